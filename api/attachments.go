@@ -1,0 +1,233 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/textproto"
+	"net/url"
+	"strconv"
+	"time"
+)
+
+// Upload is a file to attach. Content is streamed, never buffered whole; when
+// it is an io.ReadSeeker the upload can be replayed after a 401.
+type Upload struct {
+	Name              string // file name with extension
+	MimeType          string
+	Size              int64 // bytes; 0 = find out from Content when it can seek
+	Content           io.Reader
+	DocumentType      string            // Document, Picture, Signature, ...; optional
+	MessageVisibility MessageVisibility // work order attachments only; default All
+}
+
+type attachmentsResponse struct {
+	Attachments []Attachment `json:"Attachments"`
+	MessageId   string       `json:"MessageId"`
+}
+
+type attachmentResponse struct {
+	Attachment Attachment `json:"Attachment"`
+	MessageId  string     `json:"MessageId"`
+}
+
+type downloadResponse struct {
+	DownloadURL
+	MessageId string `json:"MessageId"`
+}
+
+// StepLinkLifetime is how long a step attachment download link stays valid (spec §8).
+const StepLinkLifetime = 15 * time.Minute
+
+// ListAttachments lists a work order's attachments (GET /api/attachments).
+func (c *Client) ListAttachments(ctx context.Context, workOrderId int64) ([]Attachment, error) {
+	var out attachmentsResponse
+	err := c.getJSON(ctx, "api/attachments", idQuery(workOrderId), &out)
+	return out.Attachments, err
+}
+
+// UploadAttachment attaches a file to a work order (POST /api/attachments).
+// Work order attachments cannot be removed afterwards.
+func (c *Client) UploadAttachment(ctx context.Context, workOrderId int64, up Upload) (*Attachment, error) {
+	fields := map[string]string{"WorkOrderId": strconv.FormatInt(workOrderId, 10)}
+	if up.MessageVisibility != "" {
+		fields["MessageVisibility"] = string(up.MessageVisibility)
+	}
+	var out attachmentResponse
+	err := c.upload(ctx, "api/attachments", fields, up, &out)
+	return &out.Attachment, err
+}
+
+// AttachmentDownloadURL asks for a temporary link to a work order attachment.
+func (c *Client) AttachmentDownloadURL(ctx context.Context, workOrderId int64, attachmentId string) (DownloadURL, error) {
+	q := idQuery(workOrderId)
+	q.Set("attachmentId", attachmentId)
+	return c.downloadURL(ctx, "api/attachments/downloadUrl", q)
+}
+
+func (c *Client) downloadURL(ctx context.Context, path string, q url.Values) (DownloadURL, error) {
+	var out downloadResponse
+	asked := time.Now()
+	if err := c.getJSON(ctx, path, q, &out); err != nil {
+		return DownloadURL{}, err
+	}
+	if out.URL == "" {
+		return DownloadURL{}, fmt.Errorf("GET /%s: the service returned no link", path)
+	}
+	if out.ExpiresAt.IsZero() {
+		// The service documents the lifetime, not a field carrying it.
+		out.ExpiresAt = asked.Add(StepLinkLifetime)
+	}
+	return out.DownloadURL, nil
+}
+
+// Download fetches the file behind a temporary link, writing it to w and
+// reporting progress (bytes so far, total or -1). The link is not logged.
+func (c *Client) Download(ctx context.Context, link DownloadURL, w io.Writer, progress func(done, total int64)) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, link.URL, nil)
+	if err != nil {
+		return errors.New("the download link is not a valid URL")
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return fmt.Errorf("downloading: %w", errors.Unwrap(err))
+	}
+	defer drain(resp)
+	if resp.StatusCode != http.StatusOK {
+		if resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusGone {
+			return fmt.Errorf("the download link has expired (HTTP %d); ask for a new one", resp.StatusCode)
+		}
+		return fmt.Errorf("download failed: HTTP %d", resp.StatusCode)
+	}
+	total := resp.ContentLength
+	var done int64
+	buf := make([]byte, 64<<10)
+	for {
+		n, rerr := resp.Body.Read(buf)
+		if n > 0 {
+			if _, werr := w.Write(buf[:n]); werr != nil {
+				return werr
+			}
+			done += int64(n)
+			if progress != nil {
+				progress(done, total)
+			}
+		}
+		if rerr == io.EOF {
+			return nil
+		}
+		if rerr != nil {
+			return fmt.Errorf("download interrupted: %w", rerr)
+		}
+	}
+}
+
+// upload streams a multipart/form-data body: the fields, Name, MimeType,
+// DocumentType, MessageId and the File part last.
+func (c *Client) upload(ctx context.Context, path string, fields map[string]string, up Upload, out any) error {
+	op := "POST /" + path
+	if up.Content == nil || up.Name == "" {
+		return &Error{Op: op, StatusCode: http.StatusBadRequest, Code: CodeInvalidModel, Message: "a file and its name are required"}
+	}
+	size, err := uploadSize(up)
+	if err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	if size > MaxAttachmentSize {
+		return fmt.Errorf("%s: %q is %s: %w", op, up.Name, HumanSize(size), ErrTooLarge)
+	}
+	mimeType := up.MimeType
+	if mimeType == "" {
+		mimeType = "application/octet-stream"
+	}
+	id := messageId(ctx)
+	seeker, replayable := up.Content.(io.Seeker)
+	start := int64(0)
+	if replayable {
+		start, _ = seeker.Seek(0, io.SeekCurrent)
+	}
+	first := true
+	body := func() (io.Reader, string, error) {
+		if !first {
+			if _, err := seeker.Seek(start, io.SeekStart); err != nil {
+				return nil, "", err
+			}
+		}
+		first = false
+		pr, pw := io.Pipe()
+		mw := multipart.NewWriter(pw)
+		go func() {
+			pw.CloseWithError(writeMultipart(mw, fields, up, mimeType, id))
+		}()
+		return pr, mw.FormDataContentType(), nil
+	}
+	return c.do(ctx, request{method: http.MethodPost, path: path, body: body, replayable: replayable, messageId: id}, out)
+}
+
+func writeMultipart(mw *multipart.Writer, fields map[string]string, up Upload, mimeType, id string) error {
+	all := map[string]string{"Name": up.Name, "MimeType": mimeType, "MessageId": id}
+	if up.DocumentType != "" {
+		all["DocumentType"] = up.DocumentType
+	}
+	for k, v := range fields {
+		all[k] = v
+	}
+	for _, k := range []string{"WorkOrderId", "ProcedureId", "StepId", "Name", "MimeType", "DocumentType", "MessageVisibility", "MessageId"} {
+		if v, ok := all[k]; ok {
+			if err := mw.WriteField(k, v); err != nil {
+				return err
+			}
+		}
+	}
+	h := make(textproto.MIMEHeader)
+	h.Set("Content-Disposition", fmt.Sprintf(`form-data; name="File"; filename=%q`, up.Name))
+	h.Set("Content-Type", mimeType)
+	part, err := mw.CreatePart(h)
+	if err != nil {
+		return err
+	}
+	// Refuse mid-stream too when the declared size was wrong or unknown.
+	n, err := io.Copy(part, io.LimitReader(up.Content, MaxAttachmentSize+1))
+	if err != nil {
+		return err
+	}
+	if n > MaxAttachmentSize {
+		return ErrTooLarge
+	}
+	return mw.Close()
+}
+
+func uploadSize(up Upload) (int64, error) {
+	if up.Size > 0 {
+		return up.Size, nil
+	}
+	if s, ok := up.Content.(io.Seeker); ok {
+		cur, err := s.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return 0, err
+		}
+		end, err := s.Seek(0, io.SeekEnd)
+		if err != nil {
+			return 0, err
+		}
+		if _, err := s.Seek(cur, io.SeekStart); err != nil {
+			return 0, err
+		}
+		return end - cur, nil
+	}
+	return 0, nil // unknown: the stream itself is capped
+}
+
+// HumanSize renders a byte count as people read it ("20.0 MB").
+func HumanSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.0f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

@@ -1,0 +1,219 @@
+// Package api speaks the Work Order Integration Service: typed models, one
+// Client with a method per operation, client-credentials tokens, and the
+// verification of signed notifications. It imports nothing else of ours.
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/google/uuid"
+)
+
+// Envelope carries the per-call correlation id. Request structs embed it; a
+// caller that must retry idempotently (the outbox) fixes MessageId itself,
+// otherwise the Client fills in the context's id (WithMessageId) or a fresh UUID.
+type Envelope struct {
+	MessageId string `json:"MessageId,omitempty"`
+}
+
+func (e *Envelope) messageIdField() *string { return &e.MessageId }
+
+type hasMessageId interface{ messageIdField() *string }
+
+type messageIdKey struct{}
+
+// WithMessageId makes every call made with ctx carry id as its MessageId.
+func WithMessageId(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, messageIdKey{}, id)
+}
+
+func messageId(ctx context.Context) string {
+	if id, ok := ctx.Value(messageIdKey{}).(string); ok && id != "" {
+		return id
+	}
+	return uuid.NewString()
+}
+
+// TokenSource hands out bearer tokens. Invalidate is called with a token the
+// service answered 401 to, so the next Token fetches a new one.
+type TokenSource interface {
+	Token(ctx context.Context) (string, error)
+	Invalidate(rejected string)
+}
+
+// Client calls the service. It is safe for concurrent use.
+type Client struct {
+	base   *url.URL
+	hc     *http.Client
+	tokens TokenSource
+}
+
+// NewClient returns a Client for the service at baseURL (e.g.
+// "https://am-api.corrigopro.com/Direct/"). httpClient may be nil.
+func NewClient(baseURL string, httpClient *http.Client, tokens TokenSource) (*Client, error) {
+	u, err := url.Parse(baseURL)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return nil, fmt.Errorf("base URL %q is not an absolute http(s) URL", baseURL)
+	}
+	if !strings.HasSuffix(u.Path, "/") {
+		u.Path += "/"
+	}
+	if httpClient == nil {
+		httpClient = http.DefaultClient
+	}
+	if tokens == nil {
+		return nil, errors.New("api: a token source is required")
+	}
+	return &Client{base: u, hc: httpClient, tokens: tokens}, nil
+}
+
+// BaseURL is the service address the client talks to.
+func (c *Client) BaseURL() string { return c.base.String() }
+
+// request describes one call; body is rebuilt for a retry after a 401.
+type request struct {
+	method string
+	path   string // relative, e.g. "api/workOrder/reject"
+	query  url.Values
+	// body returns a fresh reader over the request body and its content type;
+	// nil for no body. replayable says whether it may be called twice.
+	body       func() (io.Reader, string, error)
+	replayable bool
+	messageId  string
+}
+
+func (c *Client) getJSON(ctx context.Context, path string, query url.Values, out any) error {
+	if query == nil {
+		query = url.Values{}
+	}
+	id := messageId(ctx)
+	query.Set("messageId", id)
+	return c.do(ctx, request{method: http.MethodGet, path: path, query: query, replayable: true, messageId: id}, out)
+}
+
+// deleteQuery sends DELETE with its keys in the query string like a read: the
+// service publishes no DELETE body, and ASP.NET binds simple DELETE
+// parameters from the URI (assumption, mirrored by the sandbox).
+func (c *Client) deleteQuery(ctx context.Context, path string, query url.Values, out any) error {
+	id := messageId(ctx)
+	query.Set("messageId", id)
+	return c.do(ctx, request{method: http.MethodDelete, path: path, query: query, replayable: true, messageId: id}, out)
+}
+
+// sendJSON PUTs or POSTs payload as JSON, filling its MessageId when empty.
+func (c *Client) sendJSON(ctx context.Context, method, path string, payload any, out any) error {
+	id := ""
+	if p, ok := payload.(hasMessageId); ok {
+		f := p.messageIdField()
+		if *f == "" {
+			*f = messageId(ctx)
+		}
+		id = *f
+	}
+	b, err := json.Marshal(payload)
+	if err != nil {
+		return fmt.Errorf("%s %s: encoding request: %w", method, path, err)
+	}
+	return c.do(ctx, request{
+		method: method, path: path, replayable: true, messageId: id,
+		body: func() (io.Reader, string, error) { return bytes.NewReader(b), "application/json; charset=utf-8", nil },
+	}, out)
+}
+
+// do sends the request with a bearer token; on 401 it invalidates that token
+// and, when the body can be replayed, tries exactly once more.
+func (c *Client) do(ctx context.Context, r request, out any) error {
+	op := r.method + " /" + r.path
+	for attempt := 0; ; attempt++ {
+		tok, err := c.tokens.Token(ctx)
+		if err != nil {
+			return fmt.Errorf("%s: getting an access token: %w", op, err)
+		}
+		resp, err := c.send(ctx, r, tok)
+		if err != nil {
+			return fmt.Errorf("%s: %w", op, err)
+		}
+		if resp.StatusCode == http.StatusUnauthorized && attempt == 0 && r.replayable {
+			drain(resp)
+			c.tokens.Invalidate(tok)
+			continue
+		}
+		return decode(resp, op, r.messageId, out)
+	}
+}
+
+func (c *Client) send(ctx context.Context, r request, token string) (*http.Response, error) {
+	u := c.base.ResolveReference(&url.URL{Path: r.path})
+	if r.query != nil {
+		u.RawQuery = r.query.Encode()
+	}
+	var body io.Reader
+	contentType := ""
+	if r.body != nil {
+		var err error
+		if body, contentType, err = r.body(); err != nil {
+			return nil, err
+		}
+	}
+	req, err := http.NewRequestWithContext(ctx, r.method, u.String(), body)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Accept", "application/json")
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		// url.Error quotes the URL, which never holds a secret or token here.
+		return nil, err
+	}
+	return resp, nil
+}
+
+// maxErrorBody caps how much of an error answer is read.
+const maxErrorBody = 64 << 10
+
+func decode(resp *http.Response, op, id string, out any) error {
+	defer drain(resp)
+	if resp.StatusCode != http.StatusOK {
+		e := &Error{StatusCode: resp.StatusCode, Op: op, MessageId: id}
+		raw, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+		// 404 answers may not follow the error shape (service-facts §10).
+		if json.Unmarshal(raw, e) != nil && e.Message == "" {
+			e.Message = strings.TrimSpace(string(raw))
+			if len(e.Message) > 200 || e.Message == "" {
+				e.Message = http.StatusText(resp.StatusCode)
+			}
+		}
+		e.StatusCode, e.Op = resp.StatusCode, op
+		if e.MessageId == "" {
+			e.MessageId = id
+		}
+		return e
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil // an empty 200 is a success with nothing to read
+		}
+		return fmt.Errorf("%s: reading the answer: %w", op, err)
+	}
+	return nil
+}
+
+func drain(resp *http.Response) {
+	io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+	resp.Body.Close()
+}

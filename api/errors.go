@@ -1,0 +1,126 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+)
+
+// Service error codes (service-facts §10).
+const (
+	CodeInvalidModel          = 2100
+	CodeBusinessRule          = 3000
+	CodeWrongStatus           = 3001
+	CodePreBilled             = 3002
+	CodeNoSuchEntity          = 3003
+	CodeQuotesNotAllowed      = 3004
+	CodeNotFoundOrRecalled    = 3005
+	CodeInvoiceNotEditable    = 3036
+	CodeCompositeTax          = 3042
+	CodeUnknownLineItem       = 3043
+	CodeInvoiceCannotSubmit   = 3050
+	CodeWorkOrderNotCompleted = 3051
+	CodeInvoiceInvalid        = 3052
+	CodeTaxMismatch           = 3056
+)
+
+// ValidationError is one item of Error.ValidationErrors (codes 21xx).
+type ValidationError struct {
+	Type     string `json:"Type,omitempty"`
+	Message  string `json:"Message"`
+	Property string `json:"Property,omitempty"` // name not published; assumption
+}
+
+// Error is a non-200 answer of the service. It never carries the access token.
+type Error struct {
+	StatusCode       int               `json:"-"`
+	Code             int               `json:"Code"`
+	Message          string            `json:"Message"`
+	ValidationErrors []ValidationError `json:"ValidationErrors,omitempty"`
+	MessageId        string            `json:"MessageId,omitempty"`
+	Op               string            `json:"-"` // "PUT /api/workOrder/reject"
+}
+
+func (e *Error) Error() string {
+	msg := e.Message
+	if msg == "" {
+		msg = http.StatusText(e.StatusCode)
+	}
+	for _, v := range e.ValidationErrors {
+		msg += "; " + v.Message
+	}
+	if e.Code != 0 {
+		return fmt.Sprintf("%s: %s (code %d, HTTP %d)", e.Op, msg, e.Code, e.StatusCode)
+	}
+	return fmt.Sprintf("%s: %s (HTTP %d)", e.Op, msg, e.StatusCode)
+}
+
+// ErrTooLarge is returned before any byte is sent when a file exceeds MaxAttachmentSize.
+var ErrTooLarge = errors.New("file is larger than the service's 20 MB limit")
+
+// MaxAttachmentSize is the service's file limit (service-facts §11).
+const MaxAttachmentSize = 20 << 20
+
+func asError(err error) (*Error, bool) {
+	var e *Error
+	ok := errors.As(err, &e)
+	return e, ok
+}
+
+// HasCode reports whether err is a service error with the given code.
+func HasCode(err error, code int) bool {
+	e, ok := asError(err)
+	return ok && e.Code == code
+}
+
+// IsWrongStatus: the work order's status does not allow the operation (3001).
+func IsWrongStatus(err error) bool { return HasCode(err, CodeWrongStatus) }
+
+// IsNotFoundOrRecalled: the work order is unknown or recalled (3005, or HTTP 404); stop acting on it.
+func IsNotFoundOrRecalled(err error) bool {
+	e, ok := asError(err)
+	return ok && (e.Code == CodeNotFoundOrRecalled || e.StatusCode == http.StatusNotFound)
+}
+
+// IsQuotesNotAllowed: the customer does not accept quotes (3004).
+func IsQuotesNotAllowed(err error) bool { return HasCode(err, CodeQuotesNotAllowed) }
+
+// IsUnauthorized: the service refused the credentials even after a fresh token.
+func IsUnauthorized(err error) bool {
+	e, ok := asError(err)
+	return ok && e.StatusCode == http.StatusUnauthorized
+}
+
+// IsBusiness reports a refusal by the service's rules (HTTP 4xx other than
+// 401, 408 and 429): sending the same request again will fail the same way.
+func IsBusiness(err error) bool {
+	e, ok := asError(err)
+	if !ok {
+		return errors.Is(err, ErrTooLarge)
+	}
+	switch e.StatusCode {
+	case http.StatusUnauthorized, http.StatusRequestTimeout, http.StatusTooManyRequests:
+		return false
+	}
+	return e.StatusCode >= 400 && e.StatusCode < 500
+}
+
+// IsTemporary reports a failure worth retrying later with the same MessageId:
+// no answer at all (network), a timeout, throttling or a server fault.
+func IsTemporary(err error) bool {
+	if err == nil {
+		return false
+	}
+	if e, ok := asError(err); ok {
+		return e.StatusCode >= 500 || e.StatusCode == http.StatusRequestTimeout || e.StatusCode == http.StatusTooManyRequests
+	}
+	var ne net.Error
+	if errors.As(err, &ne) {
+		return true
+	}
+	var oe *net.OpError
+	return errors.As(err, &oe) || errors.Is(err, errNoResponse)
+}
+
+var errNoResponse = errors.New("no response from the service")

@@ -1,0 +1,434 @@
+package api
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// Field names follow the service's PascalCase JSON (service-facts §5). Go's
+// decoder matches names case-insensitively and ignores unknown fields, so
+// "ID"/"Id" variants and fields added by later service versions are tolerated.
+
+// WorkOrderStatus values the service returns and accepts in search filters.
+type WorkOrderStatus string
+
+const (
+	StatusNew                    WorkOrderStatus = "New"
+	StatusAccepted               WorkOrderStatus = "Accepted"
+	StatusRejected               WorkOrderStatus = "Rejected"
+	StatusRecalled               WorkOrderStatus = "Recalled"
+	StatusCheckedIn              WorkOrderStatus = "CheckedIn"
+	StatusPaused                 WorkOrderStatus = "Paused"
+	StatusCheckedOut             WorkOrderStatus = "CheckedOut"
+	StatusOnHold                 WorkOrderStatus = "OnHold"
+	StatusVerified               WorkOrderStatus = "Verified"
+	StatusNeedsCompletionDetails WorkOrderStatus = "NeedsCompletionDetails"
+)
+
+// AllStatuses lists every work order status in life-cycle order.
+var AllStatuses = []WorkOrderStatus{
+	StatusNew, StatusAccepted, StatusCheckedIn, StatusPaused, StatusCheckedOut,
+	StatusNeedsCompletionDetails, StatusVerified, StatusOnHold, StatusRejected, StatusRecalled,
+}
+
+// Completed reports whether the work is done on site (the spec's "Completed").
+func (s WorkOrderStatus) Completed() bool {
+	return s == StatusCheckedOut || s == StatusVerified
+}
+
+// QuoteStatus is WorkOrder.Nte.Quote.QuoteStatus (spec §3).
+type QuoteStatus string
+
+const (
+	QuoteRequested QuoteStatus = "Requested"
+	QuoteSubmitted QuoteStatus = "Submitted"
+	QuoteApproved  QuoteStatus = "Approved"
+	QuoteRejected  QuoteStatus = "Rejected"
+)
+
+// AllQuoteStatuses in the order a quote moves through them.
+var AllQuoteStatuses = []QuoteStatus{QuoteRequested, QuoteSubmitted, QuoteApproved, QuoteRejected}
+
+// Version41Date is when service version 4.1 shipped: work orders created before it
+// are invisible to invoice operations until Completed (spec §9.2).
+var Version41Date = time.Date(2018, 9, 13, 0, 0, 0, 0, time.UTC)
+
+type WorkOrder struct {
+	WorkOrderId         int64            `json:"WorkOrderId"`
+	WorkOrderNumber     string           `json:"WorkOrderNumber"`
+	Status              WorkOrderStatus  `json:"Status"`
+	Type                string           `json:"Type,omitempty"` // PMRM or Request
+	WorkType            *WorkType        `json:"WorkType,omitempty"`
+	Created             time.Time        `json:"Created"`
+	LastUpdate          time.Time        `json:"LastUpdate"` // assumption: name of the modified stamp the LastUpdate search range filters on
+	AccompanyingMessage string           `json:"AccompanyingMessage,omitempty"`
+	Schedule            *Schedule        `json:"Schedule,omitempty"`
+	Nte                 Nte              `json:"Nte"`
+	Currency            string           `json:"Currency"`
+	Sla                 *Sla             `json:"Sla,omitempty"`
+	WorkDetails         *WorkDetails     `json:"WorkDetails,omitempty"`
+	Contact             *Contact         `json:"Contact,omitempty"`
+	Customer            Customer         `json:"Customer"`
+	ServiceLocation     *ServiceLocation `json:"ServiceLocation,omitempty"`
+	IsPreBilled         bool             `json:"IsPreBilled,omitempty"`
+	IvrInfo             *IvrInfo         `json:"IvrInfo,omitempty"` // since 4.1
+}
+
+// UnmarshalJSON stamps the work order's currency onto its NTE and quote amounts.
+func (w *WorkOrder) UnmarshalJSON(b []byte) error {
+	type plain WorkOrder
+	if err := json.Unmarshal(b, (*plain)(w)); err != nil {
+		return err
+	}
+	w.StampCurrency()
+	return nil
+}
+
+// StampCurrency labels every amount of the work order with WorkOrder.Currency.
+func (w *WorkOrder) StampCurrency() {
+	w.Nte.Amount.Currency = w.Currency
+	if w.Nte.Quote != nil {
+		w.Nte.Quote.Amount.Currency = w.Currency
+		for i := range w.Nte.Quote.LineItems {
+			w.Nte.Quote.LineItems[i].stamp(w.Currency)
+		}
+	}
+}
+
+// ScheduledStart is Schedule.ScheduledStart, or the zero time when unscheduled.
+func (w *WorkOrder) ScheduledStart() time.Time {
+	if w.Schedule == nil || w.Schedule.ScheduledStart == nil {
+		return time.Time{}
+	}
+	return *w.Schedule.ScheduledStart
+}
+
+// SiteName is the human name of where the work happens.
+func (w *WorkOrder) SiteName() string {
+	if w.ServiceLocation == nil {
+		return ""
+	}
+	return w.ServiceLocation.SpaceName
+}
+
+// InvoiceVisible reports whether invoice operations can see this work order:
+// orders created before version 4.1 only once Completed (spec §9.2).
+func (w *WorkOrder) InvoiceVisible() bool {
+	return !w.Created.Before(Version41Date) || w.Status.Completed()
+}
+
+// Procedures returns the work order's procedures (nil when it has none).
+func (w *WorkOrder) Procedures() []Procedure {
+	if w.WorkDetails == nil {
+		return nil
+	}
+	return w.WorkDetails.Procedures
+}
+
+type WorkType struct {
+	Name string `json:"Name"`
+}
+
+type Schedule struct {
+	ScheduledStart *time.Time `json:"ScheduledStart,omitempty"`
+	Pte            string     `json:"Pte,omitempty"` // access type: Appointment, CallFirst, ...
+}
+
+// Nte is the not-to-exceed data. Amount 0 means no limit.
+type Nte struct {
+	Amount Money  `json:"Amount"`
+	Quote  *Quote `json:"Quote,omitempty"`
+}
+
+// NoLimit reports whether the NTE imposes no limit (Amount 0, spec §2).
+func (n Nte) NoLimit() bool { return n.Amount.IsZero() }
+
+type Quote struct {
+	Amount      Money       `json:"Amount"`
+	Comment     string      `json:"Comment,omitempty"`
+	QuoteStatus QuoteStatus `json:"QuoteStatus"`
+	// LineItems: quote line items chosen from the price list; the property
+	// name is not published (service-facts §4.1), this one is our assumption.
+	LineItems []LineItem `json:"LineItems,omitempty"`
+}
+
+type Sla struct {
+	AcknowledgeBy *time.Time `json:"AcknowledgeBy,omitempty"`
+	OnSiteBy      *time.Time `json:"OnSiteBy,omitempty"`
+	DueDate       *time.Time `json:"DueDate,omitempty"`
+	PriorityId    int        `json:"PriorityId,omitempty"`
+	PriorityName  string     `json:"PriorityName,omitempty"`
+	IsEmergency   bool       `json:"IsEmergency,omitempty"`
+}
+
+type WorkDetails struct {
+	Procedures []Procedure `json:"Procedures,omitempty"`
+	Assets     []Asset     `json:"Assets,omitempty"`
+}
+
+type Asset struct {
+	Id        int64  `json:"Id"`
+	Path      string `json:"Path,omitempty"`
+	Task      string `json:"Task,omitempty"`
+	AssetName string `json:"AssetName,omitempty"`
+	Comment   string `json:"Comment,omitempty"`
+}
+
+type Procedure struct {
+	Id                     int64  `json:"Id"`
+	Order                  int    `json:"Order"`
+	Name                   string `json:"Name"`
+	Status                 string `json:"Status,omitempty"`
+	AllowMarkNotApplicable bool   `json:"AllowMarkNotApplicable,omitempty"`
+	IsMarkedNa             bool   `json:"IsMarkedNa,omitempty"` // as in the ProcedureMarked notification
+	// IsReadOnly: the service names no field for "not editable"; this name is our assumption.
+	IsReadOnly bool   `json:"IsReadOnly,omitempty"`
+	Asset      *Asset `json:"Asset,omitempty"`
+	Steps      []Step `json:"Steps,omitempty"`
+}
+
+// AttachmentsEditable reports whether step attachments may be added or removed (spec §2).
+func (p Procedure) AttachmentsEditable() bool { return !p.IsReadOnly && !p.IsMarkedNa }
+
+type Step struct {
+	Id          int64  `json:"Id"`
+	Order       int    `json:"Order"`
+	Status      string `json:"Status,omitempty"` // Unknown, Open, NA, Done
+	IsRequired  bool   `json:"IsRequired,omitempty"`
+	Description string `json:"Description,omitempty"`
+	StepType    string `json:"StepType,omitempty"`
+	Label       string `json:"Label,omitempty"`
+	DataType    string `json:"DataType,omitempty"`
+	Value       string `json:"Value,omitempty"`
+	Comment     string `json:"Comment,omitempty"`
+	Currency    string `json:"Currency,omitempty"`
+}
+
+type Contact struct {
+	FullName  string   `json:"FullName,omitempty"`
+	ContactAt string   `json:"ContactAt,omitempty"`
+	Phones    []string `json:"Phones,omitempty"`
+	Emails    []string `json:"Emails,omitempty"`
+}
+
+type Customer struct {
+	Id   int64  `json:"Id"`
+	Name string `json:"Name"`
+}
+
+type ServiceLocation struct {
+	SpaceName string   `json:"SpaceName,omitempty"`
+	SpaceId   int64    `json:"SpaceId,omitempty"`
+	Address   *Address `json:"Address,omitempty"`
+}
+
+type Address struct {
+	Street1    string `json:"Street1,omitempty"`
+	Street2    string `json:"Street2,omitempty"`
+	City       string `json:"City,omitempty"`
+	State      string `json:"State,omitempty"`
+	Country    string `json:"Country,omitempty"`
+	PostalCode string `json:"PostalCode,omitempty"`
+}
+
+// IvrInfo: present since 4.1 when IVR data exists; its fields are not
+// published, these are our assumption of what a technician dials.
+type IvrInfo struct {
+	PhoneNumber   string `json:"PhoneNumber,omitempty"`
+	Pin           string `json:"Pin,omitempty"`
+	ReferenceCode string `json:"ReferenceCode,omitempty"`
+}
+
+type GeoLocation struct {
+	Latitude  float64 `json:"Latitude"` // degrees, not money: float is fine here
+	Longitude float64 `json:"Longitude"`
+}
+
+// InvoiceStatus: PendingVerification, Authorized and Paid are documented; the
+// draft, submitted and disputed names are the simulator suggestion of
+// service-facts §8, an assumption until the real enumeration is known.
+type InvoiceStatus string
+
+const (
+	InvoiceDraft               InvoiceStatus = "Draft"
+	InvoicePendingVerification InvoiceStatus = "PendingVerification"
+	InvoiceSubmitted           InvoiceStatus = "Submitted"
+	InvoiceDisputed            InvoiceStatus = "Disputed"
+	InvoiceAuthorized          InvoiceStatus = "Authorized"
+	InvoicePaid                InvoiceStatus = "Paid"
+)
+
+// Editable reports whether PUT /api/invoice is allowed in this status (else 3036).
+func (s InvoiceStatus) Editable() bool { return s == "" || s == InvoiceDraft || s == InvoiceDisputed }
+
+type Invoice struct {
+	WorkOrderId        int64         `json:"WorkOrderId"`
+	InvoiceNumber      string        `json:"InvoiceNumber,omitempty"`
+	InvoiceDate        *time.Time    `json:"InvoiceDate,omitempty"`
+	Status             InvoiceStatus `json:"Status,omitempty"`
+	Currency           string        `json:"Currency,omitempty"`
+	LineItems          []LineItem    `json:"LineItems"`
+	DiscountAmount     Money         `json:"DiscountAmount"`
+	TotalAmount        Money         `json:"TotalAmount"`
+	SubmissionDeadline *time.Time    `json:"SubmissionDeadline,omitempty"`
+	IsPreBilled        bool          `json:"IsPreBilled,omitempty"`
+	Comment            string        `json:"Comment,omitempty"` // dispute reason
+	AuthNumber         string        `json:"AuthNumber,omitempty"`
+	CheckNumber        string        `json:"CheckNumber,omitempty"`
+	PaidDate           *time.Time    `json:"PaidDate,omitempty"`
+}
+
+func (inv *Invoice) UnmarshalJSON(b []byte) error {
+	type plain Invoice
+	if err := json.Unmarshal(b, (*plain)(inv)); err != nil {
+		return err
+	}
+	inv.StampCurrency()
+	return nil
+}
+
+// StampCurrency labels every amount of the invoice with Invoice.Currency.
+func (inv *Invoice) StampCurrency() {
+	inv.DiscountAmount.Currency = inv.Currency
+	inv.TotalAmount.Currency = inv.Currency
+	for i := range inv.LineItems {
+		inv.LineItems[i].stamp(inv.Currency)
+	}
+}
+
+// LineItemType: Labor, Tax and PriceList are documented; Material, Travel and
+// Other are our assumption for the remaining provider categories.
+type LineItemType string
+
+const (
+	LineLabor     LineItemType = "Labor"
+	LineMaterial  LineItemType = "Material"
+	LineTravel    LineItemType = "Travel"
+	LineOther     LineItemType = "Other"
+	LineTax       LineItemType = "Tax"
+	LinePriceList LineItemType = "PriceList"
+)
+
+type LineItem struct {
+	Id              int64           `json:"Id,omitempty"` // 0 = new line
+	Type            LineItemType    `json:"Type"`
+	Description     string          `json:"Description"`
+	Quantity        decimal.Decimal `json:"Quantity"`
+	Rate            Money           `json:"Rate"`
+	Subtotal        Money           `json:"Subtotal"`
+	PriceListItemId int64           `json:"PriceListItemId,omitempty"`
+}
+
+func (l *LineItem) stamp(currency string) {
+	l.Rate.Currency = currency
+	l.Subtotal.Currency = currency
+}
+
+// ComputedSubtotal is Quantity × Rate rounded to the currency's minor units.
+func (l LineItem) ComputedSubtotal() Money {
+	return Money{Amount: l.Quantity.Mul(l.Rate.Amount), Currency: l.Rate.Currency}.Round()
+}
+
+// PriceList is the answer of GET /api/invoice/pricelist: which line modes the
+// customer allows and its predefined items.
+type PriceList struct {
+	AllowProviderItems  bool            `json:"AllowProviderItems"`  // free lines allowed
+	AllowPriceListItems bool            `json:"AllowPriceListItems"` // price-list lines allowed
+	Currency            string          `json:"Currency,omitempty"`
+	Items               []PriceListItem `json:"Items"`
+}
+
+func (p *PriceList) UnmarshalJSON(b []byte) error {
+	type plain PriceList
+	if err := json.Unmarshal(b, (*plain)(p)); err != nil {
+		return err
+	}
+	for i := range p.Items {
+		p.Items[i].Rate.Currency = p.Currency
+	}
+	return nil
+}
+
+type PriceListItem struct {
+	Id             int64        `json:"Id"`
+	Description    string       `json:"Description"`
+	Type           LineItemType `json:"Type,omitempty"` // category the line takes
+	Unit           string       `json:"Unit,omitempty"`
+	Rate           Money        `json:"Rate"`
+	IsRateReadOnly bool         `json:"IsRateReadOnly,omitempty"`
+}
+
+// MessageVisibility values (service-facts §4.3, §4.4).
+type MessageVisibility string
+
+const (
+	VisibilityAll      MessageVisibility = "All"
+	VisibilityCruOnly  MessageVisibility = "CruOnly"
+	VisibilityCruLeads MessageVisibility = "CruLeads"
+	VisibilityCruSubs  MessageVisibility = "CruSubs"
+	VisibilityNone     MessageVisibility = "None"
+)
+
+var AllVisibilities = []MessageVisibility{VisibilityAll, VisibilityCruOnly, VisibilityCruLeads, VisibilityCruSubs, VisibilityNone}
+
+type Sender struct {
+	Name  string `json:"Name,omitempty"`
+	Phone string `json:"Phone,omitempty"`
+	Type  string `json:"Type,omitempty"` // CorrigoPro or Customer
+}
+
+type Message struct {
+	Id                int64             `json:"Id,omitempty"`
+	WorkOrderId       int64             `json:"WorkOrderId"`
+	Text              string            `json:"Text"`
+	MessageVisibility MessageVisibility `json:"MessageVisibility,omitempty"`
+	Sender            *Sender           `json:"Sender,omitempty"`
+	Created           time.Time         `json:"Created"`
+}
+
+// Attachment is metadata of a work order or invoice attachment.
+type Attachment struct {
+	AttachmentId      string            `json:"AttachmentId"`
+	Name              string            `json:"Name"`
+	MimeType          string            `json:"MimeType,omitempty"`
+	Size              int64             `json:"Size,omitempty"`
+	DocumentType      string            `json:"DocumentType,omitempty"`
+	MessageVisibility MessageVisibility `json:"MessageVisibility,omitempty"`
+	Created           time.Time         `json:"Created"`
+}
+
+// StepAttachment is an attachment bound to one step of a procedure.
+type StepAttachment struct {
+	Attachment
+	WorkOrderId int64 `json:"WorkOrderId"`
+	ProcedureId int64 `json:"ProcedureId"`
+	StepId      int64 `json:"StepId"`
+}
+
+// StepRef names one procedure step of a work order.
+type StepRef struct {
+	WorkOrderId int64
+	ProcedureId int64
+	StepId      int64
+}
+
+// DownloadURL is a temporary link (15 minutes for step attachments). It must
+// never be persisted or logged: String and LogValue hide the URL itself.
+type DownloadURL struct {
+	URL       string    `json:"Url"`
+	ExpiresAt time.Time `json:"ExpiresAt"`
+}
+
+// Remaining is how long the link stays valid after now (0 once expired).
+func (d DownloadURL) Remaining(now time.Time) time.Duration {
+	if r := d.ExpiresAt.Sub(now); r > 0 {
+		return r
+	}
+	return 0
+}
+
+func (d DownloadURL) String() string {
+	return "download link (expires " + d.ExpiresAt.UTC().Format(time.RFC3339) + ")"
+}

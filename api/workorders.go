@@ -1,0 +1,226 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+)
+
+// MaxReadBatch is how many ids one GET /api/workOrder accepts (service-facts §4.1).
+const MaxReadBatch = 50
+
+// DateRange filters a search on one date field; either end may be nil.
+type DateRange struct {
+	From *time.Time `json:"From,omitempty"`
+	To   *time.Time `json:"To,omitempty"`
+}
+
+// SearchParameters is the service's SearchModel.
+type SearchParameters struct {
+	WorkOrderNumber string            `json:"WorkOrderNumber,omitempty"`
+	Created         *DateRange        `json:"Created,omitempty"`
+	AcknowledgeBy   *DateRange        `json:"AcknowledgeBy,omitempty"`
+	OnSiteBy        *DateRange        `json:"OnSiteBy,omitempty"`
+	DueDate         *DateRange        `json:"DueDate,omitempty"`
+	LastUpdate      *DateRange        `json:"LastUpdate,omitempty"`
+	Statuses        []WorkOrderStatus `json:"Statuses,omitempty"`
+	CustomerId      int64             `json:"CustomerId,omitempty"`
+}
+
+type searchRequest struct {
+	Parameters SearchParameters `json:"Parameters"`
+	Envelope
+}
+
+type workOrdersResponse struct {
+	WorkOrders []WorkOrder `json:"WorkOrders"`
+	MessageId  string      `json:"MessageId"`
+}
+
+// SearchWorkOrders returns basic data of the work orders matching p
+// (POST /api/workOrder/search); read full records with GetWorkOrders.
+func (c *Client) SearchWorkOrders(ctx context.Context, p SearchParameters) ([]WorkOrder, error) {
+	var out workOrdersResponse
+	err := c.sendJSON(ctx, http.MethodPost, "api/workOrder/search", &searchRequest{Parameters: p}, &out)
+	return out.WorkOrders, err
+}
+
+// GetWorkOrders reads full work orders (GET /api/workOrder), MaxReadBatch ids
+// per call; larger requests are split into consecutive calls.
+func (c *Client) GetWorkOrders(ctx context.Context, ids []int64) ([]WorkOrder, error) {
+	all := make([]WorkOrder, 0, len(ids))
+	for start := 0; start < len(ids); start += MaxReadBatch {
+		end := min(start+MaxReadBatch, len(ids))
+		q := url.Values{}
+		for _, id := range ids[start:end] {
+			q.Add("ids", strconv.FormatInt(id, 10))
+		}
+		var out workOrdersResponse
+		if err := c.getJSON(ctx, "api/workOrder", q, &out); err != nil {
+			return all, err
+		}
+		all = append(all, out.WorkOrders...)
+	}
+	return all, nil
+}
+
+// GetWorkOrder reads one work order in full.
+func (c *Client) GetWorkOrder(ctx context.Context, id int64) (*WorkOrder, error) {
+	wos, err := c.GetWorkOrders(ctx, []int64{id})
+	if err != nil {
+		return nil, err
+	}
+	if len(wos) == 0 {
+		return nil, &Error{StatusCode: http.StatusNotFound, Code: CodeNotFoundOrRecalled, Op: "GET /api/workOrder",
+			Message: "work order " + strconv.FormatInt(id, 10) + " was not found"}
+	}
+	return &wos[0], nil
+}
+
+// MaxCommentLength caps comments, reasons and message texts (service-facts §11).
+const MaxCommentLength = 3000
+
+// AcceptRequest accepts a New work order (PUT /api/workOrder/accept).
+type AcceptRequest struct {
+	WorkOrderId int64  `json:"WorkOrderId"`
+	Comment     string `json:"Comment,omitempty"`
+	Envelope
+}
+
+func (c *Client) Accept(ctx context.Context, r *AcceptRequest) error {
+	if err := checkComment("comment", r.Comment, false); err != nil {
+		return err
+	}
+	return c.sendJSON(ctx, http.MethodPut, "api/workOrder/accept", r, nil)
+}
+
+// RejectRequest rejects a New work order; Comment (the reason) is required.
+type RejectRequest struct {
+	WorkOrderId int64  `json:"WorkOrderId"`
+	Comment     string `json:"Comment"`
+	Envelope
+}
+
+func (c *Client) Reject(ctx context.Context, r *RejectRequest) error {
+	if err := checkComment("reason", r.Comment, true); err != nil {
+		return err
+	}
+	return c.sendJSON(ctx, http.MethodPut, "api/workOrder/reject", r, nil)
+}
+
+// BulkRequest names several work orders for PUT /api/bulk/accept or /api/bulk/reject.
+// Shape assumed (service-facts §4.1 says [UNK]): ids plus one shared comment.
+type BulkRequest struct {
+	WorkOrderIds []int64 `json:"WorkOrderIds"`
+	Comment      string  `json:"Comment,omitempty"`
+	Envelope
+}
+
+// BulkResult is one work order's outcome; Code 0 means it succeeded.
+// The answer is an array with one item per work order, as bulk assign documents.
+type BulkResult struct {
+	WorkOrderId int64  `json:"WorkOrderId"`
+	Code        int    `json:"Code,omitempty"`
+	Message     string `json:"Message,omitempty"`
+}
+
+func (r BulkResult) Succeeded() bool { return r.Code == 0 }
+
+func (c *Client) BulkAccept(ctx context.Context, r *BulkRequest) ([]BulkResult, error) {
+	var out []BulkResult
+	err := c.sendJSON(ctx, http.MethodPut, "api/bulk/accept", r, &out)
+	return out, err
+}
+
+func (c *Client) BulkReject(ctx context.Context, r *BulkRequest) ([]BulkResult, error) {
+	if err := checkComment("reason", r.Comment, true); err != nil {
+		return nil, err
+	}
+	var out []BulkResult
+	err := c.sendJSON(ctx, http.MethodPut, "api/bulk/reject", r, &out)
+	return out, err
+}
+
+// AppointmentRequest sets the scheduled start (PUT /api/workOrder/appointmentInfo).
+type AppointmentRequest struct {
+	WorkOrderId    int64     `json:"WorkOrderId"`
+	ScheduledStart time.Time `json:"ScheduledStart"`
+	Pte            string    `json:"Pte,omitempty"`
+	Envelope
+}
+
+func (c *Client) UpdateAppointment(ctx context.Context, r *AppointmentRequest) error {
+	r.ScheduledStart = r.ScheduledStart.UTC()
+	return c.sendJSON(ctx, http.MethodPut, "api/workOrder/appointmentInfo", r, nil)
+}
+
+// VisitRequest is the body of check-in, pause and check-out. ActualActionDate
+// back-dates the action; nil means "now" (the service refuses back-dating
+// where the customer does not allow it).
+type VisitRequest struct {
+	WorkOrderId      int64        `json:"WorkOrderId"`
+	ActualActionDate *time.Time   `json:"ActualActionDate,omitempty"`
+	Comment          string       `json:"Comment,omitempty"`
+	Location         *GeoLocation `json:"Location,omitempty"`
+	Envelope
+}
+
+func (c *Client) visit(ctx context.Context, path string, r *VisitRequest) error {
+	if err := checkComment("comment", r.Comment, false); err != nil {
+		return err
+	}
+	if r.ActualActionDate != nil {
+		t := r.ActualActionDate.UTC()
+		r.ActualActionDate = &t
+	}
+	return c.sendJSON(ctx, http.MethodPut, path, r, nil)
+}
+
+func (c *Client) CheckIn(ctx context.Context, r *VisitRequest) error {
+	return c.visit(ctx, "api/workOrder/checkIn", r)
+}
+
+func (c *Client) Pause(ctx context.Context, r *VisitRequest) error {
+	return c.visit(ctx, "api/workOrder/pause", r)
+}
+
+func (c *Client) CheckOut(ctx context.Context, r *VisitRequest) error {
+	return c.visit(ctx, "api/workOrder/checkOut", r)
+}
+
+// QuoteRequest asks to raise the NTE (PUT /api/workOrder/quoteSubmit).
+type QuoteRequest struct {
+	WorkOrderId int64      `json:"WorkOrderId"`
+	Amount      Money      `json:"Amount"`
+	Comment     string     `json:"Comment"`
+	LineItems   []LineItem `json:"LineItems,omitempty"`
+	Envelope
+}
+
+func (c *Client) SubmitQuote(ctx context.Context, r *QuoteRequest) error {
+	if err := checkComment("reason", r.Comment, true); err != nil {
+		return err
+	}
+	if !r.Amount.Amount.IsPositive() {
+		return &Error{Op: "PUT /api/workOrder/quoteSubmit", StatusCode: http.StatusBadRequest, Code: CodeInvalidModel,
+			Message: "the quote amount must be greater than zero"}
+	}
+	return c.sendJSON(ctx, http.MethodPut, "api/workOrder/quoteSubmit", r, nil)
+}
+
+func checkComment(what, text string, required bool) error {
+	if required && len([]rune(text)) == 0 || len([]rune(text)) > MaxCommentLength {
+		msg := "a " + what + " is required"
+		if len([]rune(text)) > MaxCommentLength {
+			msg = "the " + what + " is longer than 3000 characters"
+		}
+		return &Error{StatusCode: http.StatusBadRequest, Code: CodeInvalidModel, Op: "checking the request", Message: msg}
+	}
+	return nil
+}
+
+func idQuery(workOrderId int64) url.Values {
+	return url.Values{"workOrderId": {strconv.FormatInt(workOrderId, 10)}}
+}
