@@ -1,0 +1,47 @@
+// Command workdesk is Work Order Desk: a desktop window on a customer's Work
+// Order Integration Service, plus the command-line tools around it.
+//
+//	workdesk                 the window (demo mode against a built-in sandbox when nothing is configured)
+//	workdesk doctor          check a live configuration end to end
+//	workdesk sandbox         run the simulated service for integrators
+//	workdesk receive         run the notification receiver headless
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func main() {
+	args := os.Args[1:]
+	cmd := ""
+	if len(args) > 0 {
+		cmd = args[0]
+	}
+	switch cmd {
+	case "doctor":
+		os.Exit(runDoctor(args[1:]))
+	case "sandbox":
+		os.Exit(runSandbox(args[1:]))
+	case "receive":
+		os.Exit(runReceive(args[1:]))
+	case "help", "-h", "-help", "--help":
+		fmt.Print(usage)
+	default:
+		os.Exit(runGUI(args))
+	}
+}
+
+const usage = `Work Order Desk
+
+  workdesk [--data-dir DIR] [--demo] [--screenshot FILE [--window-size WxH]]
+      open the window; with no connection configured it runs against a
+      built-in sandbox of the service (demo mode)
+  workdesk doctor [--base-url U --token-url U --client-id ID --cert FILE]
+      check a live configuration step by step (env: WORKDESK_BASE_URL,
+      WORKDESK_TOKEN_URL, WORKDESK_CLIENT_ID, WORKDESK_CLIENT_SECRET, WORKDESK_CERT)
+  workdesk sandbox [--addr 127.0.0.1:8089] [--notify URL] [--work-orders N] [--seed S] [--config-out FILE]
+      run the simulated service for integrators
+  workdesk receive --addr 127.0.0.1:PORT --cert FILE [--check-source] [--data-dir DIR]
+      run the notification receiver without a window
+`
