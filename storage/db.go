@@ -1,0 +1,354 @@
+// Package storage is the local replica of the service: a SQLite file holding
+// work orders and their caches, the event log, the outbox of pending actions
+// and non-secret settings; the client secret in the OS keyring; the sync loop
+// and the sender that keep the replica and the service in step.
+//
+// The UI reads only from here and hands every action to a Store method, so it
+// opens instantly with the last known data and keeps working offline.
+// storage imports api for its types and client, and nothing from ui or Fyne.
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver (pure Go, FTS5 built in)
+)
+
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+// AppID names the application to the OS (keyring service, config folder).
+const AppID = "com.workorderdesk.workdesk"
+
+// Store is the open replica. It is safe for concurrent use: writes go through
+// one connection (SQLite allows one writer; queueing them in database/sql
+// instead of in SQLite's busy handler keeps them fair and deadlock-free) and
+// reads through a pool that WAL lets run beside the writer.
+type Store struct {
+	path  string
+	spool string
+	w     *sql.DB
+	r     *sql.DB
+	log   *slog.Logger
+	now   func() time.Time
+
+	subMu   sync.Mutex
+	subs    map[int]func(changed []int64)
+	nextSub int
+
+	kickMu sync.Mutex
+	kicks  []func()
+}
+
+// Open opens (creating if needed) the replica at path, applies pending schema
+// migrations and returns the Store. Files to upload are spooled in a "spool"
+// folder beside the database.
+func Open(ctx context.Context, path string) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("storage: no database path given")
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("storage: %w", err)
+	}
+	dir := filepath.Dir(abs)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("storage: creating %s: %w", dir, err)
+	}
+	s := &Store{
+		path:  abs,
+		spool: filepath.Join(dir, "spool"),
+		log:   slog.Default().With("component", "storage"),
+		now:   time.Now,
+		subs:  map[int]func([]int64){},
+	}
+	// synchronous=NORMAL in WAL mode loses at most the last commits on power
+	// loss, never consistency; an outbox row is still on disk before any
+	// send because the OS has it even if the process dies.
+	writerDSN := dsn(abs, "_txlock=immediate",
+		"_pragma=busy_timeout(10000)", "_pragma=journal_mode(WAL)", "_pragma=synchronous(NORMAL)",
+		"_pragma=foreign_keys(1)")
+	if s.w, err = sql.Open("sqlite", writerDSN); err != nil {
+		return nil, fmt.Errorf("storage: opening %s: %w", abs, err)
+	}
+	s.w.SetMaxOpenConns(1)
+	s.w.SetMaxIdleConns(1)
+	s.w.SetConnMaxLifetime(0)
+	s.w.SetConnMaxIdleTime(0)
+	if err := s.migrate(ctx); err != nil {
+		s.w.Close()
+		return nil, err
+	}
+	readerDSN := dsn(abs, "_pragma=busy_timeout(10000)", "_pragma=query_only(1)", "_pragma=foreign_keys(1)")
+	if s.r, err = sql.Open("sqlite", readerDSN); err != nil {
+		s.w.Close()
+		return nil, fmt.Errorf("storage: opening %s for reading: %w", abs, err)
+	}
+	s.r.SetMaxOpenConns(4)
+	s.r.SetMaxIdleConns(4)
+	if err := s.r.PingContext(ctx); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("storage: opening %s for reading: %w", abs, err)
+	}
+	if err := os.MkdirAll(s.spool, 0o700); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("storage: creating the upload spool: %w", err)
+	}
+	s.sweepSpool(ctx)
+	return s, nil
+}
+
+// dsn builds a file: URI so that any character in the path (spaces, '?',
+// '#') reaches SQLite intact.
+func dsn(path string, params ...string) string {
+	p := filepath.ToSlash(path)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // Windows drive paths: file:///C:/...
+	}
+	u := url.URL{Scheme: "file", Path: p, RawQuery: strings.Join(params, "&")}
+	return u.String()
+}
+
+// Close closes both connection pools. Pending outbox rows stay on disk.
+func (s *Store) Close() error {
+	var errs []error
+	if s.r != nil {
+		errs = append(errs, s.r.Close())
+	}
+	if s.w != nil {
+		// Fold the WAL back into the main file so a closed replica is one file.
+		if _, err := s.w.Exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+			s.log.Debug("checkpoint on close failed", "err", err)
+		}
+		errs = append(errs, s.w.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// Path is the database file.
+func (s *Store) Path() string { return s.path }
+
+var profileUnsafe = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// DemoProfile names the replica used with the built-in sandbox.
+const DemoProfile = "demo"
+
+// ProfileForBaseURL derives a profile name from a live service address, so
+// each service (and the demo) has its own replica and they never mix:
+// "https://am-api.corrigopro.com/Direct/" → "am-api.corrigopro.com_Direct".
+func ProfileForBaseURL(baseURL string) string {
+	u, err := url.Parse(strings.TrimSpace(baseURL))
+	if err != nil || u.Host == "" {
+		return "live_" + profileUnsafe.ReplaceAllString(baseURL, "_")
+	}
+	name := u.Host + "_" + strings.Trim(u.Path, "/")
+	name = strings.Trim(profileUnsafe.ReplaceAllString(name, "_"), "_.")
+	if strings.EqualFold(name, DemoProfile) {
+		name = "live_" + name
+	}
+	return name
+}
+
+// DefaultPath is where the replica of a profile lives:
+// os.UserConfigDir()/workdesk/<profile>/replica.db.
+func DefaultPath(profile string) (string, error) {
+	if profile == "" || profile != profileUnsafe.ReplaceAllString(profile, "_") || strings.Trim(profile, ".") == "" {
+		return "", fmt.Errorf("storage: %q is not a usable profile name", profile)
+	}
+	base, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("storage: finding the configuration folder: %w", err)
+	}
+	return filepath.Join(base, "workdesk", profile, "replica.db"), nil
+}
+
+// migrate applies every embedded migration newer than schema_version, each
+// in its own transaction with the version bump, so a crash never leaves a
+// half-applied schema.
+func (s *Store) migrate(ctx context.Context) error {
+	if _, err := s.w.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
+		return fmt.Errorf("storage: preparing migrations: %w", err)
+	}
+	var current int
+	err := s.w.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&current)
+	if errors.Is(err, sql.ErrNoRows) {
+		if _, err := s.w.ExecContext(ctx, `INSERT INTO schema_version(version) VALUES (0)`); err != nil {
+			return fmt.Errorf("storage: preparing migrations: %w", err)
+		}
+	} else if err != nil {
+		return fmt.Errorf("storage: reading the schema version: %w", err)
+	}
+	ms, err := migrations()
+	if err != nil {
+		return err
+	}
+	if len(ms) > 0 && current > ms[len(ms)-1].version {
+		return fmt.Errorf("storage: the replica was written by a newer version of the app (schema %d, this app knows %d)",
+			current, ms[len(ms)-1].version)
+	}
+	for _, m := range ms {
+		if m.version <= current {
+			continue
+		}
+		tx, err := s.w.BeginTx(ctx, nil)
+		if err != nil {
+			return fmt.Errorf("storage: migration %s: %w", m.name, err)
+		}
+		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("storage: migration %s: %w", m.name, err)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE schema_version SET version = ?`, m.version); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("storage: migration %s: %w", m.name, err)
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("storage: migration %s: %w", m.name, err)
+		}
+		s.log.Info("applied schema migration", "name", m.name)
+	}
+	return nil
+}
+
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+// migrations lists the embedded files named NNNN_what.sql in version order.
+func migrations() ([]migration, error) {
+	entries, err := fs.ReadDir(migrationFiles, "migrations")
+	if err != nil {
+		return nil, fmt.Errorf("storage: reading embedded migrations: %w", err)
+	}
+	var ms []migration
+	for _, e := range entries {
+		num, _, ok := strings.Cut(e.Name(), "_")
+		v, err := strconv.Atoi(num)
+		if !ok || err != nil {
+			return nil, fmt.Errorf("storage: migration file %s is not named NNNN_name.sql", e.Name())
+		}
+		b, err := migrationFiles.ReadFile("migrations/" + e.Name())
+		if err != nil {
+			return nil, fmt.Errorf("storage: %w", err)
+		}
+		ms = append(ms, migration{version: v, name: e.Name(), sql: string(b)})
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
+	return ms, nil
+}
+
+// SchemaVersion is the version of the applied schema.
+func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
+	var v int
+	if err := s.r.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&v); err != nil {
+		return 0, fmt.Errorf("storage: reading the schema version: %w", err)
+	}
+	return v, nil
+}
+
+// Subscribe registers fn to be told which work orders changed after a sync
+// batch, an outbox result or an event. fn runs on a storage goroutine (the
+// UI wraps it in fyne.Do) and must not block for long. cancel unregisters.
+func (s *Store) Subscribe(fn func(changed []int64)) (cancel func()) {
+	s.subMu.Lock()
+	defer s.subMu.Unlock()
+	id := s.nextSub
+	s.nextSub++
+	s.subs[id] = fn
+	return func() {
+		s.subMu.Lock()
+		defer s.subMu.Unlock()
+		delete(s.subs, id)
+	}
+}
+
+// notify calls the subscribers outside any lock, so a subscriber may call
+// back into the Store.
+func (s *Store) notify(changed []int64) {
+	if len(changed) == 0 {
+		return
+	}
+	s.subMu.Lock()
+	fns := make([]func([]int64), 0, len(s.subs))
+	for _, fn := range s.subs {
+		fns = append(fns, fn)
+	}
+	s.subMu.Unlock()
+	for _, fn := range fns {
+		fn(append([]int64(nil), changed...))
+	}
+}
+
+// onEnqueue registers a function run after every new or retried outbox row
+// (the Sender's Kick).
+func (s *Store) onEnqueue(fn func()) {
+	s.kickMu.Lock()
+	defer s.kickMu.Unlock()
+	s.kicks = append(s.kicks, fn)
+}
+
+func (s *Store) kickSenders() {
+	s.kickMu.Lock()
+	fns := append([]func(){}, s.kicks...)
+	s.kickMu.Unlock()
+	for _, fn := range fns {
+		fn()
+	}
+}
+
+// inTx runs fn in one write transaction and commits it, or rolls back on error.
+func (s *Store) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("storage: starting a transaction: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("storage: committing: %w", err)
+	}
+	return nil
+}
+
+// ms converts a time to the integer milliseconds stored in the schema; the
+// zero time is NULL ("none").
+func ms(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UnixMilli()
+}
+
+func msPtr(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return ms(*t)
+}
+
+// fromMs is the inverse of ms.
+func fromMs(v sql.NullInt64) time.Time {
+	if !v.Valid {
+		return time.Time{}
+	}
+	return time.UnixMilli(v.Int64).UTC()
+}

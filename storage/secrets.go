@@ -1,0 +1,192 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/zalando/go-keyring"
+)
+
+// KeyringTimeout bounds every keyring call: a locked collection waits for a
+// GUI prompt with no timeout of its own, and the app must not hang on it.
+const KeyringTimeout = 3 * time.Second
+
+// ErrNoSecret means no secret is stored for that user.
+var ErrNoSecret = errors.New("no secret stored")
+
+// Secrets keeps client secrets in the OS keyring under service AppID and
+// user = the client id (or profile). When the keyring cannot be used (no
+// Secret Service, locked, timed out, any error other than "not found") the
+// secret is held in memory for this session only; Persistent says so and why.
+// A secret is never written to a file, the database, settings or a log.
+type Secrets struct {
+	backend keyringBackend
+	service string
+	timeout time.Duration
+	log     *slog.Logger
+
+	mu          sync.Mutex
+	mem         map[string]string
+	unavailable string // reason the keyring is not used; "" while it works
+}
+
+// NewSecrets returns the keyring-backed store for the app.
+func NewSecrets() *Secrets {
+	return &Secrets{
+		backend: osKeyring{},
+		service: AppID,
+		timeout: KeyringTimeout,
+		log:     slog.Default().With("component", "secrets"),
+		mem:     map[string]string{},
+	}
+}
+
+// keyringBackend is go-keyring's API; tests swap in one that hangs.
+type keyringBackend interface {
+	Get(service, user string) (string, error)
+	Set(service, user, secret string) error
+	Delete(service, user string) error
+}
+
+type osKeyring struct{}
+
+func (osKeyring) Get(service, user string) (string, error) { return keyring.Get(service, user) }
+func (osKeyring) Set(service, user, secret string) error   { return keyring.Set(service, user, secret) }
+func (osKeyring) Delete(service, user string) error        { return keyring.Delete(service, user) }
+
+// Persistent reports whether secrets survive a restart (the keyring works);
+// when not, reason says why in words a person can act on.
+func (s *Secrets) Persistent() (ok bool, reason string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.unavailable != "" {
+		return false, s.unavailable
+	}
+	return true, ""
+}
+
+// Get returns the secret for user: from memory when the keyring is
+// unavailable, else from the keyring. ErrNoSecret when there is none.
+func (s *Secrets) Get(ctx context.Context, user string) (string, error) {
+	if v, ok := s.fromMemory(user); ok {
+		return v, nil
+	}
+	if !s.usable() {
+		return "", ErrNoSecret
+	}
+	var secret string
+	err := s.call(ctx, func() error {
+		v, err := s.backend.Get(s.service, user)
+		secret = v
+		return err
+	})
+	switch {
+	case err == nil:
+		return secret, nil
+	case errors.Is(err, keyring.ErrNotFound):
+		return "", ErrNoSecret
+	case errors.Is(err, context.Canceled):
+		return "", err
+	}
+	s.markUnavailable(err)
+	return "", ErrNoSecret
+}
+
+// Set stores the secret for user. When the keyring is unavailable it keeps
+// the secret in memory instead and still returns nil: the app works for this
+// session, and Persistent tells the UI to say it will be asked again.
+func (s *Secrets) Set(ctx context.Context, user, secret string) error {
+	if user == "" {
+		return errors.New("secrets: no client id to store the secret under")
+	}
+	if s.usable() {
+		err := s.call(ctx, func() error { return s.backend.Set(s.service, user, secret) })
+		if err == nil {
+			s.mu.Lock()
+			delete(s.mem, user)
+			s.mu.Unlock()
+			return nil
+		}
+		if errors.Is(err, context.Canceled) {
+			return err
+		}
+		s.markUnavailable(err)
+	}
+	s.mu.Lock()
+	s.mem[user] = secret
+	s.mu.Unlock()
+	return nil
+}
+
+// Delete forgets the secret for user, in memory and in the keyring.
+func (s *Secrets) Delete(ctx context.Context, user string) error {
+	s.mu.Lock()
+	delete(s.mem, user)
+	s.mu.Unlock()
+	if !s.usable() {
+		return nil
+	}
+	err := s.call(ctx, func() error { return s.backend.Delete(s.service, user) })
+	if err == nil || errors.Is(err, keyring.ErrNotFound) {
+		return nil
+	}
+	if errors.Is(err, context.Canceled) {
+		return err
+	}
+	s.markUnavailable(err)
+	return fmt.Errorf("secrets: the keyring could not delete the secret: %w", err)
+}
+
+func (s *Secrets) fromMemory(user string) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, ok := s.mem[user]
+	return v, ok
+}
+
+func (s *Secrets) usable() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.unavailable == ""
+}
+
+// errKeyringTimeout reports a keyring call that did not answer in time.
+var errKeyringTimeout = errors.New("the keyring did not answer in time (it may be locked)")
+
+// call runs fn in a goroutine and gives up after the timeout. A call that
+// never returns leaks its goroutine, which is why one timeout marks the
+// keyring unavailable for the rest of the session: no more goroutines pile up.
+func (s *Secrets) call(ctx context.Context, fn func() error) error {
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- fn() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return errKeyringTimeout
+		}
+		return ctx.Err()
+	}
+}
+
+func (s *Secrets) markUnavailable(err error) {
+	reason := "The system keyring is unavailable (" + err.Error() + "); the client secret is kept for this session only and will be asked for again next time."
+	if errors.Is(err, errKeyringTimeout) {
+		reason = "The system keyring did not answer (it may be locked); the client secret is kept for this session only and will be asked for again next time."
+	}
+	s.mu.Lock()
+	first := s.unavailable == ""
+	s.unavailable = reason
+	s.mu.Unlock()
+	if first {
+		// The error text comes from the keyring library and holds no secret.
+		s.log.Warn("keyring unavailable; secrets kept in memory for this session", "err", err)
+	}
+}

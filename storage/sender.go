@@ -1,0 +1,522 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/workorderdesk/workdesk/api"
+)
+
+// SenderOptions tune a Sender; the zero value is sensible.
+type SenderOptions struct {
+	// Backoff is how long a row waits after its attempt-th temporary failure
+	// (network, 5xx, throttling). nil = 5 s doubling up to 5 minutes.
+	Backoff func(attempt int) time.Duration
+	// Parallel is how many work orders are sent to at once; each work order
+	// still sees one row at a time, in order. 0 = 4.
+	Parallel int
+	Logger   *slog.Logger
+}
+
+// DefaultBackoff waits 5 s, 10 s, 20 s ... up to 5 minutes.
+func DefaultBackoff(attempt int) time.Duration {
+	d := 5 * time.Second
+	for i := 1; i < attempt && d < 5*time.Minute; i++ {
+		d *= 2
+	}
+	return min(d, 5*time.Minute)
+}
+
+// Sender sends outbox rows to the service: per work order strictly in order
+// and one at a time (a pending or failed earlier row blocks later ones),
+// always with the row's own MessageId.
+type Sender struct {
+	s    *Store
+	c    *api.Client
+	opts SenderOptions
+	log  *slog.Logger
+	kick chan struct{}
+
+	recoverOnce sync.Once
+	passMu      sync.Mutex // one pass at a time (Run and SendReady may race)
+}
+
+// NewSender returns a Sender for store using client. Enqueueing on the store
+// kicks it.
+func NewSender(store *Store, client *api.Client, opts SenderOptions) *Sender {
+	if opts.Backoff == nil {
+		opts.Backoff = DefaultBackoff
+	}
+	if opts.Parallel <= 0 {
+		opts.Parallel = 4
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	x := &Sender{s: store, c: client, opts: opts, log: opts.Logger.With("component", "outbox"), kick: make(chan struct{}, 1)}
+	store.onEnqueue(x.Kick)
+	return x
+}
+
+// Kick asks the sender to look at the outbox now (a row was queued or
+// retried, the network came back). It never blocks.
+func (x *Sender) Kick() {
+	select {
+	case x.kick <- struct{}{}:
+	default:
+	}
+}
+
+// Run sends until ctx ends, waking on Kick and when the earliest back-off
+// expires. Transient problems are retried, never returned.
+func (x *Sender) Run(ctx context.Context) error {
+	for {
+		if _, err := x.SendReady(ctx); err != nil && ctx.Err() == nil {
+			x.log.Warn("outbox pass failed", "err", err)
+		}
+		wait := time.Minute
+		if next, ok := x.nextAttempt(ctx); ok {
+			wait = max(time.Until(next), 10*time.Millisecond)
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-x.kick:
+		case <-t.C:
+		}
+		t.Stop()
+	}
+}
+
+// recoverSending puts back rows left "sending" by a previous run that died
+// mid-call: the service may or may not have applied them, so they are sent
+// again with the same MessageId and the service's de-duplication decides.
+func (x *Sender) recoverSending(ctx context.Context) error {
+	var err error
+	x.recoverOnce.Do(func() {
+		var res sql.Result
+		res, err = x.s.w.ExecContext(ctx, `UPDATE outbox SET state = 'pending', next_attempt_at = 0 WHERE state = 'sending'`)
+		if err == nil {
+			if n, _ := res.RowsAffected(); n > 0 {
+				x.log.Info("resending actions interrupted by the last shutdown", "rows", n)
+			}
+		}
+	})
+	return err
+}
+
+// SendReady sends every row that may go now and returns how many completed
+// (done or failed). Rows still waiting on a back-off are left for later.
+func (x *Sender) SendReady(ctx context.Context) (int, error) {
+	x.passMu.Lock()
+	defer x.passMu.Unlock()
+	if err := x.recoverSending(ctx); err != nil {
+		return 0, fmt.Errorf("storage: recovering interrupted sends: %w", err)
+	}
+	total := 0
+	for ctx.Err() == nil {
+		ids, err := x.readyRows(ctx)
+		if err != nil {
+			return total, err
+		}
+		if len(ids) == 0 {
+			return total, nil
+		}
+		// Ready rows never share a work order (each is the oldest unfinished
+		// row of all its work orders), so they may go in parallel.
+		sem := make(chan struct{}, x.opts.Parallel)
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		progressed := 0
+		for _, id := range ids {
+			sem <- struct{}{}
+			wg.Add(1)
+			go func() {
+				defer func() { <-sem; wg.Done() }()
+				finished, err := x.sendRow(ctx, id)
+				if err != nil {
+					x.log.Warn("sending an outbox row failed", "row", id, "err", err)
+				}
+				mu.Lock()
+				if finished {
+					progressed++
+				}
+				mu.Unlock()
+			}()
+		}
+		wg.Wait()
+		total += progressed
+		if progressed == 0 {
+			return total, ctx.Err() // everything left is backing off
+		}
+	}
+	return total, ctx.Err()
+}
+
+// readyRows: pending, due, and the oldest unfinished row of each of its work orders.
+func (x *Sender) readyRows(ctx context.Context) ([]int64, error) {
+	rows, err := x.s.w.QueryContext(ctx, `SELECT o.id FROM outbox o
+ WHERE o.state = 'pending' AND o.next_attempt_at <= ?
+ AND NOT EXISTS (SELECT 1 FROM outbox_targets t
+   JOIN outbox_targets e ON e.work_order_id = t.work_order_id AND e.outbox_id < t.outbox_id
+   JOIN outbox p ON p.id = e.outbox_id AND p.state IN ('pending','sending','failed')
+   WHERE t.outbox_id = o.id)
+ ORDER BY o.id`, x.s.now().UnixMilli())
+	if err != nil {
+		return nil, fmt.Errorf("storage: reading the outbox: %w", err)
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("storage: reading the outbox: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+func (x *Sender) nextAttempt(ctx context.Context) (time.Time, bool) {
+	var next sql.NullInt64
+	err := x.s.r.QueryRowContext(ctx, `SELECT MIN(next_attempt_at) FROM outbox WHERE state = 'pending'`).Scan(&next)
+	if err != nil || !next.Valid {
+		return time.Time{}, false
+	}
+	return time.UnixMilli(next.Int64), true
+}
+
+// errLocal marks a failure of ours that sending again cannot fix (the
+// spooled file vanished, the stored request is unreadable).
+type errLocal struct{ err error }
+
+func (e errLocal) Error() string { return e.err.Error() }
+func (e errLocal) Unwrap() error { return e.err }
+
+// sendRow marks the row sending (committed before the call), calls the
+// service and records the outcome. finished is true when the row reached
+// done or failed.
+func (x *Sender) sendRow(ctx context.Context, id int64) (finished bool, err error) {
+	now := x.s.now().UnixMilli()
+	res, err := x.s.w.ExecContext(ctx, `UPDATE outbox SET state = 'sending', attempts = attempts + 1, updated_at = ?
+ WHERE id = ? AND state = 'pending'`, now, id)
+	if err != nil {
+		return false, fmt.Errorf("storage: marking row %d sending: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return false, nil // discarded meanwhile
+	}
+	row, err := x.s.OutboxRow(ctx, id)
+	if err != nil {
+		return false, err
+	}
+	var spool string
+	if err := x.s.w.QueryRowContext(ctx, `SELECT spool_file FROM outbox WHERE id = ?`, id).Scan(&spool); err != nil {
+		return false, fmt.Errorf("storage: reading row %d: %w", id, err)
+	}
+	log := x.log.With("row", id, "kind", row.Kind, "workOrders", row.WorkOrderIds, "attempt", row.Attempts)
+	callCtx := api.WithMessageId(ctx, row.MessageId)
+	result, callErr := x.call(callCtx, row, spool)
+
+	switch {
+	case callErr == nil:
+		if err := x.finish(ctx, row, result, spool); err != nil {
+			return false, err
+		}
+		log.Info("action sent")
+		x.refresh(ctx, row)
+		return true, nil
+	case ctx.Err() != nil:
+		// Shutting down mid-call: the outcome is unknown, so the row goes
+		// back to pending and is resent, same MessageId, on the next run.
+		x.setPending(context.WithoutCancel(ctx), id, 0, "")
+		return false, ctx.Err()
+	case api.IsBusiness(callErr) || errors.As(callErr, new(errLocal)):
+		msg, code := serviceMessage(callErr)
+		if _, err := x.s.w.ExecContext(ctx, `UPDATE outbox SET state = 'failed', error = ?, error_code = ?, updated_at = ? WHERE id = ?`,
+			msg, code, x.s.now().UnixMilli(), id); err != nil {
+			return false, fmt.Errorf("storage: recording the refusal of row %d: %w", id, err)
+		}
+		log.Info("the service refused the action", "code", code)
+		x.s.notify(row.WorkOrderIds)
+		return true, nil
+	default:
+		// Network, 5xx, throttling, token trouble: wait and resend the same request.
+		wait := x.opts.Backoff(row.Attempts)
+		x.setPending(ctx, id, x.s.now().Add(wait).UnixMilli(), describeTemporary(callErr))
+		log.Info("action not delivered; will retry", "in", wait, "err", callErr)
+		x.s.notify(row.WorkOrderIds)
+		return false, nil
+	}
+}
+
+func (x *Sender) setPending(ctx context.Context, id, next int64, msg string) {
+	if _, err := x.s.w.ExecContext(ctx, `UPDATE outbox SET state = 'pending', next_attempt_at = ?, error = ?, updated_at = ? WHERE id = ?`,
+		next, msg, x.s.now().UnixMilli(), id); err != nil {
+		x.log.Warn("could not put a row back in the queue", "row", id, "err", err)
+	}
+}
+
+// serviceMessage is what the person sees for a refusal: the service's own words.
+func serviceMessage(err error) (string, int) {
+	var e *api.Error
+	if errors.As(err, &e) {
+		msg := e.Message
+		for _, v := range e.ValidationErrors {
+			msg += "; " + v.Message
+		}
+		if msg == "" {
+			msg = e.Error()
+		}
+		return msg, e.Code
+	}
+	return err.Error(), 0
+}
+
+func describeTemporary(err error) string {
+	var e *api.Error
+	switch {
+	case errors.Is(err, api.ErrCredentialsRejected):
+		return "The service refused the client id or secret; check the connection settings."
+	case errors.As(err, &e):
+		return fmt.Sprintf("The service is having trouble (HTTP %d); will retry.", e.StatusCode)
+	}
+	return "The service could not be reached; will retry."
+}
+
+// call performs the row's operation. result is what finish stores: the
+// returned invoice, attachment or bulk results.
+func (x *Sender) call(ctx context.Context, row *OutboxRow, spool string) (any, error) {
+	dec := func(v any) error {
+		if err := json.Unmarshal(row.Request, v); err != nil {
+			return errLocal{fmt.Errorf("the stored request is unreadable: %w", err)}
+		}
+		return nil
+	}
+	c := x.c
+	switch row.Kind {
+	case KindAccept:
+		var r api.AcceptRequest
+		if err := dec(&r); err != nil {
+			return nil, err
+		}
+		r.MessageId = row.MessageId
+		return nil, c.Accept(ctx, &r)
+	case KindReject:
+		var r api.RejectRequest
+		if err := dec(&r); err != nil {
+			return nil, err
+		}
+		r.MessageId = row.MessageId
+		return nil, c.Reject(ctx, &r)
+	case KindBulkAccept, KindBulkReject:
+		var r api.BulkRequest
+		if err := dec(&r); err != nil {
+			return nil, err
+		}
+		r.MessageId = row.MessageId
+		if row.Kind == KindBulkAccept {
+			return c.BulkAccept(ctx, &r)
+		}
+		return c.BulkReject(ctx, &r)
+	case KindAppointment:
+		var r api.AppointmentRequest
+		if err := dec(&r); err != nil {
+			return nil, err
+		}
+		r.MessageId = row.MessageId
+		return nil, c.UpdateAppointment(ctx, &r)
+	case KindCheckIn, KindPause, KindCheckOut:
+		var r api.VisitRequest
+		if err := dec(&r); err != nil {
+			return nil, err
+		}
+		r.MessageId = row.MessageId
+		switch row.Kind {
+		case KindCheckIn:
+			return nil, c.CheckIn(ctx, &r)
+		case KindPause:
+			return nil, c.Pause(ctx, &r)
+		}
+		return nil, c.CheckOut(ctx, &r)
+	case KindQuote:
+		var r api.QuoteRequest
+		if err := dec(&r); err != nil {
+			return nil, err
+		}
+		r.MessageId = row.MessageId
+		return nil, c.SubmitQuote(ctx, &r)
+	case KindMessage:
+		var r api.MessageRequest
+		if err := dec(&r); err != nil {
+			return nil, err
+		}
+		r.MessageId = row.MessageId
+		return nil, c.SendMessage(ctx, &r)
+	case KindInvoiceSave:
+		var r api.SaveInvoiceRequest
+		if err := dec(&r); err != nil {
+			return nil, err
+		}
+		r.MessageId = row.MessageId
+		r.Invoice.StampCurrency()
+		return c.SaveInvoice(ctx, &r)
+	case KindInvoiceSubmit:
+		var r api.SubmitInvoiceRequest
+		if err := dec(&r); err != nil {
+			return nil, err
+		}
+		r.MessageId = row.MessageId
+		return c.SubmitInvoice(ctx, &r)
+	case KindInvoiceDelete:
+		var r workOrderPayload
+		if err := dec(&r); err != nil {
+			return nil, err
+		}
+		return nil, c.DeleteInvoice(ctx, r.WorkOrderId)
+	case KindInvoiceAttachmentRemove, KindStepAttachmentRemove:
+		var r removePayload
+		if err := dec(&r); err != nil {
+			return nil, err
+		}
+		if row.Kind == KindStepAttachmentRemove && r.Step != nil {
+			return nil, c.DeleteStepAttachment(ctx, *r.Step, r.AttachmentId)
+		}
+		return nil, c.DeleteInvoiceAttachment(ctx, r.WorkOrderId, r.AttachmentId)
+	case KindAttachment, KindInvoiceAttachmentAdd, KindStepAttachmentAdd:
+		var r uploadPayload
+		if err := dec(&r); err != nil {
+			return nil, err
+		}
+		f, err := os.Open(filepath.Join(x.s.spool, spool))
+		if err != nil {
+			return nil, errLocal{fmt.Errorf("the copy of %s queued for upload is gone: %w", r.Name, err)}
+		}
+		defer f.Close()
+		up := api.Upload{Name: r.Name, MimeType: r.MimeType, Size: r.Size, Content: f,
+			DocumentType: r.DocumentType, MessageVisibility: r.MessageVisibility}
+		switch {
+		case row.Kind == KindStepAttachmentAdd && r.Step != nil:
+			return c.UploadStepAttachment(ctx, *r.Step, up)
+		case row.Kind == KindInvoiceAttachmentAdd:
+			return c.UploadInvoiceAttachment(ctx, r.WorkOrderId, up)
+		}
+		return c.UploadAttachment(ctx, r.WorkOrderId, up)
+	}
+	return nil, errLocal{fmt.Errorf("unknown action kind %q", row.Kind)}
+}
+
+// finish records success and what the service returned, in one transaction.
+func (x *Sender) finish(ctx context.Context, row *OutboxRow, result any, spool string) error {
+	ctx = context.WithoutCancel(ctx) // the service applied it: record that even if we are stopping
+	now := x.s.now()
+	state, errMsg, code := OutboxDone, "", 0
+	var resultJSON []byte
+	var succeeded []int64
+	if bulk, ok := result.([]api.BulkResult); ok {
+		resultJSON, _ = json.Marshal(bulk)
+		var failed []string
+		for _, r := range bulk {
+			if r.Succeeded() {
+				succeeded = append(succeeded, r.WorkOrderId)
+			} else {
+				failed = append(failed, fmt.Sprintf("%d: %s", r.WorkOrderId, r.Message))
+				if code == 0 {
+					code = r.Code
+				}
+			}
+		}
+		if len(failed) > 0 {
+			state = OutboxFailed
+			errMsg = fmt.Sprintf("%d of %d were refused: %s", len(failed), len(bulk), strings.Join(failed, "; "))
+		}
+	}
+	err := x.s.inTx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE outbox SET state = ?, error = ?, error_code = ?, result = ?, updated_at = ? WHERE id = ?`,
+			string(state), errMsg, code, string(resultJSON), now.UnixMilli(), row.Id)
+		if err != nil {
+			return err
+		}
+		if state == OutboxFailed {
+			// Work orders the bulk call did handle must not wait behind the
+			// part that failed.
+			for _, wo := range succeeded {
+				if _, err := tx.ExecContext(ctx, `DELETE FROM outbox_targets WHERE outbox_id = ? AND work_order_id = ?`, row.Id, wo); err != nil {
+					return err
+				}
+			}
+		}
+		woID := row.WorkOrderIds[0]
+		if inv, ok := result.(*api.Invoice); ok && inv != nil {
+			if inv.WorkOrderId == 0 {
+				inv.WorkOrderId = woID
+			}
+			return putInvoice(ctx, tx, woID, inv, now.UnixMilli())
+		}
+		if row.Kind == KindInvoiceDelete {
+			_, err := tx.ExecContext(ctx, `DELETE FROM invoices WHERE work_order_id = ?`, woID)
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("storage: recording the result of row %d: %w", row.Id, err)
+	}
+	if spool != "" && state == OutboxDone {
+		os.Remove(filepath.Join(x.s.spool, spool))
+	}
+	return nil
+}
+
+// refresh re-reads what the action changed so the replica shows the
+// service's truth. Failures only delay that until the next sync.
+func (x *Sender) refresh(ctx context.Context, row *OutboxRow) {
+	ids := row.WorkOrderIds
+	wos, err := x.c.GetWorkOrders(ctx, ids)
+	if err == nil {
+		err = x.s.putQuiet(ctx, wos)
+	}
+	if err != nil {
+		x.log.Info("could not re-read the work order after an action; the next sync will", "err", err)
+	}
+	woID := ids[0]
+	now := x.s.now().UnixMilli()
+	var extra error
+	switch row.Kind {
+	case KindMessage:
+		var msgs []api.Message
+		if msgs, extra = x.c.ListMessages(ctx, woID); extra == nil {
+			extra = putMessages(ctx, x.s.w, woID, msgs, now)
+		}
+	case KindAttachment:
+		var atts []api.Attachment
+		if atts, extra = x.c.ListAttachments(ctx, woID); extra == nil {
+			extra = putAttachments(ctx, x.s.w, woID, attachmentsWorkOrder, atts, now)
+		}
+	case KindInvoiceAttachmentAdd, KindInvoiceAttachmentRemove:
+		var atts []api.Attachment
+		if atts, extra = x.c.ListInvoiceAttachments(ctx, woID); extra == nil {
+			extra = putAttachments(ctx, x.s.w, woID, attachmentsInvoice, atts, now)
+		}
+	}
+	if extra != nil {
+		x.log.Info("could not refresh the cache after an action", "err", extra)
+	}
+	x.s.notify(ids)
+}
+
+// putQuiet writes work orders without notifying (the caller notifies once).
+func (s *Store) putQuiet(ctx context.Context, wos []api.WorkOrder) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error { return putWorkOrders(ctx, tx, wos) })
+}

@@ -1,0 +1,351 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/workorderdesk/workdesk/api"
+)
+
+// SyncOptions tune a Syncer; the zero value is sensible.
+type SyncOptions struct {
+	// Progress is told how many of the work orders to fetch are stored so
+	// far. It runs on a sync goroutine (the UI wraps it in fyne.Do); calls
+	// are serialized and done only grows.
+	Progress func(done, total int)
+	// Overlap is subtracted from the high-water mark on each incremental
+	// search, so changes stamped in the same instant as the last one seen
+	// are not missed. 0 = 2 minutes.
+	Overlap time.Duration
+	// Parallel is how many GET /api/workOrder calls are in flight. 0 = 4.
+	Parallel int
+	Logger   *slog.Logger
+}
+
+// Syncer keeps the replica in step with the service: it searches for work
+// orders changed since the last successful sync and reads them in full, 50
+// per call, a few calls at a time, each batch written in one transaction.
+// Never two syncs at once.
+type Syncer struct {
+	s    *Store
+	c    *api.Client
+	opts SyncOptions
+	log  *slog.Logger
+
+	gate chan struct{} // holds one token while a sync runs
+
+	mu      sync.Mutex
+	running bool
+	lastErr error
+}
+
+// NewSyncer returns a Syncer writing to store with client.
+func NewSyncer(store *Store, client *api.Client, opts SyncOptions) *Syncer {
+	if opts.Overlap <= 0 {
+		opts.Overlap = 2 * time.Minute
+	}
+	if opts.Parallel <= 0 {
+		opts.Parallel = 4
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	return &Syncer{s: store, c: client, opts: opts, log: opts.Logger.With("component", "sync"), gate: make(chan struct{}, 1)}
+}
+
+// Running reports whether a sync is under way.
+func (y *Syncer) Running() bool {
+	y.mu.Lock()
+	defer y.mu.Unlock()
+	return y.running
+}
+
+// LastError is the error of the last finished sync, nil if it succeeded.
+func (y *Syncer) LastError() error {
+	y.mu.Lock()
+	defer y.mu.Unlock()
+	return y.lastErr
+}
+
+// Run syncs now and then every interval until ctx ends. Errors are logged
+// and kept for LastError; the next tick tries again (and resumes).
+func (y *Syncer) Run(ctx context.Context, every time.Duration) error {
+	if every <= 0 {
+		every = 5 * time.Minute
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		if err := y.SyncNow(ctx); err != nil && ctx.Err() == nil {
+			y.log.Warn("sync failed; will try again", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
+// SyncNow runs one sync and returns when it is done. If a sync is already
+// running it waits for it to end first (and then runs its own, which is
+// cheap: incremental). The first sync reads everything; later ones read
+// what changed since the last successful one. A failure keeps the batches
+// already stored, and the next sync resumes where this one stopped.
+func (y *Syncer) SyncNow(ctx context.Context) error {
+	select {
+	case y.gate <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-y.gate }()
+	y.mu.Lock()
+	y.running = true
+	y.mu.Unlock()
+	err := y.sync(ctx)
+	y.mu.Lock()
+	y.running, y.lastErr = false, err
+	y.mu.Unlock()
+	return err
+}
+
+func (y *Syncer) sync(ctx context.Context) error {
+	started := y.s.now()
+	params := api.SearchParameters{}
+	hw, hasHW, err := y.s.Setting(ctx, settingSyncHighWater)
+	if err != nil {
+		return err
+	}
+	var since time.Time
+	if hasHW {
+		if since, err = time.Parse(time.RFC3339Nano, hw); err != nil {
+			y.log.Warn("unreadable sync high-water mark; reading everything", "value", hw)
+			hasHW = false
+		} else {
+			from := since.Add(-y.opts.Overlap)
+			params.LastUpdate = &api.DateRange{From: &from}
+		}
+	}
+	found, err := y.c.SearchWorkOrders(ctx, params)
+	if err != nil {
+		return fmt.Errorf("sync: searching for changed work orders: %w", err)
+	}
+	stored, err := y.s.lastUpdates(ctx)
+	if err != nil {
+		return err
+	}
+	var need []int64
+	var newest time.Time
+	for _, wo := range found {
+		if wo.LastUpdate.After(newest) {
+			newest = wo.LastUpdate
+		}
+		// Already stored at this version: by an earlier, interrupted run of
+		// this sync, or in the overlap window. Skipping it is what makes a
+		// failed sync resume instead of restart.
+		if lu, ok := stored[wo.WorkOrderId]; ok && !wo.LastUpdate.IsZero() && lu >= wo.LastUpdate.UnixMilli() {
+			continue
+		}
+		need = append(need, wo.WorkOrderId)
+	}
+	y.log.Info("sync started", "incremental", hasHW, "changed", len(found), "toFetch", len(need))
+	if err := y.fetch(ctx, need); err != nil {
+		return err
+	}
+	// Only now, with every batch stored, may the next sync start later.
+	mark := since
+	switch {
+	case newest.After(mark):
+		mark = newest // service time: immune to a skewed local clock
+	case newest.IsZero() && len(found) > 0:
+		// The search answer carries no LastUpdate: fall back on our clock,
+		// which the overlap protects against small skew.
+		mark = started
+	}
+	err = y.s.inTx(ctx, func(tx *sql.Tx) error {
+		if !mark.IsZero() {
+			if err := y.s.setSetting(ctx, tx, settingSyncHighWater, mark.UTC().Format(time.RFC3339Nano)); err != nil {
+				return err
+			}
+		}
+		return y.s.setSetting(ctx, tx, settingLastSync, y.s.now().UTC().Format(time.RFC3339Nano))
+	})
+	if err != nil {
+		return err
+	}
+	y.log.Info("sync finished", "fetched", len(need), "took", time.Since(started).Round(time.Millisecond))
+	return nil
+}
+
+// fetch reads ids in batches of api.MaxReadBatch with opts.Parallel calls in
+// flight; each batch is stored in its own transaction as soon as it arrives.
+// The first failure stops the rest; stored batches stay.
+func (y *Syncer) fetch(ctx context.Context, ids []int64) error {
+	total := len(ids)
+	if y.opts.Progress != nil {
+		y.opts.Progress(0, total)
+	}
+	if total == 0 {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	batches := make(chan []int64)
+	go func() {
+		defer close(batches)
+		for start := 0; start < total; start += api.MaxReadBatch {
+			select {
+			case batches <- ids[start:min(start+api.MaxReadBatch, total)]:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	var (
+		mu       sync.Mutex
+		done     int
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	fail := func(err error) {
+		mu.Lock()
+		if firstErr == nil {
+			firstErr = err
+		}
+		mu.Unlock()
+		cancel()
+	}
+	for range y.opts.Parallel {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for batch := range batches {
+				wos, err := y.c.GetWorkOrders(ctx, batch)
+				if err != nil {
+					fail(fmt.Errorf("sync: reading work orders: %w", err))
+					return
+				}
+				if err := y.s.putQuiet(ctx, wos); err != nil {
+					fail(err)
+					return
+				}
+				changed := make([]int64, len(wos))
+				for i, wo := range wos {
+					changed[i] = wo.WorkOrderId
+				}
+				y.s.notify(changed)
+				mu.Lock()
+				done += len(batch)
+				if y.opts.Progress != nil {
+					y.opts.Progress(done, total)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		if errors.Is(firstErr, context.Canceled) && ctx.Err() != nil {
+			// Report the caller's cancellation as such, not as a fetch error.
+			return fmt.Errorf("sync: %w", context.Canceled)
+		}
+		return firstErr
+	}
+	return nil
+}
+
+// lastUpdates maps every stored work order to its LastUpdate (ms).
+func (s *Store) lastUpdates(ctx context.Context) (map[int64]int64, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT id, last_update FROM work_orders WHERE last_update IS NOT NULL`)
+	if err != nil {
+		return nil, fmt.Errorf("storage: reading stored versions: %w", err)
+	}
+	defer rows.Close()
+	out := map[int64]int64{}
+	for rows.Next() {
+		var id, lu int64
+		if err := rows.Scan(&id, &lu); err != nil {
+			return nil, fmt.Errorf("storage: reading stored versions: %w", err)
+		}
+		out[id] = lu
+	}
+	return out, rows.Err()
+}
+
+// Refresh reads one work order and its details (messages, attachments and,
+// where invoicing can see it, the invoice, price list and invoice
+// attachments) into the replica: the on-demand fetch when a detail view
+// opens. What fails keeps its cached data; the errors are returned joined.
+func (y *Syncer) Refresh(ctx context.Context, woID int64) error {
+	wo, err := y.c.GetWorkOrder(ctx, woID)
+	if err != nil {
+		return fmt.Errorf("refreshing work order %d: %w", woID, err)
+	}
+	if err := y.s.putQuiet(ctx, []api.WorkOrder{*wo}); err != nil {
+		return err
+	}
+	now := func() int64 { return y.s.now().UnixMilli() }
+	parts := []func() error{
+		func() error {
+			msgs, err := y.c.ListMessages(ctx, woID)
+			if err != nil {
+				return fmt.Errorf("messages: %w", err)
+			}
+			return putMessages(ctx, y.s.w, woID, msgs, now())
+		},
+		func() error {
+			atts, err := y.c.ListAttachments(ctx, woID)
+			if err != nil {
+				return fmt.Errorf("attachments: %w", err)
+			}
+			return putAttachments(ctx, y.s.w, woID, attachmentsWorkOrder, atts, now())
+		},
+	}
+	if wo.InvoiceVisible() {
+		parts = append(parts,
+			func() error {
+				inv, err := y.c.GetInvoice(ctx, woID)
+				if err != nil {
+					return fmt.Errorf("invoice: %w", err)
+				}
+				if inv.WorkOrderId == 0 {
+					inv.WorkOrderId = woID
+				}
+				return putInvoice(ctx, y.s.w, woID, inv, now())
+			},
+			func() error {
+				pl, err := y.c.GetPriceList(ctx, woID)
+				if err != nil {
+					return fmt.Errorf("price list: %w", err)
+				}
+				return putPriceList(ctx, y.s.w, woID, wo.Customer.Id, pl, now())
+			},
+			func() error {
+				atts, err := y.c.ListInvoiceAttachments(ctx, woID)
+				if err != nil {
+					return fmt.Errorf("invoice attachments: %w", err)
+				}
+				return putAttachments(ctx, y.s.w, woID, attachmentsInvoice, atts, now())
+			})
+	}
+	errs := make([]error, len(parts))
+	var wg sync.WaitGroup
+	for i, part := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = part()
+		}()
+	}
+	wg.Wait()
+	y.s.notify([]int64{woID})
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("refreshing work order %d: %w", woID, err)
+	}
+	return nil
+}
