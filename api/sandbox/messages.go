@@ -1,0 +1,67 @@
+package sandbox
+
+import (
+	"github.com/workorderdesk/workdesk/api"
+)
+
+func (c *call) listMessages() (any, error) {
+	id, err := c.queryID("workOrderId")
+	if err != nil {
+		return nil, err
+	}
+	o, err := c.order(id)
+	if err != nil {
+		return nil, err
+	}
+	msgs := o.messages
+	if msgs == nil {
+		msgs = []api.Message{}
+	}
+	return c.envelope("Messages", msgs), nil
+}
+
+func validVisibility(v api.MessageVisibility) bool {
+	// CruLead appears only on the attachment form (service-facts §4.4); accepted everywhere.
+	if v == "CruLead" {
+		return true
+	}
+	for _, a := range api.AllVisibilities {
+		if a == v {
+			return true
+		}
+	}
+	return false
+}
+
+// postMessage adds a message; default visibility All (service-facts §4.3);
+// refused on rejected work orders.
+func (c *call) postMessage() (any, error) {
+	var req api.MessageRequest
+	if err := c.decode(&req); err != nil {
+		return nil, err
+	}
+	if err := checkText("Text", req.Text, true); err != nil {
+		return nil, err
+	}
+	if req.MessageVisibility == "" {
+		req.MessageVisibility = api.VisibilityAll
+	}
+	if !validVisibility(req.MessageVisibility) {
+		return nil, invalid("MessageVisibility", "%q is not a message visibility", req.MessageVisibility)
+	}
+	o, err := c.order(req.WorkOrderId)
+	if err != nil {
+		return nil, err
+	}
+	if o.wo.Status == api.StatusRejected {
+		return nil, business(api.CodeWrongStatus, "Work order %s was rejected; messages are no longer possible.", o.wo.WorkOrderNumber)
+	}
+	c.s.st.nextMsgID++
+	m := api.Message{
+		Id: c.s.st.nextMsgID, WorkOrderId: o.wo.WorkOrderId, Text: req.Text,
+		MessageVisibility: req.MessageVisibility, Sender: apiSender, Created: c.now,
+	}
+	o.messages = append(o.messages, m)
+	c.s.st.touch(o, c.now)
+	return c.envelope("Message", m), nil
+}
