@@ -149,23 +149,48 @@ func (c *Client) upload(ctx context.Context, path string, fields map[string]stri
 	if replayable {
 		start, _ = seeker.Seek(0, io.SeekCurrent)
 	}
-	first := true
+	// The transport may go on reading a request body after it has the
+	// answer, so each attempt's writer is stopped and waited for before the
+	// content is rewound for a retry or handed back to the caller.
+	var (
+		pr       *io.PipeReader
+		done     chan struct{}
+		writeErr error // written by the writer before done closes
+	)
+	stop := func() {
+		if pr != nil {
+			pr.CloseWithError(errUploadEnded)
+			<-done
+		}
+	}
 	body := func() (io.Reader, string, error) {
-		if !first {
+		if pr != nil {
+			stop()
 			if _, err := seeker.Seek(start, io.SeekStart); err != nil {
 				return nil, "", err
 			}
 		}
-		first = false
-		pr, pw := io.Pipe()
+		var pw *io.PipeWriter
+		pr, pw = io.Pipe()
+		done = make(chan struct{})
 		mw := multipart.NewWriter(pw)
 		go func() {
-			pw.CloseWithError(writeMultipart(mw, fields, up, mimeType, id))
+			defer close(done)
+			writeErr = writeMultipart(mw, fields, up, mimeType, id)
+			pw.CloseWithError(writeErr)
 		}()
 		return pr, mw.FormDataContentType(), nil
 	}
-	return c.do(ctx, request{method: http.MethodPost, path: path, body: body, replayable: replayable, messageId: id}, out)
+	err = c.do(ctx, request{method: http.MethodPost, path: path, body: body, replayable: replayable, messageId: id}, out)
+	stop()
+	if err != nil && errors.Is(writeErr, ErrTooLarge) {
+		// The declared size was missing or wrong: the stream itself crossed the limit.
+		return fmt.Errorf("%s: %q: %w", op, up.Name, ErrTooLarge)
+	}
+	return err
 }
+
+var errUploadEnded = errors.New("upload ended")
 
 func writeMultipart(mw *multipart.Writer, fields map[string]string, up Upload, mimeType, id string) error {
 	all := map[string]string{"Name": up.Name, "MimeType": mimeType, "MessageId": id}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 
@@ -71,7 +72,7 @@ func (s *ClientCredentials) Token(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", describeTokenError(err)
 	}
-	lifetime := time.Duration(tok.ExpiresIn) * time.Second
+	lifetime := expiresIn(tok)
 	if lifetime <= 0 && !tok.Expiry.IsZero() {
 		lifetime = time.Until(tok.Expiry)
 	}
@@ -80,6 +81,23 @@ func (s *ClientCredentials) Token(ctx context.Context) (string, error) {
 	}
 	s.token, s.expires = tok.AccessToken, s.now().Add(lifetime)
 	return s.token, nil
+}
+
+// expiresIn reads the answer's expires_in. clientcredentials leaves
+// Token.ExpiresIn empty and turns the value into an Expiry on the real clock,
+// which would not follow an injected Now.
+func expiresIn(tok *oauth2.Token) time.Duration {
+	if tok.ExpiresIn > 0 {
+		return time.Duration(tok.ExpiresIn) * time.Second
+	}
+	var secs float64
+	switch v := tok.Extra("expires_in").(type) {
+	case float64:
+		secs = v
+	case string:
+		secs, _ = strconv.ParseFloat(v, 64)
+	}
+	return time.Duration(secs * float64(time.Second))
 }
 
 // Invalidate drops the cached token if it is still the one the service
