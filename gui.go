@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"flag"
+	"log/slog"
 	"fmt"
 	"image"
 	"image/png"
@@ -12,7 +14,9 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/app"
 
+	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/assets"
+	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui"
 )
 
@@ -54,21 +58,80 @@ func runGUI(args []string) int {
 		// (the renderer under Xvfb) leaves black; softpipe keeps it.
 		os.Setenv("GALLIUM_DRIVER", "softpipe")
 	}
-	a := app.NewWithID("com.workorderdesk.workdesk")
+	a := app.NewWithID(appID)
 	a.SetIcon(assets.Icon)
-	w := ui.NewMainWindow(a)
+	ctx := context.Background()
+
+	b, err := startBackend(ctx, a.Preferences(), f)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "workdesk:", err)
+		return 1
+	}
+	defer b.Close()
+
+	ready := make(chan struct{})
+	desk := ui.New(a, ui.Deps{
+		Store: b.store, Online: b, Demo: b.sb != nil, Service: b.service,
+		Health: b.health, Ready: ready,
+	})
+	w := desk.Window()
 	if f.size.Width > 0 {
 		w.Resize(f.size)
 	}
 	status := 0
 	if f.screenshot != "" {
 		go func() {
+			select {
+			case <-ready:
+			case <-time.After(90 * time.Second):
+				fmt.Fprintln(os.Stderr, "screenshot: the first sync did not finish in 90 s; capturing anyway")
+			}
+			fyne.DoAndWait(desk.Showcase)
 			status = captureWindow(w, f.screenshot)
 			fyne.Do(a.Quit)
 		}()
 	}
-	w.ShowAndRun()
+	w.Show()
+	desk.Start()
+	a.Run()
 	return status
+}
+
+const appID = "com.workorderdesk.workdesk"
+
+// startBackend connects to the configured live service, or to the built-in
+// sandbox when nothing (or --demo) is configured.
+func startBackend(ctx context.Context, prefs fyne.Preferences, f guiFlags) (*backend, error) {
+	conn := liveConnection(prefs)
+	if f.demo || len(conn.Missing()) > 0 {
+		return startDemo(ctx, f.dataDir)
+	}
+	secret, err := storage.NewSecrets().Get(ctx, conn.ClientID)
+	if err != nil || secret == "" {
+		slog.Warn("live connection configured but its client secret is not available; starting in demo mode", "err", err)
+		return startDemo(ctx, f.dataDir)
+	}
+	conn.ClientSecret = secret
+	addr := fmt.Sprintf("127.0.0.1:%d", prefs.Int(prefReceiverPort))
+	return startLive(ctx, f.dataDir, conn, addr, prefs.Bool(prefCheckSource))
+}
+
+// Live connection settings (never the secret) live in the app preferences,
+// so the live replica can be found before it is opened.
+const (
+	prefBaseURL      = "live.base_url"
+	prefTokenURL     = "live.token_url"
+	prefClientID     = "live.client_id"
+	prefCertPath     = "live.cert_path"
+	prefReceiverPort = "live.receiver_port"
+	prefCheckSource  = "live.check_source"
+)
+
+func liveConnection(p fyne.Preferences) api.Connection {
+	return api.Connection{
+		BaseURL: p.String(prefBaseURL), TokenURL: p.String(prefTokenURL),
+		ClientID: p.String(prefClientID), CertPath: p.String(prefCertPath),
+	}
 }
 
 // captureWindow waits for the window to settle, then writes its pixels.

@@ -1,3 +1,94 @@
 package main
 
-func runReceive(args []string) int { return 2 }
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/storage"
+)
+
+// runReceive runs the notification receiver without a window: each
+// verified notification is stored and applied to the replica and printed as
+// one JSON line; refused requests get their status and a line on stderr.
+func runReceive(args []string) int {
+	fs := flag.NewFlagSet("receive", flag.ContinueOnError)
+	addr := fs.String("addr", "127.0.0.1:8090", "listen `address`")
+	cert := fs.String("cert", os.Getenv("WORKDESK_CERT"), "the integrator certificate (PEM) notifications are verified with")
+	checkSource := fs.Bool("check-source", false, "accept notifications only from the service's address range 130.250.135.128/25")
+	db := fs.String("db", "", "replica `FILE` to store events in (default: the live replica for WORKDESK_BASE_URL)")
+	path := fs.String("path", "/", "URL `path` notifications are posted to")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *cert == "" {
+		fmt.Fprintln(os.Stderr, "receive: --cert is required: unsigned notifications are never accepted")
+		return 2
+	}
+	v, err := api.LoadVerifier(*cert)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "receive:", err)
+		return 1
+	}
+	dbPath := *db
+	if dbPath == "" {
+		if dbPath, err = storage.DefaultPath(storage.ProfileForBaseURL(os.Getenv("WORKDESK_BASE_URL"))); err != nil {
+			fmt.Fprintln(os.Stderr, "receive:", err)
+			return 1
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	store, err := storage.Open(ctx, dbPath)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "receive:", err)
+		return 1
+	}
+	defer store.Close()
+
+	out := json.NewEncoder(os.Stdout)
+	handle := func(ctx context.Context, ev api.Event) error {
+		if err := store.HandleEvent(ctx, ev); err != nil {
+			return err
+		}
+		return out.Encode(struct {
+			Action      string `json:"action"`
+			WorkOrderId int64  `json:"work_order_id"`
+			MessageId   string `json:"message_id"`
+		}{ev.Header.Action, ev.Header.WorkOrderId, ev.Header.MessageId})
+	}
+	rc := api.NewReceiver(v, handle, api.ReceiverOptions{
+		CheckSource: *checkSource,
+		OnReject: func(status int, reason string) {
+			fmt.Fprintf(os.Stderr, "refused (HTTP %d): %s\n", status, reason)
+		},
+	})
+	mux := http.NewServeMux()
+	mux.Handle(*path, rc)
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "receive:", err)
+		return 1
+	}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(shut)
+	}()
+	fmt.Fprintf(os.Stderr, "receiving notifications on http://%s%s (replica %s)\n", ln.Addr(), *path, dbPath)
+	if err := srv.Serve(ln); err != nil && err != http.ErrServerClosed {
+		fmt.Fprintln(os.Stderr, "receive:", err)
+		return 1
+	}
+	return 0
+}

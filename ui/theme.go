@@ -9,15 +9,24 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 )
 
-// deskTheme is the default theme with the brand blue as primary colour and
-// slightly tighter padding, so a dense table still breathes.
-type deskTheme struct{ fyne.Theme }
+// deskTheme is the default theme with the brand blue as primary colour,
+// slightly tighter padding so a dense table still breathes, and a variant
+// the person picks (light unless they chose dark: a light office screen is
+// what most customers demo on, and Xvfb reports no preference).
+type deskTheme struct {
+	fyne.Theme
+	dark bool
+}
 
-func newTheme() fyne.Theme { return deskTheme{theme.DefaultTheme()} }
+func newTheme(dark bool) fyne.Theme { return deskTheme{Theme: theme.DefaultTheme(), dark: dark} }
 
 var brandBlue = color.NRGBA{R: 0x1f, G: 0x6f, B: 0xeb, A: 0xff}
 
-func (t deskTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
+func (t deskTheme) Color(n fyne.ThemeColorName, _ fyne.ThemeVariant) color.Color {
+	v := theme.VariantLight
+	if t.dark {
+		v = theme.VariantDark
+	}
 	switch n {
 	case theme.ColorNamePrimary, theme.ColorNameFocus:
 		if n == theme.ColorNameFocus {

@@ -1,0 +1,138 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/api"
+)
+
+// accept queues acceptance of one work order.
+func (d *Desk) accept(wo *api.WorkOrder) {
+	if _, err := d.store.Accept(context.Background(), wo.WorkOrderId, ""); err != nil {
+		d.showError(err)
+		return
+	}
+	d.queued("Accept " + wo.WorkOrderNumber)
+}
+
+// bulkAccept queues one bulk acceptance and shows each work order's result
+// as the service answers.
+func (d *Desk) bulkAccept(ids []int64) {
+	if len(ids) == 0 {
+		return
+	}
+	row, err := d.store.BulkAccept(context.Background(), ids)
+	if err != nil {
+		d.showError(err)
+		return
+	}
+	d.list.clearSelection()
+	d.showBulkResult("Accepting", row.Id, ids)
+}
+
+// showReject asks for the reason (required, up to 3000 characters) and
+// rejects one or several work orders.
+func (d *Desk) showReject(ids []int64) {
+	if len(ids) == 0 {
+		return
+	}
+	reason := widget.NewMultiLineEntry()
+	reason.SetPlaceHolder("Why you will not do this work (the customer sees it)")
+	reason.SetMinRowsVisible(4)
+	count := widget.NewLabel(fmt.Sprintf("0 / %d", api.MaxCommentLength))
+	count.Importance = widget.LowImportance
+	reason.OnChanged = func(s string) { count.SetText(fmt.Sprintf("%d / %d", len([]rune(s)), api.MaxCommentLength)) }
+	what := "this work order"
+	if len(ids) > 1 {
+		what = fmt.Sprintf("these %d work orders", len(ids))
+	}
+	warn := widget.NewLabel("Rejecting " + what + " is final: nothing more can be done on a rejected work order.")
+	warn.Wrapping = fyne.TextWrapWord
+	body := container.NewVBox(warn, reason, count)
+	dlg := dialog.NewCustomConfirm("Reject "+what, "Reject", "Cancel", body, func(ok bool) {
+		if !ok {
+			return
+		}
+		if err := d.reject(ids, reason.Text); err != nil {
+			d.showError(err)
+		}
+	}, d.win)
+	dlg.Resize(fyne.NewSize(520, 320))
+	dlg.Show()
+	d.win.Canvas().Focus(reason)
+}
+
+// reject validates the reason and queues the rejection; a bad reason changes nothing.
+func (d *Desk) reject(ids []int64, reason string) error {
+	reason = strings.TrimSpace(reason)
+	switch {
+	case reason == "":
+		return errors.New("a reason is required to reject a work order")
+	case len([]rune(reason)) > api.MaxCommentLength:
+		return fmt.Errorf("the reason is %d characters; the service accepts at most %d", len([]rune(reason)), api.MaxCommentLength)
+	}
+	ctx := context.Background()
+	if len(ids) == 1 {
+		if _, err := d.store.Reject(ctx, ids[0], reason); err != nil {
+			return err
+		}
+		d.queued("Rejection")
+		return nil
+	}
+	row, err := d.store.BulkReject(ctx, ids, reason)
+	if err != nil {
+		return err
+	}
+	d.list.clearSelection()
+	d.showBulkResult("Rejecting", row.Id, ids)
+	return nil
+}
+
+// queued tells the person their action is safe in the outbox; the status
+// bar then shows whether it went out.
+func (d *Desk) queued(what string) {
+	d.status.refresh()
+	d.status.flash(what + ": queued, sending…")
+}
+
+// openAttachment fetches a fresh temporary link and opens it in the
+// system browser. The link is used once and never stored.
+func (d *Desk) openAttachment(woID int64, a api.Attachment) {
+	if d.online == nil {
+		d.showError(errors.New("opening files needs a connection to the service"))
+		return
+	}
+	d.deps.Background(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		link, err := d.online.AttachmentLink(ctx, woID, a.AttachmentId)
+		fyne.Do(func() {
+			if err != nil {
+				d.showError(fmt.Errorf("could not get a download link for %s: %w", a.Name, err))
+				return
+			}
+			d.openLink(link)
+		})
+	})
+}
+
+func (d *Desk) openLink(link api.DownloadURL) {
+	u, err := url.Parse(link.URL)
+	if err != nil {
+		d.showError(errors.New("the service returned an invalid download link"))
+		return
+	}
+	if err := d.app.OpenURL(u); err != nil {
+		d.showError(fmt.Errorf("could not open the browser: %w", err))
+	}
+}

@@ -1,0 +1,54 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+func (d *Desk) toolbar() fyne.CanvasObject {
+	return widget.NewToolbar(
+		widget.NewToolbarAction(theme.ViewRefreshIcon(), func() { d.syncNow(nil) }),
+		widget.NewToolbarAction(theme.SearchIcon(), d.focusSearch),
+		widget.NewToolbarSeparator(),
+		widget.NewToolbarAction(theme.HelpIcon(), d.showShortcuts),
+	)
+}
+
+func (d *Desk) mainMenu() *fyne.MainMenu {
+	file := fyne.NewMenu("File",
+		fyne.NewMenuItem("Sync now", func() { d.syncNow(nil) }),
+	)
+	dark := fyne.NewMenuItem("Dark mode", nil)
+	dark.Checked = d.app.Preferences().Bool("view.dark")
+	dark.Action = func() {
+		dark.Checked = !dark.Checked
+		d.app.Preferences().SetBool("view.dark", dark.Checked)
+		d.app.Settings().SetTheme(newTheme(dark.Checked))
+	}
+	view := fyne.NewMenu("View",
+		fyne.NewMenuItem("Find…", d.focusSearch),
+		dark,
+		fyne.NewMenuItem("Keyboard shortcuts", d.showShortcuts),
+	)
+	return fyne.NewMainMenu(file, view)
+}
+
+func (d *Desk) addShortcuts() {
+	c := d.win.Canvas()
+	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyR, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { d.syncNow(nil) })
+	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { d.focusSearch() })
+	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyL, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { c.Focus(d.list.table) })
+}
+
+func (d *Desk) focusSearch() { d.win.Canvas().Focus(d.list.search) }
+
+func (d *Desk) showShortcuts() {
+	d.info("Keyboard shortcuts",
+		"Ctrl+R   Sync with the service now\n"+
+			"Ctrl+F   Find a work order (number, customer, site, description)\n"+
+			"Ctrl+L   Move to the list\n"+
+			"↑ ↓      Move through the list\n"+
+			"Enter    Open the highlighted work order")
+}

@@ -1,0 +1,194 @@
+// Package ui holds the Fyne views of Work Order Desk. It reads the local
+// replica, hands every action to the outbox, and touches widgets only on the
+// main goroutine (fyne.Do for results from elsewhere). It never calls HTTP.
+package ui
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/storage"
+)
+
+// Online is what needs the service right now and cannot be queued: syncing,
+// fetching a work order's details, and temporary download links. main
+// implements it with storage and the api Client; the UI never calls HTTP.
+type Online interface {
+	SyncNow(ctx context.Context, progress func(done, total int)) error
+	Refresh(ctx context.Context, workOrderId int64) error
+	AttachmentLink(ctx context.Context, workOrderId int64, attachmentId string) (api.DownloadURL, error)
+	Download(ctx context.Context, link api.DownloadURL, w io.Writer, progress func(done, total int64)) error
+}
+
+// Health reports the connection for the status bar.
+type Health struct {
+	TokenValidUntil time.Time
+	Receiver        string // "listening on 127.0.0.1:8090" or "off"
+}
+
+// Deps is what main hands the window.
+type Deps struct {
+	Store   *storage.Store
+	Online  Online
+	Demo    bool   // running against the built-in sandbox
+	Service string // the base URL of the service
+	Health  func() Health
+	// Ready, when set, is closed once the window shows real data (the first
+	// sync finished or failed): --screenshot waits for it.
+	Ready chan struct{}
+	// Background runs work that must not block the window; nil = a new
+	// goroutine. Tests run it inline: Fyne's test driver executes fyne.Do
+	// on the calling goroutine, so real goroutines would race the test.
+	Background func(func())
+}
+
+// Desk is the main window and everything in it.
+type Desk struct {
+	app    fyne.App
+	win    fyne.Window
+	store  *storage.Store
+	online Online
+	deps   Deps
+
+	list   *listView
+	detail *detailView
+	status *statusBar
+
+	syncing bool
+}
+
+// New builds the main window over the replica.
+func New(a fyne.App, deps Deps) *Desk {
+	a.Settings().SetTheme(newTheme(a.Preferences().Bool("view.dark")))
+	if deps.Background == nil {
+		deps.Background = func(f func()) { go f() }
+	}
+	d := &Desk{app: a, store: deps.Store, online: deps.Online, deps: deps}
+	d.win = a.NewWindow("Work Order Desk")
+	if deps.Demo {
+		d.win.SetTitle("Work Order Desk — Demo")
+	}
+	prefs := a.Preferences()
+
+	d.list = newListView(d.store, prefs)
+	d.list.onOpen = d.openWorkOrder
+	d.list.onError = d.showError
+	d.list.onBulkAccept = d.bulkAccept
+	d.list.onBulkReject = d.showReject
+
+	d.detail = newDetailView(d, []tab{
+		newSummaryTab(d), newQuoteTab(d), newVisitTab(d), newMessagesTab(d), newAttachmentsTab(d), newActivityTab(d),
+	})
+	d.status = newStatusBar(d)
+
+	split := container.NewHSplit(d.list.content(), d.detail.content())
+	split.Offset = prefs.FloatWithFallback("split.offset", 0.56)
+	d.win.SetContent(container.NewBorder(d.toolbar(), d.status.content(), nil, nil, split))
+	d.win.SetMainMenu(d.mainMenu())
+	d.addShortcuts()
+	d.win.Resize(fyne.NewSize(
+		float32(prefs.FloatWithFallback("window.width", 1280)),
+		float32(prefs.FloatWithFallback("window.height", 800))))
+	d.win.SetCloseIntercept(func() {
+		s := d.win.Canvas().Size()
+		prefs.SetFloat("window.width", float64(s.Width))
+		prefs.SetFloat("window.height", float64(s.Height))
+		prefs.SetFloat("split.offset", split.Offset)
+		d.win.Close()
+	})
+
+	d.store.Subscribe(func(changed []int64) { fyne.Do(func() { d.changed(changed) }) })
+	d.list.reload()
+	d.status.refresh()
+	return d
+}
+
+// Window is the main window, for main to show and run.
+func (d *Desk) Window() fyne.Window { return d.win }
+
+// Start begins the first sync and the status bar's clock; call after Show.
+func (d *Desk) Start() {
+	d.status.start()
+	d.syncNow(d.deps.Ready)
+}
+
+func (d *Desk) openWorkOrder(id int64) { d.detail.open(id) }
+
+// changed is called on the main goroutine when sync, the outbox or a
+// notification changed work orders: the list and the open detail refresh in
+// place, keeping the selection and the scroll position.
+func (d *Desk) changed(ids []int64) {
+	d.list.reload()
+	d.detail.reloadIfOpen(ids)
+	d.status.refresh()
+}
+
+// refreshDetails fetches the open work order's messages, attachments and
+// invoice into the replica; offline, the cached copies stay on screen.
+func (d *Desk) refreshDetails(id int64) {
+	if d.online == nil {
+		return
+	}
+	d.deps.Background(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := d.online.Refresh(ctx, id); err != nil {
+			slog.Info("detail refresh failed; showing cached data", "workOrder", id, "err", err)
+			return
+		}
+		fyne.Do(func() { d.detail.reloadIfOpen([]int64{id}) })
+	})
+}
+
+func (d *Desk) syncNow(done chan struct{}) {
+	if d.syncing || d.online == nil {
+		return
+	}
+	d.syncing = true
+	d.status.syncStarted()
+	d.deps.Background(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+		defer cancel()
+		err := d.online.SyncNow(ctx, func(n, total int) {
+			fyne.Do(func() { d.status.progress("Syncing", n, total) })
+		})
+		fyne.Do(func() {
+			d.syncing = false
+			d.status.syncEnded(err)
+			d.list.reload()
+			if done != nil {
+				close(done)
+			}
+		})
+	})
+}
+
+// showError tells the person what went wrong in plain words.
+func (d *Desk) showError(err error) {
+	if err == nil {
+		return
+	}
+	var apiErr *api.Error
+	if errors.As(err, &apiErr) {
+		err = errors.New(apiErr.Message)
+	}
+	dialog.ShowError(err, d.win)
+}
+
+func (d *Desk) info(title, msg string) { dialog.ShowInformation(title, msg, d.win) }
+
+// Showcase opens the first work order of the list, so a screenshot shows
+// the detail view too.
+func (d *Desk) Showcase() {
+	if len(d.list.rows) > 0 {
+		d.list.open(d.list.rows[0].Id)
+	}
+}

@@ -1,0 +1,142 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/api"
+)
+
+// tab is one page of the detail view; show is called with the work order
+// whenever it is opened or changes.
+type tab interface {
+	title() string
+	icon() fyne.Resource
+	content() fyne.CanvasObject
+	show(wo *api.WorkOrder)
+}
+
+// detailView is the right pane: the selected work order's header and tabs.
+type detailView struct {
+	d  *Desk
+	wo *api.WorkOrder
+
+	number    *canvas.Text
+	status    *badge
+	quote     *badge
+	where     *widget.Label
+	nte       *widget.Label
+	accept    *widget.Button
+	reject    *widget.Button
+	tabs      []tab
+	appTabs   *container.AppTabs
+	empty     fyne.CanvasObject
+	body      *fyne.Container
+	container *fyne.Container
+}
+
+func newDetailView(d *Desk, tabs []tab) *detailView {
+	v := &detailView{d: d, tabs: tabs}
+	v.number = canvas.NewText("", theme.Color(theme.ColorNameForeground))
+	v.number.TextSize = theme.TextHeadingSize()
+	v.number.TextStyle.Bold = true
+	v.status, v.quote = newBadge(), newBadge()
+	v.where = widget.NewLabel("")
+	v.where.Truncation = fyne.TextTruncateEllipsis
+	v.nte = widget.NewLabel("")
+	v.nte.TextStyle.Bold = true
+	v.accept = widget.NewButtonWithIcon("Accept", theme.ConfirmIcon(), func() { d.accept(v.wo) })
+	v.accept.Importance = widget.HighImportance
+	v.reject = widget.NewButtonWithIcon("Reject…", theme.CancelIcon(), func() { d.showReject([]int64{v.wo.WorkOrderId}) })
+	v.reject.Importance = widget.DangerImportance
+
+	var items []*container.TabItem
+	for _, t := range tabs {
+		items = append(items, container.NewTabItemWithIcon(t.title(), t.icon(), t.content()))
+	}
+	v.appTabs = container.NewAppTabs(items...)
+
+	header := container.NewBorder(nil, nil, nil,
+		container.NewVBox(container.NewHBox(widget.NewLabel("NTE"), v.nte), container.NewHBox(layout.NewSpacer(), v.accept, v.reject)),
+		container.NewVBox(container.NewHBox(v.number, v.status, v.quote), v.where))
+	card := container.NewStack(canvas.NewRectangle(theme.Color(theme.ColorNameHeaderBackground)), container.NewPadded(header))
+	v.body = container.NewBorder(card, nil, nil, nil, v.appTabs)
+
+	hint := widget.NewLabelWithStyle("Select a work order on the left to see it here.\nUse ↑ ↓ and Enter in the list, or Ctrl+F to search.",
+		fyne.TextAlignCenter, fyne.TextStyle{Italic: true})
+	v.empty = container.NewCenter(hint)
+	v.container = container.NewStack(v.empty)
+	return v
+}
+
+func (v *detailView) content() fyne.CanvasObject { return v.container }
+
+// open shows work order id read from the replica.
+func (v *detailView) open(id int64) {
+	wo, err := v.d.store.WorkOrder(context.Background(), id)
+	if err != nil {
+		v.d.showError(fmt.Errorf("opening work order %d: %w", id, err))
+		return
+	}
+	v.show(wo)
+	v.d.refreshDetails(id)
+}
+
+// show renders wo in the header and every tab, keeping the current tab.
+func (v *detailView) show(wo *api.WorkOrder) {
+	v.wo = wo
+	if len(v.container.Objects) == 0 || v.container.Objects[0] != v.body {
+		v.container.Objects = []fyne.CanvasObject{v.body}
+		v.container.Refresh()
+	}
+	v.number.Text = wo.WorkOrderNumber
+	v.number.Refresh()
+	v.status.Set(statusText(wo.Status), statusColor(wo.Status))
+	if q := wo.Nte.Quote; q != nil {
+		v.quote.Set("Quote "+statusText(q.QuoteStatus), quoteColor(q.QuoteStatus))
+	} else {
+		v.quote.Set("", nil)
+	}
+	where := wo.Customer.Name
+	if site := wo.SiteName(); site != "" {
+		where += " · " + site
+	}
+	if wo.WorkType != nil && wo.WorkType.Name != "" {
+		where += " · " + wo.WorkType.Name
+	}
+	v.where.SetText(where)
+	v.nte.SetText(nteText(wo.Nte.Amount) + "  " + wo.Currency)
+	if wo.Status == api.StatusNew {
+		v.accept.Show()
+		v.reject.Show()
+	} else {
+		v.accept.Hide()
+		v.reject.Hide()
+	}
+	for _, t := range v.tabs {
+		t.show(wo)
+	}
+}
+
+// reloadIfOpen re-reads the open work order when it is among changed,
+// refreshing the header and tabs in place.
+func (v *detailView) reloadIfOpen(changed []int64) {
+	if v.wo == nil {
+		return
+	}
+	for _, id := range changed {
+		if id == v.wo.WorkOrderId {
+			if wo, err := v.d.store.WorkOrder(context.Background(), id); err == nil {
+				v.show(wo)
+			}
+			return
+		}
+	}
+}

@@ -1,0 +1,191 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/storage"
+)
+
+func TestSelectingAWorkOrderShowsItsDetail(t *testing.T) {
+	h := newHarness(t)
+	if len(h.desk.list.rows) < 60 {
+		t.Fatalf("the list shows %d work orders, want the whole demo world (>= 60)", len(h.desk.list.rows))
+	}
+	r := h.desk.list.rows[3]
+	h.open(r.Id)
+	if got := h.desk.detail.number.Text; got != r.Number {
+		t.Fatalf("header shows %q, want %q", got, r.Number)
+	}
+	wo, _ := h.store.WorkOrder(context.Background(), r.Id)
+	summary := strings.Join(texts(h.desk.detail.tabs[0].content()), "\n")
+	if !strings.Contains(summary, wo.AccompanyingMessage) {
+		t.Errorf("summary does not show the description %q", wo.AccompanyingMessage)
+	}
+	if !strings.Contains(h.desk.detail.nte.Text, wo.Currency) {
+		t.Errorf("header NTE %q lacks the currency %s", h.desk.detail.nte.Text, wo.Currency)
+	}
+}
+
+func TestNteShowsInItsOwnCurrency(t *testing.T) {
+	h := newHarness(t)
+	jpy := h.rowWhere(func(r storage.Row) bool { return r.Nte.Currency == "JPY" && !r.Nte.IsZero() })
+	if s := nteText(jpy.Nte); strings.Contains(s, ".") || !strings.HasPrefix(s, "¥") {
+		t.Errorf("a JPY NTE reads %q: want yen with no decimals", s)
+	}
+	none := h.rowWhere(func(r storage.Row) bool { return r.Nte.IsZero() })
+	if s := nteText(none.Nte); s != "No limit" {
+		t.Errorf("an NTE of 0 reads %q, want No limit", s)
+	}
+}
+
+func TestRejectNeedsAReasonThenRejects(t *testing.T) {
+	h := newHarness(t)
+	r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusNew })
+	h.open(r.Id)
+
+	test.Tap(h.desk.detail.reject)
+	dlg := h.win.Canvas().Overlays().Top()
+	if dlg == nil || !strings.Contains(h.overlayText(), "is final") {
+		t.Fatalf("no rejection dialog; overlay text %q", h.overlayText())
+	}
+	test.Tap(buttonIn(t, dlg, "Reject"))
+	if !strings.Contains(h.overlayText(), "a reason is required") {
+		t.Fatalf("rejecting without a reason showed %q, want a 'reason is required' message", h.overlayText())
+	}
+	if rows, _ := h.store.OutboxRows(context.Background(), r.Id); len(rows) != 0 {
+		t.Fatalf("a rejection without reason was queued: %+v", rows)
+	}
+	h.dismissOverlays()
+
+	test.Tap(h.desk.detail.reject)
+	dlg = h.win.Canvas().Overlays().Top()
+	var reason *widget.Entry
+	walk(dlg, func(o fyne.CanvasObject) {
+		if e, ok := o.(*widget.Entry); ok && reason == nil {
+			reason = e
+		}
+	})
+	test.Type(reason, "No refrigeration technician free this week")
+	test.Tap(buttonIn(t, dlg, "Reject"))
+	h.send()
+	h.desk.changed([]int64{r.Id})
+	if got := h.desk.detail.status.text.Text; got != "Rejected" {
+		t.Fatalf("after rejecting, the header status reads %q, want Rejected", got)
+	}
+}
+
+func TestSubmittingAQuoteShowsSubmitted(t *testing.T) {
+	h := newHarness(t)
+	r := h.rowWhere(func(r storage.Row) bool {
+		return r.Status == api.StatusAccepted && r.QuoteStatus == "" && !r.Nte.IsZero()
+	})
+	h.open(r.Id)
+	h.selectTab("Quote")
+	q := h.desk.detail.tabs[1].(*quoteTab)
+
+	q.amount.SetText(r.Nte.Amount.String()) // not above the NTE
+	q.reason.SetText("Compressor must be replaced")
+	test.Tap(q.submit)
+	if !strings.Contains(h.overlayText(), "must exceed the current nte") {
+		t.Fatalf("a quote equal to the NTE showed %q", h.overlayText())
+	}
+	h.dismissOverlays()
+
+	above := r.Nte.Amount.Add(r.Nte.Amount).StringFixed(int32(api.MinorUnits(r.Nte.Currency)))
+	q.amount.SetText(above)
+	test.Tap(q.submit)
+	if txt := h.overlayText(); txt != "" {
+		t.Fatalf("a valid quote showed %q", txt)
+	}
+	h.send()
+	h.desk.changed([]int64{r.Id})
+	if got := h.desk.detail.quote.text.Text; got != "Quote Submitted" {
+		t.Fatalf("after submitting, the header quote badge reads %q", got)
+	}
+	if !strings.Contains(q.explain.Text, "Waiting for the customer's decision") {
+		t.Errorf("the quote tab explains %q", q.explain.Text)
+	}
+	if q.formBox.Visible() {
+		t.Error("a second quote can be entered while one is Submitted")
+	}
+}
+
+func TestBackdatedCheckInCarriesTheVisitTime(t *testing.T) {
+	h := newHarness(t)
+	r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted })
+	h.open(r.Id)
+	h.selectTab("Visit")
+	v := h.desk.detail.tabs[2].(*visitTab)
+
+	v.when.SetSelected(whenEarlier)
+	tomorrow := fixedNow.Add(24 * time.Hour)
+	v.backDate.SetDate(&tomorrow)
+	v.backTime.SetText("08:00")
+	test.Tap(v.checkIn)
+	if !strings.Contains(h.overlayText(), "is in the future") {
+		t.Fatalf("a future check-in showed %q", h.overlayText())
+	}
+	h.dismissOverlays()
+
+	earlier := fixedNow.Add(-2 * time.Hour)
+	v.when.SetSelected(whenEarlier)
+	v.backDate.SetDate(&earlier)
+	v.backTime.SetText(earlier.Format("15:04"))
+	test.Tap(v.checkIn)
+	rows, _ := h.store.OutboxRows(context.Background(), r.Id)
+	if len(rows) != 1 {
+		t.Fatalf("want one queued check-in, got %d", len(rows))
+	}
+	var req api.VisitRequest
+	json.Unmarshal(rows[0].Request, &req)
+	if req.ActualActionDate == nil || !req.ActualActionDate.Equal(earlier.Truncate(time.Minute)) {
+		t.Fatalf("the check-in carries ActualActionDate %v, want %v", req.ActualActionDate, earlier.Truncate(time.Minute))
+	}
+	h.send()
+	h.desk.changed([]int64{r.Id})
+	if got := h.desk.detail.status.text.Text; got != "Checked in" && !strings.Contains(v.lastState.Text, "Refused") {
+		t.Fatalf("after checking in the header reads %q (%s)", got, v.lastState.Text)
+	}
+}
+
+func TestBulkAcceptReportsEachWorkOrder(t *testing.T) {
+	h := newHarness(t)
+	var picked []int64
+	for _, r := range h.desk.list.rows {
+		if r.Status == api.StatusNew && len(picked) < 3 {
+			picked = append(picked, r.Id)
+		}
+	}
+	if len(picked) < 2 {
+		t.Fatal("the demo world needs at least two New work orders")
+	}
+	for _, id := range picked {
+		h.desk.list.selected[id] = true
+	}
+	h.desk.list.updateBulk()
+	if !strings.HasPrefix(h.desk.list.acceptBtn.Text, "Accept ") {
+		t.Fatalf("bulk accept button reads %q", h.desk.list.acceptBtn.Text)
+	}
+	test.Tap(h.desk.list.acceptBtn)
+	h.send()
+	h.desk.changed(picked)
+	text := h.overlayText()
+	if strings.Count(text, "— done") != len(picked) {
+		t.Fatalf("bulk result dialog shows:\n%s\nwant %d work orders done", text, len(picked))
+	}
+	for _, id := range picked {
+		wo, _ := h.store.WorkOrder(context.Background(), id)
+		if wo.Status != api.StatusAccepted {
+			t.Errorf("%s is %s after bulk accept", wo.WorkOrderNumber, wo.Status)
+		}
+	}
+}

@@ -1,0 +1,196 @@
+package ui
+
+import (
+	"context"
+	"io"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/sandbox"
+	"github.com/workorderdesk/workdesk/storage"
+)
+
+// fixedNow pins the sandbox world and the UI clock so rendered text
+// ("in 3 h") is the same on every run.
+var fixedNow = time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
+
+// harness is the app as a person meets it in demo mode: the sandbox (the
+// one sanctioned fake of the service), a real replica, outbox and sync, and
+// the window on Fyne's test driver.
+type harness struct {
+	t      *testing.T
+	sb     *sandbox.Sandbox
+	store  *storage.Store
+	sender *storage.Sender
+	desk   *Desk
+	win    fyne.Window
+}
+
+type harnessOnline struct {
+	syncer *storage.Syncer
+	client *api.Client
+}
+
+func (o harnessOnline) SyncNow(ctx context.Context, _ func(int, int)) error {
+	return o.syncer.SyncNow(ctx)
+}
+func (o harnessOnline) Refresh(ctx context.Context, id int64) error { return o.syncer.Refresh(ctx, id) }
+func (o harnessOnline) AttachmentLink(ctx context.Context, wo int64, att string) (api.DownloadURL, error) {
+	return o.client.AttachmentDownloadURL(ctx, wo, att)
+}
+func (o harnessOnline) Download(ctx context.Context, l api.DownloadURL, w io.Writer, p func(int64, int64)) error {
+	return o.client.Download(ctx, l, w, p)
+}
+
+func newHarness(t *testing.T) *harness {
+	t.Helper()
+	time.Local = time.UTC
+	nowFunc = func() time.Time { return fixedNow }
+	t.Cleanup(func() { nowFunc = time.Now })
+	a := test.NewTempApp(t)
+	ctx := context.Background()
+
+	sb, err := sandbox.New(sandbox.Options{Seed: 1, Now: func() time.Time { return fixedNow }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(sb.Handler())
+	t.Cleanup(func() { srv.Close(); sb.Close() })
+	info := sb.InfoFor(srv.URL + "/")
+
+	store, err := storage.Open(ctx, filepath.Join(t.TempDir(), "replica.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	tokens := api.NewClientCredentials(api.CredentialsConfig{TokenURL: info.TokenURL, ClientID: info.ClientID, ClientSecret: info.ClientSecret,
+		Now: func() time.Time { return fixedNow }})
+	client, err := api.NewClient(info.BaseURL, nil, tokens)
+	if err != nil {
+		t.Fatal(err)
+	}
+	syncer := storage.NewSyncer(store, client, storage.SyncOptions{})
+	if err := syncer.SyncNow(ctx); err != nil {
+		t.Fatalf("first sync: %v", err)
+	}
+	h := &harness{t: t, sb: sb, store: store, sender: storage.NewSender(store, client, storage.SenderOptions{})}
+	h.desk = New(a, Deps{Store: store, Online: harnessOnline{syncer, client}, Demo: true, Service: info.BaseURL,
+		Background: func(f func()) { f() }})
+	h.win = h.desk.Window()
+	h.win.Resize(fyne.NewSize(1280, 800))
+	h.win.Show()
+	t.Cleanup(h.win.Close)
+	return h
+}
+
+// send delivers everything queued in the outbox, as the background sender would.
+func (h *harness) send() {
+	h.t.Helper()
+	if _, err := h.sender.SendReady(context.Background()); err != nil {
+		h.t.Fatalf("sending the outbox: %v", err)
+	}
+}
+
+// rowWhere returns the first listed work order satisfying ok.
+func (h *harness) rowWhere(ok func(storage.Row) bool) storage.Row {
+	h.t.Helper()
+	for _, r := range h.desk.list.rows {
+		if ok(r) {
+			return r
+		}
+	}
+	h.t.Fatal("no work order in the demo world matches")
+	return storage.Row{}
+}
+
+// open selects a work order in the table the way a click on its row does.
+func (h *harness) open(id int64) {
+	h.t.Helper()
+	row := h.desk.list.rowOf(id)
+	if row < 0 {
+		h.t.Fatalf("work order %d is not in the list", id)
+	}
+	h.desk.list.table.Select(widget.TableCellID{Row: row, Col: colNumber})
+}
+
+// selectTab switches the detail view to the tab titled name.
+func (h *harness) selectTab(name string) {
+	for _, it := range h.desk.detail.appTabs.Items {
+		if it.Text == name {
+			h.desk.detail.appTabs.Select(it)
+			return
+		}
+	}
+	h.t.Fatalf("no tab %q", name)
+}
+
+// overlayText is all the text in the topmost dialog, "" when none is open.
+func (h *harness) overlayText() string {
+	top := h.win.Canvas().Overlays().Top()
+	if top == nil {
+		return ""
+	}
+	// Fyne capitalises error dialogs; compare in lower case.
+	return strings.ToLower(strings.Join(texts(top), "\n"))
+}
+
+// dismissOverlays closes every dialog.
+func (h *harness) dismissOverlays() {
+	for h.win.Canvas().Overlays().Top() != nil {
+		h.win.Canvas().Overlays().Remove(h.win.Canvas().Overlays().Top())
+	}
+}
+
+// buttonIn finds a button by its text under o (a dialog or the window).
+func buttonIn(t *testing.T, o fyne.CanvasObject, text string) *widget.Button {
+	t.Helper()
+	var found *widget.Button
+	walk(o, func(c fyne.CanvasObject) {
+		if b, ok := c.(*widget.Button); ok && b.Text == text && found == nil {
+			found = b
+		}
+	})
+	if found == nil {
+		t.Fatalf("no %q button", text)
+	}
+	return found
+}
+
+// walk visits every object under o, through containers and widget renderers.
+func walk(o fyne.CanvasObject, visit func(fyne.CanvasObject)) {
+	if o == nil || !o.Visible() {
+		return
+	}
+	visit(o)
+	switch c := o.(type) {
+	case *fyne.Container:
+		for _, ch := range c.Objects {
+			walk(ch, visit)
+		}
+	case fyne.Widget:
+		for _, ch := range test.WidgetRenderer(c).Objects() {
+			walk(ch, visit)
+		}
+	}
+}
+
+func texts(o fyne.CanvasObject) []string {
+	var out []string
+	walk(o, func(c fyne.CanvasObject) {
+		switch w := c.(type) {
+		case *widget.Label:
+			out = append(out, w.Text)
+		case *widget.Button:
+			out = append(out, w.Text)
+		}
+	})
+	return out
+}

@@ -1,0 +1,323 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"image/color"
+	"strconv"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/storage"
+)
+
+type column struct {
+	title string
+	width float32
+	sort  storage.Column
+}
+
+// The first column holds the bulk-selection check boxes and does not sort.
+var columns = []column{
+	{"", 34, -1},
+	{"Number", 96, storage.SortNumber},
+	{"Customer", 150, storage.SortCustomer},
+	{"Status", 112, storage.SortStatus},
+	{"NTE", 100, storage.SortNte},
+	{"Cur", 46, storage.SortCurrency},
+	{"Quote", 98, storage.SortQuoteStatus},
+	{"Next deadline", 190, storage.SortNextDeadline},
+	{"Scheduled", 128, storage.SortScheduledStart},
+	{"Site", 200, storage.SortSite},
+}
+
+// Column indexes, most telling first so they fit beside the detail view.
+const (
+	colSelect = iota
+	colNumber
+	colCustomer
+	colStatus
+	colNte
+	colCurrency
+	colQuote
+	colDeadline
+	colScheduled
+	colSite
+)
+
+var (
+	openRowFill      = color.NRGBA{R: 0x1f, G: 0x6f, B: 0xeb, A: 0x38}
+	attentionRowFill = color.NRGBA{R: 0xd9, G: 0x7a, B: 0x06, A: 0x1c}
+)
+
+// listView is the left pane: search, filters, bulk actions and the table.
+type listView struct {
+	store *storage.Store
+	prefs fyne.Preferences
+
+	rows     []storage.Row
+	query    storage.ListQuery
+	selected map[int64]bool // ticked for bulk actions
+	openID   int64
+
+	table     *woTable
+	search    *widget.Entry
+	statusSel *widget.Select
+	attention *widget.Check
+	count     *widget.Label
+	bulkHint  *widget.Label
+	acceptBtn *widget.Button
+	rejectBtn *widget.Button
+
+	onOpen       func(id int64)
+	onBulkAccept func(ids []int64)
+	onBulkReject func(ids []int64)
+	onError      func(error)
+}
+
+func newListView(store *storage.Store, prefs fyne.Preferences) *listView {
+	v := &listView{store: store, prefs: prefs, selected: map[int64]bool{}}
+	v.query.Sort = storage.Column(prefs.IntWithFallback("list.sort", int(storage.SortNextDeadline)))
+	v.query.Desc = prefs.Bool("list.desc")
+
+	v.search = widget.NewEntry()
+	v.search.SetPlaceHolder("Search number, customer, site or description  (Ctrl+F)")
+	v.search.OnChanged = func(s string) { v.query.Search = s; v.reload() }
+
+	opts := []string{"All statuses"}
+	for _, s := range api.AllStatuses {
+		opts = append(opts, statusText(s))
+	}
+	v.statusSel = widget.NewSelect(opts, nil)
+	v.statusSel.SetSelectedIndex(0)
+	v.statusSel.OnChanged = func(choice string) {
+		v.query.Statuses = nil
+		for _, s := range api.AllStatuses {
+			if statusText(s) == choice {
+				v.query.Statuses = []api.WorkOrderStatus{s}
+			}
+		}
+		v.reload()
+	}
+	v.attention = widget.NewCheck("Needs attention", func(on bool) { v.query.NeedsAttention = on; v.reload() })
+
+	v.count = widget.NewLabel("")
+	v.count.TextStyle.Italic = true
+	v.bulkHint = widget.NewLabel("Tick rows to accept or reject together")
+	v.bulkHint.Importance = widget.LowImportance
+	v.acceptBtn = widget.NewButtonWithIcon("Accept", theme.ConfirmIcon(), func() { v.onBulkAccept(v.selectedIDs()) })
+	v.rejectBtn = widget.NewButtonWithIcon("Reject", theme.CancelIcon(), func() { v.onBulkReject(v.selectedIDs()) })
+
+	v.table = newWOTable()
+	v.table.Length = func() (int, int) { return len(v.rows), len(columns) }
+	v.table.CreateCell = func() fyne.CanvasObject { return newCell() }
+	v.table.UpdateCell = v.updateCell
+	v.table.ShowHeaderRow = true
+	v.table.CreateHeader = func() fyne.CanvasObject {
+		b := widget.NewButton("", nil)
+		b.Importance = widget.LowImportance
+		b.Alignment = widget.ButtonAlignLeading
+		return b
+	}
+	v.table.UpdateHeader = v.updateHeader
+	v.table.OnSelected = func(id widget.TableCellID) {
+		if id.Col != colSelect && id.Row >= 0 && id.Row < len(v.rows) {
+			v.open(v.rows[id.Row].Id)
+		}
+		v.table.UnselectAll() // the open row is shown by its background, not a cell focus
+	}
+	v.table.onEnter = func(row int) {
+		if row >= 0 && row < len(v.rows) {
+			v.open(v.rows[row].Id)
+		}
+	}
+	v.table.onResized = func(w map[int]float32) {
+		for col, width := range w {
+			prefs.SetFloat("list.col."+strconv.Itoa(col), float64(width))
+		}
+	}
+	for i, c := range columns {
+		v.table.SetColumnWidth(i, float32(prefs.FloatWithFallback("list.col."+strconv.Itoa(i), float64(c.width))))
+	}
+	v.updateBulk()
+	return v
+}
+
+func (v *listView) content() fyne.CanvasObject {
+	filters := container.NewBorder(nil, nil, nil, container.NewHBox(v.statusSel, v.attention), v.search)
+	bulk := container.NewBorder(nil, nil, v.count, container.NewHBox(v.bulkHint, v.acceptBtn, v.rejectBtn))
+	return container.NewBorder(container.NewVBox(filters, bulk), nil, nil, nil, v.table)
+}
+
+// reload reads the rows for the current query from the replica and keeps
+// the open work order, the ticks and the scroll position.
+func (v *listView) reload() {
+	rows, err := v.store.List(context.Background(), v.query)
+	if err != nil {
+		v.onError(fmt.Errorf("reading the work order list: %w", err))
+		return
+	}
+	v.rows = rows
+	present := make(map[int64]bool, len(rows))
+	for _, r := range rows {
+		present[r.Id] = true
+	}
+	for id := range v.selected {
+		if !present[id] {
+			delete(v.selected, id)
+		}
+	}
+	v.table.Refresh()
+	v.updateCount()
+	v.updateBulk()
+}
+
+func (v *listView) updateCount() {
+	total, _ := v.store.Count(context.Background())
+	if v.query.Search == "" && len(v.query.Statuses) == 0 && !v.query.NeedsAttention {
+		v.count.SetText(fmt.Sprintf("%d work orders", total))
+		return
+	}
+	v.count.SetText(fmt.Sprintf("%d of %d work orders", len(v.rows), total))
+}
+
+func (v *listView) setAttentionCount(n int) {
+	v.attention.Text = fmt.Sprintf("Needs attention (%d)", n)
+	v.attention.Refresh()
+}
+
+func (v *listView) open(id int64) {
+	v.openID = id
+	v.table.Refresh()
+	v.onOpen(id)
+}
+
+// rowOf returns the index of the row showing id, or -1.
+func (v *listView) rowOf(id int64) int {
+	for i, r := range v.rows {
+		if r.Id == id {
+			return i
+		}
+	}
+	return -1
+}
+
+func (v *listView) selectedIDs() []int64 {
+	var ids []int64
+	for _, r := range v.rows {
+		if v.selected[r.Id] {
+			ids = append(ids, r.Id)
+		}
+	}
+	return ids
+}
+
+func (v *listView) clearSelection() {
+	v.selected = map[int64]bool{}
+	v.table.Refresh()
+	v.updateBulk()
+}
+
+func (v *listView) updateBulk() {
+	n := len(v.selectedIDs())
+	if n == 0 {
+		v.bulkHint.Show()
+		v.acceptBtn.Hide()
+		v.rejectBtn.Hide()
+		return
+	}
+	v.bulkHint.Hide()
+	v.acceptBtn.SetText(fmt.Sprintf("Accept %d", n))
+	v.rejectBtn.SetText(fmt.Sprintf("Reject %d", n))
+	v.acceptBtn.Show()
+	v.rejectBtn.Show()
+}
+
+func (v *listView) updateHeader(id widget.TableCellID, o fyne.CanvasObject) {
+	b := o.(*widget.Button)
+	if id.Col < 0 || id.Col >= len(columns) {
+		return
+	}
+	c := columns[id.Col]
+	title := c.title
+	if id.Col != colSelect && c.sort == v.query.Sort {
+		if v.query.Desc {
+			title += " ▼"
+		} else {
+			title += " ▲"
+		}
+	}
+	b.SetText(title)
+	if id.Col == colSelect {
+		b.OnTapped = nil
+		return
+	}
+	b.OnTapped = func() {
+		if v.query.Sort == c.sort {
+			v.query.Desc = !v.query.Desc
+		} else {
+			v.query.Sort, v.query.Desc = c.sort, false
+		}
+		v.prefs.SetInt("list.sort", int(v.query.Sort))
+		v.prefs.SetBool("list.desc", v.query.Desc)
+		v.reload()
+	}
+}
+
+func (v *listView) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
+	c := o.(*cell)
+	if id.Row >= len(v.rows) {
+		return
+	}
+	r := v.rows[id.Row]
+	switch {
+	case r.Id == v.openID:
+		c.setBackground(openRowFill)
+	case r.Attention:
+		c.setBackground(attentionRowFill)
+	default:
+		c.setBackground(color.Transparent)
+	}
+	switch id.Col {
+	case colSelect:
+		rid := r.Id
+		c.setCheck(v.selected[rid], func(on bool) {
+			if on {
+				v.selected[rid] = true
+			} else {
+				delete(v.selected, rid)
+			}
+			v.updateBulk()
+		})
+	case colNumber:
+		c.setText(r.Number, fyne.TextAlignLeading, true)
+	case colCustomer:
+		c.setText(r.Customer, fyne.TextAlignLeading, false)
+	case colSite:
+		c.setText(orDash(r.Site), fyne.TextAlignLeading, false)
+	case colStatus:
+		c.setBadge(statusText(r.Status), statusColor(r.Status))
+	case colNte:
+		c.setText(nteText(r.Nte), fyne.TextAlignTrailing, false)
+	case colCurrency:
+		c.setText(r.Nte.Currency, fyne.TextAlignLeading, false)
+	case colQuote:
+		c.setBadge(string(r.QuoteStatus), quoteColor(r.QuoteStatus))
+	case colScheduled:
+		if r.ScheduledStart.IsZero() {
+			c.setText("—", fyne.TextAlignLeading, false)
+		} else {
+			c.setText(localTime(r.ScheduledStart), fyne.TextAlignLeading, false)
+		}
+	case colDeadline:
+		if r.NextDeadline.IsZero() {
+			c.setText("—", fyne.TextAlignLeading, false)
+		} else {
+			c.setText(r.NextDeadlineLabel+" · "+timeLeft(r.NextDeadline), fyne.TextAlignLeading, r.Attention)
+		}
+	}
+}

@@ -1,0 +1,161 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// statusBar shows where the app is connected and what is waiting: Demo or
+// Live, token validity, the receiver, the outbox, the last sync, and a
+// progress bar while syncing or uploading.
+type statusBar struct {
+	d         *Desk
+	mode      *widget.Label
+	token     *widget.Label
+	receiver  *widget.Label
+	outbox    *widget.Label
+	sync      *widget.Label
+	note      *widget.Label
+	noteUntil time.Time
+	bar       *widget.ProgressBar
+	barLabel  *widget.Label
+	lastErr   error
+}
+
+func newStatusBar(d *Desk) *statusBar {
+	s := &statusBar{d: d}
+	mode := "Live · " + hostOf(d.deps.Service)
+	if d.deps.Demo {
+		mode = "Demo · sandbox on " + hostOf(d.deps.Service)
+	}
+	s.mode = widget.NewLabelWithStyle(mode, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	s.token = widget.NewLabel("")
+	s.receiver = widget.NewLabel("")
+	s.outbox = widget.NewLabel("")
+	s.sync = widget.NewLabel("")
+	s.note = widget.NewLabel("")
+	s.note.Importance = widget.SuccessImportance
+	s.bar = widget.NewProgressBar()
+	s.bar.Hide()
+	s.barLabel = widget.NewLabel("")
+	s.barLabel.Hide()
+	return s
+}
+
+func (s *statusBar) content() fyne.CanvasObject {
+	sep := func() fyne.CanvasObject { return widget.NewSeparator() }
+	left := container.NewHBox(widget.NewIcon(theme.ComputerIcon()), s.mode, sep(), s.token, sep(), s.receiver, sep(), s.outbox, sep(), s.sync)
+	barBox := container.NewGridWrap(fyne.NewSize(180, s.bar.MinSize().Height), s.bar)
+	return container.NewVBox(widget.NewSeparator(), container.NewBorder(nil, nil, left, container.NewHBox(s.note, s.barLabel, barBox)))
+}
+
+// start refreshes the time-dependent parts every few seconds.
+func (s *statusBar) start() {
+	go func() {
+		t := time.NewTicker(5 * time.Second)
+		defer t.Stop()
+		for range t.C {
+			fyne.Do(s.refresh)
+		}
+	}()
+}
+
+func (s *statusBar) refresh() {
+	ctx := context.Background()
+	if s.note.Text != "" && nowFunc().After(s.noteUntil) {
+		s.note.SetText("")
+	}
+	if s.d.deps.Health != nil {
+		h := s.d.deps.Health()
+		if h.TokenValidUntil.IsZero() {
+			s.token.SetText("No token yet")
+		} else if h.TokenValidUntil.Before(nowFunc()) {
+			s.token.SetText("Token expired")
+		} else {
+			s.token.SetText("Token until " + h.TokenValidUntil.In(time.Local).Format("15:04"))
+		}
+		s.receiver.SetText("Receiver " + h.Receiver)
+	}
+	pending, failed := s.d.store.OutboxSummary(ctx)
+	switch {
+	case failed > 0:
+		s.outbox.SetText(fmt.Sprintf("Outbox: %d pending · %d failed", pending, failed))
+		s.outbox.Importance = widget.DangerImportance
+	case pending > 0:
+		s.outbox.SetText(fmt.Sprintf("Outbox: %d pending", pending))
+		s.outbox.Importance = widget.WarningImportance
+	default:
+		s.outbox.SetText("Outbox: all sent")
+		s.outbox.Importance = widget.MediumImportance
+	}
+	s.outbox.Refresh()
+	if n, err := s.d.store.NeedsAttentionCount(ctx); err == nil {
+		s.d.list.setAttentionCount(n)
+	}
+	if s.d.syncing {
+		return
+	}
+	last := s.d.store.LastSync(ctx)
+	switch {
+	case s.lastErr != nil:
+		s.sync.SetText("Offline: sync failed")
+		s.sync.Importance = widget.WarningImportance
+	case last.IsZero():
+		s.sync.SetText("Not synced yet")
+	default:
+		s.sync.SetText("Synced " + last.In(time.Local).Format("15:04"))
+		s.sync.Importance = widget.MediumImportance
+	}
+	s.sync.Refresh()
+}
+
+func (s *statusBar) syncStarted() {
+	s.sync.SetText("Syncing…")
+	s.progress("Syncing", 0, 0)
+}
+
+func (s *statusBar) syncEnded(err error) {
+	s.lastErr = err
+	s.bar.Hide()
+	s.barLabel.Hide()
+	s.refresh()
+}
+
+// progress shows done of total on the bar; total 0 means not known yet.
+func (s *statusBar) progress(what string, done, total int) {
+	s.barLabel.SetText(what)
+	s.barLabel.Show()
+	s.bar.Show()
+	if total <= 0 {
+		s.bar.SetValue(0)
+		return
+	}
+	s.bar.Max = float64(total)
+	s.bar.SetValue(float64(done))
+}
+
+func (s *statusBar) hideProgress() {
+	s.bar.Hide()
+	s.barLabel.Hide()
+}
+
+// flash shows a short confirmation until a refresh a few seconds later.
+func (s *statusBar) flash(msg string) {
+	s.note.SetText(msg)
+	s.noteUntil = nowFunc().Add(6 * time.Second)
+}
+
+// hostOf shortens a service URL to its host for the status bar.
+func hostOf(service string) string {
+	if u, err := url.Parse(service); err == nil && u.Host != "" {
+		return u.Host
+	}
+	return service
+}

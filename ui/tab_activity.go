@@ -1,0 +1,261 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/storage"
+)
+
+// activityTab merges what the customer did (notifications) and what we did
+// (outbox rows) for one work order, newest first. Failed rows show the
+// service's message with Retry and Discard.
+type activityTab struct {
+	d     *Desk
+	wo    *api.WorkOrder
+	items []activity
+	list  *widget.List
+	empty *widget.Label
+}
+
+type activity struct {
+	at    time.Time
+	title string
+	text  string
+	row   *storage.OutboxRow // set for our own actions
+}
+
+func newActivityTab(d *Desk) *activityTab {
+	t := &activityTab{d: d}
+	t.list = widget.NewList(
+		func() int { return len(t.items) },
+		func() fyne.CanvasObject {
+			title := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+			text := widget.NewLabel("")
+			text.Wrapping = fyne.TextWrapWord
+			retry := widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), nil)
+			discard := widget.NewButtonWithIcon("Discard", theme.DeleteIcon(), nil)
+			return container.NewBorder(nil, nil, nil, container.NewHBox(retry, discard), container.NewVBox(title, text))
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			a := t.items[i]
+			box := o.(*fyne.Container)
+			texts := box.Objects[0].(*fyne.Container)
+			texts.Objects[0].(*widget.Label).SetText(localTime(a.at) + " · " + a.title)
+			body := texts.Objects[1].(*widget.Label)
+			body.SetText(a.text)
+			body.Importance = widget.MediumImportance
+			buttons := box.Objects[1].(*fyne.Container)
+			if a.row != nil && a.row.State == storage.OutboxFailed {
+				body.Importance = widget.DangerImportance
+				id := a.row.Id
+				buttons.Objects[0].(*widget.Button).OnTapped = func() { t.retry(id) }
+				buttons.Objects[1].(*widget.Button).OnTapped = func() { t.discard(id) }
+				buttons.Show()
+			} else {
+				buttons.Hide()
+			}
+			body.Refresh()
+			t.list.SetItemHeight(i, box.MinSize().Height)
+		},
+	)
+	t.empty = widget.NewLabel("Nothing has happened on this work order yet.")
+	return t
+}
+
+func (t *activityTab) title() string       { return "Activity" }
+func (t *activityTab) icon() fyne.Resource { return theme.HistoryIcon() }
+func (t *activityTab) content() fyne.CanvasObject {
+	return container.NewStack(t.empty, t.list)
+}
+
+func (t *activityTab) show(wo *api.WorkOrder) {
+	t.wo = wo
+	ctx := context.Background()
+	var items []activity
+	if rows, err := t.d.store.OutboxRows(ctx, wo.WorkOrderId); err == nil {
+		for i := range rows {
+			r := rows[i]
+			items = append(items, activity{at: r.Created, title: "You: " + r.Summary, text: outboxStateText(r), row: &r})
+		}
+	}
+	if evs, err := t.d.store.Events(ctx, wo.WorkOrderId); err == nil {
+		for _, e := range evs {
+			at := e.Header.ActionDate
+			if at.IsZero() {
+				at = e.ReceivedAt
+			}
+			items = append(items, activity{at: at, title: eventTitle(e.Event), text: eventText(e.Event, wo.Currency)})
+		}
+	}
+	sort.SliceStable(items, func(i, j int) bool { return items[i].at.After(items[j].at) })
+	t.items = items
+	if len(items) == 0 {
+		t.empty.Show()
+	} else {
+		t.empty.Hide()
+	}
+	t.list.Refresh()
+}
+
+func (t *activityTab) retry(id int64) {
+	if _, err := t.d.store.Retry(context.Background(), id); err != nil {
+		t.d.showError(err)
+	}
+}
+
+func (t *activityTab) discard(id int64) {
+	dialog.ShowConfirm("Discard this action?",
+		"It will not be sent to the service. Actions queued after it on this work order go out next.",
+		func(ok bool) {
+			if !ok {
+				return
+			}
+			if err := t.d.store.Discard(context.Background(), id); err != nil {
+				t.d.showError(err)
+			}
+		}, t.d.win)
+}
+
+// outboxStateText says where one of our actions is, in plain words.
+func outboxStateText(r storage.OutboxRow) string {
+	switch r.State {
+	case storage.OutboxDone:
+		return "Sent: the service accepted it."
+	case storage.OutboxFailed:
+		return "Refused by the service: " + r.Error
+	case storage.OutboxSending:
+		return "Sending…"
+	case storage.OutboxDiscarded:
+		return "Discarded: not sent."
+	}
+	if r.Attempts > 0 {
+		return fmt.Sprintf("Queued offline (%s); it goes out automatically when the service is reachable.", r.Error)
+	}
+	return "Queued: sending shortly."
+}
+
+// lastActionText describes the newest of our actions on a work order.
+func (d *Desk) lastActionText(woID int64) string {
+	rows, err := d.store.OutboxRows(context.Background(), woID)
+	if err != nil || len(rows) == 0 {
+		return ""
+	}
+	latest := rows[0]
+	for _, r := range rows {
+		if r.Created.After(latest.Created) || (r.Created.Equal(latest.Created) && r.Id > latest.Id) {
+			latest = r
+		}
+	}
+	return "Last action: " + latest.Summary + " — " + outboxStateText(latest)
+}
+
+// showBulkResult lists each work order of a bulk action with its outcome,
+// updating as the outbox row is sent.
+func (d *Desk) showBulkResult(verb string, rowID int64, ids []int64) {
+	lines := widget.NewLabel("")
+	lines.Wrapping = fyne.TextWrapWord
+	render := func() {
+		row, err := d.store.OutboxRow(context.Background(), rowID)
+		if err != nil {
+			lines.SetText(err.Error())
+			return
+		}
+		lines.SetText(bulkResultText(d, row, ids))
+	}
+	render()
+	cancel := d.store.Subscribe(func([]int64) { fyne.Do(render) })
+	dlg := dialog.NewCustom(fmt.Sprintf("%s %d work orders", verb, len(ids)), "Close", container.NewVScroll(lines), d.win)
+	dlg.SetOnClosed(cancel)
+	dlg.Resize(fyne.NewSize(560, 360))
+	dlg.Show()
+}
+
+func bulkResultText(d *Desk, row *storage.OutboxRow, ids []int64) string {
+	results := map[int64]api.BulkResult{}
+	for _, r := range row.BulkResults {
+		results[r.WorkOrderId] = r
+	}
+	out := ""
+	for _, id := range ids {
+		name := fmt.Sprint(id)
+		if wo, err := d.store.WorkOrder(context.Background(), id); err == nil {
+			name = wo.WorkOrderNumber
+		}
+		line := name + " — "
+		r, ok := results[id]
+		switch {
+		case ok && r.Succeeded():
+			line += "done"
+		case ok:
+			line += "refused: " + r.Message
+		case row.State == storage.OutboxFailed:
+			line += "refused: " + row.Error
+		default:
+			line += outboxStateText(*row)
+		}
+		out += line + "\n"
+	}
+	return out
+}
+
+func eventTitle(e api.Event) string {
+	who := "Customer"
+	if s := e.Header.Sender; s != nil && s.Type != "" && s.Type != "Customer" {
+		who = "Service"
+	}
+	return who + ": " + statusText(e.Header.Action)
+}
+
+// eventText says what a notification changed, in plain words.
+func eventText(e api.Event, currency string) string {
+	switch b := e.Body.(type) {
+	case *api.QuoteChangedEvent:
+		text := "Quote " + statusText(b.Quote.QuoteStatus) + ": " + b.Quote.Amount.In(currency).Format()
+		if b.Quote.Comment != "" {
+			text += " — " + b.Quote.Comment
+		}
+		return text
+	case *api.NteChangedEvent:
+		return "NTE is now " + nteText(b.Amount.In(currency))
+	case *api.RejectedEvent:
+		return "Rejected: " + b.Comment
+	case *api.InvoiceStatusChangedEvent:
+		text := "Invoice " + statusText(b.Status)
+		if b.AuthNumber != "" {
+			text += " · authorization " + b.AuthNumber
+		}
+		if b.CheckNumber != "" {
+			text += " · check " + b.CheckNumber
+		}
+		if b.Amount != nil {
+			text += " · " + b.Amount.In(currency).Format()
+		}
+		if b.Comment != "" {
+			text += " — " + b.Comment
+		}
+		return text
+	case *api.AppointmentInfoChangedEvent:
+		if b.Appointment.ScheduledStart == nil {
+			return "Appointment cleared"
+		}
+		return "Scheduled start " + localTime(*b.Appointment.ScheduledStart)
+	case *api.NewWorkOrderEvent:
+		return "New work order: " + b.Details.AccompanyingMessage
+	case *api.ProcedureMarkedEvent:
+		if b.IsMarkedNa {
+			return "A procedure was marked not applicable"
+		}
+		return "A procedure is applicable again"
+	}
+	return "Received " + e.Header.Action
+}

@@ -1,0 +1,150 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/api"
+)
+
+// visibilityLabels say who sees a message, in the service's terms.
+var visibilityLabels = map[api.MessageVisibility]string{
+	api.VisibilityAll:      "Everyone (customer and crew)",
+	api.VisibilityCruOnly:  "Our crew only",
+	api.VisibilityCruLeads: "Customer and crew leads",
+	api.VisibilityCruSubs:  "Crew and subcontractors (not the customer)",
+	api.VisibilityNone:     "Nobody (record only)",
+}
+
+// messagesTab is the thread with the customer and the compose box.
+type messagesTab struct {
+	d        *Desk
+	wo       *api.WorkOrder
+	messages []api.Message
+	list     *widget.List
+	empty    *widget.Label
+	text     *widget.Entry
+	vis      *widget.Select
+	send     *widget.Button
+	counter  *widget.Label
+}
+
+func newMessagesTab(d *Desk) *messagesTab {
+	t := &messagesTab{d: d}
+	t.list = widget.NewList(
+		func() int { return len(t.messages) },
+		func() fyne.CanvasObject {
+			who := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+			body := widget.NewLabel("")
+			body.Wrapping = fyne.TextWrapWord
+			return container.NewVBox(who, body)
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			m := t.messages[i]
+			box := o.(*fyne.Container)
+			who := "Us"
+			if m.Sender != nil && m.Sender.Name != "" {
+				who = m.Sender.Name
+				if m.Sender.Type == "Customer" {
+					who += " (customer)"
+				}
+			}
+			vis := ""
+			if m.MessageVisibility != "" && m.MessageVisibility != api.VisibilityAll {
+				vis = " · " + visibilityLabels[m.MessageVisibility]
+			}
+			box.Objects[0].(*widget.Label).SetText(fmt.Sprintf("%s · %s%s", who, localTime(m.Created), vis))
+			box.Objects[1].(*widget.Label).SetText(m.Text)
+			t.list.SetItemHeight(i, box.MinSize().Height)
+		},
+	)
+	t.empty = widget.NewLabel("No messages yet.")
+	t.text = widget.NewMultiLineEntry()
+	t.text.SetPlaceHolder("Write to the customer or the crew…")
+	t.text.SetMinRowsVisible(3)
+	t.counter = widget.NewLabel("")
+	t.counter.Importance = widget.LowImportance
+	t.text.OnChanged = func(s string) {
+		n := len([]rune(s))
+		t.counter.SetText(fmt.Sprintf("%d / %d", n, api.MaxCommentLength))
+		if n > api.MaxCommentLength {
+			t.counter.Importance = widget.DangerImportance
+		} else {
+			t.counter.Importance = widget.LowImportance
+		}
+		t.counter.Refresh()
+	}
+	var opts []string
+	for _, v := range api.AllVisibilities {
+		opts = append(opts, visibilityLabels[v])
+	}
+	t.vis = widget.NewSelect(opts, nil)
+	t.vis.SetSelectedIndex(0)
+	t.send = widget.NewButtonWithIcon("Send", theme.MailSendIcon(), t.onSend)
+	t.send.Importance = widget.HighImportance
+	return t
+}
+
+func (t *messagesTab) title() string       { return "Messages" }
+func (t *messagesTab) icon() fyne.Resource { return theme.MailComposeIcon() }
+func (t *messagesTab) content() fyne.CanvasObject {
+	compose := container.NewVBox(t.text,
+		container.NewBorder(nil, nil, widget.NewLabel("Visible to"), container.NewHBox(t.counter, t.send), t.vis))
+	return container.NewBorder(nil, container.NewPadded(compose), nil, nil, container.NewStack(t.empty, t.list))
+}
+
+func (t *messagesTab) show(wo *api.WorkOrder) {
+	t.wo = wo
+	msgs, err := t.d.store.Messages(context.Background(), wo.WorkOrderId)
+	if err != nil {
+		msgs = nil
+	}
+	t.messages = msgs
+	if len(msgs) == 0 {
+		t.empty.Show()
+	} else {
+		t.empty.Hide()
+	}
+	t.list.Refresh()
+	closed := wo.Status == api.StatusRejected || wo.Status == api.StatusRecalled
+	setEnabled(t.send, !closed)
+	if closed {
+		t.text.SetPlaceHolder("Messages are not possible on a " + strings.ToLower(statusText(wo.Status)) + " work order.")
+	} else {
+		t.text.SetPlaceHolder("Write to the customer or the crew…")
+	}
+}
+
+func (t *messagesTab) visibility() api.MessageVisibility {
+	for v, label := range visibilityLabels {
+		if label == t.vis.Selected {
+			return v
+		}
+	}
+	return api.VisibilityAll
+}
+
+func (t *messagesTab) onSend() {
+	text := strings.TrimSpace(t.text.Text)
+	switch {
+	case text == "":
+		t.d.showError(errors.New("write a message first"))
+		return
+	case len([]rune(text)) > api.MaxCommentLength:
+		t.d.showError(fmt.Errorf("the message is %d characters; the service accepts at most %d", len([]rune(text)), api.MaxCommentLength))
+		return
+	}
+	if _, err := t.d.store.SendMessage(context.Background(), t.wo.WorkOrderId, text, t.visibility()); err != nil {
+		t.d.showError(err)
+		return
+	}
+	t.text.SetText("")
+	t.d.queued("Message on " + t.wo.WorkOrderNumber)
+}

@@ -1,0 +1,201 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/api"
+)
+
+// summaryTab shows every known field of the work order.
+type summaryTab struct {
+	d    *Desk
+	form *widget.Form
+	box  *fyne.Container
+}
+
+func newSummaryTab(d *Desk) *summaryTab {
+	t := &summaryTab{d: d, box: container.NewVBox()}
+	return t
+}
+
+func (t *summaryTab) title() string       { return "Summary" }
+func (t *summaryTab) icon() fyne.Resource { return theme.InfoIcon() }
+func (t *summaryTab) content() fyne.CanvasObject {
+	return container.NewVScroll(container.NewPadded(t.box))
+}
+
+func (t *summaryTab) show(wo *api.WorkOrder) {
+	var sections []fyne.CanvasObject
+	add := func(title string, rows ...[2]string) {
+		form := widget.NewForm()
+		for _, r := range rows {
+			if r[1] == "" {
+				continue
+			}
+			v := widget.NewLabel(r[1])
+			v.Wrapping = fyne.TextWrapWord
+			form.Append(r[0], v)
+		}
+		if len(form.Items) > 0 {
+			sections = append(sections, heading(title), form)
+		}
+	}
+
+	desc := widget.NewLabel(orDash(wo.AccompanyingMessage))
+	desc.Wrapping = fyne.TextWrapWord
+	sections = append(sections, heading("Description"), desc)
+
+	workType := ""
+	if wo.WorkType != nil {
+		workType = wo.WorkType.Name
+	}
+	add("Work order",
+		[2]string{"Status", statusText(wo.Status) + statusExplanation(wo.Status)},
+		[2]string{"Type", strings.TrimSpace(wo.Type + "  " + workType)},
+		[2]string{"Created", localTime(wo.Created)},
+		[2]string{"Last update", localTime(wo.LastUpdate)},
+		[2]string{"Currency", wo.Currency},
+		[2]string{"NTE", nteText(wo.Nte.Amount) + nteExplanation(wo.Nte)},
+		[2]string{"Pre-billed", yesIf(wo.IsPreBilled)},
+	)
+	if sla := wo.Sla; sla != nil {
+		prio := sla.PriorityName
+		if sla.IsEmergency && !strings.Contains(strings.ToLower(prio), "emergency") {
+			prio = strings.TrimSpace(prio + " · emergency")
+		}
+		add("Service level",
+			[2]string{"Priority", prio},
+			[2]string{"Acknowledge by", deadlineText(sla.AcknowledgeBy)},
+			[2]string{"On site by", deadlineText(sla.OnSiteBy)},
+			[2]string{"Due", deadlineText(sla.DueDate)},
+			[2]string{"Scheduled start", scheduledText(wo)},
+		)
+	}
+	if c := wo.Contact; c != nil {
+		add("Contact",
+			[2]string{"Name", c.FullName},
+			[2]string{"Reach at", c.ContactAt},
+			[2]string{"Phone", strings.Join(c.Phones, ", ")},
+			[2]string{"Email", strings.Join(c.Emails, ", ")},
+		)
+	}
+	if loc := wo.ServiceLocation; loc != nil {
+		addr := ""
+		if a := loc.Address; a != nil {
+			addr = strings.Join(nonEmpty(a.Street1, a.Street2, strings.TrimSpace(a.City+" "+a.State+" "+a.PostalCode), a.Country), "\n")
+		}
+		add("Location", [2]string{"Site", loc.SpaceName}, [2]string{"Address", addr})
+	}
+	if ivr := wo.IvrInfo; ivr != nil {
+		add("IVR check-in", [2]string{"Phone", ivr.PhoneNumber}, [2]string{"PIN", ivr.Pin}, [2]string{"Reference", ivr.ReferenceCode})
+	}
+	if procs := wo.Procedures(); len(procs) > 0 {
+		var rows [][2]string
+		for _, p := range procs {
+			rows = append(rows, [2]string{p.Name, procedureSummary(p)})
+		}
+		add("Procedures", rows...)
+	}
+	if wo.WorkDetails != nil && len(wo.WorkDetails.Assets) > 0 {
+		var rows [][2]string
+		for _, a := range wo.WorkDetails.Assets {
+			rows = append(rows, [2]string{orDash(a.AssetName), strings.Trim(a.Path+" · "+a.Task, " ·")})
+		}
+		add("Equipment", rows...)
+	}
+	t.box.Objects = sections
+	t.box.Refresh()
+}
+
+func heading(s string) fyne.CanvasObject {
+	return widget.NewLabelWithStyle(s, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+}
+
+func deadlineText(t *time.Time) string {
+	if t == nil || t.IsZero() {
+		return ""
+	}
+	return localTime(*t) + "  (" + timeLeft(*t) + ")"
+}
+
+func yesIf(b bool) string {
+	if b {
+		return "Yes"
+	}
+	return ""
+}
+
+func nonEmpty(ss ...string) []string {
+	var out []string
+	for _, s := range ss {
+		if strings.TrimSpace(s) != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func procedureSummary(p api.Procedure) string {
+	done := 0
+	for _, s := range p.Steps {
+		if s.Status == "Done" {
+			done++
+		}
+	}
+	s := fmt.Sprintf("%d of %d steps done", done, len(p.Steps))
+	switch {
+	case p.IsMarkedNa:
+		s += " · marked N/A"
+	case p.IsReadOnly:
+		s += " · read-only"
+	}
+	return s
+}
+
+func nteExplanation(n api.Nte) string {
+	if n.NoLimit() {
+		return " (the customer set no limit)"
+	}
+	return " (the most you may invoice without a quote)"
+}
+
+func statusExplanation(s api.WorkOrderStatus) string {
+	switch s {
+	case api.StatusNew:
+		return ": accept or reject it before the acknowledge-by time"
+	case api.StatusAccepted:
+		return ": check in when on site"
+	case api.StatusCheckedIn:
+		return ": technician on site"
+	case api.StatusPaused:
+		return ": check in again to resume"
+	case api.StatusCheckedOut:
+		return ": work done; submit the invoice"
+	case api.StatusRejected:
+		return ": nothing more can be done on it"
+	case api.StatusRecalled:
+		return ": the customer recalled it; stop work"
+	case api.StatusOnHold:
+		return ": the customer put it on hold"
+	}
+	return ""
+}
+
+func scheduledText(wo *api.WorkOrder) string {
+	t := wo.ScheduledStart()
+	if t.IsZero() {
+		return "Not scheduled"
+	}
+	s := localTime(t)
+	if wo.Schedule != nil && wo.Schedule.Pte != "" {
+		s += " (" + statusText(wo.Schedule.Pte) + ")"
+	}
+	return s
+}

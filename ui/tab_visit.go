@@ -1,0 +1,212 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/api"
+)
+
+// visitTab sets the scheduled start and records check-in, pause and check-out.
+type visitTab struct {
+	d  *Desk
+	wo *api.WorkOrder
+
+	schedDate *widget.DateEntry
+	schedTime *widget.Entry
+	schedSave *widget.Button
+	schedNow  *widget.Label
+
+	when      *widget.RadioGroup
+	backDate  *widget.DateEntry
+	backTime  *widget.Entry
+	backBox   *fyne.Container
+	checkIn   *widget.Button
+	pause     *widget.Button
+	checkOut  *widget.Button
+	rules     *widget.Label
+	lastState *widget.Label
+}
+
+const (
+	whenNow     = "Now"
+	whenEarlier = "Earlier (back-date)"
+)
+
+func newVisitTab(d *Desk) *visitTab {
+	t := &visitTab{d: d}
+	t.schedDate = widget.NewDateEntry()
+	t.schedTime = widget.NewEntry()
+	t.schedTime.SetPlaceHolder("HH:MM")
+	t.schedSave = widget.NewButtonWithIcon("Set scheduled start", theme.HistoryIcon(), t.onSchedule)
+	t.schedNow = widget.NewLabel("")
+
+	t.backDate = widget.NewDateEntry()
+	t.backTime = widget.NewEntry()
+	t.backTime.SetPlaceHolder("HH:MM")
+	t.backBox = container.NewGridWithColumns(2, t.backDate, t.backTime)
+	t.backBox.Hide()
+	t.when = widget.NewRadioGroup([]string{whenNow, whenEarlier}, func(s string) {
+		if s == whenEarlier {
+			t.backBox.Show()
+		} else {
+			t.backBox.Hide()
+		}
+	})
+	t.when.Horizontal = true
+	t.when.SetSelected(whenNow)
+	t.checkIn = widget.NewButtonWithIcon("Check in", theme.LoginIcon(), func() { t.onVisit("Check in") })
+	t.checkIn.Importance = widget.HighImportance
+	t.pause = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), func() { t.onVisit("Pause") })
+	t.checkOut = widget.NewButtonWithIcon("Check out", theme.LogoutIcon(), func() { t.onVisit("Check out") })
+	t.rules = widget.NewLabel("")
+	t.rules.Wrapping = fyne.TextWrapWord
+	t.rules.Importance = widget.LowImportance
+	t.lastState = widget.NewLabel("")
+	t.lastState.Wrapping = fyne.TextWrapWord
+	return t
+}
+
+func (t *visitTab) title() string       { return "Visit" }
+func (t *visitTab) icon() fyne.Resource { return theme.AccountIcon() }
+func (t *visitTab) content() fyne.CanvasObject {
+	sched := container.NewVBox(
+		heading("Scheduled start"), t.schedNow,
+		container.NewBorder(nil, nil, nil, t.schedSave, container.NewGridWithColumns(2, t.schedDate, t.schedTime)),
+		widget.NewLabelWithStyle("Local time ("+time.Now().Format("MST")+"). The customer is told through an appointment notification.",
+			fyne.TextAlignLeading, fyne.TextStyle{Italic: true}),
+	)
+	visit := container.NewVBox(
+		heading("On site"),
+		container.NewHBox(widget.NewLabel("When:"), t.when), t.backBox,
+		container.NewHBox(t.checkIn, t.pause, t.checkOut),
+		t.rules, t.lastState,
+	)
+	return container.NewVScroll(container.NewPadded(container.NewVBox(sched, widget.NewSeparator(), visit)))
+}
+
+func (t *visitTab) show(wo *api.WorkOrder) {
+	switching := t.wo == nil || t.wo.WorkOrderId != wo.WorkOrderId
+	t.wo = wo
+	t.schedNow.SetText("Currently: " + scheduledText(wo))
+	if switching {
+		if s := wo.ScheduledStart(); !s.IsZero() {
+			lt := s.In(time.Local)
+			t.schedDate.SetDate(&lt)
+			t.schedTime.SetText(lt.Format("15:04"))
+		} else {
+			t.schedDate.SetDate(nil)
+			t.schedTime.SetText("")
+		}
+		t.when.SetSelected(whenNow)
+	}
+	setEnabled(t.checkIn, wo.Status == api.StatusAccepted || wo.Status == api.StatusPaused)
+	setEnabled(t.pause, wo.Status == api.StatusCheckedIn)
+	setEnabled(t.checkOut, wo.Status == api.StatusCheckedIn)
+	closed := wo.Status == api.StatusRejected || wo.Status == api.StatusRecalled
+	setEnabled(t.schedSave, !closed)
+	t.rules.SetText(visitRules(wo.Status))
+	t.lastState.SetText(t.d.lastActionText(wo.WorkOrderId))
+}
+
+// visitRules explains which visit actions the status allows, and why not the others.
+func visitRules(s api.WorkOrderStatus) string {
+	switch s {
+	case api.StatusNew:
+		return "Accept the work order first: check-in is possible once it is Accepted."
+	case api.StatusAccepted:
+		return "Check in when the technician arrives. Pause and check-out become available after check-in."
+	case api.StatusCheckedIn:
+		return "The technician is on site: pause (e.g. at the end of the day) or check out when the work is done."
+	case api.StatusPaused:
+		return "Paused: check in again to resume the work."
+	case api.StatusCheckedOut, api.StatusVerified, api.StatusNeedsCompletionDetails:
+		return "The visit is complete: checked out."
+	case api.StatusRejected, api.StatusRecalled:
+		return "Nothing can be done on a " + strings.ToLower(statusText(s)) + " work order."
+	case api.StatusOnHold:
+		return "The customer put this work order on hold: no visit actions until they release it."
+	}
+	return ""
+}
+
+func setEnabled(w fyne.Disableable, on bool) {
+	if on {
+		w.Enable()
+	} else {
+		w.Disable()
+	}
+}
+
+// parseLocal reads a date and an "HH:MM" time as local time.
+func parseLocal(date *time.Time, hhmm string) (time.Time, error) {
+	if date == nil {
+		return time.Time{}, errors.New("pick a date")
+	}
+	hm, err := time.Parse("15:04", strings.TrimSpace(hhmm))
+	if err != nil {
+		return time.Time{}, errors.New("enter the time as HH:MM, e.g. 08:30")
+	}
+	d := date.In(time.Local)
+	return time.Date(d.Year(), d.Month(), d.Day(), hm.Hour(), hm.Minute(), 0, 0, time.Local), nil
+}
+
+// actualActionDate is nil for "now", or the back-dated moment, refused in the future.
+func actualActionDate(when string, date *time.Time, hhmm string, now time.Time) (*time.Time, error) {
+	if when != whenEarlier {
+		return nil, nil
+	}
+	t, err := parseLocal(date, hhmm)
+	if err != nil {
+		return nil, err
+	}
+	if t.After(now) {
+		return nil, fmt.Errorf("%s is in the future: a visit can only be back-dated", t.Format("Mon 2 Jan 15:04"))
+	}
+	return &t, nil
+}
+
+func (t *visitTab) onVisit(action string) {
+	wo := t.wo
+	at, err := actualActionDate(t.when.Selected, t.backDate.Date, t.backTime.Text, nowFunc())
+	if err != nil {
+		t.d.showError(err)
+		return
+	}
+	ctx := context.Background()
+	switch action {
+	case "Check in":
+		_, err = t.d.store.CheckIn(ctx, wo.WorkOrderId, at, "")
+	case "Pause":
+		_, err = t.d.store.Pause(ctx, wo.WorkOrderId, at, "")
+	case "Check out":
+		_, err = t.d.store.CheckOut(ctx, wo.WorkOrderId, at, "")
+	}
+	if err != nil {
+		t.d.showError(err)
+		return
+	}
+	t.when.SetSelected(whenNow)
+	t.lastState.SetText(t.d.lastActionText(wo.WorkOrderId))
+}
+
+func (t *visitTab) onSchedule() {
+	at, err := parseLocal(t.schedDate.Date, t.schedTime.Text)
+	if err != nil {
+		t.d.showError(err)
+		return
+	}
+	if _, err := t.d.store.SetAppointment(context.Background(), t.wo.WorkOrderId, at, ""); err != nil {
+		t.d.showError(err)
+		return
+	}
+	t.lastState.SetText(t.d.lastActionText(t.wo.WorkOrderId))
+}
