@@ -202,4 +202,3 @@ func (b *backend) Download(ctx context.Context, link api.DownloadURL, w io.Write
 func (b *backend) health() ui.Health {
 	return ui.Health{TokenValidUntil: b.tokens.ValidUntil(), Receiver: b.receiver}
 }
-

@@ -3,10 +3,10 @@ package main
 import (
 	"context"
 	"flag"
-	"log/slog"
 	"fmt"
 	"image"
 	"image/png"
+	"log/slog"
 	"os"
 	"strings"
 	"time"
