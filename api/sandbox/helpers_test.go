@@ -236,3 +236,12 @@ func contains(s, sub string) bool { return strings.Contains(strings.ToLower(s), 
 func itoa(n int64) string { return strconvFormat(n) }
 
 func strconvFormat(n int64) string { return strconv.FormatInt(n, 10) }
+
+// sleepBriefly is the poll step of deadline loops.
+func sleepBriefly() { time.Sleep(2 * time.Millisecond) }
+
+func (r *receiver) deliveries() []delivery {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]delivery(nil), r.got...)
+}

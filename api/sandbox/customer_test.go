@@ -1,0 +1,148 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/workorderdesk/workdesk/api"
+)
+
+func TestControlAPI(t *testing.T) {
+	e := newEnv(t)
+	ctl := NewControl(e.info.BaseURL)
+	id := e.setup("Northwind Retail", api.StatusAccepted, func(o *order) {
+		o.wo.Nte = api.Nte{Amount: api.MustMoney("400", "USD")}
+	})
+	if err := e.client.SubmitQuote(e.ctx, &api.QuoteRequest{WorkOrderId: id, Amount: api.MustMoney("900", "USD"), Comment: "Replace fan motor"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ctl.ApproveQuote(id); err != nil {
+		t.Fatal(err)
+	}
+	if w := e.read(id); !w.Nte.Amount.Amount.Equal(dec("900")) {
+		t.Fatalf("NTE after approval over HTTP: %s", w.Nte.Amount.Amount)
+	}
+	err := ctl.ApproveQuote(id)
+	if err == nil || !contains(err.Error(), "no submitted quote") {
+		t.Fatalf("second approval: %v", err)
+	}
+	if err := ctl.RejectQuote(id, "changed our mind"); err != nil {
+		t.Fatal(err)
+	}
+	if err := ctl.RequestQuote(id); err != nil {
+		t.Fatal(err)
+	}
+	if err := ctl.SetNte(id, dec("1250.50")); err != nil {
+		t.Fatal(err)
+	}
+	if w := e.read(id); !w.Nte.Amount.Amount.Equal(dec("1250.5")) || w.Nte.Quote.QuoteStatus != api.QuoteRequested {
+		t.Fatalf("after control calls: %+v", w.Nte)
+	}
+	wo, err := ctl.DispatchWorkOrder()
+	if err != nil || wo.Status != api.StatusNew || wo.WorkOrderId == 0 {
+		t.Fatalf("dispatch: %+v %v", wo, err)
+	}
+	now, err := ctl.AdvanceClock(90 * time.Minute)
+	if err != nil || !now.Equal(fixedNow.Add(90*time.Minute)) {
+		t.Fatalf("clock: %v %v", now, err)
+	}
+	if did, err := ctl.CustomerTick(); err != nil || did == "" {
+		t.Fatalf("tick: %q %v", did, err)
+	}
+	inv := e.setup("Harbor Point Hotels", api.StatusCheckedOut, func(o *order) {
+		e.sb.st.invoiceOf(o).Status = api.InvoiceSubmitted
+	})
+	if err := ctl.SetInvoiceStatus(inv, api.InvoiceDisputed, "Missing sign-off sheet"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := e.client.GetInvoice(e.ctx, inv); got.Status != api.InvoiceDisputed || got.Comment != "Missing sign-off sheet" {
+		t.Fatalf("disputed invoice: %+v", got)
+	}
+	resp, err := http.Get(e.srv.URL + "/_sandbox/state?workOrderId=" + itoa(inv))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	var state map[string]json.RawMessage
+	if resp.StatusCode != 200 || json.Unmarshal(b, &state) != nil || state["Invoice"] == nil || state["WorkOrder"] == nil {
+		t.Fatalf("state: %d %s", resp.StatusCode, b)
+	}
+}
+
+func TestScriptedCustomerIsDeterministic(t *testing.T) {
+	run := func() []string {
+		e := newEnv(t)
+		var out []string
+		for i := 0; i < 40; i++ {
+			did, err := e.sb.CustomerTick()
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, did)
+		}
+		return out
+	}
+	a, b := run(), run()
+	kinds := map[string]bool{}
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("tick %d differs: %q vs %q", i, a[i], b[i])
+		}
+		for _, k := range []string{"approved", "rejected", "authorized", "paid", "disputed", "requested", "raised", "dispatched"} {
+			if len(a[i]) >= len(k) && a[i][:len(k)] == k {
+				kinds[k] = true
+			}
+		}
+	}
+	if len(kinds) < 4 {
+		t.Fatalf("the scripted customer does too little: %v", kinds)
+	}
+}
+
+func TestStartServesAndWritesConfig(t *testing.T) {
+	sb, err := New(Options{Key: testKey(), CustomerEvery: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	info, err := sb.Start(":0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.BaseURL == "" || info.TokenURL != info.BaseURL+"oauth/token" || len(info.ClientID) != 32 || info.ClientSecret == "" || len(info.CertPEM) == 0 {
+		t.Fatalf("info %+v", info)
+	}
+	creds := api.NewClientCredentials(api.CredentialsConfig{TokenURL: info.TokenURL, ClientID: info.ClientID, ClientSecret: info.ClientSecret})
+	c, _ := api.NewClient(info.BaseURL, nil, creds)
+	wos, err := c.SearchWorkOrders(t.Context(), api.SearchParameters{})
+	if err != nil || len(wos) != 72 {
+		t.Fatalf("search against the started sandbox: %d %v", len(wos), err)
+	}
+	dir := t.TempDir()
+	if err := sb.WriteConfig(filepath.Join(dir, "sandbox.json")); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "sandbox.json"))
+	var cfg FileConfig
+	if err := json.Unmarshal(b, &cfg); err != nil || cfg.BaseURL != info.BaseURL || cfg.ClientSecret != info.ClientSecret {
+		t.Fatalf("config %s", b)
+	}
+	if v, err := api.LoadVerifier(cfg.CertPath); err != nil || v == nil {
+		t.Fatalf("certificate at cert_path: %v", err)
+	}
+	if fi, _ := os.Stat(filepath.Join(dir, "sandbox.json")); fi.Mode().Perm() != 0o600 {
+		t.Fatalf("config mode %v", fi.Mode())
+	}
+	if err := sb.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.SearchWorkOrders(t.Context(), api.SearchParameters{}); err == nil {
+		t.Fatal("still serving after Close")
+	}
+}

@@ -1,0 +1,155 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/workorderdesk/workdesk/api"
+)
+
+func TestWorldInvariants(t *testing.T) {
+	w := Generate(1, 72, fixedNow)
+	wos := w.WorkOrders()
+	if len(wos) < 60 {
+		t.Fatalf("%d work orders", len(wos))
+	}
+	if len(w.Customers()) < 5 {
+		t.Fatalf("%d customers", len(w.Customers()))
+	}
+	statuses := map[api.WorkOrderStatus]bool{}
+	quotes := map[api.QuoteStatus]bool{}
+	currencies := map[string]bool{}
+	pre41, nteZero, ivr, dueSoon := 0, 0, 0, 0
+	for _, wo := range wos {
+		statuses[wo.Status] = true
+		currencies[wo.Currency] = true
+		if q := wo.Nte.Quote; q != nil {
+			quotes[q.QuoteStatus] = true
+			if q.QuoteStatus == api.QuoteApproved && !q.Amount.Amount.Equal(wo.Nte.Amount.Amount) {
+				t.Errorf("%s: approved quote %s but NTE %s", wo.WorkOrderNumber, q.Amount.Amount, wo.Nte.Amount.Amount)
+			}
+			if q.QuoteStatus == api.QuoteSubmitted && !wo.Nte.NoLimit() && q.Amount.Amount.Cmp(wo.Nte.Amount.Amount) <= 0 {
+				t.Errorf("%s: submitted quote does not exceed the NTE", wo.WorkOrderNumber)
+			}
+		}
+		if wo.Created.Before(api.Version41Date) {
+			pre41++
+		}
+		if wo.Nte.NoLimit() {
+			nteZero++
+		}
+		if wo.IvrInfo != nil {
+			ivr++
+		}
+		if wo.Sla != nil && wo.Sla.DueDate != nil && wo.Sla.DueDate.Sub(fixedNow).Hours() < 24 && wo.Sla.DueDate.After(fixedNow) {
+			dueSoon++
+		}
+		if wo.Currency == "JPY" && !wo.Nte.Amount.FitsMinorUnits() {
+			t.Errorf("%s: yen NTE with decimals", wo.WorkOrderNumber)
+		}
+		if wo.ServiceLocation == nil || wo.ServiceLocation.Address == nil || wo.Contact == nil || wo.Sla == nil || wo.WorkType == nil {
+			t.Errorf("%s lacks details", wo.WorkOrderNumber)
+		}
+	}
+	for _, s := range api.AllStatuses {
+		if !statuses[s] {
+			t.Errorf("no %s work order", s)
+		}
+	}
+	for _, q := range api.AllQuoteStatuses {
+		if !quotes[q] {
+			t.Errorf("no %s quote", q)
+		}
+	}
+	for _, c := range []string{"USD", "EUR", "GBP", "JPY"} {
+		if !currencies[c] {
+			t.Errorf("no %s work order", c)
+		}
+	}
+	if pre41 < 2 || nteZero == 0 || ivr == 0 || dueSoon == 0 {
+		t.Errorf("pre-4.1 %d, NTE 0 %d, IVR %d, due within 24 h %d", pre41, nteZero, ivr, dueSoon)
+	}
+	// Procedures: editable, read-only and N/A, each with step attachments.
+	st := w.st
+	kinds := map[string]bool{}
+	for _, o := range st.orders {
+		for _, p := range o.wo.Procedures() {
+			files := 0
+			for _, s := range p.Steps {
+				files += len(st.steps[s.Id])
+			}
+			if files == 0 {
+				continue
+			}
+			switch {
+			case p.IsMarkedNa:
+				kinds["na"] = true
+			case p.IsReadOnly:
+				kinds["readonly"] = true
+			default:
+				kinds["editable"] = true
+			}
+		}
+	}
+	if len(kinds) != 3 {
+		t.Errorf("procedure kinds with attachments: %v", kinds)
+	}
+	invoices := map[api.InvoiceStatus]bool{}
+	msgs, atts := 0, 0
+	for _, o := range st.orders {
+		if o.invoice != nil {
+			invoices[o.invoice.Status] = true
+		}
+		msgs += len(o.messages)
+		atts += len(o.files)
+	}
+	for _, s := range []api.InvoiceStatus{api.InvoiceDraft, api.InvoiceSubmitted, api.InvoiceAuthorized, api.InvoicePaid, api.InvoiceDisputed} {
+		if !invoices[s] {
+			t.Errorf("no %s invoice", s)
+		}
+	}
+	if msgs == 0 || atts == 0 {
+		t.Errorf("messages %d, attachments %d", msgs, atts)
+	}
+	pol := map[string]bool{}
+	for _, c := range w.Customers() {
+		pol["quotes"] = pol["quotes"] || !c.AllowQuotes
+		pol["block"] = pol["block"] || c.BlockOverNte
+		pol["dispute"] = pol["dispute"] || !c.BlockOverNte
+		pol["backdate"] = pol["backdate"] || c.AllowBackdating
+		pol["nobackdate"] = pol["nobackdate"] || !c.AllowBackdating
+		pol["nofree"] = pol["nofree"] || !c.PriceList.AllowProviderItems
+		for _, it := range c.PriceList.Items {
+			pol["readonly"] = pol["readonly"] || it.IsRateReadOnly
+			if !it.Rate.FitsMinorUnits() {
+				t.Errorf("%s: rate %s does not fit %s", c.Customer.Name, it.Rate.Amount, c.Currency)
+			}
+		}
+	}
+	if len(pol) != 7 {
+		t.Errorf("customer policies present: %v", pol)
+	}
+}
+
+func TestWorldIsDeterministic(t *testing.T) {
+	enc := func(seed int64) string {
+		b, _ := json.Marshal(Generate(seed, 80, fixedNow).WorkOrders())
+		return string(b)
+	}
+	if enc(5) != enc(5) {
+		t.Fatal("same seed, different worlds")
+	}
+	if enc(5) == enc(6) {
+		t.Fatal("different seeds, same world")
+	}
+	for _, seed := range []int64{1, 2, 3, 99} {
+		w := Generate(seed, 60, fixedNow)
+		seen := map[api.WorkOrderStatus]bool{}
+		for _, wo := range w.WorkOrders() {
+			seen[wo.Status] = true
+		}
+		if len(seen) != len(api.AllStatuses) {
+			t.Errorf("seed %d: statuses %v", seed, seen)
+		}
+	}
+}
