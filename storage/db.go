@@ -338,6 +338,16 @@ func ms(t time.Time) any {
 	return t.UnixMilli()
 }
 
+// nanos is for LastUpdate, the sync's version stamp: the service stamps
+// changes finer than a millisecond apart, and a coarser copy would make two
+// versions look the same.
+func nanos(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UnixNano()
+}
+
 func msPtr(t *time.Time) any {
 	if t == nil {
 		return nil

@@ -148,7 +148,7 @@ func (y *Syncer) sync(ctx context.Context) error {
 		// Already stored at this version: by an earlier, interrupted run of
 		// this sync, or in the overlap window. Skipping it is what makes a
 		// failed sync resume instead of restart.
-		if lu, ok := stored[wo.WorkOrderId]; ok && !wo.LastUpdate.IsZero() && lu >= wo.LastUpdate.UnixMilli() {
+		if lu, ok := stored[wo.WorkOrderId]; ok && !wo.LastUpdate.IsZero() && lu >= wo.LastUpdate.UnixNano() {
 			continue
 		}
 		need = append(need, wo.WorkOrderId)
@@ -259,7 +259,7 @@ func (y *Syncer) fetch(ctx context.Context, ids []int64) error {
 	return nil
 }
 
-// lastUpdates maps every stored work order to its LastUpdate (ms).
+// lastUpdates maps every stored work order to its LastUpdate (ns).
 func (s *Store) lastUpdates(ctx context.Context) (map[int64]int64, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT id, last_update FROM work_orders WHERE last_update IS NOT NULL`)
 	if err != nil {

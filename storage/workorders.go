@@ -76,7 +76,7 @@ func putWorkOrder(ctx context.Context, st *sql.Stmt, wo *api.WorkOrder) error {
 	_, err = st.ExecContext(ctx,
 		wo.WorkOrderId, wo.WorkOrderNumber, string(wo.Status), wo.Customer.Id, wo.Customer.Name,
 		wo.SiteName(), address, wo.Currency, wo.Nte.Amount.Amount.String(), quote,
-		ms(wo.ScheduledStart()), msPtr(ack), msPtr(onSite), msPtr(due), ms(wo.LastUpdate),
+		ms(wo.ScheduledStart()), msPtr(ack), msPtr(onSite), msPtr(due), nanos(wo.LastUpdate),
 		joinNonEmpty(" — ", workType, wo.AccompanyingMessage), string(raw))
 	if err != nil {
 		return fmt.Errorf("storage: writing work order %d: %w", wo.WorkOrderId, err)

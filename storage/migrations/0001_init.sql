@@ -17,7 +17,7 @@ CREATE TABLE work_orders (
     acknowledge_by  INTEGER,
     on_site_by      INTEGER,
     due_date        INTEGER,
-    last_update     INTEGER,
+    last_update     INTEGER,                        -- nanoseconds: the sync's version stamp
     description     TEXT    NOT NULL DEFAULT '',
     json            TEXT    NOT NULL,               -- the full api.WorkOrder
     -- The one SLA date that still matters in this status; the list shows it

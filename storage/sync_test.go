@@ -1,0 +1,226 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+	"github.com/workorderdesk/workdesk/api"
+)
+
+func TestSyncFirstThenIncremental(t *testing.T) {
+	svc := newService(t, 120)
+	s, _ := openTest(t)
+	s.now = svc.sb.Clock().Now
+	ctx := context.Background()
+	var mu sync.Mutex
+	var progress [][2]int
+	y := NewSyncer(s, svc.client, SyncOptions{Progress: func(done, total int) {
+		mu.Lock()
+		progress = append(progress, [2]int{done, total})
+		mu.Unlock()
+	}})
+	var heard atomic.Int64
+	defer s.Subscribe(func(ch []int64) { heard.Add(int64(len(ch))) })()
+
+	if err := y.SyncNow(ctx); err != nil {
+		t.Fatalf("first sync: %v", err)
+	}
+	all, err := svc.client.SearchWorkOrders(ctx, api.SearchParameters{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := s.Count(ctx); n != len(all) || n < 120 {
+		t.Fatalf("replica holds %d work orders; the service has %d", n, len(all))
+	}
+	if last := progress[len(progress)-1]; last != [2]int{len(all), len(all)} {
+		t.Errorf("final progress = %v; want %d of %d", last, len(all), len(all))
+	}
+	if heard.Load() != int64(len(all)) {
+		t.Errorf("subscribers heard %d changes; want %d", heard.Load(), len(all))
+	}
+	if calls := svc.wire.calls(http.MethodGet, "/api/workorder"); len(calls) != (len(all)+49)/50 {
+		t.Errorf("first sync made %d reads; want %d (50 ids each)", len(calls), (len(all)+49)/50)
+	}
+	if s.LastSync(ctx).IsZero() {
+		t.Error("LastSync not recorded")
+	}
+	// A full record, not the search's basic data, is stored.
+	some := pick(t, s, func(wo *api.WorkOrder) bool { return wo.ServiceLocation != nil && wo.Sla != nil })
+	if some.Customer.Name == "" || some.Currency == "" {
+		t.Errorf("stored work order lacks details: %+v", some)
+	}
+
+	// The customer changes one NTE; the next sync reads just that one.
+	svc.wire.reset()
+	target := pick(t, s, status(api.StatusAccepted))
+	if err := svc.sb.SetNte(target.WorkOrderId, decimal.RequireFromString("4321")); err != nil {
+		t.Fatal(err)
+	}
+	if err := y.SyncNow(ctx); err != nil {
+		t.Fatalf("incremental sync: %v", err)
+	}
+	search := svc.wire.calls(http.MethodPost, "/api/workorder/search")
+	if len(search) != 1 || !strings.Contains(string(search[0].Body), `"LastUpdate":{"From"`) {
+		t.Errorf("incremental search body = %s", search)
+	}
+	if got := svc.wire.calls(http.MethodGet, "/api/workorder"); len(got) != 1 || countIds(got[0]) != 1 {
+		t.Errorf("incremental sync read %v; want one call for one id", got)
+	}
+	wo, _ := s.WorkOrder(ctx, target.WorkOrderId)
+	if wo.Nte.Amount.Amount.String() != "4321" {
+		t.Errorf("NTE after sync = %s; want 4321", wo.Nte.Amount.Amount)
+	}
+}
+
+func countIds(c recorded) int {
+	q, err := url.ParseQuery(c.Query)
+	if err != nil {
+		return 0
+	}
+	return len(q["ids"])
+}
+
+func TestSyncFailureMidwayKeepsBatchesAndResumes(t *testing.T) {
+	svc := newService(t, 200)
+	s, _ := openTest(t)
+	s.now = svc.sb.Clock().Now
+	ctx := context.Background()
+	var reads atomic.Int32
+	svc.wire.setFault(func(r *http.Request, _ []byte) faultKind {
+		if r.Method == http.MethodGet && r.URL.Path == "/api/workOrder" && reads.Add(1) == 3 {
+			return serverError
+		}
+		return pass
+	})
+	y := NewSyncer(s, svc.client, SyncOptions{Parallel: 1})
+	err := y.SyncNow(ctx)
+	if err == nil || !api.IsTemporary(err) {
+		t.Fatalf("sync with a failing batch = %v; want the temporary error", err)
+	}
+	if y.LastError() == nil {
+		t.Error("LastError not kept")
+	}
+	if n, _ := s.Count(ctx); n != 100 {
+		t.Errorf("after failure the replica holds %d; want the 2 batches (100) read before it", n)
+	}
+	if !s.LastSync(ctx).IsZero() {
+		t.Error("a failed sync was recorded as successful")
+	}
+
+	svc.wire.setFault(nil)
+	svc.wire.reset()
+	if err := y.SyncNow(ctx); err != nil {
+		t.Fatalf("resumed sync: %v", err)
+	}
+	all, _ := svc.client.SearchWorkOrders(ctx, api.SearchParameters{})
+	if n, _ := s.Count(ctx); n != len(all) {
+		t.Errorf("after resume the replica holds %d; want %d", n, len(all))
+	}
+	asked := 0
+	for _, c := range svc.wire.calls(http.MethodGet, "/api/workorder") {
+		asked += countIds(c)
+	}
+	if asked != len(all)-100 {
+		t.Errorf("resumed sync read %d work orders; want only the %d not stored yet", asked, len(all)-100)
+	}
+}
+
+func TestSyncCancel(t *testing.T) {
+	svc := newService(t, 200)
+	s, _ := openTest(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	y := NewSyncer(s, svc.client, SyncOptions{Parallel: 1, Progress: func(done, total int) {
+		if done >= 50 {
+			cancel() // the person pressed Cancel after the first batch
+		}
+	}})
+	err := y.SyncNow(ctx)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled sync = %v; want context.Canceled", err)
+	}
+	n, _ := s.Count(context.Background())
+	if n == 0 || n%50 != 0 || n >= 200 {
+		t.Errorf("after cancel the replica holds %d; want whole batches, fewer than all", n)
+	}
+	if !s.LastSync(context.Background()).IsZero() {
+		t.Error("a cancelled sync was recorded as successful")
+	}
+}
+
+func TestSyncNeverTwoAtOnce(t *testing.T) {
+	svc := newService(t, 100)
+	s, _ := openTest(t)
+	var inFlight, most atomic.Int32
+	svc.wire.setFault(func(r *http.Request, _ []byte) faultKind {
+		if r.URL.Path == "/api/workOrder/search" {
+			n := inFlight.Add(1)
+			for {
+				m := most.Load()
+				if n <= m || most.CompareAndSwap(m, n) {
+					break
+				}
+			}
+			time.Sleep(20 * time.Millisecond)
+			inFlight.Add(-1)
+		}
+		return pass
+	})
+	y := NewSyncer(s, svc.client, SyncOptions{})
+	var wg sync.WaitGroup
+	for range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := y.SyncNow(context.Background()); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if most.Load() != 1 {
+		t.Errorf("%d syncs ran at once", most.Load())
+	}
+}
+
+func TestRefreshFetchesDetailsAndKeepsCacheOnFailure(t *testing.T) {
+	svc := newService(t, 80)
+	s := syncedStore(t, svc)
+	ctx := context.Background()
+	wo := pick(t, s, func(wo *api.WorkOrder) bool { return wo.Status == api.StatusCheckedOut && wo.InvoiceVisible() })
+	y := NewSyncer(s, svc.client, SyncOptions{})
+	if err := y.Refresh(ctx, wo.WorkOrderId); err != nil {
+		t.Fatalf("Refresh: %v", err)
+	}
+	if _, err := s.Invoice(ctx, wo.WorkOrderId); err != nil {
+		t.Errorf("invoice not cached: %v", err)
+	}
+	pl, err := s.PriceList(ctx, wo.WorkOrderId)
+	if err != nil || len(pl.Items) == 0 {
+		t.Errorf("price list not cached: %+v, %v", pl, err)
+	}
+	for _, p := range []string{"/api/messages", "/api/attachments", "/api/invoice/attachments"} {
+		if len(svc.wire.calls(http.MethodGet, p)) != 1 {
+			t.Errorf("Refresh did not read %s", p)
+		}
+	}
+	before, _ := s.PriceList(ctx, wo.WorkOrderId)
+
+	// Offline: the error is returned and the cached data stays.
+	svc.wire.setFault(func(*http.Request, []byte) faultKind { return dropBefore })
+	if err := y.Refresh(ctx, wo.WorkOrderId); err == nil {
+		t.Error("Refresh offline reported success")
+	}
+	after, err := s.PriceList(ctx, wo.WorkOrderId)
+	if err != nil || len(after.Items) != len(before.Items) {
+		t.Errorf("cached price list lost after a failed refresh: %v", err)
+	}
+}
