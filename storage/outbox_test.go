@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -160,9 +161,10 @@ func TestOutboxRetryAfterRefusalUsesNewMessageId(t *testing.T) {
 	s := syncedStore(t, svc)
 	ctx := context.Background()
 	a := pick(t, s, status(api.StatusAccepted))
-	refuse := true
+	var refuse atomic.Bool
+	refuse.Store(true)
 	svc.wire.setFault(func(r *http.Request, _ []byte) faultKind {
-		if r.URL.Path == "/api/messages" && r.Method == http.MethodPost && refuse {
+		if r.URL.Path == "/api/messages" && r.Method == http.MethodPost && refuse.Load() {
 			return serverRefusal
 		}
 		return pass
@@ -173,7 +175,7 @@ func TestOutboxRetryAfterRefusalUsesNewMessageId(t *testing.T) {
 	if r := rowState(t, s, row.Id); r.State != OutboxFailed || r.Error != "The customer's desk is closed" {
 		t.Fatalf("row = %s %q", r.State, r.Error)
 	}
-	refuse = false
+	refuse.Store(false)
 	retried, err := s.Retry(ctx, row.Id)
 	if err != nil {
 		t.Fatal(err)
@@ -205,10 +207,10 @@ func TestOutboxTemporaryFailureKeepsMessageId(t *testing.T) {
 			s := syncedStore(t, svc)
 			ctx := context.Background()
 			a := pick(t, s, status(api.StatusAccepted))
-			failures := 1
+			var failures atomic.Int32
+			failures.Store(1)
 			svc.wire.setFault(func(r *http.Request, _ []byte) faultKind {
-				if r.URL.Path == "/api/messages" && r.Method == http.MethodPost && failures > 0 {
-					failures--
+				if r.URL.Path == "/api/messages" && r.Method == http.MethodPost && failures.Add(-1) >= 0 {
 					return c.fault
 				}
 				return pass

@@ -31,6 +31,8 @@ type wire struct {
 	mu    sync.Mutex
 	log   []recorded
 	fault func(r *http.Request, body []byte) faultKind
+	// onHang is called once a hangAfter request has been applied.
+	onHang func()
 }
 
 type faultKind int
@@ -41,6 +43,7 @@ const (
 	dropAfter               // the service applies it, the answer is lost
 	serverError             // HTTP 503
 	serverRefusal           // HTTP 400, code 3000: a business rule says no
+	hangAfter               // the service applies it, then the line goes dead until the client is gone
 )
 
 func (w *wire) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
@@ -71,6 +74,17 @@ func (w *wire) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	switch kind {
 	case dropBefore:
 		panic(http.ErrAbortHandler) // closes the connection: the client sees a network error
+	case hangAfter:
+		w.next.ServeHTTP(httptest.NewRecorder(), r)
+		w.mu.Lock()
+		hang := w.onHang
+		w.onHang = nil
+		w.mu.Unlock()
+		if hang != nil {
+			hang()
+		}
+		<-r.Context().Done()
+		panic(http.ErrAbortHandler)
 	case dropAfter:
 		w.next.ServeHTTP(httptest.NewRecorder(), r)
 		panic(http.ErrAbortHandler)
