@@ -28,7 +28,7 @@ func TestInvoiceSaveComputesTotals(t *testing.T) {
 	inv, err := save(api.Invoice{
 		InvoiceNumber: "INV-1001",
 		LineItems: []api.LineItem{
-			line("", "", "1.5", "0", 410101),                          // labour from the list: rate and description filled in
+			line("", "", "1.5", "0", 410101),                              // labour from the list: rate and description filled in
 			line(api.LineMaterial, "Copper fittings", "0.333", "4.35", 0), // 1.44855 → 1.45
 			line(api.LineTax, "Sales tax", "1", "11.21", 0),
 		},
