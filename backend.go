@@ -33,6 +33,9 @@ type backend struct {
 
 	mu       sync.Mutex
 	progress func(done, total int)
+	// onEvent hears each notification after it was applied (desktop
+	// notifications); set once the window exists.
+	onEvent func(api.Event)
 
 	stop context.CancelFunc
 	srv  *http.Server
@@ -155,11 +158,24 @@ func (b *backend) listen(v *api.Verifier, addr string, opts api.ReceiverOptions)
 		slog.Warn("notification refused", "status", status, "reason", reason)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/notify", api.NewReceiver(v, b.store.HandleEvent, opts))
+	mux.Handle("/notify", api.NewReceiver(v, b.handleEvent, opts))
 	b.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go b.srv.Serve(ln)
 	b.receiver = "on " + ln.Addr().String()
 	return ln.Addr().String(), nil
+}
+
+func (b *backend) handleEvent(ctx context.Context, ev api.Event) error {
+	if err := b.store.HandleEvent(ctx, ev); err != nil {
+		return err
+	}
+	b.mu.Lock()
+	hear := b.onEvent
+	b.mu.Unlock()
+	if hear != nil {
+		hear(ev)
+	}
+	return nil
 }
 
 func (b *backend) Close() {

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/app"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/assets"
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui"
@@ -60,26 +61,16 @@ func runGUI(args []string) int {
 	}
 	a := app.NewWithID(appID)
 	a.SetIcon(assets.Icon)
-	ctx := context.Background()
-
-	b, err := startBackend(ctx, a.Preferences(), f)
-	if err != nil {
+	s := &session{app: a, flags: f, secrets: storage.NewSecrets()}
+	if err := s.launch(!f.demo); err != nil {
 		fmt.Fprintln(os.Stderr, "workdesk:", err)
 		return 1
 	}
-	defer b.Close()
+	defer func() { s.backend.Close() }()
 
-	ready := make(chan struct{})
-	desk := ui.New(a, ui.Deps{
-		Store: b.store, Online: b, Demo: b.sb != nil, Service: b.service,
-		Health: b.health, Ready: ready,
-	})
-	w := desk.Window()
-	if f.size.Width > 0 {
-		w.Resize(f.size)
-	}
 	status := 0
 	if f.screenshot != "" {
+		desk, ready := s.desk, s.ready
 		go func() {
 			select {
 			case <-ready:
@@ -87,51 +78,89 @@ func runGUI(args []string) int {
 				fmt.Fprintln(os.Stderr, "screenshot: the first sync did not finish in 90 s; capturing anyway")
 			}
 			fyne.DoAndWait(desk.Showcase)
-			status = captureWindow(w, f.screenshot)
+			status = captureWindow(desk.Window(), f.screenshot)
 			fyne.Do(a.Quit)
 		}()
 	}
-	w.Show()
-	desk.Start()
 	a.Run()
 	return status
 }
 
 const appID = "com.workorderdesk.workdesk"
 
-// startBackend connects to the configured live service, or to the built-in
-// sandbox when nothing (or --demo) is configured.
-func startBackend(ctx context.Context, prefs fyne.Preferences, f guiFlags) (*backend, error) {
-	conn := liveConnection(prefs)
-	if f.demo || len(conn.Missing()) > 0 {
-		return startDemo(ctx, f.dataDir)
-	}
-	secret, err := storage.NewSecrets().Get(ctx, conn.ClientID)
-	if err != nil || secret == "" {
-		slog.Warn("live connection configured but its client secret is not available; starting in demo mode", "err", err)
-		return startDemo(ctx, f.dataDir)
-	}
-	conn.ClientSecret = secret
-	addr := fmt.Sprintf("127.0.0.1:%d", prefs.Int(prefReceiverPort))
-	return startLive(ctx, f.dataDir, conn, addr, prefs.Bool(prefCheckSource))
+// session is the running window and the backend behind it; switching
+// between Demo and Live replaces both, each on its own replica.
+type session struct {
+	app     fyne.App
+	flags   guiFlags
+	secrets *storage.Secrets
+	backend *backend
+	desk    *ui.Desk
+	ready   chan struct{}
 }
 
-// Live connection settings (never the secret) live in the app preferences,
-// so the live replica can be found before it is opened.
-const (
-	prefBaseURL      = "live.base_url"
-	prefTokenURL     = "live.token_url"
-	prefClientID     = "live.client_id"
-	prefCertPath     = "live.cert_path"
-	prefReceiverPort = "live.receiver_port"
-	prefCheckSource  = "live.check_source"
-)
-
-func liveConnection(p fyne.Preferences) api.Connection {
-	return api.Connection{
-		BaseURL: p.String(prefBaseURL), TokenURL: p.String(prefTokenURL),
-		ClientID: p.String(prefClientID), CertPath: p.String(prefCertPath),
+// launch opens a window on the live service when one is configured and
+// wanted, otherwise on the built-in sandbox.
+func (s *session) launch(wantLive bool) error {
+	ctx := context.Background()
+	prefs := s.app.Preferences()
+	live := ui.LoadLiveSettings(prefs)
+	var b *backend
+	var err error
+	if wantLive && live.Configured() {
+		b, err = s.startLive(ctx, live)
+		if err != nil && s.desk == nil {
+			slog.Warn("live connection unavailable; starting in demo mode", "err", err)
+			b, err = startDemo(ctx, s.flags.dataDir)
+		}
+	} else {
+		b, err = startDemo(ctx, s.flags.dataDir)
 	}
+	if err != nil {
+		return err
+	}
+	deps := ui.Deps{
+		Store: b.store, Online: b, Demo: b.sb != nil, Service: b.service, Health: b.health,
+		Ready: make(chan struct{}), Secrets: s.secrets, SyncEvery: live.SyncEvery,
+		TestConnection: func(ctx context.Context, conn api.Connection, report func(api.Check)) bool {
+			return api.Diagnose(ctx, conn, nil, report)
+		},
+		SwitchMode: func(toLive bool) {
+			if err := s.launch(toLive); err != nil {
+				s.desk.ShowError(err)
+			}
+		},
+	}
+	if b.sb != nil {
+		deps.Customer = sandbox.NewControl(b.service)
+		deps.SyncEvery = time.Minute
+	}
+	desk := ui.New(s.app, deps)
+	b.mu.Lock()
+	b.onEvent = desk.EventReceived
+	b.mu.Unlock()
+	w := desk.Window()
+	if s.flags.size.Width > 0 {
+		w.Resize(s.flags.size)
+	}
+	w.Show()
+	desk.Start()
+	old, oldDesk := s.backend, s.desk
+	s.backend, s.desk, s.ready = b, desk, deps.Ready
+	if oldDesk != nil {
+		oldDesk.Window().Close()
+		old.Close()
+	}
+	return nil
+}
+
+func (s *session) startLive(ctx context.Context, live ui.LiveSettings) (*backend, error) {
+	secret, err := s.secrets.Get(ctx, live.ClientID)
+	if err != nil || secret == "" {
+		return nil, fmt.Errorf("the client secret for %s is not available: enter it in File › Live connection", live.ClientID)
+	}
+	addr := fmt.Sprintf("127.0.0.1:%d", live.ReceiverPort)
+	return startLive(ctx, s.flags.dataDir, live.Connection(secret), addr, live.CheckSource)
 }
 
 // captureWindow waits for the window to settle, then writes its pixels.

@@ -116,7 +116,7 @@ func (d *Desk) openAttachment(woID int64, a api.Attachment) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		link, err := d.online.AttachmentLink(ctx, woID, a.AttachmentId)
-		fyne.Do(func() {
+		d.do(func() {
 			if err != nil {
 				d.showError(fmt.Errorf("could not get a download link for %s: %w", a.Name, err))
 				return

@@ -17,9 +17,21 @@ func (d *Desk) toolbar() fyne.CanvasObject {
 }
 
 func (d *Desk) mainMenu() *fyne.MainMenu {
-	file := fyne.NewMenu("File",
-		fyne.NewMenuItem("Sync now", func() { d.syncNow(nil) }),
-	)
+	settings := fyne.NewMenuItem("Live connection…", d.showSettings)
+	file := fyne.NewMenu("File", fyne.NewMenuItem("Sync now", func() { d.syncNow(nil) }), settings)
+	if d.deps.SwitchMode != nil {
+		if d.deps.Demo {
+			file.Items = append(file.Items, fyne.NewMenuItem("Switch to Live", func() {
+				if !LoadLiveSettings(d.app.Preferences()).Configured() {
+					d.showSettings()
+					return
+				}
+				d.deps.SwitchMode(true)
+			}))
+		} else {
+			file.Items = append(file.Items, fyne.NewMenuItem("Switch to Demo", func() { d.deps.SwitchMode(false) }))
+		}
+	}
 	dark := fyne.NewMenuItem("Dark mode", nil)
 	dark.Checked = d.app.Preferences().Bool("view.dark")
 	dark.Action = func() {
@@ -32,6 +44,9 @@ func (d *Desk) mainMenu() *fyne.MainMenu {
 		dark,
 		fyne.NewMenuItem("Keyboard shortcuts", d.showShortcuts),
 	)
+	if d.deps.Customer != nil {
+		return fyne.NewMainMenu(file, view, d.customerMenu())
+	}
 	return fyne.NewMainMenu(file, view)
 }
 

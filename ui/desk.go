@@ -48,6 +48,26 @@ type Deps struct {
 	// goroutine. Tests run it inline: Fyne's test driver executes fyne.Do
 	// on the calling goroutine, so real goroutines would race the test.
 	Background func(func())
+	// Do hands work from other goroutines to the main goroutine; nil =
+	// fyne.Do. Tests queue it and drain the queue on the test goroutine.
+	Do func(func())
+	// Customer acts as the customer through the sandbox (demo mode only).
+	Customer Customer
+	// Secrets holds the live client secret (the OS keyring).
+	Secrets SecretStore
+	// TestConnection runs the `workdesk doctor` checks for the settings dialog.
+	TestConnection func(ctx context.Context, conn api.Connection, report func(api.Check)) bool
+	// SwitchMode restarts behind a new window on the live (or demo) replica.
+	SwitchMode func(live bool)
+	// SyncEvery is the background sync interval; 0 = DefaultSyncEvery.
+	SyncEvery time.Duration
+}
+
+// SecretStore keeps the client secret (storage.Secrets in the app).
+type SecretStore interface {
+	Get(ctx context.Context, user string) (string, error)
+	Set(ctx context.Context, user, secret string) error
+	Persistent() (ok bool, reason string)
 }
 
 // Desk is the main window and everything in it.
@@ -63,15 +83,19 @@ type Desk struct {
 	status *statusBar
 
 	syncing bool
+	closed  chan struct{} // closed with the window: stops the tickers
 }
 
 // New builds the main window over the replica.
 func New(a fyne.App, deps Deps) *Desk {
 	a.Settings().SetTheme(newTheme(a.Preferences().Bool("view.dark")))
+	if deps.Do == nil {
+		deps.Do = fyne.Do
+	}
 	if deps.Background == nil {
 		deps.Background = func(f func()) { go f() }
 	}
-	d := &Desk{app: a, store: deps.Store, online: deps.Online, deps: deps}
+	d := &Desk{app: a, store: deps.Store, online: deps.Online, deps: deps, closed: make(chan struct{})}
 	d.win = a.NewWindow("Work Order Desk")
 	if deps.Demo {
 		d.win.SetTitle("Work Order Desk — Demo")
@@ -104,8 +128,9 @@ func New(a fyne.App, deps Deps) *Desk {
 		prefs.SetFloat("split.offset", split.Offset)
 		d.win.Close()
 	})
+	d.win.SetOnClosed(func() { close(d.closed) })
 
-	d.store.Subscribe(func(changed []int64) { fyne.Do(func() { d.changed(changed) }) })
+	d.store.Subscribe(func(changed []int64) { d.do(func() { d.changed(changed) }) })
 	d.list.reload()
 	d.status.refresh()
 	return d
@@ -114,10 +139,16 @@ func New(a fyne.App, deps Deps) *Desk {
 // Window is the main window, for main to show and run.
 func (d *Desk) Window() fyne.Window { return d.win }
 
-// Start begins the first sync and the status bar's clock; call after Show.
+// Start begins the first sync, the periodic sync and the status bar's
+// clock; call after Show.
 func (d *Desk) Start() {
 	d.status.start()
 	d.syncNow(d.deps.Ready)
+	every := d.deps.SyncEvery
+	if every <= 0 {
+		every = DefaultSyncEvery
+	}
+	d.every(every, func() { d.syncNow(nil) })
 }
 
 func (d *Desk) openWorkOrder(id int64) { d.detail.open(id) }
@@ -144,7 +175,7 @@ func (d *Desk) refreshDetails(id int64) {
 			slog.Info("detail refresh failed; showing cached data", "workOrder", id, "err", err)
 			return
 		}
-		fyne.Do(func() { d.detail.reloadIfOpen([]int64{id}) })
+		d.do(func() { d.detail.reloadIfOpen([]int64{id}) })
 	})
 }
 
@@ -158,9 +189,9 @@ func (d *Desk) syncNow(done chan struct{}) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 		defer cancel()
 		err := d.online.SyncNow(ctx, func(n, total int) {
-			fyne.Do(func() { d.status.progress("Syncing", n, total) })
+			d.do(func() { d.status.progress("Syncing", n, total) })
 		})
-		fyne.Do(func() {
+		d.do(func() {
 			d.syncing = false
 			d.status.syncEnded(err)
 			d.list.reload()
@@ -192,3 +223,25 @@ func (d *Desk) Showcase() {
 		d.list.open(d.list.rows[0].Id)
 	}
 }
+
+// ShowError shows err in the window (for main's mode switch).
+func (d *Desk) ShowError(err error) { d.showError(err) }
+
+// every runs f on the main goroutine each period until the window closes.
+func (d *Desk) every(period time.Duration, f func()) {
+	go func() {
+		t := time.NewTicker(period)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				d.do(f)
+			case <-d.closed:
+				return
+			}
+		}
+	}()
+}
+
+// do runs f on the main goroutine (see Deps.Do).
+func (d *Desk) do(f func()) { d.deps.Do(f) }

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -27,6 +28,8 @@ var fixedNow = time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
 // the window on Fyne's test driver.
 type harness struct {
 	t      *testing.T
+	mu     sync.Mutex
+	queue  []func() // work handed to the main goroutine, drained by flush
 	sb     *sandbox.Sandbox
 	store  *storage.Store
 	sender *storage.Sender
@@ -82,8 +85,27 @@ func newHarness(t *testing.T) *harness {
 		t.Fatalf("first sync: %v", err)
 	}
 	h := &harness{t: t, sb: sb, store: store, sender: storage.NewSender(store, client, storage.SenderOptions{})}
+
+	// The receiver, as in demo mode: signed notifications from the sandbox
+	// are verified and applied to the replica.
+	v, err := api.NewVerifier(info.CertPEM, api.WithClock(func() time.Time { return fixedNow }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var desk *Desk
+	rcv := httptest.NewServer(api.NewReceiver(v, func(ctx context.Context, ev api.Event) error {
+		if err := store.HandleEvent(ctx, ev); err != nil {
+			return err
+		}
+		desk.EventReceived(ev)
+		return nil
+	}, api.ReceiverOptions{}))
+	t.Cleanup(rcv.Close)
+	sb.SetNotifyURL(rcv.URL)
+
 	h.desk = New(a, Deps{Store: store, Online: harnessOnline{syncer, client}, Demo: true, Service: info.BaseURL,
-		Background: func(f func()) { f() }})
+		Background: func(f func()) { f() }, Do: h.enqueue, Customer: sb})
+	desk = h.desk
 	h.win = h.desk.Window()
 	h.win.Resize(fyne.NewSize(1280, 800))
 	h.win.Show()
@@ -91,12 +113,65 @@ func newHarness(t *testing.T) *harness {
 	return h
 }
 
-// send delivers everything queued in the outbox, as the background sender would.
+// send delivers everything queued in the outbox, as the background sender
+// would, and lets the window catch up.
 func (h *harness) send() {
 	h.t.Helper()
 	if _, err := h.sender.SendReady(context.Background()); err != nil {
 		h.t.Fatalf("sending the outbox: %v", err)
 	}
+	h.flush()
+}
+
+func (h *harness) enqueue(f func()) {
+	h.mu.Lock()
+	h.queue = append(h.queue, f)
+	h.mu.Unlock()
+}
+
+// flush runs, on the test goroutine, what other goroutines handed the
+// window (fyne.Do in the app).
+func (h *harness) flush() {
+	for {
+		h.mu.Lock()
+		q := h.queue
+		h.queue = nil
+		h.mu.Unlock()
+		if len(q) == 0 {
+			return
+		}
+		for _, f := range q {
+			f()
+		}
+	}
+}
+
+// waitFor flushes until ok holds or five seconds pass (notifications travel
+// over HTTP on their own goroutines).
+func (h *harness) waitFor(what string, ok func() bool) {
+	h.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			h.t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+		h.flush()
+	}
+}
+
+// menuItem finds a main-menu item by its label.
+func (h *harness) menuItem(label string) *fyne.MenuItem {
+	h.t.Helper()
+	for _, m := range h.win.MainMenu().Items {
+		for _, it := range m.Items {
+			if it.Label == label {
+				return it
+			}
+		}
+	}
+	h.t.Fatalf("no menu item %q", label)
+	return nil
 }
 
 // rowWhere returns the first listed work order satisfying ok.
@@ -119,6 +194,7 @@ func (h *harness) open(id int64) {
 		h.t.Fatalf("work order %d is not in the list", id)
 	}
 	h.desk.list.table.Select(widget.TableCellID{Row: row, Col: colNumber})
+	h.flush()
 }
 
 // selectTab switches the detail view to the tab titled name.

@@ -58,13 +58,7 @@ func (s *statusBar) content() fyne.CanvasObject {
 
 // start refreshes the time-dependent parts every few seconds.
 func (s *statusBar) start() {
-	go func() {
-		t := time.NewTicker(5 * time.Second)
-		defer t.Stop()
-		for range t.C {
-			fyne.Do(s.refresh)
-		}
-	}()
+	s.d.every(5*time.Second, s.refresh)
 }
 
 func (s *statusBar) refresh() {

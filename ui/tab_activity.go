@@ -173,7 +173,7 @@ func (d *Desk) showBulkResult(verb string, rowID int64, ids []int64) {
 		lines.SetText(bulkResultText(d, row, ids))
 	}
 	render()
-	cancel := d.store.Subscribe(func([]int64) { fyne.Do(render) })
+	cancel := d.store.Subscribe(func([]int64) { d.do(render) })
 	dlg := dialog.NewCustom(fmt.Sprintf("%s %d work orders", verb, len(ids)), "Close", container.NewVScroll(lines), d.win)
 	dlg.SetOnClosed(cancel)
 	dlg.Resize(fyne.NewSize(560, 360))

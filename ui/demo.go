@@ -1,0 +1,167 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+	"github.com/shopspring/decimal"
+
+	"github.com/workorderdesk/workdesk/api"
+)
+
+// Customer acts as the customer in demo mode, through the sandbox's control
+// API. main hands one in demo mode and nil in live mode, so ui never
+// imports the sandbox. Each action reaches the app the way it would in
+// production: as a signed notification to the receiver.
+type Customer interface {
+	ApproveQuote(id int64) error
+	RejectQuote(id int64, reason string) error
+	RequestQuote(id int64) error
+	SetNte(id int64, amount decimal.Decimal) error
+	DispatchWorkOrder() (api.WorkOrder, error)
+	SetInvoiceStatus(id int64, status api.InvoiceStatus, comment string) error
+	MarkProcedure(woID, procID int64, na bool, readOnly bool) error
+}
+
+// customerMenu is the demo's "Customer" menu.
+func (d *Desk) customerMenu() *fyne.Menu {
+	c := d.deps.Customer
+	onOpen := func(what string, act func(wo *api.WorkOrder) error) func() {
+		return func() {
+			wo := d.detail.wo
+			if wo == nil {
+				d.showError(errors.New("open a work order first: the customer acts on the work order shown on the right"))
+				return
+			}
+			d.asCustomer(what+" on "+wo.WorkOrderNumber, func() error { return act(wo) })
+		}
+	}
+	invoice := func(status api.InvoiceStatus, comment string) func(*api.WorkOrder) error {
+		return func(wo *api.WorkOrder) error { return c.SetInvoiceStatus(wo.WorkOrderId, status, comment) }
+	}
+	return fyne.NewMenu("Customer",
+		fyne.NewMenuItem("Approve the quote", onOpen("Quote approved", func(wo *api.WorkOrder) error { return c.ApproveQuote(wo.WorkOrderId) })),
+		fyne.NewMenuItem("Reject the quote", onOpen("Quote rejected", func(wo *api.WorkOrder) error {
+			return c.RejectQuote(wo.WorkOrderId, "Please itemise the parts and get a second supplier price")
+		})),
+		fyne.NewMenuItem("Request a quote", onOpen("Quote requested", func(wo *api.WorkOrder) error { return c.RequestQuote(wo.WorkOrderId) })),
+		fyne.NewMenuItem("Change the NTE…", d.askNte),
+		fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem("Dispatch a new work order", func() {
+			d.asCustomer("New work order dispatched", func() error { _, err := c.DispatchWorkOrder(); return err })
+		}),
+		fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem("Authorize the invoice", onOpen("Invoice authorized", invoice(api.InvoiceAuthorized, ""))),
+		fyne.NewMenuItem("Pay the invoice", onOpen("Invoice paid", invoice(api.InvoicePaid, ""))),
+		fyne.NewMenuItem("Dispute the invoice", onOpen("Invoice disputed", invoice(api.InvoiceDisputed, "Total exceeds the approved NTE"))),
+		fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem("Mark a procedure N/A…", d.askProcedureNA),
+	)
+}
+
+// asCustomer runs a control call off the main goroutine; its effect arrives
+// later as a notification, which refreshes the window.
+func (d *Desk) asCustomer(what string, call func() error) {
+	d.deps.Background(func() {
+		err := call()
+		d.do(func() {
+			if err != nil {
+				d.showError(fmt.Errorf("the demo customer could not do that: %w", err))
+				return
+			}
+			d.status.flash(what + " — watch for the notification")
+		})
+	})
+}
+
+func (d *Desk) askNte() {
+	wo := d.detail.wo
+	if wo == nil {
+		d.showError(errors.New("open a work order first"))
+		return
+	}
+	entry := widget.NewEntry()
+	entry.SetText(wo.Nte.Amount.Amount.StringFixed(int32(api.MinorUnits(wo.Currency))))
+	dialog.ShowForm("Customer changes the NTE of "+wo.WorkOrderNumber, "Change", "Cancel",
+		[]*widget.FormItem{widget.NewFormItem("New NTE ("+wo.Currency+", 0 = no limit)", entry)},
+		func(ok bool) {
+			if !ok {
+				return
+			}
+			m, err := api.NewMoney(strings.ReplaceAll(entry.Text, ",", ""), wo.Currency)
+			if err != nil || m.Amount.IsNegative() || !m.FitsMinorUnits() {
+				d.showError(fmt.Errorf("%q is not a valid %s amount", entry.Text, wo.Currency))
+				return
+			}
+			id := wo.WorkOrderId
+			d.asCustomer("NTE changed on "+wo.WorkOrderNumber, func() error { return d.deps.Customer.SetNte(id, m.Amount) })
+		}, d.win)
+}
+
+func (d *Desk) askProcedureNA() {
+	wo := d.detail.wo
+	if wo == nil || len(wo.Procedures()) == 0 {
+		d.showError(errors.New("open a work order that has procedures first"))
+		return
+	}
+	var names []string
+	for _, p := range wo.Procedures() {
+		names = append(names, p.Name)
+	}
+	sel := widget.NewSelect(names, nil)
+	sel.SetSelectedIndex(0)
+	dialog.ShowForm("Customer marks a procedure N/A", "Mark N/A", "Cancel",
+		[]*widget.FormItem{widget.NewFormItem("Procedure", sel)},
+		func(ok bool) {
+			if !ok || sel.SelectedIndex() < 0 {
+				return
+			}
+			p := wo.Procedures()[sel.SelectedIndex()]
+			woID := wo.WorkOrderId
+			d.asCustomer(p.Name+" marked N/A", func() error { return d.deps.Customer.MarkProcedure(woID, p.Id, true, p.IsReadOnly) })
+		}, d.win)
+}
+
+// EventReceived is called (from any goroutine) after a verified notification
+// was applied to the replica: the customer's decisions raise a desktop
+// notification, since the person may be looking elsewhere.
+func (d *Desk) EventReceived(ev api.Event) {
+	d.do(func() {
+		number, currency := fmt.Sprintf("work order %d", ev.Header.WorkOrderId), ""
+		if wo, err := d.store.WorkOrder(context.Background(), ev.Header.WorkOrderId); err == nil {
+			number, currency = wo.WorkOrderNumber, wo.Currency
+		}
+		title, body := notificationFor(ev, number, currency)
+		if title != "" {
+			d.app.SendNotification(fyne.NewNotification(title, body))
+		}
+	})
+}
+
+// notificationFor words a desktop notification, or returns "" for events
+// that do not deserve one.
+func notificationFor(ev api.Event, number, currency string) (title, body string) {
+	switch b := ev.Body.(type) {
+	case *api.QuoteChangedEvent:
+		switch b.Quote.QuoteStatus {
+		case api.QuoteApproved:
+			return "Quote approved: " + number, "The NTE is now " + b.Quote.Amount.In(currency).Format() + "."
+		case api.QuoteRejected:
+			return "Quote rejected: " + number, strings.TrimSpace("The customer rejected the quote. " + b.Quote.Comment)
+		case api.QuoteRequested:
+			return "Quote requested: " + number, "The customer asks for a quote."
+		}
+	case *api.NteChangedEvent:
+		return "NTE changed: " + number, "The customer set the NTE to " + nteText(b.Amount.In(currency)) + "."
+	case *api.NewWorkOrderEvent:
+		return "New work order " + b.Details.WorkOrderNumber, b.Details.Customer.Name + ": " + b.Details.AccompanyingMessage
+	case *api.InvoiceStatusChangedEvent:
+		return "Invoice " + statusText(b.Status) + ": " + number, b.Comment
+	}
+	return "", ""
+}
