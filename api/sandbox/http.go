@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -145,13 +147,18 @@ func (s *Sandbox) serveAPI(w http.ResponseWriter, r *http.Request, p string, rt 
 	}
 	switch rt.kind {
 	case kindRead, kindReadBody:
+		buf := getBuffer()
+		defer putBuffer(buf)
 		s.mu.RLock()
 		c.now = s.clock.Now()
-		status, b := c.answer(rt.fn(c))
+		v, err := rt.fn(c)
+		status := c.encode(buf, v, err)
 		s.mu.RUnlock()
-		writeRaw(w, status, b)
+		writeRaw(w, status, buf.Bytes())
 	case kindMutate:
 		key := r.Method + " " + p + " " + c.msgID
+		buf := getBuffer()
+		defer putBuffer(buf)
 		s.mu.Lock()
 		if given {
 			if b, ok := s.idem.get(key); ok {
@@ -161,13 +168,46 @@ func (s *Sandbox) serveAPI(w http.ResponseWriter, r *http.Request, p string, rt 
 			}
 		}
 		c.now = s.clock.Now()
-		status, b := c.answer(rt.fn(c))
+		v, err := rt.fn(c)
+		status := c.encode(buf, v, err)
 		if given && status == http.StatusOK {
-			s.idem.put(key, b)
+			s.idem.put(key, bytes.Clone(buf.Bytes()))
 		}
 		s.mu.Unlock()
-		writeRaw(w, status, b)
+		writeRaw(w, status, buf.Bytes())
 	}
+}
+
+// Answers are encoded into pooled buffers: a batch of 50 work orders is
+// ~100 KB, and not re-growing a fresh slice per call keeps the garbage
+// collector (which must walk the whole world when it runs) out of the way.
+var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+func getBuffer() *bytes.Buffer { return buffers.Get().(*bytes.Buffer) }
+
+func putBuffer(b *bytes.Buffer) {
+	if b.Cap() > 4<<20 {
+		return // a huge search answer: let it go rather than pin it
+	}
+	b.Reset()
+	buffers.Put(b)
+}
+
+// encode writes a handler's result into buf like answer and returns the status.
+func (c *call) encode(buf *bytes.Buffer, v any, err error) int {
+	if err == nil {
+		if v == nil {
+			v = map[string]string{"MessageId": c.msgID}
+		}
+		if json.NewEncoder(buf).Encode(v) == nil {
+			return http.StatusOK
+		}
+		buf.Reset()
+		err = &api.Error{StatusCode: http.StatusInternalServerError, Message: "encoding the answer failed"}
+	}
+	status, b := c.answer(nil, err)
+	buf.Write(b)
+	return status
 }
 
 // answer encodes a handler's result: nil becomes {"MessageId"}, an
