@@ -221,6 +221,24 @@ func (g *generator) order(c *genCustomer, status api.WorkOrderStatus, created, n
 	sla := priorities[prio]
 	win := slaWindows[prio]
 	ack, onSite, due := created.Add(win[0]), created.Add(win[1]), created.Add(win[2])
+	// The deadline that matters in the order's status lands around now,
+	// mostly ahead (-12 h to +84 h): a real desk has a few overdue jobs, not
+	// most of them. Deadlines already passed in the status stay put.
+	target := now.Add(time.Duration(g.rng.IntN(96)-12) * time.Hour).Truncate(15 * time.Minute)
+	switch status {
+	case api.StatusNew:
+		if shift := target.Sub(ack); shift > 0 {
+			ack, onSite, due = ack.Add(shift), onSite.Add(shift), due.Add(shift)
+		}
+	case api.StatusAccepted, api.StatusPaused:
+		if shift := target.Sub(onSite); shift > 0 {
+			onSite, due = onSite.Add(shift), due.Add(shift)
+		}
+	case api.StatusCheckedIn, api.StatusOnHold, api.StatusNeedsCompletionDetails:
+		if shift := target.Sub(due); shift > 0 {
+			due = due.Add(shift)
+		}
+	}
 	sla.AcknowledgeBy, sla.OnSiteBy, sla.DueDate = &ack, &onSite, &due
 
 	w := api.WorkOrder{
