@@ -110,6 +110,19 @@ func startLive(ctx context.Context, dataDir string, conn api.Connection, receive
 	return b, nil
 }
 
+// openOffline opens an existing replica with no service behind it: the
+// window reads it, and actions wait in its outbox.
+func openOffline(ctx context.Context, path string) (*backend, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("no replica at %s", path)
+	}
+	store, err := storage.Open(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("opening the replica: %w", err)
+	}
+	return &backend{store: store, service: "offline (" + filepath.Base(path) + ")", receiver: "off"}, nil
+}
+
 func replicaPath(dataDir, profile string) (string, error) {
 	if dataDir != "" {
 		if err := os.MkdirAll(dataDir, 0o700); err != nil {
@@ -211,10 +224,26 @@ func (b *backend) AttachmentLink(ctx context.Context, woID int64, attID string) 
 	return b.client.AttachmentDownloadURL(ctx, woID, attID)
 }
 
+func (b *backend) InvoiceAttachmentLink(ctx context.Context, woID int64, attID string) (api.DownloadURL, error) {
+	return b.client.InvoiceAttachmentDownloadURL(ctx, woID, attID)
+}
+
+func (b *backend) StepAttachments(ctx context.Context, step api.StepRef) ([]api.StepAttachment, error) {
+	return b.client.ListStepAttachments(ctx, step)
+}
+
+func (b *backend) StepAttachmentLink(ctx context.Context, step api.StepRef, attID string) (api.DownloadURL, error) {
+	return b.client.StepAttachmentDownloadURL(ctx, step, attID)
+}
+
 func (b *backend) Download(ctx context.Context, link api.DownloadURL, w io.Writer, progress func(done, total int64)) error {
 	return b.client.Download(ctx, link, w, progress)
 }
 
 func (b *backend) health() ui.Health {
-	return ui.Health{TokenValidUntil: b.tokens.ValidUntil(), Receiver: b.receiver}
+	h := ui.Health{Receiver: b.receiver}
+	if b.tokens != nil {
+		h.TokenValidUntil = b.tokens.ValidUntil()
+	}
+	return h
 }

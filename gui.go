@@ -23,6 +23,8 @@ import (
 
 type guiFlags struct {
 	screenshot string
+	replica    string
+	probe      bool
 	size       fyne.Size
 	dataDir    string
 	demo       bool
@@ -35,6 +37,8 @@ func parseGUIFlags(args []string) (guiFlags, error) {
 	size := fs.String("window-size", "", "window size `WxH` (default: the last size used)")
 	fs.StringVar(&f.dataDir, "data-dir", "", "keep the local replica in `DIR` instead of the per-user app data folder")
 	fs.BoolVar(&f.demo, "demo", false, "run against the built-in sandbox even when a live connection is configured")
+	fs.StringVar(&f.replica, "replica", "", "browse the replica `FILE` offline, without connecting to any service")
+	fs.BoolVar(&f.probe, "startup-probe", false, "print the time from process start to the first frame, then quit (for measuring)")
 	if err := fs.Parse(args); err != nil {
 		return f, err
 	}
@@ -62,6 +66,9 @@ func runGUI(args []string) int {
 	a := app.NewWithID(appID)
 	a.SetIcon(assets.Icon)
 	s := &session{app: a, flags: f, secrets: storage.NewSecrets()}
+	if f.probe {
+		a.Lifecycle().SetOnStarted(func() { go probeFirstFrame(a) })
+	}
 	if err := s.launch(!f.demo); err != nil {
 		fmt.Fprintln(os.Stderr, "workdesk:", err)
 		return 1
@@ -107,7 +114,9 @@ func (s *session) launch(wantLive bool) error {
 	live := ui.LoadLiveSettings(prefs)
 	var b *backend
 	var err error
-	if wantLive && live.Configured() {
+	if s.flags.replica != "" {
+		b, err = openOffline(ctx, s.flags.replica)
+	} else if wantLive && live.Configured() {
 		b, err = s.startLive(ctx, live)
 		if err != nil && s.desk == nil {
 			slog.Warn("live connection unavailable; starting in demo mode", "err", err)
@@ -130,6 +139,9 @@ func (s *session) launch(wantLive bool) error {
 				s.desk.ShowError(err)
 			}
 		},
+	}
+	if b.client == nil {
+		deps.Online, deps.SwitchMode = nil, nil
 	}
 	if b.sb != nil {
 		deps.Customer = sandbox.NewControl(b.service)
@@ -183,4 +195,13 @@ func captureWindow(w fyne.Window, path string) int {
 		return 1
 	}
 	return 0
+}
+
+// probeFirstFrame waits two turns of the event loop after start (the first
+// frame is drawn in between), prints how long the process has run, and quits.
+func probeFirstFrame(a fyne.App) {
+	fyne.DoAndWait(func() {})
+	fyne.DoAndWait(func() {})
+	fmt.Printf("first frame after %d ms\n", processAge().Milliseconds())
+	fyne.Do(a.Quit)
 }

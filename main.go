@@ -10,7 +10,11 @@ package main
 import (
 	"fmt"
 	"os"
+	"time"
 )
+
+// mainStarted approximates the process start where the kernel's record is not at hand.
+var mainStarted = time.Now()
 
 func main() {
 	args := os.Args[1:]
@@ -34,9 +38,10 @@ func main() {
 
 const usage = `Work Order Desk
 
-  workdesk [--data-dir DIR] [--demo] [--screenshot FILE [--window-size WxH]]
+  workdesk [--data-dir DIR] [--demo] [--replica FILE] [--screenshot FILE [--window-size WxH]]
       open the window; with no connection configured it runs against a
-      built-in sandbox of the service (demo mode)
+      built-in sandbox of the service (demo mode); --replica browses a
+      replica offline
   workdesk doctor [--base-url U --token-url U --client-id ID --cert FILE]
       check a live configuration step by step (env: WORKDESK_BASE_URL,
       WORKDESK_TOKEN_URL, WORKDESK_CLIENT_ID, WORKDESK_CLIENT_SECRET, WORKDESK_CERT)

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 
@@ -54,23 +56,7 @@ func runReceive(args []string) int {
 	}
 	defer store.Close()
 
-	out := json.NewEncoder(os.Stdout)
-	handle := func(ctx context.Context, ev api.Event) error {
-		if err := store.HandleEvent(ctx, ev); err != nil {
-			return err
-		}
-		return out.Encode(struct {
-			Action      string `json:"action"`
-			WorkOrderId int64  `json:"work_order_id"`
-			MessageId   string `json:"message_id"`
-		}{ev.Header.Action, ev.Header.WorkOrderId, ev.Header.MessageId})
-	}
-	rc := api.NewReceiver(v, handle, api.ReceiverOptions{
-		CheckSource: *checkSource,
-		OnReject: func(status int, reason string) {
-			fmt.Fprintf(os.Stderr, "refused (HTTP %d): %s\n", status, reason)
-		},
-	})
+	rc := newReceiveHandler(store, v, *checkSource, os.Stdout, os.Stderr)
 	mux := http.NewServeMux()
 	mux.Handle(*path, rc)
 	ln, err := net.Listen("tcp", *addr)
@@ -91,4 +77,32 @@ func runReceive(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// newReceiveHandler verifies each notification, stores and applies it to
+// the replica, and prints one JSON line per accepted event to out; each
+// refusal gets its HTTP status and a line on errOut saying why.
+func newReceiveHandler(store *storage.Store, v *api.Verifier, checkSource bool, out, errOut io.Writer) http.Handler {
+	var mu sync.Mutex // one line at a time, whatever the concurrency
+	enc := json.NewEncoder(out)
+	handle := func(ctx context.Context, ev api.Event) error {
+		if err := store.HandleEvent(ctx, ev); err != nil {
+			return err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		return enc.Encode(struct {
+			Action      string `json:"action"`
+			WorkOrderId int64  `json:"work_order_id"`
+			MessageId   string `json:"message_id"`
+		}{ev.Header.Action, ev.Header.WorkOrderId, ev.Header.MessageId})
+	}
+	return api.NewReceiver(v, handle, api.ReceiverOptions{
+		CheckSource: checkSource,
+		OnReject: func(status int, reason string) {
+			mu.Lock()
+			defer mu.Unlock()
+			fmt.Fprintf(errOut, "refused (HTTP %d): %s\n", status, reason)
+		},
+	})
 }

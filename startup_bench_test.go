@@ -1,0 +1,65 @@
+package main
+
+import (
+	"context"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/sandbox"
+	"github.com/workorderdesk/workdesk/storage"
+)
+
+// BenchmarkStartupFirstFrame50k starts the real binary on a replica of
+// 50,000 work orders (filled by a real sync from the sandbox) and reads how
+// long the process ran before its first frame. Needs a display (Xvfb) and
+// the built binary; `make measure-startup` does both. Target: under 1 s.
+func BenchmarkStartupFirstFrame50k(b *testing.B) {
+	bin := os.Getenv("WORKDESK_BIN")
+	if bin == "" || os.Getenv("DISPLAY") == "" {
+		b.Skip("set WORKDESK_BIN and run under a display: make measure-startup")
+	}
+	replica := filepath.Join(b.TempDir(), "replica.db")
+	seedReplica(b, replica, 50000)
+	re := regexp.MustCompile(`first frame after (\d+) ms`)
+	var ms []int
+	for b.Loop() {
+		out, err := exec.Command(bin, "--replica", replica, "--startup-probe", "--window-size", "1280x800").CombinedOutput()
+		m := re.FindSubmatch(out)
+		if err != nil || m == nil {
+			b.Fatalf("workdesk: %v\n%s", err, out)
+		}
+		n, _ := strconv.Atoi(string(m[1]))
+		ms = append(ms, n)
+	}
+	slices.Sort(ms)
+	b.ReportMetric(float64(ms[len(ms)/2]), "ms-to-first-frame-median")
+	b.ReportMetric(float64(ms[len(ms)-1]), "ms-to-first-frame-max")
+}
+
+func seedReplica(b *testing.B, path string, n int) {
+	ctx := context.Background()
+	sb, err := sandbox.New(sandbox.Options{Seed: 7, WorkOrders: n})
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := httptest.NewServer(sb.Handler())
+	defer func() { srv.Close(); sb.Close() }()
+	info := sb.InfoFor(srv.URL + "/")
+	store, err := storage.Open(ctx, path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer store.Close()
+	client, _ := api.NewClient(info.BaseURL, nil, api.NewClientCredentials(api.CredentialsConfig{
+		TokenURL: info.TokenURL, ClientID: info.ClientID, ClientSecret: info.ClientSecret}))
+	if err := storage.NewSyncer(store, client, storage.SyncOptions{}).SyncNow(ctx); err != nil {
+		b.Fatal(err)
+	}
+}
