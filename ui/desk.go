@@ -25,6 +25,11 @@ type Online interface {
 	SyncNow(ctx context.Context, progress func(done, total int)) error
 	Refresh(ctx context.Context, workOrderId int64) error
 	AttachmentLink(ctx context.Context, workOrderId int64, attachmentId string) (api.DownloadURL, error)
+	InvoiceAttachmentLink(ctx context.Context, workOrderId int64, attachmentId string) (api.DownloadURL, error)
+	// Step attachments are listed live, not kept in the replica: the list
+	// has no count limit and changes only through the service.
+	StepAttachments(ctx context.Context, step api.StepRef) ([]api.StepAttachment, error)
+	StepAttachmentLink(ctx context.Context, step api.StepRef, attachmentId string) (api.DownloadURL, error)
 	Download(ctx context.Context, link api.DownloadURL, w io.Writer, progress func(done, total int64)) error
 }
 
@@ -84,6 +89,9 @@ type Desk struct {
 
 	syncing bool
 	closed  chan struct{} // closed with the window: stops the tickers
+	// started is set by Start: tests never call it, so per-second tickers
+	// (link countdowns) run only in the real window.
+	started bool
 }
 
 // New builds the main window over the replica.
@@ -109,7 +117,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	d.list.onBulkReject = d.showReject
 
 	d.detail = newDetailView(d, []tab{
-		newSummaryTab(d), newQuoteTab(d), newVisitTab(d), newMessagesTab(d), newAttachmentsTab(d), newActivityTab(d),
+		newSummaryTab(d), newQuoteTab(d), newVisitTab(d), newMessagesTab(d), newAttachmentsTab(d), newInvoiceTab(d), newProceduresTab(d), newActivityTab(d),
 	})
 	d.status = newStatusBar(d)
 
@@ -142,6 +150,7 @@ func (d *Desk) Window() fyne.Window { return d.win }
 // Start begins the first sync, the periodic sync and the status bar's
 // clock; call after Show.
 func (d *Desk) Start() {
+	d.started = true
 	d.status.start()
 	d.syncNow(d.deps.Ready)
 	every := d.deps.SyncEvery

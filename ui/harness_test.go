@@ -49,6 +49,15 @@ func (o harnessOnline) Refresh(ctx context.Context, id int64) error { return o.s
 func (o harnessOnline) AttachmentLink(ctx context.Context, wo int64, att string) (api.DownloadURL, error) {
 	return o.client.AttachmentDownloadURL(ctx, wo, att)
 }
+func (o harnessOnline) InvoiceAttachmentLink(ctx context.Context, wo int64, att string) (api.DownloadURL, error) {
+	return o.client.InvoiceAttachmentDownloadURL(ctx, wo, att)
+}
+func (o harnessOnline) StepAttachments(ctx context.Context, s api.StepRef) ([]api.StepAttachment, error) {
+	return o.client.ListStepAttachments(ctx, s)
+}
+func (o harnessOnline) StepAttachmentLink(ctx context.Context, s api.StepRef, att string) (api.DownloadURL, error) {
+	return o.client.StepAttachmentDownloadURL(ctx, s, att)
+}
 func (o harnessOnline) Download(ctx context.Context, l api.DownloadURL, w io.Writer, p func(int64, int64)) error {
 	return o.client.Download(ctx, l, w, p)
 }

@@ -1,0 +1,1111 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"image/color"
+	"reflect"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+	"github.com/shopspring/decimal"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/storage"
+)
+
+// invoiceTab builds the invoice from the customer's price list, weighs it
+// against the NTE and saves, submits or deletes it through the outbox.
+//
+// The form edits a copy of the invoice (draft). It is replaced by the
+// replica's invoice whenever the person has nothing unsaved and no save is
+// on its way, so the service's own numbers and status changes show up; while
+// a save waits in the outbox the draft stays on screen, since the replica
+// still holds the old invoice until the service answers.
+type invoiceTab struct {
+	d  *Desk
+	wo *api.WorkOrder
+	pl *api.PriceList
+
+	stored    *api.Invoice // the replica's invoice; nil when never fetched
+	loaded    *api.Invoice // what the draft was last loaded from
+	inv       api.Invoice  // the draft on screen
+	dirty     bool
+	savingRow int64 // the queued save the draft waits for (0 = none)
+	rendering bool  // SetText while rebuilding is not an edit
+
+	hidden *widget.Label
+	body   *fyne.Container
+
+	badge    *badge
+	details  *widget.Label
+	editNote *widget.Label
+
+	number *widget.Entry
+	date   *widget.DateEntry
+
+	linesBox *fyne.Container
+	rows     []*lineRow
+	noLines  *widget.Label
+	priceSel *widget.Select
+	addItem  *widget.Button
+	freeType *widget.Select
+	addFree  *widget.Button
+	addTax   *widget.Button
+	freeBox  *fyne.Container
+	discount *widget.Entry
+	inputErr *widget.Label
+
+	linesSum *widget.Label
+	discLbl  *widget.Label
+	total    *widget.Label
+
+	gauge      *widget.ProgressBar
+	nteLbl     *widget.Label
+	nteWarn    *widget.Label
+	requestNte *widget.Button
+	requestWhy *widget.Label
+
+	problems   *widget.Label
+	warnings   *widget.Label
+	save       *widget.Button
+	submit     *widget.Button
+	del        *widget.Button
+	lastAction *widget.Label
+
+	atts     []api.Attachment
+	attBox   *fyne.Container
+	attEmpty *widget.Label
+	attNote  *widget.Label
+	addAtt   *widget.Button
+}
+
+// lineRow is the widgets of one invoice line.
+type lineRow struct {
+	box      fyne.CanvasObject
+	desc     *widget.Entry
+	kind     *widget.Label
+	qty      *widget.Entry
+	rate     *widget.Entry
+	subtotal *widget.Label
+	remove   *widget.Button
+}
+
+// freeLineTypes are the categories of a line the contractor defines itself.
+var freeLineTypes = []api.LineItemType{api.LineLabor, api.LineMaterial, api.LineTravel, api.LineOther}
+
+func newInvoiceTab(d *Desk) *invoiceTab {
+	t := &invoiceTab{d: d}
+	t.hidden = widget.NewLabel("")
+	t.hidden.Wrapping = fyne.TextWrapWord
+	t.hidden.Importance = widget.WarningImportance
+
+	t.badge = newBadge()
+	t.details = widget.NewLabel("")
+	t.details.Wrapping = fyne.TextWrapWord
+	t.editNote = widget.NewLabel("")
+	t.editNote.Wrapping = fyne.TextWrapWord
+	t.editNote.Importance = widget.WarningImportance
+
+	t.number = widget.NewEntry()
+	t.number.SetPlaceHolder("e.g. INV-2026-0142")
+	t.number.OnChanged = func(s string) {
+		if t.rendering {
+			return
+		}
+		t.inv.InvoiceNumber = strings.TrimSpace(s)
+		t.edited()
+	}
+	t.date = widget.NewDateEntry()
+	t.date.OnChanged = func(d *time.Time) {
+		if t.rendering {
+			return
+		}
+		t.inv.InvoiceDate = invoiceDateFromLocal(d)
+		t.edited()
+	}
+
+	t.linesBox = container.NewVBox()
+	t.noLines = widget.NewLabel("No lines yet: add items from the price list below.")
+	t.noLines.Importance = widget.LowImportance
+	t.priceSel = widget.NewSelect(nil, nil)
+	t.priceSel.PlaceHolder = "Price list item…"
+	t.addItem = widget.NewButtonWithIcon("Add item", theme.ContentAddIcon(), t.onAddItem)
+	var types []string
+	for _, ty := range freeLineTypes {
+		types = append(types, string(ty))
+	}
+	t.freeType = widget.NewSelect(types, nil)
+	t.freeType.SetSelectedIndex(0)
+	t.addFree = widget.NewButtonWithIcon("Add line", theme.ContentAddIcon(), t.onAddFree)
+	t.addTax = widget.NewButtonWithIcon("Add tax line", theme.ContentAddIcon(), t.onAddTax)
+	t.freeBox = container.NewHBox(widget.NewLabel("Your own line:"), t.freeType, t.addFree)
+	t.discount = widget.NewEntry()
+	t.discount.SetPlaceHolder("0.00")
+	t.discount.OnChanged = t.onDiscount
+	t.inputErr = widget.NewLabel("")
+	t.inputErr.Importance = widget.DangerImportance
+	t.inputErr.Wrapping = fyne.TextWrapWord
+
+	t.linesSum = widget.NewLabel("")
+	t.discLbl = widget.NewLabel("")
+	t.total = widget.NewLabelWithStyle("", fyne.TextAlignTrailing, fyne.TextStyle{Bold: true})
+
+	t.gauge = widget.NewProgressBar()
+	t.gauge.TextFormatter = func() string { return fmt.Sprintf("%.0f%% of the NTE", t.gauge.Value*100) }
+	t.nteLbl = widget.NewLabel("")
+	t.nteWarn = widget.NewLabel("")
+	t.nteWarn.Wrapping = fyne.TextWrapWord
+	t.requestNte = widget.NewButtonWithIcon("Request NTE increase", theme.WarningIcon(), t.onRequestNte)
+	t.requestNte.Importance = widget.DangerImportance
+	t.requestWhy = widget.NewLabel("")
+	t.requestWhy.Wrapping = fyne.TextWrapWord
+	t.requestWhy.Importance = widget.WarningImportance
+
+	t.problems = widget.NewLabel("")
+	t.problems.Wrapping = fyne.TextWrapWord
+	t.problems.Importance = widget.DangerImportance
+	t.warnings = widget.NewLabel("")
+	t.warnings.Wrapping = fyne.TextWrapWord
+	t.warnings.Importance = widget.WarningImportance
+	t.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), t.onSave)
+	t.submit = widget.NewButtonWithIcon("Submit invoice", theme.MailSendIcon(), t.onSubmit)
+	t.submit.Importance = widget.HighImportance
+	t.del = widget.NewButtonWithIcon("Delete…", theme.DeleteIcon(), t.onDelete)
+	t.lastAction = widget.NewLabel("")
+	t.lastAction.Wrapping = fyne.TextWrapWord
+
+	t.attBox = container.NewVBox()
+	t.attEmpty = widget.NewLabel("No files on the invoice.")
+	t.attEmpty.Importance = widget.LowImportance
+	t.attNote = widget.NewLabel("")
+	t.attNote.Importance = widget.LowImportance
+	t.attNote.Wrapping = fyne.TextWrapWord
+	t.addAtt = widget.NewButtonWithIcon("Add file…", theme.ContentAddIcon(), t.onAddAttachment)
+	return t
+}
+
+func (t *invoiceTab) title() string       { return "Invoice" }
+func (t *invoiceTab) icon() fyne.Resource { return theme.DocumentIcon() }
+
+func (t *invoiceTab) content() fyne.CanvasObject {
+	fixed := func(w float32, o fyne.CanvasObject) fyne.CanvasObject {
+		return container.NewGridWrap(fyne.NewSize(w, o.MinSize().Height), o)
+	}
+	status := container.NewVBox(container.NewHBox(heading("Invoice"), t.badge), t.details, t.editNote)
+	head := widget.NewForm(
+		widget.NewFormItem("Invoice number", t.number),
+		widget.NewFormItem("Invoice date", t.date),
+	)
+	picker := container.NewBorder(nil, nil, nil, t.addItem, t.priceSel)
+	adders := container.NewVBox(picker, container.NewHBox(t.freeBox, t.addTax))
+	totals := container.NewVBox(
+		container.NewHBox(layout.NewSpacer(), t.linesSum),
+		container.NewHBox(layout.NewSpacer(), widget.NewLabel("Discount"), fixed(120, t.discount), t.discLbl),
+		container.NewHBox(layout.NewSpacer(), t.total),
+	)
+	nte := container.NewVBox(heading("Against the NTE"), t.nteLbl, t.gauge, t.nteWarn,
+		container.NewHBox(t.requestNte), t.requestWhy)
+	actions := container.NewVBox(t.problems, t.warnings,
+		container.NewHBox(t.del, layout.NewSpacer(), t.save, t.submit), t.lastAction)
+	atts := container.NewVBox(
+		container.NewBorder(nil, nil, heading("Invoice attachments"), t.addAtt),
+		t.attNote, t.attEmpty, t.attBox)
+	t.body = container.NewVBox(status, head, widget.NewSeparator(),
+		heading("Lines"), t.linesBox, t.noLines, adders, t.inputErr, totals, widget.NewSeparator(),
+		nte, widget.NewSeparator(), actions, widget.NewSeparator(), atts)
+	return container.NewVScroll(container.NewPadded(container.NewVBox(t.hidden, t.body)))
+}
+
+func (t *invoiceTab) show(wo *api.WorkOrder) {
+	switching := t.wo == nil || t.wo.WorkOrderId != wo.WorkOrderId
+	t.wo = wo
+	if switching {
+		t.dirty, t.savingRow = false, 0
+		t.inputErr.SetText("")
+	}
+	if !wo.InvoiceVisible() {
+		t.hidden.SetText(fmt.Sprintf("%s was received before service version 4.1 (13 September 2018). "+
+			"The service hides the invoice of such work orders until they are Completed (checked out); "+
+			"it is %s now. The invoice appears here once the work is completed.", wo.WorkOrderNumber, statusText(wo.Status)))
+		t.hidden.Show()
+		t.body.Hide()
+		return
+	}
+	t.hidden.Hide()
+	t.body.Show()
+	ctx := context.Background()
+	t.pl, _ = t.d.store.PriceList(ctx, wo.WorkOrderId)
+	t.stored = nil
+	if inv, err := t.d.store.Invoice(ctx, wo.WorkOrderId); err == nil {
+		t.stored = inv
+	}
+	// Reloading rebuilds the line rows, which would take the focus from an
+	// entry; skip it when the service's invoice has not changed.
+	if switching || !(t.dirty || t.saveInFlight()) && !reflect.DeepEqual(t.stored, t.loaded) {
+		t.loadDraft()
+	}
+	t.renderStatus()
+	t.renderAdders()
+	t.renderAttachments()
+	t.recompute()
+}
+
+// saveInFlight reports whether the draft waits for a queued save. A refused
+// save hands the draft back to the person to fix.
+func (t *invoiceTab) saveInFlight() bool {
+	if t.savingRow == 0 {
+		return false
+	}
+	row, err := t.d.store.OutboxRow(context.Background(), t.savingRow)
+	if err != nil {
+		t.savingRow = 0
+		return false
+	}
+	switch row.State {
+	case storage.OutboxPending, storage.OutboxSending:
+		return true
+	case storage.OutboxFailed:
+		t.savingRow = 0
+		t.dirty = true
+		return true
+	}
+	t.savingRow = 0
+	return false
+}
+
+// loadDraft copies the replica's invoice (or an empty one) into the form.
+func (t *invoiceTab) loadDraft() {
+	t.dirty = false
+	t.loaded = t.stored
+	if t.stored != nil {
+		t.inv = *t.stored
+		t.inv.LineItems = append([]api.LineItem(nil), t.stored.LineItems...)
+	} else {
+		t.inv = api.Invoice{WorkOrderId: t.wo.WorkOrderId}
+	}
+	t.inv.Currency = t.wo.Currency
+	t.inv.StampCurrency()
+	t.rendering = true
+	t.number.SetText(t.inv.InvoiceNumber)
+	t.date.SetDate(invoiceDateToLocal(t.inv.InvoiceDate))
+	if t.inv.DiscountAmount.IsZero() {
+		t.discount.SetText("")
+	} else {
+		t.discount.SetText(t.moneyText(t.inv.DiscountAmount))
+	}
+	t.rendering = false
+	t.inputErr.SetText("")
+	t.rebuildLines()
+}
+
+// invoiceDateFromLocal keeps the calendar day picked, as a UTC midnight:
+// an invoice date is a day, not an instant, and must not shift by a zone.
+func invoiceDateFromLocal(d *time.Time) *time.Time {
+	if d == nil {
+		return nil
+	}
+	u := time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.UTC)
+	return &u
+}
+
+func invoiceDateToLocal(d *time.Time) *time.Time {
+	if d == nil || d.IsZero() {
+		return nil
+	}
+	u := d.UTC()
+	l := time.Date(u.Year(), u.Month(), u.Day(), 0, 0, 0, 0, time.Local)
+	return &l
+}
+
+// status is the invoice status as the service last told it; the draft's
+// copy may be older.
+func (t *invoiceTab) status() api.InvoiceStatus {
+	if t.stored != nil {
+		return t.stored.Status
+	}
+	return t.inv.Status
+}
+
+// editable says whether the invoice may change now, and why not.
+func (t *invoiceTab) editable() (bool, string) {
+	switch {
+	case t.wo.Status == api.StatusRejected || t.wo.Status == api.StatusRecalled:
+		return false, "This work order is " + strings.ToLower(statusText(t.wo.Status)) + ": its invoice cannot be changed."
+	case !t.status().Editable():
+		return false, "This invoice is " + strings.ToLower(statusText(t.status())) + ": the service does not allow changes unless the customer disputes it."
+	}
+	return true, ""
+}
+
+func invoiceStatusColor(s api.InvoiceStatus) color.Color {
+	switch s {
+	case api.InvoiceSubmitted, api.InvoicePendingVerification:
+		return colSubmitted
+	case api.InvoiceAuthorized, api.InvoicePaid:
+		return colApproved
+	case api.InvoiceDisputed:
+		return colRejected
+	}
+	return colNeutral
+}
+
+func (t *invoiceTab) renderStatus() {
+	st := t.status()
+	if st == "" {
+		st = api.InvoiceDraft
+	}
+	t.badge.Set(statusText(st), invoiceStatusColor(st))
+	inv := t.stored
+	var parts []string
+	if inv == nil {
+		parts = append(parts, "The invoice has not been fetched from the service yet; it is loaded when the work order is opened while online. What you save replaces the invoice the service holds.")
+	} else {
+		if inv.AuthNumber != "" {
+			parts = append(parts, "Authorization number "+inv.AuthNumber)
+		}
+		if inv.CheckNumber != "" {
+			parts = append(parts, "Check number "+inv.CheckNumber)
+		}
+		if inv.PaidDate != nil {
+			parts = append(parts, "Paid on "+localTime(*inv.PaidDate))
+		}
+		if inv.SubmissionDeadline != nil {
+			parts = append(parts, "Submit by "+deadlineText(inv.SubmissionDeadline))
+		}
+		if inv.IsPreBilled || t.wo.IsPreBilled {
+			parts = append(parts, "Pre-billed: submitting this invoice is how the work order is accepted")
+		}
+		if inv.Status == api.InvoiceDisputed && inv.Comment != "" {
+			parts = append(parts, "The customer disputes it: "+inv.Comment)
+		}
+	}
+	t.details.SetText(strings.Join(parts, "\n"))
+	ok, why := t.editable()
+	t.editNote.SetText(why)
+	if ok {
+		t.editNote.Hide()
+	} else {
+		t.editNote.Show()
+	}
+	for _, w := range []fyne.Disableable{t.number, t.date, t.discount, t.priceSel, t.freeType, t.addFree} {
+		setEnabled(w, ok)
+	}
+	t.lastAction.SetText(t.lastInvoiceAction())
+}
+
+// renderAdders offers the price list and, when the customer allows them,
+// the contractor's own lines.
+func (t *invoiceTab) renderAdders() {
+	var opts []string
+	if t.pl != nil && t.pl.AllowPriceListItems {
+		for _, it := range t.pl.Items {
+			s := priceItemLabel(it, t.wo.Currency)
+			if it.IsRateReadOnly {
+				s += " (fixed rate)"
+			}
+			opts = append(opts, s)
+		}
+	}
+	t.priceSel.Options = opts
+	t.priceSel.ClearSelected()
+	switch {
+	case t.pl == nil:
+		t.priceSel.PlaceHolder = "Price list not loaded yet (it is fetched when online)"
+	case !t.pl.AllowPriceListItems:
+		t.priceSel.PlaceHolder = "This customer has no price list items"
+	default:
+		t.priceSel.PlaceHolder = "Price list item…"
+	}
+	t.priceSel.Refresh()
+	ok, _ := t.editable()
+	setEnabled(t.addItem, ok && len(opts) > 0)
+	if t.pl == nil || t.pl.AllowProviderItems {
+		t.freeBox.Show()
+	} else {
+		t.freeBox.Hide()
+	}
+}
+
+// priceItem finds the price list entry a line refers to.
+func (t *invoiceTab) priceItem(id int64) *api.PriceListItem {
+	if t.pl == nil || id == 0 {
+		return nil
+	}
+	for i := range t.pl.Items {
+		if t.pl.Items[i].Id == id {
+			return &t.pl.Items[i]
+		}
+	}
+	return nil
+}
+
+func (t *invoiceTab) rateFixed(l api.LineItem) bool {
+	it := t.priceItem(l.PriceListItemId)
+	return it != nil && it.IsRateReadOnly
+}
+
+func (t *invoiceTab) minor() int32 { return int32(api.MinorUnits(t.wo.Currency)) }
+
+func (t *invoiceTab) moneyText(m api.Money) string { return m.Amount.StringFixed(t.minor()) }
+
+// rebuildLines makes one row per line; edits then update rows in place so
+// the entry being typed in keeps its focus.
+func (t *invoiceTab) rebuildLines() {
+	t.rendering = true
+	defer func() { t.rendering = false }()
+	ok, _ := t.editable()
+	t.rows = t.rows[:0]
+	var objs []fyne.CanvasObject
+	if len(t.inv.LineItems) > 0 {
+		objs = append(objs, lineLayout(
+			widget.NewLabelWithStyle("Description", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+			widget.NewLabelWithStyle("Category", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+			widget.NewLabelWithStyle("Quantity", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+			widget.NewLabelWithStyle("Rate", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+			widget.NewLabelWithStyle("Subtotal", fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}),
+			widget.NewLabel("")))
+	}
+	for i := range t.inv.LineItems {
+		r := t.newLineRow(i, ok)
+		t.rows = append(t.rows, r)
+		objs = append(objs, r.box)
+	}
+	t.linesBox.Objects = objs
+	t.linesBox.Refresh()
+	if len(t.inv.LineItems) == 0 {
+		t.noLines.Show()
+	} else {
+		t.noLines.Hide()
+	}
+}
+
+func lineLayout(desc, kind, qty, rate, subtotal, remove fyne.CanvasObject) fyne.CanvasObject {
+	h := widget.NewEntry().MinSize().Height
+	fixed := func(w float32, o fyne.CanvasObject) fyne.CanvasObject {
+		return container.NewGridWrap(fyne.NewSize(w, h), o)
+	}
+	right := container.NewHBox(fixed(90, kind), fixed(80, qty), fixed(110, rate), fixed(120, subtotal), fixed(40, remove))
+	return container.NewBorder(nil, nil, nil, right, desc)
+}
+
+func (t *invoiceTab) newLineRow(i int, editable bool) *lineRow {
+	l := t.inv.LineItems[i]
+	r := &lineRow{}
+	r.desc = widget.NewEntry()
+	r.desc.SetText(l.Description)
+	r.desc.SetPlaceHolder("Description (required)")
+	r.desc.OnChanged = func(s string) {
+		if t.rendering {
+			return
+		}
+		t.inv.LineItems[i].Description = s
+		t.edited()
+	}
+	kind := string(l.Type)
+	if l.PriceListItemId != 0 {
+		kind = "Price list"
+	}
+	r.kind = widget.NewLabel(kind)
+	r.kind.Truncation = fyne.TextTruncateEllipsis
+	r.qty = widget.NewEntry()
+	r.qty.SetText(l.Quantity.String())
+	r.qty.Validator = func(s string) error { _, err := parseQuantity(s); return err }
+	r.qty.OnChanged = func(s string) {
+		if t.rendering {
+			return
+		}
+		q, err := parseQuantity(s)
+		if err != nil {
+			t.inputErr.SetText(fmt.Sprintf("Line %d: %v. The line keeps %s until you fix it.", i+1, err, t.inv.LineItems[i].Quantity))
+			return
+		}
+		t.inputErr.SetText("")
+		t.inv.LineItems[i].Quantity = q
+		t.edited()
+	}
+	r.rate = widget.NewEntry()
+	r.rate.SetText(t.moneyText(l.Rate))
+	r.rate.Validator = func(s string) error { _, err := parseRate(s, t.wo.Currency); return err }
+	r.rate.OnChanged = func(s string) {
+		if t.rendering {
+			return
+		}
+		m, err := parseRate(s, t.wo.Currency)
+		if err != nil {
+			t.inputErr.SetText(fmt.Sprintf("Line %d: %v. The line keeps %s until you fix it.", i+1, err, t.inv.LineItems[i].Rate.Format()))
+			return
+		}
+		t.inputErr.SetText("")
+		t.inv.LineItems[i].Rate = m
+		t.edited()
+	}
+	r.subtotal = widget.NewLabelWithStyle("", fyne.TextAlignTrailing, fyne.TextStyle{})
+	r.remove = widget.NewButtonWithIcon("", theme.DeleteIcon(), func() {
+		t.inv.LineItems = append(t.inv.LineItems[:i:i], t.inv.LineItems[i+1:]...)
+		t.inputErr.SetText("")
+		t.rebuildLines()
+		t.edited()
+	})
+	r.remove.Importance = widget.LowImportance
+	setEnabled(r.desc, editable)
+	setEnabled(r.qty, editable && l.Type != api.LineTax)
+	setEnabled(r.rate, editable && !t.rateFixed(l))
+	if !editable {
+		r.remove.Hide()
+	}
+	r.box = lineLayout(r.desc, r.kind, r.qty, r.rate, r.subtotal, r.remove)
+	return r
+}
+
+// parseQuantity accepts a decimal above zero (hours may be fractional).
+func parseQuantity(s string) (decimal.Decimal, error) {
+	q, err := decimal.NewFromString(strings.TrimSpace(s))
+	if err != nil {
+		return decimal.Zero, errors.New("the quantity must be a number, e.g. 1.5")
+	}
+	if !q.IsPositive() {
+		return decimal.Zero, errors.New("the quantity must be greater than zero")
+	}
+	return q, nil
+}
+
+// parseRate accepts a non-negative amount with at most the currency's decimals.
+func parseRate(s, currency string) (api.Money, error) {
+	s = strings.ReplaceAll(strings.TrimSpace(s), ",", "")
+	if s == "" {
+		return api.Money{Currency: currency}, nil
+	}
+	m, err := api.NewMoney(s, currency)
+	if err != nil {
+		return api.Money{}, errors.New("the amount must be a number, e.g. 85.00")
+	}
+	if m.Amount.IsNegative() {
+		return api.Money{}, errors.New("the amount cannot be negative")
+	}
+	if !m.FitsMinorUnits() {
+		if api.MinorUnits(currency) == 0 {
+			return api.Money{}, fmt.Errorf("%s amounts have no decimals", currency)
+		}
+		return api.Money{}, fmt.Errorf("%s amounts have at most %d decimals", currency, api.MinorUnits(currency))
+	}
+	return m, nil
+}
+
+func (t *invoiceTab) onDiscount(s string) {
+	if t.rendering {
+		return
+	}
+	m, err := parseRate(s, t.wo.Currency)
+	if err != nil {
+		t.inputErr.SetText("Discount: " + err.Error() + ". The invoice keeps " + t.inv.DiscountAmount.Format() + " until you fix it.")
+		return
+	}
+	t.inputErr.SetText("")
+	t.inv.DiscountAmount = m
+	t.edited()
+}
+
+func (t *invoiceTab) onAddItem() {
+	i := t.priceSel.SelectedIndex()
+	if t.pl == nil || i < 0 || i >= len(t.pl.Items) {
+		t.d.showError(errors.New("pick an item from the price list first"))
+		return
+	}
+	it := t.pl.Items[i]
+	kind := it.Type
+	if kind == "" {
+		kind = api.LinePriceList
+	}
+	t.addLine(api.LineItem{Type: kind, Description: it.Description, Quantity: decimal.NewFromInt(1),
+		Rate: it.Rate.In(t.wo.Currency), PriceListItemId: it.Id})
+}
+
+func (t *invoiceTab) onAddFree() {
+	kind := api.LineItemType(t.freeType.Selected)
+	if kind == "" {
+		kind = api.LineLabor
+	}
+	t.addLine(api.LineItem{Type: kind, Quantity: decimal.NewFromInt(1), Rate: api.Money{Currency: t.wo.Currency}})
+}
+
+// onAddTax adds the invoice's one tax line; its rate is the tax amount.
+func (t *invoiceTab) onAddTax() {
+	t.addLine(api.LineItem{Type: api.LineTax, Description: "Tax", Quantity: decimal.NewFromInt(1), Rate: api.Money{Currency: t.wo.Currency}})
+}
+
+func (t *invoiceTab) addLine(l api.LineItem) {
+	if ok, why := t.editable(); !ok {
+		t.d.showError(errors.New(why))
+		return
+	}
+	l.Subtotal = l.ComputedSubtotal()
+	t.inv.LineItems = append(t.inv.LineItems, l)
+	t.rebuildLines()
+	t.edited()
+}
+
+func (t *invoiceTab) edited() {
+	t.dirty = true
+	t.recompute()
+}
+
+// invoiceTotals are the sums of a draft, in the work order's currency.
+type invoiceTotals struct {
+	lines, tax, discount, total api.Money
+}
+
+func computeTotals(inv *api.Invoice, currency string) invoiceTotals {
+	z := api.Money{Currency: currency}
+	tt := invoiceTotals{lines: z, tax: z, discount: inv.DiscountAmount.In(currency), total: z}
+	for _, l := range inv.LineItems {
+		l.Rate = l.Rate.In(currency)
+		sub := l.ComputedSubtotal()
+		tt.lines, _ = tt.lines.Add(sub)
+		if l.Type == api.LineTax {
+			tt.tax, _ = tt.tax.Add(sub)
+		}
+	}
+	tt.total = api.Money{Amount: tt.lines.Amount.Sub(tt.discount.Amount), Currency: currency}.Round()
+	return tt
+}
+
+// nteLevel is where an invoice total stands against the NTE.
+type nteLevel int
+
+const (
+	nteNoLimit nteLevel = iota
+	nteWithin
+	nteNear // at least nteNearShare of the NTE: time to ask for more
+	nteOver
+)
+
+// nteNearShare is when the gauge starts warning: a last line or a tax
+// adjustment commonly adds the final tenth.
+var nteNearShare = decimal.NewFromFloat(0.9)
+
+// nteStanding compares total with nte (same currency); share is total/nte.
+func nteStanding(total, nte api.Money) (nteLevel, float64) {
+	if nte.IsZero() {
+		return nteNoLimit, 0
+	}
+	share := total.Amount.Div(nte.Amount)
+	f, _ := share.Float64() // only drawn, never computed with
+	switch {
+	case total.Amount.GreaterThan(nte.Amount):
+		return nteOver, f
+	case share.GreaterThanOrEqual(nteNearShare):
+		return nteNear, f
+	}
+	return nteWithin, f
+}
+
+// recompute refreshes everything derived from the draft: subtotals, totals,
+// the NTE gauge, the submit checks and the buttons.
+func (t *invoiceTab) recompute() {
+	cur := t.wo.Currency
+	for i, r := range t.rows {
+		l := t.inv.LineItems[i]
+		l.Rate = l.Rate.In(cur)
+		r.subtotal.SetText(l.ComputedSubtotal().Format())
+	}
+	tt := computeTotals(&t.inv, cur)
+	t.inv.TotalAmount = tt.total
+	lines := "Lines " + tt.lines.Format()
+	if !tt.tax.IsZero() {
+		lines += " (tax " + tt.tax.Format() + ")"
+	}
+	t.linesSum.SetText(lines)
+	if tt.discount.IsZero() {
+		t.discLbl.SetText("")
+	} else {
+		t.discLbl.SetText("−" + tt.discount.Format())
+	}
+	t.total.SetText("Total " + tt.total.Format() + "  " + cur)
+	hasTax := false
+	for _, l := range t.inv.LineItems {
+		hasTax = hasTax || l.Type == api.LineTax
+	}
+	ok, _ := t.editable()
+	// Assumption: no composite tax in the customer's service area, so one
+	// tax line at most (the service answers 3042 otherwise).
+	setEnabled(t.addTax, ok && !hasTax)
+
+	t.renderNte(tt.total)
+
+	blocking, warnings := t.checks()
+	if len(blocking) > 0 {
+		t.problems.SetText("The service would refuse to submit this invoice:\n• " + strings.Join(blocking, "\n• "))
+		t.problems.Show()
+	} else {
+		t.problems.SetText("")
+		t.problems.Hide()
+	}
+	if len(warnings) > 0 {
+		t.warnings.SetText("• " + strings.Join(warnings, "\n• "))
+		t.warnings.Show()
+	} else {
+		t.warnings.SetText("")
+		t.warnings.Hide()
+	}
+	setEnabled(t.save, ok && t.dirty)
+	setEnabled(t.submit, ok && len(blocking) == 0)
+	setEnabled(t.del, ok && t.stored != nil && (len(t.stored.LineItems) > 0 || t.stored.InvoiceNumber != ""))
+}
+
+func (t *invoiceTab) renderNte(total api.Money) {
+	nte := t.wo.Nte.Amount.In(t.wo.Currency)
+	level, share := nteStanding(total, nte)
+	t.requestNte.Hide()
+	t.requestWhy.Hide()
+	t.nteWarn.Importance = widget.WarningImportance
+	switch level {
+	case nteNoLimit:
+		t.nteLbl.SetText("NTE: No limit. The customer set no maximum for this work order.")
+		t.gauge.Hide()
+		t.nteWarn.SetText("")
+		t.nteWarn.Hide()
+		return
+	case nteWithin:
+		t.nteWarn.SetText("")
+		t.nteWarn.Hide()
+	case nteNear:
+		left, _ := nte.Add(api.Money{Amount: total.Amount.Neg(), Currency: nte.Currency})
+		t.nteWarn.SetText(fmt.Sprintf("Close to the NTE: the total is %.0f%% of it, %s left. Request an increase before the invoice passes it.", share*100, left.Format()))
+		t.nteWarn.Show()
+	case nteOver:
+		over := api.Money{Amount: total.Amount.Sub(nte.Amount), Currency: nte.Currency}
+		t.nteWarn.Importance = widget.DangerImportance
+		t.nteWarn.SetText(fmt.Sprintf("Over the NTE by %s. The customer may refuse this invoice or dispute it later: ask for an NTE increase first.", over.Format()))
+		t.nteWarn.Show()
+		t.requestNte.Show()
+		allowed, why := quoteAllowed(t.wo)
+		setEnabled(t.requestNte, allowed)
+		if !allowed {
+			t.requestWhy.SetText("An NTE increase cannot be requested now. " + why)
+			t.requestWhy.Show()
+		}
+	}
+	t.nteLbl.SetText(fmt.Sprintf("Total %s of the NTE %s", total.Format(), nte.Format()))
+	t.gauge.Show()
+	t.gauge.SetValue(min(share, 1))
+	t.nteWarn.Refresh()
+}
+
+// invoiceSubmitChecks lists, in plain words, what the service would refuse
+// on submission (blocking; codes 3050, 3051, 3052) and what it may accept
+// but the customer may not (warnings). Whether the customer blocks invoices
+// above the NTE is not published to contractors, so over the NTE is a warning.
+func invoiceSubmitChecks(wo *api.WorkOrder, inv *api.Invoice, pl *api.PriceList) (blocking, warnings []string) {
+	add := func(s string, args ...any) { blocking = append(blocking, fmt.Sprintf(s, args...)) }
+	switch {
+	case wo.Status == api.StatusRejected || wo.Status == api.StatusRecalled:
+		add("the work order is %s, so it cannot be invoiced", strings.ToLower(statusText(wo.Status)))
+	case !wo.InvoiceVisible():
+		add("the work order was received before service version 4.1: the service shows its invoice only once the work order is completed")
+	case !wo.Status.Completed():
+		add("the work order is %s: the service accepts the invoice only once the work is completed and checked out (3051)", strings.ToLower(statusText(wo.Status)))
+	}
+	if !inv.Status.Editable() {
+		add("the invoice is already %s: it can be submitted only as a draft or after a dispute (3050)", strings.ToLower(statusText(inv.Status)))
+	}
+	if strings.TrimSpace(inv.InvoiceNumber) == "" {
+		add("the invoice number is missing (3052)")
+	}
+	if inv.InvoiceDate == nil || inv.InvoiceDate.IsZero() {
+		add("the invoice date is missing (3052)")
+	}
+	if len(inv.LineItems) == 0 {
+		add("the invoice has no lines (3052)")
+	}
+	currency := wo.Currency
+	for i, l := range inv.LineItems {
+		n := i + 1
+		if strings.TrimSpace(l.Description) == "" {
+			add("line %d has no description (3052)", n)
+		}
+		if l.Quantity.IsZero() {
+			add("line %d has quantity 0 (3052)", n)
+		}
+		if l.Type == "" {
+			add("line %d has no category (3052)", n)
+		}
+		if l.PriceListItemId != 0 && pl != nil {
+			var item *api.PriceListItem
+			for k := range pl.Items {
+				if pl.Items[k].Id == l.PriceListItemId {
+					item = &pl.Items[k]
+				}
+			}
+			switch {
+			case item == nil:
+				add("line %d refers to a price list item the customer no longer offers (3052)", n)
+			case item.IsRateReadOnly && !l.Rate.Amount.Equal(item.Rate.Amount):
+				add("line %d must keep the price list rate of %s (3052)", n, item.Rate.In(currency).Format())
+			}
+		}
+	}
+	tt := computeTotals(inv, currency)
+	if tt.discount.Amount.IsNegative() || !tt.discount.FitsMinorUnits() {
+		add("the discount is not a valid %s amount (3052)", currency)
+	}
+	if tt.total.Amount.IsNegative() {
+		add("the discount (%s) is larger than the lines (%s)", tt.discount.Format(), tt.lines.Format())
+	}
+	if level, _ := nteStanding(tt.total, wo.Nte.Amount.In(currency)); level == nteOver {
+		warnings = append(warnings, fmt.Sprintf("The total (%s) is above the NTE (%s): the service may refuse the invoice, or the customer may dispute it later. Request an NTE increase first.",
+			tt.total.Format(), wo.Nte.Amount.In(currency).Format()))
+	}
+	return blocking, warnings
+}
+
+// checks runs invoiceSubmitChecks on the draft with the status the service
+// last reported (a notification may have moved it while the person typed).
+func (t *invoiceTab) checks() (blocking, warnings []string) {
+	inv := t.inv
+	inv.Status = t.status()
+	return invoiceSubmitChecks(t.wo, &inv, t.pl)
+}
+
+// currentLines is the draft's lines with computed subtotals.
+func (t *invoiceTab) currentLines() []api.LineItem {
+	out := append([]api.LineItem(nil), t.inv.LineItems...)
+	for i := range out {
+		out[i].Rate = out[i].Rate.In(t.wo.Currency)
+		out[i].Subtotal = out[i].ComputedSubtotal()
+	}
+	return out
+}
+
+// onRequestNte opens the quote form filled with the invoice total and its
+// lines, so the customer sees what the extra money is for.
+func (t *invoiceTab) onRequestNte() {
+	if ok, why := quoteAllowed(t.wo); !ok {
+		t.d.showError(errors.New(why))
+		return
+	}
+	var q *quoteTab
+	for _, tb := range t.d.detail.tabs {
+		if qt, ok := tb.(*quoteTab); ok {
+			q = qt
+		}
+	}
+	if q == nil {
+		return
+	}
+	for _, it := range t.d.detail.appTabs.Items {
+		if it.Text == q.title() {
+			t.d.detail.appTabs.Select(it)
+		}
+	}
+	total := computeTotals(&t.inv, t.wo.Currency).total
+	q.prefill(total, t.currentLines(), "Invoice total exceeds the NTE")
+}
+
+// draftForSave is the draft as the service expects it.
+func (t *invoiceTab) draftForSave() api.Invoice {
+	inv := t.inv
+	inv.WorkOrderId = t.wo.WorkOrderId
+	inv.Currency = t.wo.Currency
+	inv.LineItems = t.currentLines()
+	inv.TotalAmount = computeTotals(&t.inv, t.wo.Currency).total
+	return inv
+}
+
+// queueSave puts the draft in the outbox; false when storage refused it.
+func (t *invoiceTab) queueSave() bool {
+	row, err := t.d.store.SaveInvoice(context.Background(), t.wo.WorkOrderId, t.draftForSave())
+	if err != nil {
+		t.d.showError(err)
+		return false
+	}
+	t.savingRow = row.Id
+	t.dirty = false
+	return true
+}
+
+func (t *invoiceTab) onSave() {
+	if t.inputErr.Text != "" {
+		t.d.showError(errors.New("fix the highlighted entry first: " + t.inputErr.Text))
+		return
+	}
+	if t.queueSave() {
+		t.d.queued("Invoice of " + t.wo.WorkOrderNumber)
+		t.recompute()
+		t.lastAction.SetText(t.lastInvoiceAction())
+	}
+}
+
+// onSubmit saves unsaved changes first (the outbox sends them in order),
+// then queues the submission.
+func (t *invoiceTab) onSubmit() {
+	if t.inputErr.Text != "" {
+		t.d.showError(errors.New("fix the highlighted entry first: " + t.inputErr.Text))
+		return
+	}
+	blocking, warnings := t.checks()
+	if len(blocking) > 0 {
+		t.d.showError(errors.New("the service would refuse this invoice: " + strings.Join(blocking, "; ")))
+		return
+	}
+	doSubmit := func() {
+		if t.dirty && !t.queueSave() {
+			return
+		}
+		if _, err := t.d.store.SubmitInvoice(context.Background(), t.wo.WorkOrderId, false); err != nil {
+			t.d.showError(err)
+			return
+		}
+		t.d.queued("Submit invoice of " + t.wo.WorkOrderNumber)
+		t.recompute()
+		t.lastAction.SetText(t.lastInvoiceAction())
+	}
+	if len(warnings) == 0 {
+		doSubmit()
+		return
+	}
+	dialog.ShowConfirm("Submit above the NTE?", strings.Join(warnings, "\n")+"\n\nSubmit anyway?",
+		func(ok bool) {
+			if ok {
+				doSubmit()
+			}
+		}, t.d.win)
+}
+
+func (t *invoiceTab) onDelete() {
+	dialog.ShowConfirm("Delete the invoice?",
+		"Its lines, number and date are removed at the service. Attachments stay. This cannot be undone.",
+		func(ok bool) {
+			if !ok {
+				return
+			}
+			if _, err := t.d.store.DeleteInvoice(context.Background(), t.wo.WorkOrderId); err != nil {
+				t.d.showError(err)
+				return
+			}
+			t.dirty, t.savingRow = false, 0
+			t.d.queued("Delete invoice of " + t.wo.WorkOrderNumber)
+			t.lastAction.SetText(t.lastInvoiceAction())
+		}, t.d.win)
+}
+
+var invoiceKinds = map[storage.OutboxKind]bool{
+	storage.KindInvoiceSave: true, storage.KindInvoiceSubmit: true, storage.KindInvoiceDelete: true,
+	storage.KindInvoiceAttachmentAdd: true, storage.KindInvoiceAttachmentRemove: true,
+}
+
+// lastInvoiceAction describes the newest invoice action on the work order;
+// a refusal carries the service's own message.
+func (t *invoiceTab) lastInvoiceAction() string {
+	rows, err := t.d.store.OutboxRows(context.Background(), t.wo.WorkOrderId)
+	if err != nil {
+		return ""
+	}
+	for i := len(rows) - 1; i >= 0; i-- {
+		r := rows[i]
+		if !invoiceKinds[r.Kind] {
+			continue
+		}
+		text := "Last invoice action: " + r.Summary + " — " + outboxStateText(r)
+		if r.State == storage.OutboxFailed {
+			text += " Fix the invoice, then retry or discard this action in the Activity tab."
+		}
+		return text
+	}
+	return ""
+}
+
+// renderAttachments lists the invoice's files. Invoices carry a handful, so
+// a plain box inside the scrolling tab is enough.
+func (t *invoiceTab) renderAttachments() {
+	atts, _ := t.d.store.InvoiceAttachments(context.Background(), t.wo.WorkOrderId)
+	t.atts = atts
+	ok, why := t.editable()
+	var objs []fyne.CanvasObject
+	for _, a := range atts {
+		a := a
+		open := widget.NewButtonWithIcon("Open", theme.FileIcon(), func() { t.openAttachment(a) })
+		remove := widget.NewButtonWithIcon("Remove…", theme.DeleteIcon(), func() { t.confirmRemove(a) })
+		setEnabled(remove, ok)
+		label := widget.NewLabel(fmt.Sprintf("%s   ·   %s   ·   %s", a.Name, api.HumanSize(a.Size), localTime(a.Created)))
+		label.Truncation = fyne.TextTruncateEllipsis
+		objs = append(objs, container.NewBorder(nil, nil, widget.NewIcon(theme.FileIcon()), container.NewHBox(open, remove), label))
+	}
+	t.attBox.Objects = objs
+	t.attBox.Refresh()
+	if len(atts) == 0 {
+		t.attEmpty.Show()
+	} else {
+		t.attEmpty.Hide()
+	}
+	setEnabled(t.addAtt, ok)
+	if ok {
+		t.attNote.SetText("Files up to 20 MB, e.g. receipts or the signed work ticket.")
+	} else {
+		t.attNote.SetText("Files cannot be added or removed: " + strings.ToLower(why[:1]) + why[1:])
+	}
+}
+
+func (t *invoiceTab) onAddAttachment() {
+	dialog.ShowFileOpen(func(r fyne.URIReadCloser, err error) {
+		if err != nil || r == nil {
+			return
+		}
+		path := r.URI().Path()
+		r.Close()
+		t.addAttachment(path)
+	}, t.d.win)
+}
+
+func (t *invoiceTab) addAttachment(path string) {
+	if _, err := t.d.store.AddInvoiceAttachment(context.Background(), t.wo.WorkOrderId, path); err != nil {
+		t.d.showError(err)
+		return
+	}
+	t.d.queued("File for the invoice of " + t.wo.WorkOrderNumber)
+	t.lastAction.SetText(t.lastInvoiceAction())
+}
+
+func (t *invoiceTab) confirmRemove(a api.Attachment) {
+	woID := t.wo.WorkOrderId
+	dialog.ShowConfirm("Remove "+a.Name+"?", "The file is removed from the invoice at the service.", func(ok bool) {
+		if !ok {
+			return
+		}
+		if _, err := t.d.store.RemoveInvoiceAttachment(context.Background(), woID, a.AttachmentId); err != nil {
+			t.d.showError(err)
+			return
+		}
+		t.d.queued("Remove " + a.Name)
+		t.lastAction.SetText(t.lastInvoiceAction())
+	}, t.d.win)
+}
+
+// openAttachment asks for a fresh temporary link and hands it to the
+// browser; the link is used once and never kept.
+func (t *invoiceTab) openAttachment(a api.Attachment) {
+	if t.d.online == nil {
+		t.d.showError(errors.New("opening files needs a connection to the service"))
+		return
+	}
+	woID := t.wo.WorkOrderId
+	t.d.deps.Background(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		link, err := t.d.online.InvoiceAttachmentLink(ctx, woID, a.AttachmentId)
+		t.d.do(func() {
+			if err != nil {
+				t.d.showError(fmt.Errorf("could not get a download link for %s: %w", a.Name, err))
+				return
+			}
+			t.d.openLink(link)
+		})
+	})
+}

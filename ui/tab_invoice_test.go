@@ -1,0 +1,416 @@
+package ui
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"github.com/shopspring/decimal"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/storage"
+)
+
+// tabOf returns the detail view's tab of type T.
+func tabOf[T tab](h *harness) T {
+	h.t.Helper()
+	for _, tb := range h.desk.detail.tabs {
+		if x, ok := tb.(T); ok {
+			return x
+		}
+	}
+	h.t.Fatalf("no %T tab", *new(T))
+	return *new(T)
+}
+
+// replicaRows is every work order of the replica, in the list's default
+// order (read from storage, so the search does not depend on how the list
+// pages its rows).
+func replicaRows(h *harness) []storage.Row {
+	h.t.Helper()
+	rows, err := h.store.List(context.Background(), storage.ListQuery{})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return rows
+}
+
+// openInvoice opens, on the Invoice tab, the first listed work order whose
+// invoice and price list (asked of the sandbox directly, so that only the
+// chosen one is opened in the window) satisfy ok.
+func openInvoice(h *harness, ok func(wo *api.WorkOrder, inv *api.Invoice, pl *api.PriceList) bool) *invoiceTab {
+	h.t.Helper()
+	ctx := context.Background()
+	client := h.desk.online.(harnessOnline).client
+	for _, r := range replicaRows(h) {
+		wo, err := h.store.WorkOrder(ctx, r.Id)
+		if err != nil || !wo.InvoiceVisible() || wo.Status == api.StatusRejected || wo.Status == api.StatusRecalled {
+			continue
+		}
+		inv, err1 := client.GetInvoice(ctx, wo.WorkOrderId)
+		pl, err2 := client.GetPriceList(ctx, wo.WorkOrderId)
+		if err1 != nil || err2 != nil || len(pl.Items) == 0 || !ok(wo, inv, pl) {
+			continue
+		}
+		h.open(r.Id)
+		h.selectTab("Invoice")
+		t := tabOf[*invoiceTab](h)
+		if t.stored == nil || t.pl == nil {
+			h.t.Fatalf("opening %s did not load its invoice and price list", wo.WorkOrderNumber)
+		}
+		return t
+	}
+	h.t.Fatal("no work order in the demo world fits")
+	return nil
+}
+
+// clearLines removes every line with its delete button, as a person would.
+func clearLines(t *testing.T, inv *invoiceTab) {
+	t.Helper()
+	for len(inv.rows) > 0 {
+		test.Tap(inv.rows[0].remove)
+	}
+	if len(inv.inv.LineItems) != 0 {
+		t.Fatalf("%d lines left after removing them all", len(inv.inv.LineItems))
+	}
+}
+
+// addPriceItem picks item i of the price list and adds it.
+func addPriceItem(t *testing.T, inv *invoiceTab, i int) *lineRow {
+	t.Helper()
+	inv.priceSel.SetSelectedIndex(i)
+	test.Tap(inv.addItem)
+	if len(inv.rows) == 0 {
+		t.Fatal("adding a price list item added no line")
+	}
+	return inv.rows[len(inv.rows)-1]
+}
+
+func TestBuildingAnInvoiceFromThePriceListShowsTotalAndNteWarning(t *testing.T) {
+	h := newHarness(t)
+	inv := openInvoice(h, func(wo *api.WorkOrder, inv *api.Invoice, _ *api.PriceList) bool {
+		return !wo.Nte.NoLimit() && inv.Status.Editable()
+	})
+	wo := h.desk.detail.wo
+	cur := wo.Currency
+	clearLines(t, inv)
+	if !strings.Contains(inv.total.Text, api.Money{Currency: cur}.Format()) {
+		t.Fatalf("an invoice without lines shows %q", inv.total.Text)
+	}
+
+	// First item: description and default rate come from the price list.
+	first := inv.pl.Items[0]
+	row := addPriceItem(t, inv, 0)
+	if row.desc.Text != first.Description {
+		t.Errorf("the new line reads %q, want the price list's %q", row.desc.Text, first.Description)
+	}
+	if want := first.Rate.In(cur).Amount.StringFixed(int32(api.MinorUnits(cur))); row.rate.Text != want {
+		t.Errorf("the new line's rate reads %q, want the list rate %s", row.rate.Text, want)
+	}
+	if row.rate.Disabled() != first.IsRateReadOnly {
+		t.Errorf("rate entry disabled=%v for an item whose rate is read-only=%v", row.rate.Disabled(), first.IsRateReadOnly)
+	}
+	// A fixed-rate item, when the customer has one, cannot be re-priced.
+	for i, it := range inv.pl.Items {
+		if it.IsRateReadOnly {
+			fixed := addPriceItem(t, inv, i)
+			if !fixed.rate.Disabled() {
+				t.Errorf("the rate of %q is fixed by the price list but can be edited", it.Description)
+			}
+			break
+		}
+	}
+	row = inv.rows[0] // adding a line rebuilt the rows
+
+	// Quantity on the first line so the total lands at about 95% of the NTE.
+	nte := wo.Nte.Amount.In(cur)
+	others := decimal.Zero
+	for _, l := range inv.inv.LineItems[1:] {
+		others = others.Add(l.ComputedSubtotal().Amount)
+	}
+	target := nte.Amount.Mul(decimal.NewFromFloat(0.95)).Sub(others)
+	if !target.IsPositive() {
+		t.Fatalf("the fixed-rate line alone (%s) is above 95%% of the NTE %s; pick another work order", others, nte.Format())
+	}
+	qty := target.Div(first.Rate.Amount).Truncate(2)
+	row.qty.SetText(qty.String())
+
+	// Bad input changes nothing.
+	before := inv.total.Text
+	row.qty.SetText("two")
+	if !strings.Contains(inv.inputErr.Text, "quantity must be a number") {
+		t.Errorf("typing a word as quantity says %q", inv.inputErr.Text)
+	}
+	if inv.total.Text != before || !inv.inv.LineItems[0].Quantity.Equal(qty) {
+		t.Errorf("an unreadable quantity changed the invoice: total %q, quantity %s", inv.total.Text, inv.inv.LineItems[0].Quantity)
+	}
+	row.qty.SetText(qty.String())
+
+	want := api.Money{Currency: cur}
+	for _, l := range inv.inv.LineItems {
+		want, _ = want.Add(l.ComputedSubtotal())
+	}
+	if !strings.Contains(inv.total.Text, want.Format()) {
+		t.Fatalf("the total reads %q, want %s", inv.total.Text, want.Format())
+	}
+	if !row.subtotal.Visible() || row.subtotal.Text != inv.inv.LineItems[0].ComputedSubtotal().Format() {
+		t.Errorf("the line subtotal reads %q", row.subtotal.Text)
+	}
+	if !inv.nteWarn.Visible() || !strings.Contains(inv.nteWarn.Text, "Close to the NTE") {
+		t.Errorf("at %s of an NTE of %s the warning reads %q", want.Format(), nte.Format(), inv.nteWarn.Text)
+	}
+	if inv.gauge.Value < 0.9 || inv.gauge.Value > 1 {
+		t.Errorf("the NTE gauge stands at %.2f", inv.gauge.Value)
+	}
+	if inv.requestNte.Visible() {
+		t.Error("the NTE increase button shows while the total is within the NTE")
+	}
+
+	// Save goes through the outbox; the service's copy comes back.
+	inv.number.SetText("INV-TEST-1")
+	test.Tap(inv.save)
+	h.send()
+	stored, err := h.store.Invoice(context.Background(), wo.WorkOrderId)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !stored.TotalAmount.Amount.Equal(want.Amount) || len(stored.LineItems) != len(inv.inv.LineItems) || stored.InvoiceNumber != "INV-TEST-1" {
+		t.Fatalf("the service holds total %s with %d lines, number %q; want %s with %d lines",
+			stored.TotalAmount.Format(), len(stored.LineItems), stored.InvoiceNumber, want.Format(), len(inv.inv.LineItems))
+	}
+	if !strings.Contains(inv.lastAction.Text, "Sent") {
+		t.Errorf("after sending, the tab says %q", inv.lastAction.Text)
+	}
+}
+
+func TestAnInvoiceOverTheNteRequestsAnIncrease(t *testing.T) {
+	h := newHarness(t)
+	inv := openInvoice(h, func(wo *api.WorkOrder, inv *api.Invoice, _ *api.PriceList) bool {
+		ok, _ := quoteAllowed(wo)
+		return ok && !wo.Nte.NoLimit() && inv.Status.Editable()
+	})
+	wo := h.desk.detail.wo
+	clearLines(t, inv)
+	row := addPriceItem(t, inv, 0)
+	rate := inv.inv.LineItems[0].Rate.Amount
+	qty := wo.Nte.Amount.Amount.Mul(decimal.NewFromInt(2)).Div(rate).Ceil()
+	row.qty.SetText(qty.String())
+	addPriceItem(t, inv, len(inv.pl.Items)-1)
+
+	if !inv.requestNte.Visible() || inv.requestNte.Disabled() {
+		t.Fatalf("over the NTE, the request button is visible=%v disabled=%v", inv.requestNte.Visible(), inv.requestNte.Disabled())
+	}
+	if !strings.Contains(inv.nteWarn.Text, "Over the NTE") || !strings.Contains(inv.warnings.Text, "may refuse") {
+		t.Errorf("over the NTE the tab warns %q / %q", inv.nteWarn.Text, inv.warnings.Text)
+	}
+	total := computeTotals(&inv.inv, wo.Currency).total
+	lines := inv.currentLines()
+
+	test.Tap(inv.requestNte)
+	if got := h.desk.detail.appTabs.Selected().Text; got != "Quote" {
+		t.Fatalf("requesting an increase shows the %s tab", got)
+	}
+	q := tabOf[*quoteTab](h)
+	if want := total.Amount.StringFixed(int32(api.MinorUnits(wo.Currency))); q.amount.Text != want {
+		t.Errorf("the quote amount reads %q, want the invoice total %s", q.amount.Text, want)
+	}
+	if q.reason.Text != "Invoice total exceeds the NTE" {
+		t.Errorf("the quote reason reads %q", q.reason.Text)
+	}
+	if len(q.lines) != len(lines) {
+		t.Fatalf("the quote has %d lines, the invoice %d", len(q.lines), len(lines))
+	}
+	shown := strings.Join(texts(q.linesBox), "\n")
+	for _, l := range lines {
+		if !strings.Contains(shown, l.Description) || !strings.Contains(shown, l.ComputedSubtotal().Format()) {
+			t.Errorf("the quote form does not show the line %s at %s:\n%s", l.Description, l.ComputedSubtotal().Format(), shown)
+		}
+	}
+	if !q.formBox.Visible() {
+		t.Error("the quote form is hidden")
+	}
+}
+
+func TestTheNteButtonExplainsWhenNoQuoteIsPossible(t *testing.T) {
+	h := newHarness(t)
+	inv := openInvoice(h, func(wo *api.WorkOrder, inv *api.Invoice, _ *api.PriceList) bool {
+		return wo.Nte.Quote != nil && wo.Nte.Quote.QuoteStatus == api.QuoteSubmitted && !wo.Nte.NoLimit() && inv.Status.Editable()
+	})
+	wo := h.desk.detail.wo
+	row := addPriceItem(t, inv, 0)
+	row.qty.SetText(wo.Nte.Amount.Amount.Mul(decimal.NewFromInt(3)).Div(inv.inv.LineItems[len(inv.inv.LineItems)-1].Rate.Amount).Ceil().String())
+	if !inv.requestNte.Visible() || !inv.requestNte.Disabled() {
+		t.Fatalf("with a quote waiting, the request button is visible=%v disabled=%v", inv.requestNte.Visible(), inv.requestNte.Disabled())
+	}
+	if !inv.requestWhy.Visible() || !strings.Contains(inv.requestWhy.Text, "Waiting for the customer's decision") {
+		t.Errorf("the tab explains %q", inv.requestWhy.Text)
+	}
+}
+
+func TestSubmitWaitsForCheckOutAndSaysSo(t *testing.T) {
+	h := newHarness(t)
+	inv := openInvoice(h, func(wo *api.WorkOrder, inv *api.Invoice, _ *api.PriceList) bool {
+		return !wo.Status.Completed() && inv.Status.Editable()
+	})
+	if !inv.submit.Disabled() || !strings.Contains(inv.problems.Text, "checked out") {
+		t.Fatalf("before check-out, submit disabled=%v and the tab says %q", inv.submit.Disabled(), inv.problems.Text)
+	}
+}
+
+func TestSubmittingACompleteInvoiceShowsItSubmitted(t *testing.T) {
+	h := newHarness(t)
+	inv := openInvoice(h, func(wo *api.WorkOrder, inv *api.Invoice, _ *api.PriceList) bool {
+		if !wo.Status.Completed() || inv.Status != api.InvoiceDraft || len(inv.LineItems) == 0 {
+			return false
+		}
+		level, _ := nteStanding(inv.TotalAmount.In(wo.Currency), wo.Nte.Amount.In(wo.Currency))
+		return level != nteOver
+	})
+	wo := h.desk.detail.wo
+	if inv.submit.Disabled() {
+		t.Fatalf("a complete draft cannot be submitted: %s", inv.problems.Text)
+	}
+	test.Tap(inv.submit)
+	h.send()
+	h.waitFor("the submitted invoice", func() bool { return inv.badge.text.Text == "Submitted" })
+	if !inv.editNote.Visible() || !strings.Contains(inv.editNote.Text, "does not allow changes") {
+		t.Errorf("a submitted invoice explains %q", inv.editNote.Text)
+	}
+	if !inv.number.Disabled() || !inv.submit.Disabled() {
+		t.Error("a submitted invoice can still be edited or submitted")
+	}
+	rows, _ := h.store.OutboxRows(context.Background(), wo.WorkOrderId)
+	if len(rows) != 1 || rows[0].Kind != storage.KindInvoiceSubmit || rows[0].State != storage.OutboxDone {
+		t.Errorf("outbox after submitting: %+v", rows)
+	}
+}
+
+func TestInvoiceSubmitChecks(t *testing.T) {
+	day := time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC)
+	pl := &api.PriceList{AllowPriceListItems: true, Items: []api.PriceListItem{
+		{Id: 1, Description: "Labour", Rate: api.MustMoney("85", "USD")},
+		{Id: 2, Description: "Trip charge", Rate: api.MustMoney("45", "USD"), IsRateReadOnly: true},
+	}}
+	line := func(desc, qty, rate string, item int64) api.LineItem {
+		ty := api.LineLabor
+		if item != 0 {
+			ty = api.LinePriceList
+		}
+		return api.LineItem{Type: ty, Description: desc, Quantity: decimal.RequireFromString(qty), Rate: api.MustMoney(rate, "USD"), PriceListItemId: item}
+	}
+	good := func() api.Invoice {
+		return api.Invoice{Status: api.InvoiceDraft, InvoiceNumber: "INV-1", InvoiceDate: &day, Currency: "USD",
+			LineItems: []api.LineItem{line("Labour", "2", "85", 1), line("Trip charge", "1", "45", 2)}}
+	}
+	wo := func(st api.WorkOrderStatus, nte string, created time.Time) *api.WorkOrder {
+		return &api.WorkOrder{Status: st, Currency: "USD", Created: created, Nte: api.Nte{Amount: api.MustMoney(nte, "USD")}}
+	}
+	modern := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	old := time.Date(2017, 1, 1, 0, 0, 0, 0, time.UTC)
+	cases := []struct {
+		name     string
+		wo       *api.WorkOrder
+		edit     func(*api.Invoice)
+		blocking []string // substrings, in order
+		warning  string
+	}{
+		{name: "complete and within the NTE", wo: wo(api.StatusCheckedOut, "500", modern)},
+		{name: "no limit", wo: wo(api.StatusVerified, "0", modern)},
+		{name: "work not completed", wo: wo(api.StatusCheckedIn, "500", modern), blocking: []string{"checked in: the service accepts the invoice only once the work is completed and checked out (3051)"}},
+		{name: "pre-4.1 not completed", wo: wo(api.StatusAccepted, "500", old), blocking: []string{"before service version 4.1"}},
+		{name: "pre-4.1 completed", wo: wo(api.StatusCheckedOut, "500", old)},
+		{name: "rejected", wo: wo(api.StatusRejected, "500", modern), blocking: []string{"rejected, so it cannot be invoiced"}},
+		{name: "already submitted", wo: wo(api.StatusCheckedOut, "500", modern), edit: func(i *api.Invoice) { i.Status = api.InvoiceSubmitted },
+			blocking: []string{"already submitted: it can be submitted only as a draft or after a dispute (3050)"}},
+		{name: "disputed may be resubmitted", wo: wo(api.StatusCheckedOut, "500", modern), edit: func(i *api.Invoice) { i.Status = api.InvoiceDisputed }},
+		{name: "number and date missing", wo: wo(api.StatusCheckedOut, "500", modern), edit: func(i *api.Invoice) { i.InvoiceNumber, i.InvoiceDate = " ", nil },
+			blocking: []string{"invoice number is missing", "invoice date is missing"}},
+		{name: "no lines", wo: wo(api.StatusCheckedOut, "500", modern), edit: func(i *api.Invoice) { i.LineItems = nil }, blocking: []string{"no lines"}},
+		{name: "line without description or quantity", wo: wo(api.StatusCheckedOut, "500", modern),
+			edit:     func(i *api.Invoice) { i.LineItems = append(i.LineItems, line("", "0", "10", 0)) },
+			blocking: []string{"line 3 has no description", "line 3 has quantity 0"}},
+		{name: "fixed rate changed", wo: wo(api.StatusCheckedOut, "500", modern), edit: func(i *api.Invoice) { i.LineItems[1].Rate = api.MustMoney("60", "USD") },
+			blocking: []string{"line 2 must keep the price list rate of $45.00"}},
+		{name: "item gone from the price list", wo: wo(api.StatusCheckedOut, "500", modern), edit: func(i *api.Invoice) { i.LineItems[0].PriceListItemId = 99 },
+			blocking: []string{"line 1 refers to a price list item"}},
+		{name: "discount above the lines", wo: wo(api.StatusCheckedOut, "500", modern), edit: func(i *api.Invoice) { i.DiscountAmount = api.MustMoney("300", "USD") },
+			blocking: []string{"discount ($300.00) is larger than the lines ($215.00)"}},
+		{name: "over the NTE warns only", wo: wo(api.StatusCheckedOut, "200", modern), warning: "total ($215.00) is above the NTE ($200.00)"},
+		{name: "exactly the NTE", wo: wo(api.StatusCheckedOut, "215", modern)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			inv := good()
+			if c.edit != nil {
+				c.edit(&inv)
+			}
+			blocking, warnings := invoiceSubmitChecks(c.wo, &inv, pl)
+			if len(blocking) != len(c.blocking) {
+				t.Fatalf("blocking = %q, want %d matching %q", blocking, len(c.blocking), c.blocking)
+			}
+			for i, want := range c.blocking {
+				if !strings.Contains(blocking[i], want) {
+					t.Errorf("problem %d = %q, want it to say %q", i, blocking[i], want)
+				}
+			}
+			switch {
+			case c.warning == "" && len(warnings) > 0:
+				t.Errorf("unexpected warnings %q", warnings)
+			case c.warning != "" && (len(warnings) != 1 || !strings.Contains(warnings[0], c.warning)):
+				t.Errorf("warnings = %q, want %q", warnings, c.warning)
+			}
+		})
+	}
+}
+
+func TestNteStanding(t *testing.T) {
+	m := func(s string) api.Money { return api.MustMoney(s, "JPY") }
+	for _, c := range []struct {
+		total, nte string
+		want       nteLevel
+	}{
+		{"1000", "0", nteNoLimit}, {"0", "1000", nteWithin}, {"899", "1000", nteWithin},
+		{"900", "1000", nteNear}, {"1000", "1000", nteNear}, {"1001", "1000", nteOver},
+	} {
+		if got, _ := nteStanding(m(c.total), m(c.nte)); got != c.want {
+			t.Errorf("total %s against NTE %s: level %d, want %d", c.total, c.nte, got, c.want)
+		}
+	}
+}
+
+func TestInvoiceAttachmentsAddOpenRemove(t *testing.T) {
+	h := newHarness(t)
+	inv := openInvoice(h, func(wo *api.WorkOrder, i *api.Invoice, _ *api.PriceList) bool { return i.Status.Editable() })
+	path := filepath.Join(t.TempDir(), "parts-receipt.pdf")
+	if err := os.WriteFile(path, []byte("%PDF-1.4 receipt"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	inv.addAttachment(path) // what choosing the file in the open dialog does
+	h.send()
+	listed := func() string { return strings.Join(texts(inv.attBox), "\n") }
+	if !strings.Contains(listed(), "parts-receipt.pdf") {
+		t.Fatalf("after sending, the invoice lists:\n%s", listed())
+	}
+	var row fyne.CanvasObject
+	for _, o := range inv.attBox.Objects {
+		if strings.Contains(strings.Join(texts(o), " "), "parts-receipt.pdf") {
+			row = o
+		}
+	}
+	test.Tap(buttonIn(t, row, "Open"))
+	h.flush()
+	if txt := h.overlayText(); txt != "" {
+		t.Errorf("opening the file showed %q", txt)
+	}
+	test.Tap(buttonIn(t, row, "Remove…"))
+	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Yes"))
+	h.send()
+	if strings.Contains(listed(), "parts-receipt.pdf") {
+		t.Fatalf("after removing, the invoice still lists:\n%s", listed())
+	}
+}

@@ -1,0 +1,241 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/storage"
+)
+
+// openStep finds, in the demo world, a procedure for which ok holds with a
+// step that has files, opens its work order on the Procedures tab and
+// chooses that step the way a click in the tree does.
+func openStep(h *harness, ok func(p api.Procedure) bool) (*proceduresTab, api.StepRef) {
+	h.t.Helper()
+	ctx := context.Background()
+	for _, r := range replicaRows(h) {
+		wo, err := h.store.WorkOrder(ctx, r.Id)
+		if err != nil {
+			continue
+		}
+		for _, p := range wo.Procedures() {
+			if !ok(p) {
+				continue
+			}
+			for _, s := range p.Steps {
+				ref := api.StepRef{WorkOrderId: wo.WorkOrderId, ProcedureId: p.Id, StepId: s.Id}
+				if atts, err := h.desk.online.StepAttachments(ctx, ref); err != nil || len(atts) == 0 {
+					continue
+				}
+				h.open(wo.WorkOrderId)
+				h.selectTab("Procedures")
+				t := tabOf[*proceduresTab](h)
+				t.tree.Select(stepNode(p.Id, s.Id))
+				h.flush()
+				return t, ref
+			}
+		}
+	}
+	h.t.Fatal("the demo world has no such procedure with step files")
+	return nil, api.StepRef{}
+}
+
+// attRow finds the visible list row showing the file called name.
+func attRow(t *proceduresTab, name string) *fyne.Container {
+	var found *fyne.Container
+	walk(t.attList, func(o fyne.CanvasObject) {
+		c, ok := o.(*fyne.Container)
+		if !ok || found != nil || len(c.Objects) != 3 {
+			return
+		}
+		if l, ok := c.Objects[0].(*widget.Label); ok && strings.HasPrefix(l.Text, name+" ") {
+			found = c
+		}
+	})
+	return found
+}
+
+func rowButton(row *fyne.Container, i int) *widget.Button {
+	return row.Objects[2].(*fyne.Container).Objects[i].(*widget.Button)
+}
+
+func TestAddingAndRemovingAStepFile(t *testing.T) {
+	h := newHarness(t)
+	p, ref := openStep(h, api.Procedure.AttachmentsEditable)
+	if p.add.Disabled() || p.lock.Visible() {
+		t.Fatalf("an editable procedure's step: add disabled=%v, lock says %q", p.add.Disabled(), p.lock.Text)
+	}
+	before := len(p.atts)
+	if !strings.Contains(p.state.Text, "file") || before == 0 {
+		t.Fatalf("the step lists %d files and says %q", before, p.state.Text)
+	}
+
+	path := filepath.Join(t.TempDir(), "meter-reading.jpg")
+	if err := os.WriteFile(path, []byte("jpeg bytes of a meter"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p.addFile(path) // what choosing the file in the open dialog does
+	if !strings.Contains(p.pending.Text, "meter-reading.jpg") || !strings.Contains(p.pending.Text, "Queued") {
+		t.Errorf("while queued the step says %q", p.pending.Text)
+	}
+	h.send()
+	if len(p.atts) != before+1 || attRow(p, "meter-reading.jpg") == nil {
+		t.Fatalf("after sending, the step lists %d files (was %d) and no row for the new one", len(p.atts), before)
+	}
+	if p.pending.Text != "" {
+		t.Errorf("after sending, the step still says %q", p.pending.Text)
+	}
+
+	row := attRow(p, "meter-reading.jpg")
+	test.Tap(rowButton(row, 1))
+	dlg := h.win.Canvas().Overlays().Top()
+	if dlg == nil || !strings.Contains(h.overlayText(), "remove meter-reading.jpg") {
+		t.Fatalf("no confirmation before removing; overlay %q", h.overlayText())
+	}
+	test.Tap(buttonIn(t, dlg, "Remove"))
+	h.send()
+	if len(p.atts) != before || attRow(p, "meter-reading.jpg") != nil {
+		t.Fatalf("after removing, the step lists %d files (want %d)", len(p.atts), before)
+	}
+	atts, _ := h.desk.online.StepAttachments(context.Background(), ref)
+	if len(atts) != before {
+		t.Errorf("the service holds %d files on the step, want %d", len(atts), before)
+	}
+}
+
+func TestAStepOfAnNAProcedureRefusesChanges(t *testing.T) {
+	h := newHarness(t)
+	p, ref := openStep(h, func(p api.Procedure) bool { return p.IsMarkedNa })
+	if !p.add.Disabled() {
+		t.Error("files can be added to a procedure marked N/A")
+	}
+	if !p.lock.Visible() || !strings.Contains(p.lock.Text, "marked N/A: attachments can't be changed") {
+		t.Errorf("the step explains %q", p.lock.Text)
+	}
+	if len(p.atts) == 0 {
+		t.Fatal("the N/A step lists no files")
+	}
+	row := attRow(p, p.atts[0].Name)
+	if row == nil || !rowButton(row, 1).Disabled() || rowButton(row, 0).Disabled() {
+		t.Error("on an N/A procedure, Remove must be disabled and Open enabled")
+	}
+
+	path := filepath.Join(t.TempDir(), "photo.png")
+	os.WriteFile(path, []byte("png"), 0o600)
+	p.addFile(path)
+	if !strings.Contains(h.overlayText(), "marked n/a") {
+		t.Errorf("adding anyway shows %q", h.overlayText())
+	}
+	if _, err := h.store.AddStepAttachment(context.Background(), ref, path); !errors.Is(err, storage.ErrInvalid) {
+		t.Errorf("the store queued a file for an N/A procedure: %v", err)
+	}
+	if _, err := h.store.RemoveStepAttachment(context.Background(), ref, p.atts[0].AttachmentId); !errors.Is(err, storage.ErrInvalid) {
+		t.Errorf("the store queued a removal for an N/A procedure: %v", err)
+	}
+	if rows, _ := h.store.OutboxRows(context.Background(), ref.WorkOrderId); len(rows) != 0 {
+		t.Errorf("refused changes reached the outbox: %+v", rows)
+	}
+}
+
+func TestAReadOnlyProcedureSaysSo(t *testing.T) {
+	h := newHarness(t)
+	p, _ := openStep(h, func(p api.Procedure) bool { return p.IsReadOnly && !p.IsMarkedNa })
+	if !p.add.Disabled() || !strings.Contains(p.lock.Text, "read-only: attachments can't be changed") {
+		t.Errorf("a read-only procedure: add disabled=%v, lock %q", p.add.Disabled(), p.lock.Text)
+	}
+}
+
+// TestOpeningAStepFileCountsDownAndNeverStoresTheLink opens a file through
+// its 15-minute link, watches the countdown, lets the link expire, saves the
+// file, and then reads every byte of the replica looking for the link.
+func TestOpeningAStepFileCountsDownAndNeverStoresTheLink(t *testing.T) {
+	h := newHarness(t)
+	p, _ := openStep(h, func(api.Procedure) bool { return true })
+	att := p.atts[0]
+	test.Tap(rowButton(attRow(p, att.Name), 0))
+	h.flush()
+	l := p.link
+	if l == nil || l.link.URL == "" {
+		t.Fatalf("opening %s fetched no link; the dialog says %q", att.Name, h.overlayText())
+	}
+	if l.valid.Text != "Link valid for 15:00" {
+		t.Errorf("a fresh link shows %q", l.valid.Text)
+	}
+	first := l.link.URL
+
+	nowFunc = func() time.Time { return fixedNow.Add(14*time.Minute + 59*time.Second) }
+	l.tick()
+	if l.valid.Text != "Link valid for 0:01" {
+		t.Errorf("one second before expiry the dialog shows %q", l.valid.Text)
+	}
+	nowFunc = func() time.Time { return fixedNow.Add(15 * time.Minute) }
+	l.tick()
+	if !strings.Contains(l.valid.Text, "expired") || l.link.URL != "" {
+		t.Fatalf("after 15 minutes the dialog shows %q and still holds a link: %v", l.valid.Text, l.link.URL != "")
+	}
+
+	// An expired link is replaced, never reused: the sandbox's clock
+	// stands still, so a fresh link is valid again from fixedNow.
+	nowFunc = func() time.Time { return fixedNow }
+	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Open in browser"))
+	h.flush()
+	if l.link.URL == "" || l.valid.Text != "Link valid for 15:00" || !strings.Contains(l.status.Text, "Opened") {
+		t.Fatalf("after re-opening: link held %v, %q, %q", l.link.URL != "", l.valid.Text, l.status.Text)
+	}
+
+	// Save as… downloads through the link with a progress bar.
+	dst := filepath.Join(t.TempDir(), att.Name)
+	f, err := os.Create(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.saveTo(f) // what choosing where to save in the dialog does
+	h.flush()
+	if got, _ := os.ReadFile(dst); len(got) == 0 || !strings.Contains(l.status.Text, "Saved") || l.progress.Value != 1 {
+		t.Fatalf("saving wrote %d bytes; the dialog says %q at %.0f%%", len(got), l.status.Text, l.progress.Value*100)
+	}
+
+	links := []string{first, l.link.URL}
+	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Close"))
+	if l.link.URL != "" || p.link != nil {
+		t.Error("the link is still held after the dialog closed")
+	}
+
+	path := h.store.Path()
+	scan := func(when string) {
+		t.Helper()
+		var all []byte
+		for _, suffix := range []string{"", "-wal", "-shm"} {
+			b, _ := os.ReadFile(path + suffix)
+			all = append(all, b...)
+		}
+		if !bytes.Contains(all, []byte(h.desk.detail.wo.WorkOrderNumber)) {
+			t.Fatalf("%s: the scan cannot even find the work order number; it proves nothing", when)
+		}
+		for _, link := range links {
+			u, _ := url.Parse(link)
+			for what, needle := range map[string]string{"link": link, "link path": u.Path, "link signature": u.RawQuery} {
+				if needle != "" && bytes.Contains(all, []byte(needle)) {
+					t.Errorf("%s: the %s is in the replica", when, what)
+				}
+			}
+		}
+	}
+	scan("while open")
+	if err := h.store.Close(); err != nil {
+		t.Fatal(err)
+	}
+	scan("after close")
+}
