@@ -228,8 +228,8 @@ func (d *Desk) info(title, msg string) { dialog.ShowInformation(title, msg, d.wi
 // Showcase opens the first work order of the list, so a screenshot shows
 // the detail view too.
 func (d *Desk) Showcase() {
-	if len(d.list.rows) > 0 {
-		d.list.open(d.list.rows[0].Id)
+	if r, ok := d.list.rowAt(0); ok {
+		d.list.open(r.Id)
 	}
 }
 

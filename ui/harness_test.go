@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -83,6 +84,7 @@ func newHarness(t *testing.T) *harness {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
+	store.SetClock(func() time.Time { return fixedNow })
 	tokens := api.NewClientCredentials(api.CredentialsConfig{TokenURL: info.TokenURL, ClientID: info.ClientID, ClientSecret: info.ClientSecret,
 		Now: func() time.Time { return fixedNow }})
 	client, err := api.NewClient(info.BaseURL, nil, tokens)
@@ -183,10 +185,21 @@ func (h *harness) menuItem(label string) *fyne.MenuItem {
 	return nil
 }
 
+// rows is every row of the list, in the order the table shows them.
+func (h *harness) rows() []storage.Row {
+	out := make([]storage.Row, 0, h.desk.list.total)
+	for i := 0; i < h.desk.list.total; i++ {
+		if r, ok := h.desk.list.rowAt(i); ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // rowWhere returns the first listed work order satisfying ok.
 func (h *harness) rowWhere(ok func(storage.Row) bool) storage.Row {
 	h.t.Helper()
-	for _, r := range h.desk.list.rows {
+	for _, r := range h.rows() {
 		if ok(r) {
 			return r
 		}
@@ -198,7 +211,7 @@ func (h *harness) rowWhere(ok func(storage.Row) bool) storage.Row {
 // open selects a work order in the table the way a click on its row does.
 func (h *harness) open(id int64) {
 	h.t.Helper()
-	row := h.desk.list.rowOf(id)
+	row := slices.IndexFunc(h.rows(), func(r storage.Row) bool { return r.Id == id })
 	if row < 0 {
 		h.t.Fatalf("work order %d is not in the list", id)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"image/color"
+	"slices"
 	"strconv"
 
 	"fyne.io/fyne/v2"
@@ -54,15 +55,26 @@ var (
 	attentionRowFill = color.NRGBA{R: 0xd9, G: 0x7a, B: 0x06, A: 0x1c}
 )
 
+// pageSize rows are read from the replica at a time; the table asks only
+// for the rows it shows, so a keystroke costs a count and one page however
+// many work orders match.
+const (
+	pageSize = 50
+	maxPages = 60
+)
+
 // listView is the left pane: search, filters, bulk actions and the table.
 type listView struct {
 	store *storage.Store
 	prefs fyne.Preferences
 
-	rows     []storage.Row
-	query    storage.ListQuery
-	selected map[int64]bool // ticked for bulk actions
-	openID   int64
+	query     storage.ListQuery
+	all       int                   // work orders in the replica
+	total     int                   // rows matching the query
+	pages     map[int][]storage.Row // page number → its rows, read on demand
+	pageOrder []int                 // least recently read first
+	selected  map[int64]bool        // ticked for bulk actions
+	openID    int64
 
 	table     *woTable
 	search    *widget.Entry
@@ -80,13 +92,13 @@ type listView struct {
 }
 
 func newListView(store *storage.Store, prefs fyne.Preferences) *listView {
-	v := &listView{store: store, prefs: prefs, selected: map[int64]bool{}}
+	v := &listView{store: store, prefs: prefs, selected: map[int64]bool{}, pages: map[int][]storage.Row{}}
 	v.query.Sort = storage.Column(prefs.IntWithFallback("list.sort", int(storage.SortNextDeadline)))
 	v.query.Desc = prefs.Bool("list.desc")
 
 	v.search = widget.NewEntry()
 	v.search.SetPlaceHolder("Search number, customer, site or description  (Ctrl+F)")
-	v.search.OnChanged = func(s string) { v.query.Search = s; v.reload() }
+	v.search.OnChanged = func(s string) { v.query.Search = s; v.requery() }
 
 	opts := []string{"All statuses"}
 	for _, s := range api.AllStatuses {
@@ -101,9 +113,9 @@ func newListView(store *storage.Store, prefs fyne.Preferences) *listView {
 				v.query.Statuses = []api.WorkOrderStatus{s}
 			}
 		}
-		v.reload()
+		v.requery()
 	}
-	v.attention = widget.NewCheck("Needs attention", func(on bool) { v.query.NeedsAttention = on; v.reload() })
+	v.attention = widget.NewCheck("Needs attention", func(on bool) { v.query.NeedsAttention = on; v.requery() })
 
 	v.count = widget.NewLabel("")
 	v.count.TextStyle.Italic = true
@@ -113,7 +125,7 @@ func newListView(store *storage.Store, prefs fyne.Preferences) *listView {
 	v.rejectBtn = widget.NewButtonWithIcon("Reject", theme.CancelIcon(), func() { v.onBulkReject(v.selectedIDs()) })
 
 	v.table = newWOTable()
-	v.table.Length = func() (int, int) { return len(v.rows), len(columns) }
+	v.table.Length = func() (int, int) { return v.total, len(columns) }
 	v.table.CreateCell = func() fyne.CanvasObject { return newCell() }
 	v.table.UpdateCell = v.updateCell
 	v.table.ShowHeaderRow = true
@@ -125,14 +137,14 @@ func newListView(store *storage.Store, prefs fyne.Preferences) *listView {
 	}
 	v.table.UpdateHeader = v.updateHeader
 	v.table.OnSelected = func(id widget.TableCellID) {
-		if id.Col != colSelect && id.Row >= 0 && id.Row < len(v.rows) {
-			v.open(v.rows[id.Row].Id)
+		if r, ok := v.rowAt(id.Row); ok && id.Col != colSelect {
+			v.open(r.Id)
 		}
 		v.table.UnselectAll() // the open row is shown by its background, not a cell focus
 	}
 	v.table.onEnter = func(row int) {
-		if row >= 0 && row < len(v.rows) {
-			v.open(v.rows[row].Id)
+		if r, ok := v.rowAt(row); ok {
+			v.open(r.Id)
 		}
 	}
 	v.table.onResized = func(w map[int]float32) {
@@ -153,36 +165,66 @@ func (v *listView) content() fyne.CanvasObject {
 	return container.NewBorder(container.NewVBox(filters, bulk), nil, nil, nil, v.table)
 }
 
-// reload reads the rows for the current query from the replica and keeps
-// the open work order, the ticks and the scroll position.
+// reload re-reads the list after the replica changed: the number of work
+// orders, then the rows of the current query.
 func (v *listView) reload() {
-	rows, err := v.store.List(context.Background(), v.query)
+	if n, err := v.store.Count(context.Background()); err == nil {
+		v.all = n
+	}
+	v.requery()
+}
+
+// requery counts the rows of the current query and forgets the pages read
+// before; the table then reads the pages it shows. The open work order, the
+// ticks and the scroll position stay. It runs on every keystroke, so it
+// touches nothing else.
+func (v *listView) requery() {
+	n, err := v.store.CountList(context.Background(), v.query)
 	if err != nil {
 		v.onError(fmt.Errorf("reading the work order list: %w", err))
 		return
 	}
-	v.rows = rows
-	present := make(map[int64]bool, len(rows))
-	for _, r := range rows {
-		present[r.Id] = true
-	}
-	for id := range v.selected {
-		if !present[id] {
-			delete(v.selected, id)
-		}
-	}
+	v.total = n
+	v.pages = map[int][]storage.Row{}
+	v.pageOrder = nil
 	v.table.Refresh()
 	v.updateCount()
 	v.updateBulk()
 }
 
+// rowAt returns the i-th row of the list, reading its page when needed.
+func (v *listView) rowAt(i int) (storage.Row, bool) {
+	if i < 0 || i >= v.total {
+		return storage.Row{}, false
+	}
+	p := i / pageSize
+	rows, ok := v.pages[p]
+	if !ok {
+		q := v.query
+		q.Limit, q.Offset = pageSize, p*pageSize
+		var err error
+		if rows, err = v.store.List(context.Background(), q); err != nil {
+			return storage.Row{}, false
+		}
+		v.pages[p] = rows
+		v.pageOrder = append(v.pageOrder, p)
+		if len(v.pageOrder) > maxPages {
+			delete(v.pages, v.pageOrder[0])
+			v.pageOrder = v.pageOrder[1:]
+		}
+	}
+	if i-p*pageSize >= len(rows) {
+		return storage.Row{}, false // the replica changed under us; the next reload fixes it
+	}
+	return rows[i-p*pageSize], true
+}
+
 func (v *listView) updateCount() {
-	total, _ := v.store.Count(context.Background())
 	if v.query.Search == "" && len(v.query.Statuses) == 0 && !v.query.NeedsAttention {
-		v.count.SetText(fmt.Sprintf("%d work orders", total))
+		v.count.SetText(fmt.Sprintf("%d work orders", v.all))
 		return
 	}
-	v.count.SetText(fmt.Sprintf("%d of %d work orders", len(v.rows), total))
+	v.count.SetText(fmt.Sprintf("%d of %d work orders", v.total, v.all))
 }
 
 func (v *listView) setAttentionCount(n int) {
@@ -196,23 +238,13 @@ func (v *listView) open(id int64) {
 	v.onOpen(id)
 }
 
-// rowOf returns the index of the row showing id, or -1.
-func (v *listView) rowOf(id int64) int {
-	for i, r := range v.rows {
-		if r.Id == id {
-			return i
-		}
-	}
-	return -1
-}
-
+// selectedIDs are the ticked work orders, in id order.
 func (v *listView) selectedIDs() []int64 {
-	var ids []int64
-	for _, r := range v.rows {
-		if v.selected[r.Id] {
-			ids = append(ids, r.Id)
-		}
+	ids := make([]int64, 0, len(v.selected))
+	for id := range v.selected {
+		ids = append(ids, id)
 	}
+	slices.Sort(ids)
 	return ids
 }
 
@@ -264,16 +296,17 @@ func (v *listView) updateHeader(id widget.TableCellID, o fyne.CanvasObject) {
 		}
 		v.prefs.SetInt("list.sort", int(v.query.Sort))
 		v.prefs.SetBool("list.desc", v.query.Desc)
-		v.reload()
+		v.requery()
 	}
 }
 
 func (v *listView) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 	c := o.(*cell)
-	if id.Row >= len(v.rows) {
+	r, ok := v.rowAt(id.Row)
+	if !ok {
+		c.setText("", fyne.TextAlignLeading, false)
 		return
 	}
-	r := v.rows[id.Row]
 	switch {
 	case r.Id == v.openID:
 		c.setBackground(openRowFill)

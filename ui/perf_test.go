@@ -72,7 +72,7 @@ func TestScrollingKeepsOnlyVisibleCells(t *testing.T) {
 	fit := (int(d.list.table.Size().Height/rowHeight) + 2) * len(columns)
 	most := 0
 	// A person scrolls a few rows per wheel notch, sideways now and then.
-	for y, i := float32(0), 0; y < float32(len(d.list.rows))*rowHeight; y, i = y+4*rowHeight, i+1 {
+	for y, i := float32(0), 0; y < float32(d.list.total)*rowHeight; y, i = y+4*rowHeight, i+1 {
 		x := float32(0)
 		if i%50 > 25 {
 			x = 400

@@ -1,0 +1,57 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// listFilter is the WHERE of a list query: the FTS match expression ("" when
+// not searching), the conditions and their arguments. The attention
+// condition uses ?1 (now + AttentionWindow), which callers bind first.
+func listFilter(q ListQuery) (match string, where []string, args []any) {
+	match = FTSQuery(q.Search)
+	if match != "" {
+		where = append(where, "w.id IN (SELECT rowid FROM work_orders_fts WHERE work_orders_fts MATCH ?)")
+		args = append(args, match)
+	}
+	if len(q.Statuses) > 0 {
+		ph := strings.Repeat("?,", len(q.Statuses))
+		where = append(where, "w.status IN ("+ph[:len(ph)-1]+")")
+		for _, st := range q.Statuses {
+			args = append(args, string(st))
+		}
+	}
+	if q.NeedsAttention {
+		where = append(where, "w.id IN ("+attentionIdsSQL+")")
+	}
+	return match, where, args
+}
+
+// CountList is how many rows List would return for q without Limit: the
+// table asks for its length first and then only for the pages it shows.
+func (s *Store) CountList(ctx context.Context, q ListQuery) (int, error) {
+	match, where, args := listFilter(q)
+	if match != "" && len(where) == 1 {
+		// Search alone: count in the full-text index without joining the
+		// table (every indexed row is a work order).
+		var n int
+		err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM work_orders_fts WHERE work_orders_fts MATCH ?`, match).Scan(&n)
+		if err != nil {
+			return 0, fmt.Errorf("storage: counting the work order list: %w", err)
+		}
+		return n, nil
+	}
+	// ?1 comes first in the text so the bare ?s that follow number from 2,
+	// as in List; "?1 IS NOT NULL" is constant and costs nothing.
+	query := "SELECT COUNT(*) FROM work_orders w WHERE ?1 IS NOT NULL"
+	for _, w := range where {
+		query += " AND " + w
+	}
+	args = append([]any{s.now().Add(AttentionWindow).UnixMilli()}, args...)
+	var n int
+	if err := s.r.QueryRowContext(ctx, query, args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("storage: counting the work order list: %w", err)
+	}
+	return n, nil
+}

@@ -1,0 +1,71 @@
+package storage
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/workorderdesk/workdesk/api"
+)
+
+// TestCountListAndPagesAgreeWithList: the window reads the list as a count
+// and pages; together they must show exactly what one List call returns.
+func TestCountListAndPagesAgreeWithList(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "r.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var wos []api.WorkOrder
+	for i := 0; i < 250; i++ {
+		st := api.StatusNew
+		if i%3 == 0 {
+			st = api.StatusAccepted
+		}
+		name := "Northwind Retail"
+		if i%5 == 0 {
+			name = "Harbor Point Hotels"
+		}
+		wos = append(wos, api.WorkOrder{WorkOrderId: int64(1000 + i), WorkOrderNumber: "WN" + string(rune('A'+i%26)) + string(rune('0'+i%10)),
+			Status: st, Currency: "USD", Customer: api.Customer{Id: 1, Name: name}, Nte: api.Nte{Amount: api.MustMoney("100", "USD")}})
+	}
+	if err := s.PutWorkOrders(ctx, wos); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []ListQuery{
+		{},
+		{Search: "harbor"},
+		{Statuses: []api.WorkOrderStatus{api.StatusAccepted}},
+		{Search: "northwind", Statuses: []api.WorkOrderStatus{api.StatusNew}, Sort: SortNumber, Desc: true},
+		{NeedsAttention: true},
+		{Search: "WO-42 O'Brien"},
+	} {
+		all, err := s.List(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := s.CountList(ctx, q)
+		if err != nil || n != len(all) {
+			t.Fatalf("CountList(%+v) = %d, %v; List returns %d rows", q, n, err, len(all))
+		}
+		var paged []Row
+		for off := 0; off < n; off += 40 {
+			pq := q
+			pq.Limit, pq.Offset = 40, off
+			page, err := s.List(ctx, pq)
+			if err != nil {
+				t.Fatal(err)
+			}
+			paged = append(paged, page...)
+		}
+		if len(paged) != len(all) {
+			t.Fatalf("pages of %+v hold %d rows, List %d", q, len(paged), len(all))
+		}
+		for i := range all {
+			if paged[i].Id != all[i].Id {
+				t.Fatalf("row %d of %+v: page shows %d, List %d", i, q, paged[i].Id, all[i].Id)
+			}
+		}
+	}
+}
