@@ -1,6 +1,9 @@
 package storage
 
 import (
+	"context"
+	"database/sql"
+	"fmt"
 	"strings"
 	"unicode"
 )
@@ -25,4 +28,39 @@ func FTSQuery(input string) string {
 		b.WriteString(`"*`)
 	}
 	return b.String()
+}
+
+// deferFTS switches the search index's triggers off for a bulk write; the
+// caller must call resumeFTS afterwards, whatever happens (Open does it for
+// a process that died in between).
+func (s *Store) deferFTS(ctx context.Context) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO fts_deferred(since) SELECT ? WHERE NOT EXISTS (SELECT 1 FROM fts_deferred)`,
+			s.now().UnixMilli())
+		return err
+	})
+}
+
+// resumeFTS rebuilds the search index from work_orders and switches its
+// triggers back on, in one transaction, if they were off.
+func (s *Store) resumeFTS(ctx context.Context) error {
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM fts_deferred`).Scan(&n); err != nil || n == 0 {
+			return err
+		}
+		start := s.now()
+		if _, err := tx.ExecContext(ctx, `INSERT INTO work_orders_fts(work_orders_fts) VALUES ('rebuild')`); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM fts_deferred`); err != nil {
+			return err
+		}
+		s.log.Info("search index rebuilt after a bulk write", "took", s.now().Sub(start))
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("storage: rebuilding the search index: %w", err)
+	}
+	return nil
 }

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"path/filepath"
 	"slices"
@@ -310,5 +311,39 @@ func TestSettings(t *testing.T) {
 	}
 	if !s.LastSync(ctx).IsZero() {
 		t.Error("LastSync before any sync is not zero")
+	}
+}
+
+// A replica written by the first schema (JSON inside work_orders, old FTS
+// table) opens under the current one with its data and search intact.
+func TestMigrationFromFirstSchemaKeepsData(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "replica.db")
+	db, err := sql.Open("sqlite", dsn(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _ := migrationFiles.ReadFile("migrations/0001_init.sql")
+	for _, q := range []string{
+		`CREATE TABLE schema_version (version INTEGER NOT NULL)`, `INSERT INTO schema_version VALUES (1)`, string(first),
+		`INSERT INTO work_orders(id, number, status, customer_name, site, json) VALUES
+		 (5, 'WO-5', 'New', 'Old Customer', 'Old Site', '{"WorkOrderId":5,"WorkOrderNumber":"WO-5","Status":"New","Currency":"USD","Nte":{"Amount":12.5}}')`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("building a v1 replica: %v", err)
+		}
+	}
+	db.Close()
+
+	s, _ := openAt(t, path)
+	if v, _ := s.SchemaVersion(ctx); v < 2 {
+		t.Fatalf("schema version %d after open", v)
+	}
+	wo, err := s.WorkOrder(ctx, 5)
+	if err != nil || wo.WorkOrderNumber != "WO-5" || wo.Nte.Amount.Amount.String() != "12.5" {
+		t.Fatalf("work order after migration = %+v, %v", wo, err)
+	}
+	if rows, err := s.List(ctx, ListQuery{Search: "old cust"}); err != nil || len(rows) != 1 {
+		t.Errorf("search after migration = %v, %v", rows, err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -222,5 +223,70 @@ func TestRefreshFetchesDetailsAndKeepsCacheOnFailure(t *testing.T) {
 	after, err := s.PriceList(ctx, wo.WorkOrderId)
 	if err != nil || len(after.Items) != len(before.Items) {
 		t.Errorf("cached price list lost after a failed refresh: %v", err)
+	}
+}
+
+// The bulk path (index rebuilt at the end) must leave search exactly as
+// the row-by-row path does, also when the sync fails half-way or the app
+// dies before the rebuild.
+func TestBulkSyncKeepsSearchWorking(t *testing.T) {
+	defer func(v int) { bulkMin = v }(bulkMin)
+	bulkMin = 1
+	svc := newService(t, 200)
+	ctx := context.Background()
+	s, _ := openTest(t)
+	var reads atomic.Int32
+	svc.wire.setFault(func(r *http.Request, _ []byte) faultKind {
+		if r.Method == http.MethodGet && r.URL.Path == "/api/workOrder" && reads.Add(1) == 3 {
+			return serverError
+		}
+		return pass
+	})
+	y := NewSyncer(s, svc.client, SyncOptions{Parallel: 1})
+	if err := y.SyncNow(ctx); err == nil {
+		t.Fatal("sync with a failing batch succeeded")
+	}
+	searchable := func(when string) {
+		t.Helper()
+		var deferred int
+		s.r.QueryRow(`SELECT COUNT(*) FROM fts_deferred`).Scan(&deferred)
+		if deferred != 0 {
+			t.Errorf("%s: the search index is still switched off", when)
+		}
+		rows, err := s.List(ctx, ListQuery{Sort: SortNumber})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rows[:min(len(rows), 30)] {
+			found, err := s.List(ctx, ListQuery{Search: r.Number})
+			if err != nil || !slices.Contains(ids(found), r.Id) {
+				t.Errorf("%s: searching %q does not find it (%v)", when, r.Number, err)
+			}
+		}
+	}
+	searchable("after a failed bulk sync")
+	svc.wire.setFault(nil)
+	if err := y.SyncNow(ctx); err != nil {
+		t.Fatal(err)
+	}
+	searchable("after the resumed sync")
+
+	// A later row-by-row write is indexed by the triggers again.
+	w := mkWO(woSpec{id: 424242, number: "ZZ-1", customer: "Trigger Check Ltd"})
+	if err := s.PutWorkOrders(ctx, []api.WorkOrder{w}); err != nil {
+		t.Fatal(err)
+	}
+	if rows, _ := s.List(ctx, ListQuery{Search: "trigger check"}); len(rows) != 1 {
+		t.Errorf("a single write after a bulk sync is not searchable: %v", ids(rows))
+	}
+
+	// The app dies between a bulk write and its rebuild: Open finishes it.
+	path := s.Path()
+	s.deferFTS(ctx)
+	put(t, s, woSpec{id: 515151, number: "AFTER-CRASH", customer: "Phoenix"})
+	s.Close()
+	s2, _ := openAt(t, path)
+	if rows, _ := s2.List(ctx, ListQuery{Search: "phoenix"}); len(rows) != 1 {
+		t.Errorf("a row written while the index was off is not searchable after reopen: %v", ids(rows))
 	}
 }
