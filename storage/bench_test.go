@@ -279,6 +279,8 @@ func BenchmarkSearchAsYouTypeAllRows(b *testing.B) { benchSearch(b, 0) }
 func BenchmarkList50k(b *testing.B) {
 	s := bigReplica(b, 50_000)
 	ctx := context.Background()
+	cpu := cpuTime()
+	defer func() { reportCPU(b, cpu) }()
 	for b.Loop() {
 		rows, err := s.List(ctx, ListQuery{})
 		if err != nil {
