@@ -29,6 +29,7 @@ type detailView struct {
 	wo *api.WorkOrder
 
 	number    *canvas.Text
+	titleRow  *fyne.Container // number and badges: re-laid out when they change size
 	status    *badge
 	quote     *badge
 	where     *widget.Label
@@ -57,15 +58,19 @@ func newDetailView(d *Desk, tabs []tab) *detailView {
 	v.reject = widget.NewButtonWithIcon("Reject…", theme.CancelIcon(), func() { d.showReject([]int64{v.wo.WorkOrderId}) })
 	v.reject.Importance = widget.DangerImportance
 
+	v.titleRow = container.NewHBox(v.number, v.status, v.quote)
 	var items []*container.TabItem
 	for _, t := range tabs {
 		items = append(items, container.NewTabItemWithIcon(t.title(), t.icon(), t.content()))
 	}
 	v.appTabs = container.NewAppTabs(items...)
+	// Eight tabs do not fit across the detail pane; down its side they all
+	// show, and the pane is taller than it is wide.
+	v.appTabs.SetTabLocation(container.TabLocationLeading)
 
 	header := container.NewBorder(nil, nil, nil,
 		container.NewVBox(container.NewHBox(widget.NewLabel("NTE"), v.nte), container.NewHBox(layout.NewSpacer(), v.accept, v.reject)),
-		container.NewVBox(container.NewHBox(v.number, v.status, v.quote), v.where))
+		container.NewVBox(v.titleRow, v.where))
 	card := container.NewStack(canvas.NewRectangle(theme.Color(theme.ColorNameHeaderBackground)), container.NewPadded(header))
 	v.body = container.NewBorder(card, nil, nil, nil, v.appTabs)
 
@@ -112,6 +117,7 @@ func (v *detailView) show(wo *api.WorkOrder) {
 		where += " · " + wo.WorkType.Name
 	}
 	v.where.SetText(where)
+	v.titleRow.Refresh()
 	v.nte.SetText(nteText(wo.Nte.Amount) + "  " + wo.Currency)
 	if wo.Status == api.StatusNew {
 		v.accept.Show()

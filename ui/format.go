@@ -82,3 +82,11 @@ func orDash(s string) string {
 	}
 	return s
 }
+
+// shortStatus fits a status into the table's status column.
+func shortStatus(s api.WorkOrderStatus) string {
+	if s == api.StatusNeedsCompletionDetails {
+		return "Needs details"
+	}
+	return statusText(s)
+}

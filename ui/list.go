@@ -333,7 +333,7 @@ func (v *listView) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 	case colSite:
 		c.setText(orDash(r.Site), fyne.TextAlignLeading, false)
 	case colStatus:
-		c.setBadge(statusText(r.Status), statusColor(r.Status))
+		c.setBadge(shortStatus(r.Status), statusColor(r.Status))
 	case colNte:
 		c.setText(nteText(r.Nte), fyne.TextAlignTrailing, false)
 	case colCurrency:

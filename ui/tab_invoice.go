@@ -256,6 +256,15 @@ func (t *invoiceTab) show(wo *api.WorkOrder) {
 	t.renderAdders()
 	t.renderAttachments()
 	t.recompute()
+	t.relayout()
+}
+
+// relayout re-runs the tab's layout: rows, notes and warnings come and go,
+// and a Fyne box only re-lays out its children when it is refreshed itself.
+func (t *invoiceTab) relayout() {
+	if t.body != nil {
+		t.body.Refresh()
+	}
 }
 
 // saveInFlight reports whether the draft waits for a queued save. A refused
@@ -485,6 +494,7 @@ func (t *invoiceTab) rebuildLines() {
 	} else {
 		t.noLines.Hide()
 	}
+	t.relayout()
 }
 
 func lineLayout(desc, kind, qty, rate, subtotal, remove fyne.CanvasObject) fyne.CanvasObject {
@@ -492,7 +502,7 @@ func lineLayout(desc, kind, qty, rate, subtotal, remove fyne.CanvasObject) fyne.
 	fixed := func(w float32, o fyne.CanvasObject) fyne.CanvasObject {
 		return container.NewGridWrap(fyne.NewSize(w, h), o)
 	}
-	right := container.NewHBox(fixed(90, kind), fixed(80, qty), fixed(110, rate), fixed(120, subtotal), fixed(40, remove))
+	right := container.NewHBox(fixed(78, kind), fixed(64, qty), fixed(92, rate), fixed(96, subtotal), fixed(36, remove))
 	return container.NewBorder(nil, nil, nil, right, desc)
 }
 

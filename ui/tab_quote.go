@@ -35,6 +35,7 @@ type quoteTab struct {
 	total     *widget.Label
 	submit    *widget.Button
 	formBox   *fyne.Container
+	top       *fyne.Container
 	priceList *api.PriceList
 }
 
@@ -78,8 +79,8 @@ func newQuoteTab(d *Desk) *quoteTab {
 func (t *quoteTab) title() string       { return "Quote" }
 func (t *quoteTab) icon() fyne.Resource { return theme.DocumentCreateIcon() }
 func (t *quoteTab) content() fyne.CanvasObject {
-	top := container.NewVBox(heading("Current quote"), container.NewHBox(t.badge, t.current), t.explain, widget.NewSeparator())
-	return container.NewVScroll(container.NewPadded(container.NewVBox(top, t.formBox)))
+	t.top = container.NewVBox(container.NewHBox(heading("Current quote"), t.badge), t.current, t.explain, widget.NewSeparator())
+	return container.NewVScroll(container.NewPadded(container.NewVBox(t.top, t.formBox)))
 }
 
 func (t *quoteTab) show(wo *api.WorkOrder) {
@@ -114,6 +115,7 @@ func (t *quoteTab) show(wo *api.WorkOrder) {
 	}
 	t.loadPriceList()
 	t.renderLines()
+	t.top.Refresh()
 }
 
 // quoteAllowed says whether a new quote can be submitted now, and why or why not,
@@ -269,7 +271,8 @@ func (t *quoteTab) renderLines() {
 	t.linesBox.Refresh()
 	if len(t.lines) == 0 {
 		t.total.SetText("")
-		return
+	} else {
+		t.total.SetText("Lines total " + t.linesTotal().Format() + " (used as the quote amount)")
 	}
-	t.total.SetText("Lines total " + t.linesTotal().Format() + " (used as the quote amount)")
+	t.formBox.Refresh() // a box re-lays out its children only when refreshed itself
 }
