@@ -190,3 +190,15 @@ func TestBulkAcceptReportsEachWorkOrder(t *testing.T) {
 		}
 	}
 }
+
+func TestDeadlinesPastTheirStageAreNotOverdue(t *testing.T) {
+	past := fixedNow.Add(-72 * time.Hour)
+	nowFunc = func() time.Time { return fixedNow }
+	defer func() { nowFunc = time.Now }()
+	if got := stageDeadline(&past, api.StatusNew, api.StatusNew); !strings.Contains(got, "overdue") {
+		t.Errorf("a New work order past its acknowledge-by reads %q, want overdue", got)
+	}
+	if got := stageDeadline(&past, api.StatusCheckedOut, api.StatusNew); strings.Contains(got, "overdue") {
+		t.Errorf("a checked-out work order's acknowledge-by reads %q: it was met long ago", got)
+	}
+}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -72,9 +73,10 @@ func (t *summaryTab) show(wo *api.WorkOrder) {
 		}
 		add("Service level",
 			[2]string{"Priority", prio},
-			[2]string{"Acknowledge by", deadlineText(sla.AcknowledgeBy)},
-			[2]string{"On site by", deadlineText(sla.OnSiteBy)},
-			[2]string{"Due", deadlineText(sla.DueDate)},
+			[2]string{"Acknowledge by", stageDeadline(sla.AcknowledgeBy, wo.Status, api.StatusNew)},
+			[2]string{"On site by", stageDeadline(sla.OnSiteBy, wo.Status, api.StatusNew, api.StatusAccepted, api.StatusPaused)},
+			[2]string{"Due", stageDeadline(sla.DueDate, wo.Status, api.StatusNew, api.StatusAccepted, api.StatusPaused,
+				api.StatusCheckedIn, api.StatusOnHold, api.StatusNeedsCompletionDetails)},
 			[2]string{"Scheduled start", scheduledText(wo)},
 		)
 	}
@@ -123,6 +125,19 @@ func deadlineText(t *time.Time) string {
 		return ""
 	}
 	return localTime(*t) + "  (" + timeLeft(*t) + ")"
+}
+
+// stageDeadline shows a deadline with the time left while the work order is
+// in one of the statuses it governs; once past that stage it is history,
+// shown without "overdue".
+func stageDeadline(t *time.Time, st api.WorkOrderStatus, governs ...api.WorkOrderStatus) string {
+	if t == nil || t.IsZero() {
+		return ""
+	}
+	if slices.Contains(governs, st) {
+		return deadlineText(t)
+	}
+	return localTime(*t)
 }
 
 func yesIf(b bool) string {
