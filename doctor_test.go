@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/sandbox"
+)
+
+// TestDoctorChecksAConfigurationStepByStep runs `workdesk doctor`'s checks
+// against the sandbox: a good configuration passes every step; a wrong
+// secret, an unreachable token server and a broken certificate each fail
+// the step they concern, in plain words, without showing the secret.
+func TestDoctorChecksAConfigurationStepByStep(t *testing.T) {
+	sb, err := sandbox.New(sandbox.Options{Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(sb.Handler())
+	defer func() { srv.Close(); sb.Close() }()
+	info := sb.InfoFor(srv.URL + "/")
+	dir := t.TempDir()
+	cert := filepath.Join(dir, "cert.pem")
+	os.WriteFile(cert, info.CertPEM, 0o600)
+	broken := filepath.Join(dir, "broken.pem")
+	os.WriteFile(broken, []byte("-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----\n"), 0o600)
+	good := api.Connection{BaseURL: info.BaseURL, TokenURL: info.TokenURL, ClientID: info.ClientID, ClientSecret: info.ClientSecret, CertPath: cert}
+
+	run := func(c api.Connection) (bool, map[string]api.Check) {
+		steps := map[string]api.Check{}
+		ok := api.Diagnose(context.Background(), c, nil, func(ch api.Check) { steps[ch.Name] = ch })
+		for _, ch := range steps {
+			if c.ClientSecret != "" && strings.Contains(ch.Detail, c.ClientSecret) {
+				t.Fatalf("step %q shows the client secret", ch.Name)
+			}
+		}
+		return ok, steps
+	}
+
+	ok, steps := run(good)
+	if !ok || len(steps) != 5 {
+		t.Fatalf("a good configuration: ok=%v, steps %+v", ok, steps)
+	}
+	if d := steps["Credentials accepted"].Detail; !strings.Contains(d, "expires_in 1200") {
+		t.Errorf("credentials step says %q, want the token lifetime", d)
+	}
+
+	bad := good
+	bad.ClientSecret = "not-the-secret"
+	ok, steps = run(bad)
+	if ok || steps["Credentials accepted"].OK || !steps["Token server reachable"].OK {
+		t.Fatalf("a wrong secret: ok=%v, steps %+v", ok, steps)
+	}
+
+	away := good
+	away.TokenURL = "http://127.0.0.1:1/oauth/token"
+	ok, steps = run(away)
+	if ok || steps["Token server reachable"].OK || steps["Work orders readable"].OK {
+		t.Fatalf("an unreachable token server: ok=%v, steps %+v", ok, steps)
+	}
+
+	badCert := good
+	badCert.CertPath = broken
+	ok, steps = run(badCert)
+	if ok || steps["Certificate parses"].OK || !steps["Work orders readable"].OK {
+		t.Fatalf("a broken certificate: ok=%v, steps %+v", ok, steps)
+	}
+}
