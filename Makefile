@@ -13,7 +13,7 @@ APT_PKGS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-d
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run test vet fmt-check unit smoke bench measure-startup screenshot clean
+.PHONY: deps build run test vet fmt-check unit smoke bench measure-startup screenshot walkthrough clean
 
 deps:
 	@if command -v dpkg-query >/dev/null 2>&1; then \
@@ -45,7 +45,7 @@ unit: deps
 # flat colour.
 smoke: build
 	@rm -f /tmp/workdesk-smoke.png
-	FYNE_SCALE=1 xvfb-run -a -s "-screen 0 1600x1000x24 -nolisten tcp" \
+	XDG_CONFIG_HOME="$$(mktemp -d)" FYNE_SCALE=1 xvfb-run -a -s "-screen 0 1600x1000x24 -nolisten tcp" \
 	  ./$(BIN) --screenshot /tmp/workdesk-smoke.png --window-size 1280x800 --data-dir "$$(mktemp -d)"
 	@test -s /tmp/workdesk-smoke.png || { echo "smoke: no screenshot written"; exit 1; }
 	@size=$$(identify -format '%w x %h' /tmp/workdesk-smoke.png); \
@@ -66,11 +66,16 @@ measure-startup: build
 	WORKDESK_BIN=$(CURDIR)/$(BIN) FYNE_SCALE=1 xvfb-run -a -s "-screen 0 1600x1000x24 -nolisten tcp" \
 	  $(GO) test -tags $(TAGS) -run '^$$' -bench StartupFirstFrame -benchtime 5x .
 
-# Regenerates the README's screenshot of the main window (demo mode).
+# Regenerates the README's screenshot of the main window (demo mode), with
+# fresh preferences so your own sort order and pane sizes do not show.
 screenshot: build
 	@mkdir -p $(dir $(SHOT))
-	FYNE_SCALE=1 xvfb-run -a -s "-screen 0 1600x1000x24 -nolisten tcp" \
+	XDG_CONFIG_HOME="$$(mktemp -d)" FYNE_SCALE=1 xvfb-run -a -s "-screen 0 1600x1000x24 -nolisten tcp" \
 	  ./$(BIN) --screenshot $(SHOT) --window-size 1280x800 --data-dir "$$(mktemp -d)"
+
+# Runs the README's walkthrough as a test and writes a picture of each step.
+walkthrough: deps
+	WORKDESK_WALKTHROUGH_DIR=$(CURDIR)/docs/walkthrough $(GO) test -tags $(TAGS) -run Walkthrough -count 1 ./ui/
 
 clean:
 	rm -f $(BIN)
