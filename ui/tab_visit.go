@@ -61,7 +61,6 @@ func newVisitTab(d *Desk) *visitTab {
 			t.backBox.Hide()
 		}
 	})
-	t.when.Horizontal = true
 	t.when.SetSelected(whenNow)
 	t.checkIn = widget.NewButtonWithIcon("Check in", theme.LoginIcon(), func() { t.onVisit("Check in") })
 	t.checkIn.Importance = widget.HighImportance
@@ -80,13 +79,14 @@ func (t *visitTab) icon() fyne.Resource { return theme.AccountIcon() }
 func (t *visitTab) content() fyne.CanvasObject {
 	sched := container.NewVBox(
 		heading("Scheduled start"), t.schedNow,
-		container.NewBorder(nil, nil, nil, t.schedSave, container.NewGridWithColumns(2, t.schedDate, t.schedTime)),
+		container.NewGridWithColumns(2, t.schedDate, t.schedTime),
+		container.NewHBox(t.schedSave),
 		widget.NewLabelWithStyle("Local time ("+time.Now().Format("MST")+"). The customer is told through an appointment notification.",
 			fyne.TextAlignLeading, fyne.TextStyle{Italic: true}),
 	)
 	visit := container.NewVBox(
 		heading("On site"),
-		container.NewHBox(widget.NewLabel("When:"), t.when), t.backBox,
+		widget.NewLabel("When did it happen?"), t.when, t.backBox,
 		container.NewHBox(t.checkIn, t.pause, t.checkOut),
 		t.rules, t.lastState,
 	)
