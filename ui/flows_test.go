@@ -3,6 +3,8 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -200,5 +202,35 @@ func TestDeadlinesPastTheirStageAreNotOverdue(t *testing.T) {
 	}
 	if got := stageDeadline(&past, api.StatusCheckedOut, api.StatusNew); strings.Contains(got, "overdue") {
 		t.Errorf("a checked-out work order's acknowledge-by reads %q: it was met long ago", got)
+	}
+}
+
+func TestQueuedUploadShowsInTheStatusBar(t *testing.T) {
+	h := newHarness(t)
+	r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted })
+	h.open(r.Id)
+	file := filepath.Join(t.TempDir(), "site-photo.png")
+	if err := os.WriteFile(file, []byte("\x89PNG\r\n\x1a\nnot really"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h.desk.detail.tabs[4].(*attachmentsTab).attach([]string{file})
+	h.desk.status.refresh()
+	if !h.desk.status.uploading.Visible() || !strings.Contains(h.desk.status.barLabel.Text, "Uploading 1 file") {
+		t.Fatalf("while a file waits in the outbox the status bar shows %q", h.desk.status.barLabel.Text)
+	}
+	h.send()
+	h.desk.status.refresh()
+	if h.desk.status.uploading.Visible() {
+		t.Fatal("the upload bar stays after the file was sent")
+	}
+	h.desk.refreshDetails(r.Id)
+	h.flush()
+	atts, _ := h.store.Attachments(context.Background(), r.Id)
+	found := false
+	for _, a := range atts {
+		found = found || a.Name == "site-photo.png"
+	}
+	if !found {
+		t.Fatalf("the uploaded file is not listed: %+v", atts)
 	}
 }

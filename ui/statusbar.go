@@ -10,6 +10,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/storage"
 )
 
 // statusBar shows where the app is connected and what is waiting: Demo or
@@ -25,6 +27,7 @@ type statusBar struct {
 	note      *widget.Label
 	noteUntil time.Time
 	bar       *widget.ProgressBar
+	uploading *widget.ProgressBarInfinite
 	barLabel  *widget.Label
 	lastErr   error
 }
@@ -44,6 +47,9 @@ func newStatusBar(d *Desk) *statusBar {
 	s.note.Importance = widget.SuccessImportance
 	s.bar = widget.NewProgressBar()
 	s.bar.Hide()
+	s.uploading = widget.NewProgressBarInfinite()
+	s.uploading.Stop()
+	s.uploading.Hide()
 	s.barLabel = widget.NewLabel("")
 	s.barLabel.Hide()
 	return s
@@ -52,7 +58,7 @@ func newStatusBar(d *Desk) *statusBar {
 func (s *statusBar) content() fyne.CanvasObject {
 	sep := func() fyne.CanvasObject { return widget.NewSeparator() }
 	left := container.NewHBox(widget.NewIcon(theme.ComputerIcon()), s.mode, sep(), s.token, sep(), s.receiver, sep(), s.outbox, sep(), s.sync)
-	barBox := container.NewGridWrap(fyne.NewSize(180, s.bar.MinSize().Height), s.bar)
+	barBox := container.NewGridWrap(fyne.NewSize(180, s.bar.MinSize().Height), container.NewStack(s.bar, s.uploading))
 	return container.NewVBox(widget.NewSeparator(), container.NewBorder(nil, nil, left, container.NewHBox(s.note, s.barLabel, barBox)))
 }
 
@@ -93,6 +99,7 @@ func (s *statusBar) refresh() {
 	if n, err := s.d.store.NeedsAttentionCount(ctx); err == nil {
 		s.d.list.setAttentionCount(n)
 	}
+	s.showUploads(ctx)
 	if s.d.syncing {
 		return
 	}
@@ -152,4 +159,37 @@ func hostOf(service string) string {
 		return u.Host
 	}
 	return service
+}
+
+// uploadKinds are the outbox rows that carry a file.
+var uploadKinds = map[storage.OutboxKind]bool{
+	storage.KindAttachment: true, storage.KindInvoiceAttachmentAdd: true, storage.KindStepAttachmentAdd: true,
+}
+
+// showUploads runs an indeterminate bar while files wait in the outbox or go
+// out (the sender streams them; their size is not reported back).
+func (s *statusBar) showUploads(ctx context.Context) {
+	if s.d.syncing {
+		return // the sync owns the bar
+	}
+	n := 0
+	if rows, err := s.d.store.UnfinishedOutbox(ctx); err == nil {
+		for _, r := range rows {
+			if uploadKinds[r.Kind] && r.State != storage.OutboxFailed {
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		s.uploading.Stop()
+		s.uploading.Hide()
+		if s.barLabel.Text != "Syncing" {
+			s.barLabel.Hide()
+		}
+		return
+	}
+	s.barLabel.SetText(fmt.Sprintf("Uploading %d file(s)", n))
+	s.barLabel.Show()
+	s.uploading.Show()
+	s.uploading.Start()
 }
