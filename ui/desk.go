@@ -137,6 +137,7 @@ func New(a fyne.App, deps Deps) *Desk {
 		d.win.Close()
 	})
 	d.win.SetOnClosed(func() { close(d.closed) })
+	d.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { d.dropped(droppedPaths(uris)) })
 
 	d.store.Subscribe(func(changed []int64) { d.do(func() { d.changed(changed) }) })
 	d.list.reload()
@@ -254,3 +255,42 @@ func (d *Desk) every(period time.Duration, f func()) {
 
 // do runs f on the main goroutine (see Deps.Do).
 func (d *Desk) do(f func()) { d.deps.Do(f) }
+
+// dropped attaches files dropped on the window where the person is looking:
+// to the invoice on the Invoice tab, to the chosen step on the Procedures
+// tab, otherwise to the open work order.
+func (d *Desk) dropped(paths []string) {
+	if len(paths) == 0 {
+		return
+	}
+	if d.detail.wo == nil {
+		d.showError(errors.New("open a work order first, then drop the files on the window"))
+		return
+	}
+	for _, t := range d.detail.tabs {
+		if d.detail.appTabs.Selected() == nil || d.detail.appTabs.Selected().Text != t.title() {
+			continue
+		}
+		switch tab := t.(type) {
+		case *invoiceTab:
+			for _, p := range paths {
+				tab.addAttachment(p)
+			}
+			return
+		case *proceduresTab:
+			if tab.sel == nil {
+				d.showError(errors.New("choose a step first: dropped files attach to the step shown"))
+				return
+			}
+			for _, p := range paths {
+				tab.addFile(p)
+			}
+			return
+		}
+	}
+	for _, t := range d.detail.tabs {
+		if a, ok := t.(*attachmentsTab); ok {
+			a.attach(paths)
+		}
+	}
+}

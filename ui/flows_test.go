@@ -234,3 +234,40 @@ func TestQueuedUploadShowsInTheStatusBar(t *testing.T) {
 		t.Fatalf("the uploaded file is not listed: %+v", atts)
 	}
 }
+
+// TestDroppedFilesAttachWhereThePersonIsLooking: files dropped on the window
+// go to the open work order, or to its invoice when the Invoice tab is shown;
+// a file over 20 MB is refused before anything is queued.
+func TestDroppedFilesAttachWhereThePersonIsLooking(t *testing.T) {
+	h := newHarness(t)
+	r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusCheckedOut })
+	h.open(r.Id)
+	dir := t.TempDir()
+	photo := filepath.Join(dir, "after-repair.jpg")
+	os.WriteFile(photo, []byte("jpeg bytes"), 0o600)
+	huge := filepath.Join(dir, "video.mp4")
+	f, _ := os.Create(huge)
+	f.Truncate(api.MaxAttachmentSize + 1)
+	f.Close()
+
+	h.desk.dropped([]string{photo})
+	h.selectTab("Invoice")
+	h.desk.dropped([]string{photo})
+	rows, _ := h.store.OutboxRows(context.Background(), r.Id)
+	var kinds []storage.OutboxKind
+	for _, row := range rows {
+		kinds = append(kinds, row.Kind)
+	}
+	if len(kinds) != 2 || kinds[0] != storage.KindAttachment || kinds[1] != storage.KindInvoiceAttachmentAdd {
+		t.Fatalf("two drops queued %v, want a work order attachment then an invoice attachment", kinds)
+	}
+
+	h.selectTab("Attachments")
+	h.desk.dropped([]string{huge})
+	if !strings.Contains(h.overlayText(), "20 mb") {
+		t.Fatalf("dropping a 20 MB+ file showed %q", h.overlayText())
+	}
+	if rows, _ := h.store.OutboxRows(context.Background(), r.Id); len(rows) != 2 {
+		t.Fatalf("the oversized file was queued: %d rows", len(rows))
+	}
+}

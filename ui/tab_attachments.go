@@ -124,15 +124,13 @@ func (t *attachmentsTab) attach(paths []string) {
 	}
 }
 
-// dropped handles files dropped on the window: they attach to the open work order.
-func (t *attachmentsTab) dropped(uris []fyne.URI) {
+// droppedPaths keeps the local files among dropped URIs.
+func droppedPaths(uris []fyne.URI) []string {
 	var paths []string
 	for _, u := range uris {
 		if u.Scheme() == storage.NewFileURI("/").Scheme() {
 			paths = append(paths, u.Path())
 		}
 	}
-	if len(paths) > 0 {
-		t.attach(paths)
-	}
+	return paths
 }
