@@ -136,10 +136,13 @@ func New(a fyne.App, deps Deps) *Desk {
 		prefs.SetFloat("split.offset", split.Offset)
 		d.win.Close()
 	})
-	d.win.SetOnClosed(func() { close(d.closed) })
+	unsubscribe := d.store.Subscribe(func(changed []int64) { d.do(func() { d.changed(changed) }) })
+	d.win.SetOnClosed(func() {
+		unsubscribe()
+		close(d.closed)
+	})
 	d.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { d.dropped(droppedPaths(uris)) })
 
-	d.store.Subscribe(func(changed []int64) { d.do(func() { d.changed(changed) }) })
 	d.list.reload()
 	d.status.refresh()
 	return d
