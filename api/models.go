@@ -74,17 +74,29 @@ type WorkOrder struct {
 	ServiceLocation     *ServiceLocation `json:"ServiceLocation,omitempty"`
 	IsPreBilled         bool             `json:"IsPreBilled,omitempty"`
 	IvrInfo             *IvrInfo         `json:"IvrInfo,omitempty"` // since 4.1
+
+	raw []byte // see RawJSON
 }
 
-// UnmarshalJSON stamps the work order's currency onto its NTE and quote amounts.
+// UnmarshalJSON stamps the work order's currency onto its NTE and quote
+// amounts, and keeps a copy of b for RawJSON.
 func (w *WorkOrder) UnmarshalJSON(b []byte) error {
 	type plain WorkOrder
 	if err := json.Unmarshal(b, (*plain)(w)); err != nil {
 		return err
 	}
 	w.StampCurrency()
+	// The decoder owns b and reuses it after we return.
+	w.raw = append([]byte(nil), b...)
 	return nil
 }
+
+// RawJSON is the JSON this work order was decoded from, or nil when it was
+// built in code. A replica can store it as it came instead of encoding the
+// struct again, which costs as much as decoding did. It does not follow
+// later changes to the fields: only a record used as decoded may be stored
+// from it.
+func (w *WorkOrder) RawJSON() []byte { return w.raw }
 
 // StampCurrency labels every amount of the work order with WorkOrder.Currency.
 func (w *WorkOrder) StampCurrency() {

@@ -30,19 +30,58 @@ func FTSQuery(input string) string {
 	return b.String()
 }
 
-// deferFTS switches the search index's triggers off for a bulk write; the
-// caller must call resumeFTS afterwards, whatever happens (Open does it for
-// a process that died in between).
+// deferFTS switches the search index's triggers and the sort indexes off
+// for a bulk write; the caller must call resumeFTS afterwards, whatever
+// happens (Open does it for a process that died in between). Meanwhile
+// List sorts without its indexes, which on a replica still being filled
+// costs little.
 func (s *Store) deferFTS(ctx context.Context) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO fts_deferred(since) SELECT ? WHERE NOT EXISTS (SELECT 1 FROM fts_deferred)`,
+		res, err := tx.ExecContext(ctx, `INSERT INTO fts_deferred(since) SELECT ? WHERE NOT EXISTS (SELECT 1 FROM fts_deferred)`,
 			s.now().UnixMilli())
-		return err
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return err // already deferred: what is dropped is saved already
+		}
+		// sql IS NULL marks the primary key's automatic index, never dropped.
+		if _, err := tx.ExecContext(ctx, `INSERT INTO bulk_deferred_schema(name, type, sql)
+			SELECT name, type, sql FROM sqlite_master
+			WHERE tbl_name = 'work_orders' AND type IN ('index', 'trigger') AND sql IS NOT NULL`); err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT name, type FROM bulk_deferred_schema`)
+		if err != nil {
+			return err
+		}
+		var drops []string
+		for rows.Next() {
+			var name, typ string
+			if err := rows.Scan(&name, &typ); err != nil {
+				rows.Close()
+				return err
+			}
+			drops = append(drops, "DROP "+strings.ToUpper(typ)+" "+quoteIdent(name))
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, d := range drops {
+			if _, err := tx.ExecContext(ctx, d); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
 
-// resumeFTS rebuilds the search index from work_orders and switches its
-// triggers back on, in one transaction, if they were off.
+func quoteIdent(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }
+
+// resumeFTS recreates what deferFTS dropped, rebuilds the search index from
+// work_orders and switches its triggers back on, in one transaction, if
+// they were off.
 func (s *Store) resumeFTS(ctx context.Context) error {
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		var n int
@@ -50,13 +89,38 @@ func (s *Store) resumeFTS(ctx context.Context) error {
 			return err
 		}
 		start := s.now()
+		rows, err := tx.QueryContext(ctx, `SELECT sql FROM bulk_deferred_schema ORDER BY type, name`)
+		if err != nil {
+			return err
+		}
+		var creates []string
+		for rows.Next() {
+			var q string
+			if err := rows.Scan(&q); err != nil {
+				rows.Close()
+				return err
+			}
+			creates = append(creates, q)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, q := range creates {
+			if _, err := tx.ExecContext(ctx, q); err != nil {
+				return err
+			}
+		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO work_orders_fts(work_orders_fts) VALUES ('rebuild')`); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM bulk_deferred_schema`); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM fts_deferred`); err != nil {
 			return err
 		}
-		s.log.Info("search index rebuilt after a bulk write", "took", s.now().Sub(start))
+		s.log.Info("search index and sort indexes rebuilt after a bulk write", "took", s.now().Sub(start))
 		return nil
 	})
 	if err != nil {

@@ -266,7 +266,7 @@ func (y *Syncer) fetch(ctx context.Context, ids []int64) error {
 				}
 				f := fetched{n: len(batch)}
 				for i := range wos {
-					args, err := workOrderArgs(&wos[i])
+					args, err := workOrderArgs(&wos[i], true)
 					if err != nil {
 						fail(err)
 						return

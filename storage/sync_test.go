@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -288,5 +289,51 @@ func TestBulkSyncKeepsSearchWorking(t *testing.T) {
 	s2, _ := openAt(t, path)
 	if rows, _ := s2.List(ctx, ListQuery{Search: "phoenix"}); len(rows) != 1 {
 		t.Errorf("a row written while the index was off is not searchable after reopen: %v", ids(rows))
+	}
+}
+
+// TestBulkSyncRestoresSchema: a bulk sync drops the work_orders triggers and
+// sort indexes while it writes; afterwards exactly the same must be back.
+func TestBulkSyncRestoresSchema(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "r.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	schema := func() string {
+		var out string
+		err := s.r.QueryRowContext(ctx, `SELECT group_concat(type || ' ' || name || ' ' || sql, char(10)) FROM
+			(SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'work_orders' AND sql IS NOT NULL ORDER BY name)`).Scan(&out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	before := schema()
+	if err := s.deferFTS(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if during := schema(); during == before {
+		t.Fatal("deferFTS dropped nothing")
+	}
+	if err := s.deferFTS(ctx); err != nil { // twice, as a resumed sync does
+		t.Fatal(err)
+	}
+	// A broad search during the bulk write still lists (without the index).
+	if err := s.PutWorkOrders(ctx, []api.WorkOrder{{WorkOrderId: 7, WorkOrderNumber: "WO-7", Status: api.StatusNew}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.List(ctx, ListQuery{Search: "w", Limit: 10}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.resumeFTS(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if after := schema(); after != before {
+		t.Fatalf("schema after the bulk write:\n%s\nbefore:\n%s", after, before)
+	}
+	if n, err := s.CountList(ctx, ListQuery{Search: "wo-7"}); err != nil || n != 1 {
+		t.Fatalf("search after rebuild: %d, %v", n, err)
 	}
 }
