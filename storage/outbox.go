@@ -183,16 +183,22 @@ func (s *Store) expected(ctx context.Context, woID int64) (*api.WorkOrder, error
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT o.kind FROM outbox o JOIN outbox_targets t ON t.outbox_id = o.id
+	rows, err := s.r.QueryContext(ctx, `SELECT o.kind, o.state, o.summary, o.error FROM outbox o JOIN outbox_targets t ON t.outbox_id = o.id
  WHERE t.work_order_id = ? AND o.state IN ('pending','sending','failed') ORDER BY o.id`, woID)
 	if err != nil {
 		return nil, fmt.Errorf("storage: reading queued actions: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var kind string
-		if err := rows.Scan(&kind); err != nil {
+		var kind, state, summary, msg string
+		if err := rows.Scan(&kind, &state, &summary, &msg); err != nil {
 			return nil, fmt.Errorf("storage: reading queued actions: %w", err)
+		}
+		// A refused action changed nothing at the service, and it holds back
+		// every later action on the work order until the person retries or
+		// discards it: say so now rather than queue something that waits.
+		if OutboxState(state) == OutboxFailed {
+			return nil, invalid("%s was refused by the service (%s). Retry or discard it on the Activity tab first: later actions on this work order wait behind it", summary, msg)
 		}
 		switch OutboxKind(kind) {
 		case KindAccept, KindBulkAccept:

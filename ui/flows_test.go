@@ -271,3 +271,47 @@ func TestDroppedFilesAttachWhereThePersonIsLooking(t *testing.T) {
 		t.Fatalf("the oversized file was queued: %d rows", len(rows))
 	}
 }
+
+// TestARefusedActionIsExplainedNotHidden replays the QA finding: a back-dated
+// check-in the customer does not allow is refused; the next check-in must
+// not claim the work order is already checked in, but point to the refused
+// row, and work once that row is discarded.
+func TestARefusedActionIsExplainedNotHidden(t *testing.T) {
+	h := newHarness(t)
+	// Harbor Point Hotels does not allow back-dating.
+	r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted && r.Customer == "Harbor Point Hotels" })
+	h.open(r.Id)
+	h.selectTab("Visit")
+	v := h.desk.detail.tabs[2].(*visitTab)
+	earlier := fixedNow.Add(-3 * time.Hour)
+	v.when.SetSelected(whenEarlier)
+	v.backDate.SetDate(&earlier)
+	v.backTime.SetText(earlier.Format("15:04"))
+	test.Tap(v.checkIn)
+	h.send()
+	h.desk.changed([]int64{r.Id})
+	if got := h.desk.detail.status.text.Text; got != "Accepted" {
+		t.Fatalf("after a refused check-in the header reads %q, want Accepted", got)
+	}
+	if !strings.Contains(v.lastState.Text, "Refused by the service") {
+		t.Fatalf("the visit tab says %q, want the refusal", v.lastState.Text)
+	}
+
+	test.Tap(v.checkIn) // now, not back-dated
+	msg := h.overlayText()
+	if !strings.Contains(msg, "refused by the service") || !strings.Contains(msg, "activity tab") || strings.Contains(msg, "is checkedin") {
+		t.Fatalf("checking in again showed %q; want the refused row and where to resolve it", msg)
+	}
+	h.dismissOverlays()
+
+	rows, _ := h.store.OutboxRows(context.Background(), r.Id)
+	if err := h.store.Discard(context.Background(), rows[0].Id); err != nil {
+		t.Fatal(err)
+	}
+	test.Tap(v.checkIn)
+	h.send()
+	h.desk.changed([]int64{r.Id})
+	if got := h.desk.detail.status.text.Text; got != "Checked in" {
+		t.Fatalf("after discarding the refusal and checking in now, the header reads %q (%s)", got, v.lastState.Text)
+	}
+}
