@@ -28,8 +28,8 @@ type detailView struct {
 	d  *Desk
 	wo *api.WorkOrder
 
-	number    *canvas.Text
-	titleRow  *fyne.Container // number and badges: re-laid out when they change size
+	number    *widget.RichText // a heading that follows the theme (dark mode)
+	titleRow  *fyne.Container  // number and badges: re-laid out when they change size
 	status    *badge
 	quote     *badge
 	where     *widget.Label
@@ -45,9 +45,7 @@ type detailView struct {
 
 func newDetailView(d *Desk, tabs []tab) *detailView {
 	v := &detailView{d: d, tabs: tabs}
-	v.number = canvas.NewText("", theme.Color(theme.ColorNameForeground))
-	v.number.TextSize = theme.TextHeadingSize()
-	v.number.TextStyle.Bold = true
+	v.number = widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleSubHeading})
 	v.status, v.quote = newBadge(), newBadge()
 	v.where = widget.NewLabel("")
 	v.where.Truncation = fyne.TextTruncateEllipsis
@@ -71,7 +69,7 @@ func newDetailView(d *Desk, tabs []tab) *detailView {
 	header := container.NewBorder(nil, nil, nil,
 		container.NewVBox(container.NewHBox(widget.NewLabel("NTE"), v.nte), container.NewHBox(layout.NewSpacer(), v.accept, v.reject)),
 		container.NewVBox(v.titleRow, v.where))
-	card := container.NewStack(canvas.NewRectangle(theme.Color(theme.ColorNameHeaderBackground)), container.NewPadded(header))
+	card := container.NewStack(newThemedFill(theme.ColorNameHeaderBackground), container.NewPadded(header))
 	v.body = container.NewBorder(card, nil, nil, nil, v.appTabs)
 
 	hint := widget.NewLabelWithStyle("Select a work order on the left to see it here.\nUse ↑ ↓ and Enter in the list, or Ctrl+F to search.",
@@ -101,7 +99,7 @@ func (v *detailView) show(wo *api.WorkOrder) {
 		v.container.Objects = []fyne.CanvasObject{v.body}
 		v.container.Refresh()
 	}
-	v.number.Text = wo.WorkOrderNumber
+	v.number.Segments[0].(*widget.TextSegment).Text = wo.WorkOrderNumber
 	v.number.Refresh()
 	v.status.Set(statusText(wo.Status), statusColor(wo.Status))
 	if q := wo.Nte.Quote; q != nil {
@@ -145,4 +143,37 @@ func (v *detailView) reloadIfOpen(changed []int64) {
 			return
 		}
 	}
+}
+
+// numberText is the work order number the header shows.
+func (v *detailView) numberText() string {
+	return v.number.Segments[0].(*widget.TextSegment).Text
+}
+
+// themedFill is a background that takes its colour from the current theme
+// each time it is refreshed (a plain rectangle keeps the colour it was made
+// with, which left a light band behind light text in dark mode).
+type themedFill struct {
+	widget.BaseWidget
+	name fyne.ThemeColorName
+	rect *canvas.Rectangle
+}
+
+func newThemedFill(name fyne.ThemeColorName) *themedFill {
+	f := &themedFill{name: name, rect: canvas.NewRectangle(theme.Color(name))}
+	f.ExtendBaseWidget(f)
+	return f
+}
+
+func (f *themedFill) CreateRenderer() fyne.WidgetRenderer { return &themedFillRenderer{f} }
+
+type themedFillRenderer struct{ f *themedFill }
+
+func (r *themedFillRenderer) Layout(s fyne.Size)           { r.f.rect.Resize(s) }
+func (r *themedFillRenderer) MinSize() fyne.Size           { return fyne.Size{} }
+func (r *themedFillRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.f.rect} }
+func (r *themedFillRenderer) Destroy()                     {}
+func (r *themedFillRenderer) Refresh() {
+	r.f.rect.FillColor = theme.ColorForWidget(r.f.name, r.f)
+	r.f.rect.Refresh()
 }

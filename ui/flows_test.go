@@ -24,7 +24,7 @@ func TestSelectingAWorkOrderShowsItsDetail(t *testing.T) {
 	}
 	r := h.rows()[3]
 	h.open(r.Id)
-	if got := h.desk.detail.number.Text; got != r.Number {
+	if got := h.desk.detail.numberText(); got != r.Number {
 		t.Fatalf("header shows %q, want %q", got, r.Number)
 	}
 	wo, _ := h.store.WorkOrder(context.Background(), r.Id)
@@ -313,5 +313,28 @@ func TestARefusedActionIsExplainedNotHidden(t *testing.T) {
 	h.desk.changed([]int64{r.Id})
 	if got := h.desk.detail.status.text.Text; got != "Checked in" {
 		t.Fatalf("after discarding the refusal and checking in now, the header reads %q (%s)", got, v.lastState.Text)
+	}
+}
+
+// TestDarkModeHeaderFollowsTheTheme: the header band and the number change
+// with the theme, so light text never sits on a light band.
+func TestDarkModeHeaderFollowsTheTheme(t *testing.T) {
+	h := newHarness(t)
+	h.desk.Showcase()
+	h.flush()
+	var fill *themedFill
+	walk(h.desk.detail.body, func(o fyne.CanvasObject) {
+		if f, ok := o.(*themedFill); ok && fill == nil {
+			fill = f
+		}
+	})
+	light := fill.rect.FillColor
+	h.menuItem("Dark mode").Action()
+	fill.Refresh()
+	dark := fill.rect.FillColor
+	lr, lg, lb, _ := light.RGBA()
+	dr, dg, db, _ := dark.RGBA()
+	if dr+dg+db >= lr+lg+lb {
+		t.Fatalf("the header band did not darken in dark mode: light %v, dark %v", light, dark)
 	}
 }
