@@ -47,6 +47,6 @@ const usage = `Work Order Desk
       WORKDESK_TOKEN_URL, WORKDESK_CLIENT_ID, WORKDESK_CLIENT_SECRET, WORKDESK_CERT)
   workdesk sandbox [--addr 127.0.0.1:8089] [--notify URL] [--work-orders N] [--seed S] [--config-out FILE]
       run the simulated service for integrators
-  workdesk receive --addr 127.0.0.1:PORT --cert FILE [--check-source] [--data-dir DIR]
+  workdesk receive --addr 127.0.0.1:PORT --cert FILE [--check-source] [--db FILE] [--path /]
       run the notification receiver without a window
 `

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -21,7 +22,8 @@ type Connection struct {
 func (c Connection) Missing() []string {
 	var m []string
 	for _, f := range []struct{ name, v string }{
-		{"base URL", c.BaseURL}, {"token URL", c.TokenURL}, {"client id", c.ClientID}, {"client secret", c.ClientSecret},
+		{"base URL (WORKDESK_BASE_URL)", c.BaseURL}, {"token URL (WORKDESK_TOKEN_URL)", c.TokenURL},
+		{"client id (WORKDESK_CLIENT_ID)", c.ClientID}, {"client secret (WORKDESK_CLIENT_SECRET)", c.ClientSecret},
 	} {
 		if f.v == "" {
 			m = append(m, f.name)
@@ -51,7 +53,7 @@ func Diagnose(ctx context.Context, conn Connection, hc *http.Client, report func
 		report(c)
 	}
 	if missing := conn.Missing(); len(missing) > 0 {
-		step(Check{Name: "Configuration complete", Detail: fmt.Sprintf("missing: %v", missing)})
+		step(Check{Name: "Configuration complete", Detail: "missing " + strings.Join(missing, ", ")})
 		return false
 	}
 	step(Check{Name: "Configuration complete", OK: true, Detail: "base " + conn.BaseURL})

@@ -11,7 +11,13 @@ import (
 // condition uses ?1 (now + AttentionWindow), which callers bind first.
 func listFilter(q ListQuery) (match string, where []string, args []any) {
 	match = FTSQuery(q.Search)
-	if match != "" {
+	if digits := numberFragment(q.Search); digits != "" {
+		// People type the digits they read off a sheet ("73227" of
+		// "KFU73227"), which full-text prefixes cannot find inside a token.
+		where = append(where, "(w.id IN (SELECT rowid FROM work_orders_fts WHERE work_orders_fts MATCH ?) OR w.number LIKE ? ESCAPE '\\')")
+		args = append(args, match, "%"+digits+"%")
+		match = "" // not a pure full-text query: no FTS-only count or index plan
+	} else if match != "" {
 		where = append(where, "w.id IN (SELECT rowid FROM work_orders_fts WHERE work_orders_fts MATCH ?)")
 		args = append(args, match)
 	}
@@ -54,4 +60,14 @@ func (s *Store) CountList(ctx context.Context, q ListQuery) (int, error) {
 		return 0, fmt.Errorf("storage: counting the work order list: %w", err)
 	}
 	return n, nil
+}
+
+// numberFragment is the search when it is one word with a digit in it (a
+// piece of a work order number), escaped for LIKE; "" otherwise.
+func numberFragment(search string) string {
+	f := strings.Fields(search)
+	if len(f) != 1 || !strings.ContainsAny(f[0], "0123456789") {
+		return ""
+	}
+	return strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(f[0])
 }

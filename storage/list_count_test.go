@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -66,6 +67,47 @@ func TestCountListAndPagesAgreeWithList(t *testing.T) {
 			if paged[i].Id != all[i].Id {
 				t.Fatalf("row %d of %+v: page shows %d, List %d", i, q, paged[i].Id, all[i].Id)
 			}
+		}
+	}
+}
+
+// TestSearchFindsDigitsInsideANumber: "73227" finds KFU73227, as people type
+// the digits printed on a sheet; LIKE wildcards in the input are literal.
+func TestSearchFindsDigitsInsideANumber(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "r.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	mk := func(id int64, number string) api.WorkOrder {
+		return api.WorkOrder{WorkOrderId: id, WorkOrderNumber: number, Status: api.StatusNew, Currency: "GBP",
+			Customer: api.Customer{Id: 1, Name: "Kensington Foods UK"}, Nte: api.Nte{Amount: api.MustMoney("100", "GBP")}}
+	}
+	if err := s.PutWorkOrders(ctx, []api.WorkOrder{mk(1, "KFU73227"), mk(2, "KFU73300"), mk(3, "NWR1%00")}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		search string
+		want   []int64
+	}{
+		{"73227", []int64{1}},
+		{"7322", []int64{1}},
+		{"KFU7", []int64{1, 2}},
+		{"1%0", []int64{3}},
+		{"3_3", nil},
+	} {
+		rows, err := s.List(ctx, ListQuery{Search: c.search, Sort: SortNumber})
+		if err != nil {
+			t.Fatalf("%q: %v", c.search, err)
+		}
+		var got []int64
+		for _, r := range rows {
+			got = append(got, r.Id)
+		}
+		n, _ := s.CountList(ctx, ListQuery{Search: c.search})
+		if fmt.Sprint(got) != fmt.Sprint(c.want) || n != len(c.want) {
+			t.Errorf("search %q found %v (count %d), want %v", c.search, got, n, c.want)
 		}
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
@@ -41,7 +40,8 @@ func (d *Desk) bulkAccept(ids []int64) {
 }
 
 // showReject asks for the reason (required, up to 3000 characters) and
-// rejects one or several work orders.
+// rejects one or several work orders. Reject stays disabled until the
+// reason is valid, so the dialog never closes on a mistake.
 func (d *Desk) showReject(ids []int64) {
 	if len(ids) == 0 {
 		return
@@ -49,17 +49,24 @@ func (d *Desk) showReject(ids []int64) {
 	reason := widget.NewMultiLineEntry()
 	reason.SetPlaceHolder("Why you will not do this work (the customer sees it)")
 	reason.SetMinRowsVisible(4)
-	count := widget.NewLabel(fmt.Sprintf("0 / %d", api.MaxCommentLength))
-	count.Importance = widget.LowImportance
-	reason.OnChanged = func(s string) { count.SetText(fmt.Sprintf("%d / %d", len([]rune(s)), api.MaxCommentLength)) }
+	reason.Validator = func(s string) error {
+		switch n := len([]rune(strings.TrimSpace(s))); {
+		case n == 0:
+			return errors.New("a reason is required to reject a work order")
+		case len([]rune(s)) > api.MaxCommentLength:
+			return fmt.Errorf("%d characters; the service accepts at most %d", len([]rune(s)), api.MaxCommentLength)
+		}
+		return nil
+	}
 	what := "this work order"
 	if len(ids) > 1 {
 		what = fmt.Sprintf("these %d work orders", len(ids))
 	}
 	warn := widget.NewLabel("Rejecting " + what + " is final: nothing more can be done on a rejected work order.")
 	warn.Wrapping = fyne.TextWrapWord
-	body := container.NewVBox(warn, reason, count)
-	dlg := dialog.NewCustomConfirm("Reject "+what, "Reject", "Cancel", body, func(ok bool) {
+	item := widget.NewFormItem("Reason", reason)
+	item.HintText = fmt.Sprintf("Required, up to %d characters", api.MaxCommentLength)
+	dlg := dialog.NewForm("Reject "+what, "Reject", "Cancel", []*widget.FormItem{widget.NewFormItem("", warn), item}, func(ok bool) {
 		if !ok {
 			return
 		}
@@ -67,7 +74,7 @@ func (d *Desk) showReject(ids []int64) {
 			d.showError(err)
 		}
 	}, d.win)
-	dlg.Resize(fyne.NewSize(520, 320))
+	dlg.Resize(fyne.NewSize(560, 340))
 	dlg.Show()
 	d.win.Canvas().Focus(reason)
 }

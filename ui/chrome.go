@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -60,10 +61,12 @@ func (d *Desk) addShortcuts() {
 func (d *Desk) focusSearch() { d.win.Canvas().Focus(d.list.search) }
 
 func (d *Desk) showShortcuts() {
-	d.info("Keyboard shortcuts",
-		"Ctrl+R   Sync with the service now\n"+
-			"Ctrl+F   Find a work order (number, customer, site, description)\n"+
-			"Ctrl+L   Move to the list\n"+
-			"↑ ↓      Move through the list\n"+
-			"Enter    Open the highlighted work order")
+	form := widget.NewForm(
+		widget.NewFormItem("Ctrl+R", widget.NewLabel("Sync with the service now")),
+		widget.NewFormItem("Ctrl+F", widget.NewLabel("Find a work order (number, customer, site, description)")),
+		widget.NewFormItem("Ctrl+L", widget.NewLabel("Move to the list")),
+		widget.NewFormItem("Up, Down", widget.NewLabel("Move through the list")),
+		widget.NewFormItem("Enter", widget.NewLabel("Open the highlighted work order")),
+	)
+	dialog.ShowCustom("Keyboard shortcuts", "Close", form, d.win)
 }

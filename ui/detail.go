@@ -72,7 +72,7 @@ func newDetailView(d *Desk, tabs []tab) *detailView {
 	card := container.NewStack(newThemedFill(theme.ColorNameHeaderBackground), container.NewPadded(header))
 	v.body = container.NewBorder(card, nil, nil, nil, v.appTabs)
 
-	hint := widget.NewLabelWithStyle("Select a work order on the left to see it here.\nUse ↑ ↓ and Enter in the list, or Ctrl+F to search.",
+	hint := widget.NewLabelWithStyle("Select a work order on the left to see it here.\nIn the list, the Up and Down keys move and Enter opens; Ctrl+F searches.",
 		fyne.TextAlignCenter, fyne.TextStyle{Italic: true})
 	v.empty = container.NewCenter(hint)
 	v.container = container.NewStack(v.empty)

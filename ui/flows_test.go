@@ -59,17 +59,14 @@ func TestRejectNeedsAReasonThenRejects(t *testing.T) {
 	if dlg == nil || !strings.Contains(h.overlayText(), "is final") {
 		t.Fatalf("no rejection dialog; overlay text %q", h.overlayText())
 	}
-	test.Tap(buttonIn(t, dlg, "Reject"))
-	if !strings.Contains(h.overlayText(), "a reason is required") {
-		t.Fatalf("rejecting without a reason showed %q, want a 'reason is required' message", h.overlayText())
+	confirm := buttonIn(t, dlg, "Reject")
+	if !confirm.Disabled() {
+		t.Fatal("Reject is enabled while no reason is given")
 	}
+	test.Tap(confirm)
 	if rows, _ := h.store.OutboxRows(context.Background(), r.Id); len(rows) != 0 {
 		t.Fatalf("a rejection without reason was queued: %+v", rows)
 	}
-	h.dismissOverlays()
-
-	test.Tap(h.desk.detail.reject)
-	dlg = h.win.Canvas().Overlays().Top()
 	var reason *widget.Entry
 	walk(dlg, func(o fyne.CanvasObject) {
 		if e, ok := o.(*widget.Entry); ok && reason == nil {
@@ -77,11 +74,17 @@ func TestRejectNeedsAReasonThenRejects(t *testing.T) {
 		}
 	})
 	test.Type(reason, "No refrigeration technician free this week")
-	test.Tap(buttonIn(t, dlg, "Reject"))
+	if confirm.Disabled() {
+		t.Fatal("Reject stays disabled after a reason was typed")
+	}
+	test.Tap(confirm)
 	h.send()
 	h.desk.changed([]int64{r.Id})
 	if got := h.desk.detail.status.text.Text; got != "Rejected" {
 		t.Fatalf("after rejecting, the header status reads %q, want Rejected", got)
+	}
+	if summary := strings.Join(texts(h.desk.detail.tabs[0].content()), "\n"); !strings.Contains(summary, "No refrigeration technician free this week") {
+		t.Error("the summary of a rejected work order does not say why it was rejected")
 	}
 }
 
@@ -336,5 +339,17 @@ func TestDarkModeHeaderFollowsTheTheme(t *testing.T) {
 	dr, dg, db, _ := dark.RGBA()
 	if dr+dg+db >= lr+lg+lb {
 		t.Fatalf("the header band did not darken in dark mode: light %v, dark %v", light, dark)
+	}
+}
+
+func TestSearchWithNoMatchSaysSo(t *testing.T) {
+	h := newHarness(t)
+	test.Type(h.desk.list.search, "zzqx")
+	if h.desk.list.total != 0 || !h.desk.list.empty.Visible() || !strings.Contains(h.desk.list.empty.Text, "No work order matches") {
+		t.Fatalf("a search with no match shows %d rows and %q", h.desk.list.total, h.desk.list.empty.Text)
+	}
+	h.desk.list.search.SetText("")
+	if h.desk.list.empty.Visible() || h.desk.list.total < 60 {
+		t.Fatal("clearing the search does not bring the list back")
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -81,6 +82,7 @@ type listView struct {
 	statusSel *widget.Select
 	attention *widget.Check
 	count     *widget.Label
+	empty     *widget.Label // says why the table is empty
 	bulkHint  *widget.Label
 	acceptBtn *widget.Button
 	rejectBtn *widget.Button
@@ -119,6 +121,10 @@ func newListView(store *storage.Store, prefs fyne.Preferences) *listView {
 
 	v.count = widget.NewLabel("")
 	v.count.TextStyle.Italic = true
+	v.empty = widget.NewLabel("")
+	v.empty.Alignment = fyne.TextAlignCenter
+	v.empty.Wrapping = fyne.TextWrapWord
+	v.empty.Hide()
 	v.bulkHint = widget.NewLabel("Tick rows to accept or reject together")
 	v.bulkHint.Importance = widget.LowImportance
 	v.acceptBtn = widget.NewButtonWithIcon("Accept", theme.ConfirmIcon(), func() { v.onBulkAccept(v.selectedIDs()) })
@@ -162,7 +168,8 @@ func newListView(store *storage.Store, prefs fyne.Preferences) *listView {
 func (v *listView) content() fyne.CanvasObject {
 	filters := container.NewBorder(nil, nil, nil, container.NewHBox(v.statusSel, v.attention), v.search)
 	bulk := container.NewBorder(nil, nil, v.count, container.NewHBox(v.bulkHint, v.acceptBtn, v.rejectBtn))
-	return container.NewBorder(container.NewVBox(filters, bulk), nil, nil, nil, v.table)
+	return container.NewBorder(container.NewVBox(filters, bulk), nil, nil, nil,
+		container.NewStack(v.table, container.NewVBox(layout.NewSpacer(), v.empty, layout.NewSpacer())))
 }
 
 // reload re-reads the list after the replica changed: the number of work
@@ -219,7 +226,23 @@ func (v *listView) rowAt(i int) (storage.Row, bool) {
 	return rows[i-p*pageSize], true
 }
 
+func (v *listView) updateEmpty() {
+	switch {
+	case v.total > 0:
+		v.empty.Hide()
+		return
+	case v.all == 0:
+		v.empty.SetText("No work orders yet. They appear after the first sync with the service.")
+	case v.query.Search != "":
+		v.empty.SetText(fmt.Sprintf("No work order matches “%s”.\nSearch finds a work order number by any of its digits, and customers, sites and descriptions by how their words start.", v.query.Search))
+	default:
+		v.empty.SetText("No work order matches these filters.")
+	}
+	v.empty.Show()
+}
+
 func (v *listView) updateCount() {
+	v.updateEmpty()
 	if v.query.Search == "" && len(v.query.Statuses) == 0 && !v.query.NeedsAttention {
 		v.count.SetText(fmt.Sprintf("%d work orders", v.all))
 		return

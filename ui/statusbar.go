@@ -44,7 +44,7 @@ func newStatusBar(d *Desk) *statusBar {
 	s.outbox = widget.NewLabel("")
 	s.sync = widget.NewLabel("")
 	s.note = widget.NewLabel("")
-	s.note.Importance = widget.SuccessImportance
+	s.note.TextStyle.Italic = true
 	s.bar = widget.NewProgressBar()
 	s.bar.Hide()
 	s.uploading = widget.NewProgressBarInfinite()

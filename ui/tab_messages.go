@@ -49,12 +49,11 @@ func newMessagesTab(d *Desk) *messagesTab {
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			m := t.messages[i]
 			box := o.(*fyne.Container)
-			who := "Us"
-			if m.Sender != nil && m.Sender.Name != "" {
-				who = m.Sender.Name
-				if m.Sender.Type == "Customer" {
-					who += " (customer)"
-				}
+			// Messages from the contractor side (Desktop, Mobile, this app
+			// through the API) are "ours", whatever name the service signs.
+			who := "Our team"
+			if m.Sender != nil && m.Sender.Type == "Customer" {
+				who = orDash(m.Sender.Name) + " (customer)"
 			}
 			vis := ""
 			if m.MessageVisibility != "" && m.MessageVisibility != api.VisibilityAll {

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/storage"
 )
 
 // summaryTab shows every known field of the work order.
@@ -59,7 +62,8 @@ func (t *summaryTab) show(wo *api.WorkOrder) {
 	}
 	add("Work order",
 		[2]string{"Status", statusText(wo.Status) + statusExplanation(wo.Status)},
-		[2]string{"Type", strings.TrimSpace(wo.Type + "  " + workType)},
+		[2]string{"Rejected because", t.d.rejectionReason(wo)},
+		[2]string{"Type", strings.Trim(wo.Type+" · "+workType, " ·")},
 		[2]string{"Created", localTime(wo.Created)},
 		[2]string{"Last update", localTime(wo.LastUpdate)},
 		[2]string{"Currency", wo.Currency},
@@ -67,7 +71,7 @@ func (t *summaryTab) show(wo *api.WorkOrder) {
 		[2]string{"Pre-billed", yesIf(wo.IsPreBilled)},
 	)
 	if sla := wo.Sla; sla != nil {
-		prio := sla.PriorityName
+		prio := titleCase(sla.PriorityName)
 		if sla.IsEmergency && !strings.Contains(strings.ToLower(prio), "emergency") {
 			prio = strings.TrimSpace(prio + " · emergency")
 		}
@@ -213,4 +217,40 @@ func scheduledText(wo *api.WorkOrder) string {
 		s += " (" + statusText(wo.Schedule.Pte) + ")"
 	}
 	return s
+}
+
+// titleCase turns the service's "HIGH" into "High".
+func titleCase(s string) string {
+	if s == "" {
+		return s
+	}
+	lower := strings.ToLower(s)
+	return strings.ToUpper(lower[:1]) + lower[1:]
+}
+
+// rejectionReason is why a rejected work order was rejected: from the
+// notification if one arrived, else from our own queued rejection.
+func (d *Desk) rejectionReason(wo *api.WorkOrder) string {
+	if wo.Status != api.StatusRejected {
+		return ""
+	}
+	ctx := context.Background()
+	if evs, err := d.store.Events(ctx, wo.WorkOrderId); err == nil {
+		for i := len(evs) - 1; i >= 0; i-- {
+			if b, ok := evs[i].Body.(*api.RejectedEvent); ok && b.Comment != "" {
+				return b.Comment
+			}
+		}
+	}
+	rows, _ := d.store.OutboxRows(ctx, wo.WorkOrderId)
+	for i := len(rows) - 1; i >= 0; i-- {
+		if rows[i].Kind != storage.KindReject && rows[i].Kind != storage.KindBulkReject {
+			continue
+		}
+		var req struct{ Comment string }
+		if json.Unmarshal(rows[i].Request, &req) == nil && req.Comment != "" {
+			return req.Comment
+		}
+	}
+	return ""
 }

@@ -265,6 +265,9 @@ func (g *generator) order(c *genCustomer, status api.WorkOrderStatus, created, n
 	}
 	if statusIn(status, api.StatusAccepted, api.StatusCheckedIn, api.StatusPaused, api.StatusOnHold) || status == api.StatusNew && g.rng.IntN(3) == 0 {
 		start := now.Add(time.Duration(g.rng.IntN(96)-24) * time.Hour).Truncate(30 * time.Minute)
+		if earliest := created.Add(time.Hour).Truncate(30 * time.Minute); start.Before(earliest) {
+			start = earliest // a visit is never booked before the order arrived
+		}
 		pte := "Appointment"
 		if g.rng.IntN(3) == 0 {
 			pte = "CallFirst"
