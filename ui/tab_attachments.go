@@ -36,7 +36,9 @@ func newAttachmentsTab(d *Desk) *attachmentsTab {
 		func() int { return len(t.items) },
 		func() fyne.CanvasObject {
 			open := widget.NewButtonWithIcon("Open", theme.FileIcon(), nil)
-			return container.NewBorder(nil, nil, widget.NewIcon(theme.FileIcon()), open, widget.NewLabel(""))
+			name := widget.NewLabel("")
+			name.Truncation = fyne.TextTruncateEllipsis
+			return container.NewBorder(nil, nil, widget.NewIcon(theme.FileIcon()), open, name)
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			a := t.items[i]
@@ -45,7 +47,7 @@ func newAttachmentsTab(d *Desk) *attachmentsTab {
 			row.Objects[2].(*widget.Button).OnTapped = func() { t.d.openAttachment(t.wo.WorkOrderId, a) }
 		},
 	)
-	t.empty = widget.NewLabel("No attachments yet. Add a file, or drop files onto the window.")
+	t.empty = wrapped(widget.NewLabel("No attachments yet. Add a file, or drop files onto the window."))
 	var opts []string
 	for _, v := range api.AllVisibilities {
 		opts = append(opts, visibilityLabels[v])
@@ -62,7 +64,8 @@ func (t *attachmentsTab) content() fyne.CanvasObject {
 	note := widget.NewLabel("Files up to 20 MB. Attachments cannot be removed once added: the service does not allow it.")
 	note.Importance = widget.LowImportance
 	note.Wrapping = fyne.TextWrapWord
-	bar := container.NewBorder(nil, note, nil, t.add, container.NewBorder(nil, nil, widget.NewLabel("Visible to"), nil, t.vis))
+	bar := container.NewVBox(container.NewBorder(nil, nil, widget.NewLabel("Visible to"), nil, t.vis),
+		container.NewHBox(t.add), note)
 	return container.NewBorder(container.NewPadded(bar), nil, nil, nil, container.NewStack(t.empty, t.list))
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -16,10 +17,10 @@ import (
 
 // visibilityLabels say who sees a message, in the service's terms.
 var visibilityLabels = map[api.MessageVisibility]string{
-	api.VisibilityAll:      "Everyone (customer and crew)",
+	api.VisibilityAll:      "Customer and crew",
 	api.VisibilityCruOnly:  "Our crew only",
-	api.VisibilityCruLeads: "Customer and crew leads",
-	api.VisibilityCruSubs:  "Crew and subcontractors (not the customer)",
+	api.VisibilityCruLeads: "Customer, crew leads",
+	api.VisibilityCruSubs:  "Crew, subcontractors",
 	api.VisibilityNone:     "Nobody (record only)",
 }
 
@@ -95,7 +96,8 @@ func (t *messagesTab) title() string       { return "Messages" }
 func (t *messagesTab) icon() fyne.Resource { return theme.MailComposeIcon() }
 func (t *messagesTab) content() fyne.CanvasObject {
 	compose := container.NewVBox(t.text,
-		container.NewBorder(nil, nil, widget.NewLabel("Visible to"), container.NewHBox(t.counter, t.send), t.vis))
+		container.NewBorder(nil, nil, widget.NewLabel("Visible to"), nil, t.vis),
+		container.NewHBox(layout.NewSpacer(), t.counter, t.send))
 	return container.NewBorder(nil, container.NewPadded(compose), nil, nil, container.NewStack(t.empty, t.list))
 }
 

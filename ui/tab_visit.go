@@ -52,7 +52,7 @@ func newVisitTab(d *Desk) *visitTab {
 	t.backDate = widget.NewDateEntry()
 	t.backTime = widget.NewEntry()
 	t.backTime.SetPlaceHolder("HH:MM")
-	t.backBox = container.NewGridWithColumns(2, t.backDate, t.backTime)
+	t.backBox = dateAndTime(t.backDate, t.backTime)
 	t.backBox.Hide()
 	t.when = widget.NewRadioGroup([]string{whenNow, whenEarlier}, func(s string) {
 		if s == whenEarlier {
@@ -79,10 +79,10 @@ func (t *visitTab) icon() fyne.Resource { return theme.AccountIcon() }
 func (t *visitTab) content() fyne.CanvasObject {
 	sched := container.NewVBox(
 		heading("Scheduled start"), t.schedNow,
-		container.NewGridWithColumns(2, t.schedDate, t.schedTime),
+		dateAndTime(t.schedDate, t.schedTime),
 		container.NewHBox(t.schedSave),
-		widget.NewLabelWithStyle("Local time ("+time.Now().Format("MST")+"). The customer is told through an appointment notification.",
-			fyne.TextAlignLeading, fyne.TextStyle{Italic: true}),
+		wrapped(widget.NewLabelWithStyle("Local time ("+time.Now().Format("MST")+"). The customer is told through an appointment notification.",
+			fyne.TextAlignLeading, fyne.TextStyle{Italic: true})),
 	)
 	visit := container.NewVBox(
 		heading("On site"),
@@ -209,4 +209,16 @@ func (t *visitTab) onSchedule() {
 		return
 	}
 	t.lastState.SetText(t.d.lastActionText(t.wo.WorkOrderId))
+}
+
+// dateAndTime puts a date picker and a narrow HH:MM entry on one line.
+func dateAndTime(date *widget.DateEntry, hhmm *widget.Entry) *fyne.Container {
+	return container.NewBorder(nil, nil, nil, container.NewGridWrap(fyne.NewSize(80, hhmm.MinSize().Height), hhmm), date)
+}
+
+// wrapped makes a label wrap to the width it is given instead of demanding
+// the width of its whole sentence.
+func wrapped(l *widget.Label) *widget.Label {
+	l.Wrapping = fyne.TextWrapWord
+	return l
 }
