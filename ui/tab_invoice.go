@@ -41,12 +41,22 @@ type invoiceTab struct {
 	savingRow int64 // the queued save the draft waits for (0 = none)
 	rendering bool  // SetText while rebuilding is not an edit
 
+	// drafts keeps, for the session, the unsaved (or still saving) drafts
+	// of the work orders the person left for another one, so clicking around
+	// the list does not throw their edits away. The open work order's draft
+	// lives in the fields above, never in the map.
+	drafts map[int64]*invoiceDraft
+	fresh  bool // a work order was just opened: restore or load its draft
+
+	scroll *container.Scroll
+
 	hidden *widget.Label
 	body   *fyne.Container
 
 	badge    *badge
 	details  *widget.Label
 	editNote *widget.Label
+	unsaved  *widget.Label
 
 	number *widget.Entry
 	date   *widget.DateEntry
@@ -68,6 +78,9 @@ type invoiceTab struct {
 	total    *widget.Label
 
 	gauge      *widget.ProgressBar
+	gaugeShare float64 // total / NTE, uncapped: the bar's own Value stops at 1
+	gaugeTheme *nteGaugeTheme
+	gaugeBox   *container.ThemeOverride
 	nteLbl     *widget.Label
 	nteWarn    *widget.Label
 	requestNte *widget.Button
@@ -75,6 +88,7 @@ type invoiceTab struct {
 
 	problems   *widget.Label
 	warnings   *widget.Label
+	settled    *widget.Label
 	save       *widget.Button
 	submit     *widget.Button
 	del        *widget.Button
@@ -98,11 +112,19 @@ type lineRow struct {
 	remove   *widget.Button
 }
 
+// invoiceDraft is a work order's draft set aside while another one is open.
+type invoiceDraft struct {
+	inv       api.Invoice
+	loaded    *api.Invoice
+	dirty     bool
+	savingRow int64
+}
+
 // freeLineTypes are the categories of a line the contractor defines itself.
 var freeLineTypes = []api.LineItemType{api.LineLabor, api.LineMaterial, api.LineTravel, api.LineOther}
 
 func newInvoiceTab(d *Desk) *invoiceTab {
-	t := &invoiceTab{d: d}
+	t := &invoiceTab{d: d, drafts: map[int64]*invoiceDraft{}}
 	t.hidden = widget.NewLabel("")
 	t.hidden.Wrapping = fyne.TextWrapWord
 	t.hidden.Importance = widget.WarningImportance
@@ -113,6 +135,10 @@ func newInvoiceTab(d *Desk) *invoiceTab {
 	t.editNote = widget.NewLabel("")
 	t.editNote.Wrapping = fyne.TextWrapWord
 	t.editNote.Importance = widget.WarningImportance
+	t.unsaved = widget.NewLabel("Unsaved changes — Save to send them")
+	t.unsaved.Importance = widget.WarningImportance
+	t.unsaved.Wrapping = fyne.TextWrapWord
+	t.unsaved.Hide()
 
 	t.number = widget.NewEntry()
 	t.number.SetPlaceHolder("e.g. INV-2026-0142")
@@ -159,7 +185,10 @@ func newInvoiceTab(d *Desk) *invoiceTab {
 	t.total = widget.NewLabelWithStyle("", fyne.TextAlignTrailing, fyne.TextStyle{Bold: true})
 
 	t.gauge = widget.NewProgressBar()
-	t.gauge.TextFormatter = func() string { return fmt.Sprintf("%.0f%% of the NTE", t.gauge.Value*100) }
+	// The bar stops at Max; the words must not, or an overrun reads "100%".
+	t.gauge.TextFormatter = func() string { return fmt.Sprintf("%.0f%% of the NTE", t.gaugeShare*100) }
+	t.gaugeTheme = &nteGaugeTheme{}
+	t.gaugeBox = container.NewThemeOverride(t.gauge, t.gaugeTheme)
 	t.nteLbl = widget.NewLabel("")
 	t.nteWarn = widget.NewLabel("")
 	t.nteWarn.Wrapping = fyne.TextWrapWord
@@ -175,6 +204,9 @@ func newInvoiceTab(d *Desk) *invoiceTab {
 	t.warnings = widget.NewLabel("")
 	t.warnings.Wrapping = fyne.TextWrapWord
 	t.warnings.Importance = widget.WarningImportance
+	t.settled = widget.NewLabel("")
+	t.settled.Wrapping = fyne.TextWrapWord
+	t.settled.Hide()
 	t.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), t.onSave)
 	t.submit = widget.NewButtonWithIcon("Submit invoice", theme.MailSendIcon(), t.onSubmit)
 	t.submit.Importance = widget.HighImportance
@@ -199,7 +231,7 @@ func (t *invoiceTab) content() fyne.CanvasObject {
 	fixed := func(w float32, o fyne.CanvasObject) fyne.CanvasObject {
 		return container.NewGridWrap(fyne.NewSize(w, o.MinSize().Height), o)
 	}
-	status := container.NewVBox(container.NewHBox(heading("Invoice"), t.badge), t.details, t.editNote)
+	status := container.NewVBox(container.NewHBox(heading("Invoice"), t.badge), t.details, t.editNote, t.unsaved)
 	head := widget.NewForm(
 		widget.NewFormItem("Invoice number", t.number),
 		widget.NewFormItem("Invoice date", t.date),
@@ -211,9 +243,9 @@ func (t *invoiceTab) content() fyne.CanvasObject {
 		container.NewHBox(layout.NewSpacer(), widget.NewLabel("Discount"), fixed(120, t.discount), t.discLbl),
 		container.NewHBox(layout.NewSpacer(), t.total),
 	)
-	nte := container.NewVBox(heading("Against the NTE"), t.nteLbl, t.gauge, t.nteWarn,
+	nte := container.NewVBox(heading("Against the NTE"), t.nteLbl, t.gaugeBox, t.nteWarn,
 		container.NewHBox(t.requestNte), t.requestWhy)
-	actions := container.NewVBox(t.problems, t.warnings,
+	actions := container.NewVBox(t.problems, t.warnings, t.settled,
 		container.NewHBox(t.del, layout.NewSpacer(), t.save, t.submit), t.lastAction)
 	atts := container.NewVBox(
 		container.NewBorder(nil, nil, heading("Invoice attachments"), t.addAtt),
@@ -221,14 +253,18 @@ func (t *invoiceTab) content() fyne.CanvasObject {
 	t.body = container.NewVBox(status, head, widget.NewSeparator(),
 		heading("Lines"), t.linesBox, t.noLines, adders, t.inputErr, totals, widget.NewSeparator(),
 		nte, widget.NewSeparator(), actions, widget.NewSeparator(), atts)
-	return container.NewVScroll(container.NewPadded(container.NewVBox(t.hidden, t.body)))
+	t.scroll = container.NewVScroll(container.NewPadded(container.NewVBox(t.hidden, t.body)))
+	return t.scroll
 }
 
 func (t *invoiceTab) show(wo *api.WorkOrder) {
 	switching := t.wo == nil || t.wo.WorkOrderId != wo.WorkOrderId
+	if switching {
+		t.stashDraft()
+	}
 	t.wo = wo
 	if switching {
-		t.dirty, t.savingRow = false, 0
+		t.dirty, t.savingRow, t.fresh = false, 0, true
 		t.inputErr.SetText("")
 	}
 	if !wo.InvoiceVisible() {
@@ -247,9 +283,19 @@ func (t *invoiceTab) show(wo *api.WorkOrder) {
 	if inv, err := t.d.store.Invoice(ctx, wo.WorkOrderId); err == nil {
 		t.stored = inv
 	}
+	reload := false
+	switch {
+	case t.fresh:
+		t.fresh = false
+		reload = !t.restoreDraft()
+	case t.dirty && t.stored != nil && !t.stored.Status.Editable():
+		// The service moved the invoice on (submitted, authorized, paid):
+		// the edits can no longer be sent, so show what it holds.
+		reload = true
+	}
 	// Reloading rebuilds the line rows, which would take the focus from an
 	// entry; skip it when the service's invoice has not changed.
-	if switching || !(t.dirty || t.saveInFlight()) && !reflect.DeepEqual(t.stored, t.loaded) {
+	if reload || !(t.dirty || t.saveInFlight()) && !reflect.DeepEqual(t.stored, t.loaded) {
 		t.loadDraft()
 	}
 	t.renderStatus()
@@ -290,6 +336,37 @@ func (t *invoiceTab) saveInFlight() bool {
 	return false
 }
 
+// stashDraft sets the open work order's draft aside when it holds edits or
+// waits for a save, so coming back to the work order restores it.
+func (t *invoiceTab) stashDraft() {
+	if t.wo == nil || t.fresh {
+		return // nothing was loaded for it (its invoice was hidden)
+	}
+	id := t.wo.WorkOrderId
+	if !t.dirty && t.savingRow == 0 {
+		delete(t.drafts, id)
+		return
+	}
+	inv := t.inv
+	inv.LineItems = append([]api.LineItem(nil), t.inv.LineItems...)
+	t.drafts[id] = &invoiceDraft{inv: inv, loaded: t.loaded, dirty: t.dirty, savingRow: t.savingRow}
+}
+
+// restoreDraft puts back the draft set aside for the open work order; false
+// when there is none or it may no longer be sent, because the replica's
+// invoice has meanwhile moved to a status that takes no changes.
+func (t *invoiceTab) restoreDraft() bool {
+	id := t.wo.WorkOrderId
+	dr, ok := t.drafts[id]
+	delete(t.drafts, id)
+	if !ok || t.stored != nil && !t.stored.Status.Editable() {
+		return false
+	}
+	t.inv, t.loaded, t.dirty, t.savingRow = dr.inv, dr.loaded, dr.dirty, dr.savingRow
+	t.renderDraft()
+	return true
+}
+
 // loadDraft copies the replica's invoice (or an empty one) into the form.
 func (t *invoiceTab) loadDraft() {
 	t.dirty = false
@@ -302,6 +379,11 @@ func (t *invoiceTab) loadDraft() {
 	}
 	t.inv.Currency = t.wo.Currency
 	t.inv.StampCurrency()
+	t.renderDraft()
+}
+
+// renderDraft fills the form from the draft.
+func (t *invoiceTab) renderDraft() {
 	t.rendering = true
 	t.number.SetText(t.inv.InvoiceNumber)
 	t.date.SetDate(invoiceDateToLocal(t.inv.InvoiceDate))
@@ -398,7 +480,15 @@ func (t *invoiceTab) renderStatus() {
 	}
 	t.details.SetText(strings.Join(parts, "\n"))
 	ok, why := t.editable()
+	// A submitted, authorized or paid invoice is not a fault: only a
+	// rejected or recalled work order warrants the warning colour.
+	if t.wo.Status == api.StatusRejected || t.wo.Status == api.StatusRecalled {
+		t.editNote.Importance = widget.WarningImportance
+	} else {
+		t.editNote.Importance = widget.MediumImportance
+	}
 	t.editNote.SetText(why)
+	t.editNote.Refresh()
 	if ok {
 		t.editNote.Hide()
 	} else {
@@ -427,7 +517,9 @@ func (t *invoiceTab) renderAdders() {
 	t.priceSel.ClearSelected()
 	switch {
 	case t.pl == nil:
-		t.priceSel.PlaceHolder = "Price list not loaded yet (it is fetched when online)"
+		// Short: the picker's width is its placeholder's, and it shares a
+		// row with "Add item" on a narrow detail pane.
+		t.priceSel.PlaceHolder = "Price list not loaded yet (loads online)"
 	case !t.pl.AllowPriceListItems:
 		t.priceSel.PlaceHolder = "This customer has no price list items"
 	default:
@@ -474,8 +566,12 @@ func (t *invoiceTab) rebuildLines() {
 	t.rows = t.rows[:0]
 	var objs []fyne.CanvasObject
 	if len(t.inv.LineItems) > 0 {
+		// The description column is what gives way on a narrow pane; its
+		// heading must not hold the row wider than the entries below it.
+		descHead := widget.NewLabelWithStyle("Description", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		descHead.Truncation = fyne.TextTruncateEllipsis
 		objs = append(objs, lineLayout(
-			widget.NewLabelWithStyle("Description", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+			descHead,
 			widget.NewLabelWithStyle("Category", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 			widget.NewLabelWithStyle("Quantity", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 			widget.NewLabelWithStyle("Rate", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
@@ -751,6 +847,22 @@ func (t *invoiceTab) recompute() {
 	t.renderNte(tt.total)
 
 	blocking, warnings := t.checks()
+	// Past submission the checks would only say "already submitted" in
+	// red; the person has nothing to fix, so say where the invoice stands.
+	settled := invoiceSettledText(t.status())
+	if settled != "" {
+		blocking, warnings = nil, nil
+		t.settled.SetText(settled)
+		t.settled.Show()
+	} else {
+		t.settled.SetText("")
+		t.settled.Hide()
+	}
+	if t.dirty {
+		t.unsaved.Show()
+	} else {
+		t.unsaved.Hide()
+	}
 	if len(blocking) > 0 {
 		t.problems.SetText("The service would refuse to submit this invoice:\n• " + strings.Join(blocking, "\n• "))
 		t.problems.Show()
@@ -766,8 +878,60 @@ func (t *invoiceTab) recompute() {
 		t.warnings.Hide()
 	}
 	setEnabled(t.save, ok && t.dirty)
-	setEnabled(t.submit, ok && len(blocking) == 0)
+	setEnabled(t.submit, ok && settled == "" && len(blocking) == 0)
 	setEnabled(t.del, ok && t.stored != nil && (len(t.stored.LineItems) > 0 || t.stored.InvoiceNumber != ""))
+}
+
+// invoiceSettledText says where an invoice stands once it has left the
+// contractor's hands (submitted or further); "" while it may be edited and
+// submitted (draft, disputed).
+func invoiceSettledText(s api.InvoiceStatus) string {
+	switch {
+	case s.Editable():
+		return ""
+	case s == api.InvoiceSubmitted:
+		return "Submitted — waiting for the customer to authorize it."
+	case s == api.InvoicePendingVerification:
+		return "Pending verification — waiting for the customer."
+	case s == api.InvoiceAuthorized:
+		return "Authorized — nothing more to do; payment follows."
+	case s == api.InvoicePaid:
+		return "Paid — nothing more to do."
+	}
+	return statusText(s) + " — the service takes no changes or new submission now."
+}
+
+// nteGaugeTheme is the app's theme with another primary colour: the
+// ProgressBar draws its bar in the primary colour only, so this is how the
+// NTE gauge turns amber near the NTE and red above it. A nil primary keeps
+// the app's own. It asks the app's settings on every call, so a light/dark
+// switch still reaches the gauge (theme.Current would answer with this
+// theme itself while the gauge renders, and recurse).
+type nteGaugeTheme struct{ primary color.Color }
+
+func (g *nteGaugeTheme) app() fyne.Theme { return fyne.CurrentApp().Settings().Theme() }
+
+func (g *nteGaugeTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
+	if n == theme.ColorNamePrimary && g.primary != nil {
+		return g.primary
+	}
+	return g.app().Color(n, v)
+}
+func (g *nteGaugeTheme) Font(s fyne.TextStyle) fyne.Resource     { return g.app().Font(s) }
+func (g *nteGaugeTheme) Icon(n fyne.ThemeIconName) fyne.Resource { return g.app().Icon(n) }
+func (g *nteGaugeTheme) Size(n fyne.ThemeSizeName) float32       { return g.app().Size(n) }
+
+// nteGaugeColor is the gauge's bar colour for a level: the badge amber from
+// nteNearShare on, the badge red above the NTE (both read with white text),
+// otherwise the theme's own (nil).
+func nteGaugeColor(level nteLevel) color.Color {
+	switch level {
+	case nteNear:
+		return colRequested
+	case nteOver:
+		return colRejected
+	}
+	return nil
 }
 
 func (t *invoiceTab) renderNte(total api.Money) {
@@ -779,7 +943,7 @@ func (t *invoiceTab) renderNte(total api.Money) {
 	switch level {
 	case nteNoLimit:
 		t.nteLbl.SetText("NTE: No limit. The customer set no maximum for this work order.")
-		t.gauge.Hide()
+		t.gaugeBox.Hide()
 		t.nteWarn.SetText("")
 		t.nteWarn.Hide()
 		return
@@ -804,8 +968,11 @@ func (t *invoiceTab) renderNte(total api.Money) {
 		}
 	}
 	t.nteLbl.SetText(fmt.Sprintf("Total %s of the NTE %s", total.Format(), nte.Format()))
-	t.gauge.Show()
-	t.gauge.SetValue(min(share, 1))
+	t.gaugeBox.Show()
+	t.gaugeShare = share
+	t.gaugeTheme.primary = nteGaugeColor(level)
+	t.gauge.Value = min(share, 1)
+	t.gauge.Refresh() // re-reads the colour and the text even when the capped value stays 1
 	t.nteWarn.Refresh()
 }
 
@@ -1002,6 +1169,7 @@ func (t *invoiceTab) onDelete() {
 			}
 			t.dirty, t.savingRow = false, 0
 			t.d.queued("Delete invoice of " + t.wo.WorkOrderNumber)
+			t.recompute()
 			t.lastAction.SetText(t.lastInvoiceAction())
 		}, t.d.win)
 }

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"context"
+	"fmt"
+	"image/color"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,7 +11,10 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 	"github.com/shopspring/decimal"
 
 	"github.com/workorderdesk/workdesk/api"
@@ -412,5 +417,312 @@ func TestInvoiceAttachmentsAddOpenRemove(t *testing.T) {
 	h.send()
 	if strings.Contains(listed(), "parts-receipt.pdf") {
 		t.Fatalf("after removing, the invoice still lists:\n%s", listed())
+	}
+}
+
+// gaugeSeen is what the NTE gauge shows: its words and the colour of its
+// filled part.
+func gaugeSeen(t *testing.T, inv *invoiceTab) (string, color.Color) {
+	t.Helper()
+	if !inv.gaugeBox.Visible() || !inv.gauge.Visible() {
+		t.Fatal("the NTE gauge is hidden")
+	}
+	var text string
+	var rects []*canvas.Rectangle
+	for _, o := range test.WidgetRenderer(inv.gauge).Objects() {
+		switch c := o.(type) {
+		case *canvas.Text:
+			text = c.Text
+		case *canvas.Rectangle:
+			if c.Visible() && c.Size().Width > 0 {
+				rects = append(rects, c)
+			}
+		}
+	}
+	// The filled part is drawn over the track, so it is the last rectangle.
+	if len(rects) == 0 {
+		t.Fatal("the NTE gauge draws no bar")
+	}
+	return text, rects[len(rects)-1].FillColor
+}
+
+func sameColor(a, b color.Color) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	r1, g1, b1, a1 := a.RGBA()
+	r2, g2, b2, a2 := b.RGBA()
+	return r1 == r2 && g1 == g2 && b1 == b2 && a1 == a2
+}
+
+func TestTheNteGaugeShowsAnOverrunInRed(t *testing.T) {
+	h := newHarness(t)
+	var item int
+	inv := openInvoice(h, func(wo *api.WorkOrder, inv *api.Invoice, pl *api.PriceList) bool {
+		if wo.Currency != "USD" || !inv.Status.Editable() || !pl.AllowPriceListItems {
+			return false
+		}
+		for i, it := range pl.Items {
+			if !it.IsRateReadOnly {
+				item = i
+				return true
+			}
+		}
+		return false
+	})
+	wo := h.desk.detail.wo
+	// The QA case: the customer's NTE is $1,050.00.
+	if err := h.sb.SetNte(wo.WorkOrderId, decimal.RequireFromString("1050")); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("the new NTE", func() bool { return inv.wo.Nte.Amount.Amount.Equal(decimal.NewFromInt(1050)) })
+	clearLines(t, inv)
+	row := addPriceItem(t, inv, item)
+	row.qty.SetText("1")
+
+	themePrimary := fyne.CurrentApp().Settings().Theme().Color(theme.ColorNamePrimary, fyne.CurrentApp().Settings().ThemeVariant())
+	for _, c := range []struct {
+		rate, words string
+		bar         color.Color
+		what        string
+	}{
+		{"1084.40", "103% of the NTE", colRejected, "red"},
+		{"997.50", "95% of the NTE", colRequested, "amber"},
+		{"525.00", "50% of the NTE", themePrimary, "the theme's primary colour"},
+		{"1084.40", "103% of the NTE", colRejected, "red again"},
+	} {
+		row.rate.SetText(c.rate)
+		words, bar := gaugeSeen(t, inv)
+		if words != c.words || !sameColor(bar, c.bar) {
+			t.Errorf("at $%s of $1,050.00 the gauge reads %q in %v, want %q in %s (%v)", c.rate, words, bar, c.words, c.what, c.bar)
+		}
+	}
+	if want := "Total $1,084.40 of the NTE $1,050.00"; inv.nteLbl.Text != want {
+		t.Errorf("the NTE line reads %q, want %q", inv.nteLbl.Text, want)
+	}
+	if !strings.Contains(inv.nteWarn.Text, "Over the NTE by $34.40") {
+		t.Errorf("over the NTE the tab warns %q", inv.nteWarn.Text)
+	}
+}
+
+// otherWorkOrder is a listed work order other than id, to click away to.
+func otherWorkOrder(h *harness, id int64) int64 {
+	h.t.Helper()
+	return h.rowWhere(func(r storage.Row) bool { return r.Id != id }).Id
+}
+
+func TestUnsavedInvoiceEditsSurviveOpeningAnotherWorkOrder(t *testing.T) {
+	h := newHarness(t)
+	inv := openInvoice(h, func(wo *api.WorkOrder, i *api.Invoice, _ *api.PriceList) bool {
+		return i.Status.Editable() && len(i.LineItems) > 0 && i.LineItems[0].Type != api.LineTax
+	})
+	id := h.desk.detail.wo.WorkOrderId
+	other := otherWorkOrder(h, id)
+	if inv.unsaved.Visible() {
+		t.Fatal("a freshly opened invoice says it has unsaved changes")
+	}
+	qty := inv.inv.LineItems[0].Quantity.Add(decimal.NewFromInt(3)).String()
+	inv.rows[0].qty.SetText(qty)
+	inv.number.SetText("INV-KEEP-1")
+	total := inv.total.Text
+	if !inv.unsaved.Visible() || inv.unsaved.Text != "Unsaved changes — Save to send them" {
+		t.Fatalf("after an edit the note is visible=%v %q", inv.unsaved.Visible(), inv.unsaved.Text)
+	}
+
+	h.open(other)
+	if h.desk.detail.wo.WorkOrderId != other {
+		t.Fatal("the other work order did not open")
+	}
+	if inv.unsaved.Visible() {
+		t.Error("the other work order shows the first one's unsaved note")
+	}
+	h.open(id)
+	h.selectTab("Invoice")
+	if got := inv.rows[0].qty.Text; got != qty {
+		t.Errorf("back on the work order the quantity reads %q, want the unsaved %q", got, qty)
+	}
+	if inv.number.Text != "INV-KEEP-1" || inv.total.Text != total {
+		t.Errorf("back on the work order: number %q, %q; want INV-KEEP-1, %q", inv.number.Text, inv.total.Text, total)
+	}
+	if !inv.unsaved.Visible() || inv.save.Disabled() {
+		t.Errorf("the restored draft: note visible=%v, Save disabled=%v", inv.unsaved.Visible(), inv.save.Disabled())
+	}
+
+	// Saving sends it; the note goes and nothing is kept aside any more.
+	test.Tap(inv.save)
+	h.send()
+	if inv.unsaved.Visible() || !inv.save.Disabled() {
+		t.Errorf("after saving: note visible=%v, Save disabled=%v", inv.unsaved.Visible(), inv.save.Disabled())
+	}
+	h.open(other)
+	h.open(id)
+	if len(inv.drafts) != 0 {
+		t.Errorf("%d drafts kept after saving", len(inv.drafts))
+	}
+	if got := inv.rows[0].qty.Text; got != qty || inv.unsaved.Visible() {
+		t.Errorf("after saving and coming back: quantity %q (want %q), note visible=%v", got, qty, inv.unsaved.Visible())
+	}
+}
+
+// redTexts is the visible danger-coloured text of the tab.
+func redTexts(inv *invoiceTab) []string {
+	var out []string
+	walk(inv.body, func(o fyne.CanvasObject) {
+		if l, ok := o.(*widget.Label); ok && l.Importance == widget.DangerImportance && strings.TrimSpace(l.Text) != "" {
+			out = append(out, l.Text)
+		}
+	})
+	return out
+}
+
+func TestASubmittedInvoiceDropsTheDraftAndSaysWhereItStands(t *testing.T) {
+	h := newHarness(t)
+	inv := openInvoice(h, func(wo *api.WorkOrder, inv *api.Invoice, _ *api.PriceList) bool {
+		if !wo.Status.Completed() || inv.Status != api.InvoiceDraft || len(inv.LineItems) == 0 || inv.LineItems[0].Type == api.LineTax {
+			return false
+		}
+		level, _ := nteStanding(inv.TotalAmount.In(wo.Currency), wo.Nte.Amount.In(wo.Currency))
+		return level != nteOver
+	})
+	id := h.desk.detail.wo.WorkOrderId
+	other := otherWorkOrder(h, id)
+	saved := inv.rows[0].qty.Text
+	inv.rows[0].qty.SetText(inv.inv.LineItems[0].Quantity.Add(decimal.NewFromInt(5)).String())
+	h.open(other)
+
+	// Meanwhile the invoice as the service holds it is submitted (say from
+	// another desk): the set-aside edits can no longer be sent.
+	if _, err := h.store.SubmitInvoice(context.Background(), id, false); err != nil {
+		t.Fatal(err)
+	}
+	h.send()
+	h.waitFor("the submitted invoice in the replica", func() bool {
+		st, err := h.store.Invoice(context.Background(), id)
+		return err == nil && st.Status == api.InvoiceSubmitted
+	})
+	h.open(id)
+	h.selectTab("Invoice")
+	if got := inv.rows[0].qty.Text; got != saved || inv.unsaved.Visible() {
+		t.Errorf("the submitted invoice shows quantity %q (want the service's %q), unsaved note visible=%v", got, saved, inv.unsaved.Visible())
+	}
+	if len(inv.drafts) != 0 {
+		t.Errorf("%d drafts kept for a submitted invoice", len(inv.drafts))
+	}
+
+	for _, step := range []struct {
+		to    api.InvoiceStatus
+		badge string
+		line  string
+	}{
+		{"", "Submitted", "Submitted — waiting for the customer"},
+		{api.InvoiceAuthorized, "Authorized", "Authorized — nothing more to do"},
+		{api.InvoicePaid, "Paid", "Paid — nothing more to do"},
+	} {
+		if step.to != "" {
+			if err := h.sb.SetInvoiceStatus(id, step.to, ""); err != nil {
+				t.Fatal(err)
+			}
+		}
+		h.waitFor(step.badge, func() bool { return inv.badge.text.Text == step.badge })
+		if !inv.settled.Visible() || !strings.HasPrefix(inv.settled.Text, step.line) || inv.settled.Importance == widget.DangerImportance {
+			t.Errorf("%s: the tab says %q (visible=%v)", step.badge, inv.settled.Text, inv.settled.Visible())
+		}
+		if red := redTexts(inv); len(red) > 0 {
+			t.Errorf("%s: the tab shows in red %q", step.badge, red)
+		}
+		if !inv.submit.Disabled() || !inv.save.Disabled() || !inv.del.Disabled() {
+			t.Errorf("%s: submit, save, delete disabled = %v %v %v", step.badge, inv.submit.Disabled(), inv.save.Disabled(), inv.del.Disabled())
+		}
+	}
+}
+
+func TestADisputedInvoiceStillListsWhatBlocksSubmission(t *testing.T) {
+	h := newHarness(t)
+	inv := openInvoice(h, func(wo *api.WorkOrder, inv *api.Invoice, _ *api.PriceList) bool {
+		return wo.Status.Completed() && inv.Status.Editable() && len(inv.LineItems) > 0
+	})
+	inv.number.SetText("")
+	if inv.settled.Visible() || !inv.problems.Visible() || !strings.Contains(inv.problems.Text, "invoice number is missing") || !inv.submit.Disabled() {
+		t.Errorf("a draft without a number: settled visible=%v, problems %q, submit disabled=%v", inv.settled.Visible(), inv.problems.Text, inv.submit.Disabled())
+	}
+}
+
+// positionIn is target's position relative to root, found through
+// containers and widget renderers; false when it is not shown under root.
+func positionIn(root, target fyne.CanvasObject) (fyne.Position, bool) {
+	if root == target {
+		return fyne.Position{}, true
+	}
+	if !root.Visible() {
+		return fyne.Position{}, false
+	}
+	var kids []fyne.CanvasObject
+	switch c := root.(type) {
+	case *fyne.Container:
+		kids = c.Objects
+	case fyne.Widget:
+		kids = test.WidgetRenderer(c).Objects()
+	}
+	for _, k := range kids {
+		if p, ok := positionIn(k, target); ok {
+			return k.Position().Add(p), true
+		}
+	}
+	return fyne.Position{}, false
+}
+
+func TestTheInvoiceTabFitsANarrowPane(t *testing.T) {
+	h := newHarness(t)
+	inv := openInvoice(h, func(wo *api.WorkOrder, i *api.Invoice, pl *api.PriceList) bool {
+		ok, _ := quoteAllowed(wo)
+		return ok && !wo.Nte.NoLimit() && i.Status.Editable() && len(i.LineItems) > 0
+	})
+	// A long description and a total over the NTE, so every control shows.
+	inv.rows[0].desc.SetText("Replace the condenser fan motor on rooftop unit 3, including the capacitor and the contactor, haul away old parts")
+	inv.rows[0].qty.SetText(h.desk.detail.wo.Nte.Amount.Amount.Mul(decimal.NewFromInt(3)).Div(inv.inv.LineItems[0].Rate.Amount.Add(decimal.NewFromInt(1))).Ceil().String())
+	inv.discount.SetText("1.00")
+	if !inv.requestNte.Visible() {
+		t.Fatal("the NTE increase button is hidden over the NTE")
+	}
+
+	const width = 480
+	if w := inv.scroll.Content.MinSize().Width; w > width {
+		t.Errorf("the tab needs %.0f px, wider than a %d px pane", w, width)
+	}
+	inv.scroll.Resize(fyne.NewSize(width, 700))
+	check := func(name string, o fyne.CanvasObject) {
+		t.Helper()
+		p, ok := positionIn(inv.scroll, o)
+		if !ok {
+			t.Errorf("%s is not shown", name)
+			return
+		}
+		if p.X < 0 || p.X+o.Size().Width > width+0.5 || o.Size().Width+0.5 < o.MinSize().Width {
+			t.Errorf("%s spans x %.0f–%.0f (min width %.0f) in a %d px pane", name, p.X, p.X+o.Size().Width, o.MinSize().Width, width)
+		}
+	}
+	check("Save", inv.save)
+	check("Submit", inv.submit)
+	check("Delete", inv.del)
+	check("Discount", inv.discount)
+	check("Add item", inv.addItem)
+	check("Add tax line", inv.addTax)
+	check("Request NTE increase", inv.requestNte)
+	check("the NTE gauge", inv.gauge)
+	for i, r := range inv.rows {
+		check(fmt.Sprintf("line %d remove button", i+1), r.remove)
+		check(fmt.Sprintf("line %d quantity", i+1), r.qty)
+		check(fmt.Sprintf("line %d rate", i+1), r.rate)
+		check(fmt.Sprintf("line %d description", i+1), r.desc)
+	}
+	if inv.rows[0].desc.Size().Width < 60 {
+		t.Errorf("the description gets only %.0f px", inv.rows[0].desc.Size().Width)
+	}
+
+	// Before the price list arrives its picker says so in few words.
+	inv.pl = nil
+	inv.renderAdders()
+	if w := inv.scroll.Content.MinSize().Width; w > width {
+		t.Errorf("without a price list the tab needs %.0f px", w)
 	}
 }
