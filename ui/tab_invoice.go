@@ -581,7 +581,7 @@ func (t *invoiceTab) rebuildLines() {
 	for i := range t.inv.LineItems {
 		r := t.newLineRow(i, ok)
 		t.rows = append(t.rows, r)
-		objs = append(objs, r.box)
+		objs = append(objs, r.box, widget.NewSeparator())
 	}
 	t.linesBox.Objects = objs
 	t.linesBox.Refresh()
@@ -593,13 +593,16 @@ func (t *invoiceTab) rebuildLines() {
 	t.relayout()
 }
 
+// lineLayout gives the description its own row, over the category, quantity,
+// rate and subtotal: the detail pane is narrow, and a description squeezed
+// between four number columns could not be read.
 func lineLayout(desc, kind, qty, rate, subtotal, remove fyne.CanvasObject) fyne.CanvasObject {
 	h := widget.NewEntry().MinSize().Height
 	fixed := func(w float32, o fyne.CanvasObject) fyne.CanvasObject {
 		return container.NewGridWrap(fyne.NewSize(w, h), o)
 	}
-	right := container.NewHBox(fixed(78, kind), fixed(64, qty), fixed(92, rate), fixed(96, subtotal), fixed(36, remove))
-	return container.NewBorder(nil, nil, nil, right, desc)
+	numbers := container.NewHBox(fixed(96, kind), fixed(72, qty), fixed(100, rate), layout.NewSpacer(), fixed(100, subtotal))
+	return container.NewVBox(container.NewBorder(nil, nil, nil, fixed(36, remove), desc), numbers)
 }
 
 func (t *invoiceTab) newLineRow(i int, editable bool) *lineRow {
