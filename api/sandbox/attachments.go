@@ -201,11 +201,7 @@ func oneOf(v string, set []string) bool {
 // ---- work order attachments ----
 
 func (c *call) listAttachments() (any, error) {
-	id, err := c.queryID("workOrderId")
-	if err != nil {
-		return nil, err
-	}
-	o, err := c.order(id)
+	o, err := c.queryOrder()
 	if err != nil {
 		return nil, err
 	}
@@ -250,11 +246,7 @@ func (c *call) deleteAttachment() (any, error) {
 }
 
 func (c *call) attachmentLink() (any, error) {
-	id, err := c.queryID("workOrderId")
-	if err != nil {
-		return nil, err
-	}
-	o, err := c.order(id)
+	o, err := c.queryOrder()
 	if err != nil {
 		return nil, err
 	}
@@ -290,11 +282,7 @@ func removeFile(fs []*file, f *file) []*file {
 // ---- invoice attachments ----
 
 func (c *call) listInvoiceAttachments() (any, error) {
-	id, err := c.queryID("workOrderId")
-	if err != nil {
-		return nil, err
-	}
-	o, err := c.invoiceOrder(id)
+	o, err := c.queryInvoiceOrder()
 	if err != nil {
 		return nil, err
 	}
@@ -343,11 +331,7 @@ func (c *call) deleteInvoiceAttachment() (any, error) {
 }
 
 func (c *call) invoiceAttachmentLink() (any, error) {
-	id, err := c.queryID("workOrderId")
-	if err != nil {
-		return nil, err
-	}
-	o, err := c.invoiceOrder(id)
+	o, err := c.queryInvoiceOrder()
 	if err != nil {
 		return nil, err
 	}

@@ -319,6 +319,24 @@ func (c *call) order(id int64) (*order, error) {
 	return c.s.st.actionable(id)
 }
 
+// queryOrder is order for the workOrderId of a read's query string.
+func (c *call) queryOrder() (*order, error) {
+	id, err := c.queryID("workOrderId")
+	if err != nil {
+		return nil, err
+	}
+	return c.order(id)
+}
+
+// queryInvoiceOrder is invoiceOrder for the workOrderId of the query string.
+func (c *call) queryInvoiceOrder() (*order, error) {
+	id, err := c.queryID("workOrderId")
+	if err != nil {
+		return nil, err
+	}
+	return c.invoiceOrder(id)
+}
+
 func (s *store) actionable(id int64) (*order, error) {
 	o, ok := s.orders[id]
 	if !ok || id <= 0 {

@@ -36,11 +36,7 @@ func invoiceView(o *order) *api.Invoice {
 }
 
 func (c *call) getInvoice() (any, error) {
-	id, err := c.queryID("workOrderId")
-	if err != nil {
-		return nil, err
-	}
-	o, err := c.invoiceOrder(id)
+	o, err := c.queryInvoiceOrder()
 	if err != nil {
 		return nil, err
 	}
@@ -48,11 +44,7 @@ func (c *call) getInvoice() (any, error) {
 }
 
 func (c *call) priceList() (any, error) {
-	id, err := c.queryID("workOrderId")
-	if err != nil {
-		return nil, err
-	}
-	o, err := c.invoiceOrder(id)
+	o, err := c.queryInvoiceOrder()
 	if err != nil {
 		return nil, err
 	}

@@ -5,11 +5,7 @@ import (
 )
 
 func (c *call) listMessages() (any, error) {
-	id, err := c.queryID("workOrderId")
-	if err != nil {
-		return nil, err
-	}
-	o, err := c.order(id)
+	o, err := c.queryOrder()
 	if err != nil {
 		return nil, err
 	}
