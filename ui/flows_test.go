@@ -353,3 +353,21 @@ func TestSearchWithNoMatchSaysSo(t *testing.T) {
 		t.Fatal("clearing the search does not bring the list back")
 	}
 }
+
+// TestTypeAndEnterOpensTheFirstMatch: find a work order in a second — type
+// part of its number and press Enter.
+func TestTypeAndEnterOpensTheFirstMatch(t *testing.T) {
+	h := newHarness(t)
+	want := h.rows()[10]
+	h.win.Canvas().Focus(h.desk.list.search)
+	test.Type(h.desk.list.search, want.Number[3:])
+	h.desk.list.search.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	h.flush()
+	if got := h.desk.detail.numberText(); got != want.Number {
+		t.Fatalf("typing %q and Enter opened %q, want %s", want.Number[3:], got, want.Number)
+	}
+	h.desk.list.search.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	if h.win.Canvas().Focused() != h.desk.list.table {
+		t.Fatal("Down in the search box does not move into the list")
+	}
+}

@@ -78,7 +78,7 @@ type listView struct {
 	openID    int64
 
 	table     *woTable
-	search    *widget.Entry
+	search    *searchEntry
 	statusSel *widget.Select
 	attention *widget.Check
 	count     *widget.Label
@@ -98,7 +98,17 @@ func newListView(store *storage.Store, prefs fyne.Preferences) *listView {
 	v.query.Sort = storage.Column(prefs.IntWithFallback("list.sort", int(storage.SortNextDeadline)))
 	v.query.Desc = prefs.Bool("list.desc")
 
-	v.search = widget.NewEntry()
+	v.search = newSearchEntry()
+	v.search.onEnter = func() {
+		if r, ok := v.rowAt(0); ok {
+			v.open(r.Id)
+		}
+	}
+	v.search.onDown = func() {
+		if c := fyne.CurrentApp().Driver().CanvasForObject(v.table); c != nil {
+			c.Focus(v.table)
+		}
+	}
 	v.search.SetPlaceHolder("Search number, customer, site or description  (Ctrl+F)")
 	v.search.OnChanged = func(s string) { v.query.Search = s; v.requery() }
 
