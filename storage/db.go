@@ -56,6 +56,9 @@ type Store struct {
 
 	kickMu sync.Mutex
 	kicks  []func()
+
+	searchMu   sync.Mutex
+	searchSets []*searchSet // the last searches' ids, newest last (see searchIDs)
 }
 
 // Open opens (creating if needed) the replica at path, applies pending schema

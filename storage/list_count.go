@@ -37,17 +37,15 @@ func listFilter(q ListQuery) (match string, where []string, args []any) {
 // CountList is how many rows List would return for q without Limit: the
 // table asks for its length first and then only for the pages it shows.
 func (s *Store) CountList(ctx context.Context, q ListQuery) (int, error) {
-	match, where, args := listFilter(q)
-	if match != "" && len(where) == 1 {
-		// Search alone: count in the full-text index without joining the
-		// table (every indexed row is a work order).
-		var n int
-		err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM work_orders_fts WHERE work_orders_fts MATCH ?`, match).Scan(&n)
+	if m, digits, ok := searchOnly(q); ok {
+		// The set List's pages are then read from (see searchIDs).
+		ids, err := s.searchIDs(ctx, m, digits)
 		if err != nil {
 			return 0, fmt.Errorf("storage: counting the work order list: %w", err)
 		}
-		return n, nil
+		return len(ids), nil
 	}
+	_, where, args := listFilter(q)
 	// ?1 comes first in the text so the bare ?s that follow number from 2,
 	// as in List; "?1 IS NOT NULL" is constant and costs nothing.
 	query := "SELECT COUNT(*) FROM work_orders w WHERE ?1 IS NOT NULL"

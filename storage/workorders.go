@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -319,13 +320,20 @@ func (s *Store) List(ctx context.Context, q ListQuery) ([]Row, error) {
 	soon := s.now().Add(AttentionWindow).UnixMilli()
 	match, where, args := listFilter(q)
 	args = append([]any{soon}, args...)
-	key, ok := sortExpr[q.Sort]
-	if !ok {
+	if _, ok := sortExpr[q.Sort]; !ok {
 		return nil, fmt.Errorf("storage: unknown sort column %d", q.Sort)
 	}
-	dir := " ASC"
-	if q.Desc {
-		dir = " DESC"
+	if m, digits, ok := searchOnly(q); ok && q.Limit > 0 {
+		// A page of a search: from the set of ids it finds (see searchIDs).
+		ids, err := s.searchIDs(ctx, m, digits)
+		if err != nil {
+			return nil, err
+		}
+		page, err := s.searchPage(ctx, q, ids)
+		if err != nil {
+			return nil, err
+		}
+		return s.rowsByID(ctx, page, soon)
 	}
 	dated := q.Sort == SortNextDeadline || q.Sort == SortScheduledStart
 	indexed := ""
@@ -343,18 +351,11 @@ func (s *Store) List(ctx context.Context, q ListQuery) ([]Row, error) {
 	}
 	listSQL := func(indexed string) string {
 		var b strings.Builder
-		b.WriteString(`SELECT w.id, w.number, w.customer_name, w.site, w.status, w.nte_amount, w.currency,
- w.quote_status, w.scheduled_start, w.next_deadline, ` + attentionExpr + ` FROM work_orders w` + indexed)
+		b.WriteString(listColumns + ` FROM work_orders w` + indexed)
 		if len(where) > 0 {
 			b.WriteString(" WHERE " + strings.Join(where, " AND "))
 		}
-		// Rows with no date sort after those with one, whichever the direction:
-		// "nothing due" is never the most urgent nor the least.
-		if dated {
-			b.WriteString(" ORDER BY " + key + " IS NULL, " + key + dir + ", w.id" + dir)
-		} else {
-			b.WriteString(" ORDER BY " + key + dir + ", w.id" + dir)
-		}
+		b.WriteString(listOrder(q))
 		if q.Limit > 0 {
 			b.WriteString(" LIMIT ? OFFSET ?")
 		}
@@ -368,8 +369,67 @@ func (s *Store) List(ctx context.Context, q ListQuery) ([]Row, error) {
 	if err != nil {
 		return nil, fmt.Errorf("storage: listing work orders: %w", err)
 	}
+	return scanListRows(rows, max(q.Limit, 64))
+}
+
+// rowsByID reads the list rows of ids, in that order. soon is ?1 of
+// attentionExpr.
+func (s *Store) rowsByID(ctx context.Context, ids []int64, soon int64) ([]Row, error) {
+	if len(ids) == 0 {
+		return []Row{}, nil
+	}
+	rows, err := s.r.QueryContext(ctx, listColumns+` FROM work_orders w WHERE w.id IN (SELECT value FROM json_each(?2))`, soon, idsJSON(ids))
+	if err != nil {
+		return nil, fmt.Errorf("storage: listing work orders: %w", err)
+	}
+	got, err := scanListRows(rows, len(ids))
+	if err != nil {
+		return nil, err
+	}
+	at := make(map[int64]int, len(ids))
+	for i, id := range ids {
+		at[id] = i
+	}
+	out := make([]Row, len(ids))
+	n := 0
+	for _, r := range got {
+		if i, ok := at[r.Id]; ok {
+			out[i] = r
+			n++
+		}
+	}
+	if n < len(ids) {
+		// A row went between the two reads (never in practice: work
+		// orders are not deleted): drop the gaps.
+		out = slices.DeleteFunc(out, func(r Row) bool { return r.Id == 0 })
+	}
+	return out, nil
+}
+
+// listColumns are what List reads of each row, in scanListRows' order; the
+// attention expression uses ?1.
+const listColumns = `SELECT w.id, w.number, w.customer_name, w.site, w.status, w.nte_amount, w.currency,
+ w.quote_status, w.scheduled_start, w.next_deadline, ` + attentionExpr
+
+// listOrder is the ORDER BY of q, with a leading space: q.Sort's key, ties
+// by id. Rows with no date sort after those with one, whichever the
+// direction: "nothing due" is never the most urgent nor the least.
+func listOrder(q ListQuery) string {
+	key := sortExpr[q.Sort]
+	dir := " ASC"
+	if q.Desc {
+		dir = " DESC"
+	}
+	if q.Sort == SortNextDeadline || q.Sort == SortScheduledStart {
+		return " ORDER BY " + key + " IS NULL, " + key + dir + ", w.id" + dir
+	}
+	return " ORDER BY " + key + dir + ", w.id" + dir
+}
+
+// scanListRows reads the rows of a listColumns query and closes them.
+func scanListRows(rows *sql.Rows, capacity int) ([]Row, error) {
 	defer rows.Close()
-	out := make([]Row, 0, max(q.Limit, 64))
+	out := make([]Row, 0, capacity)
 	var (
 		r                    Row
 		status, nte, cur, q2 string

@@ -1,0 +1,213 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Search as you type reads, per keystroke, the length of the list and its
+// first page. Both need the set of work orders the search finds; for a
+// broad prefix ("s", "main") that set is most of the table, and evaluating
+// the full-text match twice (once to count, once more as an IN set SQLite
+// builds into a temporary b-tree to test the rows of the sort index
+// against) was most of the cost. So the set is read once, as a sorted list
+// of ids, kept for the next call, and both the count and the page are
+// computed from it.
+
+// searchSet is the ids one search found, ascending.
+type searchSet struct {
+	// conn is the reader connection the set was read on and version its
+	// PRAGMA data_version then: the pair changes whenever any connection,
+	// in this process or another, commits a change to the database. The
+	// cache holds conn, so no other connection can take its address.
+	conn          any
+	version       int64
+	match, digits string
+	ids           []int64
+}
+
+// searchSetCache is how many searches are remembered: the count and the
+// pages of the current one, and a step back (a Backspace).
+const searchSetCache = 4
+
+// searchOnly reports whether the search is the list's only condition, and
+// returns its full-text match and the digits matched inside numbers.
+func searchOnly(q ListQuery) (match, digits string, ok bool) {
+	if len(q.Statuses) > 0 || q.NeedsAttention {
+		return "", "", false
+	}
+	match, digits = FTSQuery(q.Search), numberFragment(q.Search)
+	return match, digits, match != "" || digits != ""
+}
+
+// searchIDs returns the ids of the work orders the search finds, ascending:
+// those the full-text match finds and, with digits, those whose number
+// contains them (listFilter's condition). The slice is shared: read only.
+func (s *Store) searchIDs(ctx context.Context, match, digits string) ([]int64, error) {
+	conn, err := s.r.Conn(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("storage: searching: %w", err)
+	}
+	defer conn.Close()
+	var dc any
+	if err := conn.Raw(func(c any) error { dc = c; return nil }); err != nil {
+		return nil, fmt.Errorf("storage: searching: %w", err)
+	}
+	var version int64
+	if err := conn.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&version); err != nil {
+		return nil, fmt.Errorf("storage: searching: %w", err)
+	}
+	s.searchMu.Lock()
+	for _, e := range s.searchSets {
+		if e.conn == dc && e.version == version && e.match == match && e.digits == digits {
+			s.searchMu.Unlock()
+			return e.ids, nil
+		}
+	}
+	s.searchMu.Unlock()
+
+	var ids []int64
+	if match != "" {
+		// One aggregate row costs far less than a row per id through
+		// database/sql.
+		if ids, err = readIDList(ctx, conn, `SELECT group_concat(rowid) FROM work_orders_fts WHERE work_orders_fts MATCH ?`, match); err != nil {
+			return nil, err
+		}
+	}
+	if digits != "" {
+		like, err := readIDList(ctx, conn, `SELECT group_concat(id) FROM work_orders WHERE number LIKE ? ESCAPE '\'`, "%"+digits+"%")
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, like...)
+		slices.Sort(ids)
+		ids = slices.Compact(ids)
+	}
+	s.searchMu.Lock()
+	s.searchSets = append(s.searchSets, &searchSet{conn: dc, version: version, match: match, digits: digits, ids: ids})
+	if len(s.searchSets) > searchSetCache {
+		s.searchSets = slices.Delete(s.searchSets, 0, len(s.searchSets)-searchSetCache)
+	}
+	s.searchMu.Unlock()
+	return ids, nil
+}
+
+// readIDList runs a query answering one comma-separated list of ids (or
+// NULL for none) and returns them sorted.
+func readIDList(ctx context.Context, conn *sql.Conn, query string, args ...any) ([]int64, error) {
+	var list sql.NullString
+	if err := conn.QueryRowContext(ctx, query, args...).Scan(&list); err != nil {
+		return nil, fmt.Errorf("storage: searching: %w", err)
+	}
+	if !list.Valid || list.String == "" {
+		return nil, nil
+	}
+	ids := make([]int64, 0, strings.Count(list.String, ",")+1)
+	for f := range strings.SplitSeq(list.String, ",") {
+		id, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("storage: searching: reading id %q: %w", f, err)
+		}
+		ids = append(ids, id)
+	}
+	if !slices.IsSorted(ids) {
+		slices.Sort(ids)
+	}
+	return ids, nil
+}
+
+// idsJSON is ids as a JSON array, for json_each.
+func idsJSON(ids []int64) string {
+	b := make([]byte, 0, len(ids)*8+2)
+	b = append(b, '[')
+	for i, id := range ids {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, id, 10)
+	}
+	return string(append(b, ']'))
+}
+
+// searchPage returns the ids of one page (q.Offset, q.Limit > 0) of the
+// sorted list of ids, in list order.
+func (s *Store) searchPage(ctx context.Context, q ListQuery, ids []int64) ([]int64, error) {
+	need := q.Offset + q.Limit
+	if len(ids) <= q.Offset {
+		return nil, nil
+	}
+	order := listOrder(q)
+	dated := q.Sort == SortNextDeadline || q.Sort == SortScheduledStart
+	if !(dated && q.Desc) {
+		// Walk the sort index and keep the rows in the set: about
+		// need × table/len(ids) rows for a page, cheap when the set is a
+		// good part of the table. Past 3 × len(ids) rows, sorting the set
+		// costs less (a narrow search whose rows sort late), so give up.
+		page, ok, err := s.walkSortIndex(ctx, q, order, ids, need, 3*len(ids)+need)
+		if err != nil || ok {
+			return page, err
+		}
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT w.id FROM work_orders w NOT INDEXED
+ WHERE w.id IN (SELECT value FROM json_each(?))`+order+` LIMIT ? OFFSET ?`, idsJSON(ids), q.Limit, q.Offset)
+	if err != nil {
+		return nil, fmt.Errorf("storage: listing work orders: %w", err)
+	}
+	return scanIDs(rows)
+}
+
+// walkSortIndex reads rows in list order from the sort index and keeps those
+// in ids until it has need of them (ok) or has read budget rows.
+func (s *Store) walkSortIndex(ctx context.Context, q ListQuery, order string, ids []int64, need, budget int) (page []int64, ok bool, err error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT w.id FROM work_orders w INDEXED BY `+sortIndex[q.Sort]+order)
+	if err != nil {
+		if strings.Contains(err.Error(), "no such index") {
+			return nil, false, nil // a bulk sync has the sort indexes off (deferFTS)
+		}
+		return nil, false, fmt.Errorf("storage: listing work orders: %w", err)
+	}
+	defer rows.Close()
+	found, read := 0, 0
+	for rows.Next() {
+		if read++; read > budget {
+			return nil, false, nil
+		}
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, false, fmt.Errorf("storage: listing work orders: %w", err)
+		}
+		if _, in := slices.BinarySearch(ids, id); !in {
+			continue
+		}
+		if found >= q.Offset {
+			page = append(page, id)
+		}
+		if found++; found == need || found == len(ids) {
+			return page, true, nil
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, false, fmt.Errorf("storage: listing work orders: %w", err)
+	}
+	return page, true, nil // the whole index read: a short last page
+}
+
+func scanIDs(rows *sql.Rows) ([]int64, error) {
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("storage: listing work orders: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("storage: listing work orders: %w", err)
+	}
+	return ids, nil
+}

@@ -1,0 +1,101 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/workorderdesk/workdesk/api"
+)
+
+// TestSearchPagesAgreeWithFullList: a page of a search (read from the set
+// of ids it finds, by walking the sort index or by sorting the set) holds
+// exactly the rows of the whole sorted list at those places, for every sort
+// column and direction, broad and narrow searches, digits inside numbers,
+// and pages past the end.
+func TestSearchPagesAgreeWithFullList(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "r.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.PutWorkOrders(ctx, synthetic(3000)); err != nil {
+		t.Fatal(err)
+	}
+	searches := []string{"n", "harbor", "o'brien", "WO-1", "WO-1012", "01234", "store #12", "roof le", "main", "zzz", "café", `"`}
+	for _, search := range searches {
+		for sort := SortNextDeadline; sort <= SortScheduledStart; sort++ {
+			for _, desc := range []bool{false, true} {
+				q := ListQuery{Search: search, Sort: sort, Desc: desc}
+				all, err := s.List(ctx, q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				n, err := s.CountList(ctx, q)
+				if err != nil || n != len(all) {
+					t.Fatalf("CountList(%+v) = %d, %v; List returns %d rows", q, n, err, len(all))
+				}
+				for _, off := range []int{0, 50, max(len(all)-7, 0), len(all) + 3} {
+					pq := q
+					pq.Limit, pq.Offset = 50, off
+					page, err := s.List(ctx, pq)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want := all[min(off, len(all)):min(off+50, len(all))]
+					if fmt.Sprint(page) != fmt.Sprint(want) {
+						t.Fatalf("%+v: page has %d rows, want %d:\n%v\nwant\n%v", pq, len(page), len(want), page, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSearchSeesWrites: the ids a search found are kept for the next call
+// (the count, then the page), never past a change of the data.
+func TestSearchSeesWrites(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "r.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	mk := func(id int64, number, customer string) api.WorkOrder {
+		return api.WorkOrder{WorkOrderId: id, WorkOrderNumber: number, Status: api.StatusNew, Currency: "USD",
+			Customer: api.Customer{Id: 1, Name: customer}, Nte: api.Nte{Amount: api.MustMoney("100", "USD")}}
+	}
+	if err := s.PutWorkOrders(ctx, []api.WorkOrder{mk(1, "KFU100", "Northwind")}); err != nil {
+		t.Fatal(err)
+	}
+	check := func(search string, want ...int64) {
+		t.Helper()
+		q := ListQuery{Search: search, Limit: 50}
+		n, err := s.CountList(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := s.List(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int64
+		for _, r := range rows {
+			got = append(got, r.Id)
+		}
+		if n != len(want) || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("search %q: count %d, rows %v; want %v", search, n, got, want)
+		}
+	}
+	check("zebra")
+	check("733")
+	check("north", 1)
+	if err := s.PutWorkOrders(ctx, []api.WorkOrder{mk(2, "KFU7331", "Zebra Stores"), mk(1, "KFU100", "Southwind")}); err != nil {
+		t.Fatal(err)
+	}
+	check("zebra", 2)
+	check("733", 2)
+	check("north")
+}
