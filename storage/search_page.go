@@ -106,16 +106,49 @@ func readIDList(ctx context.Context, conn *sql.Conn, query string, args ...any) 
 	if !list.Valid || list.String == "" {
 		return nil, nil
 	}
-	ids := make([]int64, 0, strings.Count(list.String, ",")+1)
-	for f := range strings.SplitSeq(list.String, ",") {
-		id, err := strconv.ParseInt(f, 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("storage: searching: reading id %q: %w", f, err)
-		}
-		ids = append(ids, id)
+	ids, err := parseIDList(list.String)
+	if err != nil {
+		return nil, fmt.Errorf("storage: searching: %w", err)
 	}
 	if !slices.IsSorted(ids) {
 		slices.Sort(ids)
+	}
+	return ids, nil
+}
+
+// parseIDList reads "12,7,300": a hand-written loop, as strconv.ParseInt
+// per id took a fifth of reading 100,000 of them.
+func parseIDList(list string) ([]int64, error) {
+	ids := make([]int64, 0, strings.Count(list, ",")+1)
+	var id int64
+	start, digits, neg := 0, 0, false
+	for i := 0; i <= len(list); i++ {
+		if i == len(list) || list[i] == ',' {
+			switch {
+			case digits == 0:
+				return nil, fmt.Errorf("reading an id list at byte %d: not an id", i)
+			case digits > 18: // might not fit: let strconv check
+				var err error
+				if id, err = strconv.ParseInt(list[start:i], 10, 64); err != nil {
+					return nil, fmt.Errorf("reading an id list: %w", err)
+				}
+			case neg:
+				id = -id
+			}
+			ids = append(ids, id)
+			id, start, digits, neg = 0, i+1, 0, false
+			continue
+		}
+		c := list[i]
+		if c == '-' && digits == 0 && !neg {
+			neg = true
+			continue
+		}
+		if c < '0' || c > '9' {
+			return nil, fmt.Errorf("reading an id list at byte %d: %q is not a digit", i, c)
+		}
+		id = id*10 + int64(c-'0')
+		digits++
 	}
 	return ids, nil
 }
