@@ -41,6 +41,7 @@ type detailView struct {
 	empty     fyne.CanvasObject
 	body      *fyne.Container
 	container *fyne.Container
+	scroller  *container.Scroll
 }
 
 func newDetailView(d *Desk, tabs []tab) *detailView {
@@ -76,10 +77,14 @@ func newDetailView(d *Desk, tabs []tab) *detailView {
 		fyne.TextAlignCenter, fyne.TextStyle{Italic: true})
 	v.empty = container.NewCenter(hint)
 	v.container = container.NewStack(v.empty)
+	v.scroller = container.NewHScroll(v.container)
 	return v
 }
 
-func (v *detailView) content() fyne.CanvasObject { return v.container }
+// content never asks the window for width: whatever a tab shows (a long
+// file name, a wide invoice line), the window keeps the size the person
+// gave it and the pane scrolls sideways instead of growing.
+func (v *detailView) content() fyne.CanvasObject { return v.scroller }
 
 // open shows work order id read from the replica.
 func (v *detailView) open(id int64) {

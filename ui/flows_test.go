@@ -371,3 +371,24 @@ func TestTypeAndEnterOpensTheFirstMatch(t *testing.T) {
 		t.Fatal("Down in the search box does not move into the list")
 	}
 }
+
+// TestTheWindowNeverGrowsWithItsContent: whatever the detail pane shows (a
+// long unbroken file name, every tab in turn), the window's content asks
+// for no more width than a small laptop screen has.
+func TestTheWindowNeverGrowsWithItsContent(t *testing.T) {
+	h := newHarness(t)
+	r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted })
+	h.open(r.Id)
+	long := filepath.Join(t.TempDir(), strings.Repeat("site-photo-after-compressor-replacement-", 6)+".png")
+	os.WriteFile(long, []byte("png"), 0o600)
+	h.desk.detail.tabs[4].(*attachmentsTab).attach([]string{long})
+	h.send()
+	h.desk.refreshDetails(r.Id)
+	h.flush()
+	for _, tb := range h.desk.detail.tabs {
+		h.selectTab(tb.title())
+		if w := h.win.Content().MinSize().Width; w > 1024 {
+			t.Fatalf("on the %s tab the window needs %.0f px: content would push it wider than the screen", tb.title(), w)
+		}
+	}
+}

@@ -108,9 +108,13 @@ func (t *activityTab) show(wo *api.WorkOrder) {
 }
 
 func (t *activityTab) retry(id int64) {
-	if _, err := t.d.store.Retry(context.Background(), id); err != nil {
+	row, err := t.d.store.Retry(context.Background(), id)
+	if err != nil {
 		t.d.showError(err)
+		return
 	}
+	t.d.queued(row.Summary + ": sent again")
+	t.show(t.wo)
 }
 
 func (t *activityTab) discard(id int64) {

@@ -59,7 +59,7 @@ type invoiceTab struct {
 	unsaved  *widget.Label
 
 	number *widget.Entry
-	date   *widget.DateEntry
+	date   *dateEntry
 
 	linesBox *fyne.Container
 	rows     []*lineRow
@@ -149,7 +149,7 @@ func newInvoiceTab(d *Desk) *invoiceTab {
 		t.inv.InvoiceNumber = strings.TrimSpace(s)
 		t.edited()
 	}
-	t.date = widget.NewDateEntry()
+	t.date = newDateEntry()
 	t.date.OnChanged = func(d *time.Time) {
 		if t.rendering {
 			return

@@ -53,6 +53,7 @@ func newQuoteTab(d *Desk) *quoteTab {
 	t.reason = widget.NewMultiLineEntry()
 	t.reason.SetPlaceHolder("Why the work costs more than the NTE (required)")
 	t.reason.SetMinRowsVisible(3)
+	t.reason.Wrapping = fyne.TextWrapWord
 	t.priceSel = widget.NewSelect(nil, nil)
 	t.priceSel.PlaceHolder = "Price list item…"
 	t.qty = widget.NewEntry()

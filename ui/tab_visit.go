@@ -20,13 +20,13 @@ type visitTab struct {
 	d  *Desk
 	wo *api.WorkOrder
 
-	schedDate *widget.DateEntry
+	schedDate *dateEntry
 	schedTime *widget.Entry
 	schedSave *widget.Button
 	schedNow  *widget.Label
 
 	when      *widget.RadioGroup
-	backDate  *widget.DateEntry
+	backDate  *dateEntry
 	backTime  *widget.Entry
 	backBox   *fyne.Container
 	checkIn   *widget.Button
@@ -43,13 +43,13 @@ const (
 
 func newVisitTab(d *Desk) *visitTab {
 	t := &visitTab{d: d}
-	t.schedDate = widget.NewDateEntry()
+	t.schedDate = newDateEntry()
 	t.schedTime = widget.NewEntry()
 	t.schedTime.SetPlaceHolder("HH:MM")
 	t.schedSave = widget.NewButtonWithIcon("Set scheduled start", theme.HistoryIcon(), t.onSchedule)
 	t.schedNow = widget.NewLabel("")
 
-	t.backDate = widget.NewDateEntry()
+	t.backDate = newDateEntry()
 	t.backTime = widget.NewEntry()
 	t.backTime.SetPlaceHolder("HH:MM")
 	t.backBox = dateAndTime(t.backDate, t.backTime)
@@ -106,7 +106,11 @@ func (t *visitTab) show(wo *api.WorkOrder) {
 			t.schedDate.SetDate(nil)
 			t.schedTime.SetText("")
 		}
+		// A back-dated time belongs to one visit: never offer another
+		// work order's date and time.
 		t.when.SetSelected(whenNow)
+		t.backDate.SetDate(nil)
+		t.backTime.SetText("")
 	}
 	setEnabled(t.checkIn, wo.Status == api.StatusAccepted || wo.Status == api.StatusPaused)
 	setEnabled(t.pause, wo.Status == api.StatusCheckedIn)
@@ -212,7 +216,7 @@ func (t *visitTab) onSchedule() {
 }
 
 // dateAndTime puts a date picker and a narrow HH:MM entry on one line.
-func dateAndTime(date *widget.DateEntry, hhmm *widget.Entry) *fyne.Container {
+func dateAndTime(date *dateEntry, hhmm *widget.Entry) *fyne.Container {
 	return container.NewBorder(nil, nil, nil, container.NewGridWrap(fyne.NewSize(80, hhmm.MinSize().Height), hhmm), date)
 }
 

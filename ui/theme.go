@@ -35,6 +35,12 @@ func (t deskTheme) Color(n fyne.ThemeColorName, _ fyne.ThemeVariant) color.Color
 		return brandBlue
 	case theme.ColorNameSelection:
 		return color.NRGBA{R: 0x1f, G: 0x6f, B: 0xeb, A: 0x30}
+	case theme.ColorNamePlaceHolder:
+		if t.dark {
+			// Fyne's dark placeholder is nearly as bright as typed text, so
+			// an empty field looked filled in.
+			return color.NRGBA{R: 0x80, G: 0x86, B: 0x8e, A: 0xff}
+		}
 	}
 	return t.Theme.Color(n, v)
 }
