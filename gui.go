@@ -8,6 +8,7 @@ import (
 	"image/png"
 	"log/slog"
 	"os"
+	"runtime"
 	"strings"
 	"time"
 
@@ -131,6 +132,7 @@ func (s *session) launch(wantLive bool) error {
 	deps := ui.Deps{
 		Store: b.store, Online: b, Demo: b.sb != nil, Service: b.service, Health: b.health,
 		Ready: make(chan struct{}), Secrets: s.secrets, SyncEvery: live.SyncEvery,
+		NoDesktopNotifications: runtime.GOOS == "linux" && os.Getenv("DBUS_SESSION_BUS_ADDRESS") == "",
 		TestConnection: func(ctx context.Context, conn api.Connection, report func(api.Check)) bool {
 			return api.Diagnose(ctx, conn, nil, report)
 		},

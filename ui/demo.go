@@ -137,7 +137,7 @@ func (d *Desk) EventReceived(ev api.Event) {
 			number, currency = wo.WorkOrderNumber, wo.Currency
 		}
 		title, body := notificationFor(ev, number, currency)
-		if title != "" {
+		if title != "" && !d.deps.NoDesktopNotifications {
 			d.app.SendNotification(fyne.NewNotification(title, body))
 		}
 	})

@@ -66,6 +66,9 @@ type Deps struct {
 	SwitchMode func(live bool)
 	// SyncEvery is the background sync interval; 0 = DefaultSyncEvery.
 	SyncEvery time.Duration
+	// NoDesktopNotifications: the system cannot show them (Linux without a
+	// session bus), so sending each one would only log an error.
+	NoDesktopNotifications bool
 }
 
 // SecretStore keeps the client secret (storage.Secrets in the app).

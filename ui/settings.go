@@ -120,7 +120,7 @@ func (d *Desk) showSettings() {
 		}
 	}
 	browse := widget.NewButtonWithIcon("", theme.FolderOpenIcon(), func() {
-		dialog.ShowFileOpen(func(r fyne.URIReadCloser, err error) {
+		openFileDialog(func(r fyne.URIReadCloser, err error) {
 			if err == nil && r != nil {
 				cert.SetText(r.URI().Path())
 				r.Close()

@@ -10,7 +10,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -92,7 +91,7 @@ func (t *attachmentsTab) visibility() api.MessageVisibility {
 }
 
 func (t *attachmentsTab) onAdd() {
-	dialog.ShowFileOpen(func(r fyne.URIReadCloser, err error) {
+	openFileDialog(func(r fyne.URIReadCloser, err error) {
 		if err != nil || r == nil {
 			return
 		}

@@ -970,6 +970,13 @@ func (t *invoiceTab) renderNte(total api.Money) {
 			t.requestWhy.Show()
 		}
 	}
+	if ok, _ := t.editable(); !ok {
+		// Advice to ask for more money is for invoices still being written;
+		// a submitted, authorized or paid one only shows where it stands.
+		t.nteWarn.Hide()
+		t.requestNte.Hide()
+		t.requestWhy.Hide()
+	}
 	t.nteLbl.SetText(fmt.Sprintf("Total %s of the NTE %s", total.Format(), nte.Format()))
 	t.gaugeBox.Show()
 	t.gaugeShare = share
@@ -1235,7 +1242,7 @@ func (t *invoiceTab) renderAttachments() {
 }
 
 func (t *invoiceTab) onAddAttachment() {
-	dialog.ShowFileOpen(func(r fyne.URIReadCloser, err error) {
+	openFileDialog(func(r fyne.URIReadCloser, err error) {
 		if err != nil || r == nil {
 			return
 		}

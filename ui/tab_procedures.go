@@ -411,7 +411,7 @@ func (t *proceduresTab) pendingText() string {
 }
 
 func (t *proceduresTab) onAdd() {
-	dialog.ShowFileOpen(func(r fyne.URIReadCloser, err error) {
+	openFileDialog(func(r fyne.URIReadCloser, err error) {
 		if err != nil || r == nil {
 			return
 		}

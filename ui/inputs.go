@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -30,4 +31,12 @@ func (d *dateEntry) CreateRenderer() fyne.WidgetRenderer {
 		return errors.New("not a date: pick it with the calendar button")
 	}
 	return r
+}
+
+// openFileDialog is dialog.ShowFileOpen at a size where a folder's files can
+// be seen (Fyne's default shows about four rows).
+func openFileDialog(cb func(fyne.URIReadCloser, error), w fyne.Window) {
+	fd := dialog.NewFileOpen(cb, w)
+	fd.Resize(fyne.NewSize(820, 560))
+	fd.Show()
 }
