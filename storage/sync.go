@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -220,22 +222,28 @@ func (y *Syncer) fetch(ctx context.Context, ids []int64) error {
 	// still stored (with the caller's ctx), unless the caller cancelled.
 	fetchCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	batches := make(chan []int64)
+	// Batches go out in ascending id order and are written in that order
+	// (see below), so every insert appends to the tables instead of
+	// splitting pages in their middle.
+	ids = slices.Sorted(slices.Values(ids))
+	type batch struct {
+		seq int
+		ids []int64
+	}
+	batches := make(chan batch)
 	go func() {
 		defer close(batches)
-		for start := 0; start < total; start += api.MaxReadBatch {
+		for seq, start := 0, 0; start < total; seq, start = seq+1, start+api.MaxReadBatch {
 			select {
-			case batches <- ids[start:min(start+api.MaxReadBatch, total)]:
+			case batches <- batch{seq, ids[start:min(start+api.MaxReadBatch, total)]}:
 			case <-fetchCtx.Done():
 				return
 			}
 		}
 	}()
-	// Fetchers decode and encode in parallel; one writer stores. When the
-	// writer falls behind it takes every batch waiting in one transaction:
-	// each batch is still all-or-nothing, and FTS5, which flushes its index
-	// at every commit, is flushed far less often.
+	// Fetchers decode in parallel; one writer stores.
 	type fetched struct {
+		seq  int
 		ids  []int64
 		rows [][]any
 		n    int // ids asked for
@@ -258,13 +266,13 @@ func (y *Syncer) fetch(ctx context.Context, ids []int64) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for batch := range batches {
-				wos, err := y.c.GetWorkOrders(fetchCtx, batch)
+			for b := range batches {
+				wos, err := y.c.GetWorkOrders(fetchCtx, b.ids)
 				if err != nil {
 					fail(fmt.Errorf("sync: reading work orders: %w", err))
 					return
 				}
-				f := fetched{n: len(batch)}
+				f := fetched{seq: b.seq, n: len(b.ids)}
 				for i := range wos {
 					args, err := workOrderArgs(&wos[i], true)
 					if err != nil {
@@ -288,23 +296,13 @@ func (y *Syncer) fetch(ctx context.Context, ids []int64) error {
 	}()
 	done := 0
 	writeFailed := false // a fetch failure still lets fetched batches be stored
-	for f := range ready {
-		group := []fetched{f}
-	drain:
-		for len(group) < 20 {
-			select {
-			case more, ok := <-ready:
-				if !ok {
-					break drain
-				}
-				group = append(group, more)
-			default:
-				break drain
-			}
+	write := func(group []fetched) {
+		if len(group) == 0 || ctx.Err() != nil || writeFailed {
+			return // cancelled, or a write failed: store no more, drain
 		}
-		if ctx.Err() != nil || writeFailed {
-			continue // cancelled, or a write failed: store no more, drain
-		}
+		// Each batch stays all-or-nothing inside the transaction; taking
+		// every batch that is ready at once commits (and so flushes pages to
+		// the WAL) far less often when the writer falls behind.
 		err := y.s.inTx(ctx, func(tx *sql.Tx) error {
 			for _, g := range group {
 				if err := putRows(ctx, tx, y.s.upsertBatch, g.rows); err != nil {
@@ -316,7 +314,7 @@ func (y *Syncer) fetch(ctx context.Context, ids []int64) error {
 		if err != nil {
 			writeFailed = true
 			fail(err)
-			continue
+			return
 		}
 		var changed []int64
 		for _, g := range group {
@@ -327,6 +325,37 @@ func (y *Syncer) fetch(ctx context.Context, ids []int64) error {
 		if y.opts.Progress != nil {
 			y.opts.Progress(done, total)
 		}
+	}
+	// Batches come back out of order; each waits here until the ones before
+	// it are written. Only a few calls are in flight, so few ever wait.
+	early := map[int]fetched{}
+	next := 0
+	for f := range ready {
+		early[f.seq] = f
+	drain:
+		for {
+			select {
+			case more, ok := <-ready:
+				if !ok {
+					break drain
+				}
+				early[more.seq] = more
+			default:
+				break drain
+			}
+		}
+		var group []fetched
+		for g, ok := early[next]; ok && len(group) < 20; g, ok = early[next] {
+			group = append(group, g)
+			delete(early, next)
+			next++
+		}
+		write(group)
+	}
+	// After a failure the batches behind the failed one are still worth
+	// storing: the next sync skips what is stored.
+	for _, seq := range slices.Sorted(maps.Keys(early)) {
+		write([]fetched{early[seq]})
 	}
 	if firstErr != nil {
 		if errors.Is(firstErr, context.Canceled) && ctx.Err() != nil {

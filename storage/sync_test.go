@@ -135,6 +135,75 @@ func TestSyncFailureMidwayKeepsBatchesAndResumes(t *testing.T) {
 	}
 }
 
+// TestSyncStoresBatchesAnsweredOutOfOrder: with several reads in flight a
+// later batch can come back first. The sync writes batches in id order
+// (appending is what keeps a first sync fast), so one waits for the other;
+// nothing may be lost or counted twice, and when the early batch fails the
+// later ones already read are still kept.
+func TestSyncStoresBatchesAnsweredOutOfOrder(t *testing.T) {
+	svc := newService(t, 200)
+	ctx := context.Background()
+	all, err := svc.client.SearchWorkOrders(ctx, api.SearchParameters{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reads atomic.Int32
+	slowFirst := func(fail bool) func(*http.Request, []byte) faultKind {
+		reads.Store(0)
+		return func(r *http.Request, _ []byte) faultKind {
+			if r.Method == http.MethodGet && r.URL.Path == "/api/workOrder" && reads.Add(1) == 1 {
+				time.Sleep(300 * time.Millisecond) // the other reads answer meanwhile
+				if fail {
+					return serverError
+				}
+			}
+			return pass
+		}
+	}
+
+	s, _ := openTest(t)
+	var mu sync.Mutex
+	var done []int
+	y := NewSyncer(s, svc.client, SyncOptions{Parallel: 4, Progress: func(d, _ int) {
+		mu.Lock()
+		done = append(done, d)
+		mu.Unlock()
+	}})
+	svc.wire.setFault(slowFirst(false))
+	if err := y.SyncNow(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := s.Count(ctx); n != len(all) {
+		t.Errorf("replica holds %d work orders; want %d", n, len(all))
+	}
+	if !slices.IsSorted(done) || done[len(done)-1] != len(all) {
+		t.Errorf("progress went %v; want it to only grow, to %d", done, len(all))
+	}
+
+	s2, _ := openTest(t)
+	y2 := NewSyncer(s2, svc.client, SyncOptions{Parallel: 4})
+	svc.wire.setFault(slowFirst(true))
+	if err := y2.SyncNow(ctx); err == nil {
+		t.Fatal("sync whose first read failed succeeded")
+	}
+	kept, _ := s2.Count(ctx)
+	if kept < len(all)-api.MaxReadBatch || kept >= len(all) {
+		t.Errorf("after the first batch failed the replica holds %d of %d; want every other batch", kept, len(all))
+	}
+	svc.wire.setFault(nil)
+	svc.wire.reset()
+	if err := y2.SyncNow(ctx); err != nil {
+		t.Fatal(err)
+	}
+	asked := 0
+	for _, c := range svc.wire.calls(http.MethodGet, "/api/workorder") {
+		asked += countIds(c)
+	}
+	if n, _ := s2.Count(ctx); n != len(all) || asked != len(all)-kept {
+		t.Errorf("resumed sync read %d and holds %d; want %d read, %d held", asked, n, len(all)-kept, len(all))
+	}
+}
+
 func TestSyncCancel(t *testing.T) {
 	svc := newService(t, 200)
 	s, _ := openTest(t)
