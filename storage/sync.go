@@ -207,6 +207,10 @@ func bulk(n, stored int) bool {
 
 var bulkMin = 1000 // a variable so tests can take the bulk path with a small world
 
+// maxWaiting is how many fetched batches may wait for a slower one before
+// them (about 2 MB); a variable so tests can make a small world overflow it.
+var maxWaiting = 32
+
 // fetch reads ids in batches of api.MaxReadBatch with opts.Parallel calls in
 // flight; each batch is stored in its own transaction as soon as it arrives.
 // The first failure stops the rest; stored batches stay.
@@ -327,8 +331,10 @@ func (y *Syncer) fetch(ctx context.Context, ids []int64) error {
 		}
 	}
 	// Batches come back out of order; each waits here until the ones before
-	// it are written. Only a few calls are in flight, so few ever wait.
+	// it are written. A slow call would make the rest pile up in memory, so
+	// past maxWaiting they are written anyway, out of order.
 	early := map[int]fetched{}
+	written := map[int]bool{} // written ahead of next
 	next := 0
 	for f := range ready {
 		early[f.seq] = f
@@ -345,10 +351,23 @@ func (y *Syncer) fetch(ctx context.Context, ids []int64) error {
 			}
 		}
 		var group []fetched
-		for g, ok := early[next]; ok && len(group) < 20; g, ok = early[next] {
-			group = append(group, g)
-			delete(early, next)
+		for len(group) < 20 {
+			if written[next] {
+				delete(written, next)
+			} else if g, ok := early[next]; ok {
+				group = append(group, g)
+				delete(early, next)
+			} else {
+				break
+			}
 			next++
+		}
+		if len(group) == 0 && len(early) > maxWaiting {
+			for _, seq := range slices.Sorted(maps.Keys(early))[:min(len(early), 20)] {
+				group = append(group, early[seq])
+				delete(early, seq)
+				written[seq] = true
+			}
 		}
 		write(group)
 	}

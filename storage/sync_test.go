@@ -1,12 +1,14 @@
 package storage
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"net/http"
 	"net/url"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -147,11 +149,11 @@ func TestSyncStoresBatchesAnsweredOutOfOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var reads atomic.Int32
+	// The first batch is the one with the smallest id: it is made slow.
+	first := strconv.FormatInt(slices.MinFunc(all, func(a, b api.WorkOrder) int { return cmp.Compare(a.WorkOrderId, b.WorkOrderId) }).WorkOrderId, 10)
 	slowFirst := func(fail bool) func(*http.Request, []byte) faultKind {
-		reads.Store(0)
 		return func(r *http.Request, _ []byte) faultKind {
-			if r.Method == http.MethodGet && r.URL.Path == "/api/workOrder" && reads.Add(1) == 1 {
+			if r.Method == http.MethodGet && r.URL.Path == "/api/workOrder" && slices.Contains(r.URL.Query()["ids"], first) {
 				time.Sleep(300 * time.Millisecond) // the other reads answer meanwhile
 				if fail {
 					return serverError
@@ -178,6 +180,26 @@ func TestSyncStoresBatchesAnsweredOutOfOrder(t *testing.T) {
 	}
 	if !slices.IsSorted(done) || done[len(done)-1] != len(all) {
 		t.Errorf("progress went %v; want it to only grow, to %d", done, len(all))
+	}
+
+	// The batches behind a slow call do not all wait in memory: past a
+	// limit they are written out of order, and the slow one still lands.
+	defer func(v int) { maxWaiting = v }(maxWaiting)
+	maxWaiting = 1
+	s1, _ := openTest(t)
+	var early atomic.Int32
+	y1 := NewSyncer(s1, svc.client, SyncOptions{Parallel: 4, Progress: func(d, _ int) {
+		if d > 0 && d < len(all) {
+			early.Add(1)
+		}
+	}})
+	svc.wire.setFault(slowFirst(false))
+	if err := y1.SyncNow(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := s1.Count(ctx); n != len(all) || early.Load() == 0 {
+		t.Errorf("with a slow first call the replica holds %d of %d, stored in %d steps before the end; want all, some stored while it was slow",
+			n, len(all), early.Load())
 	}
 
 	s2, _ := openTest(t)
