@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 
@@ -24,7 +25,9 @@ func connectionFlags(fs *flag.FlagSet) func() api.Connection {
 	}
 }
 
-func runDoctor(args []string) int {
+// runDoctor prints each check to out and returns the exit status: 0 when
+// every check passed, 1 when one failed, 2 for unusable flags.
+func runDoctor(args []string, out io.Writer) int {
 	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
 	conn := connectionFlags(fs)
 	if err := fs.Parse(args); err != nil {
@@ -37,12 +40,12 @@ func runDoctor(args []string) int {
 		if !c.OK {
 			mark = "FAIL"
 		}
-		fmt.Printf("%s  %-24s %s\n", mark, c.Name, c.Detail)
+		fmt.Fprintf(out, "%s  %-24s %s\n", mark, c.Name, c.Detail)
 	})
 	if !ok {
-		fmt.Println("\nSome checks failed; fix the items marked FAIL and run `workdesk doctor` again.")
+		fmt.Fprintln(out, "\nSome checks failed; fix the items marked FAIL and run `workdesk doctor` again.")
 		return 1
 	}
-	fmt.Println("\nAll checks passed.")
+	fmt.Fprintln(out, "\nAll checks passed.")
 	return 0
 }

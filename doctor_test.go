@@ -71,3 +71,48 @@ func TestDoctorChecksAConfigurationStepByStep(t *testing.T) {
 		t.Fatalf("a broken certificate: ok=%v, steps %+v", ok, steps)
 	}
 }
+
+// TestDoctorCommand runs `workdesk doctor` as a person would, configured
+// through the environment: the exit status is 0 only when every step passed,
+// and the output never shows the secret.
+func TestDoctorCommand(t *testing.T) {
+	sb, err := sandbox.New(sandbox.Options{Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(sb.Handler())
+	defer func() { srv.Close(); sb.Close() }()
+	info := sb.InfoFor(srv.URL + "/")
+	cert := filepath.Join(t.TempDir(), "cert.pem")
+	os.WriteFile(cert, info.CertPEM, 0o600)
+	t.Setenv("WORKDESK_BASE_URL", info.BaseURL)
+	t.Setenv("WORKDESK_TOKEN_URL", info.TokenURL)
+	t.Setenv("WORKDESK_CLIENT_ID", info.ClientID)
+	t.Setenv("WORKDESK_CERT", cert)
+
+	for _, c := range []struct {
+		name, secret string
+		args         []string
+		want         int
+		says         string
+	}{
+		{"good configuration", info.ClientSecret, nil, 0, "All checks passed."},
+		{"wrong secret", "not-the-secret", nil, 1, "FAIL  Credentials accepted"},
+		{"flag overrides the environment", info.ClientSecret, []string{"--token-url", "http://127.0.0.1:1/token"}, 1, "FAIL  Token server reachable"},
+		{"unknown flag", info.ClientSecret, []string{"--colour"}, 2, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv("WORKDESK_CLIENT_SECRET", c.secret)
+			var out strings.Builder
+			if got := runDoctor(c.args, &out); got != c.want {
+				t.Errorf("exit status %d, want %d; output:\n%s", got, c.want, out.String())
+			}
+			if !strings.Contains(out.String(), c.says) {
+				t.Errorf("output does not say %q:\n%s", c.says, out.String())
+			}
+			if strings.Contains(out.String(), info.ClientSecret) {
+				t.Error("the output shows the client secret")
+			}
+		})
+	}
+}

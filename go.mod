@@ -3,6 +3,7 @@ module github.com/workorderdesk/workdesk
 go 1.26.0
 
 require (
+	fyne.io/fyne/v2 v2.8.1
 	github.com/google/uuid v1.6.0
 	github.com/shopspring/decimal v1.4.0
 	github.com/zalando/go-keyring v0.2.8
@@ -12,7 +13,6 @@ require (
 )
 
 require (
-	fyne.io/fyne/v2 v2.8.1 // indirect
 	fyne.io/systray v1.12.3-0.20260810170012-af4e8e793ec4 // indirect
 	github.com/BurntSushi/toml v1.6.0 // indirect
 	github.com/FyshOS/fancyfs v0.0.1 // indirect

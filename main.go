@@ -24,7 +24,7 @@ func main() {
 	}
 	switch cmd {
 	case "doctor":
-		os.Exit(runDoctor(args[1:]))
+		os.Exit(runDoctor(args[1:], os.Stdout))
 	case "sandbox":
 		os.Exit(runSandbox(args[1:]))
 	case "receive":

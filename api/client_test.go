@@ -1,10 +1,12 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
@@ -108,7 +110,7 @@ func TestOperations(t *testing.T) {
 				_, err := c.SaveInvoice(ctx, &SaveInvoiceRequest{WorkOrderId: 42, Invoice: Invoice{InvoiceNumber: "INV-9"}})
 				return err
 			},
-			body: map[string]any{"WorkOrderId": 42.0}},
+			body: map[string]any{"WorkOrderId": 42.0, "Invoice.InvoiceNumber": "INV-9"}},
 		{name: "delete invoice", method: "DELETE", path: "/Direct/api/invoice", query: map[string]string{"workOrderId": "42"},
 			call: func(ctx context.Context, c *Client) error { return c.DeleteInvoice(ctx, 42) }},
 		{name: "price list", method: "GET", path: "/Direct/api/invoice/pricelist", query: map[string]string{"workOrderId": "42"},
@@ -187,13 +189,23 @@ func TestOperations(t *testing.T) {
 					t.Errorf("body MessageId = %v, want a UUID", body["MessageId"])
 				}
 				for k, v := range tt.body {
-					if got := fmt.Sprint(body[k]); got != fmt.Sprint(v) {
+					if got := fmt.Sprint(bodyKey(body, k)); got != fmt.Sprint(v) {
 						t.Errorf("body %s = %s, want %s", k, got, fmt.Sprint(v))
 					}
 				}
 			}
 		})
 	}
+}
+
+// bodyKey reads a key of a decoded JSON body; "A.B" reads key B of object A.
+func bodyKey(body map[string]any, key string) any {
+	first, rest, nested := strings.Cut(key, ".")
+	if !nested {
+		return body[key]
+	}
+	inner, _ := body[first].(map[string]any)
+	return bodyKey(inner, rest)
 }
 
 func TestGetWorkOrdersBatchesOf50(t *testing.T) {
@@ -380,6 +392,17 @@ func TestNetworkFailureIsTemporary(t *testing.T) {
 	}
 }
 
+func TestCancelledCallIsNotTemporary(t *testing.T) {
+	fs := newFakeService(t)
+	c, _ := fs.client(t, nil)
+	ctx, cancel := context.WithCancel(bg)
+	cancel()
+	err := c.Accept(ctx, &AcceptRequest{WorkOrderId: 1})
+	if err == nil || IsTemporary(err) {
+		t.Fatalf("err = %v: a call the caller cancelled is not worth retrying", err)
+	}
+}
+
 func TestLocalChecksAreBusinessErrors(t *testing.T) {
 	fs := newFakeService(t)
 	c, _ := fs.client(t, nil)
@@ -485,6 +508,11 @@ func TestDownloadURLLifetime(t *testing.T) {
 	}
 	if strings.Contains(link.String(), "sig=1") || strings.Contains(fmt.Sprint(link), "sig=1") {
 		t.Errorf("String() reveals the link: %s", link)
+	}
+	var logged bytes.Buffer
+	slog.New(slog.NewJSONHandler(&logged, nil)).Info("opened", "link", link)
+	if strings.Contains(logged.String(), "sig=1") || !strings.Contains(logged.String(), "download link") {
+		t.Errorf("a log line shows the link: %s", logged.String())
 	}
 	fs.answerJSON(200, `{}`)
 	if _, err := c.StepAttachmentDownloadURL(bg, StepRef{WorkOrderId: 1}, "x"); err == nil {

@@ -1,6 +1,8 @@
 package api
 
 import (
+	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -107,20 +109,20 @@ func IsBusiness(err error) bool {
 }
 
 // IsTemporary reports a failure worth retrying later with the same MessageId:
-// no answer at all (network), a timeout, throttling or a server fault.
+// no answer at all (network), a timeout, throttling or a server fault. A
+// cancelled call or a certificate the client refuses is not: asking again
+// fails the same way until someone acts.
 func IsTemporary(err error) bool {
-	if err == nil {
+	if err == nil || errors.Is(err, context.Canceled) {
 		return false
 	}
 	if e, ok := asError(err); ok {
 		return e.StatusCode >= 500 || e.StatusCode == http.StatusRequestTimeout || e.StatusCode == http.StatusTooManyRequests
 	}
-	var ne net.Error
-	if errors.As(err, &ne) {
-		return true
+	var cert *tls.CertificateVerificationError
+	if errors.As(err, &cert) {
+		return false
 	}
-	var oe *net.OpError
-	return errors.As(err, &oe) || errors.Is(err, errNoResponse)
+	var ne net.Error
+	return errors.As(err, &ne)
 }
-
-var errNoResponse = errors.New("no response from the service")

@@ -2,6 +2,8 @@ package api
 
 import (
 	"encoding/json"
+	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -201,8 +203,15 @@ type Procedure struct {
 	Steps      []Step `json:"Steps,omitempty"`
 }
 
-// AttachmentsEditable reports whether step attachments may be added or removed (spec §2).
-func (p Procedure) AttachmentsEditable() bool { return !p.IsReadOnly && !p.IsMarkedNa }
+// ProcedureEditStates are the work order statuses in which its procedures,
+// step attachments included, can change. Assumption: spec.md says step
+// attachments change only while the procedure is "editable" without defining
+// it; service-facts §7 allows procedure and check-list edits only in these.
+var ProcedureEditStates = []WorkOrderStatus{StatusAccepted, StatusCheckedIn, StatusPaused, StatusOnHold}
+
+// ProceduresEditable reports whether the work order's status lets its
+// procedures change; each procedure must also be editable and not N/A.
+func (w *WorkOrder) ProceduresEditable() bool { return slices.Contains(ProcedureEditStates, w.Status) }
 
 type Step struct {
 	Id          int64  `json:"Id"`
@@ -444,3 +453,6 @@ func (d DownloadURL) Remaining(now time.Time) time.Duration {
 func (d DownloadURL) String() string {
 	return "download link (expires " + d.ExpiresAt.UTC().Format(time.RFC3339) + ")"
 }
+
+// LogValue keeps the link itself out of slog output, whatever the handler.
+func (d DownloadURL) LogValue() slog.Value { return slog.StringValue(d.String()) }

@@ -77,6 +77,21 @@ func resign(t testing.TB, key *rsa.PrivateKey, data []byte) string {
 // errAnyFailure marks cases where any error will do.
 var errAnyFailure = errors.New("any failure")
 
+// Claims carry RFC 1123 dates in GMT, as the real service's tokens do
+// (service-facts §2), and a validator reads the documented sample.
+func TestClaimsDatesAsTheServiceWritesThem(t *testing.T) {
+	issued := time.Date(2024, 2, 28, 2, 3, 24, 0, time.UTC)
+	c := NewClaims(testClientID, issued, 20*time.Minute)
+	if got := c.Properties.Dictionary[".expires"]; got != "Wed, 28 Feb 2024 02:23:24 GMT" {
+		t.Errorf(".expires = %q, want the service's form", got)
+	}
+	var sample Claims
+	sample.Properties.Dictionary = map[string]string{".expires": "Wed, 28 Feb 2024 02:23:24 GMT"}
+	if !sample.Expires().Equal(issued.Add(20 * time.Minute)) {
+		t.Errorf("documented sample expires at %v", sample.Expires())
+	}
+}
+
 func TestVerify(t *testing.T) {
 	key, other := testKeys(t)
 	clock := newFakeClock()

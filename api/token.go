@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
 	"time"
 )
@@ -64,8 +65,9 @@ func NewClaims(subject string, issued time.Time, lifetime time.Duration) Claims 
 	add("urn:oauth:scope", "")
 	add("Aud", Audience)
 	c.Properties.Dictionary = map[string]string{
-		".issued":  issued.UTC().Format(time.RFC1123),
-		".expires": issued.Add(lifetime).UTC().Format(time.RFC1123),
+		// http.TimeFormat writes "GMT" as the real service does (RFC1123 would say "UTC").
+		".issued":  issued.UTC().Format(http.TimeFormat),
+		".expires": issued.Add(lifetime).UTC().Format(http.TimeFormat),
 	}
 	return c
 }
