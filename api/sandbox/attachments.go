@@ -229,7 +229,7 @@ func (c *call) uploadAttachment() (any, error) {
 		if o.wo.Status == api.StatusRejected {
 			return nil, business(api.CodeWrongStatus, "Work order %s was rejected; attachments are no longer possible.", o.wo.WorkOrderNumber)
 		}
-		f := &file{meta: meta, data: u.data, kind: fileWorkOrder, woID: id}
+		f := &file{meta: meta, data: u.data, woID: id}
 		o.files = append(o.files, f)
 		c.s.st.files[meta.AttachmentId] = f
 		c.s.st.touch(o, c.now)
@@ -239,10 +239,10 @@ func (c *call) uploadAttachment() (any, error) {
 }
 
 // deleteAttachment: providers cannot remove work order attachments (spec
-// §2); the route exists so the refusal is a clear business error.
+// §2); the route exists so the refusal is a clear business error: 400 with
+// code 3000, as every business refusal is (service-facts §10).
 func (c *call) deleteAttachment() (any, error) {
-	return nil, &api.Error{StatusCode: http.StatusMethodNotAllowed, Code: api.CodeBusinessRule,
-		Message: "Work order attachments cannot be removed; only the customer can remove them."}
+	return nil, business(api.CodeBusinessRule, "Work order attachments cannot be removed; only the customer can remove them.")
 }
 
 func (c *call) attachmentLink() (any, error) {
@@ -302,7 +302,7 @@ func (c *call) uploadInvoiceAttachment() (any, error) {
 			return nil, err
 		}
 		meta.MessageVisibility = "" // not a field of invoice attachments
-		f := &file{meta: meta, data: u.data, kind: fileInvoice, woID: id}
+		f := &file{meta: meta, data: u.data, woID: id}
 		o.invFiles = append(o.invFiles, f)
 		c.s.st.files[meta.AttachmentId] = f
 		c.s.st.touch(o, c.now)
@@ -375,12 +375,12 @@ func (c *call) stepQuery() (*order, *api.Procedure, int64, error) {
 }
 
 // stepEditable is spec §2: step attachments change only while the procedure
-// is editable and not marked N/A (3000 with the reason), and never on a
-// rejected work order.
+// is editable (its work order in api.ProcedureEditStates, else 3001) and not
+// marked N/A or read-only (3000 with the reason).
 func stepEditable(o *order, p *api.Procedure) error {
 	switch {
-	case o.wo.Status == api.StatusRejected:
-		return business(api.CodeWrongStatus, "Work order %s was rejected; its procedures are closed.", o.wo.WorkOrderNumber)
+	case !o.wo.ProceduresEditable():
+		return wrongStatus(o, "changing the attachments of procedure steps", api.ProcedureEditStates...)
 	case p.IsMarkedNa:
 		return business(api.CodeBusinessRule, "Procedure %q is marked N/A; its step attachments cannot be changed.", p.Name)
 	case p.IsReadOnly:
@@ -426,7 +426,7 @@ func (c *call) uploadStepAttachment() (any, error) {
 			return nil, err
 		}
 		meta.MessageVisibility = ""
-		f := &file{meta: meta, data: u.data, kind: fileStep, woID: ids[0], procID: ids[1], stepID: ids[2]}
+		f := &file{meta: meta, data: u.data, woID: ids[0], procID: ids[1], stepID: ids[2]}
 		c.s.st.steps[ids[2]] = append(c.s.st.steps[ids[2]], f)
 		c.s.st.files[meta.AttachmentId] = f
 		c.s.st.touch(o, c.now)

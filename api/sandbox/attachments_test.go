@@ -41,9 +41,10 @@ func TestWorkOrderAttachments(t *testing.T) {
 	if err := e.client.Download(e.ctx, link, &buf, nil); err != nil || buf.String() != "compressor serial 4471" {
 		t.Fatalf("download %q %v", buf.String(), err)
 	}
-	// The provider cannot remove work order attachments.
-	status, b := e.raw(http.MethodDelete, "/api/attachments?workOrderId="+itoa(id)+"&attachmentId="+att.AttachmentId, nil)
-	if status != http.StatusMethodNotAllowed || errBody(t, b).Code != 3000 {
+	// The provider cannot remove work order attachments: a business
+	// refusal, 400 with the service's error body.
+	status, b := e.raw(http.MethodDelete, "/api/attachments?workOrderId="+itoa(id)+"&attachmentId="+att.AttachmentId+"&messageId=del-1", nil)
+	if eb := errBody(t, b); status != http.StatusBadRequest || eb.Code != 3000 || eb.MessageId != "del-1" || !contains(eb.Message, "cannot be removed") {
 		t.Fatalf("delete: %d %s", status, b)
 	}
 	if list, _ = e.client.ListAttachments(e.ctx, id); len(list) != 1 {
@@ -80,7 +81,8 @@ func TestUploadOver20MBRefused(t *testing.T) {
 	}
 	b, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusRequestEntityTooLarge || errBody(t, b).Code != 2100 {
+	if eb := errBody(t, b); resp.StatusCode != http.StatusBadRequest || eb.Code != 2100 || eb.Message == "" || eb.MessageId == "" ||
+		len(eb.ValidationErrors) != 1 || !contains(eb.ValidationErrors[0].Message, "20 MB") {
 		t.Fatalf("oversized upload: %d %s", resp.StatusCode, b)
 	}
 	if list, _ := e.client.ListAttachments(e.ctx, id); len(list) > 0 && list[len(list)-1].Name == "huge.bin" {
@@ -152,7 +154,7 @@ func TestDownloadLinkExpires(t *testing.T) {
 	var attID string
 	e.sb.mu.RLock()
 	for _, f := range e.sb.st.files {
-		if f.kind == fileStep && f.meta.MimeType == "application/pdf" && (attID == "" || f.meta.AttachmentId < attID) {
+		if f.stepID != 0 && f.meta.MimeType == "application/pdf" && (attID == "" || f.meta.AttachmentId < attID) {
 			ref, attID = api.StepRef{WorkOrderId: f.woID, ProcedureId: f.procID, StepId: f.stepID}, f.meta.AttachmentId
 		}
 	}
@@ -210,8 +212,79 @@ func TestInvoiceAttachments(t *testing.T) {
 	if err := e.client.DeleteInvoiceAttachment(e.ctx, id, att.AttachmentId); err != nil {
 		t.Fatal(err)
 	}
-	if resp, err := http.Get(link.URL); err != nil || resp.StatusCode != http.StatusNotFound {
-		t.Fatalf("link to a removed file: %v %v", resp.StatusCode, err)
+	resp, err := http.Get(link.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("link to a removed file: %d, want 404", resp.StatusCode)
 	}
 	wantCode(t, e.client.DeleteInvoiceAttachment(e.ctx, id, att.AttachmentId), 3003)
+}
+
+// TestStepAttachmentsFollowTheWorkOrderStatus: a procedure that is neither
+// read-only nor N/A still only takes step attachment changes while its work
+// order is Accepted, CheckedIn, Paused or OnHold; otherwise adding and
+// removing are refused with 3001 and the step keeps its files.
+func TestStepAttachmentsFollowTheWorkOrderStatus(t *testing.T) {
+	e := newEnv(t)
+	cases := []struct {
+		status  api.WorkOrderStatus
+		allowed bool
+	}{
+		{api.StatusNew, false},
+		{api.StatusCheckedOut, false},
+		{api.StatusNeedsCompletionDetails, false},
+		{api.StatusVerified, false},
+		{api.StatusRejected, false},
+		{api.StatusAccepted, true},
+		{api.StatusCheckedIn, true},
+		{api.StatusPaused, true},
+		{api.StatusOnHold, true},
+	}
+	for i, c := range cases {
+		t.Run(string(c.status), func(t *testing.T) {
+			var ref api.StepRef
+			customer := []string{"Northwind Retail", "Rheinland Offices"}[i%2]
+			id := e.setup(customer, api.StatusCheckedIn, func(o *order) {
+				e.sb.st.gen.addProcedures(o, 0, fixedNow)
+				p := &o.wo.WorkDetails.Procedures[0]
+				p.IsReadOnly, p.IsMarkedNa = false, false
+				ref = api.StepRef{WorkOrderId: o.wo.WorkOrderId, ProcedureId: p.Id, StepId: p.Steps[0].Id}
+				e.sb.st.steps[ref.StepId] = nil
+			})
+			first, err := e.client.UploadStepAttachment(e.ctx, ref, textUpload("before.txt", "x"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.sb.mu.Lock()
+			e.sb.st.orders[id].wo.Status = c.status
+			e.sb.mu.Unlock()
+
+			_, addErr := e.client.UploadStepAttachment(e.ctx, ref, textUpload("after.txt", "y"))
+			delErr := e.client.DeleteStepAttachment(e.ctx, ref, first.AttachmentId)
+			list, err := e.client.ListStepAttachments(e.ctx, ref)
+			if err != nil {
+				t.Fatalf("listing stays possible in %s: %v", c.status, err)
+			}
+			if c.allowed {
+				if addErr != nil || delErr != nil {
+					t.Fatalf("in %s: add %v, remove %v", c.status, addErr, delErr)
+				}
+				if len(list) != 1 || list[0].Name != "after.txt" {
+					t.Fatalf("in %s the step lists %+v", c.status, list)
+				}
+				return
+			}
+			wantCode(t, addErr, 3001)
+			wantCode(t, delErr, 3001)
+			if !contains(addErr.Error(), string(c.status)) || !contains(addErr.Error(), "Accepted or CheckedIn or Paused or OnHold") {
+				t.Fatalf("refusal does not say why: %v", addErr)
+			}
+			if len(list) != 1 || list[0].AttachmentId != first.AttachmentId {
+				t.Fatalf("a refused change altered the step: %+v", list)
+			}
+		})
+	}
 }

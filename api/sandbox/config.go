@@ -28,28 +28,29 @@ func (s *Sandbox) WriteCert(path string) error {
 
 // WriteConfig writes the connection data of a started sandbox as JSON to
 // path (mode 0600: it holds the client secret) and the certificate next to
-// it as sandbox-cert.pem.
-func (s *Sandbox) WriteConfig(path string) error {
+// it as sandbox-cert.pem, and returns what it wrote.
+func (s *Sandbox) WriteConfig(path string) (FileConfig, error) {
 	info := s.Info()
 	if info.BaseURL == "" {
-		return errors.New("sandbox: WriteConfig needs a started sandbox (no base URL yet)")
+		return FileConfig{}, errors.New("sandbox: WriteConfig needs a started sandbox (no base URL yet)")
 	}
 	certPath, err := filepath.Abs(filepath.Join(filepath.Dir(path), "sandbox-cert.pem"))
 	if err != nil {
-		return fmt.Errorf("sandbox: %w", err)
+		return FileConfig{}, fmt.Errorf("sandbox: %w", err)
 	}
 	if err := s.WriteCert(certPath); err != nil {
-		return err
+		return FileConfig{}, err
 	}
-	b, err := json.MarshalIndent(FileConfig{
+	cfg := FileConfig{
 		BaseURL: info.BaseURL, TokenURL: info.TokenURL,
 		ClientID: info.ClientID, ClientSecret: info.ClientSecret, CertPath: certPath,
-	}, "", "  ")
+	}
+	b, err := json.MarshalIndent(cfg, "", "  ")
 	if err != nil {
-		return err
+		return FileConfig{}, err
 	}
 	if err := os.WriteFile(path, append(b, '\n'), 0o600); err != nil {
-		return fmt.Errorf("sandbox: writing the configuration: %w", err)
+		return FileConfig{}, fmt.Errorf("sandbox: writing the configuration: %w", err)
 	}
-	return nil
+	return cfg, nil
 }

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -125,13 +127,14 @@ func TestStartServesAndWritesConfig(t *testing.T) {
 		t.Fatalf("search against the started sandbox: %d %v", len(wos), err)
 	}
 	dir := t.TempDir()
-	if err := sb.WriteConfig(filepath.Join(dir, "sandbox.json")); err != nil {
+	wrote, err := sb.WriteConfig(filepath.Join(dir, "sandbox.json"))
+	if err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(filepath.Join(dir, "sandbox.json"))
 	var cfg FileConfig
-	if err := json.Unmarshal(b, &cfg); err != nil || cfg.BaseURL != info.BaseURL || cfg.ClientSecret != info.ClientSecret {
-		t.Fatalf("config %s", b)
+	if err := json.Unmarshal(b, &cfg); err != nil || cfg.BaseURL != info.BaseURL || cfg.ClientSecret != info.ClientSecret || cfg != wrote {
+		t.Fatalf("config %s, returned %+v", b, wrote)
 	}
 	if v, err := api.LoadVerifier(cfg.CertPath); err != nil || v == nil {
 		t.Fatalf("certificate at cert_path: %v", err)
@@ -145,4 +148,99 @@ func TestStartServesAndWritesConfig(t *testing.T) {
 	if _, err := c.SearchWorkOrders(t.Context(), api.SearchParameters{}); err == nil {
 		t.Fatal("still serving after Close")
 	}
+}
+
+// TestControlMarkProcedureOverHTTP: POST /_sandbox/procedure marks a
+// procedure as the customer would, and the contractor then sees it locked.
+func TestControlMarkProcedureOverHTTP(t *testing.T) {
+	e := newEnv(t)
+	rcv := newReceiver(t, 0)
+	e.sb.SetNotifyURL(rcv.srv.URL)
+	ctl := NewControl(e.info.BaseURL)
+	var ref api.StepRef
+	id := e.setup("Northwind Retail", api.StatusCheckedIn, func(o *order) {
+		e.sb.st.gen.addProcedures(o, 0, fixedNow)
+		p := &o.wo.WorkDetails.Procedures[0]
+		p.IsReadOnly, p.IsMarkedNa = false, false
+		ref = api.StepRef{WorkOrderId: o.wo.WorkOrderId, ProcedureId: p.Id, StepId: p.Steps[0].Id}
+	})
+	if err := ctl.MarkProcedure(id, ref.ProcedureId, true, false); err != nil {
+		t.Fatal(err)
+	}
+	if p := firstProcedure(e, id); !p.IsMarkedNa || p.IsReadOnly {
+		t.Fatalf("after marking N/A over HTTP: %+v", p)
+	}
+	d := rcv.wait(t, api.ActionProcedureMarked, id)
+	if b := d.event.Body.(*api.ProcedureMarkedEvent); b.ProcedureId != ref.ProcedureId || !b.IsMarkedNa {
+		t.Fatalf("ProcedureMarked %s", d.body)
+	}
+	_, err := e.client.UploadStepAttachment(e.ctx, ref, textUpload("late.txt", "x"))
+	wantCode(t, err, 3000)
+
+	if err := ctl.MarkProcedure(id, ref.ProcedureId, false, true); err != nil {
+		t.Fatal(err)
+	}
+	if p := firstProcedure(e, id); p.IsMarkedNa || !p.IsReadOnly {
+		t.Fatalf("after marking read-only over HTTP: %+v", p)
+	}
+	// An unknown procedure is refused with the reason.
+	if err := ctl.MarkProcedure(id, 1, true, false); err == nil || !contains(err.Error(), "not on work order") {
+		t.Fatalf("unknown procedure: %v", err)
+	}
+}
+
+// TestControlAPIAnswersLoopbackOnly: the control API needs no token, so a
+// caller from another machine is refused (403) and changes nothing.
+func TestControlAPIAnswersLoopbackOnly(t *testing.T) {
+	e := newEnv(t)
+	var procID int64
+	id := e.setup("Northwind Retail", api.StatusCheckedIn, func(o *order) {
+		e.sb.st.gen.addProcedures(o, 0, fixedNow)
+		p := &o.wo.WorkDetails.Procedures[0]
+		p.IsReadOnly, p.IsMarkedNa = false, false
+		procID = p.Id
+	})
+	body := `{"WorkOrderId": ` + itoa(id) + `, "ProcedureId": ` + itoa(procID) + `, "IsMarkedNa": true}`
+	for _, c := range []struct {
+		remote string
+		status int
+	}{
+		{"203.0.113.7:4711", http.StatusForbidden},
+		{"[2001:db8::1]:4711", http.StatusForbidden},
+		{"10.0.0.5:50000", http.StatusForbidden},
+		{"[::1]:4711", http.StatusOK},
+	} {
+		req := httptest.NewRequest(http.MethodPost, "/_sandbox/procedure", strings.NewReader(body))
+		req.RemoteAddr = c.remote
+		rec := httptest.NewRecorder()
+		e.sb.Handler().ServeHTTP(rec, req)
+		if rec.Code != c.status {
+			t.Fatalf("from %s: %d %s, want %d", c.remote, rec.Code, rec.Body, c.status)
+		}
+		if c.status == http.StatusForbidden {
+			if !contains(rec.Body.String(), "loopback") {
+				t.Errorf("from %s the refusal says %s", c.remote, rec.Body)
+			}
+			if firstProcedure(e, id).IsMarkedNa {
+				t.Fatalf("a call from %s marked the procedure", c.remote)
+			}
+		}
+	}
+	if !firstProcedure(e, id).IsMarkedNa {
+		t.Fatal("the loopback call did not mark the procedure")
+	}
+	// The state view is guarded too.
+	req := httptest.NewRequest(http.MethodGet, "/_sandbox/state", nil)
+	req.RemoteAddr = "203.0.113.7:4711"
+	rec := httptest.NewRecorder()
+	e.sb.Handler().ServeHTTP(rec, req)
+	if rec.Code != http.StatusForbidden {
+		t.Fatalf("state from a remote caller: %d", rec.Code)
+	}
+}
+
+func firstProcedure(e *env, id int64) api.Procedure {
+	e.t.Helper()
+	w := e.read(id)
+	return w.Procedures()[0]
 }

@@ -171,6 +171,7 @@ type receiver struct {
 	mu        sync.Mutex
 	failFirst int
 	calls     int
+	stamps    []time.Time // when each call arrived, failed ones included
 	got       []delivery
 }
 
@@ -187,6 +188,7 @@ func newReceiver(t *testing.T, failFirst int) *receiver {
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		r.calls++
+		r.stamps = append(r.stamps, time.Now())
 		if r.calls <= r.failFirst {
 			http.Error(w, "busy", http.StatusServiceUnavailable)
 			return

@@ -269,8 +269,10 @@ func business(code int, format string, args ...any) *api.Error {
 	return &api.Error{StatusCode: http.StatusBadRequest, Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
+// tooLarge is a validation error like any other (service-facts §10: 400
+// with the error body), not a bare 413, so clients show its message.
 func tooLarge(what string) *api.Error {
-	return &api.Error{StatusCode: http.StatusRequestEntityTooLarge, Code: api.CodeInvalidModel,
+	return &api.Error{StatusCode: http.StatusBadRequest, Code: api.CodeInvalidModel,
 		Message:          "The request is invalid.",
 		ValidationErrors: []api.ValidationError{{Type: "TooLarge", Message: what + " is larger than the 20 MB limit"}}}
 }

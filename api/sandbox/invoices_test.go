@@ -253,3 +253,37 @@ func TestInvoiceEndpointsAnswerRawShapes(t *testing.T) {
 		t.Fatalf("GET pricelist: %d %s", status, b)
 	}
 }
+
+// TestNteZeroIsNoLimitEvenWhereOverNteIsBlocked: Northwind Retail blocks
+// invoices above the NTE, but an NTE of 0 means no limit, so an invoice of
+// any total is accepted once the customer sets the NTE to 0.
+func TestNteZeroIsNoLimitEvenWhereOverNteIsBlocked(t *testing.T) {
+	e := newEnv(t)
+	id := e.setup("Northwind Retail", api.StatusCheckedOut, func(o *order) {
+		if !o.cust.BlockOverNte {
+			t.Fatal("Northwind Retail is expected to block over-NTE invoices")
+		}
+		o.invoice = nil
+		o.wo.Nte = api.Nte{Amount: api.MustMoney("250", "USD")}
+	})
+	day := fixedNow.Truncate(24 * time.Hour)
+	if _, err := e.client.SaveInvoice(e.ctx, &api.SaveInvoiceRequest{WorkOrderId: id, Invoice: api.Invoice{
+		InvoiceNumber: "NWR-0", InvoiceDate: &day,
+		LineItems: []api.LineItem{line(api.LineMaterial, "Rooftop unit, complete", "3", "48750.00", 0)}}}); err != nil {
+		t.Fatal(err)
+	}
+	// With a limit the customer's policy applies...
+	_, err := e.client.SubmitInvoice(e.ctx, &api.SubmitInvoiceRequest{WorkOrderId: id})
+	wantCode(t, err, 3052)
+	// ...with NTE 0 there is no limit to exceed.
+	if err := e.sb.SetNte(id, decimal.Zero); err != nil {
+		t.Fatal(err)
+	}
+	inv, err := e.client.SubmitInvoice(e.ctx, &api.SubmitInvoiceRequest{WorkOrderId: id})
+	if err != nil {
+		t.Fatalf("NTE 0 (no limit) at a blocking customer: %v", err)
+	}
+	if inv.Status != api.InvoiceSubmitted || !inv.TotalAmount.Amount.Equal(dec("146250")) {
+		t.Fatalf("submitted invoice %s, total %s", inv.Status, inv.TotalAmount.Amount)
+	}
+}

@@ -28,6 +28,10 @@ type notifier struct {
 	delivered int
 	dead      int
 
+	// wait pauses d between two attempts and reports false when the
+	// sandbox closes first; a field so tests can record the back-off.
+	wait func(d time.Duration) bool
+
 	wake    chan struct{}
 	done    chan struct{}
 	stopped chan struct{}
@@ -48,8 +52,21 @@ func newNotifier(s *Sandbox, url string) *notifier {
 		done:    make(chan struct{}),
 		stopped: make(chan struct{}),
 	}
+	n.wait = n.sleep
 	go n.run()
 	return n
+}
+
+// sleep waits d in real time, or until the sandbox closes (false).
+func (n *notifier) sleep(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-n.done:
+		return false
+	}
 }
 
 func (n *notifier) setURL(url string) {
@@ -124,7 +141,7 @@ func (n *notifier) deliver(ev outgoing) bool {
 	intervals := n.s.opts.RetryIntervals
 	for attempt := 1; ; attempt++ {
 		n.mu.Lock()
-		url := n.url
+		url, wait := n.url, n.wait
 		n.attempts++
 		n.mu.Unlock()
 		if url == "" {
@@ -146,11 +163,7 @@ func (n *notifier) deliver(ev outgoing) bool {
 			n.s.log.Error("notification dropped after the last attempt", "action", ev.action, "workOrderId", ev.woID, "attempts", attempt)
 			return true
 		}
-		t := time.NewTimer(intervals[min(attempt-1, len(intervals)-1)])
-		select {
-		case <-t.C:
-		case <-n.done:
-			t.Stop()
+		if !wait(intervals[min(attempt-1, len(intervals)-1)]) {
 			return false
 		}
 	}

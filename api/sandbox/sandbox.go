@@ -182,6 +182,14 @@ func (s *Sandbox) AdvanceClock(d time.Duration) { s.clock.Advance(d) }
 // notifications are delivered to the new address.
 func (s *Sandbox) SetNotifyURL(url string) { s.notify.setURL(url) }
 
+// WorkOrderCount is how many work orders the world holds now (New raises
+// Options.WorkOrders to at least 60; dispatches add more).
+func (s *Sandbox) WorkOrderCount() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return len(s.st.orders)
+}
+
 // Key is the signing key (tests verify notifications with its public half).
 func (s *Sandbox) Key() *rsa.PrivateKey { return s.key }
 

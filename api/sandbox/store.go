@@ -38,19 +38,11 @@ type order struct {
 	invFiles []*file // invoice attachments
 }
 
-type fileKind int
-
-const (
-	fileWorkOrder fileKind = iota
-	fileInvoice
-	fileStep
-)
-
-// file is an attachment with its content. Demo files share the embedded bytes.
+// file is an attachment with its content. Demo files share the embedded
+// bytes. procID and stepID are set for step attachments only.
 type file struct {
 	meta   api.Attachment
 	data   []byte
-	kind   fileKind
 	woID   int64
 	procID int64
 	stepID int64
@@ -70,7 +62,6 @@ type store struct {
 	orders    map[int64]*order
 	byUpdate  []updEntry // sorted by (LastUpdate, id)
 	customers []*CustomerPolicy
-	custByID  map[int64]*CustomerPolicy
 	files     map[string]*file  // every attachment by AttachmentId, for download links
 	steps     map[int64][]*file // step attachments by step id (step ids are unique)
 
@@ -89,11 +80,10 @@ type store struct {
 func newStore(seed int64) *store {
 	rng := rand.New(rand.NewPCG(uint64(seed), 0x5a4db0c5))
 	s := &store{
-		orders:   map[int64]*order{},
-		custByID: map[int64]*CustomerPolicy{},
-		files:    map[string]*file{},
-		steps:    map[int64][]*file{},
-		rng:      rng,
+		orders: map[int64]*order{},
+		files:  map[string]*file{},
+		steps:  map[int64][]*file{},
+		rng:    rng,
 
 		nextOrderID: 27796400,
 		nextNumber:  73200,

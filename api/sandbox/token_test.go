@@ -33,6 +33,12 @@ func TestTokenServer(t *testing.T) {
 		{"json body", http.MethodPost, "application/json", `{"grant_type":"client_credentials"}`, 400, "invalid_request"},
 		{"no grant", http.MethodPost, "application/x-www-form-urlencoded", form("client_id", e.info.ClientID, "client_secret", e.info.ClientSecret), 400, "invalid_request"},
 		{"password grant", http.MethodPost, "application/x-www-form-urlencoded", form("client_id", e.info.ClientID, "client_secret", e.info.ClientSecret, "grant_type", "password"), 400, "unsupported_grant_type"},
+		{"no client_id", http.MethodPost, "application/x-www-form-urlencoded", form("client_secret", e.info.ClientSecret, "grant_type", "client_credentials"), 400, "invalid_request"},
+		{"no client_secret", http.MethodPost, "application/x-www-form-urlencoded", form("client_id", e.info.ClientID, "grant_type", "client_credentials"), 400, "invalid_request"},
+		{"no credentials", http.MethodPost, "application/x-www-form-urlencoded", form("grant_type", "client_credentials"), 400, "invalid_request"},
+		{"empty client_secret", http.MethodPost, "application/x-www-form-urlencoded", form("client_id", e.info.ClientID, "client_secret", "", "grant_type", "client_credentials"), 400, "invalid_request"},
+		{"refresh_token grant", http.MethodPost, "application/x-www-form-urlencoded", form("client_id", e.info.ClientID, "client_secret", e.info.ClientSecret, "grant_type", "refresh_token", "refresh_token", "abc"), 400, "unsupported_grant_type"},
+		{"grant in wrong case", http.MethodPost, "application/x-www-form-urlencoded", form("client_id", e.info.ClientID, "client_secret", e.info.ClientSecret, "grant_type", "Client_Credentials"), 400, "unsupported_grant_type"},
 		{"wrong secret", http.MethodPost, "application/x-www-form-urlencoded", form("client_id", e.info.ClientID, "client_secret", "nope", "grant_type", "client_credentials"), 401, "invalid_client"},
 		{"unknown client", http.MethodPost, "application/x-www-form-urlencoded", form("client_id", "0000", "client_secret", e.info.ClientSecret, "grant_type", "client_credentials"), 401, "invalid_client"},
 		{"ok", http.MethodPost, "application/x-www-form-urlencoded; charset=utf-8", good, 200, ""},
@@ -62,6 +68,9 @@ func TestTokenServer(t *testing.T) {
 			if c.errCode != "" {
 				if out["error"] != c.errCode {
 					t.Fatalf("error %v, want %s", out["error"], c.errCode)
+				}
+				if d, _ := out["error_description"].(string); d == "" || out["access_token"] != nil {
+					t.Fatalf("OAuth error body %s", b)
 				}
 				return
 			}

@@ -297,3 +297,29 @@ func TestIdempotentMessageId(t *testing.T) {
 		t.Fatalf("echo: %d %s", status, b)
 	}
 }
+
+// TestActualActionDateBeforeCreationRefused: even where back-dating is
+// allowed, a visit cannot be dated before the work order existed.
+func TestActualActionDateBeforeCreationRefused(t *testing.T) {
+	e := newEnv(t)
+	created := fixedNow.Add(-6 * time.Hour)
+	id := e.setup("Northwind Retail", api.StatusAccepted, func(o *order) { // allows back-dating
+		o.wo.Created = created
+	})
+	tooEarly := created.Add(-time.Minute)
+	err := e.client.CheckIn(e.ctx, &api.VisitRequest{WorkOrderId: id, ActualActionDate: &tooEarly})
+	wantCode(t, err, 2100)
+	if !contains(err.Error(), "before the work order was created") {
+		t.Fatalf("refusal does not say why: %v", err)
+	}
+	if got := e.read(id).Status; got != api.StatusAccepted {
+		t.Fatalf("a refused check-in changed the status to %s", got)
+	}
+	justAfter := created.Add(time.Minute)
+	if err := e.client.CheckIn(e.ctx, &api.VisitRequest{WorkOrderId: id, ActualActionDate: &justAfter}); err != nil {
+		t.Fatalf("check-in dated a minute after creation: %v", err)
+	}
+	if got := e.read(id).Status; got != api.StatusCheckedIn {
+		t.Fatalf("after check-in: %s", got)
+	}
+}

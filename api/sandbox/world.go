@@ -110,7 +110,6 @@ func Generate(seed int64, n int, now time.Time) *World {
 		}
 		g.custs = append(g.custs, gc)
 		st.customers = append(st.customers, pol)
-		st.custByID[pol.Customer.Id] = pol
 	}
 	n = max(n, 1)
 	for i := 0; i < n; i++ {
@@ -351,7 +350,7 @@ func (g *generator) addStepFile(o *order, procID, stepID int64, now time.Time) {
 		meta.Name, meta.MimeType, meta.DocumentType = "service-report.pdf", "application/pdf", "Document"
 	}
 	meta.Size = int64(len(data))
-	f := &file{meta: meta, data: data, kind: fileStep, woID: o.wo.WorkOrderId, procID: procID, stepID: stepID}
+	f := &file{meta: meta, data: data, woID: o.wo.WorkOrderId, procID: procID, stepID: stepID}
 	g.st.steps[stepID] = append(g.st.steps[stepID], f)
 	g.st.files[meta.AttachmentId] = f
 }
@@ -363,7 +362,7 @@ func (g *generator) addAttachment(o *order, now time.Time) {
 	if g.rng.IntN(2) == 0 {
 		meta.Name, meta.MimeType, meta.DocumentType, meta.Size, data = "work-authorization.pdf", "application/pdf", "Document", int64(len(demoPDF)), demoPDF
 	}
-	f := &file{meta: meta, data: data, kind: fileWorkOrder, woID: o.wo.WorkOrderId}
+	f := &file{meta: meta, data: data, woID: o.wo.WorkOrderId}
 	o.files = append(o.files, f)
 	g.st.files[meta.AttachmentId] = f
 }
@@ -530,19 +529,23 @@ func (g *generator) cover(now time.Time) {
 		}
 	}
 	// Procedures: editable, read-only and N/A, each with step attachments.
+	// Editable means on a work order whose status allows procedure edits
+	// too (api.ProcedureEditStates), so a demo can add a file to it.
 	kinds := []struct {
-		ok  func(p *api.Procedure) bool
+		ok  func(o *order, p *api.Procedure) bool
 		set func(p *api.Procedure)
 	}{
-		{func(p *api.Procedure) bool { return !p.IsReadOnly && !p.IsMarkedNa }, func(p *api.Procedure) {}},
-		{func(p *api.Procedure) bool { return p.IsReadOnly }, func(p *api.Procedure) { p.IsReadOnly = true }},
-		{func(p *api.Procedure) bool { return p.IsMarkedNa }, func(p *api.Procedure) { p.IsMarkedNa, p.AllowMarkNotApplicable = true, true }},
+		{func(o *order, p *api.Procedure) bool {
+			return !p.IsReadOnly && !p.IsMarkedNa && o.wo.ProceduresEditable()
+		}, func(p *api.Procedure) {}},
+		{func(o *order, p *api.Procedure) bool { return p.IsReadOnly }, func(p *api.Procedure) { p.IsReadOnly = true }},
+		{func(o *order, p *api.Procedure) bool { return p.IsMarkedNa }, func(p *api.Procedure) { p.IsMarkedNa, p.AllowMarkNotApplicable = true, true }},
 	}
 	used := map[int64]bool{}
 	for _, k := range kinds {
 		has := find(func(o *order) bool {
 			for _, p := range o.wo.Procedures() {
-				if k.ok(&p) && len(st.steps[p.Steps[0].Id])+len(st.steps[p.Steps[len(p.Steps)-1].Id]) > 0 {
+				if k.ok(o, &p) && len(st.steps[p.Steps[0].Id])+len(st.steps[p.Steps[len(p.Steps)-1].Id]) > 0 {
 					return true
 				}
 			}
