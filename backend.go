@@ -61,10 +61,10 @@ func startDemo(ctx context.Context, dataDir string) (*backend, error) {
 		sb.Close()
 		return nil, err
 	}
-	for _, suffix := range []string{"", "-wal", "-shm"} {
-		os.Remove(path + suffix)
+	if err := storage.RemoveReplica(path); err != nil {
+		sb.Close()
+		return nil, fmt.Errorf("clearing the last demo's replica: %w", err)
 	}
-	os.RemoveAll(filepath.Join(filepath.Dir(path), "spool"))
 	b, err := open(ctx, path, api.Connection{BaseURL: info.BaseURL, TokenURL: info.TokenURL, ClientID: info.ClientID, ClientSecret: info.ClientSecret})
 	if err != nil {
 		sb.Close()

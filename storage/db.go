@@ -62,8 +62,9 @@ type Store struct {
 }
 
 // Open opens (creating if needed) the replica at path, applies pending schema
-// migrations and returns the Store. Files to upload are spooled in a "spool"
-// folder beside the database.
+// migrations and returns the Store. Files to upload are spooled in a folder
+// named after the database (PATH-spool), so replicas sharing a folder never
+// touch each other's queued uploads.
 func Open(ctx context.Context, path string) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("storage: no database path given")
@@ -78,7 +79,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	s := &Store{
 		path:  abs,
-		spool: filepath.Join(dir, "spool"),
+		spool: abs + spoolSuffix,
 		log:   slog.Default().With("component", "storage"),
 		now:   time.Now,
 		subs:  map[int]func([]int64){},

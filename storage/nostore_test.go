@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -29,14 +30,23 @@ func TestDownloadLinksAndTokensNeverReachTheDisk(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// Find a step with an attachment and fetch its link through the client.
+	// Find a step with an attachment, in a procedure that still takes new
+	// ones, and fetch its link the way the window does (through the client:
+	// storage never sees it).
 	var link api.DownloadURL
 	var wo *api.WorkOrder
+	var step api.StepRef
 	rows, _ := s.List(ctx, ListQuery{Sort: SortNumber})
 search:
 	for _, r := range rows {
 		w, _ := s.WorkOrder(ctx, r.Id)
+		if !w.ProceduresEditable() {
+			continue
+		}
 		for _, p := range w.Procedures() {
+			if p.IsReadOnly || p.IsMarkedNa {
+				continue
+			}
 			for _, st := range p.Steps {
 				ref := api.StepRef{WorkOrderId: w.WorkOrderId, ProcedureId: p.Id, StepId: st.Id}
 				atts, err := svc.client.ListStepAttachments(ctx, ref)
@@ -46,13 +56,13 @@ search:
 				if link, err = svc.client.StepAttachmentDownloadURL(ctx, ref, atts[0].AttachmentId); err != nil {
 					t.Fatal(err)
 				}
-				wo = w
+				wo, step = w, ref
 				break search
 			}
 		}
 	}
 	if link.URL == "" {
-		t.Fatal("the sandbox world has no step attachment to open")
+		t.Fatal("the sandbox world has no editable step attachment to open")
 	}
 	var file bytes.Buffer
 	if err := svc.client.Download(ctx, link, &file, nil); err != nil || file.Len() == 0 {
@@ -60,26 +70,6 @@ search:
 	}
 	token, err := svc.tokens.Token(ctx)
 	if err != nil {
-		t.Fatal(err)
-	}
-
-	// Plenty of ordinary work afterwards.
-	if err := y.Refresh(ctx, wo.WorkOrderId); err != nil {
-		t.Logf("refresh: %v", err) // pre-4.1 orders refuse invoice calls; irrelevant here
-	}
-	accepted := pick(t, s, status(api.StatusAccepted))
-	mustRow(t)(s.SendMessage(ctx, accepted.WorkOrderId, "opened the wiring diagram", api.VisibilityAll))
-	photo := filepath.Join(t.TempDir(), "after.jpg")
-	os.WriteFile(photo, []byte("jpeg bytes"), 0o600)
-	mustRow(t)(s.AttachFile(ctx, accepted.WorkOrderId, photo, api.VisibilityAll))
-	if _, err := NewSender(s, svc.client, SenderOptions{Backoff: noWait}).SendReady(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.HandleEvent(ctx, event(t, accepted.WorkOrderId, api.ActionNteChanged, "ev-1", svc.sb.Clock().Now().Add(time.Minute),
-		api.NteChangedEvent{Amount: api.MustMoney("123", accepted.Currency)})); err != nil {
-		t.Fatal(err)
-	}
-	if err := y.SyncNow(ctx); err != nil {
 		t.Fatal(err)
 	}
 
@@ -92,14 +82,25 @@ search:
 		"client secret":            svc.sb.InfoFor(svc.srv.URL).ClientSecret,
 	}
 	if u.RawQuery != "" {
-		needles["link signature"] = u.RawQuery
+		needles["link query"] = u.RawQuery
 	}
+	for k, v := range u.Query() {
+		if len(v) > 0 && len(v[0]) >= 16 { // the signature, not a short expiry number
+			needles["link "+k] = v[0]
+		}
+	}
+	if len(needles) < 7 {
+		t.Fatalf("the link %q carries no signature to look for", u.Redacted())
+	}
+	// plain is text that storage does write, so a scan that cannot find it
+	// proves nothing.
+	plain := wo.WorkOrderNumber
 	scan := func(when string) {
 		t.Helper()
 		files := []string{path, path + "-wal", path + "-shm"}
-		spooled, _ := os.ReadDir(filepath.Join(dir, "spool"))
+		spooled, _ := os.ReadDir(path + spoolSuffix)
 		for _, e := range spooled {
-			files = append(files, filepath.Join(dir, "spool", e.Name()))
+			files = append(files, filepath.Join(path+spoolSuffix, e.Name()))
 		}
 		var all []byte
 		for _, f := range files {
@@ -108,9 +109,8 @@ search:
 				all = append(all, b...)
 			}
 		}
-		// The scan must be able to see plain text at all, or it proves nothing.
-		if !bytes.Contains(all, []byte(accepted.WorkOrderNumber)) {
-			t.Fatalf("%s: the scan cannot even find a work order number; it proves nothing", when)
+		if !bytes.Contains(all, []byte(plain)) {
+			t.Fatalf("%s: the scan cannot even find %q; it proves nothing", when, plain)
 		}
 		for what, needle := range needles {
 			if needle != "" && bytes.Contains(all, []byte(needle)) {
@@ -118,6 +118,51 @@ search:
 			}
 		}
 	}
+
+	// Everything storage does to that work order afterwards: a sync, the
+	// detail view's refresh, and an upload to the very step, queued (the
+	// file spooled) and then sent.
+	svc.sb.AdvanceClock(time.Minute)
+	if err := y.SyncNow(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := y.Refresh(ctx, wo.WorkOrderId); err != nil {
+		t.Logf("refresh: %v", err) // pre-4.1 orders refuse invoice calls; irrelevant here
+	}
+	gauge := filepath.Join(t.TempDir(), "gauge.jpg")
+	os.WriteFile(gauge, []byte("jpeg bytes of the gauge"), 0o600)
+	stepRow := mustRow(t)(s.AddStepAttachment(ctx, step, gauge))
+	if spooled, _ := os.ReadDir(path + spoolSuffix); len(spooled) == 0 {
+		t.Fatal("the queued step upload spooled no file; the scan below would not cover the spool")
+	}
+	scan("with the step upload queued")
+
+	// Plenty of ordinary work on other work orders too.
+	accepted := pick(t, s, status(api.StatusAccepted))
+	mustRow(t)(s.SendMessage(ctx, accepted.WorkOrderId, "opened the wiring diagram", api.VisibilityAll))
+	photo := filepath.Join(t.TempDir(), "after.jpg")
+	os.WriteFile(photo, []byte("jpeg bytes"), 0o600)
+	mustRow(t)(s.AttachFile(ctx, accepted.WorkOrderId, photo, api.VisibilityAll))
+	if _, err := NewSender(s, svc.client, SenderOptions{Backoff: noWait}).SendReady(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if r := rowState(t, s, stepRow.Id); r.State != OutboxDone {
+		t.Fatalf("the step upload = %s %q; want done", r.State, r.Error)
+	}
+	if atts, err := svc.client.ListStepAttachments(ctx, step); err != nil || !slices.ContainsFunc(atts, func(a api.StepAttachment) bool { return a.Name == "gauge.jpg" }) {
+		t.Fatalf("the service's step attachments after the upload: %v, %v", atts, err)
+	}
+	if err := s.HandleEvent(ctx, event(t, accepted.WorkOrderId, api.ActionNteChanged, "ev-1", svc.sb.Clock().Now().Add(time.Minute),
+		api.NteChangedEvent{Amount: api.MustMoney("123", accepted.Currency)})); err != nil {
+		t.Fatal(err)
+	}
+	if err := y.SyncNow(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := y.Refresh(ctx, wo.WorkOrderId); err != nil {
+		t.Logf("refresh: %v", err)
+	}
+
 	scan("while open")
 	if err := s.Close(); err != nil {
 		t.Fatal(err)

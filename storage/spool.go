@@ -12,8 +12,24 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 )
 
-// spoolFile copies the file to upload into the spool folder beside the
-// database, named after the outbox row's MessageId, so that moving, editing
+// spoolSuffix names a replica's upload spool after its database file, as
+// SQLite names the -wal and -shm files.
+const spoolSuffix = "-spool"
+
+// RemoveReplica deletes the replica at path with its WAL and upload spool
+// (the demo starts from a fresh one). A missing replica is not an error.
+func RemoveReplica(path string) error {
+	var errs []error
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		if err := os.Remove(path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	errs = append(errs, os.RemoveAll(path+spoolSuffix))
+	return errors.Join(errs...)
+}
+
+// spoolFile copies the file to upload into the replica's spool folder, named after the outbox row's MessageId, so that moving, editing
 // or deleting the original after the person pressed "Attach" changes nothing
 // about what is sent. Files over the service's 20 MB limit are refused here,
 // before anything is queued.
@@ -108,9 +124,26 @@ func (s *Store) sweepSpool(ctx context.Context) {
 		}
 	}
 	rows.Close()
+	s.adoptLegacySpool(keep)
 	for _, e := range entries {
 		if !keep[e.Name()] {
 			os.Remove(filepath.Join(s.spool, e.Name()))
 		}
 	}
+}
+
+// adoptLegacySpool moves this replica's queued uploads out of the shared
+// "spool" folder earlier versions used, so an upgrade loses none of them.
+// Files of other replicas stay where they are.
+func (s *Store) adoptLegacySpool(keep map[string]bool) {
+	legacy := filepath.Join(filepath.Dir(s.path), "spool")
+	for name := range keep {
+		from := filepath.Join(legacy, name)
+		if _, err := os.Stat(from); err == nil {
+			if err := os.Rename(from, filepath.Join(s.spool, name)); err != nil {
+				s.log.Warn("could not move a queued upload into the spool", "file", name, "err", err)
+			}
+		}
+	}
+	os.Remove(legacy) // only when empty
 }
