@@ -22,7 +22,16 @@ import (
 // verified notification is stored and applied to the replica and printed as
 // one JSON line; refused requests get their status and a line on stderr.
 func runReceive(args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return receive(ctx, args, os.Stdout, os.Stderr, nil)
+}
+
+// receive is runReceive until ctx ends, writing to out and errOut;
+// listening, when set, is told the address once the receiver listens.
+func receive(ctx context.Context, args []string, out, errOut io.Writer, listening func(net.Addr)) int {
 	fs := flag.NewFlagSet("receive", flag.ContinueOnError)
+	fs.SetOutput(errOut)
 	addr := fs.String("addr", "127.0.0.1:8090", "listen `address`")
 	cert := fs.String("cert", os.Getenv("WORKDESK_CERT"), "the integrator certificate (PEM) notifications are verified with")
 	checkSource := fs.Bool("check-source", false, "accept notifications only from the service's address range 130.250.135.128/25")
@@ -32,50 +41,54 @@ func runReceive(args []string) int {
 		return 2
 	}
 	if *cert == "" {
-		fmt.Fprintln(os.Stderr, "receive: --cert is required: unsigned notifications are never accepted")
+		fmt.Fprintln(errOut, "receive: --cert is required: unsigned notifications are never accepted")
 		return 2
 	}
 	v, err := api.LoadVerifier(*cert)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "receive:", err)
+		fmt.Fprintln(errOut, "receive:", err)
 		return 1
 	}
 	dbPath := *db
 	if dbPath == "" {
 		if dbPath, err = storage.DefaultPath(storage.ProfileForBaseURL(os.Getenv("WORKDESK_BASE_URL"))); err != nil {
-			fmt.Fprintln(os.Stderr, "receive:", err)
+			fmt.Fprintln(errOut, "receive:", err)
 			return 1
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	store, err := storage.Open(ctx, dbPath)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "receive:", err)
+		fmt.Fprintln(errOut, "receive:", err)
 		return 1
 	}
 	defer store.Close()
 
-	rc := newReceiveHandler(store, v, *checkSource, os.Stdout, os.Stderr)
+	rc := newReceiveHandler(store, v, *checkSource, out, errOut)
 	mux := http.NewServeMux()
 	mux.Handle(*path, rc)
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "receive:", err)
+		fmt.Fprintln(errOut, "receive:", err)
 		return 1
 	}
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	drained := make(chan struct{})
 	go func() {
+		defer close(drained)
 		<-ctx.Done()
 		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		srv.Shutdown(shut)
 	}()
-	fmt.Fprintf(os.Stderr, "receiving notifications on http://%s%s (replica %s)\n", ln.Addr(), *path, dbPath)
+	fmt.Fprintf(errOut, "receiving notifications on http://%s%s (replica %s)\n", ln.Addr(), *path, dbPath)
+	if listening != nil {
+		listening(ln.Addr())
+	}
 	if err := srv.Serve(ln); err != nil && err != http.ErrServerClosed {
-		fmt.Fprintln(os.Stderr, "receive:", err)
+		fmt.Fprintln(errOut, "receive:", err)
 		return 1
 	}
+	<-drained // Serve returns at once on Shutdown; the store stays open until handlers finish
 	return 0
 }
 

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -82,5 +84,163 @@ func TestReceiveCommand(t *testing.T) {
 	}
 	if !strings.Contains(errOut.String(), "refused (HTTP 401)") || strings.Contains(errOut.String(), forged) {
 		t.Fatalf("stderr %q should say why, without the token", errOut.String())
+	}
+}
+
+// receiveRun runs `workdesk receive` with args until ctx ends and returns
+// its exit code and what it wrote; listening is told the address.
+func receiveRun(t *testing.T, ctx context.Context, args []string, listening func(net.Addr)) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	done := make(chan int, 1)
+	go func() { done <- receive(ctx, args, &out, &errOut, listening) }()
+	select {
+	case code = <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("receive %v did not return", args)
+	}
+	return code, out.String(), errOut.String()
+}
+
+// TestReceiveFlagsAndExitCodes: a person who runs `workdesk receive`
+// wrongly gets one plain line saying what is wrong and the exit code a
+// script can tell apart: 2 for a usage mistake, 1 for a certificate that
+// cannot be used.
+func TestReceiveFlagsAndExitCodes(t *testing.T) {
+	t.Setenv("WORKDESK_CERT", "")
+	dir := t.TempDir()
+	garbage := filepath.Join(dir, "not-a-cert.pem")
+	if err := os.WriteFile(garbage, []byte("this is not a certificate\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "nowhere", "cert.pem")
+	db := filepath.Join(dir, "replica.db")
+	for _, c := range []struct {
+		name     string
+		args     []string
+		code     int
+		mentions string
+	}{
+		{"no --cert", []string{"--addr", "127.0.0.1:0", "--db", db}, 2, "--cert is required"},
+		{"certificate file missing", []string{"--addr", "127.0.0.1:0", "--db", db, "--cert", missing}, 1, missing},
+		{"certificate file is not a certificate", []string{"--addr", "127.0.0.1:0", "--db", db, "--cert", garbage}, 1, garbage},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, stdout, stderr := receiveRun(t, context.Background(), c.args, func(net.Addr) {
+				t.Error("the receiver started listening")
+			})
+			if code != c.code {
+				t.Errorf("exit code %d; want %d (stderr %q)", code, c.code, stderr)
+			}
+			lines := strings.Split(strings.TrimRight(stderr, "\n"), "\n")
+			if len(lines) != 1 || !strings.HasPrefix(lines[0], "receive: ") || !strings.Contains(lines[0], c.mentions) {
+				t.Errorf("stderr %q; want one line starting \"receive: \" that mentions %q", stderr, c.mentions)
+			}
+			if strings.Contains(stderr, "Usage") || strings.Contains(stderr, "goroutine") {
+				t.Errorf("stderr %q is not a plain message", stderr)
+			}
+			if stdout != "" {
+				t.Errorf("stdout %q; want nothing", stdout)
+			}
+		})
+	}
+	if _, err := os.Stat(db); err == nil {
+		t.Error("a refused start created the replica")
+	}
+}
+
+// TestReceiveEndToEnd runs `workdesk receive` on 127.0.0.1:0 with the
+// sandbox's certificate: a signed notification is stored, applied and
+// printed as exactly one JSON line; a forged one gets 401 and one reason
+// line on stderr; cancelling stops it with exit code 0.
+func TestReceiveEndToEnd(t *testing.T) {
+	ctx := context.Background()
+	sb, err := sandbox.New(sandbox.Options{Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Close()
+	dir := t.TempDir()
+	cert := filepath.Join(dir, "cert.pem")
+	if err := sb.WriteCert(cert); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "replica.db")
+	store, err := storage.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wo := api.WorkOrder{WorkOrderId: 4242, WorkOrderNumber: "WN4242", Status: api.StatusAccepted, Currency: "USD",
+		Customer: api.Customer{Id: 1, Name: "Northwind Retail"}, Nte: api.Nte{Amount: api.MustMoney("500", "USD")}}
+	if err := store.PutWorkOrders(ctx, []api.WorkOrder{wo}); err != nil {
+		t.Fatal(err)
+	}
+	store.Close()
+
+	id := uuid.NewString()
+	body, _ := api.MarshalEvent(api.EventHeader{WorkOrderId: 4242, Action: api.ActionNteChanged, ActionDate: time.Now().UTC(), MessageId: id},
+		api.NteChangedEvent{Amount: api.MustMoney("900", "USD")})
+	token, _ := api.MintToken(sb.Key(), api.SHA1, api.NewClaims("client", time.Now(), 20*time.Minute))
+	forged := token[:len(token)-6] + "AAAAAA"
+	if forged == token {
+		forged = token[:len(token)-6] + "BBBBBB"
+	}
+
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	var statuses []int
+	code, stdout, stderr := receiveRun(t, runCtx, []string{"--addr", "127.0.0.1:0", "--cert", cert, "--db", db}, func(addr net.Addr) {
+		go func() {
+			defer stop()
+			for _, tok := range []string{token, forged} {
+				req, _ := http.NewRequest(http.MethodPost, "http://"+addr.String()+"/", bytes.NewReader(body))
+				req.Header.Set("Authorization", "Bearer "+tok)
+				req.Header.Set("Event-Type", api.ActionNteChanged)
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				resp.Body.Close()
+				statuses = append(statuses, resp.StatusCode)
+			}
+		}()
+	})
+	if code != 0 {
+		t.Errorf("exit code %d after cancel; want 0 (stderr %q)", code, stderr)
+	}
+	if len(statuses) != 2 || statuses[0] != http.StatusOK || statuses[1] != http.StatusUnauthorized {
+		t.Fatalf("HTTP statuses %v; want the signed one 200, the forged one 401 (stderr %q)", statuses, stderr)
+	}
+	lines := strings.Split(strings.TrimRight(stdout, "\n"), "\n")
+	var line map[string]any
+	if len(lines) != 1 || json.Unmarshal([]byte(lines[0]), &line) != nil {
+		t.Fatalf("stdout %q; want exactly one JSON line", stdout)
+	}
+	want := map[string]any{"action": api.ActionNteChanged, "work_order_id": float64(4242), "message_id": id}
+	if len(line) != len(want) || line["action"] != want["action"] || line["work_order_id"] != want["work_order_id"] || line["message_id"] != want["message_id"] {
+		t.Errorf("stdout line %v; want %v", line, want)
+	}
+	var refused []string
+	for _, l := range strings.Split(stderr, "\n") {
+		if strings.HasPrefix(l, "refused") {
+			refused = append(refused, l)
+		}
+	}
+	if len(refused) != 1 || !strings.Contains(refused[0], "HTTP 401") || strings.Contains(stderr, forged) {
+		t.Errorf("stderr %q; want one refusal line saying HTTP 401, without the token", stderr)
+	}
+
+	store, err = storage.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	got, err := store.WorkOrder(ctx, 4242)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Nte.Amount.Format() != "$900.00" {
+		t.Errorf("the replica's NTE after the run is %s; want $900.00 (the event stored and applied)", got.Nte.Amount.Format())
 	}
 }

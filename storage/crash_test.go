@@ -3,6 +3,8 @@ package storage
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -33,12 +35,61 @@ func TestCrashChild(t *testing.T) {
 	}
 	tokens := api.NewClientCredentials(api.CredentialsConfig{TokenURL: os.Getenv("WORKDESK_CRASH_TOKEN_URL"),
 		ClientID: os.Getenv("WORKDESK_CRASH_CLIENT"), ClientSecret: os.Getenv("WORKDESK_CRASH_SECRET")})
-	client, err := api.NewClient(os.Getenv("WORKDESK_CRASH_BASE"), nil, tokens)
+	hc := &http.Client{Transport: &crashTransport{point: os.Getenv(crashPointEnv), target: os.Getenv(crashTargetEnv)}}
+	client, err := api.NewClient(os.Getenv("WORKDESK_CRASH_BASE"), hc, tokens)
 	if err != nil {
 		t.Fatal(err)
 	}
 	NewSender(s, client, SenderOptions{Backoff: noWait}).SendReady(ctx) // killed in here
 	t.Fatal("the child was supposed to be killed mid-send")
+}
+
+// Kill points the child can reach on its own (the parent kills it at the
+// third, "the service applied it", through the wire's hangAfter).
+const (
+	crashPointEnv  = "WORKDESK_CRASH_POINT"
+	crashTargetEnv = "WORKDESK_CRASH_TARGET" // the MessageId of the request to die on
+	crashMarker    = "CRASH-POINT-REACHED"
+
+	// beforeSend: the row is committed "sending", the request never leaves the process.
+	beforeSend = "before-send"
+	// answerReceived: the service's answer is read in full, and the process
+	// dies before the sender can commit the row's outcome.
+	answerReceived = "answer-received"
+)
+
+// crashTransport kills the process (SIGKILL on Unix: no deferred code, no
+// flush) at its kill point of the request carrying the target MessageId.
+type crashTransport struct{ point, target string }
+
+func (c *crashTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	hit := false
+	if c.target != "" {
+		var body []byte
+		if r.Body != nil {
+			body, _ = io.ReadAll(r.Body)
+			r.Body.Close()
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		hit = bytes.Contains(body, []byte(c.target)) || strings.Contains(r.URL.RawQuery, c.target)
+	}
+	if hit && c.point == beforeSend {
+		die()
+	}
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if hit && c.point == answerReceived && err == nil {
+		io.ReadAll(resp.Body)
+		die()
+	}
+	return resp, err
+}
+
+func die() {
+	fmt.Fprintln(os.Stderr, crashMarker)
+	os.Stderr.Sync()
+	p, _ := os.FindProcess(os.Getpid())
+	p.Kill()
+	select {} // the signal is on its way
 }
 
 func TestCrashDuringSendReplaysOnce(t *testing.T) {

@@ -668,6 +668,10 @@ func (s *Store) stepEditable(ctx context.Context, step api.StepRef) error {
 	if err != nil {
 		return err
 	}
+	if !wo.ProceduresEditable() {
+		return invalid("%s is %s; step attachments can change only while a work order is accepted, checked in, paused or on hold",
+			label(wo), wo.Status)
+	}
 	for _, p := range wo.Procedures() {
 		if p.Id != step.ProcedureId {
 			continue

@@ -33,6 +33,8 @@ type wire struct {
 	fault func(r *http.Request, body []byte) faultKind
 	// onHang is called once a hangAfter request has been applied.
 	onHang func()
+	// inFlight and peak count requests being answered, by "METHOD /path".
+	inFlight, peak map[string]int
 }
 
 type faultKind int
@@ -66,7 +68,21 @@ func (w *wire) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		w.log = append(w.log, recorded{Method: r.Method, Path: strings.ToLower(r.URL.Path), Query: r.URL.RawQuery, MessageId: id, Body: body})
 	}
 	fault := w.fault
+	key := r.Method + " " + r.URL.Path
+	if w.inFlight == nil {
+		w.inFlight = map[string]int{}
+	}
+	if w.peak == nil {
+		w.peak = map[string]int{}
+	}
+	w.inFlight[key]++
+	w.peak[key] = max(w.peak[key], w.inFlight[key])
 	w.mu.Unlock()
+	defer func() {
+		w.mu.Lock()
+		w.inFlight[key]--
+		w.mu.Unlock()
+	}()
 	kind := pass
 	if fault != nil && r.URL.Path != "/oauth/token" {
 		kind = fault(r, body)
@@ -122,7 +138,16 @@ func (w *wire) calls(method, suffix string) []recorded {
 func (w *wire) reset() {
 	w.mu.Lock()
 	w.log = nil
+	w.peak = map[string]int{}
 	w.mu.Unlock()
+}
+
+// peakInFlight is the most requests to method path (exact, as sent) that
+// were being answered at the same moment since the last reset.
+func (w *wire) peakInFlight(method, path string) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.peak[method+" "+path]
 }
 
 // service is a sandbox behind a recording wire, with a client for it.

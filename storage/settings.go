@@ -5,22 +5,14 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 )
 
-// Setting keys of the connection and app behaviour. Secrets are never
-// settings: the client secret lives in the keyring (see Secrets).
+// Setting keys the replica keeps for itself. Connection settings live in
+// the app's preferences, since they pick which replica to open; secrets are
+// never settings: the client secret lives in the keyring (see Secrets).
 const (
-	SettingBaseURL      = "base_url"
-	SettingTokenURL     = "token_url"
-	SettingClientID     = "client_id"
-	SettingCertPath     = "cert_path"
-	SettingReceiverPort = "receiver_port"
-	SettingCheckSource  = "check_source"
-	SettingSyncInterval = "sync_interval"
-
 	settingSyncHighWater = "sync.high_water" // service time, RFC 3339
 	settingLastSync      = "sync.last_success"
 )
@@ -62,81 +54,6 @@ ON CONFLICT(key) DO UPDATE SET value = excluded.value`, key, value)
 		return fmt.Errorf("storage: writing setting %s: %w", key, err)
 	}
 	return nil
-}
-
-// DeleteSetting forgets a value.
-func (s *Store) DeleteSetting(ctx context.Context, key string) error {
-	if _, err := s.w.ExecContext(ctx, `DELETE FROM settings WHERE key = ?`, key); err != nil {
-		return fmt.Errorf("storage: deleting setting %s: %w", key, err)
-	}
-	return nil
-}
-
-// Settings is the typed view of the connection and behaviour settings.
-type Settings struct {
-	BaseURL      string
-	TokenURL     string
-	ClientID     string
-	CertPath     string
-	ReceiverPort int           // 0 = pick a free loopback port
-	CheckSource  bool          // accept notifications only from the service's address range
-	SyncInterval time.Duration // 0 = the app's default
-}
-
-// LoadSettings reads the typed settings; unset ones are zero.
-func (s *Store) LoadSettings(ctx context.Context) (Settings, error) {
-	var out Settings
-	get := func(key string) (string, error) {
-		v, _, err := s.Setting(ctx, key)
-		return v, err
-	}
-	var err error
-	if out.BaseURL, err = get(SettingBaseURL); err != nil {
-		return out, err
-	}
-	if out.TokenURL, err = get(SettingTokenURL); err != nil {
-		return out, err
-	}
-	if out.ClientID, err = get(SettingClientID); err != nil {
-		return out, err
-	}
-	if out.CertPath, err = get(SettingCertPath); err != nil {
-		return out, err
-	}
-	v, err := get(SettingReceiverPort)
-	if err != nil {
-		return out, err
-	}
-	out.ReceiverPort, _ = strconv.Atoi(v)
-	if v, err = get(SettingCheckSource); err != nil {
-		return out, err
-	}
-	out.CheckSource, _ = strconv.ParseBool(v)
-	if v, err = get(SettingSyncInterval); err != nil {
-		return out, err
-	}
-	out.SyncInterval, _ = time.ParseDuration(v)
-	return out, nil
-}
-
-// SaveSettings writes every typed setting in one transaction.
-func (s *Store) SaveSettings(ctx context.Context, in Settings) error {
-	return s.inTx(ctx, func(tx *sql.Tx) error {
-		for _, kv := range [][2]string{
-			{SettingBaseURL, in.BaseURL},
-			{SettingTokenURL, in.TokenURL},
-			{SettingClientID, in.ClientID},
-			{SettingCertPath, in.CertPath},
-			{SettingReceiverPort, strconv.Itoa(in.ReceiverPort)},
-			{SettingCheckSource, strconv.FormatBool(in.CheckSource)},
-			{SettingSyncInterval, in.SyncInterval.String()},
-		} {
-			if err := s.setSetting(ctx, tx, kv[0], kv[1]); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
 }
 
 // LastSync is when the last sync completed successfully, in local clock

@@ -247,13 +247,15 @@ func TestNeedsAttention(t *testing.T) {
 		woSpec{id: 6, number: "invoice-no-limit", status: api.StatusCheckedOut, nte: "0"},
 		woSpec{id: 7, number: "outbox-failed", status: api.StatusAccepted, on: 72 * time.Hour},
 		woSpec{id: 8, number: "rejected-with-requested-quote", status: api.StatusRejected, quote: api.QuoteRequested},
+		woSpec{id: 9, number: "invoice-in-another-currency", status: api.StatusCheckedOut, nte: "500", currency: "GBP"},
 	)
 	for _, inv := range []struct {
-		wo    int64
-		total string
-	}{{5, "500.01"}, {6, "99999"}} {
+		wo       int64
+		total    string
+		currency string
+	}{{5, "500.01", "USD"}, {6, "99999", "USD"}, {9, "80000", "JPY"}} {
 		if err := putInvoice(ctx, s.w, inv.wo, &api.Invoice{WorkOrderId: inv.wo, Status: api.InvoiceDraft,
-			Currency: "USD", TotalAmount: api.MustMoney(inv.total, "USD")}, 0); err != nil {
+			Currency: inv.currency, TotalAmount: api.MustMoney(inv.total, inv.currency)}, 0); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -292,21 +294,18 @@ func TestNeedsAttention(t *testing.T) {
 func TestSettings(t *testing.T) {
 	s, _ := openTest(t)
 	ctx := context.Background()
-	in := Settings{BaseURL: "https://x/Direct/", TokenURL: "https://x/token", ClientID: "ABC", CertPath: "/tmp/c.pem",
-		ReceiverPort: 8765, CheckSource: true, SyncInterval: 3 * time.Minute}
-	if err := s.SaveSettings(ctx, in); err != nil {
+	if err := s.SetSetting(ctx, "list.sort", "deadline"); err != nil {
 		t.Fatal(err)
 	}
-	out, err := s.LoadSettings(ctx)
-	if err != nil || out != in {
-		t.Fatalf("LoadSettings = %+v, %v; want %+v", out, err, in)
+	if v, ok, err := s.Setting(ctx, "list.sort"); err != nil || !ok || v != "deadline" {
+		t.Fatalf("Setting = %q, %v, %v; want what was stored", v, ok, err)
 	}
 	for _, k := range []string{"client_secret", "ClientSecret", "access_token", "password"} {
 		if err := s.SetSetting(ctx, k, "x"); !errors.Is(err, ErrSecretSetting) {
 			t.Errorf("SetSetting(%q) = %v; want ErrSecretSetting", k, err)
 		}
 	}
-	if err := s.SetSetting(ctx, SettingTokenURL, "https://y/token"); err != nil {
+	if err := s.SetSetting(ctx, "token_url", "https://y/token"); err != nil {
 		t.Errorf("token URL is not a secret: %v", err)
 	}
 	if !s.LastSync(ctx).IsZero() {

@@ -303,8 +303,10 @@ const attentionExpr = `COALESCE((w.quote_status = 'Requested' AND w.status NOT I
 
 // invoiceOverNteSQL lists work orders whose invoice total exceeds their
 // non-zero NTE. Authorized and paid invoices are settled and need nothing.
+// Amounts in different currencies are never compared.
 const invoiceOverNteSQL = `SELECT i.work_order_id FROM invoices i JOIN work_orders n ON n.id = i.work_order_id
  WHERE i.status NOT IN ('Authorized','Paid') AND CAST(n.nte_amount AS REAL) > 0
+   AND (i.currency = '' OR i.currency = n.currency)
    AND CAST(i.total AS REAL) > CAST(n.nte_amount AS REAL)`
 
 // attentionIdsSQL is the same set as attentionExpr, built from indexed

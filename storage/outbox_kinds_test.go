@@ -1,0 +1,472 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+	"github.com/workorderdesk/workdesk/api"
+)
+
+// outboxKindsDeclared reads outbox.go for every OutboxKind constant, so a
+// kind added later without an end-to-end case below fails the test.
+func outboxKindsDeclared(t *testing.T) []OutboxKind {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), "outbox.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []OutboxKind
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.CONST {
+			continue
+		}
+		for _, sp := range g.Specs {
+			v := sp.(*ast.ValueSpec)
+			if id, ok := v.Type.(*ast.Ident); !ok || id.Name != "OutboxKind" {
+				continue
+			}
+			for _, val := range v.Values {
+				if lit, ok := val.(*ast.BasicLit); ok {
+					s, _ := strconv.Unquote(lit.Value)
+					kinds = append(kinds, OutboxKind(s))
+				}
+			}
+		}
+	}
+	if len(kinds) == 0 {
+		t.Fatal("found no OutboxKind constants in outbox.go")
+	}
+	return kinds
+}
+
+// kindCase is one outbox kind sent end to end: prepare picks a work order
+// in the right state (and sets up what the action needs, as the customer or
+// another device would) and returns the person's action and what they
+// then see, at the service and in the replica.
+type kindCase struct {
+	kind    OutboxKind
+	prepare func(t *testing.T) (act func() (*OutboxRow, error), check func(t *testing.T))
+}
+
+// TestEveryOutboxKindEndToEnd queues one action of every outbox kind
+// through its Store method, sends it to the sandbox, and checks that the
+// row is done, the service changed, and the replica shows the change.
+func TestEveryOutboxKindEndToEnd(t *testing.T) {
+	svc := newService(t, 160)
+	s := syncedStore(t, svc)
+	ctx := context.Background()
+	x := NewSender(s, svc.client, SenderOptions{Backoff: noWait})
+	y := NewSyncer(s, svc.client, SyncOptions{})
+	dir := t.TempDir()
+
+	used := map[int64]bool{}
+	take := func(t *testing.T, ok func(*api.WorkOrder) bool) *api.WorkOrder {
+		t.Helper()
+		wo := pick(t, s, func(w *api.WorkOrder) bool { return !used[w.WorkOrderId] && ok(w) })
+		used[wo.WorkOrderId] = true
+		return wo
+	}
+	newOnes := func(t *testing.T, n int) []int64 {
+		var out []int64
+		for range n {
+			out = append(out, take(t, status(api.StatusNew)).WorkOrderId)
+		}
+		return out
+	}
+	file := func(t *testing.T, name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	local := func(t *testing.T, id int64) *api.WorkOrder {
+		t.Helper()
+		wo, err := s.WorkOrder(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return wo
+	}
+	// statusIs checks the service and the replica agree on the new status.
+	statusIs := func(t *testing.T, want api.WorkOrderStatus, woIDs ...int64) {
+		t.Helper()
+		for _, id := range woIDs {
+			if got := svc.remote(t, id).Status; got != want {
+				t.Errorf("work order %d: the service says %s; want %s", id, got, want)
+			}
+			if got := local(t, id).Status; got != want {
+				t.Errorf("work order %d: the replica says %s; want %s", id, got, want)
+			}
+		}
+	}
+	// editableInvoice: a completed, invoiceable work order whose invoice
+	// the service still lets the contractor change.
+	editableInvoice := func(wo *api.WorkOrder) bool {
+		if !wo.Status.Completed() || !wo.InvoiceVisible() || wo.IsPreBilled {
+			return false
+		}
+		inv, err := svc.client.GetInvoice(ctx, wo.WorkOrderId)
+		return err == nil && inv.Status.Editable()
+	}
+	// completeInvoice is one price-list line the customer cannot refuse:
+	// the cheapest item, within the NTE.
+	completeInvoice := func(t *testing.T, wo *api.WorkOrder, number string) api.Invoice {
+		t.Helper()
+		pl, err := svc.client.GetPriceList(ctx, wo.WorkOrderId)
+		if err != nil || len(pl.Items) == 0 {
+			t.Fatalf("price list of %d: %v (%d items)", wo.WorkOrderId, err, len(pl.Items))
+		}
+		item := slices.MinFunc(pl.Items, func(a, b api.PriceListItem) int { return a.Rate.Amount.Cmp(b.Rate.Amount) })
+		date := svc.sb.Clock().Now().Truncate(24 * time.Hour)
+		return api.Invoice{InvoiceNumber: number, InvoiceDate: &date, Currency: wo.Currency, LineItems: []api.LineItem{{
+			Type: api.LinePriceList, Description: item.Description, Quantity: decimal.NewFromInt(1),
+			Rate: item.Rate.In(wo.Currency), PriceListItemId: item.Id,
+		}}}
+	}
+	// editableStep: a step of a procedure whose attachments may change.
+	editableStep := func(t *testing.T) api.StepRef {
+		t.Helper()
+		var ref api.StepRef
+		take(t, func(wo *api.WorkOrder) bool {
+			if !wo.ProceduresEditable() {
+				return false
+			}
+			for _, p := range wo.Procedures() {
+				if !p.IsReadOnly && !p.IsMarkedNa && len(p.Steps) > 0 {
+					ref = api.StepRef{WorkOrderId: wo.WorkOrderId, ProcedureId: p.Id, StepId: p.Steps[0].Id}
+					return true
+				}
+			}
+			return false
+		})
+		return ref
+	}
+	stepNames := func(t *testing.T, ref api.StepRef) []string {
+		t.Helper()
+		atts, err := svc.client.ListStepAttachments(ctx, ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, a := range atts {
+			names = append(names, a.Name)
+		}
+		return names
+	}
+	names := func(atts []api.Attachment) []string {
+		var out []string
+		for _, a := range atts {
+			out = append(out, a.Name)
+		}
+		return out
+	}
+	refresh := func(t *testing.T, id int64) {
+		t.Helper()
+		if err := y.Refresh(ctx, id); err != nil {
+			t.Fatalf("refresh %d: %v", id, err)
+		}
+	}
+
+	cases := []kindCase{
+		{KindAccept, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+			wo := take(t, status(api.StatusNew))
+			return func() (*OutboxRow, error) { return s.Accept(ctx, wo.WorkOrderId, "on our way") },
+				func(t *testing.T) { statusIs(t, api.StatusAccepted, wo.WorkOrderId) }
+		}},
+		{KindReject, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+			wo := take(t, status(api.StatusNew))
+			return func() (*OutboxRow, error) { return s.Reject(ctx, wo.WorkOrderId, "outside our service area") },
+				func(t *testing.T) { statusIs(t, api.StatusRejected, wo.WorkOrderId) }
+		}},
+		{KindBulkAccept, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+			woIDs := newOnes(t, 2)
+			return func() (*OutboxRow, error) { return s.BulkAccept(ctx, woIDs) },
+				func(t *testing.T) { statusIs(t, api.StatusAccepted, woIDs...) }
+		}},
+		{KindBulkReject, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+			woIDs := newOnes(t, 2)
+			return func() (*OutboxRow, error) { return s.BulkReject(ctx, woIDs, "no technician free this month") },
+				func(t *testing.T) { statusIs(t, api.StatusRejected, woIDs...) }
+		}},
+		{KindAppointment, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+			wo := take(t, status(api.StatusAccepted))
+			start := svc.sb.Clock().Now().Add(49 * time.Hour).Truncate(time.Minute)
+			return func() (*OutboxRow, error) { return s.SetAppointment(ctx, wo.WorkOrderId, start, "") },
+				func(t *testing.T) {
+					for where, w := range map[string]*api.WorkOrder{"service": svc.remote(t, wo.WorkOrderId), "replica": local(t, wo.WorkOrderId)} {
+						if w.Schedule == nil || w.Schedule.ScheduledStart == nil || !w.Schedule.ScheduledStart.Equal(start) {
+							t.Errorf("the %s's schedule is %+v; want a start at %v", where, w.Schedule, start)
+						}
+					}
+				}
+		}},
+		{KindCheckIn, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+			wo := take(t, status(api.StatusAccepted))
+			return func() (*OutboxRow, error) { return s.CheckIn(ctx, wo.WorkOrderId, nil, "") },
+				func(t *testing.T) { statusIs(t, api.StatusCheckedIn, wo.WorkOrderId) }
+		}},
+		{KindPause, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+			wo := take(t, status(api.StatusCheckedIn))
+			return func() (*OutboxRow, error) { return s.Pause(ctx, wo.WorkOrderId, nil, "parts on order") },
+				func(t *testing.T) { statusIs(t, api.StatusPaused, wo.WorkOrderId) }
+		}},
+		{KindCheckOut, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+			wo := take(t, status(api.StatusCheckedIn))
+			return func() (*OutboxRow, error) { return s.CheckOut(ctx, wo.WorkOrderId, nil, "done") },
+				func(t *testing.T) { statusIs(t, api.StatusCheckedOut, wo.WorkOrderId) }
+		}},
+		{KindQuote, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+			// The customer asked for this quote, so it accepts quotes.
+			wo := take(t, func(w *api.WorkOrder) bool {
+				return !terminal(w.Status) && w.Nte.Quote != nil && w.Nte.Quote.QuoteStatus == api.QuoteRequested
+			})
+			amount := api.Money{Amount: wo.Nte.Amount.Amount.Add(decimal.NewFromInt(250)), Currency: wo.Currency}
+			return func() (*OutboxRow, error) {
+					return s.SubmitQuote(ctx, wo.WorkOrderId, amount, "the compressor has to be replaced", nil)
+				}, func(t *testing.T) {
+					for where, w := range map[string]*api.WorkOrder{"service": svc.remote(t, wo.WorkOrderId), "replica": local(t, wo.WorkOrderId)} {
+						if q := w.Nte.Quote; q == nil || q.QuoteStatus != api.QuoteSubmitted || !q.Amount.Amount.Equal(amount.Amount) {
+							t.Errorf("the %s's quote is %+v; want Submitted for %s", where, q, amount.Format())
+						}
+					}
+				}
+		}},
+		{KindMessage, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+			wo := take(t, status(api.StatusAccepted))
+			text := "kinds: technician arrives at 9"
+			return func() (*OutboxRow, error) { return s.SendMessage(ctx, wo.WorkOrderId, text, api.VisibilityAll) },
+				func(t *testing.T) {
+					remote, err := svc.client.ListMessages(ctx, wo.WorkOrderId)
+					if err != nil {
+						t.Fatal(err)
+					}
+					has := func(m api.Message) bool { return m.Text == text }
+					if !slices.ContainsFunc(remote, has) {
+						t.Errorf("the service's thread lacks the message")
+					}
+					if cached, _ := s.Messages(ctx, wo.WorkOrderId); !slices.ContainsFunc(cached, has) {
+						t.Errorf("the replica's thread lacks the message")
+					}
+				}
+		}},
+		{KindAttachment, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+			wo := take(t, status(api.StatusAccepted))
+			path := file(t, "kinds-meter.jpg", "\xff\xd8 meter reading")
+			return func() (*OutboxRow, error) { return s.AttachFile(ctx, wo.WorkOrderId, path, api.VisibilityAll) },
+				func(t *testing.T) {
+					remote, err := svc.client.ListAttachments(ctx, wo.WorkOrderId)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !slices.Contains(names(remote), "kinds-meter.jpg") {
+						t.Errorf("the service's attachments are %v", names(remote))
+					}
+					if cached, _ := s.Attachments(ctx, wo.WorkOrderId); !slices.Contains(names(cached), "kinds-meter.jpg") {
+						t.Errorf("the replica's attachments are %v", names(cached))
+					}
+				}
+		}},
+		{KindInvoiceSave, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+			wo := take(t, editableInvoice)
+			inv := completeInvoice(t, wo, "KINDS-SAVE-1")
+			return func() (*OutboxRow, error) { return s.SaveInvoice(ctx, wo.WorkOrderId, inv) },
+				func(t *testing.T) {
+					remote, err := svc.client.GetInvoice(ctx, wo.WorkOrderId)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if remote.InvoiceNumber != "KINDS-SAVE-1" || len(remote.LineItems) != 1 || remote.LineItems[0].PriceListItemId != inv.LineItems[0].PriceListItemId {
+						t.Errorf("the service's invoice is %q with %d lines", remote.InvoiceNumber, len(remote.LineItems))
+					}
+					cached, err := s.Invoice(ctx, wo.WorkOrderId)
+					if err != nil || cached.InvoiceNumber != "KINDS-SAVE-1" || len(cached.LineItems) != 1 || !cached.TotalAmount.Amount.Equal(remote.TotalAmount.Amount) {
+						t.Errorf("the replica's invoice is %+v, %v; want the saved one, total %s", cached, err, remote.TotalAmount.Format())
+					}
+				}
+		}},
+		{KindInvoiceSubmit, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+			wo := take(t, func(w *api.WorkOrder) bool {
+				return editableInvoice(w) && w.Nte.Quote == nil
+			})
+			inv := completeInvoice(t, wo, "KINDS-SUBMIT-1")
+			if !wo.Nte.NoLimit() && inv.LineItems[0].Rate.Amount.GreaterThan(wo.Nte.Amount.Amount) {
+				t.Fatalf("the cheapest item is above the NTE of %d", wo.WorkOrderId)
+			}
+			// The invoice was completed earlier (on another device).
+			if _, err := svc.client.SaveInvoice(ctx, &api.SaveInvoiceRequest{WorkOrderId: wo.WorkOrderId, Invoice: inv}); err != nil {
+				t.Fatal(err)
+			}
+			refresh(t, wo.WorkOrderId)
+			return func() (*OutboxRow, error) { return s.SubmitInvoice(ctx, wo.WorkOrderId, false) },
+				func(t *testing.T) {
+					remote, err := svc.client.GetInvoice(ctx, wo.WorkOrderId)
+					if err != nil || remote.Status != api.InvoiceSubmitted {
+						t.Errorf("the service's invoice is %+v, %v; want Submitted", remote, err)
+					}
+					if cached, err := s.Invoice(ctx, wo.WorkOrderId); err != nil || cached.Status != api.InvoiceSubmitted {
+						t.Errorf("the replica's invoice is %+v, %v; want Submitted", cached, err)
+					}
+				}
+		}},
+		{KindInvoiceDelete, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+			wo := take(t, editableInvoice)
+			inv := completeInvoice(t, wo, "KINDS-DELETE-1")
+			if _, err := svc.client.SaveInvoice(ctx, &api.SaveInvoiceRequest{WorkOrderId: wo.WorkOrderId, Invoice: inv}); err != nil {
+				t.Fatal(err)
+			}
+			refresh(t, wo.WorkOrderId)
+			if cached, err := s.Invoice(ctx, wo.WorkOrderId); err != nil || len(cached.LineItems) == 0 {
+				t.Fatalf("the replica should hold the invoice before it is deleted: %+v, %v", cached, err)
+			}
+			return func() (*OutboxRow, error) { return s.DeleteInvoice(ctx, wo.WorkOrderId) },
+				func(t *testing.T) {
+					remote, err := svc.client.GetInvoice(ctx, wo.WorkOrderId)
+					if err != nil || len(remote.LineItems) != 0 || remote.InvoiceNumber != "" {
+						t.Errorf("the service's invoice after delete is %+v, %v; want it empty", remote, err)
+					}
+					cached, err := s.Invoice(ctx, wo.WorkOrderId)
+					if err == nil && (len(cached.LineItems) != 0 || cached.InvoiceNumber != "") {
+						t.Errorf("the replica still shows the deleted invoice %q with %d lines", cached.InvoiceNumber, len(cached.LineItems))
+					} else if err != nil && !errors.Is(err, ErrNotFound) {
+						t.Error(err)
+					}
+				}
+		}},
+		{KindInvoiceAttachmentAdd, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+			wo := take(t, editableInvoice)
+			path := file(t, "kinds-receipt.pdf", "%PDF-1.4 receipt")
+			return func() (*OutboxRow, error) { return s.AddInvoiceAttachment(ctx, wo.WorkOrderId, path) },
+				func(t *testing.T) {
+					remote, err := svc.client.ListInvoiceAttachments(ctx, wo.WorkOrderId)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !slices.Contains(names(remote), "kinds-receipt.pdf") {
+						t.Errorf("the service's invoice attachments are %v", names(remote))
+					}
+					if cached, _ := s.InvoiceAttachments(ctx, wo.WorkOrderId); !slices.Contains(names(cached), "kinds-receipt.pdf") {
+						t.Errorf("the replica's invoice attachments are %v", names(cached))
+					}
+				}
+		}},
+		{KindInvoiceAttachmentRemove, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+			wo := take(t, editableInvoice)
+			att, err := svc.client.UploadInvoiceAttachment(ctx, wo.WorkOrderId, api.Upload{Name: "kinds-old-receipt.pdf",
+				MimeType: "application/pdf", Content: strings.NewReader("%PDF old")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			refresh(t, wo.WorkOrderId)
+			if cached, _ := s.InvoiceAttachments(ctx, wo.WorkOrderId); !slices.Contains(names(cached), "kinds-old-receipt.pdf") {
+				t.Fatalf("the replica should list the attachment before it is removed: %v", names(cached))
+			}
+			return func() (*OutboxRow, error) { return s.RemoveInvoiceAttachment(ctx, wo.WorkOrderId, att.AttachmentId) },
+				func(t *testing.T) {
+					remote, err := svc.client.ListInvoiceAttachments(ctx, wo.WorkOrderId)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if slices.Contains(names(remote), "kinds-old-receipt.pdf") {
+						t.Errorf("the service still has the removed attachment")
+					}
+					if cached, _ := s.InvoiceAttachments(ctx, wo.WorkOrderId); slices.Contains(names(cached), "kinds-old-receipt.pdf") {
+						t.Errorf("the replica still lists the removed attachment")
+					}
+				}
+		}},
+		{KindStepAttachmentAdd, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+			ref := editableStep(t)
+			path := file(t, "kinds-step.jpg", "\xff\xd8 gauge after repair")
+			return func() (*OutboxRow, error) { return s.AddStepAttachment(ctx, ref, path) },
+				func(t *testing.T) {
+					if got := stepNames(t, ref); !slices.Contains(got, "kinds-step.jpg") {
+						t.Errorf("the service's step attachments are %v", got)
+					}
+				}
+		}},
+		{KindStepAttachmentRemove, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+			ref := editableStep(t)
+			att, err := svc.client.UploadStepAttachment(ctx, ref, api.Upload{Name: "kinds-old-step.jpg",
+				MimeType: "image/jpeg", Content: strings.NewReader("old jpg")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return func() (*OutboxRow, error) { return s.RemoveStepAttachment(ctx, ref, att.AttachmentId) },
+				func(t *testing.T) {
+					if got := stepNames(t, ref); slices.Contains(got, "kinds-old-step.jpg") {
+						t.Errorf("the service still has the removed step attachment: %v", got)
+					}
+				}
+		}},
+	}
+
+	covered := map[OutboxKind]bool{}
+	for _, c := range cases {
+		covered[c.kind] = true
+	}
+	for _, k := range outboxKindsDeclared(t) {
+		if !covered[k] {
+			t.Errorf("outbox kind %q has no end-to-end case", k)
+		}
+	}
+
+	for _, c := range cases {
+		t.Run(string(c.kind), func(t *testing.T) {
+			act, check := c.prepare(t)
+			row, err := act()
+			if err != nil {
+				t.Fatalf("queueing: %v", err)
+			}
+			if row.Kind != c.kind || row.State != OutboxPending {
+				t.Fatalf("queued a %s row in state %s; want a pending %s row", row.Kind, row.State, c.kind)
+			}
+			before := map[int64]time.Time{}
+			for _, id := range row.WorkOrderIds {
+				before[id] = local(t, id).LastUpdate
+			}
+			svc.sb.AdvanceClock(time.Minute) // the action's LastUpdate differs from the synced one
+			svc.wire.reset()
+			sendAll(t, x)
+			got := rowState(t, s, row.Id)
+			if got.State != OutboxDone {
+				t.Fatalf("row = %s (code %d) %q; want done", got.State, got.ErrorCode, got.Error)
+			}
+			sent := 0
+			svc.wire.mu.Lock()
+			for _, r := range svc.wire.log {
+				if r.MessageId == row.MessageId {
+					sent++
+				}
+			}
+			svc.wire.mu.Unlock()
+			if sent != 1 {
+				t.Errorf("the service saw the row's MessageId %d times; want once", sent)
+			}
+			check(t)
+			// Whatever the kind, the replica's record is the service's
+			// record after the action, not the one synced before it.
+			for _, id := range row.WorkOrderIds {
+				remote, replica := svc.remote(t, id).LastUpdate, local(t, id).LastUpdate
+				if !replica.Equal(remote) || replica.Equal(before[id]) {
+					t.Errorf("work order %d: the replica's LastUpdate is %v (was %v); the service's is %v", id, replica, before[id], remote)
+				}
+			}
+			if entries, _ := os.ReadDir(s.spool); len(entries) != 0 {
+				t.Errorf("%d spooled files left after the upload was sent", len(entries))
+			}
+		})
+	}
+}
