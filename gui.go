@@ -173,8 +173,7 @@ func (s *session) startLive(ctx context.Context, live ui.LiveSettings) (*backend
 	if err != nil || secret == "" {
 		return nil, fmt.Errorf("the client secret for %s is not available: enter it in File › Live connection", live.ClientID)
 	}
-	addr := fmt.Sprintf("127.0.0.1:%d", live.ReceiverPort)
-	return startLive(ctx, s.flags.dataDir, live.Connection(secret), addr, live.CheckSource)
+	return startLive(ctx, s.flags.dataDir, live.Connection(secret), live.ReceiverAddr(), live.CheckSource)
 }
 
 // captureWindow waits for the window to settle, then writes its pixels.

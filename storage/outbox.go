@@ -67,9 +67,12 @@ const (
 
 // OutboxRow is one queued action.
 type OutboxRow struct {
-	Id           int64
-	Kind         OutboxKind
-	Summary      string  // e.g. "Check in (at 14:05 UTC)"
+	Id      int64
+	Kind    OutboxKind
+	Summary string // e.g. "Check in", "Reject: no capacity"
+	// ActionDate is when a check-in, pause or check-out happened (what the
+	// person back-dated to, or when they acted), for showing in local time.
+	ActionDate   time.Time
 	WorkOrderIds []int64 // the work orders it acts on (several for a bulk action)
 	MessageId    string  // fixed at enqueue; every resend carries it
 	State        OutboxState
@@ -410,8 +413,7 @@ func (s *Store) visit(ctx context.Context, kind OutboxKind, woID int64, actual *
 	id := uuid.NewString()
 	r := &api.VisitRequest{WorkOrderId: woID, ActualActionDate: &at, Comment: comment}
 	r.MessageId = id
-	return s.enqueue(ctx, newRow{kind: kind, summary: summary + " at " + at.Format("2006-01-02 15:04 UTC"),
-		targets: []int64{woID}, messageID: id, request: r})
+	return s.enqueue(ctx, newRow{kind: kind, summary: summary, targets: []int64{woID}, messageID: id, request: r})
 }
 
 // CheckIn queues a check-in. actual back-dates it; nil means now (the
@@ -843,6 +845,17 @@ func scanOutbox(sc interface{ Scan(...any) error }) (*OutboxRow, error) {
 	r.Created, r.Updated = time.UnixMilli(created).UTC(), time.UnixMilli(updated).UTC()
 	if result != "" {
 		_ = json.Unmarshal([]byte(result), &r.BulkResults) // other kinds keep other results
+	}
+	switch r.Kind {
+	case KindCheckIn, KindPause, KindCheckOut:
+		var v api.VisitRequest
+		if json.Unmarshal(r.Request, &v) == nil && v.ActualActionDate != nil {
+			r.ActionDate = v.ActualActionDate.UTC()
+		}
+		// Rows queued by earlier versions carry the time, in UTC, in the summary.
+		if before, _, ok := strings.Cut(r.Summary, " at "); ok {
+			r.Summary = before
+		}
 	}
 	for _, f := range strings.Split(targets.String, ",") {
 		var id int64

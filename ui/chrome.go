@@ -33,6 +33,11 @@ func (d *Desk) mainMenu() *fyne.MainMenu {
 			file.Items = append(file.Items, fyne.NewMenuItem("Switch to Demo", func() { d.deps.SwitchMode(false) }))
 		}
 	}
+	// Fyne adds a Quit item when a menu has none; this one saves the
+	// layout before the app ends.
+	quit := fyne.NewMenuItem("Quit", d.quit)
+	quit.IsQuit = true
+	file.Items = append(file.Items, fyne.NewMenuItemSeparator(), quit)
 	dark := fyne.NewMenuItem("Dark mode", nil)
 	dark.Checked = d.app.Preferences().Bool("view.dark")
 	dark.Action = func() {

@@ -1,7 +1,13 @@
 package ui
 
 import (
-	"context"
+	"bytes"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -51,44 +57,124 @@ func TestDispatchedWorkOrderAppearsInTheList(t *testing.T) {
 	h.waitFor("the new work order in the list", func() bool { return h.desk.list.total == before+1 })
 }
 
+// TestSavingSettingsPutsTheSecretOnlyInTheKeyring fills File › Live
+// connection… as a person does, presses Save, and looks for the secret
+// everywhere the app writes: the keyring must hold it; the preferences,
+// the replica's database and WAL files, the log and the reopened dialog
+// must not.
 func TestSavingSettingsPutsTheSecretOnlyInTheKeyring(t *testing.T) {
 	keyring.MockInit()
+	var logs bytes.Buffer
+	prevLog := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	t.Cleanup(func() { slog.SetDefault(prevLog) })
 	h := newHarness(t)
 	h.desk.deps.Secrets = storage.NewSecrets()
-	s := LiveSettings{BaseURL: "https://am-api.example.test/Direct/", TokenURL: "https://oauth.example.test/OAuth/Token",
-		ClientID: "0123456789ABCDEF0123456789ABCDEF", SyncEvery: DefaultSyncEvery}
-	const secret = "s3cr3t-Value-That-Must-Not-Leak"
-	if err := h.desk.saveSettings(s, secret); err != nil {
-		t.Fatal(err)
+	const (
+		baseURL  = "https://am-api.example.test/Direct/"
+		tokenURL = "https://oauth.example.test/OAuth/Token"
+		clientID = "0123456789ABCDEF0123456789ABCDEF"
+		secret   = "s3cr3t-Value-That-Must-Not-Leak"
+	)
+
+	h.menuItem("Live connection…").Action()
+	dlg := h.win.Canvas().Overlays().Top()
+	if dlg == nil {
+		t.Fatal("File › Live connection… opens no dialog")
 	}
-	if got, err := keyring.Get(storage.AppID, s.ClientID); err != nil || got != secret {
-		t.Fatalf("the keyring holds %q (%v), want the secret", got, err)
+	test.Type(formEntry(t, dlg, "Base URL"), baseURL)
+	test.Type(formEntry(t, dlg, "Token URL"), tokenURL)
+	test.Type(formEntry(t, dlg, "Client id"), clientID)
+	secretField := formEntry(t, dlg, "Client secret")
+	if !secretField.Password {
+		t.Fatal("the client secret field shows what is typed")
 	}
-	if got := LoadLiveSettings(h.desk.app.Preferences()); got != s {
-		t.Errorf("settings read back as %+v, want %+v", got, s)
-	}
-	for _, key := range []string{prefBaseURL, prefTokenURL, prefClientID, prefCertPath} {
-		if strings.Contains(h.desk.app.Preferences().String(key), secret) {
-			t.Errorf("preference %s holds the secret", key)
-		}
-	}
-	if v, ok, _ := h.store.Setting(context.Background(), "client_secret"); ok || strings.Contains(v, secret) {
-		t.Error("the replica's settings hold the secret")
+	test.Type(secretField, secret)
+	test.Tap(buttonIn(t, dlg, "Save"))
+	if top := h.win.Canvas().Overlays().Top(); top != nil {
+		t.Fatalf("after Save a dialog is still open: %q", h.overlayText())
 	}
 
-	h.desk.showSettings()
-	dlg := h.win.Canvas().Overlays().Top()
-	if strings.Contains(strings.Join(texts(dlg), "\n"), secret) {
-		t.Fatal("the settings dialog shows the saved secret")
+	if got, err := keyring.Get(storage.AppID, clientID); err != nil || got != secret {
+		t.Fatalf("the keyring holds %q (%v), want the secret", got, err)
 	}
-	var secretEntry *widget.Entry
-	walk(dlg, func(o fyne.CanvasObject) {
-		if e, ok := o.(*widget.Entry); ok && e.Password {
-			secretEntry = e
+	prefs, ok := h.desk.app.Preferences().(interface{ ReadValues(func(map[string]any)) })
+	if !ok {
+		t.Fatal("cannot list the test app's preferences")
+	}
+	saved := false
+	prefs.ReadValues(func(all map[string]any) {
+		for k, v := range all {
+			if strings.Contains(fmt.Sprint(v), secret) {
+				t.Errorf("preference %s holds the secret", k)
+			}
+			saved = saved || fmt.Sprint(v) == clientID
 		}
 	})
-	if secretEntry == nil || secretEntry.Text != "" || !strings.Contains(secretEntry.PlaceHolder, "saved in the system keyring") {
-		t.Errorf("the secret field should be empty and say the secret is saved; got %+v", secretEntry)
+	if !saved {
+		t.Fatal("Save stored no settings: the client id is not in the preferences")
+	}
+	// Every file this test wrote: the replica, its -wal and -shm.
+	var files []string
+	root := filepath.Dir(t.TempDir())
+	filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		files = append(files, filepath.Base(path))
+		if bytes.Contains(b, []byte(secret)) {
+			t.Errorf("%s holds the secret", filepath.Base(path))
+		}
+		return nil
+	})
+	if !slices.Contains(files, "replica.db") || !slices.Contains(files, "replica.db-wal") {
+		t.Fatalf("the replica's files were not found to search; found %v", files)
+	}
+	if strings.Contains(logs.String(), secret) {
+		t.Error("the log holds the secret")
+	}
+
+	h.menuItem("Live connection…").Action()
+	dlg = h.win.Canvas().Overlays().Top()
+	var shown []string
+	walk(dlg, func(o fyne.CanvasObject) {
+		switch w := o.(type) {
+		case *widget.Entry:
+			shown = append(shown, w.Text, w.PlaceHolder)
+		case *widget.Label:
+			shown = append(shown, w.Text)
+		case *widget.Button:
+			shown = append(shown, w.Text)
+		}
+	})
+	if strings.Contains(strings.Join(shown, "\n"), secret) {
+		t.Fatal("the reopened settings dialog shows the saved secret")
+	}
+	if got := formEntry(t, dlg, "Client id").Text; got != clientID {
+		t.Errorf("the reopened dialog shows client id %q, want the saved %q", got, clientID)
+	}
+	if f := formEntry(t, dlg, "Client secret"); f.Text != "" || !strings.Contains(f.PlaceHolder, "saved in the system keyring") {
+		t.Errorf("the secret field should be empty and say the secret is saved; it holds %d characters and says %q", len(f.Text), f.PlaceHolder)
+	}
+}
+
+// The service's notifications come from 130.250.135.128/25; the receiver can
+// only see that address when it listens on the network itself.
+func TestReceiverAddressFollowsTheSettings(t *testing.T) {
+	for _, c := range []struct {
+		s    LiveSettings
+		want string
+	}{
+		{LiveSettings{ReceiverPort: 8443}, "127.0.0.1:8443"},
+		{LiveSettings{ReceiverPort: 8443, ListenAll: true, CheckSource: true}, ":8443"},
+	} {
+		if got := c.s.ReceiverAddr(); got != c.want {
+			t.Errorf("ReceiverAddr(%+v) = %q, want %q", c.s, got, c.want)
+		}
 	}
 }
 
@@ -101,6 +187,8 @@ func TestSettingsRefuseBadInput(t *testing.T) {
 		{LiveSettings{BaseURL: "https://a/", TokenURL: "https://o/t", SyncEvery: DefaultSyncEvery}, "client id is required"},
 		{LiveSettings{BaseURL: "https://a/", TokenURL: "https://o/t", ClientID: "x", SyncEvery: 5}, "30 seconds"},
 		{LiveSettings{BaseURL: "https://a/", TokenURL: "https://o/t", ClientID: "x", CertPath: "/no/such.pem", SyncEvery: DefaultSyncEvery}, "cannot be read"},
+		{LiveSettings{BaseURL: "https://a/", TokenURL: "https://o/t", ClientID: "x", CheckSource: true, ReceiverPort: 8443, SyncEvery: DefaultSyncEvery}, "listen on all network interfaces"},
+		{LiveSettings{BaseURL: "https://a/", TokenURL: "https://o/t", ClientID: "x", ListenAll: true, SyncEvery: DefaultSyncEvery}, "fixed port"},
 	} {
 		err := c.s.Validate()
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -150,14 +150,14 @@ func notificationFor(ev api.Event, number, currency string) (title, body string)
 	case *api.QuoteChangedEvent:
 		switch b.Quote.QuoteStatus {
 		case api.QuoteApproved:
-			return "Quote approved: " + number, "The NTE is now " + b.Quote.Amount.In(currency).Format() + "."
+			return "Quote approved: " + number, "The NTE is now " + inCurrency(b.Quote.Amount, currency).Format() + "."
 		case api.QuoteRejected:
 			return "Quote rejected: " + number, strings.TrimSpace("The customer rejected the quote. " + b.Quote.Comment)
 		case api.QuoteRequested:
 			return "Quote requested: " + number, "The customer asks for a quote."
 		}
 	case *api.NteChangedEvent:
-		return "NTE changed: " + number, "The customer set the NTE to " + nteText(b.Amount.In(currency)) + "."
+		return "NTE changed: " + number, "The customer set the NTE to " + nteText(inCurrency(b.Amount, currency)) + "."
 	case *api.NewWorkOrderEvent:
 		return "New work order " + b.Details.WorkOrderNumber, b.Details.Customer.Name + ": " + b.Details.AccompanyingMessage
 	case *api.InvoiceStatusChangedEvent:

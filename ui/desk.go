@@ -89,6 +89,7 @@ type Desk struct {
 	list   *listView
 	detail *detailView
 	status *statusBar
+	split  *container.Split
 
 	syncing bool
 	closed  chan struct{} // closed with the window: stops the tickers
@@ -116,6 +117,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	d.list = newListView(d.store, prefs)
 	d.list.onOpen = d.openWorkOrder
 	d.list.onError = d.showError
+	d.list.onReadError = func(err error) { d.status.listProblem(err) }
 	d.list.onBulkAccept = d.bulkAccept
 	d.list.onBulkReject = d.showReject
 
@@ -124,31 +126,57 @@ func New(a fyne.App, deps Deps) *Desk {
 	})
 	d.status = newStatusBar(d)
 
-	split := container.NewHSplit(d.list.content(), d.detail.content())
-	split.Offset = prefs.FloatWithFallback("split.offset", 0.56)
-	d.win.SetContent(container.NewBorder(d.toolbar(), d.status.content(), nil, nil, split))
+	d.split = container.NewHSplit(d.list.content(), d.detail.content())
+	d.split.Offset = prefs.FloatWithFallback("split.offset", 0.56)
+	d.win.SetContent(container.NewBorder(d.toolbar(), d.status.content(), nil, nil, d.split))
 	d.win.SetMainMenu(d.mainMenu())
 	d.addShortcuts()
 	d.win.Resize(fyne.NewSize(
 		float32(prefs.FloatWithFallback("window.width", 1280)),
 		float32(prefs.FloatWithFallback("window.height", 800))))
-	d.win.SetCloseIntercept(func() {
-		s := d.win.Canvas().Size()
-		prefs.SetFloat("window.width", float64(s.Width))
-		prefs.SetFloat("window.height", float64(s.Height))
-		prefs.SetFloat("split.offset", split.Offset)
-		d.win.Close()
-	})
 	unsubscribe := d.store.Subscribe(func(changed []int64) { d.do(func() { d.changed(changed) }) })
+	// The layout is saved however the window goes: its close button, File ›
+	// Quit, a switch between Demo and Live (which closes it), or the app
+	// stopping without closing it (a quit from the system tray or the OS).
 	d.win.SetOnClosed(func() {
+		select {
+		case <-d.closed:
+			return // already closed (Fyne's test driver calls this on every Close)
+		default:
+		}
+		d.saveLayout()
 		unsubscribe()
 		close(d.closed)
+	})
+	a.Lifecycle().SetOnStopped(func() {
+		select {
+		case <-d.closed: // saved when it closed
+		default:
+			d.saveLayout()
+		}
 	})
 	d.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { d.dropped(droppedPaths(uris)) })
 
 	d.list.reload()
 	d.status.refresh()
 	return d
+}
+
+// saveLayout remembers the window size and the split position for the next
+// start (the column widths are saved as they are dragged).
+func (d *Desk) saveLayout() {
+	prefs := d.app.Preferences()
+	if s := d.win.Canvas().Size(); s.Width > 0 && s.Height > 0 {
+		prefs.SetFloat("window.width", float64(s.Width))
+		prefs.SetFloat("window.height", float64(s.Height))
+	}
+	prefs.SetFloat("split.offset", d.split.Offset)
+}
+
+// quit saves the layout and ends the app (File › Quit).
+func (d *Desk) quit() {
+	d.saveLayout()
+	d.app.Quit()
 }
 
 // Window is the main window, for main to show and run.

@@ -150,11 +150,6 @@ func (v *detailView) reloadIfOpen(changed []int64) {
 	}
 }
 
-// numberText is the work order number the header shows.
-func (v *detailView) numberText() string {
-	return v.number.Segments[0].(*widget.TextSegment).Text
-}
-
 // themedFill is a background that takes its colour from the current theme
 // each time it is refreshed (a plain rectangle keeps the colour it was made
 // with, which left a light band behind light text in dark mode).

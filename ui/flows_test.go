@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+	"github.com/shopspring/decimal"
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
@@ -24,7 +25,7 @@ func TestSelectingAWorkOrderShowsItsDetail(t *testing.T) {
 	}
 	r := h.rows()[3]
 	h.open(r.Id)
-	if got := h.desk.detail.numberText(); got != r.Number {
+	if got := h.desk.detail.number.String(); got != r.Number {
 		t.Fatalf("header shows %q, want %q", got, r.Number)
 	}
 	wo, _ := h.store.WorkOrder(context.Background(), r.Id)
@@ -37,15 +38,45 @@ func TestSelectingAWorkOrderShowsItsDetail(t *testing.T) {
 	}
 }
 
+// TestNteShowsInItsOwnCurrency reads the NTE column as drawn: a JPY amount
+// with no decimals, a USD amount with its cents, and 0 as "No limit".
 func TestNteShowsInItsOwnCurrency(t *testing.T) {
 	h := newHarness(t)
-	jpy := h.rowWhere(func(r storage.Row) bool { return r.Nte.Currency == "JPY" && !r.Nte.IsZero() })
-	if s := nteText(jpy.Nte); strings.Contains(s, ".") || !strings.HasPrefix(s, "¥") {
-		t.Errorf("a JPY NTE reads %q: want yen with no decimals", s)
+	// grouped writes the whole part with thousands separators.
+	grouped := func(d decimal.Decimal) string {
+		s := d.Truncate(0).Abs().String()
+		for i := len(s) - 3; i > 0; i -= 3 {
+			s = s[:i] + "," + s[i:]
+		}
+		return s
 	}
+	usdRows := func(r storage.Row) bool { return r.Nte.Currency == "USD" && !r.Nte.IsZero() }
+	usd := h.rowWhere(usdRows)
+	for _, r := range h.rows() { // one with cents, when the world has one
+		if usdRows(r) && !r.Nte.Amount.Equal(r.Nte.Amount.Truncate(0)) {
+			usd = r
+			break
+		}
+	}
+	jpy := h.rowWhere(func(r storage.Row) bool { return r.Nte.Currency == "JPY" && !r.Nte.IsZero() })
 	none := h.rowWhere(func(r storage.Row) bool { return r.Nte.IsZero() })
-	if s := nteText(none.Nte); s != "No limit" {
-		t.Errorf("an NTE of 0 reads %q, want No limit", s)
+	for _, c := range []struct {
+		what string
+		r    storage.Row
+		want string
+	}{
+		{"a JPY NTE", jpy, "¥" + grouped(jpy.Nte.Amount)},
+		{"a USD NTE", usd, "$" + grouped(usd.Nte.Amount) + "." + strings.SplitN(usd.Nte.Amount.StringFixed(2), ".", 2)[1]},
+		{"an NTE of 0", none, "No limit"},
+	} {
+		h.scrollIntoView(c.r.Id)
+		row := screenRowOf(t, h.win, h.desk.list.table, c.r.Number)
+		if got := row.cells["NTE"].text(); got != c.want {
+			t.Errorf("%s (%s %s) is drawn as %q, want %q", c.what, c.r.Nte.Amount, c.r.Nte.Currency, got, c.want)
+		}
+		if got := row.cells["Cur"].text(); got != c.r.Nte.Currency {
+			t.Errorf("%s: the currency column of %s reads %q, want %s", c.what, c.r.Number, got, c.r.Nte.Currency)
+		}
 	}
 }
 
@@ -125,27 +156,32 @@ func TestSubmittingAQuoteShowsSubmitted(t *testing.T) {
 	}
 }
 
+// TestBackdatedCheckInCarriesTheVisitTime: a future time is refused with a
+// reason; an earlier time, for a customer that allows back-dating, checks
+// the work order in and says when.
 func TestBackdatedCheckInCarriesTheVisitTime(t *testing.T) {
 	h := newHarness(t)
-	r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted })
+	earlier := fixedNow.Add(-2 * time.Hour) // 07:00, on the minute select's 5-minute steps
+	// Northwind Retail allows back-dating (the sandbox's customer policies).
+	r := h.rowWhere(func(r storage.Row) bool {
+		if r.Status != api.StatusAccepted || r.Customer != "Northwind Retail" {
+			return false
+		}
+		wo, err := h.store.WorkOrder(context.Background(), r.Id)
+		return err == nil && wo.Created.Before(earlier)
+	})
 	h.open(r.Id)
 	h.selectTab("Visit")
 	v := h.desk.detail.tabs[2].(*visitTab)
 
-	v.when.SetSelected(whenEarlier)
-	tomorrow := fixedNow.Add(24 * time.Hour)
-	v.backDate.SetDate(&tomorrow)
-	v.backTime.SetText("08:00")
+	setBackDate(t, v, time.Date(2026, 11, 21, 8, 0, 0, 0, time.Local))
 	test.Tap(v.checkIn)
 	if !strings.Contains(h.overlayText(), "is in the future") {
 		t.Fatalf("a future check-in showed %q", h.overlayText())
 	}
 	h.dismissOverlays()
 
-	earlier := fixedNow.Add(-2 * time.Hour)
-	v.when.SetSelected(whenEarlier)
-	v.backDate.SetDate(&earlier)
-	v.backTime.SetText(earlier.Format("15:04"))
+	setBackDate(t, v, earlier)
 	test.Tap(v.checkIn)
 	rows, _ := h.store.OutboxRows(context.Background(), r.Id)
 	if len(rows) != 1 {
@@ -153,45 +189,65 @@ func TestBackdatedCheckInCarriesTheVisitTime(t *testing.T) {
 	}
 	var req api.VisitRequest
 	json.Unmarshal(rows[0].Request, &req)
-	if req.ActualActionDate == nil || !req.ActualActionDate.Equal(earlier.Truncate(time.Minute)) {
-		t.Fatalf("the check-in carries ActualActionDate %v, want %v", req.ActualActionDate, earlier.Truncate(time.Minute))
+	if req.ActualActionDate == nil || !req.ActualActionDate.Equal(earlier) {
+		t.Fatalf("the check-in carries ActualActionDate %v, want %v", req.ActualActionDate, earlier)
 	}
 	h.send()
 	h.desk.changed([]int64{r.Id})
-	if got := h.desk.detail.status.text.Text; got != "Checked in" && !strings.Contains(v.lastState.Text, "Refused") {
-		t.Fatalf("after checking in the header reads %q (%s)", got, v.lastState.Text)
+	if got := h.desk.detail.status.text.Text; got != "Checked in" {
+		t.Fatalf("after a back-dated check-in the header reads %q, want Checked in (%s)", got, v.lastState.Text)
+	}
+	when := earlier.In(time.Local).Format("Mon 2 Jan 15:04") // the person's own clock, not the wire's UTC
+	if got := v.lastState.Text; !strings.Contains(got, "Check in at "+when) || !strings.Contains(got, "the service accepted it") {
+		t.Fatalf("the Visit tab says %q; want the check-in at %s, accepted", got, when)
 	}
 }
 
+// TestBulkAcceptReportsEachWorkOrder ticks the boxes drawn at the start of
+// three New rows, presses Accept, and reads each work order's result and
+// its new status in the list.
 func TestBulkAcceptReportsEachWorkOrder(t *testing.T) {
 	h := newHarness(t)
-	var picked []int64
+	var picked []storage.Row
 	for _, r := range h.rows() {
 		if r.Status == api.StatusNew && len(picked) < 3 {
-			picked = append(picked, r.Id)
+			picked = append(picked, r)
 		}
 	}
-	if len(picked) < 2 {
-		t.Fatal("the demo world needs at least two New work orders")
+	if len(picked) < 3 {
+		t.Fatal("the demo world needs at least three New work orders")
 	}
-	for _, id := range picked {
-		h.desk.list.selected[id] = true
+	if h.desk.list.acceptBtn.Visible() {
+		t.Fatal("bulk Accept shows before anything is ticked")
 	}
-	h.desk.list.updateBulk()
-	if !strings.HasPrefix(h.desk.list.acceptBtn.Text, "Accept ") {
-		t.Fatalf("bulk accept button reads %q", h.desk.list.acceptBtn.Text)
+	for _, r := range picked {
+		h.scrollIntoView(r.Id)
+		h.tick(r.Number)
+		if got := screenRowOf(t, h.win, h.desk.list.table, r.Number).cells[""].text(); got != "[x]" {
+			t.Fatalf("after a click, the box of %s shows %s", r.Number, got)
+		}
+	}
+	if !h.desk.list.acceptBtn.Visible() || h.desk.list.acceptBtn.Text != "Accept 3" {
+		t.Fatalf("with three rows ticked the bulk button reads %q", h.desk.list.acceptBtn.Text)
 	}
 	test.Tap(h.desk.list.acceptBtn)
 	h.send()
-	h.desk.changed(picked)
+	h.flush()
 	text := h.overlayText()
-	if strings.Count(text, "— done") != len(picked) {
-		t.Fatalf("bulk result dialog shows:\n%s\nwant %d work orders done", text, len(picked))
+	for _, r := range picked {
+		if !strings.Contains(text, strings.ToLower(r.Number)+" — done") {
+			t.Errorf("the bulk result does not say %s is done:\n%s", r.Number, text)
+		}
 	}
-	for _, id := range picked {
-		wo, _ := h.store.WorkOrder(context.Background(), id)
-		if wo.Status != api.StatusAccepted {
-			t.Errorf("%s is %s after bulk accept", wo.WorkOrderNumber, wo.Status)
+	h.dismissOverlays()
+	for _, r := range picked {
+		h.scrollIntoView(r.Id)
+		row := screenRowOf(t, h.win, h.desk.list.table, r.Number)
+		if got := row.cells["Status"].text(); got != "Accepted" {
+			t.Errorf("after bulk accept the list shows %s as %q", r.Number, got)
+		}
+		if got := row.cells[""].text(); got != "[ ]" {
+			t.Errorf("after bulk accept %s is still ticked", r.Number)
 		}
 	}
 }
@@ -287,9 +343,7 @@ func TestARefusedActionIsExplainedNotHidden(t *testing.T) {
 	h.selectTab("Visit")
 	v := h.desk.detail.tabs[2].(*visitTab)
 	earlier := fixedNow.Add(-3 * time.Hour)
-	v.when.SetSelected(whenEarlier)
-	v.backDate.SetDate(&earlier)
-	v.backTime.SetText(earlier.Format("15:04"))
+	setBackDate(t, v, earlier)
 	test.Tap(v.checkIn)
 	h.send()
 	h.desk.changed([]int64{r.Id})
@@ -363,7 +417,7 @@ func TestTypeAndEnterOpensTheFirstMatch(t *testing.T) {
 	test.Type(h.desk.list.search, want.Number[3:])
 	h.desk.list.search.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	h.flush()
-	if got := h.desk.detail.numberText(); got != want.Number {
+	if got := h.desk.detail.number.String(); got != want.Number {
 		t.Fatalf("typing %q and Enter opened %q, want %s", want.Number[3:], got, want.Number)
 	}
 	h.desk.list.search.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})

@@ -10,8 +10,10 @@ import (
 
 // TestMainWindowGolden pins what the main window shows in demo mode with a
 // work order open: layout, columns, badges, NTE formatting and the status
-// bar. Regenerate after an intended change by copying testdata/failed/ over
-// testdata/.
+// bar, which reports a token and a receiver as in the demo (harnessHealth).
+// Regenerate after an intended change: run it, check the diff between
+// testdata/failed/main_window.xml and testdata/main_window.xml, then copy
+// the failed one over.
 func TestMainWindowGolden(t *testing.T) {
 	h := newHarness(t)
 	test.ApplyTheme(t, newTheme(false))
@@ -25,5 +27,6 @@ func TestMainWindowGolden(t *testing.T) {
 	h.desk.Showcase()
 	h.flush()
 	h.desk.list.table.Refresh()
+	h.settle()
 	test.AssertRendersToMarkup(t, "main_window.xml", h.win.Canvas())
 }

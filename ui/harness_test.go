@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"io"
+	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"slices"
@@ -36,6 +37,7 @@ type harness struct {
 	sender *storage.Sender
 	desk   *Desk
 	win    fyne.Window
+	closed bool
 }
 
 type harnessOnline struct {
@@ -63,7 +65,26 @@ func (o harnessOnline) Download(ctx context.Context, l api.DownloadURL, w io.Wri
 	return o.client.Download(ctx, l, w, p)
 }
 
+// harnessOptions vary the harness for one test.
+type harnessOptions struct {
+	// service, when set, wraps the sandbox's handler: a test changes what
+	// the service answers, e.g. a price list in another currency.
+	service func(http.Handler) http.Handler
+}
+
+// harnessHealth is what the status bar reports in the harness, as in the
+// demo: a token valid for the hour and the loopback receiver (a fixed port,
+// since httptest picks a new one each run).
+func harnessHealth() Health {
+	return Health{TokenValidUntil: fixedNow.Add(time.Hour), Receiver: "on 127.0.0.1:8090"}
+}
+
 func newHarness(t *testing.T) *harness {
+	t.Helper()
+	return newHarnessWith(t, harnessOptions{})
+}
+
+func newHarnessWith(t *testing.T, opts harnessOptions) *harness {
 	t.Helper()
 	time.Local = time.UTC
 	nowFunc = func() time.Time { return fixedNow }
@@ -75,7 +96,11 @@ func newHarness(t *testing.T) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(sb.Handler())
+	handler := sb.Handler()
+	if opts.service != nil {
+		handler = opts.service(handler)
+	}
+	srv := httptest.NewServer(handler)
 	t.Cleanup(func() { srv.Close(); sb.Close() })
 	info := sb.InfoFor(srv.URL + "/")
 
@@ -115,13 +140,24 @@ func newHarness(t *testing.T) *harness {
 	sb.SetNotifyURL(rcv.URL)
 
 	h.desk = New(a, Deps{Store: store, Online: harnessOnline{syncer, client}, Demo: true, Service: info.BaseURL,
-		Background: func(f func()) { f() }, Do: h.enqueue, Customer: sb})
+		Background: func(f func()) { f() }, Do: h.enqueue, Customer: sb, Health: harnessHealth})
 	desk = h.desk
 	h.win = h.desk.Window()
 	h.win.Resize(fyne.NewSize(1280, 800))
 	h.win.Show()
-	t.Cleanup(h.win.Close)
+	t.Cleanup(func() {
+		if !h.closed {
+			h.win.Close()
+		}
+	})
 	return h
+}
+
+// close closes the window as its close button does (Fyne's test driver
+// cannot close a window twice).
+func (h *harness) close() {
+	h.closed = true
+	h.win.Close()
 }
 
 // send delivers everything queued in the outbox, as the background sender
@@ -260,6 +296,19 @@ func buttonIn(t *testing.T, o fyne.CanvasObject, text string) *widget.Button {
 		t.Fatalf("no %q button", text)
 	}
 	return found
+}
+
+// settle lays the window out again, as the desktop driver does frame by
+// frame: a word-wrapped label knows its height only once it has its width,
+// and Fyne's test canvas (unlike the desktop one) never re-lays out a parent
+// whose child's minimum size changed, so pictures would show text on text.
+// Resizing the window lays out everything under it.
+func (h *harness) settle() {
+	size := h.win.Canvas().Size()
+	for pass := 0; pass < 2; pass++ {
+		h.win.Resize(size.AddWidthHeight(1, 1))
+		h.win.Resize(size)
+	}
 }
 
 // walk visits every object under o, through containers and widget renderers.

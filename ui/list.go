@@ -76,6 +76,7 @@ type listView struct {
 	pageOrder []int                 // least recently read first
 	selected  map[int64]bool        // ticked for bulk actions
 	openID    int64
+	readErr   error // the last failed page read, reported once
 
 	table     *woTable
 	search    *searchEntry
@@ -91,6 +92,9 @@ type listView struct {
 	onBulkAccept func(ids []int64)
 	onBulkReject func(ids []int64)
 	onError      func(error)
+	// onReadError reports that rows could not be read (nil: they can be
+	// again), once per failure however many cells asked.
+	onReadError func(error)
 }
 
 func newListView(store *storage.Store, prefs fyne.Preferences) *listView {
@@ -112,18 +116,15 @@ func newListView(store *storage.Store, prefs fyne.Preferences) *listView {
 	v.search.SetPlaceHolder("Search number, customer, site or description  (Ctrl+F)")
 	v.search.OnChanged = func(s string) { v.query.Search = s; v.requery() }
 
-	opts := []string{"All statuses"}
-	for _, s := range api.AllStatuses {
-		opts = append(opts, statusText(s))
-	}
-	v.statusSel = widget.NewSelect(opts, nil)
+	v.statusSel = widget.NewSelect(statusOptions(nil), nil)
+	v.statusSel.PlaceHolder = widestOption(v.statusSel.Options) // a Select is as wide as its placeholder
 	v.statusSel.SetSelectedIndex(0)
-	v.statusSel.OnChanged = func(choice string) {
+	// Option 0 is every status, option i the status api.AllStatuses[i-1];
+	// the labels carry counts that change, so the index is what is read.
+	v.statusSel.OnChanged = func(string) {
 		v.query.Statuses = nil
-		for _, s := range api.AllStatuses {
-			if statusText(s) == choice {
-				v.query.Statuses = []api.WorkOrderStatus{s}
-			}
+		if i := v.statusSel.SelectedIndex(); i > 0 {
+			v.query.Statuses = []api.WorkOrderStatus{api.AllStatuses[i-1]}
 		}
 		v.requery()
 	}
@@ -183,12 +184,58 @@ func (v *listView) content() fyne.CanvasObject {
 }
 
 // reload re-reads the list after the replica changed: the number of work
-// orders, then the rows of the current query.
+// orders and of each status, then the rows of the current query.
 func (v *listView) reload() {
-	if n, err := v.store.Count(context.Background()); err == nil {
+	ctx := context.Background()
+	if n, err := v.store.Count(ctx); err == nil {
 		v.all = n
 	}
+	if counts, err := v.store.StatusCounts(ctx); err == nil {
+		v.setStatusCounts(counts)
+	}
 	v.requery()
+}
+
+// statusOptions are the status filter's choices, with how many work orders
+// each has when counts are known: "All statuses (72)", "New (12)".
+func statusOptions(counts map[api.WorkOrderStatus]int) []string {
+	label := func(s string, n int) string {
+		if counts == nil {
+			return s
+		}
+		return fmt.Sprintf("%s (%d)", s, n)
+	}
+	all := 0
+	for _, n := range counts {
+		all += n
+	}
+	opts := []string{label("All statuses", all)}
+	for _, s := range api.AllStatuses {
+		opts = append(opts, label(shortStatus(s), counts[s]))
+	}
+	return opts
+}
+
+// widestOption is the option that takes the most room on screen.
+func widestOption(opts []string) string {
+	widest, w := "", float32(0)
+	for _, o := range opts {
+		if ow := fyne.MeasureText(o, theme.TextSize(), fyne.TextStyle{}).Width; ow > w {
+			widest, w = o, ow
+		}
+	}
+	return widest
+}
+
+// setStatusCounts relabels the status filter, keeping the chosen status.
+func (v *listView) setStatusCounts(counts map[api.WorkOrderStatus]int) {
+	i := v.statusSel.SelectedIndex()
+	v.statusSel.Options = statusOptions(counts)
+	v.statusSel.PlaceHolder = widestOption(v.statusSel.Options) // a Select is as wide as its placeholder
+	if i >= 0 && i < len(v.statusSel.Options) {
+		v.statusSel.Selected = v.statusSel.Options[i] // not SetSelected: the filter itself did not change
+	}
+	v.statusSel.Refresh()
 }
 
 // requery counts the rows of the current query and forgets the pages read
@@ -204,7 +251,7 @@ func (v *listView) requery() {
 	v.total = n
 	v.pages = map[int][]storage.Row{}
 	v.pageOrder = nil
-	v.table.Refresh()
+	v.table.refreshLength()
 	v.updateCount()
 	v.updateBulk()
 }
@@ -221,8 +268,10 @@ func (v *listView) rowAt(i int) (storage.Row, bool) {
 		q.Limit, q.Offset = pageSize, p*pageSize
 		var err error
 		if rows, err = v.store.List(context.Background(), q); err != nil {
+			v.readFailed(err)
 			return storage.Row{}, false
 		}
+		v.readFailed(nil)
 		v.pages[p] = rows
 		v.pageOrder = append(v.pageOrder, p)
 		if len(v.pageOrder) > maxPages {
@@ -234,6 +283,17 @@ func (v *listView) rowAt(i int) (storage.Row, bool) {
 		return storage.Row{}, false // the replica changed under us; the next reload fixes it
 	}
 	return rows[i-p*pageSize], true
+}
+
+// readFailed reports a failed page read once, and that reading works again.
+func (v *listView) readFailed(err error) {
+	if (err == nil) == (v.readErr == nil) {
+		return
+	}
+	v.readErr = err
+	if v.onReadError != nil {
+		v.onReadError(err)
+	}
 }
 
 func (v *listView) updateEmpty() {

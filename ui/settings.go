@@ -27,8 +27,12 @@ type LiveSettings struct {
 	ClientID     string
 	CertPath     string
 	ReceiverPort int // 0 = any free port
-	CheckSource  bool
-	SyncEvery    time.Duration
+	// ListenAll opens the receiver on every network interface, for a
+	// service that reaches this computer directly; otherwise it listens on
+	// loopback only, behind a tunnel or reverse proxy on this computer.
+	ListenAll   bool
+	CheckSource bool
+	SyncEvery   time.Duration
 }
 
 // DefaultSyncEvery is how often the replica is synced when nothing else is set.
@@ -41,6 +45,7 @@ const (
 	prefClientID     = "live.client_id"
 	prefCertPath     = "live.cert_path"
 	prefReceiverPort = "live.receiver_port"
+	prefListenAll    = "live.listen_all"
 	prefCheckSource  = "live.check_source"
 	prefSyncEvery    = "live.sync_every_seconds"
 )
@@ -49,7 +54,8 @@ const (
 func LoadLiveSettings(p fyne.Preferences) LiveSettings {
 	return LiveSettings{
 		BaseURL: p.String(prefBaseURL), TokenURL: p.String(prefTokenURL), ClientID: p.String(prefClientID),
-		CertPath: p.String(prefCertPath), ReceiverPort: p.Int(prefReceiverPort), CheckSource: p.Bool(prefCheckSource),
+		CertPath: p.String(prefCertPath), ReceiverPort: p.Int(prefReceiverPort),
+		ListenAll: p.Bool(prefListenAll), CheckSource: p.Bool(prefCheckSource),
 		SyncEvery: time.Duration(p.IntWithFallback(prefSyncEvery, int(DefaultSyncEvery/time.Second))) * time.Second,
 	}
 }
@@ -60,6 +66,7 @@ func (s LiveSettings) save(p fyne.Preferences) {
 	p.SetString(prefClientID, s.ClientID)
 	p.SetString(prefCertPath, s.CertPath)
 	p.SetInt(prefReceiverPort, s.ReceiverPort)
+	p.SetBool(prefListenAll, s.ListenAll)
 	p.SetBool(prefCheckSource, s.CheckSource)
 	p.SetInt(prefSyncEvery, int(s.SyncEvery/time.Second))
 }
@@ -67,6 +74,14 @@ func (s LiveSettings) save(p fyne.Preferences) {
 // Connection is the api view of the settings, with the secret filled in by the caller.
 func (s LiveSettings) Connection(secret string) api.Connection {
 	return api.Connection{BaseURL: s.BaseURL, TokenURL: s.TokenURL, ClientID: s.ClientID, ClientSecret: secret, CertPath: s.CertPath}
+}
+
+// ReceiverAddr is where the notification receiver listens.
+func (s LiveSettings) ReceiverAddr() string {
+	if s.ListenAll {
+		return fmt.Sprintf(":%d", s.ReceiverPort)
+	}
+	return fmt.Sprintf("127.0.0.1:%d", s.ReceiverPort)
 }
 
 // Configured reports whether a live connection can be attempted.
@@ -92,6 +107,12 @@ func (s LiveSettings) Validate() error {
 	}
 	if s.ReceiverPort < 0 || s.ReceiverPort > 65535 {
 		return errors.New("the receiver port must be between 0 (any) and 65535")
+	}
+	if s.ListenAll && s.ReceiverPort == 0 {
+		return errors.New("to be reached from the network the receiver needs a fixed port: the service is told its address once, in the integration tile")
+	}
+	if s.CheckSource && !s.ListenAll {
+		return errors.New("the source check needs the receiver to listen on all network interfaces: behind a tunnel or proxy on this computer every notification seems to come from this computer itself")
 	}
 	if s.SyncEvery < 30*time.Second {
 		return errors.New("sync at most every 30 seconds")
@@ -129,6 +150,8 @@ func (d *Desk) showSettings() {
 	})
 	port := widget.NewEntry()
 	port.SetText(strconv.Itoa(cur.ReceiverPort))
+	listenAll := widget.NewCheck("Listen on all network interfaces (the service reaches this computer directly)", nil)
+	listenAll.SetChecked(cur.ListenAll)
 	checkSource := widget.NewCheck("Accept notifications only from the service (130.250.135.128/25)", nil)
 	checkSource.SetChecked(cur.CheckSource)
 	every := widget.NewEntry()
@@ -147,7 +170,7 @@ func (d *Desk) showSettings() {
 		}
 		s := LiveSettings{BaseURL: strings.TrimSpace(base.Text), TokenURL: strings.TrimSpace(token.Text),
 			ClientID: strings.TrimSpace(client.Text), CertPath: strings.TrimSpace(cert.Text),
-			ReceiverPort: p, CheckSource: checkSource.Checked, SyncEvery: time.Duration(m) * time.Minute}
+			ReceiverPort: p, ListenAll: listenAll.Checked, CheckSource: checkSource.Checked, SyncEvery: time.Duration(m) * time.Minute}
 		return s, s.Validate()
 	}
 	secretFor := func(s LiveSettings) string {
@@ -203,6 +226,7 @@ func (d *Desk) showSettings() {
 		widget.NewFormItem("Client secret", secret),
 		widget.NewFormItem("Certificate", container.NewBorder(nil, nil, nil, browse, cert)),
 		widget.NewFormItem("Receiver port", port),
+		widget.NewFormItem("", listenAll),
 		widget.NewFormItem("", checkSource),
 		widget.NewFormItem("Sync every (minutes)", every),
 	)

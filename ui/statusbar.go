@@ -26,6 +26,8 @@ type statusBar struct {
 	sync      *widget.Label
 	note      *widget.Label
 	noteUntil time.Time
+	problem   *widget.Label // a failed read of the list, until one succeeds
+	row       *fyne.Container
 	bar       *widget.ProgressBar
 	uploading *widget.ProgressBarInfinite
 	barLabel  *widget.Label
@@ -45,6 +47,11 @@ func newStatusBar(d *Desk) *statusBar {
 	s.sync = widget.NewLabel("")
 	s.note = widget.NewLabel("")
 	s.note.TextStyle.Italic = true
+	s.note.Truncation = fyne.TextTruncateEllipsis
+	s.problem = widget.NewLabel("")
+	s.problem.Importance = widget.DangerImportance
+	s.problem.Truncation = fyne.TextTruncateEllipsis
+	s.problem.Hide()
 	s.bar = widget.NewProgressBar()
 	s.bar.Hide()
 	s.uploading = widget.NewProgressBarInfinite()
@@ -57,9 +64,46 @@ func newStatusBar(d *Desk) *statusBar {
 
 func (s *statusBar) content() fyne.CanvasObject {
 	sep := func() fyne.CanvasObject { return widget.NewSeparator() }
-	left := container.NewHBox(widget.NewIcon(theme.ComputerIcon()), s.mode, sep(), s.token, sep(), s.receiver, sep(), s.outbox, sep(), s.sync)
+	facts := container.NewHBox(widget.NewIcon(theme.ComputerIcon()), s.mode, sep(), s.token, sep(), s.receiver, sep(), s.outbox, sep(), s.sync)
 	barBox := container.NewGridWrap(fyne.NewSize(180, s.bar.MinSize().Height), container.NewStack(s.bar, s.uploading))
-	return container.NewVBox(widget.NewSeparator(), container.NewBorder(nil, nil, left, container.NewHBox(s.note, s.barLabel, barBox)))
+	s.row = container.New(&statusRow{facts: facts}, container.NewHScroll(facts), s.note, container.NewHBox(s.barLabel, barBox))
+	return container.NewVBox(widget.NewSeparator(), s.problem, s.row)
+}
+
+// relayout gives the facts the width their texts now need: the row asks
+// the window for little, so a longer text is not laid out by itself.
+func (s *statusBar) relayout() {
+	if s.row != nil {
+		s.row.Refresh()
+	}
+}
+
+// statusRow lays out the status bar's row: the connection facts at their
+// natural width on the left, the progress on the right, and the passing
+// note in between, cut short with "…" when room runs out. It asks the
+// window for little width, so on a small screen the facts (a horizontal
+// Scroll) scroll instead of widening the window.
+type statusRow struct{ facts fyne.CanvasObject }
+
+func (l *statusRow) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	h := float32(0)
+	for _, o := range objs {
+		h = max(h, o.MinSize().Height)
+	}
+	return fyne.NewSize(objs[2].MinSize().Width+160, h)
+}
+
+func (l *statusRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	pad := theme.Padding()
+	scroll, note, right := objs[0], objs[1], objs[2]
+	rw := right.MinSize().Width
+	right.Move(fyne.NewPos(size.Width-rw, 0))
+	right.Resize(fyne.NewSize(rw, size.Height))
+	fw := max(0, min(l.facts.MinSize().Width, size.Width-rw-pad))
+	scroll.Move(fyne.NewPos(0, 0))
+	scroll.Resize(fyne.NewSize(fw, size.Height))
+	note.Move(fyne.NewPos(fw+pad, 0))
+	note.Resize(fyne.NewSize(max(0, size.Width-rw-fw-2*pad), size.Height))
 }
 
 // start refreshes the time-dependent parts every few seconds.
@@ -101,6 +145,7 @@ func (s *statusBar) refresh() {
 	}
 	s.showUploads(ctx)
 	if s.d.syncing {
+		s.relayout()
 		return
 	}
 	last := s.d.store.LastSync(ctx)
@@ -115,17 +160,18 @@ func (s *statusBar) refresh() {
 		s.sync.Importance = widget.MediumImportance
 	}
 	s.sync.Refresh()
+	s.relayout()
 }
 
 func (s *statusBar) syncStarted() {
 	s.sync.SetText("Syncing…")
 	s.progress("Syncing", 0, 0)
+	s.relayout()
 }
 
 func (s *statusBar) syncEnded(err error) {
 	s.lastErr = err
-	s.bar.Hide()
-	s.barLabel.Hide()
+	s.hideProgress()
 	s.refresh()
 }
 
@@ -147,10 +193,23 @@ func (s *statusBar) hideProgress() {
 	s.barLabel.Hide()
 }
 
+// listProblem shows that rows of the work order list could not be read
+// (nil: they can be again). The list calls it once per failure, not per cell.
+func (s *statusBar) listProblem(err error) {
+	if err == nil {
+		s.problem.SetText("")
+		s.problem.Hide()
+		return
+	}
+	s.problem.SetText("Could not read the work order list: " + err.Error())
+	s.problem.Show()
+}
+
 // flash shows a short confirmation until a refresh a few seconds later.
 func (s *statusBar) flash(msg string) {
 	s.note.SetText(msg)
 	s.noteUntil = nowFunc().Add(6 * time.Second)
+	s.relayout()
 }
 
 // hostOf shortens a service URL to its host for the status bar.

@@ -85,7 +85,7 @@ func (t *activityTab) show(wo *api.WorkOrder) {
 	if rows, err := t.d.store.OutboxRows(ctx, wo.WorkOrderId); err == nil {
 		for i := range rows {
 			r := rows[i]
-			items = append(items, activity{at: r.Created, title: "You: " + r.Summary, text: outboxStateText(r), row: &r})
+			items = append(items, activity{at: r.Created, title: "You: " + actionText(r), text: outboxStateText(r), row: &r})
 		}
 	}
 	if evs, err := t.d.store.Events(ctx, wo.WorkOrderId); err == nil {
@@ -113,7 +113,7 @@ func (t *activityTab) retry(id int64) {
 		t.d.showError(err)
 		return
 	}
-	t.d.queued(row.Summary + ": sent again")
+	t.d.queued(actionText(*row) + ": sent again")
 	t.show(t.wo)
 }
 
@@ -148,6 +148,15 @@ func outboxStateText(r storage.OutboxRow) string {
 	return "Queued: sending shortly."
 }
 
+// actionText names one of our actions; a visit says when it happened, in
+// local time.
+func actionText(r storage.OutboxRow) string {
+	if r.ActionDate.IsZero() {
+		return r.Summary
+	}
+	return r.Summary + " at " + localTime(r.ActionDate)
+}
+
 // lastActionText describes the newest of our actions on a work order.
 func (d *Desk) lastActionText(woID int64) string {
 	rows, err := d.store.OutboxRows(context.Background(), woID)
@@ -160,7 +169,7 @@ func (d *Desk) lastActionText(woID int64) string {
 			latest = r
 		}
 	}
-	return "Last action: " + latest.Summary + " — " + outboxStateText(latest)
+	return "Last action: " + actionText(latest) + " — " + outboxStateText(latest)
 }
 
 // showBulkResult lists each work order of a bulk action with its outcome,
@@ -224,13 +233,13 @@ func eventTitle(e api.Event) string {
 func eventText(e api.Event, currency string) string {
 	switch b := e.Body.(type) {
 	case *api.QuoteChangedEvent:
-		text := "Quote " + statusText(b.Quote.QuoteStatus) + ": " + b.Quote.Amount.In(currency).Format()
+		text := "Quote " + statusText(b.Quote.QuoteStatus) + ": " + inCurrency(b.Quote.Amount, currency).Format()
 		if b.Quote.Comment != "" {
 			text += " — " + b.Quote.Comment
 		}
 		return text
 	case *api.NteChangedEvent:
-		return "NTE is now " + nteText(b.Amount.In(currency))
+		return "NTE is now " + nteText(inCurrency(b.Amount, currency))
 	case *api.RejectedEvent:
 		return "Rejected: " + b.Comment
 	case *api.InvoiceStatusChangedEvent:
@@ -242,7 +251,7 @@ func eventText(e api.Event, currency string) string {
 			text += " · check " + b.CheckNumber
 		}
 		if b.Amount != nil {
-			text += " · " + b.Amount.In(currency).Format()
+			text += " · " + inCurrency(*b.Amount, currency).Format()
 		}
 		if b.Comment != "" {
 			text += " — " + b.Comment

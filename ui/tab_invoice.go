@@ -64,6 +64,7 @@ type invoiceTab struct {
 	linesBox *fyne.Container
 	rows     []*lineRow
 	noLines  *widget.Label
+	plNote   *widget.Label // why the price list cannot be used
 	priceSel *widget.Select
 	addItem  *widget.Button
 	freeType *widget.Select
@@ -94,7 +95,6 @@ type invoiceTab struct {
 	del        *widget.Button
 	lastAction *widget.Label
 
-	atts     []api.Attachment
 	attBox   *fyne.Container
 	attEmpty *widget.Label
 	attNote  *widget.Label
@@ -161,6 +161,10 @@ func newInvoiceTab(d *Desk) *invoiceTab {
 	t.linesBox = container.NewVBox()
 	t.noLines = widget.NewLabel("No lines yet: add items from the price list below.")
 	t.noLines.Importance = widget.LowImportance
+	t.plNote = widget.NewLabel("")
+	t.plNote.Wrapping = fyne.TextWrapWord
+	t.plNote.Importance = widget.WarningImportance
+	t.plNote.Hide()
 	t.priceSel = widget.NewSelect(nil, nil)
 	t.priceSel.PlaceHolder = "Price list item…"
 	t.addItem = widget.NewButtonWithIcon("Add item", theme.ContentAddIcon(), t.onAddItem)
@@ -169,6 +173,7 @@ func newInvoiceTab(d *Desk) *invoiceTab {
 		types = append(types, string(ty))
 	}
 	t.freeType = widget.NewSelect(types, nil)
+	t.freeType.PlaceHolder = widestOption(types) // a Select is as wide as its placeholder
 	t.freeType.SetSelectedIndex(0)
 	t.addFree = widget.NewButtonWithIcon("Add line", theme.ContentAddIcon(), t.onAddFree)
 	t.addTax = widget.NewButtonWithIcon("Add tax line", theme.ContentAddIcon(), t.onAddTax)
@@ -237,7 +242,7 @@ func (t *invoiceTab) content() fyne.CanvasObject {
 		widget.NewFormItem("Invoice date", t.date),
 	)
 	picker := container.NewBorder(nil, nil, nil, t.addItem, t.priceSel)
-	adders := container.NewVBox(picker, container.NewHBox(t.freeBox, t.addTax))
+	adders := container.NewVBox(t.plNote, picker, container.NewHBox(t.freeBox, t.addTax))
 	totals := container.NewVBox(
 		container.NewHBox(layout.NewSpacer(), t.linesSum),
 		container.NewHBox(layout.NewSpacer(), widget.NewLabel("Discount"), fixed(120, t.discount), t.discLbl),
@@ -468,7 +473,7 @@ func (t *invoiceTab) renderStatus() {
 		if inv.PaidDate != nil {
 			parts = append(parts, "Paid on "+localTime(*inv.PaidDate))
 		}
-		if inv.SubmissionDeadline != nil {
+		if inv.SubmissionDeadline != nil && inv.Status.Editable() { // a deadline to submit by, until submitted
 			parts = append(parts, "Submit by "+deadlineText(inv.SubmissionDeadline))
 		}
 		if inv.IsPreBilled || t.wo.IsPreBilled {
@@ -479,6 +484,11 @@ func (t *invoiceTab) renderStatus() {
 		}
 	}
 	t.details.SetText(strings.Join(parts, "\n"))
+	if len(parts) == 0 {
+		t.details.Hide() // an empty label would still leave a gap
+	} else {
+		t.details.Show()
+	}
 	ok, why := t.editable()
 	// A submitted, authorized or paid invoice is not a fault: only a
 	// rejected or recalled work order warrants the warning colour.
@@ -504,7 +514,8 @@ func (t *invoiceTab) renderStatus() {
 // the contractor's own lines.
 func (t *invoiceTab) renderAdders() {
 	var opts []string
-	if t.pl != nil && t.pl.AllowPriceListItems {
+	problem := priceListProblem(t.pl, t.wo.Currency)
+	if t.pl != nil && t.pl.AllowPriceListItems && problem == "" {
 		for _, it := range t.pl.Items {
 			s := priceItemLabel(it, t.wo.Currency)
 			if it.IsRateReadOnly {
@@ -522,10 +533,19 @@ func (t *invoiceTab) renderAdders() {
 		t.priceSel.PlaceHolder = "Price list not loaded yet (loads online)"
 	case !t.pl.AllowPriceListItems:
 		t.priceSel.PlaceHolder = "This customer has no price list items"
+	case problem != "":
+		t.priceSel.PlaceHolder = "Price list not usable here"
 	default:
 		t.priceSel.PlaceHolder = "Price list item…"
 	}
 	t.priceSel.Refresh()
+	if problem != "" {
+		t.plNote.SetText(problem + " Add your own lines instead, or ask the customer to correct the price list.")
+		t.plNote.Show()
+	} else {
+		t.plNote.SetText("")
+		t.plNote.Hide()
+	}
 	ok, _ := t.editable()
 	setEnabled(t.addItem, ok && len(opts) > 0)
 	if t.pl == nil || t.pl.AllowProviderItems {
@@ -723,6 +743,10 @@ func (t *invoiceTab) onDiscount(s string) {
 }
 
 func (t *invoiceTab) onAddItem() {
+	if problem := priceListProblem(t.pl, t.wo.Currency); problem != "" {
+		t.d.showError(errors.New(problem))
+		return
+	}
 	i := t.priceSel.SelectedIndex()
 	if t.pl == nil || i < 0 || i >= len(t.pl.Items) {
 		t.d.showError(errors.New("pick an item from the price list first"))
@@ -734,7 +758,7 @@ func (t *invoiceTab) onAddItem() {
 		kind = api.LinePriceList
 	}
 	t.addLine(api.LineItem{Type: kind, Description: it.Description, Quantity: decimal.NewFromInt(1),
-		Rate: it.Rate.In(t.wo.Currency), PriceListItemId: it.Id})
+		Rate: inCurrency(it.Rate, t.wo.Currency), PriceListItemId: it.Id})
 }
 
 func (t *invoiceTab) onAddFree() {
@@ -769,15 +793,27 @@ func (t *invoiceTab) edited() {
 // invoiceTotals are the sums of a draft, in the work order's currency.
 type invoiceTotals struct {
 	lines, tax, discount, total api.Money
+	// foreign lists the lines (1-based) and the discount (0) that carry
+	// another currency: they are left out of the sums, never relabelled.
+	foreign []int
 }
 
 func computeTotals(inv *api.Invoice, currency string) invoiceTotals {
 	z := api.Money{Currency: currency}
-	tt := invoiceTotals{lines: z, tax: z, discount: inv.DiscountAmount.In(currency), total: z}
-	for _, l := range inv.LineItems {
-		l.Rate = l.Rate.In(currency)
+	tt := invoiceTotals{lines: z, tax: z, discount: inCurrency(inv.DiscountAmount, currency), total: z}
+	if tt.discount.Currency != currency {
+		tt.foreign = append(tt.foreign, 0)
+		tt.discount = z
+	}
+	for i, l := range inv.LineItems {
+		l.Rate = inCurrency(l.Rate, currency)
 		sub := l.ComputedSubtotal()
-		tt.lines, _ = tt.lines.Add(sub)
+		sum, err := tt.lines.Add(sub)
+		if err != nil {
+			tt.foreign = append(tt.foreign, i+1)
+			continue
+		}
+		tt.lines = sum
 		if l.Type == api.LineTax {
 			tt.tax, _ = tt.tax.Add(sub)
 		}
@@ -822,7 +858,7 @@ func (t *invoiceTab) recompute() {
 	cur := t.wo.Currency
 	for i, r := range t.rows {
 		l := t.inv.LineItems[i]
-		l.Rate = l.Rate.In(cur)
+		l.Rate = inCurrency(l.Rate, cur)
 		r.subtotal.SetText(l.ComputedSubtotal().Format())
 	}
 	tt := computeTotals(&t.inv, cur)
@@ -938,7 +974,7 @@ func nteGaugeColor(level nteLevel) color.Color {
 }
 
 func (t *invoiceTab) renderNte(total api.Money) {
-	nte := t.wo.Nte.Amount.In(t.wo.Currency)
+	nte := inCurrency(t.wo.Nte.Amount, t.wo.Currency)
 	level, share := nteStanding(total, nte)
 	t.requestNte.Hide()
 	t.requestWhy.Hide()
@@ -1013,6 +1049,7 @@ func invoiceSubmitChecks(wo *api.WorkOrder, inv *api.Invoice, pl *api.PriceList)
 		add("the invoice has no lines (3052)")
 	}
 	currency := wo.Currency
+	plProblem := priceListProblem(pl, currency)
 	for i, l := range inv.LineItems {
 		n := i + 1
 		if strings.TrimSpace(l.Description) == "" {
@@ -1024,7 +1061,7 @@ func invoiceSubmitChecks(wo *api.WorkOrder, inv *api.Invoice, pl *api.PriceList)
 		if l.Type == "" {
 			add("line %d has no category (3052)", n)
 		}
-		if l.PriceListItemId != 0 && pl != nil {
+		if l.PriceListItemId != 0 && pl != nil && plProblem == "" {
 			var item *api.PriceListItem
 			for k := range pl.Items {
 				if pl.Items[k].Id == l.PriceListItemId {
@@ -1035,20 +1072,37 @@ func invoiceSubmitChecks(wo *api.WorkOrder, inv *api.Invoice, pl *api.PriceList)
 			case item == nil:
 				add("line %d refers to a price list item the customer no longer offers (3052)", n)
 			case item.IsRateReadOnly && !l.Rate.Amount.Equal(item.Rate.Amount):
-				add("line %d must keep the price list rate of %s (3052)", n, item.Rate.In(currency).Format())
+				add("line %d must keep the price list rate of %s (3052)", n, inCurrency(item.Rate, currency).Format())
 			}
 		}
 	}
 	tt := computeTotals(inv, currency)
+	for _, n := range tt.foreign {
+		if n == 0 {
+			add("the discount is in %s, but the work order is billed in %s", inv.DiscountAmount.Currency, currency)
+		} else {
+			add("line %d is in %s, but the work order is billed in %s", n, inv.LineItems[n-1].Rate.Currency, currency)
+		}
+	}
+	if plProblem != "" {
+		for _, l := range inv.LineItems {
+			if l.PriceListItemId != 0 {
+				warnings = append(warnings, plProblem+" The price list lines were not checked against it.")
+				break
+			}
+		}
+	}
 	if tt.discount.Amount.IsNegative() || !tt.discount.FitsMinorUnits() {
 		add("the discount is not a valid %s amount (3052)", currency)
 	}
 	if tt.total.Amount.IsNegative() {
 		add("the discount (%s) is larger than the lines (%s)", tt.discount.Format(), tt.lines.Format())
 	}
-	if level, _ := nteStanding(tt.total, wo.Nte.Amount.In(currency)); level == nteOver {
-		warnings = append(warnings, fmt.Sprintf("The total (%s) is above the NTE (%s): the service may refuse the invoice, or the customer may dispute it later. Request an NTE increase first.",
-			tt.total.Format(), wo.Nte.Amount.In(currency).Format()))
+	if nte := inCurrency(wo.Nte.Amount, currency); nte.Currency == currency {
+		if level, _ := nteStanding(tt.total, nte); level == nteOver {
+			warnings = append(warnings, fmt.Sprintf("The total (%s) is above the NTE (%s): the service may refuse the invoice, or the customer may dispute it later. Request an NTE increase first.",
+				tt.total.Format(), nte.Format()))
+		}
 	}
 	return blocking, warnings
 }
@@ -1065,7 +1119,7 @@ func (t *invoiceTab) checks() (blocking, warnings []string) {
 func (t *invoiceTab) currentLines() []api.LineItem {
 	out := append([]api.LineItem(nil), t.inv.LineItems...)
 	for i := range out {
-		out[i].Rate = out[i].Rate.In(t.wo.Currency)
+		out[i].Rate = inCurrency(out[i].Rate, t.wo.Currency)
 		out[i].Subtotal = out[i].ComputedSubtotal()
 	}
 	return out
@@ -1201,7 +1255,7 @@ func (t *invoiceTab) lastInvoiceAction() string {
 		if !invoiceKinds[r.Kind] {
 			continue
 		}
-		text := "Last invoice action: " + r.Summary + " — " + outboxStateText(r)
+		text := "Last invoice action: " + actionText(r) + " — " + outboxStateText(r)
 		if r.State == storage.OutboxFailed {
 			text += " Fix the invoice, then retry or discard this action in the Activity tab."
 		}
@@ -1214,7 +1268,6 @@ func (t *invoiceTab) lastInvoiceAction() string {
 // a plain box inside the scrolling tab is enough.
 func (t *invoiceTab) renderAttachments() {
 	atts, _ := t.d.store.InvoiceAttachments(context.Background(), t.wo.WorkOrderId)
-	t.atts = atts
 	ok, why := t.editable()
 	var objs []fyne.CanvasObject
 	for _, a := range atts {

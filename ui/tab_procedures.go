@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -67,6 +68,7 @@ func newProceduresTab(d *Desk) *proceduresTab {
 	t.tree.OnSelected = t.onSelected
 	t.empty = widget.NewLabel("This work order has no procedures.")
 	t.empty.Importance = widget.LowImportance
+	t.empty.Wrapping = fyne.TextWrapWord // never holds the detail pane wider than the window
 
 	t.stepTitle = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	t.stepTitle.Wrapping = fyne.TextWrapWord
@@ -110,6 +112,8 @@ func newProceduresTab(d *Desk) *proceduresTab {
 		nil, nil, nil, t.attList)
 	t.noStep = widget.NewLabel("Choose a step on the left to see its files.")
 	t.noStep.Importance = widget.LowImportance
+	t.noStep.Alignment = fyne.TextAlignCenter
+	t.noStep.Wrapping = fyne.TextWrapWord
 	t.stepPanel.Hide()
 	return t
 }
@@ -118,7 +122,7 @@ func (t *proceduresTab) title() string       { return "Procedures" }
 func (t *proceduresTab) icon() fyne.Resource { return theme.ListIcon() }
 func (t *proceduresTab) content() fyne.CanvasObject {
 	split := container.NewHSplit(container.NewStack(t.empty, t.tree),
-		container.NewPadded(container.NewStack(container.NewCenter(t.noStep), t.stepPanel)))
+		container.NewPadded(container.NewStack(container.NewVBox(layout.NewSpacer(), t.noStep, layout.NewSpacer()), t.stepPanel)))
 	split.Offset = 0.45
 	return split
 }
@@ -285,6 +289,9 @@ func (t *proceduresTab) editable() (bool, string) {
 		return false, "This procedure is marked N/A: attachments can't be changed. You can still open them."
 	case p.IsReadOnly:
 		return false, "This procedure is read-only: attachments can't be changed. You can still open them."
+	case !t.wo.ProceduresEditable():
+		return false, "Attachments can change only while the work order is accepted, checked in, paused or on hold; this one is " +
+			strings.ToLower(statusText(t.wo.Status)) + ". You can still open them."
 	}
 	return true, ""
 }
@@ -405,7 +412,7 @@ func (t *proceduresTab) pendingText() string {
 		if json.Unmarshal(r.Request, &req) != nil || req.Step == nil || *req.Step != *t.sel {
 			continue
 		}
-		lines = append(lines, r.Summary+" — "+outboxStateText(r))
+		lines = append(lines, actionText(r)+" — "+outboxStateText(r))
 	}
 	return strings.Join(lines, "\n")
 }

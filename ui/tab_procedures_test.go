@@ -22,7 +22,7 @@ import (
 // openStep finds, in the demo world, a procedure for which ok holds with a
 // step that has files, opens its work order on the Procedures tab and
 // chooses that step the way a click in the tree does.
-func openStep(h *harness, ok func(p api.Procedure) bool) (*proceduresTab, api.StepRef) {
+func openStep(h *harness, ok func(wo *api.WorkOrder, p api.Procedure) bool) (*proceduresTab, api.StepRef) {
 	h.t.Helper()
 	ctx := context.Background()
 	for _, r := range replicaRows(h) {
@@ -31,7 +31,7 @@ func openStep(h *harness, ok func(p api.Procedure) bool) (*proceduresTab, api.St
 			continue
 		}
 		for _, p := range wo.Procedures() {
-			if !ok(p) {
+			if !ok(wo, p) {
 				continue
 			}
 			for _, s := range p.Steps {
@@ -73,7 +73,9 @@ func rowButton(row *fyne.Container, i int) *widget.Button {
 
 func TestAddingAndRemovingAStepFile(t *testing.T) {
 	h := newHarness(t)
-	p, ref := openStep(h, api.Procedure.AttachmentsEditable)
+	p, ref := openStep(h, func(wo *api.WorkOrder, p api.Procedure) bool {
+		return wo.ProceduresEditable() && !p.IsReadOnly && !p.IsMarkedNa
+	})
 	if p.add.Disabled() || p.lock.Visible() {
 		t.Fatalf("an editable procedure's step: add disabled=%v, lock says %q", p.add.Disabled(), p.lock.Text)
 	}
@@ -117,7 +119,7 @@ func TestAddingAndRemovingAStepFile(t *testing.T) {
 
 func TestAStepOfAnNAProcedureRefusesChanges(t *testing.T) {
 	h := newHarness(t)
-	p, ref := openStep(h, func(p api.Procedure) bool { return p.IsMarkedNa })
+	p, ref := openStep(h, func(_ *api.WorkOrder, p api.Procedure) bool { return p.IsMarkedNa })
 	if !p.add.Disabled() {
 		t.Error("files can be added to a procedure marked N/A")
 	}
@@ -151,9 +153,22 @@ func TestAStepOfAnNAProcedureRefusesChanges(t *testing.T) {
 
 func TestAReadOnlyProcedureSaysSo(t *testing.T) {
 	h := newHarness(t)
-	p, _ := openStep(h, func(p api.Procedure) bool { return p.IsReadOnly && !p.IsMarkedNa })
+	p, _ := openStep(h, func(_ *api.WorkOrder, p api.Procedure) bool { return p.IsReadOnly && !p.IsMarkedNa })
 	if !p.add.Disabled() || !strings.Contains(p.lock.Text, "read-only: attachments can't be changed") {
 		t.Errorf("a read-only procedure: add disabled=%v, lock %q", p.add.Disabled(), p.lock.Text)
+	}
+}
+
+// Procedures change only while the work order is being worked on
+// (api.ProcedureEditStates): elsewhere an editable procedure's step says why.
+func TestStepFilesWaitForAWorkingStatus(t *testing.T) {
+	h := newHarness(t)
+	p, _ := openStep(h, func(wo *api.WorkOrder, p api.Procedure) bool {
+		return !wo.ProceduresEditable() && !p.IsReadOnly && !p.IsMarkedNa &&
+			wo.Status != api.StatusRejected && wo.Status != api.StatusRecalled
+	})
+	if !p.add.Disabled() || !strings.Contains(p.lock.Text, "only while the work order is accepted, checked in, paused or on hold") {
+		t.Errorf("outside a working status: add disabled=%v, lock %q", p.add.Disabled(), p.lock.Text)
 	}
 }
 
@@ -162,7 +177,7 @@ func TestAReadOnlyProcedureSaysSo(t *testing.T) {
 // file, and then reads every byte of the replica looking for the link.
 func TestOpeningAStepFileCountsDownAndNeverStoresTheLink(t *testing.T) {
 	h := newHarness(t)
-	p, _ := openStep(h, func(api.Procedure) bool { return true })
+	p, _ := openStep(h, func(*api.WorkOrder, api.Procedure) bool { return true })
 	att := p.atts[0]
 	test.Tap(rowButton(attRow(p, att.Name), 0))
 	h.flush()

@@ -11,12 +11,13 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-	"github.com/shopspring/decimal"
 
 	"github.com/workorderdesk/workdesk/api"
 )
 
 // quoteTab shows the current quote and the form to ask for a higher NTE.
+// While the form holds line items the amount is their total, kept in step as
+// lines come and go and quantities change; without lines it is typed.
 type quoteTab struct {
 	d  *Desk
 	wo *api.WorkOrder
@@ -25,18 +26,30 @@ type quoteTab struct {
 	badge   *badge
 	explain *widget.Label
 
-	amount    *widget.Entry
-	reason    *widget.Entry
-	priceSel  *widget.Select
-	qty       *widget.Entry
-	addLine   *widget.Button
-	lines     []api.LineItem
-	linesBox  *fyne.Container
-	total     *widget.Label
-	submit    *widget.Button
-	formBox   *fyne.Container
-	top       *fyne.Container
-	priceList *api.PriceList
+	amount     *widget.Entry
+	amountNote *widget.Label // "the total of the lines" while there are lines
+	carryNote  string        // what a pre-fill could not carry over (an invoice discount)
+	reason     *widget.Entry
+	priceSel   *widget.Select
+	plNote     *widget.Label // why the price list cannot be used
+	plProblem  string
+	qty        *widget.Entry
+	addLine    *widget.Button
+	lines      []api.LineItem
+	lineRows   []quoteLineRow
+	lineErr    *widget.Label
+	linesBox   *fyne.Container
+	total      *widget.Label
+	submit     *widget.Button
+	formBox    *fyne.Container
+	top        *fyne.Container
+	priceList  *api.PriceList
+}
+
+// quoteLineRow is the widgets of one quote line that change in place.
+type quoteLineRow struct {
+	qty      *widget.Entry
+	subtotal *widget.Label
 }
 
 func newQuoteTab(d *Desk) *quoteTab {
@@ -50,28 +63,43 @@ func newQuoteTab(d *Desk) *quoteTab {
 
 	t.amount = widget.NewEntry()
 	t.amount.SetPlaceHolder("e.g. 1850.00")
+	t.amountNote = widget.NewLabel("")
+	t.amountNote.Wrapping = fyne.TextWrapWord
+	t.amountNote.Importance = widget.LowImportance
+	t.amountNote.Hide()
 	t.reason = widget.NewMultiLineEntry()
 	t.reason.SetPlaceHolder("Why the work costs more than the NTE (required)")
 	t.reason.SetMinRowsVisible(3)
 	t.reason.Wrapping = fyne.TextWrapWord
 	t.priceSel = widget.NewSelect(nil, nil)
 	t.priceSel.PlaceHolder = "Price list item…"
+	t.plNote = widget.NewLabel("")
+	t.plNote.Wrapping = fyne.TextWrapWord
+	t.plNote.Importance = widget.WarningImportance
+	t.plNote.Hide()
 	t.qty = widget.NewEntry()
 	t.qty.SetText("1")
 	t.addLine = widget.NewButtonWithIcon("Add line", theme.ContentAddIcon(), t.onAddLine)
+	t.lineErr = widget.NewLabel("")
+	t.lineErr.Wrapping = fyne.TextWrapWord
+	t.lineErr.Importance = widget.DangerImportance
+	t.lineErr.Hide()
 	t.linesBox = container.NewVBox()
 	t.total = widget.NewLabel("")
 	t.submit = widget.NewButtonWithIcon("Submit quote", theme.MailSendIcon(), t.onSubmit)
 	t.submit.Importance = widget.HighImportance
 
 	form := widget.NewForm(
-		widget.NewFormItem("Amount", t.amount),
+		widget.NewFormItem("Amount", container.NewVBox(t.amount, t.amountNote)),
 		widget.NewFormItem("Reason", t.reason),
 	)
-	picker := container.NewBorder(nil, nil, nil, container.NewHBox(widget.NewLabel("Qty"), container.NewGridWrap(fyne.NewSize(70, t.qty.MinSize().Height), t.qty), t.addLine), t.priceSel)
+	// The item on a row of its own: its name and rate need the width a
+	// narrow detail pane has.
+	picker := container.NewVBox(t.priceSel,
+		container.NewHBox(widget.NewLabel("Qty"), container.NewGridWrap(fyne.NewSize(70, t.qty.MinSize().Height), t.qty), t.addLine))
 	t.formBox = container.NewVBox(
 		heading("Submit a quote"), form,
-		heading("Line items (optional, from the customer's price list)"), picker, t.linesBox, t.total,
+		heading("Line items (optional, from the customer's price list)"), t.plNote, picker, t.linesBox, t.lineErr, t.total,
 		container.NewHBox(layout.NewSpacer(), t.submit),
 	)
 	return t
@@ -100,6 +128,10 @@ func (t *quoteTab) show(wo *api.WorkOrder) {
 		if q.Comment != "" {
 			text += " — " + q.Comment
 		}
+		for _, l := range q.LineItems {
+			l.Rate = inCurrency(l.Rate, wo.Currency)
+			text += fmt.Sprintf("\n•  %s: %s × %s = %s", l.Description, l.Quantity, l.Rate.Format(), l.ComputedSubtotal().Format())
+		}
 		t.current.SetText(text)
 	}
 	allowed, why := quoteAllowed(wo)
@@ -110,9 +142,7 @@ func (t *quoteTab) show(wo *api.WorkOrder) {
 		t.formBox.Hide()
 	}
 	if switching {
-		t.amount.SetText("")
-		t.reason.SetText("")
-		t.lines = nil
+		t.clearForm()
 	}
 	t.loadPriceList()
 	t.renderLines()
@@ -173,8 +203,27 @@ func parseQuote(wo *api.WorkOrder, amountText, reason string) (api.Money, error)
 
 func (t *quoteTab) onSubmit() {
 	wo := t.wo
+	if len(t.lines) > 0 {
+		if t.lineErr.Text != "" {
+			t.d.showError(errors.New("fix the line items first: " + t.lineErr.Text))
+			return
+		}
+		total, err := t.linesTotal()
+		if err != nil {
+			t.d.showError(err)
+			return
+		}
+		if !wo.Nte.NoLimit() && total.Amount.LessThanOrEqual(wo.Nte.Amount.Amount) {
+			t.d.showError(fmt.Errorf("the line items total %s, which must exceed the current NTE of %s: add lines or raise their quantities", total.Format(), wo.Nte.Amount.Format()))
+			return
+		}
+	}
 	amount, err := parseQuote(wo, t.amount.Text, t.reason.Text)
 	if err != nil {
+		t.d.showError(err)
+		return
+	}
+	if err := quoteMatchesLines(amount, t.lines); err != nil {
 		t.d.showError(err)
 		return
 	}
@@ -182,33 +231,84 @@ func (t *quoteTab) onSubmit() {
 		t.d.showError(err)
 		return
 	}
-	t.amount.SetText("")
-	t.reason.SetText("")
-	t.lines = nil
-	t.renderLines()
+	t.clearForm()
 	t.d.queued("Quote " + amount.Format() + " for " + wo.WorkOrderNumber)
 }
 
-// prefill opens the form with an amount and lines, e.g. from an invoice over the NTE.
+// quoteMatchesLines refuses a quote whose amount is not the total of its
+// line items: the customer reads both, and they must agree.
+func quoteMatchesLines(amount api.Money, lines []api.LineItem) error {
+	if len(lines) == 0 {
+		return nil
+	}
+	total, err := sumLines(lines, amount.Currency)
+	if err != nil {
+		return err
+	}
+	if !total.Amount.Equal(amount.Amount) {
+		return fmt.Errorf("the amount (%s) must be the total of the line items (%s)", amount.Format(), total.Format())
+	}
+	return nil
+}
+
+// clearForm empties the form for a new quote.
+func (t *quoteTab) clearForm() {
+	t.amount.SetText("")
+	t.reason.SetText("")
+	t.lines = nil
+	t.carryNote = ""
+	t.renderLines()
+}
+
+// prefill opens the form with lines (their total becomes the amount) or,
+// without lines, an amount; e.g. from an invoice over the NTE.
 func (t *quoteTab) prefill(amount api.Money, lines []api.LineItem, reason string) {
 	t.lines = append([]api.LineItem(nil), lines...)
 	for i := range t.lines {
 		t.lines[i].Id = 0
 	}
+	t.carryNote = ""
+	if len(t.lines) == 0 {
+		t.amount.SetText(amountText(amount))
+	} else if total, err := t.linesTotal(); err == nil && !total.Amount.Equal(amount.Amount) {
+		// A quote has an amount and lines, no discount: the lines' total
+		// is asked for, and the person is told why it is not the amount
+		// they came with.
+		t.carryNote = fmt.Sprintf("The invoice comes to %s after its discount; a quote has no discount line, so it asks for the lines' total of %s.", amount.Format(), total.Format())
+	}
 	t.renderLines()
-	t.amount.SetText(amount.Amount.StringFixed(int32(api.MinorUnits(amount.Currency))))
 	if t.reason.Text == "" {
 		t.reason.SetText(reason)
 	}
 }
 
+// amountText is an amount as the amount entry shows it: the currency's
+// minor units, no symbol.
+func amountText(m api.Money) string {
+	return m.Amount.StringFixed(int32(api.MinorUnits(m.Currency)))
+}
+
 func (t *quoteTab) loadPriceList() {
+	t.plProblem = ""
+	t.plNote.Hide()
 	pl, err := t.d.store.PriceList(context.Background(), t.wo.WorkOrderId)
 	if err != nil || pl == nil {
 		t.priceList = nil
 		t.priceSel.Options = nil
-		t.priceSel.PlaceHolder = "Price list not loaded yet (it is fetched when online)"
+		t.priceSel.PlaceHolder = "Price list not loaded yet (loads online)"
 		t.priceSel.Refresh()
+		setEnabled(t.addLine, false)
+		return
+	}
+	if why := priceListProblem(pl, t.wo.Currency); why != "" {
+		t.priceList = nil
+		t.plProblem = why
+		t.plNote.SetText(why + " Type the quote amount instead.")
+		t.plNote.Show()
+		t.priceSel.Options = nil
+		t.priceSel.PlaceHolder = "Price list not usable here"
+		t.priceSel.Refresh()
+		setEnabled(t.addLine, false)
 		return
 	}
 	t.priceList = pl
@@ -219,10 +319,13 @@ func (t *quoteTab) loadPriceList() {
 	t.priceSel.Options = opts
 	t.priceSel.PlaceHolder = "Price list item…"
 	t.priceSel.Refresh()
+	setEnabled(t.addLine, len(opts) > 0)
 }
 
+// priceItemLabel names a price list item with its rate; call it only for a
+// list priceListProblem accepts.
 func priceItemLabel(it api.PriceListItem, currency string) string {
-	s := it.Description + " — " + it.Rate.In(currency).Format()
+	s := it.Description + " — " + inCurrency(it.Rate, currency).Format()
 	if it.Unit != "" {
 		s += " / " + it.Unit
 	}
@@ -230,50 +333,119 @@ func priceItemLabel(it api.PriceListItem, currency string) string {
 }
 
 func (t *quoteTab) onAddLine() {
+	if t.plProblem != "" {
+		t.d.showError(errors.New(t.plProblem))
+		return
+	}
 	if t.priceList == nil || t.priceSel.SelectedIndex() < 0 {
 		t.d.showError(errors.New("pick an item from the price list first"))
 		return
 	}
-	qty, err := decimal.NewFromString(strings.TrimSpace(t.qty.Text))
-	if err != nil || !qty.IsPositive() {
-		t.d.showError(errors.New("the quantity must be a number greater than zero"))
+	qty, err := parseQuantity(t.qty.Text)
+	if err != nil {
+		t.d.showError(err)
 		return
 	}
 	it := t.priceList.Items[t.priceSel.SelectedIndex()]
 	line := api.LineItem{Type: api.LinePriceList, Description: it.Description, Quantity: qty,
-		Rate: it.Rate.In(t.wo.Currency), PriceListItemId: it.Id}
+		Rate: inCurrency(it.Rate, t.wo.Currency), PriceListItemId: it.Id}
 	line.Subtotal = line.ComputedSubtotal()
 	t.lines = append(t.lines, line)
 	t.renderLines()
-	t.amount.SetText(t.linesTotal().Amount.StringFixed(int32(api.MinorUnits(t.wo.Currency))))
 }
 
-func (t *quoteTab) linesTotal() api.Money {
-	total := api.Money{Currency: t.wo.Currency}
-	for _, l := range t.lines {
-		total, _ = total.Add(l.ComputedSubtotal())
+func (t *quoteTab) linesTotal() (api.Money, error) { return sumLines(t.lines, t.wo.Currency) }
+
+// sumLines totals lines in currency; a line in another currency is refused,
+// never relabelled.
+func sumLines(lines []api.LineItem, currency string) (api.Money, error) {
+	total := api.Money{Currency: currency}
+	for i, l := range lines {
+		l.Rate = inCurrency(l.Rate, currency)
+		var err error
+		if total, err = total.Add(l.ComputedSubtotal()); err != nil {
+			return api.Money{}, fmt.Errorf("line %d is in %s, but this work order is billed in %s", i+1, l.Rate.Currency, currency)
+		}
 	}
-	return total
+	return total, nil
 }
 
+// renderLines rebuilds the line rows and puts their total in the amount.
 func (t *quoteTab) renderLines() {
 	var objs []fyne.CanvasObject
+	t.lineRows = t.lineRows[:0]
+	t.lineErr.SetText("")
+	t.lineErr.Hide()
+	h := widget.NewEntry().MinSize().Height
+	fixed := func(w float32, o fyne.CanvasObject) fyne.CanvasObject {
+		return container.NewGridWrap(fyne.NewSize(w, h), o)
+	}
 	for i, l := range t.lines {
 		i := i
 		remove := widget.NewButtonWithIcon("", theme.DeleteIcon(), func() {
-			t.lines = append(t.lines[:i], t.lines[i+1:]...)
+			t.lines = append(t.lines[:i:i], t.lines[i+1:]...)
 			t.renderLines()
 		})
 		remove.Importance = widget.LowImportance
-		text := fmt.Sprintf("%s   %s × %s = %s", l.Description, l.Quantity.String(), l.Rate.Format(), l.ComputedSubtotal().Format())
-		objs = append(objs, container.NewBorder(nil, nil, nil, remove, widget.NewLabel(text)))
+		desc := widget.NewLabel(l.Description)
+		desc.Truncation = fyne.TextTruncateEllipsis
+		qty := widget.NewEntry()
+		qty.SetText(l.Quantity.String())
+		qty.Validator = func(s string) error { _, err := parseQuantity(s); return err }
+		qty.OnChanged = func(s string) { t.onLineQuantity(i, s) }
+		sub := widget.NewLabelWithStyle(l.ComputedSubtotal().Format(), fyne.TextAlignTrailing, fyne.TextStyle{})
+		t.lineRows = append(t.lineRows, quoteLineRow{qty: qty, subtotal: sub})
+		numbers := container.NewHBox(fixed(72, qty), widget.NewLabel("× "+l.Rate.Format()), layout.NewSpacer(), sub)
+		objs = append(objs, container.NewVBox(container.NewBorder(nil, nil, nil, remove, desc), numbers))
 	}
 	t.linesBox.Objects = objs
 	t.linesBox.Refresh()
-	if len(t.lines) == 0 {
-		t.total.SetText("")
-	} else {
-		t.total.SetText("Lines total " + t.linesTotal().Format() + " (used as the quote amount)")
-	}
+	t.syncAmount()
 	t.formBox.Refresh() // a box re-lays out its children only when refreshed itself
+}
+
+// onLineQuantity keeps a line, its subtotal and the amount in step with its
+// quantity entry; an unreadable quantity is named and the line keeps its old one.
+func (t *quoteTab) onLineQuantity(i int, s string) {
+	q, err := parseQuantity(s)
+	if err != nil {
+		t.lineErr.SetText(fmt.Sprintf("Line %d: %v. The line keeps %s until you fix it.", i+1, err, t.lines[i].Quantity))
+		t.lineErr.Show()
+		t.formBox.Refresh()
+		return
+	}
+	t.lineErr.SetText("")
+	t.lineErr.Hide()
+	t.lines[i].Quantity = q
+	t.lines[i].Subtotal = t.lines[i].ComputedSubtotal()
+	t.lineRows[i].subtotal.SetText(t.lines[i].Subtotal.Format())
+	t.syncAmount()
+	t.formBox.Refresh()
+}
+
+// syncAmount makes the amount the lines' total while there are lines (the
+// entry then only shows it), and hands it back to the person without lines.
+func (t *quoteTab) syncAmount() {
+	if len(t.lines) == 0 {
+		t.amount.Enable()
+		t.amountNote.SetText("")
+		t.amountNote.Hide()
+		t.total.SetText("")
+		return
+	}
+	total, err := t.linesTotal()
+	if err != nil {
+		t.amount.SetText("")
+		t.total.SetText("The lines cannot be totalled: " + err.Error())
+	} else {
+		t.amount.SetText(amountText(total))
+		t.total.SetText("Lines total " + total.Format())
+	}
+	t.amount.Disable()
+	note := "The total of the line items below. To type an amount yourself, remove the lines."
+	if t.carryNote != "" {
+		note = t.carryNote + " " + note
+	}
+	t.amountNote.SetText(note)
+	t.amountNote.Show()
 }

@@ -19,9 +19,8 @@ import (
 
 // summaryTab shows every known field of the work order.
 type summaryTab struct {
-	d    *Desk
-	form *widget.Form
-	box  *fyne.Container
+	d   *Desk
+	box *fyne.Container
 }
 
 func newSummaryTab(d *Desk) *summaryTab {

@@ -21,13 +21,13 @@ type visitTab struct {
 	wo *api.WorkOrder
 
 	schedDate *dateEntry
-	schedTime *widget.Entry
+	schedTime *timePicker
 	schedSave *widget.Button
 	schedNow  *widget.Label
 
 	when      *widget.RadioGroup
 	backDate  *dateEntry
-	backTime  *widget.Entry
+	backTime  *timePicker
 	backBox   *fyne.Container
 	checkIn   *widget.Button
 	pause     *widget.Button
@@ -44,18 +44,22 @@ const (
 func newVisitTab(d *Desk) *visitTab {
 	t := &visitTab{d: d}
 	t.schedDate = newDateEntry()
-	t.schedTime = widget.NewEntry()
-	t.schedTime.SetPlaceHolder("HH:MM")
+	t.schedTime = newTimePicker()
 	t.schedSave = widget.NewButtonWithIcon("Set scheduled start", theme.HistoryIcon(), t.onSchedule)
 	t.schedNow = widget.NewLabel("")
 
 	t.backDate = newDateEntry()
-	t.backTime = widget.NewEntry()
-	t.backTime.SetPlaceHolder("HH:MM")
+	t.backTime = newTimePicker()
 	t.backBox = dateAndTime(t.backDate, t.backTime)
 	t.backBox.Hide()
 	t.when = widget.NewRadioGroup([]string{whenNow, whenEarlier}, func(s string) {
 		if s == whenEarlier {
+			// Start from now: a back-date is usually minutes or hours ago.
+			if t.backDate.Date == nil {
+				now := nowFunc().In(time.Local)
+				t.backDate.SetDate(&now)
+				t.backTime.setTime(now)
+			}
 			t.backBox.Show()
 		} else {
 			t.backBox.Hide()
@@ -101,16 +105,16 @@ func (t *visitTab) show(wo *api.WorkOrder) {
 		if s := wo.ScheduledStart(); !s.IsZero() {
 			lt := s.In(time.Local)
 			t.schedDate.SetDate(&lt)
-			t.schedTime.SetText(lt.Format("15:04"))
+			t.schedTime.setTime(lt)
 		} else {
 			t.schedDate.SetDate(nil)
-			t.schedTime.SetText("")
+			t.schedTime.clear()
 		}
 		// A back-dated time belongs to one visit: never offer another
 		// work order's date and time.
 		t.when.SetSelected(whenNow)
 		t.backDate.SetDate(nil)
-		t.backTime.SetText("")
+		t.backTime.clear()
 	}
 	setEnabled(t.checkIn, wo.Status == api.StatusAccepted || wo.Status == api.StatusPaused)
 	setEnabled(t.pause, wo.Status == api.StatusCheckedIn)
@@ -150,25 +154,25 @@ func setEnabled(w fyne.Disableable, on bool) {
 	}
 }
 
-// parseLocal reads a date and an "HH:MM" time as local time.
-func parseLocal(date *time.Time, hhmm string) (time.Time, error) {
+// parseLocal reads a picked date and time of day as local time.
+func parseLocal(date *time.Time, at *timePicker) (time.Time, error) {
 	if date == nil {
 		return time.Time{}, errors.New("pick a date")
 	}
-	hm, err := time.Parse("15:04", strings.TrimSpace(hhmm))
-	if err != nil {
-		return time.Time{}, errors.New("enter the time as HH:MM, e.g. 08:30")
+	h, m, ok := at.value()
+	if !ok {
+		return time.Time{}, errors.New("pick the hour and the minute")
 	}
 	d := date.In(time.Local)
-	return time.Date(d.Year(), d.Month(), d.Day(), hm.Hour(), hm.Minute(), 0, 0, time.Local), nil
+	return time.Date(d.Year(), d.Month(), d.Day(), h, m, 0, 0, time.Local), nil
 }
 
 // actualActionDate is nil for "now", or the back-dated moment, refused in the future.
-func actualActionDate(when string, date *time.Time, hhmm string, now time.Time) (*time.Time, error) {
+func actualActionDate(when string, date *time.Time, at *timePicker, now time.Time) (*time.Time, error) {
 	if when != whenEarlier {
 		return nil, nil
 	}
-	t, err := parseLocal(date, hhmm)
+	t, err := parseLocal(date, at)
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +184,7 @@ func actualActionDate(when string, date *time.Time, hhmm string, now time.Time) 
 
 func (t *visitTab) onVisit(action string) {
 	wo := t.wo
-	at, err := actualActionDate(t.when.Selected, t.backDate.Date, t.backTime.Text, nowFunc())
+	at, err := actualActionDate(t.when.Selected, t.backDate.Date, t.backTime, nowFunc())
 	if err != nil {
 		t.d.showError(err)
 		return
@@ -203,7 +207,7 @@ func (t *visitTab) onVisit(action string) {
 }
 
 func (t *visitTab) onSchedule() {
-	at, err := parseLocal(t.schedDate.Date, t.schedTime.Text)
+	at, err := parseLocal(t.schedDate.Date, t.schedTime)
 	if err != nil {
 		t.d.showError(err)
 		return
@@ -215,9 +219,9 @@ func (t *visitTab) onSchedule() {
 	t.lastState.SetText(t.d.lastActionText(t.wo.WorkOrderId))
 }
 
-// dateAndTime puts a date picker and a narrow HH:MM entry on one line.
-func dateAndTime(date *dateEntry, hhmm *widget.Entry) *fyne.Container {
-	return container.NewBorder(nil, nil, nil, container.NewGridWrap(fyne.NewSize(80, hhmm.MinSize().Height), hhmm), date)
+// dateAndTime puts a date picker and the hour and minute selects on one line.
+func dateAndTime(date *dateEntry, at *timePicker) *fyne.Container {
+	return container.NewBorder(nil, nil, nil, at.content(), date)
 }
 
 // wrapped makes a label wrap to the width it is given instead of demanding

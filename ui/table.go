@@ -4,6 +4,7 @@ import (
 	"reflect"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -30,6 +31,54 @@ func (t *woTable) TypedKey(e *fyne.KeyEvent) {
 		return
 	}
 	t.Table.TypedKey(e)
+	if e.Name == fyne.KeyUp || e.Name == fyne.KeyDown {
+		t.showHighlightedRow()
+	}
+}
+
+// showHighlightedRow scrolls the least that shows the highlighted row whole.
+// Fyne 2.8.1's Table.ScrollTo counts the header row into the row's place
+// inside the scrolled area, so moving up left the row hidden under the
+// header. The geometry is read like columnWidths; if a future Fyne renames
+// the fields, Fyne's own scrolling stays.
+func (t *woTable) showHighlightedRow() {
+	v := reflect.ValueOf(&t.Table).Elem()
+	off, cell, header := v.FieldByName("offset"), v.FieldByName("cellSize"), v.FieldByName("headerSize")
+	for _, f := range []reflect.Value{off, cell, header} {
+		if !f.IsValid() || f.Kind() != reflect.Struct || f.NumField() < 2 || f.Field(1).Kind() != reflect.Float32 {
+			return
+		}
+	}
+	rowH := float32(cell.Field(1).Float())
+	if rowH <= 0 {
+		return
+	}
+	pad := t.Theme().Size(theme.SizeNamePadding)
+	top := float32(t.highlighted.Row) * (rowH + pad)
+	view := t.Size().Height - float32(header.Field(1).Float())
+	y, want := float32(off.Field(1).Float()), float32(off.Field(1).Float())
+	switch {
+	case top < y:
+		want = top
+	case top+rowH > y+view:
+		want = top + rowH - view
+	}
+	if want != y {
+		t.ScrollToOffset(fyne.NewPos(float32(off.Field(0).Float()), want))
+	}
+}
+
+// refreshLength redraws the table after its number of rows changed. Fyne
+// 2.8.1's Table.Refresh redraws the cells but leaves its scrolled area at
+// the old height (no scroll bar after the first load, a long one after a
+// narrowing search) until the next layout; resizing it there and back is
+// that layout, and keeps the scroll position.
+func (t *woTable) refreshLength() {
+	t.Refresh()
+	if s := t.Size(); !s.IsZero() {
+		t.Resize(s.AddWidthHeight(0, 1))
+		t.Resize(s)
+	}
 }
 
 func (t *woTable) DragEnd() {

@@ -34,6 +34,7 @@ func TestWalkthroughNewToAuthorizedInvoice(t *testing.T) {
 			return
 		}
 		h.desk.list.table.Refresh()
+		h.settle()
 		f, err := os.Create(filepath.Join(shots, fmt.Sprintf("%d-%s.png", step, name)))
 		if err != nil {
 			t.Fatal(err)
@@ -62,7 +63,8 @@ func TestWalkthroughNewToAuthorizedInvoice(t *testing.T) {
 	v := h.desk.detail.tabs[2].(*visitTab)
 	tomorrow := fixedNow.Add(24 * time.Hour)
 	v.schedDate.SetDate(&tomorrow)
-	v.schedTime.SetText("08:30")
+	v.schedTime.hour.SetSelected("08")
+	v.schedTime.minute.SetSelected("30")
 	test.Tap(v.schedSave)
 	h.send()
 	if !strings.Contains(v.schedNow.Text, "08:30") {
@@ -73,7 +75,8 @@ func TestWalkthroughNewToAuthorizedInvoice(t *testing.T) {
 	arrived := fixedNow.Add(-90 * time.Minute)
 	v.when.SetSelected(whenEarlier)
 	v.backDate.SetDate(&arrived)
-	v.backTime.SetText(arrived.Format("15:04"))
+	v.backTime.hour.SetSelected(arrived.Format("15"))
+	v.backTime.minute.SetSelected(arrived.Format("04"))
 	test.Tap(v.checkIn)
 	h.send()
 	if header() != "Checked in" {
@@ -81,14 +84,33 @@ func TestWalkthroughNewToAuthorizedInvoice(t *testing.T) {
 	}
 	shot("checked-in-back-dated")
 
+	// The quote is the work the repair takes, from Northwind's price list;
+	// its lines total into the amount, and the invoice repeats them.
 	h.selectTab("Quote")
 	q := h.desk.detail.tabs[1].(*quoteTab)
-	q.priceSel.SetSelectedIndex(0)
-	q.qty.SetText("4")
-	test.Tap(q.addLine)
-	quote := r.Nte.Amount.Mul(decimal.NewFromInt(3)).Round(2)
-	q.amount.SetText(quote.StringFixed(2))
-	q.reason.SetText("The compressor has failed and must be replaced; four hours of labour and the part.")
+	work := []struct {
+		item int // in Northwind's price list
+		qty  int64
+	}{
+		{0, 12}, // technician labour, standard rate (hours)
+		{2, 6},  // helper labour (hours)
+		{3, 2},  // trip charge (visits)
+		{4, 8},  // refrigerant R-404A (lb)
+	}
+	quote := decimal.Zero
+	for _, w := range work {
+		q.priceSel.SetSelectedIndex(w.item)
+		q.qty.SetText(fmt.Sprint(w.qty))
+		test.Tap(q.addLine)
+		quote = quote.Add(q.priceList.Items[w.item].Rate.Amount.Mul(decimal.NewFromInt(w.qty)))
+	}
+	if !quote.GreaterThan(r.Nte.Amount) {
+		t.Fatalf("the repair (%s) does not exceed the NTE (%s): pick other quantities", quote, r.Nte.Format())
+	}
+	if q.amount.Text != quote.StringFixed(2) || !q.amount.Disabled() {
+		t.Fatalf("with lines totalling %s the amount reads %q (disabled %v)", quote.StringFixed(2), q.amount.Text, q.amount.Disabled())
+	}
+	q.reason.SetText("The walk-in cooler is leaking refrigerant: finding and brazing the leak takes two visits with a helper, and the system must be recharged.")
 	test.Tap(q.submit)
 	h.send()
 	if got := h.desk.detail.quote.text.Text; got != "Quote Submitted" {
@@ -116,9 +138,13 @@ func TestWalkthroughNewToAuthorizedInvoice(t *testing.T) {
 	inv.number.SetText("INV-" + r.Number)
 	today := fixedNow
 	inv.date.SetDate(&today)
-	for i := 0; i < 2 && i < len(inv.pl.Items); i++ {
-		inv.priceSel.SetSelectedIndex(i)
+	for _, w := range work {
+		inv.priceSel.SetSelectedIndex(w.item)
 		test.Tap(inv.addItem)
+		inv.rows[len(inv.rows)-1].qty.SetText(fmt.Sprint(w.qty))
+	}
+	if want := (api.Money{Amount: quote, Currency: "USD"}).Format(); !strings.Contains(inv.total.Text, want) {
+		t.Fatalf("the invoice of the quoted work totals %q, want %s", inv.total.Text, want)
 	}
 	test.Tap(inv.save)
 	h.send()

@@ -1,0 +1,236 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/storage"
+)
+
+// reopen builds a new main window on the same app and replica, as the next
+// start of the app would, and returns it.
+func (h *harness) reopen() *Desk {
+	h.t.Helper()
+	d := New(h.desk.app, h.desk.deps)
+	d.Window().Show()
+	h.t.Cleanup(d.Window().Close)
+	return d
+}
+
+// The window size and the split position come back however the app ended.
+func TestWindowSizeAndSplitAreRememberedOnEveryExit(t *testing.T) {
+	for _, exit := range []struct {
+		name string
+		end  func(h *harness)
+	}{
+		{"close button", func(h *harness) { h.close() }},
+		{"File › Quit", func(h *harness) { h.menuItem("Quit").Action() }},
+		{"app stopped", func(h *harness) {
+			// A quit from the system tray or the OS: the app stops, the
+			// window is never closed.
+			stopped := h.desk.app.Lifecycle().(interface{ OnStopped() func() }).OnStopped()
+			if stopped == nil {
+				t.Fatal("the window does not hook the app's stop")
+			}
+			stopped()
+		}},
+	} {
+		t.Run(exit.name, func(t *testing.T) {
+			h := newHarness(t)
+			want := fyne.NewSize(1366, 868)
+			h.win.Resize(want)
+			h.desk.split.SetOffset(0.41)
+			exit.end(h)
+
+			d := h.reopen()
+			if got := d.Window().Canvas().Size(); got != want {
+				t.Errorf("after %s the window reopens at %v, want %v", exit.name, got, want)
+			}
+			if got := d.split.Offset; fmt.Sprintf("%.2f", got) != "0.41" {
+				t.Errorf("after %s the split reopens at %.2f, want 0.41", exit.name, got)
+			}
+		})
+	}
+}
+
+// headerWidth is the on-screen width of the list's header for column title.
+func headerWidth(t *testing.T, tbl *woTable, title string) float32 {
+	t.Helper()
+	var w float32 = -1
+	walk(tbl, func(o fyne.CanvasObject) {
+		if b, ok := o.(*widget.Button); ok && strings.TrimRight(b.Text, " ▲▼") == title && w < 0 {
+			w = b.Size().Width
+		}
+	})
+	if w < 0 {
+		t.Fatalf("no %q header on screen", title)
+	}
+	return w
+}
+
+// A column widened by dragging its header divider keeps its width at the
+// next start.
+func TestADraggedColumnWidthIsRemembered(t *testing.T) {
+	h := newHarness(t)
+	tbl := h.desk.list.table
+	before := headerWidth(t, tbl, "Number")
+	pad := tbl.Theme().Size(theme.SizeNamePadding)
+	// The divider between Number and Customer, in the header row.
+	divider := fyne.NewPos(columns[colSelect].width+pad+before+pad/2, 5)
+	tbl.MouseIn(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: divider}})
+	if tbl.Cursor() != desktop.HResizeCursor {
+		t.Fatalf("over the Number/Customer divider the cursor is %v, want a resize cursor", tbl.Cursor())
+	}
+	tbl.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: divider}})
+	tbl.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: divider.AddXY(44, 0)}, Dragged: fyne.NewDelta(44, 0)})
+	tbl.DragEnd()
+	tbl.MouseUp(&desktop.MouseEvent{})
+	if got := headerWidth(t, tbl, "Number"); got != before+44 {
+		t.Fatalf("dragging the divider 44 px made Number %v wide, want %v", got, before+44)
+	}
+	h.close()
+
+	d := h.reopen()
+	if got := headerWidth(t, d.list.table, "Number"); got != before+44 {
+		t.Errorf("at the next start Number is %v wide, want the dragged %v", got, before+44)
+	}
+	if got := headerWidth(t, d.list.table, "Customer"); got != columns[colCustomer].width {
+		t.Errorf("Customer, never dragged, is %v wide, want %v", got, columns[colCustomer].width)
+	}
+}
+
+func TestTheStatusFilterCountsEachStatus(t *testing.T) {
+	h := newHarness(t)
+	ctx := context.Background()
+	all, _ := h.store.Count(ctx)
+	counts := map[api.WorkOrderStatus]int{}
+	for _, r := range replicaRows(h) {
+		counts[r.Status]++
+	}
+	sel := h.desk.list.statusSel
+	if want := fmt.Sprintf("All statuses (%d)", all); sel.Selected != want {
+		t.Fatalf("the filter reads %q, want %q", sel.Selected, want)
+	}
+	newLabel := fmt.Sprintf("New (%d)", counts[api.StatusNew])
+	for _, s := range []string{newLabel, fmt.Sprintf("Checked in (%d)", counts[api.StatusCheckedIn])} {
+		if !strings.Contains(strings.Join(sel.Options, "|"), s) {
+			t.Errorf("the filter offers %q, not %q", sel.Options, s)
+		}
+	}
+
+	sel.SetSelected(newLabel)
+	if h.desk.list.total != counts[api.StatusNew] {
+		t.Fatalf("filtering %q lists %d work orders", newLabel, h.desk.list.total)
+	}
+	// Accepting one moves it out of New: the count follows, the filter stays.
+	first := h.rows()[0]
+	h.open(first.Id)
+	if first.Status != api.StatusNew {
+		t.Fatalf("the New filter lists a %s work order", first.Status)
+	}
+	h.desk.detail.accept.OnTapped()
+	h.send()
+	if want := fmt.Sprintf("New (%d)", counts[api.StatusNew]-1); sel.Selected != want {
+		t.Fatalf("after accepting one, the filter reads %q, want %q", sel.Selected, want)
+	}
+	if h.desk.list.total != counts[api.StatusNew]-1 {
+		t.Fatalf("after accepting one, the New filter lists %d work orders, want %d", h.desk.list.total, counts[api.StatusNew]-1)
+	}
+	if !strings.Contains(strings.Join(sel.Options, "|"), fmt.Sprintf("Accepted (%d)", counts[api.StatusAccepted]+1)) {
+		t.Errorf("the accepted one is not counted: %q", sel.Options)
+	}
+}
+
+// A list page that cannot be read is said once in the status bar, not
+// left as blank rows, however many cells asked for it.
+func TestAFailedListReadIsShownOnce(t *testing.T) {
+	h := newHarness(t)
+	reports := 0
+	report := h.desk.list.onReadError
+	h.desk.list.onReadError = func(err error) { reports++; report(err) }
+	if h.desk.list.total <= pageSize {
+		t.Fatalf("the list has %d rows: too few for a second page", h.desk.list.total)
+	}
+	h.store.Close() // the replica becomes unreadable
+	h.desk.list.table.ScrollToBottom()
+	h.desk.list.table.Refresh()
+	if reports != 1 {
+		t.Errorf("the failure was reported %d times, want once", reports)
+	}
+	p := h.desk.status.problem
+	if !p.Visible() || !strings.Contains(p.Text, "Could not read the work order list") {
+		t.Fatalf("the status bar shows %q (visible %v)", p.Text, p.Visible())
+	}
+}
+
+// The status bar says what the app is connected to, and a fact that grows
+// longer (the outbox filling up) is shown whole, not cut off.
+func TestTheStatusBarShowsTheConnectionWhole(t *testing.T) {
+	h := newHarness(t)
+	s := h.desk.status
+	whole := func(l *widget.Label) {
+		t.Helper()
+		if !l.Visible() || l.Size().Width < l.MinSize().Width {
+			t.Errorf("the status bar shows %q cut to %.0f of %.0f px", l.Text, l.Size().Width, l.MinSize().Width)
+		}
+	}
+	if s.token.Text != "Token until 10:00" || s.receiver.Text != "Receiver on 127.0.0.1:8090" {
+		t.Fatalf("the status bar reads %q, %q", s.token.Text, s.receiver.Text)
+	}
+	whole(s.token)
+	whole(s.receiver)
+	before := s.outbox.Text
+	r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusNew })
+	if _, err := h.store.Accept(context.Background(), r.Id, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.store.Reject(context.Background(), h.rowWhere(func(x storage.Row) bool { return x.Status == api.StatusNew && x.Id != r.Id }).Id, "Outside our area"); err != nil {
+		t.Fatal(err)
+	}
+	h.flush()
+	s.refresh()
+	if s.outbox.Text == before || !strings.Contains(s.outbox.Text, "2 pending") {
+		t.Fatalf("with two actions queued the outbox reads %q", s.outbox.Text)
+	}
+	whole(s.outbox)
+	whole(s.sync)
+}
+
+// TestEveryTabFitsTheDetailPane: at the default window size, whichever work
+// order is open and whatever a tab shows while offline (no price list yet),
+// the detail pane needs no sideways scrolling.
+func TestEveryTabFitsTheDetailPane(t *testing.T) {
+	d := offlineDesk(t, syncedReplica(t, 80))
+	seen := map[api.WorkOrderStatus]bool{}
+	for i := 0; i < d.list.total; i++ {
+		r, ok := d.list.rowAt(i)
+		if !ok || seen[r.Status] {
+			continue
+		}
+		seen[r.Status] = true
+		d.list.open(r.Id)
+		pane := d.detail.scroller.Size().Width
+		for _, tb := range d.detail.tabs {
+			if w := tb.content().MinSize().Width + d.detail.appTabs.MinSize().Width - maxTabWidth(d); w > pane {
+				t.Errorf("%s (%s): the %s tab needs %.0f px of a %.0f px pane", r.Number, r.Status, tb.title(), w, pane)
+			}
+		}
+	}
+}
+
+// maxTabWidth is the widest tab's content: what the tab strip adds is the rest.
+func maxTabWidth(d *Desk) float32 {
+	w := float32(0)
+	for _, tb := range d.detail.tabs {
+		w = max(w, tb.content().MinSize().Width)
+	}
+	return w
+}

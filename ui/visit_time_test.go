@@ -1,0 +1,74 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/test"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/storage"
+)
+
+func TestVisitTimesArePickedWithHourAndMinuteSelects(t *testing.T) {
+	h := newHarness(t)
+	// A moment between the pickers' 5-minute steps.
+	now := fixedNow.Add(7 * time.Minute)
+	nowFunc = func() time.Time { return now }
+	r := h.rowWhere(func(r storage.Row) bool {
+		return r.Status == api.StatusAccepted && r.Customer == "Northwind Retail" // allows back-dating
+	})
+	h.open(r.Id)
+	h.selectTab("Visit")
+	v := tabOf[*visitTab](h)
+
+	if n := len(v.schedTime.hour.Options); n != 24 {
+		t.Fatalf("the hour select offers %d hours", n)
+	}
+	if got := strings.Join(v.schedTime.minute.Options, " "); got != "00 05 10 15 20 25 30 35 40 45 50 55" {
+		t.Fatalf("the minute select offers %s", got)
+	}
+
+	// Scheduled start: a date, an hour and a minute, in local time.
+	tomorrow := fixedNow.Add(24 * time.Hour)
+	v.schedDate.SetDate(&tomorrow)
+	v.schedTime.hour.SetSelected("14")
+	v.schedTime.minute.SetSelected("45")
+	test.Tap(v.schedSave)
+	h.send()
+	if !strings.Contains(v.schedNow.Text, "14:45") {
+		t.Fatalf("after scheduling 14:45 the tab says %q", v.schedNow.Text)
+	}
+
+	// Back-dating starts from now, exactly, though it falls between steps.
+	v.when.SetSelected(whenEarlier)
+	if h, m, ok := v.backTime.value(); v.backDate.Date == nil || !ok || h != 9 || m != 7 {
+		t.Fatalf("back-dating starts at %v %02d:%02d, want today 09:07", v.backDate.Date, h, m)
+	}
+	// The future is refused, and the person is told why.
+	v.backTime.hour.SetSelected("10")
+	test.Tap(v.checkIn)
+	if !strings.Contains(h.overlayText(), "is in the future") {
+		t.Fatalf("a check-in at 10:07 (it is 09:07) showed %q", h.overlayText())
+	}
+	h.dismissOverlays()
+	// Half an hour ago is sent as the visit's time.
+	v.backTime.hour.SetSelected("08")
+	v.backTime.minute.SetSelected("35")
+	test.Tap(v.checkIn)
+	if txt := h.overlayText(); txt != "" {
+		t.Fatalf("a check-in at 08:35 showed %q", txt)
+	}
+	rows, _ := h.store.OutboxRows(context.Background(), r.Id)
+	var req api.VisitRequest
+	if len(rows) == 0 || json.Unmarshal(rows[len(rows)-1].Request, &req) != nil {
+		t.Fatalf("no check-in queued: %+v", rows)
+	}
+	want := time.Date(fixedNow.Year(), fixedNow.Month(), fixedNow.Day(), 8, 35, 0, 0, time.Local)
+	if req.ActualActionDate == nil || !req.ActualActionDate.Equal(want) {
+		t.Fatalf("the check-in carries ActualActionDate %v, want %v", req.ActualActionDate, want)
+	}
+}
