@@ -104,7 +104,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		s.w.Close()
 		return nil, err
 	}
-	if err := s.resumeFTS(ctx); err != nil {
+	if err := s.resumeFTS(ctx, true); err != nil { // a bulk write the last run left unfinished
 		s.w.Close()
 		return nil, err
 	}

@@ -35,8 +35,11 @@ func FTSQuery(input string) string {
 // happens (Open does it for a process that died in between). Meanwhile
 // List sorts without its indexes, which on a replica still being filled
 // costs little.
-func (s *Store) deferFTS(ctx context.Context) error {
-	return s.inTx(ctx, func(tx *sql.Tx) error {
+//
+// fresh is false when an earlier bulk write was left unfinished (a crash,
+// or a failed rebuild): the index may then lack rows, and must be rebuilt.
+func (s *Store) deferFTS(ctx context.Context) (fresh bool, err error) {
+	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO fts_deferred(since) SELECT ? WHERE NOT EXISTS (SELECT 1 FROM fts_deferred)`,
 			s.now().UnixMilli())
 		if err != nil {
@@ -45,6 +48,7 @@ func (s *Store) deferFTS(ctx context.Context) error {
 		if n, err := res.RowsAffected(); err != nil || n == 0 {
 			return err // already deferred: what is dropped is saved already
 		}
+		fresh = true
 		// sql IS NULL marks the primary key's automatic index, never dropped.
 		if _, err := tx.ExecContext(ctx, `INSERT INTO bulk_deferred_schema(name, type, sql)
 			SELECT name, type, sql FROM sqlite_master
@@ -75,14 +79,16 @@ func (s *Store) deferFTS(ctx context.Context) error {
 		}
 		return nil
 	})
+	return fresh, err
 }
 
 func quoteIdent(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }
 
-// resumeFTS recreates what deferFTS dropped, rebuilds the search index from
-// work_orders and switches its triggers back on, in one transaction, if
-// they were off.
-func (s *Store) resumeFTS(ctx context.Context) error {
+// resumeFTS recreates what deferFTS dropped and switches the search index's
+// triggers back on, in one transaction, if they were off. rebuild rebuilds
+// the search index from work_orders too: the bulk writer did not index every
+// row it wrote (see ftsFeed), or nobody knows whether it did.
+func (s *Store) resumeFTS(ctx context.Context, rebuild bool) error {
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM fts_deferred`).Scan(&n); err != nil || n == 0 {
@@ -111,8 +117,10 @@ func (s *Store) resumeFTS(ctx context.Context) error {
 				return err
 			}
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO work_orders_fts(work_orders_fts) VALUES ('rebuild')`); err != nil {
-			return err
+		if rebuild {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO work_orders_fts(work_orders_fts) VALUES ('rebuild')`); err != nil {
+				return err
+			}
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM bulk_deferred_schema`); err != nil {
 			return err
@@ -120,7 +128,7 @@ func (s *Store) resumeFTS(ctx context.Context) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM fts_deferred`); err != nil {
 			return err
 		}
-		s.log.Info("search index and sort indexes rebuilt after a bulk write", "took", s.now().Sub(start))
+		s.log.Info("sort indexes rebuilt after a bulk write", "search index rebuilt", rebuild, "took", s.now().Sub(start))
 		return nil
 	})
 	if err != nil {

@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -32,7 +33,8 @@ type SyncOptions struct {
 // Syncer keeps the replica in step with the service: it searches for work
 // orders changed since the last successful sync and reads them in full, 50
 // per call, a few calls at a time, each batch written in one transaction.
-// Never two syncs at once.
+// Never two syncs at once. The window calls SyncNow on demand and on its
+// own timer, so that each sync shows its progress.
 type Syncer struct {
 	s    *Store
 	c    *api.Client
@@ -40,10 +42,6 @@ type Syncer struct {
 	log  *slog.Logger
 
 	gate chan struct{} // holds one token while a sync runs
-
-	mu      sync.Mutex
-	running bool
-	lastErr error
 }
 
 // NewSyncer returns a Syncer writing to store with client.
@@ -60,40 +58,6 @@ func NewSyncer(store *Store, client *api.Client, opts SyncOptions) *Syncer {
 	return &Syncer{s: store, c: client, opts: opts, log: opts.Logger.With("component", "sync"), gate: make(chan struct{}, 1)}
 }
 
-// Running reports whether a sync is under way.
-func (y *Syncer) Running() bool {
-	y.mu.Lock()
-	defer y.mu.Unlock()
-	return y.running
-}
-
-// LastError is the error of the last finished sync, nil if it succeeded.
-func (y *Syncer) LastError() error {
-	y.mu.Lock()
-	defer y.mu.Unlock()
-	return y.lastErr
-}
-
-// Run syncs now and then every interval until ctx ends. Errors are logged
-// and kept for LastError; the next tick tries again (and resumes).
-func (y *Syncer) Run(ctx context.Context, every time.Duration) error {
-	if every <= 0 {
-		every = 5 * time.Minute
-	}
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		if err := y.SyncNow(ctx); err != nil && ctx.Err() == nil {
-			y.log.Warn("sync failed; will try again", "err", err)
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-t.C:
-		}
-	}
-}
-
 // SyncNow runs one sync and returns when it is done. If a sync is already
 // running it waits for it to end first (and then runs its own, which is
 // cheap: incremental). The first sync reads everything; later ones read
@@ -106,14 +70,7 @@ func (y *Syncer) SyncNow(ctx context.Context) error {
 		return ctx.Err()
 	}
 	defer func() { <-y.gate }()
-	y.mu.Lock()
-	y.running = true
-	y.mu.Unlock()
-	err := y.sync(ctx)
-	y.mu.Lock()
-	y.running, y.lastErr = false, err
-	y.mu.Unlock()
-	return err
+	return y.sync(ctx)
 }
 
 func (y *Syncer) sync(ctx context.Context) error {
@@ -157,17 +114,22 @@ func (y *Syncer) sync(ctx context.Context) error {
 	}
 	y.log.Info("sync started", "incremental", hasHW, "changed", len(found), "toFetch", len(need))
 	if bulk(len(need), len(stored)) {
-		if err := y.s.deferFTS(ctx); err != nil {
-			return err
+		fresh, derr := y.s.deferFTS(ctx)
+		if derr != nil {
+			return derr
 		}
-		err = y.fetch(ctx, need)
-		// Rebuild even after a failure or cancellation: stored batches must be
+		// New rows are indexed for search as they are written (see ftsFeed);
+		// rows the replica held already, or a bulk write an earlier run left
+		// unfinished, need the whole index rebuilt.
+		feed := &ftsFeed{existed: stored, stale: !fresh}
+		err = y.fetch(ctx, need, feed)
+		// Finish even after a failure or cancellation: stored batches must be
 		// searchable, and the triggers must be on before anyone else writes.
-		if rerr := y.s.resumeFTS(context.WithoutCancel(ctx)); rerr != nil {
+		if rerr := y.s.resumeFTS(context.WithoutCancel(ctx), feed.stale); rerr != nil {
 			err = errors.Join(err, rerr)
 		}
 	} else {
-		err = y.fetch(ctx, need)
+		err = y.fetch(ctx, need, nil)
 	}
 	if err != nil {
 		return err
@@ -211,10 +173,61 @@ var bulkMin = 1000 // a variable so tests can take the bulk path with a small wo
 // them (about 2 MB); a variable so tests can make a small world overflow it.
 var maxWaiting = 32
 
+// commitRows is how many fetched work orders are committed together.
+var commitRows = 500
+
+// ftsFeed indexes a bulk write's new rows for search while the download
+// goes on, instead of rebuilding the whole index once it is over: the
+// writer is idle most of a download, while a rebuild at the end kept the
+// person waiting for a fifth of a first sync. Rows are indexed ftsChunk at a
+// time, one INSERT each, since FTS5 writes a segment per statement and
+// merging hundreds of small ones cost more than the rebuild did. A crash
+// between chunks leaves the bulk marked unfinished, and Open rebuilds.
+type ftsFeed struct {
+	existed map[int64]int64 // rows the replica held before: their old text is indexed
+	stale   bool            // the index must be rebuilt from the table at the end
+	pending []int64         // written, not indexed yet
+}
+
+var ftsChunk = 1000 // a variable so tests can make a small world use several chunks
+
+// take notes the ids a transaction writes and returns those to index now,
+// or nil to wait for more. The caller commits them with the rows and then
+// calls indexed.
+func (f *ftsFeed) take(ids []int64, final bool) []int64 {
+	if f == nil || f.stale {
+		return nil
+	}
+	for _, id := range ids {
+		if _, ok := f.existed[id]; ok {
+			f.stale = true // its old text is in the index; only a rebuild removes it
+			return nil
+		}
+	}
+	all := append(f.pending[:len(f.pending):len(f.pending)], ids...)
+	if len(all) < ftsChunk && !final {
+		return nil
+	}
+	return all
+}
+
+// wrote records a committed transaction: its ids are pending, or indexed.
+func (f *ftsFeed) wrote(ids []int64, indexed bool) {
+	if f == nil || f.stale {
+		return
+	}
+	if indexed {
+		f.pending = f.pending[:0]
+		return
+	}
+	f.pending = append(f.pending, ids...)
+}
+
 // fetch reads ids in batches of api.MaxReadBatch with opts.Parallel calls in
 // flight; each batch is stored in its own transaction as soon as it arrives.
-// The first failure stops the rest; stored batches stay.
-func (y *Syncer) fetch(ctx context.Context, ids []int64) error {
+// The first failure stops the rest; stored batches stay. feed, in a bulk
+// write, indexes the stored rows for search as they go.
+func (y *Syncer) fetch(ctx context.Context, ids []int64, feed *ftsFeed) error {
 	total := len(ids)
 	if y.opts.Progress != nil {
 		y.opts.Progress(0, total)
@@ -304,6 +317,11 @@ func (y *Syncer) fetch(ctx context.Context, ids []int64) error {
 		if len(group) == 0 || ctx.Err() != nil || writeFailed {
 			return // cancelled, or a write failed: store no more, drain
 		}
+		var changed []int64
+		for _, g := range group {
+			changed = append(changed, g.ids...)
+		}
+		index := feed.take(changed, false)
 		// Each batch stays all-or-nothing inside the transaction; taking
 		// every batch that is ready at once commits (and so flushes pages to
 		// the WAL) far less often when the writer falls behind.
@@ -313,16 +331,15 @@ func (y *Syncer) fetch(ctx context.Context, ids []int64) error {
 					return err
 				}
 			}
-			return nil
+			return indexForSearch(ctx, tx, index)
 		})
 		if err != nil {
 			writeFailed = true
 			fail(err)
 			return
 		}
-		var changed []int64
+		feed.wrote(changed, index != nil)
 		for _, g := range group {
-			changed = append(changed, g.ids...)
 			done += g.n
 		}
 		y.s.notify(changed)
@@ -330,51 +347,59 @@ func (y *Syncer) fetch(ctx context.Context, ids []int64) error {
 			y.opts.Progress(done, total)
 		}
 	}
-	// Batches come back out of order; each waits here until the ones before
-	// it are written. A slow call would make the rest pile up in memory, so
-	// past maxWaiting they are written anyway, out of order.
+	// Batches come back out of order; each waits in early until the ones
+	// before it are in line, and the line is committed commitRows at a
+	// time: every commit rewrites the last pages of each table it touches,
+	// so one per batch cost more than the rows themselves. A slow call would
+	// make the rest pile up in memory, so past maxWaiting they join the line
+	// anyway, out of order.
 	early := map[int]fetched{}
-	written := map[int]bool{} // written ahead of next
+	written := map[int]bool{} // put in line ahead of next
 	next := 0
+	var line []fetched
+	lineRows := 0
+	enqueue := func(f fetched) {
+		line = append(line, f)
+		lineRows += f.n
+	}
 	for f := range ready {
 		early[f.seq] = f
-	drain:
 		for {
-			select {
-			case more, ok := <-ready:
-				if !ok {
-					break drain
-				}
-				early[more.seq] = more
-			default:
-				break drain
-			}
-		}
-		var group []fetched
-		for len(group) < 20 {
 			if written[next] {
 				delete(written, next)
 			} else if g, ok := early[next]; ok {
-				group = append(group, g)
+				enqueue(g)
 				delete(early, next)
 			} else {
 				break
 			}
 			next++
 		}
-		if len(group) == 0 && len(early) > maxWaiting {
-			for _, seq := range slices.Sorted(maps.Keys(early))[:min(len(early), 20)] {
-				group = append(group, early[seq])
+		if len(early) > maxWaiting {
+			for _, seq := range slices.Sorted(maps.Keys(early)) {
+				enqueue(early[seq])
 				delete(early, seq)
 				written[seq] = true
 			}
 		}
-		write(group)
+		if lineRows >= commitRows {
+			write(line)
+			line, lineRows = nil, 0
+		}
 	}
+	write(line)
 	// After a failure the batches behind the failed one are still worth
 	// storing: the next sync skips what is stored.
 	for _, seq := range slices.Sorted(maps.Keys(early)) {
 		write([]fetched{early[seq]})
+	}
+	if rest := feed.take(nil, true); len(rest) > 0 {
+		err := y.s.inTx(context.WithoutCancel(ctx), func(tx *sql.Tx) error { return indexForSearch(ctx, tx, rest) })
+		if err != nil {
+			feed.stale = true // the rebuild at the end indexes them instead
+		} else {
+			feed.wrote(nil, true)
+		}
 	}
 	if firstErr != nil {
 		if errors.Is(firstErr, context.Canceled) && ctx.Err() != nil {
@@ -389,9 +414,28 @@ func (y *Syncer) fetch(ctx context.Context, ids []int64) error {
 	return nil
 }
 
-// lastUpdates maps every stored work order to its LastUpdate (ns).
+// indexForSearch adds the rows ids to the search index, in one statement.
+func indexForSearch(ctx context.Context, tx *sql.Tx, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO work_orders_fts(rowid, number, customer_name, site, address, description)
+SELECT id, number, customer_name, site, address, description FROM work_orders
+WHERE id IN (SELECT value FROM json_each(?))`, string(list))
+	if err != nil {
+		return fmt.Errorf("storage: indexing %d work orders for search: %w", len(ids), err)
+	}
+	return nil
+}
+
+// lastUpdates maps every stored work order to its LastUpdate (ns; 0 when
+// the service sent none).
 func (s *Store) lastUpdates(ctx context.Context) (map[int64]int64, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT id, last_update FROM work_orders WHERE last_update IS NOT NULL`)
+	rows, err := s.r.QueryContext(ctx, `SELECT id, COALESCE(last_update, 0) FROM work_orders`)
 	if err != nil {
 		return nil, fmt.Errorf("storage: reading stored versions: %w", err)
 	}
