@@ -17,17 +17,8 @@ import (
 // secret, an unreachable token server and a broken certificate each fail
 // the step they concern, in plain words, without showing the secret.
 func TestDoctorChecksAConfigurationStepByStep(t *testing.T) {
-	sb, err := sandbox.New(sandbox.Options{Seed: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(sb.Handler())
-	defer func() { srv.Close(); sb.Close() }()
-	info := sb.InfoFor(srv.URL + "/")
-	dir := t.TempDir()
-	cert := filepath.Join(dir, "cert.pem")
-	os.WriteFile(cert, info.CertPEM, 0o600)
-	broken := filepath.Join(dir, "broken.pem")
+	info, cert := doctorSandbox(t)
+	broken := filepath.Join(t.TempDir(), "broken.pem")
 	os.WriteFile(broken, []byte("-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----\n"), 0o600)
 	good := api.Connection{BaseURL: info.BaseURL, TokenURL: info.TokenURL, ClientID: info.ClientID, ClientSecret: info.ClientSecret, CertPath: cert}
 
@@ -76,15 +67,7 @@ func TestDoctorChecksAConfigurationStepByStep(t *testing.T) {
 // through the environment: the exit status is 0 only when every step passed,
 // and the output never shows the secret.
 func TestDoctorCommand(t *testing.T) {
-	sb, err := sandbox.New(sandbox.Options{Seed: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(sb.Handler())
-	defer func() { srv.Close(); sb.Close() }()
-	info := sb.InfoFor(srv.URL + "/")
-	cert := filepath.Join(t.TempDir(), "cert.pem")
-	os.WriteFile(cert, info.CertPEM, 0o600)
+	info, cert := doctorSandbox(t)
 	t.Setenv("WORKDESK_BASE_URL", info.BaseURL)
 	t.Setenv("WORKDESK_TOKEN_URL", info.TokenURL)
 	t.Setenv("WORKDESK_CLIENT_ID", info.ClientID)
@@ -115,4 +98,21 @@ func TestDoctorCommand(t *testing.T) {
 			}
 		})
 	}
+}
+
+// doctorSandbox serves a sandbox for the test and writes its certificate.
+func doctorSandbox(t *testing.T) (info sandbox.ConnectionInfo, cert string) {
+	t.Helper()
+	sb, err := sandbox.New(sandbox.Options{Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(sb.Handler())
+	t.Cleanup(func() { srv.Close(); sb.Close() })
+	info = sb.InfoFor(srv.URL + "/")
+	cert = filepath.Join(t.TempDir(), "cert.pem")
+	if err := os.WriteFile(cert, info.CertPEM, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return info, cert
 }
