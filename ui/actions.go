@@ -36,7 +36,7 @@ func (d *Desk) bulkAccept(ids []int64) {
 		return
 	}
 	d.list.clearSelection()
-	d.showBulkResult("Accepting", row.Id, ids)
+	d.showBulkResult("accept", row.Id, ids)
 }
 
 // showReject asks for the reason (required, up to 3000 characters) and
@@ -101,7 +101,7 @@ func (d *Desk) reject(ids []int64, reason string) error {
 		return err
 	}
 	d.list.clearSelection()
-	d.showBulkResult("Rejecting", row.Id, ids)
+	d.showBulkResult("reject", row.Id, ids)
 	return nil
 }
 

@@ -2,11 +2,14 @@ package ui
 
 import (
 	"image/color"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/api"
 )
 
 // badge is a small coloured pill with white text (quote and work order status).
@@ -72,3 +75,49 @@ func (r *badgeRenderer) Refresh() {
 
 func (r *badgeRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.b.bg, r.b.text} }
 func (r *badgeRenderer) Destroy()                     {}
+
+// invoiceBadge is the header pill for where the work order's invoice stands
+// once it has left the draft: the work order itself stays Checked out at the
+// service while the customer verifies, authorizes, pays or disputes the
+// invoice, so without it the header would not move on. "" (no pill) while
+// the invoice is a draft or was never fetched.
+func invoiceBadge(inv *api.Invoice) (string, color.Color) {
+	if inv == nil || inv.Status == "" || inv.Status == api.InvoiceDraft {
+		return "", nil
+	}
+	return "Invoice " + statusText(inv.Status), invoiceStatusColor(inv.Status)
+}
+
+// invoiceNextStep says, for a person, what the invoice's status means for
+// them next; "" while it is a draft (or unknown), when the work order's own
+// status says what to do.
+func invoiceNextStep(inv *api.Invoice) string {
+	if inv == nil {
+		return ""
+	}
+	switch inv.Status {
+	case api.InvoiceSubmitted:
+		return "Invoice submitted — waiting for the customer"
+	case api.InvoicePendingVerification:
+		return "Invoice submitted — waiting for the customer to verify it"
+	case api.InvoiceAuthorized:
+		s := "Invoice authorized — nothing more to do; payment follows"
+		if inv.AuthNumber != "" {
+			s += " (authorization " + inv.AuthNumber + ")"
+		}
+		return s
+	case api.InvoicePaid:
+		s := "Invoice paid — nothing more to do"
+		if inv.PaidDate != nil && !inv.PaidDate.IsZero() {
+			s = "Invoice paid on " + localTime(*inv.PaidDate) + " — nothing more to do"
+		}
+		return s
+	case api.InvoiceDisputed:
+		s := "Invoice disputed: fix and resubmit"
+		if r := strings.TrimSpace(inv.Comment); r != "" {
+			s += ". The customer says: " + r
+		}
+		return s
+	}
+	return ""
+}

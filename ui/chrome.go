@@ -69,6 +69,7 @@ func (d *Desk) showShortcuts() {
 	form := widget.NewForm(
 		widget.NewFormItem("Ctrl+R", widget.NewLabel("Sync with the service now")),
 		widget.NewFormItem("Ctrl+F", widget.NewLabel("Find a work order (number, customer, site, description)")),
+		widget.NewFormItem("Esc", widget.NewLabel("Clear the search (in the search box)")),
 		widget.NewFormItem("Ctrl+L", widget.NewLabel("Move to the list")),
 		widget.NewFormItem("Up, Down", widget.NewLabel("Move through the list")),
 		widget.NewFormItem("Enter", widget.NewLabel("Open the highlighted work order")),

@@ -32,6 +32,8 @@ type detailView struct {
 	titleRow  *fyne.Container  // number and badges: re-laid out when they change size
 	status    *badge
 	quote     *badge
+	invoice   *badge // where the invoice stands once submitted (the work order stays Checked out)
+	header    *fyne.Container
 	where     *widget.Label
 	nte       *widget.Label
 	accept    *widget.Button
@@ -47,7 +49,7 @@ type detailView struct {
 func newDetailView(d *Desk, tabs []tab) *detailView {
 	v := &detailView{d: d, tabs: tabs}
 	v.number = widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleSubHeading})
-	v.status, v.quote = newBadge(), newBadge()
+	v.status, v.quote, v.invoice = newBadge(), newBadge(), newBadge()
 	v.where = widget.NewLabel("")
 	v.where.Truncation = fyne.TextTruncateEllipsis
 	v.nte = widget.NewLabel("")
@@ -67,9 +69,11 @@ func newDetailView(d *Desk, tabs []tab) *detailView {
 	// show, and the pane is taller than it is wide.
 	v.appTabs.SetTabLocation(container.TabLocationLeading)
 
+	v.invoice.Hide()
 	header := container.NewBorder(nil, nil, nil,
-		container.NewVBox(container.NewHBox(widget.NewLabel("NTE"), v.nte), container.NewHBox(layout.NewSpacer(), v.accept, v.reject)),
+		container.NewVBox(container.NewHBox(widget.NewLabel("NTE"), v.nte), container.NewHBox(layout.NewSpacer(), v.invoice, v.accept, v.reject)),
 		container.NewVBox(v.titleRow, v.where))
+	v.header = header
 	card := container.NewStack(newThemedFill(theme.ColorNameHeaderBackground), container.NewPadded(header))
 	v.body = container.NewBorder(card, nil, nil, nil, v.appTabs)
 
@@ -98,7 +102,10 @@ func (v *detailView) open(id int64) {
 }
 
 // show renders wo in the header and every tab, keeping the current tab.
+// Another work order starts every tab at its top; the same one, refreshed in
+// place (a notification, a sync), keeps where the person had scrolled.
 func (v *detailView) show(wo *api.WorkOrder) {
+	switching := v.wo == nil || v.wo.WorkOrderId != wo.WorkOrderId
 	v.wo = wo
 	if len(v.container.Objects) == 0 || v.container.Objects[0] != v.body {
 		v.container.Objects = []fyne.CanvasObject{v.body}
@@ -111,6 +118,11 @@ func (v *detailView) show(wo *api.WorkOrder) {
 		v.quote.Set("Quote "+statusText(q.QuoteStatus), quoteColor(q.QuoteStatus))
 	} else {
 		v.quote.Set("", nil)
+	}
+	if text, fill := invoiceBadge(v.d.storedInvoice(wo.WorkOrderId)); text != v.invoice.text.Text || v.invoice.Visible() != (text != "") {
+		v.invoice.Set(text, fill)
+		showIf(text != "", v.invoice)
+		v.header.Refresh() // the pill under the NTE may widen that column
 	}
 	where := wo.Customer.Name
 	if site := wo.SiteName(); site != "" {
@@ -131,6 +143,35 @@ func (v *detailView) show(wo *api.WorkOrder) {
 	}
 	for _, t := range v.tabs {
 		t.show(wo)
+	}
+	if switching {
+		for _, it := range v.appTabs.Items {
+			scrollToTop(it.Content)
+		}
+	}
+}
+
+// scrollToTop scrolls back to the top every scroll, list and tree under o
+// that a tab lays out itself (through containers, scrolls and splits; the
+// insides of other widgets are theirs).
+func scrollToTop(o fyne.CanvasObject) {
+	switch c := o.(type) {
+	case *fyne.Container:
+		for _, ch := range c.Objects {
+			scrollToTop(ch)
+		}
+	case *container.Scroll:
+		if c.Offset.Y != 0 {
+			c.ScrollToOffset(fyne.NewPos(c.Offset.X, 0))
+		}
+		scrollToTop(c.Content)
+	case *container.Split:
+		scrollToTop(c.Leading)
+		scrollToTop(c.Trailing)
+	case *widget.List:
+		c.ScrollToTop()
+	case *widget.Tree:
+		c.ScrollToTop()
 	}
 }
 

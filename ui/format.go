@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/workorderdesk/workdesk/api"
 )
@@ -89,4 +91,16 @@ func shortStatus(s api.WorkOrderStatus) string {
 		return "Needs details"
 	}
 	return statusText(s)
+}
+
+// sentence capitalises the first letter of a message shown as a sentence
+// in a label ("the base URL must…" → "The base URL must…"). Errors are
+// worded in lower case to be wrapped; Fyne's error dialog capitalises them
+// itself, a label does not.
+func sentence(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 || !unicode.IsLower(r) {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
 }

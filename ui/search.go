@@ -7,7 +7,7 @@ import (
 
 // searchEntry is the list's search box: Enter opens the first match and the
 // Down key moves into the list, so a person can find and open a work order
-// without the mouse.
+// without the mouse; Esc clears the search and the list shows everything.
 type searchEntry struct {
 	widget.Entry
 	onEnter func()
@@ -32,6 +32,11 @@ func (e *searchEntry) TypedKey(k *fyne.KeyEvent) {
 			e.onDown()
 			return
 		}
+	case fyne.KeyEscape:
+		if e.Text != "" {
+			e.SetText("") // OnChanged runs the query again
+		}
+		return
 	}
 	e.Entry.TypedKey(k)
 }

@@ -106,7 +106,7 @@ func (s LiveSettings) Validate() error {
 		}
 	}
 	if s.ReceiverPort < 0 || s.ReceiverPort > 65535 {
-		return errors.New("the receiver port must be between 0 (any) and 65535")
+		return errors.New("the receiver port must be between 1 and 65535, or empty for any free port")
 	}
 	if s.ListenAll && s.ReceiverPort == 0 {
 		return errors.New("to be reached from the network the receiver needs a fixed port: the service is told its address once, in the integration tile")
@@ -149,7 +149,10 @@ func (d *Desk) showSettings() {
 		}, d.win)
 	})
 	port := widget.NewEntry()
-	port.SetText(strconv.Itoa(cur.ReceiverPort))
+	port.SetPlaceHolder("any free port")
+	if cur.ReceiverPort != 0 {
+		port.SetText(strconv.Itoa(cur.ReceiverPort))
+	}
 	listenAll := widget.NewCheck("Listen on all network interfaces (the service reaches this computer directly)", nil)
 	listenAll.SetChecked(cur.ListenAll)
 	checkSource := widget.NewCheck("Accept notifications only from the service (130.250.135.128/25)", nil)
@@ -160,9 +163,13 @@ func (d *Desk) showSettings() {
 	results := widget.NewLabel("")
 	results.Wrapping = fyne.TextWrapWord
 	read := func() (LiveSettings, error) {
-		p, err := strconv.Atoi(strings.TrimSpace(port.Text))
-		if err != nil {
-			return LiveSettings{}, errors.New("the receiver port must be a number (0 = any free port)")
+		p := 0 // empty: any free port
+		if pt := strings.TrimSpace(port.Text); pt != "" {
+			n, err := strconv.Atoi(pt)
+			if err != nil {
+				return LiveSettings{}, errors.New("the receiver port must be a number, or empty for any free port")
+			}
+			p = n
 		}
 		m, err := strconv.Atoi(strings.TrimSpace(every.Text))
 		if err != nil {
@@ -187,9 +194,11 @@ func (d *Desk) showSettings() {
 	test.OnTapped = func() {
 		s, err := read()
 		if err != nil {
-			results.SetText(err.Error())
+			results.Importance = widget.DangerImportance // a mistake to fix before testing
+			results.SetText(sentence(err.Error()))
 			return
 		}
+		results.Importance = widget.MediumImportance
 		if d.deps.TestConnection == nil {
 			results.SetText("Testing is not available here.")
 			return

@@ -66,7 +66,8 @@ func (s *statusBar) content() fyne.CanvasObject {
 	sep := func() fyne.CanvasObject { return widget.NewSeparator() }
 	facts := container.NewHBox(widget.NewIcon(theme.ComputerIcon()), s.mode, sep(), s.token, sep(), s.receiver, sep(), s.outbox, sep(), s.sync)
 	barBox := container.NewGridWrap(fyne.NewSize(180, s.bar.MinSize().Height), container.NewStack(s.bar, s.uploading))
-	s.row = container.New(&statusRow{facts: facts}, container.NewHScroll(facts), s.note, container.NewHBox(s.barLabel, barBox))
+	s.row = container.New(&statusRow{facts: facts, progress: []fyne.CanvasObject{s.barLabel, s.bar, s.uploading}},
+		container.NewHScroll(facts), s.note, container.NewHBox(s.barLabel, barBox))
 	return container.NewVBox(widget.NewSeparator(), s.problem, s.row)
 }
 
@@ -83,20 +84,37 @@ func (s *statusBar) relayout() {
 // note in between, cut short with "…" when room runs out. It asks the
 // window for little width, so on a small screen the facts (a horizontal
 // Scroll) scroll instead of widening the window.
-type statusRow struct{ facts fyne.CanvasObject }
+//
+// The progress part takes room only while something in it shows: its bar
+// sits in a fixed-width cell that reports its width even with the bar
+// hidden, which used to cut the note short with 200 px still free.
+type statusRow struct {
+	facts    fyne.CanvasObject
+	progress []fyne.CanvasObject // the label and bars of the right part
+}
+
+// rightWidth is the width the progress part needs now: none while it shows nothing.
+func (l *statusRow) rightWidth(right fyne.CanvasObject) float32 {
+	for _, p := range l.progress {
+		if p.Visible() {
+			return right.MinSize().Width
+		}
+	}
+	return 0
+}
 
 func (l *statusRow) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	h := float32(0)
 	for _, o := range objs {
 		h = max(h, o.MinSize().Height)
 	}
-	return fyne.NewSize(objs[2].MinSize().Width+160, h)
+	return fyne.NewSize(l.rightWidth(objs[2])+160, h)
 }
 
 func (l *statusRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	pad := theme.Padding()
 	scroll, note, right := objs[0], objs[1], objs[2]
-	rw := right.MinSize().Width
+	rw := l.rightWidth(right)
 	right.Move(fyne.NewPos(size.Width-rw, 0))
 	right.Resize(fyne.NewSize(rw, size.Height))
 	fw := max(0, min(l.facts.MinSize().Width, size.Width-rw-pad))
@@ -178,8 +196,11 @@ func (s *statusBar) syncEnded(err error) {
 // progress shows done of total on the bar; total 0 means not known yet.
 func (s *statusBar) progress(what string, done, total int) {
 	s.barLabel.SetText(what)
-	s.barLabel.Show()
-	s.bar.Show()
+	if !s.bar.Visible() || !s.barLabel.Visible() {
+		s.barLabel.Show()
+		s.bar.Show()
+		s.relayout() // the progress part takes its room again
+	}
 	if total <= 0 {
 		s.bar.SetValue(0)
 		return
@@ -191,6 +212,7 @@ func (s *statusBar) progress(what string, done, total int) {
 func (s *statusBar) hideProgress() {
 	s.bar.Hide()
 	s.barLabel.Hide()
+	s.relayout() // the note gets the progress part's room
 }
 
 // listProblem shows that rows of the work order list could not be read

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image/color"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 
@@ -58,8 +59,10 @@ type invoiceTab struct {
 	editNote *widget.Label
 	unsaved  *widget.Label
 
-	number *widget.Entry
-	date   *dateEntry
+	number    *widget.Entry
+	date      *dateEntry
+	numberLbl *widget.Label // the number and date as text once the invoice takes no changes
+	dateLbl   *widget.Label
 
 	linesBox *fyne.Container
 	rows     []*lineRow
@@ -73,6 +76,11 @@ type invoiceTab struct {
 	freeBox  *fyne.Container
 	discount *widget.Entry
 	inputErr *widget.Label
+	adders   *fyne.Container // everything that adds lines: hidden when nothing may change
+
+	discTitle *widget.Label
+	discEntry fyne.CanvasObject // the discount entry in its fixed-width box
+	discRow   *fyne.Container
 
 	linesSum *widget.Label
 	discLbl  *widget.Label
@@ -85,7 +93,7 @@ type invoiceTab struct {
 	nteLbl     *widget.Label
 	nteWarn    *widget.Label
 	requestNte *widget.Button
-	requestWhy *widget.Label
+	requestRow *fyne.Container
 
 	problems   *widget.Label
 	warnings   *widget.Label
@@ -93,7 +101,11 @@ type invoiceTab struct {
 	save       *widget.Button
 	submit     *widget.Button
 	del        *widget.Button
+	buttons    *fyne.Container
 	lastAction *widget.Label
+	// submitTried: the person pressed Submit while something was still
+	// missing, so the checklist turns red until it is complete.
+	submitTried bool
 
 	attBox   *fyne.Container
 	attEmpty *widget.Label
@@ -101,7 +113,8 @@ type invoiceTab struct {
 	addAtt   *widget.Button
 }
 
-// lineRow is the widgets of one invoice line.
+// lineRow is the widgets of one invoice line: entries while the invoice
+// may change, plain text (the *Lbl fields; the entries nil) once it may not.
 type lineRow struct {
 	box      fyne.CanvasObject
 	desc     *widget.Entry
@@ -110,6 +123,8 @@ type lineRow struct {
 	rate     *widget.Entry
 	subtotal *widget.Label
 	remove   *widget.Button
+
+	descLbl, qtyLbl, rateLbl *widget.Label
 }
 
 // invoiceDraft is a work order's draft set aside while another one is open.
@@ -135,10 +150,10 @@ func newInvoiceTab(d *Desk) *invoiceTab {
 	t.editNote = widget.NewLabel("")
 	t.editNote.Wrapping = fyne.TextWrapWord
 	t.editNote.Importance = widget.WarningImportance
-	t.unsaved = widget.NewLabel("Unsaved changes — Save to send them")
+	// Below the buttons, and its line kept while empty: a note that comes
+	// and goes above them would move them under the pointer on every Save.
+	t.unsaved = widget.NewLabel("")
 	t.unsaved.Importance = widget.WarningImportance
-	t.unsaved.Wrapping = fyne.TextWrapWord
-	t.unsaved.Hide()
 
 	t.number = widget.NewEntry()
 	t.number.SetPlaceHolder("e.g. INV-2026-0142")
@@ -149,6 +164,9 @@ func newInvoiceTab(d *Desk) *invoiceTab {
 		t.inv.InvoiceNumber = strings.TrimSpace(s)
 		t.edited()
 	}
+	t.numberLbl = widget.NewLabel("")
+	t.numberLbl.Wrapping = fyne.TextWrapWord
+	t.dateLbl = widget.NewLabel("")
 	t.date = newDateEntry()
 	t.date.OnChanged = func(d *time.Time) {
 		if t.rendering {
@@ -179,8 +197,8 @@ func newInvoiceTab(d *Desk) *invoiceTab {
 	t.addTax = widget.NewButtonWithIcon("Add tax line", theme.ContentAddIcon(), t.onAddTax)
 	t.freeBox = container.NewHBox(widget.NewLabel("Your own line:"), t.freeType, t.addFree)
 	t.discount = widget.NewEntry()
-	t.discount.SetPlaceHolder("0.00")
-	t.discount.OnChanged = t.onDiscount
+	t.discount.OnChanged = t.onDiscount // its placeholder follows the currency (show)
+	t.discTitle = widget.NewLabel("Discount")
 	t.inputErr = widget.NewLabel("")
 	t.inputErr.Importance = widget.DangerImportance
 	t.inputErr.Wrapping = fyne.TextWrapWord
@@ -199,13 +217,10 @@ func newInvoiceTab(d *Desk) *invoiceTab {
 	t.nteWarn.Wrapping = fyne.TextWrapWord
 	t.requestNte = widget.NewButtonWithIcon("Request NTE increase", theme.WarningIcon(), t.onRequestNte)
 	t.requestNte.Importance = widget.DangerImportance
-	t.requestWhy = widget.NewLabel("")
-	t.requestWhy.Wrapping = fyne.TextWrapWord
-	t.requestWhy.Importance = widget.WarningImportance
+	t.requestRow = container.NewHBox(t.requestNte)
 
 	t.problems = widget.NewLabel("")
 	t.problems.Wrapping = fyne.TextWrapWord
-	t.problems.Importance = widget.DangerImportance
 	t.warnings = widget.NewLabel("")
 	t.warnings.Wrapping = fyne.TextWrapWord
 	t.warnings.Importance = widget.WarningImportance
@@ -218,6 +233,7 @@ func newInvoiceTab(d *Desk) *invoiceTab {
 	t.del = widget.NewButtonWithIcon("Delete…", theme.DeleteIcon(), t.onDelete)
 	t.lastAction = widget.NewLabel("")
 	t.lastAction.Wrapping = fyne.TextWrapWord
+	t.buttons = container.NewHBox(t.del, layout.NewSpacer(), t.save, t.submit)
 
 	t.attBox = container.NewVBox()
 	t.attEmpty = widget.NewLabel("No files on the invoice.")
@@ -233,30 +249,35 @@ func (t *invoiceTab) title() string       { return "Invoice" }
 func (t *invoiceTab) icon() fyne.Resource { return theme.DocumentIcon() }
 
 func (t *invoiceTab) content() fyne.CanvasObject {
+	if t.scroll != nil {
+		return t.scroll // built once: the widgets can have only one parent
+	}
 	fixed := func(w float32, o fyne.CanvasObject) fyne.CanvasObject {
 		return container.NewGridWrap(fyne.NewSize(w, o.MinSize().Height), o)
 	}
-	status := container.NewVBox(container.NewHBox(heading("Invoice"), t.badge), t.details, t.editNote, t.unsaved)
+	status := container.NewVBox(container.NewHBox(heading("Invoice"), t.badge), t.details, t.editNote)
 	head := widget.NewForm(
-		widget.NewFormItem("Invoice number", t.number),
-		widget.NewFormItem("Invoice date", t.date),
+		widget.NewFormItem("Invoice number", container.NewStack(t.number, t.numberLbl)),
+		widget.NewFormItem("Invoice date", container.NewStack(t.date, t.dateLbl)),
 	)
 	picker := container.NewBorder(nil, nil, nil, t.addItem, t.priceSel)
-	adders := container.NewVBox(t.plNote, picker, container.NewHBox(t.freeBox, t.addTax))
+	t.adders = container.NewVBox(t.plNote, picker, container.NewHBox(t.freeBox, t.addTax), t.inputErr)
+	t.discEntry = fixed(120, t.discount)
+	t.discRow = container.NewHBox(layout.NewSpacer(), t.discTitle, t.discEntry, t.discLbl)
 	totals := container.NewVBox(
 		container.NewHBox(layout.NewSpacer(), t.linesSum),
-		container.NewHBox(layout.NewSpacer(), widget.NewLabel("Discount"), fixed(120, t.discount), t.discLbl),
+		t.discRow,
 		container.NewHBox(layout.NewSpacer(), t.total),
 	)
-	nte := container.NewVBox(heading("Against the NTE"), t.nteLbl, t.gaugeBox, t.nteWarn,
-		container.NewHBox(t.requestNte), t.requestWhy)
-	actions := container.NewVBox(t.problems, t.warnings, t.settled,
-		container.NewHBox(t.del, layout.NewSpacer(), t.save, t.submit), t.lastAction)
+	nte := container.NewVBox(heading("Against the NTE"), t.nteLbl, t.gaugeBox, t.nteWarn, t.requestRow)
+	// What changes when the person saves or submits (the unsaved note, the
+	// last action) sits below the buttons, so the buttons stay put.
+	actions := container.NewVBox(t.problems, t.warnings, t.settled, t.buttons, t.unsaved, t.lastAction)
 	atts := container.NewVBox(
 		container.NewBorder(nil, nil, heading("Invoice attachments"), t.addAtt),
 		t.attNote, t.attEmpty, t.attBox)
 	t.body = container.NewVBox(status, head, widget.NewSeparator(),
-		heading("Lines"), t.linesBox, t.noLines, adders, t.inputErr, totals, widget.NewSeparator(),
+		heading("Lines"), t.linesBox, t.noLines, t.adders, totals, widget.NewSeparator(),
 		nte, widget.NewSeparator(), actions, widget.NewSeparator(), atts)
 	t.scroll = container.NewVScroll(container.NewPadded(container.NewVBox(t.hidden, t.body)))
 	return t.scroll
@@ -270,7 +291,10 @@ func (t *invoiceTab) show(wo *api.WorkOrder) {
 	t.wo = wo
 	if switching {
 		t.dirty, t.savingRow, t.fresh = false, 0, true
+		t.submitTried = false
 		t.inputErr.SetText("")
+		// A JPY discount is "0", not "0.00": the currency's own minor units.
+		t.discount.SetPlaceHolder(decimal.Zero.StringFixed(t.minor()))
 	}
 	if !wo.InvoiceVisible() {
 		t.hidden.SetText(fmt.Sprintf("%s was received before service version 4.1 (13 September 2018). "+
@@ -398,6 +422,12 @@ func (t *invoiceTab) renderDraft() {
 		t.discount.SetText(t.moneyText(t.inv.DiscountAmount))
 	}
 	t.rendering = false
+	t.numberLbl.SetText(orDash(t.inv.InvoiceNumber))
+	if d := invoiceDateToLocal(t.inv.InvoiceDate); d != nil {
+		t.dateLbl.SetText(d.Format("2 Jan 2006"))
+	} else {
+		t.dateLbl.SetText("—")
+	}
 	t.inputErr.SetText("")
 	t.rebuildLines()
 }
@@ -507,7 +537,23 @@ func (t *invoiceTab) renderStatus() {
 	for _, w := range []fyne.Disableable{t.number, t.date, t.discount, t.priceSel, t.freeType, t.addFree} {
 		setEnabled(w, ok)
 	}
-	t.lastAction.SetText(t.lastInvoiceAction())
+	// An invoice that takes no changes is read, not edited: its number,
+	// date, lines and totals show as text, not as faint disabled entries,
+	// and the controls that could not be used are not shown at all.
+	showIf(ok, t.number, t.date, t.adders, t.discTitle, t.discEntry, t.buttons, t.unsaved)
+	showIf(!ok, t.numberLbl, t.dateLbl)
+	t.renderLastAction()
+}
+
+// showIf shows the objects when on holds and hides them otherwise.
+func showIf(on bool, objs ...fyne.CanvasObject) {
+	for _, o := range objs {
+		if on {
+			o.Show()
+		} else {
+			o.Hide()
+		}
+	}
 }
 
 // renderAdders offers the price list and, when the customer allows them,
@@ -626,6 +672,9 @@ func lineLayout(desc, kind, qty, rate, subtotal, remove fyne.CanvasObject) fyne.
 }
 
 func (t *invoiceTab) newLineRow(i int, editable bool) *lineRow {
+	if !editable {
+		return t.newLineText(i)
+	}
 	l := t.inv.LineItems[i]
 	r := &lineRow{}
 	r.desc = widget.NewEntry()
@@ -684,13 +733,32 @@ func (t *invoiceTab) newLineRow(i int, editable bool) *lineRow {
 		t.edited()
 	})
 	r.remove.Importance = widget.LowImportance
-	setEnabled(r.desc, editable)
-	setEnabled(r.qty, editable && l.Type != api.LineTax)
-	setEnabled(r.rate, editable && !t.rateFixed(l))
-	if !editable {
-		r.remove.Hide()
-	}
+	setEnabled(r.qty, l.Type != api.LineTax)
+	setEnabled(r.rate, !t.rateFixed(l))
 	r.box = lineLayout(r.desc, r.kind, r.qty, r.rate, r.subtotal, r.remove)
+	return r
+}
+
+// newLineText shows line i of an invoice that takes no changes as plain
+// text in the same columns as the entries.
+func (t *invoiceTab) newLineText(i int) *lineRow {
+	l := t.inv.LineItems[i]
+	kind := string(l.Type)
+	if l.PriceListItemId != 0 {
+		kind = "Price list"
+	}
+	r := &lineRow{
+		descLbl:  widget.NewLabel(orDash(l.Description)),
+		kind:     widget.NewLabel(kind),
+		qtyLbl:   widget.NewLabel(l.Quantity.String()),
+		rateLbl:  widget.NewLabel(inCurrency(l.Rate, t.wo.Currency).Format()),
+		subtotal: widget.NewLabelWithStyle("", fyne.TextAlignTrailing, fyne.TextStyle{}),
+	}
+	r.descLbl.Wrapping = fyne.TextWrapWord
+	r.kind.Truncation = fyne.TextTruncateEllipsis
+	r.qtyLbl.Truncation = fyne.TextTruncateEllipsis
+	r.rateLbl.Truncation = fyne.TextTruncateEllipsis
+	r.box = lineLayout(r.descLbl, r.kind, r.qtyLbl, r.rateLbl, r.subtotal, layout.NewSpacer())
 	return r
 }
 
@@ -714,7 +782,7 @@ func parseRate(s, currency string) (api.Money, error) {
 	}
 	m, err := api.NewMoney(s, currency)
 	if err != nil {
-		return api.Money{}, errors.New("the amount must be a number, e.g. 85.00")
+		return api.Money{}, errors.New("the amount must be a number, e.g. " + decimal.NewFromInt(85).StringFixed(int32(api.MinorUnits(currency))))
 	}
 	if m.Amount.IsNegative() {
 		return api.Money{}, errors.New("the amount cannot be negative")
@@ -855,6 +923,18 @@ func nteStanding(total, nte api.Money) (nteLevel, float64) {
 // recompute refreshes everything derived from the draft: subtotals, totals,
 // the NTE gauge, the submit checks and the buttons.
 func (t *invoiceTab) recompute() {
+	// The notes below wrap; when one changes, the tab is laid out again or
+	// a longer note would run under what follows it.
+	notes := func() string {
+		return fmt.Sprint(t.problems.Text, t.problems.Visible(), t.warnings.Text, t.warnings.Visible(),
+			t.settled.Text, t.nteWarn.Text, t.nteWarn.Visible(), t.requestRow.Visible(), t.discRow.Visible())
+	}
+	before := notes()
+	defer func() {
+		if notes() != before {
+			t.relayout()
+		}
+	}()
 	cur := t.wo.Currency
 	for i, r := range t.rows {
 		l := t.inv.LineItems[i]
@@ -874,6 +954,15 @@ func (t *invoiceTab) recompute() {
 		t.discLbl.SetText("−" + tt.discount.Format())
 	}
 	t.total.SetText("Total " + tt.total.Format() + "  " + cur)
+	if ok, _ := t.editable(); !ok {
+		// Read, not edited: a discount shows as text, and only if there is one.
+		t.discRow.Hidden = tt.discount.IsZero()
+		if !tt.discount.IsZero() {
+			t.discLbl.SetText("Discount −" + tt.discount.Format())
+		}
+	} else {
+		t.discRow.Hidden = false
+	}
 	hasTax := false
 	for _, l := range t.inv.LineItems {
 		hasTax = hasTax || l.Type == api.LineTax
@@ -897,28 +986,54 @@ func (t *invoiceTab) recompute() {
 		t.settled.SetText("")
 		t.settled.Hide()
 	}
+	if !ok {
+		// Nothing can be done here (the editing note says why): no to-do list.
+		blocking, warnings = nil, nil
+	}
 	if t.dirty {
-		t.unsaved.Show()
+		t.unsaved.SetText("Unsaved changes — Save to send them")
 	} else {
-		t.unsaved.Hide()
+		t.unsaved.SetText("") // the line stays: see newInvoiceTab
 	}
-	if len(blocking) > 0 {
-		t.problems.SetText("The service would refuse to submit this invoice:\n• " + strings.Join(blocking, "\n• "))
-		t.problems.Show()
-	} else {
-		t.problems.SetText("")
-		t.problems.Hide()
+	if len(blocking) == 0 {
+		t.submitTried = false
 	}
-	if len(warnings) > 0 {
-		t.warnings.SetText("• " + strings.Join(warnings, "\n• "))
+	t.renderChecklist(blocking)
+	// The NTE section already says, once, what to do about an overrun.
+	shown := slices.DeleteFunc(slices.Clone(warnings), func(w string) bool { return w == overNteWarning(t.wo, tt.total) })
+	if len(shown) > 0 {
+		t.warnings.SetText("• " + strings.Join(shown, "\n• "))
 		t.warnings.Show()
 	} else {
 		t.warnings.SetText("")
 		t.warnings.Hide()
 	}
 	setEnabled(t.save, ok && t.dirty)
-	setEnabled(t.submit, ok && settled == "" && len(blocking) == 0)
+	// Submit stays pressable while something is missing: pressing it turns
+	// the checklist red instead of leaving the person guessing at a grey
+	// button.
+	setEnabled(t.submit, ok && settled == "")
 	setEnabled(t.del, ok && t.stored != nil && (len(t.stored.LineItems) > 0 || t.stored.InvoiceNumber != ""))
+}
+
+// renderChecklist shows what is still missing before the invoice can be
+// submitted: a neutral to-do list while the person works on it, red once
+// they pressed Submit and the service would refuse it.
+func (t *invoiceTab) renderChecklist(blocking []string) {
+	if len(blocking) == 0 {
+		t.problems.SetText("")
+		t.problems.Hide()
+		return
+	}
+	head := "Before you can submit:"
+	t.problems.Importance = widget.MediumImportance
+	if t.submitTried {
+		head = "Not submitted yet — first:"
+		t.problems.Importance = widget.DangerImportance
+	}
+	t.problems.SetText(head + "\n• " + strings.Join(blocking, "\n• "))
+	t.problems.Show()
+	t.problems.Refresh()
 }
 
 // invoiceSettledText says where an invoice stands once it has left the
@@ -976,8 +1091,7 @@ func nteGaugeColor(level nteLevel) color.Color {
 func (t *invoiceTab) renderNte(total api.Money) {
 	nte := inCurrency(t.wo.Nte.Amount, t.wo.Currency)
 	level, share := nteStanding(total, nte)
-	t.requestNte.Hide()
-	t.requestWhy.Hide()
+	showIf(false, t.requestRow, t.requestNte)
 	t.nteWarn.Importance = widget.WarningImportance
 	switch level {
 	case nteNoLimit:
@@ -991,27 +1105,27 @@ func (t *invoiceTab) renderNte(total api.Money) {
 		t.nteWarn.Hide()
 	case nteNear:
 		left, _ := nte.Add(api.Money{Amount: total.Amount.Neg(), Currency: nte.Currency})
-		t.nteWarn.SetText(fmt.Sprintf("Close to the NTE: the total is %.0f%% of it, %s left. Request an increase before the invoice passes it.", share*100, left.Format()))
+		msg := fmt.Sprintf("Close to the NTE: the total is %.0f%% of it, %s left.", share*100, left.Format())
+		if can, _ := nteIncreaseAdvice(t.wo); can {
+			msg += " If the work costs more, request an NTE increase before the invoice passes it."
+		}
+		t.nteWarn.SetText(msg)
 		t.nteWarn.Show()
 	case nteOver:
+		// One message, and the button only when it can be used: never
+		// advice the person cannot follow next to a disabled button.
 		over := api.Money{Amount: total.Amount.Sub(nte.Amount), Currency: nte.Currency}
+		can, advice := nteIncreaseAdvice(t.wo)
 		t.nteWarn.Importance = widget.DangerImportance
-		t.nteWarn.SetText(fmt.Sprintf("Over the NTE by %s. The customer may refuse this invoice or dispute it later: ask for an NTE increase first.", over.Format()))
+		t.nteWarn.SetText(fmt.Sprintf("Over the NTE by %s: the customer may refuse this invoice or dispute it later. %s", over.Format(), advice))
 		t.nteWarn.Show()
-		t.requestNte.Show()
-		allowed, why := quoteAllowed(t.wo)
-		setEnabled(t.requestNte, allowed)
-		if !allowed {
-			t.requestWhy.SetText("An NTE increase cannot be requested now. " + why)
-			t.requestWhy.Show()
-		}
+		showIf(can, t.requestRow, t.requestNte)
 	}
 	if ok, _ := t.editable(); !ok {
 		// Advice to ask for more money is for invoices still being written;
 		// a submitted, authorized or paid one only shows where it stands.
 		t.nteWarn.Hide()
-		t.requestNte.Hide()
-		t.requestWhy.Hide()
+		showIf(false, t.requestRow, t.requestNte)
 	}
 	t.nteLbl.SetText(fmt.Sprintf("Total %s of the NTE %s", total.Format(), nte.Format()))
 	t.gaugeBox.Show()
@@ -1022,44 +1136,82 @@ func (t *invoiceTab) renderNte(total api.Money) {
 	t.nteWarn.Refresh()
 }
 
-// invoiceSubmitChecks lists, in plain words, what the service would refuse
-// on submission (blocking; codes 3050, 3051, 3052) and what it may accept
-// but the customer may not (warnings). Whether the customer blocks invoices
-// above the NTE is not published to contractors, so over the NTE is a warning.
+// nteIncreaseAdvice says whether an NTE increase (a quote) can be requested
+// now, and what the person can do about an invoice above the NTE: exactly
+// one thing they are able to do, never a request they cannot make.
+func nteIncreaseAdvice(wo *api.WorkOrder) (bool, string) {
+	if ok, _ := quoteAllowed(wo); ok {
+		return true, "Request an NTE increase before you submit: the NTE rises when the customer approves your quote."
+	}
+	q := wo.Nte.Quote
+	switch {
+	case wo.Status == api.StatusRejected || wo.Status == api.StatusRecalled:
+		return false, "No increase can be requested on a " + strings.ToLower(statusText(wo.Status)) + " work order."
+	case q != nil && q.QuoteStatus == api.QuoteSubmitted:
+		return false, "Your quote for an increase is waiting for the customer's decision: if they approve it, the NTE rises. " +
+			"Until then, wait, or bring the invoice down to the NTE."
+	case q != nil && q.QuoteStatus == api.QuoteApproved:
+		return false, "The customer already approved a quote, and another increase can be requested only after the customer rejects that one. " +
+			"Bring the invoice down to the NTE, or submit it as it is and let the customer decide."
+	}
+	_, why := quoteAllowed(wo)
+	return false, why
+}
+
+// overNteWarning is the submit-time warning for a total above the NTE; ""
+// when it is within (or the NTE is in another currency, never compared).
+func overNteWarning(wo *api.WorkOrder, total api.Money) string {
+	nte := inCurrency(wo.Nte.Amount, wo.Currency)
+	if nte.Currency != total.Currency {
+		return ""
+	}
+	if level, _ := nteStanding(total, nte); level != nteOver {
+		return ""
+	}
+	return fmt.Sprintf("The total (%s) is above the NTE (%s): the service may refuse the invoice, or the customer may dispute it later.",
+		total.Format(), nte.Format())
+}
+
+// invoiceSubmitChecks lists what is still missing before the service would
+// take the invoice (blocking), each worded as what the person has to do and
+// without the service's error codes (it answers 3050, 3051 or 3052 to these),
+// and what it may accept but the customer may not (warnings). Whether the
+// customer blocks invoices above the NTE is not published to contractors,
+// so over the NTE is a warning.
 func invoiceSubmitChecks(wo *api.WorkOrder, inv *api.Invoice, pl *api.PriceList) (blocking, warnings []string) {
 	add := func(s string, args ...any) { blocking = append(blocking, fmt.Sprintf(s, args...)) }
 	switch {
 	case wo.Status == api.StatusRejected || wo.Status == api.StatusRecalled:
 		add("the work order is %s, so it cannot be invoiced", strings.ToLower(statusText(wo.Status)))
 	case !wo.InvoiceVisible():
-		add("the work order was received before service version 4.1: the service shows its invoice only once the work order is completed")
+		add("complete the work order first: it was received before service version 4.1, and the service shows its invoice only once the work is completed")
 	case !wo.Status.Completed():
-		add("the work order is %s: the service accepts the invoice only once the work is completed and checked out (3051)", strings.ToLower(statusText(wo.Status)))
+		add("check out the work order: the service takes the invoice only once the work is done (it is %s now)", strings.ToLower(statusText(wo.Status)))
 	}
 	if !inv.Status.Editable() {
-		add("the invoice is already %s: it can be submitted only as a draft or after a dispute (3050)", strings.ToLower(statusText(inv.Status)))
+		add("nothing: the invoice is already %s, and can be submitted again only if the customer disputes it", strings.ToLower(statusText(inv.Status)))
 	}
 	if strings.TrimSpace(inv.InvoiceNumber) == "" {
-		add("the invoice number is missing (3052)")
+		add("enter the invoice number")
 	}
 	if inv.InvoiceDate == nil || inv.InvoiceDate.IsZero() {
-		add("the invoice date is missing (3052)")
+		add("pick the invoice date")
 	}
 	if len(inv.LineItems) == 0 {
-		add("the invoice has no lines (3052)")
+		add("add at least one line")
 	}
 	currency := wo.Currency
 	plProblem := priceListProblem(pl, currency)
 	for i, l := range inv.LineItems {
 		n := i + 1
 		if strings.TrimSpace(l.Description) == "" {
-			add("line %d has no description (3052)", n)
+			add("line %d: add a description", n)
 		}
 		if l.Quantity.IsZero() {
-			add("line %d has quantity 0 (3052)", n)
+			add("line %d: enter a quantity (it is 0)", n)
 		}
 		if l.Type == "" {
-			add("line %d has no category (3052)", n)
+			add("line %d: choose a category", n)
 		}
 		if l.PriceListItemId != 0 && pl != nil && plProblem == "" {
 			var item *api.PriceListItem
@@ -1070,18 +1222,18 @@ func invoiceSubmitChecks(wo *api.WorkOrder, inv *api.Invoice, pl *api.PriceList)
 			}
 			switch {
 			case item == nil:
-				add("line %d refers to a price list item the customer no longer offers (3052)", n)
+				add("line %d: remove it or pick another item: the customer no longer offers this price list item", n)
 			case item.IsRateReadOnly && !l.Rate.Amount.Equal(item.Rate.Amount):
-				add("line %d must keep the price list rate of %s (3052)", n, inCurrency(item.Rate, currency).Format())
+				add("line %d: keep the price list rate of %s", n, inCurrency(item.Rate, currency).Format())
 			}
 		}
 	}
 	tt := computeTotals(inv, currency)
 	for _, n := range tt.foreign {
 		if n == 0 {
-			add("the discount is in %s, but the work order is billed in %s", inv.DiscountAmount.Currency, currency)
+			add("the discount is in %s, but the work order is billed in %s: enter it again", inv.DiscountAmount.Currency, currency)
 		} else {
-			add("line %d is in %s, but the work order is billed in %s", n, inv.LineItems[n-1].Rate.Currency, currency)
+			add("line %d is in %s, but the work order is billed in %s: remove it", n, inv.LineItems[n-1].Rate.Currency, currency)
 		}
 	}
 	if plProblem != "" {
@@ -1093,16 +1245,13 @@ func invoiceSubmitChecks(wo *api.WorkOrder, inv *api.Invoice, pl *api.PriceList)
 		}
 	}
 	if tt.discount.Amount.IsNegative() || !tt.discount.FitsMinorUnits() {
-		add("the discount is not a valid %s amount (3052)", currency)
+		add("correct the discount: it is not a valid %s amount", currency)
 	}
 	if tt.total.Amount.IsNegative() {
-		add("the discount (%s) is larger than the lines (%s)", tt.discount.Format(), tt.lines.Format())
+		add("lower the discount (%s): it is larger than the lines (%s)", tt.discount.Format(), tt.lines.Format())
 	}
-	if nte := inCurrency(wo.Nte.Amount, currency); nte.Currency == currency {
-		if level, _ := nteStanding(tt.total, nte); level == nteOver {
-			warnings = append(warnings, fmt.Sprintf("The total (%s) is above the NTE (%s): the service may refuse the invoice, or the customer may dispute it later. Request an NTE increase first.",
-				tt.total.Format(), nte.Format()))
-		}
+	if w := overNteWarning(wo, tt.total); w != "" {
+		warnings = append(warnings, w)
 	}
 	return blocking, warnings
 }
@@ -1180,7 +1329,7 @@ func (t *invoiceTab) onSave() {
 	if t.queueSave() {
 		t.d.queued("Invoice of " + t.wo.WorkOrderNumber)
 		t.recompute()
-		t.lastAction.SetText(t.lastInvoiceAction())
+		t.renderLastAction()
 	}
 }
 
@@ -1193,7 +1342,11 @@ func (t *invoiceTab) onSubmit() {
 	}
 	blocking, warnings := t.checks()
 	if len(blocking) > 0 {
-		t.d.showError(errors.New("the service would refuse this invoice: " + strings.Join(blocking, "; ")))
+		// The service would refuse it: the checklist right above the
+		// button turns red and says what is missing.
+		t.submitTried = true
+		t.renderChecklist(blocking)
+		t.relayout()
 		return
 	}
 	doSubmit := func() {
@@ -1206,7 +1359,7 @@ func (t *invoiceTab) onSubmit() {
 		}
 		t.d.queued("Submit invoice of " + t.wo.WorkOrderNumber)
 		t.recompute()
-		t.lastAction.SetText(t.lastInvoiceAction())
+		t.renderLastAction()
 	}
 	if len(warnings) == 0 {
 		doSubmit()
@@ -1234,7 +1387,7 @@ func (t *invoiceTab) onDelete() {
 			t.dirty, t.savingRow = false, 0
 			t.d.queued("Delete invoice of " + t.wo.WorkOrderNumber)
 			t.recompute()
-			t.lastAction.SetText(t.lastInvoiceAction())
+			t.renderLastAction()
 		}, t.d.win)
 }
 
@@ -1243,12 +1396,25 @@ var invoiceKinds = map[storage.OutboxKind]bool{
 	storage.KindInvoiceAttachmentAdd: true, storage.KindInvoiceAttachmentRemove: true,
 }
 
+// renderLastAction shows the newest invoice action under the buttons, in
+// red when the service refused it (with the service's own message).
+func (t *invoiceTab) renderLastAction() {
+	text, refused := t.lastInvoiceAction()
+	if refused {
+		t.lastAction.Importance = widget.DangerImportance
+	} else {
+		t.lastAction.Importance = widget.MediumImportance
+	}
+	t.lastAction.SetText(text)
+	t.lastAction.Refresh()
+}
+
 // lastInvoiceAction describes the newest invoice action on the work order;
 // a refusal carries the service's own message.
-func (t *invoiceTab) lastInvoiceAction() string {
+func (t *invoiceTab) lastInvoiceAction() (text string, refused bool) {
 	rows, err := t.d.store.OutboxRows(context.Background(), t.wo.WorkOrderId)
 	if err != nil {
-		return ""
+		return "", false
 	}
 	for i := len(rows) - 1; i >= 0; i-- {
 		r := rows[i]
@@ -1259,9 +1425,9 @@ func (t *invoiceTab) lastInvoiceAction() string {
 		if r.State == storage.OutboxFailed {
 			text += " Fix the invoice, then retry or discard this action in the Activity tab."
 		}
-		return text
+		return text, r.State == storage.OutboxFailed
 	}
-	return ""
+	return "", false
 }
 
 // renderAttachments lists the invoice's files. Invoices carry a handful, so
@@ -1311,7 +1477,7 @@ func (t *invoiceTab) addAttachment(path string) {
 		return
 	}
 	t.d.queued("File for the invoice of " + t.wo.WorkOrderNumber)
-	t.lastAction.SetText(t.lastInvoiceAction())
+	t.renderLastAction()
 }
 
 func (t *invoiceTab) confirmRemove(a api.Attachment) {
@@ -1325,7 +1491,7 @@ func (t *invoiceTab) confirmRemove(a api.Attachment) {
 			return
 		}
 		t.d.queued("Remove " + a.Name)
-		t.lastAction.SetText(t.lastInvoiceAction())
+		t.renderLastAction()
 	}, t.d.win)
 }
 

@@ -210,8 +210,11 @@ func TestAnInvoiceOverTheNteRequestsAnIncrease(t *testing.T) {
 	if !inv.requestNte.Visible() || inv.requestNte.Disabled() {
 		t.Fatalf("over the NTE, the request button is visible=%v disabled=%v", inv.requestNte.Visible(), inv.requestNte.Disabled())
 	}
-	if !strings.Contains(inv.nteWarn.Text, "Over the NTE") || !strings.Contains(inv.warnings.Text, "may refuse") {
-		t.Errorf("over the NTE the tab warns %q / %q", inv.nteWarn.Text, inv.warnings.Text)
+	if !strings.Contains(inv.nteWarn.Text, "Over the NTE") || !strings.Contains(inv.nteWarn.Text, "Request an NTE increase before you submit") {
+		t.Errorf("over the NTE the tab warns %q", inv.nteWarn.Text)
+	}
+	if inv.warnings.Visible() && strings.Contains(inv.warnings.Text, "NTE") {
+		t.Errorf("the overrun is told twice: %q and again %q", inv.nteWarn.Text, inv.warnings.Text)
 	}
 	total := computeTotals(&inv.inv, wo.Currency).total
 	lines := inv.currentLines()
@@ -241,19 +244,46 @@ func TestAnInvoiceOverTheNteRequestsAnIncrease(t *testing.T) {
 	}
 }
 
-func TestTheNteButtonExplainsWhenNoQuoteIsPossible(t *testing.T) {
-	h := newHarness(t)
-	inv := openInvoice(h, func(wo *api.WorkOrder, inv *api.Invoice, _ *api.PriceList) bool {
-		return wo.Nte.Quote != nil && wo.Nte.Quote.QuoteStatus == api.QuoteSubmitted && !wo.Nte.NoLimit() && inv.Status.Editable()
-	})
-	wo := h.desk.detail.wo
-	row := addPriceItem(t, inv, 0)
-	row.qty.SetText(wo.Nte.Amount.Amount.Mul(decimal.NewFromInt(3)).Div(inv.inv.LineItems[len(inv.inv.LineItems)-1].Rate.Amount).Ceil().String())
-	if !inv.requestNte.Visible() || !inv.requestNte.Disabled() {
-		t.Fatalf("with a quote waiting, the request button is visible=%v disabled=%v", inv.requestNte.Visible(), inv.requestNte.Disabled())
-	}
-	if !inv.requestWhy.Visible() || !strings.Contains(inv.requestWhy.Text, "Waiting for the customer's decision") {
-		t.Errorf("the tab explains %q", inv.requestWhy.Text)
+// shownTexts is every visible label and button text of the invoice tab.
+func shownTexts(inv *invoiceTab) string { return strings.Join(texts(inv.body), "\n") }
+
+// Over the NTE while no quote can be submitted, the tab says once what the
+// person can do, and never tells them to request an increase they cannot.
+func TestOverTheNteWithoutAPossibleQuoteSaysOnceWhy(t *testing.T) {
+	for _, c := range []struct {
+		quote api.QuoteStatus
+		says  string
+	}{
+		{api.QuoteSubmitted, "waiting for the customer's decision"},
+		{api.QuoteApproved, "only after the customer rejects that one"},
+	} {
+		t.Run(string(c.quote), func(t *testing.T) {
+			h := newHarness(t)
+			inv := openInvoice(h, func(wo *api.WorkOrder, inv *api.Invoice, _ *api.PriceList) bool {
+				return wo.Nte.Quote != nil && wo.Nte.Quote.QuoteStatus == c.quote && !wo.Nte.NoLimit() && inv.Status.Editable()
+			})
+			wo := h.desk.detail.wo
+			row := addPriceItem(t, inv, 0)
+			row.qty.SetText(wo.Nte.Amount.Amount.Mul(decimal.NewFromInt(3)).Div(inv.inv.LineItems[len(inv.inv.LineItems)-1].Rate.Amount).Ceil().String())
+			if inv.requestNte.Visible() {
+				t.Errorf("with the quote %s, a request button shows (disabled=%v)", c.quote, inv.requestNte.Disabled())
+			}
+			if !inv.nteWarn.Visible() || !strings.Contains(inv.nteWarn.Text, "Over the NTE") || !strings.Contains(inv.nteWarn.Text, c.says) {
+				t.Errorf("over the NTE with the quote %s the tab says %q", c.quote, inv.nteWarn.Text)
+			}
+			shown := strings.ToLower(shownTexts(inv))
+			for _, never := range []string{"request an nte increase", "ask for an nte increase", "cannot be requested now"} {
+				if strings.Contains(shown, never) {
+					t.Errorf("the tab says %q although no increase can be requested:\n%s", never, shown)
+				}
+			}
+			if n := strings.Count(shown, "over the nte") + strings.Count(shown, "above the nte"); n != 1 {
+				t.Errorf("the overrun is told %d times:\n%s", n, shown)
+			}
+			h.settle()
+			inv.scroll.ScrollToBottom()
+			h.capture("invoice-over-nte-" + string(c.quote))
+		})
 	}
 }
 
@@ -262,8 +292,15 @@ func TestSubmitWaitsForCheckOutAndSaysSo(t *testing.T) {
 	inv := openInvoice(h, func(wo *api.WorkOrder, inv *api.Invoice, _ *api.PriceList) bool {
 		return !wo.Status.Completed() && inv.Status.Editable()
 	})
-	if !inv.submit.Disabled() || !strings.Contains(inv.problems.Text, "checked out") {
-		t.Fatalf("before check-out, submit disabled=%v and the tab says %q", inv.submit.Disabled(), inv.problems.Text)
+	if !inv.problems.Visible() || !strings.Contains(inv.problems.Text, "check out the work order") || inv.problems.Importance == widget.DangerImportance {
+		t.Fatalf("before check-out the checklist says %q (importance %v)", inv.problems.Text, inv.problems.Importance)
+	}
+	test.Tap(inv.submit)
+	if inv.problems.Importance != widget.DangerImportance || !strings.Contains(inv.problems.Text, "check out the work order") {
+		t.Errorf("pressing Submit before check-out leaves the checklist %q (importance %v)", inv.problems.Text, inv.problems.Importance)
+	}
+	if rows, _ := h.store.OutboxRows(context.Background(), h.desk.detail.wo.WorkOrderId); len(rows) != 0 {
+		t.Errorf("an invoice the service would refuse was queued: %+v", rows)
 	}
 }
 
@@ -326,25 +363,25 @@ func TestInvoiceSubmitChecks(t *testing.T) {
 	}{
 		{name: "complete and within the NTE", wo: wo(api.StatusCheckedOut, "500", modern)},
 		{name: "no limit", wo: wo(api.StatusVerified, "0", modern)},
-		{name: "work not completed", wo: wo(api.StatusCheckedIn, "500", modern), blocking: []string{"checked in: the service accepts the invoice only once the work is completed and checked out (3051)"}},
-		{name: "pre-4.1 not completed", wo: wo(api.StatusAccepted, "500", old), blocking: []string{"before service version 4.1"}},
+		{name: "work not completed", wo: wo(api.StatusCheckedIn, "500", modern), blocking: []string{"check out the work order: the service takes the invoice only once the work is done (it is checked in now)"}},
+		{name: "pre-4.1 not completed", wo: wo(api.StatusAccepted, "500", old), blocking: []string{"complete the work order first: it was received before service version 4.1"}},
 		{name: "pre-4.1 completed", wo: wo(api.StatusCheckedOut, "500", old)},
 		{name: "rejected", wo: wo(api.StatusRejected, "500", modern), blocking: []string{"rejected, so it cannot be invoiced"}},
 		{name: "already submitted", wo: wo(api.StatusCheckedOut, "500", modern), edit: func(i *api.Invoice) { i.Status = api.InvoiceSubmitted },
-			blocking: []string{"already submitted: it can be submitted only as a draft or after a dispute (3050)"}},
+			blocking: []string{"already submitted, and can be submitted again only if the customer disputes it"}},
 		{name: "disputed may be resubmitted", wo: wo(api.StatusCheckedOut, "500", modern), edit: func(i *api.Invoice) { i.Status = api.InvoiceDisputed }},
 		{name: "number and date missing", wo: wo(api.StatusCheckedOut, "500", modern), edit: func(i *api.Invoice) { i.InvoiceNumber, i.InvoiceDate = " ", nil },
-			blocking: []string{"invoice number is missing", "invoice date is missing"}},
-		{name: "no lines", wo: wo(api.StatusCheckedOut, "500", modern), edit: func(i *api.Invoice) { i.LineItems = nil }, blocking: []string{"no lines"}},
+			blocking: []string{"enter the invoice number", "pick the invoice date"}},
+		{name: "no lines", wo: wo(api.StatusCheckedOut, "500", modern), edit: func(i *api.Invoice) { i.LineItems = nil }, blocking: []string{"add at least one line"}},
 		{name: "line without description or quantity", wo: wo(api.StatusCheckedOut, "500", modern),
 			edit:     func(i *api.Invoice) { i.LineItems = append(i.LineItems, line("", "0", "10", 0)) },
-			blocking: []string{"line 3 has no description", "line 3 has quantity 0"}},
+			blocking: []string{"line 3: add a description", "line 3: enter a quantity (it is 0)"}},
 		{name: "fixed rate changed", wo: wo(api.StatusCheckedOut, "500", modern), edit: func(i *api.Invoice) { i.LineItems[1].Rate = api.MustMoney("60", "USD") },
-			blocking: []string{"line 2 must keep the price list rate of $45.00"}},
+			blocking: []string{"line 2: keep the price list rate of $45.00"}},
 		{name: "item gone from the price list", wo: wo(api.StatusCheckedOut, "500", modern), edit: func(i *api.Invoice) { i.LineItems[0].PriceListItemId = 99 },
-			blocking: []string{"line 1 refers to a price list item"}},
+			blocking: []string{"line 1: remove it or pick another item: the customer no longer offers this price list item"}},
 		{name: "discount above the lines", wo: wo(api.StatusCheckedOut, "500", modern), edit: func(i *api.Invoice) { i.DiscountAmount = api.MustMoney("300", "USD") },
-			blocking: []string{"discount ($300.00) is larger than the lines ($215.00)"}},
+			blocking: []string{"lower the discount ($300.00): it is larger than the lines ($215.00)"}},
 		{name: "over the NTE warns only", wo: wo(api.StatusCheckedOut, "200", modern), warning: "total ($215.00) is above the NTE ($200.00)"},
 		{name: "exactly the NTE", wo: wo(api.StatusCheckedOut, "215", modern)},
 	}
@@ -361,6 +398,10 @@ func TestInvoiceSubmitChecks(t *testing.T) {
 			for i, want := range c.blocking {
 				if !strings.Contains(blocking[i], want) {
 					t.Errorf("problem %d = %q, want it to say %q", i, blocking[i], want)
+				}
+				// A person reads what to do, not the service's error codes.
+				if strings.Contains(blocking[i], "(30") {
+					t.Errorf("problem %d carries a service code: %q", i, blocking[i])
 				}
 			}
 			switch {
@@ -518,8 +559,8 @@ func TestUnsavedInvoiceEditsSurviveOpeningAnotherWorkOrder(t *testing.T) {
 	})
 	id := h.desk.detail.wo.WorkOrderId
 	other := otherWorkOrder(h, id)
-	if inv.unsaved.Visible() {
-		t.Fatal("a freshly opened invoice says it has unsaved changes")
+	if inv.unsaved.Text != "" {
+		t.Fatalf("a freshly opened invoice says %q", inv.unsaved.Text)
 	}
 	qty := inv.inv.LineItems[0].Quantity.Add(decimal.NewFromInt(3)).String()
 	inv.rows[0].qty.SetText(qty)
@@ -533,8 +574,8 @@ func TestUnsavedInvoiceEditsSurviveOpeningAnotherWorkOrder(t *testing.T) {
 	if h.desk.detail.wo.WorkOrderId != other {
 		t.Fatal("the other work order did not open")
 	}
-	if inv.unsaved.Visible() {
-		t.Error("the other work order shows the first one's unsaved note")
+	if inv.unsaved.Text != "" {
+		t.Errorf("the other work order shows the first one's unsaved note %q", inv.unsaved.Text)
 	}
 	h.open(id)
 	h.selectTab("Invoice")
@@ -544,23 +585,23 @@ func TestUnsavedInvoiceEditsSurviveOpeningAnotherWorkOrder(t *testing.T) {
 	if inv.number.Text != "INV-KEEP-1" || inv.total.Text != total {
 		t.Errorf("back on the work order: number %q, %q; want INV-KEEP-1, %q", inv.number.Text, inv.total.Text, total)
 	}
-	if !inv.unsaved.Visible() || inv.save.Disabled() {
-		t.Errorf("the restored draft: note visible=%v, Save disabled=%v", inv.unsaved.Visible(), inv.save.Disabled())
+	if inv.unsaved.Text == "" || inv.save.Disabled() {
+		t.Errorf("the restored draft: note %q, Save disabled=%v", inv.unsaved.Text, inv.save.Disabled())
 	}
 
 	// Saving sends it; the note goes and nothing is kept aside any more.
 	test.Tap(inv.save)
 	h.send()
-	if inv.unsaved.Visible() || !inv.save.Disabled() {
-		t.Errorf("after saving: note visible=%v, Save disabled=%v", inv.unsaved.Visible(), inv.save.Disabled())
+	if inv.unsaved.Text != "" || !inv.save.Disabled() {
+		t.Errorf("after saving: note %q, Save disabled=%v", inv.unsaved.Text, inv.save.Disabled())
 	}
 	h.open(other)
 	h.open(id)
 	if len(inv.drafts) != 0 {
 		t.Errorf("%d drafts kept after saving", len(inv.drafts))
 	}
-	if got := inv.rows[0].qty.Text; got != qty || inv.unsaved.Visible() {
-		t.Errorf("after saving and coming back: quantity %q (want %q), note visible=%v", got, qty, inv.unsaved.Visible())
+	if got := inv.rows[0].qty.Text; got != qty || inv.unsaved.Text != "" {
+		t.Errorf("after saving and coming back: quantity %q (want %q), note %q", got, qty, inv.unsaved.Text)
 	}
 }
 
@@ -602,8 +643,8 @@ func TestASubmittedInvoiceDropsTheDraftAndSaysWhereItStands(t *testing.T) {
 	})
 	h.open(id)
 	h.selectTab("Invoice")
-	if got := inv.rows[0].qty.Text; got != saved || inv.unsaved.Visible() {
-		t.Errorf("the submitted invoice shows quantity %q (want the service's %q), unsaved note visible=%v", got, saved, inv.unsaved.Visible())
+	if r := inv.rows[0]; r.qtyLbl == nil || r.qtyLbl.Text != saved || r.qty != nil || inv.unsaved.Visible() && inv.unsaved.Text != "" {
+		t.Errorf("the submitted invoice shows quantity %v (want the service's %q as text), unsaved note %q", r.qtyLbl, saved, inv.unsaved.Text)
 	}
 	if len(inv.drafts) != 0 {
 		t.Errorf("%d drafts kept for a submitted invoice", len(inv.drafts))
@@ -642,8 +683,8 @@ func TestADisputedInvoiceStillListsWhatBlocksSubmission(t *testing.T) {
 		return wo.Status.Completed() && inv.Status.Editable() && len(inv.LineItems) > 0
 	})
 	inv.number.SetText("")
-	if inv.settled.Visible() || !inv.problems.Visible() || !strings.Contains(inv.problems.Text, "invoice number is missing") || !inv.submit.Disabled() {
-		t.Errorf("a draft without a number: settled visible=%v, problems %q, submit disabled=%v", inv.settled.Visible(), inv.problems.Text, inv.submit.Disabled())
+	if inv.settled.Visible() || !inv.problems.Visible() || !strings.Contains(inv.problems.Text, "enter the invoice number") {
+		t.Errorf("a draft without a number: settled visible=%v, checklist %q", inv.settled.Visible(), inv.problems.Text)
 	}
 }
 

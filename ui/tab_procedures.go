@@ -23,9 +23,11 @@ import (
 	"github.com/workorderdesk/workdesk/storage"
 )
 
-// proceduresTab shows the work order's procedures and steps in a tree and
-// the chosen step's attachments beside it. Both are virtualized: the
-// service puts no limit on how many there are.
+// proceduresTab shows the work order's procedures and steps in a tree and,
+// under it, the chosen step's description and attachments: stacked, not
+// side by side, so that on the detail pane (about 460 px for a tab) step
+// names, descriptions and file names each get the whole width. Tree and
+// file list are virtualized: the service puts no limit on how many there are.
 //
 // Step attachments are not in the replica; they are listed live each time a
 // step is chosen and again after one of our changes to them was sent.
@@ -37,6 +39,8 @@ type proceduresTab struct {
 
 	tree  *widget.Tree
 	empty *widget.Label
+	split *container.Split // tree above, step below; hidden when there are no procedures
+	root  *fyne.Container
 
 	sel       *api.StepRef
 	stepTitle *widget.Label
@@ -67,7 +71,7 @@ func newProceduresTab(d *Desk) *proceduresTab {
 		func(id widget.TreeNodeID, _ bool, o fyne.CanvasObject) { o.(*widget.Label).SetText(t.nodeText(id)) })
 	t.tree.OnSelected = t.onSelected
 	t.empty = widget.NewLabel("This work order has no procedures.")
-	t.empty.Importance = widget.LowImportance
+	t.empty.Alignment = fyne.TextAlignCenter
 	t.empty.Wrapping = fyne.TextWrapWord // never holds the detail pane wider than the window
 
 	t.stepTitle = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -82,16 +86,23 @@ func newProceduresTab(d *Desk) *proceduresTab {
 	t.pending = widget.NewLabel("")
 	t.pending.Wrapping = fyne.TextWrapWord
 	t.pending.Importance = widget.LowImportance
+	t.pending.Hide()
 	t.add = widget.NewButtonWithIcon("Add file…", theme.ContentAddIcon(), t.onAdd)
 	t.reload = widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), func() { t.list() })
 	t.attList = widget.NewList(
 		func() int { return len(t.atts) },
 		func() fyne.CanvasObject {
-			name := widget.NewLabel("")
+			// The name has a line of its own, the size and date go under
+			// it: on one line with the buttons the name got no room at all.
+			name := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 			name.Truncation = fyne.TextTruncateEllipsis
+			meta := widget.NewLabel("")
+			meta.Truncation = fyne.TextTruncateEllipsis
 			open := widget.NewButtonWithIcon("Open…", theme.FileIcon(), nil)
 			remove := widget.NewButtonWithIcon("Remove…", theme.DeleteIcon(), nil)
-			return container.NewBorder(nil, nil, widget.NewIcon(theme.FileIcon()), container.NewHBox(open, remove), name)
+			return container.NewBorder(nil, nil, widget.NewIcon(theme.FileIcon()),
+				container.NewVBox(layout.NewSpacer(), container.NewHBox(open, remove), layout.NewSpacer()),
+				container.New(layout.NewCustomPaddedVBoxLayout(0), name, meta))
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			if i >= len(t.atts) {
@@ -99,8 +110,10 @@ func newProceduresTab(d *Desk) *proceduresTab {
 			}
 			a := t.atts[i]
 			row := o.(*fyne.Container)
-			row.Objects[0].(*widget.Label).SetText(fmt.Sprintf("%s   ·   %s   ·   %s", a.Name, api.HumanSize(a.Size), localTime(a.Created)))
-			buttons := row.Objects[2].(*fyne.Container)
+			lines := row.Objects[0].(*fyne.Container)
+			lines.Objects[0].(*widget.Label).SetText(a.Name)
+			lines.Objects[1].(*widget.Label).SetText(api.HumanSize(a.Size) + "   ·   " + localTime(a.Created))
+			buttons := row.Objects[2].(*fyne.Container).Objects[1].(*fyne.Container)
 			buttons.Objects[0].(*widget.Button).OnTapped = func() { t.openAttachment(a) }
 			remove := buttons.Objects[1].(*widget.Button)
 			remove.OnTapped = func() { t.confirmRemove(a) }
@@ -110,7 +123,7 @@ func newProceduresTab(d *Desk) *proceduresTab {
 	t.stepPanel = container.NewBorder(
 		container.NewVBox(t.stepTitle, t.stepInfo, t.lock, container.NewHBox(t.add, t.reload), t.state, t.pending),
 		nil, nil, nil, t.attList)
-	t.noStep = widget.NewLabel("Choose a step on the left to see its files.")
+	t.noStep = widget.NewLabel("Choose a step above to see its description and files.")
 	t.noStep.Importance = widget.LowImportance
 	t.noStep.Alignment = fyne.TextAlignCenter
 	t.noStep.Wrapping = fyne.TextWrapWord
@@ -121,10 +134,15 @@ func newProceduresTab(d *Desk) *proceduresTab {
 func (t *proceduresTab) title() string       { return "Procedures" }
 func (t *proceduresTab) icon() fyne.Resource { return theme.ListIcon() }
 func (t *proceduresTab) content() fyne.CanvasObject {
-	split := container.NewHSplit(container.NewStack(t.empty, t.tree),
+	if t.root != nil {
+		return t.root // built once: the widgets can have only one parent
+	}
+	t.split = container.NewVSplit(t.tree,
 		container.NewPadded(container.NewStack(container.NewVBox(layout.NewSpacer(), t.noStep, layout.NewSpacer()), t.stepPanel)))
-	split.Offset = 0.45
-	return split
+	t.split.Offset = 0.4
+	t.empty.Hide()
+	t.root = container.NewStack(t.split, container.NewPadded(container.NewVBox(t.empty)))
+	return t.root
 }
 
 // Tree node ids: "p<procedure>" and "s<procedure>/<step>".
@@ -222,11 +240,12 @@ func (t *proceduresTab) show(wo *api.WorkOrder) {
 		t.procs[procs[i].Id] = &procs[i]
 		t.order = append(t.order, procs[i].Id)
 	}
-	if len(procs) == 0 {
-		t.empty.Show()
-	} else {
-		t.empty.Hide()
+	// Without procedures there is no tree and no step to choose: one line
+	// says so instead of an empty tree and "choose a step".
+	if t.split != nil {
+		showIf(len(procs) > 0, t.split)
 	}
+	showIf(len(procs) == 0, t.empty)
 	done := t.latestFinished()
 	if switching {
 		t.sel = nil
@@ -319,8 +338,28 @@ func (t *proceduresTab) renderStep() {
 		t.lock.Show()
 	}
 	setEnabled(t.add, ok)
-	t.pending.SetText(t.pendingText())
+	t.setPending()
 	t.attList.Refresh()
+	t.relayout()
+}
+
+// setPending shows our queued changes to the chosen step, and takes no
+// room when there are none.
+func (t *proceduresTab) setPending() {
+	text := t.pendingText()
+	t.pending.SetText(text)
+	showIf(text != "", t.pending)
+	t.relayout()
+}
+
+// relayout lays the step panel out again after its texts changed: a
+// wrapped description knows its height only once it has its width, and a
+// Fyne container re-lays out only when refreshed itself, so without this the
+// description ran under the buttons below it.
+func (t *proceduresTab) relayout() {
+	for pass := 0; pass < 2; pass++ {
+		t.stepPanel.Refresh()
+	}
 }
 
 // list fetches the chosen step's files from the service.
@@ -348,6 +387,7 @@ func (t *proceduresTab) list() {
 			}
 			if err != nil {
 				t.state.SetText("Could not list the files: " + plainError(err) + " Use Refresh to try again.")
+				t.relayout()
 				return
 			}
 			t.atts = atts
@@ -360,6 +400,7 @@ func (t *proceduresTab) list() {
 				t.state.SetText(fmt.Sprintf("%d files.", len(atts)))
 			}
 			t.attList.Refresh()
+			t.relayout()
 		})
 	})
 }
@@ -446,7 +487,7 @@ func (t *proceduresTab) addFile(path string) {
 		return
 	}
 	t.d.queued(filepath.Base(path) + " for the step")
-	t.pending.SetText(t.pendingText())
+	t.setPending()
 }
 
 func (t *proceduresTab) confirmRemove(a api.StepAttachment) {
@@ -467,7 +508,7 @@ func (t *proceduresTab) confirmRemove(a api.StepAttachment) {
 			return
 		}
 		t.d.queued("Remove " + a.Name)
-		t.pending.SetText(t.pendingText())
+		t.setPending()
 	}, t.d.win)
 	c.SetConfirmText("Remove")
 	c.SetDismissText("Cancel")

@@ -60,15 +60,24 @@ func attRow(t *proceduresTab, name string) *fyne.Container {
 		if !ok || found != nil || len(c.Objects) != 3 {
 			return
 		}
-		if l, ok := c.Objects[0].(*widget.Label); ok && strings.HasPrefix(l.Text, name+" ") {
-			found = c
+		if lines, ok := c.Objects[0].(*fyne.Container); ok && len(lines.Objects) == 2 {
+			if l, ok := lines.Objects[0].(*widget.Label); ok && l.Text == name {
+				found = c
+			}
 		}
 	})
 	return found
 }
 
+// rowButton is a row's Open (0) or Remove (1) button.
 func rowButton(row *fyne.Container, i int) *widget.Button {
-	return row.Objects[2].(*fyne.Container).Objects[i].(*widget.Button)
+	var buttons []*widget.Button
+	walk(row.Objects[2], func(o fyne.CanvasObject) {
+		if b, ok := o.(*widget.Button); ok {
+			buttons = append(buttons, b)
+		}
+	})
+	return buttons[i]
 }
 
 func TestAddingAndRemovingAStepFile(t *testing.T) {

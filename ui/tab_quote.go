@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/shopspring/decimal"
 
 	"github.com/workorderdesk/workdesk/api"
 )
@@ -62,10 +63,12 @@ func newQuoteTab(d *Desk) *quoteTab {
 	t.explain.Importance = widget.WarningImportance
 
 	t.amount = widget.NewEntry()
-	t.amount.SetPlaceHolder("e.g. 1850.00")
+	t.amount.SetPlaceHolder("e.g. " + amountExample("USD"))
+	// While there are lines it stands in for the amount entry: the total
+	// in the work order's currency, in the text colour, not a faint
+	// disabled "1710.00".
 	t.amountNote = widget.NewLabel("")
 	t.amountNote.Wrapping = fyne.TextWrapWord
-	t.amountNote.Importance = widget.LowImportance
 	t.amountNote.Hide()
 	t.reason = widget.NewMultiLineEntry()
 	t.reason.SetPlaceHolder("Why the work costs more than the NTE (required)")
@@ -115,6 +118,7 @@ func (t *quoteTab) content() fyne.CanvasObject {
 func (t *quoteTab) show(wo *api.WorkOrder) {
 	switching := t.wo == nil || t.wo.WorkOrderId != wo.WorkOrderId
 	t.wo = wo
+	t.amount.SetPlaceHolder("e.g. " + amountExample(wo.Currency))
 	q := wo.Nte.Quote
 	if q == nil {
 		t.badge.Set("", nil)
@@ -176,7 +180,7 @@ func quoteAllowed(wo *api.WorkOrder) (bool, string) {
 func parseQuote(wo *api.WorkOrder, amountText, reason string) (api.Money, error) {
 	amount, err := api.NewMoney(strings.ReplaceAll(amountText, ",", ""), wo.Currency)
 	if err != nil || strings.TrimSpace(amountText) == "" {
-		return api.Money{}, errors.New("enter the quote amount as a number, e.g. 1850.00")
+		return api.Money{}, errors.New("enter the quote amount as a number, e.g. " + amountExample(wo.Currency))
 	}
 	if !amount.Amount.IsPositive() {
 		return api.Money{}, errors.New("the quote amount must be greater than zero")
@@ -251,10 +255,14 @@ func quoteMatchesLines(amount api.Money, lines []api.LineItem) error {
 	return nil
 }
 
-// clearForm empties the form for a new quote.
+// clearForm empties the form for a new quote: no amount, reason or lines,
+// and no price list item picked (another work order's item, or its
+// quantity, is never offered).
 func (t *quoteTab) clearForm() {
 	t.amount.SetText("")
 	t.reason.SetText("")
+	t.priceSel.ClearSelected()
+	t.qty.SetText("1")
 	t.lines = nil
 	t.carryNote = ""
 	t.renderLines()
@@ -288,6 +296,16 @@ func amountText(m api.Money) string {
 	return m.Amount.StringFixed(int32(api.MinorUnits(m.Currency)))
 }
 
+// amountExample is a plausible amount to type in currency, with its own
+// minor units: "1850.00" for dollars, "185000" for yen.
+func amountExample(currency string) string {
+	minor := api.MinorUnits(currency)
+	if minor == 0 {
+		return "185000"
+	}
+	return decimal.NewFromInt(1850).StringFixed(int32(minor))
+}
+
 func (t *quoteTab) loadPriceList() {
 	t.plProblem = ""
 	t.plNote.Hide()
@@ -318,6 +336,9 @@ func (t *quoteTab) loadPriceList() {
 	}
 	t.priceSel.Options = opts
 	t.priceSel.PlaceHolder = "Price list item…"
+	if t.priceSel.Selected != "" && t.priceSel.SelectedIndex() < 0 {
+		t.priceSel.Selected = "" // an item this price list does not have
+	}
 	t.priceSel.Refresh()
 	setEnabled(t.addLine, len(opts) > 0)
 }
@@ -424,28 +445,34 @@ func (t *quoteTab) onLineQuantity(i int, s string) {
 }
 
 // syncAmount makes the amount the lines' total while there are lines (the
-// entry then only shows it), and hands it back to the person without lines.
+// entry, disabled and hidden, then only carries it, and a label shows it in
+// the work order's currency), and hands it back to the person without lines.
 func (t *quoteTab) syncAmount() {
 	if len(t.lines) == 0 {
 		t.amount.Enable()
+		t.amount.Show()
 		t.amountNote.SetText("")
 		t.amountNote.Hide()
 		t.total.SetText("")
 		return
 	}
+	note := "The total of the line items below."
 	total, err := t.linesTotal()
 	if err != nil {
 		t.amount.SetText("")
 		t.total.SetText("The lines cannot be totalled: " + err.Error())
+		note = "No amount yet: the lines cannot be totalled."
 	} else {
 		t.amount.SetText(amountText(total))
 		t.total.SetText("Lines total " + total.Format())
+		note = total.Format() + " — the total of the line items below."
 	}
 	t.amount.Disable()
-	note := "The total of the line items below. To type an amount yourself, remove the lines."
+	t.amount.Hide()
 	if t.carryNote != "" {
-		note = t.carryNote + " " + note
+		note += " " + t.carryNote
 	}
+	note += " To type an amount yourself, remove the lines."
 	t.amountNote.SetText(note)
 	t.amountNote.Show()
 }

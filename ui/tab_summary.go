@@ -60,7 +60,7 @@ func (t *summaryTab) show(wo *api.WorkOrder) {
 		workType = wo.WorkType.Name
 	}
 	add("Work order",
-		[2]string{"Status", statusText(wo.Status) + statusExplanation(wo.Status)},
+		[2]string{"Status", t.d.nextStepText(wo)},
 		[2]string{"Rejected because", t.d.rejectionReason(wo)},
 		[2]string{"Type", strings.Trim(wo.Type+" · "+workType, " ·")},
 		[2]string{"Created", localTime(wo.Created)},
@@ -184,6 +184,19 @@ func nteExplanation(n api.Nte) string {
 	return " (the most you may invoice without a quote)"
 }
 
+// nextStepText is the work order's status and what it means for the person
+// now. Once the invoice is submitted the work order stays Checked out at the
+// service, so from then on the invoice's status (from the replica) says
+// what comes next.
+func (d *Desk) nextStepText(wo *api.WorkOrder) string {
+	if wo.Status != api.StatusRejected && wo.Status != api.StatusRecalled {
+		if next := invoiceNextStep(d.storedInvoice(wo.WorkOrderId)); next != "" {
+			return statusText(wo.Status) + " · " + next
+		}
+	}
+	return statusText(wo.Status) + statusExplanation(wo.Status)
+}
+
 func statusExplanation(s api.WorkOrderStatus) string {
 	switch s {
 	case api.StatusNew:
@@ -196,6 +209,8 @@ func statusExplanation(s api.WorkOrderStatus) string {
 		return ": check in again to resume"
 	case api.StatusCheckedOut:
 		return ": work done; submit the invoice"
+	case api.StatusVerified:
+		return ": the customer verified the work; submit the invoice"
 	case api.StatusRejected:
 		return ": nothing more can be done on it"
 	case api.StatusRecalled:
@@ -252,4 +267,14 @@ func (d *Desk) rejectionReason(wo *api.WorkOrder) string {
 		}
 	}
 	return ""
+}
+
+// storedInvoice is the replica's copy of the work order's invoice; nil when
+// it was never fetched.
+func (d *Desk) storedInvoice(woID int64) *api.Invoice {
+	inv, err := d.store.Invoice(context.Background(), woID)
+	if err != nil {
+		return nil
+	}
+	return inv
 }

@@ -24,6 +24,7 @@ type visitTab struct {
 	schedTime *timePicker
 	schedSave *widget.Button
 	schedNow  *widget.Label
+	schedWhy  *widget.Label // why the scheduled start cannot be set now
 
 	when      *widget.RadioGroup
 	backDate  *dateEntry
@@ -47,6 +48,10 @@ func newVisitTab(d *Desk) *visitTab {
 	t.schedTime = newTimePicker()
 	t.schedSave = widget.NewButtonWithIcon("Set scheduled start", theme.HistoryIcon(), t.onSchedule)
 	t.schedNow = widget.NewLabel("")
+	t.schedWhy = widget.NewLabel("")
+	t.schedWhy.Wrapping = fyne.TextWrapWord
+	t.schedWhy.Importance = widget.LowImportance
+	t.schedWhy.Hide()
 
 	t.backDate = newDateEntry()
 	t.backTime = newTimePicker()
@@ -84,7 +89,7 @@ func (t *visitTab) content() fyne.CanvasObject {
 	sched := container.NewVBox(
 		heading("Scheduled start"), t.schedNow,
 		dateAndTime(t.schedDate, t.schedTime),
-		container.NewHBox(t.schedSave),
+		container.NewHBox(t.schedSave), t.schedWhy,
 		wrapped(widget.NewLabelWithStyle("Local time ("+time.Now().Format("MST")+"). The customer is told through an appointment notification.",
 			fyne.TextAlignLeading, fyne.TextStyle{Italic: true})),
 	)
@@ -119,10 +124,30 @@ func (t *visitTab) show(wo *api.WorkOrder) {
 	setEnabled(t.checkIn, wo.Status == api.StatusAccepted || wo.Status == api.StatusPaused)
 	setEnabled(t.pause, wo.Status == api.StatusCheckedIn)
 	setEnabled(t.checkOut, wo.Status == api.StatusCheckedIn)
-	closed := wo.Status == api.StatusRejected || wo.Status == api.StatusRecalled
-	setEnabled(t.schedSave, !closed)
+	why := scheduleBlocked(wo.Status)
+	for _, w := range []fyne.Disableable{t.schedSave, t.schedDate, t.schedTime.hour, t.schedTime.minute} {
+		setEnabled(w, why == "")
+	}
+	t.schedWhy.SetText(why)
+	if why == "" {
+		t.schedWhy.Hide()
+	} else {
+		t.schedWhy.Show()
+	}
 	t.rules.SetText(visitRules(wo.Status))
 	t.lastState.SetText(t.d.lastActionText(wo.WorkOrderId))
+}
+
+// scheduleBlocked says why a scheduled start cannot be set in status s, or
+// "" when it can: a start is planned before the visit, not after it.
+func scheduleBlocked(s api.WorkOrderStatus) string {
+	switch s {
+	case api.StatusCheckedOut, api.StatusVerified, api.StatusNeedsCompletionDetails:
+		return "The visit is over (checked out): there is no start left to schedule."
+	case api.StatusRejected, api.StatusRecalled:
+		return "A " + strings.ToLower(statusText(s)) + " work order has no visit to schedule."
+	}
+	return ""
 }
 
 // visitRules explains which visit actions the status allows, and why not the others.

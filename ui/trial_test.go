@@ -1,0 +1,460 @@
+package ui
+
+// Tests for what a new user met in the real window during the demo trial:
+// leftovers of the previous work order, a status note cut short with room
+// to spare, money shown as raw digits, and a handful of rough edges.
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/storage"
+)
+
+// drawn is the text the canvas draws under o, in order: what a person
+// reads, after truncation ("…") and wrapping.
+func drawn(o fyne.CanvasObject) string {
+	var out []string
+	walk(o, func(c fyne.CanvasObject) {
+		if t, ok := c.(*canvas.Text); ok && t.Text != "" {
+			out = append(out, t.Text)
+		}
+	})
+	return strings.Join(out, " ")
+}
+
+// detailTabNamed is the detail tab with this title.
+func detailTabNamed[T tab](h *harness) T {
+	h.t.Helper()
+	for _, tb := range h.desk.detail.tabs {
+		if x, ok := tb.(T); ok {
+			return x
+		}
+	}
+	h.t.Fatalf("no %T tab", *new(T))
+	return *new(T)
+}
+
+// tabScroll is the vertical scroll a detail tab lays its page out in.
+func tabScroll(h *harness, name string) *container.Scroll {
+	h.t.Helper()
+	for _, it := range h.desk.detail.appTabs.Items {
+		if it.Text == name {
+			if s, ok := it.Content.(*container.Scroll); ok {
+				return s
+			}
+			h.t.Fatalf("the %s tab is not a scrolled page (%T)", name, it.Content)
+		}
+	}
+	h.t.Fatalf("no %s tab", name)
+	return nil
+}
+
+// wheel turns the mouse wheel over the page s, down by dy pixels (as the
+// driver hands the page a wheel event; test.Scroll would find the innermost
+// scrollable under the pointer, perhaps an entry on the page).
+func wheel(s *container.Scroll, dy float32) {
+	s.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.Delta{DY: -dy}})
+}
+
+// overlayTexts is the topmost dialog's texts, as drawn (not lower-cased).
+func (h *harness) overlayTexts() []string {
+	top := h.win.Canvas().Overlays().Top()
+	if top == nil {
+		return nil
+	}
+	return texts(top)
+}
+
+// TestAnotherWorkOrderOpensEachTabAtItsTop: a person scrolls down the
+// Summary and the Invoice of one work order, then opens another. Each tab
+// shows the new work order from its top (the description first), while a
+// refresh of the same work order (a notification) leaves the page where
+// the person had scrolled.
+func TestAnotherWorkOrderOpensEachTabAtItsTop(t *testing.T) {
+	h := newHarness(t)
+	first := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusCheckedOut })
+	second := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusCheckedIn })
+	h.open(first.Id)
+
+	for _, name := range []string{"Summary", "Invoice"} {
+		h.selectTab(name)
+		h.settle()
+		s := tabScroll(h, name)
+		wheel(s, 400)
+		if s.Offset.Y <= 0 {
+			t.Fatalf("the %s tab of %s does not scroll (content %.0f px in %.0f px)", name, first.Number, s.Content.MinSize().Height, s.Size().Height)
+		}
+		// The same work order refreshed in place keeps the position.
+		kept := s.Offset.Y
+		h.desk.changed([]int64{first.Id})
+		if s.Offset.Y != kept {
+			t.Errorf("refreshing %s in place moved the %s tab from %.0f to %.0f px", first.Number, name, kept, s.Offset.Y)
+		}
+	}
+
+	h.open(second.Id)
+	for _, name := range []string{"Summary", "Invoice"} {
+		h.selectTab(name)
+		s := tabScroll(h, name)
+		if s.Offset.Y != 0 || s.Content.Position().Y != 0 {
+			t.Errorf("%s opens its %s tab scrolled %.0f px down (content drawn at %.0f): its top is hidden",
+				second.Number, name, s.Offset.Y, s.Content.Position().Y)
+		}
+	}
+}
+
+// TestTheQuoteFormForgetsThePreviousWorkOrdersItem: a person picks an item
+// and a quantity on a dollar work order, then opens a yen one. The yen
+// order's price list shows no item picked and a quantity of 1, its amount
+// placeholder has no decimals, and picking one of its own items adds a line.
+func TestTheQuoteFormForgetsThePreviousWorkOrdersItem(t *testing.T) {
+	h := newHarness(t)
+	q := openQuotable(h)
+	if q.priceList == nil || len(q.priceList.Items) < 2 {
+		t.Fatal("the dollar work order's price list did not load")
+	}
+	if got := q.amount.PlaceHolder; got != "e.g. 1850.00" {
+		t.Errorf("the dollar amount's placeholder reads %q, want e.g. 1850.00", got)
+	}
+	q.priceSel.SetSelectedIndex(1)
+	q.qty.SetText("12")
+
+	yen := h.rowWhere(func(r storage.Row) bool {
+		return r.Nte.Currency == "JPY" && r.QuoteStatus == "" && (r.Status == api.StatusAccepted || r.Status == api.StatusCheckedIn)
+	})
+	h.open(yen.Id)
+	if q.priceSel.Selected != "" || q.priceSel.SelectedIndex() >= 0 {
+		t.Errorf("on %s the price list still shows %q, picked on the previous work order", yen.Number, q.priceSel.Selected)
+	}
+	if strings.Contains(drawn(q.priceSel), "$") {
+		t.Errorf("the yen work order's price list select draws %q", drawn(q.priceSel))
+	}
+	if q.qty.Text != "1" {
+		t.Errorf("the quantity reads %q on the newly opened work order, want 1", q.qty.Text)
+	}
+	if got := q.amount.PlaceHolder; !strings.HasPrefix(got, "e.g. ") || strings.Contains(strings.TrimPrefix(got, "e.g. "), ".") {
+		t.Errorf("the yen amount's placeholder reads %q: yen have no decimals", got)
+	}
+	if q.priceList == nil || len(q.priceList.Items) == 0 {
+		t.Fatalf("%s's price list did not load", yen.Number)
+	}
+	q.priceSel.SetSelectedIndex(0)
+	test.Tap(q.addLine)
+	if txt := h.overlayText(); txt != "" {
+		t.Fatalf("adding a line on %s showed %q", yen.Number, txt)
+	}
+	if len(q.lines) != 1 || q.lines[0].Rate.Currency != "JPY" {
+		t.Fatalf("after Add line %s has lines %+v", yen.Number, q.lines)
+	}
+}
+
+// TestTheQuoteAmountOfLinesReadsAsMoney: with lines, the Amount row shows
+// their total formatted in the work order's currency, in the text colour,
+// and no greyed-out "1710.00".
+func TestTheQuoteAmountOfLinesReadsAsMoney(t *testing.T) {
+	h := newHarness(t)
+	q := openQuotable(h)
+	q.priceSel.SetSelectedIndex(0)
+	q.qty.SetText("12")
+	test.Tap(q.addLine)
+	total, err := q.linesTotal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.settle()
+	page := tabScroll(h, "Quote")
+	walk(page, func(o fyne.CanvasObject) {
+		if e, ok := o.(*widget.Entry); ok && e.Text == amountText(total) {
+			t.Errorf("the quote form shows the raw %q in an entry (disabled %v)", e.Text, e.Disabled())
+		}
+	})
+	shown := drawn(q.amountNote)
+	if !q.amountNote.Visible() || !strings.HasPrefix(shown, total.Format()+" — the total of the line items") {
+		t.Errorf("the Amount row reads %q, want it to start with %q", shown, total.Format()+" — the total of the line items")
+	}
+	if q.amountNote.Importance == widget.LowImportance {
+		t.Error("the total is drawn in the faint low-importance colour")
+	}
+
+	// Without lines the amount is typed again.
+	test.Tap(quoteLineRemove(t, q, 0))
+	if !q.amount.Visible() || q.amount.Disabled() || q.amountNote.Visible() {
+		t.Errorf("without lines the amount entry shows %v, disabled %v; the total note shows %v", q.amount.Visible(), q.amount.Disabled(), q.amountNote.Visible())
+	}
+}
+
+func TestAmountExamplesFollowTheCurrency(t *testing.T) {
+	for cur, want := range map[string]string{"USD": "1850.00", "EUR": "1850.00", "JPY": "185000", "KWD": "1850.000"} {
+		if got := amountExample(cur); got != want {
+			t.Errorf("amountExample(%s) = %q, want %q", cur, got, want)
+		}
+	}
+	wo := &api.WorkOrder{Currency: "JPY", Nte: api.Nte{Amount: api.MustMoney("1000", "JPY")}}
+	if _, err := parseQuote(wo, "lots", "x"); err == nil || !strings.Contains(err.Error(), "e.g. 185000") {
+		t.Errorf("a yen amount that is not a number says %v", err)
+	}
+}
+
+// TestTheStatusNoteIsShownWholeWhenItFits: the passing note ("…: queued,
+// sending…") gets all the width the connection facts leave, so a note that
+// fits is drawn whole; a note too long is cut with "…" and never runs into
+// the facts or the progress bar.
+func TestTheStatusNoteIsShownWholeWhenItFits(t *testing.T) {
+	h := newHarness(t)
+	s := h.desk.status
+	s.refresh()
+	facts := s.row.Objects[0]
+	pad := theme.Padding()
+	free := s.row.Size().Width - facts.Size().Width - 2*pad
+	const note = "Quote $1,710.00 for NWR73267: queued, sending…"
+	need := fyne.MeasureText(note, theme.TextSize(), fyne.TextStyle{Italic: true}).Width + 2*theme.InnerPadding()
+	if need > free {
+		t.Fatalf("the test note needs %.0f px but only %.0f px are free beside the facts: choose a shorter one", need, free)
+	}
+	s.flash(note)
+	if got := drawn(s.note); got != note {
+		t.Errorf("with %.0f px free for a note of %.0f px the status bar draws %q, want %q", free, need, got, note)
+	}
+
+	// While the sync's progress shows, the note makes room for it.
+	s.syncStarted()
+	right := s.row.Objects[2]
+	if end := s.note.Position().X + s.note.Size().Width; end > right.Position().X {
+		t.Errorf("the note ends at %.0f px, over the progress starting at %.0f px", end, right.Position().X)
+	}
+	s.syncEnded(nil)
+
+	long := "Quote for NWR73267: queued, sending… " + strings.Repeat("and a very long explanation ", 10)
+	s.flash(long)
+	got := drawn(s.note)
+	if !strings.HasSuffix(got, "…") || len(got) >= len(long) {
+		t.Errorf("a note longer than the room is drawn as %q, want it cut with …", got)
+	}
+	if s.note.Position().X < facts.Position().X+facts.Size().Width {
+		t.Error("the note is drawn over the connection facts")
+	}
+}
+
+// TestEscClearsTheSearch: Esc in the search box empties it and the list
+// shows every work order again.
+func TestEscClearsTheSearch(t *testing.T) {
+	h := newHarness(t)
+	l := h.desk.list
+	all := l.total
+	h.desk.focusSearch()
+	test.Type(l.search, h.rows()[0].Number)
+	if l.total != 1 {
+		t.Fatalf("searching %s lists %d work orders", h.rows()[0].Number, l.total)
+	}
+	h.win.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if l.search.Text != "" || l.total != all || l.count.Text != fmt.Sprintf("%d work orders", l.all) {
+		t.Errorf("after Esc the search holds %q and the list %d of %d work orders (%q)", l.search.Text, l.total, all, l.count.Text)
+	}
+}
+
+// TestTheScheduledStartIsNotOfferedAfterCheckOut: once the visit is over,
+// "Set scheduled start" is disabled and says why; before, it is offered.
+func TestTheScheduledStartIsNotOfferedAfterCheckOut(t *testing.T) {
+	h := newHarness(t)
+	v := detailTabNamed[*visitTab](h)
+	for _, c := range []struct {
+		status api.WorkOrderStatus
+		offer  bool
+	}{
+		{api.StatusCheckedIn, true},
+		{api.StatusCheckedOut, false},
+		{api.StatusAccepted, true},
+	} {
+		r := h.rowWhere(func(r storage.Row) bool { return r.Status == c.status })
+		h.open(r.Id)
+		h.selectTab("Visit")
+		if v.schedSave.Disabled() == c.offer {
+			t.Errorf("%s (%s): Set scheduled start enabled = %v, want %v", r.Number, c.status, !v.schedSave.Disabled(), c.offer)
+		}
+		if c.offer && v.schedWhy.Visible() {
+			t.Errorf("%s (%s): the Visit tab says %q though a start can be set", r.Number, c.status, v.schedWhy.Text)
+		}
+		if !c.offer && (!v.schedWhy.Visible() || !strings.Contains(v.schedWhy.Text, "checked out")) {
+			t.Errorf("%s (%s): the disabled button is not explained: %q (shown %v)", r.Number, c.status, v.schedWhy.Text, v.schedWhy.Visible())
+		}
+	}
+}
+
+// TestLiveConnectionPortAndMessages: the receiver port is empty with a
+// placeholder when any free port will do, an empty port saves as 0, and
+// Test connection's message about a mistake reads as a sentence.
+func TestLiveConnectionPortAndMessages(t *testing.T) {
+	h := newHarness(t)
+	h.menuItem("Live connection…").Action()
+	dlg := h.win.Canvas().Overlays().Top()
+	port := formEntry(t, dlg, "Receiver port")
+	if port.Text != "" || port.PlaceHolder != "any free port" {
+		t.Errorf("with no port set the field holds %q, placeholder %q", port.Text, port.PlaceHolder)
+	}
+	test.Type(formEntry(t, dlg, "Base URL"), "am-api.example.test")
+	test.Tap(buttonIn(t, dlg, "Test connection"))
+	var msg *widget.Label
+	walk(dlg, func(o fyne.CanvasObject) {
+		if l, ok := o.(*widget.Label); ok && strings.Contains(strings.ToLower(l.Text), "base url must be") {
+			msg = l
+		}
+	})
+	if msg == nil {
+		t.Fatal("Test connection says nothing about an incomplete base URL")
+	}
+	if !strings.HasPrefix(msg.Text, "The base URL must be") || msg.Importance != widget.DangerImportance {
+		t.Errorf("the message reads %q (importance %v), want a capitalised sentence shown as a problem", msg.Text, msg.Importance)
+	}
+
+	// An empty port saves as any free port; a number is kept.
+	base := formEntry(t, dlg, "Base URL")
+	base.SetText("https://am-api.example.test/Direct/")
+	test.Type(formEntry(t, dlg, "Token URL"), "https://oauth.example.test/OAuth/Token")
+	test.Type(formEntry(t, dlg, "Client id"), "client")
+	test.Tap(buttonIn(t, dlg, "Save"))
+	if h.win.Canvas().Overlays().Top() != nil {
+		t.Fatalf("saving with an empty port shows %q", h.overlayText())
+	}
+	if got := LoadLiveSettings(h.desk.app.Preferences()).ReceiverPort; got != 0 {
+		t.Errorf("an empty port saved as %d, want 0 (any free port)", got)
+	}
+	h.menuItem("Live connection…").Action()
+	dlg = h.win.Canvas().Overlays().Top()
+	test.Type(formEntry(t, dlg, "Receiver port"), "8443")
+	test.Tap(buttonIn(t, dlg, "Save"))
+	if got := LoadLiveSettings(h.desk.app.Preferences()).ReceiverPort; got != 8443 {
+		t.Errorf("port 8443 saved as %d", got)
+	}
+	h.menuItem("Live connection…").Action()
+	if got := formEntry(t, h.win.Canvas().Overlays().Top(), "Receiver port").Text; got != "8443" {
+		t.Errorf("the saved port shows as %q", got)
+	}
+}
+
+func TestSentenceCapitalisesTheFirstLetter(t *testing.T) {
+	for in, want := range map[string]string{
+		"the base URL must be": "The base URL must be",
+		"Already":              "Already",
+		"":                     "",
+		"élan":                 "Élan",
+		"3 pending":            "3 pending",
+	} {
+		if got := sentence(in); got != want {
+			t.Errorf("sentence(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestTheDemoCustomerSaysWhyItCannotAct: the Customer menu's actions that
+// cannot apply to the open work order say why under a plain title, not
+// "Error"; a refusal by the sandbox itself is worded the same way.
+func TestTheDemoCustomerSaysWhyItCannotAct(t *testing.T) {
+	h := newHarness(t)
+	noQuote := h.rowWhere(func(r storage.Row) bool {
+		return r.Status == api.StatusAccepted && r.QuoteStatus == "" && r.Customer != "Sakura Mart Japan"
+	})
+	h.open(noQuote.Id)
+	check := func(item, title, says string) {
+		t.Helper()
+		h.menuItem(item).Action()
+		h.flush()
+		shown := h.overlayTexts()
+		if len(shown) == 0 {
+			t.Fatalf("%s shows no dialog", item)
+		}
+		all := strings.Join(shown, "\n")
+		if slices.Contains(shown, "Error") || !slices.Contains(shown, title) || !strings.Contains(all, says) {
+			t.Errorf("%s shows %q; want the title %q and %q", item, shown, title, says)
+		}
+		h.dismissOverlays()
+	}
+	check("Approve the quote", "No quote to approve", "This work order has no quote to approve")
+	check("Reject the quote", "No quote to reject", "This work order has no quote to reject")
+
+	// An invoice still in Draft cannot be authorized, paid or disputed.
+	var draft storage.Row
+	for _, r := range h.rows() {
+		if r.Status != api.StatusCheckedIn && r.Status != api.StatusCheckedOut {
+			continue
+		}
+		h.open(r.Id)
+		if inv, err := h.store.Invoice(context.Background(), r.Id); err == nil && inv.Status == api.InvoiceDraft {
+			draft = r
+			break
+		}
+	}
+	if draft.Id == 0 {
+		t.Fatal("the demo world has no draft invoice to try")
+	}
+	check("Authorize the invoice", "No invoice to authorize", "The invoice of this work order is draft: the customer authorizes only a submitted invoice")
+	check("Pay the invoice", "No invoice to pay", "the customer pays only an authorized invoice")
+
+	// What only the sandbox knows (a customer that does not use quotes)
+	// comes back in its own words, under a plain title.
+	sakura := h.rowWhere(func(r storage.Row) bool {
+		return r.Customer == "Sakura Mart Japan" && r.QuoteStatus == "" && r.Status == api.StatusAccepted
+	})
+	h.open(sakura.Id)
+	check("Request a quote", "The customer could not do that", "Sakura Mart Japan does not use quotes")
+}
+
+// TestTheBulkResultSaysTheOutcomeAndFitsIt: once every work order of a bulk
+// accept is answered, the dialog's first line says so ("2 work orders
+// accepted") and the dialog is no taller than what it lists.
+func TestTheBulkResultSaysTheOutcomeAndFitsIt(t *testing.T) {
+	h := newHarness(t)
+	var picked []storage.Row
+	for _, r := range h.rows() {
+		if r.Status == api.StatusNew && len(picked) < 2 {
+			picked = append(picked, r)
+		}
+	}
+	for _, r := range picked {
+		h.scrollIntoView(r.Id)
+		h.tick(r.Number)
+	}
+	test.Tap(h.desk.list.acceptBtn)
+	if shown := h.overlayTexts(); len(shown) < 2 || !strings.Contains(shown[0], "Waiting") {
+		t.Errorf("before the service answers the bulk dialog shows %q", shown)
+	}
+	h.send()
+	h.flush()
+	shown := h.overlayTexts()
+	// texts lists the dialog's content first, then its button and title.
+	if len(shown) < 2 || shown[0] != "2 work orders accepted" {
+		t.Fatalf("the finished bulk accept shows %q; want its first line to say 2 work orders accepted", shown)
+	}
+	for _, s := range shown {
+		if strings.Contains(s, "Accepting") {
+			t.Errorf("the finished dialog still says %q", s)
+		}
+	}
+	top := h.win.Canvas().Overlays().Top()
+	var lines *widget.Label
+	walk(top, func(o fyne.CanvasObject) {
+		if l, ok := o.(*widget.Label); ok && strings.Contains(l.Text, picked[0].Number+" — done") {
+			lines = l
+		}
+	})
+	if lines == nil {
+		t.Fatalf("the dialog does not list %s as done: %q", picked[0].Number, shown)
+	}
+	drv := fyne.CurrentApp().Driver()
+	end := drv.AbsolutePositionForObject(lines).Y + lines.MinSize().Height
+	closeAt := drv.AbsolutePositionForObject(buttonIn(t, top, "Close")).Y
+	if gap := closeAt - end; gap > 4*theme.Padding()+theme.InnerPadding() {
+		t.Errorf("%.0f px of empty dialog between the last result and Close: the dialog is not sized to its content", gap)
+	}
+}
