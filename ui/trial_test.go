@@ -34,18 +34,6 @@ func drawn(o fyne.CanvasObject) string {
 	return strings.Join(out, " ")
 }
 
-// detailTabNamed is the detail tab with this title.
-func detailTabNamed[T tab](h *harness) T {
-	h.t.Helper()
-	for _, tb := range h.desk.detail.tabs {
-		if x, ok := tb.(T); ok {
-			return x
-		}
-	}
-	h.t.Fatalf("no %T tab", *new(T))
-	return *new(T)
-}
-
 // tabScroll is the vertical scroll a detail tab lays its page out in.
 func tabScroll(h *harness, name string) *container.Scroll {
 	h.t.Helper()
@@ -268,7 +256,7 @@ func TestEscClearsTheSearch(t *testing.T) {
 // "Set scheduled start" is disabled and says why; before, it is offered.
 func TestTheScheduledStartIsNotOfferedAfterCheckOut(t *testing.T) {
 	h := newHarness(t)
-	v := detailTabNamed[*visitTab](h)
+	v := tabOf[*visitTab](h)
 	for _, c := range []struct {
 		status api.WorkOrderStatus
 		offer  bool
