@@ -3,6 +3,7 @@ package storage
 import (
 	"cmp"
 	"context"
+	"database/sql"
 	"errors"
 	"net/http"
 	"net/url"
@@ -420,12 +421,25 @@ func TestBulkSyncRestoresSchema(t *testing.T) {
 		}
 		return out
 	}
+	// The search index's merge policy (an FTS5 setting, 4 unless set) is
+	// relaxed for the bulk write only: left at 16, everyday writes would
+	// let small segments pile up and searches slow down.
+	automerge := func() int {
+		n := 4
+		if err := s.r.QueryRowContext(ctx, `SELECT v FROM work_orders_fts_config WHERE k = 'automerge'`).Scan(&n); err != nil && !errors.Is(err, sql.ErrNoRows) {
+			t.Fatal(err)
+		}
+		return n
+	}
 	before := schema()
 	if fresh, err := s.deferFTS(ctx); err != nil || !fresh {
 		t.Fatalf("deferFTS = %v, %v; want a fresh deferral", fresh, err)
 	}
 	if during := schema(); during == before {
 		t.Fatal("deferFTS dropped nothing")
+	}
+	if n := automerge(); n != 16 {
+		t.Errorf("automerge during the bulk write = %d, want 16", n)
 	}
 	if fresh, err := s.deferFTS(ctx); err != nil || fresh { // twice, as a resumed sync does
 		t.Fatalf("second deferFTS = %v, %v; want it to say the earlier one is unfinished", fresh, err)
@@ -442,6 +456,9 @@ func TestBulkSyncRestoresSchema(t *testing.T) {
 	}
 	if after := schema(); after != before {
 		t.Fatalf("schema after the bulk write:\n%s\nbefore:\n%s", after, before)
+	}
+	if n := automerge(); n != 4 {
+		t.Errorf("automerge after the bulk write = %d, want 4 again", n)
 	}
 	if n, err := s.CountList(ctx, ListQuery{Search: "wo-7"}); err != nil || n != 1 {
 		t.Fatalf("search after rebuild: %d, %v", n, err)
