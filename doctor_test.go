@@ -111,7 +111,7 @@ func doctorSandbox(t *testing.T) (info sandbox.ConnectionInfo, cert string) {
 	t.Cleanup(func() { srv.Close(); sb.Close() })
 	info = sb.InfoFor(srv.URL + "/")
 	cert = filepath.Join(t.TempDir(), "cert.pem")
-	if err := os.WriteFile(cert, info.CertPEM, 0o600); err != nil {
+	if err := sb.WriteCert(cert); err != nil {
 		t.Fatal(err)
 	}
 	return info, cert

@@ -20,18 +20,28 @@ import (
 	"github.com/workorderdesk/workdesk/storage"
 )
 
-// TestReceiveCommand drives `workdesk receive`'s handler with notifications
-// signed the way the service signs them (by the sandbox's key): accepted
-// events become JSON lines and change the replica; a forged one is refused
-// with 401 and a reason on stderr.
-func TestReceiveCommand(t *testing.T) {
+// receiveFixture is what the receive tests share: a sandbox (its key signs
+// the tokens), a closed replica file holding work order 4242 with a $500
+// NTE, and a signed NteChanged raising it to $900 plus a forged token.
+type receiveFixture struct {
+	sb     *sandbox.Sandbox
+	db     string
+	id     string // the event's MessageId
+	body   []byte
+	token  string
+	forged string
+}
+
+func newReceiveFixture(t *testing.T) receiveFixture {
+	t.Helper()
 	ctx := context.Background()
 	sb, err := sandbox.New(sandbox.Options{Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer sb.Close()
-	store, err := storage.Open(ctx, filepath.Join(t.TempDir(), "replica.db"))
+	t.Cleanup(func() { sb.Close() })
+	f := receiveFixture{sb: sb, db: filepath.Join(t.TempDir(), "replica.db"), id: uuid.NewString()}
+	store, err := storage.Open(ctx, f.db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,28 +51,59 @@ func TestReceiveCommand(t *testing.T) {
 	if err := store.PutWorkOrders(ctx, []api.WorkOrder{wo}); err != nil {
 		t.Fatal(err)
 	}
-	v := api.NewVerifierFromKey(&sb.Key().PublicKey)
+	f.body, _ = api.MarshalEvent(api.EventHeader{WorkOrderId: 4242, Action: api.ActionNteChanged, ActionDate: time.Now().UTC(), MessageId: f.id},
+		api.NteChangedEvent{Amount: api.MustMoney("900", "USD")})
+	f.token, _ = api.MintToken(sb.Key(), api.SHA1, api.NewClaims("client", time.Now(), 20*time.Minute))
+	// Replace the signature's tail; pick another tail if it already was this one.
+	f.forged = f.token[:len(f.token)-6] + "AAAAAA"
+	if f.forged == f.token {
+		f.forged = f.token[:len(f.token)-6] + "BBBBBB"
+	}
+	return f
+}
+
+// postEvent posts body as a notification of type action with token; it
+// returns an error, not t.Fatal, because it also runs off the test goroutine.
+func postEvent(url, token, action string, body []byte) (int, error) {
+	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Event-Type", action)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	resp.Body.Close()
+	return resp.StatusCode, nil
+}
+
+// TestReceiveCommand drives `workdesk receive`'s handler with notifications
+// signed the way the service signs them (by the sandbox's key): accepted
+// events become JSON lines and change the replica; a forged one is refused
+// with 401 and a reason on stderr.
+func TestReceiveCommand(t *testing.T) {
+	ctx := context.Background()
+	f := newReceiveFixture(t)
+	store, err := storage.Open(ctx, f.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	v := api.NewVerifierFromKey(&f.sb.Key().PublicKey)
 	var out, errOut bytes.Buffer
 	srv := httptest.NewServer(newReceiveHandler(store, v, false, &out, &errOut))
 	defer srv.Close()
 
-	post := func(token string, body []byte, action string) int {
-		req, _ := http.NewRequest(http.MethodPost, srv.URL, bytes.NewReader(body))
-		req.Header.Set("Authorization", "Bearer "+token)
-		req.Header.Set("Event-Type", action)
-		resp, err := http.DefaultClient.Do(req)
+	post := func(token string) int {
+		code, err := postEvent(srv.URL, token, api.ActionNteChanged, f.body)
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp.Body.Close()
-		return resp.StatusCode
+		return code
 	}
-	id := uuid.NewString()
-	body, _ := api.MarshalEvent(api.EventHeader{WorkOrderId: 4242, Action: api.ActionNteChanged, ActionDate: time.Now().UTC(), MessageId: id},
-		api.NteChangedEvent{Amount: api.MustMoney("900", "USD")})
-	token, _ := api.MintToken(sb.Key(), api.SHA1, api.NewClaims("client", time.Now(), 20*time.Minute))
-
-	if got := post(token, body, api.ActionNteChanged); got != http.StatusOK {
+	if got := post(f.token); got != http.StatusOK {
 		t.Fatalf("a signed NteChanged got HTTP %d (stderr %q)", got, errOut.String())
 	}
 	var line struct {
@@ -70,7 +111,7 @@ func TestReceiveCommand(t *testing.T) {
 		WorkOrderId int64  `json:"work_order_id"`
 		MessageId   string `json:"message_id"`
 	}
-	if err := json.Unmarshal(out.Bytes(), &line); err != nil || line.Action != api.ActionNteChanged || line.WorkOrderId != 4242 || line.MessageId != id {
+	if err := json.Unmarshal(out.Bytes(), &line); err != nil || line.Action != api.ActionNteChanged || line.WorkOrderId != 4242 || line.MessageId != f.id {
 		t.Fatalf("stdout %q, want one JSON line for the event", out.String())
 	}
 	got, _ := store.WorkOrder(ctx, 4242)
@@ -78,11 +119,10 @@ func TestReceiveCommand(t *testing.T) {
 		t.Fatalf("the replica's NTE is %s after NteChanged, want $900.00", got.Nte.Amount.Format())
 	}
 
-	forged := strings.Replace(token, token[len(token)-6:], "AAAAAA", 1)
-	if got := post(forged, body, api.ActionNteChanged); got != http.StatusUnauthorized {
+	if got := post(f.forged); got != http.StatusUnauthorized {
 		t.Fatalf("a forged token got HTTP %d, want 401", got)
 	}
-	if !strings.Contains(errOut.String(), "refused (HTTP 401)") || strings.Contains(errOut.String(), forged) {
+	if !strings.Contains(errOut.String(), "refused (HTTP 401)") || strings.Contains(errOut.String(), f.forged) {
 		t.Fatalf("stderr %q should say why, without the token", errOut.String())
 	}
 }
@@ -155,54 +195,25 @@ func TestReceiveFlagsAndExitCodes(t *testing.T) {
 // line on stderr; cancelling stops it with exit code 0.
 func TestReceiveEndToEnd(t *testing.T) {
 	ctx := context.Background()
-	sb, err := sandbox.New(sandbox.Options{Seed: 3})
-	if err != nil {
+	f := newReceiveFixture(t)
+	cert := filepath.Join(t.TempDir(), "cert.pem")
+	if err := f.sb.WriteCert(cert); err != nil {
 		t.Fatal(err)
-	}
-	defer sb.Close()
-	dir := t.TempDir()
-	cert := filepath.Join(dir, "cert.pem")
-	if err := sb.WriteCert(cert); err != nil {
-		t.Fatal(err)
-	}
-	db := filepath.Join(dir, "replica.db")
-	store, err := storage.Open(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wo := api.WorkOrder{WorkOrderId: 4242, WorkOrderNumber: "WN4242", Status: api.StatusAccepted, Currency: "USD",
-		Customer: api.Customer{Id: 1, Name: "Northwind Retail"}, Nte: api.Nte{Amount: api.MustMoney("500", "USD")}}
-	if err := store.PutWorkOrders(ctx, []api.WorkOrder{wo}); err != nil {
-		t.Fatal(err)
-	}
-	store.Close()
-
-	id := uuid.NewString()
-	body, _ := api.MarshalEvent(api.EventHeader{WorkOrderId: 4242, Action: api.ActionNteChanged, ActionDate: time.Now().UTC(), MessageId: id},
-		api.NteChangedEvent{Amount: api.MustMoney("900", "USD")})
-	token, _ := api.MintToken(sb.Key(), api.SHA1, api.NewClaims("client", time.Now(), 20*time.Minute))
-	forged := token[:len(token)-6] + "AAAAAA"
-	if forged == token {
-		forged = token[:len(token)-6] + "BBBBBB"
 	}
 
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	var statuses []int
-	code, stdout, stderr := receiveRun(t, runCtx, []string{"--addr", "127.0.0.1:0", "--cert", cert, "--db", db}, func(addr net.Addr) {
+	code, stdout, stderr := receiveRun(t, runCtx, []string{"--addr", "127.0.0.1:0", "--cert", cert, "--db", f.db}, func(addr net.Addr) {
 		go func() {
 			defer stop()
-			for _, tok := range []string{token, forged} {
-				req, _ := http.NewRequest(http.MethodPost, "http://"+addr.String()+"/", bytes.NewReader(body))
-				req.Header.Set("Authorization", "Bearer "+tok)
-				req.Header.Set("Event-Type", api.ActionNteChanged)
-				resp, err := http.DefaultClient.Do(req)
+			for _, tok := range []string{f.token, f.forged} {
+				status, err := postEvent("http://"+addr.String()+"/", tok, api.ActionNteChanged, f.body)
 				if err != nil {
 					t.Error(err)
 					return
 				}
-				resp.Body.Close()
-				statuses = append(statuses, resp.StatusCode)
+				statuses = append(statuses, status)
 			}
 		}()
 	})
@@ -217,7 +228,7 @@ func TestReceiveEndToEnd(t *testing.T) {
 	if len(lines) != 1 || json.Unmarshal([]byte(lines[0]), &line) != nil {
 		t.Fatalf("stdout %q; want exactly one JSON line", stdout)
 	}
-	want := map[string]any{"action": api.ActionNteChanged, "work_order_id": float64(4242), "message_id": id}
+	want := map[string]any{"action": api.ActionNteChanged, "work_order_id": float64(4242), "message_id": f.id}
 	if len(line) != len(want) || line["action"] != want["action"] || line["work_order_id"] != want["work_order_id"] || line["message_id"] != want["message_id"] {
 		t.Errorf("stdout line %v; want %v", line, want)
 	}
@@ -227,11 +238,11 @@ func TestReceiveEndToEnd(t *testing.T) {
 			refused = append(refused, l)
 		}
 	}
-	if len(refused) != 1 || !strings.Contains(refused[0], "HTTP 401") || strings.Contains(stderr, forged) {
+	if len(refused) != 1 || !strings.Contains(refused[0], "HTTP 401") || strings.Contains(stderr, f.forged) {
 		t.Errorf("stderr %q; want one refusal line saying HTTP 401, without the token", stderr)
 	}
 
-	store, err = storage.Open(ctx, db)
+	store, err := storage.Open(ctx, f.db)
 	if err != nil {
 		t.Fatal(err)
 	}

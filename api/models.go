@@ -210,8 +210,14 @@ type Procedure struct {
 var ProcedureEditStates = []WorkOrderStatus{StatusAccepted, StatusCheckedIn, StatusPaused, StatusOnHold}
 
 // ProceduresEditable reports whether the work order's status lets its
-// procedures change; each procedure must also be editable and not N/A.
+// procedures change; StepAttachmentsEditable adds the per-procedure checks.
 func (w *WorkOrder) ProceduresEditable() bool { return slices.Contains(ProcedureEditStates, w.Status) }
+
+// StepAttachmentsEditable reports whether p's step attachments can change:
+// the one rule (spec §2) so callers do not each re-spell it.
+func (w *WorkOrder) StepAttachmentsEditable(p Procedure) bool {
+	return w.ProceduresEditable() && !p.IsReadOnly && !p.IsMarkedNa
+}
 
 type Step struct {
 	Id          int64  `json:"Id"`

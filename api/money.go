@@ -40,8 +40,17 @@ func MustMoney(amount, currencyCode string) Money {
 
 func (m Money) IsZero() bool { return m.Amount.IsZero() }
 
-// In returns the same amount labelled with currencyCode.
-func (m Money) In(currencyCode string) Money { return Money{Amount: m.Amount, Currency: currencyCode} }
+// In labels an amount the service sent without a currency (a bare number)
+// with currencyCode. An amount that already carries another currency is
+// returned as it is: money is never converted, so adding or comparing it
+// with currencyCode then fails instead of the number silently changing
+// currency.
+func (m Money) In(currencyCode string) Money {
+	if m.Currency == "" {
+		m.Currency = currencyCode
+	}
+	return m
+}
 
 // Add sums two amounts of the same currency; money is never added across currencies.
 func (m Money) Add(o Money) (Money, error) {

@@ -208,3 +208,19 @@ func TestEventRoundTrip(t *testing.T) {
 		t.Errorf("header = %+v, want %+v", ev.Header, h)
 	}
 }
+
+// In labels a bare amount but never relabels one in another currency: a
+// yen amount "in USD" would be a different sum of money.
+func TestInLabelsOnlyBareAmounts(t *testing.T) {
+	bare := Money{Amount: MustMoney("12.50", "").Amount}
+	if got := bare.In("USD"); got.Currency != "USD" || !got.Amount.Equal(bare.Amount) {
+		t.Errorf("bare 12.50 in USD = %+v", got)
+	}
+	yen := MustMoney("1200", "JPY")
+	if got := yen.In("USD"); got.Currency != "JPY" {
+		t.Errorf("¥1200 in USD became %s", got.Format())
+	}
+	if _, err := yen.In("USD").Add(MustMoney("1", "USD")); err == nil {
+		t.Error("a yen amount labelled for a USD work order was added to dollars")
+	}
+}

@@ -376,7 +376,8 @@ func (c *call) stepQuery() (*order, *api.Procedure, int64, error) {
 
 // stepEditable is spec §2: step attachments change only while the procedure
 // is editable (its work order in api.ProcedureEditStates, else 3001) and not
-// marked N/A or read-only (3000 with the reason).
+// marked N/A or read-only (3000 with the reason). It is
+// api.WorkOrder.StepAttachmentsEditable spelled out per reason.
 func stepEditable(o *order, p *api.Procedure) error {
 	switch {
 	case !o.wo.ProceduresEditable():

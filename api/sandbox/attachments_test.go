@@ -99,14 +99,7 @@ func (zeros) Read(p []byte) (int, error) {
 
 func TestStepAttachments(t *testing.T) {
 	e := newEnv(t)
-	var ref api.StepRef
-	id := e.setup("Northwind Retail", api.StatusCheckedIn, func(o *order) {
-		e.sb.st.gen.addProcedures(o, 0, fixedNow)
-		p := &o.wo.WorkDetails.Procedures[0]
-		p.IsReadOnly, p.IsMarkedNa = false, false
-		ref = api.StepRef{WorkOrderId: o.wo.WorkOrderId, ProcedureId: p.Id, StepId: p.Steps[1].Id}
-		e.sb.st.steps[ref.StepId] = nil
-	})
+	id, ref := e.editableStep("Northwind Retail", 1)
 	// No count limit: 120 attachments all come back.
 	for i := 0; i < 120; i++ {
 		if _, err := e.client.UploadStepAttachment(e.ctx, ref, textUpload(fmt.Sprintf("photo-%03d.txt", i), "x")); err != nil {
@@ -245,15 +238,7 @@ func TestStepAttachmentsFollowTheWorkOrderStatus(t *testing.T) {
 	}
 	for i, c := range cases {
 		t.Run(string(c.status), func(t *testing.T) {
-			var ref api.StepRef
-			customer := []string{"Northwind Retail", "Rheinland Offices"}[i%2]
-			id := e.setup(customer, api.StatusCheckedIn, func(o *order) {
-				e.sb.st.gen.addProcedures(o, 0, fixedNow)
-				p := &o.wo.WorkDetails.Procedures[0]
-				p.IsReadOnly, p.IsMarkedNa = false, false
-				ref = api.StepRef{WorkOrderId: o.wo.WorkOrderId, ProcedureId: p.Id, StepId: p.Steps[0].Id}
-				e.sb.st.steps[ref.StepId] = nil
-			})
+			id, ref := e.editableStep([]string{"Northwind Retail", "Rheinland Offices"}[i%2], 0)
 			first, err := e.client.UploadStepAttachment(e.ctx, ref, textUpload("before.txt", "x"))
 			if err != nil {
 				t.Fatal(err)

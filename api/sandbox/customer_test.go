@@ -157,13 +157,7 @@ func TestControlMarkProcedureOverHTTP(t *testing.T) {
 	rcv := newReceiver(t, 0)
 	e.sb.SetNotifyURL(rcv.srv.URL)
 	ctl := NewControl(e.info.BaseURL)
-	var ref api.StepRef
-	id := e.setup("Northwind Retail", api.StatusCheckedIn, func(o *order) {
-		e.sb.st.gen.addProcedures(o, 0, fixedNow)
-		p := &o.wo.WorkDetails.Procedures[0]
-		p.IsReadOnly, p.IsMarkedNa = false, false
-		ref = api.StepRef{WorkOrderId: o.wo.WorkOrderId, ProcedureId: p.Id, StepId: p.Steps[0].Id}
-	})
+	id, ref := e.editableStep("Northwind Retail", 0)
 	if err := ctl.MarkProcedure(id, ref.ProcedureId, true, false); err != nil {
 		t.Fatal(err)
 	}
@@ -193,14 +187,8 @@ func TestControlMarkProcedureOverHTTP(t *testing.T) {
 // caller from another machine is refused (403) and changes nothing.
 func TestControlAPIAnswersLoopbackOnly(t *testing.T) {
 	e := newEnv(t)
-	var procID int64
-	id := e.setup("Northwind Retail", api.StatusCheckedIn, func(o *order) {
-		e.sb.st.gen.addProcedures(o, 0, fixedNow)
-		p := &o.wo.WorkDetails.Procedures[0]
-		p.IsReadOnly, p.IsMarkedNa = false, false
-		procID = p.Id
-	})
-	body := `{"WorkOrderId": ` + itoa(id) + `, "ProcedureId": ` + itoa(procID) + `, "IsMarkedNa": true}`
+	id, ref := e.editableStep("Northwind Retail", 0)
+	body := `{"WorkOrderId": ` + itoa(id) + `, "ProcedureId": ` + itoa(ref.ProcedureId) + `, "IsMarkedNa": true}`
 	for _, c := range []struct {
 		remote string
 		status int

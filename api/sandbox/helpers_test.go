@@ -101,6 +101,22 @@ func (e *env) setup(customer string, status api.WorkOrderStatus, fn func(o *orde
 	return 0
 }
 
+// editableStep sets up a checked-in work order of customer whose first
+// procedure is neither read-only nor N/A, empties that procedure's step-th
+// step of attachments, and returns the order's id and the step.
+func (e *env) editableStep(customer string, step int) (int64, api.StepRef) {
+	e.t.Helper()
+	var ref api.StepRef
+	id := e.setup(customer, api.StatusCheckedIn, func(o *order) {
+		e.sb.st.gen.addProcedures(o, 0, fixedNow)
+		p := &o.wo.WorkDetails.Procedures[0]
+		p.IsReadOnly, p.IsMarkedNa = false, false
+		ref = api.StepRef{WorkOrderId: o.wo.WorkOrderId, ProcedureId: p.Id, StepId: p.Steps[step].Id}
+		e.sb.st.steps[ref.StepId] = nil
+	})
+	return id, ref
+}
+
 // read returns a copy of a work order's state.
 func (e *env) read(id int64) api.WorkOrder {
 	e.t.Helper()

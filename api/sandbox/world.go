@@ -536,7 +536,7 @@ func (g *generator) cover(now time.Time) {
 		set func(p *api.Procedure)
 	}{
 		{func(o *order, p *api.Procedure) bool {
-			return !p.IsReadOnly && !p.IsMarkedNa && o.wo.ProceduresEditable()
+			return o.wo.StepAttachmentsEditable(*p)
 		}, func(p *api.Procedure) {}},
 		{func(o *order, p *api.Procedure) bool { return p.IsReadOnly }, func(p *api.Procedure) { p.IsReadOnly = true }},
 		{func(o *order, p *api.Procedure) bool { return p.IsMarkedNa }, func(p *api.Procedure) { p.IsMarkedNa, p.AllowMarkNotApplicable = true, true }},
