@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"net/http"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -124,30 +122,13 @@ func TestCrashAtEachPointLosesNothingAndAppliesOnce(t *testing.T) {
 				carries := func(r *http.Request, body []byte) bool {
 					return bytes.Contains(body, []byte(target.MessageId)) || strings.Contains(r.URL.RawQuery, target.MessageId)
 				}
-				applied := make(chan struct{})
+				var applied <-chan struct{} // stays nil (never ready) but at serviceApplied
 				if point == serviceApplied {
-					svc.wire.setFault(func(r *http.Request, body []byte) faultKind {
-						if carries(r, body) {
-							return hangAfter
-						}
-						return pass
-					})
-					svc.wire.mu.Lock()
-					svc.wire.onHang = func() { close(applied) }
-					svc.wire.mu.Unlock()
+					applied = hangWhen(svc, carries)
 				}
 				svc.wire.reset()
 
-				info := svc.sb.InfoFor(svc.srv.URL)
-				cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
-				cmd.Env = append(os.Environ(), crashEnv+"=1", "WORKDESK_CRASH_DB="+path, "WORKDESK_CRASH_BASE="+info.BaseURL,
-					"WORKDESK_CRASH_TOKEN_URL="+info.TokenURL, "WORKDESK_CRASH_CLIENT="+info.ClientID, "WORKDESK_CRASH_SECRET="+info.ClientSecret,
-					crashPointEnv+"="+point, crashTargetEnv+"="+target.MessageId)
-				var out bytes.Buffer
-				cmd.Stdout, cmd.Stderr = &out, &out
-				if err := cmd.Start(); err != nil {
-					t.Fatal(err)
-				}
+				cmd, out := startCrashChild(t, svc, path, crashPointEnv+"="+point, crashTargetEnv+"="+target.MessageId)
 				exited := make(chan struct{})
 				go func() { cmd.Wait(); close(exited) }()
 				select {

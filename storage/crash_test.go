@@ -112,31 +112,15 @@ func TestCrashDuringSendReplaysOnce(t *testing.T) {
 	}
 	s.Close()
 
-	applied := make(chan struct{})
-	svc.wire.setFault(func(r *http.Request, body []byte) faultKind {
-		if r.Method == http.MethodPost && bytes.Contains(body, []byte(texts[0])) {
-			return hangAfter
-		}
-		return pass
+	applied := hangWhen(svc, func(r *http.Request, body []byte) bool {
+		return r.Method == http.MethodPost && bytes.Contains(body, []byte(texts[0]))
 	})
-	svc.wire.mu.Lock()
-	svc.wire.onHang = func() { close(applied) }
-	svc.wire.mu.Unlock()
-
-	info := svc.sb.InfoFor(svc.srv.URL)
-	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), crashEnv+"=1", "WORKDESK_CRASH_DB="+path, "WORKDESK_CRASH_BASE="+info.BaseURL,
-		"WORKDESK_CRASH_TOKEN_URL="+info.TokenURL, "WORKDESK_CRASH_CLIENT="+info.ClientID, "WORKDESK_CRASH_SECRET="+info.ClientSecret)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, out := startCrashChild(t, svc, path)
 	select {
 	case <-applied:
 	case <-time.After(60 * time.Second):
 		cmd.Process.Kill()
-		t.Fatalf("the child never sent the first action:\n%s", out.String())
+		t.Fatalf("the child never sent the first action:\n%s", out)
 	}
 	cmd.Process.Kill() // power cut: the service applied it, the app never heard
 	cmd.Wait()
@@ -160,13 +144,7 @@ func TestCrashDuringSendReplaysOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, text := range texts {
-		n := 0
-		for _, m := range msgs {
-			if m.Text == text {
-				n++
-			}
-		}
-		if n != 1 {
+		if n := countText(msgs, text); n != 1 {
 			t.Errorf("the service holds %q %d times; want exactly once", text, n)
 		}
 	}
@@ -180,4 +158,38 @@ func TestCrashDuringSendReplaysOnce(t *testing.T) {
 	if len(firstIds) != 2 || firstIds[0] != rows[0].MessageId || firstIds[1] != rows[0].MessageId {
 		t.Errorf("the interrupted action was sent with ids %v; want twice %q", firstIds, rows[0].MessageId)
 	}
+}
+
+// hangWhen makes the service apply a request matching match and then never
+// answer it; the channel closes once it has been applied.
+func hangWhen(svc *service, match func(r *http.Request, body []byte) bool) <-chan struct{} {
+	applied := make(chan struct{})
+	svc.wire.setFault(func(r *http.Request, body []byte) faultKind {
+		if match(r, body) {
+			return hangAfter
+		}
+		return pass
+	})
+	svc.wire.mu.Lock()
+	svc.wire.onHang = func() { close(applied) }
+	svc.wire.mu.Unlock()
+	return applied
+}
+
+// startCrashChild starts TestCrashChild in a new process, sending the
+// replica at path to svc; env adds to its environment. out collects what it
+// prints.
+func startCrashChild(t *testing.T, svc *service, path string, env ...string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	info := svc.sb.InfoFor(svc.srv.URL)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), crashEnv+"=1", "WORKDESK_CRASH_DB="+path, "WORKDESK_CRASH_BASE="+info.BaseURL,
+		"WORKDESK_CRASH_TOKEN_URL="+info.TokenURL, "WORKDESK_CRASH_CLIENT="+info.ClientID, "WORKDESK_CRASH_SECRET="+info.ClientSecret)
+	cmd.Env = append(cmd.Env, env...)
+	out := &bytes.Buffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, out
 }

@@ -852,10 +852,6 @@ func scanOutbox(sc interface{ Scan(...any) error }) (*OutboxRow, error) {
 		if json.Unmarshal(r.Request, &v) == nil && v.ActualActionDate != nil {
 			r.ActionDate = v.ActualActionDate.UTC()
 		}
-		// Rows queued by earlier versions carry the time, in UTC, in the summary.
-		if before, _, ok := strings.Cut(r.Summary, " at "); ok {
-			r.Summary = before
-		}
 	}
 	for _, f := range strings.Split(targets.String, ",") {
 		var id int64

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -419,5 +420,23 @@ func TestBulkAcceptStoresPerWorkOrderResults(t *testing.T) {
 	}
 	if !slices.Equal(r.WorkOrderIds, []int64{news[2]}) {
 		t.Errorf("failed bulk row still blocks %v; want only %d", r.WorkOrderIds, news[2])
+	}
+}
+
+// TestUntrustedCertificateIsSaidPlainly: an action that cannot go out
+// because the service's certificate is not trusted waits in the queue with
+// that reason, not with "could not be reached".
+func TestUntrustedCertificateIsSaidPlainly(t *testing.T) {
+	srv := httptest.NewTLSServer(http.NotFoundHandler())
+	defer srv.Close()
+	_, err := http.Get(srv.URL) // the default client does not trust the test certificate
+	if err == nil {
+		t.Fatal("a self-signed certificate was trusted")
+	}
+	if msg := describeTemporary(err); !strings.Contains(msg, "certificate is not trusted") {
+		t.Errorf("reason shown for an untrusted certificate: %q", msg)
+	}
+	if msg := describeTemporary(errors.New("dial tcp: connection refused")); !strings.Contains(msg, "could not be reached") {
+		t.Errorf("reason shown for no connection: %q", msg)
 	}
 }

@@ -83,7 +83,7 @@ func (s *Store) deferFTS(ctx context.Context) (fresh bool, err error) {
 }
 
 // FTS5 merges the index's segments once automerge of them share a level.
-// The bulk writer adds a segment per ftsChunk rows, and at the default 4 it
+// The bulk writer adds a segment per commit (commitRows rows), and at 4 it
 // rewrote the first 10,000 rows' index twice over while they downloaded: a
 // quarter of the writer's work. At 16 (FTS5's most) a first sync of 10,000
 // merges nothing, and search over the segments it leaves is as fast (the
@@ -103,7 +103,7 @@ func quoteIdent(name string) string { return `"` + strings.ReplaceAll(name, `"`,
 // resumeFTS recreates what deferFTS dropped and switches the search index's
 // triggers back on, in one transaction, if they were off. rebuild rebuilds
 // the search index from work_orders too: the bulk writer did not index every
-// row it wrote (see ftsFeed), or nobody knows whether it did.
+// row it wrote (see Syncer.sync), or nobody knows whether it did.
 func (s *Store) resumeFTS(ctx context.Context, rebuild bool) error {
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		var n int

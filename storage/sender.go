@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"crypto/tls"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -252,7 +253,8 @@ func (x *Sender) sendRow(ctx context.Context, id int64) (finished bool, err erro
 		x.s.notify(row.WorkOrderIds)
 		return true, nil
 	default:
-		// Network, 5xx, throttling, token trouble: wait and resend the same request.
+		// Network, 5xx, throttling, token or certificate trouble: wait and
+		// resend the same request.
 		wait := x.opts.Backoff(row.Attempts)
 		x.setPending(ctx, id, x.s.now().Add(wait).UnixMilli(), describeTemporary(callErr))
 		log.Info("action not delivered; will retry", "in", wait, "err", callErr)
@@ -289,6 +291,10 @@ func describeTemporary(err error) string {
 	switch {
 	case errors.Is(err, api.ErrCredentialsRejected):
 		return "The service refused the client id or secret; check the connection settings."
+	case errors.As(err, new(*tls.CertificateVerificationError)):
+		// Retrying cannot help until someone fixes the address or the
+		// machine's certificates, but the action waits rather than being lost.
+		return "The service's certificate is not trusted by this computer; check the service address. Will retry."
 	case errors.As(err, &e):
 		return fmt.Sprintf("The service is having trouble (HTTP %d); will retry.", e.StatusCode)
 	}

@@ -14,13 +14,9 @@ import (
 // delete the other's queued uploads.
 func TestReplicasInOneFolderKeepTheirQueuedUploads(t *testing.T) {
 	svc := newService(t, 80)
-	dir := t.TempDir()
-	live, _ := openAt(t, filepath.Join(dir, "live.db"))
-	live.now = svc.sb.Clock().Now
+	live := syncedStore(t, svc)
+	dir := filepath.Dir(live.Path())
 	ctx := context.Background()
-	if err := NewSyncer(live, svc.client, SyncOptions{}).SyncNow(ctx); err != nil {
-		t.Fatal(err)
-	}
 	a := pick(t, live, status(api.StatusAccepted))
 	photo := filepath.Join(t.TempDir(), "roof.jpg")
 	os.WriteFile(photo, []byte("\xff\xd8\xff\xe0 roof"), 0o600)

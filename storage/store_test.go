@@ -346,3 +346,36 @@ func TestMigrationFromFirstSchemaKeepsData(t *testing.T) {
 		t.Errorf("search after migration = %v, %v", rows, err)
 	}
 }
+
+// TestMigrationDropsTheUTCTimeFromQueuedVisits: a check-in queued by an
+// earlier version said "Check in at … UTC"; after the upgrade it reads like
+// a new one, and its time still comes from the request, shown in local time.
+func TestMigrationDropsTheUTCTimeFromQueuedVisits(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "replica.db")
+	s, _ := openAt(t, path)
+	put(t, s, woSpec{id: 9, number: "WO-9", status: api.StatusAccepted})
+	at := testNow.Add(-2 * time.Hour)
+	row, err := s.CheckIn(ctx, 9, &at, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`UPDATE outbox SET summary = 'Check in at ` + at.UTC().Format("2006-01-02 15:04") + ` UTC'`,
+		`UPDATE schema_version SET version = 5`,
+	} {
+		if _, err := s.w.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+
+	s2, _ := openAt(t, path)
+	got, err := s2.OutboxRow(ctx, row.Id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Summary != "Check in" || !got.ActionDate.Equal(at) {
+		t.Errorf("queued check-in after the upgrade: summary %q, time %v; want \"Check in\", %v", got.Summary, got.ActionDate, at)
+	}
+}

@@ -3,7 +3,6 @@ package storage
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -118,18 +117,19 @@ func (y *Syncer) sync(ctx context.Context) error {
 		if derr != nil {
 			return derr
 		}
-		// New rows are indexed for search as they are written (see ftsFeed);
-		// rows the replica held already, or a bulk write an earlier run left
-		// unfinished, need the whole index rebuilt.
-		feed := &ftsFeed{existed: stored, stale: !fresh}
-		err = y.fetch(ctx, need, feed)
+		// New rows are indexed for search in the transaction that writes
+		// them. Rows the replica held already have their old text in the
+		// index, and a bulk write an earlier run left unfinished may have
+		// rows missing from it: then the index is rebuilt at the end.
+		index := fresh && !anyStored(need, stored)
+		err = y.fetch(ctx, need, index)
 		// Finish even after a failure or cancellation: stored batches must be
 		// searchable, and the triggers must be on before anyone else writes.
-		if rerr := y.s.resumeFTS(context.WithoutCancel(ctx), feed.stale); rerr != nil {
+		if rerr := y.s.resumeFTS(context.WithoutCancel(ctx), !index); rerr != nil {
 			err = errors.Join(err, rerr)
 		}
 	} else {
-		err = y.fetch(ctx, need, nil)
+		err = y.fetch(ctx, need, false)
 	}
 	if err != nil {
 		return err
@@ -173,61 +173,28 @@ var bulkMin = 1000 // a variable so tests can take the bulk path with a small wo
 // them (about 2 MB); a variable so tests can make a small world overflow it.
 var maxWaiting = 32
 
-// commitRows is how many fetched work orders are committed together.
-var commitRows = 500
+// commitRows is how many fetched work orders are committed together. In a
+// bulk write each commit also indexes its rows for search, as one FTS5
+// segment: far fewer, bigger segments than a commit per batch, whose
+// merging cost more than the download, and still indexed while the download
+// goes on instead of in one rebuild at the end, while the person waits.
+var commitRows = 1000
 
-// ftsFeed indexes a bulk write's new rows for search while the download
-// goes on, instead of rebuilding the whole index once it is over: the
-// writer is idle most of a download, while a rebuild at the end kept the
-// person waiting for a fifth of a first sync. Rows are indexed ftsChunk at a
-// time, one INSERT each, since FTS5 writes a segment per statement and
-// merging hundreds of small ones cost more than the rebuild did. A crash
-// between chunks leaves the bulk marked unfinished, and Open rebuilds.
-type ftsFeed struct {
-	existed map[int64]int64 // rows the replica held before: their old text is indexed
-	stale   bool            // the index must be rebuilt from the table at the end
-	pending []int64         // written, not indexed yet
-}
-
-var ftsChunk = 1000 // a variable so tests can make a small world use several chunks
-
-// take notes the ids a transaction writes and returns those to index now,
-// or nil to wait for more. The caller commits them with the rows and then
-// calls indexed.
-func (f *ftsFeed) take(ids []int64, final bool) []int64 {
-	if f == nil || f.stale {
-		return nil
-	}
+// anyStored reports whether any of ids is in stored.
+func anyStored(ids []int64, stored map[int64]int64) bool {
 	for _, id := range ids {
-		if _, ok := f.existed[id]; ok {
-			f.stale = true // its old text is in the index; only a rebuild removes it
-			return nil
+		if _, ok := stored[id]; ok {
+			return true
 		}
 	}
-	all := append(f.pending[:len(f.pending):len(f.pending)], ids...)
-	if len(all) < ftsChunk && !final {
-		return nil
-	}
-	return all
-}
-
-// wrote records a committed transaction: its ids are pending, or indexed.
-func (f *ftsFeed) wrote(ids []int64, indexed bool) {
-	if f == nil || f.stale {
-		return
-	}
-	if indexed {
-		f.pending = f.pending[:0]
-		return
-	}
-	f.pending = append(f.pending, ids...)
+	return false
 }
 
 // fetch reads ids in batches of api.MaxReadBatch with opts.Parallel calls in
 // flight; each batch is stored in its own transaction as soon as it arrives.
-// The first failure stops the rest; stored batches stay. feed, in a bulk
-// write, indexes the stored rows for search as they go.
-func (y *Syncer) fetch(ctx context.Context, ids []int64, feed *ftsFeed) error {
+// The first failure stops the rest; stored batches stay. index, in a bulk
+// write, indexes the stored rows for search in the same transactions.
+func (y *Syncer) fetch(ctx context.Context, ids []int64, index bool) error {
 	total := len(ids)
 	if y.opts.Progress != nil {
 		y.opts.Progress(0, total)
@@ -321,7 +288,6 @@ func (y *Syncer) fetch(ctx context.Context, ids []int64, feed *ftsFeed) error {
 		for _, g := range group {
 			changed = append(changed, g.ids...)
 		}
-		index := feed.take(changed, false)
 		// Each batch stays all-or-nothing inside the transaction; taking
 		// every batch that is ready at once commits (and so flushes pages to
 		// the WAL) far less often when the writer falls behind.
@@ -331,14 +297,16 @@ func (y *Syncer) fetch(ctx context.Context, ids []int64, feed *ftsFeed) error {
 					return err
 				}
 			}
-			return indexForSearch(ctx, tx, index)
+			if !index {
+				return nil
+			}
+			return indexForSearch(ctx, tx, changed)
 		})
 		if err != nil {
 			writeFailed = true
 			fail(err)
 			return
 		}
-		feed.wrote(changed, index != nil)
 		for _, g := range group {
 			done += g.n
 		}
@@ -393,14 +361,6 @@ func (y *Syncer) fetch(ctx context.Context, ids []int64, feed *ftsFeed) error {
 	for _, seq := range slices.Sorted(maps.Keys(early)) {
 		write([]fetched{early[seq]})
 	}
-	if rest := feed.take(nil, true); len(rest) > 0 {
-		err := y.s.inTx(context.WithoutCancel(ctx), func(tx *sql.Tx) error { return indexForSearch(ctx, tx, rest) })
-		if err != nil {
-			feed.stale = true // the rebuild at the end indexes them instead
-		} else {
-			feed.wrote(nil, true)
-		}
-	}
 	if firstErr != nil {
 		if errors.Is(firstErr, context.Canceled) && ctx.Err() != nil {
 			// Report the caller's cancellation as such, not as a fetch error.
@@ -419,13 +379,9 @@ func indexForSearch(ctx context.Context, tx *sql.Tx, ids []int64) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	list, err := json.Marshal(ids)
-	if err != nil {
-		return err
-	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO work_orders_fts(rowid, number, customer_name, site, address, description)
+	_, err := tx.ExecContext(ctx, `INSERT INTO work_orders_fts(rowid, number, customer_name, site, address, description)
 SELECT id, number, customer_name, site, address, description FROM work_orders
-WHERE id IN (SELECT value FROM json_each(?))`, string(list))
+WHERE id IN (SELECT value FROM json_each(?))`, idsJSON(ids))
 	if err != nil {
 		return fmt.Errorf("storage: indexing %d work orders for search: %w", len(ids), err)
 	}

@@ -322,8 +322,8 @@ func TestRefreshFetchesDetailsAndKeepsCacheOnFailure(t *testing.T) {
 // the row-by-row path does, also when the sync fails half-way or the app
 // dies before the rebuild.
 func TestBulkSyncKeepsSearchWorking(t *testing.T) {
-	defer func(v, c int) { bulkMin, ftsChunk = v, c }(bulkMin, ftsChunk)
-	bulkMin, ftsChunk = 1, 60 // several chunks indexed while the download goes on
+	defer func(v, c int) { bulkMin, commitRows = v, c }(bulkMin, commitRows)
+	bulkMin, commitRows = 1, 60 // several commits indexed while the download goes on
 	svc := newService(t, 200)
 	ctx := context.Background()
 	s, _ := openTest(t)
