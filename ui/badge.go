@@ -90,34 +90,47 @@ func invoiceBadge(inv *api.Invoice) (string, color.Color) {
 
 // invoiceNextStep says, for a person, what the invoice's status means for
 // them next; "" while it is a draft (or unknown), when the work order's own
-// status says what to do.
+// status says what to do. Its wording comes from invoiceWaits, as the
+// Invoice tab's does.
 func invoiceNextStep(inv *api.Invoice) string {
 	if inv == nil {
 		return ""
 	}
-	switch inv.Status {
-	case api.InvoiceSubmitted:
-		return "Invoice submitted — waiting for the customer"
-	case api.InvoicePendingVerification:
-		return "Invoice submitted — waiting for the customer to verify it"
-	case api.InvoiceAuthorized:
-		s := "Invoice authorized — nothing more to do; payment follows"
-		if inv.AuthNumber != "" {
-			s += " (authorization " + inv.AuthNumber + ")"
-		}
-		return s
-	case api.InvoicePaid:
-		s := "Invoice paid — nothing more to do"
-		if inv.PaidDate != nil && !inv.PaidDate.IsZero() {
-			s = "Invoice paid on " + localTime(*inv.PaidDate) + " — nothing more to do"
-		}
-		return s
-	case api.InvoiceDisputed:
+	if inv.Status == api.InvoiceDisputed {
 		s := "Invoice disputed: fix and resubmit"
 		if r := strings.TrimSpace(inv.Comment); r != "" {
 			s += ". The customer says: " + r
 		}
 		return s
+	}
+	waits := invoiceWaits(inv.Status)
+	if waits == "" {
+		return ""
+	}
+	s := "Invoice " + strings.ToLower(statusText(inv.Status))
+	if inv.Status == api.InvoicePaid && inv.PaidDate != nil && !inv.PaidDate.IsZero() {
+		s += " on " + localTime(*inv.PaidDate)
+	}
+	s += " — " + waits
+	if inv.Status == api.InvoiceAuthorized && inv.AuthNumber != "" {
+		s += " (authorization " + inv.AuthNumber + ")"
+	}
+	return s
+}
+
+// invoiceWaits says what an invoice that has left the contractor's hands
+// waits for; "" for a status the contractor acts on (draft, disputed) or
+// one it does not know.
+func invoiceWaits(s api.InvoiceStatus) string {
+	switch s {
+	case api.InvoiceSubmitted:
+		return "waiting for the customer to authorize it"
+	case api.InvoicePendingVerification:
+		return "waiting for the customer to verify it"
+	case api.InvoiceAuthorized:
+		return "nothing more to do; payment follows"
+	case api.InvoicePaid:
+		return "nothing more to do"
 	}
 	return ""
 }

@@ -208,15 +208,7 @@ func TestBackdatedCheckInCarriesTheVisitTime(t *testing.T) {
 // its new status in the list.
 func TestBulkAcceptReportsEachWorkOrder(t *testing.T) {
 	h := newHarness(t)
-	var picked []storage.Row
-	for _, r := range h.rows() {
-		if r.Status == api.StatusNew && len(picked) < 3 {
-			picked = append(picked, r)
-		}
-	}
-	if len(picked) < 3 {
-		t.Fatal("the demo world needs at least three New work orders")
-	}
+	picked := h.rowsWhere(3, func(r storage.Row) bool { return r.Status == api.StatusNew })
 	if h.desk.list.acceptBtn.Visible() {
 		t.Fatal("bulk Accept shows before anything is ticked")
 	}

@@ -244,6 +244,26 @@ func (h *harness) rowWhere(ok func(storage.Row) bool) storage.Row {
 	return storage.Row{}
 }
 
+// rowsWhere returns the first n listed work orders satisfying ok, which sees
+// rows in list order and stops being asked once n match (so it may depend
+// on earlier picks); fewer than n fails the test.
+func (h *harness) rowsWhere(n int, ok func(storage.Row) bool) []storage.Row {
+	h.t.Helper()
+	var out []storage.Row
+	for _, r := range h.rows() {
+		if len(out) == n {
+			break
+		}
+		if ok(r) {
+			out = append(out, r)
+		}
+	}
+	if len(out) < n {
+		h.t.Fatalf("the demo world has %d matching work orders, the test needs %d", len(out), n)
+	}
+	return out
+}
+
 // open selects a work order in the table the way a click on its row does.
 func (h *harness) open(id int64) {
 	h.t.Helper()
@@ -266,14 +286,19 @@ func (h *harness) selectTab(name string) {
 	h.t.Fatalf("no tab %q", name)
 }
 
-// overlayText is all the text in the topmost dialog, "" when none is open.
-func (h *harness) overlayText() string {
+// overlayTexts is the topmost dialog's texts, as drawn (not lower-cased).
+func (h *harness) overlayTexts() []string {
 	top := h.win.Canvas().Overlays().Top()
 	if top == nil {
-		return ""
+		return nil
 	}
+	return texts(top)
+}
+
+// overlayText is all the text in the topmost dialog, "" when none is open.
+func (h *harness) overlayText() string {
 	// Fyne capitalises error dialogs; compare in lower case.
-	return strings.ToLower(strings.Join(texts(top), "\n"))
+	return strings.ToLower(strings.Join(h.overlayTexts(), "\n"))
 }
 
 // dismissOverlays closes every dialog.

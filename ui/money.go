@@ -31,13 +31,8 @@ func priceListProblem(pl *api.PriceList, currency string) string {
 	return fmt.Sprintf("The customer's price list is in %s, but this work order is billed in %s, so its rates cannot be used here: amounts in different currencies are never mixed or converted.", cur, currency)
 }
 
-// inCurrency labels an amount the service sent without a currency (a bare
-// number) with currency. An amount that already carries another currency is
-// returned as it is, so that adding it to this currency fails instead of the
-// number silently changing currency.
-func inCurrency(m api.Money, currency string) api.Money {
-	if m.Currency == "" {
-		m.Currency = currency
-	}
-	return m
+// amountText is an amount as an entry shows it: its currency's minor
+// units, no symbol.
+func amountText(m api.Money) string {
+	return m.Amount.StringFixed(int32(api.MinorUnits(m.Currency)))
 }

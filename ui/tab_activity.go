@@ -313,13 +313,13 @@ func eventTitle(e api.Event) string {
 func eventText(e api.Event, currency string) string {
 	switch b := e.Body.(type) {
 	case *api.QuoteChangedEvent:
-		text := "Quote " + statusText(b.Quote.QuoteStatus) + ": " + inCurrency(b.Quote.Amount, currency).Format()
+		text := "Quote " + statusText(b.Quote.QuoteStatus) + ": " + b.Quote.Amount.In(currency).Format()
 		if b.Quote.Comment != "" {
 			text += " — " + b.Quote.Comment
 		}
 		return text
 	case *api.NteChangedEvent:
-		return "NTE is now " + nteText(inCurrency(b.Amount, currency))
+		return "NTE is now " + nteText(b.Amount.In(currency))
 	case *api.RejectedEvent:
 		return "Rejected: " + b.Comment
 	case *api.InvoiceStatusChangedEvent:
@@ -331,7 +331,7 @@ func eventText(e api.Event, currency string) string {
 			text += " · check " + b.CheckNumber
 		}
 		if b.Amount != nil {
-			text += " · " + inCurrency(*b.Amount, currency).Format()
+			text += " · " + (*b.Amount).In(currency).Format()
 		}
 		if b.Comment != "" {
 			text += " — " + b.Comment

@@ -419,7 +419,7 @@ func (t *invoiceTab) renderDraft() {
 	if t.inv.DiscountAmount.IsZero() {
 		t.discount.SetText("")
 	} else {
-		t.discount.SetText(t.moneyText(t.inv.DiscountAmount))
+		t.discount.SetText(amountText(t.inv.DiscountAmount.In(t.wo.Currency)))
 	}
 	t.rendering = false
 	t.numberLbl.SetText(orDash(t.inv.InvoiceNumber))
@@ -621,8 +621,6 @@ func (t *invoiceTab) rateFixed(l api.LineItem) bool {
 
 func (t *invoiceTab) minor() int32 { return int32(api.MinorUnits(t.wo.Currency)) }
 
-func (t *invoiceTab) moneyText(m api.Money) string { return m.Amount.StringFixed(t.minor()) }
-
 // rebuildLines makes one row per line; edits then update rows in place so
 // the entry being typed in keeps its focus.
 func (t *invoiceTab) rebuildLines() {
@@ -710,7 +708,7 @@ func (t *invoiceTab) newLineRow(i int, editable bool) *lineRow {
 		t.edited()
 	}
 	r.rate = widget.NewEntry()
-	r.rate.SetText(t.moneyText(l.Rate))
+	r.rate.SetText(amountText(l.Rate.In(t.wo.Currency)))
 	r.rate.Validator = func(s string) error { _, err := parseRate(s, t.wo.Currency); return err }
 	r.rate.OnChanged = func(s string) {
 		if t.rendering {
@@ -751,7 +749,7 @@ func (t *invoiceTab) newLineText(i int) *lineRow {
 		descLbl:  widget.NewLabel(orDash(l.Description)),
 		kind:     widget.NewLabel(kind),
 		qtyLbl:   widget.NewLabel(l.Quantity.String()),
-		rateLbl:  widget.NewLabel(inCurrency(l.Rate, t.wo.Currency).Format()),
+		rateLbl:  widget.NewLabel(l.Rate.In(t.wo.Currency).Format()),
 		subtotal: widget.NewLabelWithStyle("", fyne.TextAlignTrailing, fyne.TextStyle{}),
 	}
 	r.descLbl.Wrapping = fyne.TextWrapWord
@@ -826,7 +824,7 @@ func (t *invoiceTab) onAddItem() {
 		kind = api.LinePriceList
 	}
 	t.addLine(api.LineItem{Type: kind, Description: it.Description, Quantity: decimal.NewFromInt(1),
-		Rate: inCurrency(it.Rate, t.wo.Currency), PriceListItemId: it.Id})
+		Rate: it.Rate.In(t.wo.Currency), PriceListItemId: it.Id})
 }
 
 func (t *invoiceTab) onAddFree() {
@@ -868,13 +866,13 @@ type invoiceTotals struct {
 
 func computeTotals(inv *api.Invoice, currency string) invoiceTotals {
 	z := api.Money{Currency: currency}
-	tt := invoiceTotals{lines: z, tax: z, discount: inCurrency(inv.DiscountAmount, currency), total: z}
+	tt := invoiceTotals{lines: z, tax: z, discount: inv.DiscountAmount.In(currency), total: z}
 	if tt.discount.Currency != currency {
 		tt.foreign = append(tt.foreign, 0)
 		tt.discount = z
 	}
 	for i, l := range inv.LineItems {
-		l.Rate = inCurrency(l.Rate, currency)
+		l.Rate = l.Rate.In(currency)
 		sub := l.ComputedSubtotal()
 		sum, err := tt.lines.Add(sub)
 		if err != nil {
@@ -924,7 +922,8 @@ func nteStanding(total, nte api.Money) (nteLevel, float64) {
 // the NTE gauge, the submit checks and the buttons.
 func (t *invoiceTab) recompute() {
 	// The notes below wrap; when one changes, the tab is laid out again or
-	// a longer note would run under what follows it.
+	// a longer note would run under what follows it. Only then: this runs
+	// on every keystroke, and relayout refreshes every widget of the tab.
 	notes := func() string {
 		return fmt.Sprint(t.problems.Text, t.problems.Visible(), t.warnings.Text, t.warnings.Visible(),
 			t.settled.Text, t.nteWarn.Text, t.nteWarn.Visible(), t.requestRow.Visible(), t.discRow.Visible())
@@ -938,7 +937,7 @@ func (t *invoiceTab) recompute() {
 	cur := t.wo.Currency
 	for i, r := range t.rows {
 		l := t.inv.LineItems[i]
-		l.Rate = inCurrency(l.Rate, cur)
+		l.Rate = l.Rate.In(cur)
 		r.subtotal.SetText(l.ComputedSubtotal().Format())
 	}
 	tt := computeTotals(&t.inv, cur)
@@ -1040,17 +1039,11 @@ func (t *invoiceTab) renderChecklist(blocking []string) {
 // contractor's hands (submitted or further); "" while it may be edited and
 // submitted (draft, disputed).
 func invoiceSettledText(s api.InvoiceStatus) string {
-	switch {
-	case s.Editable():
+	if s.Editable() {
 		return ""
-	case s == api.InvoiceSubmitted:
-		return "Submitted — waiting for the customer to authorize it."
-	case s == api.InvoicePendingVerification:
-		return "Pending verification — waiting for the customer."
-	case s == api.InvoiceAuthorized:
-		return "Authorized — nothing more to do; payment follows."
-	case s == api.InvoicePaid:
-		return "Paid — nothing more to do."
+	}
+	if waits := invoiceWaits(s); waits != "" {
+		return statusText(s) + " — " + waits + "."
 	}
 	return statusText(s) + " — the service takes no changes or new submission now."
 }
@@ -1089,7 +1082,7 @@ func nteGaugeColor(level nteLevel) color.Color {
 }
 
 func (t *invoiceTab) renderNte(total api.Money) {
-	nte := inCurrency(t.wo.Nte.Amount, t.wo.Currency)
+	nte := t.wo.Nte.Amount.In(t.wo.Currency)
 	level, share := nteStanding(total, nte)
 	showIf(false, t.requestRow, t.requestNte)
 	t.nteWarn.Importance = widget.WarningImportance
@@ -1161,7 +1154,7 @@ func nteIncreaseAdvice(wo *api.WorkOrder) (bool, string) {
 // overNteWarning is the submit-time warning for a total above the NTE; ""
 // when it is within (or the NTE is in another currency, never compared).
 func overNteWarning(wo *api.WorkOrder, total api.Money) string {
-	nte := inCurrency(wo.Nte.Amount, wo.Currency)
+	nte := wo.Nte.Amount.In(wo.Currency)
 	if nte.Currency != total.Currency {
 		return ""
 	}
@@ -1224,7 +1217,7 @@ func invoiceSubmitChecks(wo *api.WorkOrder, inv *api.Invoice, pl *api.PriceList)
 			case item == nil:
 				add("line %d: remove it or pick another item: the customer no longer offers this price list item", n)
 			case item.IsRateReadOnly && !l.Rate.Amount.Equal(item.Rate.Amount):
-				add("line %d: keep the price list rate of %s", n, inCurrency(item.Rate, currency).Format())
+				add("line %d: keep the price list rate of %s", n, item.Rate.In(currency).Format())
 			}
 		}
 	}
@@ -1268,7 +1261,7 @@ func (t *invoiceTab) checks() (blocking, warnings []string) {
 func (t *invoiceTab) currentLines() []api.LineItem {
 	out := append([]api.LineItem(nil), t.inv.LineItems...)
 	for i := range out {
-		out[i].Rate = inCurrency(out[i].Rate, t.wo.Currency)
+		out[i].Rate = out[i].Rate.In(t.wo.Currency)
 		out[i].Subtotal = out[i].ComputedSubtotal()
 	}
 	return out

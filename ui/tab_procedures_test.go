@@ -83,7 +83,7 @@ func rowButton(row *fyne.Container, i int) *widget.Button {
 func TestAddingAndRemovingAStepFile(t *testing.T) {
 	h := newHarness(t)
 	p, ref := openStep(h, func(wo *api.WorkOrder, p api.Procedure) bool {
-		return wo.ProceduresEditable() && !p.IsReadOnly && !p.IsMarkedNa
+		return wo.StepAttachmentsEditable(p)
 	})
 	if p.add.Disabled() || p.lock.Visible() {
 		t.Fatalf("an editable procedure's step: add disabled=%v, lock says %q", p.add.Disabled(), p.lock.Text)

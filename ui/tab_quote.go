@@ -33,7 +33,6 @@ type quoteTab struct {
 	reason     *widget.Entry
 	priceSel   *widget.Select
 	plNote     *widget.Label // why the price list cannot be used
-	plProblem  string
 	qty        *widget.Entry
 	addLine    *widget.Button
 	lines      []api.LineItem
@@ -133,7 +132,7 @@ func (t *quoteTab) show(wo *api.WorkOrder) {
 			text += " — " + q.Comment
 		}
 		for _, l := range q.LineItems {
-			l.Rate = inCurrency(l.Rate, wo.Currency)
+			l.Rate = l.Rate.In(wo.Currency)
 			text += fmt.Sprintf("\n•  %s: %s × %s = %s", l.Description, l.Quantity, l.Rate.Format(), l.ComputedSubtotal().Format())
 		}
 		t.current.SetText(text)
@@ -176,58 +175,64 @@ func quoteAllowed(wo *api.WorkOrder) (bool, string) {
 	return true, nte
 }
 
-// parseQuote validates the form the way the service would, in plain words.
-func parseQuote(wo *api.WorkOrder, amountText, reason string) (api.Money, error) {
-	amount, err := api.NewMoney(strings.ReplaceAll(amountText, ",", ""), wo.Currency)
-	if err != nil || strings.TrimSpace(amountText) == "" {
+// parseQuote validates the typed form the way the service would, in plain words.
+func parseQuote(wo *api.WorkOrder, typed, reason string) (api.Money, error) {
+	amount, err := api.NewMoney(strings.ReplaceAll(typed, ",", ""), wo.Currency)
+	if err != nil || strings.TrimSpace(typed) == "" {
 		return api.Money{}, errors.New("enter the quote amount as a number, e.g. " + amountExample(wo.Currency))
 	}
-	if !amount.Amount.IsPositive() {
-		return api.Money{}, errors.New("the quote amount must be greater than zero")
-	}
-	if !amount.FitsMinorUnits() {
-		minor := api.MinorUnits(wo.Currency)
-		if minor == 0 {
-			return api.Money{}, fmt.Errorf("%s amounts have no decimals", wo.Currency)
-		}
-		return api.Money{}, fmt.Errorf("%s amounts have at most %d decimals", wo.Currency, minor)
-	}
-	if !wo.Nte.NoLimit() && amount.Amount.LessThanOrEqual(wo.Nte.Amount.Amount) {
-		return api.Money{}, fmt.Errorf("the quote must exceed the current NTE of %s", wo.Nte.Amount.Format())
-	}
-	reason = strings.TrimSpace(reason)
-	if reason == "" {
-		return api.Money{}, errors.New("a reason is required: tell the customer why the work costs more")
-	}
-	if len([]rune(reason)) > api.MaxCommentLength {
-		return api.Money{}, fmt.Errorf("the reason is %d characters; the service accepts at most %d", len([]rune(reason)), api.MaxCommentLength)
+	if err := checkQuote(wo, amount, reason, false); err != nil {
+		return api.Money{}, err
 	}
 	return amount, nil
 }
 
+// checkQuote is what the service asks of a quote's amount and reason, in
+// plain words; fromLines words the NTE refusal for an amount made of lines.
+func checkQuote(wo *api.WorkOrder, amount api.Money, reason string, fromLines bool) error {
+	if !amount.Amount.IsPositive() {
+		return errors.New("the quote amount must be greater than zero")
+	}
+	if !amount.FitsMinorUnits() {
+		minor := api.MinorUnits(wo.Currency)
+		if minor == 0 {
+			return fmt.Errorf("%s amounts have no decimals", wo.Currency)
+		}
+		return fmt.Errorf("%s amounts have at most %d decimals", wo.Currency, minor)
+	}
+	if !wo.Nte.NoLimit() && amount.Amount.LessThanOrEqual(wo.Nte.Amount.Amount) {
+		if fromLines {
+			return fmt.Errorf("the line items total %s, which must exceed the current NTE of %s: add lines or raise their quantities", amount.Format(), wo.Nte.Amount.Format())
+		}
+		return fmt.Errorf("the quote must exceed the current NTE of %s", wo.Nte.Amount.Format())
+	}
+	reason = strings.TrimSpace(reason)
+	if reason == "" {
+		return errors.New("a reason is required: tell the customer why the work costs more")
+	}
+	if len([]rune(reason)) > api.MaxCommentLength {
+		return fmt.Errorf("the reason is %d characters; the service accepts at most %d", len([]rune(reason)), api.MaxCommentLength)
+	}
+	return nil
+}
+
 func (t *quoteTab) onSubmit() {
 	wo := t.wo
+	var amount api.Money
+	var err error
 	if len(t.lines) > 0 {
+		// With lines the quote is their total: the amount entry is not read.
 		if t.lineErr.Text != "" {
 			t.d.showError(errors.New("fix the line items first: " + t.lineErr.Text))
 			return
 		}
-		total, err := t.linesTotal()
-		if err != nil {
-			t.d.showError(err)
-			return
+		if amount, err = t.linesTotal(); err == nil {
+			err = checkQuote(wo, amount, t.reason.Text, true)
 		}
-		if !wo.Nte.NoLimit() && total.Amount.LessThanOrEqual(wo.Nte.Amount.Amount) {
-			t.d.showError(fmt.Errorf("the line items total %s, which must exceed the current NTE of %s: add lines or raise their quantities", total.Format(), wo.Nte.Amount.Format()))
-			return
-		}
+	} else {
+		amount, err = parseQuote(wo, t.amount.Text, t.reason.Text)
 	}
-	amount, err := parseQuote(wo, t.amount.Text, t.reason.Text)
 	if err != nil {
-		t.d.showError(err)
-		return
-	}
-	if err := quoteMatchesLines(amount, t.lines); err != nil {
 		t.d.showError(err)
 		return
 	}
@@ -237,22 +242,6 @@ func (t *quoteTab) onSubmit() {
 	}
 	t.clearForm()
 	t.d.queued("Quote " + amount.Format() + " for " + wo.WorkOrderNumber)
-}
-
-// quoteMatchesLines refuses a quote whose amount is not the total of its
-// line items: the customer reads both, and they must agree.
-func quoteMatchesLines(amount api.Money, lines []api.LineItem) error {
-	if len(lines) == 0 {
-		return nil
-	}
-	total, err := sumLines(lines, amount.Currency)
-	if err != nil {
-		return err
-	}
-	if !total.Amount.Equal(amount.Amount) {
-		return fmt.Errorf("the amount (%s) must be the total of the line items (%s)", amount.Format(), total.Format())
-	}
-	return nil
 }
 
 // clearForm empties the form for a new quote: no amount, reason or lines,
@@ -290,12 +279,6 @@ func (t *quoteTab) prefill(amount api.Money, lines []api.LineItem, reason string
 	}
 }
 
-// amountText is an amount as the amount entry shows it: the currency's
-// minor units, no symbol.
-func amountText(m api.Money) string {
-	return m.Amount.StringFixed(int32(api.MinorUnits(m.Currency)))
-}
-
 // amountExample is a plausible amount to type in currency, with its own
 // minor units: "1850.00" for dollars, "185000" for yen.
 func amountExample(currency string) string {
@@ -307,7 +290,6 @@ func amountExample(currency string) string {
 }
 
 func (t *quoteTab) loadPriceList() {
-	t.plProblem = ""
 	t.plNote.Hide()
 	pl, err := t.d.store.PriceList(context.Background(), t.wo.WorkOrderId)
 	if err != nil || pl == nil {
@@ -320,7 +302,6 @@ func (t *quoteTab) loadPriceList() {
 	}
 	if why := priceListProblem(pl, t.wo.Currency); why != "" {
 		t.priceList = nil
-		t.plProblem = why
 		t.plNote.SetText(why + " Type the quote amount instead.")
 		t.plNote.Show()
 		t.priceSel.Options = nil
@@ -346,7 +327,7 @@ func (t *quoteTab) loadPriceList() {
 // priceItemLabel names a price list item with its rate; call it only for a
 // list priceListProblem accepts.
 func priceItemLabel(it api.PriceListItem, currency string) string {
-	s := it.Description + " — " + inCurrency(it.Rate, currency).Format()
+	s := it.Description + " — " + it.Rate.In(currency).Format()
 	if it.Unit != "" {
 		s += " / " + it.Unit
 	}
@@ -354,10 +335,6 @@ func priceItemLabel(it api.PriceListItem, currency string) string {
 }
 
 func (t *quoteTab) onAddLine() {
-	if t.plProblem != "" {
-		t.d.showError(errors.New(t.plProblem))
-		return
-	}
 	if t.priceList == nil || t.priceSel.SelectedIndex() < 0 {
 		t.d.showError(errors.New("pick an item from the price list first"))
 		return
@@ -369,7 +346,7 @@ func (t *quoteTab) onAddLine() {
 	}
 	it := t.priceList.Items[t.priceSel.SelectedIndex()]
 	line := api.LineItem{Type: api.LinePriceList, Description: it.Description, Quantity: qty,
-		Rate: inCurrency(it.Rate, t.wo.Currency), PriceListItemId: it.Id}
+		Rate: it.Rate.In(t.wo.Currency), PriceListItemId: it.Id}
 	line.Subtotal = line.ComputedSubtotal()
 	t.lines = append(t.lines, line)
 	t.renderLines()
@@ -382,7 +359,7 @@ func (t *quoteTab) linesTotal() (api.Money, error) { return sumLines(t.lines, t.
 func sumLines(lines []api.LineItem, currency string) (api.Money, error) {
 	total := api.Money{Currency: currency}
 	for i, l := range lines {
-		l.Rate = inCurrency(l.Rate, currency)
+		l.Rate = l.Rate.In(currency)
 		var err error
 		if total, err = total.Add(l.ComputedSubtotal()); err != nil {
 			return api.Money{}, fmt.Errorf("line %d is in %s, but this work order is billed in %s", i+1, l.Rate.Currency, currency)
@@ -444,9 +421,9 @@ func (t *quoteTab) onLineQuantity(i int, s string) {
 	t.formBox.Refresh()
 }
 
-// syncAmount makes the amount the lines' total while there are lines (the
-// entry, disabled and hidden, then only carries it, and a label shows it in
-// the work order's currency), and hands it back to the person without lines.
+// syncAmount shows the lines' total as the amount while there are lines (a
+// label in the work order's currency; the entry, disabled and hidden, keeps
+// it for when the lines are removed), and hands the entry back without lines.
 func (t *quoteTab) syncAmount() {
 	if len(t.lines) == 0 {
 		t.amount.Enable()
