@@ -338,18 +338,29 @@ func BenchmarkSearchAsYouType(b *testing.B) { benchSearch(b, listPage) }
 func BenchmarkSearchAsYouTypeAllRows(b *testing.B) { benchSearch(b, 0) }
 
 // BenchmarkOpenListForDisplay50k: what opening the window costs, CountList
-// and the first page, sorted by next deadline (the default) or by customer.
+// and the first page, sorted by next deadline (the default) or by customer;
+// customer-first-time is the first such list, which makes its sort index
+// (see ensureSortIndex).
 func BenchmarkOpenListForDisplay50k(b *testing.B) {
 	for _, sc := range []struct {
-		name string
-		sort Column
-	}{{"deadline", SortNextDeadline}, {"customer", SortCustomer}} {
+		name  string
+		sort  Column
+		first bool
+	}{{"deadline", SortNextDeadline, false}, {"customer", SortCustomer, false}, {"customer-first-time", SortCustomer, true}} {
 		b.Run(sc.name, func(b *testing.B) {
 			s := bigReplica(b, 50_000)
 			ctx := context.Background()
 			cpu := cpuTime()
 			defer func() { reportCPU(b, cpu) }()
 			for b.Loop() {
+				if sc.first {
+					b.StopTimer()
+					if _, err := s.w.ExecContext(ctx, "DROP INDEX IF EXISTS "+sortIndex[sc.sort]); err != nil {
+						b.Fatal(err)
+					}
+					s.sortIndexes.Delete(sc.sort)
+					b.StartTimer()
+				}
 				q := ListQuery{Sort: sc.sort, Limit: listPage}
 				n, err := s.CountList(ctx, q)
 				if err != nil {

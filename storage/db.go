@@ -59,6 +59,8 @@ type Store struct {
 
 	searchMu   sync.Mutex
 	searchSets []*searchSet // the last searches' ids, newest last (see searchIDs)
+
+	sortIndexes sync.Map // Column → true: its on-demand sort index exists (see ensureSortIndex)
 }
 
 // Open opens (creating if needed) the replica at path, applies pending schema

@@ -216,8 +216,9 @@ const (
 	SortScheduledStart
 )
 
-// sortExpr is the ORDER BY key of each column; each matches an index of the
-// schema so that a sorted, limited list does not sort the whole table.
+// sortExpr is the ORDER BY key of each column; each matches an index (of the
+// schema, or made on demand: onDemandIndex) so that a sorted, limited list
+// does not sort the whole table.
 var sortExpr = map[Column]string{
 	SortNextDeadline:   "w.next_deadline",
 	SortNumber:         "w.number",
@@ -328,6 +329,7 @@ func (s *Store) List(ctx context.Context, q ListQuery) ([]Row, error) {
 	if _, ok := sortExpr[q.Sort]; !ok {
 		return nil, fmt.Errorf("storage: unknown sort column %d", q.Sort)
 	}
+	s.ensureSortIndex(ctx, q.Sort)
 	if m, digits, ok := searchOnly(q); ok && q.Limit > 0 {
 		// A page of a search: from the set of ids it finds (see searchIDs).
 		ids, err := s.searchIDs(ctx, m, digits)
