@@ -20,8 +20,9 @@ var onDemandIndex = map[Column]string{
 // ensureSortIndex makes the sort index of col if it is made on demand and
 // missing. A bulk write in progress keeps it missing (deferFTS has the
 // sort indexes off until it ends): the list then sorts without it, and the
-// next list after the write makes it. A failure only costs speed, so it is
-// logged, not returned.
+// next list after the write makes it. Whether it is needed is read from a
+// reader, so that a list never waits on a sync's writes for nothing. A
+// failure only costs speed, so it is logged, not returned.
 func (s *Store) ensureSortIndex(ctx context.Context, col Column) {
 	ddl, ok := onDemandIndex[col]
 	if !ok {
@@ -30,20 +31,24 @@ func (s *Store) ensureSortIndex(ctx context.Context, col Column) {
 	if _, made := s.sortIndexes.Load(col); made {
 		return
 	}
-	made := false
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		var bulk bool
-		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM fts_deferred)`).Scan(&bulk); err != nil || bulk {
-			return err
-		}
-		start := s.now()
-		if _, err := tx.ExecContext(ctx, ddl); err != nil {
-			return err
-		}
-		made = true
-		s.log.Info("sort index made on first use", "index", sortIndex[col], "took", s.now().Sub(start))
-		return nil
-	})
+	var bulk, exists bool
+	err := s.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM fts_deferred),
+ EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?)`, sortIndex[col]).Scan(&bulk, &exists)
+	if err == nil && !exists && !bulk {
+		err = s.inTx(ctx, func(tx *sql.Tx) error {
+			// A bulk write may have begun since.
+			if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM fts_deferred)`).Scan(&bulk); err != nil || bulk {
+				return err
+			}
+			start := s.now()
+			if _, err := tx.ExecContext(ctx, ddl); err != nil {
+				return err
+			}
+			exists = true
+			s.log.Info("sort index made on first use", "index", sortIndex[col], "took", s.now().Sub(start))
+			return nil
+		})
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return // the list is not wanted any more; the next one tries again
@@ -51,7 +56,7 @@ func (s *Store) ensureSortIndex(ctx context.Context, col Column) {
 		s.log.Warn("could not make a sort index; sorting without it", "index", sortIndex[col], "err", err)
 		return
 	}
-	if made {
+	if exists {
 		s.sortIndexes.Store(col, true)
 	}
 }

@@ -98,6 +98,26 @@ func TestSortIndexWaitsForABulkWriteToEnd(t *testing.T) {
 	if indexExists(t, s, "work_orders_customer") {
 		t.Fatal("an index was made in the middle of a bulk write, which keeps sort indexes off")
 	}
+	// Meanwhile the sync holds the writer, commit after commit: a list
+	// sorted by customer must not queue behind it (search as you type would
+	// stall at every keystroke).
+	writer, err := s.w.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := writer.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	soon, cancel := context.WithTimeout(ctx, 2*time.Second)
+	_, err = s.List(soon, ListQuery{Sort: SortCustomer, Search: "alpha", Limit: 10})
+	cancel()
+	if err != nil {
+		t.Errorf("a list sorted by customer during a bulk write waited for the writer: %v", err)
+	}
+	if _, err := writer.ExecContext(ctx, "ROLLBACK"); err != nil {
+		t.Fatal(err)
+	}
+	writer.Close()
 	if err := s.resumeFTS(ctx, true); err != nil {
 		t.Fatal(err)
 	}
