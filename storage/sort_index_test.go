@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -126,5 +127,38 @@ func TestSortIndexWaitsForABulkWriteToEnd(t *testing.T) {
 	}
 	if !indexExists(t, s, "work_orders_customer") {
 		t.Error("the first list after the bulk write did not make the sort index")
+	}
+}
+
+// A replica from before migration 0007 had all nine sort indexes; after the
+// upgrade it keeps only the schema's three, also when a crash left a bulk
+// write unfinished (whose end would otherwise bring all nine back).
+func TestUpgradeLeavesOnDemandIndexesToFirstUse(t *testing.T) {
+	for _, crashed := range []bool{false, true} {
+		ctx := context.Background()
+		path := filepath.Join(t.TempDir(), "replica.db")
+		s, _ := openAt(t, path)
+		for _, ddl := range onDemandIndex {
+			if _, err := s.w.ExecContext(ctx, ddl); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if crashed {
+			if _, err := s.deferFTS(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := s.w.ExecContext(ctx, `UPDATE schema_version SET version = 6`); err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+
+		s2, _ := openAt(t, path)
+		for col, name := range sortIndex {
+			_, onDemand := onDemandIndex[col]
+			if got := indexExists(t, s2, name); got == onDemand {
+				t.Errorf("crashed mid-bulk %v: after the upgrade %s exists = %v, want %v", crashed, name, got, !onDemand)
+			}
+		}
 	}
 }
