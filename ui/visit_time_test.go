@@ -33,15 +33,7 @@ func TestVisitTimesArePickedWithHourAndMinuteSelects(t *testing.T) {
 	}
 
 	// Scheduled start: a date, an hour and a minute, in local time.
-	tomorrow := fixedNow.Add(24 * time.Hour)
-	v.schedDate.SetDate(&tomorrow)
-	v.schedTime.hour.SetSelected("14")
-	v.schedTime.minute.SetSelected("45")
-	test.Tap(v.schedSave)
-	h.send()
-	if !strings.Contains(v.schedNow.Text, "14:45") {
-		t.Fatalf("after scheduling 14:45 the tab says %q", v.schedNow.Text)
-	}
+	scheduleTomorrowAt(h, v, "14", "45")
 
 	// Back-dating starts from now, exactly, though it falls between steps.
 	v.when.SetSelected(whenEarlier)
@@ -70,5 +62,20 @@ func TestVisitTimesArePickedWithHourAndMinuteSelects(t *testing.T) {
 	want := time.Date(fixedNow.Year(), fixedNow.Month(), fixedNow.Day(), 8, 35, 0, 0, time.Local)
 	if req.ActualActionDate == nil || !req.ActualActionDate.Equal(want) {
 		t.Fatalf("the check-in carries ActualActionDate %v, want %v", req.ActualActionDate, want)
+	}
+}
+
+// scheduleTomorrowAt sets the scheduled start to tomorrow at hour:minute on
+// the visit tab, as a person picks it, sends it, and checks the tab shows it.
+func scheduleTomorrowAt(h *harness, v *visitTab, hour, minute string) {
+	h.t.Helper()
+	tomorrow := fixedNow.Add(24 * time.Hour)
+	v.schedDate.SetDate(&tomorrow)
+	v.schedTime.hour.SetSelected(hour)
+	v.schedTime.minute.SetSelected(minute)
+	test.Tap(v.schedSave)
+	h.send()
+	if !strings.Contains(v.schedNow.Text, hour+":"+minute) {
+		h.t.Fatalf("after scheduling %s:%s the visit tab says %q", hour, minute, v.schedNow.Text)
 	}
 }

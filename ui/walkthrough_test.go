@@ -60,16 +60,8 @@ func TestWalkthroughNewToAuthorizedInvoice(t *testing.T) {
 	}
 
 	h.selectTab("Visit")
-	v := h.desk.detail.tabs[2].(*visitTab)
-	tomorrow := fixedNow.Add(24 * time.Hour)
-	v.schedDate.SetDate(&tomorrow)
-	v.schedTime.hour.SetSelected("08")
-	v.schedTime.minute.SetSelected("30")
-	test.Tap(v.schedSave)
-	h.send()
-	if !strings.Contains(v.schedNow.Text, "08:30") {
-		t.Fatalf("after scheduling, the visit tab says %q", v.schedNow.Text)
-	}
+	v := tabOf[*visitTab](h)
+	scheduleTomorrowAt(h, v, "08", "30")
 	shot("accepted-and-scheduled")
 
 	arrived := fixedNow.Add(-90 * time.Minute)
