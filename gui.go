@@ -130,7 +130,7 @@ func (s *session) launch(wantLive bool) error {
 		return err
 	}
 	deps := ui.Deps{
-		Store: b.store, Online: b, Demo: b.sb != nil, Service: b.service, Health: b.health,
+		Store: b.Store, Online: b, Demo: b.sb != nil, Service: b.Service, Health: b.health,
 		Ready: make(chan struct{}), Secrets: s.secrets, SyncEvery: live.SyncEvery,
 		NoDesktopNotifications: runtime.GOOS == "linux" && os.Getenv("DBUS_SESSION_BUS_ADDRESS") == "",
 		TestConnection: func(ctx context.Context, conn api.Connection, report func(api.Check)) bool {
@@ -142,17 +142,15 @@ func (s *session) launch(wantLive bool) error {
 			}
 		},
 	}
-	if b.client == nil {
+	if b.Client == nil {
 		deps.Online, deps.SwitchMode = nil, nil
 	}
 	if b.sb != nil {
-		deps.Customer = sandbox.NewControl(b.service)
+		deps.Customer = sandbox.NewControl(b.Service)
 		deps.SyncEvery = time.Minute
 	}
 	desk := ui.New(s.app, deps)
-	b.mu.Lock()
-	b.onEvent = desk.EventReceived
-	b.mu.Unlock()
+	b.OnEvent(desk.EventReceived)
 	w := desk.Window()
 	if s.flags.size.Width > 0 {
 		w.Resize(s.flags.size)
