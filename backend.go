@@ -102,6 +102,21 @@ func openOffline(ctx context.Context, path string) (*backend, error) {
 	return &backend{Engine: eng}, nil
 }
 
+// openLiveReplica opens the live replica for baseURL without connecting:
+// the person's data as last synced, while the secret is missing.
+func openLiveReplica(ctx context.Context, dataDir, baseURL string) (*backend, error) {
+	path, err := replicaPath(dataDir, storage.ProfileForBaseURL(baseURL))
+	if err != nil {
+		return nil, err
+	}
+	eng, err := storage.OpenEngine(ctx, path, storage.EngineOptions{})
+	if err != nil {
+		return nil, err
+	}
+	eng.Service = baseURL
+	return &backend{Engine: eng}, nil
+}
+
 func replicaPath(dataDir, profile string) (string, error) {
 	if dataDir != "" {
 		if err := os.MkdirAll(dataDir, 0o700); err != nil {

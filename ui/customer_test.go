@@ -91,6 +91,7 @@ func TestSavingSettingsPutsTheSecretOnlyInTheKeyring(t *testing.T) {
 	}
 	test.Type(secretField, secret)
 	test.Tap(buttonIn(t, dlg, "Save"))
+	h.flush() // the keyring is written off the main goroutine
 	if top := h.win.Canvas().Overlays().Top(); top != nil {
 		t.Fatalf("after Save a dialog is still open: %q", h.overlayText())
 	}
@@ -139,6 +140,7 @@ func TestSavingSettingsPutsTheSecretOnlyInTheKeyring(t *testing.T) {
 	}
 
 	h.menuItem("Live connection…").Action()
+	h.flush()
 	dlg = h.win.Canvas().Overlays().Top()
 	var shown []string
 	walk(dlg, func(o fyne.CanvasObject) {

@@ -66,6 +66,10 @@ type Deps struct {
 	SwitchMode func(live bool)
 	// SyncEvery is the background sync interval; 0 = DefaultSyncEvery.
 	SyncEvery time.Duration
+	// Notice, when set, is a banner above the list saying why the window is
+	// not connected as configured (no secret on this computer, the live
+	// connection failed); its button opens the connection settings.
+	Notice string
 	// NoDesktopNotifications: the system cannot show them (Linux without a
 	// session bus), so sending each one would only log an error.
 	NoDesktopNotifications bool
@@ -128,7 +132,11 @@ func New(a fyne.App, deps Deps) *Desk {
 
 	d.split = container.NewHSplit(d.list.content(), d.detail.content())
 	d.split.Offset = prefs.FloatWithFallback("split.offset", 0.56)
-	d.win.SetContent(container.NewBorder(d.toolbar(), d.status.content(), nil, nil, d.split))
+	top := d.toolbar()
+	if deps.Notice != "" {
+		top = container.NewVBox(top, d.noticeBanner(deps.Notice))
+	}
+	d.win.SetContent(container.NewBorder(top, d.status.content(), nil, nil, d.split))
 	d.win.SetMainMenu(d.mainMenu())
 	d.addShortcuts()
 	d.win.Resize(fyne.NewSize(
