@@ -159,6 +159,18 @@ func (s *session) launch(wantLive bool) error {
 	if b.sb != nil {
 		deps.Customer = sandbox.NewControl(b.Service)
 		deps.SyncEvery = time.Minute
+		deps.ResetDemo = func() {
+			// The running demo lets go of its world and replica before they
+			// are removed (Windows cannot remove an open file); the new
+			// window replaces the old one within this same call.
+			s.backend.Close()
+			if err := resetDemo(s.flags.dataDir); err != nil {
+				s.desk.ShowError(err)
+			}
+			if err := s.launch(false); err != nil {
+				s.desk.ShowError(err)
+			}
+		}
 	}
 	desk := ui.New(s.app, deps)
 	b.OnEvent(desk.EventReceived)

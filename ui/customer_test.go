@@ -198,3 +198,20 @@ func TestSettingsRefuseBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestResetDemoAsksFirst: File › Reset demo forgets a demo that otherwise
+// survives restarts, so it asks before it does.
+func TestResetDemoAsksFirst(t *testing.T) {
+	h := newHarness(t)
+	resets := 0
+	h.desk.deps.ResetDemo = func() { resets++ }
+	h.win.SetMainMenu(h.desk.mainMenu())
+	h.menuItem("Reset demo…").Action()
+	if resets != 0 || !strings.Contains(h.overlayText(), "reset the demo?") {
+		t.Fatalf("Reset demo did not ask first (resets %d, window says %q)", resets, h.overlayText())
+	}
+	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Yes"))
+	if resets != 1 {
+		t.Fatalf("confirming reset the demo %d times", resets)
+	}
+}

@@ -64,6 +64,9 @@ type Deps struct {
 	TestConnection func(ctx context.Context, conn api.Connection, report func(api.Check)) bool
 	// SwitchMode restarts behind a new window on the live (or demo) replica.
 	SwitchMode func(live bool)
+	// ResetDemo forgets everything done in the demo and starts it over
+	// behind a new window (demo mode only).
+	ResetDemo func()
 	// SyncEvery is the background sync interval; 0 = DefaultSyncEvery.
 	SyncEvery time.Duration
 	// Notice, when set, is a banner above the list saying why the window is
