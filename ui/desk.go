@@ -97,6 +97,8 @@ type Desk struct {
 	detail *detailView
 	status *statusBar
 	split  *container.Split
+	panes  *fyne.Container // the split, kept fitting by paneFit
+	fit    *paneFit
 
 	syncing bool
 	closed  chan struct{} // closed with the window: stops the tickers
@@ -139,7 +141,9 @@ func New(a fyne.App, deps Deps) *Desk {
 	if deps.Notice != "" {
 		top = container.NewVBox(top, d.noticeBanner(deps.Notice))
 	}
-	d.win.SetContent(container.NewBorder(top, d.status.content(), nil, nil, d.split))
+	d.fit = newPaneFit(d.split, d.detail.needs)
+	d.panes = container.New(d.fit, d.split)
+	d.win.SetContent(container.NewBorder(top, d.status.content(), nil, nil, d.panes))
 	d.win.SetMainMenu(d.mainMenu())
 	d.addShortcuts()
 	d.win.Resize(fyne.NewSize(
@@ -181,7 +185,7 @@ func (d *Desk) saveLayout() {
 		prefs.SetFloat("window.width", float64(s.Width))
 		prefs.SetFloat("window.height", float64(s.Height))
 	}
-	prefs.SetFloat("split.offset", d.split.Offset)
+	prefs.SetFloat("split.offset", d.fit.Preferred())
 }
 
 // quit saves the layout and ends the app (File › Quit).
