@@ -11,9 +11,16 @@ APT_PKGS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-d
             libxinerama-dev libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev \
             xvfb xauth imagemagick
 
+# What `make dist` needs on top: the Windows cross compiler, dpkg-shlibdeps
+# (dpkg-dev) for the .deb's dependencies, and the archivers.
+DIST_APT_PKGS := gcc-mingw-w64-x86-64 dpkg-dev xz-utils zip git
+
+# The one version, FyneApp.toml's; `make dist` stamps it on every package.
+VERSION := $(shell sed -n 's/^Version *= *"\([^"]*\)".*/\1/p' FyneApp.toml)
+
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run test vet fmt-check unit smoke bench measure-startup screenshot walkthrough clean
+.PHONY: deps build run test vet fmt-check unit smoke bench measure-startup screenshot walkthrough dist print-version clean
 
 deps:
 	@if command -v dpkg-query >/dev/null 2>&1; then \
@@ -80,5 +87,16 @@ screenshot: build
 walkthrough: deps
 	WORKDESK_WALKTHROUGH_DIR=$(CURDIR)/docs/walkthrough $(GO) test -tags $(TAGS) -run Walkthrough -count 1 ./ui/
 
+# Release packages for Windows, Linux (tarball) and Debian/Ubuntu (.deb)
+# into dist/; slow (about 10 minutes on 2 cores), so not part of `make test`.
+# macOS is packaged by CI (.github/workflows/macos.yml).
+dist: deps
+	@$(MAKE) --no-print-directory deps APT_PKGS="$(DIST_APT_PKGS)"
+	packaging/dist.sh
+
+print-version:
+	@echo $(VERSION)
+
 clean:
 	rm -f $(BIN)
+	rm -rf dist .tools

@@ -154,6 +154,7 @@ func (s *session) launch(wantLive bool) error {
 	b.onEvent = desk.EventReceived
 	b.mu.Unlock()
 	w := desk.Window()
+	addHelpMenu(w)
 	if s.flags.size.Width > 0 {
 		w.Resize(s.flags.size)
 	}
