@@ -43,12 +43,17 @@ fmt-check:
 
 vet: deps
 	$(GO) vet -tags $(TAGS) ./...
+	cd tools && $(GO) vet ./...
+	# The Windows-only console code, which a Linux vet never sees.
+	GOOS=windows CGO_ENABLED=0 $(GO) vet -tags $(TAGS),ci .
 
 unit: deps
 	$(GO) test -race -tags $(TAGS) -timeout 15m ./...
 	# The race detector empties Fyne's pool of spare cells on purpose, so
 	# counting the cells scrolling creates runs without it.
 	$(GO) test -tags $(TAGS) -count 1 -run 'TestScrollingFiftyThousandRows' ./ui/
+	# The packaging inputs of `make dist` (tools/ is a module of its own).
+	cd tools && $(GO) test ./...
 
 # The real-window smoke: the binary renders its main window under Xvfb, writes
 # a PNG of it and exits 0; the PNG must have the window's size and not be one

@@ -8,11 +8,15 @@ tool (
 )
 
 require (
+	github.com/BurntSushi/toml v1.6.0
+	github.com/goreleaser/nfpm/v2 v2.45.2
+)
+
+require (
 	dario.cat/mergo v1.0.2 // indirect
 	fyne.io/fyne/v2 v2.8.1 // indirect
 	fyne.io/tools v1.7.4 // indirect
 	github.com/AlekSi/pointer v1.2.0 // indirect
-	github.com/BurntSushi/toml v1.6.0 // indirect
 	github.com/Masterminds/goutils v1.1.1 // indirect
 	github.com/Masterminds/semver/v3 v3.4.0 // indirect
 	github.com/Masterminds/sprig/v3 v3.3.0 // indirect
@@ -41,7 +45,6 @@ require (
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/goreleaser/chglog v0.7.4 // indirect
 	github.com/goreleaser/fileglob v1.4.0 // indirect
-	github.com/goreleaser/nfpm/v2 v2.45.2 // indirect
 	github.com/huandu/xstrings v1.5.0 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/invopop/jsonschema v0.13.0 // indirect
