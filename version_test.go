@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -34,8 +35,8 @@ func TestVersionIsFyneAppTomls(t *testing.T) {
 	if appVersion != want {
 		t.Errorf("workdesk --version says %q, FyneApp.toml says %q", appVersion, want)
 	}
-	if _, err := exec.LookPath("make"); err != nil {
-		t.Skip("no make here to ask what version the packages get")
+	if _, err := exec.LookPath("make"); err != nil || runtime.GOOS == "windows" {
+		t.Skip("packages are made by make dist on Debian; no such make here")
 	}
 	out, err := exec.Command("make", "-s", "--no-print-directory", "print-version").Output()
 	if err != nil {
