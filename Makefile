@@ -12,8 +12,9 @@ APT_PKGS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-d
             xvfb xauth imagemagick
 
 # What `make dist` needs on top: the Windows cross compiler, dpkg-shlibdeps
-# (dpkg-dev) for the .deb's dependencies, and the archivers.
-DIST_APT_PKGS := gcc-mingw-w64-x86-64 dpkg-dev xz-utils zip git
+# (dpkg-dev) for the .deb's dependencies, the archivers, and libegl1 (the
+# .deb depends on the package holding each library GLFW loads at run time).
+DIST_APT_PKGS := gcc-mingw-w64-x86-64 dpkg-dev xz-utils zip git libegl1
 
 # The one version, FyneApp.toml's; `make dist` stamps it on every package.
 VERSION := $(shell sed -n 's/^Version *= *"\([^"]*\)".*/\1/p' FyneApp.toml)

@@ -50,6 +50,17 @@ mkdir -p "$stage/shlibs/debian"
 printf 'Source: workdesk\n\nPackage: workdesk\nArchitecture: amd64\n' >"$stage/shlibs/debian/control"
 depends=$(cd "$stage/shlibs" && dpkg-shlibdeps -O "$usr/bin/workdesk" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "dist: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+# GLFW loads the X11 and Wayland libraries at run time (dlopen), which
+# dpkg-shlibdeps cannot see: the ones it cannot open a window without are
+# added by the package that holds them here. Each must still be named in
+# the binary, so the list cannot outlive a GLFW that stops loading one.
+for so in libX11.so.6 libXcursor.so.1 libXrandr.so.2 libXinerama.so.1 libXi.so.6 \
+          libEGL.so.1 libxkbcommon.so.0 libwayland-cursor.so.0 libwayland-egl.so.1; do
+  grep -qaF "$so" "$usr/bin/workdesk" || { echo "dist: the binary no longer loads $so; update dist.sh" >&2; exit 1; }
+  pkg=$(dpkg -S "*/x86_64-linux-gnu/$so" 2>/dev/null | cut -d: -f1 | sort -u | head -1)
+  [ -n "$pkg" ] || { echo "dist: no installed package holds $so" >&2; exit 1; }
+  case ", $depends," in *", $pkg "*|*", $pkg,"*) ;; *) depends="$depends, $pkg" ;; esac
+done
 echo "depends: $depends"
 deb=$out/workdesk_${version}_amd64.deb
 rm -f "$deb"
