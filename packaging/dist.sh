@@ -4,8 +4,8 @@
 #   WorkOrderDesk-<version>-windows-amd64.exe and .zip  (fyne package + mingw-w64)
 #   workdesk-<version>-linux-amd64.tar.xz               (fyne package)
 #   workdesk_<version>_amd64.deb                        (nfpm, from the tarball's files)
-# The version is FyneApp.toml's. About 10 minutes on 2 cores, most of it the
-# Windows cgo build.
+# The version is FyneApp.toml's. About 14 minutes on 2 cores the first time,
+# most of it the Windows cgo build; under 2 with Go's build cache warm.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
