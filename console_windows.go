@@ -37,7 +37,11 @@ func attachParentConsole() {
 		return
 	}
 	conout := func() *os.File {
-		h, err := windows.CreateFile(windows.StringToUTF16Ptr("CONOUT$"),
+		name, err := windows.UTF16PtrFromString("CONOUT$")
+		if err != nil {
+			return nil
+		}
+		h, err := windows.CreateFile(name,
 			windows.GENERIC_READ|windows.GENERIC_WRITE, windows.FILE_SHARE_WRITE, nil, windows.OPEN_EXISTING, 0, 0)
 		if err != nil {
 			return nil
