@@ -62,32 +62,34 @@ func TestRestartWithoutTheSecretOpensTheLiveReplica(t *testing.T) {
 
 // TestDemoSurvivesARestartUntilReset: what a person did in the demo is
 // there after the app restarts (or crashes), and only File › Reset demo
-// starts it over.
+// starts it over. It drives the backend main builds for the window, without
+// a window: the Fyne test driver would run the window's background
+// refreshes on the sync's goroutine.
 func TestDemoSurvivesARestartUntilReset(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
-	start := func() *session {
-		s := &session{app: test.NewTempApp(t), flags: guiFlags{dataDir: dir}, secrets: storage.NewSecrets()}
-		if err := s.launch(false); err != nil {
+	start := func() *backend {
+		b, err := startDemo(ctx, dir)
+		if err != nil {
 			t.Fatal(err)
 		}
-		return s
+		if err := b.SyncNow(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+		return b
 	}
-	s := start()
-	if err := s.backend.SyncNow(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
-	rows, err := s.backend.Store.List(ctx, storage.ListQuery{Statuses: []api.WorkOrderStatus{api.StatusNew}, Limit: 1})
+	b := start()
+	rows, err := b.Store.List(ctx, storage.ListQuery{Statuses: []api.WorkOrderStatus{api.StatusNew}, Limit: 1})
 	if err != nil || len(rows) == 0 {
 		t.Fatalf("no New work order in the demo (%v)", err)
 	}
 	id := rows[0].Id
-	if _, err := s.backend.Store.Accept(ctx, id, ""); err != nil {
+	if _, err := b.Store.Accept(ctx, id, ""); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		out, _ := s.backend.Store.OutboxRows(ctx, id)
+		out, _ := b.Store.OutboxRows(ctx, id)
 		if len(out) == 1 && out[0].State == storage.OutboxDone {
 			break
 		}
@@ -96,34 +98,26 @@ func TestDemoSurvivesARestartUntilReset(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	s.desk.Window().Close()
-	s.backend.Close()
+	b.Close()
 
-	s = start()
-	if !s.backend.sb.Restored() {
+	b = start()
+	if !b.sb.Restored() {
 		t.Fatal("the restarted demo did not restore its world")
 	}
-	if err := s.backend.SyncNow(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
-	if wo, err := s.backend.Store.WorkOrder(ctx, id); err != nil || wo.Status != api.StatusAccepted {
+	if wo, err := b.Store.WorkOrder(ctx, id); err != nil || wo.Status != api.StatusAccepted {
 		t.Fatalf("after a restart the accepted work order reads %v (%v)", wo.Status, err)
 	}
-	s.desk.Window().Close()
-	s.backend.Close()
+	b.Close()
 
 	if err := resetDemo(dir); err != nil {
 		t.Fatal(err)
 	}
-	s = start()
-	t.Cleanup(func() { s.desk.Window().Close(); s.backend.Close() })
-	if s.backend.sb.Restored() {
+	b = start()
+	t.Cleanup(b.Close)
+	if b.sb.Restored() {
 		t.Fatal("after Reset demo the old world came back")
 	}
-	if err := s.backend.SyncNow(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
-	if wo, err := s.backend.Store.WorkOrder(ctx, id); err != nil || wo.Status != api.StatusNew {
+	if wo, err := b.Store.WorkOrder(ctx, id); err != nil || wo.Status != api.StatusNew {
 		t.Fatalf("after Reset demo the work order reads %v (%v), want New again", wo.Status, err)
 	}
 }
