@@ -1,0 +1,71 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/workorderdesk/workdesk/api"
+)
+
+// Check-out from Paused is refused before anything is queued, as the
+// sandbox refuses it (service-facts §13 leaves it unknown): check in first.
+func TestCheckOutWhilePausedIsRefused(t *testing.T) {
+	svc := newService(t, 70)
+	s := syncedStore(t, svc)
+	ctx := context.Background()
+	a := pick(t, s, status(api.StatusAccepted))
+	mustRow(t)(s.CheckIn(ctx, a.WorkOrderId, nil, ""))
+	mustRow(t)(s.Pause(ctx, a.WorkOrderId, nil, "end of day"))
+	row, err := s.CheckOut(ctx, a.WorkOrderId, nil, "")
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "paused: check in again, then check out") || row != nil {
+		t.Fatalf("check-out while paused: row %v, err %v; want a refusal saying to check in again", row, err)
+	}
+	mustRow(t)(s.CheckIn(ctx, a.WorkOrderId, nil, "next morning"))
+	mustRow(t)(s.CheckOut(ctx, a.WorkOrderId, nil, "done"))
+	sendAll(t, NewSender(s, svc.client, SenderOptions{Backoff: noWait}))
+	if got := svc.remote(t, a.WorkOrderId).Status; got != api.StatusCheckedOut {
+		t.Errorf("after check in, pause, check in, check out the service says %s", got)
+	}
+}
+
+// Store.SubmitInvoice applies the service's submit checks (service-facts
+// §4.6) to the invoice as it will stand when sent, for every caller, not
+// only the window: an invoice whose queued save drops its number is refused.
+func TestSubmitInvoiceNeedsANumber(t *testing.T) {
+	svc := newService(t, 80)
+	s := syncedStore(t, svc)
+	ctx := context.Background()
+	wo := pick(t, s, func(wo *api.WorkOrder) bool {
+		if wo.Status != api.StatusCheckedOut || !wo.InvoiceVisible() {
+			return false
+		}
+		if err := NewSyncer(s, svc.client, SyncOptions{}).Refresh(ctx, wo.WorkOrderId); err != nil {
+			t.Fatal(err)
+		}
+		inv, err := s.Invoice(ctx, wo.WorkOrderId)
+		return err == nil && inv.Status.Editable() && len(inv.LineItems) > 0
+	})
+	inv, err := s.Invoice(ctx, wo.WorkOrderId)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inv.InvoiceNumber = ""
+	mustRow(t)(s.SaveInvoice(ctx, wo.WorkOrderId, *inv))
+	row, err := s.SubmitInvoice(ctx, wo.WorkOrderId, false)
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "enter the invoice number") || row != nil {
+		t.Fatalf("submitting an invoice without a number: row %v, err %v; want a refusal", row, err)
+	}
+	inv.InvoiceNumber = "INV-77"
+	mustRow(t)(s.SaveInvoice(ctx, wo.WorkOrderId, *inv))
+	mustRow(t)(s.SubmitInvoice(ctx, wo.WorkOrderId, false))
+	sendAll(t, NewSender(s, svc.client, SenderOptions{Backoff: noWait}))
+	got, err := svc.client.GetInvoice(ctx, wo.WorkOrderId)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.InvoiceNumber != "INV-77" || got.Status.Editable() {
+		t.Errorf("after saving a number and submitting, the service has %q in status %s", got.InvoiceNumber, got.Status)
+	}
+}
