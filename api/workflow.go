@@ -153,9 +153,9 @@ func (w *WorkOrder) Can(a Action) error {
 		if q := w.Nte.Quote; q != nil {
 			switch q.QuoteStatus {
 			case QuoteSubmitted:
-				return refuse("a quote for %s is waiting for the customer's answer: wait for it before quoting again", name)
+				return refuse("a quote for %s is waiting for the customer's decision: a new quote is possible once the customer approves or rejects it", name)
 			case QuoteApproved:
-				return refuse("the customer approved a quote for %s: it must reject that quote before the NTE can be raised again", name)
+				return refuse("the customer approved a quote for %s: to raise the NTE again, the customer must first reject the approved quote", name)
 			}
 		}
 	case SaveInvoice, SubmitInvoice:
@@ -166,11 +166,11 @@ func (w *WorkOrder) Can(a Action) error {
 			if st == StatusNeedsCompletionDetails {
 				return refuse("%s is waiting for completion details: complete them, then submit the invoice", name)
 			}
-			return refuse("%s is %s: check out before submitting the invoice", name, st.Label())
+			return refuse("check out %s first: the service takes the invoice only once the work is done (it is %s now)", name, st.Label())
 		}
 	case AddStepAttachment, RemoveStepAttachment:
 		if !w.ProceduresEditable() {
-			return refuse("%s is %s: step attachments can change only while a work order is accepted, checked in, paused or on hold",
+			return refuse("%s is %s: step attachments can change only while the work order is accepted, checked in, paused or on hold",
 				name, st.Label())
 		}
 	}
@@ -178,10 +178,11 @@ func (w *WorkOrder) Can(a Action) error {
 }
 
 // CanChangeStep says whether the attachments of step can be added or
-// removed: Can's status rule plus the procedure's own (spec §2: editable
-// and not marked N/A).
+// removed (a is AddStepAttachment or RemoveStepAttachment, which follow one
+// rule): the work order's status and the procedure's own state (spec §2:
+// editable and not marked N/A), and the step must exist.
 func (w *WorkOrder) CanChangeStep(a Action, step StepRef) error {
-	if err := w.Can(a); err != nil {
+	if err := w.Can(a); err != nil && (w.Status == StatusRejected || w.Status == StatusRecalled) {
 		return err
 	}
 	for _, p := range w.Procedures() {
@@ -203,16 +204,17 @@ func (w *WorkOrder) CanChangeStep(a Action, step StepRef) error {
 
 // CanChangeProcedure is the per-procedure part of CanChangeStep.
 func (w *WorkOrder) CanChangeProcedure(p Procedure) error {
-	if err := w.Can(AddStepAttachment); err != nil {
-		return err
+	err := w.Can(AddStepAttachment)
+	if err != nil && (w.Status == StatusRejected || w.Status == StatusRecalled) {
+		return err // closed: the procedure's own state is beside the point
 	}
 	if p.IsMarkedNa {
-		return refuse("the procedure %q is marked not applicable: its step attachments cannot change", p.Name)
+		return refuse("the procedure %q is marked N/A: attachments can't be changed", p.Name)
 	}
 	if p.IsReadOnly {
-		return refuse("the procedure %q is not editable: its step attachments cannot change", p.Name)
+		return refuse("the procedure %q is read-only: attachments can't be changed", p.Name)
 	}
-	return nil
+	return err
 }
 
 // CheckText is the one rule for comments, reasons and message texts

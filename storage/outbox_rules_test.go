@@ -69,3 +69,40 @@ func TestSubmitInvoiceNeedsANumber(t *testing.T) {
 		t.Errorf("after saving a number and submitting, the service has %q in status %s", got.InvoiceNumber, got.Status)
 	}
 }
+
+// A row tells the window what it needs (group, resulting status, the
+// person's words, the step, whether a file waits) without its request
+// being decoded outside storage.
+func TestOutboxRowSaysWhatTheWindowNeeds(t *testing.T) {
+	svc := newService(t, 160)
+	s := syncedStore(t, svc)
+	ctx := context.Background()
+	n := pick(t, s, status(api.StatusNew))
+	rej := mustRow(t)(s.Reject(ctx, n.WorkOrderId, "no capacity this week"))
+	if rej.Group != GroupWorkOrder || rej.Status != api.StatusRejected || rej.Comment != "no capacity this week" || rej.Visit() || rej.Upload {
+		t.Errorf("reject row: group %s status %s comment %q visit %v upload %v", rej.Group, rej.Status, rej.Comment, rej.Visit(), rej.Upload)
+	}
+	a := pick(t, s, status(api.StatusAccepted))
+	in := mustRow(t)(s.CheckIn(ctx, a.WorkOrderId, nil, ""))
+	if !in.Visit() || in.Status != api.StatusCheckedIn || in.ActionDate.IsZero() {
+		t.Errorf("check-in row: visit %v status %s at %v", in.Visit(), in.Status, in.ActionDate)
+	}
+	msg := mustRow(t)(s.SendMessage(ctx, a.WorkOrderId, "gate code 4711", ""))
+	if msg.Group != GroupMessage || msg.Comment != "gate code 4711" {
+		t.Errorf("message row: group %s comment %q", msg.Group, msg.Comment)
+	}
+	var ref api.StepRef
+	pick(t, s, func(wo *api.WorkOrder) bool {
+		for _, p := range wo.Procedures() {
+			if wo.Status.Known() && wo.CanChangeProcedure(p) == nil && len(p.Steps) > 0 {
+				ref = api.StepRef{WorkOrderId: wo.WorkOrderId, ProcedureId: p.Id, StepId: p.Steps[0].Id}
+				return true
+			}
+		}
+		return false
+	})
+	step := mustRow(t)(s.AddStepAttachment(ctx, ref, tempFile(t, "gauge.jpg", "\xff\xd8")))
+	if step.Group != GroupStep || step.Step == nil || *step.Step != ref || !step.Upload {
+		t.Errorf("step row: group %s step %v upload %v", step.Group, step.Step, step.Upload)
+	}
+}

@@ -352,7 +352,7 @@ func TestOutboxValidationChangesNothing(t *testing.T) {
 		{"bulk with a non-New one", func() (*OutboxRow, error) {
 			return s.BulkAccept(ctx, []int64{newWO.WorkOrderId, accepted.WorkOrderId})
 		}, "only a new work order can be accepted"},
-		{"submit invoice before check-out", func() (*OutboxRow, error) { return s.SubmitInvoice(ctx, accepted.WorkOrderId, false) }, "check out before"},
+		{"submit invoice before check-out", func() (*OutboxRow, error) { return s.SubmitInvoice(ctx, accepted.WorkOrderId, false) }, "the service takes the invoice only once the work is done"},
 	}
 	for _, c := range cases {
 		row, err := c.do()

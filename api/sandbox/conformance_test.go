@@ -110,10 +110,15 @@ func (e *env) perform(a api.Action, id int64, ref api.StepRef, wo *api.WorkOrder
 }
 
 // judge is what the client's rules say of the case, asked the way storage
-// asks before it queues.
-func judge(wo *api.WorkOrder, a api.Action, ref api.StepRef) error {
-	if a == api.AddStepAttachment || a == api.RemoveStepAttachment {
+// asks before it queues (inv is the invoice as the client last read it).
+func judge(wo *api.WorkOrder, a api.Action, ref api.StepRef, inv *api.Invoice) error {
+	switch a {
+	case api.AddStepAttachment, api.RemoveStepAttachment:
 		return wo.CanChangeStep(a, ref)
+	case api.SaveInvoice:
+		return wo.CanEditInvoice(inv)
+	case api.SubmitInvoice:
+		return wo.CheckSubmit(inv, nil)
 	}
 	return wo.Can(a)
 }
@@ -154,10 +159,20 @@ func TestWorkflowConformance(t *testing.T) {
 				adjust: func(o *order) { o.wo.Created = api.Version41Date.AddDate(0, -1, 0) }})
 		}
 	}
+	for _, st := range []api.InvoiceStatus{api.InvoiceDraft, api.InvoicePendingVerification, api.InvoiceSubmitted,
+		api.InvoiceDisputed, api.InvoiceAuthorized, api.InvoicePaid} {
+		for _, a := range []api.Action{api.SaveInvoice, api.SubmitInvoice} {
+			cases = append(cases, conformCase{name: fmt.Sprintf("CheckedOut/invoice %s/%s", st, a), status: api.StatusCheckedOut, action: a,
+				adjust: func(o *order) { o.invoice.Status = st }})
+		}
+	}
 	for _, c := range cases {
 		id, ref := e.conformOrder(c)
 		wo := e.read(id)
-		rule := judge(&wo, c.action, ref)
+		e.sb.mu.RLock()
+		inv := *e.sb.st.orders[id].invoice
+		e.sb.mu.RUnlock()
+		rule := judge(&wo, c.action, ref, &inv)
 		got := e.perform(c.action, id, ref, &wo)
 		if got != nil && !api.IsBusiness(got) {
 			t.Fatalf("%s: the sandbox failed rather than judged: %v", c.name, got)
