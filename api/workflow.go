@@ -162,7 +162,9 @@ func (w *WorkOrder) Can(a Action) error {
 		if !w.InvoiceVisible() {
 			return refuse("%s was received before invoicing existed (version 4.1): its invoice opens once the work is completed", name)
 		}
-		if a == SubmitInvoice && !st.Completed() {
+		// A pre-billed order's invoice may be submitted while it is new:
+		// that is what accepts it (service-facts §4.6, §7).
+		if a == SubmitInvoice && !st.Completed() && !(w.IsPreBilled && st == StatusNew) {
 			if st == StatusNeedsCompletionDetails {
 				return refuse("%s is waiting for completion details: complete them, then submit the invoice", name)
 			}

@@ -26,6 +26,12 @@ var _ = register(GroupInvoice, map[OutboxKind]*action{
 		},
 	},
 	KindInvoiceSubmit: {
+		// Submitting a new pre-billed order's invoice accepts the order.
+		effect: func(wo *api.WorkOrder, _ *OutboxRow) {
+			if wo.IsPreBilled && wo.Status == api.StatusNew {
+				wo.Status = api.StatusAccepted
+			}
+		},
 		send: func(ctx context.Context, sc *sendCtx) (any, error) {
 			var r api.SubmitInvoiceRequest
 			if err := sc.decode(&r); err != nil {
