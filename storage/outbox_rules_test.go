@@ -3,8 +3,10 @@ package storage
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/workorderdesk/workdesk/api"
 )
@@ -104,5 +106,28 @@ func TestOutboxRowSaysWhatTheWindowNeeds(t *testing.T) {
 	step := mustRow(t)(s.AddStepAttachment(ctx, ref, tempFile(t, "gauge.jpg", "\xff\xd8")))
 	if step.Group != GroupStep || step.Step == nil || *step.Step != ref || !step.Upload {
 		t.Errorf("step row: group %s step %v upload %v", step.Group, step.Step, step.Upload)
+	}
+}
+
+// A status the service may add later locks nothing: the action is queued
+// and the service judges it.
+func TestUnknownStatusQueuesAndTheServiceJudges(t *testing.T) {
+	s, _ := openTest(t)
+	ctx := context.Background()
+	acts := []struct {
+		name string
+		do   func(id int64) (*OutboxRow, error)
+	}{
+		{"check in", func(id int64) (*OutboxRow, error) { return s.CheckIn(ctx, id, nil, "") }},
+		{"message", func(id int64) (*OutboxRow, error) { return s.SendMessage(ctx, id, "parts arrive Tuesday", "") }},
+		{"schedule", func(id int64) (*OutboxRow, error) { return s.SetAppointment(ctx, id, testNow.Add(48*time.Hour), "") }},
+		{"reject", func(id int64) (*OutboxRow, error) { return s.Reject(ctx, id, "no capacity") }},
+	}
+	for i, a := range acts {
+		id := int64(41 + i)
+		put(t, s, woSpec{id: id, number: fmt.Sprintf("NWR%d", id), status: "AwaitingParts", nte: "500"})
+		if _, err := a.do(id); err != nil {
+			t.Errorf("%s on a work order in an unknown status: %v", a.name, err)
+		}
 	}
 }
