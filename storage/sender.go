@@ -227,24 +227,10 @@ func (x *Sender) sendRow(ctx context.Context, id int64) (finished bool, err erro
 		return false, fmt.Errorf("storage: reading row %d: %w", id, err)
 	}
 	log := x.log.With("row", id, "kind", row.Kind, "workOrders", row.WorkOrderIds, "attempt", row.Attempts)
-	act, err := actionOf(row.Kind)
+	act, callErr := actionOf(row.Kind)
 	var result any
-	callErr := err
-	if err == nil {
-		sc := &sendCtx{s: x.s, c: x.c, row: row, spool: spool}
-		callCtx := api.WithMessageId(ctx, row.MessageId)
-		landed := false
-		// An earlier attempt may have reached the service with its answer
-		// lost (a timeout, a crash mid-call): look before sending again.
-		if row.Attempts > 1 && act.landed != nil {
-			landed, result, callErr = act.landed(ctx, sc)
-			if landed {
-				log.Info("an earlier attempt had reached the service; not sending again")
-			}
-		}
-		if callErr == nil && !landed {
-			result, callErr = act.send(callCtx, sc)
-		}
+	if callErr == nil {
+		result, callErr = x.attempt(ctx, act, &sendCtx{s: x.s, c: x.c, row: row, spool: spool}, log)
 	}
 
 	switch {
@@ -278,6 +264,22 @@ func (x *Sender) sendRow(ctx context.Context, id int64) (finished bool, err erro
 		x.s.notify(row.WorkOrderIds)
 		return false, nil
 	}
+}
+
+// attempt sends the row, unless an earlier attempt may have reached the
+// service with its answer lost (a timeout, a crash mid-call) and the
+// action's landed check finds its effect already there.
+func (x *Sender) attempt(ctx context.Context, act *action, sc *sendCtx, log *slog.Logger) (any, error) {
+	if sc.row.Attempts > 1 && act.landed != nil {
+		landed, result, err := act.landed(ctx, sc)
+		if err != nil || landed {
+			if landed {
+				log.Info("an earlier attempt had reached the service; not sending again")
+			}
+			return result, err
+		}
+	}
+	return act.send(api.WithMessageId(ctx, sc.row.MessageId), sc)
 }
 
 func (x *Sender) setPending(ctx context.Context, id, next int64, msg string) {
