@@ -293,7 +293,7 @@ func TestDroppedFilesAttachWhereThePersonIsLooking(t *testing.T) {
 	h := newHarness(t)
 	// A finished work order whose invoice still takes files (the service
 	// refuses them on a submitted one).
-	client := h.desk.online.(harnessOnline).client
+	client := h.eng.Client
 	r := h.rowWhere(func(r storage.Row) bool {
 		inv, err := client.GetInvoice(context.Background(), r.Id)
 		return r.Status == api.StatusCheckedOut && err == nil && inv.Status.Editable()

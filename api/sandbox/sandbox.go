@@ -56,6 +56,9 @@ type Options struct {
 	// MessageId only as a correlation id (service-facts §3); clients must
 	// not rely on de-duplication, and tests prove it with this on.
 	NoMessageIdDedup bool
+	// StateFile keeps the world across restarts (demo mode): read by New
+	// when it exists, written shortly after every change and on Close.
+	StateFile string
 }
 
 // ConnectionInfo is what an integrator configures a client with.
@@ -96,6 +99,9 @@ type Sandbox struct {
 	stopTick chan struct{}
 	tickDone chan struct{}
 	closed   bool
+
+	persist  *persister // nil unless Options.StateFile
+	restored bool
 }
 
 // New builds a sandbox and its world. Nothing listens until Start; Handler
@@ -146,6 +152,17 @@ func New(opts Options) (*Sandbox, error) {
 	s.cust = newScript(opts.Seed)
 	s.notify = newNotifier(s, opts.NotifyURL)
 	s.handler = s.routes()
+	if opts.StateFile != "" {
+		s.startPersist(opts.StateFile)
+		s.st.onChange = s.changed
+		routes := s.handler
+		s.handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			routes.ServeHTTP(w, r)
+			if r.Method != http.MethodGet {
+				s.changed() // removals and uploads too, which move no LastUpdate
+			}
+		})
+	}
 	return s, nil
 }
 
@@ -274,6 +291,7 @@ func (s *Sandbox) Close() error {
 		err = srv.Close()
 	}
 	s.notify.close()
+	s.stopPersist()
 	return err
 }
 
