@@ -216,7 +216,7 @@ func (w *WorkOrder) ProceduresEditable() bool { return slices.Contains(Procedure
 // StepAttachmentsEditable reports whether p's step attachments can change:
 // the one rule (spec §2) so callers do not each re-spell it.
 func (w *WorkOrder) StepAttachmentsEditable(p Procedure) bool {
-	return w.ProceduresEditable() && !p.IsReadOnly && !p.IsMarkedNa
+	return w.CanChangeProcedure(p) == nil
 }
 
 type Step struct {

@@ -211,12 +211,8 @@ func (c *Client) SubmitQuote(ctx context.Context, r *QuoteRequest) error {
 }
 
 func checkComment(what, text string, required bool) error {
-	if required && len([]rune(text)) == 0 || len([]rune(text)) > MaxCommentLength {
-		msg := "a " + what + " is required"
-		if len([]rune(text)) > MaxCommentLength {
-			msg = "the " + what + " is longer than 3000 characters"
-		}
-		return &Error{StatusCode: http.StatusBadRequest, Code: CodeInvalidModel, Op: "checking the request", Message: msg}
+	if err := CheckText(what, text, required); err != nil {
+		return &Error{StatusCode: http.StatusBadRequest, Code: CodeInvalidModel, Op: "checking the request", Message: err.Error()}
 	}
 	return nil
 }

@@ -74,7 +74,7 @@ var crashKinds = []crashKind{
 		// Likewise a second quote submit is refused (a quote is already Submitted).
 		name: "quoteSubmit",
 		pick: func(wo *api.WorkOrder) bool {
-			return !terminal(wo.Status) && wo.Nte.Quote != nil && wo.Nte.Quote.QuoteStatus == api.QuoteRequested
+			return wo.Can(api.SubmitQuote) == nil && wo.Nte.Quote != nil && wo.Nte.Quote.QuoteStatus == api.QuoteRequested
 		},
 		queue: func(ctx context.Context, s *Store, wo *api.WorkOrder) (*OutboxRow, error) {
 			amount := api.Money{Amount: wo.Nte.Amount.Amount.Add(decimal.NewFromInt(300)), Currency: wo.Currency}
@@ -184,8 +184,11 @@ func TestCrashAtEachPointLosesNothingAndAppliesOnce(t *testing.T) {
 						t.Errorf("%s row after the replay = %s (code %d) %q; want done", got.Kind, got.State, got.ErrorCode, got.Error)
 					}
 				}
-				if n := sentWith(); n != wantBefore+1 {
-					t.Errorf("in all the service saw the action %d times with its MessageId; want %d", n, wantBefore+1)
+				// Where the service had applied it, the replay finds its effect
+				// and does not send it again (de-duplication by MessageId is
+				// not documented): in all, the action goes out exactly once.
+				if n := sentWith(); n != 1 {
+					t.Errorf("in all the service saw the action %d times with its MessageId; want once", n)
 				}
 				if atService, inReplica := k.applied(t, svc, s2, wo); !atService || !inReplica {
 					t.Errorf("after the replay the action shows at the service: %v, in the replica: %v; want both", atService, inReplica)

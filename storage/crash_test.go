@@ -155,8 +155,10 @@ func TestCrashDuringSendReplaysOnce(t *testing.T) {
 			firstIds = append(firstIds, p.MessageId)
 		}
 	}
-	if len(firstIds) != 2 || firstIds[0] != rows[0].MessageId || firstIds[1] != rows[0].MessageId {
-		t.Errorf("the interrupted action was sent with ids %v; want twice %q", firstIds, rows[0].MessageId)
+	// The service is not known to de-duplicate by MessageId: the replay
+	// found the message already there and did not post it again.
+	if len(firstIds) != 1 || firstIds[0] != rows[0].MessageId {
+		t.Errorf("the interrupted action was sent with ids %v; want once %q", firstIds, rows[0].MessageId)
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"mime"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,8 +18,11 @@ import (
 // Every action a person takes becomes an outbox row first: validated here,
 // committed to SQLite with its request and MessageId fixed, and only then
 // sent by a Sender. Whatever happens to the network or the process after the
-// method returns, the action is neither lost nor applied twice (the service
-// de-duplicates by MessageId, and a resend always reuses it).
+// method returns, the action is neither lost nor applied twice: a resend
+// reuses the MessageId, and since the service is not documented to
+// de-duplicate by it, a row whose answer was lost is first reconciled with
+// the service (see action.landed) and sent again only if it did not land.
+// What each kind does is in its group's file (outbox_*.go).
 
 // OutboxKind names the operation of an outbox row.
 type OutboxKind string
@@ -85,7 +87,19 @@ type OutboxRow struct {
 	// BulkResults are the per-work-order outcomes of a bulk action.
 	BulkResults []api.BulkResult
 	Request     json.RawMessage // the request as it will be sent
+
+	// What the window shows, so that it never decodes Request.
+	Group OutboxGroup // which part of the work order the action is about
+	// Status is the work order status the action leads to ("" = none).
+	Status api.WorkOrderStatus
+	// Comment is what the person wrote with it: a reason, comment or message.
+	Comment string
+	Upload  bool         // it carries a file
+	Step    *api.StepRef // the procedure step of a step attachment action
 }
+
+// Visit reports whether the row is a check-in, pause or check-out.
+func (r OutboxRow) Visit() bool { return r.Group == GroupVisit }
 
 // Blocked reports whether the row keeps later actions on its work orders waiting.
 func (r OutboxRow) Blocked() bool {
@@ -107,23 +121,7 @@ func invalid(format string, args ...any) error {
 	return &InputError{Msg: fmt.Sprintf(format, args...)}
 }
 
-// Payloads of the operations that have no api request struct.
-type uploadPayload struct {
-	WorkOrderId       int64                 `json:"WorkOrderId"`
-	Step              *api.StepRef          `json:"Step,omitempty"`
-	Name              string                `json:"Name"`
-	MimeType          string                `json:"MimeType"`
-	Size              int64                 `json:"Size"`
-	MessageVisibility api.MessageVisibility `json:"MessageVisibility,omitempty"`
-	DocumentType      string                `json:"DocumentType,omitempty"`
-}
-
-type removePayload struct {
-	WorkOrderId  int64        `json:"WorkOrderId"`
-	Step         *api.StepRef `json:"Step,omitempty"`
-	AttachmentId string       `json:"AttachmentId"`
-}
-
+// workOrderPayload is the stored request of operations that name only a work order.
 type workOrderPayload struct {
 	WorkOrderId int64 `json:"WorkOrderId"`
 }
@@ -203,515 +201,16 @@ func (s *Store) expected(ctx context.Context, woID int64) (*api.WorkOrder, error
 		if OutboxState(state) == OutboxFailed {
 			return nil, invalid("%s was refused by the service (%s). Retry or discard it on the Activity tab first: later actions on this work order wait behind it", summary, msg)
 		}
-		switch OutboxKind(kind) {
-		case KindAccept, KindBulkAccept:
-			wo.Status = api.StatusAccepted
-		case KindReject, KindBulkReject:
-			wo.Status = api.StatusRejected
-		case KindCheckIn:
-			wo.Status = api.StatusCheckedIn
-		case KindPause:
-			wo.Status = api.StatusPaused
-		case KindCheckOut:
-			wo.Status = api.StatusCheckedOut
-		case KindQuote:
-			if wo.Nte.Quote == nil {
-				wo.Nte.Quote = &api.Quote{}
+		if a, ok := actions[OutboxKind(kind)]; ok {
+			if a.status != "" {
+				wo.Status = a.status
 			}
-			wo.Nte.Quote.QuoteStatus = api.QuoteSubmitted
+			if a.effect != nil {
+				a.effect(wo, nil)
+			}
 		}
 	}
 	return wo, rows.Err()
-}
-
-func checkText(what, text string, required bool) error {
-	n := len([]rune(strings.TrimSpace(text)))
-	if required && n == 0 {
-		return invalid("a %s is required", what)
-	}
-	if len([]rune(text)) > api.MaxCommentLength {
-		return invalid("the %s is %d characters long; the service accepts at most %d", what, len([]rune(text)), api.MaxCommentLength)
-	}
-	return nil
-}
-
-func terminal(st api.WorkOrderStatus) bool {
-	return st == api.StatusRejected || st == api.StatusRecalled
-}
-
-func label(wo *api.WorkOrder) string {
-	if wo.WorkOrderNumber != "" {
-		return wo.WorkOrderNumber
-	}
-	return fmt.Sprintf("work order %d", wo.WorkOrderId)
-}
-
-func requireStatus(wo *api.WorkOrder, action string, allowed ...api.WorkOrderStatus) error {
-	for _, st := range allowed {
-		if wo.Status == st {
-			return nil
-		}
-	}
-	names := make([]string, len(allowed))
-	for i, st := range allowed {
-		names[i] = string(st)
-	}
-	return invalid("%s is %s; it can be %s only when %s", label(wo), wo.Status, action, strings.Join(names, " or "))
-}
-
-// Accept queues accepting a New work order.
-func (s *Store) Accept(ctx context.Context, woID int64, comment string) (*OutboxRow, error) {
-	wo, err := s.expected(ctx, woID)
-	if err != nil {
-		return nil, err
-	}
-	if err := requireStatus(wo, "accepted", api.StatusNew); err != nil {
-		return nil, err
-	}
-	if wo.IsPreBilled {
-		return nil, invalid("%s is prebilled: it is accepted by submitting its invoice, not by accepting it", label(wo))
-	}
-	if err := checkText("comment", comment, false); err != nil {
-		return nil, err
-	}
-	id := uuid.NewString()
-	r := &api.AcceptRequest{WorkOrderId: woID, Comment: comment}
-	r.MessageId = id
-	return s.enqueue(ctx, newRow{kind: KindAccept, summary: "Accept", targets: []int64{woID}, messageID: id, request: r})
-}
-
-// Reject queues rejecting a New work order; the reason is required.
-func (s *Store) Reject(ctx context.Context, woID int64, reason string) (*OutboxRow, error) {
-	wo, err := s.expected(ctx, woID)
-	if err != nil {
-		return nil, err
-	}
-	if err := requireStatus(wo, "rejected", api.StatusNew); err != nil {
-		return nil, err
-	}
-	if err := checkText("reason", reason, true); err != nil {
-		return nil, err
-	}
-	id := uuid.NewString()
-	r := &api.RejectRequest{WorkOrderId: woID, Comment: reason}
-	r.MessageId = id
-	return s.enqueue(ctx, newRow{kind: KindReject, summary: "Reject: " + reason, targets: []int64{woID}, messageID: id, request: r})
-}
-
-// BulkAccept queues accepting several New work orders in one call; the row
-// keeps each work order's outcome.
-func (s *Store) BulkAccept(ctx context.Context, ids []int64) (*OutboxRow, error) {
-	return s.bulk(ctx, KindBulkAccept, ids, "")
-}
-
-// BulkReject queues rejecting several New work orders with one reason.
-func (s *Store) BulkReject(ctx context.Context, ids []int64, reason string) (*OutboxRow, error) {
-	if err := checkText("reason", reason, true); err != nil {
-		return nil, err
-	}
-	return s.bulk(ctx, KindBulkReject, ids, reason)
-}
-
-func (s *Store) bulk(ctx context.Context, kind OutboxKind, ids []int64, reason string) (*OutboxRow, error) {
-	if len(ids) == 0 {
-		return nil, invalid("no work orders selected")
-	}
-	seen := map[int64]bool{}
-	var targets []int64
-	var problems []string
-	for _, woID := range ids {
-		if seen[woID] {
-			continue
-		}
-		seen[woID] = true
-		wo, err := s.expected(ctx, woID)
-		if err != nil {
-			return nil, err
-		}
-		if wo.Status != api.StatusNew {
-			problems = append(problems, fmt.Sprintf("%s is %s", label(wo), wo.Status))
-		} else if kind == KindBulkAccept && wo.IsPreBilled {
-			problems = append(problems, label(wo)+" is prebilled")
-		}
-		targets = append(targets, woID)
-	}
-	verb := map[OutboxKind]string{KindBulkAccept: "accepted", KindBulkReject: "rejected"}[kind]
-	if len(problems) > 0 {
-		return nil, invalid("only New work orders can be %s: %s", verb, strings.Join(problems, "; "))
-	}
-	id := uuid.NewString()
-	r := &api.BulkRequest{WorkOrderIds: targets, Comment: reason}
-	r.MessageId = id
-	summary := fmt.Sprintf("Accept %d work orders", len(targets))
-	if kind == KindBulkReject {
-		summary = fmt.Sprintf("Reject %d work orders: %s", len(targets), reason)
-	}
-	return s.enqueue(ctx, newRow{kind: kind, summary: summary, targets: targets, messageID: id, request: r})
-}
-
-// SetAppointment queues a new scheduled start (and access type, optional).
-func (s *Store) SetAppointment(ctx context.Context, woID int64, start time.Time, pte string) (*OutboxRow, error) {
-	wo, err := s.expected(ctx, woID)
-	if err != nil {
-		return nil, err
-	}
-	if terminal(wo.Status) {
-		return nil, invalid("%s is %s; it can no longer be scheduled", label(wo), wo.Status)
-	}
-	if start.IsZero() {
-		return nil, invalid("choose a scheduled start")
-	}
-	id := uuid.NewString()
-	r := &api.AppointmentRequest{WorkOrderId: woID, ScheduledStart: start.UTC(), Pte: pte}
-	r.MessageId = id
-	return s.enqueue(ctx, newRow{kind: KindAppointment, summary: "Schedule for " + start.UTC().Format("2006-01-02 15:04 UTC"),
-		targets: []int64{woID}, messageID: id, request: r})
-}
-
-// futureTolerance absorbs clocks and pickers that round up to the minute.
-const futureTolerance = time.Minute
-
-// visit queues check-in, pause or check-out. ActualActionDate is always the
-// moment the person acted: what they back-dated to, or now. A visit queued
-// offline and sent an hour later is therefore recorded at the true time.
-func (s *Store) visit(ctx context.Context, kind OutboxKind, woID int64, actual *time.Time, comment string) (*OutboxRow, error) {
-	now := s.now()
-	wo, err := s.expected(ctx, woID)
-	if err != nil {
-		return nil, err
-	}
-	var verb, summary string
-	switch kind {
-	case KindCheckIn:
-		verb, summary = "checked in", "Check in"
-		err = requireStatus(wo, verb, api.StatusAccepted, api.StatusPaused)
-	case KindPause:
-		verb, summary = "paused", "Pause"
-		err = requireStatus(wo, verb, api.StatusCheckedIn)
-	case KindCheckOut:
-		verb, summary = "checked out", "Check out"
-		err = requireStatus(wo, verb, api.StatusCheckedIn, api.StatusPaused)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if err := checkText("comment", comment, false); err != nil {
-		return nil, err
-	}
-	at := now
-	if actual != nil {
-		if actual.After(now.Add(futureTolerance)) {
-			return nil, invalid("the time %s is in the future; a visit can only be recorded for a time that has passed",
-				actual.Local().Format("2006-01-02 15:04"))
-		}
-		if !wo.Created.IsZero() && actual.Before(wo.Created) {
-			return nil, invalid("the time %s is before %s was created", actual.Local().Format("2006-01-02 15:04"), label(wo))
-		}
-		at = *actual
-	}
-	at = at.UTC()
-	id := uuid.NewString()
-	r := &api.VisitRequest{WorkOrderId: woID, ActualActionDate: &at, Comment: comment}
-	r.MessageId = id
-	return s.enqueue(ctx, newRow{kind: kind, summary: summary, targets: []int64{woID}, messageID: id, request: r})
-}
-
-// CheckIn queues a check-in. actual back-dates it; nil means now (the
-// moment of this call, which is what will be sent, however late).
-func (s *Store) CheckIn(ctx context.Context, woID int64, actual *time.Time, comment string) (*OutboxRow, error) {
-	return s.visit(ctx, KindCheckIn, woID, actual, comment)
-}
-
-// Pause queues pausing a checked-in work order (e.g. end of day).
-func (s *Store) Pause(ctx context.Context, woID int64, actual *time.Time, comment string) (*OutboxRow, error) {
-	return s.visit(ctx, KindPause, woID, actual, comment)
-}
-
-// CheckOut queues a check-out.
-func (s *Store) CheckOut(ctx context.Context, woID int64, actual *time.Time, comment string) (*OutboxRow, error) {
-	return s.visit(ctx, KindCheckOut, woID, actual, comment)
-}
-
-// SubmitQuote queues a quote asking to raise the NTE to amount.
-func (s *Store) SubmitQuote(ctx context.Context, woID int64, amount api.Money, reason string, lines []api.LineItem) (*OutboxRow, error) {
-	wo, err := s.expected(ctx, woID)
-	if err != nil {
-		return nil, err
-	}
-	if terminal(wo.Status) {
-		return nil, invalid("%s is %s; quotes are no longer possible", label(wo), wo.Status)
-	}
-	if q := wo.Nte.Quote; q != nil {
-		switch q.QuoteStatus {
-		case api.QuoteSubmitted:
-			return nil, invalid("a quote for %s is already waiting for the customer's answer", label(wo))
-		case api.QuoteApproved:
-			return nil, invalid("the customer approved a quote for %s; it must reject that quote before the NTE can be raised again", label(wo))
-		}
-	}
-	if amount.Currency == "" {
-		amount.Currency = wo.Currency
-	}
-	if amount.Currency != wo.Currency {
-		return nil, invalid("the quote is in %s but %s is billed in %s", amount.Currency, label(wo), wo.Currency)
-	}
-	if !amount.Amount.IsPositive() {
-		return nil, invalid("the quote amount must be greater than zero")
-	}
-	if !amount.FitsMinorUnits() {
-		return nil, invalid("%s amounts have %d decimals at most", amount.Currency, api.MinorUnits(amount.Currency))
-	}
-	if !wo.Nte.NoLimit() && amount.Amount.LessThanOrEqual(wo.Nte.Amount.Amount) {
-		return nil, invalid("the quote (%s) must be above the current NTE of %s", amount.Format(), wo.Nte.Amount.In(wo.Currency).Format())
-	}
-	if err := checkText("reason", reason, true); err != nil {
-		return nil, err
-	}
-	if err := checkLines(lines, wo.Currency); err != nil {
-		return nil, err
-	}
-	id := uuid.NewString()
-	r := &api.QuoteRequest{WorkOrderId: woID, Amount: amount, Comment: reason, LineItems: lines}
-	r.MessageId = id
-	return s.enqueue(ctx, newRow{kind: KindQuote, summary: "Quote " + amount.Format(), targets: []int64{woID}, messageID: id, request: r})
-}
-
-func checkLines(lines []api.LineItem, currency string) error {
-	for i, l := range lines {
-		n := i + 1
-		if strings.TrimSpace(l.Description) == "" && l.PriceListItemId == 0 {
-			return invalid("line %d needs a description", n)
-		}
-		if !l.Quantity.IsPositive() {
-			return invalid("line %d: the quantity must be greater than zero", n)
-		}
-		if l.Rate.Amount.IsNegative() && l.Type != api.LineTax {
-			return invalid("line %d: the rate cannot be negative", n)
-		}
-		if l.Rate.Currency != "" && l.Rate.Currency != currency {
-			return invalid("line %d is in %s but the work order is billed in %s", n, l.Rate.Currency, currency)
-		}
-	}
-	return nil
-}
-
-// SendMessage queues a message on the work order's thread.
-func (s *Store) SendMessage(ctx context.Context, woID int64, text string, vis api.MessageVisibility) (*OutboxRow, error) {
-	if _, err := s.expected(ctx, woID); err != nil {
-		return nil, err
-	}
-	if err := checkText("message", text, true); err != nil {
-		return nil, err
-	}
-	if err := checkVisibility(vis); err != nil {
-		return nil, err
-	}
-	id := uuid.NewString()
-	r := &api.MessageRequest{WorkOrderId: woID, Text: text, MessageVisibility: vis}
-	r.MessageId = id
-	return s.enqueue(ctx, newRow{kind: KindMessage, summary: "Message: " + shorten(text, 60), targets: []int64{woID}, messageID: id, request: r})
-}
-
-func checkVisibility(vis api.MessageVisibility) error {
-	if vis == "" {
-		return nil
-	}
-	for _, v := range api.AllVisibilities {
-		if v == vis {
-			return nil
-		}
-	}
-	return invalid("%q is not a visibility the service knows", vis)
-}
-
-func shorten(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
-}
-
-// upload validates and spools a file, then queues it.
-func (s *Store) upload(ctx context.Context, kind OutboxKind, woID int64, step *api.StepRef, path string, vis api.MessageVisibility, summary string) (*OutboxRow, error) {
-	if err := checkVisibility(vis); err != nil {
-		return nil, err
-	}
-	id := uuid.NewString()
-	dst, name, size, err := s.spoolFile(path, id)
-	if err != nil {
-		return nil, err
-	}
-	mt := mime.TypeByExtension(strings.ToLower(filepath.Ext(name)))
-	if mt == "" {
-		mt = "application/octet-stream"
-	}
-	p := uploadPayload{WorkOrderId: woID, Step: step, Name: name, MimeType: mt, Size: size, MessageVisibility: vis}
-	return s.enqueue(ctx, newRow{kind: kind, summary: summary + " " + name, targets: []int64{woID}, messageID: id,
-		request: p, spool: filepath.Base(dst)})
-}
-
-// AttachFile queues uploading a file to the work order. The file is copied
-// now, so it may be moved or deleted as soon as this returns. Work order
-// attachments cannot be removed later.
-func (s *Store) AttachFile(ctx context.Context, woID int64, path string, vis api.MessageVisibility) (*OutboxRow, error) {
-	if _, err := s.expected(ctx, woID); err != nil {
-		return nil, err
-	}
-	return s.upload(ctx, KindAttachment, woID, nil, path, vis, "Attach")
-}
-
-// invoiceAllowed checks what invoice operations need locally.
-func (s *Store) invoiceAllowed(ctx context.Context, woID int64, editing bool) (*api.WorkOrder, error) {
-	wo, err := s.expected(ctx, woID)
-	if err != nil {
-		return nil, err
-	}
-	if !wo.InvoiceVisible() {
-		return nil, invalid("%s was created before invoicing existed (version 4.1); its invoice opens once the work is completed", label(wo))
-	}
-	if editing {
-		if inv, err := s.Invoice(ctx, woID); err == nil && !inv.Status.Editable() {
-			return nil, invalid("the invoice of %s is %s and can no longer be changed", label(wo), inv.Status)
-		}
-	}
-	return wo, nil
-}
-
-// SaveInvoice queues replacing the invoice content. Lines keep their Id;
-// new lines have Id 0.
-func (s *Store) SaveInvoice(ctx context.Context, woID int64, inv api.Invoice) (*OutboxRow, error) {
-	wo, err := s.invoiceAllowed(ctx, woID, true)
-	if err != nil {
-		return nil, err
-	}
-	if inv.Currency == "" {
-		inv.Currency = wo.Currency
-	}
-	if inv.Currency != wo.Currency {
-		return nil, invalid("the invoice is in %s but %s is billed in %s", inv.Currency, label(wo), wo.Currency)
-	}
-	if err := checkLines(inv.LineItems, inv.Currency); err != nil {
-		return nil, err
-	}
-	if pl, err := s.PriceList(ctx, woID); err == nil {
-		for i, l := range inv.LineItems {
-			if l.PriceListItemId != 0 && !pl.AllowPriceListItems {
-				return nil, invalid("line %d: this customer does not allow price list items", i+1)
-			}
-			if l.PriceListItemId == 0 && l.Type != api.LineTax && !pl.AllowProviderItems {
-				return nil, invalid("line %d: this customer accepts only items from its price list", i+1)
-			}
-		}
-	}
-	if err := checkText("comment", inv.Comment, false); err != nil {
-		return nil, err
-	}
-	inv.WorkOrderId = woID
-	inv.StampCurrency()
-	id := uuid.NewString()
-	r := &api.SaveInvoiceRequest{WorkOrderId: woID, Invoice: inv}
-	r.MessageId = id
-	return s.enqueue(ctx, newRow{kind: KindInvoiceSave, summary: "Save invoice", targets: []int64{woID}, messageID: id, request: r})
-}
-
-// SubmitInvoice queues submitting the invoice. submitAnyway overrides a tax
-// disagreement the service reported (3056).
-func (s *Store) SubmitInvoice(ctx context.Context, woID int64, submitAnyway bool) (*OutboxRow, error) {
-	wo, err := s.invoiceAllowed(ctx, woID, true)
-	if err != nil {
-		return nil, err
-	}
-	switch wo.Status {
-	case api.StatusNew, api.StatusAccepted, api.StatusCheckedIn, api.StatusPaused:
-		return nil, invalid("%s is %s; check out before submitting the invoice", label(wo), wo.Status)
-	case api.StatusRejected, api.StatusRecalled:
-		return nil, invalid("%s is %s; it cannot be invoiced", label(wo), wo.Status)
-	}
-	id := uuid.NewString()
-	r := &api.SubmitInvoiceRequest{WorkOrderId: woID, SubmitAnyway: submitAnyway}
-	r.MessageId = id
-	return s.enqueue(ctx, newRow{kind: KindInvoiceSubmit, summary: "Submit invoice", targets: []int64{woID}, messageID: id, request: r})
-}
-
-// DeleteInvoice queues deleting the invoice content.
-func (s *Store) DeleteInvoice(ctx context.Context, woID int64) (*OutboxRow, error) {
-	if _, err := s.invoiceAllowed(ctx, woID, true); err != nil {
-		return nil, err
-	}
-	return s.enqueue(ctx, newRow{kind: KindInvoiceDelete, summary: "Delete invoice", targets: []int64{woID},
-		messageID: uuid.NewString(), request: workOrderPayload{WorkOrderId: woID}})
-}
-
-// AddInvoiceAttachment queues uploading a file to the invoice (copied now).
-func (s *Store) AddInvoiceAttachment(ctx context.Context, woID int64, path string) (*OutboxRow, error) {
-	if _, err := s.invoiceAllowed(ctx, woID, false); err != nil {
-		return nil, err
-	}
-	return s.upload(ctx, KindInvoiceAttachmentAdd, woID, nil, path, "", "Attach to invoice")
-}
-
-// RemoveInvoiceAttachment queues removing an invoice attachment.
-func (s *Store) RemoveInvoiceAttachment(ctx context.Context, woID int64, attachmentID string) (*OutboxRow, error) {
-	if _, err := s.invoiceAllowed(ctx, woID, false); err != nil {
-		return nil, err
-	}
-	if attachmentID == "" {
-		return nil, invalid("no attachment chosen")
-	}
-	return s.enqueue(ctx, newRow{kind: KindInvoiceAttachmentRemove, summary: "Remove invoice attachment", targets: []int64{woID},
-		messageID: uuid.NewString(), request: removePayload{WorkOrderId: woID, AttachmentId: attachmentID}})
-}
-
-// stepEditable checks that the step exists and its procedure allows
-// attachment changes (editable and not marked N/A, spec §2).
-func (s *Store) stepEditable(ctx context.Context, step api.StepRef) error {
-	wo, err := s.expected(ctx, step.WorkOrderId)
-	if err != nil {
-		return err
-	}
-	if !wo.ProceduresEditable() {
-		return invalid("%s is %s; step attachments can change only while a work order is accepted, checked in, paused or on hold",
-			label(wo), wo.Status)
-	}
-	for _, p := range wo.Procedures() {
-		if p.Id != step.ProcedureId {
-			continue
-		}
-		if p.IsMarkedNa {
-			return invalid("the procedure %q is marked not applicable; its step attachments cannot change", p.Name)
-		}
-		if p.IsReadOnly {
-			return invalid("the procedure %q is not editable; its step attachments cannot change", p.Name)
-		}
-		for _, st := range p.Steps {
-			if st.Id == step.StepId {
-				return nil
-			}
-		}
-		return invalid("the procedure %q has no step %d", p.Name, step.StepId)
-	}
-	return invalid("%s has no procedure %d", label(wo), step.ProcedureId)
-}
-
-// AddStepAttachment queues uploading a file to a procedure step (copied now).
-func (s *Store) AddStepAttachment(ctx context.Context, step api.StepRef, path string) (*OutboxRow, error) {
-	if err := s.stepEditable(ctx, step); err != nil {
-		return nil, err
-	}
-	return s.upload(ctx, KindStepAttachmentAdd, step.WorkOrderId, &step, path, "", "Attach to step")
-}
-
-// RemoveStepAttachment queues removing a file from a procedure step.
-func (s *Store) RemoveStepAttachment(ctx context.Context, step api.StepRef, attachmentID string) (*OutboxRow, error) {
-	if err := s.stepEditable(ctx, step); err != nil {
-		return nil, err
-	}
-	if attachmentID == "" {
-		return nil, invalid("no attachment chosen")
-	}
-	return s.enqueue(ctx, newRow{kind: KindStepAttachmentRemove, summary: "Remove step attachment", targets: []int64{step.WorkOrderId},
-		messageID: uuid.NewString(), request: removePayload{WorkOrderId: step.WorkOrderId, Step: &step, AttachmentId: attachmentID}})
 }
 
 // Retry sends a failed row again, or a row waiting after a network error
@@ -766,24 +265,34 @@ func (s *Store) Retry(ctx context.Context, rowID int64) (*OutboxRow, error) {
 }
 
 // retryRequest rewrites the stored request with a new MessageId (and, for
-// a bulk row, only the work orders that failed).
+// a bulk row, only the work orders that failed). Every other field is kept
+// as the bytes it was stored as: amounts are never re-read as float64.
 func retryRequest(row *OutboxRow, messageID string) (json.RawMessage, []int64, error) {
-	var m map[string]any
+	var m map[string]json.RawMessage
 	if err := json.Unmarshal(row.Request, &m); err != nil {
 		return nil, nil, fmt.Errorf("storage: reading row %d: %w", row.Id, err)
 	}
+	set := func(k string, v any) error {
+		b, err := json.Marshal(v)
+		m[k] = b
+		return err
+	}
 	if _, ok := m["MessageId"]; ok {
-		m["MessageId"] = messageID
+		if err := set("MessageId", messageID); err != nil {
+			return nil, nil, err
+		}
 	}
 	var targets []int64
-	if row.Kind == KindBulkAccept || row.Kind == KindBulkReject {
+	if len(row.BulkResults) > 0 {
 		for _, r := range row.BulkResults {
 			if !r.Succeeded() {
 				targets = append(targets, r.WorkOrderId)
 			}
 		}
 		if len(targets) > 0 {
-			m["WorkOrderIds"] = targets
+			if err := set("WorkOrderIds", targets); err != nil {
+				return nil, nil, err
+			}
 		}
 	}
 	b, err := json.Marshal(m)
@@ -826,16 +335,16 @@ func (s *Store) Discard(ctx context.Context, rowID int64) error {
 }
 
 const outboxColumns = `o.id, o.kind, o.summary, o.message_id, o.request, o.state, o.attempts, o.next_attempt_at,
- o.created_at, o.updated_at, o.error, o.error_code, o.result,
+ o.created_at, o.updated_at, o.error, o.error_code, o.result, o.spool_file,
  (SELECT group_concat(t.work_order_id) FROM outbox_targets t WHERE t.outbox_id = o.id)`
 
 func scanOutbox(sc interface{ Scan(...any) error }) (*OutboxRow, error) {
 	var r OutboxRow
-	var kind, state, req, result string
+	var kind, state, req, result, spool string
 	var next, created, updated int64
 	var targets sql.NullString
 	if err := sc.Scan(&r.Id, &kind, &r.Summary, &r.MessageId, &req, &state, &r.Attempts, &next,
-		&created, &updated, &r.Error, &r.ErrorCode, &result, &targets); err != nil {
+		&created, &updated, &r.Error, &r.ErrorCode, &result, &spool, &targets); err != nil {
 		return nil, err
 	}
 	r.Kind, r.State, r.Request = OutboxKind(kind), OutboxState(state), json.RawMessage(req)
@@ -846,13 +355,25 @@ func scanOutbox(sc interface{ Scan(...any) error }) (*OutboxRow, error) {
 	if result != "" {
 		_ = json.Unmarshal([]byte(result), &r.BulkResults) // other kinds keep other results
 	}
-	switch r.Kind {
-	case KindCheckIn, KindPause, KindCheckOut:
-		var v api.VisitRequest
-		if json.Unmarshal(r.Request, &v) == nil && v.ActualActionDate != nil {
-			r.ActionDate = v.ActualActionDate.UTC()
+	if a, ok := actions[r.Kind]; ok {
+		r.Group, r.Status = a.group, a.status
+	}
+	// The fields every kind's request may carry, read once for the window.
+	var f struct {
+		ActualActionDate *time.Time
+		Comment, Text    string
+		Step             *api.StepRef
+	}
+	if json.Unmarshal(r.Request, &f) == nil {
+		if r.Visit() && f.ActualActionDate != nil {
+			r.ActionDate = f.ActualActionDate.UTC()
+		}
+		r.Comment, r.Step = f.Comment, f.Step
+		if f.Text != "" {
+			r.Comment = f.Text
 		}
 	}
+	r.Upload = spool != ""
 	for _, f := range strings.Split(targets.String, ",") {
 		var id int64
 		if _, err := fmt.Sscan(f, &id); err == nil {

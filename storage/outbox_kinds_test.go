@@ -231,7 +231,7 @@ func TestEveryOutboxKindEndToEnd(t *testing.T) {
 		{KindQuote, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
 			// The customer asked for this quote, so it accepts quotes.
 			wo := take(t, func(w *api.WorkOrder) bool {
-				return !terminal(w.Status) && w.Nte.Quote != nil && w.Nte.Quote.QuoteStatus == api.QuoteRequested
+				return w.Can(api.SubmitQuote) == nil && w.Nte.Quote != nil && w.Nte.Quote.QuoteStatus == api.QuoteRequested
 			})
 			amount := api.Money{Amount: wo.Nte.Amount.Amount.Add(decimal.NewFromInt(250)), Currency: wo.Currency}
 			return func() (*OutboxRow, error) {

@@ -101,8 +101,8 @@ func (x *Sender) Run(ctx context.Context) error {
 }
 
 // recoverSending puts back rows left "sending" by a previous run that died
-// mid-call: the service may or may not have applied them, so they are sent
-// again with the same MessageId and the service's de-duplication decides.
+// mid-call: the service may or may not have applied them. Their attempt
+// count says so, and sendRow reconciles them before sending again.
 func (x *Sender) recoverSending(ctx context.Context) error {
 	var err error
 	x.recoverOnce.Do(func() {
@@ -227,8 +227,11 @@ func (x *Sender) sendRow(ctx context.Context, id int64) (finished bool, err erro
 		return false, fmt.Errorf("storage: reading row %d: %w", id, err)
 	}
 	log := x.log.With("row", id, "kind", row.Kind, "workOrders", row.WorkOrderIds, "attempt", row.Attempts)
-	callCtx := api.WithMessageId(ctx, row.MessageId)
-	result, callErr := x.call(callCtx, row, spool)
+	act, callErr := actionOf(row.Kind)
+	var result any
+	if callErr == nil {
+		result, callErr = x.attempt(ctx, act, &sendCtx{s: x.s, c: x.c, row: row, spool: spool}, log)
+	}
 
 	switch {
 	case callErr == nil:
@@ -236,7 +239,7 @@ func (x *Sender) sendRow(ctx context.Context, id int64) (finished bool, err erro
 			return false, err
 		}
 		log.Info("action sent")
-		x.refresh(ctx, row)
+		x.refresh(ctx, row, act)
 		return true, nil
 	case ctx.Err() != nil:
 		// Shutting down mid-call: the outcome is unknown, so the row goes
@@ -261,6 +264,22 @@ func (x *Sender) sendRow(ctx context.Context, id int64) (finished bool, err erro
 		x.s.notify(row.WorkOrderIds)
 		return false, nil
 	}
+}
+
+// attempt sends the row, unless an earlier attempt may have reached the
+// service with its answer lost (a timeout, a crash mid-call) and the
+// action's landed check finds its effect already there.
+func (x *Sender) attempt(ctx context.Context, act *action, sc *sendCtx, log *slog.Logger) (any, error) {
+	if sc.row.Attempts > 1 && act.landed != nil {
+		landed, result, err := act.landed(ctx, sc)
+		if err != nil || landed {
+			if landed {
+				log.Info("an earlier attempt had reached the service; not sending again")
+			}
+			return result, err
+		}
+	}
+	return act.send(api.WithMessageId(ctx, sc.row.MessageId), sc)
 }
 
 func (x *Sender) setPending(ctx context.Context, id, next int64, msg string) {
@@ -299,128 +318,6 @@ func describeTemporary(err error) string {
 		return fmt.Sprintf("The service is having trouble (HTTP %d); will retry.", e.StatusCode)
 	}
 	return "The service could not be reached; will retry."
-}
-
-// call performs the row's operation. result is what finish stores: the
-// returned invoice, attachment or bulk results.
-func (x *Sender) call(ctx context.Context, row *OutboxRow, spool string) (any, error) {
-	dec := func(v any) error {
-		if err := json.Unmarshal(row.Request, v); err != nil {
-			return errLocal{fmt.Errorf("the stored request is unreadable: %w", err)}
-		}
-		return nil
-	}
-	c := x.c
-	switch row.Kind {
-	case KindAccept:
-		var r api.AcceptRequest
-		if err := dec(&r); err != nil {
-			return nil, err
-		}
-		r.MessageId = row.MessageId
-		return nil, c.Accept(ctx, &r)
-	case KindReject:
-		var r api.RejectRequest
-		if err := dec(&r); err != nil {
-			return nil, err
-		}
-		r.MessageId = row.MessageId
-		return nil, c.Reject(ctx, &r)
-	case KindBulkAccept, KindBulkReject:
-		var r api.BulkRequest
-		if err := dec(&r); err != nil {
-			return nil, err
-		}
-		r.MessageId = row.MessageId
-		if row.Kind == KindBulkAccept {
-			return c.BulkAccept(ctx, &r)
-		}
-		return c.BulkReject(ctx, &r)
-	case KindAppointment:
-		var r api.AppointmentRequest
-		if err := dec(&r); err != nil {
-			return nil, err
-		}
-		r.MessageId = row.MessageId
-		return nil, c.UpdateAppointment(ctx, &r)
-	case KindCheckIn, KindPause, KindCheckOut:
-		var r api.VisitRequest
-		if err := dec(&r); err != nil {
-			return nil, err
-		}
-		r.MessageId = row.MessageId
-		switch row.Kind {
-		case KindCheckIn:
-			return nil, c.CheckIn(ctx, &r)
-		case KindPause:
-			return nil, c.Pause(ctx, &r)
-		}
-		return nil, c.CheckOut(ctx, &r)
-	case KindQuote:
-		var r api.QuoteRequest
-		if err := dec(&r); err != nil {
-			return nil, err
-		}
-		r.MessageId = row.MessageId
-		return nil, c.SubmitQuote(ctx, &r)
-	case KindMessage:
-		var r api.MessageRequest
-		if err := dec(&r); err != nil {
-			return nil, err
-		}
-		r.MessageId = row.MessageId
-		return nil, c.SendMessage(ctx, &r)
-	case KindInvoiceSave:
-		var r api.SaveInvoiceRequest
-		if err := dec(&r); err != nil {
-			return nil, err
-		}
-		r.MessageId = row.MessageId
-		r.Invoice.StampCurrency()
-		return c.SaveInvoice(ctx, &r)
-	case KindInvoiceSubmit:
-		var r api.SubmitInvoiceRequest
-		if err := dec(&r); err != nil {
-			return nil, err
-		}
-		r.MessageId = row.MessageId
-		return c.SubmitInvoice(ctx, &r)
-	case KindInvoiceDelete:
-		var r workOrderPayload
-		if err := dec(&r); err != nil {
-			return nil, err
-		}
-		return nil, c.DeleteInvoice(ctx, r.WorkOrderId)
-	case KindInvoiceAttachmentRemove, KindStepAttachmentRemove:
-		var r removePayload
-		if err := dec(&r); err != nil {
-			return nil, err
-		}
-		if row.Kind == KindStepAttachmentRemove && r.Step != nil {
-			return nil, c.DeleteStepAttachment(ctx, *r.Step, r.AttachmentId)
-		}
-		return nil, c.DeleteInvoiceAttachment(ctx, r.WorkOrderId, r.AttachmentId)
-	case KindAttachment, KindInvoiceAttachmentAdd, KindStepAttachmentAdd:
-		var r uploadPayload
-		if err := dec(&r); err != nil {
-			return nil, err
-		}
-		f, err := os.Open(filepath.Join(x.s.spool, spool))
-		if err != nil {
-			return nil, errLocal{fmt.Errorf("the copy of %s queued for upload is gone: %w", r.Name, err)}
-		}
-		defer f.Close()
-		up := api.Upload{Name: r.Name, MimeType: r.MimeType, Size: r.Size, Content: f,
-			DocumentType: r.DocumentType, MessageVisibility: r.MessageVisibility}
-		switch {
-		case row.Kind == KindStepAttachmentAdd && r.Step != nil:
-			return c.UploadStepAttachment(ctx, *r.Step, up)
-		case row.Kind == KindInvoiceAttachmentAdd:
-			return c.UploadInvoiceAttachment(ctx, r.WorkOrderId, up)
-		}
-		return c.UploadAttachment(ctx, r.WorkOrderId, up)
-	}
-	return nil, errLocal{fmt.Errorf("unknown action kind %q", row.Kind)}
 }
 
 // finish records success and what the service returned, in one transaction.
@@ -470,9 +367,8 @@ func (x *Sender) finish(ctx context.Context, row *OutboxRow, result any, spool s
 			}
 			return putInvoice(ctx, tx, woID, inv, now.UnixMilli())
 		}
-		if row.Kind == KindInvoiceDelete {
-			_, err := tx.ExecContext(ctx, `DELETE FROM invoices WHERE work_order_id = ?`, woID)
-			return err
+		if a, ok := actions[row.Kind]; ok && a.record != nil && state == OutboxDone {
+			return a.record(ctx, tx, woID)
 		}
 		return nil
 	})
@@ -487,7 +383,7 @@ func (x *Sender) finish(ctx context.Context, row *OutboxRow, result any, spool s
 
 // refresh re-reads what the action changed so the replica shows the
 // service's truth. Failures only delay that until the next sync.
-func (x *Sender) refresh(ctx context.Context, row *OutboxRow) {
+func (x *Sender) refresh(ctx context.Context, row *OutboxRow, act *action) {
 	ids := row.WorkOrderIds
 	wos, err := x.c.GetWorkOrders(ctx, ids)
 	if err == nil {
@@ -496,28 +392,10 @@ func (x *Sender) refresh(ctx context.Context, row *OutboxRow) {
 	if err != nil {
 		x.log.Info("could not re-read the work order after an action; the next sync will", "err", err)
 	}
-	woID := ids[0]
-	now := x.s.now().UnixMilli()
-	var extra error
-	switch row.Kind {
-	case KindMessage:
-		var msgs []api.Message
-		if msgs, extra = x.c.ListMessages(ctx, woID); extra == nil {
-			extra = putMessages(ctx, x.s.w, woID, msgs, now)
+	if act.refresh != nil {
+		if err := act.refresh(ctx, &sendCtx{s: x.s, c: x.c, row: row}, ids[0]); err != nil {
+			x.log.Info("could not refresh the cache after an action", "err", err)
 		}
-	case KindAttachment:
-		var atts []api.Attachment
-		if atts, extra = x.c.ListAttachments(ctx, woID); extra == nil {
-			extra = putAttachments(ctx, x.s.w, woID, attachmentsWorkOrder, atts, now)
-		}
-	case KindInvoiceAttachmentAdd, KindInvoiceAttachmentRemove:
-		var atts []api.Attachment
-		if atts, extra = x.c.ListInvoiceAttachments(ctx, woID); extra == nil {
-			extra = putAttachments(ctx, x.s.w, woID, attachmentsInvoice, atts, now)
-		}
-	}
-	if extra != nil {
-		x.log.Info("could not refresh the cache after an action", "err", extra)
 	}
 	x.s.notify(ids)
 }

@@ -49,15 +49,7 @@ func (d *Desk) showReject(ids []int64) {
 	reason := widget.NewMultiLineEntry()
 	reason.SetPlaceHolder("Why you will not do this work (the customer sees it)")
 	reason.SetMinRowsVisible(4)
-	reason.Validator = func(s string) error {
-		switch n := len([]rune(strings.TrimSpace(s))); {
-		case n == 0:
-			return errors.New("a reason is required to reject a work order")
-		case len([]rune(s)) > api.MaxCommentLength:
-			return fmt.Errorf("%d characters; the service accepts at most %d", len([]rune(s)), api.MaxCommentLength)
-		}
-		return nil
-	}
+	reason.Validator = func(s string) error { return api.CheckText("reason", s, true) }
 	what := "this work order"
 	if len(ids) > 1 {
 		what = fmt.Sprintf("these %d work orders", len(ids))
@@ -82,11 +74,8 @@ func (d *Desk) showReject(ids []int64) {
 // reject validates the reason and queues the rejection; a bad reason changes nothing.
 func (d *Desk) reject(ids []int64, reason string) error {
 	reason = strings.TrimSpace(reason)
-	switch {
-	case reason == "":
-		return errors.New("a reason is required to reject a work order")
-	case len([]rune(reason)) > api.MaxCommentLength:
-		return fmt.Errorf("the reason is %d characters; the service accepts at most %d", len([]rune(reason)), api.MaxCommentLength)
+	if err := api.CheckText("reason", reason, true); err != nil {
+		return err
 	}
 	ctx := context.Background()
 	if len(ids) == 1 {

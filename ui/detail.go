@@ -146,13 +146,8 @@ func (v *detailView) show(wo *api.WorkOrder) {
 	v.where.SetText(where)
 	v.titleRow.Refresh()
 	v.nte.SetText(nteText(wo.Nte.Amount) + "  " + wo.Currency)
-	if wo.Status == api.StatusNew {
-		v.accept.Show()
-		v.reject.Show()
-	} else {
-		v.accept.Hide()
-		v.reject.Hide()
-	}
+	showIf(wo.Can(api.Accept) == nil, v.accept)
+	showIf(wo.Can(api.Reject) == nil, v.reject)
 	for _, t := range v.tabs {
 		t.show(wo)
 	}

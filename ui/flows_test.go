@@ -148,7 +148,7 @@ func TestSubmittingAQuoteShowsSubmitted(t *testing.T) {
 	if got := h.desk.detail.quote.text.Text; got != "Quote Submitted" {
 		t.Fatalf("after submitting, the header quote badge reads %q", got)
 	}
-	if !strings.Contains(q.explain.Text, "Waiting for the customer's decision") {
+	if !strings.Contains(q.explain.Text, "waiting for the customer's decision") {
 		t.Errorf("the quote tab explains %q", q.explain.Text)
 	}
 	if q.formBox.Visible() {
@@ -291,7 +291,13 @@ func TestQueuedUploadShowsInTheStatusBar(t *testing.T) {
 // a file over 20 MB is refused before anything is queued.
 func TestDroppedFilesAttachWhereThePersonIsLooking(t *testing.T) {
 	h := newHarness(t)
-	r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusCheckedOut })
+	// A finished work order whose invoice still takes files (the service
+	// refuses them on a submitted one).
+	client := h.eng.Client
+	r := h.rowWhere(func(r storage.Row) bool {
+		inv, err := client.GetInvoice(context.Background(), r.Id)
+		return r.Status == api.StatusCheckedOut && err == nil && inv.Status.Editable()
+	})
 	h.open(r.Id)
 	dir := t.TempDir()
 	photo := filepath.Join(dir, "after-repair.jpg")

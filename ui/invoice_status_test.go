@@ -23,8 +23,8 @@ func openSubmittableInvoice(h *harness) *invoiceTab {
 		if !wo.Status.Completed() || inv.Status != api.InvoiceDraft || len(inv.LineItems) == 0 {
 			return false
 		}
-		level, _ := nteStanding(inv.TotalAmount.In(wo.Currency), wo.Nte.Amount.In(wo.Currency))
-		return level != nteOver
+		level, _ := api.NteStanding(inv.TotalAmount.In(wo.Currency), wo.Nte.Amount.In(wo.Currency))
+		return level != api.NteOver
 	})
 }
 

@@ -158,14 +158,14 @@ func TestAnNteIncreaseFromADiscountedInvoiceAsksForTheLinesTotal(t *testing.T) {
 	row := addPriceItem(t, inv, 0)
 	row.qty.SetText(wo.Nte.Amount.Amount.Mul(decimal.NewFromInt(2)).Div(inv.inv.LineItems[0].Rate.Amount).Ceil().String())
 	inv.discount.SetText("10.00")
-	tt := computeTotals(&inv.inv, wo.Currency)
+	tt := inv.inv.Totals(wo.Currency)
 	test.Tap(inv.requestNte)
 
 	q := tabOf[*quoteTab](h)
-	if q.amount.Text != tt.lines.Amount.StringFixed(2) || !q.amount.Disabled() {
-		t.Fatalf("the quote amount reads %q (disabled %v), want the lines' total %s", q.amount.Text, q.amount.Disabled(), tt.lines.Format())
+	if q.amount.Text != tt.Lines.Amount.StringFixed(2) || !q.amount.Disabled() {
+		t.Fatalf("the quote amount reads %q (disabled %v), want the lines' total %s", q.amount.Text, q.amount.Disabled(), tt.Lines.Format())
 	}
-	if !strings.Contains(q.amountNote.Text, tt.total.Format()) || !strings.Contains(q.amountNote.Text, "discount") {
+	if !strings.Contains(q.amountNote.Text, tt.Total.Format()) || !strings.Contains(q.amountNote.Text, "discount") {
 		t.Errorf("the quote does not explain the invoice's discount: %q", q.amountNote.Text)
 	}
 }

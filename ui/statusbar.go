@@ -242,11 +242,6 @@ func hostOf(service string) string {
 	return service
 }
 
-// uploadKinds are the outbox rows that carry a file.
-var uploadKinds = map[storage.OutboxKind]bool{
-	storage.KindAttachment: true, storage.KindInvoiceAttachmentAdd: true, storage.KindStepAttachmentAdd: true,
-}
-
 // showUploads runs an indeterminate bar while files wait in the outbox or go
 // out (the sender streams them; their size is not reported back).
 func (s *statusBar) showUploads(ctx context.Context) {
@@ -256,7 +251,7 @@ func (s *statusBar) showUploads(ctx context.Context) {
 	n := 0
 	if rows, err := s.d.store.UnfinishedOutbox(ctx); err == nil {
 		for _, r := range rows {
-			if uploadKinds[r.Kind] && r.State != storage.OutboxFailed {
+			if r.Upload && r.State != storage.OutboxFailed {
 				n++
 			}
 		}

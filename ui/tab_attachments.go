@@ -78,7 +78,7 @@ func (t *attachmentsTab) show(wo *api.WorkOrder) {
 		t.empty.Hide()
 	}
 	t.list.Refresh()
-	setEnabled(t.add, wo.Status != api.StatusRejected && wo.Status != api.StatusRecalled)
+	setEnabled(t.add, wo.Can(api.AttachFile) == nil)
 }
 
 func (t *attachmentsTab) visibility() api.MessageVisibility {

@@ -462,11 +462,8 @@ func (t *invoiceTab) status() api.InvoiceStatus {
 
 // editable says whether the invoice may change now, and why not.
 func (t *invoiceTab) editable() (bool, string) {
-	switch {
-	case t.wo.Status == api.StatusRejected || t.wo.Status == api.StatusRecalled:
-		return false, "This work order is " + strings.ToLower(statusText(t.wo.Status)) + ": its invoice cannot be changed."
-	case !t.status().Editable():
-		return false, "This invoice is " + strings.ToLower(statusText(t.status())) + ": the service does not allow changes unless the customer disputes it."
+	if err := t.wo.CanEditInvoice(&api.Invoice{Status: t.status()}); err != nil {
+		return false, sentence(err.Error()) + "."
 	}
 	return true, ""
 }
@@ -560,7 +557,7 @@ func showIf(on bool, objs ...fyne.CanvasObject) {
 // the contractor's own lines.
 func (t *invoiceTab) renderAdders() {
 	var opts []string
-	problem := priceListProblem(t.pl, t.wo.Currency)
+	problem := t.pl.CurrencyProblem(t.wo.Currency)
 	if t.pl != nil && t.pl.AllowPriceListItems && problem == "" {
 		for _, it := range t.pl.Items {
 			s := priceItemLabel(it, t.wo.Currency)
@@ -809,7 +806,7 @@ func (t *invoiceTab) onDiscount(s string) {
 }
 
 func (t *invoiceTab) onAddItem() {
-	if problem := priceListProblem(t.pl, t.wo.Currency); problem != "" {
+	if problem := t.pl.CurrencyProblem(t.wo.Currency); problem != "" {
 		t.d.showError(errors.New(problem))
 		return
 	}
@@ -856,68 +853,6 @@ func (t *invoiceTab) edited() {
 	t.recompute()
 }
 
-// invoiceTotals are the sums of a draft, in the work order's currency.
-type invoiceTotals struct {
-	lines, tax, discount, total api.Money
-	// foreign lists the lines (1-based) and the discount (0) that carry
-	// another currency: they are left out of the sums, never relabelled.
-	foreign []int
-}
-
-func computeTotals(inv *api.Invoice, currency string) invoiceTotals {
-	z := api.Money{Currency: currency}
-	tt := invoiceTotals{lines: z, tax: z, discount: inv.DiscountAmount.In(currency), total: z}
-	if tt.discount.Currency != currency {
-		tt.foreign = append(tt.foreign, 0)
-		tt.discount = z
-	}
-	for i, l := range inv.LineItems {
-		l.Rate = l.Rate.In(currency)
-		sub := l.ComputedSubtotal()
-		sum, err := tt.lines.Add(sub)
-		if err != nil {
-			tt.foreign = append(tt.foreign, i+1)
-			continue
-		}
-		tt.lines = sum
-		if l.Type == api.LineTax {
-			tt.tax, _ = tt.tax.Add(sub)
-		}
-	}
-	tt.total = api.Money{Amount: tt.lines.Amount.Sub(tt.discount.Amount), Currency: currency}.Round()
-	return tt
-}
-
-// nteLevel is where an invoice total stands against the NTE.
-type nteLevel int
-
-const (
-	nteNoLimit nteLevel = iota
-	nteWithin
-	nteNear // at least nteNearShare of the NTE: time to ask for more
-	nteOver
-)
-
-// nteNearShare is when the gauge starts warning: a last line or a tax
-// adjustment commonly adds the final tenth.
-var nteNearShare = decimal.NewFromFloat(0.9)
-
-// nteStanding compares total with nte (same currency); share is total/nte.
-func nteStanding(total, nte api.Money) (nteLevel, float64) {
-	if nte.IsZero() {
-		return nteNoLimit, 0
-	}
-	share := total.Amount.Div(nte.Amount)
-	f, _ := share.Float64() // only drawn, never computed with
-	switch {
-	case total.Amount.GreaterThan(nte.Amount):
-		return nteOver, f
-	case share.GreaterThanOrEqual(nteNearShare):
-		return nteNear, f
-	}
-	return nteWithin, f
-}
-
 // recompute refreshes everything derived from the draft: subtotals, totals,
 // the NTE gauge, the submit checks and the buttons.
 func (t *invoiceTab) recompute() {
@@ -940,24 +875,24 @@ func (t *invoiceTab) recompute() {
 		l.Rate = l.Rate.In(cur)
 		r.subtotal.SetText(l.ComputedSubtotal().Format())
 	}
-	tt := computeTotals(&t.inv, cur)
-	t.inv.TotalAmount = tt.total
-	lines := "Lines " + tt.lines.Format()
-	if !tt.tax.IsZero() {
-		lines += " (tax " + tt.tax.Format() + ")"
+	tt := t.inv.Totals(cur)
+	t.inv.TotalAmount = tt.Total
+	lines := "Lines " + tt.Lines.Format()
+	if !tt.Tax.IsZero() {
+		lines += " (tax " + tt.Tax.Format() + ")"
 	}
 	t.linesSum.SetText(lines)
-	if tt.discount.IsZero() {
+	if tt.Discount.IsZero() {
 		t.discLbl.SetText("")
 	} else {
-		t.discLbl.SetText("−" + tt.discount.Format())
+		t.discLbl.SetText("−" + tt.Discount.Format())
 	}
-	t.total.SetText("Total " + tt.total.Format() + "  " + cur)
+	t.total.SetText("Total " + tt.Total.Format() + "  " + cur)
 	if ok, _ := t.editable(); !ok {
 		// Read, not edited: a discount shows as text, and only if there is one.
-		t.discRow.Hidden = tt.discount.IsZero()
-		if !tt.discount.IsZero() {
-			t.discLbl.SetText("Discount −" + tt.discount.Format())
+		t.discRow.Hidden = tt.Discount.IsZero()
+		if !tt.Discount.IsZero() {
+			t.discLbl.SetText("Discount −" + tt.Discount.Format())
 		}
 	} else {
 		t.discRow.Hidden = false
@@ -971,7 +906,7 @@ func (t *invoiceTab) recompute() {
 	// tax line at most (the service answers 3042 otherwise).
 	setEnabled(t.addTax, ok && !hasTax)
 
-	t.renderNte(tt.total)
+	t.renderNte(tt.Total)
 
 	blocking, warnings := t.checks()
 	// Past submission the checks would only say "already submitted" in
@@ -999,7 +934,7 @@ func (t *invoiceTab) recompute() {
 	}
 	t.renderChecklist(blocking)
 	// The NTE section already says, once, what to do about an overrun.
-	shown := slices.DeleteFunc(slices.Clone(warnings), func(w string) bool { return w == overNteWarning(t.wo, tt.total) })
+	shown := slices.DeleteFunc(slices.Clone(warnings), func(w string) bool { return w == t.wo.OverNteWarning(tt.Total) })
 	if len(shown) > 0 {
 		t.warnings.SetText("• " + strings.Join(shown, "\n• "))
 		t.warnings.Show()
@@ -1071,11 +1006,11 @@ func (g *nteGaugeTheme) Size(n fyne.ThemeSizeName) float32       { return g.app(
 // nteGaugeColor is the gauge's bar colour for a level: the badge amber from
 // nteNearShare on, the badge red above the NTE (both read with white text),
 // otherwise the theme's own (nil).
-func nteGaugeColor(level nteLevel) color.Color {
+func nteGaugeColor(level api.NteLevel) color.Color {
 	switch level {
-	case nteNear:
+	case api.NteNear:
 		return colRequested
-	case nteOver:
+	case api.NteOver:
 		return colRejected
 	}
 	return nil
@@ -1083,20 +1018,20 @@ func nteGaugeColor(level nteLevel) color.Color {
 
 func (t *invoiceTab) renderNte(total api.Money) {
 	nte := t.wo.Nte.Amount.In(t.wo.Currency)
-	level, share := nteStanding(total, nte)
+	level, share := api.NteStanding(total, nte)
 	showIf(false, t.requestRow, t.requestNte)
 	t.nteWarn.Importance = widget.WarningImportance
 	switch level {
-	case nteNoLimit:
+	case api.NteNoLimit:
 		t.nteLbl.SetText("NTE: No limit. The customer set no maximum for this work order.")
 		t.gaugeBox.Hide()
 		t.nteWarn.SetText("")
 		t.nteWarn.Hide()
 		return
-	case nteWithin:
+	case api.NteWithin:
 		t.nteWarn.SetText("")
 		t.nteWarn.Hide()
-	case nteNear:
+	case api.NteNear:
 		left, _ := nte.Add(api.Money{Amount: total.Amount.Neg(), Currency: nte.Currency})
 		msg := fmt.Sprintf("Close to the NTE: the total is %.0f%% of it, %s left.", share*100, left.Format())
 		if can, _ := nteIncreaseAdvice(t.wo); can {
@@ -1104,7 +1039,7 @@ func (t *invoiceTab) renderNte(total api.Money) {
 		}
 		t.nteWarn.SetText(msg)
 		t.nteWarn.Show()
-	case nteOver:
+	case api.NteOver:
 		// One message, and the button only when it can be used: never
 		// advice the person cannot follow next to a disabled button.
 		over := api.Money{Amount: total.Amount.Sub(nte.Amount), Currency: nte.Currency}
@@ -1133,128 +1068,31 @@ func (t *invoiceTab) renderNte(total api.Money) {
 // now, and what the person can do about an invoice above the NTE: exactly
 // one thing they are able to do, never a request they cannot make.
 func nteIncreaseAdvice(wo *api.WorkOrder) (bool, string) {
-	if ok, _ := quoteAllowed(wo); ok {
+	ok, why := quoteAllowed(wo)
+	if ok {
 		return true, "Request an NTE increase before you submit: the NTE rises when the customer approves your quote."
 	}
-	q := wo.Nte.Quote
-	switch {
-	case wo.Status == api.StatusRejected || wo.Status == api.StatusRecalled:
-		return false, "No increase can be requested on a " + strings.ToLower(statusText(wo.Status)) + " work order."
-	case q != nil && q.QuoteStatus == api.QuoteSubmitted:
-		return false, "Your quote for an increase is waiting for the customer's decision: if they approve it, the NTE rises. " +
-			"Until then, wait, or bring the invoice down to the NTE."
-	case q != nil && q.QuoteStatus == api.QuoteApproved:
-		return false, "The customer already approved a quote, and another increase can be requested only after the customer rejects that one. " +
-			"Bring the invoice down to the NTE, or submit it as it is and let the customer decide."
+	// Messages are refused exactly when the work order is closed to
+	// everything (rejected, recalled): then the quote is not the reason.
+	if wo.Can(api.SendMessage) == nil {
+		switch q := wo.Nte.Quote; {
+		case q != nil && q.QuoteStatus == api.QuoteSubmitted:
+			return false, "Your quote for an increase is waiting for the customer's decision: if they approve it, the NTE rises. " +
+				"Until then, wait, or bring the invoice down to the NTE."
+		case q != nil && q.QuoteStatus == api.QuoteApproved:
+			return false, "The customer already approved a quote, and another increase can be requested only after the customer rejects that one. " +
+				"Bring the invoice down to the NTE, or submit it as it is and let the customer decide."
+		}
 	}
-	_, why := quoteAllowed(wo)
 	return false, why
 }
 
-// overNteWarning is the submit-time warning for a total above the NTE; ""
-// when it is within (or the NTE is in another currency, never compared).
-func overNteWarning(wo *api.WorkOrder, total api.Money) string {
-	nte := wo.Nte.Amount.In(wo.Currency)
-	if nte.Currency != total.Currency {
-		return ""
-	}
-	if level, _ := nteStanding(total, nte); level != nteOver {
-		return ""
-	}
-	return fmt.Sprintf("The total (%s) is above the NTE (%s): the service may refuse the invoice, or the customer may dispute it later.",
-		total.Format(), nte.Format())
-}
-
-// invoiceSubmitChecks lists what is still missing before the service would
-// take the invoice (blocking), each worded as what the person has to do and
-// without the service's error codes (it answers 3050, 3051 or 3052 to these),
-// and what it may accept but the customer may not (warnings). Whether the
-// customer blocks invoices above the NTE is not published to contractors,
-// so over the NTE is a warning.
-func invoiceSubmitChecks(wo *api.WorkOrder, inv *api.Invoice, pl *api.PriceList) (blocking, warnings []string) {
-	add := func(s string, args ...any) { blocking = append(blocking, fmt.Sprintf(s, args...)) }
-	switch {
-	case wo.Status == api.StatusRejected || wo.Status == api.StatusRecalled:
-		add("the work order is %s, so it cannot be invoiced", strings.ToLower(statusText(wo.Status)))
-	case !wo.InvoiceVisible():
-		add("complete the work order first: it was received before service version 4.1, and the service shows its invoice only once the work is completed")
-	case !wo.Status.Completed():
-		add("check out the work order: the service takes the invoice only once the work is done (it is %s now)", strings.ToLower(statusText(wo.Status)))
-	}
-	if !inv.Status.Editable() {
-		add("nothing: the invoice is already %s, and can be submitted again only if the customer disputes it", strings.ToLower(statusText(inv.Status)))
-	}
-	if strings.TrimSpace(inv.InvoiceNumber) == "" {
-		add("enter the invoice number")
-	}
-	if inv.InvoiceDate == nil || inv.InvoiceDate.IsZero() {
-		add("pick the invoice date")
-	}
-	if len(inv.LineItems) == 0 {
-		add("add at least one line")
-	}
-	currency := wo.Currency
-	plProblem := priceListProblem(pl, currency)
-	for i, l := range inv.LineItems {
-		n := i + 1
-		if strings.TrimSpace(l.Description) == "" {
-			add("line %d: add a description", n)
-		}
-		if l.Quantity.IsZero() {
-			add("line %d: enter a quantity (it is 0)", n)
-		}
-		if l.Type == "" {
-			add("line %d: choose a category", n)
-		}
-		if l.PriceListItemId != 0 && pl != nil && plProblem == "" {
-			var item *api.PriceListItem
-			for k := range pl.Items {
-				if pl.Items[k].Id == l.PriceListItemId {
-					item = &pl.Items[k]
-				}
-			}
-			switch {
-			case item == nil:
-				add("line %d: remove it or pick another item: the customer no longer offers this price list item", n)
-			case item.IsRateReadOnly && !l.Rate.Amount.Equal(item.Rate.Amount):
-				add("line %d: keep the price list rate of %s", n, item.Rate.In(currency).Format())
-			}
-		}
-	}
-	tt := computeTotals(inv, currency)
-	for _, n := range tt.foreign {
-		if n == 0 {
-			add("the discount is in %s, but the work order is billed in %s: enter it again", inv.DiscountAmount.Currency, currency)
-		} else {
-			add("line %d is in %s, but the work order is billed in %s: remove it", n, inv.LineItems[n-1].Rate.Currency, currency)
-		}
-	}
-	if plProblem != "" {
-		for _, l := range inv.LineItems {
-			if l.PriceListItemId != 0 {
-				warnings = append(warnings, plProblem+" The price list lines were not checked against it.")
-				break
-			}
-		}
-	}
-	if tt.discount.Amount.IsNegative() || !tt.discount.FitsMinorUnits() {
-		add("correct the discount: it is not a valid %s amount", currency)
-	}
-	if tt.total.Amount.IsNegative() {
-		add("lower the discount (%s): it is larger than the lines (%s)", tt.discount.Format(), tt.lines.Format())
-	}
-	if w := overNteWarning(wo, tt.total); w != "" {
-		warnings = append(warnings, w)
-	}
-	return blocking, warnings
-}
-
-// checks runs invoiceSubmitChecks on the draft with the status the service
+// checks runs the service's submit checks (api) on the draft with the status the service
 // last reported (a notification may have moved it while the person typed).
 func (t *invoiceTab) checks() (blocking, warnings []string) {
 	inv := t.inv
 	inv.Status = t.status()
-	return invoiceSubmitChecks(t.wo, &inv, t.pl)
+	return t.wo.SubmitChecks(&inv, t.pl)
 }
 
 // currentLines is the draft's lines with computed subtotals.
@@ -1288,7 +1126,7 @@ func (t *invoiceTab) onRequestNte() {
 			t.d.detail.appTabs.Select(it)
 		}
 	}
-	total := computeTotals(&t.inv, t.wo.Currency).total
+	total := t.inv.Totals(t.wo.Currency).Total
 	q.prefill(total, t.currentLines(), "Invoice total exceeds the NTE")
 }
 
@@ -1298,7 +1136,7 @@ func (t *invoiceTab) draftForSave() api.Invoice {
 	inv.WorkOrderId = t.wo.WorkOrderId
 	inv.Currency = t.wo.Currency
 	inv.LineItems = t.currentLines()
-	inv.TotalAmount = computeTotals(&t.inv, t.wo.Currency).total
+	inv.TotalAmount = t.inv.Totals(t.wo.Currency).Total
 	return inv
 }
 
@@ -1384,11 +1222,6 @@ func (t *invoiceTab) onDelete() {
 		}, t.d.win)
 }
 
-var invoiceKinds = map[storage.OutboxKind]bool{
-	storage.KindInvoiceSave: true, storage.KindInvoiceSubmit: true, storage.KindInvoiceDelete: true,
-	storage.KindInvoiceAttachmentAdd: true, storage.KindInvoiceAttachmentRemove: true,
-}
-
 // renderLastAction shows the newest invoice action under the buttons, in
 // red when the service refused it (with the service's own message).
 func (t *invoiceTab) renderLastAction() {
@@ -1411,7 +1244,7 @@ func (t *invoiceTab) lastInvoiceAction() (text string, refused bool) {
 	}
 	for i := len(rows) - 1; i >= 0; i-- {
 		r := rows[i]
-		if !invoiceKinds[r.Kind] {
+		if r.Group != storage.GroupInvoice {
 			continue
 		}
 		text := "Last invoice action: " + actionText(r) + " — " + outboxStateText(r)

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -216,7 +215,7 @@ func TestAnInvoiceOverTheNteRequestsAnIncrease(t *testing.T) {
 	if inv.warnings.Visible() && strings.Contains(inv.warnings.Text, "NTE") {
 		t.Errorf("the overrun is told twice: %q and again %q", inv.nteWarn.Text, inv.warnings.Text)
 	}
-	total := computeTotals(&inv.inv, wo.Currency).total
+	total := inv.inv.Totals(wo.Currency).Total
 	lines := inv.currentLines()
 
 	test.Tap(inv.requestNte)
@@ -292,11 +291,11 @@ func TestSubmitWaitsForCheckOutAndSaysSo(t *testing.T) {
 	inv := openInvoice(h, func(wo *api.WorkOrder, inv *api.Invoice, _ *api.PriceList) bool {
 		return !wo.Status.Completed() && inv.Status.Editable()
 	})
-	if !inv.problems.Visible() || !strings.Contains(inv.problems.Text, "check out the work order") || inv.problems.Importance == widget.DangerImportance {
+	if !inv.problems.Visible() || !strings.Contains(inv.problems.Text, "the service takes the invoice only once the work is done") || inv.problems.Importance == widget.DangerImportance {
 		t.Fatalf("before check-out the checklist says %q (importance %v)", inv.problems.Text, inv.problems.Importance)
 	}
 	test.Tap(inv.submit)
-	if inv.problems.Importance != widget.DangerImportance || !strings.Contains(inv.problems.Text, "check out the work order") {
+	if inv.problems.Importance != widget.DangerImportance || !strings.Contains(inv.problems.Text, "the service takes the invoice only once the work is done") {
 		t.Errorf("pressing Submit before check-out leaves the checklist %q (importance %v)", inv.problems.Text, inv.problems.Importance)
 	}
 	if rows, _ := h.store.OutboxRows(context.Background(), h.desk.detail.wo.WorkOrderId); len(rows) != 0 {
@@ -310,8 +309,8 @@ func TestSubmittingACompleteInvoiceShowsItSubmitted(t *testing.T) {
 		if !wo.Status.Completed() || inv.Status != api.InvoiceDraft || len(inv.LineItems) == 0 {
 			return false
 		}
-		level, _ := nteStanding(inv.TotalAmount.In(wo.Currency), wo.Nte.Amount.In(wo.Currency))
-		return level != nteOver
+		level, _ := api.NteStanding(inv.TotalAmount.In(wo.Currency), wo.Nte.Amount.In(wo.Currency))
+		return level != api.NteOver
 	})
 	wo := h.desk.detail.wo
 	if inv.submit.Disabled() {
@@ -329,103 +328,6 @@ func TestSubmittingACompleteInvoiceShowsItSubmitted(t *testing.T) {
 	rows, _ := h.store.OutboxRows(context.Background(), wo.WorkOrderId)
 	if len(rows) != 1 || rows[0].Kind != storage.KindInvoiceSubmit || rows[0].State != storage.OutboxDone {
 		t.Errorf("outbox after submitting: %+v", rows)
-	}
-}
-
-func TestInvoiceSubmitChecks(t *testing.T) {
-	day := time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC)
-	pl := &api.PriceList{AllowPriceListItems: true, Items: []api.PriceListItem{
-		{Id: 1, Description: "Labour", Rate: api.MustMoney("85", "USD")},
-		{Id: 2, Description: "Trip charge", Rate: api.MustMoney("45", "USD"), IsRateReadOnly: true},
-	}}
-	line := func(desc, qty, rate string, item int64) api.LineItem {
-		ty := api.LineLabor
-		if item != 0 {
-			ty = api.LinePriceList
-		}
-		return api.LineItem{Type: ty, Description: desc, Quantity: decimal.RequireFromString(qty), Rate: api.MustMoney(rate, "USD"), PriceListItemId: item}
-	}
-	good := func() api.Invoice {
-		return api.Invoice{Status: api.InvoiceDraft, InvoiceNumber: "INV-1", InvoiceDate: &day, Currency: "USD",
-			LineItems: []api.LineItem{line("Labour", "2", "85", 1), line("Trip charge", "1", "45", 2)}}
-	}
-	wo := func(st api.WorkOrderStatus, nte string, created time.Time) *api.WorkOrder {
-		return &api.WorkOrder{Status: st, Currency: "USD", Created: created, Nte: api.Nte{Amount: api.MustMoney(nte, "USD")}}
-	}
-	modern := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	old := time.Date(2017, 1, 1, 0, 0, 0, 0, time.UTC)
-	cases := []struct {
-		name     string
-		wo       *api.WorkOrder
-		edit     func(*api.Invoice)
-		blocking []string // substrings, in order
-		warning  string
-	}{
-		{name: "complete and within the NTE", wo: wo(api.StatusCheckedOut, "500", modern)},
-		{name: "no limit", wo: wo(api.StatusVerified, "0", modern)},
-		{name: "work not completed", wo: wo(api.StatusCheckedIn, "500", modern), blocking: []string{"check out the work order: the service takes the invoice only once the work is done (it is checked in now)"}},
-		{name: "pre-4.1 not completed", wo: wo(api.StatusAccepted, "500", old), blocking: []string{"complete the work order first: it was received before service version 4.1"}},
-		{name: "pre-4.1 completed", wo: wo(api.StatusCheckedOut, "500", old)},
-		{name: "rejected", wo: wo(api.StatusRejected, "500", modern), blocking: []string{"rejected, so it cannot be invoiced"}},
-		{name: "already submitted", wo: wo(api.StatusCheckedOut, "500", modern), edit: func(i *api.Invoice) { i.Status = api.InvoiceSubmitted },
-			blocking: []string{"already submitted, and can be submitted again only if the customer disputes it"}},
-		{name: "disputed may be resubmitted", wo: wo(api.StatusCheckedOut, "500", modern), edit: func(i *api.Invoice) { i.Status = api.InvoiceDisputed }},
-		{name: "number and date missing", wo: wo(api.StatusCheckedOut, "500", modern), edit: func(i *api.Invoice) { i.InvoiceNumber, i.InvoiceDate = " ", nil },
-			blocking: []string{"enter the invoice number", "pick the invoice date"}},
-		{name: "no lines", wo: wo(api.StatusCheckedOut, "500", modern), edit: func(i *api.Invoice) { i.LineItems = nil }, blocking: []string{"add at least one line"}},
-		{name: "line without description or quantity", wo: wo(api.StatusCheckedOut, "500", modern),
-			edit:     func(i *api.Invoice) { i.LineItems = append(i.LineItems, line("", "0", "10", 0)) },
-			blocking: []string{"line 3: add a description", "line 3: enter a quantity (it is 0)"}},
-		{name: "fixed rate changed", wo: wo(api.StatusCheckedOut, "500", modern), edit: func(i *api.Invoice) { i.LineItems[1].Rate = api.MustMoney("60", "USD") },
-			blocking: []string{"line 2: keep the price list rate of $45.00"}},
-		{name: "item gone from the price list", wo: wo(api.StatusCheckedOut, "500", modern), edit: func(i *api.Invoice) { i.LineItems[0].PriceListItemId = 99 },
-			blocking: []string{"line 1: remove it or pick another item: the customer no longer offers this price list item"}},
-		{name: "discount above the lines", wo: wo(api.StatusCheckedOut, "500", modern), edit: func(i *api.Invoice) { i.DiscountAmount = api.MustMoney("300", "USD") },
-			blocking: []string{"lower the discount ($300.00): it is larger than the lines ($215.00)"}},
-		{name: "over the NTE warns only", wo: wo(api.StatusCheckedOut, "200", modern), warning: "total ($215.00) is above the NTE ($200.00)"},
-		{name: "exactly the NTE", wo: wo(api.StatusCheckedOut, "215", modern)},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			inv := good()
-			if c.edit != nil {
-				c.edit(&inv)
-			}
-			blocking, warnings := invoiceSubmitChecks(c.wo, &inv, pl)
-			if len(blocking) != len(c.blocking) {
-				t.Fatalf("blocking = %q, want %d matching %q", blocking, len(c.blocking), c.blocking)
-			}
-			for i, want := range c.blocking {
-				if !strings.Contains(blocking[i], want) {
-					t.Errorf("problem %d = %q, want it to say %q", i, blocking[i], want)
-				}
-				// A person reads what to do, not the service's error codes.
-				if strings.Contains(blocking[i], "(30") {
-					t.Errorf("problem %d carries a service code: %q", i, blocking[i])
-				}
-			}
-			switch {
-			case c.warning == "" && len(warnings) > 0:
-				t.Errorf("unexpected warnings %q", warnings)
-			case c.warning != "" && (len(warnings) != 1 || !strings.Contains(warnings[0], c.warning)):
-				t.Errorf("warnings = %q, want %q", warnings, c.warning)
-			}
-		})
-	}
-}
-
-func TestNteStanding(t *testing.T) {
-	m := func(s string) api.Money { return api.MustMoney(s, "JPY") }
-	for _, c := range []struct {
-		total, nte string
-		want       nteLevel
-	}{
-		{"1000", "0", nteNoLimit}, {"0", "1000", nteWithin}, {"899", "1000", nteWithin},
-		{"900", "1000", nteNear}, {"1000", "1000", nteNear}, {"1001", "1000", nteOver},
-	} {
-		if got, _ := nteStanding(m(c.total), m(c.nte)); got != c.want {
-			t.Errorf("total %s against NTE %s: level %d, want %d", c.total, c.nte, got, c.want)
-		}
 	}
 }
 
@@ -622,8 +524,8 @@ func TestASubmittedInvoiceDropsTheDraftAndSaysWhereItStands(t *testing.T) {
 		if !wo.Status.Completed() || inv.Status != api.InvoiceDraft || len(inv.LineItems) == 0 || inv.LineItems[0].Type == api.LineTax {
 			return false
 		}
-		level, _ := nteStanding(inv.TotalAmount.In(wo.Currency), wo.Nte.Amount.In(wo.Currency))
-		return level != nteOver
+		level, _ := api.NteStanding(inv.TotalAmount.In(wo.Currency), wo.Nte.Amount.In(wo.Currency))
+		return level != api.NteOver
 	})
 	id := h.desk.detail.wo.WorkOrderId
 	other := otherWorkOrder(h, id)

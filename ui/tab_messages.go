@@ -74,7 +74,7 @@ func newMessagesTab(d *Desk) *messagesTab {
 	t.text.OnChanged = func(s string) {
 		n := len([]rune(s))
 		t.counter.SetText(fmt.Sprintf("%d / %d", n, api.MaxCommentLength))
-		if n > api.MaxCommentLength {
+		if api.CheckText("message", s, false) != nil {
 			t.counter.Importance = widget.DangerImportance
 		} else {
 			t.counter.Importance = widget.LowImportance
@@ -114,10 +114,10 @@ func (t *messagesTab) show(wo *api.WorkOrder) {
 		t.empty.Hide()
 	}
 	t.list.Refresh()
-	closed := wo.Status == api.StatusRejected || wo.Status == api.StatusRecalled
-	setEnabled(t.send, !closed)
-	if closed {
-		t.text.SetPlaceHolder("Messages are not possible on a " + strings.ToLower(statusText(wo.Status)) + " work order.")
+	why := wo.Can(api.SendMessage)
+	setEnabled(t.send, why == nil)
+	if why != nil {
+		t.text.SetPlaceHolder(sentence(why.Error()) + ".")
 	} else {
 		t.text.SetPlaceHolder("Write to the customer or the crew…")
 	}
@@ -138,8 +138,9 @@ func (t *messagesTab) onSend() {
 	case text == "":
 		t.d.showError(errors.New("write a message first"))
 		return
-	case len([]rune(text)) > api.MaxCommentLength:
-		t.d.showError(fmt.Errorf("the message is %d characters; the service accepts at most %d", len([]rune(text)), api.MaxCommentLength))
+	}
+	if err := api.CheckText("message", text, true); err != nil {
+		t.d.showError(err)
 		return
 	}
 	if _, err := t.d.store.SendMessage(context.Background(), t.wo.WorkOrderId, text, t.visibility()); err != nil {

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -302,15 +301,9 @@ func (t *proceduresTab) editable() (bool, string) {
 	switch {
 	case p == nil:
 		return false, ""
-	case t.wo.Status == api.StatusRejected || t.wo.Status == api.StatusRecalled:
-		return false, "This work order is " + strings.ToLower(statusText(t.wo.Status)) + ": its procedures are closed and attachments can't be changed."
-	case p.IsMarkedNa:
-		return false, "This procedure is marked N/A: attachments can't be changed. You can still open them."
-	case p.IsReadOnly:
-		return false, "This procedure is read-only: attachments can't be changed. You can still open them."
-	case !t.wo.ProceduresEditable():
-		return false, "Attachments can change only while the work order is accepted, checked in, paused or on hold; this one is " +
-			strings.ToLower(statusText(t.wo.Status)) + ". You can still open them."
+	}
+	if err := t.wo.CanChangeProcedure(*p); err != nil {
+		return false, sentence(err.Error()) + ". You can still open them."
 	}
 	return true, ""
 }
@@ -419,8 +412,6 @@ func plainError(err error) string {
 	return strings.TrimSuffix(err.Error(), ".") + "."
 }
 
-var stepKinds = map[storage.OutboxKind]bool{storage.KindStepAttachmentAdd: true, storage.KindStepAttachmentRemove: true}
-
 // latestFinished is the id of the newest step-attachment action on the work
 // order the service has answered (done or refused); 0 when none.
 func (t *proceduresTab) latestFinished() int64 {
@@ -430,7 +421,7 @@ func (t *proceduresTab) latestFinished() int64 {
 	}
 	var latest int64
 	for _, r := range rows {
-		if stepKinds[r.Kind] && (r.State == storage.OutboxDone || r.State == storage.OutboxFailed) && r.Id > latest {
+		if r.Group == storage.GroupStep && (r.State == storage.OutboxDone || r.State == storage.OutboxFailed) && r.Id > latest {
 			latest = r.Id
 		}
 	}
@@ -446,11 +437,10 @@ func (t *proceduresTab) pendingText() string {
 	}
 	var lines []string
 	for _, r := range rows {
-		if !stepKinds[r.Kind] || r.State == storage.OutboxDone || r.State == storage.OutboxDiscarded {
+		if r.Group != storage.GroupStep || r.State == storage.OutboxDone || r.State == storage.OutboxDiscarded {
 			continue
 		}
-		var req struct{ Step *api.StepRef }
-		if json.Unmarshal(r.Request, &req) != nil || req.Step == nil || *req.Step != *t.sel {
+		if r.Step == nil || *r.Step != *t.sel {
 			continue
 		}
 		lines = append(lines, actionText(r)+" — "+outboxStateText(r))

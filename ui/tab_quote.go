@@ -152,11 +152,11 @@ func (t *quoteTab) show(wo *api.WorkOrder) {
 	t.top.Refresh()
 }
 
-// quoteAllowed says whether a new quote can be submitted now, and why or why not,
-// following spec §3: only from no quote or Rejected (or when Requested).
+// quoteAllowed says whether a new quote can be submitted now (the rule is
+// api's Can), and why or why not.
 func quoteAllowed(wo *api.WorkOrder) (bool, string) {
-	if wo.Status == api.StatusRejected || wo.Status == api.StatusRecalled {
-		return false, "Quotes are not possible on a " + strings.ToLower(statusText(wo.Status)) + " work order."
+	if err := wo.Can(api.SubmitQuote); err != nil {
+		return false, sentence(err.Error()) + "."
 	}
 	nte := "The NTE is " + nteText(wo.Nte.Amount) + "."
 	q := wo.Nte.Quote
@@ -165,10 +165,6 @@ func quoteAllowed(wo *api.WorkOrder) (bool, string) {
 		return true, nte + " If the work will cost more, submit a quote; the NTE rises only when the customer approves it."
 	case q.QuoteStatus == api.QuoteRequested:
 		return true, "The customer asked for a quote and is waiting for your answer. " + nte
-	case q.QuoteStatus == api.QuoteSubmitted:
-		return false, "Waiting for the customer's decision. A new quote is not possible until the customer approves or rejects this one."
-	case q.QuoteStatus == api.QuoteApproved:
-		return false, "Approved: the NTE is now " + nteText(wo.Nte.Amount) + ". To raise it again, the customer must first reject the approved quote."
 	case q.QuoteStatus == api.QuoteRejected:
 		return true, "The customer rejected the last quote; you may submit a new one. " + nte
 	}
@@ -187,33 +183,10 @@ func parseQuote(wo *api.WorkOrder, typed, reason string) (api.Money, error) {
 	return amount, nil
 }
 
-// checkQuote is what the service asks of a quote's amount and reason, in
-// plain words; fromLines words the NTE refusal for an amount made of lines.
+// checkQuote is what the service asks of a quote's amount and reason
+// (api's CheckQuote); fromLines words the NTE refusal for an amount made of lines.
 func checkQuote(wo *api.WorkOrder, amount api.Money, reason string, fromLines bool) error {
-	if !amount.Amount.IsPositive() {
-		return errors.New("the quote amount must be greater than zero")
-	}
-	if !amount.FitsMinorUnits() {
-		minor := api.MinorUnits(wo.Currency)
-		if minor == 0 {
-			return fmt.Errorf("%s amounts have no decimals", wo.Currency)
-		}
-		return fmt.Errorf("%s amounts have at most %d decimals", wo.Currency, minor)
-	}
-	if !wo.Nte.NoLimit() && amount.Amount.LessThanOrEqual(wo.Nte.Amount.Amount) {
-		if fromLines {
-			return fmt.Errorf("the line items total %s, which must exceed the current NTE of %s: add lines or raise their quantities", amount.Format(), wo.Nte.Amount.Format())
-		}
-		return fmt.Errorf("the quote must exceed the current NTE of %s", wo.Nte.Amount.Format())
-	}
-	reason = strings.TrimSpace(reason)
-	if reason == "" {
-		return errors.New("a reason is required: tell the customer why the work costs more")
-	}
-	if len([]rune(reason)) > api.MaxCommentLength {
-		return fmt.Errorf("the reason is %d characters; the service accepts at most %d", len([]rune(reason)), api.MaxCommentLength)
-	}
-	return nil
+	return wo.CheckQuote(amount, strings.TrimSpace(reason), nil, fromLines)
 }
 
 func (t *quoteTab) onSubmit() {
@@ -300,7 +273,7 @@ func (t *quoteTab) loadPriceList() {
 		setEnabled(t.addLine, false)
 		return
 	}
-	if why := priceListProblem(pl, t.wo.Currency); why != "" {
+	if why := pl.CurrencyProblem(t.wo.Currency); why != "" {
 		t.priceList = nil
 		t.plNote.SetText(why + " Type the quote amount instead.")
 		t.plNote.Show()
@@ -325,7 +298,7 @@ func (t *quoteTab) loadPriceList() {
 }
 
 // priceItemLabel names a price list item with its rate; call it only for a
-// list priceListProblem accepts.
+// list CurrencyProblem accepts.
 func priceItemLabel(it api.PriceListItem, currency string) string {
 	s := it.Description + " — " + it.Rate.In(currency).Format()
 	if it.Unit != "" {

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -14,7 +13,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
-	"github.com/workorderdesk/workdesk/storage"
 )
 
 // summaryTab shows every known field of the work order.
@@ -258,12 +256,8 @@ func (d *Desk) rejectionReason(wo *api.WorkOrder) string {
 	}
 	rows, _ := d.store.OutboxRows(ctx, wo.WorkOrderId)
 	for i := len(rows) - 1; i >= 0; i-- {
-		if rows[i].Kind != storage.KindReject && rows[i].Kind != storage.KindBulkReject {
-			continue
-		}
-		var req struct{ Comment string }
-		if json.Unmarshal(rows[i].Request, &req) == nil && req.Comment != "" {
-			return req.Comment
+		if rows[i].Status == api.StatusRejected && rows[i].Comment != "" {
+			return rows[i].Comment
 		}
 	}
 	return ""

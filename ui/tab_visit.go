@@ -121,10 +121,13 @@ func (t *visitTab) show(wo *api.WorkOrder) {
 		t.backDate.SetDate(nil)
 		t.backTime.clear()
 	}
-	setEnabled(t.checkIn, wo.Status == api.StatusAccepted || wo.Status == api.StatusPaused)
-	setEnabled(t.pause, wo.Status == api.StatusCheckedIn)
-	setEnabled(t.checkOut, wo.Status == api.StatusCheckedIn)
-	why := scheduleBlocked(wo.Status)
+	setEnabled(t.checkIn, wo.Can(api.CheckIn) == nil)
+	setEnabled(t.pause, wo.Can(api.Pause) == nil)
+	setEnabled(t.checkOut, wo.Can(api.CheckOut) == nil)
+	why := ""
+	if err := wo.Can(api.SetAppointment); err != nil {
+		why = sentence(err.Error()) + "."
+	}
 	for _, w := range []fyne.Disableable{t.schedSave, t.schedDate, t.schedTime.hour, t.schedTime.minute} {
 		setEnabled(w, why == "")
 	}
@@ -136,18 +139,6 @@ func (t *visitTab) show(wo *api.WorkOrder) {
 	}
 	t.rules.SetText(visitRules(wo.Status))
 	t.lastState.SetText(t.d.lastActionText(wo.WorkOrderId))
-}
-
-// scheduleBlocked says why a scheduled start cannot be set in status s, or
-// "" when it can: a start is planned before the visit, not after it.
-func scheduleBlocked(s api.WorkOrderStatus) string {
-	switch s {
-	case api.StatusCheckedOut, api.StatusVerified, api.StatusNeedsCompletionDetails:
-		return "The visit is over (checked out): there is no start left to schedule."
-	case api.StatusRejected, api.StatusRecalled:
-		return "A " + strings.ToLower(statusText(s)) + " work order has no visit to schedule."
-	}
-	return ""
 }
 
 // visitRules explains which visit actions the status allows, and why not the others.

@@ -118,8 +118,9 @@ func (c *call) serveUpload(apply func(u *upload, meta api.Attachment) (any, erro
 	}
 	s := c.s
 	key := "POST " + normalizePath(c.r.URL.Path) + " " + c.msgID
+	dedup := given && !s.opts.NoMessageIdDedup
 	s.mu.Lock()
-	if given {
+	if dedup {
 		if b, ok := s.idem.get(key); ok {
 			s.mu.Unlock()
 			writeRaw(c.w, http.StatusOK, b)
@@ -133,7 +134,7 @@ func (c *call) serveUpload(apply func(u *upload, meta api.Attachment) (any, erro
 		res, err = apply(u, meta)
 	}
 	status, b := c.answer(res, err)
-	if given && status == http.StatusOK {
+	if dedup && status == http.StatusOK {
 		s.idem.put(key, b)
 	}
 	s.mu.Unlock()

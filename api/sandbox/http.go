@@ -159,8 +159,9 @@ func (s *Sandbox) serveAPI(w http.ResponseWriter, r *http.Request, p string, rt 
 		key := r.Method + " " + p + " " + c.msgID
 		buf := getBuffer()
 		defer putBuffer(buf)
+		dedup := given && !s.opts.NoMessageIdDedup
 		s.mu.Lock()
-		if given {
+		if dedup {
 			if b, ok := s.idem.get(key); ok {
 				s.mu.Unlock()
 				writeRaw(w, http.StatusOK, b)
@@ -170,7 +171,7 @@ func (s *Sandbox) serveAPI(w http.ResponseWriter, r *http.Request, p string, rt 
 		c.now = s.clock.Now()
 		v, err := rt.fn(c)
 		status := c.encode(buf, v, err)
-		if given && status == http.StatusOK {
+		if dedup && status == http.StatusOK {
 			s.idem.put(key, bytes.Clone(buf.Bytes()))
 		}
 		s.mu.Unlock()

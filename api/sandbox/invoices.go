@@ -235,7 +235,10 @@ func (c *call) submitInvoice() (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !o.wo.Status.Completed() {
+	// A pre-billed order's invoice may be submitted right after creation,
+	// and submitting it is what accepts the order (service-facts §4.6, §7).
+	prebilledNew := o.wo.IsPreBilled && o.wo.Status == api.StatusNew
+	if !o.wo.Status.Completed() && !prebilledNew {
 		return nil, business(api.CodeWorkOrderNotCompleted, "Work order %s is %s; the invoice can be submitted once it is checked out.", o.wo.WorkOrderNumber, o.wo.Status)
 	}
 	inv := c.s.st.invoiceOf(o)
@@ -252,6 +255,9 @@ func (c *call) submitInvoice() (any, error) {
 	}
 	inv.Status = api.InvoiceSubmitted
 	inv.Comment = ""
+	if prebilledNew {
+		o.wo.Status = api.StatusAccepted
+	}
 	c.s.st.touch(o, c.now)
 	total := inv.TotalAmount
 	c.s.notify.send(o, api.ActionInvoiceStatusChanged, apiSender, c.now, api.InvoiceStatusChangedEvent{Status: inv.Status, Amount: &total})

@@ -51,6 +51,11 @@ type Options struct {
 	ClientSecret  string          // default: random
 	Key           *rsa.PrivateKey // token and notification signing key; nil = new RSA-2048
 	Logger        *slog.Logger
+	// NoMessageIdDedup applies every request, even one repeating the
+	// MessageId of a request already applied. The real service documents
+	// MessageId only as a correlation id (service-facts §3); clients must
+	// not rely on de-duplication, and tests prove it with this on.
+	NoMessageIdDedup bool
 	// StateFile keeps the world across restarts (demo mode): read by New
 	// when it exists, written shortly after every change and on Close.
 	StateFile string

@@ -1,0 +1,106 @@
+package api
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+func TestInvoiceSubmitChecks(t *testing.T) {
+	day := time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC)
+	pl := &PriceList{AllowPriceListItems: true, Items: []PriceListItem{
+		{Id: 1, Description: "Labour", Rate: MustMoney("85", "USD")},
+		{Id: 2, Description: "Trip charge", Rate: MustMoney("45", "USD"), IsRateReadOnly: true},
+	}}
+	line := func(desc, qty, rate string, item int64) LineItem {
+		ty := LineLabor
+		if item != 0 {
+			ty = LinePriceList
+		}
+		return LineItem{Type: ty, Description: desc, Quantity: decimal.RequireFromString(qty), Rate: MustMoney(rate, "USD"), PriceListItemId: item}
+	}
+	good := func() Invoice {
+		return Invoice{Status: InvoiceDraft, InvoiceNumber: "INV-1", InvoiceDate: &day, Currency: "USD",
+			LineItems: []LineItem{line("Labour", "2", "85", 1), line("Trip charge", "1", "45", 2)}}
+	}
+	wo := func(st WorkOrderStatus, nte string, created time.Time) *WorkOrder {
+		return &WorkOrder{Status: st, Currency: "USD", Created: created, Nte: Nte{Amount: MustMoney(nte, "USD")}}
+	}
+	modern := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	old := time.Date(2017, 1, 1, 0, 0, 0, 0, time.UTC)
+	cases := []struct {
+		name     string
+		wo       *WorkOrder
+		edit     func(*Invoice)
+		blocking []string // substrings, in order
+		warning  string
+	}{
+		{name: "complete and within the NTE", wo: wo(StatusCheckedOut, "500", modern)},
+		{name: "no limit", wo: wo(StatusVerified, "0", modern)},
+		{name: "work not completed", wo: wo(StatusCheckedIn, "500", modern), blocking: []string{"the service takes the invoice only once the work is done (it is checked in now)"}},
+		{name: "pre-4.1 not completed", wo: wo(StatusAccepted, "500", old), blocking: []string{"received before invoicing existed (version 4.1): its invoice opens once the work is completed"}},
+		{name: "pre-4.1 completed", wo: wo(StatusCheckedOut, "500", old)},
+		{name: "rejected", wo: wo(StatusRejected, "500", modern), blocking: []string{"was rejected: nothing more can be done on it"}},
+		{name: "already submitted", wo: wo(StatusCheckedOut, "500", modern), edit: func(i *Invoice) { i.Status = InvoiceSubmitted },
+			blocking: []string{"already submitted, and can be submitted again only if the customer disputes it"}},
+		{name: "disputed may be resubmitted", wo: wo(StatusCheckedOut, "500", modern), edit: func(i *Invoice) { i.Status = InvoiceDisputed }},
+		{name: "number and date missing", wo: wo(StatusCheckedOut, "500", modern), edit: func(i *Invoice) { i.InvoiceNumber, i.InvoiceDate = " ", nil },
+			blocking: []string{"enter the invoice number", "pick the invoice date"}},
+		{name: "no lines", wo: wo(StatusCheckedOut, "500", modern), edit: func(i *Invoice) { i.LineItems = nil }, blocking: []string{"add at least one line"}},
+		{name: "line without description or quantity", wo: wo(StatusCheckedOut, "500", modern),
+			edit:     func(i *Invoice) { i.LineItems = append(i.LineItems, line("", "0", "10", 0)) },
+			blocking: []string{"line 3: add a description", "line 3: enter a quantity (it is 0)"}},
+		{name: "fixed rate changed", wo: wo(StatusCheckedOut, "500", modern), edit: func(i *Invoice) { i.LineItems[1].Rate = MustMoney("60", "USD") },
+			blocking: []string{"line 2: keep the price list rate of $45.00"}},
+		{name: "item gone from the price list", wo: wo(StatusCheckedOut, "500", modern), edit: func(i *Invoice) { i.LineItems[0].PriceListItemId = 99 },
+			blocking: []string{"line 1: remove it or pick another item: the customer no longer offers this price list item"}},
+		{name: "discount above the lines", wo: wo(StatusCheckedOut, "500", modern), edit: func(i *Invoice) { i.DiscountAmount = MustMoney("300", "USD") },
+			blocking: []string{"lower the discount ($300.00): it is larger than the lines ($215.00)"}},
+		{name: "over the NTE warns only", wo: wo(StatusCheckedOut, "200", modern), warning: "total ($215.00) is above the NTE ($200.00)"},
+		{name: "exactly the NTE", wo: wo(StatusCheckedOut, "215", modern)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			inv := good()
+			if c.edit != nil {
+				c.edit(&inv)
+			}
+			blocking, warnings := c.wo.SubmitChecks(&inv, pl)
+			if len(blocking) != len(c.blocking) {
+				t.Fatalf("blocking = %q, want %d matching %q", blocking, len(c.blocking), c.blocking)
+			}
+			for i, want := range c.blocking {
+				if !strings.Contains(blocking[i], want) {
+					t.Errorf("problem %d = %q, want it to say %q", i, blocking[i], want)
+				}
+				// A person reads what to do, not the service's error codes.
+				if strings.Contains(blocking[i], "(30") {
+					t.Errorf("problem %d carries a service code: %q", i, blocking[i])
+				}
+			}
+			switch {
+			case c.warning == "" && len(warnings) > 0:
+				t.Errorf("unexpected warnings %q", warnings)
+			case c.warning != "" && (len(warnings) != 1 || !strings.Contains(warnings[0], c.warning)):
+				t.Errorf("warnings = %q, want %q", warnings, c.warning)
+			}
+		})
+	}
+}
+
+func TestNteStanding(t *testing.T) {
+	m := func(s string) Money { return MustMoney(s, "JPY") }
+	for _, c := range []struct {
+		total, nte string
+		want       NteLevel
+	}{
+		{"1000", "0", NteNoLimit}, {"0", "1000", NteWithin}, {"899", "1000", NteWithin},
+		{"900", "1000", NteNear}, {"1000", "1000", NteNear}, {"1001", "1000", NteOver},
+	} {
+		if got, _ := NteStanding(m(c.total), m(c.nte)); got != c.want {
+			t.Errorf("total %s against NTE %s: level %d, want %d", c.total, c.nte, got, c.want)
+		}
+	}
+}

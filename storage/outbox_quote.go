@@ -1,0 +1,62 @@
+package storage
+
+import (
+	"context"
+
+	"github.com/google/uuid"
+	"github.com/workorderdesk/workdesk/api"
+)
+
+// Quotes asking the customer to raise the NTE.
+
+var _ = register(GroupQuote, map[OutboxKind]*action{
+	KindQuote: {
+		effect: func(wo *api.WorkOrder, _ *OutboxRow) {
+			if wo.Nte.Quote == nil {
+				wo.Nte.Quote = &api.Quote{}
+			}
+			wo.Nte.Quote.QuoteStatus = api.QuoteSubmitted
+		},
+		send: func(ctx context.Context, sc *sendCtx) (any, error) {
+			var r api.QuoteRequest
+			if err := sc.decode(&r); err != nil {
+				return nil, err
+			}
+			r.MessageId = sc.row.MessageId
+			return nil, sc.c.SubmitQuote(ctx, &r)
+		},
+		// A quote of this amount is submitted (or already approved):
+		// sending it again would be refused as a second outstanding quote.
+		landed: func(ctx context.Context, sc *sendCtx) (bool, any, error) {
+			var r api.QuoteRequest
+			if err := sc.decode(&r); err != nil {
+				return false, nil, err
+			}
+			wo, err := sc.readWorkOrder(ctx)
+			if err != nil {
+				return false, nil, err
+			}
+			q := wo.Nte.Quote
+			return q != nil && (q.QuoteStatus == api.QuoteSubmitted || q.QuoteStatus == api.QuoteApproved) &&
+				q.Amount.Amount.Equal(r.Amount.Amount), nil, nil
+		},
+	},
+})
+
+// SubmitQuote queues a quote asking to raise the NTE to amount.
+func (s *Store) SubmitQuote(ctx context.Context, woID int64, amount api.Money, reason string, lines []api.LineItem) (*OutboxRow, error) {
+	wo, err := s.expected(ctx, woID)
+	if err != nil {
+		return nil, err
+	}
+	if err := wo.CheckQuote(amount, reason, lines, false); err != nil {
+		return nil, refused(err)
+	}
+	if amount.Currency == "" {
+		amount.Currency = wo.Currency
+	}
+	id := uuid.NewString()
+	r := &api.QuoteRequest{WorkOrderId: woID, Amount: amount, Comment: reason, LineItems: lines}
+	r.MessageId = id
+	return s.enqueue(ctx, newRow{kind: KindQuote, summary: "Quote " + amount.Format(), targets: []int64{woID}, messageID: id, request: r})
+}

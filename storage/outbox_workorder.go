@@ -1,0 +1,199 @@
+package storage
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/workorderdesk/workdesk/api"
+)
+
+// Accepting, rejecting (one or many) and scheduling a work order.
+
+var _ = register(GroupWorkOrder, map[OutboxKind]*action{
+	KindAccept: {
+		status: api.StatusAccepted,
+		send: func(ctx context.Context, sc *sendCtx) (any, error) {
+			var r api.AcceptRequest
+			if err := sc.decode(&r); err != nil {
+				return nil, err
+			}
+			r.MessageId = sc.row.MessageId
+			return nil, sc.c.Accept(ctx, &r)
+		},
+		landed: statusLanded(api.StatusAccepted, api.StatusCheckedIn, api.StatusPaused, api.StatusCheckedOut, api.StatusOnHold),
+	},
+	KindReject: {
+		status: api.StatusRejected,
+		send: func(ctx context.Context, sc *sendCtx) (any, error) {
+			var r api.RejectRequest
+			if err := sc.decode(&r); err != nil {
+				return nil, err
+			}
+			r.MessageId = sc.row.MessageId
+			return nil, sc.c.Reject(ctx, &r)
+		},
+		landed: statusLanded(api.StatusRejected),
+	},
+	KindBulkAccept: {
+		status: api.StatusAccepted,
+		send:   sendBulk((*api.Client).BulkAccept),
+		landed: bulkLanded(api.StatusAccepted),
+	},
+	KindBulkReject: {
+		status: api.StatusRejected,
+		send:   sendBulk((*api.Client).BulkReject),
+		landed: bulkLanded(api.StatusRejected),
+	},
+	KindAppointment: {
+		send: func(ctx context.Context, sc *sendCtx) (any, error) {
+			var r api.AppointmentRequest
+			if err := sc.decode(&r); err != nil {
+				return nil, err
+			}
+			r.MessageId = sc.row.MessageId
+			return nil, sc.c.UpdateAppointment(ctx, &r)
+		},
+		// Sending the same start again changes nothing: no landed check.
+	},
+})
+
+func sendBulk(call func(*api.Client, context.Context, *api.BulkRequest) ([]api.BulkResult, error)) func(context.Context, *sendCtx) (any, error) {
+	return func(ctx context.Context, sc *sendCtx) (any, error) {
+		var r api.BulkRequest
+		if err := sc.decode(&r); err != nil {
+			return nil, err
+		}
+		r.MessageId = sc.row.MessageId
+		return call(sc.c, ctx, &r)
+	}
+}
+
+// bulkLanded: a bulk action took effect when none of its work orders is
+// still New; each one's outcome is then read off its status.
+func bulkLanded(want api.WorkOrderStatus) func(context.Context, *sendCtx) (bool, any, error) {
+	return func(ctx context.Context, sc *sendCtx) (bool, any, error) {
+		wos, err := sc.c.GetWorkOrders(ctx, sc.row.WorkOrderIds)
+		if err != nil {
+			return false, nil, err
+		}
+		var out []api.BulkResult
+		for _, wo := range wos {
+			if wo.Status == api.StatusNew {
+				return false, nil, nil
+			}
+			r := api.BulkResult{WorkOrderId: wo.WorkOrderId}
+			if wo.Status != want {
+				r.Code, r.Message = api.CodeWrongStatus, fmt.Sprintf("%s is %s", wo.Name(), wo.Status.Label())
+			}
+			out = append(out, r)
+		}
+		return len(out) > 0, out, nil
+	}
+}
+
+// Accept queues accepting a New work order.
+func (s *Store) Accept(ctx context.Context, woID int64, comment string) (*OutboxRow, error) {
+	wo, err := s.expected(ctx, woID)
+	if err != nil {
+		return nil, err
+	}
+	if err := wo.Can(api.Accept); err != nil {
+		return nil, refused(err)
+	}
+	if err := api.CheckText("comment", comment, false); err != nil {
+		return nil, refused(err)
+	}
+	id := uuid.NewString()
+	r := &api.AcceptRequest{WorkOrderId: woID, Comment: comment}
+	r.MessageId = id
+	return s.enqueue(ctx, newRow{kind: KindAccept, summary: "Accept", targets: []int64{woID}, messageID: id, request: r})
+}
+
+// Reject queues rejecting a New work order; the reason is required.
+func (s *Store) Reject(ctx context.Context, woID int64, reason string) (*OutboxRow, error) {
+	wo, err := s.expected(ctx, woID)
+	if err != nil {
+		return nil, err
+	}
+	if err := wo.Can(api.Reject); err != nil {
+		return nil, refused(err)
+	}
+	if err := api.CheckText("reason", reason, true); err != nil {
+		return nil, refused(err)
+	}
+	id := uuid.NewString()
+	r := &api.RejectRequest{WorkOrderId: woID, Comment: reason}
+	r.MessageId = id
+	return s.enqueue(ctx, newRow{kind: KindReject, summary: "Reject: " + reason, targets: []int64{woID}, messageID: id, request: r})
+}
+
+// BulkAccept queues accepting several New work orders in one call; the row
+// keeps each work order's outcome.
+func (s *Store) BulkAccept(ctx context.Context, ids []int64) (*OutboxRow, error) {
+	return s.bulk(ctx, KindBulkAccept, ids, "")
+}
+
+// BulkReject queues rejecting several New work orders with one reason.
+func (s *Store) BulkReject(ctx context.Context, ids []int64, reason string) (*OutboxRow, error) {
+	if err := api.CheckText("reason", reason, true); err != nil {
+		return nil, refused(err)
+	}
+	return s.bulk(ctx, KindBulkReject, ids, reason)
+}
+
+func (s *Store) bulk(ctx context.Context, kind OutboxKind, ids []int64, reason string) (*OutboxRow, error) {
+	if len(ids) == 0 {
+		return nil, invalid("no work orders selected")
+	}
+	act := map[OutboxKind]api.Action{KindBulkAccept: api.Accept, KindBulkReject: api.Reject}[kind]
+	seen := map[int64]bool{}
+	var targets []int64
+	var problems []string
+	for _, woID := range ids {
+		if seen[woID] {
+			continue
+		}
+		seen[woID] = true
+		wo, err := s.expected(ctx, woID)
+		if err != nil {
+			return nil, err
+		}
+		if err := wo.Can(act); err != nil {
+			problems = append(problems, err.Error())
+		}
+		targets = append(targets, woID)
+	}
+	if len(problems) > 0 {
+		return nil, invalid("%s", strings.Join(problems, "; "))
+	}
+	id := uuid.NewString()
+	r := &api.BulkRequest{WorkOrderIds: targets, Comment: reason}
+	r.MessageId = id
+	summary := fmt.Sprintf("Accept %d work orders", len(targets))
+	if kind == KindBulkReject {
+		summary = fmt.Sprintf("Reject %d work orders: %s", len(targets), reason)
+	}
+	return s.enqueue(ctx, newRow{kind: kind, summary: summary, targets: targets, messageID: id, request: r})
+}
+
+// SetAppointment queues a new scheduled start (and access type, optional).
+func (s *Store) SetAppointment(ctx context.Context, woID int64, start time.Time, pte string) (*OutboxRow, error) {
+	wo, err := s.expected(ctx, woID)
+	if err != nil {
+		return nil, err
+	}
+	if err := wo.Can(api.SetAppointment); err != nil {
+		return nil, refused(err)
+	}
+	if start.IsZero() {
+		return nil, invalid("choose a scheduled start")
+	}
+	id := uuid.NewString()
+	r := &api.AppointmentRequest{WorkOrderId: woID, ScheduledStart: start.UTC(), Pte: pte}
+	r.MessageId = id
+	return s.enqueue(ctx, newRow{kind: KindAppointment, summary: "Schedule for " + start.UTC().Format("2006-01-02 15:04 UTC"),
+		targets: []int64{woID}, messageID: id, request: r})
+}
