@@ -99,7 +99,7 @@ func TestOperations(t *testing.T) {
 			body: map[string]any{"WorkOrderId": 42.0, "Comment": "coil cleaned", "RepairInfo.Code": "Cleaned"}},
 		{name: "customer settings", method: "GET", path: "/Direct/api/customerSettings", query: map[string]string{"customerId": "4102"},
 			answer: `{"CustomerSettings":{"AllowBackdating":false},"MessageId":"echo"}`,
-			call: func(ctx context.Context, c *Client) error { _, err := c.GetCustomerSettings(ctx, 4102); return err }},
+			call:   func(ctx context.Context, c *Client) error { _, err := c.GetCustomerSettings(ctx, 4102); return err }},
 		{name: "quote", method: "PUT", path: "/Direct/api/workOrder/quoteSubmit",
 			call: func(ctx context.Context, c *Client) error {
 				return c.SubmitQuote(ctx, &QuoteRequest{WorkOrderId: 42, Amount: MustMoney("1500.50", "USD"), Comment: "new compressor"})
