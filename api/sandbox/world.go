@@ -100,6 +100,10 @@ func Generate(seed int64, n int, now time.Time) *World {
 			AllowQuotes: d.quotes, BlockOverNte: d.blockOverNte, AllowBackdating: d.backdating,
 			PriceList: pl, Desk: d.desk,
 		}
+		if cd, ok := completionDefs[d.id]; ok {
+			pol.RepairInfoRequired, pol.RepairCodes, pol.CustomFields = cd.repairRequired, cd.codes, cd.fields
+			pol.RequireVerification = cd.verification
+		}
 		gc := &genCustomer{policy: pol, def: d}
 		for k, s := range d.sites {
 			gc.sites = append(gc.sites, siteRef{
