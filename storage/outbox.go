@@ -44,6 +44,7 @@ const (
 	KindInvoiceAttachmentRemove OutboxKind = "invoiceAttachmentRemove"
 	KindStepAttachmentAdd       OutboxKind = "stepAttachmentAdd"
 	KindStepAttachmentRemove    OutboxKind = "stepAttachmentRemove"
+	KindWorkDoneDetails         OutboxKind = "workDoneDetails"
 )
 
 // OutboxState is where a row is in its life.
@@ -186,15 +187,15 @@ func (s *Store) expected(ctx context.Context, woID int64) (*api.WorkOrder, error
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT o.kind, o.state, o.summary, o.error FROM outbox o JOIN outbox_targets t ON t.outbox_id = o.id
+	rows, err := s.r.QueryContext(ctx, `SELECT o.kind, o.state, o.summary, o.error, o.request FROM outbox o JOIN outbox_targets t ON t.outbox_id = o.id
  WHERE t.work_order_id = ? AND o.state IN ('pending','sending','failed') ORDER BY o.id`, woID)
 	if err != nil {
 		return nil, fmt.Errorf("storage: reading queued actions: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var kind, state, summary, msg string
-		if err := rows.Scan(&kind, &state, &summary, &msg); err != nil {
+		var kind, state, summary, msg, req string
+		if err := rows.Scan(&kind, &state, &summary, &msg, &req); err != nil {
 			return nil, fmt.Errorf("storage: reading queued actions: %w", err)
 		}
 		// A refused action changed nothing at the service, and it holds back
@@ -213,6 +214,8 @@ func (s *Store) expected(ctx context.Context, woID int64) (*api.WorkOrder, error
 		case KindPause:
 			wo.Status = api.StatusPaused
 		case KindCheckOut:
+			wo.Status = s.checkOutOutcome(ctx, wo, []byte(req))
+		case KindWorkDoneDetails:
 			wo.Status = api.StatusCheckedOut
 		case KindQuote:
 			if wo.Nte.Quote == nil {
@@ -371,10 +374,10 @@ func (s *Store) SetAppointment(ctx context.Context, woID int64, start time.Time,
 // futureTolerance absorbs clocks and pickers that round up to the minute.
 const futureTolerance = time.Minute
 
-// visit queues check-in, pause or check-out. ActualActionDate is always the
-// moment the person acted: what they back-dated to, or now. A visit queued
-// offline and sent an hour later is therefore recorded at the true time.
-func (s *Store) visit(ctx context.Context, kind OutboxKind, woID int64, actual *time.Time, comment string) (*OutboxRow, error) {
+// visit queues check-in, pause or check-out, keeping the moment the person
+// acted and whether they back-dated; what ActualActionDate goes out is
+// decided when it is sent (see queueVisit and sendVisit).
+func (s *Store) visit(ctx context.Context, kind OutboxKind, woID int64, actual *time.Time, comment string, done api.Completion) (*OutboxRow, error) {
 	now := s.now()
 	wo, err := s.expected(ctx, woID)
 	if err != nil {
@@ -398,7 +401,6 @@ func (s *Store) visit(ctx context.Context, kind OutboxKind, woID int64, actual *
 	if err := checkText("comment", comment, false); err != nil {
 		return nil, err
 	}
-	at := now
 	if actual != nil {
 		if actual.After(now.Add(futureTolerance)) {
 			return nil, invalid("the time %s is in the future; a visit can only be recorded for a time that has passed",
@@ -407,29 +409,26 @@ func (s *Store) visit(ctx context.Context, kind OutboxKind, woID int64, actual *
 		if !wo.Created.IsZero() && actual.Before(wo.Created) {
 			return nil, invalid("the time %s is before %s was created", actual.Local().Format("2006-01-02 15:04"), label(wo))
 		}
-		at = *actual
 	}
-	at = at.UTC()
-	id := uuid.NewString()
-	r := &api.VisitRequest{WorkOrderId: woID, ActualActionDate: &at, Comment: comment}
-	r.MessageId = id
-	return s.enqueue(ctx, newRow{kind: kind, summary: summary, targets: []int64{woID}, messageID: id, request: r})
+	return s.queueVisit(ctx, kind, summary, wo, actual, now, comment, done)
 }
 
-// CheckIn queues a check-in. actual back-dates it; nil means now (the
-// moment of this call, which is what will be sent, however late).
+// CheckIn queues a check-in. actual back-dates it; nil means now: sent in
+// real time without ActualActionDate, or, reaching the service late
+// (offline), with the moment of this call where the customer allows it.
 func (s *Store) CheckIn(ctx context.Context, woID int64, actual *time.Time, comment string) (*OutboxRow, error) {
-	return s.visit(ctx, KindCheckIn, woID, actual, comment)
+	return s.visit(ctx, KindCheckIn, woID, actual, comment, api.Completion{})
 }
 
 // Pause queues pausing a checked-in work order (e.g. end of day).
 func (s *Store) Pause(ctx context.Context, woID int64, actual *time.Time, comment string) (*OutboxRow, error) {
-	return s.visit(ctx, KindPause, woID, actual, comment)
+	return s.visit(ctx, KindPause, woID, actual, comment, api.Completion{})
 }
 
-// CheckOut queues a check-out.
+// CheckOut queues a check-out with no completion information (see
+// CheckOutWith for customers that require it).
 func (s *Store) CheckOut(ctx context.Context, woID int64, actual *time.Time, comment string) (*OutboxRow, error) {
-	return s.visit(ctx, KindCheckOut, woID, actual, comment)
+	return s.visit(ctx, KindCheckOut, woID, actual, comment, api.Completion{})
 }
 
 // SubmitQuote queues a quote asking to raise the NTE to amount.
@@ -848,10 +847,7 @@ func scanOutbox(sc interface{ Scan(...any) error }) (*OutboxRow, error) {
 	}
 	switch r.Kind {
 	case KindCheckIn, KindPause, KindCheckOut:
-		var v api.VisitRequest
-		if json.Unmarshal(r.Request, &v) == nil && v.ActualActionDate != nil {
-			r.ActionDate = v.ActualActionDate.UTC()
-		}
+		r.ActionDate = visitActionDate(r.Request)
 	}
 	for _, f := range strings.Split(targets.String, ",") {
 		var id int64

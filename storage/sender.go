@@ -281,6 +281,9 @@ func serviceMessage(err error) (string, int) {
 		if msg == "" {
 			msg = e.Error()
 		}
+		if why := api.Explain(err); why != "" {
+			msg += " — " + why
+		}
 		return msg, e.Code
 	}
 	return err.Error(), 0
@@ -344,18 +347,9 @@ func (x *Sender) call(ctx context.Context, row *OutboxRow, spool string) (any, e
 		r.MessageId = row.MessageId
 		return nil, c.UpdateAppointment(ctx, &r)
 	case KindCheckIn, KindPause, KindCheckOut:
-		var r api.VisitRequest
-		if err := dec(&r); err != nil {
-			return nil, err
-		}
-		r.MessageId = row.MessageId
-		switch row.Kind {
-		case KindCheckIn:
-			return nil, c.CheckIn(ctx, &r)
-		case KindPause:
-			return nil, c.Pause(ctx, &r)
-		}
-		return nil, c.CheckOut(ctx, &r)
+		return nil, x.sendVisit(ctx, row)
+	case KindWorkDoneDetails:
+		return nil, x.sendWorkDoneDetails(ctx, row)
 	case KindQuote:
 		var r api.QuoteRequest
 		if err := dec(&r); err != nil {

@@ -596,6 +596,26 @@ func (g *generator) cover(now time.Time) {
 			inv.Comment = "Trip charge billed twice; please correct and resubmit."
 		}
 	}
+	// Check-out needs completion details at some customers: a demo shows a
+	// Request work order there (refused without them) and a PMRM one
+	// (checked out into NeedsCompletionDetails), both on site now.
+	asks := func(o *order) bool {
+		return o.cust.RepairInfoRequired && len(o.cust.CustomFields) > 0 && !o.wo.IsPreBilled && modern(o)
+	}
+	kept := map[int64]bool{}
+	for _, typ := range []string{"PMRM", "Request"} {
+		o := find(func(o *order) bool { return asks(o) && o.wo.Status == api.StatusCheckedIn && o.wo.Type == typ })
+		if o == nil {
+			o = find(func(o *order) bool { return asks(o) && o.wo.Status == api.StatusCheckedIn && !kept[o.wo.WorkOrderId] })
+		}
+		if o == nil {
+			o = find(func(o *order) bool { return asks(o) && o.wo.Status == api.StatusAccepted && !kept[o.wo.WorkOrderId] })
+		}
+		if o != nil {
+			o.wo.Status, o.wo.Type = api.StatusCheckedIn, typ
+			kept[o.wo.WorkOrderId] = true
+		}
+	}
 	// One submitted invoice above the NTE at a customer that accepts it and
 	// disputes later: the scripted customer's dispute has something to do.
 	if o := find(func(o *order) bool {
