@@ -108,6 +108,7 @@ func (c Completion) Value(id int64) string {
 // CompletionError says, in plain words, what a check-out lacks (Missing) and
 // which answers the customer would not take (Invalid).
 type CompletionError struct {
+	What     string // "check-out" (default) or "completion details"
 	Customer string
 	Missing  []string
 	Invalid  []string
@@ -125,7 +126,11 @@ func (e *CompletionError) Error() string {
 	if who == "" {
 		who = "the customer"
 	}
-	return fmt.Sprintf("The check-out for %s %s.", who, strings.Join(parts, "; and "))
+	what := e.What
+	if what == "" {
+		what = "check-out"
+	}
+	return fmt.Sprintf("The %s for %s %s.", what, who, strings.Join(parts, "; and "))
 }
 
 // CompletionProblems compares c with what the customer requires. missing
@@ -200,7 +205,7 @@ func WorkDoneDetailsProblem(wo *WorkOrder, s *CustomerSettings, c Completion) er
 	if len(missing) == 0 && len(invalid) == 0 {
 		return nil
 	}
-	return &CompletionError{Customer: customerName(wo), Missing: missing, Invalid: invalid}
+	return &CompletionError{What: "completion details", Customer: customerName(wo), Missing: missing, Invalid: invalid}
 }
 
 // CheckOutOutcome is the status a check-out leads to: NeedsCompletionDetails

@@ -609,7 +609,17 @@ func (g *generator) cover(now time.Time) {
 			o = find(func(o *order) bool { return asks(o) && o.wo.Status == api.StatusCheckedIn && !kept[o.wo.WorkOrderId] })
 		}
 		if o == nil {
-			o = find(func(o *order) bool { return asks(o) && o.wo.Status == api.StatusAccepted && !kept[o.wo.WorkOrderId] })
+			// Start a visit, but leave the customer an accepted order too:
+			// a demo checks in there as well.
+			accepted := 0
+			for _, x := range st.orders {
+				if asks(x) && x.wo.Status == api.StatusAccepted {
+					accepted++
+				}
+			}
+			if accepted > 1 {
+				o = find(func(o *order) bool { return asks(o) && o.wo.Status == api.StatusAccepted && !kept[o.wo.WorkOrderId] })
+			}
 		}
 		if o != nil {
 			o.wo.Status, o.wo.Type = api.StatusCheckedIn, typ
