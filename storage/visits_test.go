@@ -208,3 +208,47 @@ func TestCheckOutEnforcesCustomerRequirements(t *testing.T) {
 		t.Errorf("after the details the service says %s", got)
 	}
 }
+
+// TestUnknownInvoiceStatusLeavesTheServiceToJudge: an invoice in a status
+// the client does not know is not locked locally; the change is queued,
+// and when the service refuses it (3036) the person reads what that means.
+func TestUnknownInvoiceStatusLeavesTheServiceToJudge(t *testing.T) {
+	svc := newService(t, 80)
+	s := syncedStore(t, svc)
+	ctx := context.Background()
+	y := NewSyncer(s, svc.client, SyncOptions{})
+	var wo *api.WorkOrder
+	var inv *api.Invoice
+	pick(t, s, func(w *api.WorkOrder) bool {
+		if !w.Status.Completed() || !w.InvoiceVisible() {
+			return false
+		}
+		remote, err := svc.client.GetInvoice(ctx, w.WorkOrderId)
+		if err != nil || remote.Status != api.InvoiceSubmitted {
+			return false
+		}
+		wo, inv = w, remote
+		return true
+	})
+	if err := y.Refresh(ctx, wo.WorkOrderId); err != nil {
+		t.Fatal(err)
+	}
+	// The replica holds the invoice in a status this version has no name for.
+	inv.Status = "Returned"
+	if err := putInvoice(ctx, s.w, wo.WorkOrderId, inv, s.now().UnixMilli()); err != nil {
+		t.Fatal(err)
+	}
+	inv.InvoiceNumber = "INV-RETURNED-1"
+	row, err := s.SaveInvoice(ctx, wo.WorkOrderId, *inv)
+	if err != nil {
+		t.Fatalf("an invoice in an unknown status was locked locally: %v", err)
+	}
+	sendAll(t, NewSender(s, svc.client, SenderOptions{Backoff: noWait}))
+	got := rowState(t, s, row.Id)
+	if got.State != OutboxFailed || got.ErrorCode != api.CodeInvoiceNotEditable {
+		t.Fatalf("row = %s (code %d) %q; want the service's 3036", got.State, got.ErrorCode, got.Error)
+	}
+	if !strings.Contains(got.Error, "will not take changes to this invoice in its current status") {
+		t.Errorf("the refusal is not explained: %q", got.Error)
+	}
+}

@@ -178,7 +178,9 @@ func visitRules(s api.WorkOrderStatus) string {
 		return "The technician is on site: pause (e.g. at the end of the day) or check out when the work is done."
 	case api.StatusPaused:
 		return "Paused: check in again to resume the work."
-	case api.StatusCheckedOut, api.StatusVerified, api.StatusNeedsCompletionDetails:
+	case api.StatusNeedsCompletionDetails:
+		return "Checked out without the details the customer requires: fill them in and Complete details. The invoice can be submitted after that."
+	case api.StatusCheckedOut, api.StatusVerified:
 		return "The visit is complete: checked out."
 	case api.StatusRejected, api.StatusRecalled:
 		return "Nothing can be done on a " + strings.ToLower(statusText(s)) + " work order."
