@@ -208,7 +208,14 @@ func (t *visitTab) showSettings(wo *api.WorkOrder) {
 	cs := t.d.customerSettings(wo)
 	t.settings = cs
 	if t.wo == nil || t.formFor != wo.WorkOrderId || t.formStatus != wo.Status {
-		t.form.show(wo, cs)
+		// Asked while a check-out or the details are still ahead; once
+		// checked out there is nothing left to fill in.
+		switch wo.Status {
+		case api.StatusAccepted, api.StatusCheckedIn, api.StatusPaused, api.StatusNeedsCompletionDetails:
+			t.form.show(wo, cs)
+		default:
+			t.form.show(wo, nil)
+		}
 		t.formFor, t.formStatus = wo.WorkOrderId, wo.Status
 	}
 	open := wo.Status == api.StatusCheckedIn || wo.Status == api.StatusNeedsCompletionDetails

@@ -127,6 +127,9 @@ func TestCheckOutFormAsksWhatTheCustomerRequires(t *testing.T) {
 	if got := v.wo.Status; got != api.StatusCheckedOut {
 		t.Fatalf("after the complete check-out the work order is %s", got)
 	}
+	if v.form.box.Visible() {
+		t.Error("the form still asks for details after the check-out went through")
+	}
 }
 
 // TestCompleteDetailsLater: a work order waiting in NeedsCompletionDetails
