@@ -154,7 +154,8 @@ func (u *upload) meta(now time.Time) (api.Attachment, error) {
 	if len(u.data) == 0 {
 		return api.Attachment{}, invalid("File", "the file is empty")
 	}
-	// Name and MimeType are required form fields (service-facts §4.4); the
+	// Name and MimeType are required form fields (service-facts §4.4;
+	// spec.md shows no form fields at all, so the docs decide); the
 	// file part's own file name does not stand in for Name, nor does
 	// application/octet-stream for a missing MimeType: the service documents
 	// both as required, and the sandbox is never more permissive.

@@ -8,6 +8,12 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 )
 
+// spec.md lists neither GET /api/customerSettings nor PUT
+// /api/workOrder/workDoneDetails, nor what check-out carries beyond
+// ActualActionDate; service-facts §4.1 and §7 document all three. The spec
+// is silent rather than contrary there, so the sandbox follows the
+// documented service, as strictly as it is documented.
+//
 // What each demo customer requires at check-out. Service-facts §4.1: "depending
 // on customer settings: repair info ... customer questions / custom fields
 // ... values case-sensitive"; the settings' own schema is not published, so

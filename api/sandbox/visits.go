@@ -16,6 +16,11 @@ import (
 // always sends one (even the moment of the tap) is caught here.
 const futureSkew = time.Minute
 
+// spec.md §2 says only that ActualActionDate "allows back-dating the
+// service time"; service-facts adds that it must be omitted in real time
+// and where the customer forbids back-dating. The two agree, the docs say
+// more, and the sandbox enforces the docs.
+//
 // checkActionDate applies the ActualActionDate rules (service-facts §4.1,
 // §14: "omit or null when acting in real time; if the customer does not
 // allow back-dating it must be omitted or null"): refused outright where
