@@ -118,6 +118,7 @@ func (c *Client) sendJSON(ctx context.Context, method, path string, payload any,
 		}
 		id = *f
 	}
+	wireTimes(payload)
 	b, err := json.Marshal(payload)
 	if err != nil {
 		return fmt.Errorf("%s %s: encoding request: %w", method, path, err)

@@ -80,9 +80,26 @@ func TestOperations(t *testing.T) {
 			body: map[string]any{"WorkOrderId": 42.0}},
 		{name: "check out", method: "PUT", path: "/Direct/api/workOrder/checkOut",
 			call: func(ctx context.Context, c *Client) error {
-				return c.CheckOut(ctx, &VisitRequest{WorkOrderId: 42, Comment: "fixed"})
+				return c.CheckOut(ctx, &CheckOutRequest{VisitRequest: VisitRequest{WorkOrderId: 42, Comment: "fixed"}})
 			},
 			body: map[string]any{"WorkOrderId": 42.0, "Comment": "fixed"}},
+		{name: "check out with completion", method: "PUT", path: "/Direct/api/workOrder/checkOut",
+			call: func(ctx context.Context, c *Client) error {
+				return c.CheckOut(ctx, &CheckOutRequest{VisitRequest: VisitRequest{WorkOrderId: 42},
+					RepairInfo:   &RepairInfo{CodeId: 11, Code: "Replaced part", CategoryId: 2, Category: "HVAC"},
+					CustomFields: []CustomField{{Id: 5, Value: "Yes"}}})
+			},
+			body: map[string]any{"WorkOrderId": 42.0, "RepairInfo.CodeId": 11.0, "RepairInfo.Category": "HVAC",
+				"CustomFields": []any{map[string]any{"Id": 5.0, "Value": "Yes"}}}},
+		{name: "work done details", method: "PUT", path: "/Direct/api/workOrder/workDoneDetails",
+			call: func(ctx context.Context, c *Client) error {
+				return c.WorkDoneDetails(ctx, &WorkDoneDetailsRequest{WorkOrderId: 42, Comment: "coil cleaned",
+					RepairInfo: &RepairInfo{CodeId: 11, Code: "Cleaned"}})
+			},
+			body: map[string]any{"WorkOrderId": 42.0, "Comment": "coil cleaned", "RepairInfo.Code": "Cleaned"}},
+		{name: "customer settings", method: "GET", path: "/Direct/api/customerSettings", query: map[string]string{"customerId": "4102"},
+			answer: `{"CustomerSettings":{"AllowBackdating":false},"MessageId":"echo"}`,
+			call:   func(ctx context.Context, c *Client) error { _, err := c.GetCustomerSettings(ctx, 4102); return err }},
 		{name: "quote", method: "PUT", path: "/Direct/api/workOrder/quoteSubmit",
 			call: func(ctx context.Context, c *Client) error {
 				return c.SubmitQuote(ctx, &QuoteRequest{WorkOrderId: 42, Amount: MustMoney("1500.50", "USD"), Comment: "new compressor"})

@@ -287,8 +287,18 @@ const (
 	InvoicePaid                InvoiceStatus = "Paid"
 )
 
-// Editable reports whether PUT /api/invoice is allowed in this status (else 3036).
-func (s InvoiceStatus) Editable() bool { return s == "" || s == InvoiceDraft || s == InvoiceDisputed }
+// Editable reports whether the client offers to change the invoice in this
+// status. Only the statuses known to be out of the contractor's hands lock
+// it: the names of the draft and submitted statuses are guesses (service-facts
+// §14), so a status we do not know must not lock the invoice. The service
+// judges, and refuses with 3036 when it is not editable after all.
+func (s InvoiceStatus) Editable() bool {
+	switch s {
+	case InvoicePendingVerification, InvoiceSubmitted, InvoiceAuthorized, InvoicePaid:
+		return false
+	}
+	return true
+}
 
 type Invoice struct {
 	WorkOrderId        int64         `json:"WorkOrderId"`
@@ -346,6 +356,16 @@ type LineItem struct {
 	Rate            Money           `json:"Rate"`
 	Subtotal        Money           `json:"Subtotal"`
 	PriceListItemId int64           `json:"PriceListItemId,omitempty"`
+}
+
+// MarshalJSON writes Quantity as a JSON number, as the service's decimal
+// properties are (a decimal.Decimal alone marshals as a quoted string).
+func (l LineItem) MarshalJSON() ([]byte, error) {
+	type plain LineItem
+	return json.Marshal(struct {
+		plain
+		Quantity json.RawMessage `json:"Quantity"`
+	}{plain(l), json.RawMessage(l.Quantity.String())})
 }
 
 func (l *LineItem) stamp(currency string) {

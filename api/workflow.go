@@ -23,6 +23,9 @@ const (
 	CheckIn        Action = "check in"
 	Pause          Action = "pause"
 	CheckOut       Action = "check out"
+	// CompleteDetails gives a checked-out PMRM work order the completion
+	// details it still lacks (PUT /api/workOrder/workDoneDetails).
+	CompleteDetails Action = "complete the work details"
 	SubmitQuote    Action = "quote"
 	SaveInvoice    Action = "save the invoice"
 	SubmitInvoice  Action = "submit the invoice"
@@ -35,7 +38,7 @@ const (
 )
 
 // Actions lists every action, for tests and tables that walk them all.
-var Actions = []Action{Accept, Reject, SetAppointment, CheckIn, Pause, CheckOut, SubmitQuote,
+var Actions = []Action{Accept, Reject, SetAppointment, CheckIn, Pause, CheckOut, CompleteDetails, SubmitQuote,
 	SaveInvoice, SubmitInvoice, SendMessage, AttachFile, AddStepAttachment, RemoveStepAttachment}
 
 // ErrNotAllowed matches every refusal of a rule with errors.Is.
@@ -148,6 +151,10 @@ func (w *WorkOrder) Can(a Action) error {
 			return refuse("%s is %s: only a checked-in work order can be checked out; check in first", name, st.Label())
 		default:
 			return refuse("%s is %s: it is checked out already", name, st.Label())
+		}
+	case CompleteDetails:
+		if st != StatusNeedsCompletionDetails {
+			return refuse("%s is %s: only a work order waiting for its completion details can be given them", name, st.Label())
 		}
 	case SubmitQuote:
 		if q := w.Nte.Quote; q != nil {

@@ -152,13 +152,14 @@ type AppointmentRequest struct {
 }
 
 func (c *Client) UpdateAppointment(ctx context.Context, r *AppointmentRequest) error {
-	r.ScheduledStart = r.ScheduledStart.UTC()
 	return c.sendJSON(ctx, http.MethodPut, "api/workOrder/appointmentInfo", r, nil)
 }
 
-// VisitRequest is the body of check-in, pause and check-out. ActualActionDate
-// back-dates the action; nil means "now" (the service refuses back-dating
-// where the customer does not allow it).
+// VisitRequest is the body of check-in and pause, and the start of
+// check-out's. ActualActionDate back-dates the action; nil (omitted) means
+// "now": the service records the time the request arrives. Where the
+// customer does not allow back-dating it must be omitted (service-facts
+// §4.1); ActualActionDateFor decides it.
 type VisitRequest struct {
 	WorkOrderId      int64        `json:"WorkOrderId"`
 	ActualActionDate *time.Time   `json:"ActualActionDate,omitempty"`
@@ -167,27 +168,51 @@ type VisitRequest struct {
 	Envelope
 }
 
-func (c *Client) visit(ctx context.Context, path string, r *VisitRequest) error {
+// CheckOutRequest is a check-out with the completion information the
+// customer's settings require (service-facts §4.1: RepairInfo, CustomFields).
+type CheckOutRequest struct {
+	VisitRequest
+	RepairInfo   *RepairInfo   `json:"RepairInfo,omitempty"`
+	CustomFields []CustomField `json:"CustomFields,omitempty"`
+}
+
+func (c *Client) visit(ctx context.Context, path string, r *VisitRequest, payload any) error {
 	if err := checkComment("comment", r.Comment, false); err != nil {
 		return err
 	}
-	if r.ActualActionDate != nil {
-		t := r.ActualActionDate.UTC()
-		r.ActualActionDate = &t
-	}
-	return c.sendJSON(ctx, http.MethodPut, path, r, nil)
+	return c.sendJSON(ctx, http.MethodPut, path, payload, nil)
 }
 
 func (c *Client) CheckIn(ctx context.Context, r *VisitRequest) error {
-	return c.visit(ctx, "api/workOrder/checkIn", r)
+	return c.visit(ctx, "api/workOrder/checkIn", r, r)
 }
 
 func (c *Client) Pause(ctx context.Context, r *VisitRequest) error {
-	return c.visit(ctx, "api/workOrder/pause", r)
+	return c.visit(ctx, "api/workOrder/pause", r, r)
 }
 
-func (c *Client) CheckOut(ctx context.Context, r *VisitRequest) error {
-	return c.visit(ctx, "api/workOrder/checkOut", r)
+func (c *Client) CheckOut(ctx context.Context, r *CheckOutRequest) error {
+	return c.visit(ctx, "api/workOrder/checkOut", &r.VisitRequest, r)
+}
+
+// WorkDoneDetailsRequest completes a work order left in
+// NeedsCompletionDetails (PUT /api/workOrder/workDoneDetails). The body
+// beyond WorkOrderId is not published: Comment (the work-done description,
+// named as in the CompletionInfoChanged notification), RepairInfo and
+// CustomFields are our assumption.
+type WorkDoneDetailsRequest struct {
+	WorkOrderId  int64         `json:"WorkOrderId"`
+	Comment      string        `json:"Comment,omitempty"`
+	RepairInfo   *RepairInfo   `json:"RepairInfo,omitempty"`
+	CustomFields []CustomField `json:"CustomFields,omitempty"`
+	Envelope
+}
+
+func (c *Client) WorkDoneDetails(ctx context.Context, r *WorkDoneDetailsRequest) error {
+	if err := checkComment("work-done description", r.Comment, false); err != nil {
+		return err
+	}
+	return c.sendJSON(ctx, http.MethodPut, "api/workOrder/workDoneDetails", r, nil)
 }
 
 // QuoteRequest asks to raise the NTE (PUT /api/workOrder/quoteSubmit).

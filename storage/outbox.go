@@ -46,6 +46,7 @@ const (
 	KindInvoiceAttachmentRemove OutboxKind = "invoiceAttachmentRemove"
 	KindStepAttachmentAdd       OutboxKind = "stepAttachmentAdd"
 	KindStepAttachmentRemove    OutboxKind = "stepAttachmentRemove"
+	KindWorkDoneDetails         OutboxKind = "workDoneDetails"
 )
 
 // OutboxState is where a row is in its life.
@@ -184,15 +185,15 @@ func (s *Store) expected(ctx context.Context, woID int64) (*api.WorkOrder, error
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT o.kind, o.state, o.summary, o.error FROM outbox o JOIN outbox_targets t ON t.outbox_id = o.id
+	rows, err := s.r.QueryContext(ctx, `SELECT o.kind, o.state, o.summary, o.error, o.request FROM outbox o JOIN outbox_targets t ON t.outbox_id = o.id
  WHERE t.work_order_id = ? AND o.state IN ('pending','sending','failed') ORDER BY o.id`, woID)
 	if err != nil {
 		return nil, fmt.Errorf("storage: reading queued actions: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var kind, state, summary, msg string
-		if err := rows.Scan(&kind, &state, &summary, &msg); err != nil {
+		var kind, state, summary, msg, req string
+		if err := rows.Scan(&kind, &state, &summary, &msg, &req); err != nil {
 			return nil, fmt.Errorf("storage: reading queued actions: %w", err)
 		}
 		// A refused action changed nothing at the service, and it holds back
@@ -205,8 +206,13 @@ func (s *Store) expected(ctx context.Context, woID int64) (*api.WorkOrder, error
 			if a.status != "" {
 				wo.Status = a.status
 			}
+			if OutboxKind(kind) == KindCheckOut {
+				// A PMRM check-out without the details the customer asks
+				// for lands in NeedsCompletionDetails, not CheckedOut.
+				wo.Status = s.checkOutOutcome(ctx, wo, []byte(req))
+			}
 			if a.effect != nil {
-				a.effect(wo, nil)
+				a.effect(wo, &OutboxRow{Kind: OutboxKind(kind), Request: json.RawMessage(req)})
 			}
 		}
 	}
@@ -365,8 +371,8 @@ func scanOutbox(sc interface{ Scan(...any) error }) (*OutboxRow, error) {
 		Step             *api.StepRef
 	}
 	if json.Unmarshal(r.Request, &f) == nil {
-		if r.Visit() && f.ActualActionDate != nil {
-			r.ActionDate = f.ActualActionDate.UTC()
+		if r.Visit() {
+			r.ActionDate = visitActionDate(r.Request)
 		}
 		r.Comment, r.Step = f.Comment, f.Step
 		if f.Text != "" {

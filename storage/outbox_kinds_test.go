@@ -224,8 +224,19 @@ func TestEveryOutboxKindEndToEnd(t *testing.T) {
 				func(t *testing.T) { statusIs(t, api.StatusPaused, wo.WorkOrderId) }
 		}},
 		{KindCheckOut, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
-			wo := take(t, status(api.StatusCheckedIn))
-			return func() (*OutboxRow, error) { return s.CheckOut(ctx, wo.WorkOrderId, nil, "done") },
+			// At a customer that requires completion information, with it.
+			wo := take(t, func(w *api.WorkOrder) bool {
+				cs, _ := s.CustomerSettings(ctx, w.Customer.Id)
+				return status(api.StatusCheckedIn)(w) && cs.RequiresCompletion()
+			})
+			done := fullCompletion(t, s, wo)
+			return func() (*OutboxRow, error) { return s.CheckOutWith(ctx, wo.WorkOrderId, nil, "done", done) },
+				func(t *testing.T) { statusIs(t, api.StatusCheckedOut, wo.WorkOrderId) }
+		}},
+		{KindWorkDoneDetails, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+			wo := take(t, status(api.StatusNeedsCompletionDetails))
+			done := fullCompletion(t, s, wo)
+			return func() (*OutboxRow, error) { return s.CompleteWorkDetails(ctx, wo.WorkOrderId, "filters changed", done) },
 				func(t *testing.T) { statusIs(t, api.StatusCheckedOut, wo.WorkOrderId) }
 		}},
 		{KindQuote, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {

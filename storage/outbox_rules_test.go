@@ -17,7 +17,10 @@ func TestCheckOutWhilePausedIsRefused(t *testing.T) {
 	svc := newService(t, 70)
 	s := syncedStore(t, svc)
 	ctx := context.Background()
-	a := pick(t, s, status(api.StatusAccepted))
+	// A customer that asks nothing at check-out: only the status decides.
+	a := pick(t, s, func(wo *api.WorkOrder) bool {
+		return wo.Status == api.StatusAccepted && wo.Customer.Name == "Northwind Retail"
+	})
 	mustRow(t)(s.CheckIn(ctx, a.WorkOrderId, nil, ""))
 	mustRow(t)(s.Pause(ctx, a.WorkOrderId, nil, "end of day"))
 	row, err := s.CheckOut(ctx, a.WorkOrderId, nil, "")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/workorderdesk/workdesk/api"
 )
 
@@ -13,18 +12,29 @@ import (
 var _ = register(GroupVisit, map[OutboxKind]*action{
 	KindCheckIn: {
 		status: api.StatusCheckedIn,
-		send:   sendVisit((*api.Client).CheckIn),
+		send: sendVisit(func(c *api.Client, ctx context.Context, p *visitPayload) error {
+			return c.CheckIn(ctx, &p.VisitRequest)
+		}),
 		landed: statusLanded(api.StatusCheckedIn),
 	},
 	KindPause: {
 		status: api.StatusPaused,
-		send:   sendVisit((*api.Client).Pause),
+		send: sendVisit(func(c *api.Client, ctx context.Context, p *visitPayload) error {
+			return c.Pause(ctx, &p.VisitRequest)
+		}),
 		landed: statusLanded(api.StatusPaused),
 	},
 	KindCheckOut: {
-		status: api.StatusCheckedOut,
-		send:   sendVisit((*api.Client).CheckOut),
+		status: api.StatusCheckedOut, // or NeedsCompletionDetails: see checkOutOutcome
+		send: sendVisit(func(c *api.Client, ctx context.Context, p *visitPayload) error {
+			return c.CheckOut(ctx, &p.CheckOutRequest)
+		}),
 		landed: statusLanded(api.StatusCheckedOut, api.StatusNeedsCompletionDetails, api.StatusVerified),
+	},
+	KindWorkDoneDetails: {
+		status: api.StatusCheckedOut,
+		send:   sendWorkDoneDetails,
+		landed: statusLanded(api.StatusCheckedOut, api.StatusVerified),
 	},
 })
 
@@ -37,24 +47,13 @@ var visitActions = map[OutboxKind]struct {
 	KindCheckOut: {api.CheckOut, "Check out"},
 }
 
-func sendVisit(call func(*api.Client, context.Context, *api.VisitRequest) error) func(context.Context, *sendCtx) (any, error) {
-	return func(ctx context.Context, sc *sendCtx) (any, error) {
-		var r api.VisitRequest
-		if err := sc.decode(&r); err != nil {
-			return nil, err
-		}
-		r.MessageId = sc.row.MessageId
-		return nil, call(sc.c, ctx, &r)
-	}
-}
-
 // futureTolerance absorbs clocks and pickers that round up to the minute.
 const futureTolerance = time.Minute
 
-// visit queues check-in, pause or check-out. ActualActionDate is always the
-// moment the person acted: what they back-dated to, or now. A visit queued
-// offline and sent an hour later is therefore recorded at the true time.
-func (s *Store) visit(ctx context.Context, kind OutboxKind, woID int64, actual *time.Time, comment string) (*OutboxRow, error) {
+// visit queues check-in, pause or check-out, keeping the moment the person
+// acted and whether they back-dated; what ActualActionDate goes out is
+// decided when it is sent (see queueVisit and sendVisit).
+func (s *Store) visit(ctx context.Context, kind OutboxKind, woID int64, actual *time.Time, comment string, done api.Completion) (*OutboxRow, error) {
 	now := s.now()
 	wo, err := s.expected(ctx, woID)
 	if err != nil {
@@ -67,7 +66,6 @@ func (s *Store) visit(ctx context.Context, kind OutboxKind, woID int64, actual *
 	if err := api.CheckText("comment", comment, false); err != nil {
 		return nil, refused(err)
 	}
-	at := now
 	if actual != nil {
 		if actual.After(now.Add(futureTolerance)) {
 			return nil, invalid("the time %s is in the future; a visit can only be recorded for a time that has passed",
@@ -76,27 +74,24 @@ func (s *Store) visit(ctx context.Context, kind OutboxKind, woID int64, actual *
 		if !wo.Created.IsZero() && actual.Before(wo.Created) {
 			return nil, invalid("the time %s is before %s was created", actual.Local().Format("2006-01-02 15:04"), wo.Name())
 		}
-		at = *actual
 	}
-	at = at.UTC()
-	id := uuid.NewString()
-	r := &api.VisitRequest{WorkOrderId: woID, ActualActionDate: &at, Comment: comment}
-	r.MessageId = id
-	return s.enqueue(ctx, newRow{kind: kind, summary: va.summary, targets: []int64{woID}, messageID: id, request: r})
+	return s.queueVisit(ctx, kind, va.summary, wo, actual, now, comment, done)
 }
 
-// CheckIn queues a check-in. actual back-dates it; nil means now (the
-// moment of this call, which is what will be sent, however late).
+// CheckIn queues a check-in. actual back-dates it; nil means now: sent in
+// real time without ActualActionDate, or, reaching the service late
+// (offline), with the moment of this call where the customer allows it.
 func (s *Store) CheckIn(ctx context.Context, woID int64, actual *time.Time, comment string) (*OutboxRow, error) {
-	return s.visit(ctx, KindCheckIn, woID, actual, comment)
+	return s.visit(ctx, KindCheckIn, woID, actual, comment, api.Completion{})
 }
 
 // Pause queues pausing a checked-in work order (e.g. end of day).
 func (s *Store) Pause(ctx context.Context, woID int64, actual *time.Time, comment string) (*OutboxRow, error) {
-	return s.visit(ctx, KindPause, woID, actual, comment)
+	return s.visit(ctx, KindPause, woID, actual, comment, api.Completion{})
 }
 
-// CheckOut queues a check-out.
+// CheckOut queues a check-out with no completion information (see
+// CheckOutWith for customers that require it).
 func (s *Store) CheckOut(ctx context.Context, woID int64, actual *time.Time, comment string) (*OutboxRow, error) {
-	return s.visit(ctx, KindCheckOut, woID, actual, comment)
+	return s.visit(ctx, KindCheckOut, woID, actual, comment, api.Completion{})
 }

@@ -300,6 +300,9 @@ func serviceMessage(err error) (string, int) {
 		if msg == "" {
 			msg = e.Error()
 		}
+		if why := api.Explain(err); why != "" {
+			msg += " — " + why
+		}
 		return msg, e.Code
 	}
 	return err.Error(), 0

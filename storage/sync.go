@@ -134,6 +134,11 @@ func (y *Syncer) sync(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	seen := make([]int64, len(found))
+	for i, wo := range found {
+		seen[i] = wo.WorkOrderId
+	}
+	y.refreshCustomerSettings(ctx, seen)
 	// Only now, with every batch stored, may the next sync start later.
 	mark := since
 	switch {

@@ -59,6 +59,9 @@ func (d *Desk) customerMenu() *fyne.Menu {
 			d.asCustomer("New work order dispatched", func() error { _, err := c.DispatchWorkOrder(); return err })
 		}),
 		fyne.NewMenuItemSeparator(),
+		// A customer that verifies invoices first (PendingVerification)
+		// moves them to Submitted once verified.
+		fyne.NewMenuItem("Verify the invoice", onOpen("Invoice verified", invoice(api.InvoiceSubmitted, ""))),
 		fyne.NewMenuItem("Authorize the invoice", onOpen("Invoice authorized", invoice(api.InvoiceAuthorized, ""))),
 		fyne.NewMenuItem("Pay the invoice", onOpen("Invoice paid", invoice(api.InvoicePaid, ""))),
 		fyne.NewMenuItem("Dispute the invoice", onOpen("Invoice disputed",

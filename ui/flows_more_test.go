@@ -197,8 +197,11 @@ func TestARefusedActionOffersRetryAndDiscard(t *testing.T) {
 		t.Fatalf("after the retried quote went through, the header reads %q", got)
 	}
 
-	// Discard: Harbor Point Hotels does not allow back-dating.
+	// Discard: Harbor Point Hotels does not allow back-dating, but the
+	// replica's copy of its settings is out of date and says it does, so
+	// the back-date is queued and the service refuses it.
 	hp := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted && r.Customer == "Harbor Point Hotels" })
+	staleSettings(t, h, hp.Id)
 	h.open(hp.Id)
 	h.selectTab("Visit")
 	setBackDate(t, h.desk.detail.tabs[2].(*visitTab), fixedNow.Add(-3*time.Hour))

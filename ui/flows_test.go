@@ -335,8 +335,10 @@ func TestDroppedFilesAttachWhereThePersonIsLooking(t *testing.T) {
 // row, and work once that row is discarded.
 func TestARefusedActionIsExplainedNotHidden(t *testing.T) {
 	h := newHarness(t)
-	// Harbor Point Hotels does not allow back-dating.
+	// Harbor Point Hotels does not allow back-dating; the replica's copy of
+	// its settings is out of date and says it does.
 	r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted && r.Customer == "Harbor Point Hotels" })
+	staleSettings(t, h, r.Id)
 	h.open(r.Id)
 	h.selectTab("Visit")
 	v := h.desk.detail.tabs[2].(*visitTab)

@@ -35,6 +35,14 @@ type visitTab struct {
 	checkOut  *widget.Button
 	rules     *widget.Label
 	lastState *widget.Label
+
+	// What the customer requires (checkout_form.go).
+	settings        *api.CustomerSettings
+	form            *completionForm
+	formFor         int64
+	formStatus      api.WorkOrderStatus
+	completeDetails *widget.Button
+	backNote        *widget.Label
 }
 
 const (
@@ -80,6 +88,11 @@ func newVisitTab(d *Desk) *visitTab {
 	t.rules.Importance = widget.LowImportance
 	t.lastState = widget.NewLabel("")
 	t.lastState.Wrapping = fyne.TextWrapWord
+	t.form = newCompletionForm()
+	t.completeDetails = newCompleteDetailsButton(t)
+	t.backNote = wrapped(widget.NewLabel(""))
+	t.backNote.Importance = widget.LowImportance
+	t.backNote.Hide()
 	return t
 }
 
@@ -95,11 +108,14 @@ func (t *visitTab) content() fyne.CanvasObject {
 	)
 	visit := container.NewVBox(
 		heading("On site"),
-		widget.NewLabel("When did it happen?"), t.when, t.backBox,
-		container.NewHBox(t.checkIn, t.pause, t.checkOut),
+		widget.NewLabel("When did it happen?"), t.when, t.backNote, t.backBox,
+		t.form.box,
+		container.NewHBox(t.checkIn, t.pause, t.checkOut, t.completeDetails),
 		t.rules, t.lastState,
 	)
-	return container.NewVScroll(container.NewPadded(container.NewVBox(sched, widget.NewSeparator(), visit)))
+	body := container.NewVBox(sched, widget.NewSeparator(), visit)
+	t.form.relayout = body.Refresh
+	return container.NewVScroll(container.NewPadded(body))
 }
 
 func (t *visitTab) show(wo *api.WorkOrder) {
@@ -137,6 +153,7 @@ func (t *visitTab) show(wo *api.WorkOrder) {
 	} else {
 		t.schedWhy.Show()
 	}
+	t.showSettings(wo)
 	t.rules.SetText(visitRules(wo.Status))
 	t.lastState.SetText(t.d.lastActionText(wo.WorkOrderId))
 }
@@ -152,7 +169,9 @@ func visitRules(s api.WorkOrderStatus) string {
 		return "The technician is on site: pause (e.g. at the end of the day) or check out when the work is done."
 	case api.StatusPaused:
 		return "Paused: check in again to resume the work."
-	case api.StatusCheckedOut, api.StatusVerified, api.StatusNeedsCompletionDetails:
+	case api.StatusNeedsCompletionDetails:
+		return "Checked out without the details the customer requires: fill them in and Complete details. The invoice can be submitted after that."
+	case api.StatusCheckedOut, api.StatusVerified:
 		return "The visit is complete: checked out."
 	case api.StatusRejected, api.StatusRecalled:
 		return "Nothing can be done on a " + strings.ToLower(statusText(s)) + " work order."
@@ -205,21 +224,28 @@ func (t *visitTab) onVisit(action string) {
 		t.d.showError(err)
 		return
 	}
-	ctx := context.Background()
-	switch action {
-	case "Check in":
-		_, err = t.d.store.CheckIn(ctx, wo.WorkOrderId, at, "")
-	case "Pause":
-		_, err = t.d.store.Pause(ctx, wo.WorkOrderId, at, "")
-	case "Check out":
-		_, err = t.d.store.CheckOut(ctx, wo.WorkOrderId, at, "")
+	queue := func() {
+		ctx := context.Background()
+		var err error
+		switch action {
+		case "Check in":
+			_, err = t.d.store.CheckIn(ctx, wo.WorkOrderId, at, "")
+		case "Pause":
+			_, err = t.d.store.Pause(ctx, wo.WorkOrderId, at, "")
+		case "Check out":
+			err = t.queueCheckOut(at)
+		}
+		if err != nil {
+			t.d.showError(err)
+			return
+		}
+		t.when.SetSelected(whenNow)
+		t.lastState.SetText(t.d.lastActionText(wo.WorkOrderId))
 	}
-	if err != nil {
-		t.d.showError(err)
+	if at == nil && t.confirmRealTime(action, queue) {
 		return
 	}
-	t.when.SetSelected(whenNow)
-	t.lastState.SetText(t.d.lastActionText(wo.WorkOrderId))
+	queue()
 }
 
 func (t *visitTab) onSchedule() {

@@ -30,10 +30,9 @@ var documentTypes = []string{"Document", "Picture", "Signature", "InvoicePrintou
 // upload is one parsed multipart request: the fields by lower-cased name
 // and the file content.
 type upload struct {
-	fields   map[string]string
-	data     []byte
-	fileName string
-	hasFile  bool
+	fields  map[string]string
+	data    []byte
+	hasFile bool
 }
 
 func (u *upload) field(name string) string { return u.fields[strings.ToLower(name)] }
@@ -81,7 +80,7 @@ func (c *call) readUpload() (*upload, *api.Error) {
 			if len(data) > api.MaxAttachmentSize {
 				return nil, tooLarge("the file")
 			}
-			u.data, u.fileName, u.hasFile = data, part.FileName(), true
+			u.data, u.hasFile = data, true
 			continue
 		}
 		v, err := io.ReadAll(io.LimitReader(part, 64<<10))
@@ -156,10 +155,12 @@ func (u *upload) meta(now time.Time) (api.Attachment, error) {
 	if len(u.data) == 0 {
 		return api.Attachment{}, invalid("File", "the file is empty")
 	}
+	// Name and MimeType are required form fields (service-facts §4.4;
+	// spec.md shows no form fields at all, so the docs decide); the
+	// file part's own file name does not stand in for Name, nor does
+	// application/octet-stream for a missing MimeType: the service documents
+	// both as required, and the sandbox is never more permissive.
 	name := u.field("Name")
-	if name == "" {
-		name = u.fileName
-	}
 	if name == "" {
 		return api.Attachment{}, invalid("Name", "Name (the file name with its extension) is required")
 	}
@@ -168,7 +169,7 @@ func (u *upload) meta(now time.Time) (api.Attachment, error) {
 	}
 	mt := u.field("MimeType")
 	if mt == "" {
-		mt = "application/octet-stream"
+		return api.Attachment{}, invalid("MimeType", "MimeType is required (e.g. image/jpeg)")
 	}
 	if _, _, err := mime.ParseMediaType(mt); err != nil {
 		return api.Attachment{}, invalid("MimeType", "%q is not a MIME type", mt)

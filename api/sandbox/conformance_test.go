@@ -82,7 +82,12 @@ func (e *env) perform(a api.Action, id int64, ref api.StepRef, wo *api.WorkOrder
 	case api.Pause:
 		return c.Pause(ctx, &api.VisitRequest{WorkOrderId: id})
 	case api.CheckOut:
-		return c.CheckOut(ctx, &api.VisitRequest{WorkOrderId: id})
+		done := e.completion(wo)
+		return c.CheckOut(ctx, &api.CheckOutRequest{VisitRequest: api.VisitRequest{WorkOrderId: id},
+			RepairInfo: done.RepairInfo, CustomFields: done.CustomFields})
+	case api.CompleteDetails:
+		done := e.completion(wo)
+		return c.WorkDoneDetails(ctx, &api.WorkDoneDetailsRequest{WorkOrderId: id, RepairInfo: done.RepairInfo, CustomFields: done.CustomFields})
 	case api.SubmitQuote:
 		return c.SubmitQuote(ctx, &api.QuoteRequest{WorkOrderId: id, Comment: "the compressor needs replacing",
 			Amount: api.Money{Amount: decimal.NewFromInt(9000), Currency: wo.Currency}})
@@ -107,6 +112,27 @@ func (e *env) perform(a api.Action, id int64, ref api.StepRef, wo *api.WorkOrder
 	}
 	e.t.Fatalf("no way to perform %q", a)
 	return nil
+}
+
+// completion is every detail wo's customer asks for at check-out, so that
+// the status alone decides whether a check-out is allowed.
+func (e *env) completion(wo *api.WorkOrder) api.Completion {
+	cs, err := e.client.GetCustomerSettings(e.ctx, wo.Customer.Id)
+	if err != nil {
+		e.t.Fatalf("customer settings of %d: %v", wo.Customer.Id, err)
+	}
+	var done api.Completion
+	if len(cs.RepairCodes) > 0 {
+		done.RepairInfo = &cs.RepairCodes[0]
+	}
+	for _, f := range cs.CustomFields {
+		v := "yes"
+		if len(f.Values) > 0 {
+			v = f.Values[0]
+		}
+		done.CustomFields = append(done.CustomFields, api.CustomField{Id: f.Id, Value: v})
+	}
+	return done
 }
 
 // judge is what the client's rules say of the case, asked the way storage

@@ -8,7 +8,7 @@ package sandbox
 //	POST /_sandbox/quote/request     {"WorkOrderId": 27796401}
 //	POST /_sandbox/nte               {"WorkOrderId": 27796401, "Amount": 1500.00}
 //	POST /_sandbox/dispatch          {}  → {"WorkOrder": {...}}
-//	POST /_sandbox/invoice/status    {"WorkOrderId": 27796401, "Status": "Authorized"|"Paid"|"Disputed"|"PendingVerification", "Comment": "..."}
+//	POST /_sandbox/invoice/status    {"WorkOrderId": 27796401, "Status": "Authorized"|"Paid"|"Disputed"|"Submitted", "Comment": "..."}
 //	POST /_sandbox/procedure         {"WorkOrderId": 27796401, "ProcedureId": 6101, "IsMarkedNa": true, "IsReadOnly": false}
 //	POST /_sandbox/clock/advance     {"Seconds": 900}  → {"Now": "..."}
 //	POST /_sandbox/customer/tick     {}  → {"Did": "approved the quote on WN73215"}

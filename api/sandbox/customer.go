@@ -96,7 +96,8 @@ func copyWorkOrder(w *api.WorkOrder) (api.WorkOrder, error) {
 
 // SetInvoiceStatus moves the invoice as the customer: Authorized (an
 // AuthNumber and the amount), Paid (CheckNumber, PaidDate, amount),
-// Disputed (comment = the reason), PendingVerification.
+// Disputed (comment = the reason), Submitted (verified, from
+// PendingVerification).
 func (s *Sandbox) SetInvoiceStatus(id int64, status api.InvoiceStatus, comment string) error {
 	return s.withOrder(id, func(o *order, now time.Time) error { return s.setInvoiceStatus(o, status, comment, now) })
 }
@@ -148,7 +149,8 @@ func (s *Sandbox) CustomerTick() (string, error) {
 		case open && w.Nte.Quote == nil && o.cust.AllowQuotes && !w.Nte.NoLimit():
 			requestable = append(requestable, o)
 		}
-		if o.invoice != nil && (o.invoice.Status == api.InvoiceSubmitted || o.invoice.Status == api.InvoiceAuthorized) {
+		if o.invoice != nil && (o.invoice.Status == api.InvoiceSubmitted || o.invoice.Status == api.InvoiceAuthorized ||
+			o.invoice.Status == api.InvoicePendingVerification) {
 			invoices = append(invoices, o)
 		}
 		if open && !w.Nte.NoLimit() && (w.Nte.Quote == nil || w.Nte.Quote.QuoteStatus != api.QuoteSubmitted) {
@@ -179,6 +181,8 @@ func (s *Sandbox) CustomerTick() (string, error) {
 			switch {
 			case inv.Status == api.InvoiceAuthorized:
 				return "paid the invoice of " + o.wo.WorkOrderNumber, s.setInvoiceStatus(o, api.InvoicePaid, "", now)
+			case inv.Status == api.InvoicePendingVerification:
+				return "verified the invoice of " + o.wo.WorkOrderNumber, s.setInvoiceStatus(o, api.InvoiceSubmitted, "", now)
 			case !nte.IsZero() && inv.TotalAmount.Amount.Cmp(nte.Amount) > 0:
 				reason := fmt.Sprintf("Invoice total %s exceeds the approved NTE of %s.", inv.TotalAmount.Format(), nte.In(o.wo.Currency).Format())
 				return "disputed the invoice of " + o.wo.WorkOrderNumber, s.setInvoiceStatus(o, api.InvoiceDisputed, reason, now)

@@ -263,3 +263,26 @@ func (r *receiver) deliveries() []delivery {
 	defer r.mu.Unlock()
 	return append([]delivery(nil), r.got...)
 }
+
+// completeCheckOut is a check-out of work order id carrying everything its
+// customer requires: the first repair code and the first allowed value (or
+// a name) for each question.
+func (e *env) completeCheckOut(id int64) *api.CheckOutRequest {
+	e.t.Helper()
+	e.sb.mu.RLock()
+	defer e.sb.mu.RUnlock()
+	p := e.sb.st.orders[id].cust
+	r := &api.CheckOutRequest{VisitRequest: api.VisitRequest{WorkOrderId: id}}
+	if len(p.RepairCodes) > 0 {
+		code := p.RepairCodes[0]
+		r.RepairInfo = &code
+	}
+	for _, d := range p.CustomFields {
+		v := "Elena Vasquez"
+		if len(d.Values) > 0 {
+			v = d.Values[0]
+		}
+		r.CustomFields = append(r.CustomFields, api.CustomField{Id: d.Id, Value: v})
+	}
+	return r
+}

@@ -53,6 +53,8 @@ func (s *Sandbox) routes() http.Handler {
 		"/api/workorder/checkin":                         {"PUT": {kindMutate, (*call).checkIn}},
 		"/api/workorder/pause":                           {"PUT": {kindMutate, (*call).pause}},
 		"/api/workorder/checkout":                        {"PUT": {kindMutate, (*call).checkOut}},
+		"/api/workorder/workdonedetails":                 {"PUT": {kindMutate, (*call).workDoneDetails}},
+		"/api/customersettings":                          {"GET": {kindRead, (*call).customerSettings}},
 		"/api/workorder/quotesubmit":                     {"PUT": {kindMutate, (*call).quoteSubmit}},
 		"/api/messages":                                  {"GET": {kindRead, (*call).listMessages}, "POST": {kindMutate, (*call).postMessage}},
 		"/api/attachments":                               {"GET": {kindRead, (*call).listAttachments}, "POST": {kindUpload, (*call).uploadAttachment}, "DELETE": {kindMutate, (*call).deleteAttachment}},

@@ -62,10 +62,19 @@ func (c *call) editableInvoice(id int64) (*order, *api.Invoice, error) {
 		return nil, nil, business(api.CodeWrongStatus, "Work order %s was rejected; its invoice cannot be changed.", o.wo.WorkOrderNumber)
 	}
 	inv := c.s.st.invoiceOf(o)
-	if !inv.Status.Editable() {
+	if !invoiceEditable(inv.Status) {
 		return nil, nil, business(api.CodeInvoiceNotEditable, "The invoice of work order %s is %s and can no longer be edited.", o.wo.WorkOrderNumber, inv.Status)
 	}
 	return o, inv, nil
+}
+
+// invoiceEditable is the sandbox's own rule (kept apart from the client's
+// api.InvoiceStatus.Editable, since this is the oracle): the draft and a
+// disputed invoice may change and be submitted; every other status is with
+// the customer. Status names follow the simulator suggestion of
+// service-facts §8.
+func invoiceEditable(s api.InvoiceStatus) bool {
+	return s == "" || s == api.InvoiceDraft || s == api.InvoiceDisputed
 }
 
 var lineTypes = []api.LineItemType{api.LineLabor, api.LineMaterial, api.LineTravel, api.LineOther, api.LineTax, api.LinePriceList}
@@ -242,7 +251,7 @@ func (c *call) submitInvoice() (any, error) {
 		return nil, business(api.CodeWorkOrderNotCompleted, "Work order %s is %s; the invoice can be submitted once it is checked out.", o.wo.WorkOrderNumber, o.wo.Status)
 	}
 	inv := c.s.st.invoiceOf(o)
-	if !inv.Status.Editable() {
+	if !invoiceEditable(inv.Status) {
 		return nil, business(api.CodeInvoiceCannotSubmit, "The invoice of work order %s is already %s.", o.wo.WorkOrderNumber, inv.Status)
 	}
 	if problems := invoiceProblems(o, inv); len(problems) > 0 {
@@ -253,7 +262,12 @@ func (c *call) submitInvoice() (any, error) {
 		return nil, business(api.CodeInvoiceInvalid, "The invoice total (%s) exceeds the NTE (%s); %s blocks invoices above the NTE. Submit a quote to raise the NTE first.",
 			inv.TotalAmount.Format(), nte.Format(), o.cust.Customer.Name)
 	}
+	// Draft → PendingVerification (customers that verify first) → Submitted,
+	// as service-facts §8 suggests.
 	inv.Status = api.InvoiceSubmitted
+	if o.cust.RequireVerification {
+		inv.Status = api.InvoicePendingVerification
+	}
 	inv.Comment = ""
 	if prebilledNew {
 		o.wo.Status = api.StatusAccepted
@@ -301,17 +315,19 @@ func invoiceProblems(o *order, inv *api.Invoice) []string {
 }
 
 // setInvoiceStatus is the customer's side of the invoice life cycle
-// (service-facts §8 simulator suggestion): Submitted → PendingVerification
-// → Authorized → Paid, or Disputed from any of the first three.
+// (service-facts §8 simulator suggestion): PendingVerification → Submitted
+// (the facility manager verified it) → Authorized → Paid, or Disputed from
+// any of the first three. PendingVerification is reached only by
+// submitting at a customer that verifies.
 func (s *Sandbox) setInvoiceStatus(o *order, status api.InvoiceStatus, comment string, now time.Time) error {
 	inv := s.st.invoiceOf(o)
 	from := inv.Status
 	ok := false
 	switch status {
-	case api.InvoicePendingVerification:
-		ok = from == api.InvoiceSubmitted
+	case api.InvoiceSubmitted:
+		ok = from == api.InvoicePendingVerification
 	case api.InvoiceAuthorized:
-		ok = from == api.InvoiceSubmitted || from == api.InvoicePendingVerification
+		ok = from == api.InvoiceSubmitted
 	case api.InvoicePaid:
 		ok = from == api.InvoiceAuthorized
 	case api.InvoiceDisputed:

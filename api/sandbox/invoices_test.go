@@ -233,7 +233,7 @@ func TestPreV41InvisibleToInvoicing(t *testing.T) {
 	if _, err := e.client.GetWorkOrder(e.ctx, id); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.client.CheckOut(e.ctx, &api.VisitRequest{WorkOrderId: id}); err != nil {
+	if err := e.client.CheckOut(e.ctx, e.completeCheckOut(id)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.client.GetInvoice(e.ctx, id); err != nil {

@@ -24,8 +24,16 @@ type CustomerPolicy struct {
 	// AllowBackdating lets check-in, pause and check-out carry an
 	// ActualActionDate in the past.
 	AllowBackdating bool
-	PriceList       api.PriceList
-	Desk            string // name on the customer's notifications ("Sender.Name")
+	// RepairInfoRequired, RepairCodes and CustomFields are what check-out
+	// must carry (GET /api/customerSettings answers with them).
+	RepairInfoRequired bool
+	RepairCodes        []api.RepairInfo
+	CustomFields       []api.CustomFieldDescriptor
+	// RequireVerification: a submitted invoice waits in PendingVerification
+	// until the facility manager verifies it (service-facts §4.6).
+	RequireVerification bool
+	PriceList           api.PriceList
+	Desk                string // name on the customer's notifications ("Sender.Name")
 }
 
 // order is everything the sandbox keeps about one work order.
@@ -34,8 +42,9 @@ type order struct {
 	cust     *CustomerPolicy
 	invoice  *api.Invoice // nil = the empty draft every work order has (saves memory in big worlds)
 	messages []api.Message
-	files    []*file // work order attachments; the provider can never remove them
-	invFiles []*file // invoice attachments
+	files    []*file     // work order attachments; the provider can never remove them
+	invFiles []*file     // invoice attachments
+	done     *completion // what check-out or workDoneDetails told about the work
 }
 
 // file is an attachment with its content. Demo files share the embedded

@@ -6,38 +6,44 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 )
 
-// actionDateSlack is how far ActualActionDate may sit from the sandbox's now
-// before it counts as future or back-dated. Assumption: the service's
-// tolerance is unpublished; two minutes absorbs clock skew between a
-// contractor's machine and the service without letting real back-dating through.
-const actionDateSlack = 2 * time.Minute
+// futureSkew is how far ahead of the sandbox's clock an ActualActionDate may
+// be at a customer that allows back-dating: two clocks never agree exactly,
+// and a date a person picked as "a minute ago" on a machine running a little
+// fast is an honest back-date, not the future. Assumption: the service's
+// tolerance is unpublished. There is deliberately no tolerance the other
+// way: a date in the past is back-dating, and at a customer that forbids
+// back-dating any ActualActionDate at all is refused, so a client that
+// always sends one (even the moment of the tap) is caught here.
+const futureSkew = time.Minute
 
-// checkActionDate applies the ActualActionDate rules (service-facts §4.1):
-// never in the future (2100), in the past only where the customer allows
-// back-dating (3000), never before the work order existed (2100).
+// spec.md §2 says only that ActualActionDate "allows back-dating the
+// service time"; service-facts adds that it must be omitted in real time
+// and where the customer forbids back-dating. The two agree, the docs say
+// more, and the sandbox enforces the docs.
+//
+// checkActionDate applies the ActualActionDate rules (service-facts §4.1,
+// §14: "omit or null when acting in real time; if the customer does not
+// allow back-dating it must be omitted or null"): refused outright where
+// the customer forbids back-dating (3000); elsewhere never in the future
+// (2100) nor before the work order existed (2100).
 func checkActionDate(o *order, d *time.Time, now time.Time) error {
-	if d == nil || d.IsZero() {
+	if d == nil {
 		return nil
 	}
-	if d.After(now.Add(actionDateSlack)) {
+	if !o.cust.AllowBackdating {
+		return business(api.CodeBusinessRule, "%s does not allow back-dating: send the visit without ActualActionDate; the service records the time the request arrives.", o.cust.Customer.Name)
+	}
+	if d.After(now.Add(futureSkew)) {
 		return invalid("ActualActionDate", "ActualActionDate %s cannot be in the future", d.UTC().Format(time.RFC3339))
 	}
-	if d.Before(now.Add(-actionDateSlack)) {
-		if !o.cust.AllowBackdating {
-			return business(api.CodeBusinessRule, "%s does not allow back-dating: send the visit without ActualActionDate (now), or ask the customer to record it.", o.cust.Customer.Name)
-		}
-		if d.Before(o.wo.Created) {
-			return invalid("ActualActionDate", "ActualActionDate cannot be before the work order was created (%s)", o.wo.Created.Format(time.RFC3339))
-		}
+	if d.Before(o.wo.Created) {
+		return invalid("ActualActionDate", "ActualActionDate cannot be before the work order was created (%s)", o.wo.Created.Format(time.RFC3339))
 	}
 	return nil
 }
 
-func (c *call) visit(op string, to api.WorkOrderStatus, from ...api.WorkOrderStatus) (any, error) {
-	var req api.VisitRequest
-	if err := c.decode(&req); err != nil {
-		return nil, err
-	}
+// visitOrder decodes and checks what check-in, pause and check-out share.
+func (c *call) visitOrder(req *api.VisitRequest, op string, from ...api.WorkOrderStatus) (*order, error) {
 	if err := checkText("Comment", req.Comment, false); err != nil {
 		return nil, err
 	}
@@ -51,17 +57,33 @@ func (c *call) visit(op string, to api.WorkOrderStatus, from ...api.WorkOrderSta
 	if err := checkActionDate(o, req.ActualActionDate, c.now); err != nil {
 		return nil, err
 	}
-	o.wo.Status = to
-	if to == api.StatusCheckedOut {
-		// Assumption: the invoice deadline starts at check-out, 30 days.
-		inv := c.s.st.invoiceOf(o)
-		if inv.SubmissionDeadline == nil {
-			d := c.now.AddDate(0, 0, 30)
-			inv.SubmissionDeadline = &d
-		}
+	return o, nil
+}
+
+func (c *call) visit(op string, to api.WorkOrderStatus, from ...api.WorkOrderStatus) (any, error) {
+	var req api.VisitRequest
+	if err := c.decode(&req); err != nil {
+		return nil, err
 	}
+	o, err := c.visitOrder(&req, op, from...)
+	if err != nil {
+		return nil, err
+	}
+	o.wo.Status = to
 	c.s.st.touch(o, c.now)
 	return nil, nil
+}
+
+// checkedOut ends the visit: CheckedOut, and the invoice deadline starts.
+func (c *call) checkedOut(o *order) {
+	o.wo.Status = api.StatusCheckedOut
+	// Assumption: the invoice deadline starts at check-out, 30 days.
+	inv := c.s.st.invoiceOf(o)
+	if inv.SubmissionDeadline == nil {
+		d := c.now.AddDate(0, 0, 30)
+		inv.SubmissionDeadline = &d
+	}
+	c.s.st.touch(o, c.now)
 }
 
 func (c *call) checkIn() (any, error) {
@@ -72,10 +94,34 @@ func (c *call) pause() (any, error) {
 	return c.visit("pausing", api.StatusPaused, api.StatusCheckedIn)
 }
 
-// checkOut: CheckedIn → CheckedOut. Checking out from Paused is [UNK] in
-// service-facts §13; the sandbox refuses it so the client learns to check in first.
+// checkOut: CheckedIn → CheckedOut with the completion information the
+// customer requires (service-facts §4.1). A Request work order without it
+// is refused (2100, naming each missing item); a PMRM one is checked out
+// into NeedsCompletionDetails, to be completed by workDoneDetails. An
+// answer the customer would not take is refused for both. Checking out
+// from Paused is [UNK] in service-facts §13; the sandbox refuses it so the
+// client learns to check in first.
 func (c *call) checkOut() (any, error) {
-	return c.visit("checking out", api.StatusCheckedOut, api.StatusCheckedIn)
+	var req api.CheckOutRequest
+	if err := c.decode(&req); err != nil {
+		return nil, err
+	}
+	o, err := c.visitOrder(&req.VisitRequest, "checking out", api.StatusCheckedIn)
+	if err != nil {
+		return nil, err
+	}
+	missing, bad := completionGaps(o.cust, req.RepairInfo, req.CustomFields)
+	if len(bad) > 0 || len(missing) > 0 && o.wo.Type != "PMRM" {
+		return nil, refusal("Work order "+o.wo.WorkOrderNumber+" cannot be checked out", append(missing, bad...))
+	}
+	o.done = &completion{comment: req.Comment, repair: req.RepairInfo, fields: req.CustomFields}
+	if len(missing) > 0 {
+		o.wo.Status = api.StatusNeedsCompletionDetails
+		c.s.st.touch(o, c.now)
+		return nil, nil
+	}
+	c.checkedOut(o)
+	return nil, nil
 }
 
 // appointmentStates: the allowed states are [UNK]; assumption: while the

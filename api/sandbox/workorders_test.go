@@ -174,8 +174,11 @@ func TestVisits(t *testing.T) {
 	visit := func(f func(context.Context, *api.VisitRequest) error, at *time.Time) error {
 		return f(e.ctx, &api.VisitRequest{WorkOrderId: id, ActualActionDate: at})
 	}
+	checkOut := func(ctx context.Context, r *api.VisitRequest) error {
+		return e.client.CheckOut(ctx, &api.CheckOutRequest{VisitRequest: *r})
+	}
 	wantCode(t, visit(e.client.Pause, nil), 3001)
-	wantCode(t, visit(e.client.CheckOut, nil), 3001)
+	wantCode(t, visit(checkOut, nil), 3001)
 	future := fixedNow.Add(time.Hour)
 	err := visit(e.client.CheckIn, &future)
 	wantCode(t, err, 2100)
@@ -192,23 +195,47 @@ func TestVisits(t *testing.T) {
 	if err := visit(e.client.CheckIn, nil); err != nil {
 		t.Fatalf("check in from Paused: %v", err)
 	}
-	if err := visit(e.client.CheckOut, nil); err != nil {
+	if err := visit(checkOut, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := e.read(id).Status; got != api.StatusCheckedOut {
 		t.Fatalf("after check-out: %s", got)
 	}
 	wantCode(t, visit(e.client.CheckIn, nil), 3001)
+}
 
+// TestRealTimeCheckInAtStrictCustomer: where the customer forbids
+// back-dating, any ActualActionDate is refused, even the very moment of the
+// request (a client that always sends one is caught); a real-time check-in
+// without it is accepted.
+func TestRealTimeCheckInAtStrictCustomer(t *testing.T) {
+	e := newEnv(t)
 	strict := e.setup("Harbor Point Hotels", api.StatusAccepted, nil) // no back-dating
-	err = e.client.CheckIn(e.ctx, &api.VisitRequest{WorkOrderId: strict, ActualActionDate: &earlier})
-	wantCode(t, err, 3000)
-	if !contains(err.Error(), "back-dating") {
-		t.Fatalf("back-dating message: %v", err)
+	for _, at := range []time.Time{fixedNow.Add(-3 * time.Hour), fixedNow, fixedNow.Add(-30 * time.Second)} {
+		err := e.client.CheckIn(e.ctx, &api.VisitRequest{WorkOrderId: strict, ActualActionDate: &at})
+		wantCode(t, err, 3000)
+		if !contains(err.Error(), "does not allow back-dating") || !contains(err.Error(), "without ActualActionDate") {
+			t.Fatalf("back-dating message: %v", err)
+		}
 	}
-	// A date within clock-skew slack is "now", not back-dating.
-	skew := fixedNow.Add(-30 * time.Second)
-	if err := e.client.CheckIn(e.ctx, &api.VisitRequest{WorkOrderId: strict, ActualActionDate: &skew}); err != nil {
+	if got := e.read(strict).Status; got != api.StatusAccepted {
+		t.Fatalf("a refused check-in changed the status to %s", got)
+	}
+	if err := e.client.CheckIn(e.ctx, &api.VisitRequest{WorkOrderId: strict}); err != nil {
+		t.Fatalf("real-time check-in: %v", err)
+	}
+	if got := e.read(strict).Status; got != api.StatusCheckedIn {
+		t.Fatalf("after a real-time check-in: %s", got)
+	}
+}
+
+// TestClockSkewToleratedWhereBackdatingAllowed: a date a few seconds ahead
+// of the service's clock is an honest "now" from a fast clock.
+func TestClockSkewToleratedWhereBackdatingAllowed(t *testing.T) {
+	e := newEnv(t)
+	id := e.setup("Northwind Retail", api.StatusAccepted, nil)
+	ahead := fixedNow.Add(30 * time.Second)
+	if err := e.client.CheckIn(e.ctx, &api.VisitRequest{WorkOrderId: id, ActualActionDate: &ahead}); err != nil {
 		t.Fatal(err)
 	}
 }

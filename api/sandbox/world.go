@@ -100,6 +100,10 @@ func Generate(seed int64, n int, now time.Time) *World {
 			AllowQuotes: d.quotes, BlockOverNte: d.blockOverNte, AllowBackdating: d.backdating,
 			PriceList: pl, Desk: d.desk,
 		}
+		if cd, ok := completionDefs[d.id]; ok {
+			pol.RepairInfoRequired, pol.RepairCodes, pol.CustomFields = cd.repairRequired, cd.codes, cd.fields
+			pol.RequireVerification = cd.verification
+		}
 		gc := &genCustomer{policy: pol, def: d}
 		for k, s := range d.sites {
 			gc.sites = append(gc.sites, siteRef{
@@ -590,6 +594,36 @@ func (g *generator) cover(now time.Time) {
 			inv.PaidDate = &paid
 		case api.InvoiceDisputed:
 			inv.Comment = "Trip charge billed twice; please correct and resubmit."
+		}
+	}
+	// Check-out needs completion details at some customers: a demo shows a
+	// Request work order there (refused without them) and a PMRM one
+	// (checked out into NeedsCompletionDetails), both on site now.
+	asks := func(o *order) bool {
+		return o.cust.RepairInfoRequired && len(o.cust.CustomFields) > 0 && !o.wo.IsPreBilled && modern(o)
+	}
+	kept := map[int64]bool{}
+	for _, typ := range []string{"PMRM", "Request"} {
+		o := find(func(o *order) bool { return asks(o) && o.wo.Status == api.StatusCheckedIn && o.wo.Type == typ })
+		if o == nil {
+			o = find(func(o *order) bool { return asks(o) && o.wo.Status == api.StatusCheckedIn && !kept[o.wo.WorkOrderId] })
+		}
+		if o == nil {
+			// Start a visit, but leave the customer an accepted order too:
+			// a demo checks in there as well.
+			accepted := 0
+			for _, x := range st.orders {
+				if asks(x) && x.wo.Status == api.StatusAccepted {
+					accepted++
+				}
+			}
+			if accepted > 1 {
+				o = find(func(o *order) bool { return asks(o) && o.wo.Status == api.StatusAccepted && !kept[o.wo.WorkOrderId] })
+			}
+		}
+		if o != nil {
+			o.wo.Status, o.wo.Type = api.StatusCheckedIn, typ
+			kept[o.wo.WorkOrderId] = true
 		}
 	}
 	// One submitted invoice above the NTE at a customer that accepts it and

@@ -1,0 +1,64 @@
+package api
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func demoSettings() *CustomerSettings {
+	return &CustomerSettings{
+		CustomerId: 9, RepairInfoRequired: true,
+		RepairCodes: []RepairInfo{{CodeId: 1, Code: "Replaced part", CategoryId: 10, Category: "HVAC"}},
+		CustomFields: []CustomFieldDescriptor{
+			{Id: 5, Label: "Guest room affected", Values: []string{"Yes", "No"}, IsRequired: true},
+			{Id: 6, Label: "Engineer on duty", IsRequired: true, DataLength: 20},
+			{Id: 7, Label: "Notes"},
+			{Id: 8, Label: "Old question", IsRequired: true, IsDeleted: true},
+		},
+	}
+}
+
+func TestCheckOutProblemNamesWhatIsMissing(t *testing.T) {
+	s := demoSettings()
+	req := &WorkOrder{Type: WorkOrderTypeRequest, Customer: Customer{Name: "Harbor Point Hotels"}}
+	err := CheckOutProblem(req, s, Completion{})
+	var ce *CompletionError
+	if !errors.As(err, &ce) {
+		t.Fatalf("a bare check-out at a customer requiring details: %v", err)
+	}
+	msg := err.Error()
+	for _, want := range []string{"Harbor Point Hotels", "a repair code", `"Guest room affected"`, `"Engineer on duty"`} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message %q does not name %s", msg, want)
+		}
+	}
+	if strings.Contains(msg, "Old question") || strings.Contains(msg, "Notes") {
+		t.Errorf("message asks for what is not required: %q", msg)
+	}
+	ok := Completion{RepairInfo: &s.RepairCodes[0], CustomFields: []CustomField{{Id: 5, Value: "No"}, {Id: 6, Value: "Elena"}}}
+	if err := CheckOutProblem(req, s, ok); err != nil {
+		t.Fatalf("a complete check-out: %v", err)
+	}
+	// Values are case-sensitive: "no" is not "No".
+	wrongCase := ok
+	wrongCase.CustomFields = []CustomField{{Id: 5, Value: "no"}, {Id: 6, Value: "Elena"}}
+	if err := CheckOutProblem(req, s, wrongCase); err == nil || !strings.Contains(err.Error(), `"no" is not an answer`) {
+		t.Fatalf("lower-case answer: %v", err)
+	}
+	// A PMRM work order goes out without them and waits for the details.
+	pm := &WorkOrder{Type: WorkOrderTypePMRM}
+	if err := CheckOutProblem(pm, s, Completion{}); err != nil {
+		t.Fatalf("PMRM check-out without details: %v", err)
+	}
+	if got := CheckOutOutcome(pm, s, Completion{}); got != StatusNeedsCompletionDetails {
+		t.Fatalf("PMRM without details leads to %s", got)
+	}
+	if err := WorkDoneDetailsProblem(pm, s, Completion{}); err == nil {
+		t.Fatal("completing details with nothing was accepted")
+	}
+	// Unknown settings leave the judgement to the service.
+	if err := CheckOutProblem(req, nil, Completion{}); err != nil {
+		t.Fatalf("no settings known: %v", err)
+	}
+}

@@ -1,0 +1,92 @@
+package storage
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/workorderdesk/workdesk/api"
+)
+
+// CustomerSettings is the stored copy of what a customer requires of a visit,
+// or ErrNotFound when no sync has read it yet (then the service judges).
+func (s *Store) CustomerSettings(ctx context.Context, customerID int64) (*api.CustomerSettings, error) {
+	var cs api.CustomerSettings
+	found, err := s.readJSON(ctx, `SELECT json FROM customer_settings WHERE customer_id = ?`, &cs, customerID)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, fmt.Errorf("settings of customer %d: %w", customerID, ErrNotFound)
+	}
+	return &cs, nil
+}
+
+// PutCustomerSettings stores a customer's settings as the service gave them.
+func (s *Store) PutCustomerSettings(ctx context.Context, cs *api.CustomerSettings) error {
+	raw, err := json.Marshal(cs)
+	if err != nil {
+		return fmt.Errorf("storage: encoding the settings of customer %d: %w", cs.CustomerId, err)
+	}
+	_, err = s.w.ExecContext(ctx, `INSERT INTO customer_settings(customer_id, fetched_at, json) VALUES (?,?,?)
+ON CONFLICT(customer_id) DO UPDATE SET fetched_at=excluded.fetched_at, json=excluded.json`, cs.CustomerId, s.now().UnixMilli(), string(raw))
+	if err != nil {
+		return fmt.Errorf("storage: writing the settings of customer %d: %w", cs.CustomerId, err)
+	}
+	return nil
+}
+
+// settingsOf is the settings of wo's customer, nil when not known: the
+// client's rules then leave the judgement to the service.
+func (s *Store) settingsOf(ctx context.Context, wo *api.WorkOrder) (*api.CustomerSettings, error) {
+	cs, err := s.CustomerSettings(ctx, wo.Customer.Id)
+	if errors.Is(err, ErrNotFound) {
+		return nil, nil
+	}
+	return cs, err
+}
+
+// customersOf lists the distinct customers of the stored work orders ids,
+// and those whose settings were never read.
+func (s *Store) customersOf(ctx context.Context, ids []int64) ([]int64, error) {
+	// Customers never read yet (a replica from before customer settings
+	// existed) are refreshed too, whether or not their work orders changed.
+	rows, err := s.r.QueryContext(ctx, `SELECT DISTINCT customer_id FROM work_orders
+ WHERE customer_id > 0 AND (id IN (SELECT value FROM json_each(?))
+   OR customer_id NOT IN (SELECT customer_id FROM customer_settings)) ORDER BY customer_id`, idsJSON(ids))
+	if err != nil {
+		return nil, fmt.Errorf("storage: reading customers: %w", err)
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("storage: reading customers: %w", err)
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+// refreshCustomerSettings reads the settings of every customer of the work
+// orders a sync saw. The endpoint's query key and schema are guesses
+// (api.CustomerSettings), so a failure is logged, not returned: a wrong
+// guess must not stop the sync, and the replica keeps what it had.
+func (y *Syncer) refreshCustomerSettings(ctx context.Context, seen []int64) {
+	customers, err := y.s.customersOf(ctx, seen)
+	if err != nil {
+		y.log.Warn("could not list the customers to refresh", "err", err)
+		return
+	}
+	for _, id := range customers {
+		cs, err := y.c.GetCustomerSettings(ctx, id)
+		if err == nil {
+			err = y.s.PutCustomerSettings(ctx, cs)
+		}
+		if err != nil {
+			y.log.Warn("could not refresh a customer's settings; keeping the stored ones", "customer", id, "err", err)
+		}
+	}
+}

@@ -1,0 +1,293 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/storage"
+)
+
+// completionForm asks for exactly what the work order's customer requires
+// at check-out (GET /api/customerSettings): a repair code from its list and
+// an answer to each of its questions, a select where the answers are
+// fixed (case-sensitive at the service, so never typed) and an entry
+// otherwise. What is required is marked; the rule itself is api's
+// (CheckOutProblem), and storage enforces it again.
+type completionForm struct {
+	box      *fyne.Container
+	title    *widget.Label
+	form     *widget.Form
+	repair   *widget.Select
+	fields   []completionField
+	missing  *widget.Label
+	settings *api.CustomerSettings
+	codes    []api.RepairInfo
+	// relayout lays out the tab around the form again when the form grows
+	// or shrinks (a container re-lays out its children only when refreshed).
+	relayout func()
+}
+
+type completionField struct {
+	desc   api.CustomFieldDescriptor
+	choice *widget.Select // when the answer is one of desc.Values
+	entry  *widget.Entry  // otherwise
+}
+
+func (f completionField) value() string {
+	if f.choice != nil {
+		return f.choice.Selected
+	}
+	return strings.TrimSpace(f.entry.Text)
+}
+
+func newCompletionForm() *completionForm {
+	f := &completionForm{}
+	f.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	f.title.Wrapping = fyne.TextWrapWord
+	f.form = widget.NewForm()
+	f.missing = widget.NewLabel("")
+	f.missing.Wrapping = fyne.TextWrapWord
+	f.missing.Importance = widget.DangerImportance
+	f.missing.Hide()
+	f.box = container.NewVBox(f.title, f.form, f.missing)
+	f.box.Hide()
+	return f
+}
+
+// show rebuilds the form for wo's customer; nil settings (not synced yet)
+// or a customer that asks nothing hide it.
+func (f *completionForm) show(wo *api.WorkOrder, cs *api.CustomerSettings) {
+	f.settings = cs
+	f.fields, f.codes, f.repair = nil, nil, nil
+	f.form.Items = nil
+	f.missing.Hide()
+	if cs == nil || len(cs.RepairCodes) == 0 && !hasAskedFields(cs) {
+		f.box.Hide()
+		f.refresh()
+		return
+	}
+	f.title.SetText(fmt.Sprintf("Completion details asked by %s (* required)", wo.Customer.Name))
+	if len(cs.RepairCodes) > 0 {
+		f.codes = cs.RepairCodes
+		labels := make([]string, len(cs.RepairCodes))
+		for i, r := range cs.RepairCodes {
+			labels[i] = r.Label()
+		}
+		f.repair = widget.NewSelect(labels, nil)
+		f.repair.PlaceHolder = "Choose the repair code"
+		f.form.Append(requiredMark("Repair code", cs.RepairInfoRequired), f.repair)
+	}
+	for _, d := range cs.CustomFields {
+		if !d.Asked() {
+			continue
+		}
+		cf := completionField{desc: d}
+		var w fyne.CanvasObject
+		if len(d.Values) > 0 {
+			cf.choice = widget.NewSelect(d.Values, nil)
+			cf.choice.PlaceHolder = "Choose"
+			w = cf.choice
+		} else {
+			cf.entry = widget.NewEntry()
+			if d.DataLength > 0 {
+				cf.entry.SetPlaceHolder(fmt.Sprintf("up to %d characters", d.DataLength))
+			}
+			w = cf.entry
+		}
+		f.fields = append(f.fields, cf)
+		f.form.Append(requiredMark(d.Label, d.IsRequired), w)
+	}
+	f.form.Refresh()
+	f.box.Show()
+	f.refresh()
+}
+
+func hasAskedFields(cs *api.CustomerSettings) bool {
+	for _, d := range cs.CustomFields {
+		if d.Asked() {
+			return true
+		}
+	}
+	return false
+}
+
+func requiredMark(label string, required bool) string {
+	if required {
+		return label + " *"
+	}
+	return label
+}
+
+// completion is what the person filled in.
+func (f *completionForm) completion() api.Completion {
+	var c api.Completion
+	if f.repair != nil && f.repair.SelectedIndex() >= 0 {
+		code := f.codes[f.repair.SelectedIndex()]
+		c.RepairInfo = &code
+	}
+	for _, cf := range f.fields {
+		if v := cf.value(); v != "" {
+			c.CustomFields = append(c.CustomFields, api.CustomField{Id: cf.desc.Id, Value: v})
+		}
+	}
+	return c
+}
+
+// problem shows err (what is missing) under the form, or clears it.
+func (f *completionForm) problem(err error) {
+	if err == nil {
+		f.missing.Hide()
+	} else {
+		f.missing.SetText(err.Error())
+		f.missing.Show()
+	}
+	f.refresh()
+}
+
+func (f *completionForm) refresh() {
+	f.box.Refresh()
+	if f.relayout != nil {
+		f.relayout()
+	}
+}
+
+func (f *completionForm) setEnabled(on bool) {
+	if f.repair != nil {
+		setEnabled(f.repair, on)
+	}
+	for _, cf := range f.fields {
+		if cf.choice != nil {
+			setEnabled(cf.choice, on)
+		} else {
+			setEnabled(cf.entry, on)
+		}
+	}
+}
+
+// customerSettings is the stored settings of wo's customer, nil when no
+// sync has read them yet.
+func (d *Desk) customerSettings(wo *api.WorkOrder) *api.CustomerSettings {
+	cs, err := d.store.CustomerSettings(context.Background(), wo.Customer.Id)
+	if err != nil {
+		return nil
+	}
+	return cs
+}
+
+// serviceUnreachable says whether actions queued now will likely wait: the
+// last sync failed, or queued actions are waiting after a network error.
+func (d *Desk) serviceUnreachable() bool {
+	if d.status != nil && d.status.lastErr != nil {
+		return true
+	}
+	rows, err := d.store.UnfinishedOutbox(context.Background())
+	if err != nil {
+		return false
+	}
+	for _, r := range rows {
+		if r.State == storage.OutboxPending && r.Error != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// showSettings applies what wo's customer requires to the visit tab: the
+// completion form, the "Complete details" button, and back-dating only
+// where the customer allows it.
+func (t *visitTab) showSettings(wo *api.WorkOrder) {
+	cs := t.d.customerSettings(wo)
+	t.settings = cs
+	if t.wo == nil || t.formFor != wo.WorkOrderId || t.formStatus != wo.Status {
+		// Asked while a check-out or the details are still ahead; once
+		// checked out there is nothing left to fill in.
+		switch wo.Status {
+		case api.StatusAccepted, api.StatusCheckedIn, api.StatusPaused, api.StatusNeedsCompletionDetails:
+			t.form.show(wo, cs)
+		default:
+			t.form.show(wo, nil)
+		}
+		t.formFor, t.formStatus = wo.WorkOrderId, wo.Status
+	}
+	open := wo.Status == api.StatusCheckedIn || wo.Status == api.StatusNeedsCompletionDetails
+	t.form.setEnabled(open)
+	if wo.Status == api.StatusNeedsCompletionDetails {
+		t.completeDetails.Show()
+	} else {
+		t.completeDetails.Hide()
+	}
+	if cs != nil && !cs.AllowBackdating {
+		t.when.SetSelected(whenNow)
+		t.when.Disable()
+		t.backNote.SetText(wo.Customer.Name + " does not allow back-dating: a visit is recorded at the time it reaches the service.")
+		t.backNote.Show()
+	} else {
+		t.when.Enable()
+		t.backNote.Hide()
+	}
+}
+
+// queueCheckOut queues the check-out with the form's completion details, or says
+// what is still missing and queues nothing.
+func (t *visitTab) queueCheckOut(at *time.Time) error {
+	done := t.form.completion()
+	if err := api.CheckOutProblem(t.wo, t.settings, done); err != nil {
+		t.form.problem(err)
+		return err
+	}
+	t.form.problem(nil)
+	_, err := t.d.store.CheckOutWith(context.Background(), t.wo.WorkOrderId, at, "", done)
+	return err
+}
+
+// onCompleteDetails sends the details of a work order checked out without
+// them (PMRM, IVR), so it becomes CheckedOut and can be invoiced.
+func (t *visitTab) onCompleteDetails() {
+	done := t.form.completion()
+	if err := api.WorkDoneDetailsProblem(t.wo, t.settings, done); err != nil {
+		t.form.problem(err)
+		t.d.showError(err)
+		return
+	}
+	t.form.problem(nil)
+	if _, err := t.d.store.CompleteWorkDetails(context.Background(), t.wo.WorkOrderId, "", done); err != nil {
+		t.d.showError(err)
+		return
+	}
+	t.lastState.SetText(t.d.lastActionText(t.wo.WorkOrderId))
+}
+
+// confirmRealTime asks before queueing a check-in that will wait: where the
+// customer forbids back-dating, the service records the time the check-in
+// arrives, not the time of the tap (service-facts §4.1). queue runs on yes.
+func (t *visitTab) confirmRealTime(action string, queue func()) bool {
+	if t.settings == nil || t.settings.AllowBackdating || !t.d.serviceUnreachable() {
+		return false
+	}
+	msg := fmt.Sprintf("The service cannot be reached right now. %s does not allow back-dating, so this %s will be recorded at the time it reaches the service, not now.\n\nQueue it anyway?",
+		t.wo.Customer.Name, strings.ToLower(action))
+	c := dialog.NewConfirm(action+" while offline", msg, func(ok bool) {
+		if ok {
+			queue()
+		}
+	}, t.d.win)
+	c.SetConfirmText("Queue " + strings.ToLower(action))
+	c.Show()
+	return true
+}
+
+func newCompleteDetailsButton(t *visitTab) *widget.Button {
+	b := widget.NewButtonWithIcon("Complete details", theme.DocumentCreateIcon(), t.onCompleteDetails)
+	b.Importance = widget.HighImportance
+	b.Hide()
+	return b
+}

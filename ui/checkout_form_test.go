@@ -1,0 +1,221 @@
+package ui
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/storage"
+)
+
+// staleSettings makes the replica's copy of woID's customer settings say
+// back-dating is allowed, as if the customer changed it since the last sync.
+func staleSettings(t *testing.T, h *harness, woID int64) {
+	t.Helper()
+	ctx := context.Background()
+	wo, err := h.store.WorkOrder(ctx, woID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := h.store.CustomerSettings(ctx, wo.Customer.Id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs.AllowBackdating = true
+	if err := h.store.PutCustomerSettings(ctx, cs); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func queuedKinds(t *testing.T, h *harness, woID int64) []storage.OutboxKind {
+	t.Helper()
+	rows, err := h.store.OutboxRows(context.Background(), woID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []storage.OutboxKind
+	for _, r := range rows {
+		out = append(out, r.Kind)
+	}
+	return out
+}
+
+// TestCheckOutFormAsksWhatTheCustomerRequires: at Harbor Point Hotels the
+// visit tab asks for a repair code and the customer's questions (a select
+// where the answers are fixed, an entry otherwise), refuses to queue a
+// check-out without them, saying what is missing, and sends it once they
+// are given.
+func TestCheckOutFormAsksWhatTheCustomerRequires(t *testing.T) {
+	h := newHarness(t)
+	r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted && r.Customer == "Harbor Point Hotels" })
+	h.open(r.Id)
+	h.selectTab("Visit")
+	v := tabOf[*visitTab](h)
+	test.Tap(v.checkIn)
+	h.send()
+	h.desk.changed([]int64{r.Id})
+	h.flush()
+	if v.checkOut.Disabled() || v.wo.Status != api.StatusCheckedIn {
+		t.Fatalf("after checking in the work order is %s", v.wo.Status)
+	}
+
+	f := v.form
+	if !f.box.Visible() || f.repair == nil {
+		t.Fatal("the check-out form asks for no repair code at Harbor Point Hotels")
+	}
+	if !strings.Contains(f.title.Text, "Harbor Point Hotels") {
+		t.Errorf("the form's title is %q", f.title.Text)
+	}
+	if len(f.repair.Options) != 6 || f.repair.Options[0] != "HVAC — Replaced part" {
+		t.Errorf("repair codes offered: %v", f.repair.Options)
+	}
+	labels := map[string]completionField{}
+	for i, it := range f.form.Items {
+		if i > 0 {
+			labels[it.Text] = f.fields[i-1]
+		}
+	}
+	if f.form.Items[0].Text != "Repair code *" {
+		t.Errorf("the repair code is labelled %q", f.form.Items[0].Text)
+	}
+	room, ok := labels["Guest room out of order *"]
+	if !ok || room.choice == nil || strings.Join(room.choice.Options, "/") != "Yes/No" {
+		t.Fatalf("the guest room question: %+v (labels %v)", room, labels)
+	}
+	engineer, ok := labels["Engineer who signed off *"]
+	if !ok || engineer.entry == nil {
+		t.Fatalf("the engineer question is not an entry: %+v", engineer)
+	}
+	if _, ok := labels["Follow-up visit booked"]; !ok {
+		t.Errorf("the optional question is missing or marked required: %v", labels)
+	}
+
+	// Nothing filled in: nothing is queued, and the person is told what is missing.
+	room.choice.SetSelected("Yes")
+	test.Tap(v.checkOut)
+	msg := h.overlayText() // in lower case
+	for _, want := range []string{"a repair code", `"Engineer who signed off"`} {
+		if !strings.Contains(msg, strings.ToLower(want)) || !strings.Contains(f.missing.Text, want) {
+			t.Errorf("the refusal %q (form: %q) does not name %s", msg, f.missing.Text, want)
+		}
+	}
+	if strings.Contains(msg, "guest room") {
+		t.Errorf("the refusal asks again for what was answered: %q", msg)
+	}
+	h.dismissOverlays()
+	h.capture("checkout-form")
+	for _, k := range queuedKinds(t, h, r.Id) {
+		if k == storage.KindCheckOut {
+			t.Fatal("a check-out was queued without what the customer requires")
+		}
+	}
+
+	f.repair.SetSelected("HVAC — Cleaned and adjusted")
+	test.Type(engineer.entry, "Elena Vasquez")
+	test.Tap(v.checkOut)
+	if txt := h.overlayText(); txt != "" {
+		t.Fatalf("the complete check-out showed %q", txt)
+	}
+	h.send()
+	h.desk.changed([]int64{r.Id})
+	h.flush()
+	if got := v.wo.Status; got != api.StatusCheckedOut {
+		t.Fatalf("after the complete check-out the work order is %s", got)
+	}
+	if v.form.box.Visible() {
+		t.Error("the form still asks for details after the check-out went through")
+	}
+}
+
+// TestCompleteDetailsLater: a work order waiting in NeedsCompletionDetails
+// offers "Complete details" on the visit tab, asks the customer's question,
+// and becomes CheckedOut once the details are sent.
+func TestCompleteDetailsLater(t *testing.T) {
+	h := newHarness(t)
+	r := h.rowWhere(func(r storage.Row) bool {
+		return r.Status == api.StatusNeedsCompletionDetails && r.Customer == "Lakeside Medical Group"
+	})
+	h.open(r.Id)
+	h.selectTab("Visit")
+	v := tabOf[*visitTab](h)
+	if !v.completeDetails.Visible() || v.form.box.Visible() == false {
+		t.Fatal("no Complete details offered for a work order waiting for its details")
+	}
+	test.Tap(v.completeDetails)
+	if msg := h.overlayText(); !strings.Contains(msg, `completion details for lakeside medical group still needs an answer to "infection control measures followed"`) {
+		t.Fatalf("completing with nothing filled in showed %q", msg)
+	}
+	h.dismissOverlays()
+	v.form.fields[0].choice.SetSelected("Not applicable")
+	test.Tap(v.completeDetails)
+	if txt := h.overlayText(); txt != "" {
+		t.Fatalf("complete details showed %q", txt)
+	}
+	h.send()
+	h.desk.changed([]int64{r.Id})
+	h.flush()
+	if got := v.wo.Status; got != api.StatusCheckedOut {
+		t.Fatalf("after completing the details the work order is %s", got)
+	}
+	if v.completeDetails.Visible() {
+		t.Error("Complete details is still offered after the work order was checked out")
+	}
+}
+
+// TestBackDatingOnlyWhereAllowed: at a customer that forbids back-dating
+// the visit tab offers no back-date and says why; elsewhere it does.
+func TestBackDatingOnlyWhereAllowed(t *testing.T) {
+	h := newHarness(t)
+	strict := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted && r.Customer == "Harbor Point Hotels" })
+	h.open(strict.Id)
+	h.selectTab("Visit")
+	v := tabOf[*visitTab](h)
+	if !v.when.Disabled() || !v.backNote.Visible() || !strings.Contains(v.backNote.Text, "does not allow back-dating") {
+		t.Fatalf("Harbor Point Hotels: back-dating disabled %v, note %q", v.when.Disabled(), v.backNote.Text)
+	}
+	ok := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted && r.Customer == "Northwind Retail" })
+	h.open(ok.Id)
+	if v.when.Disabled() || v.backNote.Visible() {
+		t.Fatal("Northwind Retail allows back-dating, but the visit tab does not offer it")
+	}
+}
+
+// TestOfflineCheckInAtStrictCustomerAsksFirst: with the service out of
+// reach, a check-in at a customer that forbids back-dating says before
+// queueing that the service will record the time it arrives.
+func TestOfflineCheckInAtStrictCustomerAsksFirst(t *testing.T) {
+	var offline atomic.Bool
+	h := newHarnessWith(t, harnessOptions{service: func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if offline.Load() {
+				panic(http.ErrAbortHandler)
+			}
+			next.ServeHTTP(w, r)
+		})
+	}})
+	r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted && r.Customer == "Harbor Point Hotels" })
+	h.open(r.Id)
+	h.selectTab("Visit")
+	v := tabOf[*visitTab](h)
+	offline.Store(true)
+	h.menuItem("Sync now").Action()
+	h.waitFor("the failed sync", func() bool { return h.desk.status.lastErr != nil })
+
+	test.Tap(v.checkIn)
+	msg := h.overlayText()
+	if !strings.Contains(msg, "does not allow back-dating") || !strings.Contains(msg, "recorded at the time it reaches the service") {
+		t.Fatalf("an offline check-in at Harbor Point showed %q", msg)
+	}
+	if len(queuedKinds(t, h, r.Id)) != 0 {
+		t.Fatal("the check-in was queued before the person answered")
+	}
+	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Queue check in"))
+	if kinds := queuedKinds(t, h, r.Id); len(kinds) != 1 || kinds[0] != storage.KindCheckIn {
+		t.Fatalf("after confirming, queued %v", kinds)
+	}
+}
