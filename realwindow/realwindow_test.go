@@ -32,23 +32,29 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	a.dialog("status-filter", "tap ^All statuses")
 	a.closes("checked-in-only", `tap ^Checked in \(\d+\)$`)
 
-	// A checked-in work order with a procedure: every "Add file…" is
-	// enabled on it.
+	// A checked-in work order with a procedure step holding a file: every
+	// "Add file…" is enabled on it, and the file can be opened and saved.
 	numbers := regexp.MustCompile(`\b[A-Z]{3}\d{5}\b`).FindAllString(a.do("texts *ui.woTable"), -1)
 	if len(numbers) == 0 {
 		t.Fatal("the list filtered to checked-in work orders shows no work order numbers")
 	}
-	var picked string
+	var picked, fileStep string
 	for _, n := range numbers {
 		a.do("tap ^" + n + "$")
 		a.do("tapin *container.AppTabs ^Procedures$")
-		if strings.Contains(a.do("texts *widget.Tree"), "1. ") {
-			picked = n
+		for _, s := range regexp.MustCompile(`(?:^|\| )(\d+)\. `).FindAllStringSubmatch(a.do("texts *widget.Tree"), -1) {
+			a.do(`tapin *widget.Tree ^` + s[1] + `\. `)
+			if strings.Contains(a.stepFiles(), "| Open… |") {
+				picked, fileStep = n, s[1]
+				break
+			}
+		}
+		if picked != "" {
 			break
 		}
 	}
 	if picked == "" {
-		t.Fatalf("none of the checked-in work orders %v has a procedure with steps", numbers)
+		t.Fatalf("none of the checked-in work orders %v has a procedure step with a file", numbers)
 	}
 	a.shoot("work-order-" + picked)
 
@@ -70,6 +76,12 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	a.step("procedure-step", `tapin *widget.Tree ^1\. `)
 	a.dialog("step-add-file", "tap ^Add file…$")
 	a.closes("step-add-file-cancelled", "tap ^Cancel$")
+	a.do(`tapin *widget.Tree ^` + fileStep + `\. `)
+	a.stepFiles()
+	a.dialog("step-file-open", "tap ^Open…$")
+	a.dialog("step-file-save-as", "tap ^Save as…$")
+	a.closes("step-file-save-as-cancelled", "tap ^Cancel$")
+	a.closes("step-file-closed", "tap ^Close$")
 
 	a.dialog("connection", "menu File/Live connection…")
 	a.dialog("connection-certificate", "tapicon folder-open")
@@ -108,6 +120,21 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	a.dialog("reject", "tap ^Reject…$")
 	a.closes("reject-cancelled", "tap ^Cancel$")
 	a.type_("search-typed", "sakura", "*ui.searchEntry")
+}
+
+// stepFiles waits for the chosen step's files to load and returns the
+// texts of the Procedures tab.
+func (a *app) stepFiles() string {
+	a.t.Helper()
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		texts := a.do("texts *container.Split")
+		if !strings.Contains(texts, "Loading the step's files") {
+			return texts
+		}
+		if time.Now().After(deadline) {
+			a.t.Fatal("the step's files did not load in 15 s")
+		}
+	}
 }
 
 // app is the running binary, spoken to through its driver (realwindow.go).
