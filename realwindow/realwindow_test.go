@@ -119,7 +119,19 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	a.step("new-work-order", `tap ^[A-Z]{3}\d{5}$`)
 	a.dialog("reject", "tap ^Reject…$")
 	a.closes("reject-cancelled", "tap ^Cancel$")
-	a.type_("search-typed", "sakura", "*ui.searchEntry")
+
+	// A word and digits read off a sheet find the work order.
+	a.dialog("status-filter-all", "tap ^New \\(")
+	a.closes("all-statuses", `tap ^All statuses \(\d+\)$`)
+	sakura := regexp.MustCompile(`\bSMJ\d{5}\b`).FindString(a.do("texts *ui.woTable"))
+	if sakura == "" {
+		t.Fatal("the demo list shows no Sakura Mart work order")
+	}
+	search := "sakura " + sakura[len(sakura)-4:]
+	a.type_("search-"+strings.ReplaceAll(search, " ", "-"), search, "*ui.searchEntry")
+	if list := a.do("texts *ui.woTable"); !strings.Contains(list, sakura) {
+		t.Fatalf("searching %q does not list %s: %s", search, sakura, list)
+	}
 }
 
 // stepFiles waits for the chosen step's files to load and returns the
