@@ -123,7 +123,18 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	// A word and digits read off a sheet find the work order.
 	a.dialog("status-filter-all", "tap ^New \\(")
 	a.closes("all-statuses", `tap ^All statuses \(\d+\)$`)
-	sakura := regexp.MustCompile(`\bSMJ\d{5}\b`).FindString(a.do("texts *ui.woTable"))
+	// A work order without an NTE says so in words, without a currency.
+	list := a.do("texts *ui.woTable")
+	if m := regexp.MustCompile(`([A-Z]{3}\d{5}) \| [^|]+ \| [^|]+ \| No limit \|`).FindStringSubmatch(list); m != nil {
+		a.step("no-limit-"+m[1], "tap ^"+m[1]+"$")
+		if texts := a.do("texts"); !strings.Contains(texts, "| NTE | no limit |") {
+			t.Errorf("the header of %s, which has no NTE, does not read \"NTE no limit\": %s", m[1], texts)
+		}
+	} else {
+		t.Errorf("the demo list shows no work order without an NTE: %s", list)
+	}
+
+	sakura := regexp.MustCompile(`\bSMJ\d{5}\b`).FindString(list)
 	if sakura == "" {
 		t.Fatal("the demo list shows no Sakura Mart work order")
 	}

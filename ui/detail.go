@@ -133,7 +133,11 @@ func (v *detailView) show(wo *api.WorkOrder) {
 	}
 	v.where.SetText(where)
 	v.titleRow.Refresh()
-	v.nte.SetText(nteText(wo.Nte.Amount) + "  " + wo.Currency)
+	if wo.Nte.Amount.IsZero() {
+		v.nte.SetText("no limit") // a currency beside it would read as an amount
+	} else {
+		v.nte.SetText(nteText(wo.Nte.Amount) + "  " + wo.Currency)
+	}
 	if wo.Status == api.StatusNew {
 		v.accept.Show()
 		v.reject.Show()
