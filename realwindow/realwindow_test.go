@@ -20,7 +20,7 @@ import (
 // realwindow tag (WORKDESK_BIN) on an X display (DISPLAY, e.g. under
 // xvfb-run) in demo mode and uses it as a person does: it opens a work
 // order, visits every tab, opens every dialog there and closes it with
-// Cancel or Close (the file pickers included), types into every entry and
+// Cancel, Close or Esc (the file pickers included), types into every entry and
 // resizes the window to 1024x700 and 1920x1080. After each step the process
 // must still be running, and a screenshot of the screen is kept in
 // WORKDESK_SHOTS (default: a new folder under the temp dir, printed).
@@ -64,13 +64,13 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 
 	a.step("tab-attachments", "tapin *container.AppTabs ^Attachments$")
 	a.dialog("attachments-add-file", "tap ^Add file…$")
-	a.closes("attachments-add-file-cancelled", "tap ^Cancel$")
+	a.closes("attachments-add-file-esc", "key Escape")
 
 	a.step("tab-invoice", "tapin *container.AppTabs ^Invoice$")
 	a.dialog("invoice-add-file", "tap ^Add file…$")
 	a.closes("invoice-add-file-cancelled", "tap ^Cancel$")
 	a.dialog("invoice-delete", "tap ^Delete…$")
-	a.closes("invoice-delete-cancelled", "tap ^No$")
+	a.closes("invoice-delete-esc", "key Escape")
 
 	a.step("tab-procedures", "tapin *container.AppTabs ^Procedures$")
 	a.step("procedure-step", `tapin *widget.Tree ^1\. `)
@@ -81,16 +81,16 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	a.dialog("step-file-open", "tap ^Open…$")
 	a.dialog("step-file-save-as", "tap ^Save as…$")
 	a.closes("step-file-save-as-cancelled", "tap ^Cancel$")
-	a.closes("step-file-closed", "tap ^Close$")
+	a.closes("step-file-esc", "key Escape")
 
 	a.dialog("connection", "menu File/Live connection…")
 	a.dialog("connection-certificate", "tapicon folder-open")
-	a.closes("connection-certificate-cancelled", "tap ^Cancel$")
+	a.closes("connection-certificate-esc", "key Escape")
 	a.type_("connection-typed", "https://example.test/x")
 	a.closes("connection-cancelled", "tap ^Cancel$")
 
 	a.dialog("shortcuts", "menu View/Keyboard shortcuts")
-	a.closes("shortcuts-closed", "tap ^Close$")
+	a.closes("shortcuts-esc", "key Escape")
 	a.dialog("customer-nte", "menu Customer/Change the NTE…")
 	a.type_("customer-nte-typed", "12.50")
 	a.closes("customer-nte-cancelled", "tap ^Cancel$")
@@ -118,7 +118,7 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	a.closes("new-only", `tap ^New \(\d+\)$`)
 	a.step("new-work-order", `tap ^[A-Z]{3}\d{5}$`)
 	a.dialog("reject", "tap ^Reject…$")
-	a.closes("reject-cancelled", "tap ^Cancel$")
+	a.closes("reject-esc", "key Escape") // the reason has the focus
 
 	// A word and digits read off a sheet find the work order.
 	a.dialog("status-filter-all", "tap ^New \\(")
