@@ -94,6 +94,14 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	a.dialog("customer-nte", "menu Customer/Change the NTE…")
 	a.type_("customer-nte-typed", "12.50")
 	a.closes("customer-nte-cancelled", "tap ^Cancel$")
+	// A wrong amount is explained in a dialog whose icon sits beside the text.
+	a.dialog("customer-nte-again", "menu Customer/Change the NTE…")
+	a.type_("customer-nte-not-a-number", "abc")
+	a.step("customer-nte-refused", "tap ^Change$")
+	if texts := a.do("texts"); !strings.Contains(texts, "Not a valid NTE") {
+		t.Fatalf("a wrong NTE was not explained: %s", texts)
+	}
+	a.closes("customer-nte-refused-esc", "key Escape")
 	a.dialog("customer-procedure-na", "menu Customer/Mark a procedure N/A…")
 	a.closes("customer-procedure-na-cancelled", "tap ^Cancel$")
 
