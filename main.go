@@ -29,6 +29,8 @@ func main() {
 		os.Exit(runSandbox(args[1:]))
 	case "receive":
 		os.Exit(runReceive(args[1:]))
+	case "version", "-version", "--version":
+		fmt.Println("workdesk", appVersion)
 	case "help", "-h", "-help", "--help":
 		fmt.Print(usage)
 	default:
@@ -49,4 +51,6 @@ const usage = `Work Order Desk
       run the simulated service for integrators
   workdesk receive --addr 127.0.0.1:PORT --cert FILE [--check-source] [--db FILE] [--path /]
       run the notification receiver without a window
+  workdesk --version
+      print the version
 `

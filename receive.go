@@ -56,61 +56,45 @@ func receive(ctx context.Context, args []string, out, errOut io.Writer, listenin
 			return 1
 		}
 	}
-	store, err := storage.Open(ctx, dbPath)
+	eng, err := storage.OpenEngine(ctx, dbPath, storage.EngineOptions{})
 	if err != nil {
 		fmt.Fprintln(errOut, "receive:", err)
 		return 1
 	}
-	defer store.Close()
-
-	rc := newReceiveHandler(store, v, *checkSource, out, errOut)
-	mux := http.NewServeMux()
-	mux.Handle(*path, rc)
-	ln, err := net.Listen("tcp", *addr)
+	defer eng.Close()
+	listen, err := eng.Listen(*addr, *path, newReceiveHandler(eng, v, *checkSource, out, errOut))
 	if err != nil {
 		fmt.Fprintln(errOut, "receive:", err)
 		return 1
 	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	drained := make(chan struct{})
-	go func() {
-		defer close(drained)
-		<-ctx.Done()
-		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		srv.Shutdown(shut)
-	}()
-	fmt.Fprintf(errOut, "receiving notifications on http://%s%s (replica %s)\n", ln.Addr(), *path, dbPath)
+	fmt.Fprintf(errOut, "receiving notifications on http://%s%s (replica %s)\n", listen, *path, dbPath)
 	if listening != nil {
-		listening(ln.Addr())
+		listening(listen)
 	}
-	if err := srv.Serve(ln); err != nil && err != http.ErrServerClosed {
-		fmt.Fprintln(errOut, "receive:", err)
-		return 1
-	}
-	<-drained // Serve returns at once on Shutdown; the store stays open until handlers finish
+	<-ctx.Done()
+	// Handlers finish before the replica closes.
+	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	eng.Shutdown(shut)
 	return 0
 }
 
 // newReceiveHandler verifies each notification, stores and applies it to
 // the replica, and prints one JSON line per accepted event to out; each
 // refusal gets its HTTP status and a line on errOut saying why.
-func newReceiveHandler(store *storage.Store, v *api.Verifier, checkSource bool, out, errOut io.Writer) http.Handler {
+func newReceiveHandler(eng *storage.Engine, v *api.Verifier, checkSource bool, out, errOut io.Writer) http.Handler {
 	var mu sync.Mutex // one line at a time, whatever the concurrency
 	enc := json.NewEncoder(out)
-	handle := func(ctx context.Context, ev api.Event) error {
-		if err := store.HandleEvent(ctx, ev); err != nil {
-			return err
-		}
+	eng.OnEvent(func(ev api.Event) {
 		mu.Lock()
 		defer mu.Unlock()
-		return enc.Encode(struct {
+		enc.Encode(struct {
 			Action      string `json:"action"`
 			WorkOrderId int64  `json:"work_order_id"`
 			MessageId   string `json:"message_id"`
 		}{ev.Header.Action, ev.Header.WorkOrderId, ev.Header.MessageId})
-	}
-	return api.NewReceiver(v, handle, api.ReceiverOptions{
+	})
+	return eng.Receiver(v, api.ReceiverOptions{
 		CheckSource: checkSource,
 		OnReject: func(status int, reason string) {
 			mu.Lock()

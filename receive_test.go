@@ -86,14 +86,15 @@ func postEvent(url, token, action string, body []byte) (int, error) {
 func TestReceiveCommand(t *testing.T) {
 	ctx := context.Background()
 	f := newReceiveFixture(t)
-	store, err := storage.Open(ctx, f.db)
+	eng, err := storage.OpenEngine(ctx, f.db, storage.EngineOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer store.Close()
+	defer eng.Close()
+	store := eng.Store
 	v := api.NewVerifierFromKey(&f.sb.Key().PublicKey)
 	var out, errOut bytes.Buffer
-	srv := httptest.NewServer(newReceiveHandler(store, v, false, &out, &errOut))
+	srv := httptest.NewServer(newReceiveHandler(eng, v, false, &out, &errOut))
 	defer srv.Close()
 
 	post := func(token string) int {

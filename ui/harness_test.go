@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -33,36 +32,13 @@ type harness struct {
 	mu     sync.Mutex
 	queue  []func() // work handed to the main goroutine, drained by flush
 	sb     *sandbox.Sandbox
+	eng    *storage.Engine
+	info   sandbox.ConnectionInfo
 	store  *storage.Store
 	sender *storage.Sender
 	desk   *Desk
 	win    fyne.Window
 	closed bool
-}
-
-type harnessOnline struct {
-	syncer *storage.Syncer
-	client *api.Client
-}
-
-func (o harnessOnline) SyncNow(ctx context.Context, _ func(int, int)) error {
-	return o.syncer.SyncNow(ctx)
-}
-func (o harnessOnline) Refresh(ctx context.Context, id int64) error { return o.syncer.Refresh(ctx, id) }
-func (o harnessOnline) AttachmentLink(ctx context.Context, wo int64, att string) (api.DownloadURL, error) {
-	return o.client.AttachmentDownloadURL(ctx, wo, att)
-}
-func (o harnessOnline) InvoiceAttachmentLink(ctx context.Context, wo int64, att string) (api.DownloadURL, error) {
-	return o.client.InvoiceAttachmentDownloadURL(ctx, wo, att)
-}
-func (o harnessOnline) StepAttachments(ctx context.Context, s api.StepRef) ([]api.StepAttachment, error) {
-	return o.client.ListStepAttachments(ctx, s)
-}
-func (o harnessOnline) StepAttachmentLink(ctx context.Context, s api.StepRef, att string) (api.DownloadURL, error) {
-	return o.client.StepAttachmentDownloadURL(ctx, s, att)
-}
-func (o harnessOnline) Download(ctx context.Context, l api.DownloadURL, w io.Writer, p func(int64, int64)) error {
-	return o.client.Download(ctx, l, w, p)
 }
 
 // harnessOptions vary the harness for one test.
@@ -104,23 +80,19 @@ func newHarnessWith(t *testing.T, opts harnessOptions) *harness {
 	t.Cleanup(func() { srv.Close(); sb.Close() })
 	info := sb.InfoFor(srv.URL + "/")
 
-	store, err := storage.Open(ctx, filepath.Join(t.TempDir(), "replica.db"))
+	eng, err := storage.OpenEngine(ctx, filepath.Join(t.TempDir(), "replica.db"), storage.EngineOptions{
+		Connection: api.Connection{BaseURL: info.BaseURL, TokenURL: info.TokenURL, ClientID: info.ClientID, ClientSecret: info.ClientSecret},
+		Now:        func() time.Time { return fixedNow },
+		ManualSend: true,
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { store.Close() })
-	store.SetClock(func() time.Time { return fixedNow })
-	tokens := api.NewClientCredentials(api.CredentialsConfig{TokenURL: info.TokenURL, ClientID: info.ClientID, ClientSecret: info.ClientSecret,
-		Now: func() time.Time { return fixedNow }})
-	client, err := api.NewClient(info.BaseURL, nil, tokens)
-	if err != nil {
-		t.Fatal(err)
-	}
-	syncer := storage.NewSyncer(store, client, storage.SyncOptions{})
-	if err := syncer.SyncNow(ctx); err != nil {
+	t.Cleanup(eng.Close)
+	if err := eng.SyncNow(ctx, nil); err != nil {
 		t.Fatalf("first sync: %v", err)
 	}
-	h := &harness{t: t, sb: sb, store: store, sender: storage.NewSender(store, client, storage.SenderOptions{})}
+	h := &harness{t: t, sb: sb, eng: eng, info: info, store: eng.Store, sender: eng.Sender}
 
 	// The receiver, as in demo mode: signed notifications from the sandbox
 	// are verified and applied to the replica.
@@ -128,20 +100,13 @@ func newHarnessWith(t *testing.T, opts harnessOptions) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var desk *Desk
-	rcv := httptest.NewServer(api.NewReceiver(v, func(ctx context.Context, ev api.Event) error {
-		if err := store.HandleEvent(ctx, ev); err != nil {
-			return err
-		}
-		desk.EventReceived(ev)
-		return nil
-	}, api.ReceiverOptions{}))
+	rcv := httptest.NewServer(eng.Receiver(v, api.ReceiverOptions{}))
 	t.Cleanup(rcv.Close)
 	sb.SetNotifyURL(rcv.URL)
 
-	h.desk = New(a, Deps{Store: store, Online: harnessOnline{syncer, client}, Demo: true, Service: info.BaseURL,
+	h.desk = New(a, Deps{Store: eng.Store, Online: eng, Demo: true, Service: info.BaseURL,
 		Background: func(f func()) { f() }, Do: h.enqueue, Customer: sb, Health: harnessHealth})
-	desk = h.desk
+	eng.OnEvent(h.desk.EventReceived)
 	h.win = h.desk.Window()
 	h.win.Resize(fyne.NewSize(1280, 800))
 	h.win.Show()

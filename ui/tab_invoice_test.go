@@ -51,7 +51,7 @@ func replicaRows(h *harness) []storage.Row {
 func openInvoice(h *harness, ok func(wo *api.WorkOrder, inv *api.Invoice, pl *api.PriceList) bool) *invoiceTab {
 	h.t.Helper()
 	ctx := context.Background()
-	client := h.desk.online.(harnessOnline).client
+	client := h.eng.Client
 	for _, r := range replicaRows(h) {
 		wo, err := h.store.WorkOrder(ctx, r.Id)
 		if err != nil || !wo.InvoiceVisible() || wo.Status == api.StatusRejected || wo.Status == api.StatusRecalled {

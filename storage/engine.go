@@ -1,0 +1,242 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/workorderdesk/workdesk/api"
+)
+
+// Engine is everything behind a window or a headless receiver: the replica,
+// the client, the sync loop, the outbox sender and the notification
+// receiver. The window, `workdesk receive` and the tests all open one, so
+// the wiring between them exists once.
+type Engine struct {
+	Store  *Store
+	Client *api.Client // nil when the engine only keeps a replica (offline, receive)
+	Tokens *api.ClientCredentials
+	Syncer *Syncer
+	Sender *Sender
+	// Service names what the engine talks to, for the status bar.
+	Service string
+
+	mu       sync.Mutex
+	progress func(done, total int)
+	onEvent  []func(api.Event)
+	receiver string
+
+	stop context.CancelFunc
+	srvs []*http.Server
+}
+
+// EngineOptions say what an engine connects to; the zero value opens the
+// replica alone.
+type EngineOptions struct {
+	// Connection is the service (or hub); with no BaseURL the engine has no
+	// client, sync or sender, and actions wait in the outbox.
+	Connection api.Connection
+	HTTPClient *http.Client // nil = a client with a 60 s timeout
+	// Now pins the clock of the replica and the tokens (tests).
+	Now func() time.Time
+	// ManualSend leaves the sender idle: the caller sends with
+	// Sender.SendReady (tests that step through a send).
+	ManualSend bool
+	Sync       SyncOptions
+	Send       SenderOptions
+}
+
+// OpenEngine opens the replica at path and, when opts names a service,
+// the client, sync and sender; the sender starts at once unless ManualSend.
+func OpenEngine(ctx context.Context, path string, opts EngineOptions) (*Engine, error) {
+	store, err := Open(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("opening the local replica: %w", err)
+	}
+	if opts.Now != nil {
+		store.SetClock(opts.Now)
+	}
+	e := &Engine{Store: store, receiver: "off"}
+	conn := opts.Connection
+	if conn.BaseURL == "" {
+		return e, nil
+	}
+	hc := opts.HTTPClient
+	if hc == nil {
+		hc = &http.Client{Timeout: 60 * time.Second}
+	}
+	e.Tokens = api.NewClientCredentials(api.CredentialsConfig{TokenURL: conn.TokenURL, ClientID: conn.ClientID,
+		ClientSecret: conn.ClientSecret, HTTPClient: opts.HTTPClient, Now: opts.Now})
+	if e.Client, err = api.NewClient(conn.BaseURL, hc, e.Tokens); err != nil {
+		store.Close()
+		return nil, err
+	}
+	e.Service = conn.BaseURL
+	syncOpts := opts.Sync
+	outer := syncOpts.Progress
+	syncOpts.Progress = func(done, total int) {
+		if outer != nil {
+			outer(done, total)
+		}
+		e.mu.Lock()
+		p := e.progress
+		e.mu.Unlock()
+		if p != nil {
+			p(done, total)
+		}
+	}
+	e.Syncer = NewSyncer(store, e.Client, syncOpts)
+	e.Sender = NewSender(store, e.Client, opts.Send)
+	if !opts.ManualSend {
+		runCtx, stop := context.WithCancel(context.Background())
+		e.stop = stop
+		go e.Sender.Run(runCtx)
+	}
+	return e, nil
+}
+
+// OpenExistingEngine opens a replica that must already exist, with no
+// service behind it: browsing a copy offline.
+func OpenExistingEngine(ctx context.Context, path string) (*Engine, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("no replica at %s", path)
+	}
+	return OpenEngine(ctx, path, EngineOptions{})
+}
+
+// OnEvent adds f to those told of each notification after it was applied
+// to the replica (the window's refresh and desktop notifications, the
+// receive command's output).
+func (e *Engine) OnEvent(f func(api.Event)) {
+	e.mu.Lock()
+	e.onEvent = append(e.onEvent, f)
+	e.mu.Unlock()
+}
+
+// HandleEvent stores and applies a verified notification, then tells
+// those listening.
+func (e *Engine) HandleEvent(ctx context.Context, ev api.Event) error {
+	if err := e.Store.HandleEvent(ctx, ev); err != nil {
+		return err
+	}
+	e.mu.Lock()
+	hear := slices.Clone(e.onEvent)
+	e.mu.Unlock()
+	for _, f := range hear {
+		f(ev)
+	}
+	return nil
+}
+
+// Receiver is the notification endpoint: verified with v, applied to the
+// replica. Refusals are logged unless opts.OnReject says otherwise.
+func (e *Engine) Receiver(v *api.Verifier, opts api.ReceiverOptions) http.Handler {
+	if opts.OnReject == nil {
+		opts.OnReject = func(status int, reason string) {
+			slog.Warn("notification refused", "status", status, "reason", reason)
+		}
+	}
+	return api.NewReceiver(v, e.HandleEvent, opts)
+}
+
+// Listen serves h (a Receiver) at urlPath on addr until Close or Shutdown,
+// and returns the address it listens on.
+func (e *Engine) Listen(addr, urlPath string, h http.Handler) (net.Addr, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("notification receiver: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle(urlPath, h)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	e.mu.Lock()
+	e.srvs = append(e.srvs, srv)
+	e.receiver = "on " + ln.Addr().String()
+	e.mu.Unlock()
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			slog.Warn("notification receiver stopped", "err", err)
+		}
+	}()
+	return ln.Addr(), nil
+}
+
+// ReceiverStatus is "off" or "on HOST:PORT".
+func (e *Engine) ReceiverStatus() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.receiver
+}
+
+// Shutdown stops the receivers gracefully (handlers finish) within ctx.
+func (e *Engine) Shutdown(ctx context.Context) error {
+	e.mu.Lock()
+	srvs := e.srvs
+	e.srvs = nil
+	e.mu.Unlock()
+	var errs []error
+	for _, s := range srvs {
+		errs = append(errs, s.Shutdown(ctx))
+	}
+	return errors.Join(errs...)
+}
+
+// Close stops the sender and the receivers and closes the replica.
+func (e *Engine) Close() {
+	if e.stop != nil {
+		e.stop()
+	}
+	e.mu.Lock()
+	srvs := e.srvs
+	e.srvs = nil
+	e.mu.Unlock()
+	for _, s := range srvs {
+		s.Close()
+	}
+	e.Store.Close()
+}
+
+// What the window needs from the service right now (ui.Online).
+
+// SyncNow syncs once, reporting progress to progress.
+func (e *Engine) SyncNow(ctx context.Context, progress func(done, total int)) error {
+	e.mu.Lock()
+	e.progress = progress
+	e.mu.Unlock()
+	defer func() {
+		e.mu.Lock()
+		e.progress = nil
+		e.mu.Unlock()
+	}()
+	return e.Syncer.SyncNow(ctx)
+}
+
+func (e *Engine) Refresh(ctx context.Context, id int64) error { return e.Syncer.Refresh(ctx, id) }
+
+func (e *Engine) AttachmentLink(ctx context.Context, woID int64, attID string) (api.DownloadURL, error) {
+	return e.Client.AttachmentDownloadURL(ctx, woID, attID)
+}
+
+func (e *Engine) InvoiceAttachmentLink(ctx context.Context, woID int64, attID string) (api.DownloadURL, error) {
+	return e.Client.InvoiceAttachmentDownloadURL(ctx, woID, attID)
+}
+
+func (e *Engine) StepAttachments(ctx context.Context, step api.StepRef) ([]api.StepAttachment, error) {
+	return e.Client.ListStepAttachments(ctx, step)
+}
+
+func (e *Engine) StepAttachmentLink(ctx context.Context, step api.StepRef, attID string) (api.DownloadURL, error) {
+	return e.Client.StepAttachmentDownloadURL(ctx, step, attID)
+}
+
+func (e *Engine) Download(ctx context.Context, link api.DownloadURL, w io.Writer, progress func(done, total int64)) error {
+	return e.Client.Download(ctx, link, w, progress)
+}

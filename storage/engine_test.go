@@ -1,0 +1,90 @@
+package storage
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/sandbox"
+)
+
+// TestEngineSendsAndHears runs the engine as the window does: its own
+// sender delivers a queued accept with nobody stepping it, and a customer's
+// NTE change reaches the replica and the listeners through its receiver.
+func TestEngineSendsAndHears(t *testing.T) {
+	ctx := context.Background()
+	sb, err := sandbox.New(sandbox.Options{Seed: 11, WorkOrders: 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sb.Close() })
+	info, err := sb.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := OpenEngine(ctx, filepath.Join(t.TempDir(), "replica.db"), EngineOptions{Connection: api.Connection{
+		BaseURL: info.BaseURL, TokenURL: info.TokenURL, ClientID: info.ClientID, ClientSecret: info.ClientSecret}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(eng.Close)
+	if err := eng.SyncNow(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	v, err := api.NewVerifier(info.CertPEM)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr, err := eng.Listen("127.0.0.1:0", "/notify", eng.Receiver(v, api.ReceiverOptions{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb.SetNotifyURL("http://" + addr.String() + "/notify")
+	if got := eng.ReceiverStatus(); got != "on "+addr.String() {
+		t.Fatalf("receiver status %q", got)
+	}
+	heard := make(chan api.Event, 16)
+	eng.OnEvent(func(ev api.Event) { heard <- ev })
+
+	wo := pick(t, eng.Store, status(api.StatusNew))
+	if _, err := eng.Store.Accept(ctx, wo.WorkOrderId, ""); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the accept to reach the service", func() bool {
+		rows, _ := eng.Store.OutboxRows(ctx, wo.WorkOrderId)
+		return len(rows) == 1 && rows[0].State == OutboxDone
+	})
+	if got, _ := eng.Store.WorkOrder(ctx, wo.WorkOrderId); got.Status != api.StatusAccepted {
+		t.Fatalf("after the send the replica says %s", got.Status)
+	}
+
+	if err := sb.SetNte(wo.WorkOrderId, decimal.RequireFromString("98765")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case ev := <-heard:
+		if ev.Header.WorkOrderId != wo.WorkOrderId || ev.Header.Action != api.ActionNteChanged {
+			t.Fatalf("heard %s on %d", ev.Header.Action, ev.Header.WorkOrderId)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no notification reached the listeners")
+	}
+	if got, _ := eng.Store.WorkOrder(ctx, wo.WorkOrderId); !got.Nte.Amount.Amount.Equal(decimal.RequireFromString("98765")) {
+		t.Fatalf("the replica's NTE is %s after NteChanged", got.Nte.Amount.Format())
+	}
+}
+
+func waitUntil(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 10 s for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
