@@ -91,9 +91,16 @@ func runGUI(args []string) int {
 			fyne.Do(a.Quit)
 		}()
 	}
+	if drive != nil {
+		drive(a, s)
+	}
 	a.Run()
 	return status
 }
+
+// drive is set only in a build with the realwindow tag (realwindow.go): it
+// lets a test drive the running window as a person does.
+var drive func(a fyne.App, s *session)
 
 const appID = "com.workorderdesk.workdesk"
 

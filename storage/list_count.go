@@ -10,16 +10,19 @@ import (
 // not searching), the conditions and their arguments. The attention
 // condition uses ?1 (now + AttentionWindow), which callers bind first.
 func listFilter(q ListQuery) (match string, where []string, args []any) {
-	match = FTSQuery(q.Search)
-	if digits := numberFragment(q.Search); digits != "" {
+	match, numbers := splitSearch(q.Search)
+	if match != "" {
+		where = append(where, "w.id IN (SELECT rowid FROM work_orders_fts WHERE work_orders_fts MATCH ?)")
+		args = append(args, match)
+	}
+	for _, n := range numbers {
 		// People type the digits they read off a sheet ("73227" of
 		// "KFU73227"), which full-text prefixes cannot find inside a token.
 		where = append(where, "(w.id IN (SELECT rowid FROM work_orders_fts WHERE work_orders_fts MATCH ?) OR w.number LIKE ? ESCAPE '\\')")
-		args = append(args, match, "%"+digits+"%")
+		args = append(args, FTSQuery(n), likeFragment(n))
+	}
+	if len(numbers) > 0 {
 		match = "" // not a pure full-text query: no FTS-only count or index plan
-	} else if match != "" {
-		where = append(where, "w.id IN (SELECT rowid FROM work_orders_fts WHERE work_orders_fts MATCH ?)")
-		args = append(args, match)
 	}
 	if len(q.Statuses) > 0 {
 		ph := strings.Repeat("?,", len(q.Statuses))
@@ -60,12 +63,7 @@ func (s *Store) CountList(ctx context.Context, q ListQuery) (int, error) {
 	return n, nil
 }
 
-// numberFragment is the search when it is one word with a digit in it (a
-// piece of a work order number), escaped for LIKE; "" otherwise.
-func numberFragment(search string) string {
-	f := strings.Fields(search)
-	if len(f) != 1 || !strings.ContainsAny(f[0], "0123456789") {
-		return ""
-	}
-	return strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(f[0])
+// likeFragment is a LIKE pattern finding term anywhere, its wildcards literal.
+func likeFragment(term string) string {
+	return "%" + strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(term) + "%"
 }

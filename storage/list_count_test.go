@@ -72,7 +72,8 @@ func TestCountListAndPagesAgreeWithList(t *testing.T) {
 }
 
 // TestSearchFindsDigitsInsideANumber: "73227" finds KFU73227, as people type
-// the digits printed on a sheet; LIKE wildcards in the input are literal.
+// the digits printed on a sheet, also beside a word ("kensington 3227");
+// LIKE wildcards in the input are literal.
 func TestSearchFindsDigitsInsideANumber(t *testing.T) {
 	ctx := context.Background()
 	s, err := Open(ctx, filepath.Join(t.TempDir(), "r.db"))
@@ -96,6 +97,13 @@ func TestSearchFindsDigitsInsideANumber(t *testing.T) {
 		{"KFU7", []int64{1, 2}},
 		{"1%0", []int64{3}},
 		{"3_3", nil},
+		// A word and a number together, as the empty list's hint invites:
+		// the word must match and the digits lie inside the number.
+		{"kensington 3227", []int64{1}},
+		{"foods 73", []int64{1, 2}},
+		{"3227 kensington", []int64{1}},
+		{"kensington 999", nil},
+		{"northwind 3227", nil},
 	} {
 		rows, err := s.List(ctx, ListQuery{Search: c.search, Sort: SortNumber})
 		if err != nil {

@@ -30,6 +30,23 @@ func FTSQuery(input string) string {
 	return b.String()
 }
 
+// splitSearch separates the terms with a digit in them, which may be a
+// piece of a work order number ("3264" of "SMJ73264", found by neither a
+// word nor a prefix), from the words, returned as one FTSQuery match. A work
+// order is found when it matches the words and each number term matches
+// its text or lies inside its number: "sakura 3264" finds SMJ73264.
+func splitSearch(input string) (words string, numbers []string) {
+	var rest []string
+	for _, term := range strings.Fields(input) {
+		if strings.ContainsFunc(term, unicode.IsDigit) {
+			numbers = append(numbers, term)
+		} else {
+			rest = append(rest, term)
+		}
+	}
+	return FTSQuery(strings.Join(rest, " ")), numbers
+}
+
 // deferFTS switches the search index's triggers and the sort indexes off
 // for a bulk write; the caller must call resumeFTS afterwards, whatever
 // happens (Open does it for a process that died in between). Meanwhile

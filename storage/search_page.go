@@ -24,10 +24,11 @@ type searchSet struct {
 	// PRAGMA data_version then: the pair changes whenever any connection,
 	// in this process or another, commits a change to the database. The
 	// cache holds conn, so no other connection can take its address.
-	conn          any
-	version       int64
-	match, digits string
-	ids           []int64
+	conn    any
+	version int64
+	match   string
+	numbers []string
+	ids     []int64
 }
 
 // searchSetCache is how many searches are remembered: the count and the
@@ -35,19 +36,20 @@ type searchSet struct {
 const searchSetCache = 4
 
 // searchOnly reports whether the search is the list's only condition, and
-// returns its full-text match and the digits matched inside numbers.
-func searchOnly(q ListQuery) (match, digits string, ok bool) {
+// returns it as splitSearch does.
+func searchOnly(q ListQuery) (match string, numbers []string, ok bool) {
 	if len(q.Statuses) > 0 || q.NeedsAttention {
-		return "", "", false
+		return "", nil, false
 	}
-	match, digits = FTSQuery(q.Search), numberFragment(q.Search)
-	return match, digits, match != "" || digits != ""
+	match, numbers = splitSearch(q.Search)
+	return match, numbers, match != "" || len(numbers) > 0
 }
 
 // searchIDs returns the ids of the work orders the search finds, ascending:
-// those the full-text match finds and, with digits, those whose number
-// contains them (listFilter's condition). The slice is shared: read only.
-func (s *Store) searchIDs(ctx context.Context, match, digits string) ([]int64, error) {
+// those the full-text match finds that, for each number term, match it or
+// hold it in their number (listFilter's condition). The slice is shared:
+// read only.
+func (s *Store) searchIDs(ctx context.Context, match string, numbers []string) ([]int64, error) {
 	conn, err := s.r.Conn(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("storage: searching: %w", err)
@@ -63,7 +65,7 @@ func (s *Store) searchIDs(ctx context.Context, match, digits string) ([]int64, e
 	}
 	s.searchMu.Lock()
 	for _, e := range s.searchSets {
-		if e.conn == dc && e.version == version && e.match == match && e.digits == digits {
+		if e.conn == dc && e.version == version && e.match == match && slices.Equal(e.numbers, numbers) {
 			s.searchMu.Unlock()
 			return e.ids, nil
 		}
@@ -78,22 +80,48 @@ func (s *Store) searchIDs(ctx context.Context, match, digits string) ([]int64, e
 			return nil, err
 		}
 	}
-	if digits != "" {
-		like, err := readIDList(ctx, conn, `SELECT group_concat(id) FROM work_orders WHERE number LIKE ? ESCAPE '\'`, "%"+digits+"%")
+	for i, n := range numbers {
+		found, err := readIDList(ctx, conn, `SELECT group_concat(rowid) FROM work_orders_fts WHERE work_orders_fts MATCH ?`, FTSQuery(n))
 		if err != nil {
 			return nil, err
 		}
-		ids = append(ids, like...)
-		slices.Sort(ids)
-		ids = slices.Compact(ids)
+		like, err := readIDList(ctx, conn, `SELECT group_concat(id) FROM work_orders WHERE number LIKE ? ESCAPE '\'`, likeFragment(n))
+		if err != nil {
+			return nil, err
+		}
+		found = append(found, like...)
+		slices.Sort(found)
+		found = slices.Compact(found)
+		if i == 0 && match == "" {
+			ids = found
+		} else {
+			ids = intersectSorted(ids, found)
+		}
 	}
 	s.searchMu.Lock()
-	s.searchSets = append(s.searchSets, &searchSet{conn: dc, version: version, match: match, digits: digits, ids: ids})
+	s.searchSets = append(s.searchSets, &searchSet{conn: dc, version: version, match: match, numbers: numbers, ids: ids})
 	if len(s.searchSets) > searchSetCache {
 		s.searchSets = slices.Delete(s.searchSets, 0, len(s.searchSets)-searchSetCache)
 	}
 	s.searchMu.Unlock()
 	return ids, nil
+}
+
+// intersectSorted is the ids in both ascending lists, ascending.
+func intersectSorted(a, b []int64) []int64 {
+	var out []int64
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] < b[j]:
+			i++
+		case a[i] > b[j]:
+			j++
+		default:
+			out = append(out, a[i])
+			i, j = i+1, j+1
+		}
+	}
+	return out
 }
 
 // readIDList runs a query answering one comma-separated list of ids (or

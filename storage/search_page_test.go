@@ -24,7 +24,7 @@ func TestSearchPagesAgreeWithFullList(t *testing.T) {
 	if err := s.PutWorkOrders(ctx, synthetic(3000)); err != nil {
 		t.Fatal(err)
 	}
-	searches := []string{"n", "harbor", "o'brien", "WO-1", "WO-1012", "01234", "store #12", "roof le", "main", "zzz", "café", `"`}
+	searches := []string{"n", "harbor", "o'brien", "WO-1", "WO-1012", "01234", "store #12", "roof le", "main", "zzz", "café", `"`, "harbor 12", "main 0 1"}
 	for _, search := range searches {
 		for sort := SortNextDeadline; sort <= SortScheduledStart; sort++ {
 			for _, desc := range []bool{false, true} {

@@ -46,7 +46,7 @@ func (d *Desk) showReject(ids []int64) {
 	if len(ids) == 0 {
 		return
 	}
-	reason := widget.NewMultiLineEntry()
+	reason := newEscMultiLineEntry()
 	reason.SetPlaceHolder("Why you will not do this work (the customer sees it)")
 	reason.SetMinRowsVisible(4)
 	reason.Validator = func(s string) error { return api.CheckText("reason", s, true) }

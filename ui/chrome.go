@@ -64,6 +64,13 @@ func (d *Desk) addShortcuts() {
 	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyR, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { d.syncNow(nil) })
 	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { d.focusSearch() })
 	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyL, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { c.Focus(d.list.table) })
+	// Keys reach the canvas when no widget has the focus, as in a dialog
+	// just opened: Esc there closes it.
+	c.SetOnTypedKey(func(e *fyne.KeyEvent) {
+		if e.Name == fyne.KeyEscape {
+			dismissTopDialog(c)
+		}
+	})
 }
 
 func (d *Desk) focusSearch() { d.win.Canvas().Focus(d.list.search) }

@@ -93,7 +93,7 @@ func (d *Desk) askNte() {
 		d.info("No work order open", "Open a work order first: the customer changes the NTE of the work order shown on the right.")
 		return
 	}
-	entry := widget.NewEntry()
+	entry := newEscEntry()
 	entry.SetText(wo.Nte.Amount.Amount.StringFixed(int32(api.MinorUnits(wo.Currency))))
 	dialog.ShowForm("Customer changes the NTE of "+wo.WorkOrderNumber, "Change", "Cancel",
 		[]*widget.FormItem{widget.NewFormItem("New NTE ("+wo.Currency+", 0 = no limit)", entry)},

@@ -12,7 +12,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
@@ -270,10 +269,10 @@ func (d *Desk) showError(err error) {
 	if errors.As(err, &apiErr) {
 		err = errors.New(apiErr.Message)
 	}
-	dialog.ShowError(err, d.win)
+	showErrorDialog(err, d.win)
 }
 
-func (d *Desk) info(title, msg string) { dialog.ShowInformation(title, msg, d.win) }
+func (d *Desk) info(title, msg string) { showInfoDialog(title, msg, d.win) }
 
 // Showcase opens the first work order of the list, so a screenshot shows
 // the detail view too.

@@ -145,7 +145,11 @@ func (v *detailView) show(wo *api.WorkOrder) {
 	}
 	v.where.SetText(where)
 	v.titleRow.Refresh()
-	v.nte.SetText(nteText(wo.Nte.Amount) + "  " + wo.Currency)
+	if wo.Nte.Amount.IsZero() {
+		v.nte.SetText("no limit") // a currency beside it would read as an amount
+	} else {
+		v.nte.SetText(nteText(wo.Nte.Amount) + "  " + wo.Currency)
+	}
 	showIf(wo.Can(api.Accept) == nil, v.accept)
 	showIf(wo.Can(api.Reject) == nil, v.reject)
 	for _, t := range v.tabs {

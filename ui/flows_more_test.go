@@ -83,6 +83,9 @@ func dialogEntry(t *testing.T, dlg fyne.CanvasObject) *widget.Entry {
 		if x, ok := o.(*widget.Entry); ok && e == nil {
 			e = x
 		}
+		if x, ok := o.(*escEntry); ok && e == nil {
+			e = &x.Entry
+		}
 	})
 	if e == nil {
 		t.Fatal("the dialog has no entry")

@@ -11,7 +11,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 	"github.com/shopspring/decimal"
 
 	"github.com/workorderdesk/workdesk/api"
@@ -98,12 +97,7 @@ func TestRejectNeedsAReasonThenRejects(t *testing.T) {
 	if rows, _ := h.store.OutboxRows(context.Background(), r.Id); len(rows) != 0 {
 		t.Fatalf("a rejection without reason was queued: %+v", rows)
 	}
-	var reason *widget.Entry
-	walk(dlg, func(o fyne.CanvasObject) {
-		if e, ok := o.(*widget.Entry); ok && reason == nil {
-			reason = e
-		}
-	})
+	reason := dialogEntry(t, dlg)
 	test.Type(reason, "No refrigeration technician free this week")
 	if confirm.Disabled() {
 		t.Fatal("Reject stays disabled after a reason was typed")

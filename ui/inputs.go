@@ -39,11 +39,24 @@ func (d *dateEntry) CreateRenderer() fyne.WidgetRenderer {
 }
 
 // openFileDialog is dialog.ShowFileOpen at a size where a folder's files can
-// be seen (Fyne's default shows about four rows).
+// be seen.
 func openFileDialog(cb func(fyne.URIReadCloser, error), w fyne.Window) {
-	fd := dialog.NewFileOpen(cb, w)
-	fd.Resize(fyne.NewSize(820, 560))
+	showFilePicker(dialog.NewFileOpen(cb, w), w)
+}
+
+// showFilePicker shows fd at a size where a folder's files can be seen
+// (Fyne's default shows about four rows). Fyne 2.8.1 builds the picker only
+// in Show, and its Resize reads the picker's minimum size, so a Resize
+// before Show dereferences nil and ends the process. Where the platform's
+// own picker takes over (a Flatpak portal, mobile) there is no Fyne picker
+// to size: only one that appeared on the canvas is resized.
+func showFilePicker(fd *dialog.FileDialog, w fyne.Window) {
+	overlays := w.Canvas().Overlays()
+	before := overlays.Top()
 	fd.Show()
+	if top := overlays.Top(); top != nil && top != before {
+		fd.Resize(fyne.NewSize(820, 560))
+	}
 }
 
 // timePicker picks a local time of day from an hour select and a minute

@@ -713,7 +713,7 @@ func (l *linkDialog) askSave() {
 		l.saveTo(w)
 	}, l.d.win)
 	fd.SetFileName(l.name)
-	fd.Show()
+	showFilePicker(fd, l.d.win)
 }
 
 // saveTo downloads the file into w, showing progress, and closes w.

@@ -1,0 +1,268 @@
+//go:build realwindow
+
+package main
+
+// A driver compiled only into a build with the realwindow tag: it reads
+// one command a line on stdin and acts on the real window as a person does,
+// on Fyne's main goroutine, through the widgets' own Tapped and TypedRune
+// methods. Each command answers one line on stdout, "realwindow: ok …" or
+// "realwindow: fail …". If the app crashes, the answer never comes. The
+// test that speaks it is realwindow/realwindow_test.go.
+//
+//	ready                 wait for the first sync
+//	tap REGEXP            tap the first visible text matching REGEXP, in the
+//	                      topmost dialog when one is open, else in the window
+//	tapin TYPE REGEXP     the same among the texts inside a TYPE (as %T
+//	                      prints it, e.g. *container.AppTabs)
+//	tapicon REGEXP        tap the first visible button without text whose
+//	                      icon's name matches REGEXP (same scope)
+//	menu MENU/ITEM        run a main-menu item
+//	type TEXT             type TEXT into every visible, enabled entry (same scope)
+//	typein TYPE TEXT      the same for the entries that are, or are inside, a TYPE
+//	key NAME              press a key (fyne.KeyName, e.g. Escape) on the focused widget
+//	resize WxH            resize the window
+//	texts [TYPE]          the visible texts in scope (inside a TYPE, if
+//	                      given), separated by " | "
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+)
+
+func init() { drive = runDriver }
+
+func runDriver(_ fyne.App, s *session) {
+	go func() {
+		in := bufio.NewScanner(os.Stdin)
+		for in.Scan() {
+			line := strings.TrimSpace(in.Text())
+			if line == "" {
+				continue
+			}
+			verb, arg, _ := strings.Cut(line, " ")
+			var answer string
+			var err error
+			if verb == "ready" {
+				answer, err = waitReady(s)
+			} else {
+				fyne.DoAndWait(func() { answer, err = command(s.desk.Window(), verb, arg) })
+			}
+			if err != nil {
+				fmt.Printf("realwindow: fail %s: %v\n", line, err)
+			} else {
+				fmt.Printf("realwindow: ok %s\n", answer)
+			}
+		}
+	}()
+}
+
+func waitReady(s *session) (string, error) {
+	var ready chan struct{}
+	fyne.DoAndWait(func() { ready = s.ready })
+	select {
+	case <-ready:
+		return "synced", nil
+	case <-time.After(60 * time.Second):
+		return "", fmt.Errorf("the first sync did not finish in 60 s")
+	}
+}
+
+func command(w fyne.Window, verb, arg string) (string, error) {
+	c := w.Canvas()
+	scope := c.Content()
+	if top := c.Overlays().Top(); top != nil {
+		scope = top
+	}
+	switch verb {
+	case "tap", "tapin":
+		within := ""
+		if verb == "tapin" {
+			within, arg, _ = strings.Cut(arg, " ")
+		}
+		re, err := regexp.Compile(arg)
+		if err != nil {
+			return "", err
+		}
+		return tapText(c, scope, within, re)
+	case "tapicon":
+		re, err := regexp.Compile(arg)
+		if err != nil {
+			return "", err
+		}
+		var b *widget.Button
+		walkVisible(scope, nil, func(o fyne.CanvasObject, _ []fyne.CanvasObject) {
+			if x, ok := o.(*widget.Button); ok && b == nil && x.Text == "" && x.Icon != nil && re.MatchString(x.Icon.Name()) {
+				b = x
+			}
+		})
+		if b == nil {
+			return "", fmt.Errorf("no button with an icon matching")
+		}
+		if b.Disabled() {
+			return "", fmt.Errorf("the button is disabled")
+		}
+		before := len(c.Overlays().List())
+		c.Unfocus()
+		b.Tapped(&fyne.PointEvent{Position: fyne.NewPos(b.Size().Width/2, b.Size().Height/2)})
+		return fmt.Sprintf("tapped the %s button, dialogs open: %d (were %d)", b.Icon.Name(), len(c.Overlays().List()), before), nil
+	case "menu":
+		return runMenu(w, arg)
+	case "type", "typein":
+		within := ""
+		if verb == "typein" {
+			within, arg, _ = strings.Cut(arg, " ")
+		}
+		n := 0
+		walkVisible(scope, nil, func(o fyne.CanvasObject, parents []fyne.CanvasObject) {
+			e, ok := o.(typable)
+			if !ok || e.Disabled() || within != "" && !inside(append(parents, o), within) {
+				return
+			}
+			if ro, ok := o.(interface{ ReadOnly() bool }); ok && ro.ReadOnly() {
+				return
+			}
+			c.Focus(e)
+			for _, r := range arg {
+				e.TypedRune(r)
+			}
+			n++
+		})
+		// As a click on an empty spot would: a blinking cursor never lets
+		// the test's screenshots settle.
+		c.Unfocus()
+		return fmt.Sprintf("typed into %d entries", n), nil
+	case "key":
+		ev := &fyne.KeyEvent{Name: fyne.KeyName(arg)}
+		before := len(c.Overlays().List())
+		if f := c.Focused(); f != nil {
+			f.TypedKey(ev)
+		} else if k := c.OnTypedKey(); k != nil {
+			k(ev)
+		}
+		return fmt.Sprintf("pressed %s, dialogs open: %d (were %d)", arg, len(c.Overlays().List()), before), nil
+	case "resize":
+		var width, height float32
+		if _, err := fmt.Sscanf(arg, "%fx%f", &width, &height); err != nil {
+			return "", fmt.Errorf("resize wants WxH: %w", err)
+		}
+		w.Resize(fyne.NewSize(width, height))
+		return arg, nil
+	case "texts":
+		var out []string
+		walkVisible(scope, nil, func(o fyne.CanvasObject, parents []fyne.CanvasObject) {
+			if arg != "" && !inside(parents, arg) {
+				return
+			}
+			if t, ok := o.(*canvas.Text); ok && strings.TrimSpace(t.Text) != "" {
+				out = append(out, t.Text)
+			}
+		})
+		return strings.Join(out, " | "), nil
+	}
+	return "", fmt.Errorf("unknown command %q", verb)
+}
+
+// typable is what an entry (plain, password, date, multi-line) offers a
+// keyboard; a Select is focusable too but takes no runes.
+type typable interface {
+	fyne.Focusable
+	fyne.Disableable
+	SetText(string)
+}
+
+// tapText taps the innermost tappable around the first visible text
+// matching re (inside an object of type within, if given), at the text's
+// centre, as a click there would.
+func tapText(c fyne.Canvas, scope fyne.CanvasObject, within string, re *regexp.Regexp) (string, error) {
+	var target fyne.Tappable
+	var at *canvas.Text
+	walkVisible(scope, nil, func(o fyne.CanvasObject, parents []fyne.CanvasObject) {
+		t, ok := o.(*canvas.Text)
+		if !ok || at != nil || !re.MatchString(t.Text) {
+			return
+		}
+		if within != "" && !inside(parents, within) {
+			return
+		}
+		for i := len(parents) - 1; i >= 0; i-- {
+			if tp, ok := parents[i].(fyne.Tappable); ok {
+				target, at = tp, t
+				return
+			}
+		}
+	})
+	if target == nil {
+		return "", fmt.Errorf("no tappable text matches")
+	}
+	if d, ok := target.(fyne.Disableable); ok && d.Disabled() {
+		return "", fmt.Errorf("%q is disabled", at.Text)
+	}
+	drv := fyne.CurrentApp().Driver()
+	abs := drv.AbsolutePositionForObject(at).Add(fyne.NewPos(at.Size().Width/2, at.Size().Height/2))
+	obj := target.(fyne.CanvasObject)
+	ev := &fyne.PointEvent{AbsolutePosition: abs, Position: abs.Subtract(drv.AbsolutePositionForObject(obj))}
+	// A click focuses what it lands on, or takes the focus away.
+	if f, ok := target.(fyne.Focusable); ok {
+		c.Focus(f)
+	} else {
+		c.Unfocus()
+	}
+	before := len(c.Overlays().List())
+	target.Tapped(ev)
+	return fmt.Sprintf("tapped %q, dialogs open: %d (were %d)", at.Text, len(c.Overlays().List()), before), nil
+}
+
+// inside tells whether one of parents has the type named typ (as %T prints it).
+func inside(parents []fyne.CanvasObject, typ string) bool {
+	return slices.ContainsFunc(parents, func(p fyne.CanvasObject) bool { return fmt.Sprintf("%T", p) == typ })
+}
+
+func runMenu(w fyne.Window, path string) (string, error) {
+	menu, item, _ := strings.Cut(path, "/")
+	if w.MainMenu() == nil {
+		return "", fmt.Errorf("the window has no menu")
+	}
+	for _, m := range w.MainMenu().Items {
+		if m.Label != menu {
+			continue
+		}
+		for _, it := range m.Items {
+			if it.Label == item && it.Action != nil {
+				before := len(w.Canvas().Overlays().List())
+				it.Action()
+				return fmt.Sprintf("ran %s, dialogs open: %d (were %d)", path, len(w.Canvas().Overlays().List()), before), nil
+			}
+		}
+	}
+	return "", fmt.Errorf("no menu item %q", path)
+}
+
+// walkVisible visits every visible object under o, through containers and
+// widget renderers, with the objects above it.
+func walkVisible(o fyne.CanvasObject, parents []fyne.CanvasObject, visit func(fyne.CanvasObject, []fyne.CanvasObject)) {
+	if o == nil || !o.Visible() {
+		return
+	}
+	visit(o, parents)
+	parents = append(parents, o)
+	switch x := o.(type) {
+	case *fyne.Container:
+		for _, ch := range x.Objects {
+			walkVisible(ch, parents, visit)
+		}
+	case fyne.Widget:
+		for _, ch := range test.WidgetRenderer(x).Objects() {
+			walkVisible(ch, parents, visit)
+		}
+	}
+}

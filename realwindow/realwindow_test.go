@@ -1,0 +1,393 @@
+package realwindow
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestRealWindowEveryTabDialogAndSize starts the app built with the
+// realwindow tag (WORKDESK_BIN) on an X display (DISPLAY, e.g. under
+// xvfb-run) in demo mode and uses it as a person does: it opens a work
+// order, visits every tab, opens every dialog there and closes it with
+// Cancel, Close or Esc (the file pickers included), types into every entry and
+// resizes the window to 1024x700 and 1920x1080. After each step the process
+// must still be running, and a screenshot of the screen is kept in
+// WORKDESK_SHOTS (default: a new folder under the temp dir, printed).
+// make realwindow builds the binary and runs this under Xvfb.
+func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
+	a := start(t)
+
+	a.step("start", "ready")
+	a.dialog("status-filter", "tap ^All statuses")
+	a.closes("checked-in-only", `tap ^Checked in \(\d+\)$`)
+
+	// A checked-in work order with a procedure step holding a file: every
+	// "Add file…" is enabled on it, and the file can be opened and saved.
+	numbers := regexp.MustCompile(`\b[A-Z]{3}\d{5}\b`).FindAllString(a.do("texts *ui.woTable"), -1)
+	if len(numbers) == 0 {
+		t.Fatal("the list filtered to checked-in work orders shows no work order numbers")
+	}
+	var picked, fileStep string
+	for _, n := range numbers {
+		a.do("tap ^" + n + "$")
+		a.do("tapin *container.AppTabs ^Procedures$")
+		for _, s := range regexp.MustCompile(`(?:^|\| )(\d+)\. `).FindAllStringSubmatch(a.do("texts *widget.Tree"), -1) {
+			a.do(`tapin *widget.Tree ^` + s[1] + `\. `)
+			if strings.Contains(a.stepFiles(), "| Open… |") {
+				picked, fileStep = n, s[1]
+				break
+			}
+		}
+		if picked != "" {
+			break
+		}
+	}
+	if picked == "" {
+		t.Fatalf("none of the checked-in work orders %v has a procedure step with a file", numbers)
+	}
+	a.shoot("work-order-" + picked)
+
+	for _, tab := range []string{"Summary", "Quote", "Visit", "Messages", "Attachments", "Invoice", "Procedures", "Activity"} {
+		a.step("tab-"+strings.ToLower(tab), "tapin *container.AppTabs ^"+tab+"$")
+	}
+
+	a.step("tab-attachments", "tapin *container.AppTabs ^Attachments$")
+	a.dialog("attachments-add-file", "tap ^Add file…$")
+	a.closes("attachments-add-file-esc", "key Escape")
+
+	a.step("tab-invoice", "tapin *container.AppTabs ^Invoice$")
+	a.dialog("invoice-add-file", "tap ^Add file…$")
+	a.closes("invoice-add-file-cancelled", "tap ^Cancel$")
+	a.dialog("invoice-delete", "tap ^Delete…$")
+	a.closes("invoice-delete-esc", "key Escape")
+
+	a.step("tab-procedures", "tapin *container.AppTabs ^Procedures$")
+	a.step("procedure-step", `tapin *widget.Tree ^1\. `)
+	a.dialog("step-add-file", "tap ^Add file…$")
+	a.closes("step-add-file-cancelled", "tap ^Cancel$")
+	a.do(`tapin *widget.Tree ^` + fileStep + `\. `)
+	a.stepFiles()
+	a.dialog("step-file-open", "tap ^Open…$")
+	a.dialog("step-file-save-as", "tap ^Save as…$")
+	a.closes("step-file-save-as-cancelled", "tap ^Cancel$")
+	a.closes("step-file-esc", "key Escape")
+
+	a.dialog("connection", "menu File/Live connection…")
+	a.dialog("connection-certificate", "tapicon folder-open")
+	a.closes("connection-certificate-esc", "key Escape")
+	a.type_("connection-typed", "https://example.test/x")
+	a.closes("connection-cancelled", "tap ^Cancel$")
+
+	a.dialog("shortcuts", "menu View/Keyboard shortcuts")
+	a.closes("shortcuts-esc", "key Escape")
+	a.dialog("customer-nte", "menu Customer/Change the NTE…")
+	a.type_("customer-nte-typed", "12.50")
+	a.closes("customer-nte-cancelled", "tap ^Cancel$")
+	// A wrong amount is explained in a dialog whose icon sits beside the text.
+	a.dialog("customer-nte-again", "menu Customer/Change the NTE…")
+	a.type_("customer-nte-not-a-number", "abc")
+	a.step("customer-nte-refused", "tap ^Change$")
+	if texts := a.do("texts"); !strings.Contains(texts, "Not a valid NTE") {
+		t.Fatalf("a wrong NTE was not explained: %s", texts)
+	}
+	a.closes("customer-nte-refused-esc", "key Escape")
+	a.dialog("customer-procedure-na", "menu Customer/Mark a procedure N/A…")
+	a.closes("customer-procedure-na-cancelled", "tap ^Cancel$")
+
+	// Typing into every entry of each tab; the search box comes last, as
+	// what it finds changes the list.
+	for _, tab := range []string{"Quote", "Visit", "Messages", "Invoice", "Procedures"} {
+		a.step("tab-"+strings.ToLower(tab), "tapin *container.AppTabs ^"+tab+"$")
+		a.type_("typed-"+strings.ToLower(tab), "12.50 Test", "*container.AppTabs")
+	}
+
+	for _, size := range []string{"1024x700", "1920x1080"} {
+		a.step("size-"+size, "resize "+size)
+		for _, tab := range []string{"Invoice", "Quote", "Procedures"} {
+			a.step("size-"+size+"-"+strings.ToLower(tab), "tapin *container.AppTabs ^"+tab+"$")
+		}
+		a.dialog("size-"+size+"-add-file", "tap ^Add file…$")
+		a.closes("size-"+size+"-add-file-cancelled", "tap ^Cancel$")
+	}
+
+	// A new work order offers Reject…, which asks why in a dialog.
+	a.dialog("status-filter-again", "tap ^Checked in \\(")
+	a.closes("new-only", `tap ^New \(\d+\)$`)
+	a.step("new-work-order", `tap ^[A-Z]{3}\d{5}$`)
+	a.dialog("reject", "tap ^Reject…$")
+	a.closes("reject-esc", "key Escape") // the reason has the focus
+
+	// A word and digits read off a sheet find the work order.
+	a.dialog("status-filter-all", "tap ^New \\(")
+	a.closes("all-statuses", `tap ^All statuses \(\d+\)$`)
+	// A work order without an NTE says so in words, without a currency.
+	list := a.do("texts *ui.woTable")
+	if m := regexp.MustCompile(`([A-Z]{3}\d{5}) \| [^|]+ \| [^|]+ \| No limit \|`).FindStringSubmatch(list); m != nil {
+		a.step("no-limit-"+m[1], "tap ^"+m[1]+"$")
+		if texts := a.do("texts"); !strings.Contains(texts, "| NTE | no limit |") {
+			t.Errorf("the header of %s, which has no NTE, does not read \"NTE no limit\": %s", m[1], texts)
+		}
+	} else {
+		t.Errorf("the demo list shows no work order without an NTE: %s", list)
+	}
+
+	sakura := regexp.MustCompile(`\bSMJ\d{5}\b`).FindString(list)
+	if sakura == "" {
+		t.Fatal("the demo list shows no Sakura Mart work order")
+	}
+	search := "sakura " + sakura[len(sakura)-4:]
+	a.type_("search-"+strings.ReplaceAll(search, " ", "-"), search, "*ui.searchEntry")
+	if list := a.do("texts *ui.woTable"); !strings.Contains(list, sakura) {
+		t.Fatalf("searching %q does not list %s: %s", search, sakura, list)
+	}
+}
+
+// stepFiles waits for the chosen step's files to load and returns the
+// texts of the Procedures tab.
+func (a *app) stepFiles() string {
+	a.t.Helper()
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		texts := a.do("texts *container.Split")
+		if !strings.Contains(texts, "Loading the step's files") {
+			return texts
+		}
+		if time.Now().After(deadline) {
+			a.t.Fatal("the step's files did not load in 15 s")
+		}
+	}
+}
+
+// app is the running binary, spoken to through its driver (realwindow.go).
+type app struct {
+	t      *testing.T
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	lines  chan string
+	exited chan struct{}
+	stderr *syncBuffer
+	shots  string
+	n      int
+}
+
+func start(t *testing.T) *app {
+	bin, display := os.Getenv("WORKDESK_BIN"), os.Getenv("DISPLAY")
+	if bin == "" || display == "" {
+		t.Skip("needs WORKDESK_BIN (the app built with -tags realwindow) and an X DISPLAY: run make realwindow")
+	}
+	if _, err := exec.LookPath("import"); err != nil {
+		t.Fatal("ImageMagick's import is needed for the screenshots: make deps installs it")
+	}
+	shots := os.Getenv("WORKDESK_SHOTS")
+	if shots == "" {
+		var err error
+		if shots, err = os.MkdirTemp("", "workdesk-realwindow-"); err != nil {
+			t.Fatal(err)
+		}
+	} else if err := os.MkdirAll(shots, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	old, _ := filepath.Glob(filepath.Join(shots, "*.png"))
+	for _, f := range old {
+		os.Remove(f)
+	}
+	t.Logf("screenshots of each step: %s", shots)
+
+	cmd := exec.Command(bin, "--window-size", "1280x800", "--data-dir", t.TempDir())
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir(), "FYNE_SCALE=1", "HOME="+home(t))
+	a := &app{t: t, cmd: cmd, lines: make(chan string), exited: make(chan struct{}), stderr: &syncBuffer{}, shots: shots}
+	cmd.Stderr = a.stderr
+	var err error
+	if a.in, err = cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("starting %s: %v", bin, err)
+	}
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if l, ok := strings.CutPrefix(sc.Text(), "realwindow: "); ok {
+				a.lines <- l
+			}
+		}
+		close(a.lines)
+	}()
+	go func() {
+		cmd.Wait()
+		close(a.exited)
+	}()
+	t.Cleanup(func() {
+		a.in.Close()
+		cmd.Process.Kill()
+		<-a.exited
+	})
+	return a
+}
+
+// home is a home folder with a few files for the file pickers to list.
+func home(t *testing.T) string {
+	h := t.TempDir()
+	for _, name := range []string{"receipt.pdf", "meter-reading.jpg", "work-ticket.png"} {
+		if err := os.WriteFile(filepath.Join(h, name), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return h
+}
+
+// do sends one command and returns the driver's answer; a refusal fails
+// the test, and so does the process ending before it answers.
+func (a *app) do(command string) string {
+	a.t.Helper()
+	if _, err := fmt.Fprintln(a.in, command); err != nil {
+		a.died(command)
+	}
+	select {
+	case l, ok := <-a.lines:
+		if !ok {
+			a.died(command)
+		}
+		if msg, failed := strings.CutPrefix(l, "fail "); failed {
+			a.shoot("failed")
+			a.t.Fatalf("%s", msg)
+		}
+		return strings.TrimPrefix(l, "ok ")
+	case <-time.After(90 * time.Second):
+		a.shoot("no-answer")
+		a.t.Fatalf("no answer to %q in 90 s: the window is frozen", command)
+	}
+	return ""
+}
+
+func (a *app) died(command string) {
+	a.t.Helper()
+	select {
+	case <-a.exited:
+	case <-time.After(10 * time.Second):
+	}
+	a.t.Fatalf("the app ended during %q (%v). The end of what it wrote:\n%s", command, a.cmd.ProcessState, tail(a.stderr.String(), 40))
+}
+
+// shoot keeps a picture of the screen once the process is known alive and
+// the window has drawn what the last step changed: the screen is taken
+// until two pictures in a row agree (a blinking cursor never lets them, so
+// after three seconds the last one is kept).
+func (a *app) shoot(name string) {
+	a.t.Helper()
+	select {
+	case <-a.exited:
+		a.died("the screenshot " + name)
+	default:
+	}
+	a.n++
+	path := filepath.Join(a.shots, fmt.Sprintf("%02d-%s.png", a.n, name))
+	var last []byte
+	for deadline := time.Now().Add(3 * time.Second); ; {
+		time.Sleep(150 * time.Millisecond)
+		if out, err := exec.Command("import", "-window", "root", "-strip", path).CombinedOutput(); err != nil {
+			a.t.Fatalf("screenshot %s: %v: %s", name, err, out)
+		}
+		img, err := os.ReadFile(path)
+		if err != nil {
+			a.t.Fatal(err)
+		}
+		if bytes.Equal(img, last) || time.Now().After(deadline) {
+			return
+		}
+		last = img
+	}
+}
+
+// step runs command, checks the process is alive and keeps a screenshot.
+func (a *app) step(name, command string) string {
+	a.t.Helper()
+	answer := a.do(command)
+	a.shoot(name)
+	return answer
+}
+
+var openDialogs = regexp.MustCompile(`dialogs open: (\d+) \(were (\d+)\)`)
+
+// dialogCounts reads how many dialogs were open before and after a tap.
+func dialogCounts(answer string) (now, were int) {
+	m := openDialogs.FindStringSubmatch(answer)
+	if m == nil {
+		return -1, -1
+	}
+	now, _ = strconv.Atoi(m[1])
+	were, _ = strconv.Atoi(m[2])
+	return now, were
+}
+
+// dialog runs a command that must open one more dialog.
+func (a *app) dialog(name, command string) {
+	a.t.Helper()
+	answer := a.step(name, command)
+	if now, were := dialogCounts(answer); now <= were {
+		a.t.Fatalf("%q opened no dialog: %s", command, answer)
+	}
+}
+
+// closes runs a command that must close the topmost dialog.
+func (a *app) closes(name, command string) {
+	a.t.Helper()
+	answer := a.step(name, command)
+	if now, were := dialogCounts(answer); now >= were {
+		a.t.Fatalf("%q closed no dialog: %s", command, answer)
+	}
+}
+
+// type_ types text into every entry in view (in the topmost dialog, or
+// inside a within when given) and expects at least one.
+func (a *app) type_(name, text string, within ...string) {
+	a.t.Helper()
+	command := "type " + text
+	if len(within) > 0 {
+		command = "typein " + within[0] + " " + text
+	}
+	answer := a.step(name, command)
+	if strings.HasPrefix(answer, "typed into 0 ") {
+		a.t.Fatalf("no entry to type into at %s", name)
+	}
+}
+
+func tail(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// syncBuffer is the process's stderr, written by exec's copier and read by the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}

@@ -1,0 +1,96 @@
+package ui
+
+import (
+	"reflect"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+)
+
+// dismissLabels are the buttons that close a dialog without acting, in the
+// words Fyne's and this app's dialogs use for them.
+var dismissLabels = []string{"Cancel", "Close", "No", "OK"}
+
+// dismissTopDialog closes the topmost dialog as its Cancel (Close, No, OK)
+// button does, so its callbacks run as on a tap: a file's link is let go,
+// a confirmation answers no. It reports whether there was one to close.
+func dismissTopDialog(c fyne.Canvas) bool {
+	top := c.Overlays().Top()
+	if top == nil {
+		return false
+	}
+	for _, label := range dismissLabels {
+		if b := buttonLabelled(top, label); b != nil && b.OnTapped != nil && !b.Disabled() {
+			b.OnTapped()
+			return true
+		}
+	}
+	return false
+}
+
+// buttonLabelled finds a visible button reading label in a dialog. A dialog
+// is built of containers, pop-ups and splits whose parts are public; the
+// overlay around a pop-up is internal to Fyne, so its exported Content is
+// read by reflection.
+func buttonLabelled(o fyne.CanvasObject, label string) *widget.Button {
+	if o == nil || !o.Visible() {
+		return nil
+	}
+	var children []fyne.CanvasObject
+	switch x := o.(type) {
+	case *widget.Button:
+		if x.Text == label {
+			return x
+		}
+		return nil
+	case *fyne.Container:
+		children = x.Objects
+	case *widget.PopUp:
+		children = []fyne.CanvasObject{x.Content}
+	default:
+		v := reflect.ValueOf(o)
+		if v.Kind() == reflect.Pointer && v.Elem().Kind() == reflect.Struct {
+			if f := v.Elem().FieldByName("Content"); f.IsValid() && f.CanInterface() {
+				if c, ok := f.Interface().(fyne.CanvasObject); ok {
+					children = []fyne.CanvasObject{c}
+				}
+			}
+		}
+	}
+	for _, ch := range children {
+		if b := buttonLabelled(ch, label); b != nil {
+			return b
+		}
+	}
+	return nil
+}
+
+// escEntry is an Entry for a dialog that passes Esc on to close it: Fyne's
+// entries keep every key they are given, so while a field has the focus
+// Esc would otherwise do nothing.
+type escEntry struct {
+	widget.Entry
+}
+
+func newEscEntry() *escEntry {
+	e := &escEntry{}
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+func newEscMultiLineEntry() *escEntry {
+	e := &escEntry{}
+	e.MultiLine = true
+	e.Wrapping = fyne.TextWrapWord
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+func (e *escEntry) TypedKey(k *fyne.KeyEvent) {
+	if k.Name == fyne.KeyEscape {
+		if c := fyne.CurrentApp().Driver().CanvasForObject(e); c != nil && dismissTopDialog(c) {
+			return
+		}
+	}
+	e.Entry.TypedKey(k)
+}

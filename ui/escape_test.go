@@ -1,0 +1,137 @@
+package ui
+
+import (
+	"errors"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/storage"
+)
+
+// pressEsc delivers Esc as the desktop window does: to the focused widget,
+// or to the window when none has the focus.
+func pressEsc(h *harness) {
+	c := h.win.Canvas()
+	esc := &fyne.KeyEvent{Name: fyne.KeyEscape}
+	if f := c.Focused(); f != nil {
+		f.TypedKey(esc)
+	} else if k := c.OnTypedKey(); k != nil {
+		k(esc)
+	}
+	h.flush()
+}
+
+// TestEscClosesEveryDialog opens each kind of dialog the window has and
+// presses Esc: it closes as its Cancel (Close, No, OK) would, its callback
+// run (a file's link dialog lets the link go), and the window is left as
+// it was.
+func TestEscClosesEveryDialog(t *testing.T) {
+	h := newHarness(t)
+	wo := checkedInWithProcedure(h)
+	h.open(wo.WorkOrderId)
+	procs := tabOf[*proceduresTab](h)
+	p := wo.Procedures()[0]
+
+	for _, c := range []struct {
+		what string
+		open func()
+	}{
+		{"the attachments file picker", func() { h.selectTab("Attachments"); test.Tap(tabOf[*attachmentsTab](h).add) }},
+		{"the invoice file picker", func() { h.selectTab("Invoice"); test.Tap(tabOf[*invoiceTab](h).addAtt) }},
+		{"the step file picker", func() {
+			h.selectTab("Procedures")
+			procs.tree.Select(stepNode(p.Id, p.Steps[0].Id))
+			h.flush()
+			test.Tap(procs.add)
+		}},
+		{"Delete the invoice?", func() { h.selectTab("Invoice"); tabOf[*invoiceTab](h).onDelete() }},
+		{"Live connection", h.menuItem("Live connection…").Action},
+		{"Keyboard shortcuts", h.menuItem("Keyboard shortcuts").Action},
+		{"Change the NTE", h.menuItem("Change the NTE…").Action},
+		{"Change the NTE, typing in it", func() {
+			h.menuItem("Change the NTE…").Action()
+			h.flush()
+			var e *escEntry
+			walk(h.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
+				if x, ok := o.(*escEntry); ok {
+					e = x
+				}
+			})
+			h.win.Canvas().Focus(e)
+			test.Type(e, "5")
+		}},
+		{"an error", func() { h.desk.showError(errors.New("the service is unreachable")) }},
+	} {
+		c.open()
+		h.flush()
+		if h.win.Canvas().Overlays().Top() == nil {
+			t.Fatalf("%s: no dialog opened", c.what)
+		}
+		pressEsc(h)
+		if top := h.win.Canvas().Overlays().Top(); top != nil {
+			t.Errorf("Esc left %s open (%q)", c.what, texts(top))
+			h.dismissOverlays()
+		}
+	}
+
+	// The certificate picker over the connection dialog: Esc closes the
+	// picker only, then the connection dialog.
+	h.menuItem("Live connection…").Action()
+	settings := h.win.Canvas().Overlays().Top()
+	walk(settings, func(o fyne.CanvasObject) {
+		if b, ok := o.(interface{ Tapped(*fyne.PointEvent) }); ok && isBrowseButton(o) {
+			b.Tapped(&fyne.PointEvent{})
+		}
+	})
+	h.flush()
+	if h.win.Canvas().Overlays().Top() == settings {
+		t.Fatal("the certificate button opened no picker")
+	}
+	pressEsc(h)
+	if h.win.Canvas().Overlays().Top() != settings {
+		t.Fatal("Esc in the certificate picker did not return to the connection dialog")
+	}
+	pressEsc(h)
+	if h.win.Canvas().Overlays().Top() != nil {
+		t.Fatal("a second Esc left the connection dialog open")
+	}
+
+	// A new work order's Reject… asks why; Esc rejects nothing.
+	n := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusNew })
+	h.open(n.Id)
+	test.Tap(h.desk.detail.reject)
+	h.flush()
+	test.Type(h.win.Canvas().Focused(), "no access")
+	pressEsc(h)
+	if h.win.Canvas().Overlays().Top() != nil || h.desk.detail.status.text.Text != statusText(api.StatusNew) {
+		t.Fatalf("after Esc in the reject dialog: dialog open %v, status %q", h.win.Canvas().Overlays().Top() != nil, h.desk.detail.status.text.Text)
+	}
+}
+
+// TestEscClosesAFilesLinkDialogAndLetsTheLinkGo: the dialog of a file opened
+// through its 15-minute link closes on Esc as on Close, dropping the link.
+func TestEscClosesAFilesLinkDialogAndLetsTheLinkGo(t *testing.T) {
+	h := newHarness(t)
+	p, _ := openStep(h, func(*api.WorkOrder, api.Procedure) bool { return true })
+	test.Tap(rowButton(attRow(p, p.atts[0].Name), 0))
+	h.flush()
+	if p.link == nil {
+		t.Fatal("opening the file showed no link dialog")
+	}
+	l := p.link
+	pressEsc(h)
+	if h.win.Canvas().Overlays().Top() != nil || p.link != nil || l.link.URL != "" {
+		t.Fatalf("after Esc: dialog open %v, link dialog held %v, link held %v", h.win.Canvas().Overlays().Top() != nil, p.link != nil, l.link.URL != "")
+	}
+}
+
+// isBrowseButton is the connection dialog's button choosing the certificate.
+func isBrowseButton(o fyne.CanvasObject) bool {
+	b, ok := o.(*widget.Button)
+	return ok && b.Text == "" && b.Icon == theme.FolderOpenIcon()
+}
