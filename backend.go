@@ -172,7 +172,7 @@ func (b *backend) listen(v *api.Verifier, addr string, opts api.ReceiverOptions)
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/notify", api.NewReceiver(v, b.handleEvent, opts))
-	b.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	b.srv = api.NewReceiverServer(mux, api.ReceiverLimits{})
 	go b.srv.Serve(ln)
 	b.receiver = "on " + ln.Addr().String()
 	return ln.Addr().String(), nil

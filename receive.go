@@ -71,7 +71,7 @@ func receive(ctx context.Context, args []string, out, errOut io.Writer, listenin
 		fmt.Fprintln(errOut, "receive:", err)
 		return 1
 	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	srv := api.NewReceiverServer(mux, api.ReceiverLimits{})
 	drained := make(chan struct{})
 	go func() {
 		defer close(drained)

@@ -162,6 +162,8 @@ func TestVerify(t *testing.T) {
 		{name: "JWT-looking token", header: "Bearer eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln", wantErr: ErrTokenMalformed},
 		{name: "expired", header: "Bearer " + good, at: issued.Add(20 * time.Minute), wantErr: ErrTokenExpired},
 		{name: "wrong audience", header: "Bearer " + wrongAud, wantErr: ErrTokenAudience},
+		{name: "issued a little ahead of our clock", header: "Bearer " + good, at: issued.Add(-MaxClockSkew + time.Second)},
+		{name: "issued far in the future", header: "Bearer " + good, at: issued.Add(-MaxClockSkew - time.Second), wantErr: ErrTokenFuture},
 		{name: "no certificate", v: &Verifier{}, header: "Bearer " + good, wantErr: errAnyFailure},
 	}
 	for _, tt := range tests {
@@ -402,6 +404,22 @@ func TestReceiverSingleDeliveries(t *testing.T) {
 		{name: "typed body of the wrong shape", wantStatus: 400,
 			d: func(*receiverRig) delivery {
 				return delivery{body: notification(ActionNteChanged, "m-3", `,"Amount":"lots"`)}
+			}},
+		{name: "no envelope: null", wantStatus: 400,
+			d: func(*receiverRig) delivery { return delivery{eventType: "-", body: `null`} }},
+		{name: "no envelope: {}", wantStatus: 400,
+			d: func(*receiverRig) delivery { return delivery{eventType: "-", body: `{}`} }},
+		{name: "a header without Action", wantStatus: 400,
+			d: func(*receiverRig) delivery {
+				return delivery{eventType: "-", body: `{"Header":{"WorkOrderId":42,"MessageId":"m-4"},"Amount":10}`}
+			}},
+		{name: "an amount of ten million digits", wantStatus: 400,
+			d: func(*receiverRig) delivery {
+				return delivery{body: notification(ActionNteChanged, "m-5", `,"Amount":1e10000000`)}
+			}},
+		{name: "a quote amount of 29 digits", wantStatus: 400,
+			d: func(*receiverRig) delivery {
+				return delivery{body: notification(ActionQuoteChanged, "m-6", `,"Quote":{"Amount":12345678901234567890123456789,"QuoteStatus":"Approved"}`)}
 			}},
 		{name: "event-type differs", wantStatus: 400,
 			d: func(*receiverRig) delivery { return delivery{eventType: "QuoteChanged", body: nte} }},

@@ -458,8 +458,8 @@ func (s *Store) SubmitQuote(ctx context.Context, woID int64, amount api.Money, r
 	if !amount.Amount.IsPositive() {
 		return nil, invalid("the quote amount must be greater than zero")
 	}
-	if !amount.FitsMinorUnits() {
-		return nil, invalid("%s amounts have %d decimals at most", amount.Currency, api.MinorUnits(amount.Currency))
+	if err := amount.Check(); err != nil {
+		return nil, invalid("the quote amount: %s", err)
 	}
 	if !wo.Nte.NoLimit() && amount.Amount.LessThanOrEqual(wo.Nte.Amount.Amount) {
 		return nil, invalid("the quote (%s) must be above the current NTE of %s", amount.Format(), wo.Nte.Amount.In(wo.Currency).Format())
@@ -490,6 +490,12 @@ func checkLines(lines []api.LineItem, currency string) error {
 		}
 		if l.Rate.Currency != "" && l.Rate.Currency != currency {
 			return invalid("line %d is in %s but the work order is billed in %s", n, l.Rate.Currency, currency)
+		}
+		if err := (api.Money{Amount: l.Rate.Amount, Currency: currency}).Check(); err != nil {
+			return invalid("line %d: the rate: %s", n, err)
+		}
+		if err := api.CheckDigits(l.Quantity); err != nil {
+			return invalid("line %d: the quantity: %s", n, err)
 		}
 	}
 	return nil
