@@ -93,14 +93,15 @@ func receive(ctx context.Context, args []string, out, errOut io.Writer, listenin
 }
 
 // newReceiveHandler verifies each notification, stores and applies it to
-// the replica, and prints one JSON line per accepted event to out; each
+// the replica, and prints one JSON line per event newly applied to out; each
 // refusal gets its HTTP status and a line on errOut saying why.
 func newReceiveHandler(store *storage.Store, v *api.Verifier, checkSource bool, out, errOut io.Writer) http.Handler {
 	var mu sync.Mutex // one line at a time, whatever the concurrency
 	enc := json.NewEncoder(out)
 	handle := func(ctx context.Context, ev api.Event) error {
-		if err := store.HandleEvent(ctx, ev); err != nil {
-			return err
+		fresh, err := store.StoreEvent(ctx, ev)
+		if err != nil || !fresh {
+			return err // a redelivery logged before (another run) changed nothing: no line
 		}
 		mu.Lock()
 		defer mu.Unlock()

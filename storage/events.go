@@ -26,12 +26,19 @@ type EventRecord struct {
 // hold yet, are logged only: the next sync brings the full record. It has
 // the signature the api Receiver calls.
 func (s *Store) HandleEvent(ctx context.Context, ev api.Event) error {
+	_, err := s.StoreEvent(ctx, ev)
+	return err
+}
+
+// StoreEvent is HandleEvent that also says whether the event was new:
+// false for a redelivery of one already logged, which changed nothing.
+func (s *Store) StoreEvent(ctx context.Context, ev api.Event) (fresh bool, err error) {
 	h := ev.Header
 	raw := []byte(ev.Raw)
 	if len(raw) == 0 {
 		b, err := api.MarshalEvent(h, ev.Body)
 		if err != nil {
-			return fmt.Errorf("storage: encoding event %s: %w", h.Action, err)
+			return false, fmt.Errorf("storage: encoding event %s: %w", h.Action, err)
 		}
 		raw = b
 	}
@@ -47,7 +54,7 @@ func (s *Store) HandleEvent(ctx context.Context, ev api.Event) error {
 	}
 	now := s.now()
 	applied := false
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO events(message_id, work_order_id, action, action_date, received_at, json)
 VALUES (?,?,?,?,?,?) ON CONFLICT(message_id) DO NOTHING`, msgID, woID, h.Action, ms(h.ActionDate), now.UnixMilli(), string(raw))
 		if err != nil {
@@ -57,16 +64,17 @@ VALUES (?,?,?,?,?,?) ON CONFLICT(message_id) DO NOTHING`, msgID, woID, h.Action,
 			s.log.Debug("duplicate notification ignored", "action", h.Action, "workOrder", woID)
 			return nil
 		}
+		fresh = true
 		applied, err = s.applyEvent(ctx, tx, woID, ev, now)
 		return err
 	})
 	if err != nil {
-		return err
+		return false, err
 	}
 	if applied {
 		s.notify([]int64{woID})
 	}
-	return nil
+	return fresh, nil
 }
 
 // eventBody returns the body as T whether the parser handed a *T or a T.
