@@ -13,7 +13,7 @@ APT_PKGS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-d
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run test vet fmt-check unit smoke bench measure-startup screenshot walkthrough clean
+.PHONY: deps build run test vet fmt-check unit smoke bench fuzz measure-startup screenshot walkthrough clean
 
 deps:
 	@if command -v dpkg-query >/dev/null 2>&1; then \
@@ -62,6 +62,22 @@ test: deps fmt-check vet unit smoke
 
 bench: deps
 	$(GO) test -tags $(TAGS) -run '^$$' -bench . -benchmem ./...
+
+# Fuzzes each parser that reads what others send or type, FUZZTIME each
+# (not part of `make test`; their seed corpora run there as ordinary tests).
+# Prints each target's executions; a failure prints the input and stops.
+FUZZTIME ?= 20s
+FUZZ_TARGETS := api:FuzzVerify api:FuzzVerifySignedClaims api:FuzzParseEvent api:FuzzParseAmount \
+                storage:FuzzFTSQuery storage:FuzzParseIDList
+
+fuzz: deps
+	@for t in $(FUZZ_TARGETS); do \
+	  pkg=$${t%%:*}; fn=$${t#*:}; out=$$(mktemp); \
+	  if ! $(GO) test -tags $(TAGS) -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) ./$$pkg/ >$$out 2>&1; then \
+	    cat $$out; rm -f $$out; echo "fuzz: $$fn failed"; exit 1; \
+	  fi; \
+	  printf '%-24s %s\n' "$$fn" "$$(grep -o 'elapsed: [0-9]*s, execs: [0-9]*' $$out | tail -1)"; rm -f $$out; \
+	done
 
 # Time from process start to the first frame over a 50,000-work-order
 # replica, under Xvfb (target: under 1 s).

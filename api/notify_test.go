@@ -92,25 +92,31 @@ func TestClaimsDatesAsTheServiceWritesThem(t *testing.T) {
 	}
 }
 
-func TestVerify(t *testing.T) {
-	key, other := testKeys(t)
-	clock := newFakeClock()
-	issued := clock.Now().Add(-5 * time.Minute)
+// tokenVariants are TestVerify's tokens, and FuzzVerify's seeds: a good
+// one and the ways a token can be altered or written.
+type tokenVariants struct {
+	valid                                                Claims
+	good, dataPart, signPart                             string
+	tamperedData, tamperedSig, wrongAud, gzipped, padded string
+}
+
+func newTokenVariants(t testing.TB, key *rsa.PrivateKey, issued time.Time) tokenVariants {
+	var tamperedData, tamperedSig, wrongAud, gzipped, padded string
 	valid := NewClaims(testClientID, issued, 20*time.Minute)
 	good := mint(t, key, SHA1, valid)
 	dataPart, signPart, _ := strings.Cut(good, TokenSeparator)
 
-	tamperedData := func() string {
+	tamperedData = func() string {
 		c := NewClaims("FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF", issued, 20*time.Minute)
 		b, _ := json.Marshal(c)
 		return base64.RawURLEncoding.EncodeToString(b) + TokenSeparator + signPart
 	}()
-	tamperedSig := func() string {
+	tamperedSig = func() string {
 		sig, _ := base64.RawURLEncoding.DecodeString(signPart)
 		sig[len(sig)/2] ^= 0x01
 		return dataPart + TokenSeparator + base64.RawURLEncoding.EncodeToString(sig)
 	}()
-	wrongAud := func() string {
+	wrongAud = func() string {
 		c := NewClaims(testClientID, issued, 20*time.Minute)
 		for i := range c.Claims {
 			if c.Claims[i].Type == "Aud" {
@@ -119,7 +125,7 @@ func TestVerify(t *testing.T) {
 		}
 		return mint(t, key, SHA1, c)
 	}()
-	gzipped := func() string {
+	gzipped = func() string {
 		b, _ := json.Marshal(valid)
 		var buf bytes.Buffer
 		zw := gzip.NewWriter(&buf)
@@ -127,11 +133,23 @@ func TestVerify(t *testing.T) {
 		zw.Close()
 		return resign(t, key, buf.Bytes())
 	}()
-	padded := func() string {
+	padded = func() string {
 		b, _ := json.Marshal(valid)
 		return strings.Replace(resign(t, key, b), TokenSeparator,
 			strings.Repeat("=", (4-len(dataPart)%4)%4)+TokenSeparator, 1)
 	}()
+
+	return tokenVariants{valid: valid, good: good, dataPart: dataPart, signPart: signPart,
+		tamperedData: tamperedData, tamperedSig: tamperedSig, wrongAud: wrongAud, gzipped: gzipped, padded: padded}
+}
+
+func TestVerify(t *testing.T) {
+	key, other := testKeys(t)
+	clock := newFakeClock()
+	issued := clock.Now().Add(-5 * time.Minute)
+	tv := newTokenVariants(t, key, issued)
+	valid, good, dataPart, signPart := tv.valid, tv.good, tv.dataPart, tv.signPart
+	tamperedData, tamperedSig, wrongAud, gzipped, padded := tv.tamperedData, tv.tamperedSig, tv.wrongAud, tv.gzipped, tv.padded
 
 	sha1V := NewVerifierFromKey(&key.PublicKey, WithClock(clock.Now))
 	tests := []struct {
