@@ -130,6 +130,14 @@ func FuzzParseAmount(f *testing.F) {
 			t.Fatalf("ParseAmount(%q) accepted %v", s, err)
 		}
 		ref, err := decimal.NewFromString(s)
+		if err == nil && ref.IsZero() {
+			// Comparing 0e19000000 with anything rescales it to nineteen
+			// million digits; ParseAmount hands back a plain zero.
+			if !d.IsZero() || d.Exponent() > 1 {
+				t.Fatalf("ParseAmount(%q) = %s, want a plain 0", s, d)
+			}
+			return
+		}
 		if err != nil || !ref.Equal(d) {
 			t.Fatalf("ParseAmount(%q) = %s, decimal reads %s (%v)", s, d, ref, err)
 		}
