@@ -126,3 +126,25 @@ func (l *LineItem) UnmarshalJSON(b []byte) error {
 	}
 	return nil
 }
+
+// CheckAmounts refuses a notification whose amounts do not fit the
+// currency it names: a new work order's NTE and quote. Other events carry
+// bare amounts in the work order's currency, which only the replica knows
+// (it checks them when it applies them); their digits were bounded when
+// they were decoded.
+func (ev Event) CheckAmounts() error {
+	nw, ok := ev.Body.(*NewWorkOrderEvent)
+	if !ok || nw.Details.Currency == "" {
+		return nil
+	}
+	cur := nw.Details.Currency
+	if err := nw.Details.Nte.Amount.In(cur).Check(); err != nil {
+		return fmt.Errorf("the NTE: %w", err)
+	}
+	if q := nw.Details.Nte.Quote; q != nil {
+		if err := q.Amount.In(cur).Check(); err != nil {
+			return fmt.Errorf("the quote: %w", err)
+		}
+	}
+	return nil
+}

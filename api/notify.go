@@ -270,6 +270,10 @@ func (rc *Receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rc.reject(w, http.StatusBadRequest, "body is not a notification: it has no Header.Action")
 		return
 	}
+	if err := ev.CheckAmounts(); err != nil {
+		rc.reject(w, http.StatusBadRequest, "an amount does not fit its currency: "+err.Error())
+		return
+	}
 	// Event-Type arrived with service version 4.1; older deliveries lack it,
 	// so only a present header that disagrees is refused.
 	if vals, present := r.Header["Event-Type"]; present {

@@ -439,6 +439,10 @@ func TestReceiverSingleDeliveries(t *testing.T) {
 			d: func(*receiverRig) delivery {
 				return delivery{body: notification(ActionQuoteChanged, "m-6", `,"Quote":{"Amount":12345678901234567890123456789,"QuoteStatus":"Approved"}`)}
 			}},
+		{name: "a new yen work order with an NTE in decimals", wantStatus: 400,
+			d: func(*receiverRig) delivery {
+				return delivery{body: notification(ActionNewWorkOrder, "m-7", `,"Details":{"WorkOrderId":42,"Currency":"JPY","Nte":{"Amount":1500.5}}`)}
+			}},
 		{name: "event-type differs", wantStatus: 400,
 			d: func(*receiverRig) delivery { return delivery{eventType: "QuoteChanged", body: nte} }},
 		{name: "event-type differs in case only", wantStatus: 400,

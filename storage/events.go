@@ -123,8 +123,18 @@ func (s *Store) applyEvent(ctx context.Context, tx *sql.Tx, woID int64, ev api.E
 		return false, nil
 	}
 	var change func(*api.WorkOrder)
+	// refused: the amount has more decimals than the work order's currency,
+	// which only the replica knows; such an event is logged, not applied.
+	refused := false
+	fits := func(m api.Money, wo *api.WorkOrder) bool {
+		refused = refused || m.In(wo.Currency).Check() != nil
+		return !refused
+	}
 	if b, ok := eventBody[api.QuoteChangedEvent](ev.Body); ok {
 		change = func(wo *api.WorkOrder) {
+			if !fits(b.Quote.Amount, wo) {
+				return
+			}
 			q := b.Quote
 			if len(q.LineItems) == 0 && wo.Nte.Quote != nil && wo.Nte.Quote.Amount.Amount.Equal(q.Amount.Amount) {
 				q.LineItems = wo.Nte.Quote.LineItems // the event does not repeat them
@@ -135,7 +145,11 @@ func (s *Store) applyEvent(ctx context.Context, tx *sql.Tx, woID int64, ev api.E
 			}
 		}
 	} else if b, ok := eventBody[api.NteChangedEvent](ev.Body); ok {
-		change = func(wo *api.WorkOrder) { wo.Nte.Amount = b.Amount }
+		change = func(wo *api.WorkOrder) {
+			if fits(b.Amount, wo) {
+				wo.Nte.Amount = b.Amount
+			}
+		}
 	} else if b, ok := eventBody[api.RejectedEvent](ev.Body); ok {
 		change = func(wo *api.WorkOrder) {
 			wo.Status = api.StatusRejected
@@ -184,6 +198,10 @@ func (s *Store) applyEvent(ctx context.Context, tx *sql.Tx, woID int64, ev api.E
 	}
 	if stale {
 		log.Info("notification older than the stored work order; logged only")
+		return false, nil
+	}
+	if refused {
+		log.Warn("notification amount does not fit the work order's currency; logged only")
 		return false, nil
 	}
 	return true, nil
