@@ -20,15 +20,17 @@ type faultCase struct {
 	token bool   // on the token endpoint instead of the API
 	every int    // on every n-th matching request (0 or 1 = all)
 	want  string // what the error or the person's message says
-	// tokens is the most token requests an episode may make: one, plus
-	// one more per call the service answered 401 (a fresh token is tried
-	// once), plus one per call whose token request failed (nothing to cache).
+	// tokens is the most token requests an episode may make, at most two
+	// calls (the sender's two actions) being refused: a cached token is
+	// reused, a call answered 401 fetches one fresh token and tries once
+	// more (two fetches a call at worst), and a failed token request
+	// caches nothing (one a call).
 	tokens int
 }
 
 var faultCases = []faultCase{
 	{name: "500s", f: answer500, every: 2, want: "HTTP 500", tokens: 1},
-	{name: "401 storm", f: answer401, want: "401", tokens: 3},
+	{name: "401 storm", f: answer401, want: "401", tokens: 4},
 	{name: "token endpoint failing", f: answer500, token: true, want: "token server answered HTTP 500", tokens: 2},
 	{name: "token endpoint dropping", f: resetBefore, token: true, want: "token server unreachable", tokens: 2},
 	{name: "hangs", f: hang, want: "Timeout", tokens: 1},
