@@ -21,7 +21,7 @@ VERSION := $(shell sed -n 's/^Version *= *"\([^"]*\)".*/\1/p' FyneApp.toml)
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run test vet fmt-check unit smoke realwindow bench measure-startup screenshot walkthrough dist print-version clean
+.PHONY: deps build run test vet fmt-check unit smoke realwindow bench fuzz measure-startup screenshot walkthrough dist print-version clean
 
 deps:
 	@if command -v dpkg-query >/dev/null 2>&1; then \
@@ -89,6 +89,22 @@ test: deps fmt-check vet unit smoke realwindow
 
 bench: deps
 	$(GO) test -tags $(TAGS) -run '^$$' -bench . -benchmem ./...
+
+# Fuzzes each parser that reads what others send or type, FUZZTIME each
+# (not part of `make test`; their seed corpora run there as ordinary tests).
+# Prints each target's executions; a failure prints the input and stops.
+FUZZTIME ?= 20s
+FUZZ_TARGETS := api:FuzzVerify api:FuzzVerifySignedClaims api:FuzzParseEvent api:FuzzParseAmount \
+                storage:FuzzFTSQuery storage:FuzzParseIDList
+
+fuzz: deps
+	@for t in $(FUZZ_TARGETS); do \
+	  pkg=$${t%%:*}; fn=$${t#*:}; out=$$(mktemp); \
+	  if ! $(GO) test -tags $(TAGS) -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) ./$$pkg/ >$$out 2>&1; then \
+	    cat $$out; rm -f $$out; echo "fuzz: $$fn failed"; exit 1; \
+	  fi; \
+	  printf '%-24s %s\n' "$$fn" "$$(grep -o 'elapsed: [0-9]*s, execs: [0-9]*' $$out | tail -1)"; rm -f $$out; \
+	done
 
 # Time from process start to the first frame over a 50,000-work-order
 # replica, under Xvfb (target: under 1 s).

@@ -80,7 +80,7 @@ func receive(ctx context.Context, args []string, out, errOut io.Writer, listenin
 }
 
 // newReceiveHandler verifies each notification, stores and applies it to
-// the replica, and prints one JSON line per accepted event to out; each
+// the replica, and prints one JSON line per event newly applied to out; each
 // refusal gets its HTTP status and a line on errOut saying why.
 func newReceiveHandler(eng *storage.Engine, v *api.Verifier, checkSource bool, out, errOut io.Writer) http.Handler {
 	var mu sync.Mutex // one line at a time, whatever the concurrency

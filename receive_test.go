@@ -128,6 +128,32 @@ func TestReceiveCommand(t *testing.T) {
 	}
 }
 
+// TestReceivePrintsOnlyNewEvents: the service redelivers a notification
+// until it hears 200, also across a restart of `workdesk receive`; the
+// redelivery is acknowledged but prints no second line, as the help says.
+func TestReceivePrintsOnlyNewEvents(t *testing.T) {
+	ctx := context.Background()
+	f := newReceiveFixture(t)
+	v := api.NewVerifierFromKey(&f.sb.Key().PublicKey)
+	var out, errOut bytes.Buffer
+	for run := range 2 { // a new engine is a restarted receiver: its memory of ids is empty
+		eng, err := storage.OpenEngine(ctx, f.db, storage.EngineOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(newReceiveHandler(eng, v, false, &out, &errOut))
+		code, err := postEvent(srv.URL, f.token, api.ActionNteChanged, f.body)
+		srv.Close()
+		eng.Close()
+		if err != nil || code != http.StatusOK {
+			t.Fatalf("delivery %d: HTTP %d, %v (stderr %q)", run+1, code, err, errOut.String())
+		}
+	}
+	if lines := strings.Count(out.String(), "\n"); lines != 1 {
+		t.Fatalf("stdout after a delivery and its redelivery:\n%s\nwant one line", out.String())
+	}
+}
+
 // receiveRun runs `workdesk receive` with args until ctx ends and returns
 // its exit code and what it wrote; listening is told the address.
 func receiveRun(t *testing.T, ctx context.Context, args []string, listening func(net.Addr)) (code int, stdout, stderr string) {

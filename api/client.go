@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 )
@@ -229,6 +230,9 @@ func decode(resp *http.Response, op, id string, out any) error {
 			}
 		}
 		e.StatusCode, e.Op = resp.StatusCode, op
+		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
+			e.RetryAfter = retryAfter(resp.Header, time.Now())
+		}
 		if e.MessageId == "" {
 			e.MessageId = id
 		}

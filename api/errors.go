@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strconv"
+	"strings"
+	"time"
 )
 
 // Service error codes (service-facts §10).
@@ -42,6 +45,32 @@ type Error struct {
 	ValidationErrors []ValidationError `json:"ValidationErrors,omitempty"`
 	MessageId        string            `json:"MessageId,omitempty"`
 	Op               string            `json:"-"` // "PUT /api/workOrder/reject"
+	// RetryAfter is how long the service asked to wait (its Retry-After
+	// header on 429 and 503); 0 when it did not say.
+	RetryAfter time.Duration `json:"-"`
+}
+
+// maxRetryAfter caps a Retry-After: a day-long wait is a misconfigured
+// server, not a plan.
+const maxRetryAfter = 24 * time.Hour
+
+// retryAfter reads a Retry-After header in either of its forms (seconds,
+// or an HTTP date) as a wait from now; 0 when absent, unreadable or past.
+func retryAfter(h http.Header, now time.Time) time.Duration {
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0
+	}
+	var d time.Duration
+	if secs, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if secs <= 0 {
+			return 0
+		}
+		d = time.Duration(min(secs, int64(maxRetryAfter/time.Second))) * time.Second
+	} else if at, err := http.ParseTime(v); err == nil {
+		d = at.Sub(now)
+	}
+	return max(0, min(d, maxRetryAfter))
 }
 
 func (e *Error) Error() string {

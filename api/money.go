@@ -20,11 +20,15 @@ type Money struct {
 	Currency string
 }
 
-// NewMoney parses a decimal string such as "1250.50" in the given currency.
+// NewMoney parses what a person typed, such as "1250.50", in the given
+// currency, refusing in plain words anything that is not a number or has
+// more digits than an amount can (ParseAmount). Decimals beyond the
+// currency's minor units are left to the caller's Check or FitsMinorUnits,
+// which word that refusal for the field it is about.
 func NewMoney(amount, currencyCode string) (Money, error) {
-	d, err := decimal.NewFromString(strings.TrimSpace(amount))
+	d, err := ParseAmount(strings.TrimSpace(amount))
 	if err != nil {
-		return Money{}, fmt.Errorf("%q is not an amount", amount)
+		return Money{}, err
 	}
 	return Money{Amount: d, Currency: currencyCode}, nil
 }
@@ -168,7 +172,10 @@ func (m Money) String() string { return m.Format() }
 // MarshalJSON writes the bare number, as the service expects.
 func (m Money) MarshalJSON() ([]byte, error) { return []byte(m.Amount.String()), nil }
 
-// UnmarshalJSON reads a JSON number (or a numeric string); null leaves zero.
+// UnmarshalJSON reads a JSON number (or a numeric string) within
+// ParseAmount's bounds; null leaves zero. The currency is not known here
+// (the enclosing model stamps it later), so minor units are checked where
+// an amount is used, not here.
 func (m *Money) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
 	if bytes.Equal(b, []byte("null")) {
@@ -176,9 +183,9 @@ func (m *Money) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	b = bytes.Trim(b, `"`)
-	d, err := decimal.NewFromString(string(b))
+	d, err := ParseAmount(string(b))
 	if err != nil {
-		return fmt.Errorf("money: %q is not a number", b)
+		return fmt.Errorf("money: %w", err)
 	}
 	m.Amount = d
 	return nil

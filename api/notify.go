@@ -213,10 +213,17 @@ func NewReceiver(v *Verifier, handle func(context.Context, Event) error, opts Re
 	}
 }
 
+// reject answers status and closes the connection. A refusal often comes
+// before the body is read (no token, a body too large); Go's server would
+// then wait to drain the unread body, so a sender that stalls it after the
+// headers would hold the connection for as long as it likes. Ending reads
+// now and closing after the answer frees the connection at once.
 func (rc *Receiver) reject(w http.ResponseWriter, status int, reason string) {
 	if rc.opts.OnReject != nil {
 		rc.opts.OnReject(status, reason)
 	}
+	w.Header().Set("Connection", "close")
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now()) // not supported by every ResponseWriter (tests): the close still applies
 	http.Error(w, http.StatusText(status), status)
 }
 
@@ -255,6 +262,16 @@ func (rc *Receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ev, err := ParseEvent(raw)
 	if err != nil {
 		rc.reject(w, http.StatusBadRequest, "body is not a notification: "+err.Error())
+		return
+	}
+	// A signed body is still not a notification without its envelope:
+	// nothing could say what happened, and it would be stored as such.
+	if strings.TrimSpace(ev.Header.Action) == "" {
+		rc.reject(w, http.StatusBadRequest, "body is not a notification: it has no Header.Action")
+		return
+	}
+	if err := ev.CheckAmounts(); err != nil {
+		rc.reject(w, http.StatusBadRequest, "an amount does not fit its currency: "+err.Error())
 		return
 	}
 	// Event-Type arrived with service version 4.1; older deliveries lack it,

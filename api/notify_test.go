@@ -92,25 +92,31 @@ func TestClaimsDatesAsTheServiceWritesThem(t *testing.T) {
 	}
 }
 
-func TestVerify(t *testing.T) {
-	key, other := testKeys(t)
-	clock := newFakeClock()
-	issued := clock.Now().Add(-5 * time.Minute)
+// tokenVariants are TestVerify's tokens, and FuzzVerify's seeds: a good
+// one and the ways a token can be altered or written.
+type tokenVariants struct {
+	valid                                                Claims
+	good, dataPart, signPart                             string
+	tamperedData, tamperedSig, wrongAud, gzipped, padded string
+}
+
+func newTokenVariants(t testing.TB, key *rsa.PrivateKey, issued time.Time) tokenVariants {
+	var tamperedData, tamperedSig, wrongAud, gzipped, padded string
 	valid := NewClaims(testClientID, issued, 20*time.Minute)
 	good := mint(t, key, SHA1, valid)
 	dataPart, signPart, _ := strings.Cut(good, TokenSeparator)
 
-	tamperedData := func() string {
+	tamperedData = func() string {
 		c := NewClaims("FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF", issued, 20*time.Minute)
 		b, _ := json.Marshal(c)
 		return base64.RawURLEncoding.EncodeToString(b) + TokenSeparator + signPart
 	}()
-	tamperedSig := func() string {
+	tamperedSig = func() string {
 		sig, _ := base64.RawURLEncoding.DecodeString(signPart)
 		sig[len(sig)/2] ^= 0x01
 		return dataPart + TokenSeparator + base64.RawURLEncoding.EncodeToString(sig)
 	}()
-	wrongAud := func() string {
+	wrongAud = func() string {
 		c := NewClaims(testClientID, issued, 20*time.Minute)
 		for i := range c.Claims {
 			if c.Claims[i].Type == "Aud" {
@@ -119,7 +125,7 @@ func TestVerify(t *testing.T) {
 		}
 		return mint(t, key, SHA1, c)
 	}()
-	gzipped := func() string {
+	gzipped = func() string {
 		b, _ := json.Marshal(valid)
 		var buf bytes.Buffer
 		zw := gzip.NewWriter(&buf)
@@ -127,11 +133,23 @@ func TestVerify(t *testing.T) {
 		zw.Close()
 		return resign(t, key, buf.Bytes())
 	}()
-	padded := func() string {
+	padded = func() string {
 		b, _ := json.Marshal(valid)
 		return strings.Replace(resign(t, key, b), TokenSeparator,
 			strings.Repeat("=", (4-len(dataPart)%4)%4)+TokenSeparator, 1)
 	}()
+
+	return tokenVariants{valid: valid, good: good, dataPart: dataPart, signPart: signPart,
+		tamperedData: tamperedData, tamperedSig: tamperedSig, wrongAud: wrongAud, gzipped: gzipped, padded: padded}
+}
+
+func TestVerify(t *testing.T) {
+	key, other := testKeys(t)
+	clock := newFakeClock()
+	issued := clock.Now().Add(-5 * time.Minute)
+	tv := newTokenVariants(t, key, issued)
+	valid, good, dataPart, signPart := tv.valid, tv.good, tv.dataPart, tv.signPart
+	tamperedData, tamperedSig, wrongAud, gzipped, padded := tv.tamperedData, tv.tamperedSig, tv.wrongAud, tv.gzipped, tv.padded
 
 	sha1V := NewVerifierFromKey(&key.PublicKey, WithClock(clock.Now))
 	tests := []struct {
@@ -162,6 +180,8 @@ func TestVerify(t *testing.T) {
 		{name: "JWT-looking token", header: "Bearer eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln", wantErr: ErrTokenMalformed},
 		{name: "expired", header: "Bearer " + good, at: issued.Add(20 * time.Minute), wantErr: ErrTokenExpired},
 		{name: "wrong audience", header: "Bearer " + wrongAud, wantErr: ErrTokenAudience},
+		{name: "issued a little ahead of our clock", header: "Bearer " + good, at: issued.Add(-MaxClockSkew + time.Second)},
+		{name: "issued far in the future", header: "Bearer " + good, at: issued.Add(-MaxClockSkew - time.Second), wantErr: ErrTokenFuture},
 		{name: "no certificate", v: &Verifier{}, header: "Bearer " + good, wantErr: errAnyFailure},
 	}
 	for _, tt := range tests {
@@ -402,6 +422,26 @@ func TestReceiverSingleDeliveries(t *testing.T) {
 		{name: "typed body of the wrong shape", wantStatus: 400,
 			d: func(*receiverRig) delivery {
 				return delivery{body: notification(ActionNteChanged, "m-3", `,"Amount":"lots"`)}
+			}},
+		{name: "no envelope: null", wantStatus: 400,
+			d: func(*receiverRig) delivery { return delivery{eventType: "-", body: `null`} }},
+		{name: "no envelope: {}", wantStatus: 400,
+			d: func(*receiverRig) delivery { return delivery{eventType: "-", body: `{}`} }},
+		{name: "a header without Action", wantStatus: 400,
+			d: func(*receiverRig) delivery {
+				return delivery{eventType: "-", body: `{"Header":{"WorkOrderId":42,"MessageId":"m-4"},"Amount":10}`}
+			}},
+		{name: "an amount of ten million digits", wantStatus: 400,
+			d: func(*receiverRig) delivery {
+				return delivery{body: notification(ActionNteChanged, "m-5", `,"Amount":1e10000000`)}
+			}},
+		{name: "a quote amount of 29 digits", wantStatus: 400,
+			d: func(*receiverRig) delivery {
+				return delivery{body: notification(ActionQuoteChanged, "m-6", `,"Quote":{"Amount":12345678901234567890123456789,"QuoteStatus":"Approved"}`)}
+			}},
+		{name: "a new yen work order with an NTE in decimals", wantStatus: 400,
+			d: func(*receiverRig) delivery {
+				return delivery{body: notification(ActionNewWorkOrder, "m-7", `,"Details":{"WorkOrderId":42,"Currency":"JPY","Nte":{"Amount":1500.5}}`)}
 			}},
 		{name: "event-type differs", wantStatus: 400,
 			d: func(*receiverRig) delivery { return delivery{eventType: "QuoteChanged", body: nte} }},

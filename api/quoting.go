@@ -27,6 +27,9 @@ func (w *WorkOrder) CheckQuote(amount Money, reason string, lines []LineItem, fr
 		}
 		return refuse("%s amounts have at most %d decimals", w.Currency, MinorUnits(w.Currency))
 	}
+	if err := amount.Check(); err != nil {
+		return refuse("the quote amount: %s", err)
+	}
 	if !w.Nte.NoLimit() && amount.Amount.LessThanOrEqual(w.Nte.Amount.Amount) {
 		nte := w.Nte.Amount.In(w.Currency).Format()
 		if fromLines {
@@ -65,6 +68,12 @@ func checkLines(lines []LineItem, currency string, credits bool) error {
 		}
 		if l.Rate.Currency != "" && l.Rate.Currency != currency {
 			return refuse("line %d is in %s but the work order is billed in %s", n, l.Rate.Currency, currency)
+		}
+		if err := (Money{Amount: l.Rate.Amount, Currency: currency}).Check(); err != nil {
+			return refuse("line %d: the rate: %s", n, err)
+		}
+		if err := CheckDigits(l.Quantity); err != nil {
+			return refuse("line %d: the quantity: %s", n, err)
 		}
 	}
 	return nil

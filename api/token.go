@@ -88,6 +88,17 @@ func (c Claims) Expires() time.Time {
 	return t
 }
 
+// Issued is the .issued property (zero when absent or unreadable).
+func (c Claims) Issued() time.Time {
+	t, _ := time.Parse(time.RFC1123, c.Properties.Dictionary[".issued"])
+	return t
+}
+
+// MaxClockSkew is how far in the future a token may say it was issued: two
+// honest clocks disagree by seconds, so a token issued later than this is
+// forged or minted for later use, and refused.
+const MaxClockSkew = 5 * time.Minute
+
 // SignHash selects the digest of the token signature. The real service uses SHA-1.
 type SignHash int
 
@@ -126,6 +137,7 @@ var (
 	ErrTokenSignature = errors.New("token signature does not verify")
 	ErrTokenAudience  = errors.New("token audience is not " + Audience)
 	ErrTokenExpired   = errors.New("token has expired")
+	ErrTokenFuture    = fmt.Errorf("token was issued more than %v in the future", MaxClockSkew)
 )
 
 // VerifyToken checks a token's signature with pub, then its audience and
@@ -168,6 +180,9 @@ func VerifyToken(pub *rsa.PublicKey, hash SignHash, token string, now time.Time)
 	exp := c.Expires()
 	if exp.IsZero() || !now.Before(exp) {
 		return c, ErrTokenExpired
+	}
+	if iss := c.Issued(); !iss.IsZero() && iss.After(now.Add(MaxClockSkew)) {
+		return c, ErrTokenFuture
 	}
 	return c, nil
 }

@@ -26,11 +26,11 @@ const (
 	// CompleteDetails gives a checked-out PMRM work order the completion
 	// details it still lacks (PUT /api/workOrder/workDoneDetails).
 	CompleteDetails Action = "complete the work details"
-	SubmitQuote    Action = "quote"
-	SaveInvoice    Action = "save the invoice"
-	SubmitInvoice  Action = "submit the invoice"
-	SendMessage    Action = "send a message"
-	AttachFile     Action = "attach a file"
+	SubmitQuote     Action = "quote"
+	SaveInvoice     Action = "save the invoice"
+	SubmitInvoice   Action = "submit the invoice"
+	SendMessage     Action = "send a message"
+	AttachFile      Action = "attach a file"
 	// AddStepAttachment and RemoveStepAttachment depend on the procedure
 	// too: CanChangeStep judges them fully; Can only by status.
 	AddStepAttachment    Action = "add a step attachment"

@@ -79,6 +79,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("storage: creating %s: %w", dir, err)
 	}
+	if err := checkReplicaFile(abs); err != nil {
+		return nil, err
+	}
 	s := &Store{
 		path:  abs,
 		spool: abs + spoolSuffix,

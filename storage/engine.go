@@ -122,9 +122,11 @@ func (e *Engine) OnEvent(f func(api.Event)) {
 }
 
 // HandleEvent stores and applies a verified notification, then tells
-// those listening.
+// those listening; a redelivery of one already logged changed nothing, and
+// nobody is told again.
 func (e *Engine) HandleEvent(ctx context.Context, ev api.Event) error {
-	if err := e.Store.HandleEvent(ctx, ev); err != nil {
+	fresh, err := e.Store.StoreEvent(ctx, ev)
+	if err != nil || !fresh {
 		return err
 	}
 	e.mu.Lock()
@@ -156,7 +158,7 @@ func (e *Engine) Listen(addr, urlPath string, h http.Handler) (net.Addr, error) 
 	}
 	mux := http.NewServeMux()
 	mux.Handle(urlPath, h)
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	srv := api.NewReceiverServer(mux, api.ReceiverLimits{})
 	e.mu.Lock()
 	e.srvs = append(e.srvs, srv)
 	e.receiver = "on " + ln.Addr().String()

@@ -26,12 +26,19 @@ type EventRecord struct {
 // hold yet, are logged only: the next sync brings the full record. It has
 // the signature the api Receiver calls.
 func (s *Store) HandleEvent(ctx context.Context, ev api.Event) error {
+	_, err := s.StoreEvent(ctx, ev)
+	return err
+}
+
+// StoreEvent is HandleEvent that also says whether the event was new:
+// false for a redelivery of one already logged, which changed nothing.
+func (s *Store) StoreEvent(ctx context.Context, ev api.Event) (fresh bool, err error) {
 	h := ev.Header
 	raw := []byte(ev.Raw)
 	if len(raw) == 0 {
 		b, err := api.MarshalEvent(h, ev.Body)
 		if err != nil {
-			return fmt.Errorf("storage: encoding event %s: %w", h.Action, err)
+			return false, fmt.Errorf("storage: encoding event %s: %w", h.Action, err)
 		}
 		raw = b
 	}
@@ -47,7 +54,7 @@ func (s *Store) HandleEvent(ctx context.Context, ev api.Event) error {
 	}
 	now := s.now()
 	applied := false
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO events(message_id, work_order_id, action, action_date, received_at, json)
 VALUES (?,?,?,?,?,?) ON CONFLICT(message_id) DO NOTHING`, msgID, woID, h.Action, ms(h.ActionDate), now.UnixMilli(), string(raw))
 		if err != nil {
@@ -57,16 +64,17 @@ VALUES (?,?,?,?,?,?) ON CONFLICT(message_id) DO NOTHING`, msgID, woID, h.Action,
 			s.log.Debug("duplicate notification ignored", "action", h.Action, "workOrder", woID)
 			return nil
 		}
+		fresh = true
 		applied, err = s.applyEvent(ctx, tx, woID, ev, now)
 		return err
 	})
 	if err != nil {
-		return err
+		return false, err
 	}
 	if applied {
 		s.notify([]int64{woID})
 	}
-	return nil
+	return fresh, nil
 }
 
 // eventBody returns the body as T whether the parser handed a *T or a T.
@@ -115,8 +123,18 @@ func (s *Store) applyEvent(ctx context.Context, tx *sql.Tx, woID int64, ev api.E
 		return false, nil
 	}
 	var change func(*api.WorkOrder)
+	// refused: the amount has more decimals than the work order's currency,
+	// which only the replica knows; such an event is logged, not applied.
+	refused := false
+	fits := func(m api.Money, wo *api.WorkOrder) bool {
+		refused = refused || m.In(wo.Currency).Check() != nil
+		return !refused
+	}
 	if b, ok := eventBody[api.QuoteChangedEvent](ev.Body); ok {
 		change = func(wo *api.WorkOrder) {
+			if !fits(b.Quote.Amount, wo) {
+				return
+			}
 			q := b.Quote
 			if len(q.LineItems) == 0 && wo.Nte.Quote != nil && wo.Nte.Quote.Amount.Amount.Equal(q.Amount.Amount) {
 				q.LineItems = wo.Nte.Quote.LineItems // the event does not repeat them
@@ -127,7 +145,11 @@ func (s *Store) applyEvent(ctx context.Context, tx *sql.Tx, woID int64, ev api.E
 			}
 		}
 	} else if b, ok := eventBody[api.NteChangedEvent](ev.Body); ok {
-		change = func(wo *api.WorkOrder) { wo.Nte.Amount = b.Amount }
+		change = func(wo *api.WorkOrder) {
+			if fits(b.Amount, wo) {
+				wo.Nte.Amount = b.Amount
+			}
+		}
 	} else if b, ok := eventBody[api.RejectedEvent](ev.Body); ok {
 		change = func(wo *api.WorkOrder) {
 			wo.Status = api.StatusRejected
@@ -176,6 +198,10 @@ func (s *Store) applyEvent(ctx context.Context, tx *sql.Tx, woID int64, ev api.E
 	}
 	if stale {
 		log.Info("notification older than the stored work order; logged only")
+		return false, nil
+	}
+	if refused {
+		log.Warn("notification amount does not fit the work order's currency; logged only")
 		return false, nil
 	}
 	return true, nil

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/workorderdesk/workdesk/api"
 )
 
@@ -343,6 +345,12 @@ func TestOutboxValidationChangesNothing(t *testing.T) {
 		{"quote with too many decimals", func() (*OutboxRow, error) {
 			return s.SubmitQuote(ctx, usd.WorkOrderId, api.MustMoney("99999.999", "USD"), "more", nil)
 		}, "decimals"},
+		{"quote of 1e400 (issue 15)", func() (*OutboxRow, error) {
+			return s.SubmitQuote(ctx, usd.WorkOrderId, api.Money{Amount: decimal.New(1, 400), Currency: "USD"}, "more", nil)
+		}, "at most 28 digits"},
+		{"invoice line with a quantity of 1e30", func() (*OutboxRow, error) {
+			return s.SaveInvoice(ctx, accepted.WorkOrderId, api.Invoice{LineItems: []api.LineItem{{Type: api.LineLabor, Description: "x", Quantity: decimal.New(1, 30), Rate: api.MustMoney("1", "")}}})
+		}, "at most 28 digits"},
 		{"message empty", func() (*OutboxRow, error) { return s.SendMessage(ctx, accepted.WorkOrderId, "", "") }, "message is required"},
 		{"unknown work order", func() (*OutboxRow, error) { return s.Accept(ctx, 987654321, "") }, "not in the local replica"},
 		{"file over 20 MB", func() (*OutboxRow, error) { return s.AttachFile(ctx, accepted.WorkOrderId, big, "") }, "up to 20 MB"},

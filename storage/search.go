@@ -16,6 +16,9 @@ import (
 // "no search".
 func FTSQuery(input string) string {
 	var b strings.Builder
+	// SQLite ends an FTS5 string at a NUL, leaving the quote unterminated
+	// (found by FuzzFTSQuery): a NUL separates terms like a space.
+	input = strings.ReplaceAll(input, "\x00", " ")
 	for _, term := range strings.Fields(input) {
 		if !strings.ContainsFunc(term, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
 			continue

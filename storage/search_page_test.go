@@ -100,22 +100,22 @@ func TestSearchSeesWrites(t *testing.T) {
 	check("north")
 }
 
+// idListCases is TestParseIDList's table and FuzzParseIDList's seed corpus.
+var idListCases = []struct{ in, want string }{
+	{"1", "[1]"},
+	{"12,7,300", "[12 7 300]"},
+	{"-5,999999999999999999", "[-5 999999999999999999]"},
+	{"", "error"},
+	{"1,,2", "error"},
+	{"1,x", "error"},
+	{"1,-", "error"},
+	{"1,2-3", "error"},
+	{"1234567890123456789,-9223372036854775808", "[1234567890123456789 -9223372036854775808]"},
+	{"9223372036854775808", "error"},
+}
+
 func TestParseIDList(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		want string
-	}{
-		{"1", "[1]"},
-		{"12,7,300", "[12 7 300]"},
-		{"-5,999999999999999999", "[-5 999999999999999999]"},
-		{"", "error"},
-		{"1,,2", "error"},
-		{"1,x", "error"},
-		{"1,-", "error"},
-		{"1,2-3", "error"},
-		{"1234567890123456789,-9223372036854775808", "[1234567890123456789 -9223372036854775808]"},
-		{"9223372036854775808", "error"},
-	} {
+	for _, c := range idListCases {
 		ids, err := parseIDList(c.in)
 		got := fmt.Sprint(ids)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,13 +29,17 @@ type SenderOptions struct {
 	Logger   *slog.Logger
 }
 
-// DefaultBackoff waits 5 s, 10 s, 20 s ... up to 5 minutes.
+// DefaultBackoff waits about 5 s, 10 s, 20 s ... up to 5 minutes, each
+// between half and all of that at random: desktops that lost the service
+// together (an outage, a network drop) then come back spread out instead
+// of all at once.
 func DefaultBackoff(attempt int) time.Duration {
 	d := 5 * time.Second
 	for i := 1; i < attempt && d < 5*time.Minute; i++ {
 		d *= 2
 	}
-	return min(d, 5*time.Minute)
+	d = min(d, 5*time.Minute)
+	return d/2 + rand.N(d/2+1)
 }
 
 // Sender sends outbox rows to the service: per work order strictly in order
@@ -259,6 +264,9 @@ func (x *Sender) sendRow(ctx context.Context, id int64) (finished bool, err erro
 		// Network, 5xx, throttling, token or certificate trouble: wait and
 		// resend the same request.
 		wait := x.opts.Backoff(row.Attempts)
+		if e, ok := errors.AsType[*api.Error](callErr); ok && e.RetryAfter > wait {
+			wait = min(e.RetryAfter, time.Hour) // the service said when (429, 503); an hour at most
+		}
 		x.setPending(ctx, id, x.s.now().Add(wait).UnixMilli(), describeTemporary(callErr))
 		log.Info("action not delivered; will retry", "in", wait, "err", callErr)
 		x.s.notify(row.WorkOrderIds)
