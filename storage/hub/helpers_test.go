@@ -11,17 +11,22 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/storage/hub/pgtest"
+	"golang.org/x/crypto/bcrypt"
 )
 
 var cluster *pgtest.Cluster
 
-func TestMain(m *testing.M) { os.Exit(pgtest.Main(m, &cluster)) }
+func TestMain(m *testing.M) {
+	bcryptCost = bcrypt.MinCost
+	os.Exit(pgtest.Main(m, &cluster))
+}
 
 // office is one test's world: the sandbox as the service, one database,
 // and the hub instances started on it.
@@ -32,6 +37,8 @@ type office struct {
 	info sandbox.ConnectionInfo
 	url  string // the database
 	db   *DB
+	// writes counts the writes that reached the service.
+	writes atomic.Int64
 }
 
 func newOffice(t *testing.T, opts sandbox.Options) *office {
@@ -44,14 +51,21 @@ func newOffice(t *testing.T, opts sandbox.Options) *office {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := httptest.NewServer(sb.Handler())
-	t.Cleanup(func() { svc.Close(); sb.Close() })
+	o := &office{t: t, sb: sb, url: url}
+	o.svc = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/api/") && r.Method != http.MethodGet && !strings.HasSuffix(r.URL.Path, "/search") {
+			o.writes.Add(1)
+		}
+		sb.Handler().ServeHTTP(w, r)
+	}))
+	t.Cleanup(func() { o.svc.Close(); sb.Close() })
 	db, err := OpenDB(context.Background(), url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(db.Close)
-	return &office{t: t, sb: sb, svc: svc, info: sb.InfoFor(svc.URL), url: url, db: db}
+	o.db, o.info = db, sb.InfoFor(o.svc.URL)
+	return o
 }
 
 func quietLogger() *slog.Logger {

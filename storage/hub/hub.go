@@ -48,6 +48,8 @@ type Hub struct {
 	syncPoke chan struct{}
 	leading  atomic.Bool
 	syncs    atomic.Int64
+	// leadTries counts attempts to take the sync lock (tests wait on it).
+	leadTries atomic.Int64
 
 	streams *streams
 

@@ -65,6 +65,7 @@ func (h *Hub) leaderLoop(ctx context.Context) {
 // tryLead returns the connection holding the sync lock, or nil when another
 // instance holds it.
 func (h *Hub) tryLead(ctx context.Context) *pgx.Conn {
+	defer h.leadTries.Add(1)
 	conn, err := pgx.ConnectConfig(ctx, h.db.Pool.Config().ConnConfig.Copy())
 	if err != nil {
 		if ctx.Err() == nil {
