@@ -113,6 +113,7 @@ func (h *Hub) Close() {
 		h.stop()
 	}
 	h.wg.Wait()
+	h.streams.closeAll()
 }
 
 // Syncs counts the syncs this instance completed (tests and the status line).

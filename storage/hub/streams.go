@@ -136,6 +136,16 @@ func (s *streams) subscribe() (chan storedEvent, int64) {
 	return ch, s.last
 }
 
+// closeAll ends every open stream of this instance.
+func (s *streams) closeAll() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for ch := range s.subs {
+		delete(s.subs, ch)
+		close(ch)
+	}
+}
+
 func (s *streams) unsubscribe(ch chan storedEvent) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -29,6 +29,7 @@ import (
 // Cluster is one running PostgreSQL server.
 type Cluster struct {
 	Port int
+	bin  string
 	dir  string
 	cred *syscall.Credential
 	srv  *exec.Cmd
@@ -66,7 +67,7 @@ func Start() (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Cluster{done: make(chan error, 1)}
+	c := &Cluster{bin: bin, done: make(chan error, 1)}
 	parent := ""
 	if os.Geteuid() == 0 {
 		if c.cred, err = postgresUser(); err != nil {
@@ -198,6 +199,17 @@ func (c *Cluster) cleanup() {
 	if c.dir != "" {
 		os.RemoveAll(c.dir)
 	}
+}
+
+// Dump is pg_dump's plain-text dump of the database at url: everything it
+// holds, for tests that search it for what must never be stored.
+func (c *Cluster) Dump(t testing.TB, url string) []byte {
+	t.Helper()
+	out, err := exec.Command(filepath.Join(c.bin, "pg_dump"), "--dbname", url).Output()
+	if err != nil {
+		t.Fatalf("pgtest: pg_dump: %v", err)
+	}
+	return out
 }
 
 // NewDB creates an empty database for one test and returns its URL; it is
