@@ -18,6 +18,9 @@ import (
 	"golang.org/x/crypto/bcrypt"
 )
 
+// disabledChannel carries the id of a person just disabled to every instance.
+const disabledChannel = "workdesk_hub_disabled"
+
 // TokenLifetime is how long a desktop's access token lives, as the service's (expires_in 1200).
 const TokenLifetime = 20 * time.Minute
 
@@ -106,7 +109,11 @@ func (db *DB) DisablePerson(ctx context.Context, nameOrId string) (Person, error
 		if err != nil {
 			return err
 		}
-		_, err = tx.Exec(ctx, `DELETE FROM tokens WHERE person_id = $1`, p.Id)
+		if _, err = tx.Exec(ctx, `DELETE FROM tokens WHERE person_id = $1`, p.Id); err != nil {
+			return err
+		}
+		// Every instance ends the person's open event streams.
+		_, err = tx.Exec(ctx, `SELECT pg_notify($1, $2)`, disabledChannel, strconv.FormatInt(p.Id, 10))
 		return err
 	})
 	if errors.Is(err, pgx.ErrNoRows) {

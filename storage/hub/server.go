@@ -209,9 +209,9 @@ func (h *Hub) serveSearch(w http.ResponseWriter, r *http.Request) {
 		req.MessageId = uuid.NewString()
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	if err := h.db.writeSearch(r.Context(), w, req.Parameters, req.MessageId); err != nil {
-		h.log.Error("search", "err", err)
-		panic(http.ErrAbortHandler) // the answer has begun: cut it so the desktop sees a failure, not half a list
+	tw := &trackedWriter{w: w}
+	if err := h.db.writeSearch(r.Context(), tw, req.Parameters, req.MessageId); err != nil {
+		h.readFailed(tw, err, req.MessageId)
 	}
 }
 
@@ -257,8 +257,31 @@ func (h *Hub) serveWorkOrders(w http.ResponseWriter, r *http.Request) {
 		msgID = uuid.NewString()
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	if err := h.db.writeWorkOrders(r.Context(), w, ids, msgID); err != nil {
-		h.log.Error("reading work orders", "err", err)
-		panic(http.ErrAbortHandler)
+	tw := &trackedWriter{w: w}
+	if err := h.db.writeWorkOrders(r.Context(), tw, ids, msgID); err != nil {
+		h.readFailed(tw, err, msgID)
 	}
+}
+
+// trackedWriter tells whether an answer has begun.
+type trackedWriter struct {
+	w       http.ResponseWriter
+	started bool
+}
+
+func (t *trackedWriter) Write(b []byte) (int, error) {
+	t.started = true
+	return t.w.Write(b)
+}
+
+// readFailed answers a replica read that failed: 503 (the desktop retries)
+// when nothing was sent yet, else the answer is cut so the desktop sees a
+// failure, not half a list.
+func (h *Hub) readFailed(tw *trackedWriter, err error, messageId string) {
+	h.log.Error("reading the replica", "err", err)
+	if !tw.started {
+		writeError(tw.w, unavailable("the hub cannot read its database; try again later"), messageId)
+		return
+	}
+	panic(http.ErrAbortHandler)
 }

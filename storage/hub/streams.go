@@ -33,12 +33,12 @@ const streamHeartbeat = 10 * time.Second
 type streams struct {
 	h    *Hub
 	mu   sync.Mutex
-	subs map[chan storedEvent]struct{}
+	subs map[chan storedEvent]int64 // to the person it serves
 	last int64 // the newest event delivered
 }
 
 func newStreams(h *Hub) *streams {
-	return &streams{h: h, subs: map[chan storedEvent]struct{}{}}
+	return &streams{h: h, subs: map[chan storedEvent]int64{}}
 }
 
 // listen holds the LISTEN connection until ctx ends, reconnecting after a
@@ -66,7 +66,7 @@ func (s *streams) listenOnce(ctx context.Context, first bool) error {
 		return err
 	}
 	defer conn.Close(context.Background())
-	if _, err := conn.Exec(ctx, "LISTEN "+notifyChannel); err != nil {
+	if _, err := conn.Exec(ctx, "LISTEN "+notifyChannel+"; LISTEN "+disabledChannel); err != nil {
 		return err
 	}
 	if first {
@@ -81,8 +81,14 @@ func (s *streams) listenOnce(ctx context.Context, first bool) error {
 		return err
 	}
 	for {
-		if _, err := conn.WaitForNotification(ctx); err != nil {
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
 			return err
+		}
+		if n.Channel == disabledChannel {
+			id, _ := strconv.ParseInt(n.Payload, 10, 64)
+			s.endPerson(id)
+			continue
 		}
 		if err := s.catchUp(ctx, conn); err != nil {
 			return err
@@ -128,12 +134,24 @@ func (s *streams) catchUp(ctx context.Context, conn *pgx.Conn) error {
 	}
 }
 
-func (s *streams) subscribe() (chan storedEvent, int64) {
+func (s *streams) subscribe(person int64) (chan storedEvent, int64) {
 	ch := make(chan storedEvent, subscriberBuffer)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.subs[ch] = struct{}{}
+	s.subs[ch] = person
 	return ch, s.last
+}
+
+// endPerson ends the streams of a person whose account was just disabled.
+func (s *streams) endPerson(id int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for ch, p := range s.subs {
+		if p == id {
+			delete(s.subs, ch)
+			close(ch)
+		}
+	}
 }
 
 // closeAll ends every open stream of this instance.
@@ -178,7 +196,7 @@ func (s *streams) serve(w http.ResponseWriter, r *http.Request, p Person) {
 	}
 	ctx := r.Context()
 	// Subscribe before reading the backlog, so nothing falls between them.
-	ch, delivered := s.subscribe()
+	ch, delivered := s.subscribe(p.Id)
 	defer s.unsubscribe(ch)
 	var streamID int64
 	if err := s.h.db.Pool.QueryRow(ctx, `INSERT INTO streams (instance, person_id) VALUES ($1, $2) RETURNING id`,

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
@@ -224,4 +225,52 @@ func TestUploadThroughTheHub(t *testing.T) {
 	if !bytes.Equal(got.Bytes(), content) {
 		t.Fatalf("downloaded %d bytes, uploaded %d", got.Len(), len(content))
 	}
+}
+
+func readSessions(t *testing.T, in *instance, c Credentials) []string {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, in.srv.URL+"/api/hub/sessions", nil)
+	req.Header.Set("Authorization", "Bearer "+token(t, in, c))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct{ Sessions []session }
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("sessions: HTTP %d, %v", resp.StatusCode, err)
+	}
+	var names []string
+	for _, s := range out.Sessions {
+		names = append(names, s.Name)
+	}
+	return names
+}
+
+// Sessions lists the people holding a stream on any instance; disabling a
+// person ends their open stream at once, wherever it is.
+func TestSessionsAndADisabledPersonsStream(t *testing.T) {
+	o := newOffice(t, sandbox.Options{})
+	a, b := o.start(nil), o.start(nil)
+	_, anaCreds := o.person(a, "Ana Ruiz")
+	_, boCreds := o.person(b, "Bo Chen")
+	anaStream := openStream(t, a, anaCreds, "")
+	openStream(t, b, boCreds, "")
+	if got := strings.Join(readSessions(t, b, boCreds), ","); got != "Ana Ruiz,Bo Chen" {
+		t.Fatalf("sessions = %q", got)
+	}
+	if _, err := o.db.DisablePerson(context.Background(), anaCreds.ClientId); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case _, open := <-anaStream:
+		if open {
+			t.Fatal("an event reached a disabled person's stream")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the disabled person's stream stayed open")
+	}
+	waitFor(t, 10*time.Second, "Ana leaving the sessions", func() bool {
+		return strings.Join(readSessions(t, b, boCreds), ",") == "Bo Chen"
+	})
 }
