@@ -31,7 +31,7 @@ func TestMain(m *testing.M) {
 // office is one test's world: the sandbox as the service, one database,
 // and the hub instances started on it.
 type office struct {
-	t    *testing.T
+	t    testing.TB
 	sb   *sandbox.Sandbox
 	svc  *httptest.Server
 	info sandbox.ConnectionInfo
@@ -41,7 +41,7 @@ type office struct {
 	writes atomic.Int64
 }
 
-func newOffice(t *testing.T, opts sandbox.Options) *office {
+func newOffice(t testing.TB, opts sandbox.Options) *office {
 	t.Helper()
 	url := pgtest.Require(t, cluster)
 	if opts.Logger == nil {
@@ -128,7 +128,7 @@ func (o *office) person(in *instance, name string) (*api.Client, Credentials) {
 	return desktop(o.t, in, c), c
 }
 
-func desktop(t *testing.T, in *instance, c Credentials) *api.Client {
+func desktop(t testing.TB, in *instance, c Credentials) *api.Client {
 	t.Helper()
 	tokens := api.NewClientCredentials(api.CredentialsConfig{TokenURL: in.srv.URL + "/oauth/token", ClientID: c.ClientId, ClientSecret: c.ClientSecret})
 	client, err := api.NewClient(in.srv.URL+"/", nil, tokens)
@@ -139,7 +139,7 @@ func desktop(t *testing.T, in *instance, c Credentials) *api.Client {
 }
 
 // token signs in as c at in and returns the bearer token.
-func token(t *testing.T, in *instance, c Credentials) string {
+func token(t testing.TB, in *instance, c Credentials) string {
 	t.Helper()
 	tokens := api.NewClientCredentials(api.CredentialsConfig{TokenURL: in.srv.URL + "/oauth/token", ClientID: c.ClientId, ClientSecret: c.ClientSecret})
 	tok, err := tokens.Token(context.Background())
@@ -157,7 +157,7 @@ type sseEvent struct {
 
 // openStream opens GET /api/hub/events as c and returns the events as they
 // come; the stream closes when the test ends.
-func openStream(t *testing.T, in *instance, c Credentials, lastEventId string) <-chan sseEvent {
+func openStream(t testing.TB, in *instance, c Credentials, lastEventId string) <-chan sseEvent {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -198,7 +198,7 @@ func openStream(t *testing.T, in *instance, c Credentials, lastEventId string) <
 
 // waitEvent returns the first event on ch that match accepts, failing the
 // test when none comes in time.
-func waitEvent(t *testing.T, ch <-chan sseEvent, match func(HubEvent, sseEvent) bool) (HubEvent, sseEvent) {
+func waitEvent(t testing.TB, ch <-chan sseEvent, match func(HubEvent, sseEvent) bool) (HubEvent, sseEvent) {
 	t.Helper()
 	deadline := time.After(10 * time.Second)
 	for {
@@ -221,7 +221,7 @@ func waitEvent(t *testing.T, ch <-chan sseEvent, match func(HubEvent, sseEvent) 
 }
 
 // newWorkOrder returns the id of a work order in status New.
-func newWorkOrder(t *testing.T, o *office) int64 {
+func newWorkOrder(t testing.TB, o *office) int64 {
 	t.Helper()
 	wo, err := o.sb.DispatchWorkOrder()
 	if err != nil {
