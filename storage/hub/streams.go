@@ -34,7 +34,7 @@ type streams struct {
 	h    *Hub
 	mu   sync.Mutex
 	subs map[chan storedEvent]int64 // to the person it serves
-	last int64 // the newest event delivered
+	last int64                      // the newest event delivered
 }
 
 func newStreams(h *Hub) *streams {
