@@ -25,6 +25,9 @@ var cluster *pgtest.Cluster
 
 func TestMain(m *testing.M) {
 	bcryptCost = bcrypt.MinCost
+	if os.Getenv(childEnv) != "" {
+		os.Exit(runChildInstance())
+	}
 	os.Exit(pgtest.Main(m, &cluster))
 }
 
