@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/workorderdesk/workdesk/api"
 )
@@ -166,6 +167,9 @@ type auditEntry struct {
 // work order, when, and what the service answered, oldest first.
 func (h *Hub) serveAudit(w http.ResponseWriter, r *http.Request) {
 	msgID := r.URL.Query().Get("messageId")
+	if msgID == "" {
+		msgID = uuid.NewString()
+	}
 	wr := &write{}
 	if bad := idsFromQuery(r.URL.Query(), wr); bad != nil {
 		writeError(w, bad, msgID)

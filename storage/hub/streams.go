@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -321,6 +322,9 @@ type session struct {
 // on any instance.
 func (h *Hub) serveSessions(w http.ResponseWriter, r *http.Request) {
 	msgID := r.URL.Query().Get("messageId")
+	if msgID == "" {
+		msgID = uuid.NewString()
+	}
 	rows, err := h.db.Pool.Query(r.Context(), `SELECT p.name, min(s.opened), count(*) FROM streams s JOIN people p ON p.id = s.person_id
 		WHERE s.seen > now() - $1::interval AND NOT p.disabled GROUP BY p.name ORDER BY p.name`,
 		fmt.Sprintf("%d seconds", int(3*streamHeartbeat/time.Second)))
