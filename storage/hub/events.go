@@ -128,28 +128,25 @@ func insertEvent(ctx context.Context, tx pgx.Tx, messageId, action string, workO
 	return nil
 }
 
-// handleNotification stores a verified notification of the service, tells
-// every instance, and re-reads its work order into the replica.
+// handleNotification re-reads the work order a verified notification names
+// into the replica, then stores the event and tells every instance: a
+// desktop that reads the work order when it hears the event gets the new
+// version.
 func (h *Hub) handleNotification(ctx context.Context, ev api.Event) error {
 	// One line of data per event on the streams.
 	var compact bytes.Buffer
 	if err := json.Compact(&compact, ev.Raw); err != nil {
 		return err
 	}
-	err := pgx.BeginFunc(ctx, h.db.Pool, func(tx pgx.Tx) error {
-		return insertEvent(ctx, tx, ev.Header.MessageId, ev.Header.Action, ev.Header.WorkOrderId, compact.Bytes())
-	})
-	if err != nil {
-		return err
-	}
 	if ev.Header.WorkOrderId > 0 {
-		// The event is stored and announced; a failed re-read is caught by
-		// the next sync, so the service need not deliver it again.
+		// A failed re-read is caught by the next sync: the event still goes out.
 		if err := h.refresh(ctx, ev.Header.WorkOrderId); err != nil {
 			h.log.Warn("re-reading a work order after a notification", "workOrder", ev.Header.WorkOrderId, "err", err)
 		}
 	}
-	return nil
+	return pgx.BeginFunc(ctx, h.db.Pool, func(tx pgx.Tx) error {
+		return insertEvent(ctx, tx, ev.Header.MessageId, ev.Header.Action, ev.Header.WorkOrderId, compact.Bytes())
+	})
 }
 
 // auditEntry is one row of GET /api/hub/audit.

@@ -162,14 +162,13 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 		}
 		return h.record(r.Context(), tx, wr)
 	})
-	if err != nil {
-		if wr.status != 0 {
-			h.log.Error("recording a forwarded write", "err", err)
-		}
-		if wr.status == 0 {
-			h.unreachable(w, wr.messageId, err)
-			return
-		}
+	switch {
+	case err != nil && wr.status == 0:
+		h.unreachable(w, wr.messageId, err)
+		return
+	case err != nil:
+		// The service answered; only the audit or the event was lost.
+		h.log.Error("recording a forwarded write", "err", err)
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(wr.status)

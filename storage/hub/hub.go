@@ -99,12 +99,22 @@ func New(opts Options) (*Hub, error) {
 	return h, nil
 }
 
-// Start runs the sync election and the event listener until Close.
+// Start runs the sync election and the event listener until Close; it
+// returns once the listener listens.
 func (h *Hub) Start(ctx context.Context) {
 	ctx, h.stop = context.WithCancel(ctx)
+	h.streams.start(ctx)
 	h.wg.Add(2)
 	go func() { defer h.wg.Done(); h.leaderLoop(ctx) }()
 	go func() { defer h.wg.Done(); h.streams.listen(ctx) }()
+	// Streams served before the listener listens would miss what happens
+	// meanwhile (a person disabled, say): wait for it, within reason.
+	select {
+	case <-h.streams.ready:
+	case <-ctx.Done():
+	case <-time.After(30 * time.Second):
+		h.log.Warn("the event listener is not listening yet; streams may miss events until it does")
+	}
 }
 
 // Close stops the background work; event streams end.

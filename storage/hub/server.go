@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -228,13 +229,30 @@ func validStatus(s api.WorkOrderStatus) bool {
 // most 50 ids, as repeated ids=, ids[N]= or comma-separated.
 func (h *Hub) serveWorkOrders(w http.ResponseWriter, r *http.Request) {
 	msgID := r.URL.Query().Get("messageId")
-	var ids []int64
+	// ids[N]= keys come out of the map in any order: answer in N's order.
+	type key struct {
+		index int
+		vals  []string
+	}
+	var keys []key
 	for k, vs := range r.URL.Query() {
 		lk := strings.ToLower(k)
-		if lk != "ids" && !(strings.HasPrefix(lk, "ids[") && strings.HasSuffix(lk, "]")) {
-			continue
+		switch {
+		case lk == "ids":
+			keys = append(keys, key{-1, vs})
+		case strings.HasPrefix(lk, "ids[") && strings.HasSuffix(lk, "]"):
+			n, err := strconv.Atoi(lk[4 : len(lk)-1])
+			if err != nil || n < 0 {
+				writeError(w, invalid("ids", strconv.Quote(k)+" is not an ids index"), msgID)
+				return
+			}
+			keys = append(keys, key{n, vs})
 		}
-		for _, v := range vs {
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i].index < keys[j].index })
+	var ids []int64
+	for _, k := range keys {
+		for _, v := range k.vals {
 			for _, s := range strings.Split(v, ",") {
 				id, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 				if err != nil {

@@ -36,19 +36,36 @@ type streams struct {
 	mu   sync.Mutex
 	subs map[chan storedEvent]int64 // to the person it serves
 	last int64                      // the newest event delivered
+	// started: last has been set from the log.
+	started bool
+	// ready closes once the listener first listens.
+	ready     chan struct{}
+	readyOnce sync.Once
 }
 
 func newStreams(h *Hub) *streams {
-	return &streams{h: h, subs: map[chan storedEvent]int64{}}
+	return &streams{h: h, subs: map[chan storedEvent]int64{}, ready: make(chan struct{})}
+}
+
+// start sets the point from which this instance's streams hear events
+// live: the newest event now. It runs before the listener connects, and the
+// listener catches up from it, so an event stored meanwhile is not lost.
+func (s *streams) start(ctx context.Context) {
+	var last int64
+	if err := s.h.db.Pool.QueryRow(ctx, `SELECT coalesce(max(id), 0) FROM events`).Scan(&last); err != nil {
+		s.h.log.Warn("reading the newest event", "err", err)
+		return
+	}
+	s.mu.Lock()
+	s.last, s.started = last, true
+	s.mu.Unlock()
 }
 
 // listen holds the LISTEN connection until ctx ends, reconnecting after a
 // failure and catching up from the log, so no committed event is skipped.
 func (s *streams) listen(ctx context.Context) {
-	first := true
 	for ctx.Err() == nil {
-		err := s.listenOnce(ctx, first)
-		first = false
+		err := s.listenOnce(ctx)
 		if ctx.Err() != nil {
 			return
 		}
@@ -61,7 +78,7 @@ func (s *streams) listen(ctx context.Context) {
 	}
 }
 
-func (s *streams) listenOnce(ctx context.Context, first bool) error {
+func (s *streams) listenOnce(ctx context.Context) error {
 	conn, err := pgx.ConnectConfig(ctx, s.h.db.Pool.Config().ConnConfig.Copy())
 	if err != nil {
 		return err
@@ -70,15 +87,22 @@ func (s *streams) listenOnce(ctx context.Context, first bool) error {
 	if _, err := conn.Exec(ctx, "LISTEN "+notifyChannel+"; LISTEN "+disabledChannel); err != nil {
 		return err
 	}
-	if first {
+	s.readyOnce.Do(func() { close(s.ready) })
+	s.mu.Lock()
+	started := s.started
+	s.mu.Unlock()
+	if !started {
+		// start could not read the log: begin from now rather than replay
+		// all history to every stream.
 		var last int64
 		if err := conn.QueryRow(ctx, `SELECT coalesce(max(id), 0) FROM events`).Scan(&last); err != nil {
 			return err
 		}
 		s.mu.Lock()
-		s.last = last
+		s.last, s.started = last, true
 		s.mu.Unlock()
-	} else if err := s.catchUp(ctx, conn); err != nil {
+	}
+	if err := s.catchUp(ctx, conn); err != nil {
 		return err
 	}
 	for {

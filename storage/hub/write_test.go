@@ -274,3 +274,49 @@ func TestSessionsAndADisabledPersonsStream(t *testing.T) {
 		return strings.Join(readSessions(t, b, boCreds), ",") == "Bo Chen"
 	})
 }
+
+// A day's work on one work order through the hub: each write reaches the
+// service, the replica follows, and each becomes an event naming the person
+// and an audit row, in order.
+func TestEachWriteBecomesAnEventAndAnAuditRow(t *testing.T) {
+	o := newOffice(t, sandbox.Options{})
+	a := o.start(nil)
+	ana, creds := o.person(a, "Ana Ruiz")
+	id := newWorkOrder(t, o)
+	events := openStream(t, a, creds, "")
+	ctx := context.Background()
+	steps := []struct {
+		action string
+		do     func() error
+	}{
+		{"Accepted", func() error { return ana.Accept(ctx, &api.AcceptRequest{WorkOrderId: id}) }},
+		{"AppointmentSet", func() error {
+			return ana.UpdateAppointment(ctx, &api.AppointmentRequest{WorkOrderId: id, ScheduledStart: time.Now().Add(24 * time.Hour)})
+		}},
+		{"CheckedIn", func() error { return ana.CheckIn(ctx, &api.VisitRequest{WorkOrderId: id}) }},
+		{"MessageSent", func() error { return ana.SendMessage(ctx, &api.MessageRequest{WorkOrderId: id, Text: "on site"}) }},
+		{"Paused", func() error { return ana.Pause(ctx, &api.VisitRequest{WorkOrderId: id, Comment: "parts"}) }},
+	}
+	for _, s := range steps {
+		if err := s.do(); err != nil {
+			t.Fatalf("%s: %v", s.action, err)
+		}
+		he, _ := waitEvent(t, events, func(he HubEvent, _ sseEvent) bool { return he.Header.WorkOrderId == id })
+		if he.Header.Action != s.action || he.PerformedBy.Name != "Ana Ruiz" {
+			t.Fatalf("event %+v, want %s by Ana Ruiz", he, s.action)
+		}
+	}
+	wo, err := ana.GetWorkOrder(ctx, id)
+	if err != nil || wo.Status != api.StatusPaused {
+		t.Fatalf("the replica after the day's work: %+v, %v", wo, err)
+	}
+	audit := readAudit(t, a, creds, id)
+	if len(audit) != len(steps) {
+		t.Fatalf("%d audit rows for %d writes", len(audit), len(steps))
+	}
+	for i, row := range audit {
+		if row.Person != "Ana Ruiz" || row.Status != http.StatusOK || row.MessageId == "" {
+			t.Fatalf("audit row %d (%s): %+v", i, steps[i].action, row)
+		}
+	}
+}
