@@ -139,7 +139,9 @@ func (c *Cluster) start(bin, data string) error {
 	c.Port = port
 	cmd := exec.Command(filepath.Join(bin, "postgres"), "-D", data, "-p", strconv.Itoa(port), "-k", c.dir,
 		"-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off",
-		"-c", "full_page_writes=off", "-c", "max_connections=300", "-c", "shared_buffers=32MB")
+		"-c", "full_page_writes=off", "-c", "max_connections=300", "-c", "shared_buffers=32MB",
+		// A container's small /dev/shm must not fail a query: no POSIX shared memory, no parallel workers.
+		"-c", "dynamic_shared_memory_type=mmap", "-c", "max_parallel_workers_per_gather=0")
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: c.cred, Pdeathsig: syscall.SIGQUIT, Setpgid: true}
 	started := make(chan error, 1)
