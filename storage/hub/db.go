@@ -28,7 +28,6 @@ const migrationLock = 0x574F444855422D4D
 // DB is the hub's PostgreSQL database.
 type DB struct {
 	Pool *pgxpool.Pool
-	url  string
 }
 
 // OpenDB connects to the database at url and brings its schema up to date.
@@ -48,7 +47,7 @@ func OpenDB(ctx context.Context, url string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("hub: connecting to the database: %w", err)
 	}
-	db := &DB{Pool: pool, url: url}
+	db := &DB{Pool: pool}
 	if err := db.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err
