@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/workorderdesk/workdesk/api"
@@ -18,32 +20,37 @@ import (
 // the sandbox).
 type backend struct {
 	*storage.Engine
-	sb *sandbox.Sandbox // demo mode only
+	sb        *sandbox.Sandbox // demo mode only
+	closeOnce sync.Once
 }
 
 // startDemo runs the sandbox in-process on a loopback port, with its
-// receiver, and a fresh replica: the demo world is regenerated on every
-// start, so last run's replica would disagree with it.
+// receiver. The demo's world is kept beside its replica, so a restart (or a
+// crash in front of a customer) carries on where it was; when there is no
+// saved world the replica starts empty too, or the two would disagree.
 func startDemo(ctx context.Context, dataDir string) (*backend, error) {
+	path, err := replicaPath(dataDir, "demo")
+	if err != nil {
+		return nil, err
+	}
 	sb, err := sandbox.New(sandbox.Options{
 		CustomerEvery:  45 * time.Second,
 		RetryIntervals: []time.Duration{2 * time.Second, 5 * time.Second, 10 * time.Second, 30 * time.Second},
+		StateFile:      demoWorldPath(path),
 	})
 	if err != nil {
 		return nil, err
 	}
 	info, err := sb.Start("127.0.0.1:0")
 	if err != nil {
-		return nil, err
-	}
-	path, err := replicaPath(dataDir, "demo")
-	if err != nil {
 		sb.Close()
 		return nil, err
 	}
-	if err := storage.RemoveReplica(path); err != nil {
-		sb.Close()
-		return nil, fmt.Errorf("clearing the last demo's replica: %w", err)
+	if !sb.Restored() {
+		if err := storage.RemoveReplica(path); err != nil {
+			sb.Close()
+			return nil, fmt.Errorf("clearing the last demo's replica: %w", err)
+		}
 	}
 	eng, err := storage.OpenEngine(ctx, path, storage.EngineOptions{Connection: api.Connection{
 		BaseURL: info.BaseURL, TokenURL: info.TokenURL, ClientID: info.ClientID, ClientSecret: info.ClientSecret}})
@@ -102,6 +109,39 @@ func openOffline(ctx context.Context, path string) (*backend, error) {
 	return &backend{Engine: eng}, nil
 }
 
+// openLiveReplica opens the live replica for baseURL without connecting:
+// the person's data as last synced, while the secret is missing.
+func openLiveReplica(ctx context.Context, dataDir, baseURL string) (*backend, error) {
+	path, err := replicaPath(dataDir, storage.ProfileForBaseURL(baseURL))
+	if err != nil {
+		return nil, err
+	}
+	eng, err := storage.OpenEngine(ctx, path, storage.EngineOptions{})
+	if err != nil {
+		return nil, err
+	}
+	eng.Service = baseURL
+	return &backend{Engine: eng}, nil
+}
+
+// demoWorldPath is where the demo's sandbox keeps its world: beside the
+// demo replica.
+func demoWorldPath(replica string) string {
+	return strings.TrimSuffix(replica, ".db") + "-world.json"
+}
+
+// resetDemo forgets everything done in the demo: its world and its replica.
+func resetDemo(dataDir string) error {
+	path, err := replicaPath(dataDir, "demo")
+	if err != nil {
+		return err
+	}
+	if err := os.Remove(demoWorldPath(path)); err != nil && !os.IsNotExist(err) {
+		return fmt.Errorf("removing the demo's saved world: %w", err)
+	}
+	return storage.RemoveReplica(path)
+}
+
 func replicaPath(dataDir, profile string) (string, error) {
 	if dataDir != "" {
 		if err := os.MkdirAll(dataDir, 0o700); err != nil {
@@ -112,11 +152,15 @@ func replicaPath(dataDir, profile string) (string, error) {
 	return storage.DefaultPath(profile)
 }
 
+// Close may be called more than once (a demo reset closes before the
+// switch that closes the old backend).
 func (b *backend) Close() {
-	b.Engine.Close()
-	if b.sb != nil {
-		b.sb.Close()
-	}
+	b.closeOnce.Do(func() {
+		b.Engine.Close()
+		if b.sb != nil {
+			b.sb.Close()
+		}
+	})
 }
 
 func (b *backend) health() ui.Health {

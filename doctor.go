@@ -37,8 +37,11 @@ func runDoctor(args []string, out io.Writer) int {
 	defer stop()
 	ok := api.Diagnose(ctx, conn(), nil, func(c api.Check) {
 		mark := "ok  "
-		if !c.OK {
+		switch {
+		case !c.OK:
 			mark = "FAIL"
+		case c.Warning:
+			mark = "warn"
 		}
 		fmt.Fprintf(out, "%s  %-24s %s\n", mark, c.Name, c.Detail)
 	})

@@ -58,8 +58,20 @@ func TestDoctorChecksAConfigurationStepByStep(t *testing.T) {
 	badCert := good
 	badCert.CertPath = broken
 	ok, steps = run(badCert)
-	if ok || steps["Certificate parses"].OK || !steps["Work orders readable"].OK {
+	if ok || steps["Certificate"].OK || !steps["Work orders readable"].OK {
 		t.Fatalf("a broken certificate: ok=%v, steps %+v", ok, steps)
+	}
+
+	// No certificate at all is allowed (sync still works) but is not the
+	// tick of a verified certificate: a warning that notifications will not arrive.
+	noCert := good
+	noCert.CertPath = ""
+	ok, steps = run(noCert)
+	if c := steps["Certificate"]; !ok || !c.OK || !c.Warning || !strings.Contains(c.Detail, "notifications will not be received") {
+		t.Fatalf("no certificate: ok=%v, step %+v", ok, c)
+	}
+	if steps["Work orders readable"].Warning {
+		t.Fatalf("a passed step is marked as a warning: %+v", steps)
 	}
 }
 

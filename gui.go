@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"image"
@@ -115,15 +116,25 @@ func (s *session) launch(wantLive bool) error {
 	live := ui.LoadLiveSettings(prefs)
 	var b *backend
 	var err error
-	if s.flags.replica != "" {
+	notice := ""
+	switch {
+	case s.flags.replica != "":
 		b, err = openOffline(ctx, s.flags.replica)
-	} else if wantLive && live.Configured() {
+	case wantLive && live.Configured():
 		b, err = s.startLive(ctx, live)
-		if err != nil && s.desk == nil {
+		switch {
+		case errors.Is(err, errNoSecret):
+			// Never Demo without a word: the person's own data, as last
+			// synced, with the way to reconnect.
+			notice = fmt.Sprintf("Not connected: the client secret for client id %s is not saved on this computer. "+
+				"Enter it to connect; until then you see the live data as last synced, and your actions wait in the outbox.", live.ClientID)
+			b, err = openLiveReplica(ctx, s.flags.dataDir, live.BaseURL)
+		case err != nil && s.desk == nil:
 			slog.Warn("live connection unavailable; starting in demo mode", "err", err)
+			notice = "The live connection could not start, so this is the demo. " + sentence(err.Error()) + " Fix the connection settings, then Save and connect."
 			b, err = startDemo(ctx, s.flags.dataDir)
 		}
-	} else {
+	default:
 		b, err = startDemo(ctx, s.flags.dataDir)
 	}
 	if err != nil {
@@ -131,7 +142,7 @@ func (s *session) launch(wantLive bool) error {
 	}
 	deps := ui.Deps{
 		Store: b.Store, Online: b, Demo: b.sb != nil, Service: b.Service, Health: b.health,
-		Ready: make(chan struct{}), Secrets: s.secrets, SyncEvery: live.SyncEvery,
+		Ready: make(chan struct{}), Secrets: s.secrets, SyncEvery: live.SyncEvery, Notice: notice,
 		NoDesktopNotifications: runtime.GOOS == "linux" && os.Getenv("DBUS_SESSION_BUS_ADDRESS") == "",
 		TestConnection: func(ctx context.Context, conn api.Connection, report func(api.Check)) bool {
 			return api.Diagnose(ctx, conn, nil, report)
@@ -148,6 +159,18 @@ func (s *session) launch(wantLive bool) error {
 	if b.sb != nil {
 		deps.Customer = sandbox.NewControl(b.Service)
 		deps.SyncEvery = time.Minute
+		deps.ResetDemo = func() {
+			// The running demo lets go of its world and replica before they
+			// are removed (Windows cannot remove an open file); the new
+			// window replaces the old one within this same call.
+			s.backend.Close()
+			if err := resetDemo(s.flags.dataDir); err != nil {
+				s.desk.ShowError(err)
+			}
+			if err := s.launch(false); err != nil {
+				s.desk.ShowError(err)
+			}
+		}
 	}
 	desk := ui.New(s.app, deps)
 	b.OnEvent(desk.EventReceived)
@@ -166,10 +189,23 @@ func (s *session) launch(wantLive bool) error {
 	return nil
 }
 
+// errNoSecret: the live connection is configured but its secret is not on
+// this computer (no keyring, or a keyring that lost it).
+var errNoSecret = errors.New("the client secret is not saved on this computer")
+
+// sentence makes an error message start with a capital and end with a stop.
+func sentence(s string) string {
+	s = strings.TrimSuffix(strings.TrimSpace(s), ".")
+	if s == "" {
+		return ""
+	}
+	return strings.ToUpper(s[:1]) + s[1:] + "."
+}
+
 func (s *session) startLive(ctx context.Context, live ui.LiveSettings) (*backend, error) {
 	secret, err := s.secrets.Get(ctx, live.ClientID)
 	if err != nil || secret == "" {
-		return nil, fmt.Errorf("the client secret for %s is not available: enter it in File › Live connection", live.ClientID)
+		return nil, errNoSecret
 	}
 	return startLive(ctx, s.flags.dataDir, live.Connection(secret), live.ReceiverAddr(), live.CheckSource)
 }

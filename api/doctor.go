@@ -34,9 +34,12 @@ func (c Connection) Missing() []string {
 
 // Check is one step of Diagnose, in plain words.
 type Check struct {
-	Name   string
-	OK     bool
-	Detail string
+	Name string
+	OK   bool
+	// Warning marks a step that passed but left something a person should
+	// know (no certificate: notifications will not arrive).
+	Warning bool
+	Detail  string
 }
 
 // Diagnose checks a connection end to end, reporting each step as it ends:
@@ -78,11 +81,12 @@ func Diagnose(ctx context.Context, conn Connection, hc *http.Client, report func
 		step(Check{Name: "Work orders readable", Detail: "not tried: no access token"})
 	}
 	if conn.CertPath == "" {
-		step(Check{Name: "Certificate parses", OK: true, Detail: "no certificate configured: notifications will not be verified or received"})
+		step(Check{Name: "Certificate", OK: true, Warning: true,
+			Detail: "none configured: notifications will not be received, so changes arrive only with each sync"})
 	} else if _, err := LoadVerifier(conn.CertPath); err != nil {
-		step(Check{Name: "Certificate parses", Detail: err.Error()})
+		step(Check{Name: "Certificate", Detail: err.Error()})
 	} else {
-		step(Check{Name: "Certificate parses", OK: true, Detail: conn.CertPath})
+		step(Check{Name: "Certificate", OK: true, Detail: conn.CertPath})
 	}
 	return ok
 }

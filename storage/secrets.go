@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -59,7 +60,8 @@ func (osKeyring) Set(service, user, secret string) error   { return keyring.Set(
 func (osKeyring) Delete(service, user string) error        { return keyring.Delete(service, user) }
 
 // Persistent reports whether secrets survive a restart (the keyring works);
-// when not, reason says why in words a person can act on.
+// when not, reason is one sentence saying what is wrong, in words a person
+// can act on.
 func (s *Secrets) Persistent() (ok bool, reason string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -157,11 +159,19 @@ func (s *Secrets) usable() bool {
 // errKeyringTimeout reports a keyring call that did not answer in time.
 var errKeyringTimeout = errors.New("the keyring did not answer in time (it may be locked)")
 
-// call runs fn in a goroutine and gives up after the timeout. A call that
-// never returns leaks its goroutine, which is why one timeout marks the
-// keyring unavailable for the rest of the session: no more goroutines pile up.
+// PatientTimeout is how long a save the person started waits: long enough
+// to find and answer the keyring's unlock prompt.
+const PatientTimeout = 2 * time.Minute
+
+// call runs fn in a goroutine and gives up at ctx's deadline or, without
+// one, after the timeout. A call that never returns leaks its goroutine,
+// which is why one timeout marks the keyring unavailable for the rest of
+// the session: no more goroutines pile up.
 func (s *Secrets) call(ctx context.Context, fn func() error) error {
-	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	cancel := func() {}
+	if _, ok := ctx.Deadline(); !ok {
+		ctx, cancel = context.WithTimeout(ctx, s.timeout)
+	}
 	defer cancel()
 	done := make(chan error, 1)
 	go func() { done <- fn() }()
@@ -177,10 +187,7 @@ func (s *Secrets) call(ctx context.Context, fn func() error) error {
 }
 
 func (s *Secrets) markUnavailable(err error) {
-	reason := "The system keyring is unavailable (" + err.Error() + "); the client secret is kept for this session only and will be asked for again next time."
-	if errors.Is(err, errKeyringTimeout) {
-		reason = "The system keyring did not answer (it may be locked); the client secret is kept for this session only and will be asked for again next time."
-	}
+	reason := keyringProblem(err)
 	s.mu.Lock()
 	first := s.unavailable == ""
 	s.unavailable = reason
@@ -189,4 +196,19 @@ func (s *Secrets) markUnavailable(err error) {
 		// The error text comes from the keyring library and holds no secret.
 		s.log.Warn("keyring unavailable; secrets kept in memory for this session", "err", err)
 	}
+}
+
+// keyringProblem says in one plain sentence what is wrong with the keyring;
+// what follows for the secret is for the caller to add.
+func keyringProblem(err error) string {
+	if errors.Is(err, errKeyringTimeout) {
+		return "The system keyring did not answer; it may be locked."
+	}
+	msg := err.Error()
+	for _, sign := range []string{"org.freedesktop.secrets", "ServiceUnknown", "dbus", "DBUS_SESSION_BUS_ADDRESS", "secret service", "Secret Service"} {
+		if strings.Contains(msg, sign) {
+			return "No keyring service found: install GNOME Keyring or KWallet."
+		}
+	}
+	return "The system keyring failed: " + strings.TrimSuffix(msg, ".") + "."
 }

@@ -55,7 +55,7 @@ func TestSecretsKeyringUnavailable(t *testing.T) {
 		t.Fatalf("Get in the same session = %q, %v", v, err)
 	}
 	ok, reason := s.Persistent()
-	if ok || !strings.Contains(reason, "session only") || strings.Contains(reason, "s3cret") {
+	if ok || reason != "No keyring service found: install GNOME Keyring or KWallet." {
 		t.Errorf("Persistent = %v, %q", ok, reason)
 	}
 	if _, err := NewSecrets().Get(ctx, "CLIENT1"); !errors.Is(err, ErrNoSecret) {
@@ -88,5 +88,22 @@ func TestSecretsKeyringTimeout(t *testing.T) {
 	}
 	if ok, reason := s.Persistent(); ok || !strings.Contains(reason, "did not answer") {
 		t.Errorf("Persistent = %v, %q", ok, reason)
+	}
+}
+
+// TestSecretsWaitForUnlockWhenAsked: a save the person started may wait
+// for the keyring's unlock prompt past the short timeout of background calls.
+func TestSecretsWaitForUnlockWhenAsked(t *testing.T) {
+	release := make(chan struct{})
+	s := NewSecrets()
+	s.backend, s.timeout = hangingKeyring{release: release}, 50*time.Millisecond
+	go func() { time.Sleep(300 * time.Millisecond); close(release) }() // the person unlocks
+	ctx, cancel := context.WithTimeout(context.Background(), PatientTimeout)
+	defer cancel()
+	if err := s.Set(ctx, "CLIENT1", "s3cret"); err != nil {
+		t.Fatalf("Set: %v", err)
+	}
+	if ok, reason := s.Persistent(); !ok {
+		t.Fatalf("a keyring unlocked after the short timeout was given up on: %q", reason)
 	}
 }

@@ -33,6 +33,9 @@ func (d *Desk) mainMenu() *fyne.MainMenu {
 			file.Items = append(file.Items, fyne.NewMenuItem("Switch to Demo", func() { d.deps.SwitchMode(false) }))
 		}
 	}
+	if d.deps.Demo && d.deps.ResetDemo != nil {
+		file.Items = append(file.Items, fyne.NewMenuItem("Reset demo…", d.confirmResetDemo))
+	}
 	// Fyne adds a Quit item when a menu has none; this one saves the
 	// layout before the app ends.
 	quit := fyne.NewMenuItem("Quit", d.quit)

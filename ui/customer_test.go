@@ -91,6 +91,7 @@ func TestSavingSettingsPutsTheSecretOnlyInTheKeyring(t *testing.T) {
 	}
 	test.Type(secretField, secret)
 	test.Tap(buttonIn(t, dlg, "Save"))
+	h.flush() // the keyring is written off the main goroutine
 	if top := h.win.Canvas().Overlays().Top(); top != nil {
 		t.Fatalf("after Save a dialog is still open: %q", h.overlayText())
 	}
@@ -139,6 +140,7 @@ func TestSavingSettingsPutsTheSecretOnlyInTheKeyring(t *testing.T) {
 	}
 
 	h.menuItem("Live connection…").Action()
+	h.flush()
 	dlg = h.win.Canvas().Overlays().Top()
 	var shown []string
 	walk(dlg, func(o fyne.CanvasObject) {
@@ -194,5 +196,22 @@ func TestSettingsRefuseBadInput(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Validate(%+v) = %v, want a message containing %q", c.s, err, c.want)
 		}
+	}
+}
+
+// TestResetDemoAsksFirst: File › Reset demo forgets a demo that otherwise
+// survives restarts, so it asks before it does.
+func TestResetDemoAsksFirst(t *testing.T) {
+	h := newHarness(t)
+	resets := 0
+	h.desk.deps.ResetDemo = func() { resets++ }
+	h.win.SetMainMenu(h.desk.mainMenu())
+	h.menuItem("Reset demo…").Action()
+	if resets != 0 || !strings.Contains(h.overlayText(), "reset the demo?") {
+		t.Fatalf("Reset demo did not ask first (resets %d, window says %q)", resets, h.overlayText())
+	}
+	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Yes"))
+	if resets != 1 {
+		t.Fatalf("confirming reset the demo %d times", resets)
 	}
 }

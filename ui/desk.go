@@ -64,8 +64,15 @@ type Deps struct {
 	TestConnection func(ctx context.Context, conn api.Connection, report func(api.Check)) bool
 	// SwitchMode restarts behind a new window on the live (or demo) replica.
 	SwitchMode func(live bool)
+	// ResetDemo forgets everything done in the demo and starts it over
+	// behind a new window (demo mode only).
+	ResetDemo func()
 	// SyncEvery is the background sync interval; 0 = DefaultSyncEvery.
 	SyncEvery time.Duration
+	// Notice, when set, is a banner above the list saying why the window is
+	// not connected as configured (no secret on this computer, the live
+	// connection failed); its button opens the connection settings.
+	Notice string
 	// NoDesktopNotifications: the system cannot show them (Linux without a
 	// session bus), so sending each one would only log an error.
 	NoDesktopNotifications bool
@@ -90,6 +97,8 @@ type Desk struct {
 	detail *detailView
 	status *statusBar
 	split  *container.Split
+	panes  *fyne.Container // the split, kept fitting by paneFit
+	fit    *paneFit
 
 	syncing bool
 	closed  chan struct{} // closed with the window: stops the tickers
@@ -128,7 +137,13 @@ func New(a fyne.App, deps Deps) *Desk {
 
 	d.split = container.NewHSplit(d.list.content(), d.detail.content())
 	d.split.Offset = prefs.FloatWithFallback("split.offset", 0.56)
-	d.win.SetContent(container.NewBorder(d.toolbar(), d.status.content(), nil, nil, d.split))
+	top := d.toolbar()
+	if deps.Notice != "" {
+		top = container.NewVBox(top, d.noticeBanner(deps.Notice))
+	}
+	d.fit = newPaneFit(d.split, d.detail.needs)
+	d.panes = container.New(d.fit, d.split)
+	d.win.SetContent(container.NewBorder(top, d.status.content(), nil, nil, d.panes))
 	d.win.SetMainMenu(d.mainMenu())
 	d.addShortcuts()
 	d.win.Resize(fyne.NewSize(
@@ -170,7 +185,7 @@ func (d *Desk) saveLayout() {
 		prefs.SetFloat("window.width", float64(s.Width))
 		prefs.SetFloat("window.height", float64(s.Height))
 	}
-	prefs.SetFloat("split.offset", d.split.Offset)
+	prefs.SetFloat("split.offset", d.fit.Preferred())
 }
 
 // quit saves the layout and ends the app (File › Quit).

@@ -90,6 +90,15 @@ func newDetailView(d *Desk, tabs []tab) *detailView {
 // gave it and the pane scrolls sideways instead of growing.
 func (v *detailView) content() fyne.CanvasObject { return v.scroller }
 
+// needs is the width the open work order's tabs take without scrolling
+// sideways; 0 when none is open.
+func (v *detailView) needs() float32 {
+	if len(v.container.Objects) == 0 || v.container.Objects[0] != v.body {
+		return 0
+	}
+	return v.body.MinSize().Width
+}
+
 // open shows work order id read from the replica.
 func (v *detailView) open(id int64) {
 	wo, err := v.d.store.WorkOrder(context.Background(), id)
@@ -110,6 +119,9 @@ func (v *detailView) show(wo *api.WorkOrder) {
 	if len(v.container.Objects) == 0 || v.container.Objects[0] != v.body {
 		v.container.Objects = []fyne.CanvasObject{v.body}
 		v.container.Refresh()
+	}
+	if v.d.fit != nil {
+		defer v.d.fit.refit(v.d.panes) // once the tabs show wo: the width they need
 	}
 	v.number.Segments[0].(*widget.TextSegment).Text = wo.WorkOrderNumber
 	v.number.Refresh()

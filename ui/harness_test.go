@@ -33,6 +33,7 @@ type harness struct {
 	queue  []func() // work handed to the main goroutine, drained by flush
 	sb     *sandbox.Sandbox
 	eng    *storage.Engine
+	info   sandbox.ConnectionInfo
 	store  *storage.Store
 	sender *storage.Sender
 	desk   *Desk
@@ -91,7 +92,7 @@ func newHarnessWith(t *testing.T, opts harnessOptions) *harness {
 	if err := eng.SyncNow(ctx, nil); err != nil {
 		t.Fatalf("first sync: %v", err)
 	}
-	h := &harness{t: t, sb: sb, eng: eng, store: eng.Store, sender: eng.Sender}
+	h := &harness{t: t, sb: sb, eng: eng, info: info, store: eng.Store, sender: eng.Sender}
 
 	// The receiver, as in demo mode: signed notifications from the sandbox
 	// are verified and applied to the replica.

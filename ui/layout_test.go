@@ -234,3 +234,34 @@ func maxTabWidth(d *Desk) float32 {
 	}
 	return w
 }
+
+// TestBothPanesFitAt1024x700: on a small laptop screen the detail pane gets
+// the width its tabs need (the NTE, the invoice's subtotals and Submit are
+// on screen, not past a sideways scroll), the list keeps its own minimum,
+// and a wide window keeps the person's divider position.
+func TestBothPanesFitAt1024x700(t *testing.T) {
+	h := newHarness(t)
+	h.win.Resize(fyne.NewSize(1024, 700))
+	seen := map[api.WorkOrderStatus]bool{}
+	for i := 0; i < h.desk.list.total; i++ {
+		r, ok := h.desk.list.rowAt(i)
+		if !ok || seen[r.Status] {
+			continue
+		}
+		seen[r.Status] = true
+		h.desk.list.open(r.Id)
+		pane := h.desk.detail.content().Size().Width
+		for _, tb := range h.desk.detail.tabs {
+			if need := h.desk.detail.needs(); need > pane {
+				t.Errorf("%s (%s) at 1024x700: the detail needs %.0f px (%s tab %.0f) of a %.0f px pane", r.Number, r.Status, need, tb.title(), tb.content().MinSize().Width, pane)
+			}
+		}
+		if list := h.desk.split.Leading; list.Size().Width < list.MinSize().Width {
+			t.Errorf("the list got %.0f px, less than its %.0f px minimum", list.Size().Width, list.MinSize().Width)
+		}
+	}
+	h.win.Resize(fyne.NewSize(1920, 1080))
+	if got := h.desk.split.Offset; got < 0.55 || got > 0.57 {
+		t.Errorf("at 1920x1080 the divider sits at %.2f, not the preferred 0.56", got)
+	}
+}

@@ -138,6 +138,8 @@ func newListView(store *storage.Store, prefs fyne.Preferences) *listView {
 	v.empty.Hide()
 	v.bulkHint = widget.NewLabel("Tick rows to accept or reject together")
 	v.bulkHint.Importance = widget.LowImportance
+	v.bulkHint.Alignment = fyne.TextAlignTrailing
+	v.bulkHint.Truncation = fyne.TextTruncateEllipsis
 	v.acceptBtn = widget.NewButtonWithIcon("Accept", theme.ConfirmIcon(), func() { v.onBulkAccept(v.selectedIDs()) })
 	v.rejectBtn = widget.NewButtonWithIcon("Reject", theme.CancelIcon(), func() { v.onBulkReject(v.selectedIDs()) })
 
@@ -177,9 +179,11 @@ func newListView(store *storage.Store, prefs fyne.Preferences) *listView {
 }
 
 func (v *listView) content() fyne.CanvasObject {
-	filters := container.NewBorder(nil, nil, nil, container.NewHBox(v.statusSel, v.attention), v.search)
-	bulk := container.NewBorder(nil, nil, v.count, container.NewHBox(v.bulkHint, v.acceptBtn, v.rejectBtn))
-	return container.NewBorder(container.NewVBox(filters, bulk), nil, nil, nil,
+	// The search box has a row of its own: on a narrow list it would
+	// otherwise be squeezed to a few letters by the filters beside it.
+	find := container.NewBorder(nil, nil, nil, v.count, v.search)
+	filters := container.NewBorder(nil, nil, container.NewHBox(v.statusSel, v.attention), container.NewHBox(v.acceptBtn, v.rejectBtn), v.bulkHint)
+	return container.NewBorder(container.NewVBox(find, filters), nil, nil, nil,
 		container.NewStack(v.table, container.NewVBox(layout.NewSpacer(), v.empty, layout.NewSpacer())))
 }
 

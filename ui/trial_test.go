@@ -303,6 +303,7 @@ func TestLiveConnectionPortAndMessages(t *testing.T) {
 	test.Type(formEntry(t, dlg, "Token URL"), "https://oauth.example.test/OAuth/Token")
 	test.Type(formEntry(t, dlg, "Client id"), "client")
 	test.Tap(buttonIn(t, dlg, "Save"))
+	h.flush()
 	if h.win.Canvas().Overlays().Top() != nil {
 		t.Fatalf("saving with an empty port shows %q", h.overlayText())
 	}
@@ -313,6 +314,7 @@ func TestLiveConnectionPortAndMessages(t *testing.T) {
 	dlg = h.win.Canvas().Overlays().Top()
 	test.Type(formEntry(t, dlg, "Receiver port"), "8443")
 	test.Tap(buttonIn(t, dlg, "Save"))
+	h.flush()
 	if got := LoadLiveSettings(h.desk.app.Preferences()).ReceiverPort; got != 8443 {
 		t.Errorf("port 8443 saved as %d", got)
 	}

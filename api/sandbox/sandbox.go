@@ -51,6 +51,9 @@ type Options struct {
 	ClientSecret  string          // default: random
 	Key           *rsa.PrivateKey // token and notification signing key; nil = new RSA-2048
 	Logger        *slog.Logger
+	// StateFile keeps the world across restarts (demo mode): read by New
+	// when it exists, written shortly after every change and on Close.
+	StateFile string
 }
 
 // ConnectionInfo is what an integrator configures a client with.
@@ -91,6 +94,9 @@ type Sandbox struct {
 	stopTick chan struct{}
 	tickDone chan struct{}
 	closed   bool
+
+	persist  *persister // nil unless Options.StateFile
+	restored bool
 }
 
 // New builds a sandbox and its world. Nothing listens until Start; Handler
@@ -141,6 +147,17 @@ func New(opts Options) (*Sandbox, error) {
 	s.cust = newScript(opts.Seed)
 	s.notify = newNotifier(s, opts.NotifyURL)
 	s.handler = s.routes()
+	if opts.StateFile != "" {
+		s.startPersist(opts.StateFile)
+		s.st.onChange = s.changed
+		routes := s.handler
+		s.handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			routes.ServeHTTP(w, r)
+			if r.Method != http.MethodGet {
+				s.changed() // removals and uploads too, which move no LastUpdate
+			}
+		})
+	}
 	return s, nil
 }
 
@@ -269,6 +286,7 @@ func (s *Sandbox) Close() error {
 		err = srv.Close()
 	}
 	s.notify.close()
+	s.stopPersist()
 	return err
 }
 

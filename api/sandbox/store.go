@@ -75,6 +75,8 @@ type store struct {
 
 	rng *rand.Rand // world generation and dispatch of new work orders
 	gen *generator
+	// onChange hears every change (the demo's saver); nil = nobody.
+	onChange func()
 }
 
 func newStore(seed int64) *store {
@@ -97,6 +99,9 @@ func newStore(seed int64) *store {
 
 // add puts a new work order into the store and the LastUpdate index.
 func (s *store) add(o *order) {
+	if s.onChange != nil {
+		s.onChange()
+	}
 	s.orders[o.wo.WorkOrderId] = o
 	e := updEntry{o.wo.LastUpdate.UnixNano(), o.wo.WorkOrderId}
 	i := sort.Search(len(s.byUpdate), func(i int) bool { return !entryLess(s.byUpdate[i], e) })
@@ -116,6 +121,9 @@ func (s *store) sortIndex() { slices.SortFunc(s.byUpdate, cmpEntry) }
 // entry moves. Since the clock only runs forward the new entry nearly always
 // lands at the end, so this is a binary search plus one copy.
 func (s *store) touch(o *order, now time.Time) {
+	if s.onChange != nil {
+		s.onChange()
+	}
 	old := updEntry{o.wo.LastUpdate.UnixNano(), o.wo.WorkOrderId}
 	if i, ok := slices.BinarySearchFunc(s.byUpdate, old, cmpEntry); ok {
 		s.byUpdate = slices.Delete(s.byUpdate, i, i+1)

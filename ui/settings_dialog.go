@@ -1,0 +1,300 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/storage"
+)
+
+// showSettings is the live connection dialog. The secret field is never
+// filled back in: a saved secret stays in the keyring. Nothing here waits
+// on the keyring or the network on the main goroutine.
+func (d *Desk) showSettings() {
+	prefs := d.app.Preferences()
+	cur := LoadLiveSettings(prefs)
+	base, token, client, cert := widget.NewEntry(), widget.NewEntry(), widget.NewEntry(), widget.NewEntry()
+	base.SetText(cur.BaseURL)
+	base.SetPlaceHolder("https://api.example.com/Direct/")
+	token.SetText(cur.TokenURL)
+	token.SetPlaceHolder("the OAuth Server URL from the integration tile")
+	client.SetText(cur.ClientID)
+	cert.SetText(cur.CertPath)
+	cert.SetPlaceHolder("notification certificate (PEM), optional")
+	secret := widget.NewPasswordEntry()
+	secret.SetPlaceHolder("client secret")
+	d.describeSavedSecret(secret, cur.ClientID)
+	browse := widget.NewButtonWithIcon("", theme.FolderOpenIcon(), func() {
+		openFileDialog(func(r fyne.URIReadCloser, err error) {
+			if err == nil && r != nil {
+				cert.SetText(r.URI().Path())
+				r.Close()
+			}
+		}, d.win)
+	})
+	port := widget.NewEntry()
+	port.SetPlaceHolder("any free port")
+	if cur.ReceiverPort != 0 {
+		port.SetText(strconv.Itoa(cur.ReceiverPort))
+	}
+	listenAll := widget.NewCheck("Listen on all network interfaces (the service reaches this computer directly)", nil)
+	listenAll.SetChecked(cur.ListenAll)
+	checkSource := widget.NewCheck("Accept notifications only from the service (130.250.135.128/25)", nil)
+	checkSource.SetChecked(cur.CheckSource)
+	every := widget.NewEntry()
+	every.SetText(strconv.Itoa(int(cur.SyncEvery / time.Minute)))
+
+	notifyURL := widget.NewLabel(cur.NotificationURL())
+	notifyURL.Wrapping = fyne.TextWrapWord
+	notifyURL.Selectable = true
+	read := func() (LiveSettings, error) {
+		p := 0 // empty: any free port
+		if pt := strings.TrimSpace(port.Text); pt != "" {
+			n, err := strconv.Atoi(pt)
+			if err != nil {
+				return LiveSettings{}, errors.New("the receiver port must be a number, or empty for any free port")
+			}
+			p = n
+		}
+		m, err := strconv.Atoi(strings.TrimSpace(every.Text))
+		if err != nil {
+			return LiveSettings{}, errors.New("the sync interval must be a whole number of minutes")
+		}
+		s := LiveSettings{BaseURL: strings.TrimSpace(base.Text), TokenURL: strings.TrimSpace(token.Text),
+			ClientID: strings.TrimSpace(client.Text), CertPath: strings.TrimSpace(cert.Text),
+			ReceiverPort: p, ListenAll: listenAll.Checked, CheckSource: checkSource.Checked, SyncEvery: time.Duration(m) * time.Minute}
+		return s, s.Validate()
+	}
+	showURL := func() {
+		if n, err := strconv.Atoi(strings.TrimSpace(port.Text)); err == nil || strings.TrimSpace(port.Text) == "" {
+			notifyURL.SetText(LiveSettings{ReceiverPort: n, ListenAll: listenAll.Checked}.NotificationURL())
+		}
+	}
+	port.OnChanged = func(string) { showURL() }
+	listenAll.OnChanged = func(bool) { showURL() }
+
+	checks := newCheckPanel()
+	test := widget.NewButtonWithIcon("Test connection", theme.MediaPlayIcon(), nil)
+	test.OnTapped = func() {
+		s, err := read()
+		if err != nil {
+			checks.problem(sentence(err.Error()), widget.DangerImportance) // a mistake to fix before testing
+			return
+		}
+		if d.deps.TestConnection == nil {
+			checks.problem("Testing is not available here.", widget.MediumImportance)
+			return
+		}
+		checks.start()
+		test.Disable()
+		typed := secret.Text
+		d.deps.Background(func() {
+			conn := s.Connection(d.secretFor(s.ClientID, typed))
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			ok := d.deps.TestConnection(ctx, conn, func(c api.Check) { d.do(func() { checks.add(c) }) })
+			d.do(func() {
+				test.Enable()
+				checks.finish(ok)
+			})
+		})
+	}
+
+	form := widget.NewForm(
+		widget.NewFormItem("Base URL", base),
+		widget.NewFormItem("Token URL", token),
+		widget.NewFormItem("Client id", client),
+		widget.NewFormItem("Client secret", secret),
+		widget.NewFormItem("Certificate", container.NewBorder(nil, nil, nil, browse, cert)),
+		widget.NewFormItem("Receiver port", port),
+		widget.NewFormItem("", notifyURL),
+		widget.NewFormItem("", listenAll),
+		widget.NewFormItem("", checkSource),
+		widget.NewFormItem("Sync every (minutes)", every),
+	)
+	where := "Demo and Live keep separate local data; switching never mixes them."
+	body := container.NewBorder(
+		container.NewVBox(form, widget.NewLabelWithStyle(where, fyne.TextAlignLeading, fyne.TextStyle{Italic: true}), test),
+		nil, nil, nil, checks.content())
+
+	var dlg *dialog.CustomDialog
+	saveBtn := widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), nil)
+	liveBtn := widget.NewButtonWithIcon("Save and connect", theme.LoginIcon(), nil)
+	liveBtn.Importance = widget.HighImportance
+	save := func(connect bool) {
+		s, err := read()
+		if err != nil {
+			d.showError(err)
+			return
+		}
+		typed := secret.Text
+		saveBtn.Disable()
+		liveBtn.Disable()
+		if typed != "" {
+			checks.problem("Saving the client secret… If your keyring asks to be unlocked, unlock it.", widget.MediumImportance)
+		}
+		d.deps.Background(func() {
+			persistent, why, err := d.storeSecret(s.ClientID, typed)
+			d.do(func() {
+				saveBtn.Enable()
+				liveBtn.Enable()
+				if err != nil {
+					checks.problem(sentence(err.Error()), widget.DangerImportance)
+					d.showError(err)
+					return
+				}
+				s.save(prefs)
+				secret.SetText("")
+				dlg.Hide()
+				if typed != "" && !persistent {
+					d.info("Secret kept for this session only",
+						why+" The client secret is held in memory until you quit and is never written to a file.")
+				}
+				// In Live mode a save reconnects too, so that a replaced
+				// certificate or address takes effect now, not next start.
+				if (connect || !d.deps.Demo) && d.deps.SwitchMode != nil {
+					d.deps.SwitchMode(true)
+				}
+			})
+		})
+	}
+	saveBtn.OnTapped = func() { save(false) }
+	liveBtn.OnTapped = func() { save(true) }
+	cancel := widget.NewButton("Cancel", func() { dlg.Hide() })
+	dlg = dialog.NewCustomWithoutButtons("Live connection", body, d.win)
+	dlg.SetButtons([]fyne.CanvasObject{cancel, saveBtn, liveBtn})
+	dlg.Resize(fyne.NewSize(680, 640))
+	dlg.Show()
+}
+
+// describeSavedSecret tells, in the secret's placeholder, where a saved
+// secret really is: the keyring, or this session's memory.
+func (d *Desk) describeSavedSecret(secret *widget.Entry, clientID string) {
+	if d.deps.Secrets == nil || clientID == "" {
+		return
+	}
+	d.deps.Background(func() {
+		v, err := d.deps.Secrets.Get(context.Background(), clientID)
+		if err != nil || v == "" {
+			return
+		}
+		hint := "saved in the system keyring; type to replace"
+		if ok, _ := d.deps.Secrets.Persistent(); !ok {
+			hint = "kept for this session only (no keyring); type to replace"
+		}
+		d.do(func() { secret.SetPlaceHolder(hint) })
+	})
+}
+
+// secretFor is the secret typed, or else the one saved for clientID.
+// It may wait on the keyring: call it off the main goroutine.
+func (d *Desk) secretFor(clientID, typed string) string {
+	if typed != "" || d.deps.Secrets == nil {
+		return typed
+	}
+	v, _ := d.deps.Secrets.Get(context.Background(), clientID)
+	return v
+}
+
+// storeSecret saves a typed secret, waiting long enough for the person to
+// answer a keyring unlock prompt; persistent is false (with why) when the
+// keyring could not keep it. It runs off the main goroutine.
+func (d *Desk) storeSecret(clientID, typed string) (persistent bool, why string, err error) {
+	if typed == "" {
+		return true, "", nil
+	}
+	if d.deps.Secrets == nil {
+		return false, "", errors.New("no secret store is available")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), storage.PatientTimeout)
+	defer cancel()
+	if err := d.deps.Secrets.Set(ctx, clientID, typed); err != nil {
+		return false, "", fmt.Errorf("saving the client secret: %w", err)
+	}
+	persistent, why = d.deps.Secrets.Persistent()
+	return persistent, why, nil
+}
+
+// checkPanel lists Test connection's steps one per row, each with a mark
+// a person reads at a glance: passed, warning, failed.
+type checkPanel struct {
+	rows   *fyne.Container
+	scroll *container.Scroll
+	passed int
+	warned int
+	failed int
+}
+
+func newCheckPanel() *checkPanel {
+	p := &checkPanel{rows: container.NewVBox()}
+	p.scroll = container.NewVScroll(p.rows)
+	p.scroll.SetMinSize(fyne.NewSize(0, 180))
+	return p
+}
+
+func (p *checkPanel) content() fyne.CanvasObject { return p.scroll }
+
+func (p *checkPanel) start() {
+	p.passed, p.warned, p.failed = 0, 0, 0
+	p.rows.RemoveAll()
+	p.line(theme.NewThemedResource(theme.ViewRefreshIcon()), "Testing…", widget.MediumImportance)
+}
+
+func (p *checkPanel) add(c api.Check) {
+	if len(p.rows.Objects) == 1 && p.passed+p.warned+p.failed == 0 {
+		p.rows.RemoveAll() // the "Testing…" line
+	}
+	var icon fyne.Resource = theme.NewSuccessThemedResource(theme.ConfirmIcon())
+	imp := widget.MediumImportance
+	switch {
+	case !c.OK:
+		icon, imp = theme.NewErrorThemedResource(theme.ErrorIcon()), widget.DangerImportance
+		p.failed++
+	case c.Warning:
+		icon, imp = theme.NewWarningThemedResource(theme.WarningIcon()), widget.WarningImportance
+		p.warned++
+	default:
+		p.passed++
+	}
+	p.line(icon, c.Name+": "+c.Detail, imp)
+}
+
+func (p *checkPanel) finish(ok bool) {
+	switch {
+	case !ok:
+		p.line(theme.NewErrorThemedResource(theme.ErrorIcon()), fmt.Sprintf("%d of %d checks failed.", p.failed, p.passed+p.warned+p.failed), widget.DangerImportance)
+	case p.warned > 0:
+		p.line(theme.NewWarningThemedResource(theme.WarningIcon()), "The connection works; read the warning above.", widget.WarningImportance)
+	default:
+		p.line(theme.NewSuccessThemedResource(theme.ConfirmIcon()), "All checks passed.", widget.SuccessImportance)
+	}
+}
+
+// problem replaces the list with one message (a typing mistake, saving).
+func (p *checkPanel) problem(msg string, imp widget.Importance) {
+	p.rows.RemoveAll()
+	icon := fyne.Resource(theme.NewThemedResource(theme.InfoIcon()))
+	if imp == widget.DangerImportance {
+		icon = theme.NewErrorThemedResource(theme.ErrorIcon())
+	}
+	p.line(icon, msg, imp)
+}
+
+func (p *checkPanel) line(icon fyne.Resource, text string, imp widget.Importance) {
+	l := widget.NewLabel(text)
+	l.Wrapping = fyne.TextWrapWord
+	l.Importance = imp
+	p.rows.Add(container.NewBorder(nil, nil, container.NewCenter(widget.NewIcon(icon)), nil, l))
+	p.scroll.ScrollToBottom()
+}
