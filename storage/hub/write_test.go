@@ -320,3 +320,47 @@ func TestEachWriteBecomesAnEventAndAnAuditRow(t *testing.T) {
 		}
 	}
 }
+
+// A bulk accept becomes an event for each work order it accepted (none for
+// the one the service refused) and an audit row on each work order named.
+func TestBulkAcceptThroughTheHub(t *testing.T) {
+	o := newOffice(t, sandbox.Options{})
+	a := o.start(nil)
+	ana, creds := o.person(a, "Ana Ruiz")
+	ctx := context.Background()
+	taken, fresh1, fresh2 := newWorkOrder(t, o), newWorkOrder(t, o), newWorkOrder(t, o)
+	if err := ana.Accept(ctx, &api.AcceptRequest{WorkOrderId: taken}); err != nil {
+		t.Fatal(err)
+	}
+	events := openStream(t, a, creds, "")
+	results, err := ana.BulkAccept(ctx, &api.BulkRequest{WorkOrderIds: []int64{fresh1, taken, fresh2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	okIds := map[int64]bool{}
+	for _, r := range results {
+		if r.Succeeded() {
+			okIds[r.WorkOrderId] = true
+		}
+	}
+	if !okIds[fresh1] || !okIds[fresh2] || okIds[taken] {
+		t.Fatalf("bulk results %+v", results)
+	}
+	for range 2 {
+		he, _ := waitEvent(t, events, func(HubEvent, sseEvent) bool { return true })
+		if !okIds[he.Header.WorkOrderId] || he.Header.Action != "Accepted" || he.PerformedBy.Name != "Ana Ruiz" {
+			t.Fatalf("event %+v", he)
+		}
+		delete(okIds, he.Header.WorkOrderId)
+	}
+	for _, id := range []int64{fresh1, taken, fresh2} {
+		if n := len(readAudit(t, a, creds, id)); id != taken && n != 1 || id == taken && n != 2 {
+			t.Fatalf("work order %d has %d audit rows", id, n)
+		}
+	}
+	for _, id := range []int64{fresh1, fresh2} {
+		if wo, err := ana.GetWorkOrder(ctx, id); err != nil || wo.Status != api.StatusAccepted {
+			t.Fatalf("work order %d in the replica: %+v, %v", id, wo, err)
+		}
+	}
+}
