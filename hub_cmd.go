@@ -64,9 +64,13 @@ func hubUser(ctx context.Context, verb string, args []string, out, errOut io.Wri
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
+	if verb == "add" && strings.TrimSpace(*name) == "" {
+		fmt.Fprintln(errOut, `hub user add: say whose account it is: --name "Ana Ruiz"`)
+		return 2
+	}
 	db, err := hub.OpenDB(ctx, *dbURL)
 	if err != nil {
-		fmt.Fprintln(errOut, "hub:", err)
+		fmt.Fprintln(errOut, err)
 		return 1
 	}
 	defer db.Close()
@@ -145,7 +149,7 @@ func hubServe(ctx context.Context, args []string, out, errOut io.Writer, listeni
 	}
 	db, err := hub.OpenDB(ctx, *dbURL)
 	if err != nil {
-		fmt.Fprintln(errOut, "hub serve:", err)
+		fmt.Fprintln(errOut, err)
 		return 1
 	}
 	defer db.Close()

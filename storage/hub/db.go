@@ -47,6 +47,10 @@ func OpenDB(ctx context.Context, url string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("hub: connecting to the database: %w", err)
 	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("hub: connecting to the database: %w", err)
+	}
 	db := &DB{Pool: pool}
 	if err := db.migrate(ctx); err != nil {
 		pool.Close()
