@@ -92,11 +92,13 @@ func copyAnswer(w http.ResponseWriter, resp *http.Response) {
 	io.Copy(w, resp.Body)
 }
 
+const unreachableMessage = "The work order service cannot be reached from the hub; try again later."
+
 // unreachable answers 503 in the service's error body: the desktop's outbox
 // keeps the action and retries it with the same MessageId.
 func (h *Hub) unreachable(w http.ResponseWriter, messageId string, err error) {
 	h.log.Warn("the service cannot be reached", "err", err)
-	writeError(w, unavailable("The work order service cannot be reached from the hub; try again later."), messageId)
+	writeError(w, unavailable(unreachableMessage), messageId)
 }
 
 // write is one desktop write on its way to the service.
@@ -165,6 +167,15 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 	switch {
 	case err != nil && wr.status == 0:
 		h.unreachable(w, wr.messageId, err)
+		// The attempt is audited too: who tried what, and that it did not reach the service.
+		wr.status = http.StatusServiceUnavailable
+		wr.answer, _ = json.Marshal(&api.Error{Message: unreachableMessage, MessageId: wr.messageId})
+		actx := context.WithoutCancel(r.Context())
+		if err := pgx.BeginFunc(actx, h.db.Pool, func(tx pgx.Tx) error {
+			return h.record(actx, tx, wr)
+		}); err != nil {
+			h.log.Error("auditing a write that did not reach the service", "err", err)
+		}
 		return
 	case err != nil:
 		// The service answered; only the audit or the event was lost.

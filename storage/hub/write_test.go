@@ -188,6 +188,10 @@ func TestWritesWhenTheServiceIsDownOrTheRequestMalformed(t *testing.T) {
 	if !errors.As(err, &e) || e.StatusCode != http.StatusServiceUnavailable || !api.IsTemporary(err) {
 		t.Fatalf("accept with the service down: %v, want a temporary 503", err)
 	}
+	audit := readAudit(t, a, creds, id)
+	if len(audit) != 1 || audit[0].Status != http.StatusServiceUnavailable || audit[0].Person != "Ana Ruiz" {
+		t.Fatalf("audit of the attempt: %+v", audit)
+	}
 }
 
 // An attachment goes through the hub to the service and can be listed and
