@@ -11,9 +11,17 @@ APT_PKGS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-d
             libxinerama-dev libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev \
             xvfb xauth imagemagick postgresql
 
+# What `make dist` needs on top: the Windows cross compiler, dpkg-shlibdeps
+# (dpkg-dev) for the .deb's dependencies, the archivers, and libegl1 (the
+# .deb depends on the package holding each library GLFW loads at run time).
+DIST_APT_PKGS := gcc-mingw-w64-x86-64 dpkg-dev xz-utils zip git libegl1
+
+# The one version, FyneApp.toml's; `make dist` stamps it on every package.
+VERSION := $(shell sed -n 's/^Version *= *"\([^"]*\)".*/\1/p' FyneApp.toml)
+
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run test vet fmt-check unit smoke bench measure-startup screenshot walkthrough clean
+.PHONY: deps build run test vet fmt-check unit smoke bench measure-startup screenshot walkthrough dist print-version clean
 
 deps:
 	@if command -v dpkg-query >/dev/null 2>&1; then \
@@ -36,12 +44,17 @@ fmt-check:
 
 vet: deps
 	$(GO) vet -tags $(TAGS) ./...
+	cd tools && $(GO) vet ./...
+	# The Windows-only console code, which a Linux vet never sees.
+	GOOS=windows CGO_ENABLED=0 $(GO) vet -tags $(TAGS),ci .
 
 unit: deps
 	$(GO) test -race -tags $(TAGS) -timeout 15m ./...
 	# The race detector empties Fyne's pool of spare cells on purpose, so
 	# counting the cells scrolling creates runs without it.
 	$(GO) test -tags $(TAGS) -count 1 -run 'TestScrollingFiftyThousandRows' ./ui/
+	# The packaging inputs of `make dist` (tools/ is a module of its own).
+	cd tools && $(GO) test ./...
 
 # The real-window smoke: the binary renders its main window under Xvfb, writes
 # a PNG of it and exits 0; the PNG must have the window's size and not be one
@@ -80,5 +93,16 @@ screenshot: build
 walkthrough: deps
 	WORKDESK_WALKTHROUGH_DIR=$(CURDIR)/docs/walkthrough $(GO) test -tags $(TAGS) -run Walkthrough -count 1 ./ui/
 
+# Release packages for Windows, Linux (tarball) and Debian/Ubuntu (.deb)
+# into dist/; slow (about 10 minutes on 2 cores), so not part of `make test`.
+# macOS is packaged by CI (.github/workflows/macos.yml).
+dist: deps
+	@$(MAKE) --no-print-directory deps APT_PKGS="$(DIST_APT_PKGS)"
+	packaging/dist.sh
+
+print-version:
+	@echo $(VERSION)
+
 clean:
 	rm -f $(BIN)
+	rm -rf dist .tools

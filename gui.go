@@ -175,6 +175,7 @@ func (s *session) launch(wantLive bool) error {
 	desk := ui.New(s.app, deps)
 	b.OnEvent(desk.EventReceived)
 	w := desk.Window()
+	addHelpMenu(w)
 	if s.flags.size.Width > 0 {
 		w.Resize(s.flags.size)
 	}

@@ -32,6 +32,8 @@ func main() {
 		os.Exit(runReceive(args[1:]))
 	case "hub":
 		os.Exit(runHub(args[1:]))
+	case "version", "-version", "--version":
+		fmt.Println("workdesk", appVersion)
 	case "help", "-h", "-help", "--help":
 		fmt.Print(usage)
 	default:
@@ -55,4 +57,6 @@ const usage = `Work Order Desk
   workdesk hub serve|user ...
       the office hub: one receiver and one set of credentials for a whole
       office, on PostgreSQL (run workdesk hub for details)
+  workdesk --version
+      print the version
 `

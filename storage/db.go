@@ -199,14 +199,14 @@ func ProfileForBaseURL(baseURL string) string {
 }
 
 // DefaultPath is where the replica of a profile lives:
-// os.UserConfigDir()/workdesk/<profile>/replica.db.
+// <dataFolder>/workdesk/<profile>/replica.db.
 func DefaultPath(profile string) (string, error) {
 	if profile == "" || profile != profileUnsafe.ReplaceAllString(profile, "_") || strings.Trim(profile, ".") == "" {
 		return "", fmt.Errorf("storage: %q is not a usable profile name", profile)
 	}
-	base, err := os.UserConfigDir()
+	base, err := userDataFolder()
 	if err != nil {
-		return "", fmt.Errorf("storage: finding the configuration folder: %w", err)
+		return "", err
 	}
 	return filepath.Join(base, "workdesk", profile, "replica.db"), nil
 }

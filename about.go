@@ -1,0 +1,26 @@
+package main
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+)
+
+// addHelpMenu appends Help › About to the window's menu; it says which
+// version is running, which is the first thing support asks.
+func addHelpMenu(w fyne.Window) {
+	about := fyne.NewMenuItem("About Work Order Desk", func() {
+		dialog.ShowInformation("About Work Order Desk", aboutText(), w)
+	})
+	menu := w.MainMenu()
+	if menu == nil {
+		menu = fyne.NewMainMenu()
+	}
+	menu.Items = append(menu.Items, fyne.NewMenu("Help", about))
+	w.SetMainMenu(menu)
+}
+
+func aboutText() string {
+	return "Work Order Desk " + appVersion + "\n\n" +
+		"Work orders, quotes, visits and invoices for contractors.\n" +
+		"https://github.com/workorderdesk/workdesk"
+}
