@@ -9,7 +9,7 @@ SHOT    ?= docs/screenshot.png
 # Xvfb and friends for the real-window smoke test and screenshots.
 APT_PKGS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev \
             libxinerama-dev libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev \
-            xvfb xauth imagemagick
+            xvfb xauth imagemagick postgresql
 
 # What `make dist` needs on top: the Windows cross compiler, dpkg-shlibdeps
 # (dpkg-dev) for the .deb's dependencies, the archivers, and libegl1 (the

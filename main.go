@@ -5,6 +5,7 @@
 //	workdesk doctor          check a live configuration end to end
 //	workdesk sandbox         run the simulated service for integrators
 //	workdesk receive         run the notification receiver headless
+//	workdesk hub             run the office hub on PostgreSQL, and manage its staff accounts
 package main
 
 import (
@@ -29,6 +30,8 @@ func main() {
 		os.Exit(runSandbox(args[1:]))
 	case "receive":
 		os.Exit(runReceive(args[1:]))
+	case "hub":
+		os.Exit(runHub(args[1:]))
 	case "version", "-version", "--version":
 		fmt.Println("workdesk", appVersion)
 	case "help", "-h", "-help", "--help":
@@ -51,6 +54,9 @@ const usage = `Work Order Desk
       run the simulated service for integrators
   workdesk receive --addr 127.0.0.1:PORT --cert FILE [--check-source] [--db FILE] [--path /]
       run the notification receiver without a window
+  workdesk hub serve|user ...
+      the office hub: one receiver and one set of credentials for a whole
+      office, on PostgreSQL (run workdesk hub for details)
   workdesk --version
       print the version
 `

@@ -1,0 +1,144 @@
+// Package hub is the office hub: one server (any number of instances on one
+// PostgreSQL database) that holds the company's only copy of the service's
+// credentials, keeps the shared replica, receives the service's
+// notifications, forwards the desktops' writes and records who did what.
+package hub
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+// migrationLock is the advisory lock key that serialises migrations of
+// instances starting at once ("WODHUB-M" as a number).
+const migrationLock = 0x574F444855422D4D
+
+// DB is the hub's PostgreSQL database.
+type DB struct {
+	Pool *pgxpool.Pool
+}
+
+// OpenDB connects to the database at url and brings its schema up to date.
+func OpenDB(ctx context.Context, url string) (*DB, error) {
+	if url == "" {
+		return nil, errors.New("hub: no database given (--db, WORKDESK_DB or DATABASE_URL)")
+	}
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		// pgx quotes the URL, password included, in its parse errors.
+		return nil, errors.New("hub: the database URL cannot be read (expected postgres://user@host/dbname)")
+	}
+	if cfg.MaxConns < 20 {
+		cfg.MaxConns = 20
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("hub: connecting to the database: %w", err)
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("hub: connecting to the database: %w", err)
+	}
+	db := &DB{Pool: pool}
+	if err := db.migrate(ctx); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// Close closes every connection.
+func (db *DB) Close() { db.Pool.Close() }
+
+// migrate applies every embedded migration newer than schema_version, each
+// in one transaction with its version bump, holding a transaction-scoped
+// advisory lock so two instances starting together do not both apply one.
+func (db *DB) migrate(ctx context.Context) error {
+	ms, err := migrations()
+	if err != nil {
+		return err
+	}
+	for _, m := range ms {
+		err := pgx.BeginFunc(ctx, db.Pool, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(migrationLock)); err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version int NOT NULL)`); err != nil {
+				return err
+			}
+			var current int
+			err := tx.QueryRow(ctx, `SELECT version FROM schema_version`).Scan(&current)
+			if errors.Is(err, pgx.ErrNoRows) {
+				_, err = tx.Exec(ctx, `INSERT INTO schema_version VALUES (0)`)
+			}
+			if err != nil {
+				return err
+			}
+			if current > ms[len(ms)-1].version {
+				return fmt.Errorf("the database was written by a newer hub (schema %d, this hub knows %d)", current, ms[len(ms)-1].version)
+			}
+			if m.version <= current {
+				return nil
+			}
+			if _, err := tx.Exec(ctx, m.sql); err != nil {
+				return err
+			}
+			_, err = tx.Exec(ctx, `UPDATE schema_version SET version = $1`, m.version)
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("hub: migration %s: %w", m.name, err)
+		}
+	}
+	return nil
+}
+
+// SchemaVersion is the version of the applied schema.
+func (db *DB) SchemaVersion(ctx context.Context) (int, error) {
+	var v int
+	if err := db.Pool.QueryRow(ctx, `SELECT version FROM schema_version`).Scan(&v); err != nil {
+		return 0, fmt.Errorf("hub: reading the schema version: %w", err)
+	}
+	return v, nil
+}
+
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+// migrations lists the embedded files named NNNN_what.sql in version order.
+func migrations() ([]migration, error) {
+	entries, err := fs.ReadDir(migrationFiles, "migrations")
+	if err != nil {
+		return nil, fmt.Errorf("hub: reading embedded migrations: %w", err)
+	}
+	var ms []migration
+	for _, e := range entries {
+		num, _, ok := strings.Cut(e.Name(), "_")
+		v, err := strconv.Atoi(num)
+		if !ok || err != nil {
+			return nil, fmt.Errorf("hub: migration file %s is not named NNNN_name.sql", e.Name())
+		}
+		b, err := migrationFiles.ReadFile("migrations/" + e.Name())
+		if err != nil {
+			return nil, fmt.Errorf("hub: %w", err)
+		}
+		ms = append(ms, migration{version: v, name: e.Name(), sql: string(b)})
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
+	return ms, nil
+}

@@ -1,0 +1,200 @@
+package hub
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/workorderdesk/workdesk/api"
+)
+
+// eventsLock serialises event inserts from insert to commit, so event ids
+// become visible in increasing order: a stream resuming from Last-Event-ID
+// then never misses an event committed late with a smaller id.
+const eventsLock = 0x574F444855422D45
+
+// notifyChannel is the LISTEN/NOTIFY channel; the payload is the event id.
+const notifyChannel = "workdesk_hub_events"
+
+// hubActions names the event a forwarded write becomes, by path. The
+// service sends no notification for actions taken through its API, so the
+// hub tells everyone itself. Desktops that do not know an action ignore its
+// body and refresh the work order it names.
+var hubActions = map[string]string{
+	"PUT /api/workorder/accept":              "Accepted",
+	"PUT /api/workorder/reject":              "RejectedByContractor",
+	"PUT /api/bulk/accept":                   "Accepted",
+	"PUT /api/bulk/reject":                   "RejectedByContractor",
+	"PUT /api/workorder/appointmentinfo":     "AppointmentSet",
+	"PUT /api/workorder/checkin":             "CheckedIn",
+	"PUT /api/workorder/pause":               "Paused",
+	"PUT /api/workorder/checkout":            "CheckedOut",
+	"PUT /api/workorder/quotesubmit":         "QuoteSubmitted",
+	"POST /api/messages":                     "MessageSent",
+	"POST /api/attachments":                  "AttachmentAdded",
+	"DELETE /api/attachments":                "AttachmentDeleted",
+	"PUT /api/invoice":                       "InvoiceSaved",
+	"DELETE /api/invoice":                    "InvoiceDeleted",
+	"PUT /api/invoice/submit":                "InvoiceSubmitted",
+	"POST /api/invoice/attachments":          "InvoiceAttachmentAdded",
+	"DELETE /api/invoice/attachments":        "InvoiceAttachmentDeleted",
+	"POST /api/procedure/step/attachments":   "StepAttachmentAdded",
+	"DELETE /api/procedure/step/attachments": "StepAttachmentDeleted",
+}
+
+// HubEvent is the data of an event the hub makes for a forwarded write: the
+// service's envelope plus who acted.
+type HubEvent struct {
+	Header      api.EventHeader `json:"Header"`
+	PerformedBy Performer       `json:"PerformedBy"`
+}
+
+// Performer names the person who acted through the hub.
+type Performer struct {
+	Name string `json:"Name"`
+}
+
+// record writes the audit row of a forwarded write and, when the service
+// accepted it, an event per work order it changed, in the write's
+// transaction: the events reach the streams when it commits.
+func (h *Hub) record(ctx context.Context, tx pgx.Tx, wr *write) error {
+	var woID *int64
+	if len(wr.workOrders) > 0 {
+		woID = &wr.workOrders[0]
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO audit (person_id, work_order_id, method, path, message_id, status, answer)
+		VALUES ($1, $2, $3, $4, $5, $6, $7)`, wr.person.Id, woID, wr.method, wr.path, wr.messageId, wr.status, string(wr.answer)); err != nil {
+		return fmt.Errorf("hub: writing the audit: %w", err)
+	}
+	if len(wr.workOrders) > 1 {
+		// A bulk write is audited once per further work order too, so each
+		// work order's audit shows it.
+		for _, id := range wr.workOrders[1:] {
+			if _, err := tx.Exec(ctx, `INSERT INTO audit (person_id, work_order_id, method, path, message_id, status, answer)
+				VALUES ($1, $2, $3, $4, $5, $6, $7)`, wr.person.Id, id, wr.method, wr.path, wr.messageId, wr.status, string(wr.answer)); err != nil {
+				return fmt.Errorf("hub: writing the audit: %w", err)
+			}
+		}
+	}
+	if wr.status != http.StatusOK {
+		return nil
+	}
+	action, ok := hubActions[wr.method+" "+normalizePath(wr.path)]
+	if !ok {
+		action = "Changed"
+	}
+	now := time.Now().UTC()
+	for _, id := range h.succeeded(wr) {
+		body, err := json.Marshal(HubEvent{
+			Header:      api.EventHeader{WorkOrderId: id, Action: action, ActionDate: now, MessageId: wr.messageId},
+			PerformedBy: Performer{Name: wr.person.Name},
+		})
+		if err != nil {
+			return err
+		}
+		if err := insertEvent(ctx, tx, wr.messageId, action, id, body); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// insertEvent stores one event unless it is there already (a notification
+// delivered twice, a write retried with its MessageId) and NOTIFYs every
+// instance when the transaction commits.
+func insertEvent(ctx context.Context, tx pgx.Tx, messageId, action string, workOrderId int64, body []byte) error {
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(eventsLock)); err != nil {
+		return fmt.Errorf("hub: storing an event: %w", err)
+	}
+	var id int64
+	err := tx.QueryRow(ctx, `INSERT INTO events (message_id, action, work_order_id, body) VALUES ($1, $2, $3, $4)
+		ON CONFLICT DO NOTHING RETURNING id`, messageId, action, workOrderId, string(body)).Scan(&id)
+	if err == pgx.ErrNoRows {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("hub: storing an event: %w", err)
+	}
+	if _, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, notifyChannel, strconv.FormatInt(id, 10)); err != nil {
+		return fmt.Errorf("hub: announcing an event: %w", err)
+	}
+	return nil
+}
+
+// handleNotification re-reads the work order a verified notification names
+// into the replica, then stores the event and tells every instance: a
+// desktop that reads the work order when it hears the event gets the new
+// version.
+func (h *Hub) handleNotification(ctx context.Context, ev api.Event) error {
+	// One line of data per event on the streams.
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, ev.Raw); err != nil {
+		return err
+	}
+	if ev.Header.WorkOrderId > 0 {
+		// A failed re-read is caught by the next sync: the event still goes out.
+		if err := h.refresh(ctx, ev.Header.WorkOrderId); err != nil {
+			h.log.Warn("re-reading a work order after a notification", "workOrder", ev.Header.WorkOrderId, "err", err)
+		}
+	}
+	return pgx.BeginFunc(ctx, h.db.Pool, func(tx pgx.Tx) error {
+		return insertEvent(ctx, tx, ev.Header.MessageId, ev.Header.Action, ev.Header.WorkOrderId, compact.Bytes())
+	})
+}
+
+// auditEntry is one row of GET /api/hub/audit.
+type auditEntry struct {
+	At          time.Time       `json:"At"`
+	Person      string          `json:"Person"`
+	WorkOrderId int64           `json:"WorkOrderId"`
+	Operation   string          `json:"Operation"`
+	MessageId   string          `json:"MessageId"`
+	Status      int             `json:"Status"`
+	Answer      json.RawMessage `json:"Answer"`
+}
+
+// serveAudit answers GET /api/hub/audit?workOrderId=N: who did what to the
+// work order, when, and what the service answered, oldest first.
+func (h *Hub) serveAudit(w http.ResponseWriter, r *http.Request) {
+	msgID := r.URL.Query().Get("messageId")
+	if msgID == "" {
+		msgID = uuid.NewString()
+	}
+	wr := &write{}
+	if bad := idsFromQuery(r.URL.Query(), wr); bad != nil {
+		writeError(w, bad, msgID)
+		return
+	}
+	rows, err := h.db.Pool.Query(r.Context(), `SELECT a.at, p.name, a.work_order_id, a.method, a.path, a.message_id, a.status, a.answer
+		FROM audit a JOIN people p ON p.id = a.person_id WHERE a.work_order_id = $1 ORDER BY a.id`, wr.workOrders[0])
+	if err != nil {
+		writeError(w, unavailable("the hub cannot reach its database"), msgID)
+		return
+	}
+	out := []auditEntry{}
+	for rows.Next() {
+		var e auditEntry
+		var method, path, answer string
+		if err := rows.Scan(&e.At, &e.Person, &e.WorkOrderId, &method, &path, &e.MessageId, &e.Status, &answer); err != nil {
+			rows.Close()
+			writeError(w, unavailable("the hub cannot read its audit"), msgID)
+			return
+		}
+		e.Operation = method + " " + path
+		if json.Valid([]byte(answer)) {
+			e.Answer = json.RawMessage(answer)
+		} else {
+			e.Answer, _ = json.Marshal(strings.TrimSpace(answer))
+		}
+		out = append(out, e)
+	}
+	rows.Close()
+	writeJSON(w, http.StatusOK, map[string]any{"Audit": out, "MessageId": msgID})
+}

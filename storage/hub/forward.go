@@ -1,0 +1,273 @@
+package hub
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/workorderdesk/workdesk/api"
+)
+
+// writeLock is the first key of the per-work-order advisory locks that make
+// writes to one work order go to the service one at a time across instances.
+const writeLock = 0x574F4448
+
+// passRead forwards a read the replica does not answer (messages,
+// attachments, invoices, price lists, download links) to the service with the
+// company's token and streams the answer back. Download links pass through
+// and are never stored.
+func (h *Hub) passRead(w http.ResponseWriter, r *http.Request) {
+	resp, err := h.send(r.Context(), r.Method, r.URL, nil, "", true)
+	if err != nil {
+		h.unreachable(w, r.URL.Query().Get("messageId"), err)
+		return
+	}
+	defer resp.Body.Close()
+	copyAnswer(w, resp)
+}
+
+// send calls the service at the request's path with the company's token;
+// body is replayed once after a 401 when replayable.
+func (h *Hub) send(ctx context.Context, method string, in *url.URL, body func() io.Reader, contentType string, replayable bool) (*http.Response, error) {
+	base, err := url.Parse(h.client.BaseURL())
+	if err != nil {
+		return nil, err
+	}
+	u := base.ResolveReference(&url.URL{Path: strings.TrimPrefix(in.Path, "/"), RawQuery: in.RawQuery})
+	for attempt := 0; ; attempt++ {
+		tok, err := h.tokens.Token(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("getting the company's access token: %w", err)
+		}
+		var rd io.Reader
+		if body != nil {
+			rd = body()
+		}
+		req, err := http.NewRequestWithContext(ctx, method, u.String(), rd)
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Authorization", "Bearer "+tok)
+		req.Header.Set("Accept", "application/json")
+		if contentType != "" {
+			req.Header.Set("Content-Type", contentType)
+		}
+		resp, err := h.hc.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		if resp.StatusCode == http.StatusUnauthorized {
+			h.tokens.Invalidate(tok)
+			if attempt == 0 && replayable {
+				io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+				resp.Body.Close()
+				continue
+			}
+			// The service refused the company's credentials: the desktop's
+			// own token is fine, so this must not read as a 401 to it.
+			resp.Body.Close()
+			return nil, errors.New("the service refused the company's credentials")
+		}
+		return resp, nil
+	}
+}
+
+func copyAnswer(w http.ResponseWriter, resp *http.Response) {
+	for _, k := range []string{"Content-Type", "Content-Length", "Allow"} {
+		if v := resp.Header.Get(k); v != "" {
+			w.Header().Set(k, v)
+		}
+	}
+	w.WriteHeader(resp.StatusCode)
+	io.Copy(w, resp.Body)
+}
+
+const unreachableMessage = "The work order service cannot be reached from the hub; try again later."
+
+// unreachable answers 503 in the service's error body: the desktop's outbox
+// keeps the action and retries it with the same MessageId.
+func (h *Hub) unreachable(w http.ResponseWriter, messageId string, err error) {
+	h.log.Warn("the service cannot be reached", "err", err)
+	writeError(w, unavailable(unreachableMessage), messageId)
+}
+
+// write is one desktop write on its way to the service.
+type write struct {
+	person      Person
+	method      string
+	path        string // as the desktop sent it
+	messageId   string
+	workOrders  []int64
+	body        func() io.Reader
+	contentType string
+	replayable  bool
+	// answer is the service's answer, kept for the audit and the refresh.
+	status int
+	answer []byte
+}
+
+// forwardWrite sends a desktop's write to the service with the company's
+// credentials and the desktop's MessageId, one at a time per work order
+// across every instance; then re-reads the work order into the replica,
+// records who did it and tells every stream.
+func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, person Person) {
+	wr := &write{person: person, method: r.Method, path: r.URL.Path, messageId: r.URL.Query().Get("messageId")}
+	var cleanup func()
+	var bad *api.Error
+	switch ct := r.Header.Get("Content-Type"); {
+	case strings.HasPrefix(ct, "multipart/form-data"):
+		cleanup, bad = h.prepareUpload(w, r, wr)
+		if cleanup != nil {
+			defer cleanup()
+		}
+	case r.Method == http.MethodDelete:
+		bad = idsFromQuery(r.URL.Query(), wr)
+	default:
+		bad = prepareJSON(w, r, wr)
+	}
+	if bad != nil {
+		writeError(w, bad, wr.messageId)
+		return
+	}
+	if wr.messageId == "" {
+		// The desktop always sends one; a caller that did not gets one made
+		// up, as the service does, so the audit and the event can name it.
+		wr.messageId = uuid.NewString()
+	}
+	err := h.locked(r.Context(), wr.workOrders, func(tx pgx.Tx) error {
+		resp, err := h.send(r.Context(), wr.method, r.URL, wr.body, wr.contentType, wr.replayable)
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		wr.status = resp.StatusCode
+		if wr.answer, err = io.ReadAll(io.LimitReader(resp.Body, maxJSONBody)); err != nil {
+			return err
+		}
+		if wr.status == http.StatusOK {
+			for _, id := range h.succeeded(wr) {
+				if err := h.refresh(r.Context(), id); err != nil {
+					// The write took effect; the next sync brings the record.
+					h.log.Warn("re-reading a work order after a write", "workOrder", id, "err", err)
+				}
+			}
+		}
+		return h.record(r.Context(), tx, wr)
+	})
+	switch {
+	case err != nil && wr.status == 0:
+		h.unreachable(w, wr.messageId, err)
+		// The attempt is audited too: who tried what, and that it did not reach the service.
+		wr.status = http.StatusServiceUnavailable
+		wr.answer, _ = json.Marshal(&api.Error{Message: unreachableMessage, MessageId: wr.messageId})
+		actx := context.WithoutCancel(r.Context())
+		if err := pgx.BeginFunc(actx, h.db.Pool, func(tx pgx.Tx) error {
+			return h.record(actx, tx, wr)
+		}); err != nil {
+			h.log.Error("auditing a write that did not reach the service", "err", err)
+		}
+		return
+	case err != nil:
+		// The service answered; only the audit or the event was lost.
+		h.log.Error("recording a forwarded write", "err", err)
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(wr.status)
+	w.Write(wr.answer)
+}
+
+// prepareJSON reads a JSON body and finds the work orders it names; a
+// malformed body is refused as the service would, and nothing is forwarded.
+func prepareJSON(w http.ResponseWriter, r *http.Request, wr *write) *api.Error {
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxJSONBody))
+	if err != nil {
+		return invalid("", "the request body is larger than the 4 MB limit")
+	}
+	var env struct {
+		MessageId    string
+		WorkOrderId  int64
+		WorkOrderIds []int64
+	}
+	if len(bytes.TrimSpace(b)) == 0 {
+		return invalid("", "the request body is empty")
+	}
+	if err := json.Unmarshal(b, &env); err != nil {
+		return invalid("", "the request body is not valid: "+err.Error())
+	}
+	if env.MessageId != "" {
+		wr.messageId = env.MessageId
+	}
+	switch {
+	case env.WorkOrderId > 0:
+		wr.workOrders = []int64{env.WorkOrderId}
+	case len(env.WorkOrderIds) > 0:
+		wr.workOrders = env.WorkOrderIds
+	default:
+		return invalid("WorkOrderId", "WorkOrderId is required")
+	}
+	wr.contentType = "application/json; charset=utf-8"
+	wr.body = func() io.Reader { return bytes.NewReader(b) }
+	wr.replayable = true
+	return nil
+}
+
+func idsFromQuery(q url.Values, wr *write) *api.Error {
+	for k, vs := range q {
+		if strings.EqualFold(k, "workOrderId") && len(vs) > 0 {
+			id, err := strconv.ParseInt(vs[0], 10, 64)
+			if err != nil || id <= 0 {
+				return invalid("workOrderId", "workOrderId must be a positive integer")
+			}
+			wr.workOrders = []int64{id}
+			wr.replayable = true
+			return nil
+		}
+	}
+	return invalid("workOrderId", "workOrderId is required")
+}
+
+// locked runs fn in a transaction holding the advisory locks of ids (in
+// order, so two bulk writes never wait on each other crosswise). The locks
+// end with the transaction, or with the session when an instance dies.
+func (h *Hub) locked(ctx context.Context, ids []int64, fn func(pgx.Tx) error) error {
+	sorted := slices.Clone(ids)
+	slices.Sort(sorted)
+	sorted = slices.Compact(sorted)
+	return pgx.BeginFunc(ctx, h.db.Pool, func(tx pgx.Tx) error {
+		for _, id := range sorted {
+			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, $2)`, int32(writeLock), int32(id)); err != nil {
+				return fmt.Errorf("hub: waiting for work order %d: %w", id, err)
+			}
+		}
+		return fn(tx)
+	})
+}
+
+// succeeded lists the work orders the write changed: all of them for a 200,
+// except the items a bulk answer reports as failed.
+func (h *Hub) succeeded(wr *write) []int64 {
+	if len(wr.workOrders) < 2 {
+		return wr.workOrders
+	}
+	var results []api.BulkResult
+	if json.Unmarshal(wr.answer, &results) != nil {
+		return wr.workOrders
+	}
+	var ok []int64
+	for _, r := range results {
+		if r.Succeeded() {
+			ok = append(ok, r.WorkOrderId)
+		}
+	}
+	return ok
+}

@@ -1,0 +1,234 @@
+package hub
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/sandbox"
+	"github.com/workorderdesk/workdesk/storage/hub/pgtest"
+	"golang.org/x/crypto/bcrypt"
+)
+
+var cluster *pgtest.Cluster
+
+func TestMain(m *testing.M) {
+	bcryptCost = bcrypt.MinCost
+	if os.Getenv(childEnv) != "" {
+		os.Exit(runChildInstance())
+	}
+	os.Exit(pgtest.Main(m, &cluster))
+}
+
+// office is one test's world: the sandbox as the service, one database,
+// and the hub instances started on it.
+type office struct {
+	t    testing.TB
+	sb   *sandbox.Sandbox
+	svc  *httptest.Server
+	info sandbox.ConnectionInfo
+	url  string // the database
+	db   *DB
+	// writes counts the writes that reached the service.
+	writes atomic.Int64
+}
+
+func newOffice(t testing.TB, opts sandbox.Options) *office {
+	t.Helper()
+	url := pgtest.Require(t, cluster)
+	if opts.Logger == nil {
+		opts.Logger = quietLogger()
+	}
+	sb, err := sandbox.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &office{t: t, sb: sb, url: url}
+	o.svc = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/api/") && r.Method != http.MethodGet && !strings.HasSuffix(r.URL.Path, "/search") {
+			o.writes.Add(1)
+		}
+		sb.Handler().ServeHTTP(w, r)
+	}))
+	t.Cleanup(func() { o.svc.Close(); sb.Close() })
+	db, err := OpenDB(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(db.Close)
+	o.db, o.info = db, sb.InfoFor(o.svc.URL)
+	return o
+}
+
+func quietLogger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(io.Discard, nil))
+}
+
+// instance is one running hub on its own database pool and HTTP server.
+type instance struct {
+	hub *Hub
+	srv *httptest.Server
+	db  *DB
+}
+
+func (o *office) start(tune func(*Options)) *instance {
+	o.t.Helper()
+	db, err := OpenDB(context.Background(), o.url)
+	if err != nil {
+		o.t.Fatal(err)
+	}
+	v, err := api.NewVerifier(o.info.CertPEM)
+	if err != nil {
+		o.t.Fatal(err)
+	}
+	opts := Options{
+		DB: db,
+		Service: api.Connection{BaseURL: o.info.BaseURL, TokenURL: o.info.TokenURL,
+			ClientID: o.info.ClientID, ClientSecret: o.info.ClientSecret},
+		Verifier: v, SyncEvery: time.Hour, LeaderPoll: time.Second, Logger: quietLogger(),
+	}
+	if tune != nil {
+		tune(&opts)
+	}
+	h, err := New(opts)
+	if err != nil {
+		o.t.Fatal(err)
+	}
+	srv := httptest.NewServer(h.Handler())
+	h.Start(context.Background())
+	in := &instance{hub: h, srv: srv, db: db}
+	o.t.Cleanup(in.stop)
+	return in
+}
+
+// stop ends the instance as a dying process would, as far as others can
+// tell: its server, its background work and every database connection go.
+func (in *instance) stop() {
+	in.srv.CloseClientConnections()
+	in.srv.Close()
+	in.hub.Close()
+	in.db.Close()
+}
+
+// person adds a staff account and returns a desktop's client signed in with it.
+func (o *office) person(in *instance, name string) (*api.Client, Credentials) {
+	o.t.Helper()
+	c, err := o.db.AddPerson(context.Background(), name)
+	if err != nil {
+		o.t.Fatal(err)
+	}
+	return desktop(o.t, in, c), c
+}
+
+func desktop(t testing.TB, in *instance, c Credentials) *api.Client {
+	t.Helper()
+	tokens := api.NewClientCredentials(api.CredentialsConfig{TokenURL: in.srv.URL + "/oauth/token", ClientID: c.ClientId, ClientSecret: c.ClientSecret})
+	client, err := api.NewClient(in.srv.URL+"/", nil, tokens)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return client
+}
+
+// token signs in as c at in and returns the bearer token.
+func token(t testing.TB, in *instance, c Credentials) string {
+	t.Helper()
+	tokens := api.NewClientCredentials(api.CredentialsConfig{TokenURL: in.srv.URL + "/oauth/token", ClientID: c.ClientId, ClientSecret: c.ClientSecret})
+	tok, err := tokens.Token(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
+// sseEvent is one event read from a stream.
+type sseEvent struct {
+	Id   int64
+	Data string
+}
+
+// openStream opens GET /api/hub/events as c and returns the events as they
+// come; the stream closes when the test ends.
+func openStream(t testing.TB, in *instance, c Credentials, lastEventId string) <-chan sseEvent {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, in.srv.URL+"/api/hub/events", nil)
+	req.Header.Set("Authorization", "Bearer "+token(t, in, c))
+	if lastEventId != "" {
+		req.Header.Set("Last-Event-ID", lastEventId)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("events stream: HTTP %d", resp.StatusCode)
+	}
+	out := make(chan sseEvent, 100)
+	go func() {
+		defer resp.Body.Close()
+		defer close(out)
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		var ev sseEvent
+		for sc.Scan() {
+			line := sc.Text()
+			switch {
+			case strings.HasPrefix(line, "id: "):
+				ev.Id, _ = strconv.ParseInt(line[4:], 10, 64)
+			case strings.HasPrefix(line, "data: "):
+				ev.Data = line[6:]
+			case line == "" && ev.Data != "":
+				out <- ev
+				ev = sseEvent{}
+			}
+		}
+	}()
+	return out
+}
+
+// waitEvent returns the first event on ch that match accepts, failing the
+// test when none comes in time.
+func waitEvent(t testing.TB, ch <-chan sseEvent, match func(HubEvent, sseEvent) bool) (HubEvent, sseEvent) {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case ev, ok := <-ch:
+			if !ok {
+				t.Fatal("the event stream ended")
+			}
+			var he HubEvent
+			if err := json.Unmarshal([]byte(ev.Data), &he); err != nil {
+				t.Fatalf("event data is not JSON: %q", ev.Data)
+			}
+			if match(he, ev) {
+				return he, ev
+			}
+		case <-deadline:
+			t.Fatal("no matching event within 10 s")
+		}
+	}
+}
+
+// newWorkOrder returns the id of a work order in status New.
+func newWorkOrder(t testing.TB, o *office) int64 {
+	t.Helper()
+	wo, err := o.sb.DispatchWorkOrder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wo.WorkOrderId
+}

@@ -1,0 +1,130 @@
+package hub
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/workorderdesk/workdesk/api"
+)
+
+// Options configure one hub instance.
+type Options struct {
+	DB *DB
+	// Service is the company's connection: the only copy of its credentials.
+	Service api.Connection
+	// Verifier checks the service's notifications; nil = /notify refuses them.
+	Verifier *api.Verifier
+	Receiver api.ReceiverOptions
+	// HTTPClient calls the service; nil = a client with a 60 s timeout.
+	HTTPClient *http.Client
+	// SyncEvery is how often the syncing instance searches for changes; 0 = 1 minute.
+	SyncEvery time.Duration
+	// LeaderPoll is how often a follower tries to take over the sync; 0 = 5 s,
+	// so a dead instance's sync resumes elsewhere within 15 s.
+	LeaderPoll time.Duration
+	Logger     *slog.Logger
+}
+
+// Hub is one instance. Any number of them share one database.
+type Hub struct {
+	opts     Options
+	db       *DB
+	client   *api.Client
+	tokens   *api.ClientCredentials
+	hc       *http.Client
+	log      *slog.Logger
+	instance string
+	receiver http.Handler
+
+	syncMu   sync.Mutex
+	syncPoke chan struct{}
+	leading  atomic.Bool
+	syncs    atomic.Int64
+	// leadTries counts attempts to take the sync lock (tests wait on it).
+	leadTries atomic.Int64
+
+	streams *streams
+
+	stop context.CancelFunc
+	wg   sync.WaitGroup
+}
+
+// New builds an instance; Start runs its background work.
+func New(opts Options) (*Hub, error) {
+	if opts.DB == nil {
+		return nil, errors.New("hub: no database")
+	}
+	if m := opts.Service.Missing(); len(m) > 0 {
+		return nil, errors.New("hub: the service's connection is missing: " + strings.Join(m, ", "))
+	}
+	if opts.HTTPClient == nil {
+		opts.HTTPClient = &http.Client{Timeout: 60 * time.Second}
+	}
+	if opts.SyncEvery <= 0 {
+		opts.SyncEvery = time.Minute
+	}
+	if opts.LeaderPoll <= 0 {
+		opts.LeaderPoll = 5 * time.Second
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	tokens := api.NewClientCredentials(api.CredentialsConfig{
+		TokenURL: opts.Service.TokenURL, ClientID: opts.Service.ClientID, ClientSecret: opts.Service.ClientSecret,
+		HTTPClient: opts.HTTPClient,
+	})
+	client, err := api.NewClient(opts.Service.BaseURL, opts.HTTPClient, tokens)
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, 6)
+	rand.Read(b)
+	h := &Hub{
+		opts: opts, db: opts.DB, client: client, tokens: tokens, hc: opts.HTTPClient,
+		log: opts.Logger.With("component", "hub"), instance: hex.EncodeToString(b),
+		syncPoke: make(chan struct{}, 1),
+	}
+	h.streams = newStreams(h)
+	if opts.Verifier != nil {
+		h.receiver = api.NewReceiver(opts.Verifier, h.handleNotification, opts.Receiver)
+	}
+	return h, nil
+}
+
+// Start runs the sync election and the event listener until Close; it
+// returns once the listener listens.
+func (h *Hub) Start(ctx context.Context) {
+	ctx, h.stop = context.WithCancel(ctx)
+	h.streams.start(ctx)
+	h.wg.Add(2)
+	go func() { defer h.wg.Done(); h.leaderLoop(ctx) }()
+	go func() { defer h.wg.Done(); h.streams.listen(ctx) }()
+	// Streams served before the listener listens would miss what happens
+	// meanwhile (a person disabled, say): wait for it, within reason.
+	select {
+	case <-h.streams.ready:
+	case <-ctx.Done():
+	case <-time.After(30 * time.Second):
+		h.log.Warn("the event listener is not listening yet; streams may miss events until it does")
+	}
+}
+
+// Close stops the background work; event streams end.
+func (h *Hub) Close() {
+	if h.stop != nil {
+		h.stop()
+	}
+	h.wg.Wait()
+	h.streams.closeAll()
+}
+
+// Syncs counts the syncs this instance completed (tests and the status line).
+func (h *Hub) Syncs() int64 { return h.syncs.Load() }

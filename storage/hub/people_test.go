@@ -1,0 +1,102 @@
+package hub
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/sandbox"
+)
+
+// Opening the database twice (a second instance, a restart) applies no
+// migration twice and leaves the schema at the newest version.
+func TestMigrationsApplyOnce(t *testing.T) {
+	o := newOffice(t, sandbox.Options{})
+	again, err := OpenDB(context.Background(), o.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	v, err := again.SchemaVersion(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, _ := migrations()
+	if v != ms[len(ms)-1].version {
+		t.Fatalf("schema version %d, want %d", v, ms[len(ms)-1].version)
+	}
+}
+
+func searchStatus(t *testing.T, in *instance, tok string) int {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, in.srv.URL+"/api/workOrder/search", strings.NewReader(`{"Parameters":{}}`))
+	req.Header.Set("Authorization", "Bearer "+tok)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+func tokenStatus(t *testing.T, in *instance, id, secret string) int {
+	t.Helper()
+	resp, err := http.PostForm(in.srv.URL+"/oauth/token", url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// A person signs in with the credentials `hub user add` printed; a wrong
+// secret gets 401; disabling the person ends their token at once.
+func TestSignInAndDisable(t *testing.T) {
+	o := newOffice(t, sandbox.Options{})
+	a := o.start(nil)
+	ana, creds := o.person(a, "Ana Ruiz")
+	if got := tokenStatus(t, a, creds.ClientId, creds.ClientSecret+"x"); got != http.StatusUnauthorized {
+		t.Fatalf("wrong secret: HTTP %d, want 401", got)
+	}
+	if got := tokenStatus(t, a, "hub-unknown", creds.ClientSecret); got != http.StatusUnauthorized {
+		t.Fatalf("unknown id: HTTP %d, want 401", got)
+	}
+	ctx := context.Background()
+	if _, err := ana.SearchWorkOrders(ctx, api.SearchParameters{}); err != nil {
+		t.Fatalf("signed-in search: %v", err)
+	}
+	people, err := o.db.People(ctx)
+	if err != nil || len(people) != 1 || people[0].Name != "Ana Ruiz" || people[0].Disabled {
+		t.Fatalf("people = %+v, %v", people, err)
+	}
+	if _, err := o.db.AddPerson(ctx, "Ana Ruiz"); err == nil || !strings.Contains(err.Error(), "already") {
+		t.Fatalf("a second Ana Ruiz: %v", err)
+	}
+	held := token(t, a, creds)
+	if got := searchStatus(t, a, held); got != http.StatusOK {
+		t.Fatalf("search with a fresh token: HTTP %d", got)
+	}
+	if _, err := o.db.DisablePerson(ctx, "Ana Ruiz"); err != nil {
+		t.Fatal(err)
+	}
+	// A token handed out before is refused at once, and so is the desktop's
+	// attempt to get a new one.
+	if got := searchStatus(t, a, held); got != http.StatusUnauthorized {
+		t.Fatalf("search with the disabled person's token: HTTP %d, want 401", got)
+	}
+	_, err = ana.SearchWorkOrders(ctx, api.SearchParameters{})
+	if !errors.Is(err, api.ErrCredentialsRejected) {
+		t.Fatalf("desktop search after disabling: %v, want its credentials rejected", err)
+	}
+	if got := tokenStatus(t, a, creds.ClientId, creds.ClientSecret); got != http.StatusUnauthorized {
+		t.Fatalf("disabled person's sign-in: HTTP %d, want 401", got)
+	}
+	if _, err := o.db.DisablePerson(ctx, "Nobody"); err == nil {
+		t.Fatal("disabling an unknown person succeeded")
+	}
+}

@@ -1,0 +1,283 @@
+// Package pgtest starts a throwaway PostgreSQL cluster from the system's
+// postgresql package for tests: initdb into a temporary folder, the server on
+// a free loopback port with its unix socket in that folder, and a fresh
+// database per test. PostgreSQL refuses to run as root, so when the tests run
+// as root (CI) the cluster runs as the `postgres` user the package creates.
+package pgtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Cluster is one running PostgreSQL server.
+type Cluster struct {
+	Port int
+	bin  string
+	dir  string
+	cred *syscall.Credential
+	srv  *exec.Cmd
+	done chan error
+	seq  atomic.Int64
+}
+
+// binDir finds the newest installed server: PGTEST_BIN, else Debian's
+// /usr/lib/postgresql/N/bin, else the PATH.
+func binDir() (string, error) {
+	if d := os.Getenv("PGTEST_BIN"); d != "" {
+		return d, nil
+	}
+	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
+	sort.Slice(dirs, func(i, j int) bool { return version(dirs[i]) > version(dirs[j]) })
+	for _, d := range dirs {
+		if _, err := os.Stat(filepath.Join(d, "initdb")); err == nil {
+			return d, nil
+		}
+	}
+	if p, err := exec.LookPath("initdb"); err == nil {
+		return filepath.Dir(p), nil
+	}
+	return "", errors.New("no PostgreSQL server found (install the postgresql package, or set PGTEST_BIN)")
+}
+
+func version(dir string) int {
+	n, _ := strconv.Atoi(filepath.Base(filepath.Dir(dir)))
+	return n
+}
+
+// Start initialises and starts a cluster. Stop it with Stop.
+func Start() (*Cluster, error) {
+	bin, err := binDir()
+	if err != nil {
+		return nil, err
+	}
+	c := &Cluster{bin: bin, done: make(chan error, 1)}
+	parent := ""
+	if os.Geteuid() == 0 {
+		if c.cred, err = postgresUser(); err != nil {
+			return nil, err
+		}
+		// The test's own TMPDIR may sit under /root, which postgres cannot enter.
+		parent = "/tmp"
+	}
+	if c.dir, err = os.MkdirTemp(parent, "pgtest-"); err != nil {
+		return nil, fmt.Errorf("pgtest: %w", err)
+	}
+	if c.cred != nil {
+		if err := os.Chown(c.dir, int(c.cred.Uid), int(c.cred.Gid)); err != nil {
+			c.cleanup()
+			return nil, fmt.Errorf("pgtest: %w", err)
+		}
+	}
+	data := filepath.Join(c.dir, "data")
+	initdb := exec.Command(filepath.Join(bin, "initdb"), "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync")
+	initdb.SysProcAttr = &syscall.SysProcAttr{Credential: c.cred}
+	if out, err := initdb.CombinedOutput(); err != nil {
+		c.cleanup()
+		return nil, fmt.Errorf("pgtest: initdb: %w\n%s", err, out)
+	}
+	// A free port can be taken by someone else before the server binds it:
+	// try a few.
+	for attempt := 0; ; attempt++ {
+		if err = c.start(bin, data); err == nil {
+			return c, nil
+		}
+		if attempt == 4 {
+			c.cleanup()
+			return nil, err
+		}
+	}
+}
+
+func postgresUser() (*syscall.Credential, error) {
+	u, err := user.Lookup("postgres")
+	if err != nil {
+		return nil, fmt.Errorf("pgtest: running as root needs the postgres user of the postgresql package: %w", err)
+	}
+	uid, _ := strconv.Atoi(u.Uid)
+	gid, _ := strconv.Atoi(u.Gid)
+	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}, nil
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// start runs postgres in the foreground as a child that dies with the test
+// binary (Pdeathsig), so a test killed by a timeout leaves no server behind.
+func (c *Cluster) start(bin, data string) error {
+	port, err := freePort()
+	if err != nil {
+		return fmt.Errorf("pgtest: %w", err)
+	}
+	logf, err := os.Create(filepath.Join(c.dir, "server.log"))
+	if err != nil {
+		return fmt.Errorf("pgtest: %w", err)
+	}
+	defer logf.Close()
+	c.Port = port
+	cmd := exec.Command(filepath.Join(bin, "postgres"), "-D", data, "-p", strconv.Itoa(port), "-k", c.dir,
+		"-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off",
+		"-c", "full_page_writes=off", "-c", "max_connections=300", "-c", "shared_buffers=32MB",
+		// A container's small /dev/shm must not fail a query: no POSIX shared memory, no parallel workers.
+		"-c", "dynamic_shared_memory_type=mmap", "-c", "max_parallel_workers_per_gather=0")
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: c.cred, Pdeathsig: syscall.SIGQUIT, Setpgid: true}
+	started := make(chan error, 1)
+	done := make(chan error, 1)
+	// Pdeathsig fires when the forking thread exits, not the process: the
+	// thread stays locked to this goroutine until the server is gone.
+	go func() {
+		runtime.LockOSThread()
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		done <- cmd.Wait()
+	}()
+	if err := <-started; err != nil {
+		return fmt.Errorf("pgtest: starting postgres: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for {
+		conn, err := pgx.Connect(ctx, c.URL("postgres"))
+		if err == nil {
+			conn.Close(ctx)
+			c.srv, c.done = cmd, done
+			return nil
+		}
+		select {
+		case werr := <-done:
+			log, _ := os.ReadFile(filepath.Join(c.dir, "server.log"))
+			return fmt.Errorf("pgtest: postgres exited (%v): %s", werr, log)
+		case <-ctx.Done():
+			cmd.Process.Signal(syscall.SIGQUIT)
+			<-done
+			return fmt.Errorf("pgtest: postgres did not accept connections: %w", err)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// URL is a connection URL for database name over TCP on loopback.
+func (c *Cluster) URL(name string) string {
+	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s?sslmode=disable", c.Port, name)
+}
+
+// Stop shuts the server down at once and removes its folder.
+func (c *Cluster) Stop() {
+	if c.srv != nil {
+		c.srv.Process.Signal(syscall.SIGQUIT)
+		<-c.done
+		c.srv = nil
+	}
+	c.cleanup()
+}
+
+func (c *Cluster) cleanup() {
+	if c.dir != "" {
+		os.RemoveAll(c.dir)
+	}
+}
+
+// Dump is pg_dump's plain-text dump of the database at url: everything it
+// holds, for tests that search it for what must never be stored.
+func (c *Cluster) Dump(t testing.TB, url string) []byte {
+	t.Helper()
+	out, err := exec.Command(filepath.Join(c.bin, "pg_dump"), "--dbname", url).Output()
+	if err != nil {
+		t.Fatalf("pgtest: pg_dump: %v", err)
+	}
+	return out
+}
+
+// NewDB creates an empty database for one test and returns its URL; it is
+// dropped when the test ends.
+func (c *Cluster) NewDB(t testing.TB) string {
+	t.Helper()
+	name := fmt.Sprintf("t%d_%s", c.seq.Add(1), sanitize(t.Name()))
+	ctx := context.Background()
+	admin, err := pgx.Connect(ctx, c.URL("postgres"))
+	if err != nil {
+		t.Fatalf("pgtest: %v", err)
+	}
+	defer admin.Close(ctx)
+	if _, err := admin.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize()); err != nil {
+		t.Fatalf("pgtest: creating database: %v", err)
+	}
+	t.Cleanup(func() {
+		admin, err := pgx.Connect(ctx, c.URL("postgres"))
+		if err != nil {
+			return
+		}
+		defer admin.Close(ctx)
+		admin.Exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{name}.Sanitize()+" WITH (FORCE)")
+	})
+	return c.URL(name)
+}
+
+func sanitize(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	out := b.String()
+	if len(out) > 40 {
+		out = out[:40]
+	}
+	return out
+}
+
+// Main runs a package's tests with one cluster, stored in *c before they
+// start. Without a PostgreSQL server installed, *c stays nil and the tests
+// that need one skip (see Require).
+func Main(m *testing.M, c **Cluster) int {
+	cl, err := Start()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		if os.Getenv("PGTEST_REQUIRED") != "" {
+			return 1
+		}
+	} else {
+		*c = cl
+		defer cl.Stop()
+	}
+	return m.Run()
+}
+
+// Require returns a fresh database's URL, or skips the test when no
+// cluster could be started.
+func Require(t testing.TB, c *Cluster) string {
+	t.Helper()
+	if c == nil {
+		t.Skip("no PostgreSQL cluster (see the message printed before the tests)")
+	}
+	return c.NewDB(t)
+}

@@ -1,0 +1,170 @@
+package hub
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/workorderdesk/workdesk/api"
+	"golang.org/x/sync/errgroup"
+)
+
+// syncLock is the advisory lock key held by the instance that syncs
+// ("WODHUB-S" as a number). It is a session lock on a connection of its own:
+// when that instance dies, PostgreSQL ends the session and frees the lock.
+const syncLock = 0x574F444855422D53
+
+const keyHighWater = "sync_high_water"
+
+// syncOverlap is subtracted from the high-water mark on each search, so a
+// change stamped in the same instant as the last one seen is not missed.
+const syncOverlap = 2 * time.Minute
+
+// leaderLoop tries to become the syncing instance every LeaderPoll and,
+// while it is, syncs every SyncEvery. Losing the lock's connection (the
+// database restarted, the network dropped) makes it a follower again.
+func (h *Hub) leaderLoop(ctx context.Context) {
+	var conn *pgx.Conn
+	defer func() {
+		if conn != nil {
+			conn.Close(context.Background())
+		}
+	}()
+	for {
+		if conn == nil {
+			conn = h.tryLead(ctx)
+		}
+		wait := h.opts.LeaderPoll
+		if conn != nil {
+			h.leading.Store(true)
+			if err := h.SyncNow(ctx); err != nil && ctx.Err() == nil {
+				h.log.Warn("sync failed", "err", err)
+			}
+			if err := conn.Ping(ctx); err != nil {
+				if ctx.Err() == nil {
+					h.log.Warn("lost the sync lock's connection; another instance may sync now", "err", err)
+				}
+				conn.Close(context.Background())
+				conn = nil
+				h.leading.Store(false)
+			} else {
+				wait = h.opts.SyncEvery
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-h.syncPoke:
+		case <-time.After(wait):
+		}
+	}
+}
+
+// tryLead returns the connection holding the sync lock, or nil when another
+// instance holds it.
+func (h *Hub) tryLead(ctx context.Context) *pgx.Conn {
+	defer h.leadTries.Add(1)
+	conn, err := pgx.ConnectConfig(ctx, h.db.Pool.Config().ConnConfig.Copy())
+	if err != nil {
+		if ctx.Err() == nil {
+			h.log.Warn("connecting for the sync lock", "err", err)
+		}
+		return nil
+	}
+	var got bool
+	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, int64(syncLock)).Scan(&got); err != nil || !got {
+		conn.Close(context.Background())
+		return nil
+	}
+	h.log.Info("this instance syncs from the service now")
+	return conn
+}
+
+// Leading reports whether this instance holds the sync lock.
+func (h *Hub) Leading() bool { return h.leading.Load() }
+
+// SyncNow searches the service for work orders changed since the last sync
+// and reads them in full, 50 per call, a few calls at a time, each batch
+// stored in one transaction. Only the instance holding the sync lock calls it
+// on its own; calling it elsewhere is harmless (the writes are idempotent).
+func (h *Hub) SyncNow(ctx context.Context) error {
+	h.syncMu.Lock()
+	defer h.syncMu.Unlock()
+	params := api.SearchParameters{}
+	var since time.Time
+	var hw string
+	err := h.db.Pool.QueryRow(ctx, `SELECT value FROM sync_state WHERE key = $1`, keyHighWater).Scan(&hw)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+	case err != nil:
+		return fmt.Errorf("hub: reading the sync mark: %w", err)
+	default:
+		if since, err = time.Parse(time.RFC3339Nano, hw); err == nil {
+			from := since.Add(-syncOverlap)
+			params.LastUpdate = &api.DateRange{From: &from}
+		}
+	}
+	found, err := h.client.SearchWorkOrders(ctx, params)
+	if err != nil {
+		return fmt.Errorf("hub: searching the service for changes: %w", err)
+	}
+	ids := make([]int64, len(found))
+	for i, w := range found {
+		ids[i] = w.WorkOrderId
+	}
+	stored, err := h.db.lastUpdates(ctx, ids)
+	if err != nil {
+		return err
+	}
+	var need []int64
+	newest := since
+	for _, w := range found {
+		if w.LastUpdate.After(newest) {
+			newest = w.LastUpdate
+		}
+		if t, ok := stored[w.WorkOrderId]; ok && !w.LastUpdate.IsZero() && !t.Before(w.LastUpdate) {
+			continue
+		}
+		need = append(need, w.WorkOrderId)
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(4)
+	for start := 0; start < len(need); start += api.MaxReadBatch {
+		batch := need[start:min(start+api.MaxReadBatch, len(need))]
+		g.Go(func() error {
+			wos, err := h.client.GetWorkOrders(gctx, batch)
+			if err != nil {
+				return fmt.Errorf("hub: reading work orders: %w", err)
+			}
+			return h.db.StoreWorkOrders(gctx, wos)
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	h.syncs.Add(1)
+	if !newest.After(since) {
+		return nil
+	}
+	if _, err := h.db.Pool.Exec(ctx, `INSERT INTO sync_state (key, value) VALUES ($1, $2)
+		ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, keyHighWater, newest.UTC().Format(time.RFC3339Nano)); err != nil {
+		return fmt.Errorf("hub: saving the sync mark: %w", err)
+	}
+	return nil
+}
+
+// refresh re-reads one work order from the service into the replica, after
+// a write or a notification; a work order the service no longer shows
+// (recalled) is forgotten.
+func (h *Hub) refresh(ctx context.Context, id int64) error {
+	wo, err := h.client.GetWorkOrder(ctx, id)
+	if api.IsNotFoundOrRecalled(err) {
+		return h.db.DeleteWorkOrder(ctx, id)
+	}
+	if err != nil {
+		return err
+	}
+	return h.db.StoreWorkOrders(ctx, []api.WorkOrder{*wo})
+}
