@@ -31,7 +31,7 @@ type Cluster struct {
 	Port int
 	bin  string
 	dir  string
-	cred *syscall.Credential
+	as   *owner // the unprivileged user the server runs as; nil = ourselves
 	srv  *exec.Cmd
 	done chan error
 	seq  atomic.Int64
@@ -70,7 +70,7 @@ func Start() (*Cluster, error) {
 	c := &Cluster{bin: bin, done: make(chan error, 1)}
 	parent := ""
 	if os.Geteuid() == 0 {
-		if c.cred, err = postgresUser(); err != nil {
+		if c.as, err = postgresUser(); err != nil {
 			return nil, err
 		}
 		// The test's own TMPDIR may sit under /root, which postgres cannot enter.
@@ -79,15 +79,15 @@ func Start() (*Cluster, error) {
 	if c.dir, err = os.MkdirTemp(parent, "pgtest-"); err != nil {
 		return nil, fmt.Errorf("pgtest: %w", err)
 	}
-	if c.cred != nil {
-		if err := os.Chown(c.dir, int(c.cred.Uid), int(c.cred.Gid)); err != nil {
+	if c.as != nil {
+		if err := os.Chown(c.dir, c.as.uid, c.as.gid); err != nil {
 			c.cleanup()
 			return nil, fmt.Errorf("pgtest: %w", err)
 		}
 	}
 	data := filepath.Join(c.dir, "data")
 	initdb := exec.Command(filepath.Join(bin, "initdb"), "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync")
-	initdb.SysProcAttr = &syscall.SysProcAttr{Credential: c.cred}
+	initdb.SysProcAttr = runAs(c.as)
 	if out, err := initdb.CombinedOutput(); err != nil {
 		c.cleanup()
 		return nil, fmt.Errorf("pgtest: initdb: %w\n%s", err, out)
@@ -105,14 +105,17 @@ func Start() (*Cluster, error) {
 	}
 }
 
-func postgresUser() (*syscall.Credential, error) {
+// owner is a user to run the server as.
+type owner struct{ uid, gid int }
+
+func postgresUser() (*owner, error) {
 	u, err := user.Lookup("postgres")
 	if err != nil {
 		return nil, fmt.Errorf("pgtest: running as root needs the postgres user of the postgresql package: %w", err)
 	}
 	uid, _ := strconv.Atoi(u.Uid)
 	gid, _ := strconv.Atoi(u.Gid)
-	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}, nil
+	return &owner{uid, gid}, nil
 }
 
 func freePort() (int, error) {
@@ -143,7 +146,7 @@ func (c *Cluster) start(bin, data string) error {
 		// A container's small /dev/shm must not fail a query: no POSIX shared memory, no parallel workers.
 		"-c", "dynamic_shared_memory_type=mmap", "-c", "max_parallel_workers_per_gather=0")
 	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: c.cred, Pdeathsig: syscall.SIGQUIT, Setpgid: true}
+	cmd.SysProcAttr = serverAttr(c.as)
 	started := make(chan error, 1)
 	done := make(chan error, 1)
 	// Pdeathsig fires when the forking thread exits, not the process: the
