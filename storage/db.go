@@ -230,64 +230,66 @@ func (s *Store) migrate(ctx context.Context) error {
 	} else if err != nil {
 		return fmt.Errorf("storage: reading the schema version: %w", err)
 	}
-	ms, err := migrations()
+	ms, err := ReadMigrations(migrationFiles)
 	if err != nil {
 		return err
 	}
-	if len(ms) > 0 && current > ms[len(ms)-1].version {
+	if len(ms) > 0 && current > ms[len(ms)-1].Version {
 		return fmt.Errorf("storage: the replica was written by a newer version of the app (schema %d, this app knows %d)",
-			current, ms[len(ms)-1].version)
+			current, ms[len(ms)-1].Version)
 	}
 	for _, m := range ms {
-		if m.version <= current {
+		if m.Version <= current {
 			continue
 		}
 		tx, err := s.w.BeginTx(ctx, nil)
 		if err != nil {
-			return fmt.Errorf("storage: migration %s: %w", m.name, err)
+			return fmt.Errorf("storage: migration %s: %w", m.Name, err)
 		}
-		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+		if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
 			tx.Rollback()
-			return fmt.Errorf("storage: migration %s: %w", m.name, err)
+			return fmt.Errorf("storage: migration %s: %w", m.Name, err)
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE schema_version SET version = ?`, m.version); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE schema_version SET version = ?`, m.Version); err != nil {
 			tx.Rollback()
-			return fmt.Errorf("storage: migration %s: %w", m.name, err)
+			return fmt.Errorf("storage: migration %s: %w", m.Name, err)
 		}
 		if err := tx.Commit(); err != nil {
-			return fmt.Errorf("storage: migration %s: %w", m.name, err)
+			return fmt.Errorf("storage: migration %s: %w", m.Name, err)
 		}
-		s.log.Info("applied schema migration", "name", m.name)
+		s.log.Info("applied schema migration", "name", m.Name)
 	}
 	return nil
 }
 
-type migration struct {
-	version int
-	name    string
-	sql     string
+// Migration is one schema change, from a file named NNNN_what.sql.
+type Migration struct {
+	Version int
+	Name    string
+	SQL     string
 }
 
-// migrations lists the embedded files named NNNN_what.sql in version order.
-func migrations() ([]migration, error) {
-	entries, err := fs.ReadDir(migrationFiles, "migrations")
+// ReadMigrations lists the files named NNNN_what.sql in fsys's migrations
+// folder, in version order (the replica's and the hub's schemas both).
+func ReadMigrations(fsys fs.FS) ([]Migration, error) {
+	entries, err := fs.ReadDir(fsys, "migrations")
 	if err != nil {
-		return nil, fmt.Errorf("storage: reading embedded migrations: %w", err)
+		return nil, fmt.Errorf("reading embedded migrations: %w", err)
 	}
-	var ms []migration
+	var ms []Migration
 	for _, e := range entries {
 		num, _, ok := strings.Cut(e.Name(), "_")
 		v, err := strconv.Atoi(num)
 		if !ok || err != nil {
-			return nil, fmt.Errorf("storage: migration file %s is not named NNNN_name.sql", e.Name())
+			return nil, fmt.Errorf("migration file %s is not named NNNN_name.sql", e.Name())
 		}
-		b, err := migrationFiles.ReadFile("migrations/" + e.Name())
+		b, err := fs.ReadFile(fsys, "migrations/"+e.Name())
 		if err != nil {
-			return nil, fmt.Errorf("storage: %w", err)
+			return nil, err
 		}
-		ms = append(ms, migration{version: v, name: e.Name(), sql: string(b)})
+		ms = append(ms, Migration{Version: v, Name: e.Name(), SQL: string(b)})
 	}
-	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
+	sort.Slice(ms, func(i, j int) bool { return ms[i].Version < ms[j].Version })
 	return ms, nil
 }
 

@@ -20,8 +20,8 @@ func TestOpenAppliesMigrationsAndReopenKeepsData(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}
-	ms, _ := migrations()
-	want := ms[len(ms)-1].version
+	ms, _ := ReadMigrations(migrationFiles)
+	want := ms[len(ms)-1].Version
 	if v, err := s.SchemaVersion(ctx); err != nil || v != want {
 		t.Fatalf("schema version = %d, %v; want %d", v, err, want)
 	}

@@ -9,13 +9,10 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
-	"sort"
-	"strconv"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/workorderdesk/workdesk/storage"
 )
 
 //go:embed migrations/*.sql
@@ -66,7 +63,7 @@ func (db *DB) Close() { db.Pool.Close() }
 // in one transaction with its version bump, holding a transaction-scoped
 // advisory lock so two instances starting together do not both apply one.
 func (db *DB) migrate(ctx context.Context) error {
-	ms, err := migrations()
+	ms, err := storage.ReadMigrations(migrationFiles)
 	if err != nil {
 		return err
 	}
@@ -86,20 +83,20 @@ func (db *DB) migrate(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			if current > ms[len(ms)-1].version {
-				return fmt.Errorf("the database was written by a newer hub (schema %d, this hub knows %d)", current, ms[len(ms)-1].version)
+			if current > ms[len(ms)-1].Version {
+				return fmt.Errorf("the database was written by a newer hub (schema %d, this hub knows %d)", current, ms[len(ms)-1].Version)
 			}
-			if m.version <= current {
+			if m.Version <= current {
 				return nil
 			}
-			if _, err := tx.Exec(ctx, m.sql); err != nil {
+			if _, err := tx.Exec(ctx, m.SQL); err != nil {
 				return err
 			}
-			_, err = tx.Exec(ctx, `UPDATE schema_version SET version = $1`, m.version)
+			_, err = tx.Exec(ctx, `UPDATE schema_version SET version = $1`, m.Version)
 			return err
 		})
 		if err != nil {
-			return fmt.Errorf("hub: migration %s: %w", m.name, err)
+			return fmt.Errorf("hub: migration %s: %w", m.Name, err)
 		}
 	}
 	return nil
@@ -112,33 +109,4 @@ func (db *DB) SchemaVersion(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("hub: reading the schema version: %w", err)
 	}
 	return v, nil
-}
-
-type migration struct {
-	version int
-	name    string
-	sql     string
-}
-
-// migrations lists the embedded files named NNNN_what.sql in version order.
-func migrations() ([]migration, error) {
-	entries, err := fs.ReadDir(migrationFiles, "migrations")
-	if err != nil {
-		return nil, fmt.Errorf("hub: reading embedded migrations: %w", err)
-	}
-	var ms []migration
-	for _, e := range entries {
-		num, _, ok := strings.Cut(e.Name(), "_")
-		v, err := strconv.Atoi(num)
-		if !ok || err != nil {
-			return nil, fmt.Errorf("hub: migration file %s is not named NNNN_name.sql", e.Name())
-		}
-		b, err := migrationFiles.ReadFile("migrations/" + e.Name())
-		if err != nil {
-			return nil, fmt.Errorf("hub: %w", err)
-		}
-		ms = append(ms, migration{version: v, name: e.Name(), sql: string(b)})
-	}
-	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
-	return ms, nil
 }

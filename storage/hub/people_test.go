@@ -10,6 +10,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
+	"github.com/workorderdesk/workdesk/storage"
 )
 
 // Opening the database twice (a second instance, a restart) applies no
@@ -25,9 +26,9 @@ func TestMigrationsApplyOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ms, _ := migrations()
-	if v != ms[len(ms)-1].version {
-		t.Fatalf("schema version %d, want %d", v, ms[len(ms)-1].version)
+	ms, _ := storage.ReadMigrations(migrationFiles)
+	if v != ms[len(ms)-1].Version {
+		t.Fatalf("schema version %d, want %d", v, ms[len(ms)-1].Version)
 	}
 }
 
