@@ -35,6 +35,8 @@ type Engine struct {
 	onEvent  []func(api.Event)
 	receiver string
 	stream   string // the hub's event stream, when Hub
+	hubURL   string // the hub, without a trailing slash, when Hub
+	hubHTTP  *http.Client
 
 	stop context.CancelFunc
 	srvs []*http.Server
@@ -120,7 +122,8 @@ func OpenEngine(ctx context.Context, path string, opts EngineOptions) (*Engine, 
 		if backoff == nil {
 			backoff = DefaultBackoff
 		}
-		go e.runStream(runCtx, strings.TrimSuffix(conn.BaseURL, "/")+"/api/hub/events", sc, backoff)
+		e.hubURL, e.hubHTTP = strings.TrimSuffix(conn.BaseURL, "/"), sc
+		go e.runStream(runCtx, e.hubURL+"/api/hub/events", sc, backoff)
 	}
 	return e, nil
 }

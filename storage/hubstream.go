@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -32,18 +33,13 @@ type hubEventData struct {
 	PerformedBy *api.Sender `json:"PerformedBy"`
 }
 
-// EventPerformer names who acted, as the event says: the hub's PerformedBy
-// for an action a colleague took through it, else the service's sender.
+// EventPerformer names the person who acted through the office hub, as
+// the hub's event says (PerformedBy beside the envelope); "" for the
+// service's own notifications.
 func EventPerformer(ev api.Event) string {
 	var d hubEventData
-	if len(ev.Raw) > 0 && json.Unmarshal(ev.Raw, &d) == nil && d.PerformedBy != nil && d.PerformedBy.Name != "" {
+	if len(ev.Raw) > 0 && json.Unmarshal(ev.Raw, &d) == nil && d.PerformedBy != nil {
 		return d.PerformedBy.Name
-	}
-	if ev.Header.PerformedBy != nil && ev.Header.PerformedBy.Name != "" {
-		return ev.Header.PerformedBy.Name
-	}
-	if ev.Header.Sender != nil {
-		return ev.Header.Sender.Name
 	}
 	return ""
 }
@@ -173,4 +169,58 @@ func (e *Engine) applyStreamEvent(ctx context.Context, id, data string) error {
 		}
 	}
 	return nil
+}
+
+// settingHubPerson is the name the hub knows the person by, kept so an
+// office window opened offline still says whose it is.
+const settingHubPerson = "hub.person_name"
+
+// HubPerson asks the hub whom the engine's credentials belong to
+// (GET /api/hub/me) and keeps the answer; while the hub is unreachable it
+// returns the name kept last time.
+func (e *Engine) HubPerson(ctx context.Context) (string, error) {
+	kept, _, _ := e.Store.Setting(ctx, settingHubPerson)
+	if e.hubURL == "" {
+		return kept, nil
+	}
+	me, err := e.askHubMe(ctx)
+	if err != nil {
+		return kept, fmt.Errorf("asking the hub who is signed in: %w", err)
+	}
+	if me.Name != "" && me.Name != kept {
+		if err := e.Store.SetSetting(ctx, settingHubPerson, me.Name); err != nil {
+			return me.Name, err
+		}
+	}
+	return me.Name, nil
+}
+
+func (e *Engine) askHubMe(ctx context.Context) (me struct{ Name string }, err error) {
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	tok, err := e.Tokens.Token(ctx)
+	if err != nil {
+		return me, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, e.hubURL+"/api/hub/me", nil)
+	if err != nil {
+		return me, err
+	}
+	req.Header.Set("Authorization", "Bearer "+tok)
+	resp, err := e.hubHTTP.Do(req)
+	if err != nil {
+		return me, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return me, fmt.Errorf("HTTP %d", resp.StatusCode)
+	}
+	err = json.NewDecoder(io.LimitReader(resp.Body, 1<<16)).Decode(&me)
+	return me, err
+}
+
+// OfficeProfile names the replica of a person at an office hub: apart from
+// Demo's and Live's, and from a colleague's on the same computer.
+func OfficeProfile(hubURL, clientID string) string {
+	return "office_" + ProfileForBaseURL(hubURL) + "_" + strings.Trim(profileUnsafe.ReplaceAllString(clientID, "_"), "_.")
 }

@@ -95,7 +95,11 @@ func (t *activityTab) show(wo *api.WorkOrder) {
 			if at.IsZero() {
 				at = e.ReceivedAt
 			}
-			items = append(items, activity{at: at, title: eventTitle(e.Event), text: eventText(e.Event, wo.Currency)})
+			title := eventTitle(e.Event)
+			if e.PerformedBy != "" {
+				title = colleagueDid(e.PerformedBy, e.Header.Action) // through the office hub
+			}
+			items = append(items, activity{at: at, title: title, text: eventText(e.Event, wo.Currency)})
 		}
 	}
 	sort.SliceStable(items, func(i, j int) bool { return items[i].at.After(items[j].at) })

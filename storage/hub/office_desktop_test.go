@@ -107,6 +107,9 @@ func TestOfficeDesktopHearsAColleaguesAccept(t *testing.T) {
 	if _, err := ana.Sender.SendReady(ctx); err != nil {
 		t.Fatal(err)
 	}
+	if name, err := bo.HubPerson(ctx); err != nil || name != "Bo Chen" {
+		t.Fatalf("the hub says Bo's desktop belongs to %q (%v)", name, err)
+	}
 	ev := waitHeard(t, boHears, id, "Accepted", 2*time.Second)
 	if by := storage.EventPerformer(ev); by != "Ana Ruiz" {
 		t.Fatalf("the event names %q, want Ana Ruiz", by)
