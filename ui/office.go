@@ -12,6 +12,8 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/storage"
 )
 
 // OfficeSettings is the office hub a person connects to. The secret is not
@@ -170,8 +172,57 @@ const colleagueRecently = 24 * time.Hour
 // mode: "Ben Okafor accepted this · 10:02". The person's own actions come
 // back from the hub too; those are not news to them.
 func (d *Desk) colleagueNote(woID int64) string {
-	if !d.deps.Office {
+	e, at := d.lastColleague(woID, nowFunc())
+	if e == nil || nowFunc().Sub(at) > colleagueRecently {
 		return ""
+	}
+	verb, ok := colleagueVerbs[e.Header.Action]
+	if !ok {
+		verb = "changed"
+	}
+	return e.PerformedBy + " " + verb + " this · " + localTime(at)
+}
+
+// colleaguePast words a refusal's cause: "Already accepted by Ben Okafor".
+var colleaguePast = map[string]string{
+	"Accepted":             "accepted",
+	"RejectedByContractor": "rejected",
+	"CheckedIn":            "checked in",
+	"Paused":               "paused",
+	"CheckedOut":           "checked out",
+	"InvoiceSubmitted":     "invoiced",
+}
+
+// colleagueFirst explains a refused action of ours by what a colleague did
+// to the work order before it was refused, when the hub's events say so:
+// "Already accepted by Ben Okafor at 10:02."
+func (d *Desk) colleagueFirst(woID int64, r storage.OutboxRow) string {
+	if r.State != storage.OutboxFailed {
+		return ""
+	}
+	before := r.Updated
+	if before.IsZero() {
+		before = nowFunc()
+	}
+	e, at := d.lastColleague(woID, before)
+	if e == nil {
+		return ""
+	}
+	if past, ok := colleaguePast[e.Header.Action]; ok {
+		return "Already " + past + " by " + e.PerformedBy + " at " + localTime(at) + "."
+	}
+	verb, ok := colleagueVerbs[e.Header.Action]
+	if !ok {
+		verb = "changed"
+	}
+	return e.PerformedBy + " " + verb + " this at " + localTime(at) + ", before you."
+}
+
+// lastColleague is the newest event, at or before until, of something a
+// colleague did through the hub to the work order (office mode only).
+func (d *Desk) lastColleague(woID int64, until time.Time) (*storage.EventRecord, time.Time) {
+	if !d.deps.Office {
+		return nil, time.Time{}
 	}
 	me := ""
 	if d.deps.Health != nil {
@@ -179,10 +230,10 @@ func (d *Desk) colleagueNote(woID int64) string {
 	}
 	evs, err := d.store.Events(context.Background(), woID)
 	if err != nil {
-		return ""
+		return nil, time.Time{}
 	}
 	for i := len(evs) - 1; i >= 0; i-- {
-		e := evs[i]
+		e := &evs[i]
 		if e.PerformedBy == "" || e.PerformedBy == me {
 			continue
 		}
@@ -190,14 +241,10 @@ func (d *Desk) colleagueNote(woID int64) string {
 		if at.IsZero() {
 			at = e.ReceivedAt
 		}
-		if nowFunc().Sub(at) > colleagueRecently {
-			return ""
+		if at.After(until) {
+			continue
 		}
-		verb, ok := colleagueVerbs[e.Header.Action]
-		if !ok {
-			verb = "changed"
-		}
-		return e.PerformedBy + " " + verb + " this · " + localTime(at)
+		return e, at
 	}
-	return ""
+	return nil, time.Time{}
 }

@@ -86,7 +86,11 @@ func (t *activityTab) show(wo *api.WorkOrder) {
 	if rows, err := t.d.store.OutboxRows(ctx, wo.WorkOrderId); err == nil {
 		for i := range rows {
 			r := rows[i]
-			items = append(items, activity{at: r.Created, title: "You: " + actionText(r), text: outboxStateText(r), row: &r})
+			text := outboxStateText(r)
+			if why := t.d.colleagueFirst(wo.WorkOrderId, r); why != "" {
+				text += " " + why
+			}
+			items = append(items, activity{at: r.Created, title: "You: " + actionText(r), text: text, row: &r})
 		}
 	}
 	if evs, err := t.d.store.Events(ctx, wo.WorkOrderId); err == nil {
