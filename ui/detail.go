@@ -144,7 +144,7 @@ func (v *detailView) show(wo *api.WorkOrder) {
 		where += " · " + wo.WorkType.Name
 	}
 	if note := v.d.colleagueNote(wo.WorkOrderId); note != "" {
-		where += " · " + note
+		where = note + " · " + where // first, where truncation does not hide it
 	}
 	v.where.SetText(where)
 	v.titleRow.Refresh()

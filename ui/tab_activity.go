@@ -99,11 +99,11 @@ func (t *activityTab) show(wo *api.WorkOrder) {
 			if at.IsZero() {
 				at = e.ReceivedAt
 			}
-			title := eventTitle(e.Event)
+			title, text := eventTitle(e.Event), eventText(e.Event, wo.Currency)
 			if e.PerformedBy != "" {
-				title = colleagueDid(e.PerformedBy, e.Header.Action) // through the office hub
+				title, text = colleagueDid(e.PerformedBy, e.Header.Action), "Through the office hub."
 			}
-			items = append(items, activity{at: at, title: title, text: eventText(e.Event, wo.Currency)})
+			items = append(items, activity{at: at, title: title, text: text})
 		}
 	}
 	sort.SliceStable(items, func(i, j int) bool { return items[i].at.After(items[j].at) })
