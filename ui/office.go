@@ -224,10 +224,7 @@ func (d *Desk) lastColleague(woID int64, until time.Time) (*storage.EventRecord,
 	if !d.deps.Office {
 		return nil, time.Time{}
 	}
-	me := ""
-	if d.deps.Health != nil {
-		me = d.deps.Health().Person
-	}
+	me := d.officePerson()
 	evs, err := d.store.Events(context.Background(), woID)
 	if err != nil {
 		return nil, time.Time{}
@@ -247,4 +244,13 @@ func (d *Desk) lastColleague(woID int64, until time.Time) (*storage.EventRecord,
 		return e, at
 	}
 	return nil, time.Time{}
+}
+
+// officePerson is the name the hub knows this window's person by ("" when
+// not in office mode or not known yet).
+func (d *Desk) officePerson() string {
+	if !d.deps.Office || d.deps.Health == nil {
+		return ""
+	}
+	return d.deps.Health().Person
 }

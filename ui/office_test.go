@@ -46,6 +46,15 @@ func TestOfficeWindowNamesTheColleague(t *testing.T) {
 	if err := h.eng.HandleEvent(context.Background(), ev); err != nil {
 		t.Fatal(err)
 	}
+	// Bo's own action on the same work order comes back from the hub too.
+	mine, err := api.ParseEvent([]byte(fmt.Sprintf(`{"Header":{"WorkOrderId":%d,"Action":"MessageSent","ActionDate":%q,"MessageId":"hub-3"},"PerformedBy":{"Name":"Bo Chen"}}`,
+		row.Id, fixedNow.Add(-time.Minute).Format("2006-01-02T15:04:05Z"))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.eng.HandleEvent(context.Background(), mine); err != nil {
+		t.Fatal(err)
+	}
 	h.flush()
 	h.open(row.Id)
 	if header := strings.Join(texts(h.desk.detail.header), "\n"); !strings.Contains(header, "Ben Okafor accepted this · "+localTime(at)) {
@@ -63,6 +72,11 @@ func TestOfficeWindowNamesTheColleague(t *testing.T) {
 	}
 	if !slices.Contains(shown, localTime(at)+" · Ben Okafor accepted") {
 		t.Fatalf("Activity shows %q, want Ben Okafor's accept", shown)
+	}
+	for _, line := range shown {
+		if strings.Contains(line, "Bo Chen") {
+			t.Fatalf("Activity lists Bo's own action as a colleague's: %q", shown)
+		}
 	}
 }
 

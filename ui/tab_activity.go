@@ -100,6 +100,9 @@ func (t *activityTab) show(wo *api.WorkOrder) {
 				at = e.ReceivedAt
 			}
 			title, text := eventTitle(e.Event), eventText(e.Event, wo.Currency)
+			if e.PerformedBy != "" && e.PerformedBy == t.d.officePerson() {
+				continue // our own action, coming back from the hub: listed as "You:" already
+			}
 			if e.PerformedBy != "" {
 				title, text = colleagueDid(e.PerformedBy, e.Header.Action), "Through the office hub."
 			}
