@@ -21,6 +21,7 @@ import (
 type backend struct {
 	*storage.Engine
 	sb        *sandbox.Sandbox // demo mode only
+	person    *officePerson    // office mode only
 	closeOnce sync.Once
 }
 
@@ -164,7 +165,10 @@ func (b *backend) Close() {
 }
 
 func (b *backend) health() ui.Health {
-	h := ui.Health{Receiver: b.ReceiverStatus()}
+	h := ui.Health{Receiver: b.ReceiverStatus(), Stream: b.StreamStatus()}
+	if b.person != nil {
+		h.Person = b.person.get()
+	}
 	if b.Tokens != nil {
 		h.TokenValidUntil = b.Tokens.ValidUntil()
 	}

@@ -30,6 +30,7 @@ type guiFlags struct {
 	size       fyne.Size
 	dataDir    string
 	demo       bool
+	hub        string
 }
 
 func parseGUIFlags(args []string) (guiFlags, error) {
@@ -40,6 +41,7 @@ func parseGUIFlags(args []string) (guiFlags, error) {
 	fs.StringVar(&f.dataDir, "data-dir", "", "keep the local replica in `DIR` instead of the per-user app data folder")
 	fs.BoolVar(&f.demo, "demo", false, "run against the built-in sandbox even when a live connection is configured")
 	fs.StringVar(&f.replica, "replica", "", "browse the replica `FILE` offline, without connecting to any service")
+	fs.StringVar(&f.hub, "hub", "", "open office mode on the hub at `URL` (client id and secret from WORKDESK_CLIENT_ID / WORKDESK_CLIENT_SECRET or the saved settings)")
 	fs.BoolVar(&f.probe, "startup-probe", false, "print the time from process start to the first frame, then quit (for measuring)")
 	if err := fs.Parse(args); err != nil {
 		return f, err
@@ -127,6 +129,11 @@ func (s *session) launch(wantLive bool) error {
 	switch {
 	case s.flags.replica != "":
 		b, err = openOffline(ctx, s.flags.replica)
+	case s.flags.hub != "" && wantLive:
+		var id, secret string
+		if id, secret, err = s.officeCredentials(ctx); err == nil {
+			b, err = startOffice(ctx, s.flags.dataDir, s.flags.hub, id, secret)
+		}
 	case wantLive && live.Configured():
 		b, err = s.startLive(ctx, live)
 		switch {
@@ -148,8 +155,9 @@ func (s *session) launch(wantLive bool) error {
 		return err
 	}
 	deps := ui.Deps{
-		Store: b.Store, Online: b, Demo: b.sb != nil, Service: b.Service, Health: b.health,
-		Ready: make(chan struct{}), Secrets: s.secrets, SyncEvery: live.SyncEvery, Notice: notice,
+		Store: b.Store, Online: b, Demo: b.sb != nil, Office: b.person != nil, Service: b.Service, Health: b.health,
+		ConnectOffice: s.connectOffice,
+		Ready:         make(chan struct{}), Secrets: s.secrets, SyncEvery: live.SyncEvery, Notice: notice,
 		NoDesktopNotifications: runtime.GOOS == "linux" && os.Getenv("DBUS_SESSION_BUS_ADDRESS") == "",
 		TestConnection: func(ctx context.Context, conn api.Connection, report func(api.Check)) bool {
 			return api.Diagnose(ctx, conn, nil, report)

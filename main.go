@@ -43,7 +43,7 @@ func main() {
 
 const usage = `Work Order Desk
 
-  workdesk [--data-dir DIR] [--demo] [--replica FILE] [--screenshot FILE [--window-size WxH]]
+  workdesk [--data-dir DIR] [--demo] [--hub URL] [--replica FILE] [--screenshot FILE [--window-size WxH]]
       open the window; with no connection configured it runs against a
       built-in sandbox of the service (demo mode); --replica browses a
       replica offline

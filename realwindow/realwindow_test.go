@@ -88,6 +88,9 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	a.closes("connection-certificate-esc", "key Escape")
 	a.type_("connection-typed", "https://example.test/x")
 	a.closes("connection-cancelled", "tap ^Cancel$")
+	a.dialog("office-hub", "menu File/Connect to office hub…")
+	a.type_("office-hub-typed", "not a hub address")
+	a.closes("office-hub-cancelled", "tap ^Cancel$")
 
 	a.dialog("shortcuts", "menu View/Keyboard shortcuts")
 	a.closes("shortcuts-esc", "key Escape")

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -33,6 +34,9 @@ type Engine struct {
 	progress func(done, total int)
 	onEvent  []func(api.Event)
 	receiver string
+	stream   string // the hub's event stream, when Hub
+	hubURL   string // the hub, without a trailing slash, when Hub
+	hubHTTP  *http.Client
 
 	stop context.CancelFunc
 	srvs []*http.Server
@@ -52,6 +56,12 @@ type EngineOptions struct {
 	ManualSend bool
 	Sync       SyncOptions
 	Send       SenderOptions
+	// Hub: the connection is an office hub. The engine holds its event
+	// stream (GET /api/hub/events) instead of running a receiver.
+	Hub bool
+	// StreamBackoff is the wait before the attempt-th reconnection of the
+	// stream; nil = DefaultBackoff.
+	StreamBackoff func(attempt int) time.Duration
 }
 
 // OpenEngine opens the replica at path and, when opts names a service,
@@ -95,10 +105,25 @@ func OpenEngine(ctx context.Context, path string, opts EngineOptions) (*Engine, 
 	}
 	e.Syncer = NewSyncer(store, e.Client, syncOpts)
 	e.Sender = NewSender(store, e.Client, opts.Send)
+	runCtx, stop := context.WithCancel(context.Background())
+	e.stop = stop
 	if !opts.ManualSend {
-		runCtx, stop := context.WithCancel(context.Background())
-		e.stop = stop
 		go e.Sender.Run(runCtx)
+	}
+	if opts.Hub {
+		e.stream = StreamConnecting
+		// The stream stays open for hours: no overall timeout, the
+		// caller's transport kept.
+		sc := &http.Client{}
+		if opts.HTTPClient != nil {
+			sc.Transport = opts.HTTPClient.Transport
+		}
+		backoff := opts.StreamBackoff
+		if backoff == nil {
+			backoff = DefaultBackoff
+		}
+		e.hubURL, e.hubHTTP = strings.TrimSuffix(conn.BaseURL, "/"), sc
+		go e.runStream(runCtx, e.hubURL+"/api/hub/events", sc, backoff)
 	}
 	return e, nil
 }

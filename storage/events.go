@@ -17,6 +17,8 @@ import (
 type EventRecord struct {
 	api.Event
 	ReceivedAt time.Time
+	// PerformedBy names who acted, when the event says (EventPerformer).
+	PerformedBy string
 }
 
 // HandleEvent stores a verified notification in the event log and applies it
@@ -258,7 +260,7 @@ func (s *Store) Events(ctx context.Context, woID int64) ([]EventRecord, error) {
 		if err != nil {
 			return nil, fmt.Errorf("storage: decoding a stored event: %w", err)
 		}
-		out = append(out, EventRecord{Event: ev, ReceivedAt: time.UnixMilli(at).UTC()})
+		out = append(out, EventRecord{Event: ev, ReceivedAt: time.UnixMilli(at).UTC(), PerformedBy: EventPerformer(ev)})
 	}
 	return out, rows.Err()
 }

@@ -20,6 +20,9 @@ func (d *Desk) toolbar() fyne.CanvasObject {
 func (d *Desk) mainMenu() *fyne.MainMenu {
 	settings := fyne.NewMenuItem("Live connection…", d.showSettings)
 	file := fyne.NewMenu("File", fyne.NewMenuItem("Sync now", func() { d.syncNow(nil) }), settings)
+	if d.deps.ConnectOffice != nil {
+		file.Items = append(file.Items, fyne.NewMenuItem("Connect to office hub…", d.showConnectOffice))
+	}
 	if d.deps.SwitchMode != nil {
 		if d.deps.Demo {
 			file.Items = append(file.Items, fyne.NewMenuItem("Switch to Live", func() {

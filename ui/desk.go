@@ -36,6 +36,9 @@ type Online interface {
 type Health struct {
 	TokenValidUntil time.Time
 	Receiver        string // "listening on 127.0.0.1:8090" or "off"
+	// Office mode: the hub's event stream ("connected", "reconnecting")
+	// and the person the hub knows the credentials by.
+	Stream, Person string
 }
 
 // Deps is what main hands the window.
@@ -43,6 +46,7 @@ type Deps struct {
 	Store   *storage.Store
 	Online  Online
 	Demo    bool   // running against the built-in sandbox
+	Office  bool   // Service is an office hub
 	Service string // the base URL of the service
 	Health  func() Health
 	// Ready, when set, is closed once the window shows real data (the first
@@ -63,6 +67,9 @@ type Deps struct {
 	TestConnection func(ctx context.Context, conn api.Connection, report func(api.Check)) bool
 	// SwitchMode restarts behind a new window on the live (or demo) replica.
 	SwitchMode func(live bool)
+	// ConnectOffice saves the office connection (the secret in the
+	// keyring) and opens office mode behind a new window.
+	ConnectOffice func(s OfficeSettings, secret string) error
 	// ResetDemo forgets everything done in the demo and starts it over
 	// behind a new window (demo mode only).
 	ResetDemo func()

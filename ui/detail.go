@@ -143,6 +143,9 @@ func (v *detailView) show(wo *api.WorkOrder) {
 	if wo.WorkType != nil && wo.WorkType.Name != "" {
 		where += " · " + wo.WorkType.Name
 	}
+	if note := v.d.colleagueNote(wo.WorkOrderId); note != "" {
+		where = note + " · " + where // first, where truncation does not hide it
+	}
 	v.where.SetText(where)
 	v.titleRow.Refresh()
 	if wo.Nte.Amount.IsZero() {

@@ -46,6 +46,8 @@ type harnessOptions struct {
 	// service, when set, wraps the sandbox's handler: a test changes what
 	// the service answers, e.g. a price list in another currency.
 	service func(http.Handler) http.Handler
+	// deps, when set, changes what the window is handed (office mode).
+	deps func(*Deps)
 }
 
 // harnessHealth is what the status bar reports in the harness, as in the
@@ -104,8 +106,12 @@ func newHarnessWith(t *testing.T, opts harnessOptions) *harness {
 	t.Cleanup(rcv.Close)
 	sb.SetNotifyURL(rcv.URL)
 
-	h.desk = New(a, Deps{Store: eng.Store, Online: eng, Demo: true, Service: info.BaseURL,
-		Background: func(f func()) { f() }, Do: h.enqueue, Customer: sb, Health: harnessHealth})
+	deps := Deps{Store: eng.Store, Online: eng, Demo: true, Service: info.BaseURL,
+		Background: func(f func()) { f() }, Do: h.enqueue, Customer: sb, Health: harnessHealth}
+	if opts.deps != nil {
+		opts.deps(&deps)
+	}
+	h.desk = New(a, deps)
 	eng.OnEvent(h.desk.EventReceived)
 	h.win = h.desk.Window()
 	h.win.Resize(fyne.NewSize(1280, 800))

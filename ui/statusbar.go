@@ -39,6 +39,8 @@ func newStatusBar(d *Desk) *statusBar {
 	mode := "Live · " + hostOf(d.deps.Service)
 	if d.deps.Demo {
 		mode = "Demo · sandbox on " + hostOf(d.deps.Service)
+	} else if d.deps.Office {
+		mode = officeMode(d.deps.Service, "")
 	}
 	s.mode = widget.NewLabelWithStyle(mode, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	s.token = widget.NewLabel("")
@@ -144,6 +146,10 @@ func (s *statusBar) refresh() {
 			s.token.SetText("Token until " + h.TokenValidUntil.In(time.Local).Format("15:04"))
 		}
 		s.receiver.SetText("Receiver " + h.Receiver)
+		if s.d.deps.Office {
+			s.receiver.SetText("Events " + h.Stream)
+			s.mode.SetText(officeMode(s.d.deps.Service, h.Person))
+		}
 	}
 	pending, failed := s.d.store.OutboxSummary(ctx)
 	switch {

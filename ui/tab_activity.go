@@ -86,7 +86,11 @@ func (t *activityTab) show(wo *api.WorkOrder) {
 	if rows, err := t.d.store.OutboxRows(ctx, wo.WorkOrderId); err == nil {
 		for i := range rows {
 			r := rows[i]
-			items = append(items, activity{at: r.Created, title: "You: " + actionText(r), text: outboxStateText(r), row: &r})
+			text := outboxStateText(r)
+			if why := t.d.colleagueFirst(wo.WorkOrderId, r); why != "" {
+				text += " " + why
+			}
+			items = append(items, activity{at: r.Created, title: "You: " + actionText(r), text: text, row: &r})
 		}
 	}
 	if evs, err := t.d.store.Events(ctx, wo.WorkOrderId); err == nil {
@@ -95,7 +99,14 @@ func (t *activityTab) show(wo *api.WorkOrder) {
 			if at.IsZero() {
 				at = e.ReceivedAt
 			}
-			items = append(items, activity{at: at, title: eventTitle(e.Event), text: eventText(e.Event, wo.Currency)})
+			title, text := eventTitle(e.Event), eventText(e.Event, wo.Currency)
+			if e.PerformedBy != "" && e.PerformedBy == t.d.officePerson() {
+				continue // our own action, coming back from the hub: listed as "You:" already
+			}
+			if e.PerformedBy != "" {
+				title, text = colleagueDid(e.PerformedBy, e.Header.Action), "Through the office hub."
+			}
+			items = append(items, activity{at: at, title: title, text: text})
 		}
 	}
 	sort.SliceStable(items, func(i, j int) bool { return items[i].at.After(items[j].at) })

@@ -52,6 +52,9 @@ func (h *Hub) Handler() http.Handler {
 			h.serveAudit(w, r)
 		case p == "/api/hub/sessions" && r.Method == http.MethodGet:
 			h.serveSessions(w, r)
+		case p == "/api/hub/me" && r.Method == http.MethodGet:
+			// The desktop's status bar names the person signed in.
+			writeJSON(w, http.StatusOK, map[string]any{"Name": person.Name})
 		case strings.HasPrefix(p, "/api/hub/"):
 			writeError(w, &api.Error{StatusCode: http.StatusNotFound, Message: "No HTTP resource was found that matches the request URI."}, "")
 		case r.Method == http.MethodGet:

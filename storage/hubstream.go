@@ -1,0 +1,226 @@
+package storage
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/workorderdesk/workdesk/api"
+)
+
+// settingLastEventID is the id of the newest hub event applied, so a
+// restarted desktop resumes the stream where it left off.
+const settingLastEventID = "hub.last_event_id"
+
+// Stream states, as the status bar says them.
+const (
+	StreamOff          = "off"
+	StreamConnecting   = "connecting"
+	StreamConnected    = "connected"
+	StreamReconnecting = "reconnecting"
+)
+
+// hubEventData is what a hub event carries besides the service's
+// envelope: who acted through the hub.
+type hubEventData struct {
+	PerformedBy *api.Sender `json:"PerformedBy"`
+}
+
+// EventPerformer names the person who acted through the office hub, as
+// the hub's event says (PerformedBy beside the envelope); "" for the
+// service's own notifications.
+func EventPerformer(ev api.Event) string {
+	var d hubEventData
+	if len(ev.Raw) > 0 && json.Unmarshal(ev.Raw, &d) == nil && d.PerformedBy != nil {
+		return d.PerformedBy.Name
+	}
+	return ""
+}
+
+// StreamStatus is the event stream's state (StreamOff when the engine does
+// not talk to a hub).
+func (e *Engine) StreamStatus() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.stream == "" {
+		return StreamOff
+	}
+	return e.stream
+}
+
+func (e *Engine) setStream(state string) {
+	e.mu.Lock()
+	e.stream = state
+	e.mu.Unlock()
+}
+
+// runStream holds the hub's event stream until ctx ends, reconnecting with
+// Last-Event-ID after a drop and backing off while the hub is unreachable.
+func (e *Engine) runStream(ctx context.Context, url string, hc *http.Client, backoff func(int) time.Duration) {
+	attempt := 0
+	for ctx.Err() == nil {
+		got, err := e.streamOnce(ctx, url, hc)
+		if ctx.Err() != nil {
+			return
+		}
+		e.setStream(StreamReconnecting)
+		if got {
+			attempt = 0
+		}
+		attempt++
+		e.Store.log.Info("hub event stream dropped; reconnecting", "err", err)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(backoff(attempt)):
+		}
+	}
+}
+
+// streamOnce reads one connection of the stream; connected reports whether
+// the hub answered it, so the back-off starts over.
+func (e *Engine) streamOnce(ctx context.Context, url string, hc *http.Client) (connected bool, err error) {
+	tok, err := e.Tokens.Token(ctx)
+	if err != nil {
+		return false, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return false, err
+	}
+	req.Header.Set("Authorization", "Bearer "+tok)
+	req.Header.Set("Accept", "text/event-stream")
+	if last, ok, _ := e.Store.Setting(ctx, settingLastEventID); ok && last != "" {
+		req.Header.Set("Last-Event-ID", last)
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return false, fmt.Errorf("hub event stream: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return false, fmt.Errorf("hub event stream: HTTP %d", resp.StatusCode)
+	}
+	e.setStream(StreamConnected)
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 64<<10), 8<<20)
+	var id string
+	var data []string
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case line == "":
+			if len(data) > 0 {
+				if err := e.applyStreamEvent(ctx, id, strings.Join(data, "\n")); err != nil {
+					return true, err
+				}
+			}
+			id, data = "", nil
+		case strings.HasPrefix(line, ":"):
+			// A comment: the hub's greeting or heartbeat.
+		case strings.HasPrefix(line, "id:"):
+			id = strings.TrimSpace(line[3:])
+		case strings.HasPrefix(line, "data:"):
+			data = append(data, strings.TrimPrefix(line[5:], " "))
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return true, fmt.Errorf("hub event stream: %w", err)
+	}
+	return true, errors.New("hub event stream ended")
+}
+
+// applyStreamEvent applies one event as a received notification would be,
+// then remembers its id. An action the desktop has no body for (the hub's
+// own events for writes a colleague made through it) is applied by reading
+// the work order again first, so those told of the event see the new state.
+func (e *Engine) applyStreamEvent(ctx context.Context, id, data string) error {
+	ev, err := api.ParseEvent([]byte(data))
+	if err != nil {
+		// One malformed event must not stall the stream for good.
+		e.Store.log.Warn("hub event that is not a notification; skipped", "id", id, "err", err)
+	} else {
+		if ev.Header.MessageId != "" && EventPerformer(ev) != "" && ev.Body == nil {
+			// A bulk write's events share its MessageId, one per work order.
+			ev.Header.MessageId += "/" + strconv.FormatInt(ev.Header.WorkOrderId, 10)
+		}
+		if ev.Body == nil && ev.Header.WorkOrderId > 0 && e.Syncer != nil {
+			if err := e.Syncer.Refresh(ctx, ev.Header.WorkOrderId); err != nil {
+				// The next sync brings it; the event is still logged.
+				e.Store.log.Warn("re-reading a work order a colleague changed", "workOrder", ev.Header.WorkOrderId, "err", err)
+			} else {
+				e.Store.notify([]int64{ev.Header.WorkOrderId})
+			}
+		}
+		if err := e.HandleEvent(ctx, ev); err != nil {
+			return err
+		}
+	}
+	if id != "" {
+		if err := e.Store.SetSetting(ctx, settingLastEventID, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// settingHubPerson is the name the hub knows the person by, kept so an
+// office window opened offline still says whose it is.
+const settingHubPerson = "hub.person_name"
+
+// HubPerson asks the hub whom the engine's credentials belong to
+// (GET /api/hub/me) and keeps the answer; while the hub is unreachable it
+// returns the name kept last time.
+func (e *Engine) HubPerson(ctx context.Context) (string, error) {
+	kept, _, _ := e.Store.Setting(ctx, settingHubPerson)
+	if e.hubURL == "" {
+		return kept, nil
+	}
+	me, err := e.askHubMe(ctx)
+	if err != nil {
+		return kept, fmt.Errorf("asking the hub who is signed in: %w", err)
+	}
+	if me.Name != "" && me.Name != kept {
+		if err := e.Store.SetSetting(ctx, settingHubPerson, me.Name); err != nil {
+			return me.Name, err
+		}
+	}
+	return me.Name, nil
+}
+
+func (e *Engine) askHubMe(ctx context.Context) (me struct{ Name string }, err error) {
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	tok, err := e.Tokens.Token(ctx)
+	if err != nil {
+		return me, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, e.hubURL+"/api/hub/me", nil)
+	if err != nil {
+		return me, err
+	}
+	req.Header.Set("Authorization", "Bearer "+tok)
+	resp, err := e.hubHTTP.Do(req)
+	if err != nil {
+		return me, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return me, fmt.Errorf("HTTP %d", resp.StatusCode)
+	}
+	err = json.NewDecoder(io.LimitReader(resp.Body, 1<<16)).Decode(&me)
+	return me, err
+}
+
+// OfficeProfile names the replica of a person at an office hub: apart from
+// Demo's and Live's, and from a colleague's on the same computer.
+func OfficeProfile(hubURL, clientID string) string {
+	return "office_" + ProfileForBaseURL(hubURL) + "_" + strings.Trim(profileUnsafe.ReplaceAllString(clientID, "_"), "_.")
+}

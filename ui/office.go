@@ -1,0 +1,256 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/storage"
+)
+
+// OfficeSettings is the office hub a person connects to. The secret is not
+// part of it: it lives only in the OS keyring.
+type OfficeSettings struct {
+	HubURL   string
+	ClientID string
+}
+
+// Preference keys of the office connection (no secret: plain JSON).
+const (
+	prefHubURL       = "office.hub_url"
+	prefHubClientID  = "office.client_id"
+	officeModePrefix = "Office · "
+)
+
+// LoadOfficeSettings reads the office connection from the app preferences.
+func LoadOfficeSettings(p fyne.Preferences) OfficeSettings {
+	return OfficeSettings{HubURL: p.String(prefHubURL), ClientID: p.String(prefHubClientID)}
+}
+
+// Save keeps the office connection in the app preferences.
+func (s OfficeSettings) Save(p fyne.Preferences) {
+	p.SetString(prefHubURL, s.HubURL)
+	p.SetString(prefHubClientID, s.ClientID)
+}
+
+// CheckHubURL says in plain words what is wrong with a hub address.
+func CheckHubURL(raw string) error {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("the hub's address must start with https:// (or http://) and name a host, e.g. https://hub.office.example")
+	}
+	return nil
+}
+
+// officeMode is the status bar's first words in office mode.
+func officeMode(service, person string) string {
+	mode := officeModePrefix + hostOf(service)
+	if person != "" {
+		mode += " · " + person
+	}
+	return mode
+}
+
+// showConnectOffice asks for the hub's address and the person's client id
+// and secret, then hands them to Deps.ConnectOffice; bad input changes
+// nothing and says why.
+func (d *Desk) showConnectOffice() {
+	saved := LoadOfficeSettings(d.app.Preferences())
+	hub := widget.NewEntry()
+	hub.SetPlaceHolder("https://hub.office.example")
+	hub.SetText(saved.HubURL)
+	id := widget.NewEntry()
+	id.SetText(saved.ClientID)
+	secret := widget.NewPasswordEntry()
+	secret.SetPlaceHolder("given to you with your client id")
+	problem := widget.NewLabel("")
+	problem.Importance = widget.DangerImportance
+	problem.Wrapping = fyne.TextWrapWord
+	problem.Hide()
+	form := widget.NewForm(
+		widget.NewFormItem("Hub address", hub),
+		widget.NewFormItem("Your client id", id),
+		widget.NewFormItem("Your client secret", secret),
+	)
+	var dlg dialog.Dialog
+	connect := widget.NewButton("Connect", func() {
+		s := OfficeSettings{HubURL: strings.TrimRight(strings.TrimSpace(hub.Text), "/"), ClientID: strings.TrimSpace(id.Text)}
+		var err error
+		switch {
+		case CheckHubURL(s.HubURL) != nil:
+			err = CheckHubURL(s.HubURL)
+		case s.ClientID == "":
+			err = fmt.Errorf("enter the client id the office gave you")
+		case secret.Text == "":
+			err = fmt.Errorf("enter your client secret")
+		case d.deps.ConnectOffice == nil:
+			err = fmt.Errorf("this window cannot switch to an office hub")
+		}
+		if err == nil {
+			err = d.deps.ConnectOffice(s, secret.Text)
+		}
+		if err != nil {
+			problem.SetText(sentenceOf(err.Error()))
+			problem.Show()
+			return
+		}
+		dlg.Hide()
+	})
+	connect.Importance = widget.HighImportance
+	body := widget.NewLabel("The office hub keeps one connection to the service for everyone; you sign in with your own client id and secret. The secret is kept in this computer's keyring.")
+	body.Wrapping = fyne.TextWrapWord
+	dlg = dialog.NewCustomWithoutButtons("Connect to office hub", container.NewVBox(body, form, problem,
+		container.NewHBox(layout.NewSpacer(), widget.NewButton("Cancel", func() { dlg.Hide() }), connect)), d.win)
+	dlg.Resize(fyne.NewSize(520, 320))
+	dlg.Show()
+}
+
+func sentenceOf(s string) string {
+	s = strings.TrimSuffix(strings.TrimSpace(s), ".")
+	if s == "" {
+		return ""
+	}
+	return strings.ToUpper(s[:1]) + s[1:] + "."
+}
+
+// colleagueVerbs says what a colleague did, by the action of the hub's
+// event for a write made through it.
+var colleagueVerbs = map[string]string{
+	"Accepted":                 "accepted",
+	"RejectedByContractor":     "rejected",
+	"AppointmentSet":           "set the appointment of",
+	"CheckedIn":                "checked in on",
+	"Paused":                   "paused",
+	"CheckedOut":               "checked out of",
+	"QuoteSubmitted":           "submitted a quote for",
+	"MessageSent":              "sent a message on",
+	"AttachmentAdded":          "added an attachment to",
+	"AttachmentDeleted":        "deleted an attachment of",
+	"InvoiceSaved":             "saved the invoice of",
+	"InvoiceDeleted":           "deleted the invoice of",
+	"InvoiceSubmitted":         "submitted the invoice of",
+	"InvoiceAttachmentAdded":   "added an invoice attachment to",
+	"InvoiceAttachmentDeleted": "deleted an invoice attachment of",
+	"StepAttachmentAdded":      "added a step photo to",
+	"StepAttachmentDeleted":    "deleted a step photo of",
+}
+
+// colleagueDid is an Activity title for what someone did through the hub:
+// "Ben Okafor accepted".
+func colleagueDid(name, action string) string {
+	verb, ok := colleagueVerbs[action]
+	if !ok {
+		verb = "changed"
+	}
+	// "set the appointment of" → "set the appointment"; "checked in on" →
+	// "checked in": the object is the work order the Activity tab is on.
+	for _, p := range []string{" of", " to", " for", " on"} {
+		if strings.HasSuffix(verb, p) && verb != "checked out of" {
+			verb = strings.TrimSuffix(verb, p)
+			break
+		}
+	}
+	if verb == "checked out of" {
+		verb = "checked out"
+	}
+	return name + " " + verb
+}
+
+// colleagueRecently is how long a colleague's change marks a work order's
+// header.
+const colleagueRecently = 24 * time.Hour
+
+// colleagueNote marks a work order a colleague changed lately, in office
+// mode: "Ben Okafor accepted this · 10:02". The person's own actions come
+// back from the hub too; those are not news to them.
+func (d *Desk) colleagueNote(woID int64) string {
+	e, at := d.lastColleague(woID, nowFunc())
+	if e == nil || nowFunc().Sub(at) > colleagueRecently {
+		return ""
+	}
+	verb, ok := colleagueVerbs[e.Header.Action]
+	if !ok {
+		verb = "changed"
+	}
+	return e.PerformedBy + " " + verb + " this · " + localTime(at)
+}
+
+// colleaguePast words a refusal's cause: "Already accepted by Ben Okafor".
+var colleaguePast = map[string]string{
+	"Accepted":             "accepted",
+	"RejectedByContractor": "rejected",
+	"CheckedIn":            "checked in",
+	"Paused":               "paused",
+	"CheckedOut":           "checked out",
+	"InvoiceSubmitted":     "invoiced",
+}
+
+// colleagueFirst explains a refused action of ours by what a colleague did
+// to the work order before it was refused, when the hub's events say so:
+// "Already accepted by Ben Okafor at 10:02."
+func (d *Desk) colleagueFirst(woID int64, r storage.OutboxRow) string {
+	if r.State != storage.OutboxFailed {
+		return ""
+	}
+	before := r.Updated
+	if before.IsZero() {
+		before = nowFunc()
+	}
+	e, at := d.lastColleague(woID, before)
+	if e == nil {
+		return ""
+	}
+	if past, ok := colleaguePast[e.Header.Action]; ok {
+		return "Already " + past + " by " + e.PerformedBy + " at " + localTime(at) + "."
+	}
+	verb, ok := colleagueVerbs[e.Header.Action]
+	if !ok {
+		verb = "changed"
+	}
+	return e.PerformedBy + " " + verb + " this at " + localTime(at) + ", before you."
+}
+
+// lastColleague is the newest event, at or before until, of something a
+// colleague did through the hub to the work order (office mode only).
+func (d *Desk) lastColleague(woID int64, until time.Time) (*storage.EventRecord, time.Time) {
+	if !d.deps.Office {
+		return nil, time.Time{}
+	}
+	me := d.officePerson()
+	evs, err := d.store.Events(context.Background(), woID)
+	if err != nil {
+		return nil, time.Time{}
+	}
+	for i := len(evs) - 1; i >= 0; i-- {
+		e := &evs[i]
+		if e.PerformedBy == "" || e.PerformedBy == me {
+			continue
+		}
+		at := e.Header.ActionDate
+		if at.IsZero() {
+			at = e.ReceivedAt
+		}
+		if at.After(until) {
+			continue
+		}
+		return e, at
+	}
+	return nil, time.Time{}
+}
+
+// officePerson is the name the hub knows this window's person by ("" when
+// not in office mode or not known yet).
+func (d *Desk) officePerson() string {
+	if !d.deps.Office || d.deps.Health == nil {
+		return ""
+	}
+	return d.deps.Health().Person
+}
