@@ -58,7 +58,16 @@ func TestDemoWorldSurvivesARestart(t *testing.T) {
 	}
 
 	fresh := newEnv(t)
-	if fresh.sb.Restored() || fresh.read(id).Status == api.StatusAccepted {
-		t.Fatal("a sandbox without the state file did not start over")
+	if fresh.sb.Restored() {
+		t.Fatal("a sandbox without the state file claims to have restored a demo")
+	}
+	if msgs, err := fresh.client.ListMessages(fresh.ctx, id); err != nil {
+		t.Fatal(err)
+	} else {
+		for _, m := range msgs {
+			if m.Text == "On our way" {
+				t.Fatal("a sandbox without the state file has the old demo's message")
+			}
+		}
 	}
 }
