@@ -35,7 +35,7 @@ func (d *Desk) bulkAccept(ids []int64) {
 		d.showError(err)
 		return
 	}
-	d.list.clearSelection()
+	d.list.untick(ids)
 	d.showBulkResult("accept", row.Id, ids)
 }
 
@@ -82,6 +82,7 @@ func (d *Desk) reject(ids []int64, reason string) error {
 		if _, err := d.store.Reject(ctx, ids[0], reason); err != nil {
 			return err
 		}
+		d.list.untick(ids) // one ticked row, rejected through Reject 1
 		d.queued("Rejection")
 		return nil
 	}
@@ -89,7 +90,7 @@ func (d *Desk) reject(ids []int64, reason string) error {
 	if err != nil {
 		return err
 	}
-	d.list.clearSelection()
+	d.list.untick(ids)
 	d.showBulkResult("reject", row.Id, ids)
 	return nil
 }

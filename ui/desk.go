@@ -142,7 +142,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	d.status = newStatusBar(d)
 
 	d.split = container.NewHSplit(d.list.content(), d.detail.content())
-	d.split.Offset = prefs.FloatWithFallback("split.offset", 0.56)
+	d.split.Offset = prefs.FloatWithFallback("split.offset", 0.6)
 	top := d.toolbar()
 	if deps.Notice != "" {
 		top = container.NewVBox(top, d.noticeBanner(deps.Notice))
@@ -179,6 +179,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	d.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { d.dropped(droppedPaths(uris)) })
 
 	d.list.reload()
+	d.openFirst()
 	d.status.refresh()
 	return d
 }
@@ -260,6 +261,7 @@ func (d *Desk) syncNow(done chan struct{}) {
 			d.syncing = false
 			d.status.syncEnded(err)
 			d.list.reload()
+			d.openFirst() // the first start: the replica was empty until now
 			if done != nil {
 				close(done)
 			}
@@ -286,6 +288,15 @@ func (d *Desk) info(title, msg string) { showInfoDialog(title, msg, d.win) }
 func (d *Desk) Showcase() {
 	if r, ok := d.list.rowAt(0); ok {
 		d.list.open(r.Id)
+	}
+}
+
+// openFirst opens the list's first work order when none is open, so the
+// window never starts half empty: by default the list is sorted by the
+// next deadline, and the first is the most urgent.
+func (d *Desk) openFirst() {
+	if d.detail.wo == nil {
+		d.Showcase()
 	}
 }
 

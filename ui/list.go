@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"image/color"
-	"slices"
-	"strconv"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -15,40 +13,6 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
-)
-
-type column struct {
-	title string
-	width float32
-	sort  storage.Column
-}
-
-// The first column holds the bulk-selection check boxes and does not sort.
-var columns = []column{
-	{"", 34, -1},
-	{"Number", 96, storage.SortNumber},
-	{"Customer", 150, storage.SortCustomer},
-	{"Status", 112, storage.SortStatus},
-	{"NTE", 100, storage.SortNte},
-	{"Cur", 46, storage.SortCurrency},
-	{"Quote", 98, storage.SortQuoteStatus},
-	{"Next deadline", 190, storage.SortNextDeadline},
-	{"Scheduled", 128, storage.SortScheduledStart},
-	{"Site", 200, storage.SortSite},
-}
-
-// Column indexes, most telling first so they fit beside the detail view.
-const (
-	colSelect = iota
-	colNumber
-	colCustomer
-	colStatus
-	colNte
-	colCurrency
-	colQuote
-	colDeadline
-	colScheduled
-	colSite
 )
 
 var (
@@ -76,7 +40,12 @@ type listView struct {
 	pageOrder []int                 // least recently read first
 	selected  map[int64]bool        // ticked for bulk actions
 	openID    int64
-	readErr   error // the last failed page read, reported once
+	readErr   error           // the last failed page read, reported once
+	shown     []int           // the column ids the table shows, in order (fitColumns)
+	widths    map[int]float32 // their widths
+	// deadlineLabelled: the deadline column is wide enough to say what is
+	// due ("On site · in 8 h"), not only when ("in 8 h").
+	deadlineLabelled bool
 
 	table     *woTable
 	search    *searchEntry
@@ -85,8 +54,12 @@ type listView struct {
 	count     *widget.Label
 	empty     *widget.Label // says why the table is empty
 	bulkHint  *widget.Label
-	acceptBtn *widget.Button
-	rejectBtn *widget.Button
+	// hiddenNote says that ticked rows the search or filters hide are left
+	// out of Accept and Reject.
+	hiddenNote  *widget.Label
+	shownTicked []int64 // the ticked work orders the list shows: what Accept and Reject act on
+	acceptBtn   *widget.Button
+	rejectBtn   *widget.Button
 
 	onOpen       func(id int64)
 	onBulkAccept func(ids []int64)
@@ -140,11 +113,14 @@ func newListView(store *storage.Store, prefs fyne.Preferences) *listView {
 	v.bulkHint.Importance = widget.LowImportance
 	v.bulkHint.Alignment = fyne.TextAlignTrailing
 	v.bulkHint.Truncation = fyne.TextTruncateEllipsis
-	v.acceptBtn = widget.NewButtonWithIcon("Accept", theme.ConfirmIcon(), func() { v.onBulkAccept(v.selectedIDs()) })
-	v.rejectBtn = widget.NewButtonWithIcon("Reject", theme.CancelIcon(), func() { v.onBulkReject(v.selectedIDs()) })
+	v.acceptBtn = widget.NewButtonWithIcon("Accept", theme.ConfirmIcon(), func() { v.onBulkAccept(v.shownTicked) })
+	v.rejectBtn = widget.NewButtonWithIcon("Reject", theme.CancelIcon(), func() { v.onBulkReject(v.shownTicked) })
+	v.hiddenNote = widget.NewLabel("")
+	v.hiddenNote.Wrapping = fyne.TextWrapWord
+	v.hiddenNote.Hide()
 
 	v.table = newWOTable()
-	v.table.Length = func() (int, int) { return v.total, len(columns) }
+	v.table.Length = func() (int, int) { return v.total, len(v.shown) }
 	v.table.CreateCell = func() fyne.CanvasObject { return newCell() }
 	v.table.UpdateCell = v.updateCell
 	v.table.ShowHeaderRow = true
@@ -156,7 +132,7 @@ func newListView(store *storage.Store, prefs fyne.Preferences) *listView {
 	}
 	v.table.UpdateHeader = v.updateHeader
 	v.table.OnSelected = func(id widget.TableCellID) {
-		if r, ok := v.rowAt(id.Row); ok && id.Col != colSelect {
+		if r, ok := v.rowAt(id.Row); ok && v.columnAt(id.Col) != colSelect {
 			v.open(r.Id)
 		}
 		v.table.UnselectAll() // the open row is shown by its background, not a cell focus
@@ -166,14 +142,8 @@ func newListView(store *storage.Store, prefs fyne.Preferences) *listView {
 			v.open(r.Id)
 		}
 	}
-	v.table.onResized = func(w map[int]float32) {
-		for col, width := range w {
-			prefs.SetFloat("list.col."+strconv.Itoa(col), float64(width))
-		}
-	}
-	for i, c := range columns {
-		v.table.SetColumnWidth(i, float32(prefs.FloatWithFallback("list.col."+strconv.Itoa(i), float64(c.width))))
-	}
+	v.table.onResized = v.columnsResized
+	v.fitColumns(1e6) // every column, until the list is laid out at its width
 	v.updateBulk()
 	return v
 }
@@ -183,8 +153,8 @@ func (v *listView) content() fyne.CanvasObject {
 	// otherwise be squeezed to a few letters by the filters beside it.
 	find := container.NewBorder(nil, nil, nil, v.count, v.search)
 	filters := container.NewBorder(nil, nil, container.NewHBox(v.statusSel, v.attention), container.NewHBox(v.acceptBtn, v.rejectBtn), v.bulkHint)
-	return container.NewBorder(container.NewVBox(find, filters), nil, nil, nil,
-		container.NewStack(v.table, container.NewVBox(layout.NewSpacer(), v.empty, layout.NewSpacer())))
+	return container.NewBorder(container.NewVBox(find, filters, v.hiddenNote), nil, nil, nil,
+		container.New(columnFit{v}, v.table, container.NewVBox(layout.NewSpacer(), v.empty, layout.NewSpacer())))
 }
 
 // reload re-reads the list after the replica changed: the number of work
@@ -335,45 +305,15 @@ func (v *listView) open(id int64) {
 	v.onOpen(id)
 }
 
-// selectedIDs are the ticked work orders, in id order.
-func (v *listView) selectedIDs() []int64 {
-	ids := make([]int64, 0, len(v.selected))
-	for id := range v.selected {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	return ids
-}
-
-func (v *listView) clearSelection() {
-	v.selected = map[int64]bool{}
-	v.table.Refresh()
-	v.updateBulk()
-}
-
-func (v *listView) updateBulk() {
-	n := len(v.selectedIDs())
-	if n == 0 {
-		v.bulkHint.Show()
-		v.acceptBtn.Hide()
-		v.rejectBtn.Hide()
-		return
-	}
-	v.bulkHint.Hide()
-	v.acceptBtn.SetText(fmt.Sprintf("Accept %d", n))
-	v.rejectBtn.SetText(fmt.Sprintf("Reject %d", n))
-	v.acceptBtn.Show()
-	v.rejectBtn.Show()
-}
-
 func (v *listView) updateHeader(id widget.TableCellID, o fyne.CanvasObject) {
 	b := o.(*widget.Button)
-	if id.Col < 0 || id.Col >= len(columns) {
+	col := v.columnAt(id.Col)
+	if col < 0 {
 		return
 	}
-	c := columns[id.Col]
+	c := columns[col]
 	title := c.title
-	if id.Col != colSelect && c.sort == v.query.Sort {
+	if col != colSelect && c.sort == v.query.Sort {
 		if v.query.Desc {
 			title += " ▼"
 		} else {
@@ -381,7 +321,7 @@ func (v *listView) updateHeader(id widget.TableCellID, o fyne.CanvasObject) {
 		}
 	}
 	b.SetText(title)
-	if id.Col == colSelect {
+	if col == colSelect {
 		b.OnTapped = nil
 		return
 	}
@@ -412,7 +352,7 @@ func (v *listView) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 	default:
 		c.setBackground(color.Transparent)
 	}
-	switch id.Col {
+	switch v.columnAt(id.Col) {
 	case colSelect:
 		rid := r.Id
 		c.setCheck(v.selected[rid], func(on bool) {
@@ -447,7 +387,7 @@ func (v *listView) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 		if r.NextDeadline.IsZero() {
 			c.setText("—", fyne.TextAlignLeading, false)
 		} else {
-			c.setText(r.NextDeadlineLabel+" · "+timeLeft(r.NextDeadline), fyne.TextAlignLeading, r.Attention)
+			c.setText(v.deadlineText(r, r.Attention), fyne.TextAlignLeading, r.Attention)
 		}
 	}
 }
