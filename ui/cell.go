@@ -15,7 +15,10 @@ import (
 // table recycles cells freely while scrolling.
 type cell struct {
 	widget.BaseWidget
-	bg    *canvas.Rectangle
+	bg *canvas.Rectangle
+	// ring draws a line above and below the cell: across the row, the
+	// mark of the row the keyboard is on.
+	ring  *fyne.Container
 	text  *widget.Label
 	badge *badge
 	check *widget.Check
@@ -27,6 +30,8 @@ type cell struct {
 
 func newCell() *cell {
 	c := &cell{bg: canvas.NewRectangle(color.Transparent), text: widget.NewLabel(""), badge: newBadge()}
+	c.ring = container.New(rowRingLayout{}, canvas.NewRectangle(brandBlue), canvas.NewRectangle(brandBlue))
+	c.ring.Hide()
 	c.text.Truncation = fyne.TextTruncateEllipsis
 	c.check = widget.NewCheck("", func(on bool) {
 		if !c.updating && c.onCheck != nil {
@@ -72,10 +77,33 @@ func (c *cell) setBackground(fill color.Color) {
 	}
 }
 
+// setFocused shows or hides the keyboard's row mark.
+func (c *cell) setFocused(on bool) {
+	if on != c.ring.Visible() {
+		showIf(on, c.ring)
+	}
+}
+
 func (c *cell) CreateRenderer() fyne.WidgetRenderer {
 	pad := container.New(&insetLayout{left: theme.Padding() * 2}, c.badge)
-	return widget.NewSimpleRenderer(container.NewStack(c.bg, c.text, pad, c.check))
+	return widget.NewSimpleRenderer(container.NewStack(c.bg, c.text, pad, c.check, c.ring))
 }
+
+// rowRingLayout puts a 2 px line along the top and the bottom of a cell,
+// reaching over the gap to the next cell so the lines run along the row.
+type rowRingLayout struct{}
+
+func (rowRingLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	gap := theme.Padding()
+	const thick = 2
+	objs[0].Move(fyne.NewPos(-gap/2, 0))
+	objs[1].Move(fyne.NewPos(-gap/2, size.Height-thick))
+	for _, o := range objs {
+		o.Resize(fyne.NewSize(size.Width+gap, thick))
+	}
+}
+
+func (rowRingLayout) MinSize([]fyne.CanvasObject) fyne.Size { return fyne.Size{} }
 
 // insetLayout places its objects with a left inset (badges line up with text).
 type insetLayout struct{ left float32 }

@@ -342,8 +342,10 @@ func (v *listView) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 	r, ok := v.rowAt(id.Row)
 	if !ok {
 		c.setText("", fyne.TextAlignLeading, false)
+		c.setFocused(false)
 		return
 	}
+	c.setFocused(id.Row == v.table.focusedRow())
 	switch {
 	case r.Id == v.openID:
 		c.setBackground(openRowFill)

@@ -64,12 +64,12 @@ func officeMode(service, person string) string {
 // nothing and says why.
 func (d *Desk) showConnectOffice() {
 	saved := LoadOfficeSettings(d.app.Preferences())
-	hub := widget.NewEntry()
-	hub.SetPlaceHolder("https://hub.office.example")
+	hub := newEscEntry()
+	hub.SetPlaceHolder("e.g. https://hub.office.example")
 	hub.SetText(saved.HubURL)
-	id := widget.NewEntry()
+	id := newEscEntry()
 	id.SetText(saved.ClientID)
-	secret := widget.NewPasswordEntry()
+	secret := newEscPasswordEntry()
 	secret.SetPlaceHolder("given to you with your client id")
 	problem := widget.NewLabel("")
 	problem.Importance = widget.DangerImportance

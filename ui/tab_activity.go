@@ -130,7 +130,7 @@ func (t *activityTab) retry(id int64) {
 }
 
 func (t *activityTab) discard(id int64) {
-	dialog.ShowConfirm("Discard this action?",
+	showConfirm("Discard this action?",
 		"It will not be sent to the service. Actions queued after it on this work order go out next.",
 		func(ok bool) {
 			if !ok {

@@ -12,7 +12,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -59,7 +58,7 @@ type invoiceTab struct {
 	editNote *widget.Label
 	unsaved  *widget.Label
 
-	number    *widget.Entry
+	number    *wheelEntry
 	date      *dateEntry
 	numberLbl *widget.Label // the number and date as text once the invoice takes no changes
 	dateLbl   *widget.Label
@@ -74,7 +73,7 @@ type invoiceTab struct {
 	addFree  *widget.Button
 	addTax   *widget.Button
 	freeBox  *fyne.Container
-	discount *widget.Entry
+	discount *wheelEntry
 	inputErr *widget.Label
 	adders   *fyne.Container // everything that adds lines: hidden when nothing may change
 
@@ -117,10 +116,10 @@ type invoiceTab struct {
 // may change, plain text (the *Lbl fields; the entries nil) once it may not.
 type lineRow struct {
 	box      fyne.CanvasObject
-	desc     *widget.Entry
+	desc     *wheelEntry
 	kind     *widget.Label
-	qty      *widget.Entry
-	rate     *widget.Entry
+	qty      *wheelEntry
+	rate     *wheelEntry
 	subtotal *widget.Label
 	remove   *widget.Button
 
@@ -155,7 +154,7 @@ func newInvoiceTab(d *Desk) *invoiceTab {
 	t.unsaved = widget.NewLabel("")
 	t.unsaved.Importance = widget.WarningImportance
 
-	t.number = widget.NewEntry()
+	t.number = newWheelEntry(t.form)
 	t.number.SetPlaceHolder("e.g. INV-2026-0142")
 	t.number.OnChanged = func(s string) {
 		if t.rendering {
@@ -196,7 +195,7 @@ func newInvoiceTab(d *Desk) *invoiceTab {
 	t.addFree = widget.NewButtonWithIcon("Add line", theme.ContentAddIcon(), t.onAddFree)
 	t.addTax = widget.NewButtonWithIcon("Add tax line", theme.ContentAddIcon(), t.onAddTax)
 	t.freeBox = container.NewHBox(widget.NewLabel("Your own line:"), t.freeType, t.addFree)
-	t.discount = widget.NewEntry()
+	t.discount = newWheelEntry(t.form)
 	t.discount.OnChanged = t.onDiscount // its placeholder follows the currency (show)
 	t.discTitle = widget.NewLabel("Discount")
 	t.inputErr = widget.NewLabel("")
@@ -244,6 +243,9 @@ func newInvoiceTab(d *Desk) *invoiceTab {
 	t.addAtt = widget.NewButtonWithIcon("Add file…", theme.ContentAddIcon(), t.onAddAttachment)
 	return t
 }
+
+// form is the invoice's scroll: the wheel moves it over the fields too.
+func (t *invoiceTab) form() *container.Scroll { return t.scroll }
 
 func (t *invoiceTab) title() string       { return "Invoice" }
 func (t *invoiceTab) icon() fyne.Resource { return theme.DocumentIcon() }
@@ -672,7 +674,7 @@ func (t *invoiceTab) newLineRow(i int, editable bool) *lineRow {
 	}
 	l := t.inv.LineItems[i]
 	r := &lineRow{}
-	r.desc = widget.NewEntry()
+	r.desc = newWheelEntry(t.form)
 	r.desc.SetText(l.Description)
 	r.desc.SetPlaceHolder("Description (required)")
 	r.desc.OnChanged = func(s string) {
@@ -688,7 +690,7 @@ func (t *invoiceTab) newLineRow(i int, editable bool) *lineRow {
 	}
 	r.kind = widget.NewLabel(kind)
 	r.kind.Truncation = fyne.TextTruncateEllipsis
-	r.qty = widget.NewEntry()
+	r.qty = newWheelEntry(t.form)
 	r.qty.SetText(l.Quantity.String())
 	r.qty.Validator = func(s string) error { _, err := parseQuantity(s); return err }
 	r.qty.OnChanged = func(s string) {
@@ -704,7 +706,7 @@ func (t *invoiceTab) newLineRow(i int, editable bool) *lineRow {
 		t.inv.LineItems[i].Quantity = q
 		t.edited()
 	}
-	r.rate = widget.NewEntry()
+	r.rate = newWheelEntry(t.form)
 	r.rate.SetText(amountText(l.Rate.In(t.wo.Currency)))
 	r.rate.Validator = func(s string) error { _, err := parseRate(s, t.wo.Currency); return err }
 	r.rate.OnChanged = func(s string) {
@@ -1196,7 +1198,7 @@ func (t *invoiceTab) onSubmit() {
 		doSubmit()
 		return
 	}
-	dialog.ShowConfirm("Submit above the NTE?", strings.Join(warnings, "\n")+"\n\nSubmit anyway?",
+	showConfirm("Submit above the NTE?", strings.Join(warnings, "\n")+"\n\nSubmit anyway?",
 		func(ok bool) {
 			if ok {
 				doSubmit()
@@ -1205,7 +1207,7 @@ func (t *invoiceTab) onSubmit() {
 }
 
 func (t *invoiceTab) onDelete() {
-	dialog.ShowConfirm("Delete the invoice?",
+	showConfirm("Delete the invoice?",
 		"Its lines, number and date are removed at the service. Attachments stay. This cannot be undone.",
 		func(ok bool) {
 			if !ok {
@@ -1308,7 +1310,7 @@ func (t *invoiceTab) addAttachment(path string) {
 
 func (t *invoiceTab) confirmRemove(a api.Attachment) {
 	woID := t.wo.WorkOrderId
-	dialog.ShowConfirm("Remove "+a.Name+"?", "The file is removed from the invoice at the service.", func(ok bool) {
+	showConfirm("Remove "+a.Name+"?", "The file is removed from the invoice at the service.", func(ok bool) {
 		if !ok {
 			return
 		}

@@ -489,7 +489,7 @@ func (t *proceduresTab) confirmRemove(a api.StepAttachment) {
 		return
 	}
 	ref := *t.sel
-	c := dialog.NewConfirm("Remove "+a.Name+"?", "The file is removed from the step at the service.", func(ok bool) {
+	c := newConfirm("Remove "+a.Name+"?", "The file is removed from the step at the service.", func(ok bool) {
 		if !ok {
 			return
 		}

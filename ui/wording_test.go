@@ -29,15 +29,17 @@ func TestHeaderNteReadsNoLimitInWords(t *testing.T) {
 	}
 }
 
-// TestErrorAndInfoIconsSitBesideTheirText: the icon of an error or
-// information dialog takes its own place beside the message, where Fyne's
-// own dialogs draw it over the message's top right corner.
+// TestErrorAndInfoIconsSitBesideTheirText: the icon of an error,
+// information or confirmation dialog takes its own place beside the
+// message, where Fyne's own dialogs draw it over the message's top right
+// corner.
 func TestErrorAndInfoIconsSitBesideTheirText(t *testing.T) {
 	h := newHarness(t)
 	long := "the service refused the invoice: the line \"Technician labour, standard rate\" exceeds the rate agreed in the customer's price list by more than the allowed tolerance"
 	for _, show := range []func(){
 		func() { h.desk.showError(errors.New(long)) },
 		func() { h.desk.info("Not a valid NTE", long) },
+		func() { showConfirm("Submit above the NTE?", long, func(bool) {}, h.win) },
 	} {
 		show()
 		h.flush()
