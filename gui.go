@@ -159,6 +159,7 @@ func (s *session) launch(wantLive bool) error {
 		ConnectOffice: s.connectOffice,
 		Ready:         make(chan struct{}), Secrets: s.secrets, SyncEvery: live.SyncEvery, Notice: notice,
 		NoDesktopNotifications: runtime.GOOS == "linux" && os.Getenv("DBUS_SESSION_BUS_ADDRESS") == "",
+		SystemThemeSilent:      runtime.GOOS == "linux" && os.Getenv("DBUS_SESSION_BUS_ADDRESS") == "",
 		TestConnection: func(ctx context.Context, conn api.Connection, report func(api.Check)) bool {
 			return api.Diagnose(ctx, conn, nil, report)
 		},

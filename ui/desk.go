@@ -82,6 +82,9 @@ type Deps struct {
 	// NoDesktopNotifications: the system cannot show them (Linux without a
 	// session bus), so sending each one would only log an error.
 	NoDesktopNotifications bool
+	// SystemThemeSilent: the system states no light/dark preference (Linux
+	// without a session bus); following the system then means light.
+	SystemThemeSilent bool
 }
 
 // SecretStore keeps the client secret (storage.Secrets in the app).
@@ -115,7 +118,7 @@ type Desk struct {
 
 // New builds the main window over the replica.
 func New(a fyne.App, deps Deps) *Desk {
-	a.Settings().SetTheme(newTheme(a.Preferences().Bool("view.dark")))
+	a.Settings().SetTheme(newTheme(loadAppearance(a.Preferences()), deps.SystemThemeSilent))
 	if deps.Do == nil {
 		deps.Do = fyne.Do
 	}

@@ -323,7 +323,7 @@ func TestCustomerEventsRaiseDesktopNotifications(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.waitFor("the NTE notification", func() bool { return len(sent.all()) == 1 })
-	want := fyne.Notification{Title: "NTE changed: " + r.Number, Content: "The customer set the NTE to No limit."}
+	want := fyne.Notification{Title: "NTE changed: " + r.Number, Content: "The customer set the NTE to no limit."}
 	if got := sent.all()[0]; got != want {
 		t.Errorf("the NTE change raised %+v, want %+v", got, want)
 	}

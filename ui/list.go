@@ -86,7 +86,7 @@ func newListView(store *storage.Store, prefs fyne.Preferences) *listView {
 			c.Focus(v.table)
 		}
 	}
-	v.search.SetPlaceHolder("Search number, customer, site or description  (Ctrl+F)")
+	v.search.SetPlaceHolder("Search number, customer, site or description  (" + shortcutLabel("F") + ")")
 	v.search.OnChanged = func(s string) { v.query.Search = s; v.requery() }
 
 	v.statusSel = widget.NewSelect(statusOptions(nil), nil)
@@ -376,7 +376,11 @@ func (v *listView) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 	case colNte:
 		c.setText(nteText(r.Nte), fyne.TextAlignTrailing, false)
 	case colCurrency:
-		c.setText(r.Nte.Currency, fyne.TextAlignLeading, false)
+		if r.Nte.IsZero() {
+			c.setText("—", fyne.TextAlignLeading, false) // "no limit USD" would read as an amount
+		} else {
+			c.setText(r.Nte.Currency, fyne.TextAlignLeading, false)
+		}
 	case colQuote:
 		c.setBadge(string(r.QuoteStatus), quoteColor(r.QuoteStatus))
 	case colScheduled:

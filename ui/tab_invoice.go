@@ -167,6 +167,7 @@ func newInvoiceTab(d *Desk) *invoiceTab {
 	t.numberLbl.Wrapping = fyne.TextWrapWord
 	t.dateLbl = widget.NewLabel("")
 	t.date = newDateEntry()
+	t.date.form = t.form
 	t.date.OnChanged = func(d *time.Time) {
 		if t.rendering {
 			return
@@ -426,7 +427,7 @@ func (t *invoiceTab) renderDraft() {
 	t.rendering = false
 	t.numberLbl.SetText(orDash(t.inv.InvoiceNumber))
 	if d := invoiceDateToLocal(t.inv.InvoiceDate); d != nil {
-		t.dateLbl.SetText(d.Format("2 Jan 2006"))
+		t.dateLbl.SetText(dayText(*d))
 	} else {
 		t.dateLbl.SetText("—")
 	}
@@ -1025,7 +1026,7 @@ func (t *invoiceTab) renderNte(total api.Money) {
 	t.nteWarn.Importance = widget.WarningImportance
 	switch level {
 	case api.NteNoLimit:
-		t.nteLbl.SetText("NTE: No limit. The customer set no maximum for this work order.")
+		t.nteLbl.SetText("NTE: no limit. The customer set no maximum for this work order.")
 		t.gaugeBox.Hide()
 		t.nteWarn.SetText("")
 		t.nteWarn.Hide()
