@@ -206,13 +206,8 @@ func (s *Store) expected(ctx context.Context, woID int64) (*api.WorkOrder, error
 			if a.status != "" {
 				wo.Status = a.status
 			}
-			if OutboxKind(kind) == KindCheckOut {
-				// A PMRM check-out without the details the customer asks
-				// for lands in NeedsCompletionDetails, not CheckedOut.
-				wo.Status = s.checkOutOutcome(ctx, wo, []byte(req))
-			}
 			if a.effect != nil {
-				a.effect(wo, &OutboxRow{Kind: OutboxKind(kind), Request: json.RawMessage(req)})
+				a.effect(ctx, s, wo, &OutboxRow{Kind: OutboxKind(kind), Request: json.RawMessage(req)})
 			}
 		}
 	}

@@ -27,7 +27,7 @@ var _ = register(GroupInvoice, map[OutboxKind]*action{
 	},
 	KindInvoiceSubmit: {
 		// Submitting a new pre-billed order's invoice accepts the order.
-		effect: func(wo *api.WorkOrder, _ *OutboxRow) {
+		effect: func(_ context.Context, _ *Store, wo *api.WorkOrder, _ *OutboxRow) {
 			if wo.IsPreBilled && wo.Status == api.StatusNew {
 				wo.Status = api.StatusAccepted
 			}

@@ -11,7 +11,7 @@ import (
 
 var _ = register(GroupQuote, map[OutboxKind]*action{
 	KindQuote: {
-		effect: func(wo *api.WorkOrder, _ *OutboxRow) {
+		effect: func(_ context.Context, _ *Store, wo *api.WorkOrder, _ *OutboxRow) {
 			if wo.Nte.Quote == nil {
 				wo.Nte.Quote = &api.Quote{}
 			}
