@@ -11,6 +11,12 @@ import (
 // Saving, submitting and emptying the invoice (its attachments are in
 // outbox_attachment.go).
 
+const (
+	KindInvoiceSave   OutboxKind = "invoiceSave"
+	KindInvoiceSubmit OutboxKind = "invoiceSubmit"
+	KindInvoiceDelete OutboxKind = "invoiceDelete"
+)
+
 var _ = register(GroupInvoice, map[OutboxKind]*action{
 	// Saving replaces the whole content: sending it twice leaves the same
 	// invoice, so it has no landed check.

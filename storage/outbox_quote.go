@@ -9,6 +9,10 @@ import (
 
 // Quotes asking the customer to raise the NTE.
 
+const (
+	KindQuote OutboxKind = "quoteSubmit"
+)
+
 var _ = register(GroupQuote, map[OutboxKind]*action{
 	KindQuote: {
 		effect: func(_ context.Context, _ *Store, wo *api.WorkOrder, _ *OutboxRow) {

@@ -9,6 +9,13 @@ import (
 
 // Check-in, pause and check-out.
 
+const (
+	KindCheckIn         OutboxKind = "checkIn"
+	KindPause           OutboxKind = "pause"
+	KindCheckOut        OutboxKind = "checkOut"
+	KindWorkDoneDetails OutboxKind = "workDoneDetails"
+)
+
 var _ = register(GroupVisit, map[OutboxKind]*action{
 	KindCheckIn: {
 		status: api.StatusCheckedIn,
