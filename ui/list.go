@@ -53,7 +53,7 @@ type listView struct {
 	attention *widget.Check
 	count     *widget.Label
 	empty     *widget.Label // says why the table is empty
-	bulkHint  *widget.Label
+	bulkHint  *fitText
 	// hiddenNote says that ticked rows the search or filters hide are left
 	// out of Accept and Reject.
 	hiddenNote  *widget.Label
@@ -109,10 +109,8 @@ func newListView(store *storage.Store, prefs fyne.Preferences) *listView {
 	v.empty.Alignment = fyne.TextAlignCenter
 	v.empty.Wrapping = fyne.TextWrapWord
 	v.empty.Hide()
-	v.bulkHint = widget.NewLabel("Tick rows to accept or reject together")
-	v.bulkHint.Importance = widget.LowImportance
-	v.bulkHint.Alignment = fyne.TextAlignTrailing
-	v.bulkHint.Truncation = fyne.TextTruncateEllipsis
+	v.bulkHint = newFitText("Tick rows to accept or reject together")
+	v.bulkHint.label.Importance = widget.LowImportance
 	v.acceptBtn = widget.NewButtonWithIcon("Accept", theme.ConfirmIcon(), func() { v.onBulkAccept(v.shownTicked) })
 	v.rejectBtn = widget.NewButtonWithIcon("Reject", theme.CancelIcon(), func() { v.onBulkReject(v.shownTicked) })
 	v.hiddenNote = widget.NewLabel("")

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
 	"github.com/workorderdesk/workdesk/api"
@@ -62,5 +63,27 @@ func TestBulkActsOnTheTickedRowsTheListShows(t *testing.T) {
 	}
 	if v.acceptBtn.Text != "Accept 1" || v.hiddenNote.Visible() {
 		t.Errorf("with the search cleared: %q, note shown %v", v.acceptBtn.Text, v.hiddenNote.Visible())
+	}
+}
+
+// TestTheTickHintIsWholeOrNotShown: "Tick rows to accept or reject
+// together" shows whole where the list has room for it, and not at all
+// where it has not, never cut mid-word.
+func TestTheTickHintIsWholeOrNotShown(t *testing.T) {
+	h := newHarness(t)
+	hint := h.desk.list.bulkHint
+	for _, c := range []struct {
+		w     float32
+		shown bool
+	}{{1024, false}, {1280, true}, {1920, true}} {
+		h.win.Resize(fyne.NewSize(c.w, 800))
+		h.settle()
+		l := hint.label
+		if l.Visible() != c.shown {
+			t.Errorf("at %.0f px (%.0f px for the hint) the hint shows: %v, want %v", c.w, hint.Size().Width, l.Visible(), c.shown)
+		}
+		if l.Visible() && (l.Size().Width < l.MinSize().Width || l.Position().X < 0) {
+			t.Errorf("at %.0f px the hint is cut to %.0f of %.0f px", c.w, l.Size().Width, l.MinSize().Width)
+		}
 	}
 }
