@@ -168,8 +168,8 @@ func TestBuildingAnInvoiceFromThePriceListShowsTotalAndNteWarning(t *testing.T) 
 	if !inv.nteWarn.Visible() || !strings.Contains(inv.nteWarn.Text, "Close to the NTE") {
 		t.Errorf("at %s of an NTE of %s the warning reads %q", want.Format(), nte.Format(), inv.nteWarn.Text)
 	}
-	if inv.gauge.Value < 0.9 || inv.gauge.Value > 1 {
-		t.Errorf("the NTE gauge stands at %.2f", inv.gauge.Value)
+	if inv.gauge.bar.Value < 0.9 || inv.gauge.bar.Value > 1 {
+		t.Errorf("the NTE gauge stands at %.2f", inv.gauge.bar.Value)
 	}
 	if inv.requestNte.Visible() {
 		t.Error("the NTE increase button shows while the total is within the NTE")
@@ -338,25 +338,28 @@ func TestInvoiceAttachmentsAddOpenRemove(t *testing.T) {
 	if err := os.WriteFile(path, []byte("%PDF-1.4 receipt"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	inv.addAttachment(path) // what choosing the file in the open dialog does
+	inv.files.addFiles([]string{path}) // what choosing the file in the open dialog does
 	h.send()
-	listed := func() string { return strings.Join(texts(inv.attBox), "\n") }
+	listed := func() string { return strings.Join(texts(inv.files.box), "\n") }
 	if !strings.Contains(listed(), "parts-receipt.pdf") {
 		t.Fatalf("after sending, the invoice lists:\n%s", listed())
 	}
 	var row fyne.CanvasObject
-	for _, o := range inv.attBox.Objects {
+	for _, o := range inv.files.box.Objects {
 		if strings.Contains(strings.Join(texts(o), " "), "parts-receipt.pdf") {
 			row = o
 		}
 	}
-	test.Tap(buttonIn(t, row, "Open"))
+	// Open… shows the file's dialog with a fresh temporary link, as for a
+	// step's file (linkDialog).
+	test.Tap(buttonIn(t, row, "Open…"))
 	h.flush()
-	if txt := h.overlayText(); txt != "" {
-		t.Errorf("opening the file showed %q", txt)
+	if l := inv.files.link; l == nil || l.link.URL == "" || l.valid.Text != "Link valid for 15:00" {
+		t.Fatalf("opening the file showed %q", h.overlayText())
 	}
+	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Close"))
 	test.Tap(buttonIn(t, row, "Remove…"))
-	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Yes"))
+	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Remove"))
 	h.send()
 	if strings.Contains(listed(), "parts-receipt.pdf") {
 		t.Fatalf("after removing, the invoice still lists:\n%s", listed())
@@ -367,12 +370,12 @@ func TestInvoiceAttachmentsAddOpenRemove(t *testing.T) {
 // filled part.
 func gaugeSeen(t *testing.T, inv *invoiceTab) (string, color.Color) {
 	t.Helper()
-	if !inv.gaugeBox.Visible() || !inv.gauge.Visible() {
+	if !inv.gauge.barBox.Visible() || !inv.gauge.bar.Visible() {
 		t.Fatal("the NTE gauge is hidden")
 	}
 	var text string
 	var rects []*canvas.Rectangle
-	for _, o := range test.WidgetRenderer(inv.gauge).Objects() {
+	for _, o := range test.WidgetRenderer(inv.gauge.bar).Objects() {
 		switch c := o.(type) {
 		case *canvas.Text:
 			text = c.Text
@@ -440,8 +443,8 @@ func TestTheNteGaugeShowsAnOverrunInRed(t *testing.T) {
 			t.Errorf("at $%s of $1,050.00 the gauge reads %q in %v, want %q in %s (%v)", c.rate, words, bar, c.words, c.what, c.bar)
 		}
 	}
-	if want := "Total $1,084.40 of the NTE $1,050.00"; inv.nteLbl.Text != want {
-		t.Errorf("the NTE line reads %q, want %q", inv.nteLbl.Text, want)
+	if want := "Total $1,084.40 of the NTE $1,050.00"; inv.gauge.label.Text != want {
+		t.Errorf("the NTE line reads %q, want %q", inv.gauge.label.Text, want)
 	}
 	if !strings.Contains(inv.nteWarn.Text, "Over the NTE by $34.40") {
 		t.Errorf("over the NTE the tab warns %q", inv.nteWarn.Text)
