@@ -33,7 +33,6 @@ type attachmentPanel struct {
 	d       *Desk
 	place   *filePlace // nil: no place chosen (no step picked yet)
 	noPlace string     // why files cannot be added while place is nil
-	inline  bool       // rows in a box inside the tab's own scroll, not a list of their own
 
 	items    []api.Attachment
 	gen      int                 // listing generation: an answer for an earlier listing is dropped
@@ -54,39 +53,10 @@ type attachmentPanel struct {
 	root    fyne.CanvasObject
 }
 
-// filePlace is where files live, as the panel needs to know it: what the
-// rules allow, how the files are read, and how changes are queued. The
-// functions run off the main goroutine unless they say otherwise, so they
-// capture what they need when the place is made.
-type filePlace struct {
-	key   string // another key is another place: its files are listed afresh
-	woID  int64  // the work order whose outbox holds our changes
-	what  string // what files are added to, in the "queued" note: "SMJ73264", "the step"
-	from  string // what a file is removed from: "the invoice"
-	noun  string // the files, for "Loading the step's files…"
-	note  string // shown above the buttons: a hint, or why nothing may change
-	warn  bool   // the note is a warning
-	empty string // said while there are no files: "No files on this step."
-
-	whyNot    string // why files cannot be added now; "" when they can
-	canRemove bool   // the rules let the files be removed now
-
-	// live: listed from the service each time the place is shown anew and
-	// after one of our changes to it was answered; otherwise list reads
-	// the replica, on the main goroutine (see background.go).
-	live bool
-	list func(ctx context.Context) ([]api.Attachment, error)
-	// add is called on the main goroutine (it may read the tab's widgets)
-	// and returns the store write that copies the file and queues it.
-	add func(path string) func(ctx context.Context) error
-	// remove, likewise; nil when the service never removes these files.
-	remove func(id string) func(ctx context.Context) error
-	link   func(ctx context.Context, id string) (api.DownloadURL, error)
-	mine   func(storage.OutboxRow) bool // our changes to these files
-}
-
+// newAttachmentPanel makes a panel under header (nil for none); inline puts
+// the rows in a box inside the tab's own scroll instead of a list of their own.
 func newAttachmentPanel(d *Desk, inline bool, header fyne.CanvasObject) *attachmentPanel {
-	p := &attachmentPanel{d: d, inline: inline, copying: map[string][]string{}, removing: map[string]bool{}}
+	p := &attachmentPanel{d: d, copying: map[string][]string{}, removing: map[string]bool{}}
 	p.note = widget.NewLabel("")
 	p.note.Wrapping = fyne.TextWrapWord
 	p.note.Hide()
@@ -195,11 +165,7 @@ func (p *attachmentPanel) reload() {
 	}
 	p.gen++
 	if !pl.live {
-		files, err := pl.list(context.Background())
-		if err != nil {
-			files = nil
-		}
-		p.items = files
+		p.items, _ = pl.list(context.Background()) // nil on a failed read
 		p.renderRows()
 		return
 	}
@@ -247,14 +213,7 @@ func (p *attachmentPanel) setState(s string) {
 func (p *attachmentPanel) render() {
 	pl := p.place
 	if pl == nil {
-		p.note.SetText("")
-		p.note.Hide()
-		setEnabled(p.add, false)
-		p.refresh.Hide()
-		p.setState("")
-		p.renderRows()
-		p.renderPending()
-		return
+		pl = &filePlace{whyNot: p.noPlace} // nothing to show, nothing to add to
 	}
 	p.note.SetText(pl.note)
 	p.note.Importance = widget.LowImportance
@@ -263,7 +222,7 @@ func (p *attachmentPanel) render() {
 	}
 	showIf(pl.note != "", p.note)
 	p.note.Refresh()
-	setEnabled(p.add, pl.whyNot == "")
+	setEnabled(p.add, p.place != nil && pl.whyNot == "")
 	showIf(pl.live, p.refresh)
 	if !pl.live {
 		p.setState("")

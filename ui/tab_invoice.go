@@ -221,6 +221,7 @@ func newInvoiceTab(d *Desk) *invoiceTab {
 
 	// Inline: an invoice carries a handful of files, and the tab scrolls.
 	t.files = newAttachmentPanel(d, true, heading("Invoice attachments"))
+	t.files.noPlace = "files can be added to the invoice once the service shows it"
 	return t
 }
 
@@ -279,6 +280,7 @@ func (t *invoiceTab) show(wo *api.WorkOrder) {
 			"it is %s now. The invoice appears here once the work is completed.", wo.WorkOrderNumber, statusText(wo.Status)))
 		t.hidden.Show()
 		t.body.Hide()
+		t.files.show(nil) // a drop here must not reach the invoice shown before
 		return
 	}
 	t.hidden.Hide()
