@@ -25,7 +25,14 @@ const (
 	StreamConnecting   = "connecting"
 	StreamConnected    = "connected"
 	StreamReconnecting = "reconnecting"
+	// StreamRefused: the hub refused the person's sign-in (account
+	// disabled, secret changed); the stream keeps trying, slowly.
+	StreamRefused = "refused"
 )
+
+// errSignInRefused: the hub answered 401 to a fresh token, or refused to
+// issue one.
+var errSignInRefused = errors.New("hub event stream: the hub refused the sign-in")
 
 // hubEventData is what a hub event carries besides the service's
 // envelope: who acted through the hub.
@@ -70,7 +77,11 @@ func (e *Engine) runStream(ctx context.Context, url string, hc *http.Client, bac
 		if ctx.Err() != nil {
 			return
 		}
-		e.setStream(StreamReconnecting)
+		if errors.Is(err, errSignInRefused) {
+			e.setStream(StreamRefused)
+		} else {
+			e.setStream(StreamReconnecting)
+		}
 		if got {
 			attempt = 0
 		}
@@ -87,27 +98,11 @@ func (e *Engine) runStream(ctx context.Context, url string, hc *http.Client, bac
 // streamOnce reads one connection of the stream; connected reports whether
 // the hub answered it, so the back-off starts over.
 func (e *Engine) streamOnce(ctx context.Context, url string, hc *http.Client) (connected bool, err error) {
-	tok, err := e.Tokens.Token(ctx)
+	resp, err := e.openStream(ctx, url, hc)
 	if err != nil {
 		return false, err
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return false, err
-	}
-	req.Header.Set("Authorization", "Bearer "+tok)
-	req.Header.Set("Accept", "text/event-stream")
-	if last, ok, _ := e.Store.Setting(ctx, settingLastEventID); ok && last != "" {
-		req.Header.Set("Last-Event-ID", last)
-	}
-	resp, err := hc.Do(req)
-	if err != nil {
-		return false, fmt.Errorf("hub event stream: %w", err)
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return false, fmt.Errorf("hub event stream: HTTP %d", resp.StatusCode)
-	}
 	e.setStream(StreamConnected)
 	sc := bufio.NewScanner(resp.Body)
 	sc.Buffer(make([]byte, 64<<10), 8<<20)
@@ -135,6 +130,48 @@ func (e *Engine) streamOnce(ctx context.Context, url string, hc *http.Client) (c
 		return true, fmt.Errorf("hub event stream: %w", err)
 	}
 	return true, errors.New("hub event stream ended")
+}
+
+// openStream asks for the stream with the cached token. A 401 may only
+// mean the hub forgot the token before its time (its tokens were cleared, a
+// new instance): the token is fetched again, once; a second refusal, or a
+// refusal to issue one, is errSignInRefused.
+func (e *Engine) openStream(ctx context.Context, url string, hc *http.Client) (*http.Response, error) {
+	for try := 0; ; try++ {
+		tok, err := e.Tokens.Token(ctx)
+		if errors.Is(err, api.ErrCredentialsRejected) {
+			return nil, fmt.Errorf("%w: %w", errSignInRefused, err)
+		}
+		if err != nil {
+			return nil, err
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Authorization", "Bearer "+tok)
+		req.Header.Set("Accept", "text/event-stream")
+		if last, ok, _ := e.Store.Setting(ctx, settingLastEventID); ok && last != "" {
+			req.Header.Set("Last-Event-ID", last)
+		}
+		resp, err := hc.Do(req)
+		if err != nil {
+			return nil, fmt.Errorf("hub event stream: %w", err)
+		}
+		switch {
+		case resp.StatusCode == http.StatusOK:
+			return resp, nil
+		case resp.StatusCode == http.StatusUnauthorized && try == 0:
+			resp.Body.Close()
+			e.Tokens.Invalidate(tok)
+		case resp.StatusCode == http.StatusUnauthorized:
+			resp.Body.Close()
+			return nil, errSignInRefused
+		default:
+			resp.Body.Close()
+			return nil, fmt.Errorf("hub event stream: HTTP %d", resp.StatusCode)
+		}
+	}
 }
 
 // applyStreamEvent applies one event as a received notification would be,
