@@ -188,16 +188,20 @@ func (e *Engine) applyStreamEvent(ctx context.Context, id, data string) error {
 			// A bulk write's events share its MessageId, one per work order.
 			ev.Header.MessageId += "/" + strconv.FormatInt(ev.Header.WorkOrderId, 10)
 		}
-		if ev.Body == nil && ev.Header.WorkOrderId > 0 && e.Syncer != nil {
+		reread := ev.Body == nil && ev.Header.WorkOrderId > 0
+		if reread && e.Syncer != nil {
 			if err := e.Syncer.Refresh(ctx, ev.Header.WorkOrderId); err != nil {
 				// The next sync brings it; the event is still logged.
 				e.Store.log.Warn("re-reading a work order a colleague changed", "workOrder", ev.Header.WorkOrderId, "err", err)
-			} else {
-				e.Store.notify([]int64{ev.Header.WorkOrderId})
 			}
 		}
 		if err := e.HandleEvent(ctx, ev); err != nil {
 			return err
+		}
+		if reread {
+			// Told once the event is logged too: the window shows who did
+			// it (list mark, header, Activity) from the log.
+			e.Store.notify([]int64{ev.Header.WorkOrderId})
 		}
 	}
 	if id != "" {
