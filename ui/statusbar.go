@@ -32,6 +32,18 @@ type statusBar struct {
 	uploading *widget.ProgressBarInfinite
 	barLabel  *widget.Label
 	lastErr   error
+	refused   bool // the office hub refuses the sign-in (the banner shows)
+}
+
+// streamWords says where the office hub's event stream stands.
+func streamWords(state string) string {
+	switch state {
+	case storage.StreamRefused:
+		return "Hub refused sign-in"
+	case storage.StreamOff, "":
+		return "Not connected to the hub"
+	}
+	return "Events " + state
 }
 
 func newStatusBar(d *Desk) *statusBar {
@@ -147,7 +159,16 @@ func (s *statusBar) refresh() {
 		}
 		s.receiver.SetText("Receiver " + h.Receiver)
 		if s.d.deps.Office {
-			s.receiver.SetText("Events " + h.Stream)
+			s.receiver.SetText(streamWords(h.Stream))
+			s.receiver.Importance = widget.MediumImportance
+			if h.Stream == storage.StreamRefused {
+				s.receiver.Importance = widget.DangerImportance
+			}
+			s.receiver.Refresh()
+			if refused := h.Stream == storage.StreamRefused; refused != s.refused {
+				s.refused = refused
+				s.d.showSignInRefused(refused)
+			}
 			s.mode.SetText(officeMode(s.d.deps.Service, h.Person))
 		}
 	}
