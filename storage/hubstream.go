@@ -195,7 +195,12 @@ func (e *Engine) applyStreamEvent(ctx context.Context, id, data string) error {
 				e.Store.log.Warn("re-reading a work order a colleague changed", "workOrder", ev.Header.WorkOrderId, "err", err)
 			}
 		}
-		if err := e.HandleEvent(ctx, ev); err != nil {
+		if err := e.HandleEvent(ctx, ev); errors.Is(err, api.ErrUnacceptableEvent) {
+			// Refused and nothing kept, as the receiver would; the hub
+			// would send it again on every reconnection if the stream
+			// stopped at it.
+			e.Store.log.Warn("hub event refused; skipped", "id", id, "err", err)
+		} else if err != nil {
 			return err
 		}
 		if reread {
