@@ -37,6 +37,9 @@ func TestOfficeWindowNamesTheColleague(t *testing.T) {
 	if got := h.desk.status.receiver.Text; got != "Events connected" {
 		t.Fatalf("status bar stream %q", got)
 	}
+	if shown := strings.Join(texts(h.desk.status.row), " | "); strings.Contains(shown, "Token") {
+		t.Fatalf("the status bar spends its room on the person's hub token: %s", shown)
+	}
 
 	row := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusNew })
 	at := fixedNow.Add(-8 * time.Minute)

@@ -78,7 +78,15 @@ func newStatusBar(d *Desk) *statusBar {
 
 func (s *statusBar) content() fyne.CanvasObject {
 	sep := func() fyne.CanvasObject { return widget.NewSeparator() }
-	facts := container.NewHBox(widget.NewIcon(theme.ComputerIcon()), s.mode, sep(), s.token, sep(), s.receiver, sep(), s.outbox, sep(), s.sync)
+	tokenSep := sep()
+	if s.d.deps.Office {
+		// The hub holds the service's token; the person's own one renews
+		// itself and says nothing to them. The room goes to the passing
+		// note ("Accept …: queued, sending…"), which a 960-wide window cut.
+		s.token.Hide()
+		tokenSep.Hide()
+	}
+	facts := container.NewHBox(widget.NewIcon(theme.ComputerIcon()), s.mode, sep(), s.token, tokenSep, s.receiver, sep(), s.outbox, sep(), s.sync)
 	barBox := container.NewGridWrap(fyne.NewSize(180, s.bar.MinSize().Height), container.NewStack(s.bar, s.uploading))
 	s.row = container.New(&statusRow{facts: facts, progress: []fyne.CanvasObject{s.barLabel, s.bar, s.uploading}},
 		container.NewHScroll(facts), s.note, container.NewHBox(s.barLabel, barBox))
