@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"log/slog"
@@ -67,6 +68,8 @@ type hubOffice struct {
 	hub *hub.Hub
 	srv *httptest.Server
 	app fyne.App
+	// serviceSecret is the company's secret, which only the hub holds.
+	serviceSecret string
 }
 
 func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
@@ -105,7 +108,7 @@ func newHubOffice(t *testing.T) *hubOffice {
 		svc.Close()
 		sb.Close()
 	})
-	o := &hubOffice{t: t, sb: sb, db: db, hub: h, srv: srv, app: test.NewTempApp(t)}
+	o := &hubOffice{t: t, sb: sb, db: db, hub: h, srv: srv, app: test.NewTempApp(t), serviceSecret: info.ClientSecret}
 	return o
 }
 
@@ -320,6 +323,23 @@ func TestTwoOfficeWindowsSeeEachOther(t *testing.T) {
 	})
 	if wo, err := ana.store.WorkOrder(ctx, third); err != nil || wo.Status != api.StatusAccepted || wo.ScheduledStart().IsZero() {
 		t.Fatalf("Ana's replica after Bo's queued actions: %+v, %v", wo, err)
+	}
+
+	// The service's secret is on no desktop: not in either replica.
+	for _, h := range []*harness{ana, bo} {
+		files, _ := filepath.Glob(h.store.Path() + "*")
+		for _, f := range files {
+			if fi, err := os.Stat(f); err != nil || fi.IsDir() {
+				continue // the upload spool, empty once all is sent
+			}
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bytes.Contains(b, []byte(o.serviceSecret)) {
+				t.Fatalf("the service's client secret is in %s", f)
+			}
+		}
 	}
 }
 
