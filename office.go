@@ -96,6 +96,7 @@ func startOffice(ctx context.Context, dataDir, hubURL, clientID, secret string) 
 	}
 	b := &backend{Engine: eng, person: &officePerson{}}
 	eng.Service = hubURL
+	b.person.set(eng.KeptHubPerson(ctx)) // until the hub answers
 	go func() {
 		// On failure HubPerson returns the name kept from last time.
 		name, _ := eng.HubPerson(context.Background())
@@ -121,9 +122,7 @@ func openOfficeReplica(ctx context.Context, dataDir, hubURL, clientID string) (*
 	}
 	eng.Service = hubURL
 	b := &backend{Engine: eng, person: &officePerson{}}
-	// With no hub to ask, the name kept from the last connection.
-	name, _ := eng.HubPerson(ctx)
-	b.person.set(name)
+	b.person.set(eng.KeptHubPerson(ctx)) // with no hub to ask, the name from the last connection
 	return b, nil
 }
 

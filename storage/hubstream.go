@@ -221,11 +221,19 @@ func (e *Engine) applyStreamEvent(ctx context.Context, id, data string) error {
 // office window opened offline still says whose it is.
 const settingHubPerson = "hub.person_name"
 
+// KeptHubPerson is the name the hub gave last time, without asking it: the
+// window knows whose it is (and which hub events are the person's own)
+// before the hub answers, or when it cannot.
+func (e *Engine) KeptHubPerson(ctx context.Context) string {
+	kept, _, _ := e.Store.Setting(ctx, settingHubPerson)
+	return kept
+}
+
 // HubPerson asks the hub whom the engine's credentials belong to
 // (GET /api/hub/me) and keeps the answer; while the hub is unreachable it
 // returns the name kept last time.
 func (e *Engine) HubPerson(ctx context.Context) (string, error) {
-	kept, _, _ := e.Store.Setting(ctx, settingHubPerson)
+	kept := e.KeptHubPerson(ctx)
 	if e.hubURL == "" {
 		return kept, nil
 	}
