@@ -230,6 +230,16 @@ func (s *streams) serve(w http.ResponseWriter, r *http.Request, p Person) {
 		return
 	}
 	defer s.h.db.Pool.Exec(context.WithoutCancel(ctx), `DELETE FROM streams WHERE id = $1`, streamID)
+	// A new stream starts at the newest event committed, not at the newest
+	// this instance delivered: the listener may still trail events already
+	// committed, and would hand them to this stream as if they were news.
+	var newest int64
+	if after < 0 {
+		if err := s.h.db.Pool.QueryRow(ctx, `SELECT coalesce(max(id), 0) FROM events`).Scan(&newest); err != nil {
+			writeError(w, unavailable("the hub cannot reach its database"), "")
+			return
+		}
+	}
 
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
@@ -244,6 +254,8 @@ func (s *streams) serve(w http.ResponseWriter, r *http.Request, p Person) {
 			return
 		}
 		flusher.Flush()
+	} else {
+		sent = max(delivered, newest)
 	}
 	tick := time.NewTicker(streamHeartbeat)
 	defer tick.Stop()
