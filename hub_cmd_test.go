@@ -23,11 +23,7 @@ import (
 // output nor its database (dumped whole) holds the service's secret, the
 // person's secret, an access token or a download link.
 func TestHubCommandsEndToEnd(t *testing.T) {
-	cl, err := pgtest.Start()
-	if err != nil {
-		t.Skip(err)
-	}
-	t.Cleanup(cl.Stop)
+	cl := pgtest.StartT(t)
 	dbURL := cl.NewDB(t)
 	sb, err := sandbox.New(sandbox.Options{})
 	if err != nil {
