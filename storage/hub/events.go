@@ -36,6 +36,7 @@ var hubActions = map[string]string{
 	"PUT /api/workorder/checkin":             "CheckedIn",
 	"PUT /api/workorder/pause":               "Paused",
 	"PUT /api/workorder/checkout":            "CheckedOut",
+	"PUT /api/workorder/workdonedetails":     "WorkDoneDetailsSent",
 	"PUT /api/workorder/quotesubmit":         "QuoteSubmitted",
 	"POST /api/messages":                     "MessageSent",
 	"POST /api/attachments":                  "AttachmentAdded",

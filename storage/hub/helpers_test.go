@@ -42,6 +42,9 @@ type office struct {
 	db   *DB
 	// writes counts the writes that reached the service.
 	writes atomic.Int64
+	// intercept, when set, sees each call to the service first and answers
+	// it in the service's place by returning true.
+	intercept atomic.Pointer[func(http.ResponseWriter, *http.Request) bool]
 }
 
 func newOffice(t testing.TB, opts sandbox.Options) *office {
@@ -59,6 +62,9 @@ func newOffice(t testing.TB, opts sandbox.Options) *office {
 		if strings.HasPrefix(r.URL.Path, "/api/") && r.Method != http.MethodGet && !strings.HasSuffix(r.URL.Path, "/search") {
 			o.writes.Add(1)
 		}
+		if f := o.intercept.Load(); f != nil && (*f)(w, r) {
+			return
+		}
 		sb.Handler().ServeHTTP(w, r)
 	}))
 	t.Cleanup(func() { o.svc.Close(); sb.Close() })
@@ -75,7 +81,7 @@ func quietLogger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(io.Discard, nil))
 }
 
-// instance is one running hub on its own database pool and HTTP server.
+// instance is one running hub on its own database pools and HTTP server.
 type instance struct {
 	hub *Hub
 	srv *httptest.Server
@@ -105,7 +111,10 @@ func (o *office) start(tune func(*Options)) *instance {
 	if err != nil {
 		o.t.Fatal(err)
 	}
-	srv := httptest.NewServer(h.Handler())
+	// The hub's own hardened server, as `hub serve` runs it.
+	srv := httptest.NewUnstartedServer(nil)
+	srv.Config = h.NewServer()
+	srv.Start()
 	h.Start(context.Background())
 	in := &instance{hub: h, srv: srv, db: db}
 	o.t.Cleanup(in.stop)

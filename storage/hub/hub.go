@@ -30,7 +30,13 @@ type Options struct {
 	// LeaderPoll is how often a follower tries to take over the sync; 0 = 5 s,
 	// so a dead instance's sync resumes elsewhere within 15 s.
 	LeaderPoll time.Duration
-	Logger     *slog.Logger
+	// Limits harden the server NewServer makes (zero: api.ServerLimits'
+	// defaults, DefaultMaxConns connections).
+	Limits api.ServerLimits
+	// BodyTimeout is how long a request's body may take to arrive, or an
+	// upload stall; 0 = DefaultBodyTimeout.
+	BodyTimeout time.Duration
+	Logger      *slog.Logger
 }
 
 // Hub is one instance. Any number of them share one database.
@@ -52,6 +58,8 @@ type Hub struct {
 	leadTries atomic.Int64
 
 	streams *streams
+	// turns queues this instance's writes per work order.
+	turns *turns
 
 	stop context.CancelFunc
 	wg   sync.WaitGroup
@@ -74,6 +82,9 @@ func New(opts Options) (*Hub, error) {
 	if opts.LeaderPoll <= 0 {
 		opts.LeaderPoll = 5 * time.Second
 	}
+	if opts.BodyTimeout <= 0 {
+		opts.BodyTimeout = DefaultBodyTimeout
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
@@ -90,7 +101,7 @@ func New(opts Options) (*Hub, error) {
 	h := &Hub{
 		opts: opts, db: opts.DB, client: client, tokens: tokens, hc: opts.HTTPClient,
 		log: opts.Logger.With("component", "hub"), instance: hex.EncodeToString(b),
-		syncPoke: make(chan struct{}, 1),
+		syncPoke: make(chan struct{}, 1), turns: newTurns(),
 	}
 	h.streams = newStreams(h)
 	if opts.Verifier != nil {

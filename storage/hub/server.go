@@ -20,6 +20,11 @@ import (
 func (h *Hub) Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p := normalizePath(r.URL.Path)
+		h.limitBody(w, r)
+		if p != "/api/hub/events" {
+			// A stream sets its own deadline before each event it sends.
+			w = newAnswerWriter(w)
+		}
 		switch {
 		case p == "/notify":
 			if h.receiver == nil {
@@ -194,7 +199,7 @@ func (h *Hub) serveSearch(w http.ResponseWriter, r *http.Request) {
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxJSONBody))
 	if err != nil {
-		writeError(w, invalid("", "the request body is larger than the 20 MB limit"), "")
+		writeError(w, invalid("", "the request body is larger than the 4 MB limit"), "")
 		return
 	}
 	if len(body) > 0 {
