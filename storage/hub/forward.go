@@ -30,10 +30,10 @@ func workOrderLockKeys(id int64) (int32, int32) {
 	return int32(uint32(id>>32) ^ writeLock), int32(uint32(id))
 }
 
-// passRead forwards a read the replica does not answer (messages,
-// attachments, invoices, price lists, download links) to the service with the
-// company's token and streams the answer back. Download links pass through
-// and are never stored.
+// passRead forwards a read the replica does not answer (download links,
+// and any read the hub does not know) to the service with the company's
+// token and streams the answer back. Download links pass through and are
+// never stored.
 func (h *Hub) passRead(w http.ResponseWriter, r *http.Request) {
 	resp, err := h.send(r.Context(), r.Method, r.URL, nil, "", true)
 	if err != nil {
@@ -178,12 +178,15 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 			return err
 		}
 		if wr.status == http.StatusOK {
-			for _, id := range h.succeeded(wr) {
+			changed := h.succeeded(wr)
+			for _, id := range changed {
 				if err := h.refresh(r.Context(), id); err != nil {
 					// The write took effect; the next sync brings the record.
 					h.log.Warn("re-reading a work order after a write", "workOrder", id, "err", err)
 				}
 			}
+			// Before the answer: the desktop re-reads what it changed next.
+			h.refreshReads(r.Context(), changed)
 		}
 		return h.record(r.Context(), tx, wr)
 	})

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/workorderdesk/workdesk/api"
+	"golang.org/x/sync/singleflight"
 )
 
 // Options configure one hub instance.
@@ -33,6 +34,11 @@ type Options struct {
 	// Limits harden the server NewServer makes (zero: api.ServerLimits'
 	// defaults, DefaultMaxConns connections).
 	Limits api.ServerLimits
+	// ReadMaxAge is how long a stored read (messages, attachment lists,
+	// invoice, price list, customer settings) is served without asking the
+	// service again when nothing said it changed; 0 = 1 hour. Writes,
+	// notifications and syncs refresh it sooner.
+	ReadMaxAge time.Duration
 	// BodyTimeout is how long a request's body may take to arrive, or an
 	// upload stall; 0 = DefaultBodyTimeout.
 	BodyTimeout time.Duration
@@ -60,6 +66,8 @@ type Hub struct {
 	streams *streams
 	// turns queues this instance's writes per work order.
 	turns *turns
+	// fetches shares one fetch of a read among the desktops asking at once.
+	fetches singleflight.Group
 
 	stop context.CancelFunc
 	wg   sync.WaitGroup
@@ -81,6 +89,9 @@ func New(opts Options) (*Hub, error) {
 	}
 	if opts.LeaderPoll <= 0 {
 		opts.LeaderPoll = 5 * time.Second
+	}
+	if opts.ReadMaxAge <= 0 {
+		opts.ReadMaxAge = time.Hour
 	}
 	if opts.BodyTimeout <= 0 {
 		opts.BodyTimeout = DefaultBodyTimeout

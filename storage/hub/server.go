@@ -62,6 +62,8 @@ func (h *Hub) Handler() http.Handler {
 			writeJSON(w, http.StatusOK, map[string]any{"Name": person.Name})
 		case strings.HasPrefix(p, "/api/hub/"):
 			writeError(w, &api.Error{StatusCode: http.StatusNotFound, Message: "No HTTP resource was found that matches the request URI."}, "")
+		case r.Method == http.MethodGet && storedReads[p].path != "":
+			h.serveStoredRead(w, r, p)
 		case r.Method == http.MethodGet:
 			h.passRead(w, r)
 		default:
