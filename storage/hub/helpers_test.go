@@ -142,8 +142,14 @@ func (o *office) person(in *instance, name string) (*api.Client, Credentials) {
 
 func desktop(t testing.TB, in *instance, c Credentials) *api.Client {
 	t.Helper()
-	tokens := api.NewClientCredentials(api.CredentialsConfig{TokenURL: in.srv.URL + "/oauth/token", ClientID: c.ClientId, ClientSecret: c.ClientSecret})
-	client, err := api.NewClient(in.srv.URL+"/", nil, tokens)
+	return desktopAt(t, in.srv.URL, c)
+}
+
+// desktopAt is a desktop's client of the hub at url.
+func desktopAt(t testing.TB, url string, c Credentials) *api.Client {
+	t.Helper()
+	tokens := api.NewClientCredentials(api.CredentialsConfig{TokenURL: url + "/oauth/token", ClientID: c.ClientId, ClientSecret: c.ClientSecret})
+	client, err := api.NewClient(url+"/", nil, tokens)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +159,13 @@ func desktop(t testing.TB, in *instance, c Credentials) *api.Client {
 // token signs in as c at in and returns the bearer token.
 func token(t testing.TB, in *instance, c Credentials) string {
 	t.Helper()
-	tokens := api.NewClientCredentials(api.CredentialsConfig{TokenURL: in.srv.URL + "/oauth/token", ClientID: c.ClientId, ClientSecret: c.ClientSecret})
+	return tokenAt(t, in.srv.URL, c)
+}
+
+// tokenAt signs in as c at the hub at url.
+func tokenAt(t testing.TB, url string, c Credentials) string {
+	t.Helper()
+	tokens := api.NewClientCredentials(api.CredentialsConfig{TokenURL: url + "/oauth/token", ClientID: c.ClientId, ClientSecret: c.ClientSecret})
 	tok, err := tokens.Token(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -171,10 +183,16 @@ type sseEvent struct {
 // come; the stream closes when the test ends.
 func openStream(t testing.TB, in *instance, c Credentials, lastEventId string) <-chan sseEvent {
 	t.Helper()
+	return openStreamAt(t, in.srv.URL, token(t, in, c), lastEventId)
+}
+
+// openStreamAt opens the event stream of the hub at url with a bearer token.
+func openStreamAt(t testing.TB, url, tok, lastEventId string) <-chan sseEvent {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, in.srv.URL+"/api/hub/events", nil)
-	req.Header.Set("Authorization", "Bearer "+token(t, in, c))
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url+"/api/hub/events", nil)
+	req.Header.Set("Authorization", "Bearer "+tok)
 	if lastEventId != "" {
 		req.Header.Set("Last-Event-ID", lastEventId)
 	}
