@@ -166,8 +166,17 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 		wait, cancel = context.WithDeadline(wait, b.stallsAt())
 		defer cancel()
 	}
-	err := h.locked(r.Context(), wait, wr.workOrders, func(tx pgx.Tx) error {
-		resp, err := h.send(r.Context(), wr.method, r.URL, wr.body, wr.contentType, wr.replayable)
+	// A write that has reached the service is seen through even if the
+	// desktop hangs up meanwhile: the call, the re-reads, the audit and the
+	// event, so colleagues hear of a write that took effect. (An upload
+	// cannot be: its file comes from the desktop as the service reads it.)
+	after := context.WithoutCancel(r.Context())
+	call := after
+	if !wr.replayable {
+		call = r.Context()
+	}
+	err := h.locked(after, wait, wr.workOrders, func(tx pgx.Tx) error {
+		resp, err := h.send(call, wr.method, r.URL, wr.body, wr.contentType, wr.replayable)
 		if err != nil {
 			return err
 		}
@@ -180,15 +189,15 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 		if wr.status == http.StatusOK {
 			changed := h.succeeded(wr)
 			for _, id := range changed {
-				if err := h.refresh(r.Context(), id); err != nil {
+				if err := h.refresh(after, id); err != nil {
 					// The write took effect; the next sync brings the record.
 					h.log.Warn("re-reading a work order after a write", "workOrder", id, "err", err)
 				}
 			}
 			// Before the answer: the desktop re-reads what it changed next.
-			h.refreshReads(r.Context(), changed)
+			h.refreshReads(after, changed)
 		}
-		return h.record(r.Context(), tx, wr)
+		return h.record(after, tx, wr)
 	})
 	switch {
 	case err != nil && wr.status == 0:
@@ -203,9 +212,8 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 		// The attempt is audited too: who tried what, and that it did not reach the service.
 		wr.status = http.StatusServiceUnavailable
 		wr.answer, _ = json.Marshal(&api.Error{Message: msg, MessageId: wr.messageId})
-		actx := context.WithoutCancel(r.Context())
-		if err := pgx.BeginFunc(actx, h.db.Pool, func(tx pgx.Tx) error {
-			return h.record(actx, tx, wr)
+		if err := pgx.BeginFunc(after, h.db.Pool, func(tx pgx.Tx) error {
+			return h.record(after, tx, wr)
 		}); err != nil {
 			h.log.Error("auditing a write that did not reach the service", "err", err)
 		}

@@ -138,3 +138,37 @@ func TestRetryAfterReachesTheDesktop(t *testing.T) {
 		}
 	}
 }
+
+// A desktop that hangs up while the service is taking its write (a laptop
+// closed, a dropped line) does not keep colleagues from hearing of it: the
+// hub sees the write through, records it and sends the event.
+func TestAWriteIsSeenThroughWhenTheDesktopHangsUp(t *testing.T) {
+	o := newOffice(t, sandbox.Options{})
+	a := o.start(nil)
+	ana, creds := o.person(a, "Ana Ruiz")
+	id := newWorkOrder(t, o)
+	events := openStream(t, a, creds, "")
+	ctx, hangUp := context.WithCancel(context.Background())
+	o.setIntercept(func(w http.ResponseWriter, r *http.Request) bool {
+		if r.Method == http.MethodPut {
+			hangUp()
+			time.Sleep(300 * time.Millisecond) // the hub notices the desktop is gone
+		}
+		return false
+	})
+	req := &api.AcceptRequest{WorkOrderId: id}
+	if err := ana.Accept(ctx, req); err == nil {
+		t.Fatal("the desktop that hung up got an answer")
+	}
+	he, _ := waitEvent(t, events, func(he HubEvent, _ sseEvent) bool { return he.Header.WorkOrderId == id })
+	if he.Header.Action != "Accepted" || he.PerformedBy.Name != "Ana Ruiz" || he.Header.MessageId != req.MessageId {
+		t.Fatalf("event %+v, want Ana's accept", he)
+	}
+	audit := readAudit(t, a, creds, id)
+	if len(audit) != 1 || audit[0].Status != http.StatusOK {
+		t.Fatalf("audit %+v, want the accept the service took", audit)
+	}
+	if wo, err := desktop(t, a, creds).GetWorkOrder(context.Background(), id); err != nil || wo.Status != api.StatusAccepted {
+		t.Fatalf("the replica after the hang-up: %+v, %v", wo, err)
+	}
+}
