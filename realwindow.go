@@ -26,6 +26,7 @@ package main
 //	                      matches REGEXP
 //	offline               stop the demo's service, as a network outage would
 //	resize WxH            resize the window
+//	move X Y              move the window to X, Y on the screen (X11)
 //	texts [TYPE]          the visible texts in scope (inside a TYPE, if
 //	                      given), separated by " | "
 
@@ -196,6 +197,15 @@ func command(w fyne.Window, verb, arg string) (string, error) {
 			return "", fmt.Errorf("resize wants WxH: %w", err)
 		}
 		w.Resize(fyne.NewSize(width, height))
+		return arg, nil
+	case "move":
+		var x, y int
+		if _, err := fmt.Sscanf(arg, "%d %d", &x, &y); err != nil {
+			return "", fmt.Errorf("move wants X Y: %w", err)
+		}
+		if err := moveWindow(w, x, y); err != nil {
+			return "", err
+		}
 		return arg, nil
 	case "texts":
 		var out []string

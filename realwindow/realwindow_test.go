@@ -65,6 +65,13 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	a.step("tab-attachments", "tapin *container.AppTabs ^Attachments$")
 	a.dialog("attachments-add-file", "tap ^Add file…$")
 	a.closes("attachments-add-file-esc", "key Escape")
+	// A file chosen in the picker is copied and queued in the background,
+	// then shows in the tab as queued or, once sent, listed.
+	a.dialog("attachments-add-receipt", "tap ^Add file…$")
+	a.step("attachments-receipt-picked", "tap ^receipt$")
+	a.closes("attachments-receipt-added", "tap ^Open$")
+	a.waitFor("the chosen file in the Attachments tab", "texts *container.AppTabs", "receipt.pdf", 15*time.Second)
+	a.shoot("attachments-receipt-shown")
 
 	a.step("tab-invoice", "tapin *container.AppTabs ^Invoice$")
 	a.dialog("invoice-add-file", "tap ^Add file…$")
@@ -145,7 +152,7 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	// wide tabs, and a file picker.
 	for _, size := range []string{"1024x700", "1280x800", "1920x1080"} {
 		a.step("size-"+size, "resize "+size)
-		for _, tab := range []string{"Invoice", "Summary", "Quote", "Procedures"} {
+		for _, tab := range []string{"Invoice", "Summary", "Quote", "Attachments", "Procedures"} {
 			a.step("size-"+size+"-"+strings.ToLower(tab), "tapin *container.AppTabs ^"+tab+"$")
 		}
 		a.dialog("size-"+size+"-add-file", "tap ^Add file…$")
@@ -249,7 +256,8 @@ func TestRealWindowNoticeBanner(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(prefs, "preferences.json"), []byte(live), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	a := startWith(t, config, "banner-")
+	a := startWith(t, []string{"--window-size", "1280x800", "--data-dir", t.TempDir()}, "XDG_CONFIG_HOME="+config)
+	a.prefix = "banner-"
 	a.waitFor("the banner", "texts", "Connection settings…", 30*time.Second)
 	a.shoot("banner")
 	a.dialog("banner-connection-settings", "tap ^Connection settings…$")
@@ -260,7 +268,8 @@ func TestRealWindowNoticeBanner(t *testing.T) {
 // invoice at 1024x700 and 1280x800 (the issue's sizes), untouched by the
 // typing of the test above.
 func TestRealWindowAtLaptopSizes(t *testing.T) {
-	a := startWith(t, t.TempDir(), "sizes-")
+	a := start(t)
+	a.prefix = "sizes-"
 	a.step("start", "ready")
 	a.dialog("status-filter", "tap ^All statuses")
 	a.closes("checked-in-only", `tap ^Checked in \(\d+\)$`)
@@ -329,15 +338,17 @@ type app struct {
 	exited chan struct{}
 	stderr *syncBuffer
 	shots  string
-	prefix string // of this app's screenshots
+	prefix string // of this app's screenshots; set before the first
 	n      int
 }
 
-func start(t *testing.T) *app { return startWith(t, t.TempDir(), "") }
+func start(t *testing.T) *app {
+	return startWith(t, []string{"--window-size", "1280x800", "--data-dir", t.TempDir()})
+}
 
-// startWith starts the app with config as XDG_CONFIG_HOME (its
-// preferences) and names its screenshots with prefix.
-func startWith(t *testing.T, config, prefix string) *app {
+// startWith starts the app with args and, added to the environment, env
+// (a later variable wins: XDG_CONFIG_HOME=… brings preferences of its own).
+func startWith(t *testing.T, args []string, env ...string) *app {
 	bin, display := os.Getenv("WORKDESK_BIN"), os.Getenv("DISPLAY")
 	if bin == "" || display == "" {
 		t.Skip("needs WORKDESK_BIN (the app built with -tags realwindow) and an X DISPLAY: run make realwindow")
@@ -354,15 +365,11 @@ func startWith(t *testing.T, config, prefix string) *app {
 	} else if err := os.MkdirAll(shots, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	old, _ := filepath.Glob(filepath.Join(shots, prefix+"[0-9]*.png"))
-	for _, f := range old {
-		os.Remove(f)
-	}
 	t.Logf("screenshots of each step: %s", shots)
 
-	cmd := exec.Command(bin, "--window-size", "1280x800", "--data-dir", t.TempDir())
-	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+config, "FYNE_SCALE=1", "HOME="+home(t))
-	a := &app{t: t, cmd: cmd, lines: make(chan string), exited: make(chan struct{}), stderr: &syncBuffer{}, shots: shots, prefix: prefix}
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir(), "FYNE_SCALE=1", "HOME="+home(t)), env...)
+	a := &app{t: t, cmd: cmd, lines: make(chan string), exited: make(chan struct{}), stderr: &syncBuffer{}, shots: shots}
 	cmd.Stderr = a.stderr
 	var err error
 	if a.in, err = cmd.StdinPipe(); err != nil {
@@ -450,6 +457,13 @@ func (a *app) shoot(name string) {
 	case <-a.exited:
 		a.died("the screenshot " + name)
 	default:
+	}
+	if a.n == 0 {
+		// The pictures of this app's last run go; other runs' stay.
+		old, _ := filepath.Glob(filepath.Join(a.shots, a.prefix+"[0-9]*.png"))
+		for _, f := range old {
+			os.Remove(f)
+		}
 	}
 	a.n++
 	path := filepath.Join(a.shots, fmt.Sprintf("%s%02d-%s.png", a.prefix, a.n, name))

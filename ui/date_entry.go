@@ -120,3 +120,22 @@ func parseDay(s string) (time.Time, error) {
 	}
 	return time.Time{}, errors.New("not a date: write it as " + nowFunc().Format("2 Jan 2006") + ", or pick it with the calendar button")
 }
+
+// invoiceDateFromLocal keeps the calendar day picked, as a UTC midnight:
+// an invoice date is a day, not an instant, and must not shift by a zone.
+func invoiceDateFromLocal(d *time.Time) *time.Time {
+	if d == nil {
+		return nil
+	}
+	u := time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.UTC)
+	return &u
+}
+
+func invoiceDateToLocal(d *time.Time) *time.Time {
+	if d == nil || d.IsZero() {
+		return nil
+	}
+	u := d.UTC()
+	l := time.Date(u.Year(), u.Month(), u.Day(), 0, 0, 0, 0, time.Local)
+	return &l
+}

@@ -109,8 +109,19 @@ type Desk struct {
 	panes  *fyne.Container // the split, kept fitting by paneFit
 	fit    *paneFit
 
+	// seen is, per work order, the newest colleague's change the person
+	// has opened it since (office mode): its list mark is cleared.
+	seen map[int64]time.Time
+	// refused says the office hub refused the sign-in (office mode only).
+	refused *fyne.Container
+
 	syncing bool
-	closed  chan struct{} // closed with the window: stops the tickers
+	// inFlight holds the controls whose action is being queued (act),
+	// each with the enabled state the rules asked for meanwhile.
+	inFlight map[fyne.Disableable]bool
+	// lastWrite is closed once the newest store write is done (write).
+	lastWrite chan struct{}
+	closed    chan struct{} // closed with the window: stops the tickers
 	// started is set by Start: tests never call it, so per-second tickers
 	// (link countdowns) run only in the real window.
 	started bool
@@ -125,7 +136,8 @@ func New(a fyne.App, deps Deps) *Desk {
 	if deps.Background == nil {
 		deps.Background = func(f func()) { go f() }
 	}
-	d := &Desk{app: a, store: deps.Store, online: deps.Online, deps: deps, closed: make(chan struct{})}
+	d := &Desk{app: a, store: deps.Store, online: deps.Online, deps: deps, closed: make(chan struct{}),
+		inFlight: map[fyne.Disableable]bool{}}
 	d.win = a.NewWindow("Work Order Desk")
 	if deps.Demo {
 		d.win.SetTitle("Work Order Desk — Demo")
@@ -138,6 +150,10 @@ func New(a fyne.App, deps Deps) *Desk {
 	d.list.onReadError = func(err error) { d.status.listProblem(err) }
 	d.list.onBulkAccept = d.bulkAccept
 	d.list.onBulkReject = d.showReject
+	if deps.Office {
+		d.list.loadMarks = d.colleagueMarks
+		d.list.roomForMarks()
+	}
 
 	d.detail = newDetailView(d, []tab{
 		newSummaryTab(d), newQuoteTab(d), newVisitTab(d), newMessagesTab(d), newAttachmentsTab(d), newInvoiceTab(d), newProceduresTab(d), newActivityTab(d),
@@ -149,6 +165,11 @@ func New(a fyne.App, deps Deps) *Desk {
 	top := d.toolbar()
 	if deps.Notice != "" {
 		top = container.NewVBox(top, d.noticeBanner(deps.Notice))
+	}
+	if deps.Office {
+		d.refused = d.noticeBanner(signInRefused)
+		d.refused.Hide()
+		top = container.NewVBox(top, d.refused)
 	}
 	d.fit = newPaneFit(d.split, d.detail.needs)
 	d.panes = container.New(d.fit, d.split)
@@ -220,7 +241,10 @@ func (d *Desk) Start() {
 	d.every(every, func() { d.syncNow(nil) })
 }
 
-func (d *Desk) openWorkOrder(id int64) { d.detail.open(id) }
+func (d *Desk) openWorkOrder(id int64) {
+	d.sawColleagues(id)
+	d.detail.open(id)
+}
 
 // changed is called on the main goroutine when sync, the outbox or a
 // notification changed work orders: the list and the open detail refresh in
@@ -325,6 +349,13 @@ func (d *Desk) every(period time.Duration, f func()) {
 // do runs f on the main goroutine (see Deps.Do).
 func (d *Desk) do(f func()) { d.deps.Do(f) }
 
+// fileTab is a tab showing files: files dropped on the window while it is
+// shown go there.
+type fileTab interface {
+	tab
+	filePanel() *attachmentPanel
+}
+
 // dropped attaches files dropped on the window where the person is looking:
 // to the invoice on the Invoice tab, to the chosen step on the Procedures
 // tab, otherwise to the open work order.
@@ -336,30 +367,19 @@ func (d *Desk) dropped(paths []string) {
 		d.showError(errors.New("open a work order first, then drop the files on the window"))
 		return
 	}
+	var workOrder *attachmentPanel
 	for _, t := range d.detail.tabs {
-		if d.detail.appTabs.Selected() == nil || d.detail.appTabs.Selected().Text != t.title() {
+		ft, ok := t.(fileTab)
+		if !ok {
 			continue
 		}
-		switch tab := t.(type) {
-		case *invoiceTab:
-			for _, p := range paths {
-				tab.addAttachment(p)
-			}
-			return
-		case *proceduresTab:
-			if tab.sel == nil {
-				d.showError(errors.New("choose a step first: dropped files attach to the step shown"))
-				return
-			}
-			for _, p := range paths {
-				tab.addFile(p)
-			}
+		if sel := d.detail.appTabs.Selected(); sel != nil && sel.Text == t.title() {
+			ft.filePanel().addFiles(paths)
 			return
 		}
-	}
-	for _, t := range d.detail.tabs {
-		if a, ok := t.(*attachmentsTab); ok {
-			a.attach(paths)
+		if _, ok := t.(*attachmentsTab); ok {
+			workOrder = ft.filePanel()
 		}
 	}
+	workOrder.addFiles(paths)
 }

@@ -121,10 +121,14 @@ func TestASubmittedInvoiceReadsAsText(t *testing.T) {
 		switch w := o.(type) {
 		case *widget.Entry:
 			t.Errorf("a submitted invoice shows an entry reading %q (disabled=%v)", w.Text, w.Disabled())
+		case *wheelEntry:
+			t.Errorf("a submitted invoice shows an entry reading %q (disabled=%v)", w.Text, w.Disabled())
+		case *dateEntry:
+			t.Errorf("a submitted invoice shows a date entry reading %q (disabled=%v)", w.Text, w.Disabled())
 		case *widget.Select:
 			t.Errorf("a submitted invoice shows a picker %q", w.PlaceHolder)
 		case *widget.Button:
-			if w != inv.addAtt {
+			if w != inv.files.add {
 				t.Errorf("a submitted invoice shows the %q button", w.Text)
 			}
 		case *widget.Label:

@@ -46,6 +46,10 @@ type listView struct {
 	// deadlineLabelled: the deadline column is wide enough to say what is
 	// due ("On site · in 8 h"), not only when ("in 8 h").
 	deadlineLabelled bool
+	// marks are the work orders a colleague changed lately (office mode),
+	// read once per reload by loadMarks: a cell only looks its row up.
+	marks     map[int64]storage.ColleagueChange
+	loadMarks func() map[int64]storage.ColleagueChange
 
 	table     *woTable
 	search    *searchEntry
@@ -165,6 +169,9 @@ func (v *listView) reload() {
 	if counts, err := v.store.StatusCounts(ctx); err == nil {
 		v.setStatusCounts(counts)
 	}
+	if v.loadMarks != nil {
+		v.marks = v.loadMarks()
+	}
 	v.requery()
 }
 
@@ -229,6 +236,8 @@ func (v *listView) requery() {
 }
 
 // rowAt returns the i-th row of the list, reading its page when needed.
+// It stays on the main goroutine: one indexed page through the reader pool,
+// which WAL runs beside the writer, so it never waits for a sync.
 func (v *listView) rowAt(i int) (storage.Row, bool) {
 	if i < 0 || i >= v.total {
 		return storage.Row{}, false
@@ -340,10 +349,16 @@ func (v *listView) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 	r, ok := v.rowAt(id.Row)
 	if !ok {
 		c.setText("", fyne.TextAlignLeading, false)
+		c.setMark("")
 		c.setFocused(false)
 		return
 	}
 	c.setFocused(id.Row == v.table.focusedRow())
+	mark := ""
+	if m, ok := v.marks[r.Id]; ok && v.columnAt(id.Col) == colNumber {
+		mark = initials(m.Name)
+	}
+	c.setMark(mark) // cells are recycled across columns: every update sets it
 	switch {
 	case r.Id == v.openID:
 		c.setBackground(openRowFill)
