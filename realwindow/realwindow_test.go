@@ -180,7 +180,10 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	a.type_("bulk-reject-reason-typed", "Outside our service area")
 	a.do("focus")
 	a.closes("bulk-reject-esc", "key Escape")
-	a.dialog("bulk-accept", `tap ^Accept 2$`)
+	// Accept 2 is queued in the background; its report opens once queued.
+	a.do(`tap ^Accept 2$`)
+	a.waitFor("the bulk accept's report", "texts", "Accept 2 work orders", 15*time.Second)
+	a.shoot("bulk-accept")
 	a.closes("bulk-accept-closed", "key Escape")
 
 	// A word and digits read off a sheet find the work order.
