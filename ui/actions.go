@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/storage"
 )
 
 // accept queues acceptance of one work order.
@@ -42,11 +43,17 @@ func (d *Desk) bulkAccept(ids []int64) {
 // showReject asks for the reason (required, up to 3000 characters) and
 // rejects one or several work orders. Reject stays disabled until the
 // reason is valid, so the dialog never closes on a mistake.
-func (d *Desk) showReject(ids []int64) {
+func (d *Desk) showReject(ids []int64) { d.showRejectWith(ids, "", nil) }
+
+// showRejectWith is showReject with the reason filled in (a refused
+// rejection being corrected); cancelled, if set, runs when the person
+// gives up.
+func (d *Desk) showRejectWith(ids []int64, text string, cancelled func()) {
 	if len(ids) == 0 {
 		return
 	}
 	reason := newEscMultiLineEntry()
+	reason.SetText(text)
 	reason.SetPlaceHolder("Why you will not do this work (the customer sees it)")
 	reason.SetMinRowsVisible(4)
 	reason.Validator = func(s string) error { return api.CheckText("reason", s, true) }
@@ -60,6 +67,9 @@ func (d *Desk) showReject(ids []int64) {
 	item.HintText = fmt.Sprintf("Required, up to %d characters", api.MaxCommentLength)
 	dlg := dialog.NewForm("Reject "+what, "Reject", "Cancel", []*widget.FormItem{widget.NewFormItem("", warn), item}, func(ok bool) {
 		if !ok {
+			if cancelled != nil {
+				cancelled()
+			}
 			return
 		}
 		if err := d.reject(ids, reason.Text); err != nil {
@@ -79,7 +89,7 @@ func (d *Desk) reject(ids []int64, reason string) error {
 	}
 	ctx := context.Background()
 	if len(ids) == 1 {
-		if _, err := d.store.Reject(ctx, ids[0], reason); err != nil {
+		if _, err := d.store.Reject(d.actionCtx(ids[0], storage.GroupWorkOrder), ids[0], reason); err != nil {
 			return err
 		}
 		d.queued("Rejection")

@@ -245,7 +245,7 @@ func (t *visitTab) queueCheckOut(at *time.Time) error {
 		return err
 	}
 	t.form.problem(nil)
-	_, err := t.d.store.CheckOutWith(context.Background(), t.wo.WorkOrderId, at, "", done)
+	_, err := t.d.store.CheckOutWith(t.d.actionCtx(t.wo.WorkOrderId, storage.GroupVisit), t.wo.WorkOrderId, at, "", done)
 	return err
 }
 

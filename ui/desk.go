@@ -106,6 +106,11 @@ type Desk struct {
 	panes  *fyne.Container // the split, kept fitting by paneFit
 	fit    *paneFit
 
+	// correcting is the refused action the person is correcting in its
+	// form (nil: none); refusals are the refused rows already announced.
+	correcting *correction
+	refusals   map[int64]bool
+
 	syncing bool
 	closed  chan struct{} // closed with the window: stops the tickers
 	// started is set by Start: tests never call it, so per-second tickers
@@ -180,6 +185,7 @@ func New(a fyne.App, deps Deps) *Desk {
 
 	d.list.reload()
 	d.status.refresh()
+	d.noticeRefusals()
 	return d
 }
 
@@ -225,6 +231,7 @@ func (d *Desk) changed(ids []int64) {
 	d.list.reload()
 	d.detail.reloadIfOpen(ids)
 	d.status.refresh()
+	d.noticeRefusals()
 }
 
 // refreshDetails fetches the open work order's messages, attachments and

@@ -134,6 +134,7 @@ func (s *statusBar) start() {
 func (s *statusBar) refresh() {
 	ctx := context.Background()
 	if s.note.Text != "" && nowFunc().After(s.noteUntil) {
+		s.note.Importance = widget.MediumImportance
 		s.note.SetText("")
 	}
 	if s.d.deps.Health != nil {
@@ -235,8 +236,18 @@ func (s *statusBar) listProblem(err error) {
 
 // flash shows a short confirmation until a refresh a few seconds later.
 func (s *statusBar) flash(msg string) {
+	s.note.Importance = widget.MediumImportance
 	s.note.SetText(msg)
 	s.noteUntil = nowFunc().Add(6 * time.Second)
+	s.relayout()
+}
+
+// alert shows bad news in red, long enough to be read: it replaces a
+// "queued, sending…" that is no longer true.
+func (s *statusBar) alert(msg string) {
+	s.note.Importance = widget.DangerImportance
+	s.note.SetText(msg)
+	s.noteUntil = nowFunc().Add(30 * time.Second)
 	s.relayout()
 }
 

@@ -1142,7 +1142,7 @@ func (t *invoiceTab) draftForSave() api.Invoice {
 
 // queueSave puts the draft in the outbox; false when storage refused it.
 func (t *invoiceTab) queueSave() bool {
-	row, err := t.d.store.SaveInvoice(context.Background(), t.wo.WorkOrderId, t.draftForSave())
+	row, err := t.d.store.SaveInvoice(t.d.actionCtx(t.wo.WorkOrderId, storage.GroupInvoice), t.wo.WorkOrderId, t.draftForSave())
 	if err != nil {
 		t.d.showError(err)
 		return false
@@ -1184,7 +1184,7 @@ func (t *invoiceTab) onSubmit() {
 		if t.dirty && !t.queueSave() {
 			return
 		}
-		if _, err := t.d.store.SubmitInvoice(context.Background(), t.wo.WorkOrderId, false); err != nil {
+		if _, err := t.d.store.SubmitInvoice(t.d.actionCtx(t.wo.WorkOrderId, storage.GroupInvoice), t.wo.WorkOrderId, false); err != nil {
 			t.d.showError(err)
 			return
 		}
@@ -1211,7 +1211,7 @@ func (t *invoiceTab) onDelete() {
 			if !ok {
 				return
 			}
-			if _, err := t.d.store.DeleteInvoice(context.Background(), t.wo.WorkOrderId); err != nil {
+			if _, err := t.d.store.DeleteInvoice(t.d.actionCtx(t.wo.WorkOrderId, storage.GroupInvoice), t.wo.WorkOrderId); err != nil {
 				t.d.showError(err)
 				return
 			}
@@ -1249,7 +1249,7 @@ func (t *invoiceTab) lastInvoiceAction() (text string, refused bool) {
 		}
 		text := "Last invoice action: " + actionText(r) + " — " + outboxStateText(r)
 		if r.State == storage.OutboxFailed {
-			text += " Fix the invoice, then retry or discard this action in the Activity tab."
+			text += " Fix the invoice, then retry, edit or discard this action at the top of the work order."
 		}
 		return text, r.State == storage.OutboxFailed
 	}

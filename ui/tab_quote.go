@@ -14,6 +14,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/storage"
 )
 
 // quoteTab shows the current quote and the form to ask for a higher NTE.
@@ -209,7 +210,7 @@ func (t *quoteTab) onSubmit() {
 		t.d.showError(err)
 		return
 	}
-	if _, err := t.d.store.SubmitQuote(context.Background(), wo.WorkOrderId, amount, strings.TrimSpace(t.reason.Text), t.lines); err != nil {
+	if _, err := t.d.store.SubmitQuote(t.d.actionCtx(wo.WorkOrderId, storage.GroupQuote), wo.WorkOrderId, amount, strings.TrimSpace(t.reason.Text), t.lines); err != nil {
 		t.d.showError(err)
 		return
 	}

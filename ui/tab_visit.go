@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/storage"
 )
 
 // visitTab sets the scheduled start and records check-in, pause and check-out.
@@ -225,7 +225,7 @@ func (t *visitTab) onVisit(action string) {
 		return
 	}
 	queue := func() {
-		ctx := context.Background()
+		ctx := t.d.actionCtx(wo.WorkOrderId, storage.GroupVisit)
 		var err error
 		switch action {
 		case "Check in":
@@ -254,7 +254,7 @@ func (t *visitTab) onSchedule() {
 		t.d.showError(err)
 		return
 	}
-	if _, err := t.d.store.SetAppointment(context.Background(), t.wo.WorkOrderId, at, ""); err != nil {
+	if _, err := t.d.store.SetAppointment(t.d.actionCtx(t.wo.WorkOrderId, storage.GroupWorkOrder), t.wo.WorkOrderId, at, ""); err != nil {
 		t.d.showError(err)
 		return
 	}
