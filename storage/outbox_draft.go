@@ -25,10 +25,11 @@ type Draft struct {
 	At *time.Time
 }
 
-// Draft reads what the person entered for the row's action; false for
-// actions with nothing to correct (accepting, bulk actions, files) or a
+// Draft reads what the person entered for the row's action, its amounts
+// in currency (the work order's: the stored request carries none); false
+// for actions with nothing to correct (accepting, bulk actions, files) or a
 // request this build cannot read.
-func (r OutboxRow) Draft() (*Draft, bool) {
+func (r OutboxRow) Draft(currency string) (*Draft, bool) {
 	d := &Draft{}
 	var err error
 	switch r.Kind {
@@ -43,7 +44,11 @@ func (r OutboxRow) Draft() (*Draft, bool) {
 	case KindQuote:
 		var q api.QuoteRequest
 		err = json.Unmarshal(r.Request, &q)
-		d.Text, d.Amount, d.Lines = q.Comment, q.Amount, q.LineItems
+		d.Text, d.Amount, d.Lines = q.Comment, q.Amount.In(currency), q.LineItems
+		for i := range d.Lines {
+			d.Lines[i].Rate = d.Lines[i].Rate.In(currency)
+			d.Lines[i].Subtotal = d.Lines[i].Subtotal.In(currency)
+		}
 	case KindAppointment:
 		var q api.AppointmentRequest
 		err = json.Unmarshal(r.Request, &q)
@@ -60,6 +65,8 @@ func (r OutboxRow) Draft() (*Draft, bool) {
 	case KindInvoiceSave:
 		var q api.SaveInvoiceRequest
 		err = json.Unmarshal(r.Request, &q)
+		q.Invoice.Currency = currency
+		q.Invoice.StampCurrency()
 		d.Invoice = &q.Invoice
 	case KindInvoiceSubmit:
 	default:
@@ -69,4 +76,11 @@ func (r OutboxRow) Draft() (*Draft, bool) {
 		return nil, false
 	}
 	return d, true
+}
+
+// Correctable reports whether the row's action has content to put back
+// into a form (see Draft).
+func (r OutboxRow) Correctable() bool {
+	_, ok := r.Draft("")
+	return ok && len(r.WorkOrderIds) == 1
 }

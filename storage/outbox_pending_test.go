@@ -91,7 +91,7 @@ func TestCorrectingARefusedActionReplacesItOnlyOnceQueued(t *testing.T) {
 	if bad.State != OutboxFailed {
 		t.Fatalf("the message was %s, want refused", bad.State)
 	}
-	d, ok := bad.Draft()
+	d, ok := bad.Draft(a.Currency)
 	if !ok || d.Text != "Technican on site at 10" || d.Visibility != api.VisibilityCruOnly {
 		t.Fatalf("the refused message reads back as %+v (%v)", d, ok)
 	}
@@ -142,26 +142,26 @@ func TestDraftReadsBackWhatThePersonEntered(t *testing.T) {
 	checkIn := must(s.CheckIn(ctx, accepted.WorkOrderId, &earlier, "gate code 1234"))
 	quote := must(s.SubmitQuote(ctx, accepted.WorkOrderId, amount, "Compressor must be replaced", nil))
 
-	if d, ok := reject.Draft(); !ok || d.Text != "No technician free this week" {
+	if d, ok := reject.Draft("USD"); !ok || d.Text != "No technician free this week" {
 		t.Errorf("reject draft %+v %v", d, ok)
 	}
-	if d, ok := sched.Draft(); !ok || d.At == nil || !d.At.Equal(start) {
+	if d, ok := sched.Draft("USD"); !ok || d.At == nil || !d.At.Equal(start) {
 		t.Errorf("appointment draft %+v %v, want %v", d, ok, start)
 	}
-	if d, ok := checkIn.Draft(); !ok || d.At == nil || !d.At.Equal(earlier) || d.Text != "gate code 1234" {
+	if d, ok := checkIn.Draft("USD"); !ok || d.At == nil || !d.At.Equal(earlier) || d.Text != "gate code 1234" {
 		t.Errorf("check-in draft %+v %v, want back-dated to %v", d, ok, earlier)
 	}
-	if d, ok := quote.Draft(); !ok || !d.Amount.Amount.Equal(amount.Amount) || d.Text != "Compressor must be replaced" {
+	if d, ok := quote.Draft("USD"); !ok || !d.Amount.Amount.Equal(amount.Amount) || d.Amount.Currency != "USD" || d.Text != "Compressor must be replaced" {
 		t.Errorf("quote draft %+v %v", d, ok)
 	}
 	now := must(s.Pause(ctx, accepted.WorkOrderId, nil, ""))
-	if d, ok := now.Draft(); !ok || d.At != nil {
+	if d, ok := now.Draft("USD"); !ok || d.At != nil {
 		t.Errorf("a pause recorded as now reads back as %+v %v", d, ok)
 	}
 	other := pick(t, s, func(wo *api.WorkOrder) bool {
 		return wo.Status == api.StatusNew && !wo.IsPreBilled && wo.WorkOrderId != newWO.WorkOrderId
 	})
-	if _, ok := must(s.Accept(ctx, other.WorkOrderId, "")).Draft(); ok {
+	if _, ok := must(s.Accept(ctx, other.WorkOrderId, "")).Draft("USD"); ok {
 		t.Error("an accept offers something to edit")
 	}
 
@@ -170,7 +170,7 @@ func TestDraftReadsBackWhatThePersonEntered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if q := p.Expected.Nte.Quote; q == nil || q.QuoteStatus != api.QuoteSubmitted || !q.Amount.Amount.Equal(amount.Amount) {
+	if q := p.Expected.Nte.Quote; q == nil || q.QuoteStatus != api.QuoteSubmitted || q.Amount.Format() != amount.Format() {
 		t.Errorf("the expected quote is %+v, want %s submitted", q, amount.Format())
 	}
 	if q := p.Replica.Nte.Quote; q != nil && q.QuoteStatus == api.QuoteSubmitted && q.Amount.Amount.Equal(amount.Amount) {

@@ -19,7 +19,7 @@ var _ = register(GroupQuote, map[OutboxKind]*action{
 				*q = *wo.Nte.Quote
 			}
 			q.QuoteStatus = api.QuoteSubmitted
-			if d, ok := row.Draft(); ok {
+			if d, ok := row.Draft(wo.Currency); ok {
 				q.Amount, q.Comment, q.LineItems = d.Amount, d.Text, d.Lines
 			}
 			wo.Nte.Quote = q

@@ -43,7 +43,7 @@ func (s *Store) Thread(ctx context.Context, woID int64) ([]ThreadMessage, error)
 	}
 	for i := range rows {
 		r := &rows[i]
-		d, ok := r.Draft()
+		d, ok := r.Draft("")
 		if !ok {
 			continue
 		}

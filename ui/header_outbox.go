@@ -130,7 +130,7 @@ func (d *Desk) newRefusalView(woID int64, r storage.OutboxRow) *refusalView {
 		v.edit.SetIcon(theme.CancelIcon())
 		v.edit.OnTapped = d.stopCorrecting
 	}
-	showIf(correctable(r), v.edit)
+	showIf(r.Correctable(), v.edit)
 	buttons := container.NewHBox(layout.NewSpacer(), v.retry, v.edit, v.discard)
 	icon := widget.NewIcon(theme.NewErrorThemedResource(theme.ErrorIcon()))
 	v.box = container.NewBorder(nil, nil, container.NewVBox(icon), nil, container.NewVBox(v.title, v.text, buttons))

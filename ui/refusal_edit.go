@@ -21,12 +21,6 @@ type correction struct {
 	group   storage.OutboxGroup // the part of the work order its form is in
 }
 
-// correctable reports whether a refused action has content to edit.
-func correctable(r storage.OutboxRow) bool {
-	_, ok := r.Draft()
-	return ok && len(r.WorkOrderIds) == 1
-}
-
 // correctingWhere tells where a refused action is corrected, and how it is
 // queued again.
 var correctingWhere = map[storage.OutboxKind]string{
@@ -70,14 +64,17 @@ func (d *Desk) stopCorrecting() {
 // editRefused opens the form of refused action r with what the person had
 // entered.
 func (d *Desk) editRefused(r storage.OutboxRow) {
-	draft, ok := r.Draft()
-	if !ok || len(r.WorkOrderIds) != 1 {
+	if !r.Correctable() {
 		return
 	}
 	woID := r.WorkOrderIds[0]
 	if d.detail.wo == nil || d.detail.wo.WorkOrderId != woID {
 		d.detail.open(woID)
 	}
+	if d.detail.wo == nil || d.detail.wo.WorkOrderId != woID {
+		return // it could not be opened (said so)
+	}
+	draft, _ := r.Draft(d.detail.wo.Currency)
 	d.correcting = &correction{wo: woID, row: r.Id, group: r.Group}
 	v := d.detail
 	switch r.Kind {

@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 	"github.com/shopspring/decimal"
 
 	"github.com/workorderdesk/workdesk/api"
@@ -213,7 +215,7 @@ func TestARefusedRejectionIsEditedInItsDialog(t *testing.T) {
 		t.Fatalf("rejecting again left the refused rejection %s", got)
 	}
 	fixed := onlyRow(t, h, r.Id, storage.KindReject, storage.OutboxPending)
-	if d, _ := fixed.Draft(); d.Text != "No technician free until next month" {
+	if d, _ := fixed.Draft(""); d.Text != "No technician free until next month" {
 		t.Fatalf("the corrected rejection carries %q", d.Text)
 	}
 	h.send()
@@ -265,5 +267,70 @@ func TestARefusedCheckInIsEditedAndDiscardedFromTheHeader(t *testing.T) {
 	}
 	if got := h.desk.detail.status.text.Text; got != "Accepted" || v.checkIn.Disabled() {
 		t.Fatalf("after discarding, the header reads %q and Check in is disabled: %v", got, v.checkIn.Disabled())
+	}
+}
+
+// TestARefusedMessageIsNotSentInTheThread: a message the service refuses
+// stays in the thread marked not sent, with the service's words; its Edit
+// puts the text and who sees it back into the compose box, and sending the
+// corrected one replaces it.
+func TestARefusedMessageIsNotSentInTheThread(t *testing.T) {
+	refuse := true
+	h := newHarnessWith(t, harnessOptions{service: func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if refuse && r.Method == http.MethodPost && strings.EqualFold(r.URL.Path, "/api/messages") {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusBadRequest)
+				json.NewEncoder(w).Encode(map[string]any{"Code": 3000, "Message": "The customer's desk is closed"})
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}})
+	r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted })
+	h.open(r.Id)
+	h.selectTab("Messages")
+	m := tabOf[*messagesTab](h)
+	m.text.SetText("Technican on site at 10:30")
+	m.vis.SetSelected(visibilityLabels[api.VisibilityCruOnly])
+	test.Tap(m.send)
+	h.send()
+
+	last := m.messages[len(m.messages)-1]
+	if heading := messageHeading(last); last.Text != "Technican on site at 10:30" ||
+		!strings.Contains(heading, "not sent, refused by the service: The customer's desk is closed") {
+		t.Fatalf("the refused message reads %q: %q", heading, last.Text)
+	}
+	var edit *widget.Button
+	walk(m.list, func(o fyne.CanvasObject) {
+		if b, ok := o.(*widget.Button); ok && b.Text == "Edit" {
+			edit = b
+		}
+	})
+	if edit == nil {
+		t.Fatal("the refused message offers no Edit in the thread")
+	}
+	m.text.SetText("")
+	m.vis.SetSelected(visibilityLabels[api.VisibilityAll])
+	test.Tap(edit)
+	if m.text.Text != "Technican on site at 10:30" || m.vis.Selected != visibilityLabels[api.VisibilityCruOnly] {
+		t.Fatalf("Edit put back %q for %q", m.text.Text, m.vis.Selected)
+	}
+
+	refuse = false
+	m.text.SetText("Technician on site at 10:30")
+	test.Tap(m.send)
+	h.send()
+	n := 0
+	for _, x := range m.messages {
+		if strings.Contains(x.Text, "on site at 10:30") {
+			n++
+			if x.Row != nil || x.Text != "Technician on site at 10:30" || x.MessageVisibility != api.VisibilityCruOnly {
+				t.Errorf("the thread holds %q (%s) from the outbox: %v", x.Text, x.MessageVisibility, x.Row != nil)
+			}
+		}
+	}
+	if n != 1 || h.desk.detail.refused.Visible() {
+		t.Fatalf("after the corrected message the thread holds it %d times; refusal still in the header: %v", n, h.desk.detail.refused.Visible())
 	}
 }
