@@ -124,7 +124,7 @@ walkthrough: deps
 	WORKDESK_WALKTHROUGH_DIR=$(CURDIR)/docs/walkthrough $(GO) test -tags $(TAGS) -run Walkthrough -count 1 ./ui/
 
 # Release packages for Windows, Linux (tarball) and Debian/Ubuntu (.deb)
-# into dist/; slow (about 10 minutes on 2 cores), so not part of `make test`.
+# into dist/; slow (12-14 minutes on 2 cores the first time), so not part of `make test`.
 # macOS is packaged by CI (.github/workflows/macos.yml).
 dist: deps
 	@$(MAKE) --no-print-directory deps APT_PKGS="$(DIST_APT_PKGS)"

@@ -76,13 +76,8 @@ func (s *Store) applyExpected(ctx context.Context, wo *api.WorkOrder, row *Outbo
 	if a.status != "" {
 		wo.Status = a.status
 	}
-	if row.Kind == KindCheckOut {
-		// A PMRM check-out without the details the customer asks for
-		// lands in NeedsCompletionDetails, not CheckedOut.
-		wo.Status = s.checkOutOutcome(ctx, wo, row.Request)
-	}
 	if a.effect != nil {
-		a.effect(wo, row)
+		a.effect(ctx, s, wo, row)
 	}
 }
 

@@ -9,11 +9,15 @@ import (
 
 // Quotes asking the customer to raise the NTE.
 
+const (
+	KindQuote OutboxKind = "quoteSubmit"
+)
+
 var _ = register(GroupQuote, map[OutboxKind]*action{
 	KindQuote: {
 		// While it waits, the work order shows the quote as submitted,
 		// with the amount, reason and lines the person gave.
-		effect: func(wo *api.WorkOrder, row *OutboxRow) {
+		effect: func(_ context.Context, _ *Store, wo *api.WorkOrder, row *OutboxRow) {
 			q := &api.Quote{}
 			if wo.Nte.Quote != nil {
 				*q = *wo.Nte.Quote
