@@ -334,3 +334,52 @@ func TestARefusedMessageIsNotSentInTheThread(t *testing.T) {
 		t.Fatalf("after the corrected message the thread holds it %d times; refusal still in the header: %v", n, h.desk.detail.refused.Visible())
 	}
 }
+
+// TestARefusedInvoiceIsCorrectedInTheInvoiceTab replays the QA finding: an
+// invoice above the NTE, submitted at a customer that blocks those, is
+// refused. The header says so in the service's words; Edit opens the
+// Invoice tab, and submitting the corrected invoice replaces the refusal.
+func TestARefusedInvoiceIsCorrectedInTheInvoiceTab(t *testing.T) {
+	h := newHarness(t)
+	inv := openInvoice(h, func(wo *api.WorkOrder, inv *api.Invoice, _ *api.PriceList) bool {
+		if wo.Customer.Name != "Northwind Retail" || !wo.Status.Completed() || wo.Nte.Amount.IsZero() ||
+			inv.Status != api.InvoiceDraft || len(inv.LineItems) == 0 {
+			return false
+		}
+		level, _ := api.NteStanding(inv.TotalAmount.In(wo.Currency), wo.Nte.Amount.In(wo.Currency))
+		return level != api.NteOver
+	})
+	woID := h.desk.detail.wo.WorkOrderId
+	extra := addPriceItem(t, inv, 0)
+	extra.qty.SetText("999")
+	test.Tap(inv.submit)
+	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Yes")) // above the NTE: submit anyway
+	h.selectTab("Summary")
+	h.send()
+
+	rv := headerRefusal(h, "Submit invoice")
+	if !strings.Contains(rv.text.Text, "exceeds the NTE") || !rv.edit.Visible() {
+		t.Fatalf("the refused invoice reads %q (Edit shown: %v)", rv.text.Text, rv.edit.Visible())
+	}
+	refused := onlyRow(t, h, woID, storage.KindInvoiceSubmit, storage.OutboxFailed)
+	test.Tap(rv.edit)
+	if sel := h.desk.detail.appTabs.Selected(); sel == nil || sel.Text != "Invoice" {
+		t.Fatal("Edit did not open the Invoice tab")
+	}
+
+	test.Tap(inv.rows[len(inv.rows)-1].remove)
+	test.Tap(inv.submit)
+	if txt := h.overlayText(); txt != "" {
+		t.Fatalf("submitting the corrected invoice showed %q", txt)
+	}
+	if got := rowOf(t, h, refused.Id).State; got != storage.OutboxDiscarded {
+		t.Fatalf("after the corrected invoice was submitted, the refused submission is %s", got)
+	}
+	h.send()
+	h.waitFor("the submitted invoice", func() bool {
+		return inv.badge.text.Text == "Submitted" || inv.badge.text.Text == statusText(api.InvoicePendingVerification)
+	})
+	if h.desk.detail.refused.Visible() {
+		t.Fatal("the refusal is still in the header")
+	}
+}
