@@ -30,6 +30,7 @@ func (d *Desk) noticeRefusals() {
 		}
 	}
 	d.refusals = failed
+	d.status.settled(failed)
 }
 
 // announceRefusal raises the notification of one refused action.
@@ -39,7 +40,7 @@ func (d *Desk) announceRefusal(r storage.OutboxRow) {
 	if !d.deps.NoDesktopNotifications {
 		d.app.SendNotification(fyne.NewNotification(title, body))
 	}
-	d.status.alert(where + ": " + r.Summary + " was refused by the service. " + sentence(strings.TrimSpace(r.Error)))
+	d.status.alert(r.Id, where+": "+r.Summary+" was refused by the service. "+sentence(strings.TrimSpace(r.Error)))
 }
 
 // refusalNotification words the desktop notification of a refusal.

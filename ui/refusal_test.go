@@ -157,6 +157,9 @@ func TestARefusedQuoteShowsInTheHeaderAndIsCorrectedInPlace(t *testing.T) {
 	if len(h.desk.detail.refusals) != 0 || h.desk.detail.refused.Visible() || h.desk.correcting != nil {
 		t.Fatal("the header still shows the refusal once the correction is queued")
 	}
+	if s := h.desk.status.note.Text; strings.Contains(s, "refused") {
+		t.Fatalf("the status bar still says %q once the refusal was corrected", s)
+	}
 	h.send()
 	if got := h.desk.detail.quote.text.Text; got != "Quote Submitted" {
 		t.Fatalf("after the corrected quote went out, the header reads %q", got)
@@ -253,6 +256,9 @@ func TestARefusedCheckInIsEditedAndDiscardedFromTheHeader(t *testing.T) {
 		t.Fatalf("Edit put back %s %s:%s; want the back-dated %s", v.when.Selected, v.backTime.hour.Selected, v.backTime.minute.Selected, earlier.Format("15:04"))
 	}
 
+	if s := h.desk.status.note.Text; !strings.Contains(s, "refused") {
+		t.Fatalf("the status bar says %q after the refusal", s)
+	}
 	test.Tap(headerRefusal(h, "Check in").discard)
 	if !strings.Contains(h.overlayText(), "discard this action?") {
 		t.Fatalf("Discard asks nothing; overlay %q", h.overlayText())
@@ -261,6 +267,9 @@ func TestARefusedCheckInIsEditedAndDiscardedFromTheHeader(t *testing.T) {
 	h.flush()
 	if h.desk.detail.refused.Visible() || len(h.desk.detail.refusals) != 0 {
 		t.Fatal("the discarded check-in is still in the header")
+	}
+	if s := h.desk.status.note.Text; strings.Contains(s, "refused") {
+		t.Fatalf("the status bar still says %q once the refusal was discarded", s)
 	}
 	if got := onlyRow(t, h, hp.Id, storage.KindCheckIn, storage.OutboxDiscarded); got == nil {
 		t.Fatal("the check-in was not discarded")
