@@ -234,8 +234,12 @@ type app struct {
 	exited chan struct{}
 	stderr *syncBuffer
 	shots  string
-	n      int
 }
+
+var (
+	cleanShots sync.Once
+	shotCount  int // the pictures taken so far in this run
+)
 
 func start(t *testing.T) *app {
 	bin, display := os.Getenv("WORKDESK_BIN"), os.Getenv("DISPLAY")
@@ -254,10 +258,14 @@ func start(t *testing.T) *app {
 	} else if err := os.MkdirAll(shots, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	old, _ := filepath.Glob(filepath.Join(shots, "*.png"))
-	for _, f := range old {
-		os.Remove(f)
-	}
+	// The tests of one run share the folder: the first empties it, and
+	// the pictures are numbered across them.
+	cleanShots.Do(func() {
+		old, _ := filepath.Glob(filepath.Join(shots, "*.png"))
+		for _, f := range old {
+			os.Remove(f)
+		}
+	})
 	t.Logf("screenshots of each step: %s", shots)
 
 	cmd := exec.Command(bin, "--window-size", "1280x800", "--data-dir", t.TempDir())
@@ -351,8 +359,8 @@ func (a *app) shoot(name string) {
 		a.died("the screenshot " + name)
 	default:
 	}
-	a.n++
-	path := filepath.Join(a.shots, fmt.Sprintf("%02d-%s.png", a.n, name))
+	shotCount++
+	path := filepath.Join(a.shots, fmt.Sprintf("%03d-%s.png", shotCount, name))
 	var last []byte
 	for deadline := time.Now().Add(3 * time.Second); ; {
 		time.Sleep(150 * time.Millisecond)
