@@ -48,8 +48,10 @@ vet: deps
 	# The Windows-only console code, which a Linux vet never sees.
 	GOOS=windows CGO_ENABLED=0 $(GO) vet -tags $(TAGS),ci .
 
+# PGTEST_REQUIRED: the hub's tests fail, not skip, when their throwaway
+# PostgreSQL cluster cannot start (storage/hub/pgtest).
 unit: deps
-	$(GO) test -race -tags $(TAGS) -timeout 15m ./...
+	PGTEST_REQUIRED=1 $(GO) test -race -tags $(TAGS) -timeout 15m ./...
 	# The race detector empties Fyne's pool of spare cells on purpose, so
 	# counting the cells scrolling creates runs without it.
 	$(GO) test -tags $(TAGS) -count 1 -run 'TestScrollingFiftyThousandRows' ./ui/

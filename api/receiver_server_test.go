@@ -338,3 +338,17 @@ func TestReceiverLimitDefaults(t *testing.T) {
 		t.Error("no connection cap")
 	}
 }
+
+// A server whose handlers set their own deadlines (the office hub's event
+// streams stay open for hours) can leave the whole-request timeouts unset
+// and keep every other limit.
+func TestLimitedServerWithoutWholeRequestTimeouts(t *testing.T) {
+	srv := NewLimitedServer(http.NotFoundHandler(), ServerLimits{ReadTimeout: NoTimeout, WriteTimeout: NoTimeout, MaxConns: 1024})
+	if srv.ReadTimeout != 0 || srv.WriteTimeout != 0 {
+		t.Errorf("ReadTimeout %v, WriteTimeout %v: want none", srv.ReadTimeout, srv.WriteTimeout)
+	}
+	if srv.ReadHeaderTimeout != DefaultReceiverHeaderTimeout || srv.IdleTimeout != DefaultReceiverIdleTimeout ||
+		srv.MaxHeaderBytes != DefaultReceiverMaxHeaderBytes || srv.ConnState == nil {
+		t.Errorf("the other limits were lost: %+v", srv)
+	}
+}
