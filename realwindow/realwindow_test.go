@@ -70,7 +70,7 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	a.dialog("attachments-add-receipt", "tap ^Add file…$")
 	a.step("attachments-receipt-picked", "tap ^receipt$")
 	a.closes("attachments-receipt-added", "tap ^Open$")
-	a.waitFor("the chosen file in the Attachments tab", "texts *container.AppTabs", "receipt.pdf", 15*time.Second)
+	a.waitUntil("the chosen file in the Attachments tab", "texts *container.AppTabs", "receipt.pdf", 15*time.Second)
 	a.shoot("attachments-receipt-shown")
 
 	a.step("tab-invoice", "tapin *container.AppTabs ^Invoice$")
@@ -80,7 +80,7 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	a.dialog("invoice-add-receipt", "tap ^Add file…$")
 	a.step("invoice-receipt-picked", `tap ^receipt$`) // the picker hides the extension
 	a.closes("invoice-receipt-added", "tap ^Open$")
-	a.waitFor("the uploaded receipt's Remove… button", "texts *container.AppTabs", "| Remove…", 30*time.Second)
+	a.waitUntil("the uploaded receipt's Remove… button", "texts *container.AppTabs", "| Remove…", 30*time.Second)
 	a.dialog("invoice-remove", "tap ^Remove…$")
 	a.closes("invoice-remove-esc", "key Escape")
 	a.dialog("invoice-delete", "tap ^Delete…$")
@@ -182,7 +182,7 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	a.closes("bulk-reject-esc", "key Escape")
 	// Accept 2 is queued in the background; its report opens once queued.
 	a.do(`tap ^Accept 2$`)
-	a.waitFor("the bulk accept's report", "texts", "Accept 2 work orders", 15*time.Second)
+	a.waitUntil("the bulk accept's report", "texts", "Accept 2 work orders", 15*time.Second)
 	a.shoot("bulk-accept")
 	a.closes("bulk-accept-closed", "key Escape")
 
@@ -226,7 +226,7 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	a.type_("quote-typed", "9990000", "*container.AppTabs")
 	a.step("quote-submitted", "tap ^Submit quote$")
 	a.step("activity-tab", "tapin *container.AppTabs ^Activity$")
-	a.waitFor("the refused quote", "texts *container.AppTabs", "Refused by the service", 30*time.Second)
+	a.waitUntil("the refused quote", "texts *container.AppTabs", "Refused by the service", 30*time.Second)
 	a.dialog("activity-discard", "tapin *widget.List ^Discard$")
 	a.closes("activity-discard-esc", "key Escape")
 
@@ -238,7 +238,7 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	}
 	a.do("offline")
 	a.step("offline-sync", "menu File/Sync now")
-	a.waitFor("the failed sync", "texts", "Offline", 60*time.Second)
+	a.waitUntil("the failed sync", "texts", "Offline", 60*time.Second)
 	a.step("offline-"+hph, "tap ^"+hph+"$")
 	a.step("offline-visit-tab", "tapin *container.AppTabs ^Visit$")
 	a.dialog("check-in-offline", "tap ^Check in$")
@@ -260,8 +260,7 @@ func TestRealWindowNoticeBanner(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := startWith(t, []string{"--window-size", "1280x800", "--data-dir", t.TempDir()}, "XDG_CONFIG_HOME="+config)
-	a.prefix = "banner-"
-	a.waitFor("the banner", "texts", "Connection settings…", 30*time.Second)
+	a.waitUntil("the banner", "texts", "Connection settings…", 30*time.Second)
 	a.shoot("banner")
 	a.dialog("banner-connection-settings", "tap ^Connection settings…$")
 	a.closes("banner-connection-settings-esc", "key Escape")
@@ -272,7 +271,6 @@ func TestRealWindowNoticeBanner(t *testing.T) {
 // typing of the test above.
 func TestRealWindowAtLaptopSizes(t *testing.T) {
 	a := start(t)
-	a.prefix = "sizes-"
 	a.step("start", "ready")
 	a.dialog("status-filter", "tap ^All statuses")
 	a.closes("checked-in-only", `tap ^Checked in \(\d+\)$`)
@@ -301,6 +299,60 @@ func TestRealWindowAtLaptopSizes(t *testing.T) {
 	}
 }
 
+// TestRealWindowRefusedActionInTheHeader: a quote the service refuses
+// (Sakura Mart Japan takes none) shows in the work order's header with the
+// service's words; Edit puts the amount back into the Quote tab, and
+// Discard, after asking, removes the refusal. The header is kept at
+// 1024x700 and 1280x800.
+func TestRealWindowRefusedActionInTheHeader(t *testing.T) {
+	a := start(t)
+	a.step("refusal-start", "ready")
+	a.type_("refusal-search-sakura", "sakura", "*ui.searchEntry")
+	list := a.do("texts *ui.woTable")
+	m := regexp.MustCompile(`\b(SMJ\d{5}) \| Sakura Mart Japan \| Accepted \|`).FindStringSubmatch(list)
+	if m == nil {
+		t.Fatalf("the demo lists no accepted Sakura Mart work order: %s", list)
+	}
+	a.step("refusal-open-"+m[1], "tap ^"+m[1]+"$")
+	a.step("refusal-quote-tab", "tapin *container.AppTabs ^Quote$")
+	a.type_("refusal-quote-typed", "9999999", "*container.AppTabs")
+	a.step("refusal-quote-submitted", "tap ^Submit quote$")
+	header := a.waitFor("the refusal in the header", func(texts string) bool { return strings.Contains(texts, "does not accept quotes") })
+	if !strings.Contains(header, "refused by the service") || !strings.Contains(header, "| Retry |") || !strings.Contains(header, "| Discard… |") {
+		t.Fatalf("the header shows the refusal without its title or buttons: %s", header)
+	}
+	for _, size := range []string{"1024x700", "1280x800"} {
+		a.step("refused-action-"+size, "resize "+size)
+	}
+
+	a.step("refusal-edit", "tap ^Edit$")
+	// JPY has no minor units: the amount comes back as typed, not as "9999999.00".
+	if texts := a.do("texts"); !strings.Contains(texts, "| Stop editing |") || !strings.Contains(texts, "| 9999999 |") || strings.Contains(texts, "9999999.") {
+		t.Fatalf("Edit did not put the quote back into its form: %s", texts)
+	}
+	a.step("refusal-stop-editing", "tap ^Stop editing$")
+	a.dialog("refusal-discard", "tap ^Discard…$")
+	a.closes("refusal-discarded", "tap ^Yes$")
+	a.waitFor("the refusal gone", func(texts string) bool { return !strings.Contains(texts, "does not accept quotes") })
+	a.shoot("refusal-gone")
+}
+
+// waitFor polls the window's texts until ok holds, for up to 30 s (the
+// outbox sends in the background), and returns them.
+func (a *app) waitFor(what string, ok func(texts string) bool) string {
+	a.t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		texts := a.do("texts")
+		if ok(texts) {
+			return texts
+		}
+		if time.Now().After(deadline) {
+			a.shoot("timed-out")
+			a.t.Fatalf("timed out waiting for %s: %s", what, texts)
+		}
+	}
+}
+
 // stepFiles waits for the chosen step's files to load and returns the
 // texts of the Procedures tab.
 func (a *app) stepFiles() string {
@@ -316,9 +368,9 @@ func (a *app) stepFiles() string {
 	}
 }
 
-// waitFor repeats command (a "texts" one) until its answer holds want,
-// failing after limit; it keeps no screenshot.
-func (a *app) waitFor(what, command, want string, limit time.Duration) string {
+// waitUntil repeats command (a "texts" one) until its answer holds want,
+// failing after limit.
+func (a *app) waitUntil(what, command, want string, limit time.Duration) string {
 	a.t.Helper()
 	for deadline := time.Now().Add(limit); ; time.Sleep(200 * time.Millisecond) {
 		texts := a.do(command)
@@ -341,9 +393,12 @@ type app struct {
 	exited chan struct{}
 	stderr *syncBuffer
 	shots  string
-	prefix string // of this app's screenshots; set before the first
-	n      int
 }
+
+var (
+	cleanShots sync.Once
+	shotCount  int // the pictures taken so far in this run
+)
 
 func start(t *testing.T) *app {
 	return startWith(t, []string{"--window-size", "1280x800", "--data-dir", t.TempDir()})
@@ -368,6 +423,14 @@ func startWith(t *testing.T, args []string, env ...string) *app {
 	} else if err := os.MkdirAll(shots, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// The tests of one run share the folder: the first empties it, and
+	// the pictures are numbered across them.
+	cleanShots.Do(func() {
+		old, _ := filepath.Glob(filepath.Join(shots, "*.png"))
+		for _, f := range old {
+			os.Remove(f)
+		}
+	})
 	t.Logf("screenshots of each step: %s", shots)
 
 	cmd := exec.Command(bin, args...)
@@ -461,15 +524,8 @@ func (a *app) shoot(name string) {
 		a.died("the screenshot " + name)
 	default:
 	}
-	if a.n == 0 {
-		// The pictures of this app's last run go; other runs' stay.
-		old, _ := filepath.Glob(filepath.Join(a.shots, a.prefix+"[0-9]*.png"))
-		for _, f := range old {
-			os.Remove(f)
-		}
-	}
-	a.n++
-	path := filepath.Join(a.shots, fmt.Sprintf("%s%02d-%s.png", a.prefix, a.n, name))
+	shotCount++
+	path := filepath.Join(a.shots, fmt.Sprintf("%03d-%s.png", shotCount, name))
 	var last []byte
 	for deadline := time.Now().Add(3 * time.Second); ; {
 		time.Sleep(150 * time.Millisecond)
