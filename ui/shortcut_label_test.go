@@ -26,27 +26,29 @@ func drawnTexts(o fyne.CanvasObject) string {
 func TestShortcutHelpSaysCmdOnAMac(t *testing.T) {
 	t.Cleanup(func() { onMac = runtime.GOOS == "darwin" })
 	for _, mac := range []bool{false, true} {
-		onMac = mac
-		want, wrong := "Ctrl+", "Cmd+"
-		if mac {
-			want, wrong = wrong, want
-		}
-		h := newHarness(t)
-		h.menuItem("Keyboard shortcuts").Action()
-		help := drawnTexts(h.win.Canvas().Overlays().Top())
-		for _, key := range []string{"R", "F", "L"} {
-			if !strings.Contains(help, want+key) {
-				t.Errorf("mac %v: the shortcut help does not name %s%s: %s", mac, want, key, help)
+		// A harness per subtest: its service closes before the next starts.
+		t.Run(map[bool]string{false: "ctrl", true: "cmd"}[mac], func(t *testing.T) {
+			onMac = mac
+			want, wrong := "Ctrl+", "Cmd+"
+			if mac {
+				want, wrong = wrong, want
 			}
-		}
-		for _, s := range []string{help, h.desk.list.search.PlaceHolder, drawnTexts(h.desk.detail.empty)} {
-			if strings.Contains(s, wrong) || strings.Contains(s, strings.TrimSuffix(wrong, "+")) {
-				t.Errorf("mac %v: %q names %s", mac, s, wrong)
+			h := newHarness(t)
+			h.menuItem("Keyboard shortcuts").Action()
+			help := drawnTexts(h.win.Canvas().Overlays().Top())
+			for _, key := range []string{"R", "F", "L"} {
+				if !strings.Contains(help, want+key) {
+					t.Errorf("the shortcut help does not name %s%s: %s", want, key, help)
+				}
 			}
-		}
-		if !strings.Contains(h.desk.list.search.PlaceHolder, "("+want+"F)") {
-			t.Errorf("mac %v: the search box reads %q", mac, h.desk.list.search.PlaceHolder)
-		}
-		h.dismissOverlays()
+			for _, s := range []string{help, h.desk.list.search.PlaceHolder, drawnTexts(h.desk.detail.empty)} {
+				if strings.Contains(s, wrong) || strings.Contains(s, strings.TrimSuffix(wrong, "+")) {
+					t.Errorf("%q names %s", s, wrong)
+				}
+			}
+			if !strings.Contains(h.desk.list.search.PlaceHolder, "("+want+"F)") {
+				t.Errorf("the search box reads %q", h.desk.list.search.PlaceHolder)
+			}
+		})
 	}
 }
