@@ -41,12 +41,12 @@ func listFilter(q ListQuery) (match string, where []string, args []any) {
 // table asks for its length first and then only for the pages it shows.
 func (s *Store) CountList(ctx context.Context, q ListQuery) (int, error) {
 	if m, digits, ok := searchOnly(q); ok {
-		// The set List's pages are then read from (see searchIDs).
-		ids, err := s.searchIDs(ctx, m, digits)
+		// The set List's pages are then read from (see findSearch).
+		set, err := s.findSearch(ctx, q.Search, m, digits)
 		if err != nil {
 			return 0, fmt.Errorf("storage: counting the work order list: %w", err)
 		}
-		return len(ids), nil
+		return set.n, nil
 	}
 	_, where, args := listFilter(q)
 	// ?1 comes first in the text so the bare ?s that follow number from 2,

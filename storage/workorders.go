@@ -80,6 +80,9 @@ func putRows(ctx context.Context, tx *sql.Tx, batch *batchStmts, rows [][]any) e
 				_, err = tx.ExecContext(ctx, jq, jsonArgs...)
 			}
 		}
+		if err == nil {
+			err = logSearchChanges(ctx, tx, chunk)
+		}
 		if err != nil {
 			return fmt.Errorf("storage: writing %d work orders: %w", len(chunk), err)
 		}
@@ -330,13 +333,14 @@ func (s *Store) List(ctx context.Context, q ListQuery) ([]Row, error) {
 		return nil, fmt.Errorf("storage: unknown sort column %d", q.Sort)
 	}
 	s.ensureSortIndex(ctx, q.Sort)
+	s.warmSearchOrder(q.Sort)
 	if m, digits, ok := searchOnly(q); ok && q.Limit > 0 {
-		// A page of a search: from the set of ids it finds (see searchIDs).
-		ids, err := s.searchIDs(ctx, m, digits)
+		// A page of a search: from the set it finds (see findSearch).
+		set, err := s.findSearch(ctx, q.Search, m, digits)
 		if err != nil {
 			return nil, err
 		}
-		page, err := s.searchPage(ctx, q, ids)
+		page, err := s.searchPageIDs(ctx, q, set)
 		if err != nil {
 			return nil, err
 		}
