@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math/bits"
 	"slices"
+	"sort"
 	"strings"
 	"unicode/utf8"
 )
@@ -157,38 +158,34 @@ func (x *searchIndex) phraseTokens(p string) ([]string, bool) {
 // the last as a prefix.
 func (x *searchIndex) phrase(toks []string) bitmap {
 	b := newBitmap(len(x.valRefs))
-	last := toks[len(toks)-1]
-	lo, _ := slices.BinarySearchFunc(x.byRank, last, func(id uint32, p string) int { return strings.Compare(x.toks[id], p) })
-	hi := lo
-	for hi < len(x.byRank) && strings.HasPrefix(x.toks[x.byRank[hi]], last) {
-		hi++
-	}
+	last := []byte(toks[len(toks)-1])
+	lo, _ := slices.BinarySearchFunc(x.byRank, last, func(id uint32, p []byte) int { return bytes.Compare(x.dict.token(id), p) })
+	// The tokens it begins come one after another from lo.
+	hi := lo + sort.Search(len(x.byRank)-lo, func(i int) bool { return !bytes.HasPrefix(x.dict.token(x.byRank[lo+i]), last) })
 	if lo == hi {
 		return b
 	}
 	if len(toks) == 1 {
 		for _, id := range x.byRank[lo:hi] {
-			for _, v := range x.post[id] {
-				b.set(v)
-			}
+			x.post.each(id, b.set)
 		}
 		return b
 	}
 	// Whole tokens first: their values are the candidates; the one with
 	// the fewest is read.
 	whole := make([]uint32, len(toks)-1)
-	var cands []uint32
+	fewest := noValue
 	for i, t := range toks[:len(toks)-1] {
-		id, ok := x.tokID[t]
+		id, ok := x.dict.find([]byte(t))
 		if !ok {
 			return b
 		}
 		whole[i] = id
-		if cands == nil || len(x.post[id]) < len(cands) {
-			cands = x.post[id]
+		if fewest == noValue || x.post.count(id) < x.post.count(fewest) {
+			fewest = id
 		}
 	}
-	for _, v := range cands {
+	x.post.each(fewest, func(v uint32) {
 		vt := x.valueTokens(v)
 	at:
 		for s := 0; s+len(toks) <= len(vt); s++ {
@@ -202,7 +199,7 @@ func (x *searchIndex) phrase(toks []string) bitmap {
 				break
 			}
 		}
-	}
+	})
 	return b
 }
 

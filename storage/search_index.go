@@ -28,20 +28,19 @@ type searchIndex struct {
 	tok *tokenizer
 	seq int64 // the last search_changes entry applied
 
-	// The dictionary: token id → token, and the ids in token order (a
-	// prefix is a range of them).
-	tokID   map[string]uint32
-	toks    []string
+	// The dictionary, and its token ids in token order (a prefix is a
+	// range of them).
+	dict    dictionary
 	byRank  []uint32
 	rank    []uint32 // token id → its place in byRank
 	newToks []uint32 // not yet in byRank
 
 	// Values: a value's token ids are valToks[valOff[v]:valOff[v+1]];
-	// post[t] lists the values holding token t (once each).
+	// post lists the values holding each token (once each).
 	valOff  []uint32
 	valToks []uint32
 	valRefs []int32 // work orders using it; 0 = dead, dropped at the next build
-	post    [][]uint32
+	post    postings
 	dead    int
 	shared  map[uint64]uint32 // hash of a non-number value's tokens → that value
 	seed    maphash.Seed
@@ -66,6 +65,7 @@ type searchIndex struct {
 	// orders written since they were last brought up to date.
 	orders     map[Column]*sortOrder
 	changed    []uint32
+	numbers    []byte   // the numbers of sortKeys, one after another
 	strs       []string // the texts of sortKeys' handles
 	strID      map[string]uint32
 	binaryRank []uint32 // handle → place in BINARY order; nil: to be made
@@ -80,22 +80,32 @@ const searchColumns = `number, customer_name, site, address, description`
 const searchColumnCount = 5
 
 func newSearchIndex(tok *tokenizer) *searchIndex {
-	return &searchIndex{tok: tok, tokID: map[string]uint32{}, shared: map[uint64]uint32{}, seed: maphash.MakeSeed(),
+	return &searchIndex{tok: tok, dict: newDictionary(), shared: map[uint64]uint32{}, seed: maphash.MakeSeed(),
 		valOff: []uint32{0}, orders: map[Column]*sortOrder{}, strID: map[string]uint32{}}
+}
+
+// reserve makes room for n work orders, so that a build does not leave up
+// to half its slices' room unused.
+func (x *searchIndex) reserve(n int) {
+	x.ids = slices.Grow(x.ids, n)
+	x.vals = slices.Grow(x.vals, n)
+	x.keys = slices.Grow(x.keys, n)
+	x.byID = slices.Grow(x.byID, n)
+	x.live = slices.Grow(x.live, n/64+1)
+	x.valOff = slices.Grow(x.valOff, n+n/8)
+	x.valRefs = slices.Grow(x.valRefs, n+n/8)
+	x.numStart = slices.Grow(x.numStart, n)
+	x.numVal = slices.Grow(x.numVal, n)
 }
 
 // token returns the id of tok, adding it to the dictionary if new.
 func (x *searchIndex) token(tok []byte) uint32 {
-	if id, ok := x.tokID[string(tok)]; ok {
-		return id
+	id, added := x.dict.add(tok)
+	if added {
+		x.post.addToken()
+		x.rank = append(x.rank, 0)
+		x.newToks = append(x.newToks, id)
 	}
-	s := string(tok)
-	id := uint32(len(x.toks))
-	x.tokID[s] = id
-	x.toks = append(x.toks, s)
-	x.post = append(x.post, nil)
-	x.rank = append(x.rank, 0)
-	x.newToks = append(x.newToks, id)
 	return id
 }
 
@@ -104,7 +114,7 @@ func (x *searchIndex) sortDictionary() {
 	if len(x.newToks) == 0 {
 		return
 	}
-	byTok := func(a, b uint32) int { return strings.Compare(x.toks[a], x.toks[b]) }
+	byTok := func(a, b uint32) int { return bytes.Compare(x.dict.token(a), x.dict.token(b)) }
 	slices.SortFunc(x.newToks, byTok)
 	merged := make([]uint32, 0, len(x.byRank)+len(x.newToks))
 	i, j := 0, 0
@@ -154,7 +164,7 @@ func (x *searchIndex) addValue(toks []uint32) uint32 {
 	x.valRefs = append(x.valRefs, 1)
 	for i, t := range toks {
 		if !slices.Contains(toks[:i], t) {
-			x.post[t] = append(x.post[t], v)
+			x.post.add(t, v)
 		}
 	}
 	return v
@@ -263,9 +273,9 @@ func (x *searchIndex) put(r *indexRow) error {
 	if err != nil {
 		return err
 	}
-	keys := x.sortKeysOf(r)
 	if found {
 		o := x.byID[at]
+		keys := x.sortKeysOf(r, &x.keys[o])
 		for _, v := range x.vals[o] {
 			x.release(v)
 		}
@@ -273,7 +283,7 @@ func (x *searchIndex) put(r *indexRow) error {
 		x.changed = append(x.changed, o)
 		return nil
 	}
-	o := x.appendDoc(r.id, vals, keys)
+	o := x.appendDoc(r.id, vals, x.sortKeysOf(r, nil))
 	x.byID = slices.Insert(x.byID, at, o)
 	x.changed = append(x.changed, o)
 	return nil

@@ -187,6 +187,11 @@ func (s *Store) buildSearchIndex(ctx context.Context) (*searchIndex, error) {
 	if err := s.r.QueryRowContext(ctx, `SELECT COALESCE(max(seq), 0) FROM search_changes`).Scan(&x.seq); err != nil {
 		return nil, fmt.Errorf("storage: building the search index: %w", err)
 	}
+	var n int
+	if err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM work_orders`).Scan(&n); err != nil {
+		return nil, fmt.Errorf("storage: building the search index: %w", err)
+	}
+	x.reserve(n)
 	// Rows written after that are read twice, which does no harm.
 	rows, err := s.r.QueryContext(ctx, `SELECT `+indexRowColumns+` FROM work_orders w ORDER BY w.id`)
 	if err != nil {
@@ -222,7 +227,7 @@ func (s *Store) buildSearchIndex(ctx context.Context) (*searchIndex, error) {
 				seen[c][text] = vals[c]
 			}
 		}
-		x.byID = append(x.byID, x.appendDoc(r.id, vals, x.sortKeysOf(&r)))
+		x.byID = append(x.byID, x.appendDoc(r.id, vals, x.sortKeysOf(&r, nil)))
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("storage: building the search index: %w", err)

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"bytes"
 	"cmp"
 	"database/sql"
 	"slices"
@@ -37,25 +38,37 @@ func scanIndexRow(rows *sql.Rows, r *indexRow) error {
 }
 
 // sortKeys are a work order's values of the list's sort columns; texts
-// that repeat are held once, as handles into searchIndex.strs.
+// that repeat are held once, as handles into searchIndex.strs, and the
+// number in searchIndex.numbers.
 type sortKeys struct {
 	deadline, scheduled       int64
 	nte                       float64
-	number                    string
+	numOff, numLen            uint32
 	customer, site            uint32
 	status, currency, quote   uint32
 	hasDeadline, hasScheduled bool
 }
 
-func (x *searchIndex) sortKeysOf(r *indexRow) sortKeys {
-	return sortKeys{
+// sortKeysOf returns r's sort keys; old, when not nil, are the work
+// order's keys before, whose number is kept if it did not change.
+func (x *searchIndex) sortKeysOf(r *indexRow, old *sortKeys) sortKeys {
+	k := sortKeys{
 		deadline: r.deadline.Int64, hasDeadline: r.deadline.Valid,
 		scheduled: r.scheduled.Int64, hasScheduled: r.scheduled.Valid,
-		nte: r.nte, number: r.text[0],
+		nte:      r.nte,
 		customer: x.str(r.text[1]), site: x.str(r.text[2]),
 		status: x.str(r.status), currency: x.str(r.currency), quote: x.str(r.quote),
 	}
+	if old != nil && string(x.number(old)) == r.text[0] {
+		k.numOff, k.numLen = old.numOff, old.numLen
+	} else {
+		k.numOff, k.numLen = uint32(len(x.numbers)), uint32(len(r.text[0]))
+		x.numbers = append(x.numbers, r.text[0]...)
+	}
+	return k
 }
+
+func (x *searchIndex) number(k *sortKeys) []byte { return x.numbers[k.numOff : k.numOff+k.numLen] }
 
 // str returns the handle of s.
 func (x *searchIndex) str(s string) uint32 {
@@ -132,7 +145,7 @@ func (x *searchIndex) compareDocs(col Column, a, b uint32) int {
 	case SortScheduledStart:
 		c = compareDate(ka.hasScheduled, ka.scheduled, kb.hasScheduled, kb.scheduled)
 	case SortNumber:
-		c = strings.Compare(ka.number, kb.number)
+		c = bytes.Compare(x.number(ka), x.number(kb))
 	case SortCustomer:
 		c = cmp.Compare(x.nocaseRank[ka.customer], x.nocaseRank[kb.customer])
 	case SortSite:
