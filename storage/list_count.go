@@ -63,6 +63,30 @@ func (s *Store) CountList(ctx context.Context, q ListQuery) (int, error) {
 	return n, nil
 }
 
+// ListAndCount returns the page q (Limit > 0) and how many rows the whole
+// list has, as CountList and List would, from one search: what the window
+// reads per keystroke.
+func (s *Store) ListAndCount(ctx context.Context, q ListQuery) ([]Row, int, error) {
+	if m, digits, ok := searchOnly(q); ok && q.Limit > 0 {
+		if _, ok := sortExpr[q.Sort]; !ok {
+			return nil, 0, fmt.Errorf("storage: unknown sort column %d", q.Sort)
+		}
+		s.ensureSortIndex(ctx, q.Sort)
+		s.warmSearchOrder(q.Sort)
+		rows, n, err := s.searchRows(ctx, q, m, digits)
+		if err != nil {
+			return nil, 0, fmt.Errorf("storage: listing work orders: %w", err)
+		}
+		return rows, n, nil
+	}
+	n, err := s.CountList(ctx, q)
+	if err != nil {
+		return nil, 0, err
+	}
+	rows, err := s.List(ctx, q)
+	return rows, n, err
+}
+
 // likeFragment is a LIKE pattern finding term anywhere, its wildcards literal.
 func likeFragment(term string) string {
 	return "%" + strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(term) + "%"

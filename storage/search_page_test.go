@@ -101,6 +101,10 @@ func compareAll(t *testing.T, s *Store, searches []string) {
 					if fmt.Sprint(page) != fmt.Sprint(want) {
 						t.Fatalf("%+v: page has %d rows, want %d:\n%v\nwant\n%v", pq, len(page), len(want), page, want)
 					}
+					both, total, err := s.ListAndCount(ctx, pq)
+					if err != nil || total != len(all) || fmt.Sprint(both) != fmt.Sprint(want) {
+						t.Fatalf("ListAndCount(%+v) = %d rows of %d, %v; List has %d rows of %d", pq, len(both), total, err, len(want), len(all))
+					}
 				}
 			}
 		}

@@ -336,15 +336,8 @@ func (s *Store) List(ctx context.Context, q ListQuery) ([]Row, error) {
 	s.warmSearchOrder(q.Sort)
 	if m, digits, ok := searchOnly(q); ok && q.Limit > 0 {
 		// A page of a search: from the set it finds (see findSearch).
-		set, err := s.findSearch(ctx, q.Search, m, digits)
-		if err != nil {
-			return nil, err
-		}
-		page, err := s.searchPageIDs(ctx, q, set)
-		if err != nil {
-			return nil, err
-		}
-		return s.rowsByID(ctx, page, soon)
+		rows, _, err := s.searchRows(ctx, q, m, digits)
+		return rows, err
 	}
 	dated := q.Sort == SortNextDeadline || q.Sort == SortScheduledStart
 	indexed := ""
@@ -381,6 +374,21 @@ func (s *Store) List(ctx context.Context, q ListQuery) ([]Row, error) {
 		return nil, fmt.Errorf("storage: listing work orders: %w", err)
 	}
 	return scanListRows(rows, max(q.Limit, 64))
+}
+
+// searchRows returns the page q (Limit > 0) of a search that is the list's
+// only condition, and how many work orders it finds.
+func (s *Store) searchRows(ctx context.Context, q ListQuery, match string, numbers []string) ([]Row, int, error) {
+	set, err := s.findSearch(ctx, q.Search, match, numbers)
+	if err != nil {
+		return nil, 0, err
+	}
+	page, err := s.searchPageIDs(ctx, q, set)
+	if err != nil {
+		return nil, 0, err
+	}
+	rows, err := s.rowsByID(ctx, page, s.now().Add(AttentionWindow).UnixMilli())
+	return rows, set.n, err
 }
 
 // rowsByID reads the list rows of ids, in that order. soon is ?1 of

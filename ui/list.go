@@ -70,6 +70,8 @@ type listView struct {
 	prefs fyne.Preferences
 
 	query     storage.ListQuery
+	shown     storage.ListQuery // the query whose rows the table shows
+	lister    *lister
 	all       int                   // work orders in the replica
 	total     int                   // rows matching the query
 	pages     map[int][]storage.Row // page number → its rows, read on demand
@@ -97,8 +99,9 @@ type listView struct {
 	onReadError func(error)
 }
 
-func newListView(store *storage.Store, prefs fyne.Preferences) *listView {
-	v := &listView{store: store, prefs: prefs, selected: map[int64]bool{}, pages: map[int][]storage.Row{}}
+func newListView(store *storage.Store, prefs fyne.Preferences, background, do func(func())) *listView {
+	v := &listView{store: store, prefs: prefs, selected: map[int64]bool{}, pages: map[int][]storage.Row{},
+		lister: newLister(store, background, do)}
 	v.query.Sort = storage.Column(prefs.IntWithFallback("list.sort", int(storage.SortNextDeadline)))
 	v.query.Desc = prefs.Bool("list.desc")
 
@@ -242,22 +245,25 @@ func (v *listView) setStatusCounts(counts map[api.WorkOrderStatus]int) {
 	v.statusSel.Refresh()
 }
 
-// requery counts the rows of the current query and forgets the pages read
-// before; the table then reads the pages it shows. The open work order, the
-// ticks and the scroll position stay. It runs on every keystroke, so it
-// touches nothing else.
+// requery reads the length and first page of the current query in the
+// background and shows them; the table then reads the other pages it
+// shows. The open work order, the ticks and the scroll position stay. It
+// runs on every keystroke, so it touches nothing else.
 func (v *listView) requery() {
-	n, err := v.store.CountList(context.Background(), v.query)
-	if err != nil {
-		v.onError(fmt.Errorf("reading the work order list: %w", err))
-		return
-	}
-	v.total = n
-	v.pages = map[int][]storage.Row{}
-	v.pageOrder = nil
-	v.table.refreshLength()
-	v.updateCount()
-	v.updateBulk()
+	q := v.query
+	v.lister.run(q, func(a listAnswer) {
+		if a.err != nil {
+			v.onError(fmt.Errorf("reading the work order list: %w", a.err))
+			return
+		}
+		v.shown = q
+		v.total = a.total
+		v.pages = map[int][]storage.Row{0: a.first}
+		v.pageOrder = []int{0}
+		v.table.refreshLength()
+		v.updateCount()
+		v.updateBulk()
+	})
 }
 
 // rowAt returns the i-th row of the list, reading its page when needed.
@@ -268,7 +274,7 @@ func (v *listView) rowAt(i int) (storage.Row, bool) {
 	p := i / pageSize
 	rows, ok := v.pages[p]
 	if !ok {
-		q := v.query
+		q := v.shown
 		q.Limit, q.Offset = pageSize, p*pageSize
 		var err error
 		if rows, err = v.store.List(context.Background(), q); err != nil {

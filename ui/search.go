@@ -1,8 +1,13 @@
 package ui
 
 import (
+	"context"
+	"sync/atomic"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/storage"
 )
 
 // searchEntry is the list's search box: Enter opens the first match and the
@@ -39,4 +44,71 @@ func (e *searchEntry) TypedKey(k *fyne.KeyEvent) {
 		return
 	}
 	e.Entry.TypedKey(k)
+}
+
+// lister reads the list's length and first page for a query off the main
+// goroutine, a keystroke at a time, and shows only the newest answer: a
+// query overtaken by the next keystroke is cancelled, and its answer, if
+// any, dropped. When Background runs work at once (tests), the answer is
+// shown before run returns.
+type lister struct {
+	store      *storage.Store
+	background func(func())
+	do         func(func())
+	gen        atomic.Uint64
+	// Main goroutine only: the newest query's cancel, and the newest run
+	// whose answer is on screen (shown == gen: the list is up to date).
+	cancel context.CancelFunc
+	shown  uint64
+}
+
+// listAnswer is what the table needs to show a query: its length and first page.
+type listAnswer struct {
+	total int
+	first []storage.Row
+	err   error
+}
+
+func newLister(store *storage.Store, background, do func(func())) *lister {
+	// The in-memory search index is built while the person reads the list,
+	// so the first keystroke finds it ready.
+	store.WarmSearch()
+	return &lister{store: store, background: background, do: do}
+}
+
+// run reads q's length and its first pageSize rows, and calls show with them
+// on the main goroutine unless a newer run started meanwhile.
+func (l *lister) run(q storage.ListQuery, show func(listAnswer)) {
+	gen := l.gen.Add(1)
+	if l.cancel != nil {
+		l.cancel()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	l.cancel = cancel
+	ready := make(chan listAnswer, 1)
+	deliver := func() {
+		select {
+		case a := <-ready:
+			if gen == l.gen.Load() {
+				l.shown = gen
+				show(a)
+			}
+		default: // already shown, or not ready yet
+		}
+	}
+	l.background(func() {
+		defer cancel()
+		if gen != l.gen.Load() {
+			return // overtaken before it began
+		}
+		ready <- l.fetch(ctx, q)
+		l.do(deliver)
+	})
+	deliver()
+}
+
+func (l *lister) fetch(ctx context.Context, q storage.ListQuery) listAnswer {
+	q.Limit, q.Offset = pageSize, 0
+	rows, n, err := l.store.ListAndCount(ctx, q)
+	return listAnswer{total: n, first: rows, err: err}
 }
