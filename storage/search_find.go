@@ -171,8 +171,8 @@ func (x *searchIndex) phrase(toks []string) bitmap {
 		}
 		return b
 	}
-	// Whole tokens first: their values are the candidates; the one with
-	// the fewest is read.
+	// The candidates: the values of the whole token held by the fewest, or
+	// those of the last token's prefix when fewer.
 	whole := make([]uint32, len(toks)-1)
 	fewest := noValue
 	for i, t := range toks[:len(toks)-1] {
@@ -185,7 +185,7 @@ func (x *searchIndex) phrase(toks []string) bitmap {
 			fewest = id
 		}
 	}
-	x.post.each(fewest, func(v uint32) {
+	check := func(v uint32) {
 		vt := x.valueTokens(v)
 	at:
 		for s := 0; s+len(toks) <= len(vt); s++ {
@@ -196,10 +196,23 @@ func (x *searchIndex) phrase(toks []string) bitmap {
 			}
 			if r := x.rank[vt[s+len(whole)]]; int(r) >= lo && int(r) < hi {
 				b.set(v)
-				break
+				return
 			}
 		}
-	})
+	}
+	byPrefix := 0
+	for _, id := range x.byRank[lo:hi] {
+		if byPrefix += x.post.count(id); byPrefix >= x.post.count(fewest) {
+			break
+		}
+	}
+	if byPrefix < x.post.count(fewest) {
+		for _, id := range x.byRank[lo:hi] {
+			x.post.each(id, check)
+		}
+	} else {
+		x.post.each(fewest, check)
+	}
 	return b
 }
 
@@ -208,21 +221,21 @@ func (x *searchIndex) phrase(toks []string) bitmap {
 func (x *searchIndex) numberLike(n string, b bitmap) {
 	pat := appendLikeText(nil, n)
 	buf := x.numBuf
+	k := 0 // the number the search has reached
 	for at := 0; ; {
 		i := bytes.Index(buf[at:], pat)
 		if i < 0 {
 			return
 		}
-		// The number this byte belongs to; then on past it.
-		k, found := slices.BinarySearch(x.numStart, uint32(at+i))
-		if !found {
-			k--
+		// Hits come in order: the number holding this one is at k or after.
+		for k+1 < len(x.numStart) && int(x.numStart[k+1]) <= at+i {
+			k++
 		}
 		b.set(x.numVal[k])
-		if k+1 < len(x.numStart) {
-			at = int(x.numStart[k+1])
-		} else {
+		if k+1 == len(x.numStart) {
 			return
 		}
+		k++
+		at = int(x.numStart[k])
 	}
 }
