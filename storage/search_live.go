@@ -5,7 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
+	"time"
 )
 
 // The in-memory search index (search_index.go) is made the first time
@@ -53,9 +55,15 @@ type liveSearch struct {
 	wg       sync.WaitGroup
 }
 
+// SearchIndexEnv, set to "off", keeps the in-memory search index from
+// being built: searches use the replica's FTS5 index only, slower on a
+// large replica, with about 10 MB less memory per 50,000 work orders.
+const SearchIndexEnv = "WORKDESK_SEARCH_INDEX"
+
 func (l *liveSearch) init() {
 	l.tok = newTokenizer()
 	l.ctx, l.stop = context.WithCancel(context.Background())
+	l.off = os.Getenv(SearchIndexEnv) == "off"
 }
 
 func (l *liveSearch) close() {
@@ -155,6 +163,7 @@ func (s *Store) buildSearchIndexLocked() {
 	go func() {
 		defer l.wg.Done()
 		defer close(done)
+		start := s.now()
 		x, err := s.buildSearchIndex(l.ctx)
 		l.mu.Lock()
 		defer l.mu.Unlock()
@@ -175,6 +184,7 @@ func (s *Store) buildSearchIndexLocked() {
 			}
 		default:
 			l.idx = x
+			s.log.Info("search index ready", "workOrders", len(x.byID), "took", s.now().Sub(start).Round(time.Millisecond))
 		}
 	}()
 }
@@ -183,17 +193,26 @@ func (s *Store) buildSearchIndexLocked() {
 // index, and catches it up with the writes made while it read, until
 // little is left to apply.
 func (s *Store) buildSearchIndex(ctx context.Context) (*searchIndex, error) {
+	// Its own connection, without the readers' memory map: reading every
+	// row through the map left the whole table resident in the window
+	// (70 MB at 50,000 work orders) after the index was built.
+	db, err := sql.Open("sqlite", dsn(s.path, "_pragma=busy_timeout(10000)", "_pragma=query_only(1)", "_pragma=mmap_size(0)"))
+	if err != nil {
+		return nil, fmt.Errorf("storage: building the search index: %w", err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
 	x := newSearchIndex(s.search.tok)
-	if err := s.r.QueryRowContext(ctx, `SELECT COALESCE(max(seq), 0) FROM search_changes`).Scan(&x.seq); err != nil {
+	if err := db.QueryRowContext(ctx, `SELECT COALESCE(max(seq), 0) FROM search_changes`).Scan(&x.seq); err != nil {
 		return nil, fmt.Errorf("storage: building the search index: %w", err)
 	}
 	var n int
-	if err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM work_orders`).Scan(&n); err != nil {
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM work_orders`).Scan(&n); err != nil {
 		return nil, fmt.Errorf("storage: building the search index: %w", err)
 	}
 	x.reserve(n)
 	// Rows written after that are read twice, which does no harm.
-	rows, err := s.r.QueryContext(ctx, `SELECT `+indexRowColumns+` FROM work_orders w ORDER BY w.id`)
+	rows, err := db.QueryContext(ctx, `SELECT `+indexRowColumns+` FROM work_orders w ORDER BY w.id`)
 	if err != nil {
 		return nil, fmt.Errorf("storage: building the search index: %w", err)
 	}
@@ -235,7 +254,7 @@ func (s *Store) buildSearchIndex(ctx context.Context) (*searchIndex, error) {
 	x.sortDictionary()
 	x.order(SortNextDeadline) // the list's first order
 	for range 3 {
-		if caught, err := catchUp(ctx, s.r, x); err != nil || !caught {
+		if caught, err := catchUp(ctx, db, x); err != nil || !caught {
 			return x, err
 		}
 	}

@@ -116,6 +116,7 @@ func newListView(store *storage.Store, prefs fyne.Preferences, background, do fu
 			c.Focus(v.table)
 		}
 	}
+	v.search.onFocus = v.lister.warm
 	v.search.SetPlaceHolder("Search number, customer, site or description  (Ctrl+F)")
 	v.search.OnChanged = func(s string) { v.query.Search = s; v.requery() }
 
