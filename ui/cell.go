@@ -37,13 +37,26 @@ func newCell() *cell {
 	return c
 }
 
+// setText shows s, with an ellipsis if it does not fit. Only text that
+// does not fit is set to truncate: Fyne 2.8 lays out a truncating label
+// with a text shaper made afresh each time (about 10 KB of garbage per
+// cell), which was two thirds of the work of showing a search's first page
+// and, through the collector, most of the slow keystrokes. The width is
+// checked on every update, so a narrowed column truncates what no longer
+// fits (the table updates every cell after a resize).
 func (c *cell) setText(s string, align fyne.TextAlign, bold bool) {
 	c.text.Show()
 	c.badge.Hide()
 	c.check.Hide()
-	if c.text.Text != s || c.text.Alignment != align || c.text.TextStyle.Bold != bold {
+	trunc := fyne.TextTruncateEllipsis
+	room := c.Size().Width - 2*theme.InnerPadding() - 1 // 1: rounding
+	if fyne.MeasureText(s, theme.TextSize(), fyne.TextStyle{Bold: bold}).Width <= room {
+		trunc = fyne.TextTruncateOff
+	}
+	if c.text.Text != s || c.text.Alignment != align || c.text.TextStyle.Bold != bold || c.text.Truncation != trunc {
 		c.text.Alignment = align
 		c.text.TextStyle.Bold = bold
+		c.text.Truncation = trunc
 		c.text.SetText(s)
 	}
 }
