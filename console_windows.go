@@ -18,7 +18,7 @@ func init() {
 		return
 	}
 	switch os.Args[1] {
-	case "doctor", "sandbox", "receive", "version", "-version", "--version", "help", "-h", "-help", "--help":
+	case "doctor", "sandbox", "receive", "hub", "version", "-version", "--version", "help", "-h", "-help", "--help":
 		attachParentConsole()
 	}
 }

@@ -115,6 +115,23 @@ type session struct {
 	backend *backend
 	desk    *ui.Desk
 	ready   chan struct{}
+	// officeGiven is what File › Connect to office hub… was last given.
+	officeGiven officeLogin
+}
+
+// officeLogin is a person's client id and secret at an office hub.
+type officeLogin struct{ id, secret string }
+
+// officeHub is the hub to open office mode on: --hub, else the saved one
+// when the person last used office mode.
+func (s *session) officeHub() string {
+	if s.flags.hub != "" {
+		return s.flags.hub
+	}
+	if o := ui.LoadOfficeSettings(s.app.Preferences()); o.InUse {
+		return o.HubURL
+	}
+	return ""
 }
 
 // launch opens a window on the live service when one is configured and
@@ -129,11 +146,8 @@ func (s *session) launch(wantLive bool) error {
 	switch {
 	case s.flags.replica != "":
 		b, err = openOffline(ctx, s.flags.replica)
-	case s.flags.hub != "" && wantLive:
-		var id, secret string
-		if id, secret, err = s.officeCredentials(ctx); err == nil {
-			b, err = startOffice(ctx, s.flags.dataDir, s.flags.hub, id, secret)
-		}
+	case s.officeHub() != "" && wantLive:
+		b, notice, err = s.openOffice(ctx, s.officeHub())
 	case wantLive && live.Configured():
 		b, err = s.startLive(ctx, live)
 		switch {
@@ -163,6 +177,10 @@ func (s *session) launch(wantLive bool) error {
 			return api.Diagnose(ctx, conn, nil, report)
 		},
 		SwitchMode: func(toLive bool) {
+			// A choice of Live or Demo from the menu leaves office mode,
+			// for this run and the next start.
+			s.flags.hub, s.officeGiven = "", officeLogin{}
+			ui.SetOfficeInUse(prefs, false)
 			if err := s.launch(toLive); err != nil {
 				s.desk.ShowError(err)
 			}

@@ -9,7 +9,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"strings"
@@ -21,7 +20,7 @@ import (
 	"github.com/workorderdesk/workdesk/storage/hub"
 )
 
-const hubUsage = `workdesk hub serve [--db URL] [--addr HOST:PORT] [--public-url URL] [--base-url U --token-url U --client-id ID --cert FILE]
+const hubUsage = `workdesk hub serve [--db URL] [--addr HOST:PORT] [--public-url URL] [--max-conns N] [--base-url U --token-url U --client-id ID --cert FILE]
     run the office hub (env: WORKDESK_DB or DATABASE_URL, and the WORKDESK_* of doctor)
 workdesk hub user add --db URL --name "Ana Ruiz"     make a staff account; prints its ClientId and ClientSecret once
 workdesk hub user list --db URL                      list the staff accounts
@@ -128,6 +127,7 @@ func hubServe(ctx context.Context, args []string, out, errOut io.Writer, listeni
 	dbURL := dbFlag(fs)
 	addr := fs.String("addr", "127.0.0.1:8095", "listen `address` (HOST:PORT)")
 	public := fs.String("public-url", "", "the hub's `URL` as desktops and the service reach it (behind an HTTPS proxy); default http://ADDR/")
+	maxConns := fs.Int("max-conns", hub.DefaultMaxConns, "most connections open at once (desktops hold one event stream each, plus their calls)")
 	conn := connectionFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -153,7 +153,8 @@ func hubServe(ctx context.Context, args []string, out, errOut io.Writer, listeni
 		return 1
 	}
 	defer db.Close()
-	h, err := hub.New(hub.Options{DB: db, Service: c, Verifier: v, Logger: slog.New(slog.NewTextHandler(errOut, nil))})
+	h, err := hub.New(hub.Options{DB: db, Service: c, Verifier: v, Limits: api.ServerLimits{MaxConns: *maxConns},
+		Logger: slog.New(slog.NewTextHandler(errOut, nil))})
 	if err != nil {
 		fmt.Fprintln(errOut, "hub serve:", err)
 		return 1
@@ -173,7 +174,9 @@ func hubServe(ctx context.Context, args []string, out, errOut io.Writer, listeni
 	if strings.HasPrefix(base, "http://") {
 		fmt.Fprintln(out, "(the service posts notifications only to HTTPS: put the hub behind an HTTPS proxy and pass --public-url)")
 	}
-	srv := &http.Server{Handler: h.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	// Bounded connections, headers and idle time; each request's body and
+	// answer get deadlines of their own (event streams stay open).
+	srv := h.NewServer()
 	h.Start(ctx)
 	defer h.Close()
 	if listening != nil {

@@ -23,11 +23,7 @@ import (
 // output nor its database (dumped whole) holds the service's secret, the
 // person's secret, an access token or a download link.
 func TestHubCommandsEndToEnd(t *testing.T) {
-	cl, err := pgtest.Start()
-	if err != nil {
-		t.Skip(err)
-	}
-	t.Cleanup(cl.Stop)
+	cl := pgtest.StartT(t)
 	dbURL := cl.NewDB(t)
 	sb, err := sandbox.New(sandbox.Options{})
 	if err != nil {
@@ -99,6 +95,15 @@ func TestHubCommandsEndToEnd(t *testing.T) {
 	if err != nil || link.URL == "" {
 		t.Fatalf("download link: %+v, %v", link, err)
 	}
+	// The attachment list is stored in the hub's database; the link, asked
+	// for again after it, never.
+	if list, err := desk.ListAttachments(ctx, id); err != nil || len(list) == 0 {
+		t.Fatalf("attachments through the hub: %+v, %v", list, err)
+	}
+	again, err := desk.AttachmentDownloadURL(ctx, id, att.AttachmentId)
+	if err != nil || again.URL == "" {
+		t.Fatalf("download link again: %v", err)
+	}
 	sb.SetNotifyURL(base + "notify")
 	wo, err := sb.DispatchWorkOrder()
 	if err != nil {
@@ -131,12 +136,13 @@ func TestHubCommandsEndToEnd(t *testing.T) {
 
 	_, linkSig, _ := strings.Cut(link.URL, "?")
 	dump := cl.Dump(t, dbURL)
-	if !bytes.Contains(dump, []byte("Ana Ruiz")) {
-		t.Fatal("the dump does not hold the data it should: the search below would prove nothing")
+	if !bytes.Contains(dump, []byte("Ana Ruiz")) || !bytes.Contains(dump, []byte(att.AttachmentId)) {
+		t.Fatal("the dump does not hold the data it should (a person, a stored attachment list): the search below would prove nothing")
 	}
 	for what, secret := range map[string]string{
 		"the service's client secret": info.ClientSecret, "the person's secret": creds.ClientSecret,
 		"the person's access token": tok, "a download link": link.URL, "a download link's signature": linkSig,
+		"the download link asked for after the list": again.URL,
 	} {
 		for where, text := range map[string][]byte{"the database": dump, "the hub's output": serveOut.Bytes(), "the hub's log": serveErr.Bytes(),
 			"user list": listOut.Bytes(), "user disable": disableOut.Bytes()} {

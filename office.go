@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -31,10 +32,14 @@ func (p *officePerson) set(n string) {
 	p.mu.Unlock()
 }
 
-// officeCredentials are the person's client id and secret: from
-// WORKDESK_CLIENT_ID / WORKDESK_CLIENT_SECRET, else the saved client id and
-// its secret in the keyring.
+// officeCredentials are the person's client id and secret: those just
+// given to File › Connect to office hub…, else WORKDESK_CLIENT_ID /
+// WORKDESK_CLIENT_SECRET, else the saved client id and its secret in the
+// keyring. A saved client id without its secret is errNoSecret, with the id.
 func (s *session) officeCredentials(ctx context.Context) (id, secret string, err error) {
+	if s.officeGiven.id != "" && s.officeGiven.secret != "" {
+		return s.officeGiven.id, s.officeGiven.secret, nil
+	}
 	if id, secret = os.Getenv("WORKDESK_CLIENT_ID"), os.Getenv("WORKDESK_CLIENT_SECRET"); id != "" && secret != "" {
 		return id, secret, nil
 	}
@@ -43,9 +48,33 @@ func (s *session) officeCredentials(ctx context.Context) (id, secret string, err
 		return "", "", fmt.Errorf("office mode needs your client id and secret: set WORKDESK_CLIENT_ID and WORKDESK_CLIENT_SECRET, or use File › Connect to office hub…")
 	}
 	if secret, err = s.secrets.Get(ctx, id); err != nil || secret == "" {
-		return "", "", fmt.Errorf("the client secret for %s is not saved on this computer: use File › Connect to office hub…", id)
+		return id, "", errNoSecret
 	}
 	return id, secret, nil
+}
+
+// openOffice opens office mode on hubURL; without the person's secret it
+// opens their office replica as last synced, and notice says how to
+// connect (never the demo without a word, as for Live).
+func (s *session) openOffice(ctx context.Context, hubURL string) (b *backend, notice string, err error) {
+	id, secret, err := s.officeCredentials(ctx)
+	switch {
+	case errors.Is(err, errNoSecret):
+		notice = fmt.Sprintf("Not connected: the client secret for client id %s is not saved on this computer. "+
+			"Enter it in Connect to office hub… to connect; until then you see the office's work orders as last synced, and your actions wait in the outbox.", id)
+		b, err = openOfficeReplica(ctx, s.flags.dataDir, hubURL, id)
+	case err == nil:
+		b, err = startOffice(ctx, s.flags.dataDir, hubURL, id, secret)
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	// The next start opens the saved office again; a one-off --hub with
+	// credentials from the environment leaves the settings as they were.
+	if saved := ui.LoadOfficeSettings(s.app.Preferences()); saved.HubURL == strings.TrimRight(strings.TrimSpace(hubURL), "/") {
+		ui.SetOfficeInUse(s.app.Preferences(), true)
+	}
+	return b, notice, nil
 }
 
 // startOffice opens office mode: the desktop's client, sync and outbox go
@@ -67,6 +96,7 @@ func startOffice(ctx context.Context, dataDir, hubURL, clientID, secret string) 
 	}
 	b := &backend{Engine: eng, person: &officePerson{}}
 	eng.Service = hubURL
+	b.person.set(eng.KeptHubPerson(ctx)) // until the hub answers
 	go func() {
 		// On failure HubPerson returns the name kept from last time.
 		name, _ := eng.HubPerson(context.Background())
@@ -75,13 +105,40 @@ func startOffice(ctx context.Context, dataDir, hubURL, clientID, secret string) 
 	return b, nil
 }
 
-// connectOffice saves what File › Connect to office hub… was given and
-// opens office mode behind a new window.
-func (s *session) connectOffice(o ui.OfficeSettings, secret string) error {
-	if err := s.secrets.Set(context.Background(), o.ClientID, secret); err != nil {
-		return fmt.Errorf("keeping the secret in the keyring: %w", err)
+// openOfficeReplica opens the person's office replica without connecting:
+// their work orders as last synced, while the secret is missing.
+func openOfficeReplica(ctx context.Context, dataDir, hubURL, clientID string) (*backend, error) {
+	if err := ui.CheckHubURL(hubURL); err != nil {
+		return nil, err
 	}
-	o.Save(s.app.Preferences())
+	hubURL = strings.TrimRight(strings.TrimSpace(hubURL), "/")
+	path, err := replicaPath(dataDir, storage.OfficeProfile(hubURL, clientID))
+	if err != nil {
+		return nil, err
+	}
+	eng, err := storage.OpenEngine(ctx, path, storage.EngineOptions{})
+	if err != nil {
+		return nil, err
+	}
+	eng.Service = hubURL
+	b := &backend{Engine: eng, person: &officePerson{}}
+	b.person.set(eng.KeptHubPerson(ctx)) // with no hub to ask, the name from the last connection
+	return b, nil
+}
+
+// connectOffice opens office mode behind a new window with what File ›
+// Connect to office hub… was given (the window already keeps the secret in
+// the keyring, off the main goroutine), and saves the hub and client id.
+func (s *session) connectOffice(o ui.OfficeSettings, secret string) error {
+	prefs := s.app.Preferences()
+	prev, prevHub, prevSaved := s.officeGiven, s.flags.hub, ui.LoadOfficeSettings(prefs)
+	s.officeGiven.id, s.officeGiven.secret = o.ClientID, secret
 	s.flags.hub = o.HubURL
-	return s.launch(true)
+	o.Save(prefs)
+	if err := s.launch(true); err != nil {
+		s.officeGiven, s.flags.hub = prev, prevHub
+		prevSaved.Save(prefs)
+		return err
+	}
+	return nil
 }

@@ -21,6 +21,7 @@ package main
 //	typein TYPE TEXT      the same for the entries that are, or are inside, a TYPE
 //	key NAME              press a key (fyne.KeyName, e.g. Escape) on the focused widget
 //	resize WxH            resize the window
+//	move X Y              move the window to X, Y on the screen (X11)
 //	texts [TYPE]          the visible texts in scope (inside a TYPE, if
 //	                      given), separated by " | "
 
@@ -156,6 +157,15 @@ func command(w fyne.Window, verb, arg string) (string, error) {
 			return "", fmt.Errorf("resize wants WxH: %w", err)
 		}
 		w.Resize(fyne.NewSize(width, height))
+		return arg, nil
+	case "move":
+		var x, y int
+		if _, err := fmt.Sscanf(arg, "%d %d", &x, &y); err != nil {
+			return "", fmt.Errorf("move wants X Y: %w", err)
+		}
+		if err := moveWindow(w, x, y); err != nil {
+			return "", err
+		}
 		return arg, nil
 	case "texts":
 		var out []string

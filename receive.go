@@ -85,7 +85,7 @@ func receive(ctx context.Context, args []string, out, errOut io.Writer, listenin
 func newReceiveHandler(eng *storage.Engine, v *api.Verifier, checkSource bool, out, errOut io.Writer) http.Handler {
 	var mu sync.Mutex // one line at a time, whatever the concurrency
 	enc := json.NewEncoder(out)
-	eng.OnEvent(func(ev api.Event) {
+	eng.OnApplied(func(ev api.Event) {
 		mu.Lock()
 		defer mu.Unlock()
 		enc.Encode(struct {

@@ -152,6 +152,31 @@ func TestReceivePrintsOnlyNewEvents(t *testing.T) {
 	if lines := strings.Count(out.String(), "\n"); lines != 1 {
 		t.Fatalf("stdout after a delivery and its redelivery:\n%s\nwant one line", out.String())
 	}
+
+	// Logged but not applied: an NTE change for a work order the replica
+	// does not hold yet (the next sync brings it), and an action the app
+	// does not handle. Both are acknowledged, neither is printed.
+	eng, err := storage.OpenEngine(ctx, f.db, storage.EngineOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close()
+	srv := httptest.NewServer(newReceiveHandler(eng, v, false, &out, &errOut))
+	defer srv.Close()
+	unknownWO, _ := api.MarshalEvent(api.EventHeader{WorkOrderId: 999, Action: api.ActionNteChanged, ActionDate: time.Now().UTC(), MessageId: uuid.NewString()},
+		api.NteChangedEvent{Amount: api.MustMoney("900", "USD")})
+	ism := []byte(`{"Header":{"WorkOrderId":4242,"Action":"IsmStatusChanged","MessageId":"` + uuid.NewString() + `"},"Status":"Passed"}`)
+	for _, d := range []struct {
+		action string
+		body   []byte
+	}{{api.ActionNteChanged, unknownWO}, {"IsmStatusChanged", ism}} {
+		if code, err := postEvent(srv.URL, f.token, d.action, d.body); err != nil || code != http.StatusOK {
+			t.Fatalf("%s: HTTP %d, %v (stderr %q)", d.action, code, err, errOut.String())
+		}
+	}
+	if lines := strings.Count(out.String(), "\n"); lines != 1 {
+		t.Errorf("stdout after two notifications that changed nothing:\n%s\nwant still one line", out.String())
+	}
 }
 
 // receiveRun runs `workdesk receive` with args until ctx ends and returns

@@ -93,7 +93,8 @@ func (c *Client) Download(ctx context.Context, link DownloadURL, w io.Writer, pr
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
-		return fmt.Errorf("downloading: %w", errors.Unwrap(err))
+		// Unwrapped first: the *url.Error would carry the link itself.
+		return fmt.Errorf("downloading: %w", plainNetError("the file's server", errors.Unwrap(err)))
 	}
 	defer drain(resp)
 	if resp.StatusCode != http.StatusOK {

@@ -140,7 +140,7 @@ func describeTokenError(err error) error {
 			}
 			return ErrCredentialsRejected
 		}
-		return fmt.Errorf("token server answered HTTP %d", re.Response.StatusCode)
+		return &netProblem{plain: fmt.Sprintf("the token server is having trouble (it answered HTTP %d)", re.Response.StatusCode), err: err}
 	}
-	return fmt.Errorf("token server unreachable: %w", err)
+	return fmt.Errorf("token server unreachable: %w", plainNetError("the token server", err))
 }

@@ -141,7 +141,7 @@ func (c *Client) do(ctx context.Context, r request, out any) error {
 		}
 		resp, err := c.send(ctx, r, tok)
 		if err != nil {
-			return fmt.Errorf("%s: %w", op, err)
+			return fmt.Errorf("%s: %w", op, plainNetError("the service", err))
 		}
 		if resp.StatusCode == http.StatusUnauthorized {
 			// Even when no retry follows (second 401, unreplayable body), the
@@ -243,13 +243,13 @@ func decode(resp *http.Response, op, id string, out any) error {
 	}
 	raw, err := readBody(resp)
 	if err != nil {
-		return fmt.Errorf("%s: reading the answer: %w", op, err)
+		return fmt.Errorf("%s: %w", op, plainReadError(err))
 	}
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil // an empty 200 is a success with nothing to read
 	}
 	if err := json.Unmarshal(raw, out); err != nil {
-		return fmt.Errorf("%s: reading the answer: %w", op, err)
+		return fmt.Errorf("%s: %w", op, plainJSONError(err))
 	}
 	return nil
 }

@@ -177,10 +177,16 @@ const (
 	defaultDedupWindow = 10000
 )
 
+// ErrUnacceptableEvent marks a handler's error about the notification
+// itself (an amount that does not fit the work order's currency, which only
+// the replica knows): the receiver answers 400, as it does for what it can
+// judge alone, instead of 500, which would only ask for the same body again.
+var ErrUnacceptableEvent = errors.New("notification refused")
+
 // Receiver is the http.Handler notifications are delivered to. It verifies,
 // de-duplicates by Header.MessageId and hands each event on exactly once
 // when the handler succeeds; a handler error answers 500 so the service
-// delivers it again later.
+// delivers it again later (400 for ErrUnacceptableEvent).
 type Receiver struct {
 	v      *Verifier
 	handle func(context.Context, Event) error
@@ -295,6 +301,10 @@ func (rc *Receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	err = rc.handle(r.Context(), ev)
 	rc.finish(id, err == nil)
+	if errors.Is(err, ErrUnacceptableEvent) {
+		rc.reject(w, http.StatusBadRequest, ev.Header.Action+" "+id+": "+err.Error())
+		return
+	}
 	if err != nil {
 		rc.reject(w, http.StatusInternalServerError, "handling "+ev.Header.Action+" "+id+": "+err.Error())
 		return

@@ -525,6 +525,7 @@ func TestReceiverDeduplicates(t *testing.T) {
 		{"a", nil, 200, 1},
 		{"a", nil, 200, 1}, // duplicate: acknowledged, not handed on
 		{"b", errors.New("database is locked"), 500, 1},
+		{"b", fmt.Errorf("%w: its amount does not fit", ErrUnacceptableEvent), 400, 1}, // the replica judged the body itself
 		{"b", nil, 200, 2}, // a failed one is handed on again when redelivered
 		{"b", nil, 200, 2},
 		{"c", nil, 200, 3},

@@ -7,12 +7,13 @@ import (
 	"time"
 )
 
-// ReceiverLimits bound what one sender can hold of the notification
-// receiver; the zero value gives the defaults below. The receiver listens
-// where anyone can connect, without a token, so every resource a
-// connection holds has an end: its headers, its body, its answer, its idle
-// wait, and the number of connections at once.
-type ReceiverLimits struct {
+// ServerLimits bound what one client can hold of a server that listens
+// where anyone can connect: its headers, its body, its answer, its idle
+// wait, and the number of connections at once. The zero value gives the
+// defaults below (chosen for the notification receiver); NoTimeout leaves
+// a timeout unset for a server whose handlers set per-request deadlines
+// instead (the office hub, whose event streams stay open for hours).
+type ServerLimits struct {
 	// MaxConns caps open connections; one over the cap is closed as soon
 	// as it is accepted, so open files stay bounded. 0 = 512, room for
 	// hundreds of stalled connections beside the service's deliveries.
@@ -33,7 +34,14 @@ type ReceiverLimits struct {
 	MaxHeaderBytes int
 }
 
-// Defaults of ReceiverLimits.
+// ReceiverLimits bound what one sender can hold of the notification
+// receiver.
+type ReceiverLimits = ServerLimits
+
+// NoTimeout, as a ServerLimits timeout, sets none.
+const NoTimeout time.Duration = -1
+
+// Defaults of ServerLimits.
 const (
 	DefaultReceiverMaxConns       = 512
 	DefaultReceiverHeaderTimeout  = 10 * time.Second
@@ -43,10 +51,13 @@ const (
 	DefaultReceiverMaxHeaderBytes = 16 << 10
 )
 
-func (l ReceiverLimits) withDefaults() ReceiverLimits {
+func (l ServerLimits) withDefaults() ServerLimits {
 	def := func(v *time.Duration, d time.Duration) {
-		if *v <= 0 {
+		switch {
+		case *v == 0:
 			*v = d
+		case *v < 0:
+			*v = 0 // http.Server's "none"
 		}
 	}
 	if l.MaxConns <= 0 {
@@ -63,10 +74,15 @@ func (l ReceiverLimits) withDefaults() ReceiverLimits {
 }
 
 // NewReceiverServer is the http.Server notifications are served by (the
-// handler is usually a mux around a Receiver), hardened by limits. The cap
-// on connections is kept by the server itself (its ConnState hook), so any
-// listener passed to Serve is bounded.
+// handler is usually a mux around a Receiver), hardened by limits.
 func NewReceiverServer(handler http.Handler, limits ReceiverLimits) *http.Server {
+	return NewLimitedServer(handler, limits)
+}
+
+// NewLimitedServer is an http.Server hardened by limits. The cap on
+// connections is kept by the server itself (its ConnState hook), so any
+// listener passed to Serve is bounded.
+func NewLimitedServer(handler http.Handler, limits ServerLimits) *http.Server {
 	l := limits.withDefaults()
 	cc := &connCap{max: l.MaxConns}
 	return &http.Server{

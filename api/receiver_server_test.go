@@ -110,10 +110,13 @@ func (rig *abuseRig) tryPost(id string) (int, time.Duration, error) {
 	return resp.StatusCode, time.Since(start), nil
 }
 
-func openFiles(t *testing.T) int {
+// openFiles counts this process's open files, or -1 where the system has
+// no /proc/self/fd (macOS, Windows): there the figures that need it are
+// skipped, not the test.
+func openFiles() int {
 	entries, err := os.ReadDir("/proc/self/fd")
 	if err != nil {
-		t.Skip("no /proc/self/fd here")
+		return -1
 	}
 	return len(entries)
 }
@@ -128,7 +131,7 @@ func TestReceiverAbuseStalledConnections(t *testing.T) {
 	// held to the numbers in TestReceiverLimitDefaults.
 	limits := ReceiverLimits{ReadHeaderTimeout: time.Second, ReadTimeout: 2 * time.Second, IdleTimeout: 2 * time.Second}
 	rig := newAbuseRig(t, limits)
-	before := openFiles(t)
+	before := openFiles()
 
 	start := time.Now()
 	var conns []net.Conn
@@ -140,7 +143,7 @@ func TestReceiverAbuseStalledConnections(t *testing.T) {
 			c.Close()
 		}
 	}()
-	peak := openFiles(t) - before
+	peak := openFiles() - before
 
 	status, took := rig.post(t, "valid-under-abuse")
 	t.Logf("a valid notification with 300 stalled connections open: HTTP %d in %v", status, took.Round(time.Millisecond))
@@ -170,16 +173,18 @@ func TestReceiverAbuseStalledConnections(t *testing.T) {
 	conns = nil
 	// The server closes its side as the client's did; give the runtime a
 	// moment to reap them before counting.
-	var after int
-	for range 50 {
-		if after = openFiles(t) - before; after <= 10 {
-			break
+	if before >= 0 {
+		var after int
+		for range 50 {
+			if after = openFiles() - before; after <= 10 {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Logf("open files: +%d with 300 stalled (client and server ends), +%d afterwards", peak, after)
-	if after > 10 {
-		t.Errorf("open files grew by %d and stayed there", after)
+		t.Logf("open files: +%d with 300 stalled (client and server ends), +%d afterwards", peak, after)
+		if after > 10 {
+			t.Errorf("open files grew by %d and stayed there", after)
+		}
 	}
 	rig.mu.Lock()
 	defer rig.mu.Unlock()
@@ -331,5 +336,19 @@ func TestReceiverLimitDefaults(t *testing.T) {
 	}
 	if srv.ConnState == nil {
 		t.Error("no connection cap")
+	}
+}
+
+// A server whose handlers set their own deadlines (the office hub's event
+// streams stay open for hours) can leave the whole-request timeouts unset
+// and keep every other limit.
+func TestLimitedServerWithoutWholeRequestTimeouts(t *testing.T) {
+	srv := NewLimitedServer(http.NotFoundHandler(), ServerLimits{ReadTimeout: NoTimeout, WriteTimeout: NoTimeout, MaxConns: 1024})
+	if srv.ReadTimeout != 0 || srv.WriteTimeout != 0 {
+		t.Errorf("ReadTimeout %v, WriteTimeout %v: want none", srv.ReadTimeout, srv.WriteTimeout)
+	}
+	if srv.ReadHeaderTimeout != DefaultReceiverHeaderTimeout || srv.IdleTimeout != DefaultReceiverIdleTimeout ||
+		srv.MaxHeaderBytes != DefaultReceiverMaxHeaderBytes || srv.ConnState == nil {
+		t.Errorf("the other limits were lost: %+v", srv)
 	}
 }

@@ -184,6 +184,11 @@ type app struct {
 }
 
 func start(t *testing.T) *app {
+	return startWith(t, []string{"--window-size", "1280x800", "--data-dir", t.TempDir()})
+}
+
+// startWith starts the app with args and, added to the environment, env.
+func startWith(t *testing.T, args []string, env ...string) *app {
 	bin, display := os.Getenv("WORKDESK_BIN"), os.Getenv("DISPLAY")
 	if bin == "" || display == "" {
 		t.Skip("needs WORKDESK_BIN (the app built with -tags realwindow) and an X DISPLAY: run make realwindow")
@@ -206,8 +211,8 @@ func start(t *testing.T) *app {
 	}
 	t.Logf("screenshots of each step: %s", shots)
 
-	cmd := exec.Command(bin, "--window-size", "1280x800", "--data-dir", t.TempDir())
-	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir(), "FYNE_SCALE=1", "HOME="+home(t))
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir(), "FYNE_SCALE=1", "HOME="+home(t)), env...)
 	a := &app{t: t, cmd: cmd, lines: make(chan string), exited: make(chan struct{}), stderr: &syncBuffer{}, shots: shots}
 	cmd.Stderr = a.stderr
 	var err error

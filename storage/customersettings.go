@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/workorderdesk/workdesk/api"
 )
@@ -47,14 +48,24 @@ func (s *Store) settingsOf(ctx context.Context, wo *api.WorkOrder) (*api.Custome
 	return cs, err
 }
 
+// SettingsMaxAge is how long a customer's stored settings are trusted
+// without a change to its work orders: a customer that tightens its rules
+// (forbids back-dating, asks a new question) sends no notification, and a
+// quiet customer would otherwise keep its old rules in the replica for ever.
+// Customers are few, so an hourly read of each costs little.
+const SettingsMaxAge = time.Hour
+
 // customersOf lists the distinct customers of the stored work orders ids,
-// and those whose settings were never read.
+// those whose settings were never read, and those read longer ago than
+// SettingsMaxAge.
 func (s *Store) customersOf(ctx context.Context, ids []int64) ([]int64, error) {
 	// Customers never read yet (a replica from before customer settings
 	// existed) are refreshed too, whether or not their work orders changed.
 	rows, err := s.r.QueryContext(ctx, `SELECT DISTINCT customer_id FROM work_orders
  WHERE customer_id > 0 AND (id IN (SELECT value FROM json_each(?))
-   OR customer_id NOT IN (SELECT customer_id FROM customer_settings)) ORDER BY customer_id`, idsJSON(ids))
+   OR customer_id NOT IN (SELECT customer_id FROM customer_settings)
+   OR customer_id IN (SELECT customer_id FROM customer_settings WHERE fetched_at < ?)) ORDER BY customer_id`,
+		idsJSON(ids), s.now().Add(-SettingsMaxAge).UnixMilli())
 	if err != nil {
 		return nil, fmt.Errorf("storage: reading customers: %w", err)
 	}

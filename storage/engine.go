@@ -30,13 +30,14 @@ type Engine struct {
 	// Service names what the engine talks to, for the status bar.
 	Service string
 
-	mu       sync.Mutex
-	progress func(done, total int)
-	onEvent  []func(api.Event)
-	receiver string
-	stream   string // the hub's event stream, when Hub
-	hubURL   string // the hub, without a trailing slash, when Hub
-	hubHTTP  *http.Client
+	mu        sync.Mutex
+	progress  func(done, total int)
+	onEvent   []func(api.Event)
+	onApplied []func(api.Event)
+	receiver  string
+	stream    string // the hub's event stream, when Hub
+	hubURL    string // the hub, without a trailing slash, when Hub
+	hubHTTP   *http.Client
 
 	stop context.CancelFunc
 	srvs []*http.Server
@@ -147,20 +148,33 @@ func (e *Engine) OnEvent(f func(api.Event)) {
 }
 
 // HandleEvent stores and applies a verified notification, then tells
-// those listening; a redelivery of one already logged changed nothing, and
-// nobody is told again.
+// those listening: OnEvent's of each one newly logged (the window lists it
+// even when it changed nothing), OnApplied's of each one that changed the
+// replica. A redelivery of one already logged changed nothing, and nobody
+// is told again.
 func (e *Engine) HandleEvent(ctx context.Context, ev api.Event) error {
-	fresh, err := e.Store.StoreEvent(ctx, ev)
-	if err != nil || !fresh {
+	out, err := e.Store.StoreEvent(ctx, ev)
+	if err != nil || !out.Fresh {
 		return err
 	}
 	e.mu.Lock()
 	hear := slices.Clone(e.onEvent)
+	if out.Applied {
+		hear = append(hear, e.onApplied...)
+	}
 	e.mu.Unlock()
 	for _, f := range hear {
 		f(ev)
 	}
 	return nil
+}
+
+// OnApplied adds f to those told of each notification that changed the
+// replica (the receive command prints only those).
+func (e *Engine) OnApplied(f func(api.Event)) {
+	e.mu.Lock()
+	e.onApplied = append(e.onApplied, f)
+	e.mu.Unlock()
 }
 
 // Receiver is the notification endpoint: verified with v, applied to the

@@ -32,15 +32,27 @@ func (s *Store) HandleEvent(ctx context.Context, ev api.Event) error {
 	return err
 }
 
-// StoreEvent is HandleEvent that also says whether the event was new:
-// false for a redelivery of one already logged, which changed nothing.
-func (s *Store) StoreEvent(ctx context.Context, ev api.Event) (fresh bool, err error) {
+// EventOutcome says what StoreEvent did with a notification.
+type EventOutcome struct {
+	// Fresh: logged now; false for a redelivery of one already logged,
+	// which changed nothing.
+	Fresh bool
+	// Applied: the replica changed as the event says (false for one logged
+	// only: stale, an action the app does not handle, a work order not
+	// synced yet).
+	Applied bool
+}
+
+// StoreEvent is HandleEvent that also says what it did. An event whose
+// amount does not fit the work order's currency is neither logged nor
+// applied: its error wraps api.ErrUnacceptableEvent.
+func (s *Store) StoreEvent(ctx context.Context, ev api.Event) (out EventOutcome, err error) {
 	h := ev.Header
 	raw := []byte(ev.Raw)
 	if len(raw) == 0 {
 		b, err := api.MarshalEvent(h, ev.Body)
 		if err != nil {
-			return false, fmt.Errorf("storage: encoding event %s: %w", h.Action, err)
+			return out, fmt.Errorf("storage: encoding event %s: %w", h.Action, err)
 		}
 		raw = b
 	}
@@ -55,7 +67,6 @@ func (s *Store) StoreEvent(ctx context.Context, ev api.Event) (fresh bool, err e
 		woID = nw.Details.WorkOrderId
 	}
 	now := s.now()
-	applied := false
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO events(message_id, work_order_id, action, action_date, received_at, json)
 VALUES (?,?,?,?,?,?) ON CONFLICT(message_id) DO NOTHING`, msgID, woID, h.Action, ms(h.ActionDate), now.UnixMilli(), string(raw))
@@ -66,17 +77,17 @@ VALUES (?,?,?,?,?,?) ON CONFLICT(message_id) DO NOTHING`, msgID, woID, h.Action,
 			s.log.Debug("duplicate notification ignored", "action", h.Action, "workOrder", woID)
 			return nil
 		}
-		fresh = true
-		applied, err = s.applyEvent(ctx, tx, woID, ev, now)
+		out.Fresh = true
+		out.Applied, err = s.applyEvent(ctx, tx, woID, ev, now)
 		return err
 	})
 	if err != nil {
-		return false, err
+		return EventOutcome{}, err
 	}
-	if applied {
+	if out.Applied {
 		s.notify([]int64{woID})
 	}
-	return fresh, nil
+	return out, nil
 }
 
 // eventBody returns the body as T whether the parser handed a *T or a T.
@@ -125,12 +136,15 @@ func (s *Store) applyEvent(ctx context.Context, tx *sql.Tx, woID int64, ev api.E
 		return false, nil
 	}
 	var change func(*api.WorkOrder)
-	// refused: the amount has more decimals than the work order's currency,
-	// which only the replica knows; such an event is logged, not applied.
-	refused := false
+	// refused: the amount does not fit the work order's currency (more
+	// decimals than it has), which only the replica knows; such an event is
+	// refused like any malformed notification (400), and nothing is kept.
+	var refused error
 	fits := func(m api.Money, wo *api.WorkOrder) bool {
-		refused = refused || m.In(wo.Currency).Check() != nil
-		return !refused
+		if refused == nil {
+			refused = m.In(wo.Currency).Check()
+		}
+		return refused == nil
 	}
 	if b, ok := eventBody[api.QuoteChangedEvent](ev.Body); ok {
 		change = func(wo *api.WorkOrder) {
@@ -202,9 +216,8 @@ func (s *Store) applyEvent(ctx context.Context, tx *sql.Tx, woID int64, ev api.E
 		log.Info("notification older than the stored work order; logged only")
 		return false, nil
 	}
-	if refused {
-		log.Warn("notification amount does not fit the work order's currency; logged only")
-		return false, nil
+	if refused != nil {
+		return false, fmt.Errorf("%w: its amount does not fit work order %d's currency: %w", api.ErrUnacceptableEvent, woID, refused)
 	}
 	return true, nil
 }

@@ -25,7 +25,14 @@ const (
 	StreamConnecting   = "connecting"
 	StreamConnected    = "connected"
 	StreamReconnecting = "reconnecting"
+	// StreamRefused: the hub refused the person's sign-in (account
+	// disabled, secret changed); the stream keeps trying, slowly.
+	StreamRefused = "refused"
 )
+
+// errSignInRefused: the hub answered 401 to a fresh token, or refused to
+// issue one.
+var errSignInRefused = errors.New("hub event stream: the hub refused the sign-in")
 
 // hubEventData is what a hub event carries besides the service's
 // envelope: who acted through the hub.
@@ -70,7 +77,11 @@ func (e *Engine) runStream(ctx context.Context, url string, hc *http.Client, bac
 		if ctx.Err() != nil {
 			return
 		}
-		e.setStream(StreamReconnecting)
+		if errors.Is(err, errSignInRefused) {
+			e.setStream(StreamRefused)
+		} else {
+			e.setStream(StreamReconnecting)
+		}
 		if got {
 			attempt = 0
 		}
@@ -87,27 +98,11 @@ func (e *Engine) runStream(ctx context.Context, url string, hc *http.Client, bac
 // streamOnce reads one connection of the stream; connected reports whether
 // the hub answered it, so the back-off starts over.
 func (e *Engine) streamOnce(ctx context.Context, url string, hc *http.Client) (connected bool, err error) {
-	tok, err := e.Tokens.Token(ctx)
+	resp, err := e.openStream(ctx, url, hc)
 	if err != nil {
 		return false, err
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return false, err
-	}
-	req.Header.Set("Authorization", "Bearer "+tok)
-	req.Header.Set("Accept", "text/event-stream")
-	if last, ok, _ := e.Store.Setting(ctx, settingLastEventID); ok && last != "" {
-		req.Header.Set("Last-Event-ID", last)
-	}
-	resp, err := hc.Do(req)
-	if err != nil {
-		return false, fmt.Errorf("hub event stream: %w", err)
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return false, fmt.Errorf("hub event stream: HTTP %d", resp.StatusCode)
-	}
 	e.setStream(StreamConnected)
 	sc := bufio.NewScanner(resp.Body)
 	sc.Buffer(make([]byte, 64<<10), 8<<20)
@@ -137,6 +132,48 @@ func (e *Engine) streamOnce(ctx context.Context, url string, hc *http.Client) (c
 	return true, errors.New("hub event stream ended")
 }
 
+// openStream asks for the stream with the cached token. A 401 may only
+// mean the hub forgot the token before its time (its tokens were cleared, a
+// new instance): the token is fetched again, once; a second refusal, or a
+// refusal to issue one, is errSignInRefused.
+func (e *Engine) openStream(ctx context.Context, url string, hc *http.Client) (*http.Response, error) {
+	for try := 0; ; try++ {
+		tok, err := e.Tokens.Token(ctx)
+		if errors.Is(err, api.ErrCredentialsRejected) {
+			return nil, fmt.Errorf("%w: %w", errSignInRefused, err)
+		}
+		if err != nil {
+			return nil, err
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Authorization", "Bearer "+tok)
+		req.Header.Set("Accept", "text/event-stream")
+		if last, ok, _ := e.Store.Setting(ctx, settingLastEventID); ok && last != "" {
+			req.Header.Set("Last-Event-ID", last)
+		}
+		resp, err := hc.Do(req)
+		if err != nil {
+			return nil, fmt.Errorf("hub event stream: %w", err)
+		}
+		switch {
+		case resp.StatusCode == http.StatusOK:
+			return resp, nil
+		case resp.StatusCode == http.StatusUnauthorized && try == 0:
+			resp.Body.Close()
+			e.Tokens.Invalidate(tok)
+		case resp.StatusCode == http.StatusUnauthorized:
+			resp.Body.Close()
+			return nil, errSignInRefused
+		default:
+			resp.Body.Close()
+			return nil, fmt.Errorf("hub event stream: HTTP %d", resp.StatusCode)
+		}
+	}
+}
+
 // applyStreamEvent applies one event as a received notification would be,
 // then remembers its id. An action the desktop has no body for (the hub's
 // own events for writes a colleague made through it) is applied by reading
@@ -151,16 +188,25 @@ func (e *Engine) applyStreamEvent(ctx context.Context, id, data string) error {
 			// A bulk write's events share its MessageId, one per work order.
 			ev.Header.MessageId += "/" + strconv.FormatInt(ev.Header.WorkOrderId, 10)
 		}
-		if ev.Body == nil && ev.Header.WorkOrderId > 0 && e.Syncer != nil {
+		reread := ev.Body == nil && ev.Header.WorkOrderId > 0
+		if reread && e.Syncer != nil {
 			if err := e.Syncer.Refresh(ctx, ev.Header.WorkOrderId); err != nil {
 				// The next sync brings it; the event is still logged.
 				e.Store.log.Warn("re-reading a work order a colleague changed", "workOrder", ev.Header.WorkOrderId, "err", err)
-			} else {
-				e.Store.notify([]int64{ev.Header.WorkOrderId})
 			}
 		}
-		if err := e.HandleEvent(ctx, ev); err != nil {
+		if err := e.HandleEvent(ctx, ev); errors.Is(err, api.ErrUnacceptableEvent) {
+			// Refused and nothing kept, as the receiver would; the hub
+			// would send it again on every reconnection if the stream
+			// stopped at it.
+			e.Store.log.Warn("hub event refused; skipped", "id", id, "err", err)
+		} else if err != nil {
 			return err
+		}
+		if reread {
+			// Told once the event is logged too: the window shows who did
+			// it (list mark, header, Activity) from the log.
+			e.Store.notify([]int64{ev.Header.WorkOrderId})
 		}
 	}
 	if id != "" {
@@ -175,11 +221,19 @@ func (e *Engine) applyStreamEvent(ctx context.Context, id, data string) error {
 // office window opened offline still says whose it is.
 const settingHubPerson = "hub.person_name"
 
+// KeptHubPerson is the name the hub gave last time, without asking it: the
+// window knows whose it is (and which hub events are the person's own)
+// before the hub answers, or when it cannot.
+func (e *Engine) KeptHubPerson(ctx context.Context) string {
+	kept, _, _ := e.Store.Setting(ctx, settingHubPerson)
+	return kept
+}
+
 // HubPerson asks the hub whom the engine's credentials belong to
 // (GET /api/hub/me) and keeps the answer; while the hub is unreachable it
 // returns the name kept last time.
 func (e *Engine) HubPerson(ctx context.Context) (string, error) {
-	kept, _, _ := e.Store.Setting(ctx, settingHubPerson)
+	kept := e.KeptHubPerson(ctx)
 	if e.hubURL == "" {
 		return kept, nil
 	}

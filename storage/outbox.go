@@ -24,30 +24,9 @@ import (
 // the service (see action.landed) and sent again only if it did not land.
 // What each kind does is in its group's file (outbox_*.go).
 
-// OutboxKind names the operation of an outbox row.
+// OutboxKind names the operation of an outbox row. Each group's file
+// declares its kinds beside their entries in the action table.
 type OutboxKind string
-
-const (
-	KindAccept                  OutboxKind = "accept"
-	KindReject                  OutboxKind = "reject"
-	KindBulkAccept              OutboxKind = "bulkAccept"
-	KindBulkReject              OutboxKind = "bulkReject"
-	KindAppointment             OutboxKind = "appointment"
-	KindCheckIn                 OutboxKind = "checkIn"
-	KindPause                   OutboxKind = "pause"
-	KindCheckOut                OutboxKind = "checkOut"
-	KindQuote                   OutboxKind = "quoteSubmit"
-	KindMessage                 OutboxKind = "message"
-	KindAttachment              OutboxKind = "attachment"
-	KindInvoiceSave             OutboxKind = "invoiceSave"
-	KindInvoiceSubmit           OutboxKind = "invoiceSubmit"
-	KindInvoiceDelete           OutboxKind = "invoiceDelete"
-	KindInvoiceAttachmentAdd    OutboxKind = "invoiceAttachmentAdd"
-	KindInvoiceAttachmentRemove OutboxKind = "invoiceAttachmentRemove"
-	KindStepAttachmentAdd       OutboxKind = "stepAttachmentAdd"
-	KindStepAttachmentRemove    OutboxKind = "stepAttachmentRemove"
-	KindWorkDoneDetails         OutboxKind = "workDoneDetails"
-)
 
 // OutboxState is where a row is in its life.
 type OutboxState string
@@ -206,13 +185,8 @@ func (s *Store) expected(ctx context.Context, woID int64) (*api.WorkOrder, error
 			if a.status != "" {
 				wo.Status = a.status
 			}
-			if OutboxKind(kind) == KindCheckOut {
-				// A PMRM check-out without the details the customer asks
-				// for lands in NeedsCompletionDetails, not CheckedOut.
-				wo.Status = s.checkOutOutcome(ctx, wo, []byte(req))
-			}
 			if a.effect != nil {
-				a.effect(wo, &OutboxRow{Kind: OutboxKind(kind), Request: json.RawMessage(req)})
+				a.effect(ctx, s, wo, &OutboxRow{Kind: OutboxKind(kind), Request: json.RawMessage(req)})
 			}
 		}
 	}

@@ -53,8 +53,9 @@ type action struct {
 	// is what expected() shows while the row waits.
 	status api.WorkOrderStatus
 	// effect changes the work order as the person sees it while the row
-	// waits, beyond the status (nil = nothing).
-	effect func(wo *api.WorkOrder, row *OutboxRow)
+	// waits, beyond the status (nil = nothing). It may read the replica
+	// (a check-out's outcome depends on the customer's settings).
+	effect func(ctx context.Context, s *Store, wo *api.WorkOrder, row *OutboxRow)
 	// send performs the call; result is what finish records (an invoice,
 	// an attachment, bulk results).
 	send func(ctx context.Context, sc *sendCtx) (any, error)

@@ -56,6 +56,14 @@ func listStepFiles(ctx context.Context, sc *sendCtx, p uploadPayload) ([]api.Att
 
 type fileLister func(context.Context, *sendCtx, uploadPayload) ([]api.Attachment, error)
 
+const (
+	KindAttachment              OutboxKind = "attachment"
+	KindInvoiceAttachmentAdd    OutboxKind = "invoiceAttachmentAdd"
+	KindInvoiceAttachmentRemove OutboxKind = "invoiceAttachmentRemove"
+	KindStepAttachmentAdd       OutboxKind = "stepAttachmentAdd"
+	KindStepAttachmentRemove    OutboxKind = "stepAttachmentRemove"
+)
+
 var _ = register(GroupFile, map[OutboxKind]*action{
 	KindAttachment: {
 		send: sendUpload(func(ctx context.Context, c *api.Client, p uploadPayload, up api.Upload) (any, error) {

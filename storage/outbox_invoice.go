@@ -11,6 +11,12 @@ import (
 // Saving, submitting and emptying the invoice (its attachments are in
 // outbox_attachment.go).
 
+const (
+	KindInvoiceSave   OutboxKind = "invoiceSave"
+	KindInvoiceSubmit OutboxKind = "invoiceSubmit"
+	KindInvoiceDelete OutboxKind = "invoiceDelete"
+)
+
 var _ = register(GroupInvoice, map[OutboxKind]*action{
 	// Saving replaces the whole content: sending it twice leaves the same
 	// invoice, so it has no landed check.
@@ -27,7 +33,7 @@ var _ = register(GroupInvoice, map[OutboxKind]*action{
 	},
 	KindInvoiceSubmit: {
 		// Submitting a new pre-billed order's invoice accepts the order.
-		effect: func(wo *api.WorkOrder, _ *OutboxRow) {
+		effect: func(_ context.Context, _ *Store, wo *api.WorkOrder, _ *OutboxRow) {
 			if wo.IsPreBilled && wo.Status == api.StatusNew {
 				wo.Status = api.StatusAccepted
 			}

@@ -18,14 +18,33 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 )
 
-// outboxKindsDeclared reads outbox.go for every OutboxKind constant, so a
+// outboxKindsDeclared reads the outbox files for every OutboxKind constant, so a
 // kind added later without an end-to-end case below fails the test.
 func outboxKindsDeclared(t *testing.T) []OutboxKind {
 	t.Helper()
-	f, err := parser.ParseFile(token.NewFileSet(), "outbox.go", nil, 0)
+	files, err := filepath.Glob("outbox*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
+	var kinds []OutboxKind
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kinds = append(kinds, kindsIn(f)...)
+	}
+	if len(kinds) == 0 {
+		t.Fatal("found no OutboxKind constants in outbox*.go")
+	}
+	return kinds
+}
+
+// kindsIn lists the OutboxKind constants f declares.
+func kindsIn(f *ast.File) []OutboxKind {
 	var kinds []OutboxKind
 	for _, d := range f.Decls {
 		g, ok := d.(*ast.GenDecl)
@@ -44,9 +63,6 @@ func outboxKindsDeclared(t *testing.T) []OutboxKind {
 				}
 			}
 		}
-	}
-	if len(kinds) == 0 {
-		t.Fatal("found no OutboxKind constants in outbox.go")
 	}
 	return kinds
 }

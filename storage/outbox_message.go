@@ -10,6 +10,10 @@ import (
 
 // Messages on a work order's thread.
 
+const (
+	KindMessage OutboxKind = "message"
+)
+
 var _ = register(GroupMessage, map[OutboxKind]*action{
 	KindMessage: {
 		send: func(ctx context.Context, sc *sendCtx) (any, error) {

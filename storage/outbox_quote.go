@@ -9,9 +9,13 @@ import (
 
 // Quotes asking the customer to raise the NTE.
 
+const (
+	KindQuote OutboxKind = "quoteSubmit"
+)
+
 var _ = register(GroupQuote, map[OutboxKind]*action{
 	KindQuote: {
-		effect: func(wo *api.WorkOrder, _ *OutboxRow) {
+		effect: func(_ context.Context, _ *Store, wo *api.WorkOrder, _ *OutboxRow) {
 			if wo.Nte.Quote == nil {
 				wo.Nte.Quote = &api.Quote{}
 			}

@@ -9,6 +9,13 @@ import (
 
 // Check-in, pause and check-out.
 
+const (
+	KindCheckIn         OutboxKind = "checkIn"
+	KindPause           OutboxKind = "pause"
+	KindCheckOut        OutboxKind = "checkOut"
+	KindWorkDoneDetails OutboxKind = "workDoneDetails"
+)
+
 var _ = register(GroupVisit, map[OutboxKind]*action{
 	KindCheckIn: {
 		status: api.StatusCheckedIn,
@@ -25,7 +32,12 @@ var _ = register(GroupVisit, map[OutboxKind]*action{
 		landed: statusLanded(api.StatusPaused),
 	},
 	KindCheckOut: {
-		status: api.StatusCheckedOut, // or NeedsCompletionDetails: see checkOutOutcome
+		status: api.StatusCheckedOut,
+		// A PMRM check-out without the details the customer asks for
+		// lands in NeedsCompletionDetails, not CheckedOut.
+		effect: func(ctx context.Context, s *Store, wo *api.WorkOrder, row *OutboxRow) {
+			wo.Status = s.checkOutOutcome(ctx, wo, row.Request)
+		},
 		send: sendVisit(func(c *api.Client, ctx context.Context, p *visitPayload) error {
 			return c.CheckOut(ctx, &p.CheckOutRequest)
 		}),
@@ -41,10 +53,13 @@ var _ = register(GroupVisit, map[OutboxKind]*action{
 var visitActions = map[OutboxKind]struct {
 	action  api.Action
 	summary string
+	// completes: the action carries the completion information the
+	// customer's settings require (repair code, answers).
+	completes bool
 }{
-	KindCheckIn:  {api.CheckIn, "Check in"},
-	KindPause:    {api.Pause, "Pause"},
-	KindCheckOut: {api.CheckOut, "Check out"},
+	KindCheckIn:  {api.CheckIn, "Check in", false},
+	KindPause:    {api.Pause, "Pause", false},
+	KindCheckOut: {api.CheckOut, "Check out", true},
 }
 
 // futureTolerance absorbs clocks and pickers that round up to the minute.

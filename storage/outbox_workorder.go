@@ -12,6 +12,14 @@ import (
 
 // Accepting, rejecting (one or many) and scheduling a work order.
 
+const (
+	KindAccept      OutboxKind = "accept"
+	KindReject      OutboxKind = "reject"
+	KindBulkAccept  OutboxKind = "bulkAccept"
+	KindBulkReject  OutboxKind = "bulkReject"
+	KindAppointment OutboxKind = "appointment"
+)
+
 var _ = register(GroupWorkOrder, map[OutboxKind]*action{
 	KindAccept: {
 		status: api.StatusAccepted,

@@ -325,8 +325,13 @@ func describeTemporary(err error) string {
 		// Retrying cannot help until someone fixes the address or the
 		// machine's certificates, but the action waits rather than being lost.
 		return "The service's certificate is not trusted by this computer; check the service address. Will retry."
+	case api.IsUnauthorized(err):
+		return "The service refused the access token even after a fresh one (HTTP 401); check the connection settings. Will retry."
 	case errors.As(err, &e):
 		return fmt.Sprintf("The service is having trouble (HTTP %d); will retry.", e.StatusCode)
+	}
+	if p := api.Plain(err); p != "" {
+		return strings.ToUpper(p[:1]) + p[1:] + "; will retry."
 	}
 	return "The service could not be reached; will retry."
 }

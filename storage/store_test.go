@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -380,5 +381,35 @@ func TestMigrationDropsTheUTCTimeFromQueuedVisits(t *testing.T) {
 	}
 	if got.Summary != "Check in" || !got.ActionDate.Equal(at) {
 		t.Errorf("queued check-in after the upgrade: summary %q, time %v; want \"Check in\", %v", got.Summary, got.ActionDate, at)
+	}
+}
+
+// The replica computes the list's next deadline in SQL (an indexed,
+// generated column); it must pick the date api's rule names in every
+// status, the ones the service documents and one it does not.
+func TestNextDeadlineColumnFollowsTheRule(t *testing.T) {
+	s, _ := openTest(t)
+	ctx := context.Background()
+	statuses := append(slices.Clone(api.AllStatuses), "SomethingNew")
+	var specs []woSpec
+	for i, st := range statuses {
+		specs = append(specs, woSpec{id: int64(i + 1), number: fmt.Sprintf("WO-%d", i), status: st,
+			ack: time.Hour, on: 2 * time.Hour, due: 3 * time.Hour})
+	}
+	put(t, s, specs...)
+	rows, err := s.List(ctx, ListQuery{Sort: SortNumber})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := map[api.Deadline]time.Time{api.AcknowledgeBy: testNow.Add(time.Hour), api.OnSiteBy: testNow.Add(2 * time.Hour),
+		api.DueBy: testNow.Add(3 * time.Hour)}
+	for _, r := range rows {
+		want := r.Status.NextDeadline()
+		if r.NextDeadlineLabel != want.Label() || !r.NextDeadline.Equal(at[want]) {
+			t.Errorf("%s: the list shows %q %v; the rule says %q %v", r.Status, r.NextDeadlineLabel, r.NextDeadline, want.Label(), at[want])
+		}
+	}
+	if len(rows) != len(statuses) {
+		t.Errorf("listed %d work orders, put %d", len(rows), len(statuses))
 	}
 }

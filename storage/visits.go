@@ -63,7 +63,7 @@ func (s *Store) queueVisit(ctx context.Context, kind OutboxKind, summary string,
 		return nil, invalid("%s does not allow back-dating: record the visit as happening now (the service records the time it arrives)",
 			customerLabel(wo))
 	}
-	if kind == KindCheckOut {
+	if visitActions[kind].completes {
 		if err := api.CheckOutProblem(wo, cs, done); err != nil {
 			return nil, invalid("%s", err.Error())
 		}

@@ -71,6 +71,51 @@ func TestSyncKeepsCustomerSettings(t *testing.T) {
 	}
 }
 
+// TestQuietCustomersSettingsAreReadAgain: a customer whose work orders do
+// not change still has its settings read again once they are older than
+// SettingsMaxAge, so a rule it tightened reaches the replica.
+func TestQuietCustomersSettingsAreReadAgain(t *testing.T) {
+	svc := newService(t, 80)
+	s := syncedStore(t, svc)
+	ctx := context.Background()
+	customers := sandbox.Generate(7, 80, svc.sb.Clock().Now()).Customers()
+	stale := func() (n int) {
+		for _, c := range customers {
+			cs, err := s.CustomerSettings(ctx, c.Customer.Id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cs.AllowBackdating != c.AllowBackdating {
+				n++
+			}
+		}
+		return n
+	}
+	// The replica's copy says the opposite of the service for everyone,
+	// as if each customer had changed its rule since the last read.
+	for _, c := range customers {
+		cs, _ := s.CustomerSettings(ctx, c.Customer.Id)
+		cs.AllowBackdating = !c.AllowBackdating
+		if err := s.PutCustomerSettings(ctx, cs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	svc.sb.AdvanceClock(10 * time.Minute)
+	if err := NewSyncer(s, svc.client, SyncOptions{}).SyncNow(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if stale() == 0 {
+		t.Fatal("every customer had a changed work order: the test cannot tell a quiet one")
+	}
+	svc.sb.AdvanceClock(SettingsMaxAge)
+	if err := NewSyncer(s, svc.client, SyncOptions{}).SyncNow(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := stale(); n > 0 {
+		t.Errorf("%d customers still have settings older than %v after a sync", n, SettingsMaxAge)
+	}
+}
+
 // TestRealTimeCheckInOmitsActualActionDate: a check-in sent as it happens
 // carries no ActualActionDate on the wire, at a customer that allows
 // back-dating and at one that does not.

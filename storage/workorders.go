@@ -281,20 +281,6 @@ type Row struct {
 	Attention         bool
 }
 
-// DeadlineLabel names the SLA date that matters in a status, as the list's
-// NextDeadline column is labelled.
-func DeadlineLabel(st api.WorkOrderStatus) string {
-	switch st {
-	case api.StatusNew:
-		return "Acknowledge by"
-	case api.StatusAccepted, api.StatusPaused:
-		return "On site by"
-	case api.StatusCheckedIn, api.StatusOnHold, api.StatusNeedsCompletionDetails:
-		return "Due"
-	}
-	return ""
-}
-
 // AttentionWindow is how close a deadline must be for a work order to need attention.
 const AttentionWindow = 24 * time.Hour
 
@@ -469,7 +455,7 @@ func scanListRows(rows *sql.Rows, capacity int) ([]Row, error) {
 		r.NextDeadline = fromMs(deadline)
 		r.NextDeadlineLabel = ""
 		if deadline.Valid {
-			r.NextDeadlineLabel = DeadlineLabel(r.Status)
+			r.NextDeadlineLabel = r.Status.NextDeadline().Label()
 		}
 		out = append(out, r)
 	}

@@ -11,12 +11,15 @@ import (
 )
 
 // cell is one table cell: a row background (selection, attention), and one
-// of a text, a badge or a check box. One template serves every column so the
-// table recycles cells freely while scrolling.
+// of a text, a badge or a check box; a text may have a colleague's mark at
+// its trailing edge. One template serves every column so the table
+// recycles cells freely while scrolling.
 type cell struct {
 	widget.BaseWidget
 	bg    *canvas.Rectangle
 	text  *widget.Label
+	mark  *personMark
+	box   *fyne.Container // everything above, laid out by cellLayout
 	badge *badge
 	check *widget.Check
 	// onCheck is rebound on every update; the check box calls it only for
@@ -26,8 +29,9 @@ type cell struct {
 }
 
 func newCell() *cell {
-	c := &cell{bg: canvas.NewRectangle(color.Transparent), text: widget.NewLabel(""), badge: newBadge()}
+	c := &cell{bg: canvas.NewRectangle(color.Transparent), text: widget.NewLabel(""), badge: newBadge(), mark: newPersonMark()}
 	c.text.Truncation = fyne.TextTruncateEllipsis
+	c.mark.Hide()
 	c.check = widget.NewCheck("", func(on bool) {
 		if !c.updating && c.onCheck != nil {
 			c.onCheck(on)
@@ -61,6 +65,24 @@ func (c *cell) setText(s string, align fyne.TextAlign, bold bool) {
 	}
 }
 
+// setMark shows s (a colleague's initials) at the trailing edge of the
+// cell's text; "" shows none. Set it after setText: the other kinds of
+// cell have no mark.
+func (c *cell) setMark(s string) {
+	if s == "" {
+		if c.mark.Visible() {
+			c.mark.Hide()
+			c.relayout()
+		}
+		return
+	}
+	c.mark.set(s)
+	if !c.mark.Visible() {
+		c.mark.Show()
+		c.relayout()
+	}
+}
+
 func (c *cell) setBadge(s string, fill color.Color) {
 	c.text.Hide()
 	c.check.Hide()
@@ -85,9 +107,52 @@ func (c *cell) setBackground(fill color.Color) {
 	}
 }
 
+func (c *cell) relayout() {
+	if c.box != nil {
+		c.box.Refresh()
+	}
+}
+
 func (c *cell) CreateRenderer() fyne.WidgetRenderer {
 	pad := container.New(&insetLayout{left: theme.Padding() * 2}, c.badge)
-	return widget.NewSimpleRenderer(container.NewStack(c.bg, c.text, pad, c.check))
+	c.box = container.New(&cellLayout{text: c.text, mark: c.mark}, c.bg, c.text, pad, c.check, c.mark)
+	return widget.NewSimpleRenderer(c.box)
+}
+
+// cellLayout stacks a cell's parts over its whole size, except that a
+// visible mark sits at the trailing edge and the text gets the width it
+// leaves: a long text is cut short, never the mark.
+type cellLayout struct {
+	text *widget.Label
+	mark *personMark
+}
+
+func (l *cellLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+	if !l.mark.Visible() {
+		return
+	}
+	mw := l.mark.MinSize().Width
+	l.mark.Move(fyne.NewPos(size.Width-mw-theme.Padding(), 0))
+	l.mark.Resize(fyne.NewSize(mw, size.Height))
+	// The label's own trailing padding is the gap before the mark.
+	l.text.Resize(fyne.NewSize(max(0, size.Width-mw), size.Height))
+}
+
+func (l *cellLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var m fyne.Size
+	for _, o := range objs {
+		if o.Visible() && o != fyne.CanvasObject(l.mark) {
+			m = m.Max(o.MinSize())
+		}
+	}
+	if l.mark.Visible() {
+		m.Width += l.mark.MinSize().Width
+	}
+	return m
 }
 
 // insetLayout places its objects with a left inset (badges line up with text).

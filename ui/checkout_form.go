@@ -201,6 +201,17 @@ func (d *Desk) serviceUnreachable() bool {
 	return false
 }
 
+// completionAhead reports whether a check-out, or the completion details,
+// are still to come for wo, as the rules say.
+func completionAhead(wo *api.WorkOrder) bool {
+	for _, a := range []api.Action{api.CheckIn, api.CheckOut, api.CompleteDetails} {
+		if wo.Can(a) == nil {
+			return true
+		}
+	}
+	return false
+}
+
 // showSettings applies what wo's customer requires to the visit tab: the
 // completion form, the "Complete details" button, and back-dating only
 // where the customer allows it.
@@ -208,19 +219,18 @@ func (t *visitTab) showSettings(wo *api.WorkOrder) {
 	cs := t.d.customerSettings(wo)
 	t.settings = cs
 	if t.wo == nil || t.formFor != wo.WorkOrderId || t.formStatus != wo.Status {
-		// Asked while a check-out or the details are still ahead; once
-		// checked out there is nothing left to fill in.
-		switch wo.Status {
-		case api.StatusAccepted, api.StatusCheckedIn, api.StatusPaused, api.StatusNeedsCompletionDetails:
+		// Asked while a check-out or the details are still ahead (the
+		// rules allow a check-in, a check-out or the details); once checked
+		// out there is nothing left to fill in.
+		if completionAhead(wo) {
 			t.form.show(wo, cs)
-		default:
+		} else {
 			t.form.show(wo, nil)
 		}
 		t.formFor, t.formStatus = wo.WorkOrderId, wo.Status
 	}
-	open := wo.Status == api.StatusCheckedIn || wo.Status == api.StatusNeedsCompletionDetails
-	t.form.setEnabled(open)
-	if wo.Status == api.StatusNeedsCompletionDetails {
+	t.form.setEnabled(wo.Can(api.CheckOut) == nil || wo.Can(api.CompleteDetails) == nil)
+	if wo.Can(api.CompleteDetails) == nil {
 		t.completeDetails.Show()
 	} else {
 		t.completeDetails.Hide()

@@ -106,6 +106,12 @@ type Desk struct {
 	panes  *fyne.Container // the split, kept fitting by paneFit
 	fit    *paneFit
 
+	// seen is, per work order, the newest colleague's change the person
+	// has opened it since (office mode): its list mark is cleared.
+	seen map[int64]time.Time
+	// refused says the office hub refused the sign-in (office mode only).
+	refused *fyne.Container
+
 	syncing bool
 	closed  chan struct{} // closed with the window: stops the tickers
 	// started is set by Start: tests never call it, so per-second tickers
@@ -135,6 +141,10 @@ func New(a fyne.App, deps Deps) *Desk {
 	d.list.onReadError = func(err error) { d.status.listProblem(err) }
 	d.list.onBulkAccept = d.bulkAccept
 	d.list.onBulkReject = d.showReject
+	if deps.Office {
+		d.list.loadMarks = d.colleagueMarks
+		d.list.roomForMarks()
+	}
 
 	d.detail = newDetailView(d, []tab{
 		newSummaryTab(d), newQuoteTab(d), newVisitTab(d), newMessagesTab(d), newAttachmentsTab(d), newInvoiceTab(d), newProceduresTab(d), newActivityTab(d),
@@ -146,6 +156,11 @@ func New(a fyne.App, deps Deps) *Desk {
 	top := d.toolbar()
 	if deps.Notice != "" {
 		top = container.NewVBox(top, d.noticeBanner(deps.Notice))
+	}
+	if deps.Office {
+		d.refused = d.noticeBanner(signInRefused)
+		d.refused.Hide()
+		top = container.NewVBox(top, d.refused)
 	}
 	d.fit = newPaneFit(d.split, d.detail.needs)
 	d.panes = container.New(d.fit, d.split)
@@ -216,7 +231,10 @@ func (d *Desk) Start() {
 	d.every(every, func() { d.syncNow(nil) })
 }
 
-func (d *Desk) openWorkOrder(id int64) { d.detail.open(id) }
+func (d *Desk) openWorkOrder(id int64) {
+	d.sawColleagues(id)
+	d.detail.open(id)
+}
 
 // changed is called on the main goroutine when sync, the outbox or a
 // notification changed work orders: the list and the open detail refresh in

@@ -35,6 +35,8 @@ type detailView struct {
 	invoice   *badge // where the invoice stands once submitted (the work order stays Checked out)
 	header    *fyne.Container
 	where     *widget.Label
+	colleague *widget.Label   // office mode: a colleague changed it lately
+	colRow    *fyne.Container // the colleague line with its icon; hidden when none
 	nte       *widget.Label
 	accept    *widget.Button
 	reject    *widget.Button
@@ -52,6 +54,11 @@ func newDetailView(d *Desk, tabs []tab) *detailView {
 	v.status, v.quote, v.invoice = newBadge(), newBadge(), newBadge()
 	v.where = widget.NewLabel("")
 	v.where.Truncation = fyne.TextTruncateEllipsis
+	v.colleague = widget.NewLabel("")
+	v.colleague.Wrapping = fyne.TextWrapWord // a line of its own, never cut short
+	v.colleague.Importance = widget.HighImportance
+	v.colRow = container.NewBorder(nil, nil, widget.NewIcon(theme.AccountIcon()), nil, v.colleague)
+	v.colRow.Hide()
 	v.nte = widget.NewLabel("")
 	v.nte.TextStyle.Bold = true
 	v.accept = widget.NewButtonWithIcon("Accept", theme.ConfirmIcon(), func() { d.accept(v.wo) })
@@ -72,7 +79,7 @@ func newDetailView(d *Desk, tabs []tab) *detailView {
 	v.invoice.Hide()
 	header := container.NewBorder(nil, nil, nil,
 		container.NewVBox(container.NewHBox(widget.NewLabel("NTE"), v.nte), container.NewHBox(layout.NewSpacer(), v.invoice, v.accept, v.reject)),
-		container.NewVBox(v.titleRow, v.where))
+		container.NewVBox(v.titleRow, v.where, v.colRow))
 	v.header = header
 	card := container.NewStack(newThemedFill(theme.ColorNameHeaderBackground), container.NewPadded(header))
 	v.body = container.NewBorder(card, nil, nil, nil, v.appTabs)
@@ -143,10 +150,12 @@ func (v *detailView) show(wo *api.WorkOrder) {
 	if wo.WorkType != nil && wo.WorkType.Name != "" {
 		where += " · " + wo.WorkType.Name
 	}
-	if note := v.d.colleagueNote(wo.WorkOrderId); note != "" {
-		where = note + " · " + where // first, where truncation does not hide it
-	}
 	v.where.SetText(where)
+	if note := v.d.colleagueNote(wo.WorkOrderId); note != v.colleague.Text || v.colRow.Visible() != (note != "") {
+		v.colleague.SetText(note)
+		showIf(note != "", v.colRow)
+		v.header.Refresh()
+	}
 	v.titleRow.Refresh()
 	if wo.Nte.Amount.IsZero() {
 		v.nte.SetText("no limit") // a currency beside it would read as an amount

@@ -242,10 +242,11 @@ func TestDeadlinesPastTheirStageAreNotOverdue(t *testing.T) {
 	past := fixedNow.Add(-72 * time.Hour)
 	nowFunc = func() time.Time { return fixedNow }
 	defer func() { nowFunc = time.Now }()
-	if got := stageDeadline(&past, api.StatusNew, api.StatusNew); !strings.Contains(got, "overdue") {
+	sla := &api.Sla{AcknowledgeBy: &past}
+	if got := stageDeadline(sla, api.AcknowledgeBy, api.StatusNew); !strings.Contains(got, "overdue") {
 		t.Errorf("a New work order past its acknowledge-by reads %q, want overdue", got)
 	}
-	if got := stageDeadline(&past, api.StatusCheckedOut, api.StatusNew); strings.Contains(got, "overdue") {
+	if got := stageDeadline(sla, api.AcknowledgeBy, api.StatusCheckedOut); strings.Contains(got, "overdue") {
 		t.Errorf("a checked-out work order's acknowledge-by reads %q: it was met long ago", got)
 	}
 }

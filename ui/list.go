@@ -79,6 +79,10 @@ type listView struct {
 	selected  map[int64]bool        // ticked for bulk actions
 	openID    int64
 	readErr   error // the last failed page read, reported once
+	// marks are the work orders a colleague changed lately (office mode),
+	// read once per reload by loadMarks: a cell only looks its row up.
+	marks     map[int64]storage.ColleagueChange
+	loadMarks func() map[int64]storage.ColleagueChange
 
 	table     *woTable
 	search    *searchEntry
@@ -200,6 +204,9 @@ func (v *listView) reload() {
 	}
 	if counts, err := v.store.StatusCounts(ctx); err == nil {
 		v.setStatusCounts(counts)
+	}
+	if v.loadMarks != nil {
+		v.marks = v.loadMarks()
 	}
 	v.requery()
 }
@@ -409,8 +416,14 @@ func (v *listView) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 	r, ok := v.rowAt(id.Row)
 	if !ok {
 		c.setText("", fyne.TextAlignLeading, false)
+		c.setMark("")
 		return
 	}
+	mark := ""
+	if m, ok := v.marks[r.Id]; ok && id.Col == colNumber {
+		mark = initials(m.Name)
+	}
+	c.setMark(mark) // cells are recycled across columns: every update sets it
 	switch {
 	case r.Id == v.openID:
 		c.setBackground(openRowFill)

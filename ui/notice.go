@@ -8,14 +8,18 @@ import (
 )
 
 // noticeBanner says, above the list, why the window is not connected as
-// configured (Deps.Notice) and offers the way to fix it; the person can
-// dismiss it.
-func (d *Desk) noticeBanner(text string) fyne.CanvasObject {
+// configured (Deps.Notice) and offers the way to fix it: the Live
+// connection settings, or in office mode Connect to office hub…; the
+// person can dismiss it.
+func (d *Desk) noticeBanner(text string) *fyne.Container {
 	msg := widget.NewLabel(text)
 	msg.Wrapping = fyne.TextWrapWord
 	msg.Importance = widget.WarningImportance
 	var banner *fyne.Container
 	fix := widget.NewButtonWithIcon("Connection settings…", theme.SettingsIcon(), d.showSettings)
+	if d.deps.Office {
+		fix = widget.NewButtonWithIcon("Connect to office hub…", theme.LoginIcon(), d.showConnectOffice)
+	}
 	fix.Importance = widget.HighImportance
 	dismiss := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { banner.Hide() })
 	dismiss.Importance = widget.LowImportance
@@ -23,4 +27,23 @@ func (d *Desk) noticeBanner(text string) fyne.CanvasObject {
 		container.NewCenter(widget.NewIcon(theme.NewWarningThemedResource(theme.WarningIcon()))),
 		container.NewHBox(container.NewCenter(fix), container.NewCenter(dismiss)), msg)
 	return banner
+}
+
+// signInRefused is what the window says while the office hub refuses the
+// person's sign-in (the event stream's StreamRefused).
+const signInRefused = "The office hub refused your sign-in: your account may have been disabled, or your client secret changed. " +
+	"Ask the person who runs the office hub, then enter your client id and secret again in Connect to office hub…. " +
+	"Until then you see the work orders as last synced, and your actions wait in the outbox."
+
+// showSignInRefused shows or hides the banner saying the hub refused the
+// sign-in; it is shown again each time the refusal starts over.
+func (d *Desk) showSignInRefused(on bool) {
+	if d.refused == nil {
+		return
+	}
+	if on {
+		d.refused.Show()
+	} else {
+		d.refused.Hide()
+	}
 }

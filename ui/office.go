@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,24 +22,34 @@ import (
 type OfficeSettings struct {
 	HubURL   string
 	ClientID string
+	// InUse: the person last used office mode, so the next start opens it
+	// again (SetOfficeInUse).
+	InUse bool
 }
 
 // Preference keys of the office connection (no secret: plain JSON).
 const (
 	prefHubURL       = "office.hub_url"
 	prefHubClientID  = "office.client_id"
+	prefOfficeInUse  = "office.in_use"
 	officeModePrefix = "Office · "
 )
 
 // LoadOfficeSettings reads the office connection from the app preferences.
 func LoadOfficeSettings(p fyne.Preferences) OfficeSettings {
-	return OfficeSettings{HubURL: p.String(prefHubURL), ClientID: p.String(prefHubClientID)}
+	return OfficeSettings{HubURL: p.String(prefHubURL), ClientID: p.String(prefHubClientID), InUse: p.Bool(prefOfficeInUse)}
 }
 
-// Save keeps the office connection in the app preferences.
+// Save keeps the office hub and client id in the app preferences.
 func (s OfficeSettings) Save(p fyne.Preferences) {
 	p.SetString(prefHubURL, s.HubURL)
 	p.SetString(prefHubClientID, s.ClientID)
+}
+
+// SetOfficeInUse remembers whether the person is in office mode: the next
+// start opens the mode they left.
+func SetOfficeInUse(p fyne.Preferences, on bool) {
+	p.SetBool(prefOfficeInUse, on)
 }
 
 // CheckHubURL says in plain words what is wrong with a hub address.
@@ -60,8 +71,10 @@ func officeMode(service, person string) string {
 }
 
 // showConnectOffice asks for the hub's address and the person's client id
-// and secret, then hands them to Deps.ConnectOffice; bad input changes
-// nothing and says why.
+// and secret, keeps the secret in the keyring (off the main goroutine, as
+// the Live dialog does) and hands them to Deps.ConnectOffice; bad input
+// changes nothing and says why. A secret already saved for the client id
+// is used when none is typed.
 func (d *Desk) showConnectOffice() {
 	saved := LoadOfficeSettings(d.app.Preferences())
 	hub := widget.NewEntry()
@@ -71,6 +84,7 @@ func (d *Desk) showConnectOffice() {
 	id.SetText(saved.ClientID)
 	secret := widget.NewPasswordEntry()
 	secret.SetPlaceHolder("given to you with your client id")
+	d.describeSavedSecret(secret, saved.ClientID)
 	problem := widget.NewLabel("")
 	problem.Importance = widget.DangerImportance
 	problem.Wrapping = fyne.TextWrapWord
@@ -81,28 +95,54 @@ func (d *Desk) showConnectOffice() {
 		widget.NewFormItem("Your client secret", secret),
 	)
 	var dlg dialog.Dialog
-	connect := widget.NewButton("Connect", func() {
+	var connect *widget.Button
+	say := func(err error) {
+		problem.SetText(sentenceOf(err.Error()))
+		problem.Show()
+	}
+	connect = widget.NewButton("Connect", func() {
 		s := OfficeSettings{HubURL: strings.TrimRight(strings.TrimSpace(hub.Text), "/"), ClientID: strings.TrimSpace(id.Text)}
-		var err error
 		switch {
 		case CheckHubURL(s.HubURL) != nil:
-			err = CheckHubURL(s.HubURL)
+			say(CheckHubURL(s.HubURL))
+			return
 		case s.ClientID == "":
-			err = fmt.Errorf("enter the client id the office gave you")
-		case secret.Text == "":
-			err = fmt.Errorf("enter your client secret")
+			say(fmt.Errorf("enter the client id the office gave you"))
+			return
 		case d.deps.ConnectOffice == nil:
-			err = fmt.Errorf("this window cannot switch to an office hub")
-		}
-		if err == nil {
-			err = d.deps.ConnectOffice(s, secret.Text)
-		}
-		if err != nil {
-			problem.SetText(sentenceOf(err.Error()))
-			problem.Show()
+			say(fmt.Errorf("this window cannot switch to an office hub"))
 			return
 		}
-		dlg.Hide()
+		typed := secret.Text
+		connect.Disable()
+		d.deps.Background(func() {
+			use := d.secretFor(s.ClientID, typed)
+			var persistent bool
+			var why string
+			var err error
+			if use != "" {
+				persistent, why, err = d.storeSecret(s.ClientID, typed)
+			}
+			d.do(func() {
+				connect.Enable()
+				switch {
+				case use == "":
+					say(fmt.Errorf("enter your client secret"))
+				case err != nil:
+					say(err)
+				default:
+					if err := d.deps.ConnectOffice(s, use); err != nil {
+						say(err)
+						return
+					}
+					dlg.Hide()
+					if typed != "" && !persistent {
+						d.info("Secret kept for this session only",
+							why+" The client secret is held in memory until you quit and is never written to a file.")
+					}
+				}
+			})
+		})
 	})
 	connect.Importance = widget.HighImportance
 	body := widget.NewLabel("The office hub keeps one connection to the service for everyone; you sign in with your own client id and secret. The secret is kept in this computer's keyring.")
@@ -172,7 +212,7 @@ const colleagueRecently = 24 * time.Hour
 // mode: "Ben Okafor accepted this · 10:02". The person's own actions come
 // back from the hub too; those are not news to them.
 func (d *Desk) colleagueNote(woID int64) string {
-	e, at := d.lastColleague(woID, nowFunc())
+	e, at := d.lastColleague(woID, nowFunc(), nil)
 	if e == nil || nowFunc().Sub(at) > colleagueRecently {
 		return ""
 	}
@@ -193,18 +233,37 @@ var colleaguePast = map[string]string{
 	"InvoiceSubmitted":     "invoiced",
 }
 
+// colleagueConflicts are, by the kind of one of our actions, the things a
+// colleague may have done first that explain its refusal. A message or a
+// file never conflicts: a colleague's message is no reason for ours.
+var colleagueConflicts = map[storage.OutboxKind][]string{
+	storage.KindAccept:        {"Accepted", "RejectedByContractor"},
+	storage.KindBulkAccept:    {"Accepted", "RejectedByContractor"},
+	storage.KindReject:        {"Accepted", "RejectedByContractor"},
+	storage.KindBulkReject:    {"Accepted", "RejectedByContractor"},
+	storage.KindAppointment:   {"RejectedByContractor", "CheckedOut"},
+	storage.KindCheckIn:       {"CheckedIn", "CheckedOut", "RejectedByContractor"},
+	storage.KindPause:         {"Paused", "CheckedOut"},
+	storage.KindCheckOut:      {"CheckedOut", "Paused"},
+	storage.KindQuote:         {"QuoteSubmitted"},
+	storage.KindInvoiceSave:   {"InvoiceSubmitted", "InvoiceDeleted"},
+	storage.KindInvoiceSubmit: {"InvoiceSubmitted", "InvoiceDeleted"},
+	storage.KindInvoiceDelete: {"InvoiceSubmitted", "InvoiceDeleted"},
+}
+
 // colleagueFirst explains a refused action of ours by what a colleague did
-// to the work order before it was refused, when the hub's events say so:
-// "Already accepted by Ben Okafor at 10:02."
+// first that conflicts with it, when the hub's events say so: "Already
+// accepted by Ben Okafor at 10:02."
 func (d *Desk) colleagueFirst(woID int64, r storage.OutboxRow) string {
-	if r.State != storage.OutboxFailed {
+	conflicts := colleagueConflicts[r.Kind]
+	if r.State != storage.OutboxFailed || len(conflicts) == 0 {
 		return ""
 	}
 	before := r.Updated
 	if before.IsZero() {
 		before = nowFunc()
 	}
-	e, at := d.lastColleague(woID, before)
+	e, at := d.lastColleague(woID, before, func(action string) bool { return slices.Contains(conflicts, action) })
 	if e == nil {
 		return ""
 	}
@@ -219,8 +278,9 @@ func (d *Desk) colleagueFirst(woID int64, r storage.OutboxRow) string {
 }
 
 // lastColleague is the newest event, at or before until, of something a
-// colleague did through the hub to the work order (office mode only).
-func (d *Desk) lastColleague(woID int64, until time.Time) (*storage.EventRecord, time.Time) {
+// colleague did through the hub to the work order (office mode only), of an
+// action that match accepts (nil: any).
+func (d *Desk) lastColleague(woID int64, until time.Time, match func(action string) bool) (*storage.EventRecord, time.Time) {
 	if !d.deps.Office {
 		return nil, time.Time{}
 	}
@@ -231,7 +291,7 @@ func (d *Desk) lastColleague(woID int64, until time.Time) (*storage.EventRecord,
 	}
 	for i := len(evs) - 1; i >= 0; i-- {
 		e := &evs[i]
-		if e.PerformedBy == "" || e.PerformedBy == me {
+		if e.PerformedBy == "" || e.PerformedBy == me || match != nil && !match(e.Header.Action) {
 			continue
 		}
 		at := e.Header.ActionDate

@@ -8,7 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+	"github.com/zalando/go-keyring"
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
@@ -33,6 +36,9 @@ func TestOfficeWindowNamesTheColleague(t *testing.T) {
 	}
 	if got := h.desk.status.receiver.Text; got != "Events connected" {
 		t.Fatalf("status bar stream %q", got)
+	}
+	if shown := strings.Join(texts(h.desk.status.row), " | "); strings.Contains(shown, "Token") {
+		t.Fatalf("the status bar spends its room on the person's hub token: %s", shown)
 	}
 
 	row := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusNew })
@@ -82,7 +88,8 @@ func TestOfficeWindowNamesTheColleague(t *testing.T) {
 
 // Bo's accept, queued before he heard that Ben accepted the same work
 // order through the hub, is refused by the service; the Activity tab says
-// who got there first and when.
+// who got there first and when: Ben's accept, not the message he sent
+// after it.
 func TestOfficeRefusalNamesTheColleagueWhoActedFirst(t *testing.T) {
 	h := newHarnessWith(t, harnessOptions{deps: func(d *Deps) {
 		d.Demo, d.Office, d.Customer = false, true, nil
@@ -116,6 +123,15 @@ func TestOfficeRefusalNamesTheColleagueWhoActedFirst(t *testing.T) {
 	if err := h.eng.HandleEvent(ctx, ev); err != nil {
 		t.Fatal(err)
 	}
+	// Ben's message after his accept is newer, but no reason for the refusal.
+	msg, err := api.ParseEvent([]byte(fmt.Sprintf(`{"Header":{"WorkOrderId":%d,"Action":"MessageSent","ActionDate":%q,"MessageId":"hub-4"},"PerformedBy":{"Name":"Ben Okafor"}}`,
+		row.Id, fixedNow.Add(-time.Minute).Format("2006-01-02T15:04:05Z"))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.eng.HandleEvent(ctx, msg); err != nil {
+		t.Fatal(err)
+	}
 	h.send()
 	h.open(row.Id)
 	h.selectTab("Activity")
@@ -142,7 +158,9 @@ func TestOfficeRefusalNamesTheColleagueWhoActedFirst(t *testing.T) {
 // hub, the client id and the secret, and saves the first two (never the
 // secret) in the preferences.
 func TestConnectToOfficeHubDialog(t *testing.T) {
+	keyring.MockInit()
 	h := newHarness(t)
+	h.desk.deps.Secrets = storage.NewSecrets()
 	var got []string
 	h.desk.deps.ConnectOffice = func(s OfficeSettings, secret string) error {
 		got = append(got, s.HubURL, s.ClientID, secret)
@@ -162,6 +180,7 @@ func TestConnectToOfficeHubDialog(t *testing.T) {
 	}
 	formEntry(t, dlg, "Hub address").SetText("https://hub.office.example/")
 	test.Tap(buttonIn(t, dlg, "Connect"))
+	h.flush()
 	if !slices.Equal(got, []string{"https://hub.office.example", "bo", "s3cret"}) {
 		t.Fatalf("connected with %q", got)
 	}
@@ -171,5 +190,99 @@ func TestConnectToOfficeHubDialog(t *testing.T) {
 	saved := LoadOfficeSettings(h.desk.app.Preferences())
 	if saved.HubURL != "https://hub.office.example" || saved.ClientID != "bo" {
 		t.Fatalf("saved %+v", saved)
+	}
+	if kept, err := h.desk.deps.Secrets.Get(context.Background(), "bo"); err != nil || kept != "s3cret" {
+		t.Fatalf("the keyring holds %q (%v), want the secret typed", kept, err)
+	}
+
+	// Next time the secret is in the keyring: the dialog says so and
+	// connects without it being typed again.
+	got = nil
+	h.menuItem("Connect to office hub…").Action()
+	h.flush()
+	dlg = h.win.Canvas().Overlays().Top()
+	if ph := formEntry(t, dlg, "Your client secret").PlaceHolder; !strings.Contains(ph, "saved in the system keyring") {
+		t.Fatalf("the secret's placeholder says %q", ph)
+	}
+	test.Tap(buttonIn(t, dlg, "Connect"))
+	h.flush()
+	if !slices.Equal(got, []string{"https://hub.office.example", "bo", "s3cret"}) {
+		t.Fatalf("connected with %q, want the saved secret", got)
+	}
+}
+
+// shownMark is the colleague's mark the list draws beside the work order's
+// number ("" for none), scrolling its row into view as a person would.
+func (h *harness) shownMark(id int64) string {
+	h.t.Helper()
+	row := slices.IndexFunc(h.rows(), func(r storage.Row) bool { return r.Id == id })
+	if row < 0 {
+		h.t.Fatalf("work order %d is not in the list", id)
+	}
+	number := h.rows()[row].Number
+	h.desk.list.table.ScrollTo(widget.TableCellID{Row: row, Col: colNumber})
+	mark, found := "", false
+	walk(h.desk.list.table, func(o fyne.CanvasObject) {
+		if c, ok := o.(*cell); ok && c.text.Visible() && c.text.Text == number {
+			found = true
+			if c.mark.Visible() {
+				mark = c.mark.text.Text
+			}
+		}
+	})
+	if !found {
+		h.t.Fatalf("the list does not show %s", number)
+	}
+	return mark
+}
+
+// A work order a colleague changed through the hub is marked in the list
+// with their initials; the person's own actions are not, and opening the
+// work order (whose header says who did what) clears the mark.
+func TestOfficeListMarksAColleaguesChange(t *testing.T) {
+	h := newHarnessWith(t, harnessOptions{deps: func(d *Deps) {
+		d.Demo, d.Office, d.Customer = false, true, nil
+		d.Health = func() Health {
+			hh := harnessHealth()
+			hh.Stream, hh.Person = storage.StreamConnected, "Bo Chen"
+			return hh
+		}
+	}})
+	rows := h.rowsWhere(3, func(r storage.Row) bool { return r.Status == api.StatusNew })
+	hear := func(id int64, action, msgID, by string) {
+		t.Helper()
+		ev, err := api.ParseEvent([]byte(fmt.Sprintf(`{"Header":{"WorkOrderId":%d,"Action":%q,"ActionDate":%q,"MessageId":%q},"PerformedBy":{"Name":%q}}`,
+			id, action, fixedNow.Add(-8*time.Minute).Format(time.RFC3339), msgID, by)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := h.eng.HandleEvent(context.Background(), ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hear(rows[0].Id, "Accepted", "hub-1", "Ben Okafor")
+	hear(rows[1].Id, "MessageSent", "hub-2", "Bo Chen") // Bo's own
+	h.desk.changed([]int64{rows[0].Id, rows[1].Id})     // as the stream tells the window once it logged them
+	h.flush()
+	if got := h.shownMark(rows[0].Id); got != "BO" {
+		t.Fatalf("Ben's accept is marked %q in the list, want his initials BO", got)
+	}
+	if got := h.shownMark(rows[1].Id); got != "" {
+		t.Fatalf("Bo's own message marks his list: %q", got)
+	}
+	if got := h.shownMark(rows[2].Id); got != "" {
+		t.Fatalf("a work order nobody touched is marked %q", got)
+	}
+	h.open(rows[0].Id)
+	if header := strings.Join(texts(h.desk.detail.header), "\n"); !strings.Contains(header, "Ben Okafor accepted this") {
+		t.Fatalf("the header does not say who changed it:\n%s", header)
+	}
+	if got := h.shownMark(rows[0].Id); got != "" {
+		t.Fatalf("the mark stays after Bo opened the work order: %q", got)
+	}
+	// A later sync or notification does not bring it back.
+	h.desk.changed(nil)
+	if got := h.shownMark(rows[0].Id); got != "" {
+		t.Fatalf("the mark came back on the next reload: %q", got)
 	}
 }

@@ -32,6 +32,18 @@ type statusBar struct {
 	uploading *widget.ProgressBarInfinite
 	barLabel  *widget.Label
 	lastErr   error
+	refused   bool // the office hub refuses the sign-in (the banner shows)
+}
+
+// streamWords says where the office hub's event stream stands.
+func streamWords(state string) string {
+	switch state {
+	case storage.StreamRefused:
+		return "Hub refused sign-in"
+	case storage.StreamOff, "":
+		return "Not connected to the hub"
+	}
+	return "Events " + state
 }
 
 func newStatusBar(d *Desk) *statusBar {
@@ -66,7 +78,15 @@ func newStatusBar(d *Desk) *statusBar {
 
 func (s *statusBar) content() fyne.CanvasObject {
 	sep := func() fyne.CanvasObject { return widget.NewSeparator() }
-	facts := container.NewHBox(widget.NewIcon(theme.ComputerIcon()), s.mode, sep(), s.token, sep(), s.receiver, sep(), s.outbox, sep(), s.sync)
+	tokenSep := sep()
+	if s.d.deps.Office {
+		// The hub holds the service's token; the person's own one renews
+		// itself and says nothing to them. The room goes to the passing
+		// note ("Accept …: queued, sending…"), which a 960-wide window cut.
+		s.token.Hide()
+		tokenSep.Hide()
+	}
+	facts := container.NewHBox(widget.NewIcon(theme.ComputerIcon()), s.mode, sep(), s.token, tokenSep, s.receiver, sep(), s.outbox, sep(), s.sync)
 	barBox := container.NewGridWrap(fyne.NewSize(180, s.bar.MinSize().Height), container.NewStack(s.bar, s.uploading))
 	s.row = container.New(&statusRow{facts: facts, progress: []fyne.CanvasObject{s.barLabel, s.bar, s.uploading}},
 		container.NewHScroll(facts), s.note, container.NewHBox(s.barLabel, barBox))
@@ -147,7 +167,16 @@ func (s *statusBar) refresh() {
 		}
 		s.receiver.SetText("Receiver " + h.Receiver)
 		if s.d.deps.Office {
-			s.receiver.SetText("Events " + h.Stream)
+			s.receiver.SetText(streamWords(h.Stream))
+			s.receiver.Importance = widget.MediumImportance
+			if h.Stream == storage.StreamRefused {
+				s.receiver.Importance = widget.DangerImportance
+			}
+			s.receiver.Refresh()
+			if refused := h.Stream == storage.StreamRefused; refused != s.refused {
+				s.refused = refused
+				s.d.showSignInRefused(refused)
+			}
 			s.mode.SetText(officeMode(s.d.deps.Service, h.Person))
 		}
 	}

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -74,10 +73,9 @@ func (t *summaryTab) show(wo *api.WorkOrder) {
 		}
 		add("Service level",
 			[2]string{"Priority", prio},
-			[2]string{"Acknowledge by", stageDeadline(sla.AcknowledgeBy, wo.Status, api.StatusNew)},
-			[2]string{"On site by", stageDeadline(sla.OnSiteBy, wo.Status, api.StatusNew, api.StatusAccepted, api.StatusPaused)},
-			[2]string{"Due", stageDeadline(sla.DueDate, wo.Status, api.StatusNew, api.StatusAccepted, api.StatusPaused,
-				api.StatusCheckedIn, api.StatusOnHold, api.StatusNeedsCompletionDetails)},
+			[2]string{api.AcknowledgeBy.Label(), stageDeadline(sla, api.AcknowledgeBy, wo.Status)},
+			[2]string{api.OnSiteBy.Label(), stageDeadline(sla, api.OnSiteBy, wo.Status)},
+			[2]string{api.DueBy.Label(), stageDeadline(sla, api.DueBy, wo.Status)},
 			[2]string{"Scheduled start", scheduledText(wo)},
 		)
 	}
@@ -128,14 +126,15 @@ func deadlineText(t *time.Time) string {
 	return localTime(*t) + "  (" + timeLeft(*t) + ")"
 }
 
-// stageDeadline shows a deadline with the time left while the work order is
-// in one of the statuses it governs; once past that stage it is history,
+// stageDeadline shows a deadline with the time left while the work order
+// still has it ahead (api's rule); once past that stage it is history,
 // shown without "overdue".
-func stageDeadline(t *time.Time, st api.WorkOrderStatus, governs ...api.WorkOrderStatus) string {
+func stageDeadline(sla *api.Sla, d api.Deadline, st api.WorkOrderStatus) string {
+	t := d.Of(sla)
 	if t == nil || t.IsZero() {
 		return ""
 	}
-	if slices.Contains(governs, st) {
+	if st.Ahead(d) {
 		return deadlineText(t)
 	}
 	return localTime(*t)

@@ -19,6 +19,10 @@ import (
 // postNotification signs and posts one NteChanged notification for id to
 // the instance's /notify, as the service does.
 func postNotification(b testing.TB, o *office, in *instance, id int64) {
+	postNotificationAt(b, o, in.srv.URL, id)
+}
+
+func postNotificationAt(b testing.TB, o *office, url string, id int64) {
 	tok, err := api.MintToken(o.sb.Key(), api.SHA1, api.NewClaims(o.info.ClientID, time.Now(), 10*time.Minute))
 	if err != nil {
 		b.Fatal(err)
@@ -28,7 +32,7 @@ func postNotification(b testing.TB, o *office, in *instance, id int64) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	req, _ := http.NewRequest(http.MethodPost, in.srv.URL+"/notify", bytes.NewReader(body))
+	req, _ := http.NewRequest(http.MethodPost, url+"/notify", bytes.NewReader(body))
 	req.Header.Set("Authorization", "Bearer "+tok)
 	req.Header.Set("Event-Type", api.ActionNteChanged)
 	req.Header.Set("Content-Type", "application/json")

@@ -23,10 +23,15 @@ const childEnv = "WORKDESK_HUB_TEST_CHILD"
 type childConfig struct {
 	DB      string
 	Service api.Connection
+	// CertPEM, when set, lets the instance take the service's notifications.
+	CertPEM []byte
+	// SyncEvery: 0 = 200 ms.
+	SyncEvery time.Duration
 }
 
-// runChildInstance is the test binary as a hub instance: it says "syncing"
-// on stdout once it has synced, then runs until it is killed.
+// runChildInstance is the test binary as a hub instance on the hub's own
+// server: it says "syncing URL" on stdout once it has synced, then runs
+// until it is killed.
 func runChildInstance() int {
 	var cfg childConfig
 	if err := json.Unmarshal([]byte(os.Getenv(childEnv)), &cfg); err != nil {
@@ -44,28 +49,49 @@ func runChildInstance() int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	h, err := New(Options{DB: db, Service: cfg.Service, SyncEvery: 200 * time.Millisecond, Logger: quietLogger()})
+	opts := Options{DB: db, Service: cfg.Service, SyncEvery: cfg.SyncEvery, Logger: quietLogger()}
+	if opts.SyncEvery == 0 {
+		opts.SyncEvery = 200 * time.Millisecond
+	}
+	if cfg.CertPEM != nil {
+		if opts.Verifier, err = api.NewVerifier(cfg.CertPEM); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+	}
+	h, err := New(opts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	srv := httptest.NewServer(h.Handler())
+	srv := httptest.NewUnstartedServer(nil)
+	srv.Config = h.NewServer()
+	srv.Start()
 	defer srv.Close()
 	h.Start(ctx)
 	for h.Syncs() == 0 {
 		time.Sleep(10 * time.Millisecond)
 	}
-	fmt.Println("syncing")
+	fmt.Println("syncing", srv.URL)
 	select {}
 }
 
 // startChild runs a hub instance in its own process on the office's database.
-func (o *office) startChild(t *testing.T) *exec.Cmd {
+func (o *office) startChild(t testing.TB) *exec.Cmd {
+	cmd, _ := o.startChildWith(t, childConfig{}, 30*time.Second)
+	return cmd
+}
+
+// startChildWith runs a hub instance in its own process with cfg (the
+// office's database and service filled in) and returns it and its URL
+// once it has synced, within limit.
+func (o *office) startChildWith(t testing.TB, cfg childConfig, limit time.Duration) (*exec.Cmd, string) {
 	t.Helper()
-	cfg, _ := json.Marshal(childConfig{DB: o.url, Service: api.Connection{BaseURL: o.info.BaseURL, TokenURL: o.info.TokenURL,
-		ClientID: o.info.ClientID, ClientSecret: o.info.ClientSecret}})
+	cfg.DB = o.url
+	cfg.Service = api.Connection{BaseURL: o.info.BaseURL, TokenURL: o.info.TokenURL, ClientID: o.info.ClientID, ClientSecret: o.info.ClientSecret}
+	enc, _ := json.Marshal(cfg)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"="+string(cfg))
+	cmd.Env = append(os.Environ(), childEnv+"="+string(enc))
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -80,18 +106,23 @@ func (o *office) startChild(t *testing.T) *exec.Cmd {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { stdin.Close(); cmd.Process.Kill(); cmd.Wait() })
-	ready := make(chan bool, 1)
+	ready := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(out)
-		ready <- sc.Scan() && sc.Text() == "syncing"
+		if sc.Scan() {
+			ready <- sc.Text()
+		}
+		close(ready)
 	}()
 	select {
-	case ok := <-ready:
+	case line := <-ready:
+		url, ok := strings.CutPrefix(line, "syncing ")
 		if !ok {
 			t.Fatalf("the child instance did not start: %s", stderr.String())
 		}
-	case <-time.After(30 * time.Second):
-		t.Fatalf("the child instance did not sync within 30 s: %s", stderr.String())
+		return cmd, url
+	case <-time.After(limit):
+		t.Fatalf("the child instance did not sync within %v: %s", limit, stderr.String())
 	}
-	return cmd
+	return nil, ""
 }

@@ -25,6 +25,11 @@ const migrationLock = 0x574F444855422D4D
 // DB is the hub's PostgreSQL database.
 type DB struct {
 	Pool *pgxpool.Pool
+	// writes holds the forwarded writes' transactions (and their
+	// advisory locks) for as long as the service takes; apart from Pool,
+	// so that slow uploads never keep reads and sign-ins waiting for a
+	// connection. Its size bounds the writes with the service at once.
+	writes *pgxpool.Pool
 }
 
 // OpenDB connects to the database at url and brings its schema up to date.
@@ -48,16 +53,26 @@ func OpenDB(ctx context.Context, url string) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("hub: connecting to the database: %w", err)
 	}
-	db := &DB{Pool: pool}
-	if err := db.migrate(ctx); err != nil {
+	wcfg := cfg.Copy()
+	wcfg.MaxConns = max(4, cfg.MaxConns/2)
+	writes, err := pgxpool.NewWithConfig(ctx, wcfg)
+	if err != nil {
 		pool.Close()
+		return nil, fmt.Errorf("hub: connecting to the database: %w", err)
+	}
+	db := &DB{Pool: pool, writes: writes}
+	if err := db.migrate(ctx); err != nil {
+		db.Close()
 		return nil, err
 	}
 	return db, nil
 }
 
 // Close closes every connection.
-func (db *DB) Close() { db.Pool.Close() }
+func (db *DB) Close() {
+	db.Pool.Close()
+	db.writes.Close()
+}
 
 // migrate applies every embedded migration newer than schema_version, each
 // in one transaction with its version bump, holding a transaction-scoped

@@ -36,6 +36,7 @@ var hubActions = map[string]string{
 	"PUT /api/workorder/checkin":             "CheckedIn",
 	"PUT /api/workorder/pause":               "Paused",
 	"PUT /api/workorder/checkout":            "CheckedOut",
+	"PUT /api/workorder/workdonedetails":     "WorkDoneDetailsSent",
 	"PUT /api/workorder/quotesubmit":         "QuoteSubmitted",
 	"POST /api/messages":                     "MessageSent",
 	"POST /api/attachments":                  "AttachmentAdded",
@@ -129,20 +130,26 @@ func insertEvent(ctx context.Context, tx pgx.Tx, messageId, action string, workO
 }
 
 // handleNotification re-reads the work order a verified notification names
-// into the replica, then stores the event and tells every instance: a
-// desktop that reads the work order when it hears the event gets the new
-// version.
+// into the replica, and the answers stored about it, then stores the event
+// and tells every instance: a desktop that reads the work order when it
+// hears the event gets the new version.
 func (h *Hub) handleNotification(ctx context.Context, ev api.Event) error {
 	// One line of data per event on the streams.
 	var compact bytes.Buffer
 	if err := json.Compact(&compact, ev.Raw); err != nil {
 		return err
 	}
-	if ev.Header.WorkOrderId > 0 {
+	if id := ev.Header.WorkOrderId; id > 0 {
 		// A failed re-read is caught by the next sync: the event still goes out.
-		if err := h.refresh(ctx, ev.Header.WorkOrderId); err != nil {
-			h.log.Warn("re-reading a work order after a notification", "workOrder", ev.Header.WorkOrderId, "err", err)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			h.refreshReads(ctx, []int64{id})
+		}()
+		if err := h.refresh(ctx, id); err != nil {
+			h.log.Warn("re-reading a work order after a notification", "workOrder", id, "err", err)
 		}
+		<-done
 	}
 	return pgx.BeginFunc(ctx, h.db.Pool, func(tx pgx.Tx) error {
 		return insertEvent(ctx, tx, ev.Header.MessageId, ev.Header.Action, ev.Header.WorkOrderId, compact.Bytes())

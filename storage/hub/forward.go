@@ -18,14 +18,22 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 )
 
-// writeLock is the first key of the per-work-order advisory locks that make
-// writes to one work order go to the service one at a time across instances.
+// writeLock marks the per-work-order advisory locks that make writes to one
+// work order go to the service one at a time across instances. They use
+// PostgreSQL's two-key form, which no other lock of the hub uses.
 const writeLock = 0x574F4448
 
-// passRead forwards a read the replica does not answer (messages,
-// attachments, invoices, price lists, download links) to the service with the
-// company's token and streams the answer back. Download links pass through
-// and are never stored.
+// workOrderLockKeys maps a work order id to its lock's two 32-bit keys
+// without losing any of its 64 bits: the high half, marked by writeLock,
+// and the low half.
+func workOrderLockKeys(id int64) (int32, int32) {
+	return int32(uint32(id>>32) ^ writeLock), int32(uint32(id))
+}
+
+// passRead forwards a read the replica does not answer (download links,
+// and any read the hub does not know) to the service with the company's
+// token and streams the answer back. Download links pass through and are
+// never stored.
 func (h *Hub) passRead(w http.ResponseWriter, r *http.Request) {
 	resp, err := h.send(r.Context(), r.Method, r.URL, nil, "", true)
 	if err != nil {
@@ -83,7 +91,7 @@ func (h *Hub) send(ctx context.Context, method string, in *url.URL, body func() 
 }
 
 func copyAnswer(w http.ResponseWriter, resp *http.Response) {
-	for _, k := range []string{"Content-Type", "Content-Length", "Allow"} {
+	for _, k := range []string{"Content-Type", "Content-Length", "Allow", "Retry-After"} {
 		if v := resp.Header.Get(k); v != "" {
 			w.Header().Set(k, v)
 		}
@@ -93,6 +101,8 @@ func copyAnswer(w http.ResponseWriter, resp *http.Response) {
 }
 
 const unreachableMessage = "The work order service cannot be reached from the hub; try again later."
+
+const busyMessage = "The hub is busy with other changes to this work order; try again shortly."
 
 // unreachable answers 503 in the service's error body: the desktop's outbox
 // keeps the action and retries it with the same MessageId.
@@ -114,6 +124,9 @@ type write struct {
 	// answer is the service's answer, kept for the audit and the refresh.
 	status int
 	answer []byte
+	// retryAfter is the service's Retry-After (429, 503), passed on so the
+	// desktop's outbox waits as the service asked.
+	retryAfter string
 }
 
 // forwardWrite sends a desktop's write to the service with the company's
@@ -144,35 +157,63 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 		// up, as the service does, so the audit and the event can name it.
 		wr.messageId = uuid.NewString()
 	}
-	err := h.locked(r.Context(), wr.workOrders, func(tx pgx.Tx) error {
-		resp, err := h.send(r.Context(), wr.method, r.URL, wr.body, wr.contentType, wr.replayable)
+	wait := r.Context()
+	if b, ok := r.Body.(*deadlineBody); ok && b.streaming {
+		// The upload's file is read while the service reads it, after the
+		// turn comes: a client that stalled meanwhile must not hold its
+		// place for long, so the wait counts against its stall timeout.
+		var cancel context.CancelFunc
+		wait, cancel = context.WithDeadline(wait, b.stallsAt())
+		defer cancel()
+	}
+	// A write that has reached the service is seen through even if the
+	// desktop hangs up meanwhile: the call, the re-reads, the audit and the
+	// event, so colleagues hear of a write that took effect. (An upload
+	// cannot be: its file comes from the desktop as the service reads it.)
+	after := context.WithoutCancel(r.Context())
+	call := after
+	if !wr.replayable {
+		call = r.Context()
+	}
+	err := h.locked(after, wait, wr.workOrders, func(tx pgx.Tx) error {
+		resp, err := h.send(call, wr.method, r.URL, wr.body, wr.contentType, wr.replayable)
 		if err != nil {
 			return err
 		}
 		defer resp.Body.Close()
 		wr.status = resp.StatusCode
+		wr.retryAfter = resp.Header.Get("Retry-After")
 		if wr.answer, err = io.ReadAll(io.LimitReader(resp.Body, maxJSONBody)); err != nil {
 			return err
 		}
 		if wr.status == http.StatusOK {
-			for _, id := range h.succeeded(wr) {
-				if err := h.refresh(r.Context(), id); err != nil {
+			changed := h.succeeded(wr)
+			for _, id := range changed {
+				if err := h.refresh(after, id); err != nil {
 					// The write took effect; the next sync brings the record.
 					h.log.Warn("re-reading a work order after a write", "workOrder", id, "err", err)
 				}
 			}
+			// Before the answer: the desktop re-reads what it changed next.
+			h.refreshReads(after, changed)
 		}
-		return h.record(r.Context(), tx, wr)
+		return h.record(after, tx, wr)
 	})
 	switch {
 	case err != nil && wr.status == 0:
-		h.unreachable(w, wr.messageId, err)
+		msg := unreachableMessage
+		if errors.Is(err, errWaitedTooLong) {
+			msg = busyMessage
+			h.log.Warn("an upload waited too long for its turn", "err", err)
+			writeError(w, unavailable(msg), wr.messageId)
+		} else {
+			h.unreachable(w, wr.messageId, err)
+		}
 		// The attempt is audited too: who tried what, and that it did not reach the service.
 		wr.status = http.StatusServiceUnavailable
-		wr.answer, _ = json.Marshal(&api.Error{Message: unreachableMessage, MessageId: wr.messageId})
-		actx := context.WithoutCancel(r.Context())
-		if err := pgx.BeginFunc(actx, h.db.Pool, func(tx pgx.Tx) error {
-			return h.record(actx, tx, wr)
+		wr.answer, _ = json.Marshal(&api.Error{Message: msg, MessageId: wr.messageId})
+		if err := pgx.BeginFunc(after, h.db.Pool, func(tx pgx.Tx) error {
+			return h.record(after, tx, wr)
 		}); err != nil {
 			h.log.Error("auditing a write that did not reach the service", "err", err)
 		}
@@ -182,6 +223,9 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 		h.log.Error("recording a forwarded write", "err", err)
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	if wr.retryAfter != "" {
+		w.Header().Set("Retry-After", wr.retryAfter)
+	}
 	w.WriteHeader(wr.status)
 	w.Write(wr.answer)
 }
@@ -238,19 +282,50 @@ func idsFromQuery(q url.Values, wr *write) *api.Error {
 
 // locked runs fn in a transaction holding the advisory locks of ids (in
 // order, so two bulk writes never wait on each other crosswise). The locks
-// end with the transaction, or with the session when an instance dies.
-func (h *Hub) locked(ctx context.Context, ids []int64, fn func(pgx.Tx) error) error {
+// end with the transaction, or with the session when an instance dies. It
+// waits for its turn until wait ends, then runs with ctx. The transaction
+// is on the writes' own pool: however many writes wait on slow uploads,
+// reads and sign-ins keep the main pool.
+func (h *Hub) locked(ctx, wait context.Context, ids []int64, fn func(pgx.Tx) error) error {
 	sorted := slices.Clone(ids)
 	slices.Sort(sorted)
 	sorted = slices.Compact(sorted)
-	return pgx.BeginFunc(ctx, h.db.Pool, func(tx pgx.Tx) error {
-		for _, id := range sorted {
-			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, $2)`, int32(writeLock), int32(id)); err != nil {
-				return fmt.Errorf("hub: waiting for work order %d: %w", id, err)
-			}
+	release, err := h.turns.take(wait, sorted)
+	if err != nil {
+		return waited(err)
+	}
+	defer release()
+	conn, err := h.db.writes.Acquire(wait)
+	if err != nil {
+		return waited(err)
+	}
+	defer conn.Release()
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx))
+	for _, id := range sorted {
+		hi, lo := workOrderLockKeys(id)
+		if _, err := tx.Exec(wait, `SELECT pg_advisory_xact_lock($1, $2)`, hi, lo); err != nil {
+			return waited(fmt.Errorf("hub: waiting for work order %d: %w", id, err))
 		}
-		return fn(tx)
-	})
+	}
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return tx.Commit(ctx)
+}
+
+// errWaitedTooLong: an upload waited for its turn longer than its body may
+// stall; the desktop may be gone, and if not its outbox tries again.
+var errWaitedTooLong = errors.New("waited too long for other writes to the work order")
+
+func waited(err error) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("%w: %w", errWaitedTooLong, err)
+	}
+	return err
 }
 
 // succeeded lists the work orders the write changed: all of them for a 200,

@@ -42,6 +42,9 @@ type office struct {
 	db   *DB
 	// writes counts the writes that reached the service.
 	writes atomic.Int64
+	// intercept, when set, sees each call to the service first and answers
+	// it in the service's place by returning true.
+	intercept atomic.Pointer[func(http.ResponseWriter, *http.Request) bool]
 }
 
 func newOffice(t testing.TB, opts sandbox.Options) *office {
@@ -59,6 +62,9 @@ func newOffice(t testing.TB, opts sandbox.Options) *office {
 		if strings.HasPrefix(r.URL.Path, "/api/") && r.Method != http.MethodGet && !strings.HasSuffix(r.URL.Path, "/search") {
 			o.writes.Add(1)
 		}
+		if f := o.intercept.Load(); f != nil && (*f)(w, r) {
+			return
+		}
 		sb.Handler().ServeHTTP(w, r)
 	}))
 	t.Cleanup(func() { o.svc.Close(); sb.Close() })
@@ -75,7 +81,7 @@ func quietLogger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(io.Discard, nil))
 }
 
-// instance is one running hub on its own database pool and HTTP server.
+// instance is one running hub on its own database pools and HTTP server.
 type instance struct {
 	hub *Hub
 	srv *httptest.Server
@@ -105,7 +111,10 @@ func (o *office) start(tune func(*Options)) *instance {
 	if err != nil {
 		o.t.Fatal(err)
 	}
-	srv := httptest.NewServer(h.Handler())
+	// The hub's own hardened server, as `hub serve` runs it.
+	srv := httptest.NewUnstartedServer(nil)
+	srv.Config = h.NewServer()
+	srv.Start()
 	h.Start(context.Background())
 	in := &instance{hub: h, srv: srv, db: db}
 	o.t.Cleanup(in.stop)
@@ -133,8 +142,14 @@ func (o *office) person(in *instance, name string) (*api.Client, Credentials) {
 
 func desktop(t testing.TB, in *instance, c Credentials) *api.Client {
 	t.Helper()
-	tokens := api.NewClientCredentials(api.CredentialsConfig{TokenURL: in.srv.URL + "/oauth/token", ClientID: c.ClientId, ClientSecret: c.ClientSecret})
-	client, err := api.NewClient(in.srv.URL+"/", nil, tokens)
+	return desktopAt(t, in.srv.URL, c)
+}
+
+// desktopAt is a desktop's client of the hub at url.
+func desktopAt(t testing.TB, url string, c Credentials) *api.Client {
+	t.Helper()
+	tokens := api.NewClientCredentials(api.CredentialsConfig{TokenURL: url + "/oauth/token", ClientID: c.ClientId, ClientSecret: c.ClientSecret})
+	client, err := api.NewClient(url+"/", nil, tokens)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +159,13 @@ func desktop(t testing.TB, in *instance, c Credentials) *api.Client {
 // token signs in as c at in and returns the bearer token.
 func token(t testing.TB, in *instance, c Credentials) string {
 	t.Helper()
-	tokens := api.NewClientCredentials(api.CredentialsConfig{TokenURL: in.srv.URL + "/oauth/token", ClientID: c.ClientId, ClientSecret: c.ClientSecret})
+	return tokenAt(t, in.srv.URL, c)
+}
+
+// tokenAt signs in as c at the hub at url.
+func tokenAt(t testing.TB, url string, c Credentials) string {
+	t.Helper()
+	tokens := api.NewClientCredentials(api.CredentialsConfig{TokenURL: url + "/oauth/token", ClientID: c.ClientId, ClientSecret: c.ClientSecret})
 	tok, err := tokens.Token(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -162,10 +183,16 @@ type sseEvent struct {
 // come; the stream closes when the test ends.
 func openStream(t testing.TB, in *instance, c Credentials, lastEventId string) <-chan sseEvent {
 	t.Helper()
+	return openStreamAt(t, in.srv.URL, token(t, in, c), lastEventId)
+}
+
+// openStreamAt opens the event stream of the hub at url with a bearer token.
+func openStreamAt(t testing.TB, url, tok, lastEventId string) <-chan sseEvent {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, in.srv.URL+"/api/hub/events", nil)
-	req.Header.Set("Authorization", "Bearer "+token(t, in, c))
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url+"/api/hub/events", nil)
+	req.Header.Set("Authorization", "Bearer "+tok)
 	if lastEventId != "" {
 		req.Header.Set("Last-Event-ID", lastEventId)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/workorderdesk/workdesk/api"
+	"golang.org/x/sync/singleflight"
 )
 
 // Options configure one hub instance.
@@ -30,7 +31,18 @@ type Options struct {
 	// LeaderPoll is how often a follower tries to take over the sync; 0 = 5 s,
 	// so a dead instance's sync resumes elsewhere within 15 s.
 	LeaderPoll time.Duration
-	Logger     *slog.Logger
+	// Limits harden the server NewServer makes (zero: api.ServerLimits'
+	// defaults, DefaultMaxConns connections).
+	Limits api.ServerLimits
+	// ReadMaxAge is how long a stored read (messages, attachment lists,
+	// invoice, price list, customer settings) is served without asking the
+	// service again when nothing said it changed; 0 = 1 hour. Writes,
+	// notifications and syncs refresh it sooner.
+	ReadMaxAge time.Duration
+	// BodyTimeout is how long a request's body may take to arrive, or an
+	// upload stall; 0 = DefaultBodyTimeout.
+	BodyTimeout time.Duration
+	Logger      *slog.Logger
 }
 
 // Hub is one instance. Any number of them share one database.
@@ -52,6 +64,10 @@ type Hub struct {
 	leadTries atomic.Int64
 
 	streams *streams
+	// turns queues this instance's writes per work order.
+	turns *turns
+	// fetches shares one fetch of a read among the desktops asking at once.
+	fetches singleflight.Group
 
 	stop context.CancelFunc
 	wg   sync.WaitGroup
@@ -74,6 +90,12 @@ func New(opts Options) (*Hub, error) {
 	if opts.LeaderPoll <= 0 {
 		opts.LeaderPoll = 5 * time.Second
 	}
+	if opts.ReadMaxAge <= 0 {
+		opts.ReadMaxAge = time.Hour
+	}
+	if opts.BodyTimeout <= 0 {
+		opts.BodyTimeout = DefaultBodyTimeout
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
@@ -90,7 +112,7 @@ func New(opts Options) (*Hub, error) {
 	h := &Hub{
 		opts: opts, db: opts.DB, client: client, tokens: tokens, hc: opts.HTTPClient,
 		log: opts.Logger.With("component", "hub"), instance: hex.EncodeToString(b),
-		syncPoke: make(chan struct{}, 1),
+		syncPoke: make(chan struct{}, 1), turns: newTurns(),
 	}
 	h.streams = newStreams(h)
 	if opts.Verifier != nil {

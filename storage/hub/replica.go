@@ -71,9 +71,10 @@ func (db *DB) StoreWorkOrders(ctx context.Context, wos []api.WorkOrder) error {
 	return nil
 }
 
-// DeleteWorkOrder forgets a work order the service no longer shows (recalled).
+// DeleteWorkOrder forgets a work order the service no longer shows
+// (recalled), and the answers stored about it.
 func (db *DB) DeleteWorkOrder(ctx context.Context, id int64) error {
-	if _, err := db.Pool.Exec(ctx, `DELETE FROM work_orders WHERE id = $1`, id); err != nil {
+	if _, err := db.Pool.Exec(ctx, `WITH r AS (DELETE FROM reads WHERE work_order_id = $1) DELETE FROM work_orders WHERE id = $1`, id); err != nil {
 		return fmt.Errorf("hub: forgetting work order %d: %w", id, err)
 	}
 	return nil

@@ -20,6 +20,11 @@ import (
 func (h *Hub) Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p := normalizePath(r.URL.Path)
+		h.limitBody(w, r)
+		if p != "/api/hub/events" {
+			// A stream sets its own deadline before each event it sends.
+			w = newAnswerWriter(w)
+		}
 		switch {
 		case p == "/notify":
 			if h.receiver == nil {
@@ -57,6 +62,8 @@ func (h *Hub) Handler() http.Handler {
 			writeJSON(w, http.StatusOK, map[string]any{"Name": person.Name})
 		case strings.HasPrefix(p, "/api/hub/"):
 			writeError(w, &api.Error{StatusCode: http.StatusNotFound, Message: "No HTTP resource was found that matches the request URI."}, "")
+		case r.Method == http.MethodGet && storedReads[p].path != "":
+			h.serveStoredRead(w, r, p)
 		case r.Method == http.MethodGet:
 			h.passRead(w, r)
 		default:
@@ -194,7 +201,7 @@ func (h *Hub) serveSearch(w http.ResponseWriter, r *http.Request) {
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxJSONBody))
 	if err != nil {
-		writeError(w, invalid("", "the request body is larger than the 20 MB limit"), "")
+		writeError(w, invalid("", "the request body is larger than the 4 MB limit"), "")
 		return
 	}
 	if len(body) > 0 {

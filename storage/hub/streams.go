@@ -230,7 +230,23 @@ func (s *streams) serve(w http.ResponseWriter, r *http.Request, p Person) {
 		return
 	}
 	defer s.h.db.Pool.Exec(context.WithoutCancel(ctx), `DELETE FROM streams WHERE id = $1`, streamID)
+	// A new stream starts at the newest event committed, not at the newest
+	// this instance delivered: the listener may still trail events already
+	// committed, and would hand them to this stream as if they were news.
+	var newest int64
+	if after < 0 {
+		if err := s.h.db.Pool.QueryRow(ctx, `SELECT coalesce(max(id), 0) FROM events`).Scan(&newest); err != nil {
+			writeError(w, unavailable("the hub cannot reach its database"), "")
+			return
+		}
+	}
 
+	// A desktop that stops reading its stream (its machine asleep, a proxy
+	// stuck) is let go once a write has waited answerStall, rather than
+	// holding a connection and this goroutine for ever.
+	rc := http.NewResponseController(w)
+	writeBy := func() { rc.SetWriteDeadline(time.Now().Add(answerStall)) }
+	writeBy()
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Header().Set("X-Accel-Buffering", "no") // nginx: pass events on at once
@@ -240,10 +256,12 @@ func (s *streams) serve(w http.ResponseWriter, r *http.Request, p Person) {
 	sent := delivered
 	if after >= 0 {
 		sent = after
-		if err := s.backlog(ctx, w, &sent, delivered); err != nil {
+		if err := s.backlog(ctx, w, &sent, delivered, writeBy); err != nil {
 			return
 		}
 		flusher.Flush()
+	} else {
+		sent = max(delivered, newest)
 	}
 	tick := time.NewTicker(streamHeartbeat)
 	defer tick.Stop()
@@ -253,6 +271,7 @@ func (s *streams) serve(w http.ResponseWriter, r *http.Request, p Person) {
 			return
 		case <-tick.C:
 			s.h.db.Pool.Exec(ctx, `UPDATE streams SET seen = now() WHERE id = $1`, streamID)
+			writeBy()
 			if _, err := fmt.Fprint(w, ": ping\n\n"); err != nil {
 				return
 			}
@@ -264,6 +283,7 @@ func (s *streams) serve(w http.ResponseWriter, r *http.Request, p Person) {
 			if e.id <= sent {
 				continue
 			}
+			writeBy()
 			if err := writeEvent(w, e); err != nil {
 				return
 			}
@@ -292,9 +312,10 @@ func (s *streams) serve(w http.ResponseWriter, r *http.Request, p Person) {
 }
 
 // backlog writes the stored events after *sent up to upTo (what the live
-// channel will not carry).
-func (s *streams) backlog(ctx context.Context, w http.ResponseWriter, sent *int64, upTo int64) error {
+// channel will not carry), moving the write deadline (writeBy) per page.
+func (s *streams) backlog(ctx context.Context, w http.ResponseWriter, sent *int64, upTo int64, writeBy func()) error {
 	for *sent < upTo {
+		writeBy()
 		rows, err := s.h.db.Pool.Query(ctx, `SELECT id, body FROM events WHERE id > $1 AND id <= $2 ORDER BY id LIMIT 500`, *sent, upTo)
 		if err != nil {
 			return err

@@ -144,6 +144,14 @@ func (h *Hub) SyncNow(ctx context.Context) error {
 	if err := g.Wait(); err != nil {
 		return err
 	}
+	// The answers stored about the work orders that changed, and those a
+	// failed refresh left stale or no change refreshes (customer settings).
+	h.refreshReads(ctx, need)
+	if due, err := h.db.readsDue(ctx, h.opts.ReadMaxAge); err != nil {
+		h.log.Warn("listing stored answers due for a refresh", "err", err)
+	} else {
+		h.refreshAll(ctx, due)
+	}
 	h.syncs.Add(1)
 	if !newest.After(since) {
 		return nil

@@ -26,7 +26,10 @@ func (h *Hub) prepareUpload(w http.ResponseWriter, r *http.Request, wr *write) (
 	if err != nil || params["boundary"] == "" {
 		return nil, invalid("", "the upload is not multipart/form-data")
 	}
-	// The service's limit plus room for the fields.
+	// The service's limit plus room for the fields and the multipart
+	// framing; the file arrives while the service reads it, so only a stall
+	// ends it, not its length.
+	streamBody(r)
 	mr := multipart.NewReader(http.MaxBytesReader(w, r.Body, api.MaxAttachmentSize+1<<20), params["boundary"])
 	var fields []formField
 	var file *multipart.Part

@@ -258,14 +258,22 @@ func sanitize(s string) string {
 	return out
 }
 
+// RequiredEnv, set to anything (`make test` sets it), makes a cluster that
+// cannot start fail the tests instead of skipping them, so a broken
+// PostgreSQL install cannot pass as a green run.
+const RequiredEnv = "PGTEST_REQUIRED"
+
+func required() bool { return os.Getenv(RequiredEnv) != "" }
+
 // Main runs a package's tests with one cluster, stored in *c before they
 // start. Without a PostgreSQL server installed, *c stays nil and the tests
-// that need one skip (see Require).
+// that need one skip (see Require), unless RequiredEnv is set: then the
+// run fails.
 func Main(m *testing.M, c **Cluster) int {
 	cl, err := Start()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		if os.Getenv("PGTEST_REQUIRED") != "" {
+		if required() {
 			return 1
 		}
 	} else {
@@ -276,11 +284,29 @@ func Main(m *testing.M, c **Cluster) int {
 }
 
 // Require returns a fresh database's URL, or skips the test when no
-// cluster could be started.
+// cluster could be started (fails it when RequiredEnv is set).
 func Require(t testing.TB, c *Cluster) string {
 	t.Helper()
 	if c == nil {
+		if required() {
+			t.Fatal("no PostgreSQL cluster, and " + RequiredEnv + " is set (see the message printed before the tests)")
+		}
 		t.Skip("no PostgreSQL cluster (see the message printed before the tests)")
 	}
 	return c.NewDB(t)
+}
+
+// StartT starts a cluster for one test and stops it when the test ends;
+// without one the test skips, or fails when RequiredEnv is set.
+func StartT(t testing.TB) *Cluster {
+	t.Helper()
+	c, err := Start()
+	if err != nil {
+		if required() {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	t.Cleanup(c.Stop)
+	return c
 }

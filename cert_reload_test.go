@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/sandbox"
+)
+
+// TestReconnectReadsTheReplacedCertificate: the customer regenerated the
+// integration's certificate and the person saved the new file over the old
+// one. Saving the settings reconnects (TestSavingLiveSettingsReconnects in
+// ui); the reconnected receiver must verify with the new certificate, read
+// from the file again, not the one read at start.
+func TestReconnectReadsTheReplacedCertificate(t *testing.T) {
+	ctx := context.Background()
+	service, err := sandbox.New(sandbox.Options{Seed: 5, WorkOrders: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { service.Close() })
+	info, err := service.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := sandbox.New(sandbox.Options{Seed: 6}) // another key: the certificate before the change
+	if err != nil {
+		t.Fatal(err)
+	}
+	old.Close()
+	certPath := filepath.Join(t.TempDir(), "integration-cert.pem")
+	if err := os.WriteFile(certPath, old.InfoFor("http://unused").CertPEM, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	conn := api.Connection{BaseURL: info.BaseURL, TokenURL: info.TokenURL, ClientID: info.ClientID,
+		ClientSecret: info.ClientSecret, CertPath: certPath}
+	dataDir := t.TempDir()
+	token, err := api.MintToken(service.Key(), api.SHA1, api.NewClaims("notifier", time.Now(), 20*time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deliver := func(b *backend) int {
+		t.Helper()
+		addr := strings.TrimPrefix(b.ReceiverStatus(), "on ")
+		body, _ := api.MarshalEvent(api.EventHeader{WorkOrderId: 1, Action: api.ActionNteChanged, ActionDate: time.Now().UTC(), MessageId: uuid.NewString()},
+			api.NteChangedEvent{Amount: api.MustMoney("900", "USD")})
+		code, err := postEvent("http://"+addr+"/notify", token, api.ActionNteChanged, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return code
+	}
+
+	b, err := startLive(ctx, dataDir, conn, "127.0.0.1:0", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code := deliver(b); code != http.StatusUnauthorized {
+		t.Fatalf("signed with the new key, verified with the old certificate: HTTP %d, want 401", code)
+	}
+	b.Close()
+
+	if err := os.WriteFile(certPath, info.CertPEM, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	b, err = startLive(ctx, dataDir, conn, "127.0.0.1:0", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if code := deliver(b); code != http.StatusOK {
+		t.Fatalf("after the certificate file was replaced and the connection reopened: HTTP %d, want 200", code)
+	}
+}

@@ -1,0 +1,165 @@
+package hub
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/sandbox"
+)
+
+// stalledRequests are the starts of requests a client sends and then goes
+// quiet on, 50 of each: whatever it holds must be let go.
+func stalledRequests(t *testing.T, o *office, tok string, uploadTo []int64) []string {
+	notifyTok, err := api.MintToken(o.sb.Key(), api.SHA1, api.NewClaims(o.info.ClientID, time.Now(), 10*time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for i := range 50 {
+		upload := fmt.Sprintf("--b\r\nContent-Disposition: form-data; name=\"WorkOrderId\"\r\n\r\n%d\r\n"+
+			"--b\r\nContent-Disposition: form-data; name=\"File\"; filename=\"roof.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n%s",
+			uploadTo[i%len(uploadTo)], strings.Repeat("x", 1000))
+		out = append(out,
+			// Half a head.
+			"GET /api/workOrder?ids=1 HTTP/1.1\r\nHost: hub\r\nAuthorization: Bearer "+tok+"\r\n",
+			// A sign-in form that never ends.
+			"POST /oauth/token HTTP/1.1\r\nHost: hub\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 4000\r\n\r\ngrant_type=client_",
+			// A signed notification whose body never ends.
+			"POST /notify HTTP/1.1\r\nHost: hub\r\nAuthorization: Bearer "+notifyTok+"\r\nEvent-Type: NteChanged\r\nContent-Type: application/json\r\nContent-Length: 4000\r\n\r\n{\"Header\":",
+			// A write behind a valid token, body stalled.
+			"PUT /api/workOrder/accept HTTP/1.1\r\nHost: hub\r\nAuthorization: Bearer "+tok+"\r\nContent-Type: application/json\r\nContent-Length: 4000\r\n\r\n{\"WorkOrderId\":",
+			// A write without a token: refused at once, its body never drained.
+			"PUT /api/workOrder/accept HTTP/1.1\r\nHost: hub\r\nContent-Type: application/json\r\nContent-Length: 4000\r\n\r\n{\"WorkOrderId\":",
+			// An upload behind a valid token that stalls inside its file,
+			// ten to each of five work orders: they queue for their turn.
+			fmt.Sprintf("POST /api/attachments HTTP/1.1\r\nHost: hub\r\nAuthorization: Bearer %s\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 1000000\r\n\r\n%s", tok, upload),
+		)
+	}
+	return out
+}
+
+// serverConns counts the connections the hub's side holds open on port
+// (established, or closed by the client and not yet by the hub), from the
+// kernel's table: what a stalled client costs the hub in open files.
+func serverConns(t *testing.T, port int) int {
+	b, err := os.ReadFile("/proc/net/tcp")
+	if err != nil {
+		t.Skip("no /proc/net/tcp here")
+	}
+	local := fmt.Sprintf(":%04X", port)
+	n := 0
+	for _, line := range strings.Split(string(b), "\n")[1:] {
+		f := strings.Fields(line)
+		if len(f) > 3 && strings.HasSuffix(f[1], local) && (f[3] == "01" || f[3] == "08") {
+			n++
+		}
+	}
+	return n
+}
+
+// With 300 connections stalled in every way a client can stall (headers,
+// sign-in form, notification, write and upload bodies, with and without a
+// valid token), a valid notification and a desktop's sign-in and search are
+// answered within 1 s, and every stalled connection is closed within 30 s,
+// with the hub's production limits.
+func TestHubStallAbuse(t *testing.T) {
+	o := newOffice(t, sandbox.Options{})
+	a := o.start(nil)
+	_, creds := o.person(a, "Ana Ruiz")
+	tok := token(t, a, creds)
+	var uploadTo []int64
+	for range 5 {
+		uploadTo = append(uploadTo, newWorkOrder(t, o))
+	}
+	ctx := context.Background()
+	if err := a.hub.SyncNow(ctx); err != nil {
+		t.Fatal(err)
+	}
+	addr := a.srv.Listener.Addr().String()
+	port := a.srv.Listener.Addr().(*net.TCPAddr).Port
+	before := serverConns(t, port)
+	heads := stalledRequests(t, o, tok, uploadTo)
+	conns := make([]net.Conn, len(heads))
+	opened := time.Now()
+	for i, head := range heads {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns[i] = c
+		if _, err := io.WriteString(c, head); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	// Let the hub take them all in.
+	time.Sleep(300 * time.Millisecond)
+
+	start := time.Now()
+	postNotification(t, o, a, uploadTo[0])
+	notified := time.Since(start)
+	start = time.Now()
+	found, err := desktop(t, a, creds).SearchWorkOrders(ctx, api.SearchParameters{})
+	desk := time.Since(start)
+	if err != nil || len(found) == 0 {
+		t.Fatalf("desktop search beside the stalled connections: %d, %v", len(found), err)
+	}
+	t.Logf("beside %d stalled connections (the hub holds %d): notification answered in %v, sign-in and search in %v",
+		len(conns), serverConns(t, port), notified, desk)
+	if notified > time.Second || desk > time.Second {
+		t.Fatalf("answers took %v (notification) and %v (sign-in and search), want each within 1 s", notified, desk)
+	}
+
+	var mu sync.Mutex
+	var last time.Duration
+	open := 0
+	var wg sync.WaitGroup
+	for _, c := range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.SetReadDeadline(opened.Add(30 * time.Second))
+			_, err := io.Copy(io.Discard, c)
+			mu.Lock()
+			defer mu.Unlock()
+			if ne, ok := err.(net.Error); ok && ne.Timeout() {
+				open++
+				return
+			}
+			last = max(last, time.Since(opened))
+		}()
+	}
+	wg.Wait()
+	t.Logf("the last stalled connection was closed %v after it was opened", last.Round(100*time.Millisecond))
+	if open > 0 {
+		t.Fatalf("%d of %d stalled connections were still open after 30 s", open, len(conns))
+	}
+	for _, c := range conns {
+		c.Close()
+	}
+	// The desktop's own kept-alive connections may remain.
+	if after := serverConns(t, port); after > before+3 {
+		t.Errorf("the hub holds %d connections, %d before the stalled ones", after, before)
+	}
+	// The uploads that stalled reached the service and were cut: none
+	// left a file behind, and writes to those work orders go through.
+	ana := desktop(t, a, creds)
+	if err := ana.Accept(ctx, &api.AcceptRequest{WorkOrderId: uploadTo[0]}); err != nil {
+		t.Fatalf("a write after the abuse: %v", err)
+	}
+	if list, err := ana.ListAttachments(ctx, uploadTo[0]); err != nil || len(list) != 0 {
+		t.Fatalf("attachments after stalled uploads: %+v, %v", list, err)
+	}
+}

@@ -1,0 +1,174 @@
+package hub
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/sandbox"
+)
+
+// setIntercept puts f in front of the service until the test ends.
+func (o *office) setIntercept(f func(http.ResponseWriter, *http.Request) bool) {
+	o.intercept.Store(&f)
+	o.t.Cleanup(func() { o.intercept.Store(nil) })
+}
+
+// Writes to work orders whose ids differ only above their low 32 bits do
+// not wait on each other, on two instances; writes to one work order do.
+func TestWriteLocksUseTheWholeId(t *testing.T) {
+	o := newOffice(t, sandbox.Options{})
+	a, b := o.start(nil), o.start(nil)
+	ctx := context.Background()
+	low := int64(7)
+	high := low + 1<<32
+	held, done := make(chan struct{}), make(chan struct{})
+	go a.hub.locked(ctx, ctx, []int64{low}, func(pgx.Tx) error {
+		close(held)
+		<-done
+		return nil
+	})
+	defer close(done)
+	<-held
+	try := func(id int64) error {
+		wait, cancel := context.WithTimeout(ctx, time.Second)
+		defer cancel()
+		return b.hub.locked(ctx, wait, []int64{id}, func(pgx.Tx) error { return nil })
+	}
+	if err := try(high); err != nil {
+		t.Fatalf("a write to work order %d waited for one to %d: %v", high, low, err)
+	}
+	if err := try(low); !errors.Is(err, errWaitedTooLong) {
+		t.Fatalf("a second write to work order %d on another instance did not wait for the first: %v", low, err)
+	}
+}
+
+// 25 writes stuck at a slow service do not keep anyone from signing in
+// and reading: the writes wait on a pool of their own.
+func TestSlowWritesLeaveSignInsAndReadsAnswered(t *testing.T) {
+	o := newOffice(t, sandbox.Options{})
+	a := o.start(nil)
+	_, creds := o.person(a, "Ana Ruiz")
+	ctx := context.Background()
+	var ids []int64
+	for range 25 {
+		ids = append(ids, newWorkOrder(t, o))
+	}
+	if err := a.hub.SyncNow(ctx); err != nil {
+		t.Fatal(err)
+	}
+	release := make(chan struct{})
+	var atService atomic.Int64
+	o.setIntercept(func(w http.ResponseWriter, r *http.Request) bool {
+		if r.Method == http.MethodPut {
+			atService.Add(1)
+			<-release
+		}
+		return false
+	})
+	released := false
+	defer func() {
+		if !released {
+			close(release)
+		}
+	}()
+	errs := make(chan error, len(ids))
+	for _, id := range ids {
+		c := desktop(t, a, creds)
+		go func() { errs <- c.Accept(ctx, &api.AcceptRequest{WorkOrderId: id}) }()
+	}
+	waitFor(t, 10*time.Second, "writes waiting at the service", func() bool { return atService.Load() >= 5 })
+	time.Sleep(200 * time.Millisecond) // the rest queue up behind them
+
+	quick, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	found, err := desktop(t, a, creds).SearchWorkOrders(quick, api.SearchParameters{})
+	if err != nil || len(found) < len(ids) {
+		t.Fatalf("sign-in and search while %d writes wait on the service: %d found, %v", len(ids), len(found), err)
+	}
+	close(release)
+	released = true
+	for range ids {
+		if err := <-errs; err != nil {
+			t.Fatalf("a write held up by the slow service: %v", err)
+		}
+	}
+}
+
+// The service's Retry-After on a 429 or 503 reaches the desktop, whose
+// outbox then waits as long as the service asked.
+func TestRetryAfterReachesTheDesktop(t *testing.T) {
+	o := newOffice(t, sandbox.Options{})
+	a := o.start(nil)
+	ana, _ := o.person(a, "Ana Ruiz")
+	id := newWorkOrder(t, o)
+	status := http.StatusTooManyRequests
+	o.setIntercept(func(w http.ResponseWriter, r *http.Request) bool {
+		if r.URL.Path == "/oauth/token" || r.URL.Path == "/api/workOrder" {
+			return false
+		}
+		w.Header().Set("Retry-After", "7")
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		w.Write([]byte(`{"Message":"slow down","MessageId":"m"}`))
+		return true
+	})
+	ctx := context.Background()
+	for _, c := range []struct {
+		what   string
+		status int
+		call   func() error
+	}{
+		{"an accept", http.StatusTooManyRequests, func() error { return ana.Accept(ctx, &api.AcceptRequest{WorkOrderId: id}) }},
+		{"a download link", http.StatusServiceUnavailable, func() error {
+			_, err := ana.AttachmentDownloadURL(ctx, id, "a1")
+			return err
+		}},
+	} {
+		status = c.status
+		err := c.call()
+		var e *api.Error
+		if !errors.As(err, &e) || e.StatusCode != c.status || e.RetryAfter != 7*time.Second {
+			t.Errorf("%s answered %d with Retry-After 7: the desktop got %v (%+v)", c.what, c.status, err, e)
+		}
+	}
+}
+
+// A desktop that hangs up while the service is taking its write (a laptop
+// closed, a dropped line) does not keep colleagues from hearing of it: the
+// hub sees the write through, records it and sends the event.
+func TestAWriteIsSeenThroughWhenTheDesktopHangsUp(t *testing.T) {
+	o := newOffice(t, sandbox.Options{})
+	a := o.start(nil)
+	ana, creds := o.person(a, "Ana Ruiz")
+	id := newWorkOrder(t, o)
+	events := openStream(t, a, creds, "")
+	ctx, hangUp := context.WithCancel(context.Background())
+	o.setIntercept(func(w http.ResponseWriter, r *http.Request) bool {
+		if r.Method == http.MethodPut {
+			hangUp()
+			time.Sleep(300 * time.Millisecond) // the hub notices the desktop is gone
+		}
+		return false
+	})
+	req := &api.AcceptRequest{WorkOrderId: id}
+	if err := ana.Accept(ctx, req); err == nil {
+		t.Fatal("the desktop that hung up got an answer")
+	}
+	he, _ := waitEvent(t, events, func(he HubEvent, _ sseEvent) bool { return he.Header.WorkOrderId == id })
+	if he.Header.Action != "Accepted" || he.PerformedBy.Name != "Ana Ruiz" || he.Header.MessageId != req.MessageId {
+		t.Fatalf("event %+v, want Ana's accept", he)
+	}
+	audit := readAudit(t, a, creds, id)
+	if len(audit) != 1 || audit[0].Status != http.StatusOK {
+		t.Fatalf("audit %+v, want the accept the service took", audit)
+	}
+	if wo, err := desktop(t, a, creds).GetWorkOrder(context.Background(), id); err != nil || wo.Status != api.StatusAccepted {
+		t.Fatalf("the replica after the hang-up: %+v, %v", wo, err)
+	}
+}

@@ -1,0 +1,105 @@
+package hub
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// storedRead is the stored answer of ref, if any.
+func (db *DB) storedRead(ctx context.Context, ref readRef) (storedAnswer, bool, error) {
+	var a storedAnswer
+	var body string
+	err := db.Pool.QueryRow(ctx, `SELECT status, body, stale, fetched FROM reads WHERE kind = $1 AND key = $2`,
+		ref.kind, ref.key).Scan(&a.status, &body, &a.stale, &a.fetched)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return storedAnswer{}, false, nil
+	}
+	if err != nil {
+		return storedAnswer{}, false, fmt.Errorf("hub: reading a stored answer: %w", err)
+	}
+	a.body = []byte(body)
+	return a, true, nil
+}
+
+// nextReadVersion is taken before a fetch begins: see storeRead.
+func (db *DB) nextReadVersion(ctx context.Context) (int64, error) {
+	var v int64
+	if err := db.Pool.QueryRow(ctx, `SELECT nextval('reads_version')`).Scan(&v); err != nil {
+		return 0, fmt.Errorf("hub: numbering a fetch: %w", err)
+	}
+	return v, nil
+}
+
+// storeRead keeps the answer of a fetch that began at version, unless a
+// fetch that began later stored its answer already: a slow fetch from
+// before a write never undoes the refresh that followed it.
+func (db *DB) storeRead(ctx context.Context, ref readRef, version int64, status int, body []byte) error {
+	var wo, cust *int64
+	if ref.workOrder != 0 {
+		wo = &ref.workOrder
+	}
+	if ref.customer != 0 {
+		cust = &ref.customer
+	}
+	_, err := db.Pool.Exec(ctx, `INSERT INTO reads (kind, key, work_order_id, customer_id, status, body, version)
+		VALUES ($1, $2, $3, $4, $5, $6, $7)
+		ON CONFLICT (kind, key) DO UPDATE SET status = EXCLUDED.status, body = EXCLUDED.body, version = EXCLUDED.version,
+			stale = false, fetched = now()
+		WHERE reads.version < EXCLUDED.version`, ref.kind, ref.key, wo, cust, status, string(body), version)
+	if err != nil {
+		return fmt.Errorf("hub: storing an answer: %w", err)
+	}
+	return nil
+}
+
+// markReadStale records that a fetch begun at version failed, unless a
+// later one succeeded.
+func (db *DB) markReadStale(ctx context.Context, ref readRef, version int64) error {
+	_, err := db.Pool.Exec(ctx, `UPDATE reads SET stale = true, version = $3 WHERE kind = $1 AND key = $2 AND version < $3`,
+		ref.kind, ref.key, version)
+	return err
+}
+
+func scanRefs(rows pgx.Rows) ([]readRef, error) {
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (readRef, error) {
+		var ref readRef
+		var wo, cust *int64
+		err := r.Scan(&ref.kind, &ref.key, &wo, &cust)
+		if wo != nil {
+			ref.workOrder = *wo
+		}
+		if cust != nil {
+			ref.customer = *cust
+		}
+		return ref, err
+	})
+}
+
+// storedReadsOf lists the stored answers about work orders ids.
+func (db *DB) storedReadsOf(ctx context.Context, ids []int64) ([]readRef, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	rows, err := db.Pool.Query(ctx, `SELECT kind, key, work_order_id, customer_id FROM reads WHERE work_order_id = ANY($1)`, ids)
+	if err != nil {
+		return nil, fmt.Errorf("hub: listing stored answers: %w", err)
+	}
+	return scanRefs(rows)
+}
+
+// readsDue lists the stored answers a sync refreshes besides those of the
+// work orders it saw change: the stale ones, and customer settings
+// fetched longer than maxAge ago (no work order's change says they changed).
+func (db *DB) readsDue(ctx context.Context, maxAge time.Duration) ([]readRef, error) {
+	rows, err := db.Pool.Query(ctx, `SELECT kind, key, work_order_id, customer_id FROM reads
+		WHERE stale OR (customer_id IS NOT NULL AND fetched < now() - $1::interval)`,
+		fmt.Sprintf("%d seconds", int(maxAge/time.Second)))
+	if err != nil {
+		return nil, fmt.Errorf("hub: listing stale answers: %w", err)
+	}
+	return scanRefs(rows)
+}
