@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 )
 
 // TestACellShowsWhatFitsAndAnEllipsisForTheRest: a list cell shows a text
@@ -40,10 +41,38 @@ func TestACellShowsWhatFitsAndAnEllipsisForTheRest(t *testing.T) {
 	} {
 		c.Resize(fyne.NewSize(step.width, 36))
 		c.setText(step.text, fyne.TextAlignLeading, true)
-		got := shown()
-		if step.want == "…" && (!strings.HasSuffix(got, "…") || len(got) >= len(step.text)) ||
-			step.want != "…" && got != step.want {
+		if got := shown(); !shows(got, step.text, step.want) {
 			t.Errorf("%q in %.0f px shows %q", step.text, step.width, got)
 		}
 	}
+	// A colleague's mark takes room from the text: what just fitted no
+	// longer does, whether the mark comes before the text or after it.
+	number := "SMJ73264"
+	c.Resize(fyne.NewSize(fyne.MeasureText(number, theme.TextSize(), fyne.TextStyle{Bold: true}).Width+2*theme.InnerPadding()+4, 36))
+	for _, markFirst := range []bool{true, false} {
+		c.setMark("")
+		c.setText(number, fyne.TextAlignLeading, true)
+		if got := shown(); got != number {
+			t.Fatalf("%q in a cell just wide enough shows %q", number, got)
+		}
+		if markFirst {
+			c.setMark("JD")
+			c.setText(number, fyne.TextAlignLeading, true)
+		} else {
+			c.setText(number, fyne.TextAlignLeading, true)
+			c.setMark("JD")
+		}
+		if got := shown(); !shows(strings.TrimSuffix(got, " JD"), number, "…") {
+			t.Errorf("mark set first %v: %q beside a mark shows %q", markFirst, number, got)
+		}
+	}
+}
+
+// shows reports whether got is text whole (want == text) or cut short with
+// an ellipsis (want == "…").
+func shows(got, text, want string) bool {
+	if want == "…" {
+		return strings.HasSuffix(got, "…") && len(got) < len(text)+len("…")
+	}
+	return got == want
 }
