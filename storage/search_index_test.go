@@ -295,3 +295,61 @@ func TestTheTokenizerIsTheReplicas(t *testing.T) {
 		t.Fatalf("the replica's search index is %s; the in-memory index assumes columns %s and tokenizer %s", ddl, searchColumns, ftsTokenizer)
 	}
 }
+
+// TestSearchWhileWriting: searches typed while a sync writes (the index
+// catching up between keystrokes, pages read while it moves on) never
+// fail, and once the writes are done find what FTS5 finds.
+func TestSearchWhileWriting(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTest(t)
+	wos := synthetic(2000)
+	if err := s.PutWorkOrders(ctx, wos[:500]); err != nil {
+		t.Fatal(err)
+	}
+	<-s.WarmSearch()
+	done := make(chan error)
+	go func() {
+		for i := 500; i < len(wos); i += 100 {
+			batch := wos[i : i+100]
+			for j := range batch {
+				batch[j].Customer.Name = []string{"Harbor Point Hotels", "Northwind Retail"}[j%2]
+			}
+			if err := s.PutWorkOrders(ctx, batch); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	searches := []string{"h", "ha", "harbor", "n", "no", "north", "wo-10", "1012"}
+	for writing := true; writing; {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			writing = false
+		default:
+		}
+		for _, search := range searches {
+			for _, sort := range []Column{SortNextDeadline, SortCustomer} {
+				if _, _, err := s.ListAndCount(ctx, ListQuery{Search: search, Sort: sort, Limit: 50}); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	s.search.mu.Lock()
+	x := s.search.idx
+	s.search.mu.Unlock()
+	if x == nil {
+		t.Fatal("the in-memory index was dropped")
+	}
+	// Catch it up as the next search would, then compare.
+	if _, _, err := s.ListAndCount(ctx, ListQuery{Search: "h", Limit: 50}); err != nil {
+		t.Fatal(err)
+	}
+	s.search.mu.Lock()
+	defer s.search.mu.Unlock()
+	compareWithFTS(t, s, s.search.idx, searchesToCompare())
+}
