@@ -65,6 +65,13 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	a.step("tab-attachments", "tapin *container.AppTabs ^Attachments$")
 	a.dialog("attachments-add-file", "tap ^Add file…$")
 	a.closes("attachments-add-file-esc", "key Escape")
+	// A file chosen in the picker is copied and queued in the background,
+	// then shows in the tab as queued or, once sent, listed.
+	a.dialog("attachments-add-receipt", "tap ^Add file…$")
+	a.step("attachments-receipt-picked", "tap ^receipt$")
+	a.closes("attachments-receipt-added", "tap ^Open$")
+	a.waitForText("the chosen file in the Attachments tab", "*container.AppTabs", "receipt.pdf")
+	a.shoot("attachments-receipt-shown")
 
 	a.step("tab-invoice", "tapin *container.AppTabs ^Invoice$")
 	a.dialog("invoice-add-file", "tap ^Add file…$")
@@ -117,7 +124,7 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 
 	for _, size := range []string{"1024x700", "1920x1080"} {
 		a.step("size-"+size, "resize "+size)
-		for _, tab := range []string{"Invoice", "Quote", "Procedures"} {
+		for _, tab := range []string{"Invoice", "Quote", "Attachments", "Procedures"} {
 			a.step("size-"+size+"-"+strings.ToLower(tab), "tapin *container.AppTabs ^"+tab+"$")
 		}
 		a.dialog("size-"+size+"-add-file", "tap ^Add file…$")
@@ -167,6 +174,21 @@ func (a *app) stepFiles() string {
 		}
 		if time.Now().After(deadline) {
 			a.t.Fatal("the step's files did not load in 15 s")
+		}
+	}
+}
+
+// waitForText waits up to 15 s for text among the visible texts inside a
+// within (as %T prints it).
+func (a *app) waitForText(what, within, text string) {
+	a.t.Helper()
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if strings.Contains(a.do("texts "+within), text) {
+			return
+		}
+		if time.Now().After(deadline) {
+			a.shoot("no-" + strings.ReplaceAll(what, " ", "-"))
+			a.t.Fatalf("%s did not show in 15 s", what)
 		}
 	}
 }

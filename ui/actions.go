@@ -6,22 +6,28 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/storage"
 )
 
 // accept queues acceptance of one work order.
 func (d *Desk) accept(wo *api.WorkOrder) {
-	if _, err := d.store.Accept(context.Background(), wo.WorkOrderId, ""); err != nil {
-		d.showError(err)
-		return
-	}
-	d.queued("Accept " + wo.WorkOrderNumber)
+	store, id, what := d.store, wo.WorkOrderId, "Accept "+wo.WorkOrderNumber
+	d.act([]fyne.Disableable{d.detail.accept}, func(ctx context.Context) error {
+		_, err := store.Accept(ctx, id, "")
+		return err
+	}, func(err error) {
+		if err != nil {
+			d.showError(err)
+			return
+		}
+		d.queued(what)
+	})
 }
 
 // bulkAccept queues one bulk acceptance and shows each work order's result
@@ -30,13 +36,19 @@ func (d *Desk) bulkAccept(ids []int64) {
 	if len(ids) == 0 {
 		return
 	}
-	row, err := d.store.BulkAccept(context.Background(), ids)
-	if err != nil {
-		d.showError(err)
-		return
-	}
-	d.list.clearSelection()
-	d.showBulkResult("accept", row.Id, ids)
+	store := d.store
+	var row *storage.OutboxRow
+	d.act(d.bulkButtons(), func(ctx context.Context) (err error) {
+		row, err = store.BulkAccept(ctx, ids)
+		return err
+	}, func(err error) {
+		if err != nil {
+			d.showError(err)
+			return
+		}
+		d.list.clearSelection()
+		d.showBulkResult("accept", row.Id, ids)
+	})
 }
 
 // showReject asks for the reason (required, up to 3000 characters) and
@@ -77,21 +89,37 @@ func (d *Desk) reject(ids []int64, reason string) error {
 	if err := api.CheckText("reason", reason, true); err != nil {
 		return err
 	}
-	ctx := context.Background()
+	store := d.store
+	controls := d.bulkButtons()
 	if len(ids) == 1 {
-		if _, err := d.store.Reject(ctx, ids[0], reason); err != nil {
+		controls = []fyne.Disableable{d.detail.reject}
+	}
+	var row *storage.OutboxRow
+	d.act(controls, func(ctx context.Context) (err error) {
+		if len(ids) == 1 {
+			_, err = store.Reject(ctx, ids[0], reason)
 			return err
 		}
-		d.queued("Rejection")
-		return nil
-	}
-	row, err := d.store.BulkReject(ctx, ids, reason)
-	if err != nil {
+		row, err = store.BulkReject(ctx, ids, reason)
 		return err
-	}
-	d.list.clearSelection()
-	d.showBulkResult("reject", row.Id, ids)
+	}, func(err error) {
+		switch {
+		case err != nil:
+			d.showError(err)
+		case len(ids) == 1:
+			d.queued("Rejection")
+		default:
+			d.list.clearSelection()
+			d.showBulkResult("reject", row.Id, ids)
+		}
+	})
 	return nil
+}
+
+// bulkButtons are the list's Accept N and Reject N: while a bulk action is
+// being queued, neither starts another.
+func (d *Desk) bulkButtons() []fyne.Disableable {
+	return []fyne.Disableable{d.list.acceptBtn, d.list.rejectBtn}
 }
 
 // queued tells the person their action is safe in the outbox; the status
@@ -99,27 +127,6 @@ func (d *Desk) reject(ids []int64, reason string) error {
 func (d *Desk) queued(what string) {
 	d.status.refresh()
 	d.status.flash(what + ": queued, sending…")
-}
-
-// openAttachment fetches a fresh temporary link and opens it in the
-// system browser. The link is used once and never stored.
-func (d *Desk) openAttachment(woID int64, a api.Attachment) {
-	if d.online == nil {
-		d.showError(errors.New("opening files needs a connection to the service"))
-		return
-	}
-	d.deps.Background(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		link, err := d.online.AttachmentLink(ctx, woID, a.AttachmentId)
-		d.do(func() {
-			if err != nil {
-				d.showError(fmt.Errorf("could not get a download link for %s: %w", a.Name, err))
-				return
-			}
-			d.openLink(link)
-		})
-	})
 }
 
 func (d *Desk) openLink(link api.DownloadURL) {

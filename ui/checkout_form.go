@@ -246,17 +246,21 @@ func (t *visitTab) showSettings(wo *api.WorkOrder) {
 	}
 }
 
-// queueCheckOut queues the check-out with the form's completion details, or says
-// what is still missing and queues nothing.
-func (t *visitTab) queueCheckOut(at *time.Time) error {
+// checkOutWrite is the store write queueing the check-out with the form's
+// completion details, or what is still missing (shown on the form) when
+// nothing may be queued.
+func (t *visitTab) checkOutWrite(at *time.Time) (func(context.Context) error, error) {
 	done := t.form.completion()
 	if err := api.CheckOutProblem(t.wo, t.settings, done); err != nil {
 		t.form.problem(err)
-		return err
+		return nil, err
 	}
 	t.form.problem(nil)
-	_, err := t.d.store.CheckOutWith(context.Background(), t.wo.WorkOrderId, at, "", done)
-	return err
+	store, woID := t.d.store, t.wo.WorkOrderId
+	return func(ctx context.Context) error {
+		_, err := store.CheckOutWith(ctx, woID, at, "", done)
+		return err
+	}, nil
 }
 
 // onCompleteDetails sends the details of a work order checked out without
@@ -269,11 +273,17 @@ func (t *visitTab) onCompleteDetails() {
 		return
 	}
 	t.form.problem(nil)
-	if _, err := t.d.store.CompleteWorkDetails(context.Background(), t.wo.WorkOrderId, "", done); err != nil {
-		t.d.showError(err)
-		return
-	}
-	t.lastState.SetText(t.d.lastActionText(t.wo.WorkOrderId))
+	store, woID := t.d.store, t.wo.WorkOrderId
+	t.d.act([]fyne.Disableable{t.completeDetails}, func(ctx context.Context) error {
+		_, err := store.CompleteWorkDetails(ctx, woID, "", done)
+		return err
+	}, func(err error) {
+		if err != nil {
+			t.d.showError(err)
+			return
+		}
+		t.lastState.SetText(t.d.lastActionText(woID))
+	})
 }
 
 // confirmRealTime asks before queueing a check-in that will wait: where the

@@ -113,7 +113,12 @@ type Desk struct {
 	refused *fyne.Container
 
 	syncing bool
-	closed  chan struct{} // closed with the window: stops the tickers
+	// inFlight holds the controls whose action is being queued (act),
+	// each with the enabled state the rules asked for meanwhile.
+	inFlight map[fyne.Disableable]bool
+	// lastWrite is closed once the newest store write is done (write).
+	lastWrite chan struct{}
+	closed    chan struct{} // closed with the window: stops the tickers
 	// started is set by Start: tests never call it, so per-second tickers
 	// (link countdowns) run only in the real window.
 	started bool
@@ -128,7 +133,8 @@ func New(a fyne.App, deps Deps) *Desk {
 	if deps.Background == nil {
 		deps.Background = func(f func()) { go f() }
 	}
-	d := &Desk{app: a, store: deps.Store, online: deps.Online, deps: deps, closed: make(chan struct{})}
+	d := &Desk{app: a, store: deps.Store, online: deps.Online, deps: deps, closed: make(chan struct{}),
+		inFlight: map[fyne.Disableable]bool{}}
 	d.win = a.NewWindow("Work Order Desk")
 	if deps.Demo {
 		d.win.SetTitle("Work Order Desk — Demo")
@@ -329,6 +335,13 @@ func (d *Desk) every(period time.Duration, f func()) {
 // do runs f on the main goroutine (see Deps.Do).
 func (d *Desk) do(f func()) { d.deps.Do(f) }
 
+// fileTab is a tab showing files: files dropped on the window while it is
+// shown go there.
+type fileTab interface {
+	tab
+	filePanel() *attachmentPanel
+}
+
 // dropped attaches files dropped on the window where the person is looking:
 // to the invoice on the Invoice tab, to the chosen step on the Procedures
 // tab, otherwise to the open work order.
@@ -340,30 +353,19 @@ func (d *Desk) dropped(paths []string) {
 		d.showError(errors.New("open a work order first, then drop the files on the window"))
 		return
 	}
+	var workOrder *attachmentPanel
 	for _, t := range d.detail.tabs {
-		if d.detail.appTabs.Selected() == nil || d.detail.appTabs.Selected().Text != t.title() {
+		ft, ok := t.(fileTab)
+		if !ok {
 			continue
 		}
-		switch tab := t.(type) {
-		case *invoiceTab:
-			for _, p := range paths {
-				tab.addAttachment(p)
-			}
-			return
-		case *proceduresTab:
-			if tab.sel == nil {
-				d.showError(errors.New("choose a step first: dropped files attach to the step shown"))
-				return
-			}
-			for _, p := range paths {
-				tab.addFile(p)
-			}
+		if sel := d.detail.appTabs.Selected(); sel != nil && sel.Text == t.title() {
+			ft.filePanel().addFiles(paths)
 			return
 		}
-	}
-	for _, t := range d.detail.tabs {
-		if a, ok := t.(*attachmentsTab); ok {
-			a.attach(paths)
+		if _, ok := t.(*attachmentsTab); ok {
+			workOrder = ft.filePanel()
 		}
 	}
+	workOrder.addFiles(paths)
 }

@@ -41,13 +41,13 @@ func TestEscClosesEveryDialog(t *testing.T) {
 		what string
 		open func()
 	}{
-		{"the attachments file picker", func() { h.selectTab("Attachments"); test.Tap(tabOf[*attachmentsTab](h).add) }},
-		{"the invoice file picker", func() { h.selectTab("Invoice"); test.Tap(tabOf[*invoiceTab](h).addAtt) }},
+		{"the attachments file picker", func() { h.selectTab("Attachments"); test.Tap(tabOf[*attachmentsTab](h).files.add) }},
+		{"the invoice file picker", func() { h.selectTab("Invoice"); test.Tap(tabOf[*invoiceTab](h).files.add) }},
 		{"the step file picker", func() {
 			h.selectTab("Procedures")
 			procs.tree.Select(stepNode(p.Id, p.Steps[0].Id))
 			h.flush()
-			test.Tap(procs.add)
+			test.Tap(procs.files.add)
 		}},
 		{"Delete the invoice?", func() { h.selectTab("Invoice"); tabOf[*invoiceTab](h).onDelete() }},
 		{"Live connection", h.menuItem("Live connection…").Action},
@@ -118,15 +118,15 @@ func TestEscClosesEveryDialog(t *testing.T) {
 func TestEscClosesAFilesLinkDialogAndLetsTheLinkGo(t *testing.T) {
 	h := newHarness(t)
 	p, _ := openStep(h, func(*api.WorkOrder, api.Procedure) bool { return true })
-	test.Tap(rowButton(attRow(p, p.atts[0].Name), 0))
+	test.Tap(rowButton(attRow(p, p.files.items[0].Name), 0))
 	h.flush()
-	if p.link == nil {
+	if p.files.link == nil {
 		t.Fatal("opening the file showed no link dialog")
 	}
-	l := p.link
+	l := p.files.link
 	pressEsc(h)
-	if h.win.Canvas().Overlays().Top() != nil || p.link != nil || l.link.URL != "" {
-		t.Fatalf("after Esc: dialog open %v, link dialog held %v, link held %v", h.win.Canvas().Overlays().Top() != nil, p.link != nil, l.link.URL != "")
+	if h.win.Canvas().Overlays().Top() != nil || p.files.link != nil || l.link.URL != "" {
+		t.Fatalf("after Esc: dialog open %v, link dialog held %v, link held %v", h.win.Canvas().Overlays().Top() != nil, p.files.link != nil, l.link.URL != "")
 	}
 }
 

@@ -124,7 +124,7 @@ func TestASubmittedInvoiceReadsAsText(t *testing.T) {
 		case *widget.Select:
 			t.Errorf("a submitted invoice shows a picker %q", w.PlaceHolder)
 		case *widget.Button:
-			if w != inv.addAtt {
+			if w != inv.files.add {
 				t.Errorf("a submitted invoice shows the %q button", w.Text)
 			}
 		case *widget.Label:

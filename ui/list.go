@@ -275,6 +275,8 @@ func (v *listView) requery() {
 }
 
 // rowAt returns the i-th row of the list, reading its page when needed.
+// It stays on the main goroutine: one indexed page through the reader pool,
+// which WAL runs beside the writer, so it never waits for a sync.
 func (v *listView) rowAt(i int) (storage.Row, bool) {
 	if i < 0 || i >= v.total {
 		return storage.Row{}, false

@@ -120,13 +120,19 @@ func (t *activityTab) show(wo *api.WorkOrder) {
 }
 
 func (t *activityTab) retry(id int64) {
-	row, err := t.d.store.Retry(context.Background(), id)
-	if err != nil {
-		t.d.showError(err)
-		return
-	}
-	t.d.queued(actionText(*row) + ": sent again")
-	t.show(t.wo)
+	store := t.d.store
+	var row *storage.OutboxRow
+	t.d.write(func(ctx context.Context) (err error) {
+		row, err = store.Retry(ctx, id)
+		return err
+	}, func(err error) {
+		if err != nil {
+			t.d.showError(err)
+			return
+		}
+		t.d.queued(actionText(*row) + ": sent again")
+		t.show(t.wo)
+	})
 }
 
 func (t *activityTab) discard(id int64) {
@@ -136,9 +142,12 @@ func (t *activityTab) discard(id int64) {
 			if !ok {
 				return
 			}
-			if err := t.d.store.Discard(context.Background(), id); err != nil {
-				t.d.showError(err)
-			}
+			store := t.d.store
+			t.d.write(func(ctx context.Context) error { return store.Discard(ctx, id) }, func(err error) {
+				if err != nil {
+					t.d.showError(err)
+				}
+			})
 		}, t.d.win)
 }
 

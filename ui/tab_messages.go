@@ -115,7 +115,7 @@ func (t *messagesTab) show(wo *api.WorkOrder) {
 	}
 	t.list.Refresh()
 	why := wo.Can(api.SendMessage)
-	setEnabled(t.send, why == nil)
+	t.d.enable(t.send, why == nil)
 	if why != nil {
 		t.text.SetPlaceHolder(sentence(why.Error()) + ".")
 	} else {
@@ -143,10 +143,18 @@ func (t *messagesTab) onSend() {
 		t.d.showError(err)
 		return
 	}
-	if _, err := t.d.store.SendMessage(context.Background(), t.wo.WorkOrderId, text, t.visibility()); err != nil {
-		t.d.showError(err)
-		return
-	}
-	t.text.SetText("")
-	t.d.queued("Message on " + t.wo.WorkOrderNumber)
+	store, woID, number, vis := t.d.store, t.wo.WorkOrderId, t.wo.WorkOrderNumber, t.visibility()
+	t.d.act([]fyne.Disableable{t.send}, func(ctx context.Context) error {
+		_, err := store.SendMessage(ctx, woID, text, vis)
+		return err
+	}, func(err error) {
+		if err != nil {
+			t.d.showError(err)
+			return
+		}
+		if t.wo != nil && t.wo.WorkOrderId == woID && strings.TrimSpace(t.text.Text) == text {
+			t.text.SetText("") // sent; a new message typed meanwhile stays
+		}
+		t.d.queued("Message on " + number)
+	})
 }

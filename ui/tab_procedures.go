@@ -2,18 +2,12 @@ package ui
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -29,7 +23,8 @@ import (
 // file list are virtualized: the service puts no limit on how many there are.
 //
 // Step attachments are not in the replica; they are listed live each time a
-// step is chosen and again after one of our changes to them was sent.
+// step is chosen and again after one of our changes to them was answered
+// (attachmentPanel).
 type proceduresTab struct {
 	d     *Desk
 	wo    *api.WorkOrder
@@ -44,19 +39,9 @@ type proceduresTab struct {
 	sel       *api.StepRef
 	stepTitle *widget.Label
 	stepInfo  *widget.Label
-	lock      *widget.Label
-	state     *widget.Label
-	pending   *widget.Label
-	atts      []api.StepAttachment
-	attList   *widget.List
-	add       *widget.Button
-	reload    *widget.Button
+	files     *attachmentPanel
 	stepPanel *fyne.Container
 	noStep    *widget.Label
-
-	gen      int   // list generation: an answer for an earlier choice is dropped
-	seenDone int64 // newest finished step-attachment action already re-listed for
-	link     *linkDialog
 }
 
 func newProceduresTab(d *Desk) *proceduresTab {
@@ -77,51 +62,9 @@ func newProceduresTab(d *Desk) *proceduresTab {
 	t.stepTitle.Wrapping = fyne.TextWrapWord
 	t.stepInfo = widget.NewLabel("")
 	t.stepInfo.Wrapping = fyne.TextWrapWord
-	t.lock = widget.NewLabel("")
-	t.lock.Wrapping = fyne.TextWrapWord
-	t.lock.Importance = widget.WarningImportance
-	t.state = widget.NewLabel("")
-	t.state.Wrapping = fyne.TextWrapWord
-	t.pending = widget.NewLabel("")
-	t.pending.Wrapping = fyne.TextWrapWord
-	t.pending.Importance = widget.LowImportance
-	t.pending.Hide()
-	t.add = widget.NewButtonWithIcon("Add file…", theme.ContentAddIcon(), t.onAdd)
-	t.reload = widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), func() { t.list() })
-	t.attList = widget.NewList(
-		func() int { return len(t.atts) },
-		func() fyne.CanvasObject {
-			// The name has a line of its own, the size and date go under
-			// it: on one line with the buttons the name got no room at all.
-			name := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-			name.Truncation = fyne.TextTruncateEllipsis
-			meta := widget.NewLabel("")
-			meta.Truncation = fyne.TextTruncateEllipsis
-			open := widget.NewButtonWithIcon("Open…", theme.FileIcon(), nil)
-			remove := widget.NewButtonWithIcon("Remove…", theme.DeleteIcon(), nil)
-			return container.NewBorder(nil, nil, widget.NewIcon(theme.FileIcon()),
-				container.NewVBox(layout.NewSpacer(), container.NewHBox(open, remove), layout.NewSpacer()),
-				container.New(layout.NewCustomPaddedVBoxLayout(0), name, meta))
-		},
-		func(i widget.ListItemID, o fyne.CanvasObject) {
-			if i >= len(t.atts) {
-				return
-			}
-			a := t.atts[i]
-			row := o.(*fyne.Container)
-			lines := row.Objects[0].(*fyne.Container)
-			lines.Objects[0].(*widget.Label).SetText(a.Name)
-			lines.Objects[1].(*widget.Label).SetText(api.HumanSize(a.Size) + "   ·   " + localTime(a.Created))
-			buttons := row.Objects[2].(*fyne.Container).Objects[1].(*fyne.Container)
-			buttons.Objects[0].(*widget.Button).OnTapped = func() { t.openAttachment(a) }
-			remove := buttons.Objects[1].(*widget.Button)
-			remove.OnTapped = func() { t.confirmRemove(a) }
-			ok, _ := t.editable()
-			setEnabled(remove, ok)
-		})
-	t.stepPanel = container.NewBorder(
-		container.NewVBox(t.stepTitle, t.stepInfo, t.lock, container.NewHBox(t.add, t.reload), t.state, t.pending),
-		nil, nil, nil, t.attList)
+	t.files = newAttachmentPanel(d, false, container.NewVBox(t.stepTitle, t.stepInfo))
+	t.files.noPlace = "choose a step first: dropped files attach to the step shown"
+	t.stepPanel = container.NewStack(t.files)
 	t.noStep = widget.NewLabel("Choose a step above to see its description and files.")
 	t.noStep.Importance = widget.LowImportance
 	t.noStep.Alignment = fyne.TextAlignCenter
@@ -245,11 +188,8 @@ func (t *proceduresTab) show(wo *api.WorkOrder) {
 		showIf(len(procs) > 0, t.split)
 	}
 	showIf(len(procs) == 0, t.empty)
-	done := t.latestFinished()
 	if switching {
 		t.sel = nil
-		t.atts = nil
-		t.seenDone = done
 		t.tree.UnselectAll()
 		t.tree.OpenAllBranches()
 	}
@@ -258,17 +198,12 @@ func (t *proceduresTab) show(wo *api.WorkOrder) {
 		t.sel = nil // the step went away with a newer copy of the work order
 	}
 	if t.sel == nil {
+		t.files.show(nil)
 		t.stepPanel.Hide()
 		t.noStep.Show()
 		return
 	}
 	t.renderStep()
-	if done > t.seenDone {
-		// One of our changes to step attachments reached the service:
-		// the list on screen is stale.
-		t.seenDone = done
-		t.list()
-	}
 }
 
 func (t *proceduresTab) onSelected(id widget.TreeNodeID) {
@@ -288,7 +223,6 @@ func (t *proceduresTab) selectStep(pid, sid int64) {
 	t.noStep.Hide()
 	t.stepPanel.Show()
 	t.renderStep()
-	t.list()
 }
 
 // editable says whether the chosen step's files may change, and why not
@@ -298,8 +232,7 @@ func (t *proceduresTab) editable() (bool, string) {
 		return false, ""
 	}
 	p := t.procs[t.sel.ProcedureId]
-	switch {
-	case p == nil:
+	if p == nil {
 		return false, ""
 	}
 	if err := t.wo.CanChangeProcedure(*p); err != nil {
@@ -323,26 +256,40 @@ func (t *proceduresTab) renderStep() {
 		info = append(info, "Comment: "+s.Comment)
 	}
 	t.stepInfo.SetText(strings.Join(info, "\n"))
-	ok, why := t.editable()
-	t.lock.SetText(why)
-	if ok {
-		t.lock.Hide()
-	} else {
-		t.lock.Show()
-	}
-	setEnabled(t.add, ok)
-	t.setPending()
-	t.attList.Refresh()
+	t.files.show(t.stepPlace())
 	t.relayout()
 }
 
-// setPending shows our queued changes to the chosen step, and takes no
-// room when there are none.
-func (t *proceduresTab) setPending() {
-	text := t.pendingText()
-	t.pending.SetText(text)
-	showIf(text != "", t.pending)
-	t.relayout()
+// stepPlace is the chosen step as the attachment panel needs it: listed
+// live from the service (the replica does not keep step files), changed
+// only while its procedure allows.
+func (t *proceduresTab) stepPlace() *filePlace {
+	ref := *t.sel
+	ok, why := t.editable()
+	d := t.d
+	return &filePlace{
+		key: fmt.Sprintf("step %d/%d/%d", ref.WorkOrderId, ref.ProcedureId, ref.StepId), woID: ref.WorkOrderId,
+		what: "the step", from: "the step", noun: "the step's files", empty: "No files on this step.",
+		note: why, warn: true, whyNot: why, canRemove: ok, live: true,
+		list: func(ctx context.Context) ([]api.Attachment, error) {
+			atts, err := d.online.StepAttachments(ctx, ref)
+			out := make([]api.Attachment, len(atts))
+			for i, a := range atts {
+				out[i] = a.Attachment
+			}
+			return out, err
+		},
+		add: func(path string) func(context.Context) error {
+			return func(ctx context.Context) error { _, err := d.store.AddStepAttachment(ctx, ref, path); return err }
+		},
+		remove: func(id string) func(context.Context) error {
+			return func(ctx context.Context) error { _, err := d.store.RemoveStepAttachment(ctx, ref, id); return err }
+		},
+		link: func(ctx context.Context, id string) (api.DownloadURL, error) {
+			return d.online.StepAttachmentLink(ctx, ref, id)
+		},
+		mine: func(r storage.OutboxRow) bool { return r.Group == storage.GroupStep && r.Step != nil && *r.Step == ref },
+	}
 }
 
 // relayout lays the step panel out again after its texts changed: a
@@ -355,402 +302,4 @@ func (t *proceduresTab) relayout() {
 	}
 }
 
-// list fetches the chosen step's files from the service.
-func (t *proceduresTab) list() {
-	if t.sel == nil {
-		return
-	}
-	ref := *t.sel
-	t.gen++
-	gen := t.gen
-	t.atts = nil
-	t.attList.Refresh()
-	if t.d.online == nil {
-		t.state.SetText("Listing a step's files needs a connection to the service.")
-		return
-	}
-	t.state.SetText("Loading the step's files…")
-	t.d.deps.Background(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		atts, err := t.d.online.StepAttachments(ctx, ref)
-		t.d.do(func() {
-			if gen != t.gen {
-				return
-			}
-			if err != nil {
-				t.state.SetText("Could not list the files: " + plainError(err) + " Use Refresh to try again.")
-				t.relayout()
-				return
-			}
-			t.atts = atts
-			switch len(atts) {
-			case 0:
-				t.state.SetText("No files on this step.")
-			case 1:
-				t.state.SetText("1 file.")
-			default:
-				t.state.SetText(fmt.Sprintf("%d files.", len(atts)))
-			}
-			t.attList.Refresh()
-			t.relayout()
-		})
-	})
-}
-
-// plainError says what went wrong without the HTTP details.
-func plainError(err error) string {
-	var apiErr *api.Error
-	switch {
-	case errors.As(err, &apiErr) && apiErr.Message != "":
-		return strings.TrimSuffix(apiErr.Message, ".") + "."
-	case errors.Is(err, context.DeadlineExceeded):
-		return "the service took too long to answer."
-	case api.IsTemporary(err):
-		return "the service could not be reached (offline?)."
-	}
-	return strings.TrimSuffix(err.Error(), ".") + "."
-}
-
-// latestFinished is the id of the newest step-attachment action on the work
-// order the service has answered (done or refused); 0 when none.
-func (t *proceduresTab) latestFinished() int64 {
-	rows, err := t.d.store.OutboxRows(context.Background(), t.wo.WorkOrderId)
-	if err != nil {
-		return 0
-	}
-	var latest int64
-	for _, r := range rows {
-		if r.Group == storage.GroupStep && (r.State == storage.OutboxDone || r.State == storage.OutboxFailed) && r.Id > latest {
-			latest = r.Id
-		}
-	}
-	return latest
-}
-
-// pendingText lists our changes to the chosen step still on their way, and
-// the last refusal, so a queued file does not look lost.
-func (t *proceduresTab) pendingText() string {
-	rows, err := t.d.store.OutboxRows(context.Background(), t.wo.WorkOrderId)
-	if err != nil || t.sel == nil {
-		return ""
-	}
-	var lines []string
-	for _, r := range rows {
-		if r.Group != storage.GroupStep || r.State == storage.OutboxDone || r.State == storage.OutboxDiscarded {
-			continue
-		}
-		if r.Step == nil || *r.Step != *t.sel {
-			continue
-		}
-		lines = append(lines, actionText(r)+" — "+outboxStateText(r))
-	}
-	return strings.Join(lines, "\n")
-}
-
-func (t *proceduresTab) onAdd() {
-	openFileDialog(func(r fyne.URIReadCloser, err error) {
-		if err != nil || r == nil {
-			return
-		}
-		path := r.URI().Path()
-		r.Close()
-		t.addFile(path)
-	}, t.d.win)
-}
-
-// addFile queues a file for the chosen step; refused files change nothing.
-func (t *proceduresTab) addFile(path string) {
-	if t.sel == nil {
-		return
-	}
-	if ok, why := t.editable(); !ok {
-		t.d.showError(errors.New(why))
-		return
-	}
-	if fi, err := os.Stat(path); err == nil && fi.Size() > api.MaxAttachmentSize {
-		t.d.showError(fmt.Errorf("%s is %s: the service accepts files up to 20 MB", filepath.Base(path), api.HumanSize(fi.Size())))
-		return
-	}
-	if _, err := t.d.store.AddStepAttachment(context.Background(), *t.sel, path); err != nil {
-		t.d.showError(err)
-		return
-	}
-	t.d.queued(filepath.Base(path) + " for the step")
-	t.setPending()
-}
-
-func (t *proceduresTab) confirmRemove(a api.StepAttachment) {
-	if t.sel == nil {
-		return
-	}
-	if ok, why := t.editable(); !ok {
-		t.d.showError(errors.New(why))
-		return
-	}
-	ref := *t.sel
-	c := dialog.NewConfirm("Remove "+a.Name+"?", "The file is removed from the step at the service.", func(ok bool) {
-		if !ok {
-			return
-		}
-		if _, err := t.d.store.RemoveStepAttachment(context.Background(), ref, a.AttachmentId); err != nil {
-			t.d.showError(err)
-			return
-		}
-		t.d.queued("Remove " + a.Name)
-		t.setPending()
-	}, t.d.win)
-	c.SetConfirmText("Remove")
-	c.SetDismissText("Cancel")
-	c.Show()
-}
-
-func (t *proceduresTab) openAttachment(a api.StepAttachment) {
-	if t.d.online == nil {
-		t.d.showError(errors.New("opening files needs a connection to the service"))
-		return
-	}
-	ref := api.StepRef{WorkOrderId: a.WorkOrderId, ProcedureId: a.ProcedureId, StepId: a.StepId}
-	if ref.WorkOrderId == 0 && t.sel != nil {
-		ref = *t.sel
-	}
-	id := a.AttachmentId
-	t.link = newLinkDialog(t.d, a.Name, func(ctx context.Context) (api.DownloadURL, error) {
-		return t.d.online.StepAttachmentLink(ctx, ref, id)
-	})
-	t.link.onClosed = func(l *linkDialog) {
-		if t.link == l {
-			t.link = nil
-		}
-	}
-}
-
-// linkDialog opens or saves one file through a temporary download link.
-// The link lives only in this dialog's memory: it is never written to disk
-// or logged, it is forgotten when it expires or the dialog closes, and an
-// expired link is always replaced by a fresh one, never reused.
-type linkDialog struct {
-	d        *Desk
-	name     string
-	fetch    func(context.Context) (api.DownloadURL, error)
-	link     api.DownloadURL
-	fetching bool
-	waiting  []linkWaiter // actions waiting for the link being fetched
-
-	valid    *widget.Label
-	status   *widget.Label
-	progress *widget.ProgressBar
-	openBtn  *widget.Button
-	saveBtn  *widget.Button
-	dlg      dialog.Dialog
-	stop     chan struct{}
-	onClosed func(*linkDialog)
-}
-
-// linkWaiter is an action waiting for a link: use runs with it, failed
-// when none could be had.
-type linkWaiter struct {
-	use    func(api.DownloadURL)
-	failed func()
-}
-
-// linkMargin: a link with less left than this is replaced before use, so
-// it does not expire between the click and the request.
-const linkMargin = 5 * time.Second
-
-func newLinkDialog(d *Desk, name string, fetch func(context.Context) (api.DownloadURL, error)) *linkDialog {
-	l := &linkDialog{d: d, name: name, fetch: fetch, stop: make(chan struct{})}
-	l.valid = widget.NewLabel("")
-	l.status = widget.NewLabel("")
-	l.status.Wrapping = fyne.TextWrapWord
-	l.progress = widget.NewProgressBar()
-	l.progress.Hide()
-	l.openBtn = widget.NewButtonWithIcon("Open in browser", theme.ComputerIcon(), l.openInBrowser)
-	l.openBtn.Importance = widget.HighImportance
-	l.saveBtn = widget.NewButtonWithIcon("Save as…", theme.DocumentSaveIcon(), l.askSave)
-	note := widget.NewLabel("The service gives a link valid for 15 minutes. It is kept only while this window is open; an expired link is replaced by a new one.")
-	note.Wrapping = fyne.TextWrapWord
-	note.Importance = widget.LowImportance
-	body := container.NewVBox(l.valid, container.NewHBox(l.openBtn, l.saveBtn), l.progress, l.status, note)
-	l.dlg = dialog.NewCustom("Open "+name, "Close", body, d.win)
-	l.dlg.SetOnClosed(l.close)
-	l.dlg.Resize(fyne.NewSize(520, 260))
-	l.dlg.Show()
-	l.withLink(nil, nil)
-	if d.started {
-		go l.countdown()
-	}
-	return l
-}
-
-// countdown ticks the remaining validity once a second until the dialog
-// or the window closes.
-func (l *linkDialog) countdown() {
-	tk := time.NewTicker(time.Second)
-	defer tk.Stop()
-	for {
-		select {
-		case <-tk.C:
-			l.d.do(l.tick)
-		case <-l.stop:
-			return
-		case <-l.d.closed:
-			return
-		}
-	}
-}
-
-// tick shows how long the link stays valid, and forgets it once expired.
-func (l *linkDialog) tick() {
-	if l.fetching {
-		l.valid.SetText("Asking the service for a download link…")
-		return
-	}
-	if l.link.URL == "" {
-		l.valid.SetText("No link yet: one is fetched when you open or save the file.")
-		return
-	}
-	left := l.link.Remaining(nowFunc())
-	if left <= 0 {
-		l.link = api.DownloadURL{}
-		l.valid.SetText("The link has expired: a new one is fetched when you open or save the file.")
-		return
-	}
-	l.valid.SetText("Link valid for " + countdownText(left))
-}
-
-// countdownText shows a duration as m:ss, "15:00" down to "0:00".
-func countdownText(d time.Duration) string {
-	s := int(d / time.Second)
-	return fmt.Sprintf("%d:%02d", s/60, s%60)
-}
-
-// withLink runs use with a link valid for at least linkMargin, fetching a
-// fresh one when there is none or it is about to expire; failed runs
-// instead when no link can be had. Either may be nil.
-func (l *linkDialog) withLink(use func(api.DownloadURL), failed func()) {
-	if l.link.URL != "" && l.link.Remaining(nowFunc()) > linkMargin {
-		if use != nil {
-			use(l.link)
-		}
-		return
-	}
-	l.link = api.DownloadURL{}
-	l.waiting = append(l.waiting, linkWaiter{use, failed})
-	if l.fetching {
-		return
-	}
-	l.fetching = true
-	l.tick()
-	l.status.SetText("")
-	l.d.deps.Background(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		link, err := l.fetch(ctx)
-		l.d.do(func() {
-			l.fetching = false
-			waiting := l.waiting
-			l.waiting = nil
-			if l.closed() || err != nil {
-				if err != nil && !l.closed() {
-					l.status.SetText("Could not get a download link: " + plainError(err))
-					l.tick()
-				}
-				for _, w := range waiting {
-					if w.failed != nil {
-						w.failed()
-					}
-				}
-				return
-			}
-			l.link = link
-			l.tick()
-			for _, w := range waiting {
-				if w.use != nil {
-					w.use(link)
-				}
-			}
-		})
-	})
-}
-
-func (l *linkDialog) closed() bool {
-	select {
-	case <-l.stop:
-		return true
-	default:
-		return false
-	}
-}
-
-func (l *linkDialog) close() {
-	if l.closed() {
-		return
-	}
-	close(l.stop)
-	l.link = api.DownloadURL{}
-	if l.onClosed != nil {
-		l.onClosed(l)
-	}
-}
-
-func (l *linkDialog) openInBrowser() {
-	l.withLink(func(link api.DownloadURL) {
-		l.d.openLink(link)
-		l.status.SetText("Opened in your browser.")
-	}, nil)
-}
-
-func (l *linkDialog) askSave() {
-	fd := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
-		if err != nil {
-			l.status.SetText("Could not save: " + plainError(err))
-			return
-		}
-		if w == nil {
-			return
-		}
-		l.saveTo(w)
-	}, l.d.win)
-	fd.SetFileName(l.name)
-	showFilePicker(fd, l.d.win)
-}
-
-// saveTo downloads the file into w, showing progress, and closes w.
-func (l *linkDialog) saveTo(w io.WriteCloser) {
-	l.setBusy(true)
-	l.withLink(func(link api.DownloadURL) {
-		l.progress.SetValue(0)
-		l.progress.Show()
-		l.status.SetText("Downloading " + l.name + "…")
-		l.d.deps.Background(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-			defer cancel()
-			err := l.d.online.Download(ctx, link, w, func(done, total int64) {
-				if total > 0 {
-					l.d.do(func() { l.progress.SetValue(float64(done) / float64(total)) })
-				}
-			})
-			if cerr := w.Close(); err == nil {
-				err = cerr
-			}
-			l.d.do(func() {
-				l.setBusy(false)
-				if err != nil {
-					l.status.SetText("The download failed: " + plainError(err))
-					return
-				}
-				l.progress.SetValue(1)
-				l.status.SetText("Saved " + l.name + ".")
-			})
-		})
-	}, func() {
-		w.Close()
-		l.setBusy(false)
-	})
-}
-
-func (l *linkDialog) setBusy(busy bool) {
-	setEnabled(l.saveBtn, !busy)
-	setEnabled(l.openBtn, !busy)
-}
+func (t *proceduresTab) filePanel() *attachmentPanel { return t.files }

@@ -55,7 +55,7 @@ func openStep(h *harness, ok func(wo *api.WorkOrder, p api.Procedure) bool) (*pr
 // attRow finds the visible list row showing the file called name.
 func attRow(t *proceduresTab, name string) *fyne.Container {
 	var found *fyne.Container
-	walk(t.attList, func(o fyne.CanvasObject) {
+	walk(t.files.list, func(o fyne.CanvasObject) {
 		c, ok := o.(*fyne.Container)
 		if !ok || found != nil || len(c.Objects) != 3 {
 			return
@@ -85,28 +85,28 @@ func TestAddingAndRemovingAStepFile(t *testing.T) {
 	p, ref := openStep(h, func(wo *api.WorkOrder, p api.Procedure) bool {
 		return wo.StepAttachmentsEditable(p)
 	})
-	if p.add.Disabled() || p.lock.Visible() {
-		t.Fatalf("an editable procedure's step: add disabled=%v, lock says %q", p.add.Disabled(), p.lock.Text)
+	if p.files.add.Disabled() || p.files.note.Visible() {
+		t.Fatalf("an editable procedure's step: add disabled=%v, lock says %q", p.files.add.Disabled(), p.files.note.Text)
 	}
-	before := len(p.atts)
-	if !strings.Contains(p.state.Text, "file") || before == 0 {
-		t.Fatalf("the step lists %d files and says %q", before, p.state.Text)
+	before := len(p.files.items)
+	if !strings.Contains(p.files.state.Text, "file") || before == 0 {
+		t.Fatalf("the step lists %d files and says %q", before, p.files.state.Text)
 	}
 
 	path := filepath.Join(t.TempDir(), "meter-reading.jpg")
 	if err := os.WriteFile(path, []byte("jpeg bytes of a meter"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	p.addFile(path) // what choosing the file in the open dialog does
-	if !strings.Contains(p.pending.Text, "meter-reading.jpg") || !strings.Contains(p.pending.Text, "Queued") {
-		t.Errorf("while queued the step says %q", p.pending.Text)
+	p.files.addFiles([]string{path}) // what choosing the file in the open dialog does
+	if !strings.Contains(p.files.pending.Text, "meter-reading.jpg") || !strings.Contains(p.files.pending.Text, "Queued") {
+		t.Errorf("while queued the step says %q", p.files.pending.Text)
 	}
 	h.send()
-	if len(p.atts) != before+1 || attRow(p, "meter-reading.jpg") == nil {
-		t.Fatalf("after sending, the step lists %d files (was %d) and no row for the new one", len(p.atts), before)
+	if len(p.files.items) != before+1 || attRow(p, "meter-reading.jpg") == nil {
+		t.Fatalf("after sending, the step lists %d files (was %d) and no row for the new one", len(p.files.items), before)
 	}
-	if p.pending.Text != "" {
-		t.Errorf("after sending, the step still says %q", p.pending.Text)
+	if p.files.pending.Text != "" {
+		t.Errorf("after sending, the step still says %q", p.files.pending.Text)
 	}
 
 	row := attRow(p, "meter-reading.jpg")
@@ -117,8 +117,8 @@ func TestAddingAndRemovingAStepFile(t *testing.T) {
 	}
 	test.Tap(buttonIn(t, dlg, "Remove"))
 	h.send()
-	if len(p.atts) != before || attRow(p, "meter-reading.jpg") != nil {
-		t.Fatalf("after removing, the step lists %d files (want %d)", len(p.atts), before)
+	if len(p.files.items) != before || attRow(p, "meter-reading.jpg") != nil {
+		t.Fatalf("after removing, the step lists %d files (want %d)", len(p.files.items), before)
 	}
 	atts, _ := h.desk.online.StepAttachments(context.Background(), ref)
 	if len(atts) != before {
@@ -129,30 +129,30 @@ func TestAddingAndRemovingAStepFile(t *testing.T) {
 func TestAStepOfAnNAProcedureRefusesChanges(t *testing.T) {
 	h := newHarness(t)
 	p, ref := openStep(h, func(_ *api.WorkOrder, p api.Procedure) bool { return p.IsMarkedNa })
-	if !p.add.Disabled() {
+	if !p.files.add.Disabled() {
 		t.Error("files can be added to a procedure marked N/A")
 	}
-	if !p.lock.Visible() || !strings.Contains(p.lock.Text, "marked N/A: attachments can't be changed") {
-		t.Errorf("the step explains %q", p.lock.Text)
+	if !p.files.note.Visible() || !strings.Contains(p.files.note.Text, "marked N/A: attachments can't be changed") {
+		t.Errorf("the step explains %q", p.files.note.Text)
 	}
-	if len(p.atts) == 0 {
+	if len(p.files.items) == 0 {
 		t.Fatal("the N/A step lists no files")
 	}
-	row := attRow(p, p.atts[0].Name)
+	row := attRow(p, p.files.items[0].Name)
 	if row == nil || !rowButton(row, 1).Disabled() || rowButton(row, 0).Disabled() {
 		t.Error("on an N/A procedure, Remove must be disabled and Open enabled")
 	}
 
 	path := filepath.Join(t.TempDir(), "photo.png")
 	os.WriteFile(path, []byte("png"), 0o600)
-	p.addFile(path)
+	p.files.addFiles([]string{path})
 	if !strings.Contains(h.overlayText(), "marked n/a") {
 		t.Errorf("adding anyway shows %q", h.overlayText())
 	}
 	if _, err := h.store.AddStepAttachment(context.Background(), ref, path); !errors.Is(err, storage.ErrInvalid) {
 		t.Errorf("the store queued a file for an N/A procedure: %v", err)
 	}
-	if _, err := h.store.RemoveStepAttachment(context.Background(), ref, p.atts[0].AttachmentId); !errors.Is(err, storage.ErrInvalid) {
+	if _, err := h.store.RemoveStepAttachment(context.Background(), ref, p.files.items[0].AttachmentId); !errors.Is(err, storage.ErrInvalid) {
 		t.Errorf("the store queued a removal for an N/A procedure: %v", err)
 	}
 	if rows, _ := h.store.OutboxRows(context.Background(), ref.WorkOrderId); len(rows) != 0 {
@@ -163,8 +163,8 @@ func TestAStepOfAnNAProcedureRefusesChanges(t *testing.T) {
 func TestAReadOnlyProcedureSaysSo(t *testing.T) {
 	h := newHarness(t)
 	p, _ := openStep(h, func(_ *api.WorkOrder, p api.Procedure) bool { return p.IsReadOnly && !p.IsMarkedNa })
-	if !p.add.Disabled() || !strings.Contains(p.lock.Text, "read-only: attachments can't be changed") {
-		t.Errorf("a read-only procedure: add disabled=%v, lock %q", p.add.Disabled(), p.lock.Text)
+	if !p.files.add.Disabled() || !strings.Contains(p.files.note.Text, "read-only: attachments can't be changed") {
+		t.Errorf("a read-only procedure: add disabled=%v, lock %q", p.files.add.Disabled(), p.files.note.Text)
 	}
 }
 
@@ -176,8 +176,8 @@ func TestStepFilesWaitForAWorkingStatus(t *testing.T) {
 		return !wo.ProceduresEditable() && !p.IsReadOnly && !p.IsMarkedNa &&
 			wo.Status != api.StatusRejected && wo.Status != api.StatusRecalled
 	})
-	if !p.add.Disabled() || !strings.Contains(p.lock.Text, "only while the work order is accepted, checked in, paused or on hold") {
-		t.Errorf("outside a working status: add disabled=%v, lock %q", p.add.Disabled(), p.lock.Text)
+	if !p.files.add.Disabled() || !strings.Contains(p.files.note.Text, "only while the work order is accepted, checked in, paused or on hold") {
+		t.Errorf("outside a working status: add disabled=%v, lock %q", p.files.add.Disabled(), p.files.note.Text)
 	}
 }
 
@@ -187,10 +187,10 @@ func TestStepFilesWaitForAWorkingStatus(t *testing.T) {
 func TestOpeningAStepFileCountsDownAndNeverStoresTheLink(t *testing.T) {
 	h := newHarness(t)
 	p, _ := openStep(h, func(*api.WorkOrder, api.Procedure) bool { return true })
-	att := p.atts[0]
+	att := p.files.items[0]
 	test.Tap(rowButton(attRow(p, att.Name), 0))
 	h.flush()
-	l := p.link
+	l := p.files.link
 	if l == nil || l.link.URL == "" {
 		t.Fatalf("opening %s fetched no link; the dialog says %q", att.Name, h.overlayText())
 	}
@@ -233,7 +233,7 @@ func TestOpeningAStepFileCountsDownAndNeverStoresTheLink(t *testing.T) {
 
 	links := []string{first, l.link.URL}
 	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Close"))
-	if l.link.URL != "" || p.link != nil {
+	if l.link.URL != "" || p.files.link != nil {
 		t.Error("the link is still held after the dialog closed")
 	}
 

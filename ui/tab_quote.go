@@ -209,12 +209,20 @@ func (t *quoteTab) onSubmit() {
 		t.d.showError(err)
 		return
 	}
-	if _, err := t.d.store.SubmitQuote(context.Background(), wo.WorkOrderId, amount, strings.TrimSpace(t.reason.Text), t.lines); err != nil {
-		t.d.showError(err)
-		return
-	}
-	t.clearForm()
-	t.d.queued("Quote " + amount.Format() + " for " + wo.WorkOrderNumber)
+	store, woID, reason, lines := t.d.store, wo.WorkOrderId, strings.TrimSpace(t.reason.Text), append([]api.LineItem(nil), t.lines...)
+	t.d.act([]fyne.Disableable{t.submit}, func(ctx context.Context) error {
+		_, err := store.SubmitQuote(ctx, woID, amount, reason, lines)
+		return err
+	}, func(err error) {
+		if err != nil {
+			t.d.showError(err)
+			return
+		}
+		if t.wo != nil && t.wo.WorkOrderId == woID {
+			t.clearForm()
+		}
+		t.d.queued("Quote " + amount.Format() + " for " + wo.WorkOrderNumber)
+	})
 }
 
 // clearForm empties the form for a new quote: no amount, reason or lines,

@@ -137,15 +137,15 @@ func (t *visitTab) show(wo *api.WorkOrder) {
 		t.backDate.SetDate(nil)
 		t.backTime.clear()
 	}
-	setEnabled(t.checkIn, wo.Can(api.CheckIn) == nil)
-	setEnabled(t.pause, wo.Can(api.Pause) == nil)
-	setEnabled(t.checkOut, wo.Can(api.CheckOut) == nil)
+	t.d.enable(t.checkIn, wo.Can(api.CheckIn) == nil)
+	t.d.enable(t.pause, wo.Can(api.Pause) == nil)
+	t.d.enable(t.checkOut, wo.Can(api.CheckOut) == nil)
 	why := ""
 	if err := wo.Can(api.SetAppointment); err != nil {
 		why = sentence(err.Error()) + "."
 	}
 	for _, w := range []fyne.Disableable{t.schedSave, t.schedDate, t.schedTime.hour, t.schedTime.minute} {
-		setEnabled(w, why == "")
+		t.d.enable(w, why == "")
 	}
 	t.schedWhy.SetText(why)
 	if why == "" {
@@ -225,22 +225,29 @@ func (t *visitTab) onVisit(action string) {
 		return
 	}
 	queue := func() {
-		ctx := context.Background()
-		var err error
+		store, woID := t.d.store, wo.WorkOrderId
+		var write func(ctx context.Context) error
 		switch action {
 		case "Check in":
-			_, err = t.d.store.CheckIn(ctx, wo.WorkOrderId, at, "")
+			write = func(ctx context.Context) error { _, err := store.CheckIn(ctx, woID, at, ""); return err }
 		case "Pause":
-			_, err = t.d.store.Pause(ctx, wo.WorkOrderId, at, "")
+			write = func(ctx context.Context) error { _, err := store.Pause(ctx, woID, at, ""); return err }
 		case "Check out":
-			err = t.queueCheckOut(at)
+			if write, err = t.checkOutWrite(at); err != nil {
+				t.d.showError(err)
+				return
+			}
 		}
-		if err != nil {
-			t.d.showError(err)
-			return
-		}
-		t.when.SetSelected(whenNow)
-		t.lastState.SetText(t.d.lastActionText(wo.WorkOrderId))
+		// All three wait: a pause tapped while the check-in is still
+		// being queued would be judged before it.
+		t.d.act([]fyne.Disableable{t.checkIn, t.pause, t.checkOut}, write, func(err error) {
+			if err != nil {
+				t.d.showError(err)
+				return
+			}
+			t.when.SetSelected(whenNow)
+			t.lastState.SetText(t.d.lastActionText(woID))
+		})
 	}
 	if at == nil && t.confirmRealTime(action, queue) {
 		return
@@ -254,11 +261,17 @@ func (t *visitTab) onSchedule() {
 		t.d.showError(err)
 		return
 	}
-	if _, err := t.d.store.SetAppointment(context.Background(), t.wo.WorkOrderId, at, ""); err != nil {
-		t.d.showError(err)
-		return
-	}
-	t.lastState.SetText(t.d.lastActionText(t.wo.WorkOrderId))
+	store, woID := t.d.store, t.wo.WorkOrderId
+	t.d.act([]fyne.Disableable{t.schedSave}, func(ctx context.Context) error {
+		_, err := store.SetAppointment(ctx, woID, at, "")
+		return err
+	}, func(err error) {
+		if err != nil {
+			t.d.showError(err)
+			return
+		}
+		t.lastState.SetText(t.d.lastActionText(woID))
+	})
 }
 
 // dateAndTime puts a date picker and the hour and minute selects on one line.

@@ -1,63 +1,15 @@
 package ui
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 )
-
-// dateEntry is Fyne's DateEntry with a validator in plain words: the stock
-// one shows Go's parse error (`parsing time "" as "02/01/2006"…`), even on
-// an empty field nobody touched.
-type dateEntry struct {
-	widget.DateEntry
-}
-
-func newDateEntry() *dateEntry {
-	d := &dateEntry{}
-	d.ExtendBaseWidget(d)
-	return d
-}
-
-func (d *dateEntry) CreateRenderer() fyne.WidgetRenderer {
-	r := d.DateEntry.CreateRenderer() // installs the stock validator, replaced here
-	d.Validator = func(s string) error {
-		if strings.TrimSpace(s) == "" || d.Date != nil {
-			return nil
-		}
-		return errors.New("not a date: pick it with the calendar button")
-	}
-	return r
-}
-
-// openFileDialog is dialog.ShowFileOpen at a size where a folder's files can
-// be seen.
-func openFileDialog(cb func(fyne.URIReadCloser, error), w fyne.Window) {
-	showFilePicker(dialog.NewFileOpen(cb, w), w)
-}
-
-// showFilePicker shows fd at a size where a folder's files can be seen
-// (Fyne's default shows about four rows). Fyne 2.8.1 builds the picker only
-// in Show, and its Resize reads the picker's minimum size, so a Resize
-// before Show dereferences nil and ends the process. Where the platform's
-// own picker takes over (a Flatpak portal, mobile) there is no Fyne picker
-// to size: only one that appeared on the canvas is resized.
-func showFilePicker(fd *dialog.FileDialog, w fyne.Window) {
-	overlays := w.Canvas().Overlays()
-	before := overlays.Top()
-	fd.Show()
-	if top := overlays.Top(); top != nil && top != before {
-		fd.Resize(fyne.NewSize(820, 560))
-	}
-}
 
 // timePicker picks a local time of day from an hour select and a minute
 // select in minuteStep steps. A time set from elsewhere whose minute falls

@@ -1,0 +1,199 @@
+package ui
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/storage"
+)
+
+// TestAFileIsCopiedAndQueuedWithoutHoldingTheWindow adds a 5 MB file to a
+// work order while the replica's writer is held: Add returns at once and
+// the panel says the file is being copied, with a moving bar, until the
+// writer is free; then the file shows as queued and the copying line goes.
+func TestAFileIsCopiedAndQueuedWithoutHoldingTheWindow(t *testing.T) {
+	h := newBackgroundHarness(t)
+	ctx := context.Background()
+	r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted })
+	h.open(r.Id)
+	h.selectTab("Attachments")
+	p := tabOf[*attachmentsTab](h).files
+	path := filepath.Join(t.TempDir(), "site-video.mp4")
+	if err := os.WriteFile(path, make([]byte, 5<<20), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	release := holdWriter(t, h.store.Path())
+	p.addFiles([]string{path}) // what choosing it in the picker, or dropping it, does
+	if !strings.Contains(p.pending.Text, "Copying site-video.mp4…") || !p.pending.Visible() || !p.busyBar.Visible() {
+		t.Fatalf("while the file waits the panel says %q (bar shown %v)", p.pending.Text, p.busyBar.Visible())
+	}
+	if rows, _ := h.store.OutboxRows(ctx, r.Id); len(rows) != 0 {
+		t.Fatalf("%d rows reached the outbox while its writer was held", len(rows))
+	}
+
+	release()
+	h.waitFor("the file to be queued", func() bool { return !strings.Contains(p.pending.Text, "Copying") })
+	if !strings.Contains(p.pending.Text, "Attach site-video.mp4 — Queued") || p.busyBar.Visible() {
+		t.Fatalf("once queued the panel says %q (bar shown %v)", p.pending.Text, p.busyBar.Visible())
+	}
+	if rows, _ := h.store.OutboxRows(ctx, r.Id); len(rows) != 1 || rows[0].Kind != storage.KindAttachment {
+		t.Fatalf("the outbox holds %+v", rows)
+	}
+	if note := h.desk.status.note.Text; !strings.Contains(note, "site-video.mp4 for "+r.Number+": queued") {
+		t.Errorf("the status bar says %q", note)
+	}
+}
+
+// TestEachPlaceOffersWhatItsRulesAllow: the same panel shows the files of a
+// work order (never removable: the service has no way), of an invoice that
+// may change (removable), and of a step of a procedure marked N/A (nothing
+// may change, and it says why); every file can be opened.
+func TestEachPlaceOffersWhatItsRulesAllow(t *testing.T) {
+	h := newHarness(t)
+	buttons := func(p *attachmentPanel) (open, remove []*widget.Button) {
+		walk(p, func(o fyne.CanvasObject) {
+			if b, ok := o.(*widget.Button); ok {
+				switch b.Text {
+				case "Open…":
+					open = append(open, b)
+				case "Remove…":
+					remove = append(remove, b)
+				}
+			}
+		})
+		return open, remove
+	}
+
+	woID, file := workOrderFile(h)
+	h.open(woID)
+	h.desk.refreshDetails(woID)
+	h.flush()
+	h.selectTab("Attachments")
+	wo := tabOf[*attachmentsTab](h).files
+	open, remove := buttons(wo)
+	if len(open) == 0 || len(remove) != 0 || !strings.Contains(strings.Join(texts(wo), "\n"), file.Name) {
+		t.Errorf("work order files: %d Open…, %d Remove…, texts %q", len(open), len(remove), texts(wo))
+	}
+	if !strings.Contains(wo.note.Text, "cannot be removed") {
+		t.Errorf("the work order's files say %q", wo.note.Text)
+	}
+
+	inv := openInvoice(h, func(_ *api.WorkOrder, i *api.Invoice, _ *api.PriceList) bool { return i.Status.Editable() })
+	receipt := filepath.Join(t.TempDir(), "receipt.pdf")
+	os.WriteFile(receipt, []byte("%PDF-1.4"), 0o600)
+	inv.files.addFiles([]string{receipt})
+	h.send()
+	open, remove = buttons(inv.files)
+	if len(open) != 1 || len(remove) != 1 || remove[0].Disabled() || inv.files.add.Disabled() {
+		t.Errorf("an invoice that may change: %d Open…, %d Remove… (disabled %v), Add disabled %v",
+			len(open), len(remove), len(remove) == 1 && remove[0].Disabled(), inv.files.add.Disabled())
+	}
+
+	p, _ := openStep(h, func(_ *api.WorkOrder, p api.Procedure) bool { return p.IsMarkedNa })
+	h.settle()
+	open, remove = buttons(p.files)
+	if len(open) == 0 || len(remove) != len(open) || !remove[0].Disabled() || open[0].Disabled() || !p.files.add.Disabled() {
+		t.Errorf("a step of a procedure marked N/A: %d Open…, %d Remove… (first disabled %v), Add disabled %v",
+			len(open), len(remove), len(remove) > 0 && remove[0].Disabled(), p.files.add.Disabled())
+	}
+	if !p.files.note.Visible() || !strings.Contains(p.files.note.Text, "marked N/A") {
+		t.Errorf("the step explains %q", p.files.note.Text)
+	}
+}
+
+// TestAnAnswerForAnEarlierStepIsNotShownUnderAnother chooses a step whose
+// files the service is slow to list, then another step: the second step's
+// files show, and the first answer, arriving last, is dropped.
+func TestAnAnswerForAnEarlierStepIsNotShownUnderAnother(t *testing.T) {
+	var slowStep atomic.Int64 // the step whose files the service lists late
+	slow := make(chan struct{})
+	var once sync.Once
+	unblock := func() { once.Do(func() { close(slow) }) }
+	var running sync.WaitGroup
+	h := newHarnessWith(t, harnessOptions{
+		service: func(next http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if strings.HasSuffix(r.URL.Path, "/procedure/step/attachments") && r.URL.Query().Get("stepId") == strconv.FormatInt(slowStep.Load(), 10) {
+					<-slow
+				}
+				next.ServeHTTP(w, r)
+			})
+		},
+		deps: func(d *Deps) {
+			d.Background = func(f func()) {
+				running.Add(1)
+				go func() { defer running.Done(); f() }()
+			}
+		},
+	})
+	t.Cleanup(running.Wait)
+	t.Cleanup(unblock)
+
+	// Two steps of one procedure with different files.
+	ctx := context.Background()
+	var wo *api.WorkOrder
+	var proc api.Procedure
+	var first, second api.Step
+	var want []api.StepAttachment
+	count := func(w *api.WorkOrder, p api.Procedure, s api.Step) []api.StepAttachment {
+		atts, err := h.desk.online.StepAttachments(ctx, api.StepRef{WorkOrderId: w.WorkOrderId, ProcedureId: p.Id, StepId: s.Id})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return atts
+	}
+find:
+	for _, r := range h.rows() {
+		w, err := h.store.WorkOrder(ctx, r.Id)
+		if err != nil {
+			continue
+		}
+		for _, p := range w.Procedures() {
+			for i := 1; i < len(p.Steps); i++ {
+				a, b := count(w, p, p.Steps[0]), count(w, p, p.Steps[i])
+				if len(b) > 0 && len(a) != len(b) {
+					wo, proc, first, second, want = w, p, p.Steps[0], p.Steps[i], b
+					break find
+				}
+			}
+		}
+	}
+	if wo == nil {
+		t.Fatal("no procedure of the demo world has two steps with different files")
+	}
+	slowStep.Store(first.Id)
+
+	h.open(wo.WorkOrderId)
+	h.selectTab("Procedures")
+	p := tabOf[*proceduresTab](h)
+	p.tree.Select(stepNode(proc.Id, first.Id))
+	h.flush()
+	if !strings.Contains(p.files.state.Text, "Loading the step's files") {
+		t.Fatalf("while the first step's files load, the panel says %q", p.files.state.Text)
+	}
+	p.tree.Select(stepNode(proc.Id, second.Id))
+	h.waitFor("the second step's files", func() bool { return !strings.Contains(p.files.state.Text, "Loading") })
+	unblock()
+	running.Wait()
+	h.flush()
+	if len(p.files.items) != len(want) || p.sel.StepId != second.Id {
+		t.Fatalf("after the first step's late answer, the second step lists %d files, want its own %d", len(p.files.items), len(want))
+	}
+	for i, a := range want {
+		if p.files.items[i].AttachmentId != a.AttachmentId {
+			t.Fatalf("the second step lists %q, not its own %q", p.files.items[i].Name, a.Name)
+		}
+	}
+}

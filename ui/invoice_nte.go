@@ -1,0 +1,101 @@
+package ui
+
+// The invoice against the NTE: the gauge (nte_gauge.go) and the one thing
+// the person can do about an invoice above it.
+
+import (
+	"errors"
+	"fmt"
+
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/api"
+)
+
+func (t *invoiceTab) renderNte(total api.Money) {
+	nte := t.wo.Nte.Amount.In(t.wo.Currency)
+	level, share := t.gauge.set(total, nte)
+	showIf(false, t.requestRow, t.requestNte)
+	t.nteWarn.Importance = widget.WarningImportance
+	switch level {
+	case api.NteNoLimit:
+		t.nteWarn.SetText("")
+		t.nteWarn.Hide()
+		return
+	case api.NteWithin:
+		t.nteWarn.SetText("")
+		t.nteWarn.Hide()
+	case api.NteNear:
+		left, _ := nte.Add(api.Money{Amount: total.Amount.Neg(), Currency: nte.Currency})
+		msg := fmt.Sprintf("Close to the NTE: the total is %.0f%% of it, %s left.", share*100, left.Format())
+		if can, _ := nteIncreaseAdvice(t.wo); can {
+			msg += " If the work costs more, request an NTE increase before the invoice passes it."
+		}
+		t.nteWarn.SetText(msg)
+		t.nteWarn.Show()
+	case api.NteOver:
+		// One message, and the button only when it can be used: never
+		// advice the person cannot follow next to a disabled button.
+		over := api.Money{Amount: total.Amount.Sub(nte.Amount), Currency: nte.Currency}
+		can, advice := nteIncreaseAdvice(t.wo)
+		t.nteWarn.Importance = widget.DangerImportance
+		t.nteWarn.SetText(fmt.Sprintf("Over the NTE by %s: the customer may refuse this invoice or dispute it later. %s", over.Format(), advice))
+		t.nteWarn.Show()
+		showIf(can, t.requestRow, t.requestNte)
+	}
+	if ok, _ := t.editable(); !ok {
+		// Advice to ask for more money is for invoices still being written;
+		// a submitted, authorized or paid one only shows where it stands.
+		t.nteWarn.Hide()
+		showIf(false, t.requestRow, t.requestNte)
+	}
+	t.nteWarn.Refresh()
+}
+
+// nteIncreaseAdvice says whether an NTE increase (a quote) can be requested
+// now, and what the person can do about an invoice above the NTE: exactly
+// one thing they are able to do, never a request they cannot make.
+func nteIncreaseAdvice(wo *api.WorkOrder) (bool, string) {
+	ok, why := quoteAllowed(wo)
+	if ok {
+		return true, "Request an NTE increase before you submit: the NTE rises when the customer approves your quote."
+	}
+	// Messages are refused exactly when the work order is closed to
+	// everything (rejected, recalled): then the quote is not the reason.
+	if wo.Can(api.SendMessage) == nil {
+		switch q := wo.Nte.Quote; {
+		case q != nil && q.QuoteStatus == api.QuoteSubmitted:
+			return false, "Your quote for an increase is waiting for the customer's decision: if they approve it, the NTE rises. " +
+				"Until then, wait, or bring the invoice down to the NTE."
+		case q != nil && q.QuoteStatus == api.QuoteApproved:
+			return false, "The customer already approved a quote, and another increase can be requested only after the customer rejects that one. " +
+				"Bring the invoice down to the NTE, or submit it as it is and let the customer decide."
+		}
+	}
+	return false, why
+}
+
+// onRequestNte opens the quote form filled with the invoice total and its
+// lines, so the customer sees what the extra money is for.
+func (t *invoiceTab) onRequestNte() {
+	if ok, why := quoteAllowed(t.wo); !ok {
+		t.d.showError(errors.New(why))
+		return
+	}
+	var q *quoteTab
+	for _, tb := range t.d.detail.tabs {
+		if qt, ok := tb.(*quoteTab); ok {
+			q = qt
+		}
+	}
+	if q == nil {
+		return
+	}
+	for _, it := range t.d.detail.appTabs.Items {
+		if it.Text == q.title() {
+			t.d.detail.appTabs.Select(it)
+		}
+	}
+	total := t.inv.Totals(t.wo.Currency).Total
+	q.prefill(total, t.currentLines(), "Invoice total exceeds the NTE")
+}

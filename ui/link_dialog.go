@@ -1,0 +1,246 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/api"
+)
+
+// linkDialog opens or saves one file through a temporary download link.
+// The link lives only in this dialog's memory: it is never written to disk
+// or logged, it is forgotten when it expires or the dialog closes, and an
+// expired link is always replaced by a fresh one, never reused.
+type linkDialog struct {
+	d        *Desk
+	name     string
+	fetch    func(context.Context) (api.DownloadURL, error)
+	link     api.DownloadURL
+	fetching bool
+	waiting  []linkWaiter // actions waiting for the link being fetched
+
+	valid    *widget.Label
+	status   *widget.Label
+	progress *widget.ProgressBar
+	openBtn  *widget.Button
+	saveBtn  *widget.Button
+	dlg      dialog.Dialog
+	stop     chan struct{}
+	onClosed func(*linkDialog)
+}
+
+// linkWaiter is an action waiting for a link: use runs with it, failed
+// when none could be had.
+type linkWaiter struct {
+	use    func(api.DownloadURL)
+	failed func()
+}
+
+// linkMargin: a link with less left than this is replaced before use, so
+// it does not expire between the click and the request.
+const linkMargin = 5 * time.Second
+
+func newLinkDialog(d *Desk, name string, fetch func(context.Context) (api.DownloadURL, error)) *linkDialog {
+	l := &linkDialog{d: d, name: name, fetch: fetch, stop: make(chan struct{})}
+	l.valid = widget.NewLabel("")
+	l.status = widget.NewLabel("")
+	l.status.Wrapping = fyne.TextWrapWord
+	l.progress = widget.NewProgressBar()
+	l.progress.Hide()
+	l.openBtn = widget.NewButtonWithIcon("Open in browser", theme.ComputerIcon(), l.openInBrowser)
+	l.openBtn.Importance = widget.HighImportance
+	l.saveBtn = widget.NewButtonWithIcon("Save as…", theme.DocumentSaveIcon(), l.askSave)
+	note := widget.NewLabel("The service gives a link valid for 15 minutes. It is kept only while this window is open; an expired link is replaced by a new one.")
+	note.Wrapping = fyne.TextWrapWord
+	note.Importance = widget.LowImportance
+	body := container.NewVBox(l.valid, container.NewHBox(l.openBtn, l.saveBtn), l.progress, l.status, note)
+	l.dlg = dialog.NewCustom("Open "+name, "Close", body, d.win)
+	l.dlg.SetOnClosed(l.close)
+	l.dlg.Resize(fyne.NewSize(520, 260))
+	l.dlg.Show()
+	l.withLink(nil, nil)
+	if d.started {
+		go l.countdown()
+	}
+	return l
+}
+
+// countdown ticks the remaining validity once a second until the dialog
+// or the window closes.
+func (l *linkDialog) countdown() {
+	tk := time.NewTicker(time.Second)
+	defer tk.Stop()
+	for {
+		select {
+		case <-tk.C:
+			l.d.do(l.tick)
+		case <-l.stop:
+			return
+		case <-l.d.closed:
+			return
+		}
+	}
+}
+
+// tick shows how long the link stays valid, and forgets it once expired.
+func (l *linkDialog) tick() {
+	if l.fetching {
+		l.valid.SetText("Asking the service for a download link…")
+		return
+	}
+	if l.link.URL == "" {
+		l.valid.SetText("No link yet: one is fetched when you open or save the file.")
+		return
+	}
+	left := l.link.Remaining(nowFunc())
+	if left <= 0 {
+		l.link = api.DownloadURL{}
+		l.valid.SetText("The link has expired: a new one is fetched when you open or save the file.")
+		return
+	}
+	l.valid.SetText("Link valid for " + countdownText(left))
+}
+
+// countdownText shows a duration as m:ss, "15:00" down to "0:00".
+func countdownText(d time.Duration) string {
+	s := int(d / time.Second)
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}
+
+// withLink runs use with a link valid for at least linkMargin, fetching a
+// fresh one when there is none or it is about to expire; failed runs
+// instead when no link can be had. Either may be nil.
+func (l *linkDialog) withLink(use func(api.DownloadURL), failed func()) {
+	if l.link.URL != "" && l.link.Remaining(nowFunc()) > linkMargin {
+		if use != nil {
+			use(l.link)
+		}
+		return
+	}
+	l.link = api.DownloadURL{}
+	l.waiting = append(l.waiting, linkWaiter{use, failed})
+	if l.fetching {
+		return
+	}
+	l.fetching = true
+	l.tick()
+	l.status.SetText("")
+	l.d.deps.Background(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		link, err := l.fetch(ctx)
+		l.d.do(func() {
+			l.fetching = false
+			waiting := l.waiting
+			l.waiting = nil
+			if l.closed() || err != nil {
+				if err != nil && !l.closed() {
+					l.status.SetText("Could not get a download link: " + plainError(err))
+					l.tick()
+				}
+				for _, w := range waiting {
+					if w.failed != nil {
+						w.failed()
+					}
+				}
+				return
+			}
+			l.link = link
+			l.tick()
+			for _, w := range waiting {
+				if w.use != nil {
+					w.use(link)
+				}
+			}
+		})
+	})
+}
+
+func (l *linkDialog) closed() bool {
+	select {
+	case <-l.stop:
+		return true
+	default:
+		return false
+	}
+}
+
+func (l *linkDialog) close() {
+	if l.closed() {
+		return
+	}
+	close(l.stop)
+	l.link = api.DownloadURL{}
+	if l.onClosed != nil {
+		l.onClosed(l)
+	}
+}
+
+func (l *linkDialog) openInBrowser() {
+	l.withLink(func(link api.DownloadURL) {
+		l.d.openLink(link)
+		l.status.SetText("Opened in your browser.")
+	}, nil)
+}
+
+func (l *linkDialog) askSave() {
+	fd := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
+		if err != nil {
+			l.status.SetText("Could not save: " + plainError(err))
+			return
+		}
+		if w == nil {
+			return
+		}
+		l.saveTo(w)
+	}, l.d.win)
+	fd.SetFileName(l.name)
+	showFilePicker(fd, l.d.win)
+}
+
+// saveTo downloads the file into w, showing progress, and closes w.
+func (l *linkDialog) saveTo(w io.WriteCloser) {
+	l.setBusy(true)
+	l.withLink(func(link api.DownloadURL) {
+		l.progress.SetValue(0)
+		l.progress.Show()
+		l.status.SetText("Downloading " + l.name + "…")
+		l.d.deps.Background(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+			defer cancel()
+			err := l.d.online.Download(ctx, link, w, func(done, total int64) {
+				if total > 0 {
+					l.d.do(func() { l.progress.SetValue(float64(done) / float64(total)) })
+				}
+			})
+			if cerr := w.Close(); err == nil {
+				err = cerr
+			}
+			l.d.do(func() {
+				l.setBusy(false)
+				if err != nil {
+					l.status.SetText("The download failed: " + plainError(err))
+					return
+				}
+				l.progress.SetValue(1)
+				l.status.SetText("Saved " + l.name + ".")
+			})
+		})
+	}, func() {
+		w.Close()
+		l.setBusy(false)
+	})
+}
+
+func (l *linkDialog) setBusy(busy bool) {
+	setEnabled(l.saveBtn, !busy)
+	setEnabled(l.openBtn, !busy)
+}
