@@ -122,7 +122,7 @@ func newListView(store *storage.Store, prefs fyne.Preferences, background, do fu
 	}
 	v.search.onFocus = v.lister.warm
 	v.search.SetPlaceHolder("Search number, customer, site or description  (Ctrl+F)")
-	v.search.OnChanged = func(s string) { v.query.Search = s; v.requery() }
+	v.search.OnChanged = func(s string) { v.query.Search = s; v.lister.run(v.query, v.show(v.query)) }
 
 	v.statusSel = widget.NewSelect(statusOptions(nil), nil)
 	v.statusSel.PlaceHolder = widestOption(v.statusSel.Options) // a Select is as wide as its placeholder
@@ -253,13 +253,16 @@ func (v *listView) setStatusCounts(counts map[api.WorkOrderStatus]int) {
 	v.statusSel.Refresh()
 }
 
-// requery reads the length and first page of the current query in the
-// background and shows them; the table then reads the other pages it
-// shows. The open work order, the ticks and the scroll position stay. It
-// runs on every keystroke, so it touches nothing else.
-func (v *listView) requery() {
-	q := v.query
-	v.lister.run(q, func(a listAnswer) {
+// requery reads the length and first page of the current query and shows
+// them; the table then reads the other pages it shows. The open work
+// order, the ticks and the scroll position stay. A keystroke in the search
+// box reads them in the background instead (lister.run).
+func (v *listView) requery() { v.lister.now(v.query, v.show(v.query)) }
+
+// show puts the answer to q on screen. It runs on every keystroke, so it
+// touches nothing else.
+func (v *listView) show(q storage.ListQuery) func(listAnswer) {
+	return func(a listAnswer) {
 		if a.err != nil {
 			v.onError(fmt.Errorf("reading the work order list: %w", a.err))
 			return
@@ -271,7 +274,7 @@ func (v *listView) requery() {
 		v.table.refreshLength()
 		v.updateCount()
 		v.updateBulk()
-	})
+	}
 }
 
 // rowAt returns the i-th row of the list, reading its page when needed.

@@ -55,11 +55,12 @@ func (e *searchEntry) TypedKey(k *fyne.KeyEvent) {
 	e.Entry.TypedKey(k)
 }
 
-// lister reads the list's length and first page for a query off the main
-// goroutine, a keystroke at a time, and shows only the newest answer: a
-// query overtaken by the next keystroke is cancelled, and its answer, if
-// any, dropped. When Background runs work at once (tests), the answer is
-// shown before run returns.
+// lister reads the list's length and first page for a query, and shows
+// only the answer to the newest: run reads off the main goroutine (each
+// keystroke in the search box), now on it (a filter, a sort, a reload,
+// which then show at once, as before). A query overtaken by a newer one is
+// cancelled, and its answer, if any, dropped. When Background runs work at
+// once (tests), run's answer is shown before it returns.
 type lister struct {
 	store      *storage.Store
 	background func(func())
@@ -94,15 +95,11 @@ func newLister(store *storage.Store, background, do func(func())) *lister {
 // warm builds the in-memory search index in the background, if not yet.
 func (l *lister) warm() { l.store.WarmSearch() }
 
-// run reads q's length and its first pageSize rows, and calls show with them
-// on the main goroutine unless a newer run started meanwhile.
+// run reads q's length and its first pageSize rows in the background and
+// calls show with them on the main goroutine, unless a newer query started
+// meanwhile.
 func (l *lister) run(q storage.ListQuery, show func(listAnswer)) {
-	gen := l.gen.Add(1)
-	if l.cancel != nil {
-		l.cancel()
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	l.cancel = cancel
+	gen, ctx := l.next()
 	ready := make(chan listAnswer, 1)
 	deliver := func() {
 		select {
@@ -115,7 +112,6 @@ func (l *lister) run(q storage.ListQuery, show func(listAnswer)) {
 		}
 	}
 	l.background(func() {
-		defer cancel()
 		if gen != l.gen.Load() {
 			return // overtaken before it began
 		}
@@ -123,6 +119,26 @@ func (l *lister) run(q storage.ListQuery, show func(listAnswer)) {
 		l.do(deliver)
 	})
 	deliver()
+}
+
+// now reads q's length and first page on the calling (main) goroutine and
+// shows them at once; a query still running in the background is dropped.
+func (l *lister) now(q storage.ListQuery, show func(listAnswer)) {
+	gen, ctx := l.next()
+	a := l.fetch(ctx, q)
+	l.shown = gen
+	show(a)
+}
+
+// next starts a query: newer than any before, whose context is cancelled
+// when the next starts.
+func (l *lister) next() (uint64, context.Context) {
+	if l.cancel != nil {
+		l.cancel()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	l.cancel = cancel
+	return l.gen.Add(1), ctx
 }
 
 func (l *lister) fetch(ctx context.Context, q storage.ListQuery) listAnswer {
