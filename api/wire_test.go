@@ -147,3 +147,19 @@ func TestUnknownInvoiceStatusDoesNotLock(t *testing.T) {
 		t.Errorf("3036 explained as %q", Explain(err))
 	}
 }
+
+// TestServiceStatusNamesReadAsWords: a refusal quoting a status by its raw
+// name reads as a sentence; words that merely look alike stay.
+func TestServiceStatusNamesReadAsWords(t *testing.T) {
+	for in, want := range map[string]string{
+		"Work order NWR1 is CheckedIn; check in is only possible when it is Accepted or Paused.": "Work order NWR1 is checked in; check in is only possible when it is Accepted or Paused.",
+		"The invoice of work order X is PendingVerification and can no longer be edited.":        "The invoice of work order X is pending verification and can no longer be edited.",
+		"Work order X is NeedsCompletionDetails.":                                                "Work order X is waiting for completion details.",
+		"OnHold, CheckedOut": "on hold, checked out",
+		"CheckedInAt is not a status; The customer's desk is closed": "CheckedInAt is not a status; The customer's desk is closed",
+	} {
+		if got := PlainStatusNames(in); got != want {
+			t.Errorf("PlainStatusNames(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -170,6 +170,60 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	}
 }
 
+// TestRealWindowRefusedActionInTheHeader: a quote the service refuses
+// (Sakura Mart Japan takes none) shows in the work order's header with the
+// service's words; Edit puts the amount back into the Quote tab, and
+// Discard, after asking, removes the refusal. The header is kept at
+// 1024x700 and 1280x800.
+func TestRealWindowRefusedActionInTheHeader(t *testing.T) {
+	a := start(t)
+	a.step("refusal-start", "ready")
+	a.type_("refusal-search-sakura", "sakura", "*ui.searchEntry")
+	list := a.do("texts *ui.woTable")
+	m := regexp.MustCompile(`\b(SMJ\d{5}) \| Sakura Mart Japan \| Accepted \|`).FindStringSubmatch(list)
+	if m == nil {
+		t.Fatalf("the demo lists no accepted Sakura Mart work order: %s", list)
+	}
+	a.step("refusal-open-"+m[1], "tap ^"+m[1]+"$")
+	a.step("refusal-quote-tab", "tapin *container.AppTabs ^Quote$")
+	a.type_("refusal-quote-typed", "9999999", "*container.AppTabs")
+	a.step("refusal-quote-submitted", "tap ^Submit quote$")
+	header := a.waitFor("the refusal in the header", func(texts string) bool { return strings.Contains(texts, "does not accept quotes") })
+	if !strings.Contains(header, "refused by the service") || !strings.Contains(header, "| Retry |") || !strings.Contains(header, "| Discard… |") {
+		t.Fatalf("the header shows the refusal without its title or buttons: %s", header)
+	}
+	for _, size := range []string{"1024x700", "1280x800"} {
+		a.step("refused-action-"+size, "resize "+size)
+	}
+
+	a.step("refusal-edit", "tap ^Edit$")
+	// JPY has no minor units: the amount comes back as typed, not as "9999999.00".
+	if texts := a.do("texts"); !strings.Contains(texts, "| Stop editing |") || !strings.Contains(texts, "| 9999999 |") || strings.Contains(texts, "9999999.") {
+		t.Fatalf("Edit did not put the quote back into its form: %s", texts)
+	}
+	a.step("refusal-stop-editing", "tap ^Stop editing$")
+	a.dialog("refusal-discard", "tap ^Discard…$")
+	a.closes("refusal-discarded", "tap ^Yes$")
+	a.waitFor("the refusal gone", func(texts string) bool { return !strings.Contains(texts, "does not accept quotes") })
+	a.shoot("refusal-gone")
+}
+
+// waitFor polls the window's texts until ok holds, for up to 30 s (the
+// outbox sends in the background), and returns them.
+func (a *app) waitFor(what string, ok func(texts string) bool) string {
+	a.t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		texts := a.do("texts")
+		if ok(texts) {
+			return texts
+		}
+		if time.Now().After(deadline) {
+			a.shoot("timed-out")
+			a.t.Fatalf("timed out waiting for %s: %s", what, texts)
+		}
+	}
+}
+
 // stepFiles waits for the chosen step's files to load and returns the
 // texts of the Procedures tab.
 func (a *app) stepFiles() string {
@@ -209,8 +263,12 @@ type app struct {
 	exited chan struct{}
 	stderr *syncBuffer
 	shots  string
-	n      int
 }
+
+var (
+	cleanShots sync.Once
+	shotCount  int // the pictures taken so far in this run
+)
 
 func start(t *testing.T) *app {
 	return startWith(t, []string{"--window-size", "1280x800", "--data-dir", t.TempDir()})
@@ -234,10 +292,14 @@ func startWith(t *testing.T, args []string, env ...string) *app {
 	} else if err := os.MkdirAll(shots, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	old, _ := filepath.Glob(filepath.Join(shots, "*.png"))
-	for _, f := range old {
-		os.Remove(f)
-	}
+	// The tests of one run share the folder: the first empties it, and
+	// the pictures are numbered across them.
+	cleanShots.Do(func() {
+		old, _ := filepath.Glob(filepath.Join(shots, "*.png"))
+		for _, f := range old {
+			os.Remove(f)
+		}
+	})
 	t.Logf("screenshots of each step: %s", shots)
 
 	cmd := exec.Command(bin, args...)
@@ -331,8 +393,8 @@ func (a *app) shoot(name string) {
 		a.died("the screenshot " + name)
 	default:
 	}
-	a.n++
-	path := filepath.Join(a.shots, fmt.Sprintf("%02d-%s.png", a.n, name))
+	shotCount++
+	path := filepath.Join(a.shots, fmt.Sprintf("%03d-%s.png", shotCount, name))
 	var last []byte
 	for deadline := time.Now().Add(3 * time.Second); ; {
 		time.Sleep(150 * time.Millisecond)

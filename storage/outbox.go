@@ -124,6 +124,7 @@ func (s *Store) enqueue(ctx context.Context, n newRow) (*OutboxRow, error) {
 	}
 	now := s.now().UnixMilli()
 	var id int64
+	var replacedSpool string
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO outbox(kind, summary, work_order_id, message_id, request, spool_file,
  state, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?)`,
@@ -139,6 +140,11 @@ func (s *Store) enqueue(ctx context.Context, n newRow) (*OutboxRow, error) {
 				return fmt.Errorf("storage: queueing %s: %w", n.kind, err)
 			}
 		}
+		if old := replacing(ctx); old != 0 {
+			if replacedSpool, err = replaceRefused(ctx, tx, old, n, now); err != nil {
+				return fmt.Errorf("storage: queueing %s: %w", n.kind, err)
+			}
+		}
 		return nil
 	})
 	if err != nil {
@@ -147,50 +153,29 @@ func (s *Store) enqueue(ctx context.Context, n newRow) (*OutboxRow, error) {
 		}
 		return nil, err
 	}
+	if replacedSpool != "" {
+		os.Remove(filepath.Join(s.spool, replacedSpool))
+	}
 	s.log.Info("action queued", "kind", n.kind, "row", id, "workOrders", n.targets)
 	s.notify(n.targets)
 	s.kickSenders()
 	return s.OutboxRow(ctx, id)
 }
 
-// expected is the work order as the person sees it: the replica, with the
-// status its queued actions will give it. Validation uses it so that, offline,
-// "accept" then "check in" is allowed although the replica still says New.
-func (s *Store) expected(ctx context.Context, woID int64) (*api.WorkOrder, error) {
-	wo, err := s.WorkOrder(ctx, woID)
-	if errors.Is(err, ErrNotFound) {
-		return nil, invalid("work order %d is not in the local replica yet; sync and try again", woID)
+// replaceRefused discards refused row old inside the transaction queueing
+// n, when n corrects it: the same kind, on its work order. It returns the
+// discarded row's spooled file, to delete once committed.
+func replaceRefused(ctx context.Context, tx *sql.Tx, old int64, n newRow, now int64) (spool string, err error) {
+	err = tx.QueryRowContext(ctx, `SELECT o.spool_file FROM outbox o JOIN outbox_targets t ON t.outbox_id = o.id
+ WHERE o.id = ? AND o.state = 'failed' AND o.kind = ? AND t.work_order_id = ?`, old, string(n.kind), n.targets[0]).Scan(&spool)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil // another kind of action, or already retried or discarded
 	}
 	if err != nil {
-		return nil, err
+		return "", err
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT o.kind, o.state, o.summary, o.error, o.request FROM outbox o JOIN outbox_targets t ON t.outbox_id = o.id
- WHERE t.work_order_id = ? AND o.state IN ('pending','sending','failed') ORDER BY o.id`, woID)
-	if err != nil {
-		return nil, fmt.Errorf("storage: reading queued actions: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var kind, state, summary, msg, req string
-		if err := rows.Scan(&kind, &state, &summary, &msg, &req); err != nil {
-			return nil, fmt.Errorf("storage: reading queued actions: %w", err)
-		}
-		// A refused action changed nothing at the service, and it holds back
-		// every later action on the work order until the person retries or
-		// discards it: say so now rather than queue something that waits.
-		if OutboxState(state) == OutboxFailed {
-			return nil, invalid("%s was refused by the service (%s). Retry or discard it on the Activity tab first: later actions on this work order wait behind it", summary, msg)
-		}
-		if a, ok := actions[OutboxKind(kind)]; ok {
-			if a.status != "" {
-				wo.Status = a.status
-			}
-			if a.effect != nil {
-				a.effect(ctx, s, wo, &OutboxRow{Kind: OutboxKind(kind), Request: json.RawMessage(req)})
-			}
-		}
-	}
-	return wo, rows.Err()
+	_, err = tx.ExecContext(ctx, `UPDATE outbox SET state = 'discarded', updated_at = ? WHERE id = ?`, now, old)
+	return spool, err
 }
 
 // Retry sends a failed row again, or a row waiting after a network error

@@ -15,11 +15,18 @@ const (
 
 var _ = register(GroupQuote, map[OutboxKind]*action{
 	KindQuote: {
-		effect: func(_ context.Context, _ *Store, wo *api.WorkOrder, _ *OutboxRow) {
-			if wo.Nte.Quote == nil {
-				wo.Nte.Quote = &api.Quote{}
+		// While it waits, the work order shows the quote as submitted,
+		// with the amount, reason and lines the person gave.
+		effect: func(_ context.Context, _ *Store, wo *api.WorkOrder, row *OutboxRow) {
+			q := &api.Quote{}
+			if wo.Nte.Quote != nil {
+				*q = *wo.Nte.Quote
 			}
-			wo.Nte.Quote.QuoteStatus = api.QuoteSubmitted
+			q.QuoteStatus = api.QuoteSubmitted
+			if d, ok := row.Draft(wo.Currency); ok {
+				q.Amount, q.Comment, q.LineItems = d.Amount, d.Text, d.Lines
+			}
+			wo.Nte.Quote = q
 		},
 		send: func(ctx context.Context, sc *sendCtx) (any, error) {
 			var r api.QuoteRequest

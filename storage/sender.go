@@ -308,6 +308,7 @@ func serviceMessage(err error) (string, int) {
 		if msg == "" {
 			msg = e.Error()
 		}
+		msg = api.PlainStatusNames(msg)
 		if why := api.Explain(err); why != "" {
 			msg += " — " + why
 		}
@@ -350,7 +351,7 @@ func (x *Sender) finish(ctx context.Context, row *OutboxRow, result any, spool s
 			if r.Succeeded() {
 				succeeded = append(succeeded, r.WorkOrderId)
 			} else {
-				failed = append(failed, fmt.Sprintf("%d: %s", r.WorkOrderId, r.Message))
+				failed = append(failed, fmt.Sprintf("%d: %s", r.WorkOrderId, api.PlainStatusNames(r.Message)))
 				if code == 0 {
 					code = r.Code
 				}

@@ -54,11 +54,17 @@ func (d *Desk) bulkAccept(ids []int64) {
 // showReject asks for the reason (required, up to 3000 characters) and
 // rejects one or several work orders. Reject stays disabled until the
 // reason is valid, so the dialog never closes on a mistake.
-func (d *Desk) showReject(ids []int64) {
+func (d *Desk) showReject(ids []int64) { d.showRejectWith(ids, "", nil) }
+
+// showRejectWith is showReject with the reason filled in (a refused
+// rejection being corrected); cancelled, if set, runs when the person
+// gives up.
+func (d *Desk) showRejectWith(ids []int64, text string, cancelled func()) {
 	if len(ids) == 0 {
 		return
 	}
 	reason := newEscMultiLineEntry()
+	reason.SetText(text)
 	reason.SetPlaceHolder("Why you will not do this work (the customer sees it)")
 	reason.SetMinRowsVisible(4)
 	reason.Validator = func(s string) error { return api.CheckText("reason", s, true) }
@@ -72,6 +78,9 @@ func (d *Desk) showReject(ids []int64) {
 	item.HintText = fmt.Sprintf("Required, up to %d characters", api.MaxCommentLength)
 	dlg := dialog.NewForm("Reject "+what, "Reject", "Cancel", []*widget.FormItem{widget.NewFormItem("", warn), item}, func(ok bool) {
 		if !ok {
+			if cancelled != nil {
+				cancelled()
+			}
 			return
 		}
 		if err := d.reject(ids, reason.Text); err != nil {
@@ -91,16 +100,20 @@ func (d *Desk) reject(ids []int64, reason string) error {
 	}
 	store := d.store
 	controls := d.bulkButtons()
+	// Read now, on the main goroutine: while the person corrects a refused
+	// rejection, the new one replaces it.
+	rctx := context.Background()
 	if len(ids) == 1 {
 		controls = []fyne.Disableable{d.detail.reject}
+		rctx = d.actionCtx(ids[0], storage.GroupWorkOrder)
 	}
 	var row *storage.OutboxRow
-	d.act(controls, func(ctx context.Context) (err error) {
+	d.act(controls, func(context.Context) (err error) {
 		if len(ids) == 1 {
-			_, err = store.Reject(ctx, ids[0], reason)
+			_, err = store.Reject(rctx, ids[0], reason)
 			return err
 		}
-		row, err = store.BulkReject(ctx, ids, reason)
+		row, err = store.BulkReject(rctx, ids, reason)
 		return err
 	}, func(err error) {
 		switch {

@@ -257,8 +257,11 @@ func (t *visitTab) checkOutWrite(at *time.Time) (func(context.Context) error, er
 	}
 	t.form.problem(nil)
 	store, woID := t.d.store, t.wo.WorkOrderId
-	return func(ctx context.Context) error {
-		_, err := store.CheckOutWith(ctx, woID, at, "", done)
+	// Read now, on the main goroutine: while the person corrects a refused
+	// check-out, the new one replaces it.
+	rctx := t.d.actionCtx(woID, storage.GroupVisit)
+	return func(context.Context) error {
+		_, err := store.CheckOutWith(rctx, woID, at, "", done)
 		return err
 	}, nil
 }

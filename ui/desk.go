@@ -111,6 +111,10 @@ type Desk struct {
 	seen map[int64]time.Time
 	// refused says the office hub refused the sign-in (office mode only).
 	refused *fyne.Container
+	// correcting is the refused action the person is correcting in its
+	// form (nil: none); refusals are the refused rows already announced.
+	correcting *correction
+	refusals   map[int64]bool
 
 	syncing bool
 	// inFlight holds the controls whose action is being queued (act),
@@ -201,6 +205,7 @@ func New(a fyne.App, deps Deps) *Desk {
 
 	d.list.reload()
 	d.status.refresh()
+	d.noticeRefusals()
 	return d
 }
 
@@ -249,6 +254,7 @@ func (d *Desk) changed(ids []int64) {
 	d.list.reload()
 	d.detail.reloadIfOpen(ids)
 	d.status.refresh()
+	d.noticeRefusals()
 }
 
 // refreshDetails fetches the open work order's messages, attachments and

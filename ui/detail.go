@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/storage"
 )
 
 // tab is one page of the detail view; show is called with the work order
@@ -25,8 +26,11 @@ type tab interface {
 
 // detailView is the right pane: the selected work order's header and tabs.
 type detailView struct {
-	d  *Desk
-	wo *api.WorkOrder
+	d *Desk
+	// wo is the open work order as the person will see it once its queued
+	// actions are sent (pending.Expected): what the tabs show and ask.
+	wo      *api.WorkOrder
+	pending *storage.Pending
 
 	number    *widget.RichText // a heading that follows the theme (dark mode)
 	titleRow  *fyne.Container  // number and badges: re-laid out when they change size
@@ -37,6 +41,9 @@ type detailView struct {
 	where     *widget.Label
 	colleague *widget.Label   // office mode: a colleague changed it lately
 	colRow    *fyne.Container // the colleague line with its icon; hidden when none
+	queued    *widget.Label   // the actions waiting in the outbox
+	refused   *fyne.Container // the actions the service refused
+	refusals  []*refusalView
 	nte       *widget.Label
 	accept    *widget.Button
 	reject    *widget.Button
@@ -59,6 +66,10 @@ func newDetailView(d *Desk, tabs []tab) *detailView {
 	v.colleague.Importance = widget.HighImportance
 	v.colRow = container.NewBorder(nil, nil, widget.NewIcon(theme.AccountIcon()), nil, v.colleague)
 	v.colRow.Hide()
+	v.queued = wrapped(widget.NewLabel(""))
+	v.queued.Importance = widget.WarningImportance
+	v.queued.Hide()
+	v.refused = container.NewVBox()
 	v.nte = widget.NewLabel("")
 	v.nte.TextStyle.Bold = true
 	v.accept = widget.NewButtonWithIcon("Accept", theme.ConfirmIcon(), func() { d.accept(v.wo) })
@@ -81,7 +92,8 @@ func newDetailView(d *Desk, tabs []tab) *detailView {
 		container.NewVBox(container.NewHBox(widget.NewLabel("NTE"), v.nte), container.NewHBox(layout.NewSpacer(), v.invoice, v.accept, v.reject)),
 		container.NewVBox(v.titleRow, v.where, v.colRow))
 	v.header = header
-	card := container.NewStack(newThemedFill(theme.ColorNameHeaderBackground), container.NewPadded(header))
+	card := container.NewStack(newThemedFill(theme.ColorNameHeaderBackground),
+		container.NewPadded(container.NewVBox(header, v.queued, v.refused)))
 	v.body = container.NewBorder(card, nil, nil, nil, v.appTabs)
 
 	hint := widget.NewLabelWithStyle("Select a work order on the left to see it here.\nIn the list, the Up and Down keys move and Enter opens; Ctrl+F searches.",
@@ -106,23 +118,26 @@ func (v *detailView) needs() float32 {
 	return v.body.MinSize().Width
 }
 
-// open shows work order id read from the replica.
+// open shows work order id read from the replica, with its outbox.
 func (v *detailView) open(id int64) {
-	wo, err := v.d.store.WorkOrder(context.Background(), id)
+	p, err := v.d.store.Pending(context.Background(), id)
 	if err != nil {
 		v.d.showError(fmt.Errorf("opening work order %d: %w", id, err))
 		return
 	}
-	v.show(wo)
+	v.show(p)
 	v.d.refreshDetails(id)
 }
 
-// show renders wo in the header and every tab, keeping the current tab.
-// Another work order starts every tab at its top; the same one, refreshed in
-// place (a notification, a sync), keeps where the person had scrolled.
-func (v *detailView) show(wo *api.WorkOrder) {
+// show renders the work order in the header and every tab, keeping the
+// current tab. The status and the buttons are those its queued actions
+// will give it, marked as queued until the service has them. Another work
+// order starts every tab at its top; the same one, refreshed in place (a
+// notification, a sync), keeps where the person had scrolled.
+func (v *detailView) show(p *storage.Pending) {
+	wo := p.Expected
 	switching := v.wo == nil || v.wo.WorkOrderId != wo.WorkOrderId
-	v.wo = wo
+	v.wo, v.pending = wo, p
 	if len(v.container.Objects) == 0 || v.container.Objects[0] != v.body {
 		v.container.Objects = []fyne.CanvasObject{v.body}
 		v.container.Refresh()
@@ -132,12 +147,21 @@ func (v *detailView) show(wo *api.WorkOrder) {
 	}
 	v.number.Segments[0].(*widget.TextSegment).Text = wo.WorkOrderNumber
 	v.number.Refresh()
-	v.status.Set(statusText(wo.Status), statusColor(wo.Status))
+	status := statusText(wo.Status)
+	if p.StatusQueued() {
+		status += " · queued"
+	}
+	v.status.Set(status, statusColor(wo.Status))
 	if q := wo.Nte.Quote; q != nil {
-		v.quote.Set("Quote "+statusText(q.QuoteStatus), quoteColor(q.QuoteStatus))
+		text := "Quote " + statusText(q.QuoteStatus)
+		if r := p.Replica.Nte.Quote; r == nil || r.QuoteStatus != q.QuoteStatus {
+			text += " · queued"
+		}
+		v.quote.Set(text, quoteColor(q.QuoteStatus))
 	} else {
 		v.quote.Set("", nil)
 	}
+	v.renderOutbox()
 	if text, fill := invoiceBadge(v.d.storedInvoice(wo.WorkOrderId)); text != v.invoice.text.Text || v.invoice.Visible() != (text != "") {
 		v.invoice.Set(text, fill)
 		showIf(text != "", v.invoice)
@@ -206,8 +230,8 @@ func (v *detailView) reloadIfOpen(changed []int64) {
 	}
 	for _, id := range changed {
 		if id == v.wo.WorkOrderId {
-			if wo, err := v.d.store.WorkOrder(context.Background(), id); err == nil {
-				v.show(wo)
+			if p, err := v.d.store.Pending(context.Background(), id); err == nil {
+				v.show(p)
 			}
 			return
 		}

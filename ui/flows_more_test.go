@@ -188,6 +188,7 @@ func TestARefusedActionOffersRetryAndDiscard(t *testing.T) {
 		return wo.Nte.Amount.Amount.Equal(nte)
 	})
 	test.Tap(h.activityAbout("Quote").retry)
+	h.flush()
 	if it := h.activityAbout("Quote"); strings.Contains(it.text, "Refused") || it.retry != nil {
 		t.Fatalf("after Retry the quote still reads %q", it.text)
 	}

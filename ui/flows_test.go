@@ -351,7 +351,7 @@ func TestARefusedActionIsExplainedNotHidden(t *testing.T) {
 
 	test.Tap(v.checkIn) // now, not back-dated
 	msg := h.overlayText()
-	if !strings.Contains(msg, "refused by the service") || !strings.Contains(msg, "activity tab") || strings.Contains(msg, "is checkedin") {
+	if !strings.Contains(msg, "refused by the service") || !strings.Contains(msg, "top of the work order") || strings.Contains(msg, "is checkedin") {
 		t.Fatalf("checking in again showed %q; want the refused row and where to resolve it", msg)
 	}
 	h.dismissOverlays()

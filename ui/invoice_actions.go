@@ -69,8 +69,9 @@ func (t *invoiceTab) onSave() {
 	store, woID, number, draft := t.d.store, t.wo.WorkOrderId, t.wo.WorkOrderNumber, t.draftForSave()
 	t.dirty, t.savingRow = false, queueing
 	var row *storage.OutboxRow
-	t.d.act(t.actionControls(), func(ctx context.Context) (err error) {
-		row, err = store.SaveInvoice(ctx, woID, draft)
+	rctx := t.d.actionCtx(woID, storage.GroupInvoice) // read now: a correction replaces the refused one
+	t.d.act(t.actionControls(), func(context.Context) (err error) {
+		row, err = store.SaveInvoice(rctx, woID, draft)
 		return err
 	}, func(err error) {
 		t.saveQueued(woID, row, err)
@@ -121,13 +122,16 @@ func (t *invoiceTab) onSubmit() {
 		}
 		var saved *storage.OutboxRow
 		var saveErr error
-		t.d.act(t.actionControls(), func(ctx context.Context) error {
+		// Read now: a correction replaces the refused save or submission
+		// (each replaces a refused one of its own kind only).
+		rctx := t.d.actionCtx(woID, storage.GroupInvoice)
+		t.d.act(t.actionControls(), func(context.Context) error {
 			if draft != nil {
-				if saved, saveErr = store.SaveInvoice(ctx, woID, *draft); saveErr != nil {
+				if saved, saveErr = store.SaveInvoice(rctx, woID, *draft); saveErr != nil {
 					return saveErr
 				}
 			}
-			_, err := store.SubmitInvoice(ctx, woID, false)
+			_, err := store.SubmitInvoice(rctx, woID, false)
 			return err
 		}, func(err error) {
 			if draft != nil {
@@ -161,8 +165,9 @@ func (t *invoiceTab) onDelete() {
 			if !ok {
 				return
 			}
-			t.d.act(t.actionControls(), func(ctx context.Context) error {
-				_, err := store.DeleteInvoice(ctx, woID)
+			rctx := t.d.actionCtx(woID, storage.GroupInvoice)
+			t.d.act(t.actionControls(), func(context.Context) error {
+				_, err := store.DeleteInvoice(rctx, woID)
 				return err
 			}, func(err error) {
 				if err != nil {
@@ -207,7 +212,7 @@ func (t *invoiceTab) lastInvoiceAction() (text string, refused bool) {
 		}
 		text := "Last invoice action: " + actionText(r) + " — " + outboxStateText(r)
 		if r.State == storage.OutboxFailed {
-			text += " Fix the invoice, then retry or discard this action in the Activity tab."
+			text += " Fix the invoice, then retry, edit or discard this action at the top of the work order."
 		}
 		return text, r.State == storage.OutboxFailed
 	}

@@ -27,6 +27,7 @@ type statusBar struct {
 	note      *widget.Label
 	noteUntil time.Time
 	problem   *widget.Label // a failed read of the list, until one succeeds
+	alertRow  int64         // the refused action the note is about (0: none)
 	row       *fyne.Container
 	bar       *widget.ProgressBar
 	uploading *widget.ProgressBarInfinite
@@ -154,7 +155,7 @@ func (s *statusBar) start() {
 func (s *statusBar) refresh() {
 	ctx := context.Background()
 	if s.note.Text != "" && nowFunc().After(s.noteUntil) {
-		s.note.SetText("")
+		s.clearNote()
 	}
 	if s.d.deps.Health != nil {
 		h := s.d.deps.Health()
@@ -264,9 +265,35 @@ func (s *statusBar) listProblem(err error) {
 
 // flash shows a short confirmation until a refresh a few seconds later.
 func (s *statusBar) flash(msg string) {
+	s.alertRow = 0
+	s.note.Importance = widget.MediumImportance
 	s.note.SetText(msg)
 	s.noteUntil = nowFunc().Add(6 * time.Second)
 	s.relayout()
+}
+
+// alert shows the refusal of outbox row rowID in red, long enough to be
+// read: it replaces a "queued, sending…" that is no longer true.
+func (s *statusBar) alert(rowID int64, msg string) {
+	s.alertRow = rowID
+	s.note.Importance = widget.DangerImportance
+	s.note.SetText(msg)
+	s.noteUntil = nowFunc().Add(30 * time.Second)
+	s.relayout()
+}
+
+// settled clears the note about a refusal the person has dealt with
+// (retried, corrected or discarded); refused holds the refusals still open.
+func (s *statusBar) settled(refused map[int64]bool) {
+	if s.alertRow != 0 && !refused[s.alertRow] {
+		s.clearNote()
+	}
+}
+
+func (s *statusBar) clearNote() {
+	s.alertRow = 0
+	s.note.Importance = widget.MediumImportance
+	s.note.SetText("")
 }
 
 // hostOf shortens a service URL to its host for the status bar.

@@ -59,8 +59,8 @@ func newActivityTab(d *Desk) *activityTab {
 			if a.row != nil && a.row.State == storage.OutboxFailed {
 				body.Importance = widget.DangerImportance
 				id := a.row.Id
-				buttons.Objects[0].(*widget.Button).OnTapped = func() { t.retry(id) }
-				buttons.Objects[1].(*widget.Button).OnTapped = func() { t.discard(id) }
+				buttons.Objects[0].(*widget.Button).OnTapped = func() { t.d.retryAction(id) }
+				buttons.Objects[1].(*widget.Button).OnTapped = func() { t.d.discardAction(id) }
 				buttons.Show()
 			} else {
 				buttons.Hide()
@@ -117,38 +117,6 @@ func (t *activityTab) show(wo *api.WorkOrder) {
 		t.empty.Hide()
 	}
 	t.list.Refresh()
-}
-
-func (t *activityTab) retry(id int64) {
-	store := t.d.store
-	var row *storage.OutboxRow
-	t.d.write(func(ctx context.Context) (err error) {
-		row, err = store.Retry(ctx, id)
-		return err
-	}, func(err error) {
-		if err != nil {
-			t.d.showError(err)
-			return
-		}
-		t.d.queued(actionText(*row) + ": sent again")
-		t.show(t.wo)
-	})
-}
-
-func (t *activityTab) discard(id int64) {
-	dialog.ShowConfirm("Discard this action?",
-		"It will not be sent to the service. Actions queued after it on this work order go out next.",
-		func(ok bool) {
-			if !ok {
-				return
-			}
-			store := t.d.store
-			t.d.write(func(ctx context.Context) error { return store.Discard(ctx, id) }, func(err error) {
-				if err != nil {
-					t.d.showError(err)
-				}
-			})
-		}, t.d.win)
 }
 
 // outboxStateText says where one of our actions is, in plain words.

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/storage"
 )
 
 // visibilityLabels say who sees a message, in the service's terms.
@@ -24,11 +25,13 @@ var visibilityLabels = map[api.MessageVisibility]string{
 	api.VisibilityNone:     "Nobody (record only)",
 }
 
-// messagesTab is the thread with the customer and the compose box.
+// messagesTab is the thread with the customer and the compose box. Our
+// messages still in the outbox are in the thread too: "sending…" while they
+// wait, and "not sent" with Retry, Edit and Discard if the service refused one.
 type messagesTab struct {
 	d        *Desk
 	wo       *api.WorkOrder
-	messages []api.Message
+	messages []storage.ThreadMessage
 	list     *widget.List
 	empty    *widget.Label
 	text     *widget.Entry
@@ -43,25 +46,36 @@ func newMessagesTab(d *Desk) *messagesTab {
 		func() int { return len(t.messages) },
 		func() fyne.CanvasObject {
 			who := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+			who.Wrapping = fyne.TextWrapWord
 			body := widget.NewLabel("")
 			body.Wrapping = fyne.TextWrapWord
-			return container.NewVBox(who, body)
+			buttons := container.NewHBox(
+				widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), nil),
+				widget.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), nil),
+				widget.NewButtonWithIcon("Discard…", theme.DeleteIcon(), nil))
+			return container.NewVBox(who, body, buttons)
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			m := t.messages[i]
 			box := o.(*fyne.Container)
-			// Messages from the contractor side (Desktop, Mobile, this app
-			// through the API) are "ours", whatever name the service signs.
-			who := "Our team"
-			if m.Sender != nil && m.Sender.Type == "Customer" {
-				who = orDash(m.Sender.Name) + " (customer)"
+			who := box.Objects[0].(*widget.Label)
+			who.SetText(messageHeading(m))
+			who.Importance = widget.MediumImportance
+			if m.Row != nil && m.Row.State == storage.OutboxFailed {
+				who.Importance = widget.DangerImportance
 			}
-			vis := ""
-			if m.MessageVisibility != "" && m.MessageVisibility != api.VisibilityAll {
-				vis = " · " + visibilityLabels[m.MessageVisibility]
-			}
-			box.Objects[0].(*widget.Label).SetText(fmt.Sprintf("%s · %s%s", who, localTime(m.Created), vis))
+			who.Refresh()
 			box.Objects[1].(*widget.Label).SetText(m.Text)
+			buttons := box.Objects[2].(*fyne.Container)
+			if m.Row != nil && m.Row.State == storage.OutboxFailed {
+				row := *m.Row
+				buttons.Objects[0].(*widget.Button).OnTapped = func() { t.d.retryAction(row.Id) }
+				buttons.Objects[1].(*widget.Button).OnTapped = func() { t.d.editRefused(row) }
+				buttons.Objects[2].(*widget.Button).OnTapped = func() { t.d.discardAction(row.Id) }
+				buttons.Show()
+			} else {
+				buttons.Hide()
+			}
 			t.list.SetItemHeight(i, box.MinSize().Height)
 		},
 	)
@@ -103,7 +117,7 @@ func (t *messagesTab) content() fyne.CanvasObject {
 
 func (t *messagesTab) show(wo *api.WorkOrder) {
 	t.wo = wo
-	msgs, err := t.d.store.Messages(context.Background(), wo.WorkOrderId)
+	msgs, err := t.d.store.Thread(context.Background(), wo.WorkOrderId)
 	if err != nil {
 		msgs = nil
 	}
@@ -144,8 +158,9 @@ func (t *messagesTab) onSend() {
 		return
 	}
 	store, woID, number, vis := t.d.store, t.wo.WorkOrderId, t.wo.WorkOrderNumber, t.visibility()
-	t.d.act([]fyne.Disableable{t.send}, func(ctx context.Context) error {
-		_, err := store.SendMessage(ctx, woID, text, vis)
+	rctx := t.d.actionCtx(woID, storage.GroupMessage) // read now: a correction replaces the refused one
+	t.d.act([]fyne.Disableable{t.send}, func(context.Context) error {
+		_, err := store.SendMessage(rctx, woID, text, vis)
 		return err
 	}, func(err error) {
 		if err != nil {
@@ -157,4 +172,34 @@ func (t *messagesTab) onSend() {
 		}
 		t.d.queued("Message on " + number)
 	})
+}
+
+// messageHeading says who wrote a message and when, to whom it is visible,
+// and, for ours still in the outbox, that it is on its way or was refused.
+func messageHeading(m storage.ThreadMessage) string {
+	// Messages from the contractor side (Desktop, Mobile, this app
+	// through the API) are "ours", whatever name the service signs.
+	who := "Our team"
+	if m.Sender != nil && m.Sender.Type == "Customer" {
+		who = orDash(m.Sender.Name) + " (customer)"
+	}
+	when := localTime(m.Created)
+	if r := m.Row; r != nil {
+		switch r.State {
+		case storage.OutboxPending, storage.OutboxSending:
+			when = "sending…"
+			if r.Attempts > 0 && r.Error != "" {
+				when = "sending… (waiting for the connection)"
+			}
+		}
+	}
+	vis := ""
+	if m.MessageVisibility != "" && m.MessageVisibility != api.VisibilityAll {
+		vis = " · " + visibilityLabels[m.MessageVisibility]
+	}
+	if m.Row != nil && m.Row.State == storage.OutboxFailed {
+		// The service's reason last: it may be long.
+		return fmt.Sprintf("%s%s · not sent, refused by the service: %s", who, vis, sentence(strings.TrimSpace(m.Row.Error)))
+	}
+	return fmt.Sprintf("%s · %s%s", who, when, vis)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/storage"
 )
 
 // quoteTab shows the current quote and the form to ask for a higher NTE.
@@ -210,8 +211,9 @@ func (t *quoteTab) onSubmit() {
 		return
 	}
 	store, woID, reason, lines := t.d.store, wo.WorkOrderId, strings.TrimSpace(t.reason.Text), append([]api.LineItem(nil), t.lines...)
-	t.d.act([]fyne.Disableable{t.submit}, func(ctx context.Context) error {
-		_, err := store.SubmitQuote(ctx, woID, amount, reason, lines)
+	rctx := t.d.actionCtx(woID, storage.GroupQuote) // read now: a correction replaces the refused one
+	t.d.act([]fyne.Disableable{t.submit}, func(context.Context) error {
+		_, err := store.SubmitQuote(rctx, woID, amount, reason, lines)
 		return err
 	}, func(err error) {
 		if err != nil {

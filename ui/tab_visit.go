@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/storage"
 )
 
 // visitTab sets the scheduled start and records check-in, pause and check-out.
@@ -226,12 +227,13 @@ func (t *visitTab) onVisit(action string) {
 	}
 	queue := func() {
 		store, woID := t.d.store, wo.WorkOrderId
+		rctx := t.d.actionCtx(woID, storage.GroupVisit) // read now: a correction replaces the refused one
 		var write func(ctx context.Context) error
 		switch action {
 		case "Check in":
-			write = func(ctx context.Context) error { _, err := store.CheckIn(ctx, woID, at, ""); return err }
+			write = func(context.Context) error { _, err := store.CheckIn(rctx, woID, at, ""); return err }
 		case "Pause":
-			write = func(ctx context.Context) error { _, err := store.Pause(ctx, woID, at, ""); return err }
+			write = func(context.Context) error { _, err := store.Pause(rctx, woID, at, ""); return err }
 		case "Check out":
 			if write, err = t.checkOutWrite(at); err != nil {
 				t.d.showError(err)
@@ -262,8 +264,9 @@ func (t *visitTab) onSchedule() {
 		return
 	}
 	store, woID := t.d.store, t.wo.WorkOrderId
-	t.d.act([]fyne.Disableable{t.schedSave}, func(ctx context.Context) error {
-		_, err := store.SetAppointment(ctx, woID, at, "")
+	rctx := t.d.actionCtx(woID, storage.GroupWorkOrder) // read now: a correction replaces the refused one
+	t.d.act([]fyne.Disableable{t.schedSave}, func(context.Context) error {
+		_, err := store.SetAppointment(rctx, woID, at, "")
 		return err
 	}, func(err error) {
 		if err != nil {

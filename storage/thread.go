@@ -1,0 +1,55 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/workorderdesk/workdesk/api"
+)
+
+// ThreadMessage is one message of a work order's thread as the person sees
+// it: one the service holds, or one of ours it does not hold yet.
+type ThreadMessage struct {
+	api.Message
+	// Row is set for a message of ours still in the outbox: waiting or
+	// being sent (State pending or sending), refused (failed), or sent but
+	// not yet in the thread as last read from the service (done).
+	Row *OutboxRow
+}
+
+// Thread is the work order's messages: the thread as the service last gave
+// it, then ours that it does not show yet, in the order they were written.
+func (s *Store) Thread(ctx context.Context, woID int64) ([]ThreadMessage, error) {
+	msgs, err := s.Messages(ctx, woID)
+	if err != nil {
+		return nil, err
+	}
+	var fetched int64
+	err = s.r.QueryRowContext(ctx, `SELECT fetched_at FROM messages WHERE work_order_id = ?`, woID).Scan(&fetched)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("storage: reading the thread of work order %d: %w", woID, err)
+	}
+	out := make([]ThreadMessage, 0, len(msgs))
+	for _, m := range msgs {
+		out = append(out, ThreadMessage{Message: m})
+	}
+	rows, err := s.outboxQuery(ctx, `SELECT `+outboxColumns+` FROM outbox o JOIN outbox_targets x ON x.outbox_id = o.id
+ WHERE x.work_order_id = ? AND o.kind = ? AND (o.state IN ('pending','sending','failed') OR (o.state = 'done' AND o.updated_at > ?))
+ ORDER BY o.id`, woID, string(KindMessage), fetched)
+	if err != nil {
+		return nil, err
+	}
+	for i := range rows {
+		r := &rows[i]
+		d, ok := r.Draft("")
+		if !ok {
+			continue
+		}
+		out = append(out, ThreadMessage{Row: r, Message: api.Message{
+			WorkOrderId: woID, Text: d.Text, MessageVisibility: d.Visibility, Created: r.Created,
+		}})
+	}
+	return out, nil
+}

@@ -1,0 +1,202 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/storage"
+)
+
+// The work order's header says what the outbox holds for it: the actions
+// still waiting ("Check-in queued 10:02"), and each action the service
+// refused, in its words, with Retry, Edit and Discard. The person sees
+// both where they are looking, not only in the status bar's counter.
+
+// queuedNouns name a waiting action in a sentence: "Check-in queued 10:02".
+var queuedNouns = map[storage.OutboxKind]string{
+	storage.KindAccept:                  "Acceptance",
+	storage.KindReject:                  "Rejection",
+	storage.KindBulkAccept:              "Acceptance",
+	storage.KindBulkReject:              "Rejection",
+	storage.KindAppointment:             "Scheduled start",
+	storage.KindCheckIn:                 "Check-in",
+	storage.KindPause:                   "Pause",
+	storage.KindCheckOut:                "Check-out",
+	storage.KindWorkDoneDetails:         "Completion details",
+	storage.KindQuote:                   "Quote",
+	storage.KindMessage:                 "Message",
+	storage.KindAttachment:              "File",
+	storage.KindInvoiceSave:             "Invoice",
+	storage.KindInvoiceSubmit:           "Invoice submission",
+	storage.KindInvoiceDelete:           "Invoice deletion",
+	storage.KindInvoiceAttachmentAdd:    "Invoice file",
+	storage.KindInvoiceAttachmentRemove: "Invoice file removal",
+	storage.KindStepAttachmentAdd:       "Step file",
+	storage.KindStepAttachmentRemove:    "Step file removal",
+}
+
+// queuedNoun names r's action; a kind a newer version wrote by its summary.
+func queuedNoun(r storage.OutboxRow) string {
+	if n, ok := queuedNouns[r.Kind]; ok {
+		return n
+	}
+	return r.Summary
+}
+
+// clockTime is a moment in the local zone: the time alone today, as the
+// status bar says it, else the app's date and time.
+func clockTime(t time.Time) string {
+	lt, now := t.In(time.Local), nowFunc().In(time.Local)
+	if lt.Year() == now.Year() && lt.YearDay() == now.YearDay() {
+		return lt.Format("15:04")
+	}
+	return localTime(t)
+}
+
+// queuedText says where one waiting action stands.
+func queuedText(r storage.OutboxRow) string {
+	switch {
+	case r.State == storage.OutboxSending:
+		return queuedNoun(r) + " sending…"
+	case r.Attempts > 0 && r.Error != "":
+		return queuedNoun(r) + " queued " + clockTime(r.Created) + ", waiting for the connection"
+	}
+	return queuedNoun(r) + " queued " + clockTime(r.Created)
+}
+
+// pendingText is the header's line about the waiting actions ("" for none).
+func pendingText(p *storage.Pending) string {
+	const most = 3
+	var parts []string
+	for i, r := range p.Queued {
+		if i == most {
+			parts = append(parts, fmt.Sprintf("%d more waiting", len(p.Queued)-most))
+			break
+		}
+		parts = append(parts, queuedText(r))
+	}
+	text := strings.Join(parts, " · ")
+	if text != "" && len(p.Refused) > 0 {
+		text += " — waiting behind the refused action below"
+	}
+	return text
+}
+
+// refusalView is one refused action in the header.
+type refusalView struct {
+	row     storage.OutboxRow
+	box     fyne.CanvasObject
+	title   *widget.Label
+	text    *widget.Label
+	retry   *widget.Button
+	edit    *widget.Button
+	discard *widget.Button
+}
+
+// refusalTitle names a refused action and when it was refused.
+func refusalTitle(r storage.OutboxRow) string {
+	return actionText(r) + " — refused by the service " + clockTime(r.Updated)
+}
+
+func (d *Desk) newRefusalView(woID int64, r storage.OutboxRow) *refusalView {
+	v := &refusalView{row: r}
+	v.title = widget.NewLabelWithStyle(refusalTitle(r), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	v.title.Wrapping = fyne.TextWrapWord
+	v.title.Importance = widget.DangerImportance
+	text := sentence(strings.TrimSpace(r.Error))
+	if why := d.colleagueFirst(woID, r); why != "" {
+		text += " " + why
+	}
+	if c := d.correcting; c != nil && c.row == r.Id {
+		text += " " + correctingHint(r)
+	}
+	v.text = wrapped(widget.NewLabel(text))
+	id := r.Id
+	v.retry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), func() { d.retryAction(id) })
+	v.discard = widget.NewButtonWithIcon("Discard…", theme.DeleteIcon(), func() { d.discardAction(id) })
+	v.edit = widget.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), func() { d.editRefused(r) })
+	if c := d.correcting; c != nil && c.row == r.Id {
+		v.edit.SetText("Stop editing")
+		v.edit.SetIcon(theme.CancelIcon())
+		v.edit.OnTapped = d.stopCorrecting
+	}
+	showIf(r.Correctable(), v.edit)
+	buttons := container.NewHBox(layout.NewSpacer(), v.retry, v.edit, v.discard)
+	icon := widget.NewIcon(theme.NewErrorThemedResource(theme.ErrorIcon()))
+	v.box = container.NewBorder(nil, nil, container.NewVBox(icon), nil, container.NewVBox(v.title, v.text, buttons))
+	return v
+}
+
+// retryAction sends a refused (or waiting) action again.
+func (d *Desk) retryAction(id int64) {
+	d.deps.Background(func() {
+		row, err := d.store.Retry(context.Background(), id)
+		d.do(func() {
+			if err != nil {
+				d.showError(err)
+				return
+			}
+			d.queued(actionText(*row) + ": sent again")
+			d.changed(row.WorkOrderIds)
+		})
+	})
+}
+
+// discardAction gives up on an action once the person confirms it.
+func (d *Desk) discardAction(id int64) {
+	dialog.ShowConfirm("Discard this action?",
+		"It will not be sent to the service. Actions queued after it on this work order go out next.",
+		func(ok bool) {
+			if !ok {
+				return
+			}
+			d.deps.Background(func() {
+				row, _ := d.store.OutboxRow(context.Background(), id)
+				err := d.store.Discard(context.Background(), id)
+				d.do(func() {
+					if err != nil {
+						d.showError(err)
+						return
+					}
+					if row != nil {
+						d.changed(row.WorkOrderIds)
+					}
+				})
+			})
+		}, d.win)
+}
+
+// renderOutbox shows the open work order's waiting and refused actions in
+// its header.
+func (v *detailView) renderOutbox() {
+	p := v.pending
+	if p == nil {
+		return
+	}
+	if c := v.d.correcting; c != nil && c.wo == p.Expected.WorkOrderId && !slices.ContainsFunc(p.Refused, func(r storage.OutboxRow) bool { return r.Id == c.row }) {
+		v.d.correcting = nil // corrected (replaced), retried or discarded
+	}
+	text := pendingText(p)
+	v.queued.SetText(text)
+	showIf(text != "", v.queued)
+	v.refusals = v.refusals[:0]
+	var objs []fyne.CanvasObject
+	for _, r := range p.Refused {
+		rv := v.d.newRefusalView(p.Expected.WorkOrderId, r)
+		v.refusals = append(v.refusals, rv)
+		objs = append(objs, rv.box)
+	}
+	v.refused.Objects = objs
+	v.refused.Refresh()
+	showIf(len(objs) > 0, v.refused)
+}

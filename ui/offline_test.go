@@ -1,0 +1,127 @@
+package ui
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/storage"
+)
+
+// newOfflineHarness is the harness with a link to the service the test can
+// cut (true: every request fails as on a dead network) and mend.
+func newOfflineHarness(t *testing.T) (*harness, *atomic.Bool) {
+	var cut atomic.Bool
+	h := newHarnessWith(t, harnessOptions{service: func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if cut.Load() {
+				panic(http.ErrAbortHandler)
+			}
+			next.ServeHTTP(w, r)
+		})
+	}})
+	return h, &cut
+}
+
+// resend sends what waits in the outbox now, as the sender does once the
+// service is reachable again (its back-off would wait longer).
+func (h *harness) resend(woID int64) {
+	h.t.Helper()
+	rows, _ := h.store.OutboxRows(context.Background(), woID)
+	for _, r := range rows {
+		if r.State == storage.OutboxPending {
+			if _, err := h.store.Retry(context.Background(), r.Id); err != nil {
+				h.t.Fatal(err)
+			}
+		}
+	}
+	h.send()
+}
+
+// TestAnOfflineCheckInShowsAsQueued: offline, a check-in shows on the work
+// order with when it was queued, the header reads the status it will have,
+// marked as queued, and the buttons follow it: Check in cannot be tapped
+// twice, Pause can. Once sent, the header is the service's again.
+func TestAnOfflineCheckInShowsAsQueued(t *testing.T) {
+	h, cut := newOfflineHarness(t)
+	r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted && r.Customer == "Northwind Retail" })
+	h.open(r.Id)
+	h.selectTab("Visit")
+	v := tabOf[*visitTab](h)
+	cut.Store(true)
+
+	test.Tap(v.checkIn)
+	h.flush()
+	header, queued := h.desk.detail.status.text.Text, h.desk.detail.queued
+	if header != "Checked in · queued" {
+		t.Fatalf("with the check-in queued the badge reads %q", header)
+	}
+	if !queued.Visible() || queued.Text != "Check-in queued 09:00" {
+		t.Fatalf("the header says %q (shown: %v); want the queued check-in and its time", queued.Text, queued.Visible())
+	}
+	if !v.checkIn.Disabled() || v.pause.Disabled() {
+		t.Fatalf("after the queued check-in: Check in disabled %v, Pause disabled %v", v.checkIn.Disabled(), v.pause.Disabled())
+	}
+
+	h.send() // the attempt fails: the network is down
+	if got := h.desk.detail.queued.Text; !strings.HasPrefix(got, "Check-in queued 09:00") || !strings.Contains(got, "waiting for the connection") {
+		t.Fatalf("after a failed attempt the header says %q", got)
+	}
+	test.Tap(v.checkIn) // a second tap does nothing, and says nothing raw
+	if txt := h.overlayText(); txt != "" {
+		t.Fatalf("a second tap on Check in showed %q", txt)
+	}
+	if kinds := queuedKinds(t, h, r.Id); len(kinds) != 1 {
+		t.Fatalf("two taps queued %v", kinds)
+	}
+	if strings.Contains(strings.Join(texts(h.desk.detail.content()), "\n"), "CheckedIn") {
+		t.Fatal("the work order shows a raw status name")
+	}
+
+	cut.Store(false)
+	h.resend(r.Id)
+	if got := h.desk.detail.status.text.Text; got != "Checked in" || h.desk.detail.queued.Visible() {
+		t.Fatalf("once sent the badge reads %q, queued line shown %v", got, h.desk.detail.queued.Visible())
+	}
+}
+
+// TestAnOfflineMessageIsInTheThreadAsSending: a message written offline is
+// in the thread at once, after the others, with who may see it, as
+// sending; once the service has it, it is an ordinary message.
+func TestAnOfflineMessageIsInTheThreadAsSending(t *testing.T) {
+	h, cut := newOfflineHarness(t)
+	r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted })
+	h.open(r.Id)
+	h.selectTab("Messages")
+	m := tabOf[*messagesTab](h)
+	before := len(m.messages)
+	cut.Store(true)
+
+	m.text.SetText("Technician arrives at 10:30")
+	m.vis.SetSelected(visibilityLabels[api.VisibilityCruOnly])
+	test.Tap(m.send)
+	h.send()
+	if len(m.messages) != before+1 || m.empty.Visible() {
+		t.Fatalf("the thread holds %d messages (empty note shown: %v), want %d", len(m.messages), m.empty.Visible(), before+1)
+	}
+	last := m.messages[len(m.messages)-1]
+	heading := messageHeading(last)
+	if last.Text != "Technician arrives at 10:30" || !strings.Contains(heading, "sending…") || !strings.Contains(heading, "Our crew only") {
+		t.Fatalf("the thread ends with %q: %q", heading, last.Text)
+	}
+
+	cut.Store(false)
+	h.resend(r.Id)
+	last = m.messages[len(m.messages)-1]
+	if len(m.messages) != before+1 || last.Row != nil || last.Text != "Technician arrives at 10:30" {
+		t.Fatalf("once sent the thread holds %d messages, the last %q from the outbox: %v", len(m.messages), last.Text, last.Row != nil)
+	}
+	if heading := messageHeading(last); strings.Contains(heading, "sending") || !strings.HasPrefix(heading, "Our team · ") {
+		t.Fatalf("the sent message reads %q", heading)
+	}
+}
