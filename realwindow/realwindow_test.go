@@ -206,8 +206,15 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	}
 	search := "sakura " + sakura[len(sakura)-4:]
 	a.type_("search-"+strings.ReplaceAll(search, " ", "-"), search, "*ui.searchEntry")
-	if list := a.do("texts *ui.woTable"); !strings.Contains(list, sakura) {
-		t.Fatalf("searching %q does not list %s: %s", search, sakura, list)
+	// The search runs in the background; its answer shows a moment later.
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		list := a.do("texts *ui.woTable")
+		if strings.Contains(list, sakura) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("searching %q does not list %s: %s", search, sakura, list)
+		}
 	}
 	a.do("focus *ui.searchEntry")
 	a.step("search-cleared", "key Escape")

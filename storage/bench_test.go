@@ -6,8 +6,10 @@ package storage
 //     with the answers decoded and thrown away. Target: sync ≤ 1.5× fetch-only,
 //     which BenchmarkSyncOverFetchOnly measures in back-to-back pairs.
 //   BenchmarkSearchAsYouType: 100,000 work orders written directly; every
-//     prefix of a set of typed words, each read as the window does (CountList
-//     and the first 50 rows); reports the median per keystroke. Target 10 ms.
+//     prefix of a set of typed words, each read as the window does (the
+//     count and the first 50 rows), from FTS5 and from the in-memory index in
+//     back-to-back pairs; reports medians and 90th percentiles.
+//   BenchmarkSearchIndex100k: building the in-memory index, its heap.
 //   BenchmarkOpenListForDisplay50k: CountList and the first 50 rows of 50,000,
 //     by next deadline and by customer. Target 300 ms.
 //   BenchmarkList50k: the unfiltered, default-sorted list of 50,000 rows.
@@ -20,6 +22,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sync"
 	"syscall"
@@ -283,8 +286,10 @@ func bigReplica(b *testing.B, n int) *Store {
 	return s
 }
 
-// typedPrefixes are what someone types, one keystroke at a time.
-var typedWords = []string{"northwind", "o'brien", "WO-1234", "faucet", "warehouse", "harbor", "café", "roof leak", "store #12", "main st"}
+// typedWords are what someone types, one keystroke at a time: words, a
+// number, a customer with digits off a sheet.
+var typedWords = []string{"northwind", "o'brien", "WO-1234", "faucet", "warehouse", "harbor", "café", "roof leak", "store #12",
+	"main st", "lakeside 1012"}
 
 func typedPrefixes() []string {
 	var out []string
@@ -300,42 +305,96 @@ func typedPrefixes() []string {
 // listPage is the first page the window shows.
 const listPage = 50
 
-// benchSearch times what the window does per keystroke: the length of the
-// list (CountList) and its first page; limit 0 reads every row instead.
-func benchSearch(b *testing.B, limit int) {
-	s := bigReplica(b, 100_000)
-	ctx := context.Background()
-	prefixes := typedPrefixes()
-	var times []time.Duration
-	cpu := cpuTime()
-	defer func() { reportCPU(b, cpu) }()
-	for b.Loop() {
-		for _, p := range prefixes {
-			start := time.Now()
-			q := ListQuery{Search: p, Limit: limit}
-			if limit > 0 {
-				if _, err := s.CountList(ctx, q); err != nil {
-					b.Fatal(err)
-				}
-			}
-			if _, err := s.List(ctx, q); err != nil {
-				b.Fatal(err)
-			}
-			times = append(times, time.Since(start))
-		}
-	}
-	slices.Sort(times)
-	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "ms/median-query")
-	b.ReportMetric(float64(times[len(times)*9/10].Microseconds())/1000, "ms/p90-query")
-	b.ReportMetric(float64(len(prefixes)), "queries/op")
+// ftsOnly runs f with the in-memory index set aside: searches go to FTS5
+// as they did before it.
+func ftsOnly(s *Store, f func()) {
+	s.search.mu.Lock()
+	idx := s.search.idx
+	s.search.idx, s.search.off = nil, true
+	s.search.mu.Unlock()
+	defer func() {
+		s.search.mu.Lock()
+		s.search.idx, s.search.off = idx, false
+		s.search.mu.Unlock()
+	}()
+	f()
 }
 
-// BenchmarkSearchAsYouType: per keystroke, CountList and the first page of
-// 50 rows, as the window reads them.
-func BenchmarkSearchAsYouType(b *testing.B) { benchSearch(b, listPage) }
+// BenchmarkSearchAsYouType: per keystroke, the count and the first page of
+// 50 rows (ListAndCount, as the window reads them) over 100,000 work
+// orders, from FTS5 and number LIKE (the way before) and from the
+// in-memory index, one right after the other (which first alternates), no
+// answer kept from an earlier keystroke; sorted by next deadline and by
+// customer.
+func BenchmarkSearchAsYouType(b *testing.B) {
+	s := bigReplica(b, 100_000)
+	ctx := context.Background()
+	<-s.WarmSearch()
+	for _, sort := range []Column{SortNextDeadline, SortCustomer} {
+		b.Run(map[Column]string{SortNextDeadline: "deadline", SortCustomer: "customer"}[sort], func(b *testing.B) {
+			s.ensureSortIndex(ctx, sort)
+			s.search.mu.Lock()
+			s.search.idx.order(sort) // made when the list was sorted so (warmSearchOrder)
+			s.search.mu.Unlock()
+			var fts, mem, ratios []float64
+			timed := func(q ListQuery) float64 {
+				s.searchMu.Lock()
+				s.searchSets = nil
+				s.searchMu.Unlock()
+				start := time.Now()
+				if _, _, err := s.ListAndCount(ctx, q); err != nil {
+					b.Fatal(err)
+				}
+				return float64(time.Since(start).Microseconds()) / 1000
+			}
+			cpu := cpuTime()
+			for b.Loop() {
+				for i, p := range typedPrefixes() {
+					q := ListQuery{Search: p, Limit: listPage, Sort: sort}
+					var f, m float64
+					if i%2 == 0 {
+						ftsOnly(s, func() { f = timed(q) })
+						m = timed(q)
+					} else {
+						m = timed(q)
+						ftsOnly(s, func() { f = timed(q) })
+					}
+					fts, mem, ratios = append(fts, f), append(mem, m), append(ratios, m/f)
+				}
+			}
+			reportCPU(b, cpu)
+			pct := func(xs []float64, p int) float64 { slices.Sort(xs); return xs[len(xs)*p/100] }
+			b.ReportMetric(pct(fts, 50), "ms-fts-median")
+			b.ReportMetric(pct(fts, 90), "ms-fts-p90")
+			b.ReportMetric(pct(mem, 50), "ms-memory-median")
+			b.ReportMetric(pct(mem, 90), "ms-memory-p90")
+			b.ReportMetric(pct(ratios, 50), "memory/fts-median")
+			b.ReportMetric(float64(len(typedPrefixes())), "keystrokes/op")
+		})
+	}
+}
 
-// BenchmarkSearchAsYouTypeAllRows: every matching row per keystroke.
-func BenchmarkSearchAsYouTypeAllRows(b *testing.B) { benchSearch(b, 0) }
+// BenchmarkSearchIndex100k builds the in-memory search index of 100,000
+// work orders and reports how long it took and the heap it holds.
+func BenchmarkSearchIndex100k(b *testing.B) {
+	s := bigReplica(b, 100_000)
+	ctx := context.Background()
+	var heap float64
+	for b.Loop() {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		x, err := s.buildSearchIndex(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		heap = float64(after.HeapAlloc-before.HeapAlloc) / (1 << 20)
+		runtime.KeepAlive(x)
+	}
+	b.ReportMetric(heap, "MB-heap")
+}
 
 // BenchmarkOpenListForDisplay50k: what opening the window costs, CountList
 // and the first page, sorted by next deadline (the default) or by customer;

@@ -58,7 +58,8 @@ type Store struct {
 	kicks  []func()
 
 	searchMu   sync.Mutex
-	searchSets []*searchSet // the last searches' ids, newest last (see searchIDs)
+	searchSets []*searchSet // the last searches, newest last (see findSearch)
+	search     liveSearch   // the in-memory search index (see search_live.go)
 
 	sortIndexes sync.Map // Column → true: its on-demand sort index exists (see ensureSortIndex)
 }
@@ -89,6 +90,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		now:   time.Now,
 		subs:  map[int]func([]int64){},
 	}
+	s.search.init()
 	// synchronous=NORMAL in WAL mode loses at most the last commits on power
 	// loss, never consistency; an outbox row is still on disk before any
 	// send because the OS has it even if the process dies.
@@ -157,6 +159,7 @@ func dsn(path string, params ...string) string {
 // Close closes both connection pools. Pending outbox rows stay on disk.
 func (s *Store) Close() error {
 	var errs []error
+	s.search.close()
 	if s.r != nil {
 		errs = append(errs, s.r.Close())
 	}

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,20 +12,49 @@ import (
 )
 
 // FuzzFTSQuery: whatever a person types, the search query built from it
-// is never an FTS5 syntax error (the replica's own index answers it) and
-// the list it feeds comes back. Seeds: TestFTSQuery's table.
+// is never an FTS5 syntax error (the replica's own index answers it), the
+// list it feeds comes back, and the in-memory index finds exactly the work
+// orders FTS5 and number LIKE find (or leaves the search to them). Seeds:
+// TestFTSQuery's table.
 func FuzzFTSQuery(f *testing.F) {
 	for _, c := range ftsQueryCases {
 		f.Add(c.in)
 	}
 	f.Add(`AND OR NOT * ^ - + ( ) : {a b} NEAR/2 "unterminated`)
+	f.Add("sakura 3264")
+	f.Add("e\u0301 ǅ3 K")
 	s, _ := openTest(f)
 	ctx := context.Background()
-	if err := s.PutWorkOrders(ctx, []api.WorkOrder{mkWO(woSpec{id: 1, number: "WO-42", customer: "O'Brien Café", site: "NEAR north"})}); err != nil {
+	wos := []api.WorkOrder{mkWO(woSpec{id: 1, number: "WO-42", customer: "O'Brien Café", site: "NEAR north"})}
+	for i, text := range oddTexts {
+		wos = append(wos, mkWO(woSpec{id: int64(i + 2), number: fmt.Sprintf("SMJ%d-%s", 73260+i, text), customer: text,
+			site: "Site " + text, street: text + " 1", desc: "Fix " + text + " now"}))
+	}
+	if err := s.PutWorkOrders(ctx, wos); err != nil {
+		f.Fatal(err)
+	}
+	x, err := s.buildSearchIndex(ctx)
+	if err != nil {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, typed string) {
 		q := FTSQuery(typed)
+		match, numbers := splitSearch(typed)
+		if match != "" || len(numbers) > 0 {
+			conn, err := s.r.Conn(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := s.findWithFTS(ctx, conn, match, numbers)
+			conn.Close()
+			if err != nil {
+				t.Fatalf("searching %q with FTS5: %v", typed, err)
+			}
+			if hits, ok := x.find(typed); ok && !slices.Equal(x.hitIDs(hits), want) && hits.n+len(want) > 0 {
+				got := x.hitIDs(hits)
+				t.Fatalf("%q: the in-memory index finds %v, FTS5 and number LIKE find %v", typed, got, want)
+			}
+		}
 		if q == "" {
 			return
 		}

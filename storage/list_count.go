@@ -41,12 +41,12 @@ func listFilter(q ListQuery) (match string, where []string, args []any) {
 // table asks for its length first and then only for the pages it shows.
 func (s *Store) CountList(ctx context.Context, q ListQuery) (int, error) {
 	if m, digits, ok := searchOnly(q); ok {
-		// The set List's pages are then read from (see searchIDs).
-		ids, err := s.searchIDs(ctx, m, digits)
+		// The set List's pages are then read from (see findSearch).
+		set, err := s.findSearch(ctx, q.Search, m, digits)
 		if err != nil {
 			return 0, fmt.Errorf("storage: counting the work order list: %w", err)
 		}
-		return len(ids), nil
+		return set.n, nil
 	}
 	_, where, args := listFilter(q)
 	// ?1 comes first in the text so the bare ?s that follow number from 2,
@@ -61,6 +61,30 @@ func (s *Store) CountList(ctx context.Context, q ListQuery) (int, error) {
 		return 0, fmt.Errorf("storage: counting the work order list: %w", err)
 	}
 	return n, nil
+}
+
+// ListAndCount returns the page q (Limit > 0) and how many rows the whole
+// list has, as CountList and List would, from one search: what the window
+// reads per keystroke.
+func (s *Store) ListAndCount(ctx context.Context, q ListQuery) ([]Row, int, error) {
+	if m, digits, ok := searchOnly(q); ok && q.Limit > 0 {
+		if _, ok := sortExpr[q.Sort]; !ok {
+			return nil, 0, fmt.Errorf("storage: unknown sort column %d", q.Sort)
+		}
+		s.ensureSortIndex(ctx, q.Sort)
+		s.warmSearchOrder(q.Sort)
+		rows, n, err := s.searchRows(ctx, q, m, digits)
+		if err != nil {
+			return nil, 0, fmt.Errorf("storage: listing work orders: %w", err)
+		}
+		return rows, n, nil
+	}
+	n, err := s.CountList(ctx, q)
+	if err != nil {
+		return nil, 0, err
+	}
+	rows, err := s.List(ctx, q)
+	return rows, n, err
 }
 
 // likeFragment is a LIKE pattern finding term anywhere, its wildcards literal.

@@ -16,13 +16,7 @@ import (
 // "no search".
 func FTSQuery(input string) string {
 	var b strings.Builder
-	// SQLite ends an FTS5 string at a NUL, leaving the quote unterminated
-	// (found by FuzzFTSQuery): a NUL separates terms like a space.
-	input = strings.ReplaceAll(input, "\x00", " ")
-	for _, term := range strings.Fields(input) {
-		if !strings.ContainsFunc(term, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
-			continue
-		}
+	for _, term := range ftsPhrases(input) {
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
@@ -33,21 +27,40 @@ func FTSQuery(input string) string {
 	return b.String()
 }
 
+// ftsPhrases are the terms FTSQuery quotes, unquoted.
+func ftsPhrases(input string) []string {
+	// SQLite ends an FTS5 string at a NUL, leaving the quote unterminated
+	// (found by FuzzFTSQuery): a NUL separates terms like a space.
+	input = strings.ReplaceAll(input, "\x00", " ")
+	var out []string
+	for _, term := range strings.Fields(input) {
+		if strings.ContainsFunc(term, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
+			out = append(out, term)
+		}
+	}
+	return out
+}
+
 // splitSearch separates the terms with a digit in them, which may be a
 // piece of a work order number ("3264" of "SMJ73264", found by neither a
 // word nor a prefix), from the words, returned as one FTSQuery match. A work
 // order is found when it matches the words and each number term matches
 // its text or lies inside its number: "sakura 3264" finds SMJ73264.
 func splitSearch(input string) (words string, numbers []string) {
-	var rest []string
+	rest, numbers := splitTerms(input)
+	return FTSQuery(strings.Join(rest, " ")), numbers
+}
+
+// splitTerms is splitSearch's split: the words, and the terms with a digit.
+func splitTerms(input string) (words, numbers []string) {
 	for _, term := range strings.Fields(input) {
 		if strings.ContainsFunc(term, unicode.IsDigit) {
 			numbers = append(numbers, term)
 		} else {
-			rest = append(rest, term)
+			words = append(words, term)
 		}
 	}
-	return FTSQuery(strings.Join(rest, " ")), numbers
+	return words, numbers
 }
 
 // deferFTS switches the search index's triggers and the sort indexes off

@@ -14,11 +14,12 @@ import (
 // broad prefix ("s", "main") that set is most of the table, and evaluating
 // the full-text match twice (once to count, once more as an IN set SQLite
 // builds into a temporary b-tree to test the rows of the sort index
-// against) was most of the cost. So the set is read once, as a sorted list
-// of ids, kept for the next call, and both the count and the page are
-// computed from it.
+// against) was most of the cost. So the set is found once, by the
+// in-memory index (search_index.go) or else FTS5, kept for the next call,
+// and both the count and the pages are computed from it.
 
-// searchSet is the ids one search found, ascending.
+// searchSet is what one search found: the in-memory index's hits, or the
+// ids FTS5 found, ascending.
 type searchSet struct {
 	// conn is the reader connection the set was read on and version its
 	// PRAGMA data_version then: the pair changes whenever any connection,
@@ -26,9 +27,15 @@ type searchSet struct {
 	// cache holds conn, so no other connection can take its address.
 	conn    any
 	version int64
+	search  string
 	match   string
 	numbers []string
-	ids     []int64
+
+	n    int
+	ids  []int64      // FTS5's answer
+	mem  *searchIndex // or the index's, as it was at seq
+	seq  int64
+	hits searchHits
 }
 
 // searchSetCache is how many searches are remembered: the count and the
@@ -45,11 +52,10 @@ func searchOnly(q ListQuery) (match string, numbers []string, ok bool) {
 	return match, numbers, match != "" || len(numbers) > 0
 }
 
-// searchIDs returns the ids of the work orders the search finds, ascending:
-// those the full-text match finds that, for each number term, match it or
-// hold it in their number (listFilter's condition). The slice is shared:
-// read only.
-func (s *Store) searchIDs(ctx context.Context, match string, numbers []string) ([]int64, error) {
+// findSearch returns what the search finds: those work orders the
+// full-text match finds that, for each number term, match it or hold it in
+// their number (listFilter's condition). The set is shared: read only.
+func (s *Store) findSearch(ctx context.Context, search, match string, numbers []string) (*searchSet, error) {
 	conn, err := s.r.Conn(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("storage: searching: %w", err)
@@ -67,12 +73,52 @@ func (s *Store) searchIDs(ctx context.Context, match string, numbers []string) (
 	for _, e := range s.searchSets {
 		if e.conn == dc && e.version == version && e.match == match && slices.Equal(e.numbers, numbers) {
 			s.searchMu.Unlock()
-			return e.ids, nil
+			return e, nil
 		}
 	}
 	s.searchMu.Unlock()
 
+	set := &searchSet{conn: dc, version: version, search: search, match: match, numbers: numbers}
+	ok, err := s.findInMemory(ctx, conn, set)
+	if err != nil {
+		return nil, fmt.Errorf("storage: searching: %w", err)
+	}
+	if !ok {
+		if set.ids, err = s.findWithFTS(ctx, conn, match, numbers); err != nil {
+			return nil, err
+		}
+		set.n = len(set.ids)
+	}
+	s.searchMu.Lock()
+	s.searchSets = append(s.searchSets, set)
+	if len(s.searchSets) > searchSetCache {
+		s.searchSets = slices.Delete(s.searchSets, 0, len(s.searchSets)-searchSetCache)
+	}
+	s.searchMu.Unlock()
+	return set, nil
+}
+
+// searchPageIDs returns the ids of one page (q.Offset, q.Limit > 0) of
+// what set found, in list order.
+func (s *Store) searchPageIDs(ctx context.Context, q ListQuery, set *searchSet) ([]int64, error) {
+	if set.mem != nil {
+		if page, ok := s.pageInMemory(set, q); ok {
+			return page, nil
+		}
+		// The index was dropped since (too far behind): FTS5 answers.
+		ids, err := s.findWithFTS(ctx, s.r, set.match, set.numbers)
+		if err != nil {
+			return nil, err
+		}
+		set = &searchSet{ids: ids, n: len(ids)}
+	}
+	return s.searchPage(ctx, q, set.ids)
+}
+
+// findWithFTS is findSearch's answer from the replica's FTS5 index.
+func (s *Store) findWithFTS(ctx context.Context, conn queryRower, match string, numbers []string) ([]int64, error) {
 	var ids []int64
+	var err error
 	if match != "" {
 		// One aggregate row costs far less than a row per id through
 		// database/sql.
@@ -98,12 +144,6 @@ func (s *Store) searchIDs(ctx context.Context, match string, numbers []string) (
 			ids = intersectSorted(ids, found)
 		}
 	}
-	s.searchMu.Lock()
-	s.searchSets = append(s.searchSets, &searchSet{conn: dc, version: version, match: match, numbers: numbers, ids: ids})
-	if len(s.searchSets) > searchSetCache {
-		s.searchSets = slices.Delete(s.searchSets, 0, len(s.searchSets)-searchSetCache)
-	}
-	s.searchMu.Unlock()
 	return ids, nil
 }
 
@@ -126,7 +166,7 @@ func intersectSorted(a, b []int64) []int64 {
 
 // readIDList runs a query answering one comma-separated list of ids (or
 // NULL for none) and returns them sorted.
-func readIDList(ctx context.Context, conn *sql.Conn, query string, args ...any) ([]int64, error) {
+func readIDList(ctx context.Context, conn queryRower, query string, args ...any) ([]int64, error) {
 	var list sql.NullString
 	if err := conn.QueryRowContext(ctx, query, args...).Scan(&list); err != nil {
 		return nil, fmt.Errorf("storage: searching: %w", err)
@@ -192,6 +232,11 @@ func idsJSON(ids []int64) string {
 		b = strconv.AppendInt(b, id, 10)
 	}
 	return string(append(b, ']'))
+}
+
+// queryRower is a *sql.DB or a *sql.Conn.
+type queryRower interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
 // searchPage returns the ids of one page (q.Offset, q.Limit > 0) of the

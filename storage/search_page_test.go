@@ -9,22 +9,75 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 )
 
-// TestSearchPagesAgreeWithFullList: a page of a search (read from the set
-// of ids it finds, by walking the sort index or by sorting the set) holds
-// exactly the rows of the whole sorted list at those places, for every sort
-// column and direction, broad and narrow searches, digits inside numbers,
-// and pages past the end.
+// TestSearchPagesAgreeWithFullList: a page of a search (from the in-memory
+// index, or from FTS5's set of ids by walking the sort index or sorting the
+// set) holds exactly the rows of the whole sorted list at those places, for
+// every sort column and direction, broad and narrow searches, digits inside
+// numbers, and pages past the end.
 func TestSearchPagesAgreeWithFullList(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "r.db"))
-	if err != nil {
-		t.Fatal(err)
+	for _, mode := range []string{"in memory", "FTS5"} {
+		t.Run(mode, func(t *testing.T) {
+			s, err := Open(ctx, filepath.Join(t.TempDir(), "r.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			wos := synthetic(3000)
+			// Names that sort apart in NOCASE and BINARY ("_" lies between
+			// "A" and "a"), ties, a NUL, no dates, equal NTEs as text apart.
+			for i, name := range []string{"acme Industrial", "ACME INDUSTRIAL", "_acme", "Acme\x00Z", "Acme\x00A", "acme", "Äcme", "harbor"} {
+				w := &wos[i*7]
+				w.Customer.Name, w.ServiceLocation.SpaceName = name, name+" site"
+				w.Sla, w.Schedule = nil, nil
+				w.Nte.Amount = api.MustMoney([]string{"1000", "1000.00", "900", "0"}[i%4], w.Currency)
+			}
+			if err := s.PutWorkOrders(ctx, wos); err != nil {
+				t.Fatal(err)
+			}
+			if mode == "FTS5" {
+				s.search.mu.Lock()
+				s.search.off = true
+				s.search.mu.Unlock()
+			} else {
+				<-s.WarmSearch()
+			}
+			searches := []string{"n", "harbor", "o'brien", "WO-1", "WO-1012", "01234", "store #12", "roof le", "main", "zzz", "café",
+				`"`, "harbor 12", "main 0 1", "acme", "a"}
+			compareAll(t, s, searches)
+			if mode == "FTS5" {
+				return
+			}
+			// Writes move rows: new ones (ids before and after the others),
+			// changed names, dates, statuses and amounts.
+			more := synthetic(40)
+			for i := range more {
+				more[i].WorkOrderId = int64(i*50_000 + 7)
+				more[i].WorkOrderNumber = fmt.Sprintf("NEW-%d", i)
+			}
+			for i := 0; i < 3000; i += 97 {
+				w := wos[i]
+				w.Customer.Name = []string{"Acme", "zulu", "Harbor Point Hotels", "_"}[i%4]
+				w.Status = api.StatusCheckedIn
+				w.Sla, w.Schedule = nil, &api.Schedule{}
+				w.Nte.Amount = api.MustMoney(fmt.Sprint(i), w.Currency)
+				more = append(more, w)
+			}
+			if err := s.PutWorkOrders(ctx, more); err != nil {
+				t.Fatal(err)
+			}
+			compareAll(t, s, append(searches, "new", "zulu"))
+			if s.search.idx == nil {
+				t.Fatal("the in-memory index was not used")
+			}
+		})
 	}
-	defer s.Close()
-	if err := s.PutWorkOrders(ctx, synthetic(3000)); err != nil {
-		t.Fatal(err)
-	}
-	searches := []string{"n", "harbor", "o'brien", "WO-1", "WO-1012", "01234", "store #12", "roof le", "main", "zzz", "café", `"`, "harbor 12", "main 0 1"}
+}
+
+// compareAll compares pages of searches with the whole sorted list.
+func compareAll(t *testing.T, s *Store, searches []string) {
+	t.Helper()
+	ctx := context.Background()
 	for _, search := range searches {
 		for sort := SortNextDeadline; sort <= SortScheduledStart; sort++ {
 			for _, desc := range []bool{false, true} {
@@ -47,6 +100,10 @@ func TestSearchPagesAgreeWithFullList(t *testing.T) {
 					want := all[min(off, len(all)):min(off+50, len(all))]
 					if fmt.Sprint(page) != fmt.Sprint(want) {
 						t.Fatalf("%+v: page has %d rows, want %d:\n%v\nwant\n%v", pq, len(page), len(want), page, want)
+					}
+					both, total, err := s.ListAndCount(ctx, pq)
+					if err != nil || total != len(all) || fmt.Sprint(both) != fmt.Sprint(want) {
+						t.Fatalf("ListAndCount(%+v) = %d rows of %d, %v; List has %d rows of %d", pq, len(both), total, err, len(want), len(all))
 					}
 				}
 			}

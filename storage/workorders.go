@@ -80,6 +80,9 @@ func putRows(ctx context.Context, tx *sql.Tx, batch *batchStmts, rows [][]any) e
 				_, err = tx.ExecContext(ctx, jq, jsonArgs...)
 			}
 		}
+		if err == nil {
+			err = logSearchChanges(ctx, tx, chunk)
+		}
 		if err != nil {
 			return fmt.Errorf("storage: writing %d work orders: %w", len(chunk), err)
 		}
@@ -316,17 +319,11 @@ func (s *Store) List(ctx context.Context, q ListQuery) ([]Row, error) {
 		return nil, fmt.Errorf("storage: unknown sort column %d", q.Sort)
 	}
 	s.ensureSortIndex(ctx, q.Sort)
+	s.warmSearchOrder(q.Sort)
 	if m, digits, ok := searchOnly(q); ok && q.Limit > 0 {
-		// A page of a search: from the set of ids it finds (see searchIDs).
-		ids, err := s.searchIDs(ctx, m, digits)
-		if err != nil {
-			return nil, err
-		}
-		page, err := s.searchPage(ctx, q, ids)
-		if err != nil {
-			return nil, err
-		}
-		return s.rowsByID(ctx, page, soon)
+		// A page of a search: from the set it finds (see findSearch).
+		rows, _, err := s.searchRows(ctx, q, m, digits)
+		return rows, err
 	}
 	dated := q.Sort == SortNextDeadline || q.Sort == SortScheduledStart
 	indexed := ""
@@ -363,6 +360,21 @@ func (s *Store) List(ctx context.Context, q ListQuery) ([]Row, error) {
 		return nil, fmt.Errorf("storage: listing work orders: %w", err)
 	}
 	return scanListRows(rows, max(q.Limit, 64))
+}
+
+// searchRows returns the page q (Limit > 0) of a search that is the list's
+// only condition, and how many work orders it finds.
+func (s *Store) searchRows(ctx context.Context, q ListQuery, match string, numbers []string) ([]Row, int, error) {
+	set, err := s.findSearch(ctx, q.Search, match, numbers)
+	if err != nil {
+		return nil, 0, err
+	}
+	page, err := s.searchPageIDs(ctx, q, set)
+	if err != nil {
+		return nil, 0, err
+	}
+	rows, err := s.rowsByID(ctx, page, s.now().Add(AttentionWindow).UnixMilli())
+	return rows, set.n, err
 }
 
 // rowsByID reads the list rows of ids, in that order. soon is ?1 of

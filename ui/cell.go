@@ -46,20 +46,41 @@ func newCell() *cell {
 	return c
 }
 
+// setText shows s, with an ellipsis if it does not fit. Only text that
+// does not fit is set to truncate: Fyne 2.8 lays out a truncating label
+// with a text shaper made afresh each time (about 10 KB of garbage per
+// cell), which was two thirds of the work of showing a search's first page
+// and, through the collector, most of the slow keystrokes. The room is
+// checked on every update and when a mark comes or goes, so a narrowed
+// column truncates what no longer fits (the table updates every cell after
+// a resize).
 func (c *cell) setText(s string, align fyne.TextAlign, bold bool) {
 	c.text.Show()
 	c.badge.Hide()
 	c.check.Hide()
-	if c.text.Text != s || c.text.Alignment != align || c.text.TextStyle.Bold != bold {
+	trunc := c.truncation(s, bold)
+	if c.text.Text != s || c.text.Alignment != align || c.text.TextStyle.Bold != bold || c.text.Truncation != trunc {
 		c.text.Alignment = align
 		c.text.TextStyle.Bold = bold
+		c.text.Truncation = trunc
 		c.text.SetText(s)
 	}
 }
 
+// truncation is how the text s must be cut in the room the label has.
+func (c *cell) truncation(s string, bold bool) fyne.TextTruncation {
+	room := c.Size().Width - 2*theme.InnerPadding() - 1 // 1: rounding
+	if c.mark.Visible() {
+		room -= c.mark.MinSize().Width // see cellLayout
+	}
+	if fyne.MeasureText(s, theme.TextSize(), fyne.TextStyle{Bold: bold}).Width <= room {
+		return fyne.TextTruncateOff
+	}
+	return fyne.TextTruncateEllipsis
+}
+
 // setMark shows s (a colleague's initials) at the trailing edge of the
-// cell's text; "" shows none. Set it after setText: the other kinds of
-// cell have no mark.
+// cell's text; "" shows none. The other kinds of cell have no mark.
 func (c *cell) setMark(s string) {
 	if s == "" {
 		if c.mark.Visible() {
@@ -106,7 +127,15 @@ func (c *cell) setFocused(on bool) {
 	}
 }
 
+// relayout lays the cell out again after its mark came or went, which
+// changes the text's room.
 func (c *cell) relayout() {
+	if c.text.Visible() {
+		if trunc := c.truncation(c.text.Text, c.text.TextStyle.Bold); trunc != c.text.Truncation {
+			c.text.Truncation = trunc
+			c.text.Refresh()
+		}
+	}
 	if c.box != nil {
 		c.box.Refresh()
 	}

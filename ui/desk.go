@@ -148,7 +148,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	}
 	prefs := a.Preferences()
 
-	d.list = newListView(d.store, prefs)
+	d.list = newListView(d.store, prefs, deps.Background, d.do)
 	d.list.onOpen = d.openWorkOrder
 	d.list.onError = d.showError
 	d.list.onReadError = func(err error) { d.status.listProblem(err) }

@@ -36,8 +36,8 @@ func TestTheKeyboardsRowIsMarkedAcrossTheList(t *testing.T) {
 		return n, ys, numbers
 	}
 	n, ys, numbers := marked()
-	if n != len(h.desk.list.shown) || len(ys) != 1 {
-		t.Fatalf("%d cells on %d rows are marked, want the %d cells of one row", n, len(ys), len(h.desk.list.shown))
+	if n != len(h.desk.list.cols) || len(ys) != 1 {
+		t.Fatalf("%d cells on %d rows are marked, want the %d cells of one row", n, len(ys), len(h.desk.list.cols))
 	}
 	found := false
 	for _, s := range numbers {

@@ -194,6 +194,10 @@ func (h *harness) menuItem(label string) *fyne.MenuItem {
 
 // rows is every row of the list, in the order the table shows them.
 func (h *harness) rows() []storage.Row {
+	// The list's query runs in the background (a goroutine in
+	// newBackgroundHarness): wait for the answer to the newest one.
+	l := h.desk.list.lister
+	h.waitFor("the list to show its newest query", func() bool { return l.shown == l.gen.Load() })
 	out := make([]storage.Row, 0, h.desk.list.total)
 	for i := 0; i < h.desk.list.total; i++ {
 		if r, ok := h.desk.list.rowAt(i); ok {

@@ -34,6 +34,8 @@ type listView struct {
 	prefs fyne.Preferences
 
 	query     storage.ListQuery
+	shown     storage.ListQuery // the query whose rows the table shows
+	lister    *lister
 	all       int                   // work orders in the replica
 	total     int                   // rows matching the query
 	pages     map[int][]storage.Row // page number → its rows, read on demand
@@ -41,7 +43,7 @@ type listView struct {
 	selected  map[int64]bool        // ticked for bulk actions
 	openID    int64
 	readErr   error           // the last failed page read, reported once
-	shown     []int           // the column ids the table shows, in order (fitColumns)
+	cols      []int           // the column ids the table shows, in order (fitColumns)
 	widths    map[int]float32 // their widths
 	// deadlineLabelled: the deadline column is wide enough to say what is
 	// due ("On site · in 8 h"), not only when ("in 8 h").
@@ -74,8 +76,9 @@ type listView struct {
 	onReadError func(error)
 }
 
-func newListView(store *storage.Store, prefs fyne.Preferences) *listView {
-	v := &listView{store: store, prefs: prefs, selected: map[int64]bool{}, pages: map[int][]storage.Row{}}
+func newListView(store *storage.Store, prefs fyne.Preferences, background, do func(func())) *listView {
+	v := &listView{store: store, prefs: prefs, selected: map[int64]bool{}, pages: map[int][]storage.Row{},
+		lister: newLister(store, background, do)}
 	v.query.Sort = storage.Column(prefs.IntWithFallback("list.sort", int(storage.SortNextDeadline)))
 	v.query.Desc = prefs.Bool("list.desc")
 
@@ -90,8 +93,9 @@ func newListView(store *storage.Store, prefs fyne.Preferences) *listView {
 			c.Focus(v.table)
 		}
 	}
+	v.search.onFocus = v.lister.warm
 	v.search.SetPlaceHolder("Search number, customer, site or description  (" + shortcutLabel("F") + ")")
-	v.search.OnChanged = func(s string) { v.query.Search = s; v.requery() }
+	v.search.OnChanged = func(s string) { v.query.Search = s; v.lister.run(v.query, v.show(v.query)) }
 
 	v.statusSel = widget.NewSelect(statusOptions(nil), nil)
 	v.statusSel.PlaceHolder = widestOption(v.statusSel.Options) // a Select is as wide as its placeholder
@@ -122,7 +126,7 @@ func newListView(store *storage.Store, prefs fyne.Preferences) *listView {
 	v.hiddenNote.Hide()
 
 	v.table = newWOTable()
-	v.table.Length = func() (int, int) { return v.total, len(v.shown) }
+	v.table.Length = func() (int, int) { return v.total, len(v.cols) }
 	v.table.CreateCell = func() fyne.CanvasObject { return newCell() }
 	v.table.UpdateCell = v.updateCell
 	v.table.ShowHeaderRow = true
@@ -217,22 +221,28 @@ func (v *listView) setStatusCounts(counts map[api.WorkOrderStatus]int) {
 	v.statusSel.Refresh()
 }
 
-// requery counts the rows of the current query and forgets the pages read
-// before; the table then reads the pages it shows. The open work order, the
-// ticks and the scroll position stay. It runs on every keystroke, so it
+// requery reads the length and first page of the current query and shows
+// them; the table then reads the other pages it shows. The open work
+// order, the ticks and the scroll position stay. A keystroke in the search
+// box reads them in the background instead (lister.run).
+func (v *listView) requery() { v.lister.now(v.query, v.show(v.query)) }
+
+// show puts the answer to q on screen. It runs on every keystroke, so it
 // touches nothing else.
-func (v *listView) requery() {
-	n, err := v.store.CountList(context.Background(), v.query)
-	if err != nil {
-		v.onError(fmt.Errorf("reading the work order list: %w", err))
-		return
+func (v *listView) show(q storage.ListQuery) func(listAnswer) {
+	return func(a listAnswer) {
+		if a.err != nil {
+			v.onError(fmt.Errorf("reading the work order list: %w", a.err))
+			return
+		}
+		v.shown = q
+		v.total = a.total
+		v.pages = map[int][]storage.Row{0: a.first}
+		v.pageOrder = []int{0}
+		v.table.refreshLength()
+		v.updateCount()
+		v.updateBulk()
 	}
-	v.total = n
-	v.pages = map[int][]storage.Row{}
-	v.pageOrder = nil
-	v.table.refreshLength()
-	v.updateCount()
-	v.updateBulk()
 }
 
 // rowAt returns the i-th row of the list, reading its page when needed.
@@ -245,7 +255,7 @@ func (v *listView) rowAt(i int) (storage.Row, bool) {
 	p := i / pageSize
 	rows, ok := v.pages[p]
 	if !ok {
-		q := v.query
+		q := v.shown
 		q.Limit, q.Offset = pageSize, p*pageSize
 		var err error
 		if rows, err = v.store.List(context.Background(), q); err != nil {

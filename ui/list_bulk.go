@@ -36,7 +36,7 @@ func (v *listView) updateBulk() {
 	ticked := v.selectedIDs()
 	v.shownTicked = nil
 	if len(ticked) > 0 {
-		shown, err := v.store.ListedAmong(context.Background(), v.query, ticked)
+		shown, err := v.store.ListedAmong(context.Background(), v.shown, ticked)
 		if err != nil {
 			v.readFailed(err)
 		} else {

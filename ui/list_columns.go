@@ -178,10 +178,10 @@ func (v *listView) fitColumns(width float32) {
 		}
 	}
 	v.deadlineLabelled = widths[colDeadline] >= labelled
-	if sameColumns(shown, v.shown) && sameWidths(widths, v.widths) {
+	if sameColumns(shown, v.cols) && sameWidths(widths, v.widths) {
 		return
 	}
-	v.shown, v.widths = shown, widths
+	v.cols, v.widths = shown, widths
 	for i, id := range shown {
 		v.table.SetColumnWidth(i, widths[id])
 	}
@@ -226,10 +226,10 @@ func sameWidths(a, b map[int]float32) bool {
 
 // columnAt is the column id shown at table column i.
 func (v *listView) columnAt(i int) int {
-	if i < 0 || i >= len(v.shown) {
+	if i < 0 || i >= len(v.cols) {
 		return -1
 	}
-	return v.shown[i]
+	return v.cols[i]
 }
 
 // columnsResized remembers widths the person dragged, by column id.

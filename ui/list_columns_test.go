@@ -33,8 +33,8 @@ func TestListColumnsNarrowWithoutCuttingWhatMatters(t *testing.T) {
 			h.settle()
 			v := h.desk.list
 			for _, id := range size.columns {
-				if !slices.Contains(v.shown, id) {
-					t.Errorf("the list does not show %q; it shows %v", columns[id].title, titles(v.shown))
+				if !slices.Contains(v.cols, id) {
+					t.Errorf("the list does not show %q; it shows %v", columns[id].title, titles(v.cols))
 				}
 			}
 			if v.deadlineLabelled != size.labelled {
@@ -43,7 +43,7 @@ func TestListColumnsNarrowWithoutCuttingWhatMatters(t *testing.T) {
 			pad := theme.Padding()
 			held := columnWidths(&v.table.Table)
 			total := float32(0)
-			for i, id := range v.shown {
+			for i, id := range v.cols {
 				if held[i] != v.widths[id] {
 					t.Errorf("the table holds %.0f px for %q, the list chose %.0f", held[i], columns[id].title, v.widths[id])
 				}
@@ -59,7 +59,7 @@ func TestListColumnsNarrowWithoutCuttingWhatMatters(t *testing.T) {
 			// Every row's number, status, deadline and NTE fit their cells.
 			room := func(id int) float32 { return v.widths[id] - 2*theme.InnerPadding() }
 			for row := 0; row < v.total; row++ {
-				for i, id := range v.shown {
+				for i, id := range v.cols {
 					if id == colCustomer || id == colSite {
 						continue // names are shortened with "…"; the detail has them whole
 					}
@@ -142,7 +142,7 @@ func TestEveryHeaderFitsItsColumn(t *testing.T) {
 		h.win.Resize(fyne.NewSize(w, 800))
 		h.settle()
 		v := h.desk.list
-		for _, id := range v.shown {
+		for _, id := range v.cols {
 			title := columns[id].title
 			if title == "" {
 				continue

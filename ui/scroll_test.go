@@ -122,7 +122,7 @@ func TestScrollingFiftyThousandRowsCreatesOnlyTheCellsOnScreen(t *testing.T) {
 	rowsOnScreen := int(math.Ceil(float64((tbl.Size().Height-headerH)/rowH))) + 1
 	cols, x := 0, float32(0)
 	widths := columnWidths(&tbl.Table)
-	for i := range d.list.shown {
+	for i := range d.list.cols {
 		if x >= tbl.Size().Width {
 			break
 		}

@@ -1,8 +1,14 @@
 package ui
 
 import (
+	"context"
+	"sync/atomic"
+	"time"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/storage"
 )
 
 // searchEntry is the list's search box: Enter opens the first match and the
@@ -12,6 +18,14 @@ type searchEntry struct {
 	widget.Entry
 	onEnter func()
 	onDown  func()
+	onFocus func()
+}
+
+func (e *searchEntry) FocusGained() {
+	e.Entry.FocusGained()
+	if e.onFocus != nil {
+		e.onFocus()
+	}
 }
 
 func newSearchEntry() *searchEntry {
@@ -39,4 +53,96 @@ func (e *searchEntry) TypedKey(k *fyne.KeyEvent) {
 		return
 	}
 	e.Entry.TypedKey(k)
+}
+
+// lister reads the list's length and first page for a query, and shows
+// only the answer to the newest: run reads off the main goroutine (each
+// keystroke in the search box), now on it (a filter, a sort, a reload,
+// which then show at once, as before). A query overtaken by a newer one is
+// cancelled, and its answer, if any, dropped. When Background runs work at
+// once (tests), run's answer is shown before it returns.
+type lister struct {
+	store      *storage.Store
+	background func(func())
+	do         func(func())
+	gen        atomic.Uint64
+	// Main goroutine only: the newest query's cancel, and the newest run
+	// whose answer is on screen (shown == gen: the list is up to date).
+	cancel context.CancelFunc
+	shown  uint64
+}
+
+// listAnswer is what the table needs to show a query: its length and first page.
+type listAnswer struct {
+	total int
+	first []storage.Row
+	err   error
+}
+
+// warmSearchAfter is when, after the window opens, the in-memory search
+// index is built: built at once, it delayed the first frame by a third on
+// two cores (740 ms instead of 500 at 50,000 work orders).
+const warmSearchAfter = 2 * time.Second
+
+func newLister(store *storage.Store, background, do func(func())) *lister {
+	l := &lister{store: store, background: background, do: do}
+	// Built while the person reads the list, or as they go to the search
+	// box (warm), so that the first keystroke finds it ready.
+	time.AfterFunc(warmSearchAfter, l.warm)
+	return l
+}
+
+// warm builds the in-memory search index in the background, if not yet.
+func (l *lister) warm() { l.store.WarmSearch() }
+
+// run reads q's length and its first pageSize rows in the background and
+// calls show with them on the main goroutine, unless a newer query started
+// meanwhile.
+func (l *lister) run(q storage.ListQuery, show func(listAnswer)) {
+	gen, ctx := l.next()
+	ready := make(chan listAnswer, 1)
+	deliver := func() {
+		select {
+		case a := <-ready:
+			if gen == l.gen.Load() {
+				l.shown = gen
+				show(a)
+			}
+		default: // already shown, or not ready yet
+		}
+	}
+	l.background(func() {
+		if gen != l.gen.Load() {
+			return // overtaken before it began
+		}
+		ready <- l.fetch(ctx, q)
+		l.do(deliver)
+	})
+	deliver()
+}
+
+// now reads q's length and first page on the calling (main) goroutine and
+// shows them at once; a query still running in the background is dropped.
+func (l *lister) now(q storage.ListQuery, show func(listAnswer)) {
+	gen, ctx := l.next()
+	a := l.fetch(ctx, q)
+	l.shown = gen
+	show(a)
+}
+
+// next starts a query: newer than any before, whose context is cancelled
+// when the next starts.
+func (l *lister) next() (uint64, context.Context) {
+	if l.cancel != nil {
+		l.cancel()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	l.cancel = cancel
+	return l.gen.Add(1), ctx
+}
+
+func (l *lister) fetch(ctx context.Context, q storage.ListQuery) listAnswer {
+	q.Limit, q.Offset = pageSize, 0
+	rows, n, err := l.store.ListAndCount(ctx, q)
+	return listAnswer{total: n, first: rows, err: err}
 }

@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -29,5 +32,59 @@ func TestAWordAndDigitsTogetherFindTheWorkOrder(t *testing.T) {
 	}
 	if !found {
 		t.Fatalf("%q does not list %s (%d rows; the list says %q)", search, want.Number, h.desk.list.total, h.desk.list.empty.Text)
+	}
+}
+
+// TestTypingAheadShowsOnlyTheNewestSearch: the list's query runs in the
+// background; when the person types on before an answer arrives, the
+// answer to what they typed last is the one shown, whichever arrives
+// first, and an overtaken query is not even run.
+func TestTypingAheadShowsOnlyTheNewestSearch(t *testing.T) {
+	store := syncedReplica(t, 200)
+	for _, newestFirst := range []bool{false, true} {
+		var jobs, shows []func()
+		a := test.NewApp()
+		d := New(a, Deps{Store: store, Service: "offline",
+			Background: func(f func()) { jobs = append(jobs, f) }, Do: func(f func()) { shows = append(shows, f) }})
+		l := d.list
+		run := func() {
+			for len(jobs) > 0 {
+				f := jobs[0]
+				jobs = jobs[1:]
+				f()
+			}
+		}
+		deliver := func() {
+			if newestFirst {
+				slices.Reverse(shows)
+			}
+			for _, f := range shows {
+				f()
+			}
+			shows = nil
+		}
+		run()
+		deliver()
+		all := l.total
+		l.search.TypedRune('s')
+		run() // the answer to "s" is ready, not yet shown
+		l.search.TypedRune('a')
+		l.search.TypedRune('k') // "sa" is overtaken before it runs
+		run()
+		deliver()
+		want, err := store.CountList(context.Background(), storage.ListQuery{Search: "sak"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.shown.Search != "sak" || l.total != want || want == 0 || want == all {
+			t.Errorf("newest first %v: after typing \"sak\" the list shows %q with %d rows; want %d of %d", newestFirst, l.shown.Search, l.total, want, all)
+		}
+		if r, ok := l.rowAt(0); !ok || !strings.Contains(strings.ToLower(r.Customer+" "+r.Site), "sak") {
+			t.Errorf("newest first %v: the first row is %+v", newestFirst, r)
+		}
+		if l.count.Text != fmt.Sprintf("%d of %d work orders", want, all) {
+			t.Errorf("newest first %v: the count reads %q", newestFirst, l.count.Text)
+		}
+		a.Quit()
 	}
 }
