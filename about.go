@@ -2,14 +2,15 @@ package main
 
 import (
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
+
+	"github.com/workorderdesk/workdesk/ui"
 )
 
 // addHelpMenu appends Help › About to the window's menu; it says which
 // version is running, which is the first thing support asks.
 func addHelpMenu(w fyne.Window) {
 	about := fyne.NewMenuItem("About Work Order Desk", func() {
-		dialog.ShowInformation("About Work Order Desk", aboutText(), w)
+		ui.ShowInfo("About Work Order Desk", aboutText(), w)
 	})
 	menu := w.MainMenu()
 	if menu == nil {

@@ -173,6 +173,8 @@ func (s *session) launch(wantLive bool) error {
 		ConnectOffice: s.connectOffice,
 		Ready:         make(chan struct{}), Secrets: s.secrets, SyncEvery: live.SyncEvery, Notice: notice,
 		NoDesktopNotifications: runtime.GOOS == "linux" && os.Getenv("DBUS_SESSION_BUS_ADDRESS") == "",
+		// FYNE_THEME=dark (or light) is a preference stated to Fyne.
+		SystemThemeSilent: runtime.GOOS == "linux" && os.Getenv("DBUS_SESSION_BUS_ADDRESS") == "" && os.Getenv("FYNE_THEME") == "",
 		TestConnection: func(ctx context.Context, conn api.Connection, report func(api.Check)) bool {
 			return api.Diagnose(ctx, conn, nil, report)
 		},

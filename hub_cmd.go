@@ -18,6 +18,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage/hub"
+	"github.com/workorderdesk/workdesk/ui"
 )
 
 const hubUsage = `workdesk hub serve [--db URL] [--addr HOST:PORT] [--public-url URL] [--max-conns N] [--base-url U --token-url U --client-id ID --cert FILE]
@@ -96,7 +97,7 @@ func hubUser(ctx context.Context, verb string, args []string, out, errOut io.Wri
 			if p.Disabled {
 				state = "disabled"
 			}
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", p.Id, p.Name, p.ClientId, state, p.Created.Local().Format("2006-01-02 15:04"))
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", p.Id, p.Name, p.ClientId, state, ui.DateTimeText(p.Created))
 		}
 		tw.Flush()
 		return 0

@@ -20,6 +20,11 @@ package main
 //	type TEXT             type TEXT into every visible, enabled entry (same scope)
 //	typein TYPE TEXT      the same for the entries that are, or are inside, a TYPE
 //	key NAME              press a key (fyne.KeyName, e.g. Escape) on the focused widget
+//	focus [TYPE]          focus the first visible, enabled entry (same scope;
+//	                      that is, or is inside, a TYPE), as a click into it would
+//	tick REGEXP           tick the list's check box on the row whose text
+//	                      matches REGEXP
+//	offline               stop the demo's service, as a network outage would
 //	resize WxH            resize the window
 //	move X Y              move the window to X, Y on the screen (X11)
 //	texts [TYPE]          the visible texts in scope (inside a TYPE, if
@@ -53,9 +58,12 @@ func runDriver(_ fyne.App, s *session) {
 			verb, arg, _ := strings.Cut(line, " ")
 			var answer string
 			var err error
-			if verb == "ready" {
+			switch verb {
+			case "ready":
 				answer, err = waitReady(s)
-			} else {
+			case "offline":
+				answer, err = goOffline(s)
+			default:
 				fyne.DoAndWait(func() { answer, err = command(s.desk.Window(), verb, arg) })
 			}
 			if err != nil {
@@ -65,6 +73,20 @@ func runDriver(_ fyne.App, s *session) {
 			}
 		}
 	}()
+}
+
+// goOffline stops the demo's in-process service: its port closes, and the
+// next sync or send fails as it would with the network down.
+func goOffline(s *session) (string, error) {
+	var b *backend
+	fyne.DoAndWait(func() { b = s.backend })
+	if b == nil || b.sb == nil {
+		return "", fmt.Errorf("not in demo mode: no service of its own to stop")
+	}
+	if err := b.sb.Close(); err != nil {
+		return "", err
+	}
+	return "the service stopped", nil
 }
 
 func waitReady(s *session) (string, error) {
@@ -151,6 +173,24 @@ func command(w fyne.Window, verb, arg string) (string, error) {
 			k(ev)
 		}
 		return fmt.Sprintf("pressed %s, dialogs open: %d (were %d)", arg, len(c.Overlays().List()), before), nil
+	case "focus":
+		var e typable
+		walkVisible(scope, nil, func(o fyne.CanvasObject, parents []fyne.CanvasObject) {
+			if x, ok := o.(typable); ok && e == nil && !x.Disabled() && (arg == "" || inside(append(parents, o), arg)) {
+				e = x
+			}
+		})
+		if e == nil {
+			return "", fmt.Errorf("no entry to focus")
+		}
+		c.Focus(e)
+		return fmt.Sprintf("focused a %T", e), nil
+	case "tick":
+		re, err := regexp.Compile(arg)
+		if err != nil {
+			return "", err
+		}
+		return tickRow(scope, re)
 	case "resize":
 		var width, height float32
 		if _, err := fmt.Sscanf(arg, "%fx%f", &width, &height); err != nil {
@@ -230,6 +270,39 @@ func tapText(c fyne.Canvas, scope fyne.CanvasObject, within string, re *regexp.R
 	before := len(c.Overlays().List())
 	target.Tapped(ev)
 	return fmt.Sprintf("tapped %q, dialogs open: %d (were %d)", at.Text, len(c.Overlays().List()), before), nil
+}
+
+// tickRow taps the check box in the list's row whose text matches re: the
+// check box at the height of that text, in the same table.
+func tickRow(scope fyne.CanvasObject, re *regexp.Regexp) (string, error) {
+	drv := fyne.CurrentApp().Driver()
+	var at *canvas.Text
+	var boxes []*widget.Check
+	walkVisible(scope, nil, func(o fyne.CanvasObject, parents []fyne.CanvasObject) {
+		if !inside(parents, "*ui.woTable") {
+			return
+		}
+		switch x := o.(type) {
+		case *canvas.Text:
+			if at == nil && re.MatchString(x.Text) {
+				at = x
+			}
+		case *widget.Check:
+			boxes = append(boxes, x)
+		}
+	})
+	if at == nil {
+		return "", fmt.Errorf("no row of the list matches")
+	}
+	y := drv.AbsolutePositionForObject(at).Y + at.Size().Height/2
+	for _, b := range boxes {
+		top := drv.AbsolutePositionForObject(b).Y
+		if y >= top && y < top+b.Size().Height {
+			b.Tapped(&fyne.PointEvent{Position: fyne.NewPos(b.Size().Width/2, b.Size().Height/2)})
+			return fmt.Sprintf("ticked %q: %v", at.Text, b.Checked), nil
+		}
+	}
+	return "", fmt.Errorf("no check box on the row of %q", at.Text)
 }
 
 // inside tells whether one of parents has the type named typ (as %T prints it).

@@ -54,7 +54,10 @@ type OutboxRow struct {
 	Summary string // e.g. "Check in", "Reject: no capacity"
 	// ActionDate is when a check-in, pause or check-out happened (what the
 	// person back-dated to, or when they acted), for showing in local time.
-	ActionDate   time.Time
+	ActionDate time.Time
+	// Scheduled is the start an appointment asks for, for showing in local
+	// time: the summary carries no time, the window writes it its one way.
+	Scheduled    time.Time
 	WorkOrderIds []int64 // the work orders it acts on (several for a bulk action)
 	MessageId    string  // fixed at enqueue; every resend carries it
 	State        OutboxState
@@ -326,12 +329,16 @@ func scanOutbox(sc interface{ Scan(...any) error }) (*OutboxRow, error) {
 	// The fields every kind's request may carry, read once for the window.
 	var f struct {
 		ActualActionDate *time.Time
+		ScheduledStart   *time.Time
 		Comment, Text    string
 		Step             *api.StepRef
 	}
 	if json.Unmarshal(r.Request, &f) == nil {
 		if r.Visit() {
 			r.ActionDate = visitActionDate(r.Request)
+		}
+		if r.Kind == KindAppointment && f.ScheduledStart != nil {
+			r.Scheduled = *f.ScheduledStart
 		}
 		r.Comment, r.Step = f.Comment, f.Step
 		if f.Text != "" {

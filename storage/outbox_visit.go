@@ -83,11 +83,10 @@ func (s *Store) visit(ctx context.Context, kind OutboxKind, woID int64, actual *
 	}
 	if actual != nil {
 		if actual.After(now.Add(futureTolerance)) {
-			return nil, invalid("the time %s is in the future; a visit can only be recorded for a time that has passed",
-				actual.Local().Format("2006-01-02 15:04"))
+			return nil, invalid("that time is in the future; a visit can only be recorded for a time that has passed")
 		}
 		if !wo.Created.IsZero() && actual.Before(wo.Created) {
-			return nil, invalid("the time %s is before %s was created", actual.Local().Format("2006-01-02 15:04"), wo.Name())
+			return nil, invalid("that time is before %s was created", wo.Name())
 		}
 	}
 	return s.queueVisit(ctx, kind, va.summary, wo, actual, now, comment, done)

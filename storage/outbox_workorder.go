@@ -202,6 +202,6 @@ func (s *Store) SetAppointment(ctx context.Context, woID int64, start time.Time,
 	id := uuid.NewString()
 	r := &api.AppointmentRequest{WorkOrderId: woID, ScheduledStart: start.UTC(), Pte: pte}
 	r.MessageId = id
-	return s.enqueue(ctx, newRow{kind: KindAppointment, summary: "Schedule for " + start.UTC().Format("2006-01-02 15:04 UTC"),
+	return s.enqueue(ctx, newRow{kind: KindAppointment, summary: "Schedule the visit", // OutboxRow.Scheduled has the time
 		targets: []int64{woID}, messageID: id, request: r})
 }

@@ -46,7 +46,7 @@ func (d *Desk) bulkAccept(ids []int64) {
 			d.showError(err)
 			return
 		}
-		d.list.clearSelection()
+		d.list.untick(ids)
 		d.showBulkResult("accept", row.Id, ids)
 	})
 }
@@ -120,9 +120,10 @@ func (d *Desk) reject(ids []int64, reason string) error {
 		case err != nil:
 			d.showError(err)
 		case len(ids) == 1:
+			d.list.untick(ids) // one ticked row, rejected through Reject 1
 			d.queued("Rejection")
 		default:
-			d.list.clearSelection()
+			d.list.untick(ids)
 			d.showBulkResult("reject", row.Id, ids)
 		}
 	})

@@ -12,7 +12,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -384,7 +383,7 @@ func (p *attachmentPanel) confirmRemove(a api.Attachment) {
 		p.d.showError(errors.New(pl.note))
 		return
 	}
-	c := dialog.NewConfirm("Remove "+a.Name+"?", "The file is removed from "+pl.from+" at the service.", func(ok bool) {
+	c := newConfirm("Remove "+a.Name+"?", "The file is removed from "+pl.from+" at the service.", func(ok bool) {
 		if !ok || p.removing[a.AttachmentId] {
 			return
 		}

@@ -16,7 +16,10 @@ import (
 // recycles cells freely while scrolling.
 type cell struct {
 	widget.BaseWidget
-	bg    *canvas.Rectangle
+	bg *canvas.Rectangle
+	// ring draws a line above and below the cell: across the row, the
+	// mark of the row the keyboard is on.
+	ring  *fyne.Container
 	text  *widget.Label
 	mark  *personMark
 	box   *fyne.Container // everything above, laid out by cellLayout
@@ -30,6 +33,8 @@ type cell struct {
 
 func newCell() *cell {
 	c := &cell{bg: canvas.NewRectangle(color.Transparent), text: widget.NewLabel(""), badge: newBadge(), mark: newPersonMark()}
+	c.ring = container.New(rowRingLayout{}, canvas.NewRectangle(brandBlue), canvas.NewRectangle(brandBlue))
+	c.ring.Hide()
 	c.text.Truncation = fyne.TextTruncateEllipsis
 	c.mark.Hide()
 	c.check = widget.NewCheck("", func(on bool) {
@@ -115,6 +120,13 @@ func (c *cell) setBackground(fill color.Color) {
 	}
 }
 
+// setFocused shows or hides the keyboard's row mark.
+func (c *cell) setFocused(on bool) {
+	if on != c.ring.Visible() {
+		showIf(on, c.ring)
+	}
+}
+
 // relayout lays the cell out again after its mark came or went, which
 // changes the text's room.
 func (c *cell) relayout() {
@@ -131,9 +143,25 @@ func (c *cell) relayout() {
 
 func (c *cell) CreateRenderer() fyne.WidgetRenderer {
 	pad := container.New(&insetLayout{left: theme.Padding() * 2}, c.badge)
-	c.box = container.New(&cellLayout{text: c.text, mark: c.mark}, c.bg, c.text, pad, c.check, c.mark)
+	c.box = container.New(&cellLayout{text: c.text, mark: c.mark}, c.bg, c.text, pad, c.check, c.mark, c.ring)
 	return widget.NewSimpleRenderer(c.box)
 }
+
+// rowRingLayout puts a 2 px line along the top and the bottom of a cell,
+// reaching over the gap to the next cell so the lines run along the row.
+type rowRingLayout struct{}
+
+func (rowRingLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	gap := theme.Padding()
+	const thick = 2
+	objs[0].Move(fyne.NewPos(-gap/2, 0))
+	objs[1].Move(fyne.NewPos(-gap/2, size.Height-thick))
+	for _, o := range objs {
+		o.Resize(fyne.NewSize(size.Width+gap, thick))
+	}
+}
+
+func (rowRingLayout) MinSize([]fyne.CanvasObject) fyne.Size { return fyne.Size{} }
 
 // cellLayout stacks a cell's parts over its whole size, except that a
 // visible mark sits at the trailing edge and the text gets the width it

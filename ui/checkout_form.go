@@ -8,7 +8,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -298,7 +297,7 @@ func (t *visitTab) confirmRealTime(action string, queue func()) bool {
 	}
 	msg := fmt.Sprintf("The service cannot be reached right now. %s does not allow back-dating, so this %s will be recorded at the time it reaches the service, not now.\n\nQueue it anyway?",
 		t.wo.Customer.Name, strings.ToLower(action))
-	c := dialog.NewConfirm(action+" while offline", msg, func(ok bool) {
+	c := newConfirm(action+" while offline", msg, func(ok bool) {
 		if ok {
 			queue()
 		}

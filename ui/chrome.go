@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"runtime"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
@@ -44,22 +46,40 @@ func (d *Desk) mainMenu() *fyne.MainMenu {
 	quit := fyne.NewMenuItem("Quit", d.quit)
 	quit.IsQuit = true
 	file.Items = append(file.Items, fyne.NewMenuItemSeparator(), quit)
-	dark := fyne.NewMenuItem("Dark mode", nil)
-	dark.Checked = d.app.Preferences().Bool("view.dark")
-	dark.Action = func() {
-		dark.Checked = !dark.Checked
-		d.app.Preferences().SetBool("view.dark", dark.Checked)
-		d.app.Settings().SetTheme(newTheme(dark.Checked))
-	}
 	view := fyne.NewMenu("View",
 		fyne.NewMenuItem("Find…", d.focusSearch),
-		dark,
+		d.appearanceMenu(),
 		fyne.NewMenuItem("Keyboard shortcuts", d.showShortcuts),
 	)
 	if d.deps.Customer != nil {
 		return fyne.NewMainMenu(file, view, d.customerMenu())
 	}
 	return fyne.NewMainMenu(file, view)
+}
+
+// appearanceMenu is View › Appearance: follow the system's light or dark
+// setting (the default), or always light, or always dark.
+func (d *Desk) appearanceMenu() *fyne.MenuItem {
+	item := fyne.NewMenuItem("Appearance", nil)
+	item.ChildMenu = fyne.NewMenu("")
+	for _, c := range []struct{ label, appearance string }{
+		{"Follow the system", appearanceSystem}, {"Light", appearanceLight}, {"Dark", appearanceDark},
+	} {
+		choice := fyne.NewMenuItem(c.label, nil)
+		choice.Action = func() {
+			prefs := d.app.Preferences()
+			prefs.SetString("view.appearance", c.appearance)
+			prefs.SetBool("view.dark", false) // the old switch no longer decides
+			d.app.Settings().SetTheme(newTheme(c.appearance, d.deps.SystemThemeSilent))
+			for _, it := range item.ChildMenu.Items {
+				it.Checked = it == choice
+			}
+			item.ChildMenu.Refresh()
+		}
+		choice.Checked = c.appearance == loadAppearance(d.app.Preferences())
+		item.ChildMenu.Items = append(item.ChildMenu.Items, choice)
+	}
+	return item
 }
 
 func (d *Desk) addShortcuts() {
@@ -76,14 +96,27 @@ func (d *Desk) addShortcuts() {
 	})
 }
 
+// onMac: the shortcuts are Cmd ones there. Fyne's KeyModifierShortcutDefault,
+// which they are registered with, is Super on macOS and Control elsewhere.
+var onMac = runtime.GOOS == "darwin"
+
+// shortcutLabel writes the shortcut of key as the keyboard says it:
+// "Ctrl+F", or "Cmd+F" on a Mac.
+func shortcutLabel(key string) string {
+	if onMac {
+		return "Cmd+" + key
+	}
+	return "Ctrl+" + key
+}
+
 func (d *Desk) focusSearch() { d.win.Canvas().Focus(d.list.search) }
 
 func (d *Desk) showShortcuts() {
 	form := widget.NewForm(
-		widget.NewFormItem("Ctrl+R", widget.NewLabel("Sync with the service now")),
-		widget.NewFormItem("Ctrl+F", widget.NewLabel("Find a work order (number, customer, site, description)")),
+		widget.NewFormItem(shortcutLabel("R"), widget.NewLabel("Sync with the service now")),
+		widget.NewFormItem(shortcutLabel("F"), widget.NewLabel("Find a work order (number, customer, site, description)")),
 		widget.NewFormItem("Esc", widget.NewLabel("Clear the search (in the search box)")),
-		widget.NewFormItem("Ctrl+L", widget.NewLabel("Move to the list")),
+		widget.NewFormItem(shortcutLabel("L"), widget.NewLabel("Move to the list")),
 		widget.NewFormItem("Up, Down", widget.NewLabel("Move through the list")),
 		widget.NewFormItem("Enter", widget.NewLabel("Open the highlighted work order")),
 	)

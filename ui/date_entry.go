@@ -6,31 +6,119 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
-// dateEntry is Fyne's DateEntry with a validator in plain words: the stock
-// one shows Go's parse error (`parsing time "" as "02/01/2006"…`), even on
-// an empty field nobody touched.
+// dateEntry is a day, typed or picked from a calendar, written the way the
+// rest of the window writes days ("Sat 21 Nov 2026"). Fyne's DateEntry
+// writes the system locale's numeric form (21/11/2026 or 11/21/2026) and
+// answers a typo with Go's parse error; this one takes the day as the
+// window shows it, with or without the weekday, or as 2026-11-21.
 type dateEntry struct {
-	widget.DateEntry
+	widget.Entry
+	// Date is the day typed or picked (local midnight); nil when the field
+	// is empty or holds no day.
+	Date *time.Time
+	// OnChanged is called with Date whenever the text changes.
+	OnChanged func(*time.Time)
+	// form, when set, is the scroll the wheel moves over this field.
+	form func() *container.Scroll
+
+	pick  *widget.Button
+	popUp *widget.PopUp
 }
 
 func newDateEntry() *dateEntry {
-	d := &dateEntry{}
-	d.ExtendBaseWidget(d)
-	return d
-}
-
-func (d *dateEntry) CreateRenderer() fyne.WidgetRenderer {
-	r := d.DateEntry.CreateRenderer() // installs the stock validator, replaced here
-	d.Validator = func(s string) error {
-		if strings.TrimSpace(s) == "" || d.Date != nil {
+	e := &dateEntry{}
+	e.ExtendBaseWidget(e)
+	e.SetPlaceHolder("e.g. " + nowFunc().Format(dayLayout))
+	e.Validator = func(s string) error {
+		if strings.TrimSpace(s) == "" {
 			return nil
 		}
-		return errors.New("not a date: pick it with the calendar button")
+		if _, err := parseDay(s); err != nil {
+			return err
+		}
+		return nil
 	}
-	return r
+	e.Entry.OnChanged = func(s string) {
+		e.Date = nil
+		if d, err := parseDay(s); err == nil {
+			e.Date = &d
+		}
+		if e.OnChanged != nil {
+			e.OnChanged(e.Date)
+		}
+	}
+	e.pick = widget.NewButtonWithIcon("", theme.CalendarIcon(), e.showCalendar)
+	e.pick.Importance = widget.LowImportance
+	e.ActionItem = e.pick
+	return e
+}
+
+func (e *dateEntry) CreateRenderer() fyne.WidgetRenderer {
+	return passWheel(e.Entry.CreateRenderer(), e.form)
+}
+
+// SetDate shows d (nil empties the field).
+func (e *dateEntry) SetDate(d *time.Time) {
+	if d == nil {
+		e.SetText("")
+		return
+	}
+	e.SetText(dayText(*d))
+}
+
+func (e *dateEntry) Enable() {
+	e.pick.Enable()
+	e.Entry.Enable()
+}
+
+func (e *dateEntry) Disable() {
+	e.pick.Disable()
+	e.Entry.Disable()
+}
+
+// showCalendar opens a month calendar under the field, at its day (or
+// today), and fills the field with the day tapped.
+func (e *dateEntry) showCalendar() {
+	c := fyne.CurrentApp().Driver().CanvasForObject(e)
+	if c == nil {
+		return
+	}
+	at := nowFunc()
+	if e.Date != nil {
+		at = *e.Date
+	}
+	cal := widget.NewCalendar(at, func(d time.Time) {
+		if e.popUp != nil {
+			e.popUp.Hide()
+		}
+		day := time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.Local)
+		e.SetDate(&day)
+	})
+	e.popUp = widget.NewPopUp(cal, c)
+	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(e)
+	e.popUp.ShowAtPosition(pos.Add(fyne.NewPos(0, e.Size().Height)))
+	e.popUp.Resize(fyne.NewSize(max(e.Size().Width, cal.MinSize().Width), cal.MinSize().Height))
+}
+
+// dayInputs are the ways parseDay reads a day: the window's own, without
+// the weekday, with the month in full, and ISO.
+var dayInputs = []string{dayLayout, "2 Jan 2006", "Monday 2 January 2006", "2 January 2006", "Mon 2 January 2006", "Monday 2 Jan 2006", "2006-01-02"}
+
+// parseDay reads a day as dateEntry takes it, in plain words when it
+// cannot.
+func parseDay(s string) (time.Time, error) {
+	s = strings.Join(strings.Fields(strings.ReplaceAll(s, ",", " ")), " ")
+	for _, layout := range dayInputs {
+		if d, err := time.ParseInLocation(layout, s, time.Local); err == nil {
+			return d, nil
+		}
+	}
+	return time.Time{}, errors.New("not a date: write it as " + nowFunc().Format("2 Jan 2006") + ", or pick it with the calendar button")
 }
 
 // invoiceDateFromLocal keeps the calendar day picked, as a UTC midnight:

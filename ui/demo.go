@@ -185,7 +185,7 @@ func notificationFor(ev api.Event, number, currency string) (title, body string)
 // confirmResetDemo asks before File › Reset demo forgets the demo's work:
 // it survives restarts, so starting over is a choice, not an accident.
 func (d *Desk) confirmResetDemo() {
-	dialog.ShowConfirm("Reset the demo?",
+	showConfirm("Reset the demo?",
 		"The demo keeps what was done in it across restarts. Resetting forgets every change and starts again from the original work orders.",
 		func(ok bool) {
 			if ok {

@@ -82,6 +82,9 @@ type Deps struct {
 	// NoDesktopNotifications: the system cannot show them (Linux without a
 	// session bus), so sending each one would only log an error.
 	NoDesktopNotifications bool
+	// SystemThemeSilent: the system states no light/dark preference (Linux
+	// without a session bus); following the system then means light.
+	SystemThemeSilent bool
 }
 
 // SecretStore keeps the client secret (storage.Secrets in the app).
@@ -130,7 +133,7 @@ type Desk struct {
 
 // New builds the main window over the replica.
 func New(a fyne.App, deps Deps) *Desk {
-	a.Settings().SetTheme(newTheme(a.Preferences().Bool("view.dark")))
+	a.Settings().SetTheme(newTheme(loadAppearance(a.Preferences()), deps.SystemThemeSilent))
 	if deps.Do == nil {
 		deps.Do = fyne.Do
 	}
@@ -162,7 +165,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	d.status = newStatusBar(d)
 
 	d.split = container.NewHSplit(d.list.content(), d.detail.content())
-	d.split.Offset = prefs.FloatWithFallback("split.offset", 0.56)
+	d.split.Offset = prefs.FloatWithFallback("split.offset", 0.6)
 	top := d.toolbar()
 	if deps.Notice != "" {
 		top = container.NewVBox(top, d.noticeBanner(deps.Notice))
@@ -204,6 +207,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	d.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { d.dropped(droppedPaths(uris)) })
 
 	d.list.reload()
+	d.openFirst()
 	d.status.refresh()
 	d.noticeRefusals()
 	return d
@@ -290,6 +294,7 @@ func (d *Desk) syncNow(done chan struct{}) {
 			d.syncing = false
 			d.status.syncEnded(err)
 			d.list.reload()
+			d.openFirst() // the first start: the replica was empty until now
 			if done != nil {
 				close(done)
 			}
@@ -316,6 +321,15 @@ func (d *Desk) info(title, msg string) { showInfoDialog(title, msg, d.win) }
 func (d *Desk) Showcase() {
 	if r, ok := d.list.rowAt(0); ok {
 		d.list.open(r.Id)
+	}
+}
+
+// openFirst opens the list's first work order when none is open, so the
+// window never starts half empty: by default the list is sorted by the
+// next deadline, and the first is the most urgent.
+func (d *Desk) openFirst() {
+	if d.detail.wo == nil {
+		d.Showcase()
 	}
 }
 

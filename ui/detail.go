@@ -89,14 +89,14 @@ func newDetailView(d *Desk, tabs []tab) *detailView {
 
 	v.invoice.Hide()
 	header := container.NewBorder(nil, nil, nil,
-		container.NewVBox(container.NewHBox(widget.NewLabel("NTE"), v.nte), container.NewHBox(layout.NewSpacer(), v.invoice, v.accept, v.reject)),
+		container.NewVBox(container.NewHBox(widget.NewLabel("NTE:"), v.nte), container.NewHBox(layout.NewSpacer(), v.invoice, v.accept, v.reject)),
 		container.NewVBox(v.titleRow, v.where, v.colRow))
 	v.header = header
 	card := container.NewStack(newThemedFill(theme.ColorNameHeaderBackground),
 		container.NewPadded(container.NewVBox(header, v.queued, v.refused)))
 	v.body = container.NewBorder(card, nil, nil, nil, v.appTabs)
 
-	hint := widget.NewLabelWithStyle("Select a work order on the left to see it here.\nIn the list, the Up and Down keys move and Enter opens; Ctrl+F searches.",
+	hint := widget.NewLabelWithStyle("Select a work order on the left to see it here.\nIn the list, the Up and Down keys move and Enter opens; "+shortcutLabel("F")+" searches.",
 		fyne.TextAlignCenter, fyne.TextStyle{Italic: true})
 	v.empty = container.NewCenter(hint)
 	v.container = container.NewStack(v.empty)

@@ -78,6 +78,15 @@ func newEscEntry() *escEntry {
 	return e
 }
 
+// newEscPasswordEntry hides what is typed, with Fyne's button to show it.
+func newEscPasswordEntry() *escEntry {
+	e := &escEntry{}
+	e.Password = true
+	e.Wrapping = fyne.TextWrap(fyne.TextTruncateClip)
+	e.ExtendBaseWidget(e)
+	return e
+}
+
 func newEscMultiLineEntry() *escEntry {
 	e := &escEntry{}
 	e.MultiLine = true

@@ -65,6 +65,14 @@ func TestEscClosesEveryDialog(t *testing.T) {
 			h.win.Canvas().Focus(e)
 			test.Type(e, "5")
 		}},
+		{"Live connection, typing its address", func() {
+			h.menuItem("Live connection…").Action()
+			typeInFirstEntry(h)
+		}},
+		{"Connect to office hub, typing its address", func() {
+			h.desk.showConnectOffice()
+			typeInFirstEntry(h)
+		}},
 		{"an error", func() { h.desk.showError(errors.New("the service is unreachable")) }},
 	} {
 		c.open()
@@ -110,6 +118,44 @@ func TestEscClosesEveryDialog(t *testing.T) {
 	pressEsc(h)
 	if h.win.Canvas().Overlays().Top() != nil || h.desk.detail.status.text.Text != statusText(api.StatusNew) {
 		t.Fatalf("after Esc in the reject dialog: dialog open %v, status %q", h.win.Canvas().Overlays().Top() != nil, h.desk.detail.status.text.Text)
+	}
+}
+
+// typeInFirstEntry focuses the topmost dialog's first entry and types in
+// it, as a person filling it in does.
+func typeInFirstEntry(h *harness) {
+	h.t.Helper()
+	h.flush()
+	var e *escEntry
+	walk(h.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
+		if x, ok := o.(*escEntry); ok && e == nil {
+			e = x
+		}
+	})
+	if e == nil {
+		h.t.Fatalf("the dialog has no entry that passes Esc on (texts %q)", texts(h.win.Canvas().Overlays().Top()))
+	}
+	h.win.Canvas().Focus(e)
+	test.Type(e, "x")
+}
+
+// TestEscClosesTheSavePicker: "Save as…" opens a save picker with the
+// file's name filled in; Esc closes it, back to the file's dialog, and
+// saves nothing.
+func TestEscClosesTheSavePicker(t *testing.T) {
+	h := newHarness(t)
+	p, _ := openStep(h, func(*api.WorkOrder, api.Procedure) bool { return true })
+	test.Tap(rowButton(attRow(p, p.files.items[0].Name), 0))
+	h.flush()
+	link := h.win.Canvas().Overlays().Top()
+	test.Tap(buttonIn(t, link, "Save as…"))
+	h.flush()
+	if top := h.win.Canvas().Overlays().Top(); top == link || top == nil {
+		t.Fatal("Save as… opened no picker")
+	}
+	pressEsc(h)
+	if h.win.Canvas().Overlays().Top() != link {
+		t.Fatalf("Esc left the save picker open (%q)", texts(h.win.Canvas().Overlays().Top()))
 	}
 }
 

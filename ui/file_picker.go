@@ -17,11 +17,16 @@ func openFileDialog(cb func(fyne.URIReadCloser, error), w fyne.Window) {
 // before Show dereferences nil and ends the process. Where the platform's
 // own picker takes over (a Flatpak portal, mobile) there is no Fyne picker
 // to size: only one that appeared on the canvas is resized.
+//
+// A save picker focuses its file name, which keeps every key, Esc too; the
+// name is filled in already, so the picker opens with nothing focused and
+// Esc reaches the window, which closes it (a click in the name types there).
 func showFilePicker(fd *dialog.FileDialog, w fyne.Window) {
 	overlays := w.Canvas().Overlays()
 	before := overlays.Top()
 	fd.Show()
 	if top := overlays.Top(); top != nil && top != before {
 		fd.Resize(fyne.NewSize(820, 560))
+		w.Canvas().Unfocus()
 	}
 }

@@ -324,7 +324,7 @@ func TestCustomerEventsRaiseDesktopNotifications(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.waitFor("the NTE notification", func() bool { return len(sent.all()) == 1 })
-	want := fyne.Notification{Title: "NTE changed: " + r.Number, Content: "The customer set the NTE to No limit."}
+	want := fyne.Notification{Title: "NTE changed: " + r.Number, Content: "The customer set the NTE to no limit."}
 	if got := sent.all()[0]; got != want {
 		t.Errorf("the NTE change raised %+v, want %+v", got, want)
 	}
@@ -355,11 +355,12 @@ func TestEnterOpensTheHighlightedWorkOrder(t *testing.T) {
 	h := newHarness(t)
 	c := h.win.Canvas()
 	c.Focus(h.desk.list.table)
+	first := h.desk.detail.number.String() // the window opens on the first row
 	for range 3 {
 		c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
 	}
-	if h.desk.detail.wo != nil {
-		t.Fatal("moving the highlight opened a work order before Enter")
+	if got := h.desk.detail.number.String(); got != first {
+		t.Fatalf("moving the highlight opened %s before Enter", got)
 	}
 	c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	h.flush()

@@ -38,7 +38,8 @@ func TestSelectingAWorkOrderShowsItsDetail(t *testing.T) {
 }
 
 // TestNteShowsInItsOwnCurrency reads the NTE column as drawn: a JPY amount
-// with no decimals, a USD amount with its cents, and 0 as "No limit".
+// with no decimals, a USD amount with its cents, and 0 as "no limit" with
+// no currency beside it ("no limit EUR" reads as an amount).
 func TestNteShowsInItsOwnCurrency(t *testing.T) {
 	h := newHarness(t)
 	// grouped writes the whole part with thousands separators.
@@ -66,15 +67,19 @@ func TestNteShowsInItsOwnCurrency(t *testing.T) {
 	}{
 		{"a JPY NTE", jpy, "¥" + grouped(jpy.Nte.Amount)},
 		{"a USD NTE", usd, "$" + grouped(usd.Nte.Amount) + "." + strings.SplitN(usd.Nte.Amount.StringFixed(2), ".", 2)[1]},
-		{"an NTE of 0", none, "No limit"},
+		{"an NTE of 0", none, "no limit"},
 	} {
 		h.scrollIntoView(c.r.Id)
 		row := screenRowOf(t, h.win, h.desk.list.table, c.r.Number)
 		if got := row.cells["NTE"].text(); got != c.want {
 			t.Errorf("%s (%s %s) is drawn as %q, want %q", c.what, c.r.Nte.Amount, c.r.Nte.Currency, got, c.want)
 		}
-		if got := row.cells["Cur"].text(); got != c.r.Nte.Currency {
-			t.Errorf("%s: the currency column of %s reads %q, want %s", c.what, c.r.Number, got, c.r.Nte.Currency)
+		cur := c.r.Nte.Currency
+		if c.r.Nte.IsZero() {
+			cur = "—"
+		}
+		if got := row.cells["Cur"].text(); got != cur {
+			t.Errorf("%s: the currency column of %s reads %q, want %s", c.what, c.r.Number, got, cur)
 		}
 	}
 }
@@ -191,7 +196,7 @@ func TestBackdatedCheckInCarriesTheVisitTime(t *testing.T) {
 	if got := h.desk.detail.status.text.Text; got != "Checked in" {
 		t.Fatalf("after a back-dated check-in the header reads %q, want Checked in (%s)", got, v.lastState.Text)
 	}
-	when := earlier.In(time.Local).Format("Mon 2 Jan 15:04") // the person's own clock, not the wire's UTC
+	when := localTime(earlier) // the person's own clock, not the wire's UTC
 	if got := v.lastState.Text; !strings.Contains(got, "Check in at "+when) || !strings.Contains(got, "the service accepted it") {
 		t.Fatalf("the Visit tab says %q; want the check-in at %s, accepted", got, when)
 	}
@@ -381,7 +386,7 @@ func TestDarkModeHeaderFollowsTheTheme(t *testing.T) {
 		}
 	})
 	light := fill.rect.FillColor
-	h.menuItem("Dark mode").Action()
+	appearanceChoice(h, "Dark").Action()
 	fill.Refresh()
 	dark := fill.rect.FillColor
 	lr, lg, lb, _ := light.RGBA()

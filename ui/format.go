@@ -10,24 +10,50 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 )
 
-// nteText shows an NTE amount in its own currency; 0 means "No limit".
+// nteText shows an NTE amount in its own currency; 0 means "no limit".
 func nteText(m api.Money) string {
 	if m.IsZero() {
-		return "No limit"
+		return "no limit"
 	}
 	return m.Format()
 }
+
+// The one way the window writes a day and a time of day, wherever a person
+// reads one: "Sat 21 Nov 2026", "14:05", "Sat 21 Nov 2026 14:05". The date
+// entries take days as written here.
+const (
+	dayLayout   = "Mon 2 Jan 2006"
+	clockLayout = "15:04"
+)
 
 // localTime shows a service time (UTC on the wire) in the local zone.
 func localTime(t time.Time) string {
 	if t.IsZero() {
 		return "—"
 	}
-	lt := t.In(time.Local)
-	if lt.Year() != nowFunc().Year() {
-		return lt.Format("2 Jan 2006 15:04")
+	return t.In(time.Local).Format(dayLayout + " " + clockLayout)
+}
+
+// DateTimeText is localTime for the command line (workdesk hub user list),
+// so a person reads dates one way there too.
+func DateTimeText(t time.Time) string { return localTime(t) }
+
+// dayText shows the local day of t.
+func dayText(t time.Time) string {
+	if t.IsZero() {
+		return "—"
 	}
-	return lt.Format("Mon 2 Jan 15:04")
+	return t.In(time.Local).Format(dayLayout)
+}
+
+// clockText shows the local time of day of a moment today, and the day
+// too for any other ("Synced 14:05", "Synced Fri 20 Nov 2026 17:40").
+func clockText(t time.Time) string {
+	lt, now := t.In(time.Local), nowFunc().In(time.Local)
+	if lt.YearDay() == now.YearDay() && lt.Year() == now.Year() {
+		return lt.Format(clockLayout)
+	}
+	return localTime(t)
 }
 
 // nowFunc is the UI's clock; tests pin it.

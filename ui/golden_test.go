@@ -16,7 +16,7 @@ import (
 // the failed one over.
 func TestMainWindowGolden(t *testing.T) {
 	h := newHarness(t)
-	test.ApplyTheme(t, newTheme(false))
+	test.ApplyTheme(t, newTheme(appearanceLight, false))
 	// The last sync time comes from the replica's wall clock; pin it.
 	if err := h.store.SetSetting(context.Background(), "sync.last_success", fixedNow.Format(time.RFC3339Nano)); err != nil {
 		t.Fatal(err)

@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -53,25 +51,15 @@ func queuedNoun(r storage.OutboxRow) string {
 	return r.Summary
 }
 
-// clockTime is a moment in the local zone: the time alone today, as the
-// status bar says it, else the app's date and time.
-func clockTime(t time.Time) string {
-	lt, now := t.In(time.Local), nowFunc().In(time.Local)
-	if lt.Year() == now.Year() && lt.YearDay() == now.YearDay() {
-		return lt.Format("15:04")
-	}
-	return localTime(t)
-}
-
 // queuedText says where one waiting action stands.
 func queuedText(r storage.OutboxRow) string {
 	switch {
 	case r.State == storage.OutboxSending:
 		return queuedNoun(r) + " sending…"
 	case r.Attempts > 0 && r.Error != "":
-		return queuedNoun(r) + " queued " + clockTime(r.Created) + ", waiting for the connection"
+		return queuedNoun(r) + " queued " + clockText(r.Created) + ", waiting for the connection"
 	}
-	return queuedNoun(r) + " queued " + clockTime(r.Created)
+	return queuedNoun(r) + " queued " + clockText(r.Created)
 }
 
 // pendingText is the header's line about the waiting actions ("" for none).
@@ -105,7 +93,7 @@ type refusalView struct {
 
 // refusalTitle names a refused action and when it was refused.
 func refusalTitle(r storage.OutboxRow) string {
-	return actionText(r) + " — refused by the service " + clockTime(r.Updated)
+	return actionText(r) + " — refused by the service " + clockText(r.Updated)
 }
 
 func (d *Desk) newRefusalView(woID int64, r storage.OutboxRow) *refusalView {
@@ -154,7 +142,7 @@ func (d *Desk) retryAction(id int64) {
 
 // discardAction gives up on an action once the person confirms it.
 func (d *Desk) discardAction(id int64) {
-	dialog.ShowConfirm("Discard this action?",
+	showConfirm("Discard this action?",
 		"It will not be sent to the service. Actions queued after it on this work order go out next.",
 		func(ok bool) {
 			if !ok {

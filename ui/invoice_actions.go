@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
@@ -149,7 +148,7 @@ func (t *invoiceTab) onSubmit() {
 		doSubmit()
 		return
 	}
-	dialog.ShowConfirm("Submit above the NTE?", strings.Join(warnings, "\n")+"\n\nSubmit anyway?",
+	showConfirm("Submit above the NTE?", strings.Join(warnings, "\n")+"\n\nSubmit anyway?",
 		func(ok bool) {
 			if ok {
 				doSubmit()
@@ -159,7 +158,7 @@ func (t *invoiceTab) onSubmit() {
 
 func (t *invoiceTab) onDelete() {
 	store, woID, number := t.d.store, t.wo.WorkOrderId, t.wo.WorkOrderNumber
-	dialog.ShowConfirm("Delete the invoice?",
+	showConfirm("Delete the invoice?",
 		"Its lines, number and date are removed at the service. Attachments stay. This cannot be undone.",
 		func(ok bool) {
 			if !ok {

@@ -93,7 +93,7 @@ func (t *invoiceTab) newLineRow(i int, editable bool) *lineRow {
 	}
 	l := t.inv.LineItems[i]
 	r := &lineRow{}
-	r.desc = widget.NewEntry()
+	r.desc = newWheelEntry(t.form)
 	r.desc.SetText(l.Description)
 	r.desc.SetPlaceHolder("Description (required)")
 	r.desc.OnChanged = func(s string) {
@@ -109,7 +109,7 @@ func (t *invoiceTab) newLineRow(i int, editable bool) *lineRow {
 	}
 	r.kind = widget.NewLabel(kind)
 	r.kind.Truncation = fyne.TextTruncateEllipsis
-	r.qty = widget.NewEntry()
+	r.qty = newWheelEntry(t.form)
 	r.qty.SetText(l.Quantity.String())
 	r.qty.Validator = func(s string) error { _, err := parseQuantity(s); return err }
 	r.qty.OnChanged = func(s string) {
@@ -125,7 +125,7 @@ func (t *invoiceTab) newLineRow(i int, editable bool) *lineRow {
 		t.inv.LineItems[i].Quantity = q
 		t.edited()
 	}
-	r.rate = widget.NewEntry()
+	r.rate = newWheelEntry(t.form)
 	r.rate.SetText(amountText(l.Rate.In(t.wo.Currency)))
 	r.rate.Validator = func(s string) error { _, err := parseRate(s, t.wo.Currency); return err }
 	r.rate.OnChanged = func(s string) {

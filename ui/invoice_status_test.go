@@ -121,6 +121,10 @@ func TestASubmittedInvoiceReadsAsText(t *testing.T) {
 		switch w := o.(type) {
 		case *widget.Entry:
 			t.Errorf("a submitted invoice shows an entry reading %q (disabled=%v)", w.Text, w.Disabled())
+		case *wheelEntry:
+			t.Errorf("a submitted invoice shows an entry reading %q (disabled=%v)", w.Text, w.Disabled())
+		case *dateEntry:
+			t.Errorf("a submitted invoice shows a date entry reading %q (disabled=%v)", w.Text, w.Disabled())
 		case *widget.Select:
 			t.Errorf("a submitted invoice shows a picker %q", w.PlaceHolder)
 		case *widget.Button:
@@ -132,7 +136,7 @@ func TestASubmittedInvoiceReadsAsText(t *testing.T) {
 		}
 	})
 	shown := "\n" + strings.Join(labels, "\n") + "\n"
-	want := []string{"INV-READ-7", day.Format("2 Jan 2006"), "Total " + stored.TotalAmount.In(h.desk.detail.wo.Currency).Format()}
+	want := []string{"INV-READ-7", dayText(day), "Total " + stored.TotalAmount.In(h.desk.detail.wo.Currency).Format()}
 	for _, l := range stored.LineItems {
 		l.Rate = l.Rate.In(h.desk.detail.wo.Currency)
 		want = append(want, "\n"+l.Description+"\n", "\n"+l.Quantity.String()+"\n", "\n"+l.Rate.Format()+"\n", "\n"+l.ComputedSubtotal().Format()+"\n")

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"image/color"
-	"slices"
-	"strconv"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -15,40 +13,6 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
-)
-
-type column struct {
-	title string
-	width float32
-	sort  storage.Column
-}
-
-// The first column holds the bulk-selection check boxes and does not sort.
-var columns = []column{
-	{"", 34, -1},
-	{"Number", 96, storage.SortNumber},
-	{"Customer", 150, storage.SortCustomer},
-	{"Status", 112, storage.SortStatus},
-	{"NTE", 100, storage.SortNte},
-	{"Cur", 46, storage.SortCurrency},
-	{"Quote", 98, storage.SortQuoteStatus},
-	{"Next deadline", 190, storage.SortNextDeadline},
-	{"Scheduled", 128, storage.SortScheduledStart},
-	{"Site", 200, storage.SortSite},
-}
-
-// Column indexes, most telling first so they fit beside the detail view.
-const (
-	colSelect = iota
-	colNumber
-	colCustomer
-	colStatus
-	colNte
-	colCurrency
-	colQuote
-	colDeadline
-	colScheduled
-	colSite
 )
 
 var (
@@ -78,7 +42,12 @@ type listView struct {
 	pageOrder []int                 // least recently read first
 	selected  map[int64]bool        // ticked for bulk actions
 	openID    int64
-	readErr   error // the last failed page read, reported once
+	readErr   error           // the last failed page read, reported once
+	cols      []int           // the column ids the table shows, in order (fitColumns)
+	widths    map[int]float32 // their widths
+	// deadlineLabelled: the deadline column is wide enough to say what is
+	// due ("On site · in 8 h"), not only when ("in 8 h").
+	deadlineLabelled bool
 	// marks are the work orders a colleague changed lately (office mode),
 	// read once per reload by loadMarks: a cell only looks its row up.
 	marks     map[int64]storage.ColleagueChange
@@ -90,9 +59,13 @@ type listView struct {
 	attention *widget.Check
 	count     *widget.Label
 	empty     *widget.Label // says why the table is empty
-	bulkHint  *widget.Label
-	acceptBtn *widget.Button
-	rejectBtn *widget.Button
+	bulkHint  *fitText
+	// hiddenNote says that ticked rows the search or filters hide are left
+	// out of Accept and Reject.
+	hiddenNote  *widget.Label
+	shownTicked []int64 // the ticked work orders the list shows: what Accept and Reject act on
+	acceptBtn   *widget.Button
+	rejectBtn   *widget.Button
 
 	onOpen       func(id int64)
 	onBulkAccept func(ids []int64)
@@ -121,7 +94,7 @@ func newListView(store *storage.Store, prefs fyne.Preferences, background, do fu
 		}
 	}
 	v.search.onFocus = v.lister.warm
-	v.search.SetPlaceHolder("Search number, customer, site or description  (Ctrl+F)")
+	v.search.SetPlaceHolder("Search number, customer, site or description  (" + shortcutLabel("F") + ")")
 	v.search.OnChanged = func(s string) { v.query.Search = s; v.lister.run(v.query, v.show(v.query)) }
 
 	v.statusSel = widget.NewSelect(statusOptions(nil), nil)
@@ -144,15 +117,16 @@ func newListView(store *storage.Store, prefs fyne.Preferences, background, do fu
 	v.empty.Alignment = fyne.TextAlignCenter
 	v.empty.Wrapping = fyne.TextWrapWord
 	v.empty.Hide()
-	v.bulkHint = widget.NewLabel("Tick rows to accept or reject together")
-	v.bulkHint.Importance = widget.LowImportance
-	v.bulkHint.Alignment = fyne.TextAlignTrailing
-	v.bulkHint.Truncation = fyne.TextTruncateEllipsis
-	v.acceptBtn = widget.NewButtonWithIcon("Accept", theme.ConfirmIcon(), func() { v.onBulkAccept(v.selectedIDs()) })
-	v.rejectBtn = widget.NewButtonWithIcon("Reject", theme.CancelIcon(), func() { v.onBulkReject(v.selectedIDs()) })
+	v.bulkHint = newFitText("Tick rows to accept or reject together")
+	v.bulkHint.label.Importance = widget.LowImportance
+	v.acceptBtn = widget.NewButtonWithIcon("Accept", theme.ConfirmIcon(), func() { v.onBulkAccept(v.shownTicked) })
+	v.rejectBtn = widget.NewButtonWithIcon("Reject", theme.CancelIcon(), func() { v.onBulkReject(v.shownTicked) })
+	v.hiddenNote = widget.NewLabel("")
+	v.hiddenNote.Wrapping = fyne.TextWrapWord
+	v.hiddenNote.Hide()
 
 	v.table = newWOTable()
-	v.table.Length = func() (int, int) { return v.total, len(columns) }
+	v.table.Length = func() (int, int) { return v.total, len(v.cols) }
 	v.table.CreateCell = func() fyne.CanvasObject { return newCell() }
 	v.table.UpdateCell = v.updateCell
 	v.table.ShowHeaderRow = true
@@ -164,7 +138,7 @@ func newListView(store *storage.Store, prefs fyne.Preferences, background, do fu
 	}
 	v.table.UpdateHeader = v.updateHeader
 	v.table.OnSelected = func(id widget.TableCellID) {
-		if r, ok := v.rowAt(id.Row); ok && id.Col != colSelect {
+		if r, ok := v.rowAt(id.Row); ok && v.columnAt(id.Col) != colSelect {
 			v.open(r.Id)
 		}
 		v.table.UnselectAll() // the open row is shown by its background, not a cell focus
@@ -174,14 +148,8 @@ func newListView(store *storage.Store, prefs fyne.Preferences, background, do fu
 			v.open(r.Id)
 		}
 	}
-	v.table.onResized = func(w map[int]float32) {
-		for col, width := range w {
-			prefs.SetFloat("list.col."+strconv.Itoa(col), float64(width))
-		}
-	}
-	for i, c := range columns {
-		v.table.SetColumnWidth(i, float32(prefs.FloatWithFallback("list.col."+strconv.Itoa(i), float64(c.width))))
-	}
+	v.table.onResized = v.columnsResized
+	v.fitColumns(1e6) // every column, until the list is laid out at its width
 	v.updateBulk()
 	return v
 }
@@ -191,8 +159,8 @@ func (v *listView) content() fyne.CanvasObject {
 	// otherwise be squeezed to a few letters by the filters beside it.
 	find := container.NewBorder(nil, nil, nil, v.count, v.search)
 	filters := container.NewBorder(nil, nil, container.NewHBox(v.statusSel, v.attention), container.NewHBox(v.acceptBtn, v.rejectBtn), v.bulkHint)
-	return container.NewBorder(container.NewVBox(find, filters), nil, nil, nil,
-		container.NewStack(v.table, container.NewVBox(layout.NewSpacer(), v.empty, layout.NewSpacer())))
+	return container.NewBorder(container.NewVBox(find, filters, v.hiddenNote), nil, nil, nil,
+		container.New(columnFit{v}, v.table, container.NewVBox(layout.NewSpacer(), v.empty, layout.NewSpacer())))
 }
 
 // reload re-reads the list after the replica changed: the number of work
@@ -354,45 +322,15 @@ func (v *listView) open(id int64) {
 	v.onOpen(id)
 }
 
-// selectedIDs are the ticked work orders, in id order.
-func (v *listView) selectedIDs() []int64 {
-	ids := make([]int64, 0, len(v.selected))
-	for id := range v.selected {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	return ids
-}
-
-func (v *listView) clearSelection() {
-	v.selected = map[int64]bool{}
-	v.table.Refresh()
-	v.updateBulk()
-}
-
-func (v *listView) updateBulk() {
-	n := len(v.selectedIDs())
-	if n == 0 {
-		v.bulkHint.Show()
-		v.acceptBtn.Hide()
-		v.rejectBtn.Hide()
-		return
-	}
-	v.bulkHint.Hide()
-	v.acceptBtn.SetText(fmt.Sprintf("Accept %d", n))
-	v.rejectBtn.SetText(fmt.Sprintf("Reject %d", n))
-	v.acceptBtn.Show()
-	v.rejectBtn.Show()
-}
-
 func (v *listView) updateHeader(id widget.TableCellID, o fyne.CanvasObject) {
 	b := o.(*widget.Button)
-	if id.Col < 0 || id.Col >= len(columns) {
+	col := v.columnAt(id.Col)
+	if col < 0 {
 		return
 	}
-	c := columns[id.Col]
+	c := columns[col]
 	title := c.title
-	if id.Col != colSelect && c.sort == v.query.Sort {
+	if col != colSelect && c.sort == v.query.Sort {
 		if v.query.Desc {
 			title += " ▼"
 		} else {
@@ -400,7 +338,7 @@ func (v *listView) updateHeader(id widget.TableCellID, o fyne.CanvasObject) {
 		}
 	}
 	b.SetText(title)
-	if id.Col == colSelect {
+	if col == colSelect {
 		b.OnTapped = nil
 		return
 	}
@@ -422,10 +360,12 @@ func (v *listView) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 	if !ok {
 		c.setText("", fyne.TextAlignLeading, false)
 		c.setMark("")
+		c.setFocused(false)
 		return
 	}
+	c.setFocused(id.Row == v.table.focusedRow())
 	mark := ""
-	if m, ok := v.marks[r.Id]; ok && id.Col == colNumber {
+	if m, ok := v.marks[r.Id]; ok && v.columnAt(id.Col) == colNumber {
 		mark = initials(m.Name)
 	}
 	c.setMark(mark) // cells are recycled across columns: every update sets it
@@ -437,7 +377,7 @@ func (v *listView) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 	default:
 		c.setBackground(color.Transparent)
 	}
-	switch id.Col {
+	switch v.columnAt(id.Col) {
 	case colSelect:
 		rid := r.Id
 		c.setCheck(v.selected[rid], func(on bool) {
@@ -459,7 +399,11 @@ func (v *listView) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 	case colNte:
 		c.setText(nteText(r.Nte), fyne.TextAlignTrailing, false)
 	case colCurrency:
-		c.setText(r.Nte.Currency, fyne.TextAlignLeading, false)
+		if r.Nte.IsZero() {
+			c.setText("—", fyne.TextAlignLeading, false) // "no limit USD" would read as an amount
+		} else {
+			c.setText(r.Nte.Currency, fyne.TextAlignLeading, false)
+		}
 	case colQuote:
 		c.setBadge(string(r.QuoteStatus), quoteColor(r.QuoteStatus))
 	case colScheduled:
@@ -472,7 +416,7 @@ func (v *listView) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 		if r.NextDeadline.IsZero() {
 			c.setText("—", fyne.TextAlignLeading, false)
 		} else {
-			c.setText(r.NextDeadlineLabel+" · "+timeLeft(r.NextDeadline), fyne.TextAlignLeading, r.Attention)
+			c.setText(v.deadlineText(r, r.Attention), fyne.TextAlignLeading, r.Attention)
 		}
 	}
 }

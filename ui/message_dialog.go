@@ -16,6 +16,26 @@ import (
 // the text: Fyne draws the icon over the text's top right corner, where a
 // long message runs under it.
 func showMessage(title, message string, icon fyne.Resource, w fyne.Window) {
+	dlg := dialog.NewCustom(title, "OK", iconBeside(message, icon), w)
+	fitMessage(dlg, w)
+	dlg.Show()
+}
+
+// newConfirm is dialog.NewConfirm (No and Yes, SetConfirmText to rename
+// Yes) with its question icon beside the text, not over it.
+func newConfirm(title, message string, callback func(bool), w fyne.Window) *dialog.ConfirmDialog {
+	dlg := dialog.NewCustomConfirm(title, "Yes", "No", iconBeside(message, theme.QuestionIcon()), callback, w)
+	fitMessage(dlg, w)
+	return dlg
+}
+
+// showConfirm is dialog.ShowConfirm with the icon beside the text.
+func showConfirm(title, message string, callback func(bool), w fyne.Window) {
+	newConfirm(title, message, callback, w).Show()
+}
+
+// iconBeside lays a message out with icon to its left.
+func iconBeside(message string, icon fyne.Resource) fyne.CanvasObject {
 	if r, size := utf8.DecodeRuneInString(message); r != utf8.RuneError {
 		message = string(unicode.ToUpper(r)) + message[size:]
 	}
@@ -24,14 +44,20 @@ func showMessage(title, message string, icon fyne.Resource, w fyne.Window) {
 	img := canvas.NewImageFromResource(icon)
 	img.FillMode = canvas.ImageFillContain
 	img.SetMinSize(fyne.NewSquareSize(2 * theme.IconInlineSize()))
-	content := container.NewBorder(nil, nil, container.NewVBox(img), nil, text)
-	dlg := dialog.NewCustom(title, "OK", content, w)
+	return container.NewBorder(nil, nil, container.NewVBox(img), nil, text)
+}
+
+// fitMessage gives a message dialog a width to wrap its text in.
+func fitMessage(dlg dialog.Dialog, w fyne.Window) {
 	// Twice: a word-wrapped label knows its height once it has its width.
 	for range 2 {
 		dlg.Resize(fyne.NewSize(min(480, w.Canvas().Size().Width-40), 0))
 	}
-	dlg.Show()
 }
+
+// ShowInfo is the information dialog of the window's own dialogs, for
+// main's Help › About.
+func ShowInfo(title, message string, w fyne.Window) { showInfoDialog(title, message, w) }
 
 // showErrorDialog is dialog.ShowError with the icon beside the text.
 func showErrorDialog(err error, w fyne.Window) {

@@ -44,7 +44,7 @@ func (g *nteGauge) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpl
 func (g *nteGauge) set(total, nte api.Money) (api.NteLevel, float64) {
 	level, share := api.NteStanding(total, nte)
 	if level == api.NteNoLimit {
-		g.label.SetText("NTE: No limit. The customer set no maximum for this work order.")
+		g.label.SetText("NTE: no limit. The customer set no maximum for this work order.")
 		g.barBox.Hide()
 		return level, share
 	}

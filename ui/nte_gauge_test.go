@@ -17,7 +17,7 @@ import (
 // without an NTE the gauge says so and draws no bar.
 func TestNteGauge(t *testing.T) {
 	test.NewTempApp(t)
-	test.ApplyTheme(t, newTheme(false))
+	test.ApplyTheme(t, newTheme(appearanceLight, false))
 	g := newNteGauge()
 	w := test.NewTempWindow(t, g)
 	nte := api.MustMoney("1050.00", "USD")
@@ -46,7 +46,7 @@ func TestNteGauge(t *testing.T) {
 		}
 	}
 	if level, _ := g.set(api.MustMoney("1260.00", "USD"), api.Money{Currency: "USD"}); level != api.NteNoLimit ||
-		g.barBox.Visible() || g.label.Text != "NTE: No limit. The customer set no maximum for this work order." {
+		g.barBox.Visible() || g.label.Text != "NTE: no limit. The customer set no maximum for this work order." {
 		t.Errorf("without an NTE: level %v, bar shown %v, %q", level, g.barBox.Visible(), g.label.Text)
 	}
 }

@@ -77,14 +77,14 @@ func officeMode(service, person string) string {
 // is used when none is typed.
 func (d *Desk) showConnectOffice() {
 	saved := LoadOfficeSettings(d.app.Preferences())
-	hub := widget.NewEntry()
-	hub.SetPlaceHolder("https://hub.office.example")
+	hub := newEscEntry()
+	hub.SetPlaceHolder("e.g. https://hub.office.example")
 	hub.SetText(saved.HubURL)
-	id := widget.NewEntry()
+	id := newEscEntry()
 	id.SetText(saved.ClientID)
-	secret := widget.NewPasswordEntry()
+	secret := newEscPasswordEntry()
 	secret.SetPlaceHolder("given to you with your client id")
-	d.describeSavedSecret(secret, saved.ClientID)
+	d.describeSavedSecret(&secret.Entry, saved.ClientID)
 	problem := widget.NewLabel("")
 	problem.Importance = widget.DangerImportance
 	problem.Wrapping = fyne.TextWrapWord

@@ -71,7 +71,7 @@ func TestScrollingKeepsOnlyVisibleCells(t *testing.T) {
 	rowHeight := newCell().MinSize().Height
 	// The rows the table's height shows, a partly shown row at each edge,
 	// times the columns.
-	fit := (int(d.list.table.Size().Height/rowHeight) + 2) * len(columns)
+	fit := (int(d.list.table.Size().Height/rowHeight) + 2) * len(d.list.cols)
 	most := 0
 	// A person scrolls a few rows per wheel notch, sideways now and then.
 	for y, i := float32(0), 0; y < float32(d.list.total)*rowHeight; y, i = y+4*rowHeight, i+1 {

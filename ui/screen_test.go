@@ -238,6 +238,9 @@ func formEntry(t *testing.T, o fyne.CanvasObject, label string) *widget.Entry {
 				if e, ok := w.(*widget.Entry); ok && found == nil {
 					found = e
 				}
+				if e, ok := w.(*escEntry); ok && found == nil {
+					found = &e.Entry // a dialog's entry that passes Esc on
+				}
 			})
 		}
 	})

@@ -122,15 +122,11 @@ func TestScrollingFiftyThousandRowsCreatesOnlyTheCellsOnScreen(t *testing.T) {
 	rowsOnScreen := int(math.Ceil(float64((tbl.Size().Height-headerH)/rowH))) + 1
 	cols, x := 0, float32(0)
 	widths := columnWidths(&tbl.Table)
-	for i := range columns {
+	for i := range d.list.cols {
 		if x >= tbl.Size().Width {
 			break
 		}
-		w, ok := widths[i]
-		if !ok {
-			w = columns[i].width
-		}
-		x += w + pad
+		x += widths[i] + pad
 		cols++
 	}
 	fit := rowsOnScreen * cols

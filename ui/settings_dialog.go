@@ -24,17 +24,17 @@ import (
 func (d *Desk) showSettings() {
 	prefs := d.app.Preferences()
 	cur := LoadLiveSettings(prefs)
-	base, token, client, cert := widget.NewEntry(), widget.NewEntry(), widget.NewEntry(), widget.NewEntry()
+	base, token, client, cert := newEscEntry(), newEscEntry(), newEscEntry(), newEscEntry()
 	base.SetText(cur.BaseURL)
-	base.SetPlaceHolder("https://api.example.com/Direct/")
+	base.SetPlaceHolder("e.g. https://api.example.com/Direct/")
 	token.SetText(cur.TokenURL)
-	token.SetPlaceHolder("the OAuth Server URL from the integration tile")
+	token.SetPlaceHolder("e.g. https://login.example.com/oauth/token (the integration tile's OAuth Server URL)")
 	client.SetText(cur.ClientID)
 	cert.SetText(cur.CertPath)
 	cert.SetPlaceHolder("notification certificate (PEM), optional")
-	secret := widget.NewPasswordEntry()
+	secret := newEscPasswordEntry()
 	secret.SetPlaceHolder("client secret")
-	d.describeSavedSecret(secret, cur.ClientID)
+	d.describeSavedSecret(&secret.Entry, cur.ClientID)
 	browse := widget.NewButtonWithIcon("", theme.FolderOpenIcon(), func() {
 		openFileDialog(func(r fyne.URIReadCloser, err error) {
 			if err == nil && r != nil {
@@ -43,7 +43,7 @@ func (d *Desk) showSettings() {
 			}
 		}, d.win)
 	})
-	port := widget.NewEntry()
+	port := newEscEntry()
 	port.SetPlaceHolder("any free port")
 	if cur.ReceiverPort != 0 {
 		port.SetText(strconv.Itoa(cur.ReceiverPort))
@@ -52,7 +52,7 @@ func (d *Desk) showSettings() {
 	listenAll.SetChecked(cur.ListenAll)
 	checkSource := widget.NewCheck("Accept notifications only from the service (130.250.135.128/25)", nil)
 	checkSource.SetChecked(cur.CheckSource)
-	every := widget.NewEntry()
+	every := newEscEntry()
 	every.SetText(strconv.Itoa(int(cur.SyncEvery / time.Minute)))
 
 	notifyURL := widget.NewLabel(cur.NotificationURL())

@@ -164,7 +164,7 @@ func (s *statusBar) refresh() {
 		} else if h.TokenValidUntil.Before(nowFunc()) {
 			s.token.SetText("Token expired")
 		} else {
-			s.token.SetText("Token until " + h.TokenValidUntil.In(time.Local).Format("15:04"))
+			s.token.SetText("Token until " + clockText(h.TokenValidUntil))
 		}
 		s.receiver.SetText("Receiver " + h.Receiver)
 		if s.d.deps.Office {
@@ -210,7 +210,7 @@ func (s *statusBar) refresh() {
 	case last.IsZero():
 		s.sync.SetText("Not synced yet")
 	default:
-		s.sync.SetText("Synced " + last.In(time.Local).Format("15:04"))
+		s.sync.SetText("Synced " + clockText(last))
 		s.sync.Importance = widget.MediumImportance
 	}
 	s.sync.Refresh()

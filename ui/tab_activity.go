@@ -140,6 +140,9 @@ func outboxStateText(r storage.OutboxRow) string {
 // actionText names one of our actions; a visit says when it happened, in
 // local time.
 func actionText(r storage.OutboxRow) string {
+	if !r.Scheduled.IsZero() {
+		return "Schedule the visit for " + localTime(r.Scheduled)
+	}
 	if r.ActionDate.IsZero() {
 		return r.Summary
 	}

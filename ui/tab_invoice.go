@@ -55,7 +55,7 @@ type invoiceTab struct {
 	editNote *widget.Label
 	unsaved  *widget.Label
 
-	number    *widget.Entry
+	number    *wheelEntry
 	date      *dateEntry
 	numberLbl *widget.Label // the number and date as text once the invoice takes no changes
 	dateLbl   *widget.Label
@@ -70,7 +70,7 @@ type invoiceTab struct {
 	addFree  *widget.Button
 	addTax   *widget.Button
 	freeBox  *fyne.Container
-	discount *widget.Entry
+	discount *wheelEntry
 	inputErr *widget.Label
 	adders   *fyne.Container // everything that adds lines: hidden when nothing may change
 
@@ -106,10 +106,10 @@ type invoiceTab struct {
 // may change, plain text (the *Lbl fields; the entries nil) once it may not.
 type lineRow struct {
 	box      fyne.CanvasObject
-	desc     *widget.Entry
+	desc     *wheelEntry
 	kind     *widget.Label
-	qty      *widget.Entry
-	rate     *widget.Entry
+	qty      *wheelEntry
+	rate     *wheelEntry
 	subtotal *widget.Label
 	remove   *widget.Button
 
@@ -144,7 +144,7 @@ func newInvoiceTab(d *Desk) *invoiceTab {
 	t.unsaved = widget.NewLabel("")
 	t.unsaved.Importance = widget.WarningImportance
 
-	t.number = widget.NewEntry()
+	t.number = newWheelEntry(t.form)
 	t.number.SetPlaceHolder("e.g. INV-2026-0142")
 	t.number.OnChanged = func(s string) {
 		if t.rendering {
@@ -157,6 +157,7 @@ func newInvoiceTab(d *Desk) *invoiceTab {
 	t.numberLbl.Wrapping = fyne.TextWrapWord
 	t.dateLbl = widget.NewLabel("")
 	t.date = newDateEntry()
+	t.date.form = t.form
 	t.date.OnChanged = func(d *time.Time) {
 		if t.rendering {
 			return
@@ -185,7 +186,7 @@ func newInvoiceTab(d *Desk) *invoiceTab {
 	t.addFree = widget.NewButtonWithIcon("Add line", theme.ContentAddIcon(), t.onAddFree)
 	t.addTax = widget.NewButtonWithIcon("Add tax line", theme.ContentAddIcon(), t.onAddTax)
 	t.freeBox = container.NewHBox(widget.NewLabel("Your own line:"), t.freeType, t.addFree)
-	t.discount = widget.NewEntry()
+	t.discount = newWheelEntry(t.form)
 	t.discount.OnChanged = t.onDiscount // its placeholder follows the currency (show)
 	t.discTitle = widget.NewLabel("Discount")
 	t.inputErr = widget.NewLabel("")
@@ -224,6 +225,9 @@ func newInvoiceTab(d *Desk) *invoiceTab {
 	t.files.noPlace = "files can be added to the invoice once the service shows it"
 	return t
 }
+
+// form is the invoice's scroll: the wheel moves it over the fields too.
+func (t *invoiceTab) form() *container.Scroll { return t.scroll }
 
 func (t *invoiceTab) title() string { return "Invoice" }
 
@@ -406,7 +410,7 @@ func (t *invoiceTab) renderDraft() {
 	t.rendering = false
 	t.numberLbl.SetText(orDash(t.inv.InvoiceNumber))
 	if d := invoiceDateToLocal(t.inv.InvoiceDate); d != nil {
-		t.dateLbl.SetText(d.Format("2 Jan 2006"))
+		t.dateLbl.SetText(dayText(*d))
 	} else {
 		t.dateLbl.SetText("—")
 	}

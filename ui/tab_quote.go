@@ -60,7 +60,6 @@ func newQuoteTab(d *Desk) *quoteTab {
 	t.badge = newBadge()
 	t.explain = widget.NewLabel("")
 	t.explain.Wrapping = fyne.TextWrapWord
-	t.explain.Importance = widget.WarningImportance
 
 	t.amount = widget.NewEntry()
 	t.amount.SetPlaceHolder("e.g. " + amountExample("USD"))
@@ -118,7 +117,7 @@ func (t *quoteTab) content() fyne.CanvasObject {
 func (t *quoteTab) show(wo *api.WorkOrder) {
 	switching := t.wo == nil || t.wo.WorkOrderId != wo.WorkOrderId
 	t.wo = wo
-	t.amount.SetPlaceHolder("e.g. " + amountExample(wo.Currency))
+	t.amount.SetPlaceHolder("e.g. " + quoteExample(wo))
 	q := wo.Nte.Quote
 	if q == nil {
 		t.badge.Set("", nil)
@@ -139,6 +138,12 @@ func (t *quoteTab) show(wo *api.WorkOrder) {
 		t.current.SetText(text)
 	}
 	allowed, why := quoteAllowed(wo)
+	// Amber only when the customer waits on us or refused: the NTE, an
+	// approved or a submitted quote are not warnings.
+	t.explain.Importance = widget.MediumImportance
+	if q != nil && (q.QuoteStatus == api.QuoteRequested || q.QuoteStatus == api.QuoteRejected) && allowed {
+		t.explain.Importance = widget.WarningImportance
+	}
 	t.explain.SetText(why)
 	if allowed {
 		t.formBox.Show()
@@ -160,6 +165,9 @@ func quoteAllowed(wo *api.WorkOrder) (bool, string) {
 		return false, sentence(err.Error()) + "."
 	}
 	nte := "The NTE is " + nteText(wo.Nte.Amount) + "."
+	if wo.Nte.NoLimit() {
+		nte = "NTE: no limit (the customer set no maximum)."
+	}
 	q := wo.Nte.Quote
 	switch {
 	case q == nil:
@@ -176,7 +184,7 @@ func quoteAllowed(wo *api.WorkOrder) (bool, string) {
 func parseQuote(wo *api.WorkOrder, typed, reason string) (api.Money, error) {
 	amount, err := api.NewMoney(strings.ReplaceAll(typed, ",", ""), wo.Currency)
 	if err != nil || strings.TrimSpace(typed) == "" {
-		return api.Money{}, errors.New("enter the quote amount as a number, e.g. " + amountExample(wo.Currency))
+		return api.Money{}, errors.New("enter the quote amount as a number, e.g. " + quoteExample(wo))
 	}
 	if err := checkQuote(wo, amount, reason, false); err != nil {
 		return api.Money{}, err
@@ -263,13 +271,28 @@ func (t *quoteTab) prefill(amount api.Money, lines []api.LineItem, reason string
 }
 
 // amountExample is a plausible amount to type in currency, with its own
-// minor units: "1850.00" for dollars, "185000" for yen.
+// number of decimals.
 func amountExample(currency string) string {
 	minor := api.MinorUnits(currency)
 	if minor == 0 {
 		return "185000"
 	}
 	return decimal.NewFromInt(1850).StringFixed(int32(minor))
+}
+
+// quoteExample is an amount the quote form would take for wo: above its
+// NTE (a quote must exceed it), a round figure about a fifth higher.
+func quoteExample(wo *api.WorkOrder) string {
+	if wo.Nte.NoLimit() {
+		return amountExample(wo.Currency)
+	}
+	target := wo.Nte.Amount.Amount.Mul(decimal.NewFromFloat(1.2))
+	step := decimal.New(1, int32(max(len(target.Truncate(0).String())-2, 0)))
+	rounded := target.Div(step).Ceil().Mul(step)
+	if !rounded.GreaterThan(wo.Nte.Amount.Amount) {
+		rounded = rounded.Add(step)
+	}
+	return rounded.StringFixed(int32(api.MinorUnits(wo.Currency)))
 }
 
 func (t *quoteTab) loadPriceList() {

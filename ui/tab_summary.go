@@ -176,7 +176,7 @@ func procedureSummary(p api.Procedure) string {
 
 func nteExplanation(n api.Nte) string {
 	if n.NoLimit() {
-		return " (the customer set no limit)"
+		return " (the customer set no maximum)"
 	}
 	return " (the most you may invoice without a quote)"
 }

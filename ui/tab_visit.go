@@ -213,7 +213,7 @@ func actualActionDate(when string, date *time.Time, at *timePicker, now time.Tim
 		return nil, err
 	}
 	if t.After(now) {
-		return nil, fmt.Errorf("%s is in the future: a visit can only be back-dated", t.Format("Mon 2 Jan 15:04"))
+		return nil, fmt.Errorf("%s is in the future: a visit can only be back-dated", localTime(t))
 	}
 	return &t, nil
 }

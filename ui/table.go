@@ -9,11 +9,14 @@ import (
 )
 
 // woTable is a widget.Table that opens the highlighted row on Enter (arrows
-// already move the highlight) and reports column widths after the person
-// drags a header divider, so they can be remembered.
+// already move the highlight), marks the whole highlighted row while it has
+// the keyboard (Fyne tints one cell in its faint hover colour), and reports
+// column widths after the person drags a header divider, so they can be
+// remembered.
 type woTable struct {
 	widget.Table
 	highlighted widget.TableCellID
+	focused     bool
 	onEnter     func(row int)
 	onResized   func(widths map[int]float32)
 }
@@ -21,8 +24,34 @@ type woTable struct {
 func newWOTable() *woTable {
 	t := &woTable{}
 	t.ExtendBaseWidget(t)
-	t.OnHighlighted = func(id widget.TableCellID) { t.highlighted = id }
+	t.OnHighlighted = func(id widget.TableCellID) {
+		moved := id.Row != t.highlighted.Row
+		t.highlighted = id
+		if moved && t.focused {
+			t.Refresh() // the row marks move with it
+		}
+	}
 	return t
+}
+
+func (t *woTable) FocusGained() {
+	t.focused = true
+	t.Table.FocusGained()
+	t.Refresh()
+}
+
+func (t *woTable) FocusLost() {
+	t.focused = false
+	t.Table.FocusLost() // redraws the cells
+}
+
+// focusedRow is the row the keyboard is on, -1 while the table does not
+// have the keyboard.
+func (t *woTable) focusedRow() int {
+	if !t.focused {
+		return -1
+	}
+	return t.highlighted.Row
 }
 
 func (t *woTable) TypedKey(e *fyne.KeyEvent) {

@@ -104,8 +104,8 @@ func TestTheQuoteFormForgetsThePreviousWorkOrdersItem(t *testing.T) {
 	if q.priceList == nil || len(q.priceList.Items) < 2 {
 		t.Fatal("the dollar work order's price list did not load")
 	}
-	if got := q.amount.PlaceHolder; got != "e.g. 1850.00" {
-		t.Errorf("the dollar amount's placeholder reads %q, want e.g. 1850.00", got)
+	if got, want := q.amount.PlaceHolder, "e.g. "+quoteExample(h.desk.detail.wo); got != want || !strings.HasSuffix(got, ".00") {
+		t.Errorf("the dollar amount's placeholder reads %q, want %s with cents", got, want)
 	}
 	q.priceSel.SetSelectedIndex(1)
 	q.qty.SetText("12")
@@ -181,8 +181,26 @@ func TestAmountExamplesFollowTheCurrency(t *testing.T) {
 		}
 	}
 	wo := &api.WorkOrder{Currency: "JPY", Nte: api.Nte{Amount: api.MustMoney("1000", "JPY")}}
-	if _, err := parseQuote(wo, "lots", "x"); err == nil || !strings.Contains(err.Error(), "e.g. 185000") {
+	if _, err := parseQuote(wo, "lots", "x"); err == nil || !strings.Contains(err.Error(), "e.g. 1200") {
 		t.Errorf("a yen amount that is not a number says %v", err)
+	}
+}
+
+// TestTheQuoteExampleIsAboveTheNTE: the amount a quote's placeholder offers
+// is one the form takes: a round figure above the NTE, in the currency's
+// decimals.
+func TestTheQuoteExampleIsAboveTheNTE(t *testing.T) {
+	for _, c := range []struct{ nte, cur, want string }{
+		{"2450", "USD", "3000.00"},
+		{"191000", "JPY", "230000"},
+		{"0", "EUR", "1850.00"},
+		{"99", "GBP", "120.00"},
+		{"5", "USD", "6.00"},
+	} {
+		wo := &api.WorkOrder{Currency: c.cur, Nte: api.Nte{Amount: api.MustMoney(c.nte, c.cur)}}
+		if got := quoteExample(wo); got != c.want {
+			t.Errorf("with an NTE of %s %s the example reads %q, want %q", c.nte, c.cur, got, c.want)
+		}
 	}
 }
 

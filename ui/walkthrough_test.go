@@ -24,7 +24,7 @@ import (
 // there (make walkthrough).
 func TestWalkthroughNewToAuthorizedInvoice(t *testing.T) {
 	h := newHarness(t)
-	test.ApplyTheme(t, newTheme(false))
+	test.ApplyTheme(t, newTheme(appearanceLight, false))
 	h.desk.status.mode.SetText("Demo · sandbox on 127.0.0.1:8089")
 	shots := os.Getenv("WORKDESK_WALKTHROUGH_DIR")
 	step := 0

@@ -12,15 +12,25 @@ import (
 	"github.com/workorderdesk/workdesk/storage"
 )
 
-// TestHeaderNteReadsNoLimitInWords: a work order without an NTE says "NTE
-// no limit" in its header, not "NTE No limit USD" (a currency beside it
-// reads as an amount); one with an NTE shows the amount and its currency.
-func TestHeaderNteReadsNoLimitInWords(t *testing.T) {
+// TestNoLimitReadsTheSameEverywhere: a work order without an NTE says
+// "NTE: no limit" in its header, "no limit" in the list (no currency
+// beside it: "No limit USD" reads as an amount) and "NTE: no limit" on the
+// Invoice and Quote tabs; one with an NTE shows the amount and currency.
+func TestNoLimitReadsTheSameEverywhere(t *testing.T) {
 	h := newHarness(t)
 	none := h.rowWhere(func(r storage.Row) bool { return r.Nte.IsZero() })
 	h.open(none.Id)
-	if got := strings.Join(texts(h.desk.detail.header), " "); !strings.Contains(got, "NTE no limit") || strings.Contains(got, none.Nte.Currency) {
-		t.Errorf("the header of a work order without an NTE reads %q, want \"NTE no limit\" without a currency", got)
+	if got := strings.Join(texts(h.desk.detail.header), " "); !strings.Contains(got, "NTE: no limit") || strings.Contains(got, none.Nte.Currency) {
+		t.Errorf("the header of a work order without an NTE reads %q, want \"NTE: no limit\" without a currency", got)
+	}
+	if got := nteText(none.Nte); got != "no limit" {
+		t.Errorf("the list's NTE column reads %q, want \"no limit\"", got)
+	}
+	if got := tabOf[*invoiceTab](h).gauge.label.Text; !strings.HasPrefix(got, "NTE: no limit.") {
+		t.Errorf("the Invoice tab reads %q, want \"NTE: no limit.\"", got)
+	}
+	if got := tabOf[*quoteTab](h).explain.Text; strings.Contains(strings.ToLower(got), "the nte is no limit") || strings.Contains(got, "No limit") {
+		t.Errorf("the Quote tab reads %q", got)
 	}
 	some := h.rowWhere(func(r storage.Row) bool { return !r.Nte.IsZero() })
 	h.open(some.Id)
@@ -29,15 +39,17 @@ func TestHeaderNteReadsNoLimitInWords(t *testing.T) {
 	}
 }
 
-// TestErrorAndInfoIconsSitBesideTheirText: the icon of an error or
-// information dialog takes its own place beside the message, where Fyne's
-// own dialogs draw it over the message's top right corner.
+// TestErrorAndInfoIconsSitBesideTheirText: the icon of an error,
+// information or confirmation dialog takes its own place beside the
+// message, where Fyne's own dialogs draw it over the message's top right
+// corner.
 func TestErrorAndInfoIconsSitBesideTheirText(t *testing.T) {
 	h := newHarness(t)
 	long := "the service refused the invoice: the line \"Technician labour, standard rate\" exceeds the rate agreed in the customer's price list by more than the allowed tolerance"
 	for _, show := range []func(){
 		func() { h.desk.showError(errors.New(long)) },
 		func() { h.desk.info("Not a valid NTE", long) },
+		func() { showConfirm("Submit above the NTE?", long, func(bool) {}, h.win) },
 	} {
 		show()
 		h.flush()

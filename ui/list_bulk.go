@@ -1,0 +1,68 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"slices"
+)
+
+// Bulk Accept and Reject act on the ticked work orders the list shows.
+// A tick on a row the search or a filter then hides is kept (it shows
+// again with the row) but left out, and the list says so under the
+// filters: nobody accepts a work order they cannot see.
+
+// selectedIDs are the ticked work orders, in id order, shown or not.
+func (v *listView) selectedIDs() []int64 {
+	ids := make([]int64, 0, len(v.selected))
+	for id := range v.selected {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// untick clears the ticks of ids (acted on), keeping any others.
+func (v *listView) untick(ids []int64) {
+	for _, id := range ids {
+		delete(v.selected, id)
+	}
+	v.table.Refresh()
+	v.updateBulk()
+}
+
+// updateBulk labels Accept and Reject with how many ticked work orders the
+// list shows, and notes the ticked ones it hides.
+func (v *listView) updateBulk() {
+	ticked := v.selectedIDs()
+	v.shownTicked = nil
+	if len(ticked) > 0 {
+		shown, err := v.store.ListedAmong(context.Background(), v.shown, ticked)
+		if err != nil {
+			v.readFailed(err)
+		} else {
+			v.shownTicked = shown
+		}
+	}
+	n, hidden := len(v.shownTicked), len(ticked)-len(v.shownTicked)
+	switch {
+	case hidden == 0:
+		v.hiddenNote.Hide()
+	case hidden == 1:
+		v.hiddenNote.SetText("1 ticked work order is hidden by the search or filters: Accept and Reject leave it out.")
+		v.hiddenNote.Show()
+	default:
+		v.hiddenNote.SetText(fmt.Sprintf("%d ticked work orders are hidden by the search or filters: Accept and Reject leave them out.", hidden))
+		v.hiddenNote.Show()
+	}
+	if n == 0 {
+		v.bulkHint.Show()
+		v.acceptBtn.Hide()
+		v.rejectBtn.Hide()
+		return
+	}
+	v.bulkHint.Hide()
+	v.acceptBtn.SetText(fmt.Sprintf("Accept %d", n))
+	v.rejectBtn.SetText(fmt.Sprintf("Reject %d", n))
+	v.acceptBtn.Show()
+	v.rejectBtn.Show()
+}

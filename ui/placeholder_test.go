@@ -1,0 +1,147 @@
+package ui
+
+import (
+	"context"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/storage"
+)
+
+// placeholders are the placeholders of the entries under o.
+func placeholders(o fyne.CanvasObject) []string {
+	var out []string
+	walk(o, func(c fyne.CanvasObject) {
+		switch e := c.(type) {
+		case *escEntry:
+			out = append(out, e.PlaceHolder)
+		case *widget.Entry:
+			out = append(out, e.PlaceHolder)
+		}
+	})
+	return out
+}
+
+// example is what a placeholder offers to type: after "e.g. ", up to the
+// first space.
+func example(placeholder string) (string, bool) {
+	s, ok := strings.CutPrefix(placeholder, "e.g. ")
+	if !ok {
+		return "", false
+	}
+	return strings.Fields(s)[0], true
+}
+
+// exampleURL checks that an example address names no real service: only
+// the names kept for examples (example.com, .example, .test).
+func exampleURL(t *testing.T, raw string) {
+	t.Helper()
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatalf("the example %q is not an address: %v", raw, err)
+	}
+	h := u.Hostname()
+	if h != "example.com" && !strings.HasSuffix(h, ".example.com") && !strings.HasSuffix(h, ".example") && !strings.HasSuffix(h, ".test") {
+		t.Errorf("the example %q names a real host", raw)
+	}
+}
+
+// TestPlaceholdersAreExamplesTheFormTakes: every example a placeholder
+// offers is one its form accepts, and no example address is a real one:
+// the connection dialog's addresses, the office hub's, the quote amount
+// (above the NTE of the work order open, as a quote must be), the invoice
+// number, date and discount.
+func TestPlaceholdersAreExamplesTheFormTakes(t *testing.T) {
+	h := newHarness(t)
+
+	h.menuItem("Live connection…").Action()
+	var urls []string
+	for _, p := range placeholders(h.win.Canvas().Overlays().Top()) {
+		if ex, ok := example(p); ok && strings.HasPrefix(ex, "http") {
+			exampleURL(t, ex)
+			urls = append(urls, ex)
+		}
+	}
+	if len(urls) != 2 {
+		t.Fatalf("the connection dialog gives %d example addresses (%q), want the base and token URLs", len(urls), urls)
+	}
+	live := LiveSettings{BaseURL: urls[0], TokenURL: urls[1], ClientID: "given", SyncEvery: 5 * time.Minute}
+	if err := live.Validate(); err != nil {
+		t.Errorf("the connection dialog's examples are refused: %v", err)
+	}
+	h.dismissOverlays()
+
+	h.desk.showConnectOffice()
+	hubs := 0
+	for _, p := range placeholders(h.win.Canvas().Overlays().Top()) {
+		if ex, ok := example(p); ok && strings.HasPrefix(ex, "http") {
+			hubs++
+			exampleURL(t, ex)
+			if err := CheckHubURL(ex); err != nil {
+				t.Errorf("the hub example %q is refused: %v", ex, err)
+			}
+		}
+	}
+	if hubs != 1 {
+		t.Errorf("the office hub dialog gives %d example addresses", hubs)
+	}
+	h.dismissOverlays()
+
+	quotes := 0
+	seen := map[string]bool{} // one work order per currency, and one without an NTE
+	for _, r := range h.rows() {
+		wo := h.woOf(r)
+		kind := wo.Currency
+		if wo.Nte.NoLimit() {
+			kind = "no limit"
+		}
+		if ok, _ := quoteAllowed(wo); !ok || seen[kind] {
+			continue
+		}
+		seen[kind] = true
+		h.open(r.Id)
+		q := tabOf[*quoteTab](h)
+		ex, ok := example(q.amount.PlaceHolder)
+		if !ok {
+			t.Fatalf("the quote amount's placeholder %q offers no example", q.amount.PlaceHolder)
+		}
+		if _, err := parseQuote(wo, ex, "the pump needs replacing"); err != nil {
+			t.Errorf("%s (NTE %s): the quote example %q is refused: %v", r.Number, nteText(wo.Nte.Amount), ex, err)
+		}
+		quotes++
+	}
+	if quotes == 0 {
+		t.Fatal("no work order of the demo takes a quote")
+	}
+
+	h.open(checkedInWithProcedure(h).WorkOrderId)
+	h.selectTab("Invoice")
+	inv := tabOf[*invoiceTab](h)
+	if ex, ok := example(inv.number.PlaceHolder); !ok || strings.TrimSpace(ex) == "" {
+		t.Errorf("the invoice number's placeholder reads %q", inv.number.PlaceHolder)
+	}
+	if ex := strings.TrimPrefix(inv.date.PlaceHolder, "e.g. "); ex == inv.date.PlaceHolder {
+		t.Errorf("the invoice date's placeholder %q offers no example", ex)
+	} else if _, err := parseDay(ex); err != nil {
+		t.Errorf("the invoice date's example %q is refused: %v", ex, err)
+	}
+	if _, err := parseRate(inv.discount.PlaceHolder, h.desk.detail.wo.Currency); err != nil {
+		t.Errorf("the discount's placeholder %q is refused: %v", inv.discount.PlaceHolder, err)
+	}
+}
+
+// woOf reads the work order of a list row.
+func (h *harness) woOf(r storage.Row) *api.WorkOrder {
+	h.t.Helper()
+	wo, err := h.store.WorkOrder(context.Background(), r.Id)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return wo
+}
