@@ -2,10 +2,12 @@ package ui
 
 import (
 	"image/color"
+	"slices"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 )
 
 // TestTheKeyboardsRowIsMarkedAcrossTheList: while the list has the
@@ -45,6 +47,14 @@ func TestTheKeyboardsRowIsMarkedAcrossTheList(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("the marked row reads %q, want the highlighted %s", numbers, want)
+	}
+
+	// A click moves the keyboard's row to the clicked one: the mark never
+	// stays on a row the person left with the mouse.
+	tbl.Select(widget.TableCellID{Row: 4, Col: 1})
+	h.flush()
+	if _, _, numbers := marked(); !slices.Contains(numbers, h.rows()[4].Number) {
+		t.Errorf("after a click on %s the marked row reads %q", h.rows()[4].Number, numbers)
 	}
 	c.Unfocus()
 	if n, _, _ := marked(); n != 0 {

@@ -138,6 +138,7 @@ func newListView(store *storage.Store, prefs fyne.Preferences, background, do fu
 	}
 	v.table.UpdateHeader = v.updateHeader
 	v.table.OnSelected = func(id widget.TableCellID) {
+		v.table.clicked(id)
 		if r, ok := v.rowAt(id.Row); ok && v.columnAt(id.Col) != colSelect {
 			v.open(r.Id)
 		}

@@ -34,6 +34,17 @@ func newWOTable() *woTable {
 	return t
 }
 
+// clicked moves the keyboard's row to a row the person clicked: Fyne's
+// Select moves its own highlight there without telling OnHighlighted, and
+// the row mark would stay where the keyboard last was.
+func (t *woTable) clicked(id widget.TableCellID) {
+	moved := id.Row != t.highlighted.Row
+	t.highlighted = id
+	if moved && t.focused {
+		t.Refresh()
+	}
+}
+
 func (t *woTable) FocusGained() {
 	t.focused = true
 	t.Table.FocusGained()
