@@ -140,8 +140,16 @@ func (d *Desk) bulkButtons() []fyne.Disableable {
 // bar then shows whether it went out.
 func (d *Desk) queued(what string) {
 	d.status.refresh()
-	d.status.flash(what + ": queued, sending…")
+	d.status.flash(what + queuedSuffix)
 }
+
+// queuedSuffix ends the note of an action just queued; the status bar turns
+// it into sentSuffix once the outbox has nothing left to send, so the note
+// never says "sending" about what was sent.
+const (
+	queuedSuffix = ": queued, sending…"
+	sentSuffix   = ": sent"
+)
 
 func (d *Desk) openLink(link api.DownloadURL) {
 	u, err := url.Parse(link.URL)

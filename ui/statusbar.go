@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"strings"
 	"net/url"
 	"time"
 
@@ -192,6 +193,9 @@ func (s *statusBar) refresh() {
 	default:
 		s.outbox.SetText("Outbox: all sent")
 		s.outbox.Importance = widget.MediumImportance
+		if what, ok := strings.CutSuffix(s.note.Text, queuedSuffix); ok && s.alertRow == 0 {
+			s.note.SetText(what + sentSuffix)
+		}
 	}
 	s.outbox.Refresh()
 	if n, err := s.d.store.NeedsAttentionCount(ctx); err == nil {

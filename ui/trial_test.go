@@ -451,3 +451,23 @@ func TestTheBulkResultSaysTheOutcomeAndFitsIt(t *testing.T) {
 		t.Errorf("%.0f px of empty dialog between the last result and Close: the dialog is not sized to its content", gap)
 	}
 }
+
+// TestTheQueuedNoteSaysSentOnceSent: the status bar's note about an action
+// just taken says "queued, sending…" only while it is; once the outbox has
+// sent everything it says "sent", never "sending" about what went out.
+func TestTheQueuedNoteSaysSentOnceSent(t *testing.T) {
+	h := newHarness(t)
+	r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusNew })
+	h.open(r.Id)
+	test.Tap(h.desk.detail.accept)
+	h.flush()
+	want := "Accept " + r.Number + ": queued, sending…"
+	if got := h.desk.status.note.Text; got != want {
+		t.Fatalf("after tapping Accept the status bar says %q, want %q", got, want)
+	}
+	h.send()
+	h.desk.status.refresh()
+	if got := h.desk.status.note.Text; got != "Accept "+r.Number+": sent" {
+		t.Errorf("once sent the status bar says %q", got)
+	}
+}
