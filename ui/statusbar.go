@@ -3,8 +3,8 @@ package ui
 import (
 	"context"
 	"fmt"
-	"strings"
 	"net/url"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
