@@ -94,7 +94,7 @@ func newDetailView(d *Desk, tabs []tab) *detailView {
 	v.header = header
 	card := container.NewStack(newThemedFill(theme.ColorNameHeaderBackground),
 		container.NewPadded(container.NewVBox(header, v.queued, v.refused)))
-	v.body = container.NewBorder(card, nil, nil, nil, v.appTabs)
+	v.body = container.NewBorder(card, nil, nil, nil, newTabsFit(v.appTabs))
 
 	hint := widget.NewLabelWithStyle("Select a work order on the left to see it here.\nIn the list, the Up and Down keys move and Enter opens; "+shortcutLabel("F")+" searches.",
 		fyne.TextAlignCenter, fyne.TextStyle{Italic: true})
