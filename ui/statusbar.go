@@ -269,6 +269,11 @@ func (s *statusBar) listProblem(err error) {
 
 // flash shows a short confirmation until a refresh a few seconds later.
 func (s *statusBar) flash(msg string) {
+	if s.alertRow != 0 && nowFunc().Before(s.noteUntil) {
+		// A refusal still being shown outranks a passing note; the
+		// service can refuse an action before its "queued" note is up.
+		return
+	}
 	s.alertRow = 0
 	s.note.Importance = widget.MediumImportance
 	s.note.SetText(msg)

@@ -471,3 +471,16 @@ func TestTheQueuedNoteSaysSentOnceSent(t *testing.T) {
 		t.Errorf("once sent the status bar says %q", got)
 	}
 }
+
+// TestARefusalIsNotCoveredByItsQueuedNote: the service can refuse an
+// action before the window has put up its "queued, sending…" note; the
+// red refusal stays, not a note saying it is still being sent.
+func TestARefusalIsNotCoveredByItsQueuedNote(t *testing.T) {
+	h := newHarness(t)
+	s := h.desk.status
+	s.alert(7, "SMJ73246: Quote was refused by the service. Sakura Mart Japan does not accept quotes.")
+	h.desk.queued("Quote ¥9,999,999 for SMJ73246")
+	if got := s.note.Text; !strings.Contains(got, "refused") || s.note.Importance != widget.DangerImportance {
+		t.Errorf("after the refusal and then the queued note the status bar says %q", got)
+	}
+}
