@@ -307,6 +307,28 @@ func (t *visitTab) confirmRealTime(action string, queue func()) bool {
 	return true
 }
 
+// confirmDetailsLater asks first when a check-out would leave the work
+// order waiting for its completion details (a PMRM work order checked out
+// without what its customer requires: api.CheckOutOutcome): the person may
+// have meant to fill them in now.
+func (t *visitTab) confirmDetailsLater(queue func()) bool {
+	if api.CheckOutOutcome(t.wo, t.settings, t.form.completion()) != api.StatusNeedsCompletionDetails {
+		return false
+	}
+	msg := fmt.Sprintf("%s asks for completion details at check-out, and some are not filled in. "+
+		"%s will wait in Needs completion details until you give them with Complete details; its invoice can be submitted only after that.\n\n"+
+		"Check out without them?", t.wo.Customer.Name, t.wo.WorkOrderNumber)
+	c := newConfirm("Check out without the completion details?", msg, func(ok bool) {
+		if ok {
+			queue()
+		}
+	}, t.d.win)
+	c.SetConfirmText("Check out now")
+	c.SetDismissText("Fill them in")
+	c.Show()
+	return true
+}
+
 func newCompleteDetailsButton(t *visitTab) *widget.Button {
 	b := widget.NewButtonWithIcon("Complete details", theme.DocumentCreateIcon(), t.onCompleteDetails)
 	b.Importance = widget.HighImportance

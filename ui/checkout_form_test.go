@@ -132,6 +132,55 @@ func TestCheckOutFormAsksWhatTheCustomerRequires(t *testing.T) {
 	}
 }
 
+// TestAPMRMCheckOutWithoutTheDetailsAsksFirst: checking out a PMRM work
+// order without what its customer asks for is allowed (it then waits in
+// Needs completion details), but not by surprise: the window asks first,
+// and "Fill them in" queues nothing.
+func TestAPMRMCheckOutWithoutTheDetailsAsksFirst(t *testing.T) {
+	h := newHarness(t)
+	ctx := context.Background()
+	r := h.rowWhere(func(r storage.Row) bool {
+		if r.Status != api.StatusCheckedIn && r.Status != api.StatusAccepted && r.Status != api.StatusPaused {
+			return false
+		}
+		wo, err := h.store.WorkOrder(ctx, r.Id)
+		if err != nil || wo.Type != api.WorkOrderTypePMRM {
+			return false
+		}
+		cs, err := h.store.CustomerSettings(ctx, wo.Customer.Id)
+		return err == nil && cs.RepairInfoRequired
+	})
+	h.open(r.Id)
+	h.selectTab("Visit")
+	v := tabOf[*visitTab](h)
+	if r.Status != api.StatusCheckedIn {
+		test.Tap(v.checkIn)
+		h.send()
+		h.desk.changed([]int64{r.Id})
+		h.flush()
+	}
+	test.Tap(v.checkOut)
+	if msg := h.overlayText(); !strings.Contains(msg, "needs completion details") || !strings.Contains(msg, "check out without them?") {
+		t.Fatalf("a PMRM check-out without the details shows %q; want the question first", msg)
+	}
+	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Fill them in"))
+	h.flush()
+	for _, k := range queuedKinds(t, h, r.Id) {
+		if k == storage.KindCheckOut {
+			t.Fatal("a check-out was queued although the person chose to fill the details in")
+		}
+	}
+	test.Tap(v.checkOut)
+	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Check out now"))
+	h.flush()
+	h.send()
+	h.desk.changed([]int64{r.Id})
+	h.flush()
+	if got := v.wo.Status; got != api.StatusNeedsCompletionDetails {
+		t.Fatalf("after checking out without the details the work order is %s", got)
+	}
+}
+
 // TestCompleteDetailsLater: a work order waiting in NeedsCompletionDetails
 // offers "Complete details" on the visit tab, asks the customer's question,
 // and becomes CheckedOut once the details are sent.

@@ -254,6 +254,9 @@ func (t *visitTab) onVisit(action string) {
 	if at == nil && t.confirmRealTime(action, queue) {
 		return
 	}
+	if action == "Check out" && t.confirmDetailsLater(queue) {
+		return
+	}
 	queue()
 }
 
