@@ -284,7 +284,9 @@ func (t *visitTab) onCompleteDetails() {
 			t.d.showError(err)
 			return
 		}
-		t.lastState.SetText(t.d.lastActionText(woID))
+		if t.showing(woID) {
+			t.lastState.SetText(t.d.lastActionText(woID))
+		}
 	})
 }
 

@@ -247,8 +247,10 @@ func (t *visitTab) onVisit(action string) {
 				t.d.showError(err)
 				return
 			}
-			t.when.SetSelected(whenNow)
-			t.lastState.SetText(t.d.lastActionText(woID))
+			if t.showing(woID) {
+				t.when.SetSelected(whenNow)
+				t.lastState.SetText(t.d.lastActionText(woID))
+			}
 		})
 	}
 	if at == nil && t.confirmRealTime(action, queue) {
@@ -276,9 +278,16 @@ func (t *visitTab) onSchedule() {
 			t.d.showError(err)
 			return
 		}
-		t.lastState.SetText(t.d.lastActionText(woID))
+		if t.showing(woID) {
+			t.lastState.SetText(t.d.lastActionText(woID))
+		}
 	})
 }
+
+// showing reports whether the tab still shows work order woID: an action
+// queued in the background may come back after the person opened another,
+// whose form must not be reset or relabelled by it.
+func (t *visitTab) showing(woID int64) bool { return t.wo != nil && t.wo.WorkOrderId == woID }
 
 // dateAndTime puts a date picker and the hour and minute selects on one line.
 func dateAndTime(date *dateEntry, at *timePicker) *fyne.Container {
