@@ -125,18 +125,26 @@ func (d *Desk) newRefusalView(woID int64, r storage.OutboxRow) *refusalView {
 	return v
 }
 
-// retryAction sends a refused (or waiting) action again.
+// retryAction sends a refused (or waiting) action again. It takes its turn
+// among the window's writes, so a correction tapped before it is queued
+// first; retrying the action being corrected ends the correction, so a
+// correction sent afterwards is a new action, not a second copy by surprise.
 func (d *Desk) retryAction(id int64) {
-	d.deps.Background(func() {
-		row, err := d.store.Retry(context.Background(), id)
-		d.do(func() {
-			if err != nil {
-				d.showError(err)
-				return
-			}
-			d.queued(actionText(*row) + ": sent again")
-			d.changed(row.WorkOrderIds)
-		})
+	if c := d.correcting; c != nil && c.row == id {
+		d.correcting = nil
+	}
+	store := d.store
+	var row *storage.OutboxRow
+	d.write(func(ctx context.Context) (err error) {
+		row, err = store.Retry(ctx, id)
+		return err
+	}, func(err error) {
+		if err != nil {
+			d.showError(err)
+			return
+		}
+		d.queued(actionText(*row) + ": sent again")
+		d.changed(row.WorkOrderIds)
 	})
 }
 
@@ -148,18 +156,19 @@ func (d *Desk) discardAction(id int64) {
 			if !ok {
 				return
 			}
-			d.deps.Background(func() {
-				row, _ := d.store.OutboxRow(context.Background(), id)
-				err := d.store.Discard(context.Background(), id)
-				d.do(func() {
-					if err != nil {
-						d.showError(err)
-						return
-					}
-					if row != nil {
-						d.changed(row.WorkOrderIds)
-					}
-				})
+			store := d.store
+			var row *storage.OutboxRow
+			d.write(func(ctx context.Context) error {
+				row, _ = store.OutboxRow(ctx, id)
+				return store.Discard(ctx, id)
+			}, func(err error) {
+				if err != nil {
+					d.showError(err)
+					return
+				}
+				if row != nil {
+					d.changed(row.WorkOrderIds)
+				}
 			})
 		}, d.win)
 }
