@@ -140,6 +140,9 @@ func (h *Hub) handleNotification(ctx context.Context, ev api.Event) error {
 		return err
 	}
 	if id := ev.Header.WorkOrderId; id > 0 {
+		if err := h.db.readsChanged(ctx, []int64{id}); err != nil {
+			h.log.Warn("marking the reads of a work order a notification names", "err", err)
+		}
 		// A failed re-read is caught by the next sync: the event still goes out.
 		done := make(chan struct{})
 		go func() {

@@ -188,6 +188,9 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 		}
 		if wr.status == http.StatusOK {
 			changed := h.succeeded(wr)
+			if err := h.db.readsChanged(after, changed); err != nil {
+				h.log.Warn("marking the reads of written work orders", "err", err)
+			}
 			for _, id := range changed {
 				if err := h.refresh(after, id); err != nil {
 					// The write took effect; the next sync brings the record.

@@ -35,23 +35,46 @@ func (db *DB) nextReadVersion(ctx context.Context) (int64, error) {
 }
 
 // storeRead keeps the answer of a fetch that began at version, unless a
-// fetch that began later stored its answer already: a slow fetch from
-// before a write never undoes the refresh that followed it.
+// fetch that began later stored its answer already, or the work order
+// changed after it began (readsChanged): a slow fetch from before a write
+// never undoes the refresh that followed it, nor is it stored when that
+// refresh found nothing stored yet. The work order's row is locked (shared)
+// while the answer is stored, so a mark set meanwhile either waits for it,
+// and the refresh that follows the mark sees the answer, or is seen by it.
 func (db *DB) storeRead(ctx context.Context, ref readRef, version int64, status int, body []byte) error {
-	var wo, cust *int64
+	var err error
 	if ref.workOrder != 0 {
-		wo = &ref.workOrder
+		_, err = db.Pool.Exec(ctx, `WITH w AS (SELECT id FROM work_orders WHERE id = $3 AND reads_after < $6 FOR SHARE)
+			INSERT INTO reads (kind, key, work_order_id, status, body, version)
+			SELECT $1, $2, w.id, $4, $5, $6 FROM w
+			ON CONFLICT (kind, key) DO UPDATE SET status = EXCLUDED.status, body = EXCLUDED.body, version = EXCLUDED.version,
+				stale = false, fetched = now()
+			WHERE reads.version < EXCLUDED.version`, ref.kind, ref.key, ref.workOrder, status, string(body), version)
+	} else {
+		_, err = db.Pool.Exec(ctx, `INSERT INTO reads (kind, key, customer_id, status, body, version)
+			VALUES ($1, $2, $3, $4, $5, $6)
+			ON CONFLICT (kind, key) DO UPDATE SET status = EXCLUDED.status, body = EXCLUDED.body, version = EXCLUDED.version,
+				stale = false, fetched = now()
+			WHERE reads.version < EXCLUDED.version`, ref.kind, ref.key, ref.customer, status, string(body), version)
 	}
-	if ref.customer != 0 {
-		cust = &ref.customer
-	}
-	_, err := db.Pool.Exec(ctx, `INSERT INTO reads (kind, key, work_order_id, customer_id, status, body, version)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)
-		ON CONFLICT (kind, key) DO UPDATE SET status = EXCLUDED.status, body = EXCLUDED.body, version = EXCLUDED.version,
-			stale = false, fetched = now()
-		WHERE reads.version < EXCLUDED.version`, ref.kind, ref.key, wo, cust, status, string(body), version)
 	if err != nil {
 		return fmt.Errorf("hub: storing an answer: %w", err)
+	}
+	return nil
+}
+
+// readsChanged marks the work orders ids changed now, after a write took
+// effect, a notification said so or a sync saw it: a fetch of their reads
+// that began before is not stored (see storeRead). Rows are locked in id
+// order, as StoreWorkOrders does, so the two never deadlock.
+func (db *DB) readsChanged(ctx context.Context, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	_, err := db.Pool.Exec(ctx, `UPDATE work_orders SET reads_after = nextval('reads_version')
+		WHERE id IN (SELECT id FROM work_orders WHERE id = ANY($1) ORDER BY id FOR UPDATE)`, ids)
+	if err != nil {
+		return fmt.Errorf("hub: marking the reads of changed work orders: %w", err)
 	}
 	return nil
 }

@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"reflect"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -296,6 +298,9 @@ func TestStoredReadsFollowWritesNotificationsAndSyncs(t *testing.T) {
 func TestAnOlderFetchNeverOverwritesANewerAnswer(t *testing.T) {
 	o := newOffice(t, sandbox.Options{})
 	ctx := context.Background()
+	if err := o.db.StoreWorkOrders(ctx, []api.WorkOrder{{WorkOrderId: 42, LastUpdate: time.Now()}}); err != nil {
+		t.Fatal(err)
+	}
 	ref, _ := refOf("/api/messages", url.Values{"workOrderId": {"42"}})
 	older, err := o.db.nextReadVersion(ctx)
 	if err != nil {
@@ -315,4 +320,62 @@ func TestAnOlderFetchNeverOverwritesANewerAnswer(t *testing.T) {
 	if err != nil || !found || got.stale || !strings.Contains(string(got.body), "new") {
 		t.Fatalf("stored after an older fetch: %s (stale %v), %v", got.body, got.stale, err)
 	}
+}
+
+// A desktop opens a tab the first time through instance B while a
+// colleague's write goes through A: B's fetch began before the write and
+// answers with the old list, and A found nothing stored to refresh. That
+// old answer must not be stored as fresh: the next read shows the write.
+func TestAFetchFromBeforeAWriteIsNotStoredAfterIt(t *testing.T) {
+	o := newOffice(t, sandbox.Options{})
+	a, b := o.start(nil), o.start(nil)
+	firstSyncDone(t, a, b)
+	ana, _ := o.person(a, "Ana Ruiz")
+	bo, _ := o.person(b, "Bo Chen")
+	ctx := context.Background()
+	id := newWorkOrder(t, o)
+	if err := ana.Accept(ctx, &api.AcceptRequest{WorkOrderId: id}); err != nil {
+		t.Fatal(err)
+	}
+	fetched, release := make(chan struct{}), make(chan struct{})
+	var held atomic.Bool
+	o.setIntercept(func(w http.ResponseWriter, r *http.Request) bool {
+		if r.Method != http.MethodGet || !strings.EqualFold(r.URL.Path, "/api/messages") || !held.CompareAndSwap(false, true) {
+			return false
+		}
+		// The service answers now; the answer reaches the hub later.
+		rec := httptest.NewRecorder()
+		o.sb.Handler().ServeHTTP(rec, r)
+		close(fetched)
+		<-release
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(rec.Code)
+		w.Write(rec.Body.Bytes())
+		return true
+	})
+	first := make(chan error, 1)
+	go func() {
+		_, err := bo.ListMessages(ctx, id)
+		first <- err
+	}()
+	<-fetched
+	if err := ana.SendMessage(ctx, &api.MessageRequest{WorkOrderId: id, Text: "sent meanwhile"}); err != nil {
+		t.Fatal(err)
+	}
+	close(release)
+	if err := <-first; err != nil {
+		t.Fatal(err)
+	}
+	msgs, err := bo.ListMessages(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range msgs {
+		if m.Text == "sent meanwhile" {
+			return
+		}
+	}
+	t.Fatalf("messages read through B after Ana's message through A: %+v", msgs)
 }

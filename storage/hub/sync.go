@@ -129,6 +129,10 @@ func (h *Hub) SyncNow(ctx context.Context) error {
 		}
 		need = append(need, w.WorkOrderId)
 	}
+	// The search saw them change: a fetch of their reads from before is stale.
+	if err := h.db.readsChanged(ctx, need); err != nil {
+		h.log.Warn("marking the reads of changed work orders", "err", err)
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(4)
 	for start := 0; start < len(need); start += api.MaxReadBatch {
