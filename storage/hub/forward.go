@@ -233,6 +233,11 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 	w.Write(wr.answer)
 }
 
+// maxBulk caps the work orders of one bulk call as the sandbox does: the
+// service publishes no limit, the sandbox assumes 100 and refuses more
+// with this same answer.
+const maxBulk = 100
+
 // prepareJSON reads a JSON body and finds the work orders it names; a
 // malformed body is refused as the service would, and nothing is forwarded.
 func prepareJSON(w http.ResponseWriter, r *http.Request, wr *write) *api.Error {
@@ -257,7 +262,16 @@ func prepareJSON(w http.ResponseWriter, r *http.Request, wr *write) *api.Error {
 	switch {
 	case env.WorkOrderId > 0:
 		wr.workOrders = []int64{env.WorkOrderId}
+	case len(env.WorkOrderIds) > maxBulk:
+		// Each work order named takes a lock in PostgreSQL until the write
+		// is done: a body of thousands would exhaust them for everyone.
+		return invalid("WorkOrderIds", fmt.Sprintf("at most %d work orders per bulk call; %d were given", maxBulk, len(env.WorkOrderIds)))
 	case len(env.WorkOrderIds) > 0:
+		for _, id := range env.WorkOrderIds {
+			if id <= 0 {
+				return invalid("WorkOrderIds", "each of WorkOrderIds must be a positive integer")
+			}
+		}
 		wr.workOrders = env.WorkOrderIds
 	default:
 		return invalid("WorkOrderId", "WorkOrderId is required")
