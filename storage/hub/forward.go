@@ -35,7 +35,7 @@ func workOrderLockKeys(id int64) (int32, int32) {
 // token and streams the answer back. Download links pass through and are
 // never stored.
 func (h *Hub) passRead(w http.ResponseWriter, r *http.Request) {
-	resp, err := h.send(r.Context(), r.Method, r.URL, nil, "", true)
+	resp, err := h.send(r.Context(), nil, r.Method, r.URL, nil, "", true)
 	if err != nil {
 		h.unreachable(w, r.URL.Query().Get("messageId"), err)
 		return
@@ -44,9 +44,15 @@ func (h *Hub) passRead(w http.ResponseWriter, r *http.Request) {
 	copyAnswer(w, resp)
 }
 
+// errDesktopGone: the desktop hung up before its write was sent, so it was
+// not; its outbox sends it again.
+var errDesktopGone = errors.New("the desktop hung up before its write was sent")
+
 // send calls the service at the request's path with the company's token;
-// body is replayed once after a 401 when replayable.
-func (h *Hub) send(ctx context.Context, method string, in *url.URL, body func() io.Reader, contentType string, replayable bool) (*http.Response, error) {
+// body is replayed once after a 401 when replayable. Once desk (the
+// desktop's request, nil for the hub's own calls) is done, nothing more is
+// sent: the call itself runs with ctx, which may outlive it.
+func (h *Hub) send(ctx, desk context.Context, method string, in *url.URL, body func() io.Reader, contentType string, replayable bool) (*http.Response, error) {
 	base, err := url.Parse(h.client.BaseURL())
 	if err != nil {
 		return nil, err
@@ -69,6 +75,9 @@ func (h *Hub) send(ctx context.Context, method string, in *url.URL, body func() 
 		req.Header.Set("Accept", "application/json")
 		if contentType != "" {
 			req.Header.Set("Content-Type", contentType)
+		}
+		if desk != nil && desk.Err() != nil {
+			return nil, errDesktopGone
 		}
 		resp, err := h.hc.Do(req)
 		if err != nil {
@@ -124,6 +133,9 @@ type write struct {
 	// answer is the service's answer, kept for the audit and the refresh.
 	status int
 	answer []byte
+	// replayed: the answer is the one the service gave an earlier attempt
+	// with this MessageId; nothing was sent.
+	replayed bool
 	// retryAfter is the service's Retry-After (429, 503), passed on so the
 	// desktop's outbox waits as the service asked.
 	retryAfter string
@@ -176,7 +188,16 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 		call = r.Context()
 	}
 	err := h.locked(after, wait, wr.workOrders, func(tx pgx.Tx) error {
-		resp, err := h.send(call, wr.method, r.URL, wr.body, wr.contentType, wr.replayable)
+		// A desktop that lost an answer sends the write again with its
+		// MessageId; the service may not drop repeats, so the answer it
+		// gave is given again instead.
+		if prev, ok, err := answeredBefore(after, tx, wr); err != nil {
+			return err
+		} else if ok {
+			wr.status, wr.answer, wr.replayed = http.StatusOK, prev, true
+			return nil
+		}
+		resp, err := h.send(call, r.Context(), wr.method, r.URL, wr.body, wr.contentType, wr.replayable)
 		if err != nil {
 			return err
 		}
@@ -203,6 +224,9 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 		return h.record(after, tx, wr)
 	})
 	switch {
+	case errors.Is(err, errDesktopGone):
+		h.log.Info("a write was not sent: its desktop hung up first", "messageId", wr.messageId)
+		return
 	case err != nil && wr.status == 0:
 		msg := unreachableMessage
 		if errors.Is(err, errWaitedTooLong) {
@@ -237,6 +261,27 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 // service publishes no limit, the sandbox assumes 100 and refuses more
 // with this same answer.
 const maxBulk = 100
+
+// answeredBefore is the service's answer to an earlier attempt of wr (the
+// same person, operation and MessageId) that it accepted, if any.
+func answeredBefore(ctx context.Context, tx pgx.Tx, wr *write) ([]byte, bool, error) {
+	rows, err := tx.Query(ctx, `SELECT method, path, answer FROM audit
+		WHERE message_id = $1 AND person_id = $2 AND status = 200 ORDER BY id`, wr.messageId, wr.person.Id)
+	if err != nil {
+		return nil, false, fmt.Errorf("hub: looking for an earlier attempt: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var method, path, answer string
+		if err := rows.Scan(&method, &path, &answer); err != nil {
+			return nil, false, fmt.Errorf("hub: looking for an earlier attempt: %w", err)
+		}
+		if method == wr.method && normalizePath(path) == normalizePath(wr.path) && json.Valid([]byte(answer)) {
+			return []byte(answer), true, nil
+		}
+	}
+	return nil, false, rows.Err()
+}
 
 // prepareJSON reads a JSON body and finds the work orders it names; a
 // malformed body is refused as the service would, and nothing is forwarded.

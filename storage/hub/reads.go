@@ -225,7 +225,7 @@ func (h *Hub) refreshRead(ctx context.Context, ref readRef) (*fetchedAnswer, err
 }
 
 func (h *Hub) fetch(ctx context.Context, ref readRef) (*fetchedAnswer, error) {
-	resp, err := h.send(ctx, http.MethodGet, ref.url(), nil, "", true)
+	resp, err := h.send(ctx, nil, http.MethodGet, ref.url(), nil, "", true)
 	if err != nil {
 		return nil, err
 	}
