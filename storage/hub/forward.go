@@ -9,7 +9,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -17,108 +16,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/workorderdesk/workdesk/api"
 )
-
-// writeLock marks the per-work-order advisory locks that make writes to one
-// work order go to the service one at a time across instances. They use
-// PostgreSQL's two-key form, which no other lock of the hub uses.
-const writeLock = 0x574F4448
-
-// workOrderLockKeys maps a work order id to its lock's two 32-bit keys
-// without losing any of its 64 bits: the high half, marked by writeLock,
-// and the low half.
-func workOrderLockKeys(id int64) (int32, int32) {
-	return int32(uint32(id>>32) ^ writeLock), int32(uint32(id))
-}
-
-// passRead forwards a read the replica does not answer (download links,
-// and any read the hub does not know) to the service with the company's
-// token and streams the answer back. Download links pass through and are
-// never stored.
-func (h *Hub) passRead(w http.ResponseWriter, r *http.Request) {
-	resp, err := h.send(r.Context(), nil, r.Method, r.URL, nil, "", true)
-	if err != nil {
-		h.unreachable(w, r.URL.Query().Get("messageId"), err)
-		return
-	}
-	defer resp.Body.Close()
-	copyAnswer(w, resp)
-}
-
-// errDesktopGone: the desktop hung up before its write was sent, so it was
-// not; its outbox sends it again.
-var errDesktopGone = errors.New("the desktop hung up before its write was sent")
-
-// send calls the service at the request's path with the company's token;
-// body is replayed once after a 401 when replayable. Once desk (the
-// desktop's request, nil for the hub's own calls) is done, nothing more is
-// sent: the call itself runs with ctx, which may outlive it.
-func (h *Hub) send(ctx, desk context.Context, method string, in *url.URL, body func() io.Reader, contentType string, replayable bool) (*http.Response, error) {
-	base, err := url.Parse(h.client.BaseURL())
-	if err != nil {
-		return nil, err
-	}
-	u := base.ResolveReference(&url.URL{Path: strings.TrimPrefix(in.Path, "/"), RawQuery: in.RawQuery})
-	for attempt := 0; ; attempt++ {
-		tok, err := h.tokens.Token(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("getting the company's access token: %w", err)
-		}
-		var rd io.Reader
-		if body != nil {
-			rd = body()
-		}
-		req, err := http.NewRequestWithContext(ctx, method, u.String(), rd)
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set("Authorization", "Bearer "+tok)
-		req.Header.Set("Accept", "application/json")
-		if contentType != "" {
-			req.Header.Set("Content-Type", contentType)
-		}
-		if desk != nil && desk.Err() != nil {
-			return nil, errDesktopGone
-		}
-		resp, err := h.hc.Do(req)
-		if err != nil {
-			return nil, err
-		}
-		if resp.StatusCode == http.StatusUnauthorized {
-			h.tokens.Invalidate(tok)
-			if attempt == 0 && replayable {
-				io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
-				resp.Body.Close()
-				continue
-			}
-			// The service refused the company's credentials: the desktop's
-			// own token is fine, so this must not read as a 401 to it.
-			resp.Body.Close()
-			return nil, errors.New("the service refused the company's credentials")
-		}
-		return resp, nil
-	}
-}
-
-func copyAnswer(w http.ResponseWriter, resp *http.Response) {
-	for _, k := range []string{"Content-Type", "Content-Length", "Allow", "Retry-After"} {
-		if v := resp.Header.Get(k); v != "" {
-			w.Header().Set(k, v)
-		}
-	}
-	w.WriteHeader(resp.StatusCode)
-	io.Copy(w, resp.Body)
-}
-
-const unreachableMessage = "The work order service cannot be reached from the hub; try again later."
-
-const busyMessage = "The hub is busy with other changes to this work order; try again shortly."
-
-// unreachable answers 503 in the service's error body: the desktop's outbox
-// keeps the action and retries it with the same MessageId.
-func (h *Hub) unreachable(w http.ResponseWriter, messageId string, err error) {
-	h.log.Warn("the service cannot be reached", "err", err)
-	writeError(w, unavailable(unreachableMessage), messageId)
-}
 
 // write is one desktop write on its way to the service.
 type write struct {
@@ -136,6 +33,8 @@ type write struct {
 	// replayed: the answer is the one the service gave an earlier attempt
 	// with this MessageId; nothing was sent.
 	replayed bool
+	// cut: the service's answer broke off while it was read.
+	cut error
 	// retryAfter is the service's Retry-After (429, 503), passed on so the
 	// desktop's outbox waits as the service asked.
 	retryAfter string
@@ -204,24 +103,11 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 		defer resp.Body.Close()
 		wr.status = resp.StatusCode
 		wr.retryAfter = resp.Header.Get("Retry-After")
-		if wr.answer, err = io.ReadAll(io.LimitReader(resp.Body, maxJSONBody)); err != nil {
-			return err
-		}
-		if wr.status == http.StatusOK {
-			changed := h.succeeded(wr)
-			if err := h.db.readsChanged(after, changed); err != nil {
-				h.log.Warn("marking the reads of written work orders", "err", err)
-			}
-			for _, id := range changed {
-				if err := h.refresh(after, id); err != nil {
-					// The write took effect; the next sync brings the record.
-					h.log.Warn("re-reading a work order after a write", "workOrder", id, "err", err)
-				}
-			}
-			// Before the answer: the desktop re-reads what it changed next.
-			h.refreshReads(after, changed)
-		}
-		return h.record(after, tx, wr)
+		wr.answer, wr.cut = io.ReadAll(io.LimitReader(resp.Body, maxJSONBody))
+		// From here on the service has answered: whatever fails next, the
+		// re-reads, the audit and the event still happen.
+		h.followWrite(after, wr)
+		return h.record(after, tx, wr, false)
 	})
 	switch {
 	case errors.Is(err, errDesktopGone):
@@ -231,7 +117,7 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 		msg := unreachableMessage
 		if errors.Is(err, errWaitedTooLong) {
 			msg = busyMessage
-			h.log.Warn("an upload waited too long for its turn", "err", err)
+			h.log.Warn("a write waited too long for its turn", "err", err)
 			writeError(w, unavailable(msg), wr.messageId)
 		} else {
 			h.unreachable(w, wr.messageId, err)
@@ -240,14 +126,27 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 		wr.status = http.StatusServiceUnavailable
 		wr.answer, _ = json.Marshal(&api.Error{Message: msg, MessageId: wr.messageId})
 		if err := pgx.BeginFunc(after, h.db.Pool, func(tx pgx.Tx) error {
-			return h.record(after, tx, wr)
+			return h.record(after, tx, wr, false)
 		}); err != nil {
 			h.log.Error("auditing a write that did not reach the service", "err", err)
 		}
 		return
-	case err != nil:
-		// The service answered; only the audit or the event was lost.
-		h.log.Error("recording a forwarded write", "err", err)
+	case err != nil && !wr.replayed:
+		// The service answered, but the write's transaction was lost (its
+		// connection ended, the commit failed): record the write again on
+		// a connection of its own, so the audit and the event are kept.
+		h.log.Warn("the transaction of a forwarded write was lost; recording it again", "err", err)
+		if err := pgx.BeginFunc(after, h.db.Pool, func(tx pgx.Tx) error {
+			return h.record(after, tx, wr, true)
+		}); err != nil {
+			h.log.Error("recording a forwarded write", "err", err)
+		}
+	}
+	if wr.cut != nil {
+		// The write reached the service but its answer did not come back
+		// whole: the desktop's outbox checks what took effect and retries.
+		h.unreachable(w, wr.messageId, wr.cut)
+		return
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	if wr.retryAfter != "" {
@@ -255,6 +154,26 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 	}
 	w.WriteHeader(wr.status)
 	w.Write(wr.answer)
+}
+
+// followWrite re-reads what a write the service accepted changed, within
+// RefreshTimeout: its work orders, 50 per call, and the reads stored about
+// them, before the desktop is answered (it re-reads them next).
+func (h *Hub) followWrite(ctx context.Context, wr *write) {
+	if wr.status != http.StatusOK {
+		return
+	}
+	changed := h.succeeded(wr)
+	if err := h.db.readsChanged(ctx, changed); err != nil {
+		h.log.Warn("marking the reads of written work orders", "err", err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, h.opts.RefreshTimeout)
+	defer cancel()
+	if err := h.refreshWorkOrders(ctx, changed); err != nil {
+		// The write took effect; the next sync brings the records.
+		h.log.Warn("re-reading work orders after a write", "err", err)
+	}
+	h.refreshReads(ctx, changed)
 }
 
 // maxBulk caps the work orders of one bulk call as the sandbox does: the
@@ -340,54 +259,6 @@ func idsFromQuery(q url.Values, wr *write) *api.Error {
 		}
 	}
 	return invalid("workOrderId", "workOrderId is required")
-}
-
-// locked runs fn in a transaction holding the advisory locks of ids (in
-// order, so two bulk writes never wait on each other crosswise). The locks
-// end with the transaction, or with the session when an instance dies. It
-// waits for its turn until wait ends, then runs with ctx. The transaction
-// is on the writes' own pool: however many writes wait on slow uploads,
-// reads and sign-ins keep the main pool.
-func (h *Hub) locked(ctx, wait context.Context, ids []int64, fn func(pgx.Tx) error) error {
-	sorted := slices.Clone(ids)
-	slices.Sort(sorted)
-	sorted = slices.Compact(sorted)
-	release, err := h.turns.take(wait, sorted)
-	if err != nil {
-		return waited(err)
-	}
-	defer release()
-	conn, err := h.db.writes.Acquire(wait)
-	if err != nil {
-		return waited(err)
-	}
-	defer conn.Release()
-	tx, err := conn.Begin(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback(context.WithoutCancel(ctx))
-	for _, id := range sorted {
-		hi, lo := workOrderLockKeys(id)
-		if _, err := tx.Exec(wait, `SELECT pg_advisory_xact_lock($1, $2)`, hi, lo); err != nil {
-			return waited(fmt.Errorf("hub: waiting for work order %d: %w", id, err))
-		}
-	}
-	if err := fn(tx); err != nil {
-		return err
-	}
-	return tx.Commit(ctx)
-}
-
-// errWaitedTooLong: an upload waited for its turn longer than its body may
-// stall; the desktop may be gone, and if not its outbox tries again.
-var errWaitedTooLong = errors.New("waited too long for other writes to the work order")
-
-func waited(err error) error {
-	if errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("%w: %w", errWaitedTooLong, err)
-	}
-	return err
 }
 
 // succeeded lists the work orders the write changed: all of them for a 200,

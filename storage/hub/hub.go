@@ -39,6 +39,11 @@ type Options struct {
 	// service again when nothing said it changed; 0 = 1 hour. Writes,
 	// notifications and syncs refresh it sooner.
 	ReadMaxAge time.Duration
+	// RefreshTimeout is how long the hub re-reads what a write, a
+	// notification or a sync changed (the work orders, the stored reads)
+	// before it answers or goes on; what is left is read again when asked.
+	// 0 = 15 s.
+	RefreshTimeout time.Duration
 	// BodyTimeout is how long a request's body may take to arrive, or an
 	// upload stall; 0 = DefaultBodyTimeout.
 	BodyTimeout time.Duration
@@ -92,6 +97,9 @@ func New(opts Options) (*Hub, error) {
 	}
 	if opts.ReadMaxAge <= 0 {
 		opts.ReadMaxAge = time.Hour
+	}
+	if opts.RefreshTimeout <= 0 {
+		opts.RefreshTimeout = 15 * time.Second
 	}
 	if opts.BodyTimeout <= 0 {
 		opts.BodyTimeout = DefaultBodyTimeout

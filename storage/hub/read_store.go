@@ -9,11 +9,14 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// storedRead is the stored answer of ref, if any.
+// storedRead is the stored answer of ref, if any. It is stale also when
+// its work order changed since it was fetched and the refresh that
+// followed did not store a newer one (it failed, or ran out of time).
 func (db *DB) storedRead(ctx context.Context, ref readRef) (storedAnswer, bool, error) {
 	var a storedAnswer
 	var body string
-	err := db.Pool.QueryRow(ctx, `SELECT status, body, stale, fetched FROM reads WHERE kind = $1 AND key = $2`,
+	err := db.Pool.QueryRow(ctx, `SELECT r.status, r.body, r.stale OR r.version < coalesce(w.reads_after, 0), r.fetched
+		FROM reads r LEFT JOIN work_orders w ON w.id = r.work_order_id WHERE r.kind = $1 AND r.key = $2`,
 		ref.kind, ref.key).Scan(&a.status, &body, &a.stale, &a.fetched)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return storedAnswer{}, false, nil

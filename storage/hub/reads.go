@@ -253,7 +253,12 @@ func (h *Hub) refreshReads(ctx context.Context, ids []int64) {
 	h.refreshAll(ctx, refs)
 }
 
+// refreshAll refreshes refs, for at most RefreshTimeout: a read left
+// unrefreshed is older than its work order's mark (readsChanged), so the
+// next desktop to ask for it has it fetched again.
 func (h *Hub) refreshAll(ctx context.Context, refs []readRef) {
+	ctx, cancel := context.WithTimeout(ctx, h.opts.RefreshTimeout)
+	defer cancel()
 	var g errgroup.Group
 	g.SetLimit(4)
 	for _, ref := range refs {

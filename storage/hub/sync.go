@@ -167,16 +167,41 @@ func (h *Hub) SyncNow(ctx context.Context) error {
 	return nil
 }
 
-// refresh re-reads one work order from the service into the replica, after
-// a write or a notification; a work order the service no longer shows
-// (recalled) is forgotten.
-func (h *Hub) refresh(ctx context.Context, id int64) error {
-	wo, err := h.client.GetWorkOrder(ctx, id)
-	if api.IsNotFoundOrRecalled(err) {
-		return h.db.DeleteWorkOrder(ctx, id)
+// refreshWorkOrders re-reads work orders from the service into the
+// replica, 50 per call, after a write or a notification; a work order the
+// service no longer shows (recalled) is forgotten.
+func (h *Hub) refreshWorkOrders(ctx context.Context, ids []int64) error {
+	var errs []error
+	for start := 0; start < len(ids); start += api.MaxReadBatch {
+		batch := ids[start:min(start+api.MaxReadBatch, len(ids))]
+		wos, err := h.client.GetWorkOrders(ctx, batch)
+		if api.IsNotFoundOrRecalled(err) {
+			if len(batch) > 1 {
+				// The refusal does not say which is gone: one at a time.
+				for _, id := range batch {
+					errs = append(errs, h.refreshWorkOrders(ctx, []int64{id}))
+				}
+				continue
+			}
+			wos, err = nil, nil
+		}
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if err := h.db.StoreWorkOrders(ctx, wos); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		got := make(map[int64]bool, len(wos))
+		for _, w := range wos {
+			got[w.WorkOrderId] = true
+		}
+		for _, id := range batch {
+			if !got[id] {
+				errs = append(errs, h.db.DeleteWorkOrder(ctx, id))
+			}
+		}
 	}
-	if err != nil {
-		return err
-	}
-	return h.db.StoreWorkOrders(ctx, []api.WorkOrder{*wo})
+	return errors.Join(errs...)
 }
