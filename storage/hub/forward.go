@@ -77,38 +77,8 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 		wait, cancel = context.WithDeadline(wait, b.stallsAt())
 		defer cancel()
 	}
-	// A write that has reached the service is seen through even if the
-	// desktop hangs up meanwhile: the call, the re-reads, the audit and the
-	// event, so colleagues hear of a write that took effect. (An upload
-	// cannot be: its file comes from the desktop as the service reads it.)
 	after := context.WithoutCancel(r.Context())
-	call := after
-	if !wr.replayable {
-		call = r.Context()
-	}
-	err := h.locked(after, wait, wr.workOrders, func(tx pgx.Tx) error {
-		// A desktop that lost an answer sends the write again with its
-		// MessageId; the service may not drop repeats, so the answer it
-		// gave is given again instead.
-		if prev, ok, err := answeredBefore(after, tx, wr); err != nil {
-			return err
-		} else if ok {
-			wr.status, wr.answer, wr.replayed = http.StatusOK, prev, true
-			return nil
-		}
-		resp, err := h.send(call, r.Context(), wr.method, r.URL, wr.body, wr.contentType, wr.replayable)
-		if err != nil {
-			return err
-		}
-		defer resp.Body.Close()
-		wr.status = resp.StatusCode
-		wr.retryAfter = resp.Header.Get("Retry-After")
-		wr.answer, wr.cut = io.ReadAll(io.LimitReader(resp.Body, maxJSONBody))
-		// From here on the service has answered: whatever fails next, the
-		// re-reads, the audit and the event still happen.
-		h.followWrite(after, wr)
-		return h.record(after, tx, wr, false)
-	})
+	err := h.forward(r, wr, wait)
 	switch {
 	case errors.Is(err, errDesktopGone):
 		h.log.Info("a write was not sent: its desktop hung up first", "messageId", wr.messageId)
@@ -154,6 +124,48 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 	}
 	w.WriteHeader(wr.status)
 	w.Write(wr.answer)
+}
+
+// forward sends wr to the service in its turn (waiting for it until wait
+// ends) and, once the service has answered, re-reads what it changed and
+// records it. A write that has reached the service is seen through even if
+// the desktop hangs up meanwhile: the call, the re-reads, the audit and the
+// event, so colleagues hear of a write that took effect. (An upload cannot
+// be: its file comes from the desktop as the service reads it.)
+func (h *Hub) forward(r *http.Request, wr *write, wait context.Context) error {
+	after := context.WithoutCancel(r.Context())
+	call := after
+	if !wr.replayable {
+		call = r.Context()
+		release, err := h.takeUploadSlot(wait)
+		if err != nil {
+			return err
+		}
+		defer release()
+	}
+	return h.locked(after, wait, wr.workOrders, func(tx pgx.Tx) error {
+		// A desktop that lost an answer sends the write again with its
+		// MessageId; the service may not drop repeats, so the answer it
+		// gave is given again instead.
+		if prev, ok, err := answeredBefore(after, tx, wr); err != nil {
+			return err
+		} else if ok {
+			wr.status, wr.answer, wr.replayed = http.StatusOK, prev, true
+			return nil
+		}
+		resp, err := h.send(call, r.Context(), wr.method, r.URL, wr.body, wr.contentType, wr.replayable)
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		wr.status = resp.StatusCode
+		wr.retryAfter = resp.Header.Get("Retry-After")
+		wr.answer, wr.cut = io.ReadAll(io.LimitReader(resp.Body, maxJSONBody))
+		// From here on the service has answered: whatever fails next, the
+		// re-reads, the audit and the event still happen.
+		h.followWrite(after, wr)
+		return h.record(after, tx, wr, false)
+	})
 }
 
 // followWrite re-reads what a write the service accepted changed, within

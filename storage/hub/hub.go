@@ -44,6 +44,11 @@ type Options struct {
 	// before it answers or goes on; what is left is read again when asked.
 	// 0 = 15 s.
 	RefreshTimeout time.Duration
+	// WriteWait is how long a write waits for one of the writes' database
+	// connections (all taken by writes the service is slow to answer)
+	// before it is answered 503, which the desktop's outbox retries;
+	// 0 = 10 s.
+	WriteWait time.Duration
 	// BodyTimeout is how long a request's body may take to arrive, or an
 	// upload stall; 0 = DefaultBodyTimeout.
 	BodyTimeout time.Duration
@@ -71,6 +76,8 @@ type Hub struct {
 	streams *streams
 	// turns queues this instance's writes per work order.
 	turns *turns
+	// uploads holds a slot per upload with the service (takeUploadSlot).
+	uploads chan struct{}
 	// fetches shares one fetch of a read among the desktops asking at once.
 	fetches singleflight.Group
 
@@ -101,6 +108,9 @@ func New(opts Options) (*Hub, error) {
 	if opts.RefreshTimeout <= 0 {
 		opts.RefreshTimeout = 15 * time.Second
 	}
+	if opts.WriteWait <= 0 {
+		opts.WriteWait = 10 * time.Second
+	}
 	if opts.BodyTimeout <= 0 {
 		opts.BodyTimeout = DefaultBodyTimeout
 	}
@@ -121,6 +131,7 @@ func New(opts Options) (*Hub, error) {
 		opts: opts, db: opts.DB, client: client, tokens: tokens, hc: opts.HTTPClient,
 		log: opts.Logger.With("component", "hub"), instance: hex.EncodeToString(b),
 		syncPoke: make(chan struct{}, 1), turns: newTurns(),
+		uploads: make(chan struct{}, max(1, opts.DB.writes.Config().MaxConns/2)),
 	}
 	h.streams = newStreams(h)
 	if opts.Verifier != nil {

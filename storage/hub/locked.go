@@ -36,7 +36,11 @@ func (h *Hub) locked(ctx, wait context.Context, ids []int64, fn func(pgx.Tx) err
 		return waited(err)
 	}
 	defer release()
-	conn, err := h.db.writes.Acquire(wait)
+	// All of them taken means the service is slow with as many writes: the
+	// desktop is better told so (503, its outbox retries) than kept waiting.
+	acquire, cancel := context.WithTimeout(wait, h.opts.WriteWait)
+	conn, err := h.db.writes.Acquire(acquire)
+	cancel()
 	if err != nil {
 		return waited(err)
 	}
@@ -63,8 +67,9 @@ func (h *Hub) locked(ctx, wait context.Context, ids []int64, fn func(pgx.Tx) err
 	return tx.Commit(ctx)
 }
 
-// errWaitedTooLong: an upload waited for its turn longer than its body may
-// stall; the desktop may be gone, and if not its outbox tries again.
+// errWaitedTooLong: a write waited for its turn or a database connection
+// longer than WriteWait, or an upload longer than its body may stall; the
+// desktop may be gone, and if not its outbox tries again.
 var errWaitedTooLong = errors.New("waited too long for other writes to the work order")
 
 func waited(err error) error {
@@ -72,4 +77,17 @@ func waited(err error) error {
 		return fmt.Errorf("%w: %w", errWaitedTooLong, err)
 	}
 	return err
+}
+
+// takeUploadSlot waits until wait ends for one of the upload slots:
+// uploads keep the service longest, so at most half of the writes'
+// connections go to them and other writes always find one. release gives
+// the slot back.
+func (h *Hub) takeUploadSlot(wait context.Context) (release func(), err error) {
+	select {
+	case h.uploads <- struct{}{}:
+		return func() { <-h.uploads }, nil
+	case <-wait.Done():
+		return nil, waited(wait.Err())
+	}
 }

@@ -91,7 +91,7 @@ func copyAnswer(w http.ResponseWriter, resp *http.Response) {
 
 const unreachableMessage = "The work order service cannot be reached from the hub; try again later."
 
-const busyMessage = "The hub is busy with other changes to this work order; try again shortly."
+const busyMessage = "The hub is busy with other changes; try again shortly."
 
 // unreachable answers 503 in the service's error body: the desktop's outbox
 // keeps the action and retries it with the same MessageId.
