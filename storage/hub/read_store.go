@@ -54,8 +54,10 @@ func (db *DB) storeRead(ctx context.Context, ref readRef, version int64, status 
 				stale = false, fetched = now()
 			WHERE reads.version < EXCLUDED.version`, ref.kind, ref.key, ref.workOrder, status, string(body), version)
 	} else {
+		// Only the customers of work orders in the replica: a made-up
+		// customer id is not worth a row.
 		_, err = db.Pool.Exec(ctx, `INSERT INTO reads (kind, key, customer_id, status, body, version)
-			VALUES ($1, $2, $3, $4, $5, $6)
+			SELECT $1, $2, $3, $4, $5, $6 WHERE EXISTS (SELECT 1 FROM work_orders WHERE customer_id = $3)
 			ON CONFLICT (kind, key) DO UPDATE SET status = EXCLUDED.status, body = EXCLUDED.body, version = EXCLUDED.version,
 				stale = false, fetched = now()
 			WHERE reads.version < EXCLUDED.version`, ref.kind, ref.key, ref.customer, status, string(body), version)
@@ -119,13 +121,27 @@ func (db *DB) storedReadsOf(ctx context.Context, ids []int64) ([]readRef, error)
 
 // readsDue lists the stored answers a sync refreshes besides those of the
 // work orders it saw change: the stale ones, and customer settings
-// fetched longer than maxAge ago (no work order's change says they changed).
+// fetched longer than maxAge ago (no work order's change says they
+// changed). Each half reads a partial index of its own.
 func (db *DB) readsDue(ctx context.Context, maxAge time.Duration) ([]readRef, error) {
-	rows, err := db.Pool.Query(ctx, `SELECT kind, key, work_order_id, customer_id FROM reads
-		WHERE stale OR (customer_id IS NOT NULL AND fetched < now() - $1::interval)`,
-		fmt.Sprintf("%d seconds", int(maxAge/time.Second)))
+	rows, err := db.Pool.Query(ctx, `SELECT kind, key, work_order_id, customer_id FROM reads WHERE stale
+		UNION ALL
+		SELECT kind, key, work_order_id, customer_id FROM reads
+		WHERE customer_id IS NOT NULL AND fetched < now() - $1::interval AND NOT stale`, maxAge)
 	if err != nil {
 		return nil, fmt.Errorf("hub: listing stale answers: %w", err)
 	}
 	return scanRefs(rows)
+}
+
+// forgetOrphanReads drops the customer settings of customers no work order
+// in the replica has any more (the last one recalled), so that a sync does
+// not keep refreshing them.
+func (db *DB) forgetOrphanReads(ctx context.Context) error {
+	_, err := db.Pool.Exec(ctx, `DELETE FROM reads r WHERE r.customer_id IS NOT NULL
+		AND NOT EXISTS (SELECT 1 FROM work_orders w WHERE w.customer_id = r.customer_id)`)
+	if err != nil {
+		return fmt.Errorf("hub: forgetting the reads of customers gone: %w", err)
+	}
+	return nil
 }

@@ -115,11 +115,15 @@ type fetchedAnswer struct {
 
 // storable: the service will give this answer again until something changes
 // (the read, or a refusal for these keys), so it is kept; passing trouble
-// (429, 5xx, an answer that is not JSON) is not.
-func (f *fetchedAnswer) storable() bool {
+// (429, 5xx, an answer that is not JSON) is not, nor a refusal of a read
+// keyed by more than its work order (a step's attachments: any number of
+// made-up steps would each add a row).
+func (f *fetchedAnswer) storable(ref readRef) bool {
 	switch f.status {
-	case http.StatusOK, http.StatusBadRequest, http.StatusNotFound:
+	case http.StatusOK:
 		return json.Valid(f.body)
+	case http.StatusBadRequest, http.StatusNotFound:
+		return len(storedReads[ref.kind].keys) == 1 && json.Valid(f.body)
 	}
 	return false
 }
@@ -159,7 +163,7 @@ func (h *Hub) serveStoredRead(w http.ResponseWriter, r *http.Request, kind strin
 	})
 	got, _ := v.(*fetchedAnswer)
 	switch {
-	case err == nil && got.storable():
+	case err == nil && got.storable(ref):
 		writeStored(w, storedAnswer{status: got.status, body: got.body}, msgID)
 	case found:
 		writeStored(w, stored, msgID)
@@ -211,7 +215,7 @@ func (h *Hub) refreshRead(ctx context.Context, ref readRef) (*fetchedAnswer, err
 		return nil, err
 	}
 	got, err := h.fetch(ctx, ref)
-	if err != nil || !got.storable() {
+	if err != nil || !got.storable(ref) {
 		if serr := h.db.markReadStale(ctx, ref, version); serr != nil {
 			h.log.Warn("marking a stored answer stale", "err", serr)
 		}

@@ -379,3 +379,49 @@ func TestAFetchFromBeforeAWriteIsNotStoredAfterIt(t *testing.T) {
 	}
 	t.Fatalf("messages read through B after Ana's message through A: %+v", msgs)
 }
+
+// The reads table holds answers about the replica only: a desktop asking
+// about work orders, customers or procedure steps that do not exist (made
+// up, or a typo) costs the service a call each time, not a stored row each.
+func TestReadsOfMadeUpIdsAreNotStored(t *testing.T) {
+	o := newOffice(t, sandbox.Options{})
+	a := o.start(nil)
+	firstSyncDone(t, a)
+	_, creds := o.person(a, "Ana Ruiz")
+	tok := token(t, a, creds)
+	ctx := context.Background()
+	real, err := o.direct().SearchWorkOrders(ctx, api.SearchParameters{})
+	if err != nil || len(real) == 0 {
+		t.Fatal(len(real), err)
+	}
+	rows := func() (n int) {
+		t.Helper()
+		if err := o.db.Pool.QueryRow(ctx, `SELECT count(*) FROM reads`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	before := rows()
+	for i := range 10 {
+		made := strconv.Itoa(900000 + i)
+		for _, p := range []string{
+			"api/customerSettings?customerId=" + made,
+			"api/messages?workOrderId=" + made,
+			"api/procedure/step/attachments?workOrderId=" + strconv.FormatInt(real[0].WorkOrderId, 10) + "&procedureId=" + made + "&stepId=" + made,
+		} {
+			req, _ := http.NewRequest(http.MethodGet, a.srv.URL+"/"+p, nil)
+			req.Header.Set("Authorization", "Bearer "+tok)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				t.Fatalf("%s: HTTP 200 for a made-up id", p)
+			}
+		}
+	}
+	if n := rows() - before; n != 0 {
+		t.Fatalf("30 reads of made-up ids stored %d answers", n)
+	}
+}

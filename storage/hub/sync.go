@@ -151,6 +151,9 @@ func (h *Hub) SyncNow(ctx context.Context) error {
 	// The answers stored about the work orders that changed, and those a
 	// failed refresh left stale or no change refreshes (customer settings).
 	h.refreshReads(ctx, need)
+	if err := h.db.forgetOrphanReads(ctx); err != nil {
+		h.log.Warn("forgetting stored answers", "err", err)
+	}
 	if due, err := h.db.readsDue(ctx, h.opts.ReadMaxAge); err != nil {
 		h.log.Warn("listing stored answers due for a refresh", "err", err)
 	} else {
