@@ -33,11 +33,10 @@ var errDesktopGone = errors.New("the desktop hung up before its write was sent")
 // desktop's request, nil for the hub's own calls) is done, nothing more is
 // sent: the call itself runs with ctx, which may outlive it.
 func (h *Hub) send(ctx, desk context.Context, method string, in *url.URL, body func() io.Reader, contentType string, replayable bool) (*http.Response, error) {
-	base, err := url.Parse(h.client.BaseURL())
+	u, err := serviceURL(h.client.BaseURL(), in)
 	if err != nil {
 		return nil, err
 	}
-	u := base.ResolveReference(&url.URL{Path: strings.TrimPrefix(in.Path, "/"), RawQuery: in.RawQuery})
 	for attempt := 0; ; attempt++ {
 		tok, err := h.tokens.Token(ctx)
 		if err != nil {
@@ -77,6 +76,44 @@ func (h *Hub) send(ctx, desk context.Context, method string, in *url.URL, body f
 		}
 		return resp, nil
 	}
+}
+
+// errNotAPI: a path outside the service's API, refused before anything is
+// sent with the company's token (Handler refuses them first).
+var errNotAPI = errors.New("not a path of the service's API")
+
+// serviceURL is in's path and query under the service's base URL. The path
+// must stay under /api/: dot segments are refused, not resolved, since
+// "/api/../x" would reach any path of the service's host with the
+// company's token.
+func serviceURL(baseURL string, in *url.URL) (*url.URL, error) {
+	base, err := url.Parse(baseURL)
+	if err != nil {
+		return nil, err
+	}
+	p := "/" + strings.TrimPrefix(in.Path, "/")
+	if strings.HasPrefix(strings.ToLower(p), "/direct/") {
+		// The real host's prefix, as a desktop may send it: the base URL
+		// carries it already when the service needs it.
+		p = p[len("/direct"):]
+	}
+	if hasDotSegment(p) || !strings.HasPrefix(strings.ToLower(p), "/api/") {
+		return nil, errNotAPI
+	}
+	u := *base
+	u.Path = strings.TrimRight(base.Path, "/") + p
+	u.RawPath, u.RawQuery, u.Fragment = "", in.RawQuery, ""
+	return &u, nil
+}
+
+// hasDotSegment reports whether p (decoded) has a "." or ".." segment.
+func hasDotSegment(p string) bool {
+	for _, seg := range strings.Split(p, "/") {
+		if seg == "." || seg == ".." {
+			return true
+		}
+	}
+	return false
 }
 
 func copyAnswer(w http.ResponseWriter, resp *http.Response) {

@@ -36,8 +36,9 @@ func (h *Hub) Handler() http.Handler {
 		case p == "/oauth/token":
 			h.serveToken(w, r)
 			return
-		case !strings.HasPrefix(p, "/api/"):
-			writeError(w, &api.Error{StatusCode: http.StatusNotFound, Message: "No HTTP resource was found that matches the request URI."}, "")
+		case !strings.HasPrefix(p, "/api/") || hasDotSegment(p):
+			// Dot segments are refused, not resolved: see serviceURL.
+			writeError(w, notFound(), "")
 			return
 		}
 		person, ok := h.authorize(w, r)
@@ -61,7 +62,7 @@ func (h *Hub) Handler() http.Handler {
 			// The desktop's status bar names the person signed in.
 			writeJSON(w, http.StatusOK, map[string]any{"Name": person.Name})
 		case strings.HasPrefix(p, "/api/hub/"):
-			writeError(w, &api.Error{StatusCode: http.StatusNotFound, Message: "No HTTP resource was found that matches the request URI."}, "")
+			writeError(w, notFound(), "")
 		case r.Method == http.MethodGet && storedReads[p].path != "":
 			h.serveStoredRead(w, r, p)
 		case r.Method == http.MethodGet:
@@ -185,6 +186,11 @@ func writeError(w http.ResponseWriter, e *api.Error, messageId string) {
 func invalid(property, msg string) *api.Error {
 	return &api.Error{StatusCode: http.StatusBadRequest, Code: api.CodeInvalidModel, Message: "The request is invalid.",
 		ValidationErrors: []api.ValidationError{{Type: "InvalidValue", Property: property, Message: msg}}}
+}
+
+// notFound is the service's answer to a path it does not serve.
+func notFound() *api.Error {
+	return &api.Error{StatusCode: http.StatusNotFound, Message: "No HTTP resource was found that matches the request URI."}
 }
 
 func unavailable(msg string) *api.Error {

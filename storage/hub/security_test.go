@@ -1,0 +1,84 @@
+package hub
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/workorderdesk/workdesk/api/sandbox"
+)
+
+// A staff token reaches the service's API through the hub, and nothing
+// else on the service's host: a path that climbs out of /api/ with ".."
+// (plain or percent-encoded) is refused, and never sent with the
+// company's token.
+func TestAPathOutOfTheAPIIsRefused(t *testing.T) {
+	o := newOffice(t, sandbox.Options{})
+	a := o.start(nil)
+	_, creds := o.person(a, "Ana Ruiz")
+	tok := token(t, a, creds)
+	var mu sync.Mutex
+	var strays []string
+	o.setIntercept(func(w http.ResponseWriter, r *http.Request) bool {
+		if p := r.URL.Path; (!strings.HasPrefix(p, "/api/") && p != "/oauth/token") || strings.Contains(p, "..") {
+			mu.Lock()
+			strays = append(strays, r.Method+" "+r.URL.RequestURI())
+			mu.Unlock()
+		}
+		return false
+	})
+	for _, c := range []struct{ method, path string }{
+		{http.MethodGet, "/api/../private/keys"},
+		{http.MethodGet, "/api/%2e%2e/private/keys"},
+		{http.MethodGet, "/api/attachments/../../private/keys?workOrderId=1"},
+		{http.MethodPut, "/api/workOrder/../../admin/reset"},
+		{http.MethodGet, "/api/./messages/../../../x"},
+	} {
+		req, err := http.NewRequest(c.method, a.srv.URL+c.path, strings.NewReader(`{"WorkOrderId":1}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "Bearer "+tok)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound {
+			t.Errorf("%s %s: HTTP %d, want 404", c.method, c.path, resp.StatusCode)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(strays) > 0 {
+		t.Fatalf("the service was called outside its API with the company's token: %q", strays)
+	}
+}
+
+// serviceURL keeps every call under the service's /api/, below its base
+// path, whatever path it is handed.
+func TestServiceURL(t *testing.T) {
+	for _, c := range []struct{ base, path, query, want string }{
+		{"https://svc.example/Direct/", "/api/workOrder/accept", "", "https://svc.example/Direct/api/workOrder/accept"},
+		{"https://svc.example/Direct/", "api/messages", "workOrderId=7", "https://svc.example/Direct/api/messages?workOrderId=7"},
+		{"http://127.0.0.1:9/", "/API/invoice", "", "http://127.0.0.1:9/API/invoice"},
+		{"https://svc.example/Direct/", "/Direct/api/invoice", "", "https://svc.example/Direct/api/invoice"},
+		{"https://svc.example/Direct/", "/direct/../api/invoice", "", ""},
+		{"https://svc.example/Direct/", "/api/../oauth/token", "", ""},
+		{"https://svc.example/Direct/", "/api/x/../../y", "", ""},
+		{"https://svc.example/Direct/", "/api/./messages", "", ""},
+		{"https://svc.example/Direct/", "/private", "", ""},
+		{"https://svc.example/Direct/", "/apix/y", "", ""},
+	} {
+		u, err := serviceURL(c.base, &url.URL{Path: c.path, RawQuery: c.query})
+		switch {
+		case c.want == "" && err == nil:
+			t.Errorf("%s under %s: %s, want it refused", c.path, c.base, u)
+		case c.want != "" && (err != nil || u.String() != c.want):
+			t.Errorf("%s under %s: %v %v, want %s", c.path, c.base, u, err, c.want)
+		}
+	}
+}
