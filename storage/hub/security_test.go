@@ -1,11 +1,13 @@
 package hub
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/workorderdesk/workdesk/api/sandbox"
 )
@@ -80,5 +82,27 @@ func TestServiceURL(t *testing.T) {
 		case c.want != "" && (err != nil || u.String() != c.want):
 			t.Errorf("%s under %s: %v %v, want %s", c.path, c.base, u, err, c.want)
 		}
+	}
+}
+
+// A person disabled while their instance's event listener is away (it
+// reconnects after a database restart, say) misses the notice that ends
+// their streams: the stream's own heartbeat ends it then.
+func TestADisabledPersonsStreamEndsWithoutTheNotice(t *testing.T) {
+	o := newOffice(t, sandbox.Options{})
+	a := o.start(nil)
+	_, creds := o.person(a, "Ana Ruiz")
+	stream := openStream(t, a, creds, "")
+	// Disabled behind the listener's back: no NOTIFY.
+	if _, err := o.db.Pool.Exec(context.Background(), `UPDATE people SET disabled = true WHERE client_id = $1`, creds.ClientId); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case _, open := <-stream:
+		if open {
+			t.Fatal("an event reached a disabled person's stream")
+		}
+	case <-time.After(streamHeartbeat + 5*time.Second):
+		t.Fatalf("the disabled person's stream was still open after %v", streamHeartbeat+5*time.Second)
 	}
 }

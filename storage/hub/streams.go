@@ -270,7 +270,13 @@ func (s *streams) serve(w http.ResponseWriter, r *http.Request, p Person) {
 		case <-ctx.Done():
 			return
 		case <-tick.C:
-			s.h.db.Pool.Exec(ctx, `UPDATE streams SET seen = now() WHERE id = $1`, streamID)
+			// The notice that ends a disabled person's streams is missed
+			// while the listener reconnects: each heartbeat checks too.
+			tag, err := s.h.db.Pool.Exec(ctx, `UPDATE streams s SET seen = now() FROM people p
+				WHERE s.id = $1 AND p.id = s.person_id AND NOT p.disabled`, streamID)
+			if err == nil && tag.RowsAffected() == 0 {
+				return
+			}
 			writeBy()
 			if _, err := fmt.Fprint(w, ": ping\n\n"); err != nil {
 				return
