@@ -80,6 +80,9 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 	after := context.WithoutCancel(r.Context())
 	err := h.forward(r, wr, wait)
 	switch {
+	case errors.Is(err, errSignedOut):
+		denied(w, wr.messageId)
+		return
 	case errors.Is(err, errDesktopGone):
 		h.log.Info("a write was not sent: its desktop hung up first", "messageId", wr.messageId)
 		return
@@ -126,6 +129,9 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 	w.Write(wr.answer)
 }
 
+// errSignedOut: the person was disabled while their write waited its turn.
+var errSignedOut = errors.New("the person was disabled")
+
 // forward sends wr to the service in its turn (waiting for it until wait
 // ends) and, once the service has answered, re-reads what it changed and
 // records it. A write that has reached the service is seen through even if
@@ -144,6 +150,14 @@ func (h *Hub) forward(r *http.Request, wr *write, wait context.Context) error {
 		defer release()
 	}
 	return h.locked(after, wait, wr.workOrders, func(tx pgx.Tx) error {
+		// The person may have been disabled while the write waited.
+		var disabled bool
+		if err := tx.QueryRow(after, `SELECT disabled FROM people WHERE id = $1`, wr.person.Id).Scan(&disabled); err != nil {
+			return fmt.Errorf("hub: checking the person: %w", err)
+		}
+		if disabled {
+			return errSignedOut
+		}
 		// A desktop that lost an answer sends the write again with its
 		// MessageId; the service may not drop repeats, so the answer it
 		// gave is given again instead.

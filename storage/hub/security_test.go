@@ -2,10 +2,13 @@ package hub
 
 import (
 	"context"
+	"errors"
+	"github.com/workorderdesk/workdesk/api"
 	"net/http"
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -104,5 +107,47 @@ func TestADisabledPersonsStreamEndsWithoutTheNotice(t *testing.T) {
 		}
 	case <-time.After(streamHeartbeat + 5*time.Second):
 		t.Fatalf("the disabled person's stream was still open after %v", streamHeartbeat+5*time.Second)
+	}
+}
+
+// Writes a person queued behind a slow one on the same work order do not
+// go to the service once the person is disabled meanwhile: their turn
+// comes, and they are refused as their token now is.
+func TestQueuedWritesOfADisabledPersonAreNotSent(t *testing.T) {
+	o := newOffice(t, sandbox.Options{})
+	a := o.start(nil)
+	ana, creds := o.person(a, "Ana Ruiz")
+	id := newWorkOrder(t, o)
+	ctx := context.Background()
+	release := make(chan struct{})
+	var writes atomic.Int64
+	o.setIntercept(func(w http.ResponseWriter, r *http.Request) bool {
+		if isWrite(r) && writes.Add(1) == 1 {
+			<-release
+		}
+		return false
+	})
+	first := make(chan error, 1)
+	go func() { first <- ana.Accept(ctx, &api.AcceptRequest{WorkOrderId: id}) }()
+	waitFor(t, 10*time.Second, "the accept at the service", func() bool { return writes.Load() == 1 })
+	queued := make(chan error, 1)
+	go func() {
+		queued <- ana.SendMessage(ctx, &api.MessageRequest{WorkOrderId: id, Text: "queued behind the accept"})
+	}()
+	time.Sleep(300 * time.Millisecond) // the message waits for its turn
+	if _, err := o.db.DisablePerson(ctx, creds.ClientId); err != nil {
+		t.Fatal(err)
+	}
+	close(release)
+	if err := <-first; err != nil {
+		t.Fatalf("the accept already with the service: %v", err)
+	}
+	// The desktop's client takes the 401 for an expired token and asks for
+	// a new one, which is refused.
+	if err := <-queued; !errors.Is(err, api.ErrCredentialsRejected) && !api.IsUnauthorized(err) {
+		t.Fatalf("the queued message of a person disabled meanwhile: %v, want signed out", err)
+	}
+	if n := writes.Load(); n != 1 {
+		t.Fatalf("%d writes reached the service, want only the accept", n)
 	}
 }

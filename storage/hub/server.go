@@ -107,9 +107,14 @@ func (h *Hub) authorize(w http.ResponseWriter, r *http.Request) (Person, bool) {
 			return Person{}, false
 		}
 	}
-	w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
-	writeError(w, &api.Error{StatusCode: http.StatusUnauthorized, Message: "Authorization has been denied for this request."}, r.URL.Query().Get("messageId"))
+	denied(w, r.URL.Query().Get("messageId"))
 	return Person{}, false
+}
+
+// denied answers 401 as the service does to a token it does not take.
+func denied(w http.ResponseWriter, messageId string) {
+	w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
+	writeError(w, &api.Error{StatusCode: http.StatusUnauthorized, Message: "Authorization has been denied for this request."}, messageId)
 }
 
 // serveToken is the client-credentials token endpoint for staff accounts,
