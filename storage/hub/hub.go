@@ -76,6 +76,8 @@ type Hub struct {
 	streams *streams
 	// turns queues this instance's writes per work order.
 	turns *turns
+	// signIns rate limits sign-ins (each a bcrypt check).
+	signIns *signInLimit
 	// uploads holds a slot per upload with the service (takeUploadSlot).
 	uploads chan struct{}
 	// fetches shares one fetch of a read among the desktops asking at once.
@@ -130,7 +132,7 @@ func New(opts Options) (*Hub, error) {
 	h := &Hub{
 		opts: opts, db: opts.DB, client: client, tokens: tokens, hc: opts.HTTPClient,
 		log: opts.Logger.With("component", "hub"), instance: hex.EncodeToString(b),
-		syncPoke: make(chan struct{}, 1), turns: newTurns(),
+		syncPoke: make(chan struct{}, 1), turns: newTurns(), signIns: newSignInLimit(),
 		uploads: make(chan struct{}, max(1, opts.DB.writes.Config().MaxConns/2)),
 	}
 	h.streams = newStreams(h)

@@ -4,12 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"math"
 	"mime"
 	"net/http"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/workorderdesk/workdesk/api"
@@ -144,6 +147,13 @@ func (h *Hub) serveToken(w http.ResponseWriter, r *http.Request) {
 	}
 	if id == "" || secret == "" {
 		oauthError(w, http.StatusBadRequest, "invalid_request", "client_id and client_secret are required")
+		return
+	}
+	if ok, wait := h.signIns.allow(id, time.Now()); !ok {
+		secs := int(math.Ceil(wait.Seconds()))
+		w.Header().Set("Retry-After", strconv.Itoa(secs))
+		oauthError(w, http.StatusTooManyRequests, "temporarily_unavailable",
+			fmt.Sprintf("too many sign-ins; try again in %d s", secs))
 		return
 	}
 	tok, err := h.db.IssueToken(r.Context(), id, secret)
