@@ -179,7 +179,7 @@ type auditEntry struct {
 // serveAudit answers GET /api/hub/audit?workOrderId=N: who did what to the
 // work order, when, and what the service answered, oldest first.
 func (h *Hub) serveAudit(w http.ResponseWriter, r *http.Request) {
-	msgID := r.URL.Query().Get("messageId")
+	msgID := queryValue(r.URL.Query(), "messageId")
 	if msgID == "" {
 		msgID = uuid.NewString()
 	}

@@ -45,7 +45,7 @@ type write struct {
 // across every instance; then re-reads the work order into the replica,
 // records who did it and tells every stream.
 func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, person Person) {
-	wr := &write{person: person, method: r.Method, path: r.URL.Path, messageId: r.URL.Query().Get("messageId")}
+	wr := &write{person: person, method: r.Method, path: r.URL.Path, messageId: queryValue(r.URL.Query(), "messageId")}
 	var cleanup func()
 	var bad *api.Error
 	switch ct := r.Header.Get("Content-Type"); {
@@ -272,19 +272,20 @@ func prepareJSON(w http.ResponseWriter, r *http.Request, wr *write) *api.Error {
 	return nil
 }
 
+// idsFromQuery finds the work order a write without a body names in its
+// query (a DELETE, say).
 func idsFromQuery(q url.Values, wr *write) *api.Error {
-	for k, vs := range q {
-		if strings.EqualFold(k, "workOrderId") && len(vs) > 0 {
-			id, err := strconv.ParseInt(vs[0], 10, 64)
-			if err != nil || id <= 0 {
-				return invalid("workOrderId", "workOrderId must be a positive integer")
-			}
-			wr.workOrders = []int64{id}
-			wr.replayable = true
-			return nil
-		}
+	v := queryValue(q, "workOrderId")
+	if v == "" {
+		return invalid("workOrderId", "workOrderId is required")
 	}
-	return invalid("workOrderId", "workOrderId is required")
+	id, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || id <= 0 {
+		return invalid("workOrderId", "workOrderId must be a positive integer")
+	}
+	wr.workOrders = []int64{id}
+	wr.replayable = true
+	return nil
 }
 
 // succeeded lists the work orders the write changed: all of them for a 200,

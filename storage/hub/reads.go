@@ -77,15 +77,6 @@ func refOf(kind string, q url.Values) (readRef, *api.Error) {
 	return ref, nil
 }
 
-func queryValue(q url.Values, name string) string {
-	for k, vs := range q {
-		if strings.EqualFold(k, name) && len(vs) > 0 {
-			return strings.TrimSpace(vs[0])
-		}
-	}
-	return ""
-}
-
 // url is the read's address at the service.
 func (ref readRef) url() *url.URL {
 	rk := storedReads[ref.kind]

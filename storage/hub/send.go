@@ -17,7 +17,7 @@ import (
 func (h *Hub) passRead(w http.ResponseWriter, r *http.Request) {
 	resp, err := h.send(r.Context(), nil, r.Method, r.URL, nil, "", true)
 	if err != nil {
-		h.unreachable(w, r.URL.Query().Get("messageId"), err)
+		h.unreachable(w, queryValue(r.URL.Query(), "messageId"), err)
 		return
 	}
 	defer resp.Body.Close()

@@ -9,6 +9,7 @@ import (
 	"math"
 	"mime"
 	"net/http"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -106,11 +107,11 @@ func (h *Hub) authorize(w http.ResponseWriter, r *http.Request) (Person, bool) {
 		}
 		if !errors.Is(err, ErrBadCredentials) {
 			h.log.Error("checking a token", "err", err)
-			writeError(w, unavailable("the hub cannot reach its database"), r.URL.Query().Get("messageId"))
+			writeError(w, unavailable("the hub cannot reach its database"), queryValue(r.URL.Query(), "messageId"))
 			return Person{}, false
 		}
 	}
-	denied(w, r.URL.Query().Get("messageId"))
+	denied(w, queryValue(r.URL.Query(), "messageId"))
 	return Person{}, false
 }
 
@@ -212,6 +213,17 @@ func unavailable(msg string) *api.Error {
 	return &api.Error{StatusCode: http.StatusServiceUnavailable, Message: msg}
 }
 
+// queryValue is the query's first value of name, its key matched
+// case-insensitively as the service matches it.
+func queryValue(q url.Values, name string) string {
+	for k, vs := range q {
+		if strings.EqualFold(k, name) && len(vs) > 0 {
+			return strings.TrimSpace(vs[0])
+		}
+	}
+	return ""
+}
+
 // maxJSONBody caps the JSON bodies the hub reads, as the service does.
 const maxJSONBody = 4 << 20
 
@@ -259,7 +271,7 @@ func validStatus(s api.WorkOrderStatus) bool {
 // serveWorkOrders answers GET /api/workOrder?ids=.. as the service does: at
 // most 50 ids, as repeated ids=, ids[N]= or comma-separated.
 func (h *Hub) serveWorkOrders(w http.ResponseWriter, r *http.Request) {
-	msgID := r.URL.Query().Get("messageId")
+	msgID := queryValue(r.URL.Query(), "messageId")
 	// ids[N]= keys come out of the map in any order: answer in N's order.
 	type key struct {
 		index int

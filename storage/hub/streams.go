@@ -208,7 +208,7 @@ func (s *streams) serve(w http.ResponseWriter, r *http.Request, p Person) {
 	}
 	resume := r.Header.Get("Last-Event-ID")
 	if resume == "" {
-		resume = r.URL.Query().Get("lastEventId")
+		resume = queryValue(r.URL.Query(), "lastEventId")
 	}
 	var after int64 = -1
 	if resume != "" {
@@ -372,13 +372,12 @@ type session struct {
 // serveSessions lists the people whose desktops hold an event stream now,
 // on any instance.
 func (h *Hub) serveSessions(w http.ResponseWriter, r *http.Request) {
-	msgID := r.URL.Query().Get("messageId")
+	msgID := queryValue(r.URL.Query(), "messageId")
 	if msgID == "" {
 		msgID = uuid.NewString()
 	}
 	rows, err := h.db.Pool.Query(r.Context(), `SELECT p.name, min(s.opened), count(*) FROM streams s JOIN people p ON p.id = s.person_id
-		WHERE s.seen > now() - $1::interval AND NOT p.disabled GROUP BY p.name ORDER BY p.name`,
-		fmt.Sprintf("%d seconds", int(3*streamHeartbeat/time.Second)))
+		WHERE s.seen > now() - $1::interval AND NOT p.disabled GROUP BY p.name ORDER BY p.name`, 3*streamHeartbeat)
 	if err != nil {
 		writeError(w, unavailable("the hub cannot reach its database"), msgID)
 		return
