@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/workorderdesk/workdesk/api"
 	"golang.org/x/sync/errgroup"
+	"golang.org/x/sync/singleflight"
 )
 
 // readKind is one of the service's reads the hub answers from PostgreSQL:
@@ -148,11 +149,18 @@ func (h *Hub) serveStoredRead(w http.ResponseWriter, r *http.Request, kind strin
 		return
 	}
 	// Desktops opening the same tab at once share one fetch, which goes on
-	// if the first of them hangs up.
-	v, err, _ := h.fetches.Do(ref.kind+" "+ref.key, func() (any, error) {
+	// (and is stored) if they hang up; a desktop that does is let go at once.
+	fetched := h.fetches.DoChan(ref.kind+" "+ref.key, func() (any, error) {
 		return h.refreshRead(context.WithoutCancel(ctx), ref)
 	})
-	got, _ := v.(*fetchedAnswer)
+	var res singleflight.Result
+	select {
+	case res = <-fetched:
+	case <-ctx.Done():
+		return
+	}
+	err = res.Err
+	got, _ := res.Val.(*fetchedAnswer)
 	switch {
 	case err == nil && got.storable(ref):
 		writeStored(w, storedAnswer{status: got.status, body: got.body}, msgID)

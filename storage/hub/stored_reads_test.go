@@ -3,6 +3,7 @@ package hub
 import (
 	"context"
 	"encoding/json"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -424,4 +425,39 @@ func TestReadsOfMadeUpIdsAreNotStored(t *testing.T) {
 	if n := rows() - before; n != 0 {
 		t.Fatalf("30 reads of made-up ids stored %d answers", n)
 	}
+}
+
+// A desktop that gives up on a read the service is slow to answer (the
+// hub fetches it the first time) is let go at once: the hub does not hold
+// its connection until the fetch ends, which still goes on and is stored.
+func TestADesktopGivingUpOnASlowReadIsLetGo(t *testing.T) {
+	o := newOffice(t, sandbox.Options{})
+	a := o.start(nil)
+	firstSyncDone(t, a)
+	_, creds := o.person(a, "Ana Ruiz")
+	tok := token(t, a, creds)
+	ctx := context.Background()
+	found, err := o.direct().SearchWorkOrders(ctx, api.SearchParameters{})
+	if err != nil || len(found) == 0 {
+		t.Fatal(len(found), err)
+	}
+	id := found[0].WorkOrderId
+	release := make(chan struct{})
+	defer close(release)
+	o.setIntercept(func(w http.ResponseWriter, r *http.Request) bool {
+		if r.Method == http.MethodGet && r.URL.Path == "/api/messages" {
+			<-release
+		}
+		return false
+	})
+	port := a.srv.Listener.Addr().(*net.TCPAddr).Port
+	before := serverConns(t, port)
+	quick, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(quick, http.MethodGet, a.srv.URL+"/api/messages?workOrderId="+strconv.FormatInt(id, 10), nil)
+	req.Header.Set("Authorization", "Bearer "+tok)
+	if _, err := (&http.Client{Transport: &http.Transport{DisableKeepAlives: true}}).Do(req); err == nil {
+		t.Fatal("the slow read answered")
+	}
+	waitFor(t, 3*time.Second, "release of the desktop's connection", func() bool { return serverConns(t, port) <= before })
 }
