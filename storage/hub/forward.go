@@ -231,7 +231,7 @@ func answeredBefore(ctx context.Context, tx pgx.Tx, wr *write) ([]byte, bool, er
 // prepareJSON reads a JSON body and finds the work orders it names; a
 // malformed body is refused as the service would, and nothing is forwarded.
 func prepareJSON(w http.ResponseWriter, r *http.Request, wr *write) *api.Error {
-	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxJSONBody))
+	b, err := io.ReadAll(maxBytes(w, r.Body, maxJSONBody))
 	if err != nil {
 		return invalid("", "the request body is larger than the 4 MB limit")
 	}

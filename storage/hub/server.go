@@ -133,7 +133,7 @@ func (h *Hub) serveToken(w http.ResponseWriter, r *http.Request) {
 		oauthError(w, http.StatusBadRequest, "invalid_request", "the body must be application/x-www-form-urlencoded")
 		return
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+	r.Body = maxBytes(w, r.Body, 64<<10)
 	if err := r.ParseForm(); err != nil {
 		oauthError(w, http.StatusBadRequest, "invalid_request", "the form could not be read")
 		return
@@ -232,7 +232,7 @@ func (h *Hub) serveSearch(w http.ResponseWriter, r *http.Request) {
 		Parameters api.SearchParameters `json:"Parameters"`
 		MessageId  string               `json:"MessageId"`
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxJSONBody))
+	body, err := io.ReadAll(maxBytes(w, r.Body, maxJSONBody))
 	if err != nil {
 		writeError(w, invalid("", "the request body is larger than the 4 MB limit"), "")
 		return
