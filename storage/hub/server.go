@@ -26,8 +26,11 @@ func (h *Hub) Handler() http.Handler {
 		p := normalizePath(r.URL.Path)
 		h.limitBody(w, r)
 		if p != "/api/hub/events" {
-			// A stream sets its own deadline before each event it sends.
 			w = newAnswerWriter(w)
+		} else {
+			// A stream moves its deadline before each event it sends; its
+			// answers before that (a 401, a bad Last-Event-ID) get this one.
+			http.NewResponseController(w).SetWriteDeadline(time.Now().Add(answerStall))
 		}
 		switch {
 		case p == "/notify":
