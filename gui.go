@@ -138,6 +138,11 @@ func (s *session) officeHub() string {
 // wanted, otherwise on the built-in sandbox.
 func (s *session) launch(wantLive bool) error {
 	ctx := context.Background()
+	if s.desk != nil && !s.desk.WaitForWrites(10*time.Second) {
+		// Still waiting for the replica's writer after 10 s: the switch
+		// goes on, and the action's error (if any) is logged.
+		slog.Warn("switching with an action still being queued")
+	}
 	prefs := s.app.Preferences()
 	live := ui.LoadLiveSettings(prefs)
 	var b *backend

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"time"
 
 	"fyne.io/fyne/v2"
 
@@ -67,6 +68,22 @@ func (d *Desk) write(work func(ctx context.Context) error, done func(error)) {
 		}
 		return work(ctx)
 	}, done)
+}
+
+// WaitForWrites waits, up to limit, until the actions the person took have
+// reached the outbox; false when limit passed first. main calls it before
+// it closes this window's replica (Switch to Live/Demo, office mode), so
+// that an action tapped just before is not lost to a closed database.
+func (d *Desk) WaitForWrites(limit time.Duration) bool {
+	if d.lastWrite == nil {
+		return true
+	}
+	select {
+	case <-d.lastWrite:
+		return true
+	case <-time.After(limit):
+		return false
+	}
 }
 
 // act queues an action: write (the store call) runs off the main goroutine
