@@ -16,7 +16,8 @@ import (
 // for SQLite's single writer, which a sync holds for a whole batch and
 // another process on the same replica (workdesk receive) may hold too, and
 // an upload first copies its file (up to 20 MB) into the spool: both run in
-// the background through act, never on Fyne's main goroutine.
+// the background through write (act when buttons started them), in the
+// order the person took them, never on Fyne's main goroutine.
 //
 // Reads of the replica (a work order, its invoice, its outbox rows, a page
 // of the list) stay on the main goroutine: they go through the store's

@@ -123,6 +123,16 @@ func shortStatus(s api.WorkOrderStatus) string {
 // in a label ("the base URL must…" → "The base URL must…"). Errors are
 // worded in lower case to be wrapped; Fyne's error dialog capitalises them
 // itself, a label does not.
+// Sentence makes s a whole sentence for the person: trimmed, its first
+// letter capitalised (in any script), ending in one full stop.
+func Sentence(s string) string {
+	s = strings.TrimSuffix(strings.TrimSpace(s), ".")
+	if s == "" {
+		return ""
+	}
+	return sentence(s) + "."
+}
+
 func sentence(s string) string {
 	r, n := utf8.DecodeRuneInString(s)
 	if n == 0 || !unicode.IsLower(r) {

@@ -131,8 +131,8 @@ func outboxStateText(r storage.OutboxRow) string {
 	case storage.OutboxDiscarded:
 		return "Discarded: not sent."
 	}
-	if r.Attempts > 0 {
-		return fmt.Sprintf("Queued offline (%s); it goes out automatically when the service is reachable.", r.Error)
+	if waitingForService(r) {
+		return sentence(r.Error) // says why, and that it will be retried
 	}
 	return "Queued: sending shortly."
 }
