@@ -44,7 +44,7 @@ func newActivityTab(d *Desk) *activityTab {
 			text := widget.NewLabel("")
 			text.Wrapping = fyne.TextWrapWord
 			retry := widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), nil)
-			discard := widget.NewButtonWithIcon("Discard", theme.DeleteIcon(), nil)
+			discard := widget.NewButtonWithIcon("Discard…", theme.DeleteIcon(), nil)
 			return container.NewBorder(nil, nil, nil, container.NewHBox(retry, discard), container.NewVBox(title, text))
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
