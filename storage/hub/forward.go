@@ -90,7 +90,7 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 		msg := unreachableMessage
 		if errors.Is(err, errWaitedTooLong) {
 			msg = busyMessage
-			h.log.Warn("a write waited too long for its turn", "err", err)
+			h.log.Warn("a write waited too long for its turn or a database connection", "err", err)
 			writeError(w, unavailable(msg), wr.messageId)
 		} else {
 			h.unreachable(w, wr.messageId, err)
