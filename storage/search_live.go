@@ -67,8 +67,13 @@ func (l *liveSearch) init() {
 	l.off = os.Getenv(SearchIndexEnv) == "off"
 }
 
+// close stops the index's goroutines and waits for them. Cancelling under
+// mu orders it with the searches that start one (they check l.ctx and Add
+// under mu), so none is added while Wait runs or after it returns.
 func (l *liveSearch) close() {
+	l.mu.Lock()
 	l.stop()
+	l.mu.Unlock()
 	l.wg.Wait()
 }
 
