@@ -328,11 +328,9 @@ func (s *Store) List(ctx context.Context, q ListQuery) ([]Row, error) {
 	soon := s.now().Add(AttentionWindow).UnixMilli()
 	match, where, args := listFilter(q)
 	args = append([]any{soon}, args...)
-	if _, ok := sortExpr[q.Sort]; !ok {
-		return nil, fmt.Errorf("storage: unknown sort column %d", q.Sort)
+	if err := s.prepareSort(ctx, q.Sort); err != nil {
+		return nil, err
 	}
-	s.ensureSortIndex(ctx, q.Sort)
-	s.warmSearchOrder(q.Sort)
 	if m, digits, ok := searchOnly(q); ok && q.Limit > 0 {
 		// A page of a search: from the set it finds (see findSearch).
 		rows, _, err := s.searchRows(ctx, q, m, digits)
