@@ -138,6 +138,11 @@ func (s *session) officeHub() string {
 // wanted, otherwise on the built-in sandbox.
 func (s *session) launch(wantLive bool) error {
 	ctx := context.Background()
+	if s.desk != nil && !s.desk.WaitForWrites(10*time.Second) {
+		// Still waiting for the replica's writer after 10 s: the switch
+		// goes on, and the action's error (if any) is logged.
+		slog.Warn("switching with an action still being queued")
+	}
 	prefs := s.app.Preferences()
 	live := ui.LoadLiveSettings(prefs)
 	var b *backend
@@ -159,7 +164,7 @@ func (s *session) launch(wantLive bool) error {
 			b, err = openLiveReplica(ctx, s.flags.dataDir, live.BaseURL)
 		case err != nil && s.desk == nil:
 			slog.Warn("live connection unavailable; starting in demo mode", "err", err)
-			notice = "The live connection could not start, so this is the demo. " + sentence(err.Error()) + " Fix the connection settings, then Save and connect."
+			notice = "The live connection could not start, so this is the demo. " + ui.Sentence(err.Error()) + " Fix the connection settings, then Save and connect."
 			b, err = startDemo(ctx, s.flags.dataDir)
 		}
 	default:
@@ -228,15 +233,6 @@ func (s *session) launch(wantLive bool) error {
 // errNoSecret: the live connection is configured but its secret is not on
 // this computer (no keyring, or a keyring that lost it).
 var errNoSecret = errors.New("the client secret is not saved on this computer")
-
-// sentence makes an error message start with a capital and end with a stop.
-func sentence(s string) string {
-	s = strings.TrimSuffix(strings.TrimSpace(s), ".")
-	if s == "" {
-		return ""
-	}
-	return strings.ToUpper(s[:1]) + s[1:] + "."
-}
 
 func (s *session) startLive(ctx context.Context, live ui.LiveSettings) (*backend, error) {
 	secret, err := s.secrets.Get(ctx, live.ClientID)

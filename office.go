@@ -77,15 +77,22 @@ func (s *session) openOffice(ctx context.Context, hubURL string) (b *backend, no
 	return b, notice, nil
 }
 
+// officeReplica checks the hub's address and names the person's office
+// replica there (one per hub and client id, apart from Demo's and Live's).
+func officeReplica(dataDir, hubURL, clientID string) (hub, path string, err error) {
+	if err := ui.CheckHubURL(hubURL); err != nil {
+		return "", "", err
+	}
+	hub = strings.TrimRight(strings.TrimSpace(hubURL), "/")
+	path, err = replicaPath(dataDir, storage.OfficeProfile(hub, clientID))
+	return hub, path, err
+}
+
 // startOffice opens office mode: the desktop's client, sync and outbox go
 // to the hub with the person's own credentials, and events come from the
 // hub's stream. No receiver runs and no service secret is on the desktop.
 func startOffice(ctx context.Context, dataDir, hubURL, clientID, secret string) (*backend, error) {
-	if err := ui.CheckHubURL(hubURL); err != nil {
-		return nil, err
-	}
-	hubURL = strings.TrimRight(strings.TrimSpace(hubURL), "/")
-	path, err := replicaPath(dataDir, storage.OfficeProfile(hubURL, clientID))
+	hubURL, path, err := officeReplica(dataDir, hubURL, clientID)
 	if err != nil {
 		return nil, err
 	}
@@ -108,11 +115,7 @@ func startOffice(ctx context.Context, dataDir, hubURL, clientID, secret string) 
 // openOfficeReplica opens the person's office replica without connecting:
 // their work orders as last synced, while the secret is missing.
 func openOfficeReplica(ctx context.Context, dataDir, hubURL, clientID string) (*backend, error) {
-	if err := ui.CheckHubURL(hubURL); err != nil {
-		return nil, err
-	}
-	hubURL = strings.TrimRight(strings.TrimSpace(hubURL), "/")
-	path, err := replicaPath(dataDir, storage.OfficeProfile(hubURL, clientID))
+	hubURL, path, err := officeReplica(dataDir, hubURL, clientID)
 	if err != nil {
 		return nil, err
 	}

@@ -83,20 +83,26 @@ func (d *Desk) showRejectWith(ids []int64, text string, cancelled func()) {
 			}
 			return
 		}
-		if err := d.reject(ids, reason.Text); err != nil {
+		d.reject(ids, reason.Text, func(err error) {
+			// The dialog is gone: bring it back with what was typed, under
+			// the error, so a refused reason is corrected, not retyped.
+			d.showRejectWith(ids, reason.Text, cancelled)
 			d.showError(err)
-		}
+		})
 	}, d.win)
 	dlg.Resize(fyne.NewSize(560, 340))
 	dlg.Show()
 	d.win.Canvas().Focus(reason)
 }
 
-// reject validates the reason and queues the rejection; a bad reason changes nothing.
-func (d *Desk) reject(ids []int64, reason string) error {
+// reject validates the reason and queues the rejection; a bad reason
+// changes nothing. failed gets what stopped it (the reason refused, or the
+// replica unable to queue it).
+func (d *Desk) reject(ids []int64, reason string, failed func(error)) {
 	reason = strings.TrimSpace(reason)
 	if err := api.CheckText("reason", reason, true); err != nil {
-		return err
+		failed(err)
+		return
 	}
 	store := d.store
 	controls := d.bulkButtons()
@@ -104,7 +110,9 @@ func (d *Desk) reject(ids []int64, reason string) error {
 	// rejection, the new one replaces it.
 	rctx := context.Background()
 	if len(ids) == 1 {
-		controls = []fyne.Disableable{d.detail.reject}
+		if d.detail.wo != nil && d.detail.wo.WorkOrderId == ids[0] {
+			controls = []fyne.Disableable{d.detail.reject}
+		}
 		rctx = d.actionCtx(ids[0], storage.GroupWorkOrder)
 	}
 	var row *storage.OutboxRow
@@ -118,7 +126,7 @@ func (d *Desk) reject(ids []int64, reason string) error {
 	}, func(err error) {
 		switch {
 		case err != nil:
-			d.showError(err)
+			failed(err)
 		case len(ids) == 1:
 			d.list.untick(ids) // one ticked row, rejected through Reject 1
 			d.queued("Rejection")
@@ -127,7 +135,6 @@ func (d *Desk) reject(ids []int64, reason string) error {
 			d.showBulkResult("reject", row.Id, ids)
 		}
 	})
-	return nil
 }
 
 // bulkButtons are the list's Accept N and Reject N: while a bulk action is

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"time"
 
 	"fyne.io/fyne/v2"
 
@@ -15,7 +16,8 @@ import (
 // for SQLite's single writer, which a sync holds for a whole batch and
 // another process on the same replica (workdesk receive) may hold too, and
 // an upload first copies its file (up to 20 MB) into the spool: both run in
-// the background through act, never on Fyne's main goroutine.
+// the background through write (act when buttons started them), in the
+// order the person took them, never on Fyne's main goroutine.
 //
 // Reads of the replica (a work order, its invoice, its outbox rows, a page
 // of the list) stay on the main goroutine: they go through the store's
@@ -67,6 +69,22 @@ func (d *Desk) write(work func(ctx context.Context) error, done func(error)) {
 		}
 		return work(ctx)
 	}, done)
+}
+
+// WaitForWrites waits, up to limit, until the actions the person took have
+// reached the outbox; false when limit passed first. main calls it before
+// it closes this window's replica (Switch to Live/Demo, office mode), so
+// that an action tapped just before is not lost to a closed database.
+func (d *Desk) WaitForWrites(limit time.Duration) bool {
+	if d.lastWrite == nil {
+		return true
+	}
+	select {
+	case <-d.lastWrite:
+		return true
+	case <-time.After(limit):
+		return false
+	}
 }
 
 // act queues an action: write (the store call) runs off the main goroutine

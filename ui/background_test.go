@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2/test"
 
@@ -110,7 +111,18 @@ func TestAnActionTappedWhileTheWriterIsBusyDoesNotHoldTheWindow(t *testing.T) {
 	}
 	h.open(wo.WorkOrderId)
 
+	// Switching mode now would close the replica under these actions: the
+	// window first waits for them, as long as the writer is held.
+	if h.desk.WaitForWrites(50 * time.Millisecond) {
+		t.Fatal("WaitForWrites returned while the actions still waited for the replica")
+	}
 	release()
+	if !h.desk.WaitForWrites(10 * time.Second) {
+		t.Fatal("WaitForWrites did not return once the writer was free")
+	}
+	if queued, _ := h.store.OutboxRows(ctx, wo.WorkOrderId); len(queued) != 2 {
+		t.Fatalf("WaitForWrites returned with %d of the 2 actions queued", len(queued))
+	}
 	var queued []storage.OutboxRow
 	h.waitFor("both actions to be queued", func() bool {
 		queued, _ = h.store.OutboxRows(ctx, wo.WorkOrderId)

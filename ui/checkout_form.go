@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -236,12 +237,7 @@ func (d *Desk) serviceUnreachable() bool {
 	if err != nil {
 		return false
 	}
-	for _, r := range rows {
-		if r.State == storage.OutboxPending && r.Error != "" {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(rows, waitingForService)
 }
 
 // completionAhead reports whether a check-out, or the completion details,

@@ -248,10 +248,10 @@ func TestDeadlinesPastTheirStageAreNotOverdue(t *testing.T) {
 	nowFunc = func() time.Time { return fixedNow }
 	defer func() { nowFunc = time.Now }()
 	sla := &api.Sla{AcknowledgeBy: &past}
-	if got := stageDeadline(sla, api.AcknowledgeBy, api.StatusNew); !strings.Contains(got, "overdue") {
-		t.Errorf("a New work order past its acknowledge-by reads %q, want overdue", got)
+	if got := stageDeadline(sla, api.AcknowledgeBy, api.StatusNew); !strings.Contains(got, "late") {
+		t.Errorf("a New work order past its acknowledge-by reads %q, want late", got)
 	}
-	if got := stageDeadline(sla, api.AcknowledgeBy, api.StatusCheckedOut); strings.Contains(got, "overdue") {
+	if got := stageDeadline(sla, api.AcknowledgeBy, api.StatusCheckedOut); strings.Contains(got, "late") {
 		t.Errorf("a checked-out work order's acknowledge-by reads %q: it was met long ago", got)
 	}
 }

@@ -59,30 +59,38 @@ func clockText(t time.Time) string {
 // nowFunc is the UI's clock; tests pin it.
 var nowFunc = time.Now
 
-// timeLeft says how far a deadline is, the way a supervisor reads it.
+// timeLeft says how far a deadline is, the way a supervisor reads it:
+// "in 8 h 20 min", "2 h 05 min late", "in 3 days".
 func timeLeft(deadline time.Time) string {
 	if deadline.IsZero() {
 		return ""
 	}
+	return howFar(deadline, true)
+}
+
+// howFar is the one way the window says how far a deadline is, with the
+// minutes (exact) or in whole hours, as the narrow list column shows it.
+func howFar(deadline time.Time, exact bool) string {
 	d := deadline.Sub(nowFunc())
-	past := d < 0
-	if past {
+	late := d < 0
+	if late {
 		d = -d
 	}
 	var s string
 	switch {
 	case d < time.Minute:
-		s = "now"
-		return s
+		return "now"
 	case d < time.Hour:
 		s = fmt.Sprintf("%d min", int(d.Minutes()))
-	case d < 48*time.Hour:
+	case d < 48*time.Hour && exact:
 		s = fmt.Sprintf("%d h %02d min", int(d.Hours()), int(d.Minutes())%60)
+	case d < 48*time.Hour:
+		s = fmt.Sprintf("%d h", int(d.Hours()))
 	default:
 		s = fmt.Sprintf("%d days", int(d.Hours()/24))
 	}
-	if past {
-		return s + " overdue"
+	if late {
+		return s + " late"
 	}
 	return "in " + s
 }
@@ -123,6 +131,16 @@ func shortStatus(s api.WorkOrderStatus) string {
 // in a label ("the base URL must…" → "The base URL must…"). Errors are
 // worded in lower case to be wrapped; Fyne's error dialog capitalises them
 // itself, a label does not.
+// Sentence makes s a whole sentence for the person: trimmed, its first
+// letter capitalised (in any script), ending in one full stop.
+func Sentence(s string) string {
+	s = strings.TrimSuffix(strings.TrimSpace(s), ".")
+	if s == "" {
+		return ""
+	}
+	return sentence(s) + "."
+}
+
 func sentence(s string) string {
 	r, n := utf8.DecodeRuneInString(s)
 	if n == 0 || !unicode.IsLower(r) {

@@ -51,12 +51,18 @@ func queuedNoun(r storage.OutboxRow) string {
 	return r.Summary
 }
 
+// waitingForService reports a queued action that the service could not be
+// reached for yet (it waits to be sent again; r.Error says why).
+func waitingForService(r storage.OutboxRow) bool {
+	return r.State == storage.OutboxPending && r.Attempts > 0 && r.Error != ""
+}
+
 // queuedText says where one waiting action stands.
 func queuedText(r storage.OutboxRow) string {
 	switch {
 	case r.State == storage.OutboxSending:
 		return queuedNoun(r) + " sending…"
-	case r.Attempts > 0 && r.Error != "":
+	case waitingForService(r):
 		return queuedNoun(r) + " queued " + clockText(r.Created) + ", waiting for the connection"
 	}
 	return queuedNoun(r) + " queued " + clockText(r.Created)

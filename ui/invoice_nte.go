@@ -82,20 +82,11 @@ func (t *invoiceTab) onRequestNte() {
 		t.d.showError(errors.New(why))
 		return
 	}
-	var q *quoteTab
-	for _, tb := range t.d.detail.tabs {
-		if qt, ok := tb.(*quoteTab); ok {
-			q = qt
-		}
-	}
-	if q == nil {
+	q, ok := tabIn[*quoteTab](t.d.detail)
+	if !ok {
 		return
 	}
-	for _, it := range t.d.detail.appTabs.Items {
-		if it.Text == q.title() {
-			t.d.detail.appTabs.Select(it)
-		}
-	}
+	t.d.detail.selectTab(q)
 	total := t.inv.Totals(t.wo.Currency).Total
 	q.prefill(total, t.currentLines(), "Invoice total exceeds the NTE")
 }

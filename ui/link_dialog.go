@@ -216,6 +216,15 @@ func (l *linkDialog) saveTo(w io.WriteCloser) {
 		l.d.deps.Background(func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 			defer cancel()
+			// The window going away ends the download: nobody is left to
+			// see it finish, and the replica behind it is closing.
+			go func() {
+				select {
+				case <-l.d.closed:
+					cancel()
+				case <-ctx.Done():
+				}
+			}()
 			err := l.d.online.Download(ctx, link, w, func(done, total int64) {
 				if total > 0 {
 					l.d.do(func() { l.progress.SetValue(float64(done) / float64(total)) })

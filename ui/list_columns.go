@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"strconv"
 	"time"
 
@@ -71,28 +70,7 @@ var deadlineLabels = map[string]string{"Acknowledge by": "Acknowledge", "On site
 // ("in 8 h", "3 days late"), after what is due ("On site · in 8 h") when
 // labelled. The summary tab has the date and the exact time left.
 func shortDeadline(label string, deadline time.Time, labelled bool) string {
-	d := deadline.Sub(nowFunc())
-	late := d < 0
-	if late {
-		d = -d
-	}
-	var s string
-	switch {
-	case d < time.Minute:
-		s = "now"
-	case d < time.Hour:
-		s = fmt.Sprintf("%d min", int(d.Minutes()))
-	case d < 48*time.Hour:
-		s = fmt.Sprintf("%d h", int(d.Hours()))
-	default:
-		s = fmt.Sprintf("%d days", int(d.Hours()/24))
-	}
-	switch {
-	case late && s != "now":
-		s += " late"
-	case !late && s != "now":
-		s = "in " + s
-	}
+	s := howFar(deadline, false)
 	if !labelled {
 		return s
 	}

@@ -97,7 +97,7 @@ func (d *Desk) showConnectOffice() {
 	var dlg dialog.Dialog
 	var connect *widget.Button
 	say := func(err error) {
-		problem.SetText(sentenceOf(err.Error()))
+		problem.SetText(Sentence(err.Error()))
 		problem.Show()
 	}
 	connect = widget.NewButton("Connect", func() {
@@ -151,14 +151,6 @@ func (d *Desk) showConnectOffice() {
 		container.NewHBox(layout.NewSpacer(), widget.NewButton("Cancel", func() { dlg.Hide() }), connect)), d.win)
 	dlg.Resize(fyne.NewSize(520, 320))
 	dlg.Show()
-}
-
-func sentenceOf(s string) string {
-	s = strings.TrimSuffix(strings.TrimSpace(s), ".")
-	if s == "" {
-		return ""
-	}
-	return strings.ToUpper(s[:1]) + s[1:] + "."
 }
 
 // colleagueVerbs says what a colleague did, by the action of the hub's

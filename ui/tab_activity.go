@@ -44,7 +44,7 @@ func newActivityTab(d *Desk) *activityTab {
 			text := widget.NewLabel("")
 			text.Wrapping = fyne.TextWrapWord
 			retry := widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), nil)
-			discard := widget.NewButtonWithIcon("Discard", theme.DeleteIcon(), nil)
+			discard := widget.NewButtonWithIcon("Discard…", theme.DeleteIcon(), nil)
 			return container.NewBorder(nil, nil, nil, container.NewHBox(retry, discard), container.NewVBox(title, text))
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
@@ -131,8 +131,8 @@ func outboxStateText(r storage.OutboxRow) string {
 	case storage.OutboxDiscarded:
 		return "Discarded: not sent."
 	}
-	if r.Attempts > 0 {
-		return fmt.Sprintf("Queued offline (%s); it goes out automatically when the service is reachable.", r.Error)
+	if waitingForService(r) {
+		return sentence(r.Error) // says why, and that it will be retried
 	}
 	return "Queued: sending shortly."
 }

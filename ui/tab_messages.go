@@ -148,8 +148,7 @@ func (t *messagesTab) visibility() api.MessageVisibility {
 
 func (t *messagesTab) onSend() {
 	text := strings.TrimSpace(t.text.Text)
-	switch {
-	case text == "":
+	if text == "" {
 		t.d.showError(errors.New("write a message first"))
 		return
 	}
@@ -188,7 +187,7 @@ func messageHeading(m storage.ThreadMessage) string {
 		switch r.State {
 		case storage.OutboxPending, storage.OutboxSending:
 			when = "sending…"
-			if r.Attempts > 0 && r.Error != "" {
+			if waitingForService(*r) {
 				when = "sending… (waiting for the connection)"
 			}
 		}

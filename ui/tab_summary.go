@@ -128,7 +128,7 @@ func deadlineText(t *time.Time) string {
 
 // stageDeadline shows a deadline with the time left while the work order
 // still has it ahead (api's rule); once past that stage it is history,
-// shown without "overdue".
+// shown without "late".
 func stageDeadline(sla *api.Sla, d api.Deadline, st api.WorkOrderStatus) string {
 	t := d.Of(sla)
 	if t == nil || t.IsZero() {
