@@ -11,7 +11,7 @@ import (
 type fixedToken struct{}
 
 func (fixedToken) Token(context.Context) (string, error) { return "test-token", nil }
-func (fixedToken) Invalidate(string)                      {}
+func (fixedToken) Invalidate(string)                     {}
 
 // TestNetworkFailuresInPlainWords: a real refused connection and a real
 // reset, as this system's sockets report them (Windows with its own error
