@@ -69,6 +69,19 @@ func (d *Desk) keptComment(woID int64, kind storage.OutboxKind) string {
 	return ""
 }
 
+// keptPte is the access type ("Appointment", "Call first") a new scheduled
+// start goes out with: the one of the refused appointment being corrected,
+// else the work order's own, so that moving the start never drops it.
+func (d *Desk) keptPte(wo *api.WorkOrder) string {
+	if c := d.correcting; c != nil && c.wo == wo.WorkOrderId && c.kind == storage.KindAppointment && c.draft != nil && c.draft.Pte != "" {
+		return c.draft.Pte
+	}
+	if wo.Schedule != nil {
+		return wo.Schedule.Pte
+	}
+	return ""
+}
+
 // stopCorrecting gives up correcting: the refused action stays as it was.
 func (d *Desk) stopCorrecting() {
 	d.correcting = nil
