@@ -24,6 +24,35 @@ type Upload struct {
 	MessageVisibility MessageVisibility // work order attachments only; default All
 }
 
+// FileError is a file to upload that could not be read on this computer:
+// not a network problem, and sending again does not help until it can be.
+type FileError struct {
+	Name string // the file's name, as uploaded
+	Err  error
+}
+
+func (e *FileError) Error() string { return e.Name + " could not be read (" + e.Reason() + ")" }
+func (e *FileError) Unwrap() error { return e.Err }
+
+// Reason is the system's words for what went wrong ("input/output
+// error"), without the path the file was read from.
+func (e *FileError) Reason() string { return innermost(e.Err).Error() }
+
+// fileReader marks the errors of reading the file being uploaded, which
+// reach the caller through the HTTP transport, as the file's.
+type fileReader struct {
+	r    io.Reader
+	name string
+}
+
+func (f fileReader) Read(p []byte) (int, error) {
+	n, err := f.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = &FileError{Name: f.name, Err: err}
+	}
+	return n, err
+}
+
 type attachmentsResponse struct {
 	Attachments []Attachment `json:"Attachments"`
 	MessageId   string       `json:"MessageId"`
@@ -135,7 +164,7 @@ func (c *Client) upload(ctx context.Context, path string, fields map[string]stri
 	}
 	size, err := uploadSize(up)
 	if err != nil {
-		return fmt.Errorf("%s: %w", op, err)
+		return fmt.Errorf("%s: %w", op, &FileError{Name: up.Name, Err: err})
 	}
 	if size > MaxAttachmentSize {
 		return fmt.Errorf("%s: %q is %s: %w", op, up.Name, HumanSize(size), ErrTooLarge)
@@ -168,7 +197,7 @@ func (c *Client) upload(ctx context.Context, path string, fields map[string]stri
 		if pr != nil {
 			stop()
 			if _, err := seeker.Seek(start, io.SeekStart); err != nil {
-				return nil, "", err
+				return nil, "", &FileError{Name: up.Name, Err: err}
 			}
 		}
 		var pw *io.PipeWriter
@@ -184,7 +213,14 @@ func (c *Client) upload(ctx context.Context, path string, fields map[string]stri
 	}
 	err = c.do(ctx, request{method: http.MethodPost, path: path, body: body, replayable: replayable, messageId: id}, out)
 	stop()
-	if err != nil && errors.Is(writeErr, ErrTooLarge) {
+	var fe *FileError
+	switch {
+	case err == nil:
+	case errors.As(writeErr, &fe) || errors.As(err, &fe):
+		// The transport reports the file's read error as its own failure:
+		// said as the service's, it read "could not be reached".
+		return fmt.Errorf("%s: %w", op, fe)
+	case errors.Is(writeErr, ErrTooLarge):
 		// The declared size was missing or wrong: the stream itself crossed the limit.
 		return fmt.Errorf("%s: %q: %w", op, up.Name, ErrTooLarge)
 	}
@@ -216,7 +252,7 @@ func writeMultipart(mw *multipart.Writer, fields map[string]string, up Upload, m
 		return err
 	}
 	// Refuse mid-stream too when the declared size was wrong or unknown.
-	n, err := io.Copy(part, io.LimitReader(up.Content, MaxAttachmentSize+1))
+	n, err := io.Copy(part, io.LimitReader(fileReader{up.Content, up.Name}, MaxAttachmentSize+1))
 	if err != nil {
 		return err
 	}

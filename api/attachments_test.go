@@ -8,8 +8,10 @@ import (
 	"mime"
 	"mime/multipart"
 	"net/http"
+	"os"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 )
 
@@ -332,5 +334,41 @@ func TestUploadReplayAfterEarly401(t *testing.T) {
 	}
 	if n := len(fs.apiCalls()); n != 2 {
 		t.Errorf("API calls = %d, want 2", n)
+	}
+}
+
+// failingFile gives some bytes, then the error a failing disk gives.
+type failingFile struct{ given bool }
+
+func (f *failingFile) Read(p []byte) (int, error) {
+	if !f.given {
+		f.given = true
+		return copy(p, "%PDF-1.7"), nil
+	}
+	return 0, &os.PathError{Op: "read", Path: "/home/pat/spool/3f2a", Err: syscall.EIO}
+}
+
+// TestUploadOfAnUnreadableFileIsNotANetworkProblem: a file that cannot be
+// read while it is sent is this computer's problem, said so without the
+// path, never "the service could not be reached", and not worth retrying
+// as a network failure.
+func TestUploadOfAnUnreadableFileIsNotANetworkProblem(t *testing.T) {
+	fs := newFakeService(t)
+	c, _ := fs.client(t, nil)
+	_, err := c.UploadAttachment(bg, 42, Upload{Name: "report.pdf", Size: 4096, Content: &failingFile{}})
+	var fe *FileError
+	if !errors.As(err, &fe) || !errors.Is(err, syscall.EIO) {
+		t.Fatalf("err = %v (%T); want the file's read error", err, err)
+	}
+	if p := Plain(err); p != "" {
+		t.Errorf("said as a network problem: %q", p)
+	}
+	if IsTemporary(err) {
+		t.Error("an unreadable file would be retried as a network failure")
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, "report.pdf could not be read (input/output error)") || strings.Contains(msg, "reached") ||
+		strings.Contains(msg, "/home/pat") {
+		t.Errorf("the error reads %q", msg)
 	}
 }

@@ -152,6 +152,10 @@ func IsTemporary(err error) bool {
 	if errors.As(err, &cert) {
 		return false
 	}
+	var fe *FileError // its errno looks like a net.Error
+	if errors.As(err, &fe) {
+		return false
+	}
 	var ne net.Error
 	return errors.As(err, &ne)
 }

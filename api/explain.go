@@ -42,7 +42,7 @@ var rawStatusNames = func() *regexp.Regexp {
 	for _, s := range AllStatuses {
 		add(string(s))
 	}
-	for _, s := range []InvoiceStatus{InvoiceDraft, InvoicePendingVerification, InvoiceSubmitted, InvoiceDisputed, InvoiceAuthorized, InvoicePaid} {
+	for _, s := range AllInvoiceStatuses {
 		add(string(s))
 	}
 	return regexp.MustCompile(`\b(` + strings.Join(names, "|") + `)\b`)

@@ -287,6 +287,12 @@ const (
 	InvoicePaid                InvoiceStatus = "Paid"
 )
 
+// AllInvoiceStatuses lists every invoice status this client knows, in the
+// order an invoice usually moves through them.
+var AllInvoiceStatuses = []InvoiceStatus{
+	InvoiceDraft, InvoicePendingVerification, InvoiceSubmitted, InvoiceDisputed, InvoiceAuthorized, InvoicePaid,
+}
+
 // Editable reports whether the client offers to change the invoice in this
 // status. Only the statuses known to be out of the contractor's hands lock
 // it: the names of the draft and submitted statuses are guesses (service-facts

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net"
 	"net/url"
-	"syscall"
 )
 
 // netProblem is a failure to reach a server, or to read its whole answer,
@@ -56,10 +55,9 @@ func plainNetError(who string, err error) error {
 		plain = who + " did not answer in time"
 	case errors.As(err, &dns):
 		plain = "the address " + dns.Name + " could not be found: check it, and that this computer is online"
-	case errors.Is(err, syscall.ECONNREFUSED):
+	case connRefused(err):
 		plain = "nothing answers at " + orAddress(host) + ": " + who + " is down, or the address or port is wrong"
-	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE):
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || connCut(err):
 		plain = "the connection to " + who + " was cut before it answered"
 	case errors.As(err, &cert):
 		plain = who + "'s certificate is not trusted by this computer: " + cert.Err.Error()

@@ -52,12 +52,11 @@ const (
 )
 
 func (l ServerLimits) withDefaults() ServerLimits {
+	// NoTimeout stays negative: http.Server reads a zero ReadHeaderTimeout
+	// or IdleTimeout as "use ReadTimeout", and only a negative one as none.
 	def := func(v *time.Duration, d time.Duration) {
-		switch {
-		case *v == 0:
+		if *v == 0 {
 			*v = d
-		case *v < 0:
-			*v = 0 // http.Server's "none"
 		}
 	}
 	if l.MaxConns <= 0 {

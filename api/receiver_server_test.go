@@ -344,11 +344,54 @@ func TestReceiverLimitDefaults(t *testing.T) {
 // and keep every other limit.
 func TestLimitedServerWithoutWholeRequestTimeouts(t *testing.T) {
 	srv := NewLimitedServer(http.NotFoundHandler(), ServerLimits{ReadTimeout: NoTimeout, WriteTimeout: NoTimeout, MaxConns: 1024})
-	if srv.ReadTimeout != 0 || srv.WriteTimeout != 0 {
+	if srv.ReadTimeout > 0 || srv.WriteTimeout > 0 {
 		t.Errorf("ReadTimeout %v, WriteTimeout %v: want none", srv.ReadTimeout, srv.WriteTimeout)
 	}
 	if srv.ReadHeaderTimeout != DefaultReceiverHeaderTimeout || srv.IdleTimeout != DefaultReceiverIdleTimeout ||
 		srv.MaxHeaderBytes != DefaultReceiverMaxHeaderBytes || srv.ConnState == nil {
 		t.Errorf("the other limits were lost: %+v", srv)
 	}
+}
+
+// NoTimeout for the header and idle timeouts means none, even beside a
+// whole-request ReadTimeout: http.Server reads a zero there as "use
+// ReadTimeout". A client slow with its headers, or idle between requests
+// for longer than ReadTimeout, is still served.
+func TestLimitedServerNoHeaderOrIdleTimeout(t *testing.T) {
+	const readTimeout = 150 * time.Millisecond
+	srv := NewLimitedServer(http.NotFoundHandler(), ServerLimits{ReadTimeout: readTimeout, ReadHeaderTimeout: NoTimeout, IdleTimeout: NoTimeout})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	conn, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	br := bufio.NewReader(conn)
+	answered := func(step string) {
+		t.Helper()
+		conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatalf("%s: no answer (%v): the server closed the connection", step, err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound {
+			t.Fatalf("%s: HTTP %d", step, resp.StatusCode)
+		}
+	}
+	// Headers slower than ReadTimeout.
+	fmt.Fprint(conn, "GET /a HTTP/1.1\r\n")
+	time.Sleep(4 * readTimeout)
+	fmt.Fprint(conn, "Host: x\r\n\r\n")
+	answered("slow headers")
+	// Idle between requests for longer than ReadTimeout.
+	time.Sleep(4 * readTimeout)
+	fmt.Fprint(conn, "GET /b HTTP/1.1\r\nHost: x\r\n\r\n")
+	answered("after an idle wait")
 }

@@ -234,7 +234,7 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	a.step("quote-submitted", "tap ^Submit quote$")
 	a.step("activity-tab", "tapin *container.AppTabs ^Activity$")
 	a.waitUntil("the refused quote", "texts *container.AppTabs", "Refused by the service", 30*time.Second)
-	a.dialog("activity-discard", "tapin *widget.List ^Discard$")
+	a.dialog("activity-discard", "tapin *widget.List ^Discard…$")
 	a.closes("activity-discard-esc", "key Escape")
 
 	// With the service gone, a check-in where the customer does not allow
@@ -338,6 +338,13 @@ func TestRealWindowRefusedActionInTheHeader(t *testing.T) {
 		t.Fatalf("Edit did not put the quote back into its form: %s", texts)
 	}
 	a.step("refusal-stop-editing", "tap ^Stop editing$")
+	// Something else typed into the form since: Edit asks before replacing it.
+	a.type_("refusal-typed-over", "1", "*container.AppTabs")
+	a.dialog("refusal-edit-asks", "tap ^Edit$")
+	if texts := a.do("texts"); !strings.Contains(texts, "Replace what you typed with the refused quote?") {
+		t.Fatalf("Edit over what was typed asked nothing: %s", texts)
+	}
+	a.closes("refusal-edit-kept", "tap ^Keep what I typed$")
 	a.dialog("refusal-discard", "tap ^Discard…$")
 	a.closes("refusal-discarded", "tap ^Yes$")
 	a.waitFor("the refusal gone", func(texts string) bool { return !strings.Contains(texts, "does not accept quotes") })

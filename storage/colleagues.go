@@ -54,8 +54,8 @@ func (s *Store) ColleagueChanges(ctx context.Context, since time.Time, me string
 			continue
 		}
 		var ev struct {
-			Header      api.EventHeader
-			PerformedBy *api.Sender // beside the envelope: the hub's own (EventPerformer)
+			Header api.EventHeader
+			hubEventData
 		}
 		if json.Unmarshal([]byte(raw.String), &ev) != nil || ev.PerformedBy == nil || ev.PerformedBy.Name == "" {
 			continue

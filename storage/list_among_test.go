@@ -64,3 +64,33 @@ func TestListedAmongKeepsWhatTheListShows(t *testing.T) {
 		}
 	}
 }
+
+// TestListedAmongAgreesWithTheInMemorySearch: during a bulk sync the
+// replica's full-text index lags (its triggers are off) while the list's
+// in-memory search already finds the new work orders; a ticked one the list
+// shows is kept, as the list shows it.
+func TestListedAmongAgreesWithTheInMemorySearch(t *testing.T) {
+	s, _ := openTest(t)
+	ctx := context.Background()
+	put(t, s, woSpec{id: 1, number: "WO-1", customer: "Northwind Retail"})
+	<-s.WarmSearch()
+	if _, err := s.deferFTS(ctx); err != nil {
+		t.Fatal(err)
+	}
+	put(t, s, woSpec{id: 2, number: "WO-2", customer: "Sakura Foods"}, woSpec{id: 3, number: "WO-3", customer: "Sakura Foods"})
+	q := ListQuery{Search: "sakura", Limit: 50}
+	rows, n, err := s.ListAndCount(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 2 || !slices.Equal(ids(rows), []int64{2, 3}) {
+		t.Fatalf("the list shows %v (%d) for %q; want the new work orders", ids(rows), n, q.Search)
+	}
+	got, err := s.ListedAmong(ctx, q, []int64{3, 1, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, []int64{2, 3}) {
+		t.Errorf("ListedAmong = %v; the list shows [2 3]", got)
+	}
+}

@@ -37,6 +37,25 @@ func listFilter(q ListQuery) (match string, where []string, args []any) {
 	return match, where, args
 }
 
+// filteredQuery is SELECT what of the work orders q's filters keep (its
+// search, statuses and attention; not its sort or page) and that meet cond
+// too ("" = no more), with the arguments, cond's first. ?1 (now +
+// AttentionWindow, which the attention condition uses) comes first in the
+// text so the bare ?s that follow number from 2, as in List; "?1 IS NOT
+// NULL" is constant and costs nothing.
+func (s *Store) filteredQuery(q ListQuery, what, cond string, condArgs ...any) (string, []any) {
+	_, where, args := listFilter(q)
+	if cond != "" {
+		where = append([]string{cond}, where...)
+	}
+	query := "SELECT " + what + " FROM work_orders w WHERE ?1 IS NOT NULL"
+	for _, w := range where {
+		query += " AND " + w
+	}
+	all := append([]any{s.now().Add(AttentionWindow).UnixMilli()}, condArgs...)
+	return query, append(all, args...)
+}
+
 // CountList is how many rows List would return for q without Limit: the
 // table asks for its length first and then only for the pages it shows.
 func (s *Store) CountList(ctx context.Context, q ListQuery) (int, error) {
@@ -48,14 +67,7 @@ func (s *Store) CountList(ctx context.Context, q ListQuery) (int, error) {
 		}
 		return set.n, nil
 	}
-	_, where, args := listFilter(q)
-	// ?1 comes first in the text so the bare ?s that follow number from 2,
-	// as in List; "?1 IS NOT NULL" is constant and costs nothing.
-	query := "SELECT COUNT(*) FROM work_orders w WHERE ?1 IS NOT NULL"
-	for _, w := range where {
-		query += " AND " + w
-	}
-	args = append([]any{s.now().Add(AttentionWindow).UnixMilli()}, args...)
+	query, args := s.filteredQuery(q, "COUNT(*)", "")
 	var n int
 	if err := s.r.QueryRowContext(ctx, query, args...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("storage: counting the work order list: %w", err)
@@ -68,11 +80,9 @@ func (s *Store) CountList(ctx context.Context, q ListQuery) (int, error) {
 // reads per keystroke.
 func (s *Store) ListAndCount(ctx context.Context, q ListQuery) ([]Row, int, error) {
 	if m, digits, ok := searchOnly(q); ok && q.Limit > 0 {
-		if _, ok := sortExpr[q.Sort]; !ok {
-			return nil, 0, fmt.Errorf("storage: unknown sort column %d", q.Sort)
+		if err := s.prepareSort(ctx, q.Sort); err != nil {
+			return nil, 0, err
 		}
-		s.ensureSortIndex(ctx, q.Sort)
-		s.warmSearchOrder(q.Sort)
 		rows, n, err := s.searchRows(ctx, q, m, digits)
 		if err != nil {
 			return nil, 0, fmt.Errorf("storage: listing work orders: %w", err)

@@ -144,7 +144,9 @@ func (s *Store) enqueue(ctx context.Context, n newRow) (*OutboxRow, error) {
 			}
 		}
 		if old := replacing(ctx); old != 0 {
-			if replacedSpool, err = replaceRefused(ctx, tx, old, n, now); err != nil {
+			if replacedSpool, err = replaceRefused(ctx, tx, old, n, now); errors.Is(err, ErrInvalid) {
+				return err // said to the person as it is
+			} else if err != nil {
 				return fmt.Errorf("storage: queueing %s: %w", n.kind, err)
 			}
 		}
@@ -167,18 +169,36 @@ func (s *Store) enqueue(ctx context.Context, n newRow) (*OutboxRow, error) {
 
 // replaceRefused discards refused row old inside the transaction queueing
 // n, when n corrects it: the same kind, on its work order. It returns the
-// discarded row's spooled file, to delete once committed.
+// discarded row's spooled file, to delete once committed. A row retried
+// meanwhile (Retry pressed while the form was open, or in another window)
+// is on its way again: queueing the correction beside it would send both,
+// so n is refused. One discarded meanwhile, or of another kind, leaves n
+// an ordinary action.
 func replaceRefused(ctx context.Context, tx *sql.Tx, old int64, n newRow, now int64) (spool string, err error) {
-	err = tx.QueryRowContext(ctx, `SELECT o.spool_file FROM outbox o JOIN outbox_targets t ON t.outbox_id = o.id
- WHERE o.id = ? AND o.state = 'failed' AND o.kind = ? AND t.work_order_id = ?`, old, string(n.kind), n.targets[0]).Scan(&spool)
+	var state, summary string
+	err = tx.QueryRowContext(ctx, `SELECT o.state, o.summary, o.spool_file FROM outbox o JOIN outbox_targets t ON t.outbox_id = o.id
+ WHERE o.id = ? AND o.kind = ? AND t.work_order_id = ?`, old, string(n.kind), n.targets[0]).Scan(&state, &summary, &spool)
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil // another kind of action, or already retried or discarded
+		return "", nil // another kind of action
 	}
 	if err != nil {
 		return "", err
 	}
-	_, err = tx.ExecContext(ctx, `UPDATE outbox SET state = 'discarded', updated_at = ? WHERE id = ?`, now, old)
+	switch OutboxState(state) {
+	case OutboxFailed:
+	case OutboxDiscarded:
+		return "", nil
+	default:
+		return "", sentAgain(summary)
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE outbox SET state = 'discarded', updated_at = ? WHERE id = ? AND state = 'failed'`, now, old)
 	return spool, err
+}
+
+// sentAgain refuses the correction of a refused action that was retried
+// while it was being corrected.
+func sentAgain(summary string) error {
+	return invalid("%q was sent again meanwhile, so your correction was not queued: the customer would get both. If the service refuses it again, edit it then.", summary)
 }
 
 // Retry sends a failed row again, or a row waiting after a network error

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"mime"
 	"os"
@@ -147,7 +148,12 @@ func sendUpload(call func(context.Context, *api.Client, uploadPayload, api.Uploa
 		defer f.Close()
 		up := api.Upload{Name: r.Name, MimeType: r.MimeType, Size: r.Size, Content: f,
 			DocumentType: r.DocumentType, MessageVisibility: r.MessageVisibility}
-		return call(ctx, sc.c, r, up)
+		res, err := call(ctx, sc.c, r, up)
+		if fe, ok := errors.AsType[*api.FileError](err); ok {
+			// Ours, not the network's: sending again at once would fail alike.
+			return nil, errLocal{fmt.Errorf("the copy of %s queued for upload could not be read (%s)", r.Name, fe.Reason())}
+		}
+		return res, err
 	}
 }
 

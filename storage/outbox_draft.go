@@ -23,6 +23,11 @@ type Draft struct {
 	// At is what a visit was back-dated to (nil: it was recorded as
 	// happening when sent), or an appointment's scheduled start.
 	At *time.Time
+	// Completion is a check-out's repair code and answers to the
+	// customer's questions.
+	Completion api.Completion
+	// Pte is an appointment's access type ("" = none given).
+	Pte string
 }
 
 // Draft reads what the person entered for the row's action, its amounts
@@ -53,11 +58,12 @@ func (r OutboxRow) Draft(currency string) (*Draft, bool) {
 		var q api.AppointmentRequest
 		err = json.Unmarshal(r.Request, &q)
 		start := q.ScheduledStart.UTC()
-		d.At = &start
+		d.At, d.Pte = &start, q.Pte
 	case KindCheckIn, KindPause, KindCheckOut:
 		var p visitPayload
 		err = json.Unmarshal(r.Request, &p)
 		d.Text = p.Comment
+		d.Completion = api.Completion{RepairInfo: p.RepairInfo, CustomFields: p.CustomFields}
 		if _, back := p.timing(); back != nil {
 			at := back.UTC()
 			d.At = &at

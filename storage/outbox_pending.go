@@ -34,12 +34,18 @@ func (p *Pending) StatusQueued() bool { return p.Expected.Status != p.Replica.St
 
 // Pending reads work order woID with its unfinished outbox rows.
 func (s *Store) Pending(ctx context.Context, woID int64) (*Pending, error) {
-	replica, err := s.WorkOrder(ctx, woID)
+	// Read once, decoded twice: effects change nested values (the quote)
+	// in place, and a second read could see a sync's write that the first
+	// did not, showing a change as queued with nothing queued.
+	raw, err := workOrderJSON(ctx, s.r, woID)
 	if err != nil {
 		return nil, err
 	}
-	// A second copy: effects change nested values (the quote) in place.
-	expected, err := s.WorkOrder(ctx, woID)
+	replica, err := decodeWorkOrder(woID, raw)
+	if err != nil {
+		return nil, err
+	}
+	expected, err := decodeWorkOrder(woID, raw)
 	if err != nil {
 		return nil, err
 	}

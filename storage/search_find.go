@@ -128,20 +128,6 @@ func (x *searchIndex) find(search string) (hits searchHits, ok bool) {
 	return hits, true
 }
 
-// hitIDs are the ids of hits, ascending.
-func (x *searchIndex) hitIDs(h searchHits) []int64 {
-	out := make([]int64, 0, h.n)
-	if h.n == 0 {
-		return out
-	}
-	for _, o := range x.byID {
-		if h.docs.has(o) {
-			out = append(out, x.ids[o])
-		}
-	}
-	return out
-}
-
 // phraseTokens returns the tokens of a phrase as FTS5 reads it from
 // FTSQuery's quotes: every one but the last must match a token whole, the
 // last is a prefix.

@@ -260,11 +260,16 @@ func (x *searchIndex) sameNumber(v uint32, number string) bool {
 	return bytes.Equal(x.numBuf[x.numStart[i]:end], appendLikeText(nil, number))
 }
 
+// at is where work order id is, or would be, in byID.
+func (x *searchIndex) at(id int64) (int, bool) {
+	return slices.BinarySearchFunc(x.byID, id, func(o uint32, id int64) int { return cmp.Compare(x.ids[o], id) })
+}
+
 // put sets what the index holds of a work order. A text it cannot tokenize
 // as FTS5 does makes it return errOddText, after which the index must not
 // be used.
 func (x *searchIndex) put(r *indexRow) error {
-	at, found := slices.BinarySearchFunc(x.byID, r.id, func(o uint32, id int64) int { return cmp.Compare(x.ids[o], id) })
+	at, found := x.at(r.id)
 	var old *[searchColumnCount]uint32
 	if found {
 		old = &x.vals[x.byID[at]]
@@ -305,7 +310,7 @@ func (x *searchIndex) appendDoc(id int64, vals [searchColumnCount]uint32, keys s
 
 // remove forgets work order id.
 func (x *searchIndex) remove(id int64) {
-	at, found := slices.BinarySearchFunc(x.byID, id, func(o uint32, id int64) int { return cmp.Compare(x.ids[o], id) })
+	at, found := x.at(id)
 	if !found {
 		return
 	}

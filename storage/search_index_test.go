@@ -353,3 +353,17 @@ func TestSearchWhileWriting(t *testing.T) {
 	defer s.search.mu.Unlock()
 	compareWithFTS(t, s, s.search.idx, searchesToCompare())
 }
+
+// hitIDs are the ids of hits, ascending.
+func (x *searchIndex) hitIDs(h searchHits) []int64 {
+	out := make([]int64, 0, h.n)
+	if h.n == 0 {
+		return out
+	}
+	for _, o := range x.byID {
+		if h.docs.has(o) {
+			out = append(out, x.ids[o])
+		}
+	}
+	return out
+}

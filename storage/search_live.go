@@ -49,6 +49,7 @@ type liveSearch struct {
 	idx      *searchIndex  // nil until built, and while rebuilt after a gap
 	building chan struct{} // closed when the build under way ends; nil: none
 	off      bool          // the replica holds text the index cannot read as FTS5 does
+	failing  bool          // building or following the replica failed: said once, until an index is ready
 	tok      *tokenizer
 	ctx      context.Context // cancelled by Close
 	stop     context.CancelFunc
@@ -67,8 +68,13 @@ func (l *liveSearch) init() {
 	l.off = os.Getenv(SearchIndexEnv) == "off"
 }
 
+// close stops the index's goroutines and waits for them. Cancelling under
+// mu orders it with the searches that start one (they check l.ctx and Add
+// under mu), so none is added while Wait runs or after it returns.
 func (l *liveSearch) close() {
+	l.mu.Lock()
 	l.stop()
+	l.mu.Unlock()
 	l.wg.Wait()
 }
 
@@ -103,12 +109,22 @@ func (s *Store) findInMemory(ctx context.Context, conn rowsQueryer, set *searchS
 		return false, nil
 	}
 	caught, err := catchUp(ctx, conn, x)
-	if err != nil {
-		if errors.Is(err, errOddText) {
-			s.searchIndexOff(err)
-			return false, nil
+	switch {
+	case err == nil:
+	case errors.Is(err, errOddText):
+		s.searchIndexOff(err)
+		return false, nil
+	case ctx.Err() != nil:
+		return false, err // the search is not wanted any more
+	default:
+		// The index cannot follow the replica now: rather than fail every
+		// keystroke, FTS5 answers, and the next search builds it again.
+		l.idx = nil
+		if !l.failing {
+			l.failing = true
+			s.log.Warn("the in-memory search index could not follow the replica; searching with the full-text index", "err", err)
 		}
-		return false, err
+		return false, nil
 	}
 	if !caught {
 		l.idx = nil
@@ -180,11 +196,12 @@ func (s *Store) buildSearchIndexLocked() {
 		case errors.Is(err, errOddText):
 			s.searchIndexOff(err)
 		case err != nil:
-			if l.ctx.Err() == nil {
+			if l.ctx.Err() == nil && !l.failing {
+				l.failing = true
 				s.log.Warn("could not build the in-memory search index; searching with the full-text index", "err", err)
 			}
 		default:
-			l.idx = x
+			l.idx, l.failing = x, false
 			s.log.Info("search index ready", "workOrders", len(x.byID), "took", s.now().Sub(start).Round(time.Millisecond))
 		}
 	}()

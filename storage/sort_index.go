@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"database/sql"
+	"fmt"
 )
 
 // onDemandIndex defines the sort indexes made the first time a list is
@@ -59,4 +60,16 @@ func (s *Store) ensureSortIndex(ctx context.Context, col Column) {
 	if exists {
 		s.sortIndexes.Store(col, true)
 	}
+}
+
+// prepareSort checks that the list can be sorted by col and readies that
+// order: the sort index made on first use, and the in-memory index's order
+// put in the background for the next keystroke.
+func (s *Store) prepareSort(ctx context.Context, col Column) error {
+	if _, ok := sortExpr[col]; !ok {
+		return fmt.Errorf("storage: unknown sort column %d", col)
+	}
+	s.ensureSortIndex(ctx, col)
+	s.warmSearchOrder(col)
+	return nil
 }

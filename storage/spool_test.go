@@ -73,3 +73,40 @@ func TestQueuedUploadInTheOldSharedSpoolIsKept(t *testing.T) {
 		t.Errorf("the emptied old spool folder is still there: %v", err)
 	}
 }
+
+// TestUnreadableSpoolCopyIsRefusedPlainly: a queued file whose copy cannot
+// be read when it is sent (here a folder stands in its place: reading it
+// fails) is this computer's problem: the row is refused saying the file
+// could not be read, not left retrying as if the service were unreachable.
+func TestUnreadableSpoolCopyIsRefusedPlainly(t *testing.T) {
+	svc := newService(t, 80)
+	s := syncedStore(t, svc)
+	ctx := context.Background()
+	wo := pick(t, s, status(api.StatusCheckedIn))
+	row := mustRow(t)(s.AttachFile(ctx, wo.WorkOrderId, tempFile(t, "meter-photo.jpg", "\xff\xd8 meter reading"), api.VisibilityAll))
+	var spool string
+	if err := s.r.QueryRowContext(ctx, `SELECT spool_file FROM outbox WHERE id = ?`, row.Id).Scan(&spool); err != nil || spool == "" {
+		t.Fatalf("spool file %q: %v", spool, err)
+	}
+	copyPath := filepath.Join(s.spool, spool)
+	if err := os.Remove(copyPath); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(copyPath, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sendAll(t, NewSender(s, svc.client, SenderOptions{Backoff: noWait}))
+	got := rowState(t, s, row.Id)
+	if got.State != OutboxFailed || got.Error != "the copy of meter-photo.jpg queued for upload could not be read (is a directory)" {
+		t.Fatalf("row = %s %q; want refused, saying the file could not be read", got.State, got.Error)
+	}
+	atts, err := svc.client.ListAttachments(ctx, wo.WorkOrderId)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range atts {
+		if a.Name == "meter-photo.jpg" {
+			t.Error("the service holds the file it was not sent whole")
+		}
+	}
+}

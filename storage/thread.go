@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -22,14 +23,20 @@ type ThreadMessage struct {
 // Thread is the work order's messages: the thread as the service last gave
 // it, then ours that it does not show yet, in the order they were written.
 func (s *Store) Thread(ctx context.Context, woID int64) ([]ThreadMessage, error) {
-	msgs, err := s.Messages(ctx, woID)
-	if err != nil {
-		return nil, err
-	}
+	// The thread and when it was read, together: a message of ours sent
+	// after that read is shown from the outbox until the next one.
+	var raw []byte
 	var fetched int64
-	err = s.r.QueryRowContext(ctx, `SELECT fetched_at FROM messages WHERE work_order_id = ?`, woID).Scan(&fetched)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	var msgs []api.Message
+	err := s.r.QueryRowContext(ctx, `SELECT json, fetched_at FROM messages WHERE work_order_id = ?`, woID).Scan(&raw, &fetched)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+	case err != nil:
 		return nil, fmt.Errorf("storage: reading the thread of work order %d: %w", woID, err)
+	default:
+		if err := json.Unmarshal(raw, &msgs); err != nil {
+			return nil, fmt.Errorf("storage: decoding the thread of work order %d: %w", woID, err)
+		}
 	}
 	out := make([]ThreadMessage, 0, len(msgs))
 	for _, m := range msgs {

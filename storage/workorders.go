@@ -187,7 +187,16 @@ type queryer interface {
 }
 
 func getWorkOrder(ctx context.Context, q queryer, id int64) (*api.WorkOrder, error) {
-	var raw string
+	raw, err := workOrderJSON(ctx, q, id)
+	if err != nil {
+		return nil, err
+	}
+	return decodeWorkOrder(id, raw)
+}
+
+// workOrderJSON is the stored record of work order id.
+func workOrderJSON(ctx context.Context, q queryer, id int64) ([]byte, error) {
+	var raw []byte
 	err := q.QueryRowContext(ctx, `SELECT json FROM work_order_json WHERE id = ?`, id).Scan(&raw)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("work order %d: %w", id, ErrNotFound)
@@ -195,8 +204,12 @@ func getWorkOrder(ctx context.Context, q queryer, id int64) (*api.WorkOrder, err
 	if err != nil {
 		return nil, fmt.Errorf("storage: reading work order %d: %w", id, err)
 	}
+	return raw, nil
+}
+
+func decodeWorkOrder(id int64, raw []byte) (*api.WorkOrder, error) {
 	var wo api.WorkOrder
-	if err := json.Unmarshal([]byte(raw), &wo); err != nil {
+	if err := json.Unmarshal(raw, &wo); err != nil {
 		return nil, fmt.Errorf("storage: decoding work order %d: %w", id, err)
 	}
 	return &wo, nil
@@ -315,11 +328,9 @@ func (s *Store) List(ctx context.Context, q ListQuery) ([]Row, error) {
 	soon := s.now().Add(AttentionWindow).UnixMilli()
 	match, where, args := listFilter(q)
 	args = append([]any{soon}, args...)
-	if _, ok := sortExpr[q.Sort]; !ok {
-		return nil, fmt.Errorf("storage: unknown sort column %d", q.Sort)
+	if err := s.prepareSort(ctx, q.Sort); err != nil {
+		return nil, err
 	}
-	s.ensureSortIndex(ctx, q.Sort)
-	s.warmSearchOrder(q.Sort)
 	if m, digits, ok := searchOnly(q); ok && q.Limit > 0 {
 		// A page of a search: from the set it finds (see findSearch).
 		rows, _, err := s.searchRows(ctx, q, m, digits)

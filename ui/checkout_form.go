@@ -142,6 +142,50 @@ func (f *completionForm) completion() api.Completion {
 	return c
 }
 
+// fill puts c back into the form (a refused check-out being corrected):
+// its repair code among the customer's, found by id, and each answer. A
+// code or question the customer no longer has is left out, and the form
+// then says what is missing when the check-out is tried.
+func (f *completionForm) fill(c api.Completion) {
+	if f.repair != nil {
+		f.repair.ClearSelected()
+		for i, code := range f.codes {
+			if c.RepairInfo != nil && code.CodeId == c.RepairInfo.CodeId {
+				f.repair.SetSelectedIndex(i)
+			}
+		}
+	}
+	for _, cf := range f.fields {
+		v := c.Value(cf.desc.Id)
+		switch {
+		case cf.entry != nil:
+			cf.entry.SetText(v)
+		case v == "":
+			cf.choice.ClearSelected()
+		default:
+			cf.choice.SetSelected(v)
+		}
+	}
+	f.problem(nil)
+}
+
+// holdsOther reports whether the person filled in details other than c.
+func (f *completionForm) holdsOther(c api.Completion) bool {
+	got := f.completion()
+	if got.RepairInfo == nil && len(got.CustomFields) == 0 {
+		return false
+	}
+	if (got.RepairInfo == nil) != (c.RepairInfo == nil) || got.RepairInfo != nil && got.RepairInfo.CodeId != c.RepairInfo.CodeId {
+		return true
+	}
+	for _, cf := range f.fields {
+		if got.Value(cf.desc.Id) != c.Value(cf.desc.Id) {
+			return true
+		}
+	}
+	return false
+}
+
 // problem shows err (what is missing) under the form, or clears it.
 func (f *completionForm) problem(err error) {
 	if err == nil {
@@ -253,10 +297,11 @@ func (t *visitTab) checkOutWrite(at *time.Time) (func(context.Context) error, er
 	t.form.problem(nil)
 	store, woID := t.d.store, t.wo.WorkOrderId
 	// Read now, on the main goroutine: while the person corrects a refused
-	// check-out, the new one replaces it.
+	// check-out, the new one replaces it, with the comment it carried.
 	rctx := t.d.actionCtx(woID, storage.GroupVisit)
+	comment := t.d.keptComment(woID, storage.KindCheckOut)
 	return func(context.Context) error {
-		_, err := store.CheckOutWith(rctx, woID, at, "", done)
+		_, err := store.CheckOutWith(rctx, woID, at, comment, done)
 		return err
 	}, nil
 }

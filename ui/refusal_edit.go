@@ -2,6 +2,8 @@ package ui
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -19,6 +21,8 @@ import (
 type correction struct {
 	wo, row int64
 	group   storage.OutboxGroup // the part of the work order its form is in
+	kind    storage.OutboxKind
+	draft   *storage.Draft // what the refused action carried
 }
 
 // correctingWhere tells where a refused action is corrected, and how it is
@@ -55,6 +59,29 @@ func (d *Desk) actionCtx(woID int64, group storage.OutboxGroup) context.Context 
 	return ctx
 }
 
+// keptComment is the comment the refused action of kind on woID being
+// corrected carried, for forms without a field for it (a check-out's): the
+// correction keeps it rather than drop what the person had written.
+func (d *Desk) keptComment(woID int64, kind storage.OutboxKind) string {
+	if c := d.correcting; c != nil && c.wo == woID && c.kind == kind && c.draft != nil {
+		return c.draft.Text
+	}
+	return ""
+}
+
+// keptPte is the access type ("Appointment", "Call first") a new scheduled
+// start goes out with: the one of the refused appointment being corrected,
+// else the work order's own, so that moving the start never drops it.
+func (d *Desk) keptPte(wo *api.WorkOrder) string {
+	if c := d.correcting; c != nil && c.wo == wo.WorkOrderId && c.kind == storage.KindAppointment && c.draft != nil && c.draft.Pte != "" {
+		return c.draft.Pte
+	}
+	if wo.Schedule != nil {
+		return wo.Schedule.Pte
+	}
+	return ""
+}
+
 // stopCorrecting gives up correcting: the refused action stays as it was.
 func (d *Desk) stopCorrecting() {
 	d.correcting = nil
@@ -62,7 +89,8 @@ func (d *Desk) stopCorrecting() {
 }
 
 // editRefused opens the form of refused action r with what the person had
-// entered.
+// entered. A form holding something else they typed and have not queued
+// is not overwritten without asking.
 func (d *Desk) editRefused(r storage.OutboxRow) {
 	if !r.Correctable() {
 		return
@@ -75,41 +103,90 @@ func (d *Desk) editRefused(r storage.OutboxRow) {
 		return // it could not be opened (said so)
 	}
 	draft, _ := r.Draft(d.detail.wo.Currency)
-	d.correcting = &correction{wo: woID, row: r.Id, group: r.Group}
 	v := d.detail
+	start := func(fill func()) {
+		d.correcting = &correction{wo: woID, row: r.Id, group: r.Group, kind: r.Kind, draft: draft}
+		if fill != nil {
+			fill()
+		}
+		v.renderOutbox()
+	}
 	switch r.Kind {
 	case storage.KindReject:
-		d.showRejectWith([]int64{woID}, draft.Text, d.stopCorrecting)
+		start(func() { d.showRejectWith([]int64{woID}, draft.Text, d.stopCorrecting) })
+		return
 	case storage.KindMessage:
 		if t, ok := tabIn[*messagesTab](v); ok {
 			v.selectTab(t)
-			t.edit(draft.Text, draft.Visibility)
+			d.unlessTyped(t.holdsOther(draft), "The Messages tab holds a message you have not sent.", "message", func() {
+				start(func() { t.edit(draft.Text, draft.Visibility) })
+			})
+			return
 		}
 	case storage.KindQuote:
 		if t, ok := tabIn[*quoteTab](v); ok {
 			v.selectTab(t)
-			t.clearForm()
-			t.prefill(draft.Amount, draft.Lines, draft.Text)
+			d.unlessTyped(t.holdsOther(draft), "The Quote tab holds a quote you have not submitted.", "quote", func() {
+				start(func() {
+					t.clearForm()
+					t.prefill(draft.Amount, draft.Lines, draft.Text)
+				})
+			})
+			return
 		}
 	case storage.KindAppointment:
 		if t, ok := tabIn[*visitTab](v); ok {
 			v.selectTab(t)
-			t.editSchedule(draft.At)
+			start(func() { t.editSchedule(draft.At) })
+			return
 		}
 	case storage.KindCheckIn, storage.KindPause, storage.KindCheckOut:
 		if t, ok := tabIn[*visitTab](v); ok {
 			v.selectTab(t)
-			t.editVisit(draft.At)
+			typed := r.Kind == storage.KindCheckOut && t.form.holdsOther(draft.Completion)
+			d.unlessTyped(typed, "The check-out form holds completion details you have not sent.", "check-out", func() {
+				start(func() {
+					t.editVisit(draft.At)
+					if r.Kind == storage.KindCheckOut {
+						t.form.fill(draft.Completion)
+					}
+				})
+			})
+			return
 		}
 	case storage.KindInvoiceSave, storage.KindInvoiceSubmit:
 		if t, ok := tabIn[*invoiceTab](v); ok {
 			v.selectTab(t)
-			if draft.Invoice != nil {
-				t.editDraft(*draft.Invoice)
+			if draft.Invoice == nil {
+				start(nil) // a submission: the invoice as saved
+				return
 			}
+			d.unlessTyped(t.holdsOther(*draft.Invoice), "The Invoice tab holds changes you have not saved.", "invoice", func() {
+				start(func() { t.editDraft(*draft.Invoice) })
+			})
+			return
 		}
 	}
-	v.renderOutbox()
+	start(nil)
+}
+
+// unlessTyped runs fill at once, or, when the form holds something else
+// the person typed (typed), first asks whether to replace it with the
+// refused what. Keeping it starts no correction: what they typed is not
+// queued in the refused action's place by surprise.
+func (d *Desk) unlessTyped(typed bool, holds, what string, fill func()) {
+	if !typed {
+		fill()
+		return
+	}
+	c := newConfirm("Replace what you typed?", holds+" Replace what you typed with the refused "+what+"?", func(ok bool) {
+		if ok {
+			fill()
+		}
+	}, d.win)
+	c.SetConfirmText("Replace")
+	c.SetDismissText("Keep what I typed")
+	c.Show()
 }
 
 // tabIn is the detail view's tab of type T.
@@ -141,6 +218,59 @@ func (t *messagesTab) edit(text string, vis api.MessageVisibility) {
 	if c := fyne.CurrentApp().Driver().CanvasForObject(t.text); c != nil {
 		c.Focus(t.text)
 	}
+}
+
+// holdsOther reports whether the compose box holds a message other than
+// the refused one.
+func (t *messagesTab) holdsOther(d *storage.Draft) bool {
+	typed := strings.TrimSpace(t.text.Text)
+	return typed != "" && typed != strings.TrimSpace(d.Text)
+}
+
+// holdsOther reports whether the quote form holds an amount, reason or
+// lines other than the refused quote's.
+func (t *quoteTab) holdsOther(d *storage.Draft) bool {
+	reason := strings.TrimSpace(t.reason.Text)
+	if strings.TrimSpace(t.amount.Text) == "" && reason == "" && len(t.lines) == 0 {
+		return false
+	}
+	if reason != strings.TrimSpace(d.Text) || len(t.lines) != len(d.Lines) {
+		return true
+	}
+	if len(t.lines) == 0 {
+		return strings.TrimSpace(t.amount.Text) != amountText(d.Amount)
+	}
+	for i, l := range t.lines {
+		if lineKey(l) != lineKey(d.Lines[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsOther reports whether the invoice form holds unsaved changes other
+// than the refused save's content.
+func (t *invoiceTab) holdsOther(inv api.Invoice) bool {
+	return t.dirty && invoiceKey(t.inv) != invoiceKey(inv)
+}
+
+// lineKey is what the person sets of a line, to compare two.
+func lineKey(l api.LineItem) string {
+	return fmt.Sprintf("%s|%s|%s|%s|%d", l.Type, l.Description, l.Quantity, l.Rate.Amount, l.PriceListItemId)
+}
+
+// invoiceKey is what the person edits of an invoice, to compare two.
+func invoiceKey(inv api.Invoice) string {
+	var b strings.Builder
+	date := ""
+	if inv.InvoiceDate != nil {
+		date = inv.InvoiceDate.UTC().Format(time.RFC3339)
+	}
+	fmt.Fprintf(&b, "%s|%s|%s", inv.InvoiceNumber, date, inv.DiscountAmount.Amount)
+	for _, l := range inv.LineItems {
+		b.WriteString("\n" + lineKey(l))
+	}
+	return b.String()
 }
 
 // editSchedule puts a refused scheduled start back into its pickers.

@@ -268,10 +268,10 @@ func (t *visitTab) onSchedule() {
 		t.d.showError(err)
 		return
 	}
-	store, woID := t.d.store, t.wo.WorkOrderId
+	store, woID, pte := t.d.store, t.wo.WorkOrderId, t.d.keptPte(t.wo)
 	rctx := t.d.actionCtx(woID, storage.GroupWorkOrder) // read now: a correction replaces the refused one
 	t.d.act([]fyne.Disableable{t.schedSave}, func(context.Context) error {
-		_, err := store.SetAppointment(rctx, woID, at, "")
+		_, err := store.SetAppointment(rctx, woID, at, pte)
 		return err
 	}, func(err error) {
 		if err != nil {

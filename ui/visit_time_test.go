@@ -79,3 +79,28 @@ func scheduleTomorrowAt(h *harness, v *visitTab, hour, minute string) {
 		h.t.Fatalf("after scheduling %s:%s the visit tab says %q", hour, minute, v.schedNow.Text)
 	}
 }
+
+// TestMovingTheStartKeepsTheAccessType: a new scheduled start goes out
+// with the work order's access type (Call first, Appointment), not without
+// one, which would drop it at the customer.
+func TestMovingTheStartKeepsTheAccessType(t *testing.T) {
+	h := newHarness(t)
+	ctx := context.Background()
+	r := h.rowWhere(func(r storage.Row) bool {
+		wo, err := h.store.WorkOrder(ctx, r.Id)
+		return err == nil && wo.Can(api.SetAppointment) == nil && wo.Schedule != nil && wo.Schedule.Pte != ""
+	})
+	wo, _ := h.store.WorkOrder(ctx, r.Id)
+	h.open(r.Id)
+	h.selectTab("Visit")
+	v := tabOf[*visitTab](h)
+	tomorrow := fixedNow.Add(24 * time.Hour)
+	v.schedDate.SetDate(&tomorrow)
+	v.schedTime.hour.SetSelected("10")
+	v.schedTime.minute.SetSelected("30")
+	test.Tap(v.schedSave)
+	row := onlyRow(t, h, r.Id, storage.KindAppointment, storage.OutboxPending)
+	if d, ok := row.Draft(wo.Currency); !ok || d.Pte != wo.Schedule.Pte {
+		t.Errorf("the new start goes out with access type %q, want the work order's %q", d.Pte, wo.Schedule.Pte)
+	}
+}
