@@ -1,10 +1,13 @@
 package hub
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"strings"
 	"sync"
@@ -161,5 +164,37 @@ func TestHubStallAbuse(t *testing.T) {
 	}
 	if list, err := ana.ListAttachments(ctx, uploadTo[0]); err != nil || len(list) != 0 {
 		t.Fatalf("attachments after stalled uploads: %+v, %v", list, err)
+	}
+}
+
+// A body over the 4 MB limit whose sender then goes quiet is refused at
+// once, and the connection closed: the hub does not first wait for the
+// rest of it.
+func TestAnOversizedBodyIsRefusedAtOnce(t *testing.T) {
+	o := newOffice(t, sandbox.Options{})
+	a := o.start(nil)
+	_, creds := o.person(a, "Ana Ruiz")
+	tok := token(t, a, creds)
+	c, err := net.Dial("tcp", a.srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	// Short of the rest by less than what Go's server drains after an
+	// answer (256 KB): it would wait for it.
+	sent := maxJSONBody + 1000
+	fmt.Fprintf(c, "PUT /api/workOrder/accept HTTP/1.1\r\nHost: hub\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", tok, sent+100000)
+	if _, err := c.Write(append([]byte(`{"WorkOrderId":1,"Comment":"`), bytes.Repeat([]byte("x"), sent-28)...)); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	c.SetReadDeadline(start.Add(30 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if took := time.Since(start); resp.StatusCode != http.StatusBadRequest || !resp.Close || took > 5*time.Second {
+		t.Fatalf("an oversized body, then silence: HTTP %d (closing %v) after %v, want 400 at once", resp.StatusCode, resp.Close, took)
 	}
 }

@@ -56,13 +56,15 @@ func BenchmarkNotificationTo100Streams(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	// One sign-in per instance: a hundred of one person's would be rate limited.
+	tokA, tokC := token(b, a, creds), token(b, c, creds)
 	var streams []<-chan sseEvent
 	for i := range 100 {
-		in := a
+		in, tok := a, tokA
 		if i%2 == 1 {
-			in = c
+			in, tok = c, tokC
 		}
-		streams = append(streams, openStream(b, in, creds, ""))
+		streams = append(streams, openStreamAt(b, in.srv.URL, tok, ""))
 	}
 	wo, err := o.sb.DispatchWorkOrder()
 	if err != nil {

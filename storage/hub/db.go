@@ -9,6 +9,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -21,6 +22,12 @@ var migrationFiles embed.FS
 // migrationLock is the advisory lock key that serialises migrations of
 // instances starting at once ("WODHUB-M" as a number).
 const migrationLock = 0x574F444855422D4D
+
+// DefaultPoolConns is the size of each of the hub's two connection pools
+// (reads, sign-ins and streams; writes with the service) when the
+// database URL sets no pool_max_conns. With the listener and the sync's
+// connection, an instance opens at most 2*DefaultPoolConns+2 connections.
+const DefaultPoolConns = 16
 
 // DB is the hub's PostgreSQL database.
 type DB struct {
@@ -42,8 +49,12 @@ func OpenDB(ctx context.Context, url string) (*DB, error) {
 		// pgx quotes the URL, password included, in its parse errors.
 		return nil, errors.New("hub: the database URL cannot be read (expected postgres://user@host/dbname)")
 	}
-	if cfg.MaxConns < 20 {
-		cfg.MaxConns = 20
+	// pgxpool's own default is max(4, NumCPU): far too few for an office
+	// whose reads, sign-ins and streams share the main pool while the
+	// writes pool holds one connection per write the service is taking.
+	given := strings.Contains(url, "pool_max_conns")
+	if !given {
+		cfg.MaxConns = DefaultPoolConns
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
@@ -54,7 +65,10 @@ func OpenDB(ctx context.Context, url string) (*DB, error) {
 		return nil, fmt.Errorf("hub: connecting to the database: %w", err)
 	}
 	wcfg := cfg.Copy()
-	wcfg.MaxConns = max(4, cfg.MaxConns/2)
+	wcfg.MaxConns = DefaultPoolConns
+	if given {
+		wcfg.MaxConns = max(4, cfg.MaxConns/2)
+	}
 	writes, err := pgxpool.NewWithConfig(ctx, wcfg)
 	if err != nil {
 		pool.Close()

@@ -62,26 +62,29 @@ type Performer struct {
 	Name string `json:"Name"`
 }
 
-// record writes the audit row of a forwarded write and, when the service
+// record writes the audit rows of a forwarded write (one per work order it
+// names, so each work order's audit shows it) and, when the service
 // accepted it, an event per work order it changed, in the write's
-// transaction: the events reach the streams when it commits.
-func (h *Hub) record(ctx context.Context, tx pgx.Tx, wr *write) error {
-	var woID *int64
+// transaction: the events reach the streams when it commits. again: the
+// write's own transaction was lost, perhaps after its commit, so rows
+// already there are not written twice.
+func (h *Hub) record(ctx context.Context, tx pgx.Tx, wr *write, again bool) error {
+	ids := []*int64{nil}
 	if len(wr.workOrders) > 0 {
-		woID = &wr.workOrders[0]
+		ids = ids[:0]
+		for i := range wr.workOrders {
+			ids = append(ids, &wr.workOrders[i])
+		}
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO audit (person_id, work_order_id, method, path, message_id, status, answer)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)`, wr.person.Id, woID, wr.method, wr.path, wr.messageId, wr.status, string(wr.answer)); err != nil {
-		return fmt.Errorf("hub: writing the audit: %w", err)
+	q := `INSERT INTO audit (person_id, work_order_id, method, path, message_id, status, answer)
+		SELECT $1::bigint, $2::bigint, $3::text, $4::text, $5::text, $6::int, $7::text`
+	if again {
+		q += ` WHERE NOT EXISTS (SELECT 1 FROM audit WHERE message_id = $5 AND person_id = $1
+			AND work_order_id IS NOT DISTINCT FROM $2 AND method = $3 AND path = $4 AND status = $6)`
 	}
-	if len(wr.workOrders) > 1 {
-		// A bulk write is audited once per further work order too, so each
-		// work order's audit shows it.
-		for _, id := range wr.workOrders[1:] {
-			if _, err := tx.Exec(ctx, `INSERT INTO audit (person_id, work_order_id, method, path, message_id, status, answer)
-				VALUES ($1, $2, $3, $4, $5, $6, $7)`, wr.person.Id, id, wr.method, wr.path, wr.messageId, wr.status, string(wr.answer)); err != nil {
-				return fmt.Errorf("hub: writing the audit: %w", err)
-			}
+	for _, id := range ids {
+		if _, err := tx.Exec(ctx, q, wr.person.Id, id, wr.method, wr.path, wr.messageId, wr.status, string(wr.answer)); err != nil {
+			return fmt.Errorf("hub: writing the audit: %w", err)
 		}
 	}
 	if wr.status != http.StatusOK {
@@ -140,13 +143,19 @@ func (h *Hub) handleNotification(ctx context.Context, ev api.Event) error {
 		return err
 	}
 	if id := ev.Header.WorkOrderId; id > 0 {
-		// A failed re-read is caught by the next sync: the event still goes out.
+		if err := h.db.readsChanged(ctx, []int64{id}); err != nil {
+			h.log.Warn("marking the reads of a work order a notification names", "err", err)
+		}
+		// A failed or slow re-read is caught by the next sync, or the next
+		// desktop to read: the event still goes out, in time.
+		rctx, cancel := context.WithTimeout(ctx, h.opts.RefreshTimeout)
+		defer cancel()
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			h.refreshReads(ctx, []int64{id})
+			h.refreshReads(rctx, []int64{id})
 		}()
-		if err := h.refresh(ctx, id); err != nil {
+		if err := h.refreshWorkOrders(rctx, []int64{id}); err != nil {
 			h.log.Warn("re-reading a work order after a notification", "workOrder", id, "err", err)
 		}
 		<-done
@@ -170,7 +179,7 @@ type auditEntry struct {
 // serveAudit answers GET /api/hub/audit?workOrderId=N: who did what to the
 // work order, when, and what the service answered, oldest first.
 func (h *Hub) serveAudit(w http.ResponseWriter, r *http.Request) {
-	msgID := r.URL.Query().Get("messageId")
+	msgID := queryValue(r.URL.Query(), "messageId")
 	if msgID == "" {
 		msgID = uuid.NewString()
 	}

@@ -9,7 +9,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -17,99 +16,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/workorderdesk/workdesk/api"
 )
-
-// writeLock marks the per-work-order advisory locks that make writes to one
-// work order go to the service one at a time across instances. They use
-// PostgreSQL's two-key form, which no other lock of the hub uses.
-const writeLock = 0x574F4448
-
-// workOrderLockKeys maps a work order id to its lock's two 32-bit keys
-// without losing any of its 64 bits: the high half, marked by writeLock,
-// and the low half.
-func workOrderLockKeys(id int64) (int32, int32) {
-	return int32(uint32(id>>32) ^ writeLock), int32(uint32(id))
-}
-
-// passRead forwards a read the replica does not answer (download links,
-// and any read the hub does not know) to the service with the company's
-// token and streams the answer back. Download links pass through and are
-// never stored.
-func (h *Hub) passRead(w http.ResponseWriter, r *http.Request) {
-	resp, err := h.send(r.Context(), r.Method, r.URL, nil, "", true)
-	if err != nil {
-		h.unreachable(w, r.URL.Query().Get("messageId"), err)
-		return
-	}
-	defer resp.Body.Close()
-	copyAnswer(w, resp)
-}
-
-// send calls the service at the request's path with the company's token;
-// body is replayed once after a 401 when replayable.
-func (h *Hub) send(ctx context.Context, method string, in *url.URL, body func() io.Reader, contentType string, replayable bool) (*http.Response, error) {
-	base, err := url.Parse(h.client.BaseURL())
-	if err != nil {
-		return nil, err
-	}
-	u := base.ResolveReference(&url.URL{Path: strings.TrimPrefix(in.Path, "/"), RawQuery: in.RawQuery})
-	for attempt := 0; ; attempt++ {
-		tok, err := h.tokens.Token(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("getting the company's access token: %w", err)
-		}
-		var rd io.Reader
-		if body != nil {
-			rd = body()
-		}
-		req, err := http.NewRequestWithContext(ctx, method, u.String(), rd)
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set("Authorization", "Bearer "+tok)
-		req.Header.Set("Accept", "application/json")
-		if contentType != "" {
-			req.Header.Set("Content-Type", contentType)
-		}
-		resp, err := h.hc.Do(req)
-		if err != nil {
-			return nil, err
-		}
-		if resp.StatusCode == http.StatusUnauthorized {
-			h.tokens.Invalidate(tok)
-			if attempt == 0 && replayable {
-				io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
-				resp.Body.Close()
-				continue
-			}
-			// The service refused the company's credentials: the desktop's
-			// own token is fine, so this must not read as a 401 to it.
-			resp.Body.Close()
-			return nil, errors.New("the service refused the company's credentials")
-		}
-		return resp, nil
-	}
-}
-
-func copyAnswer(w http.ResponseWriter, resp *http.Response) {
-	for _, k := range []string{"Content-Type", "Content-Length", "Allow", "Retry-After"} {
-		if v := resp.Header.Get(k); v != "" {
-			w.Header().Set(k, v)
-		}
-	}
-	w.WriteHeader(resp.StatusCode)
-	io.Copy(w, resp.Body)
-}
-
-const unreachableMessage = "The work order service cannot be reached from the hub; try again later."
-
-const busyMessage = "The hub is busy with other changes to this work order; try again shortly."
-
-// unreachable answers 503 in the service's error body: the desktop's outbox
-// keeps the action and retries it with the same MessageId.
-func (h *Hub) unreachable(w http.ResponseWriter, messageId string, err error) {
-	h.log.Warn("the service cannot be reached", "err", err)
-	writeError(w, unavailable(unreachableMessage), messageId)
-}
 
 // write is one desktop write on its way to the service.
 type write struct {
@@ -124,6 +30,11 @@ type write struct {
 	// answer is the service's answer, kept for the audit and the refresh.
 	status int
 	answer []byte
+	// replayed: the answer is the one the service gave an earlier attempt
+	// with this MessageId; nothing was sent.
+	replayed bool
+	// cut: the service's answer broke off while it was read.
+	cut error
 	// retryAfter is the service's Retry-After (429, 503), passed on so the
 	// desktop's outbox waits as the service asked.
 	retryAfter string
@@ -134,7 +45,7 @@ type write struct {
 // across every instance; then re-reads the work order into the replica,
 // records who did it and tells every stream.
 func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, person Person) {
-	wr := &write{person: person, method: r.Method, path: r.URL.Path, messageId: r.URL.Query().Get("messageId")}
+	wr := &write{person: person, method: r.Method, path: r.URL.Path, messageId: queryValue(r.URL.Query(), "messageId")}
 	var cleanup func()
 	var bad *api.Error
 	switch ct := r.Header.Get("Content-Type"); {
@@ -166,45 +77,20 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 		wait, cancel = context.WithDeadline(wait, b.stallsAt())
 		defer cancel()
 	}
-	// A write that has reached the service is seen through even if the
-	// desktop hangs up meanwhile: the call, the re-reads, the audit and the
-	// event, so colleagues hear of a write that took effect. (An upload
-	// cannot be: its file comes from the desktop as the service reads it.)
 	after := context.WithoutCancel(r.Context())
-	call := after
-	if !wr.replayable {
-		call = r.Context()
-	}
-	err := h.locked(after, wait, wr.workOrders, func(tx pgx.Tx) error {
-		resp, err := h.send(call, wr.method, r.URL, wr.body, wr.contentType, wr.replayable)
-		if err != nil {
-			return err
-		}
-		defer resp.Body.Close()
-		wr.status = resp.StatusCode
-		wr.retryAfter = resp.Header.Get("Retry-After")
-		if wr.answer, err = io.ReadAll(io.LimitReader(resp.Body, maxJSONBody)); err != nil {
-			return err
-		}
-		if wr.status == http.StatusOK {
-			changed := h.succeeded(wr)
-			for _, id := range changed {
-				if err := h.refresh(after, id); err != nil {
-					// The write took effect; the next sync brings the record.
-					h.log.Warn("re-reading a work order after a write", "workOrder", id, "err", err)
-				}
-			}
-			// Before the answer: the desktop re-reads what it changed next.
-			h.refreshReads(after, changed)
-		}
-		return h.record(after, tx, wr)
-	})
+	err := h.forward(r, wr, wait)
 	switch {
+	case errors.Is(err, errSignedOut):
+		denied(w, wr.messageId)
+		return
+	case errors.Is(err, errDesktopGone):
+		h.log.Info("a write was not sent: its desktop hung up first", "messageId", wr.messageId)
+		return
 	case err != nil && wr.status == 0:
 		msg := unreachableMessage
 		if errors.Is(err, errWaitedTooLong) {
 			msg = busyMessage
-			h.log.Warn("an upload waited too long for its turn", "err", err)
+			h.log.Warn("a write waited too long for its turn or a database connection", "err", err)
 			writeError(w, unavailable(msg), wr.messageId)
 		} else {
 			h.unreachable(w, wr.messageId, err)
@@ -213,14 +99,27 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 		wr.status = http.StatusServiceUnavailable
 		wr.answer, _ = json.Marshal(&api.Error{Message: msg, MessageId: wr.messageId})
 		if err := pgx.BeginFunc(after, h.db.Pool, func(tx pgx.Tx) error {
-			return h.record(after, tx, wr)
+			return h.record(after, tx, wr, false)
 		}); err != nil {
 			h.log.Error("auditing a write that did not reach the service", "err", err)
 		}
 		return
-	case err != nil:
-		// The service answered; only the audit or the event was lost.
-		h.log.Error("recording a forwarded write", "err", err)
+	case err != nil && !wr.replayed:
+		// The service answered, but the write's transaction was lost (its
+		// connection ended, the commit failed): record the write again on
+		// a connection of its own, so the audit and the event are kept.
+		h.log.Warn("the transaction of a forwarded write was lost; recording it again", "err", err)
+		if err := pgx.BeginFunc(after, h.db.Pool, func(tx pgx.Tx) error {
+			return h.record(after, tx, wr, true)
+		}); err != nil {
+			h.log.Error("recording a forwarded write", "err", err)
+		}
+	}
+	if wr.cut != nil {
+		// The write reached the service but its answer did not come back
+		// whole: the desktop's outbox checks what took effect and retries.
+		h.unreachable(w, wr.messageId, wr.cut)
+		return
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	if wr.retryAfter != "" {
@@ -230,10 +129,109 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 	w.Write(wr.answer)
 }
 
+// errSignedOut: the person was disabled while their write waited its turn.
+var errSignedOut = errors.New("the person was disabled")
+
+// forward sends wr to the service in its turn (waiting for it until wait
+// ends) and, once the service has answered, re-reads what it changed and
+// records it. A write that has reached the service is seen through even if
+// the desktop hangs up meanwhile: the call, the re-reads, the audit and the
+// event, so colleagues hear of a write that took effect. (An upload cannot
+// be: its file comes from the desktop as the service reads it.)
+func (h *Hub) forward(r *http.Request, wr *write, wait context.Context) error {
+	after := context.WithoutCancel(r.Context())
+	call := after
+	if !wr.replayable {
+		call = r.Context()
+		release, err := h.takeUploadSlot(wait)
+		if err != nil {
+			return err
+		}
+		defer release()
+	}
+	return h.locked(after, wait, wr.workOrders, func(tx pgx.Tx) error {
+		// The person may have been disabled while the write waited.
+		var disabled bool
+		if err := tx.QueryRow(after, `SELECT disabled FROM people WHERE id = $1`, wr.person.Id).Scan(&disabled); err != nil {
+			return fmt.Errorf("hub: checking the person: %w", err)
+		}
+		if disabled {
+			return errSignedOut
+		}
+		// A desktop that lost an answer sends the write again with its
+		// MessageId; the service may not drop repeats, so the answer it
+		// gave is given again instead.
+		if prev, ok, err := answeredBefore(after, tx, wr); err != nil {
+			return err
+		} else if ok {
+			wr.status, wr.answer, wr.replayed = http.StatusOK, prev, true
+			return nil
+		}
+		resp, err := h.send(call, r.Context(), wr.method, r.URL, wr.body, wr.contentType, wr.replayable)
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		wr.status = resp.StatusCode
+		wr.retryAfter = resp.Header.Get("Retry-After")
+		wr.answer, wr.cut = io.ReadAll(io.LimitReader(resp.Body, maxJSONBody))
+		// From here on the service has answered: whatever fails next, the
+		// re-reads, the audit and the event still happen.
+		h.followWrite(after, wr)
+		return h.record(after, tx, wr, false)
+	})
+}
+
+// followWrite re-reads what a write the service accepted changed, within
+// RefreshTimeout: its work orders, 50 per call, and the reads stored about
+// them, before the desktop is answered (it re-reads them next).
+func (h *Hub) followWrite(ctx context.Context, wr *write) {
+	if wr.status != http.StatusOK {
+		return
+	}
+	changed := h.succeeded(wr)
+	if err := h.db.readsChanged(ctx, changed); err != nil {
+		h.log.Warn("marking the reads of written work orders", "err", err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, h.opts.RefreshTimeout)
+	defer cancel()
+	if err := h.refreshWorkOrders(ctx, changed); err != nil {
+		// The write took effect; the next sync brings the records.
+		h.log.Warn("re-reading work orders after a write", "err", err)
+	}
+	h.refreshReads(ctx, changed)
+}
+
+// maxBulk caps the work orders of one bulk call as the sandbox does: the
+// service publishes no limit, the sandbox assumes 100 and refuses more
+// with this same answer.
+const maxBulk = 100
+
+// answeredBefore is the service's answer to an earlier attempt of wr (the
+// same person, operation and MessageId) that it accepted, if any.
+func answeredBefore(ctx context.Context, tx pgx.Tx, wr *write) ([]byte, bool, error) {
+	rows, err := tx.Query(ctx, `SELECT method, path, answer FROM audit
+		WHERE message_id = $1 AND person_id = $2 AND status = 200 ORDER BY id`, wr.messageId, wr.person.Id)
+	if err != nil {
+		return nil, false, fmt.Errorf("hub: looking for an earlier attempt: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var method, path, answer string
+		if err := rows.Scan(&method, &path, &answer); err != nil {
+			return nil, false, fmt.Errorf("hub: looking for an earlier attempt: %w", err)
+		}
+		if method == wr.method && normalizePath(path) == normalizePath(wr.path) && json.Valid([]byte(answer)) {
+			return []byte(answer), true, nil
+		}
+	}
+	return nil, false, rows.Err()
+}
+
 // prepareJSON reads a JSON body and finds the work orders it names; a
 // malformed body is refused as the service would, and nothing is forwarded.
 func prepareJSON(w http.ResponseWriter, r *http.Request, wr *write) *api.Error {
-	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxJSONBody))
+	b, err := io.ReadAll(maxBytes(w, r.Body, maxJSONBody))
 	if err != nil {
 		return invalid("", "the request body is larger than the 4 MB limit")
 	}
@@ -254,7 +252,16 @@ func prepareJSON(w http.ResponseWriter, r *http.Request, wr *write) *api.Error {
 	switch {
 	case env.WorkOrderId > 0:
 		wr.workOrders = []int64{env.WorkOrderId}
+	case len(env.WorkOrderIds) > maxBulk:
+		// Each work order named takes a lock in PostgreSQL until the write
+		// is done: a body of thousands would exhaust them for everyone.
+		return invalid("WorkOrderIds", fmt.Sprintf("at most %d work orders per bulk call; %d were given", maxBulk, len(env.WorkOrderIds)))
 	case len(env.WorkOrderIds) > 0:
+		for _, id := range env.WorkOrderIds {
+			if id <= 0 {
+				return invalid("WorkOrderIds", "each of WorkOrderIds must be a positive integer")
+			}
+		}
 		wr.workOrders = env.WorkOrderIds
 	default:
 		return invalid("WorkOrderId", "WorkOrderId is required")
@@ -265,67 +272,20 @@ func prepareJSON(w http.ResponseWriter, r *http.Request, wr *write) *api.Error {
 	return nil
 }
 
+// idsFromQuery finds the work order a write without a body names in its
+// query (a DELETE, say).
 func idsFromQuery(q url.Values, wr *write) *api.Error {
-	for k, vs := range q {
-		if strings.EqualFold(k, "workOrderId") && len(vs) > 0 {
-			id, err := strconv.ParseInt(vs[0], 10, 64)
-			if err != nil || id <= 0 {
-				return invalid("workOrderId", "workOrderId must be a positive integer")
-			}
-			wr.workOrders = []int64{id}
-			wr.replayable = true
-			return nil
-		}
+	v := queryValue(q, "workOrderId")
+	if v == "" {
+		return invalid("workOrderId", "workOrderId is required")
 	}
-	return invalid("workOrderId", "workOrderId is required")
-}
-
-// locked runs fn in a transaction holding the advisory locks of ids (in
-// order, so two bulk writes never wait on each other crosswise). The locks
-// end with the transaction, or with the session when an instance dies. It
-// waits for its turn until wait ends, then runs with ctx. The transaction
-// is on the writes' own pool: however many writes wait on slow uploads,
-// reads and sign-ins keep the main pool.
-func (h *Hub) locked(ctx, wait context.Context, ids []int64, fn func(pgx.Tx) error) error {
-	sorted := slices.Clone(ids)
-	slices.Sort(sorted)
-	sorted = slices.Compact(sorted)
-	release, err := h.turns.take(wait, sorted)
-	if err != nil {
-		return waited(err)
+	id, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || id <= 0 {
+		return invalid("workOrderId", "workOrderId must be a positive integer")
 	}
-	defer release()
-	conn, err := h.db.writes.Acquire(wait)
-	if err != nil {
-		return waited(err)
-	}
-	defer conn.Release()
-	tx, err := conn.Begin(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback(context.WithoutCancel(ctx))
-	for _, id := range sorted {
-		hi, lo := workOrderLockKeys(id)
-		if _, err := tx.Exec(wait, `SELECT pg_advisory_xact_lock($1, $2)`, hi, lo); err != nil {
-			return waited(fmt.Errorf("hub: waiting for work order %d: %w", id, err))
-		}
-	}
-	if err := fn(tx); err != nil {
-		return err
-	}
-	return tx.Commit(ctx)
-}
-
-// errWaitedTooLong: an upload waited for its turn longer than its body may
-// stall; the desktop may be gone, and if not its outbox tries again.
-var errWaitedTooLong = errors.New("waited too long for other writes to the work order")
-
-func waited(err error) error {
-	if errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("%w: %w", errWaitedTooLong, err)
-	}
-	return err
+	wr.workOrders = []int64{id}
+	wr.replayable = true
+	return nil
 }
 
 // succeeded lists the work orders the write changed: all of them for a 200,

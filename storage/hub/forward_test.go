@@ -78,8 +78,9 @@ func TestSlowWritesLeaveSignInsAndReadsAnswered(t *testing.T) {
 		}
 	}()
 	errs := make(chan error, len(ids))
+	// One desktop's client: sign-ins of one person are rate limited.
+	c := desktop(t, a, creds)
 	for _, id := range ids {
-		c := desktop(t, a, creds)
 		go func() { errs <- c.Accept(ctx, &api.AcceptRequest{WorkOrderId: id}) }()
 	}
 	waitFor(t, 10*time.Second, "writes waiting at the service", func() bool { return atService.Load() >= 5 })
@@ -170,5 +171,86 @@ func TestAWriteIsSeenThroughWhenTheDesktopHangsUp(t *testing.T) {
 	}
 	if wo, err := desktop(t, a, creds).GetWorkOrder(context.Background(), id); err != nil || wo.Status != api.StatusAccepted {
 		t.Fatalf("the replica after the hang-up: %+v, %v", wo, err)
+	}
+}
+
+// A desktop hangs up while the service takes its message; its outbox then
+// sends it again with the same MessageId. The service does not drop
+// repeats (service-facts: assume it does not), so the hub must not send it
+// twice: the retry gets the first answer, and the message is posted once.
+func TestARetriedWriteIsNotSentTwice(t *testing.T) {
+	o := newOffice(t, sandbox.Options{})
+	a := o.start(nil)
+	ana, _ := o.person(a, "Ana Ruiz")
+	id := newWorkOrder(t, o)
+	ctx := context.Background()
+	if err := ana.Accept(ctx, &api.AcceptRequest{WorkOrderId: id}); err != nil {
+		t.Fatal(err)
+	}
+	hungUp, hangUp := context.WithCancel(ctx)
+	var once atomic.Bool
+	o.setIntercept(func(w http.ResponseWriter, r *http.Request) bool {
+		if r.Method == http.MethodPost && once.CompareAndSwap(false, true) {
+			hangUp()
+			time.Sleep(300 * time.Millisecond) // the hub notices the desktop is gone
+		}
+		return false
+	})
+	req := &api.MessageRequest{WorkOrderId: id, Text: "the part arrives Tuesday"}
+	if err := ana.SendMessage(hungUp, req); err == nil {
+		t.Fatal("the desktop that hung up got an answer")
+	}
+	before := o.writes.Load()
+	if err := ana.SendMessage(ctx, req); err != nil {
+		t.Fatalf("the retry with the same MessageId: %v", err)
+	}
+	if n := o.writes.Load() - before; n != 0 {
+		t.Fatalf("the retry reached the service %d times, want none", n)
+	}
+	msgs, err := o.direct().ListMessages(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, m := range msgs {
+		if m.Text == req.Text {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("the service holds the message %d times", n)
+	}
+}
+
+// A write whose desktop hung up before the hub sent it (here while the hub
+// fetched a new company token after a 401) is not sent: nobody waits for
+// its answer, and the desktop's outbox sends it again.
+func TestAWriteIsNotSentOnceItsDesktopHungUp(t *testing.T) {
+	o := newOffice(t, sandbox.Options{})
+	a := o.start(nil)
+	ana, _ := o.person(a, "Ana Ruiz")
+	id := newWorkOrder(t, o)
+	hungUp, hangUp := context.WithCancel(context.Background())
+	var refused, sent atomic.Int64
+	o.setIntercept(func(w http.ResponseWriter, r *http.Request) bool {
+		switch {
+		case r.Method == http.MethodPut && refused.Add(1) == 1:
+			// The company's token has just expired at the service.
+			w.WriteHeader(http.StatusUnauthorized)
+			return true
+		case r.Method == http.MethodPut:
+			sent.Add(1)
+		case r.URL.Path == "/oauth/token" && refused.Load() == 1:
+			hangUp()
+			time.Sleep(300 * time.Millisecond)
+		}
+		return false
+	})
+	if err := ana.Accept(hungUp, &api.AcceptRequest{WorkOrderId: id}); err == nil {
+		t.Fatal("the desktop that hung up got an answer")
+	}
+	time.Sleep(500 * time.Millisecond) // what the hub would send, it has sent
+	if n := sent.Load(); n != 0 {
+		t.Fatalf("the write of a desktop that had hung up reached the service %d times", n)
 	}
 }

@@ -90,7 +90,14 @@ type instance struct {
 
 func (o *office) start(tune func(*Options)) *instance {
 	o.t.Helper()
-	db, err := OpenDB(context.Background(), o.url)
+	return o.startOn(o.url, tune)
+}
+
+// startOn starts an instance on the office's database reached at url
+// (the office's, with settings of its own).
+func (o *office) startOn(url string, tune func(*Options)) *instance {
+	o.t.Helper()
+	db, err := OpenDB(context.Background(), url)
 	if err != nil {
 		o.t.Fatal(err)
 	}

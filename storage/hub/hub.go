@@ -39,6 +39,16 @@ type Options struct {
 	// service again when nothing said it changed; 0 = 1 hour. Writes,
 	// notifications and syncs refresh it sooner.
 	ReadMaxAge time.Duration
+	// RefreshTimeout is how long the hub re-reads what a write, a
+	// notification or a sync changed (the work orders, the stored reads)
+	// before it answers or goes on; what is left is read again when asked.
+	// 0 = 15 s.
+	RefreshTimeout time.Duration
+	// WriteWait is how long a write waits for one of the writes' database
+	// connections (all taken by writes the service is slow to answer)
+	// before it is answered 503, which the desktop's outbox retries;
+	// 0 = 10 s.
+	WriteWait time.Duration
 	// BodyTimeout is how long a request's body may take to arrive, or an
 	// upload stall; 0 = DefaultBodyTimeout.
 	BodyTimeout time.Duration
@@ -66,6 +76,10 @@ type Hub struct {
 	streams *streams
 	// turns queues this instance's writes per work order.
 	turns *turns
+	// signIns rate limits sign-ins (each a bcrypt check).
+	signIns *signInLimit
+	// uploads holds a slot per upload with the service (takeUploadSlot).
+	uploads chan struct{}
 	// fetches shares one fetch of a read among the desktops asking at once.
 	fetches singleflight.Group
 
@@ -93,6 +107,12 @@ func New(opts Options) (*Hub, error) {
 	if opts.ReadMaxAge <= 0 {
 		opts.ReadMaxAge = time.Hour
 	}
+	if opts.RefreshTimeout <= 0 {
+		opts.RefreshTimeout = 15 * time.Second
+	}
+	if opts.WriteWait <= 0 {
+		opts.WriteWait = 10 * time.Second
+	}
 	if opts.BodyTimeout <= 0 {
 		opts.BodyTimeout = DefaultBodyTimeout
 	}
@@ -112,7 +132,8 @@ func New(opts Options) (*Hub, error) {
 	h := &Hub{
 		opts: opts, db: opts.DB, client: client, tokens: tokens, hc: opts.HTTPClient,
 		log: opts.Logger.With("component", "hub"), instance: hex.EncodeToString(b),
-		syncPoke: make(chan struct{}, 1), turns: newTurns(),
+		syncPoke: make(chan struct{}, 1), turns: newTurns(), signIns: newSignInLimit(),
+		uploads: make(chan struct{}, max(1, opts.DB.writes.Config().MaxConns/2)),
 	}
 	h.streams = newStreams(h)
 	if opts.Verifier != nil {

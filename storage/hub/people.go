@@ -150,7 +150,7 @@ func (db *DB) IssueToken(ctx context.Context, clientId, secret string) (string, 
 	}
 	tok := randomText(32)
 	if _, err := db.Pool.Exec(ctx, `INSERT INTO tokens (digest, person_id, expires) VALUES ($1, $2, now() + $3::interval)`,
-		digest(tok), id, fmt.Sprintf("%d seconds", int(TokenLifetime/time.Second))); err != nil {
+		digest(tok), id, TokenLifetime); err != nil {
 		return "", fmt.Errorf("hub: storing the token: %w", err)
 	}
 	// Expired tokens are of no use to anyone: drop a few now and then.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -100,4 +101,48 @@ func TestSignInAndDisable(t *testing.T) {
 	if _, err := o.db.DisablePerson(ctx, "Nobody"); err == nil {
 		t.Fatal("disabling an unknown person succeeded")
 	}
+}
+
+// Each sign-in costs the hub a slow hash check: one client id guessing
+// secrets, or a flood of made-up ids, is answered 429 with Retry-After
+// before long, while a colleague still signs in.
+func TestSignInsAreRateLimited(t *testing.T) {
+	o := newOffice(t, sandbox.Options{})
+	a := o.start(nil)
+	_, ana := o.person(a, "Ana Ruiz")
+	_, bo := o.person(a, "Bo Chen")
+	signIn := func(id, secret string) (int, string) {
+		t.Helper()
+		resp, err := http.PostForm(a.srv.URL+"/oauth/token", url.Values{"grant_type": {"client_credentials"}, "client_id": {id}, "client_secret": {secret}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode, resp.Header.Get("Retry-After")
+	}
+	limited := func(tries int, id func(int) string) int {
+		t.Helper()
+		for i := range tries {
+			status, retry := signIn(id(i), "guess")
+			switch status {
+			case http.StatusUnauthorized:
+			case http.StatusTooManyRequests:
+				if n, err := strconv.Atoi(retry); err != nil || n < 1 {
+					t.Fatalf("429 with Retry-After %q", retry)
+				}
+				return i
+			default:
+				t.Fatalf("sign-in %d: HTTP %d", i, status)
+			}
+		}
+		t.Fatalf("%d sign-ins in a row were all checked", tries)
+		return 0
+	}
+	n := limited(100, func(int) string { return ana.ClientId })
+	t.Logf("one client id: limited after %d sign-ins", n)
+	if status, _ := signIn(bo.ClientId, bo.ClientSecret); status != http.StatusOK {
+		t.Fatalf("a colleague's sign-in beside the guesses: HTTP %d", status)
+	}
+	n = limited(500, func(i int) string { return "hub-made-up-" + strconv.Itoa(i) })
+	t.Logf("made-up client ids: limited after %d sign-ins", n)
 }

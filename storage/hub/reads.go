@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/workorderdesk/workdesk/api"
 	"golang.org/x/sync/errgroup"
+	"golang.org/x/sync/singleflight"
 )
 
 // readKind is one of the service's reads the hub answers from PostgreSQL:
@@ -77,15 +78,6 @@ func refOf(kind string, q url.Values) (readRef, *api.Error) {
 	return ref, nil
 }
 
-func queryValue(q url.Values, name string) string {
-	for k, vs := range q {
-		if strings.EqualFold(k, name) && len(vs) > 0 {
-			return strings.TrimSpace(vs[0])
-		}
-	}
-	return ""
-}
-
 // url is the read's address at the service.
 func (ref readRef) url() *url.URL {
 	rk := storedReads[ref.kind]
@@ -115,11 +107,15 @@ type fetchedAnswer struct {
 
 // storable: the service will give this answer again until something changes
 // (the read, or a refusal for these keys), so it is kept; passing trouble
-// (429, 5xx, an answer that is not JSON) is not.
-func (f *fetchedAnswer) storable() bool {
+// (429, 5xx, an answer that is not JSON) is not, nor a refusal of a read
+// keyed by more than its work order (a step's attachments: any number of
+// made-up steps would each add a row).
+func (f *fetchedAnswer) storable(ref readRef) bool {
 	switch f.status {
-	case http.StatusOK, http.StatusBadRequest, http.StatusNotFound:
+	case http.StatusOK:
 		return json.Valid(f.body)
+	case http.StatusBadRequest, http.StatusNotFound:
+		return len(storedReads[ref.kind].keys) == 1 && json.Valid(f.body)
 	}
 	return false
 }
@@ -153,13 +149,20 @@ func (h *Hub) serveStoredRead(w http.ResponseWriter, r *http.Request, kind strin
 		return
 	}
 	// Desktops opening the same tab at once share one fetch, which goes on
-	// if the first of them hangs up.
-	v, err, _ := h.fetches.Do(ref.kind+" "+ref.key, func() (any, error) {
+	// (and is stored) if they hang up; a desktop that does is let go at once.
+	fetched := h.fetches.DoChan(ref.kind+" "+ref.key, func() (any, error) {
 		return h.refreshRead(context.WithoutCancel(ctx), ref)
 	})
-	got, _ := v.(*fetchedAnswer)
+	var res singleflight.Result
+	select {
+	case res = <-fetched:
+	case <-ctx.Done():
+		return
+	}
+	err = res.Err
+	got, _ := res.Val.(*fetchedAnswer)
 	switch {
-	case err == nil && got.storable():
+	case err == nil && got.storable(ref):
 		writeStored(w, storedAnswer{status: got.status, body: got.body}, msgID)
 	case found:
 		writeStored(w, stored, msgID)
@@ -211,7 +214,7 @@ func (h *Hub) refreshRead(ctx context.Context, ref readRef) (*fetchedAnswer, err
 		return nil, err
 	}
 	got, err := h.fetch(ctx, ref)
-	if err != nil || !got.storable() {
+	if err != nil || !got.storable(ref) {
 		if serr := h.db.markReadStale(ctx, ref, version); serr != nil {
 			h.log.Warn("marking a stored answer stale", "err", serr)
 		}
@@ -225,7 +228,7 @@ func (h *Hub) refreshRead(ctx context.Context, ref readRef) (*fetchedAnswer, err
 }
 
 func (h *Hub) fetch(ctx context.Context, ref readRef) (*fetchedAnswer, error) {
-	resp, err := h.send(ctx, http.MethodGet, ref.url(), nil, "", true)
+	resp, err := h.send(ctx, nil, http.MethodGet, ref.url(), nil, "", true)
 	if err != nil {
 		return nil, err
 	}
@@ -253,7 +256,12 @@ func (h *Hub) refreshReads(ctx context.Context, ids []int64) {
 	h.refreshAll(ctx, refs)
 }
 
+// refreshAll refreshes refs, for at most RefreshTimeout: a read left
+// unrefreshed is older than its work order's mark (readsChanged), so the
+// next desktop to ask for it has it fetched again.
 func (h *Hub) refreshAll(ctx context.Context, refs []readRef) {
+	ctx, cancel := context.WithTimeout(ctx, h.opts.RefreshTimeout)
+	defer cancel()
 	var g errgroup.Group
 	g.SetLimit(4)
 	for _, ref := range refs {

@@ -1,10 +1,12 @@
 package hub
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -32,9 +34,16 @@ func (db *DB) StoreWorkOrders(ctx context.Context, wos []api.WorkOrder) error {
 	if len(wos) == 0 {
 		return nil
 	}
-	b := &pgx.Batch{}
+	// In id order: two transactions storing overlapping work orders (a
+	// sync, a bulk write's re-read) lock their rows in one order, never
+	// crosswise.
+	order := make([]*api.WorkOrder, len(wos))
 	for i := range wos {
-		w := &wos[i]
+		order[i] = &wos[i]
+	}
+	slices.SortFunc(order, func(x, y *api.WorkOrder) int { return cmp.Compare(x.WorkOrderId, y.WorkOrderId) })
+	b := &pgx.Batch{}
+	for _, w := range order {
 		doc := w.RawJSON()
 		if doc == nil {
 			var err error
@@ -74,7 +83,17 @@ func (db *DB) StoreWorkOrders(ctx context.Context, wos []api.WorkOrder) error {
 // DeleteWorkOrder forgets a work order the service no longer shows
 // (recalled), and the answers stored about it.
 func (db *DB) DeleteWorkOrder(ctx context.Context, id int64) error {
-	if _, err := db.Pool.Exec(ctx, `WITH r AS (DELETE FROM reads WHERE work_order_id = $1) DELETE FROM work_orders WHERE id = $1`, id); err != nil {
+	// The work order first, then its reads, as storeRead locks them: an
+	// answer being stored meanwhile is either gone with the rest or never
+	// stored.
+	err := pgx.BeginFunc(ctx, db.Pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `DELETE FROM work_orders WHERE id = $1`, id); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `DELETE FROM reads WHERE work_order_id = $1`, id)
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("hub: forgetting work order %d: %w", id, err)
 	}
 	return nil

@@ -4,12 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"math"
 	"mime"
 	"net/http"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/workorderdesk/workdesk/api"
@@ -22,8 +26,11 @@ func (h *Hub) Handler() http.Handler {
 		p := normalizePath(r.URL.Path)
 		h.limitBody(w, r)
 		if p != "/api/hub/events" {
-			// A stream sets its own deadline before each event it sends.
 			w = newAnswerWriter(w)
+		} else {
+			// A stream moves its deadline before each event it sends; its
+			// answers before that (a 401, a bad Last-Event-ID) get this one.
+			http.NewResponseController(w).SetWriteDeadline(time.Now().Add(answerStall))
 		}
 		switch {
 		case p == "/notify":
@@ -36,8 +43,9 @@ func (h *Hub) Handler() http.Handler {
 		case p == "/oauth/token":
 			h.serveToken(w, r)
 			return
-		case !strings.HasPrefix(p, "/api/"):
-			writeError(w, &api.Error{StatusCode: http.StatusNotFound, Message: "No HTTP resource was found that matches the request URI."}, "")
+		case !strings.HasPrefix(p, "/api/") || hasDotSegment(p):
+			// Dot segments are refused, not resolved: see serviceURL.
+			writeError(w, notFound(), "")
 			return
 		}
 		person, ok := h.authorize(w, r)
@@ -61,7 +69,7 @@ func (h *Hub) Handler() http.Handler {
 			// The desktop's status bar names the person signed in.
 			writeJSON(w, http.StatusOK, map[string]any{"Name": person.Name})
 		case strings.HasPrefix(p, "/api/hub/"):
-			writeError(w, &api.Error{StatusCode: http.StatusNotFound, Message: "No HTTP resource was found that matches the request URI."}, "")
+			writeError(w, notFound(), "")
 		case r.Method == http.MethodGet && storedReads[p].path != "":
 			h.serveStoredRead(w, r, p)
 		case r.Method == http.MethodGet:
@@ -102,13 +110,18 @@ func (h *Hub) authorize(w http.ResponseWriter, r *http.Request) (Person, bool) {
 		}
 		if !errors.Is(err, ErrBadCredentials) {
 			h.log.Error("checking a token", "err", err)
-			writeError(w, unavailable("the hub cannot reach its database"), r.URL.Query().Get("messageId"))
+			writeError(w, unavailable("the hub cannot reach its database"), queryValue(r.URL.Query(), "messageId"))
 			return Person{}, false
 		}
 	}
-	w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
-	writeError(w, &api.Error{StatusCode: http.StatusUnauthorized, Message: "Authorization has been denied for this request."}, r.URL.Query().Get("messageId"))
+	denied(w, queryValue(r.URL.Query(), "messageId"))
 	return Person{}, false
+}
+
+// denied answers 401 as the service does to a token it does not take.
+func denied(w http.ResponseWriter, messageId string) {
+	w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
+	writeError(w, &api.Error{StatusCode: http.StatusUnauthorized, Message: "Authorization has been denied for this request."}, messageId)
 }
 
 // serveToken is the client-credentials token endpoint for staff accounts,
@@ -123,7 +136,7 @@ func (h *Hub) serveToken(w http.ResponseWriter, r *http.Request) {
 		oauthError(w, http.StatusBadRequest, "invalid_request", "the body must be application/x-www-form-urlencoded")
 		return
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+	r.Body = maxBytes(w, r.Body, 64<<10)
 	if err := r.ParseForm(); err != nil {
 		oauthError(w, http.StatusBadRequest, "invalid_request", "the form could not be read")
 		return
@@ -138,6 +151,13 @@ func (h *Hub) serveToken(w http.ResponseWriter, r *http.Request) {
 	}
 	if id == "" || secret == "" {
 		oauthError(w, http.StatusBadRequest, "invalid_request", "client_id and client_secret are required")
+		return
+	}
+	if ok, wait := h.signIns.allow(id, time.Now()); !ok {
+		secs := int(math.Ceil(wait.Seconds()))
+		w.Header().Set("Retry-After", strconv.Itoa(secs))
+		oauthError(w, http.StatusTooManyRequests, "temporarily_unavailable",
+			fmt.Sprintf("too many sign-ins; try again in %d s", secs))
 		return
 	}
 	tok, err := h.db.IssueToken(r.Context(), id, secret)
@@ -187,8 +207,24 @@ func invalid(property, msg string) *api.Error {
 		ValidationErrors: []api.ValidationError{{Type: "InvalidValue", Property: property, Message: msg}}}
 }
 
+// notFound is the service's answer to a path it does not serve.
+func notFound() *api.Error {
+	return &api.Error{StatusCode: http.StatusNotFound, Message: "No HTTP resource was found that matches the request URI."}
+}
+
 func unavailable(msg string) *api.Error {
 	return &api.Error{StatusCode: http.StatusServiceUnavailable, Message: msg}
+}
+
+// queryValue is the query's first value of name, its key matched
+// case-insensitively as the service matches it.
+func queryValue(q url.Values, name string) string {
+	for k, vs := range q {
+		if strings.EqualFold(k, name) && len(vs) > 0 {
+			return strings.TrimSpace(vs[0])
+		}
+	}
+	return ""
 }
 
 // maxJSONBody caps the JSON bodies the hub reads, as the service does.
@@ -199,7 +235,7 @@ func (h *Hub) serveSearch(w http.ResponseWriter, r *http.Request) {
 		Parameters api.SearchParameters `json:"Parameters"`
 		MessageId  string               `json:"MessageId"`
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxJSONBody))
+	body, err := io.ReadAll(maxBytes(w, r.Body, maxJSONBody))
 	if err != nil {
 		writeError(w, invalid("", "the request body is larger than the 4 MB limit"), "")
 		return
@@ -238,7 +274,7 @@ func validStatus(s api.WorkOrderStatus) bool {
 // serveWorkOrders answers GET /api/workOrder?ids=.. as the service does: at
 // most 50 ids, as repeated ids=, ids[N]= or comma-separated.
 func (h *Hub) serveWorkOrders(w http.ResponseWriter, r *http.Request) {
-	msgID := r.URL.Query().Get("messageId")
+	msgID := queryValue(r.URL.Query(), "messageId")
 	// ids[N]= keys come out of the map in any order: answer in N's order.
 	type key struct {
 		index int

@@ -296,6 +296,9 @@ func TestStoredReadsFollowWritesNotificationsAndSyncs(t *testing.T) {
 func TestAnOlderFetchNeverOverwritesANewerAnswer(t *testing.T) {
 	o := newOffice(t, sandbox.Options{})
 	ctx := context.Background()
+	if err := o.db.StoreWorkOrders(ctx, []api.WorkOrder{{WorkOrderId: 42, LastUpdate: time.Now()}}); err != nil {
+		t.Fatal(err)
+	}
 	ref, _ := refOf("/api/messages", url.Values{"workOrderId": {"42"}})
 	older, err := o.db.nextReadVersion(ctx)
 	if err != nil {

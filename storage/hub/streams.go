@@ -208,7 +208,7 @@ func (s *streams) serve(w http.ResponseWriter, r *http.Request, p Person) {
 	}
 	resume := r.Header.Get("Last-Event-ID")
 	if resume == "" {
-		resume = r.URL.Query().Get("lastEventId")
+		resume = queryValue(r.URL.Query(), "lastEventId")
 	}
 	var after int64 = -1
 	if resume != "" {
@@ -270,7 +270,13 @@ func (s *streams) serve(w http.ResponseWriter, r *http.Request, p Person) {
 		case <-ctx.Done():
 			return
 		case <-tick.C:
-			s.h.db.Pool.Exec(ctx, `UPDATE streams SET seen = now() WHERE id = $1`, streamID)
+			// The notice that ends a disabled person's streams is missed
+			// while the listener reconnects: each heartbeat checks too.
+			tag, err := s.h.db.Pool.Exec(ctx, `UPDATE streams s SET seen = now() FROM people p
+				WHERE s.id = $1 AND p.id = s.person_id AND NOT p.disabled`, streamID)
+			if err == nil && tag.RowsAffected() == 0 {
+				return
+			}
 			writeBy()
 			if _, err := fmt.Fprint(w, ": ping\n\n"); err != nil {
 				return
@@ -366,13 +372,12 @@ type session struct {
 // serveSessions lists the people whose desktops hold an event stream now,
 // on any instance.
 func (h *Hub) serveSessions(w http.ResponseWriter, r *http.Request) {
-	msgID := r.URL.Query().Get("messageId")
+	msgID := queryValue(r.URL.Query(), "messageId")
 	if msgID == "" {
 		msgID = uuid.NewString()
 	}
 	rows, err := h.db.Pool.Query(r.Context(), `SELECT p.name, min(s.opened), count(*) FROM streams s JOIN people p ON p.id = s.person_id
-		WHERE s.seen > now() - $1::interval AND NOT p.disabled GROUP BY p.name ORDER BY p.name`,
-		fmt.Sprintf("%d seconds", int(3*streamHeartbeat/time.Second)))
+		WHERE s.seen > now() - $1::interval AND NOT p.disabled GROUP BY p.name ORDER BY p.name`, 3*streamHeartbeat)
 	if err != nil {
 		writeError(w, unavailable("the hub cannot reach its database"), msgID)
 		return

@@ -129,6 +129,10 @@ func (h *Hub) SyncNow(ctx context.Context) error {
 		}
 		need = append(need, w.WorkOrderId)
 	}
+	// The search saw them change: a fetch of their reads from before is stale.
+	if err := h.db.readsChanged(ctx, need); err != nil {
+		h.log.Warn("marking the reads of changed work orders", "err", err)
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(4)
 	for start := 0; start < len(need); start += api.MaxReadBatch {
@@ -147,6 +151,9 @@ func (h *Hub) SyncNow(ctx context.Context) error {
 	// The answers stored about the work orders that changed, and those a
 	// failed refresh left stale or no change refreshes (customer settings).
 	h.refreshReads(ctx, need)
+	if err := h.db.forgetOrphanReads(ctx); err != nil {
+		h.log.Warn("forgetting stored answers", "err", err)
+	}
 	if due, err := h.db.readsDue(ctx, h.opts.ReadMaxAge); err != nil {
 		h.log.Warn("listing stored answers due for a refresh", "err", err)
 	} else {
@@ -163,16 +170,41 @@ func (h *Hub) SyncNow(ctx context.Context) error {
 	return nil
 }
 
-// refresh re-reads one work order from the service into the replica, after
-// a write or a notification; a work order the service no longer shows
-// (recalled) is forgotten.
-func (h *Hub) refresh(ctx context.Context, id int64) error {
-	wo, err := h.client.GetWorkOrder(ctx, id)
-	if api.IsNotFoundOrRecalled(err) {
-		return h.db.DeleteWorkOrder(ctx, id)
+// refreshWorkOrders re-reads work orders from the service into the
+// replica, 50 per call, after a write or a notification; a work order the
+// service no longer shows (recalled) is forgotten.
+func (h *Hub) refreshWorkOrders(ctx context.Context, ids []int64) error {
+	var errs []error
+	for start := 0; start < len(ids); start += api.MaxReadBatch {
+		batch := ids[start:min(start+api.MaxReadBatch, len(ids))]
+		wos, err := h.client.GetWorkOrders(ctx, batch)
+		if api.IsNotFoundOrRecalled(err) {
+			if len(batch) > 1 {
+				// The refusal does not say which is gone: one at a time.
+				for _, id := range batch {
+					errs = append(errs, h.refreshWorkOrders(ctx, []int64{id}))
+				}
+				continue
+			}
+			wos, err = nil, nil
+		}
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if err := h.db.StoreWorkOrders(ctx, wos); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		got := make(map[int64]bool, len(wos))
+		for _, w := range wos {
+			got[w.WorkOrderId] = true
+		}
+		for _, id := range batch {
+			if !got[id] {
+				errs = append(errs, h.db.DeleteWorkOrder(ctx, id))
+			}
+		}
 	}
-	if err != nil {
-		return err
-	}
-	return h.db.StoreWorkOrders(ctx, []api.WorkOrder{*wo})
+	return errors.Join(errs...)
 }

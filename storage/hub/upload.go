@@ -30,7 +30,7 @@ func (h *Hub) prepareUpload(w http.ResponseWriter, r *http.Request, wr *write) (
 	// framing; the file arrives while the service reads it, so only a stall
 	// ends it, not its length.
 	streamBody(r)
-	mr := multipart.NewReader(http.MaxBytesReader(w, r.Body, api.MaxAttachmentSize+1<<20), params["boundary"])
+	mr := multipart.NewReader(maxBytes(w, r.Body, api.MaxAttachmentSize+1<<20), params["boundary"])
 	var fields []formField
 	var file *multipart.Part
 	for file == nil {

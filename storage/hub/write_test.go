@@ -368,3 +368,39 @@ func TestBulkAcceptThroughTheHub(t *testing.T) {
 		}
 	}
 }
+
+// A bulk write names at most 100 work orders, each by a positive id: one
+// that names more, or a bad id, is refused with the service's error body
+// before anything is locked or forwarded (each work order named takes a
+// lock in PostgreSQL, and a body of 400,000 ids ran it out of memory).
+func TestABulkWriteOverTheLimitIsRefusedBeforeAnythingIsLocked(t *testing.T) {
+	o := newOffice(t, sandbox.Options{})
+	a := o.start(nil)
+	_, creds := o.person(a, "Ana Ruiz")
+	tok := token(t, a, creds)
+	many := make([]int64, 101)
+	for i := range many {
+		many[i] = int64(i + 1)
+	}
+	before := o.writes.Load()
+	for _, ids := range [][]int64{many, {3, 0}, {4, -5}} {
+		body, _ := json.Marshal(api.BulkRequest{WorkOrderIds: ids})
+		req, _ := http.NewRequest(http.MethodPut, a.srv.URL+"/api/bulk/accept", bytes.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+tok)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var e api.Error
+		json.NewDecoder(resp.Body).Decode(&e)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest || e.Code != api.CodeInvalidModel || len(e.ValidationErrors) == 0 ||
+			e.ValidationErrors[0].Property != "WorkOrderIds" {
+			t.Errorf("a bulk accept of %d ids (%d...): HTTP %d %+v, want 400 code 2100 about WorkOrderIds", len(ids), ids[0], resp.StatusCode, e)
+		}
+	}
+	if n := o.writes.Load() - before; n != 0 {
+		t.Fatalf("%d refused bulk writes reached the service", n)
+	}
+}
