@@ -226,6 +226,20 @@ func (w *WorkOrder) CanChangeProcedure(p Procedure) error {
 	return err
 }
 
+// MaxBulk is the most work orders one bulk accept or reject names. The
+// service publishes no limit (service-facts §4.1: bulk shapes unknown);
+// 100 is the guess the sandbox and the hub keep too, so that a person is
+// told before queueing rather than refused after.
+const MaxBulk = 100
+
+// CheckBulk is the rule for how many work orders one bulk action takes.
+func CheckBulk(n int) error {
+	if n > MaxBulk {
+		return refuse("%d work orders are ticked; a bulk action takes at most %d at a time: untick some and act on the rest next", n, MaxBulk)
+	}
+	return nil
+}
+
 // CheckText is the one rule for comments, reasons and message texts
 // (service-facts §11): at most MaxCommentLength characters, and not blank
 // when required. what names the text in the message ("reason").

@@ -360,6 +360,13 @@ func TestOutboxValidationChangesNothing(t *testing.T) {
 		{"bulk with a non-New one", func() (*OutboxRow, error) {
 			return s.BulkAccept(ctx, []int64{newWO.WorkOrderId, accepted.WorkOrderId})
 		}, "only a new work order can be accepted"},
+		{"bulk of more than api.MaxBulk", func() (*OutboxRow, error) {
+			many := make([]int64, api.MaxBulk+1)
+			for i := range many {
+				many[i] = int64(i + 1)
+			}
+			return s.BulkAccept(ctx, many)
+		}, "at most 100 at a time"},
 		{"submit invoice before check-out", func() (*OutboxRow, error) { return s.SubmitInvoice(ctx, accepted.WorkOrderId, false) }, "the service takes the invoice only once the work is done"},
 	}
 	for _, c := range cases {

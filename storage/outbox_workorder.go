@@ -159,12 +159,17 @@ func (s *Store) bulk(ctx context.Context, kind OutboxKind, ids []int64, reason s
 	act := map[OutboxKind]api.Action{KindBulkAccept: api.Accept, KindBulkReject: api.Reject}[kind]
 	seen := map[int64]bool{}
 	var targets []int64
-	var problems []string
 	for _, woID := range ids {
-		if seen[woID] {
-			continue
+		if !seen[woID] {
+			seen[woID] = true
+			targets = append(targets, woID)
 		}
-		seen[woID] = true
+	}
+	if err := api.CheckBulk(len(targets)); err != nil {
+		return nil, refused(err)
+	}
+	var problems []string
+	for _, woID := range targets {
 		wo, err := s.expected(ctx, woID)
 		if err != nil {
 			return nil, err
@@ -172,7 +177,6 @@ func (s *Store) bulk(ctx context.Context, kind OutboxKind, ids []int64, reason s
 		if err := wo.Can(act); err != nil {
 			problems = append(problems, err.Error())
 		}
-		targets = append(targets, woID)
 	}
 	if len(problems) > 0 {
 		return nil, invalid("%s", strings.Join(problems, "; "))

@@ -202,11 +202,6 @@ func (h *Hub) followWrite(ctx context.Context, wr *write) {
 	h.refreshReads(ctx, changed)
 }
 
-// maxBulk caps the work orders of one bulk call as the sandbox does: the
-// service publishes no limit, the sandbox assumes 100 and refuses more
-// with this same answer.
-const maxBulk = 100
-
 // answeredBefore is the service's answer to an earlier attempt of wr (the
 // same person, operation and MessageId) that it accepted, if any.
 func answeredBefore(ctx context.Context, tx pgx.Tx, wr *write) ([]byte, bool, error) {
@@ -252,10 +247,10 @@ func prepareJSON(w http.ResponseWriter, r *http.Request, wr *write) *api.Error {
 	switch {
 	case env.WorkOrderId > 0:
 		wr.workOrders = []int64{env.WorkOrderId}
-	case len(env.WorkOrderIds) > maxBulk:
+	case len(env.WorkOrderIds) > api.MaxBulk:
 		// Each work order named takes a lock in PostgreSQL until the write
 		// is done: a body of thousands would exhaust them for everyone.
-		return invalid("WorkOrderIds", fmt.Sprintf("at most %d work orders per bulk call; %d were given", maxBulk, len(env.WorkOrderIds)))
+		return invalid("WorkOrderIds", fmt.Sprintf("at most %d work orders per bulk call; %d were given", api.MaxBulk, len(env.WorkOrderIds)))
 	case len(env.WorkOrderIds) > 0:
 		for _, id := range env.WorkOrderIds {
 			if id <= 0 {
