@@ -132,6 +132,10 @@ func (d *Desk) busy(w fyne.Disableable) bool {
 func plainError(err error) string {
 	var apiErr *api.Error
 	switch {
+	case errors.Is(err, api.ErrCredentialsRejected):
+		return "the service refused the client id or secret: check them in File › Live connection…"
+	case api.Plain(err) != "":
+		return api.Plain(err) + "."
 	case errors.As(err, &apiErr) && apiErr.Message != "":
 		return strings.TrimSuffix(apiErr.Message, ".") + "."
 	case errors.Is(err, context.DeadlineExceeded):

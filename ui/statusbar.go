@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -208,9 +210,12 @@ func (s *statusBar) refresh() {
 	}
 	last := s.d.store.LastSync(ctx)
 	switch {
-	case s.lastErr != nil:
+	case s.lastErr != nil && api.IsTemporary(s.lastErr):
 		s.sync.SetText("Offline: sync failed")
 		s.sync.Importance = widget.WarningImportance
+	case s.lastErr != nil:
+		s.sync.SetText("Sync failed")
+		s.sync.Importance = widget.DangerImportance
 	case last.IsZero():
 		s.sync.SetText("Not synced yet")
 	default:
@@ -228,9 +233,16 @@ func (s *statusBar) syncStarted() {
 }
 
 func (s *statusBar) syncEnded(err error) {
+	same := err != nil && s.lastErr != nil && plainError(err) == plainError(s.lastErr)
 	s.lastErr = err
 	s.hideProgress()
 	s.refresh()
+	if err != nil && !same && !errors.Is(err, context.Canceled) {
+		// Why, in the service's or plain words: "Offline" alone would hide
+		// a refused secret or a service that answers wrongly. Said once per
+		// reason, not on every retry while the network is down.
+		s.flash("Sync failed: " + plainError(err))
+	}
 }
 
 // progress shows done of total on the bar; total 0 means not known yet.

@@ -7,8 +7,10 @@ package ui
 import (
 	"context"
 	"fmt"
+	"net"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -482,5 +484,31 @@ func TestARefusalIsNotCoveredByItsQueuedNote(t *testing.T) {
 	h.desk.queued("Quote ¥9,999,999 for SMJ73246")
 	if got := s.note.Text; !strings.Contains(got, "refused") || s.note.Importance != widget.DangerImportance {
 		t.Errorf("after the refusal and then the queued note the status bar says %q", got)
+	}
+}
+
+// TestAFailedSyncSaysWhy: the status bar says why a sync failed, and calls
+// it offline only when the service could not be reached: a refused secret
+// is not a network problem, and the person must know which to fix.
+func TestAFailedSyncSaysWhy(t *testing.T) {
+	h := newHarness(t)
+	s := h.desk.status
+	s.syncEnded(fmt.Errorf("sync: searching for changed work orders: %w", api.ErrCredentialsRejected))
+	if s.sync.Text != "Sync failed" || !strings.Contains(s.note.Text, "refused the client id or secret") {
+		t.Errorf("after a refused secret the status bar says %q / %q", s.sync.Text, s.note.Text)
+	}
+	offline := &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}
+	s.syncEnded(fmt.Errorf("sync: searching: %w", offline))
+	if s.sync.Text != "Offline: sync failed" || !strings.HasPrefix(s.note.Text, "Sync failed: ") {
+		t.Errorf("after an unreachable service the status bar says %q / %q", s.sync.Text, s.note.Text)
+	}
+	s.clearNote()
+	s.syncEnded(fmt.Errorf("sync: searching: %w", offline))
+	if s.note.Text != "" {
+		t.Errorf("the same failure again flashes %q; once per reason is enough", s.note.Text)
+	}
+	s.syncEnded(nil)
+	if strings.Contains(s.sync.Text, "failed") {
+		t.Errorf("after a good sync the status bar still says %q", s.sync.Text)
 	}
 }
