@@ -66,18 +66,11 @@ func (s *Store) foundAmong(ctx context.Context, set *searchSet, ids []int64) ([]
 // in-memory index, finding it again if the index moved on since; ok is
 // false when the index is gone.
 func (s *Store) foundInMemory(set *searchSet, ids []int64) (out []int64, ok bool) {
-	l := &s.search
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	x := l.idx
-	if x == nil {
+	s.search.mu.Lock()
+	defer s.search.mu.Unlock()
+	x, hits, ok := s.currentHits(set)
+	if !ok {
 		return nil, false
-	}
-	hits := set.hits
-	if x != set.mem || x.seq != set.seq {
-		if hits, ok = x.find(set.search); !ok {
-			return nil, false
-		}
 	}
 	for _, id := range ids {
 		// Ordinals added since the search have no bit in its hits.

@@ -146,20 +146,30 @@ func (s *Store) findInMemory(ctx context.Context, conn rowsQueryer, set *searchS
 // index, finding it again if the index moved on since; ok is false when
 // the index is gone.
 func (s *Store) pageInMemory(set *searchSet, q ListQuery) (page []int64, ok bool) {
-	l := &s.search
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	x := l.idx
-	if x == nil {
+	s.search.mu.Lock()
+	defer s.search.mu.Unlock()
+	x, hits, ok := s.currentHits(set)
+	if !ok {
 		return nil, false
 	}
-	hits := set.hits
+	return x.page(hits, q.Sort, q.Desc, q.Offset, q.Limit), true
+}
+
+// currentHits returns the in-memory index and what set found in it,
+// finding it again if the index moved on since; ok is false when the
+// index is gone. The caller holds s.search.mu.
+func (s *Store) currentHits(set *searchSet) (x *searchIndex, hits searchHits, ok bool) {
+	x = s.search.idx
+	if x == nil {
+		return nil, hits, false
+	}
+	hits = set.hits
 	if x != set.mem || x.seq != set.seq {
 		if hits, ok = x.find(set.search); !ok {
-			return nil, false
+			return nil, hits, false
 		}
 	}
-	return x.page(hits, q.Sort, q.Desc, q.Offset, q.Limit), true
+	return x, hits, true
 }
 
 func (s *Store) searchIndexOff(err error) {
