@@ -320,15 +320,7 @@ func (t *visitTab) onCompleteDetails() {
 	t.d.act([]fyne.Disableable{t.completeDetails}, func(ctx context.Context) error {
 		_, err := store.CompleteWorkDetails(ctx, woID, "", done)
 		return err
-	}, func(err error) {
-		if err != nil {
-			t.d.showError(err)
-			return
-		}
-		if t.showing(woID) {
-			t.lastState.SetText(t.d.lastActionText(woID))
-		}
-	})
+	}, t.queued(woID, nil))
 }
 
 // confirmRealTime asks before queueing a check-in that will wait: where the

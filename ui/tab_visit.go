@@ -242,16 +242,7 @@ func (t *visitTab) onVisit(action string) {
 		}
 		// All three wait: a pause tapped while the check-in is still
 		// being queued would be judged before it.
-		t.d.act([]fyne.Disableable{t.checkIn, t.pause, t.checkOut}, write, func(err error) {
-			if err != nil {
-				t.d.showError(err)
-				return
-			}
-			if t.showing(woID) {
-				t.when.SetSelected(whenNow)
-				t.lastState.SetText(t.d.lastActionText(woID))
-			}
-		})
+		t.d.act([]fyne.Disableable{t.checkIn, t.pause, t.checkOut}, write, t.queued(woID, func() { t.when.SetSelected(whenNow) }))
 	}
 	if at == nil && t.confirmRealTime(action, queue) {
 		return
@@ -273,21 +264,31 @@ func (t *visitTab) onSchedule() {
 	t.d.act([]fyne.Disableable{t.schedSave}, func(context.Context) error {
 		_, err := store.SetAppointment(rctx, woID, at, pte)
 		return err
-	}, func(err error) {
-		if err != nil {
-			t.d.showError(err)
-			return
-		}
-		if t.showing(woID) {
-			t.lastState.SetText(t.d.lastActionText(woID))
-		}
-	})
+	}, t.queued(woID, nil))
 }
 
 // showing reports whether the tab still shows work order woID: an action
 // queued in the background may come back after the person opened another,
 // whose form must not be reset or relabelled by it.
 func (t *visitTab) showing(woID int64) bool { return t.wo != nil && t.wo.WorkOrderId == woID }
+
+// queued is the end of a visit action written in the background: an error
+// is shown; success relabels the form (and resets it with reset) only if it
+// still shows woID.
+func (t *visitTab) queued(woID int64, reset func()) func(error) {
+	return func(err error) {
+		if err != nil {
+			t.d.showError(err)
+			return
+		}
+		if t.showing(woID) {
+			if reset != nil {
+				reset()
+			}
+			t.lastState.SetText(t.d.lastActionText(woID))
+		}
+	}
+}
 
 // dateAndTime puts a date picker and the hour and minute selects on one line.
 func dateAndTime(date *dateEntry, at *timePicker) *fyne.Container {
