@@ -245,7 +245,12 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	}
 	a.do("offline")
 	a.step("offline-sync", "menu File/Sync now")
-	a.waitUntil("the failed sync", "texts", "Offline", 60*time.Second)
+	// The status bar says the sync failed and why, in plain words.
+	why := a.waitUntil("the reason of the failed sync", "texts", "Nothing answers at ", 60*time.Second)
+	if !strings.Contains(why, "Offline: sync failed") {
+		t.Errorf("with the service gone the status bar does not say offline: %s", why)
+	}
+	a.shoot("offline-sync-why")
 	a.step("offline-"+hph, "tap ^"+hph+"$")
 	a.step("offline-visit-tab", "tapin *container.AppTabs ^Visit$")
 	a.dialog("check-in-offline", "tap ^Check in$")

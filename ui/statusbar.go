@@ -238,10 +238,12 @@ func (s *statusBar) syncEnded(err error) {
 	s.hideProgress()
 	s.refresh()
 	if err != nil && !same && !errors.Is(err, context.Canceled) {
-		// Why, in the service's or plain words: "Offline" alone would hide
-		// a refused secret or a service that answers wrongly. Said once per
-		// reason, not on every retry while the network is down.
-		s.flash("Sync failed: " + plainError(err))
+		// Why, in the service's or plain words, beside "Sync failed":
+		// "Offline" alone would hide a refused secret or a service that
+		// answers wrongly. Said once per reason, not on every retry while
+		// the network is down, and over a refusal's note: the refusal stays
+		// in its work order's header, while this reason is said nowhere else.
+		s.say(Sentence(plainError(err)))
 	}
 }
 
@@ -286,6 +288,11 @@ func (s *statusBar) flash(msg string) {
 		// service can refuse an action before its "queued" note is up.
 		return
 	}
+	s.say(msg)
+}
+
+// say shows msg for a few seconds, over whatever note is up.
+func (s *statusBar) say(msg string) {
 	s.alertRow = 0
 	s.note.Importance = widget.MediumImportance
 	s.note.SetText(msg)

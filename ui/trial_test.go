@@ -499,13 +499,18 @@ func TestAFailedSyncSaysWhy(t *testing.T) {
 	}
 	offline := &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}
 	s.syncEnded(fmt.Errorf("sync: searching: %w", offline))
-	if s.sync.Text != "Offline: sync failed" || !strings.HasPrefix(s.note.Text, "Sync failed: ") {
+	if s.sync.Text != "Offline: sync failed" || !strings.Contains(s.note.Text, "could not be reached") {
 		t.Errorf("after an unreachable service the status bar says %q / %q", s.sync.Text, s.note.Text)
 	}
 	s.clearNote()
 	s.syncEnded(fmt.Errorf("sync: searching: %w", offline))
 	if s.note.Text != "" {
 		t.Errorf("the same failure again flashes %q; once per reason is enough", s.note.Text)
+	}
+	s.alert(1, "Quote refused by the service")
+	s.syncEnded(fmt.Errorf("sync: searching for changed work orders: %w", api.ErrCredentialsRejected))
+	if !strings.Contains(s.note.Text, "refused the client id or secret") {
+		t.Errorf("a refusal's note hides why the sync failed: %q", s.note.Text)
 	}
 	s.syncEnded(nil)
 	if strings.Contains(s.sync.Text, "failed") {
