@@ -49,7 +49,7 @@ vet: deps
 	GOOS=windows CGO_ENABLED=0 $(GO) vet -tags $(TAGS),ci .
 
 # PGTEST_REQUIRED: the hub's tests fail, not skip, when their throwaway
-# PostgreSQL cluster cannot start (storage/hub/pgtest).
+# PostgreSQL cluster cannot start (hub/pgtest).
 unit: deps
 	PGTEST_REQUIRED=1 $(GO) test -race -tags $(TAGS) -timeout 15m ./...
 	# The race detector empties Fyne's pool of spare cells on purpose, so

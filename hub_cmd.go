@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/workorderdesk/workdesk/api"
-	"github.com/workorderdesk/workdesk/storage/hub"
+	"github.com/workorderdesk/workdesk/hub"
 	"github.com/workorderdesk/workdesk/ui"
 )
 

@@ -14,7 +14,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
-	"github.com/workorderdesk/workdesk/storage/hub/pgtest"
+	"github.com/workorderdesk/workdesk/hub/pgtest"
 )
 
 // An office sets the hub up as the README says: `hub user add`, `hub

@@ -15,8 +15,8 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
-	"github.com/workorderdesk/workdesk/storage/hub"
-	"github.com/workorderdesk/workdesk/storage/hub/pgtest"
+	"github.com/workorderdesk/workdesk/hub"
+	"github.com/workorderdesk/workdesk/hub/pgtest"
 )
 
 // TestRealWindowTwoOfficeWindows runs two copies of the app in office mode,

@@ -22,8 +22,8 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/storage"
-	"github.com/workorderdesk/workdesk/storage/hub"
-	"github.com/workorderdesk/workdesk/storage/hub/pgtest"
+	"github.com/workorderdesk/workdesk/hub"
+	"github.com/workorderdesk/workdesk/hub/pgtest"
 )
 
 // The PostgreSQL cluster of the window tests that need an office hub,

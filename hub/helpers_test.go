@@ -17,7 +17,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
-	"github.com/workorderdesk/workdesk/storage/hub/pgtest"
+	"github.com/workorderdesk/workdesk/hub/pgtest"
 	"golang.org/x/crypto/bcrypt"
 )
 

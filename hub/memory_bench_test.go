@@ -47,7 +47,7 @@ func procMemory(b testing.TB, pid int) (peak, now float64) {
 // every work order 50 at a time, 4 calls at once), with a notification
 // reaching the 100 streams. Target: under 300 MB resident.
 //
-//	go test -tags migrated_fynedo -run X -bench HubMemory100k -benchtime 1x ./storage/hub/
+//	go test -tags migrated_fynedo -run X -bench HubMemory100k -benchtime 1x ./hub/
 func BenchmarkHubMemory100k(b *testing.B) {
 	const workOrders, streams = 100000, 100
 	o := newOffice(b, sandbox.Options{WorkOrders: workOrders})
