@@ -20,10 +20,6 @@ import (
 	"github.com/workorderdesk/workdesk/storage"
 )
 
-// fixedNow pins the sandbox world and the UI clock so rendered text
-// ("in 3 h") is the same on every run.
-var fixedNow = time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
-
 // harness is the app as a person meets it in demo mode: the sandbox (the
 // one sanctioned fake of the service), a real replica, outbox and sync, and
 // the window on Fyne's test driver.
@@ -64,13 +60,10 @@ func newHarness(t *testing.T) *harness {
 
 func newHarnessWith(t *testing.T, opts harnessOptions) *harness {
 	t.Helper()
-	time.Local = time.UTC
-	nowFunc = func() time.Time { return fixedNow }
-	t.Cleanup(func() { nowFunc = time.Now })
 	a := test.NewTempApp(t)
 	ctx := context.Background()
 
-	sb, err := sandbox.New(sandbox.Options{Seed: 1, Now: func() time.Time { return fixedNow }})
+	sb, err := sandbox.New(sandbox.Options{Seed: 1, Now: fixedClock})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +77,7 @@ func newHarnessWith(t *testing.T, opts harnessOptions) *harness {
 
 	eng, err := storage.OpenEngine(ctx, filepath.Join(t.TempDir(), "replica.db"), storage.EngineOptions{
 		Connection: api.Connection{BaseURL: info.BaseURL, TokenURL: info.TokenURL, ClientID: info.ClientID, ClientSecret: info.ClientSecret},
-		Now:        func() time.Time { return fixedNow },
+		Now:        fixedClock,
 		ManualSend: true,
 	})
 	if err != nil {
@@ -98,7 +91,7 @@ func newHarnessWith(t *testing.T, opts harnessOptions) *harness {
 
 	// The receiver, as in demo mode: signed notifications from the sandbox
 	// are verified and applied to the replica.
-	v, err := api.NewVerifier(info.CertPEM, api.WithClock(func() time.Time { return fixedNow }))
+	v, err := api.NewVerifier(info.CertPEM, api.WithClock(fixedClock))
 	if err != nil {
 		t.Fatal(err)
 	}

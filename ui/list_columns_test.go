@@ -93,8 +93,6 @@ func titles(ids []int) []string {
 // short ("in 8 h", "3 days late"), labelled with what is due when the
 // column is wide enough; the summary has the exact time.
 func TestTheListSaysHowFarEachDeadlineIsInWholeUnits(t *testing.T) {
-	nowFunc = func() time.Time { return fixedNow }
-	t.Cleanup(func() { nowFunc = time.Now })
 	for _, c := range []struct {
 		label    string
 		in       time.Duration

@@ -21,9 +21,9 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
-	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/hub"
 	"github.com/workorderdesk/workdesk/hub/pgtest"
+	"github.com/workorderdesk/workdesk/storage"
 )
 
 // The PostgreSQL cluster of the window tests that need an office hub,
@@ -34,14 +34,6 @@ var (
 	pgCluster *pgtest.Cluster
 	pgErr     error
 )
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if pgCluster != nil {
-		pgCluster.Stop()
-	}
-	os.Exit(code)
-}
 
 // requirePostgres returns a fresh database, or skips the test where no
 // PostgreSQL server is installed (fails when PGTEST_REQUIRED is set, as CI
@@ -78,7 +70,8 @@ func newHubOffice(t *testing.T) *hubOffice {
 	t.Helper()
 	url := requirePostgres(t)
 	ctx := context.Background()
-	time.Local = time.UTC
+	// The hub and the sandbox run on the real clock here; so does the window.
+	setClock(t, time.Now)
 	sb, err := sandbox.New(sandbox.Options{Seed: 1, Logger: quiet()})
 	if err != nil {
 		t.Fatal(err)

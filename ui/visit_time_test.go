@@ -17,7 +17,7 @@ func TestVisitTimesArePickedWithHourAndMinuteSelects(t *testing.T) {
 	h := newHarness(t)
 	// A moment between the pickers' 5-minute steps.
 	now := fixedNow.Add(7 * time.Minute)
-	nowFunc = func() time.Time { return now }
+	setNow(t, now)
 	r := h.rowWhere(func(r storage.Row) bool {
 		return r.Status == api.StatusAccepted && r.Customer == "Northwind Retail" // allows back-dating
 	})
