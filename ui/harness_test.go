@@ -44,6 +44,9 @@ type harnessOptions struct {
 	service func(http.Handler) http.Handler
 	// deps, when set, changes what the window is handed (office mode).
 	deps func(*Deps)
+	// firstSync syncs an empty replica instead of starting from a copy of
+	// the synced template (see syncedTemplate).
+	firstSync bool
 }
 
 // harnessHealth is what the status bar reports in the harness, as in the
@@ -63,10 +66,7 @@ func newHarnessWith(t *testing.T, opts harnessOptions) *harness {
 	a := test.NewTempApp(t)
 	ctx := context.Background()
 
-	sb, err := sandbox.New(sandbox.Options{Seed: 1, Now: fixedClock})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sb := demoSandbox(t)
 	handler := sb.Handler()
 	if opts.service != nil {
 		handler = opts.service(handler)
@@ -75,7 +75,11 @@ func newHarnessWith(t *testing.T, opts harnessOptions) *harness {
 	t.Cleanup(func() { srv.Close(); sb.Close() })
 	info := sb.InfoFor(srv.URL + "/")
 
-	eng, err := storage.OpenEngine(ctx, filepath.Join(t.TempDir(), "replica.db"), storage.EngineOptions{
+	path := filepath.Join(t.TempDir(), "replica.db")
+	if !opts.firstSync {
+		copyTemplate(t, path)
+	}
+	eng, err := storage.OpenEngine(ctx, path, storage.EngineOptions{
 		Connection: api.Connection{BaseURL: info.BaseURL, TokenURL: info.TokenURL, ClientID: info.ClientID, ClientSecret: info.ClientSecret},
 		Now:        fixedClock,
 		ManualSend: true,
@@ -84,8 +88,10 @@ func newHarnessWith(t *testing.T, opts harnessOptions) *harness {
 		t.Fatal(err)
 	}
 	t.Cleanup(eng.Close)
-	if err := eng.SyncNow(ctx, nil); err != nil {
-		t.Fatalf("first sync: %v", err)
+	if opts.firstSync {
+		if err := eng.SyncNow(ctx, nil); err != nil {
+			t.Fatalf("first sync: %v", err)
+		}
 	}
 	h := &harness{t: t, sb: sb, eng: eng, info: info, store: eng.Store, sender: eng.Sender}
 

@@ -72,7 +72,11 @@ func newHubOffice(t *testing.T) *hubOffice {
 	ctx := context.Background()
 	// The hub and the sandbox run on the real clock here; so does the window.
 	setClock(t, time.Now)
-	sb, err := sandbox.New(sandbox.Options{Seed: 1, Logger: quiet()})
+	key, err := signingKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb, err := sandbox.New(sandbox.Options{Seed: 1, Logger: quiet(), Key: key})
 	if err != nil {
 		t.Fatal(err)
 	}
