@@ -26,7 +26,8 @@ import (
 type harness struct {
 	t      *testing.T
 	mu     sync.Mutex
-	queue  []func() // work handed to the main goroutine, drained by flush
+	queue  []func()      // work handed to the main goroutine, drained by flush
+	handed chan struct{} // signalled when work is queued (see waitFor)
 	sb     *sandbox.Sandbox
 	eng    *storage.Engine
 	info   sandbox.ConnectionInfo
@@ -93,7 +94,7 @@ func newHarnessWith(t *testing.T, opts harnessOptions) *harness {
 			t.Fatalf("first sync: %v", err)
 		}
 	}
-	h := &harness{t: t, sb: sb, eng: eng, info: info, store: eng.Store, sender: eng.Sender}
+	h := &harness{t: t, sb: sb, eng: eng, info: info, store: eng.Store, sender: eng.Sender, handed: make(chan struct{}, 1)}
 
 	// The receiver, as in demo mode: signed notifications from the sandbox
 	// are verified and applied to the replica.
@@ -144,6 +145,10 @@ func (h *harness) enqueue(f func()) {
 	h.mu.Lock()
 	h.queue = append(h.queue, f)
 	h.mu.Unlock()
+	select {
+	case h.handed <- struct{}{}:
+	default: // a signal is already waiting
+	}
 }
 
 // flush runs, on the test goroutine, what other goroutines handed the
@@ -163,17 +168,33 @@ func (h *harness) flush() {
 	}
 }
 
-// waitFor flushes until ok holds or five seconds pass (notifications travel
-// over HTTP on their own goroutines).
+// waitLimit bounds every wait of the harness: long, so that a busy machine
+// makes a test slower, never wrong; a wait that ends ends as soon as its
+// condition holds.
+const waitLimit = 30 * time.Second
+
+// waitFor flushes until ok holds (notifications travel over HTTP on their
+// own goroutines), failing the test after waitLimit. It wakes as soon as
+// work is handed to the window, and every 20 ms for what changes without
+// that (the replica, written in the background).
 func (h *harness) waitFor(what string, ok func() bool) {
 	h.t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !ok() {
+	deadline := time.Now().Add(waitLimit)
+	poll := time.NewTimer(0)
+	defer poll.Stop()
+	for {
+		h.flush()
+		if ok() {
+			return
+		}
 		if time.Now().After(deadline) {
 			h.t.Fatalf("timed out waiting for %s", what)
 		}
-		time.Sleep(20 * time.Millisecond)
-		h.flush()
+		poll.Reset(20 * time.Millisecond)
+		select {
+		case <-h.handed:
+		case <-poll.C:
+		}
 	}
 }
 
