@@ -83,7 +83,7 @@ realwindow: deps
 	$(GO) build -tags "$(TAGS) realwindow" -o $(BIN)-realwindow .
 	WORKDESK_BIN=$(CURDIR)/$(BIN)-realwindow WORKDESK_SHOTS=$(REALWINDOW_SHOTS) \
 	  xvfb-run -a -s "-screen 0 1920x1200x24 -nolisten tcp" \
-	  $(GO) test -tags $(TAGS) -count 1 -v -timeout 5m -run TestRealWindow ./realwindow/
+	  $(GO) test -tags $(TAGS) -count 1 -v -timeout 15m -run TestRealWindow ./realwindow/
 	@echo "realwindow: screenshots of each step in $(REALWINDOW_SHOTS)"
 
 # Regenerates docs/notes/office-two-windows.png: two office windows side by

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"image"
+	"image/png"
 	"io"
 	"os"
 	"os/exec"
@@ -70,7 +72,7 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	a.dialog("attachments-add-receipt", "tap ^Add file…$")
 	a.step("attachments-receipt-picked", "tap ^receipt$")
 	a.closes("attachments-receipt-added", "tap ^Open$")
-	a.waitUntil("the chosen file in the Attachments tab", "texts *container.AppTabs", "receipt.pdf", 15*time.Second)
+	a.waitUntil("the chosen file in the Attachments tab", "texts *container.AppTabs", "receipt.pdf")
 	a.shoot("attachments-receipt-shown")
 
 	a.step("tab-invoice", "tapin *container.AppTabs ^Invoice$")
@@ -80,7 +82,7 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	a.dialog("invoice-add-receipt", "tap ^Add file…$")
 	a.step("invoice-receipt-picked", `tap ^receipt$`) // the picker hides the extension
 	a.closes("invoice-receipt-added", "tap ^Open$")
-	a.waitUntil("the uploaded receipt's Remove… button", "texts *container.AppTabs", "| Remove…", 30*time.Second)
+	a.waitUntil("the uploaded receipt's Remove… button", "texts *container.AppTabs", "| Remove…")
 	a.dialog("invoice-remove", "tap ^Remove…$")
 	a.closes("invoice-remove-esc", "key Escape")
 	a.dialog("invoice-delete", "tap ^Delete…$")
@@ -182,7 +184,7 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	a.closes("bulk-reject-esc", "key Escape")
 	// Accept 2 is queued in the background; its report opens once queued.
 	a.do(`tap ^Accept 2$`)
-	a.waitUntil("the bulk accept's report", "texts", "Accept 2 work orders", 15*time.Second)
+	a.waitUntil("the bulk accept's report", "texts", "Accept 2 work orders")
 	a.shoot("bulk-accept")
 	a.closes("bulk-accept-closed", "key Escape")
 
@@ -207,7 +209,7 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	search := "sakura " + sakura[len(sakura)-4:]
 	a.type_("search-"+strings.ReplaceAll(search, " ", "-"), search, "*ui.searchEntry")
 	// The search runs in the background; its answer shows a moment later.
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(patience); ; time.Sleep(50 * time.Millisecond) {
 		list := a.do("texts *ui.woTable")
 		if strings.Contains(list, sakura) {
 			break
@@ -233,7 +235,7 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	a.type_("quote-typed", "9990000", "*container.AppTabs")
 	a.step("quote-submitted", "tap ^Submit quote$")
 	a.step("activity-tab", "tapin *container.AppTabs ^Activity$")
-	a.waitUntil("the refused quote", "texts *container.AppTabs", "Refused by the service", 30*time.Second)
+	a.waitUntil("the refused quote", "texts *container.AppTabs", "Refused by the service")
 	a.dialog("activity-discard", "tapin *widget.List ^Discard…$")
 	a.closes("activity-discard-esc", "key Escape")
 
@@ -246,7 +248,7 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	a.do("offline")
 	a.step("offline-sync", "menu File/Sync now")
 	// The status bar says the sync failed and why, in plain words.
-	why := a.waitUntil("the reason of the failed sync", "texts", "Nothing answers at ", 60*time.Second)
+	why := a.waitUntil("the reason of the failed sync", "texts", "Nothing answers at ")
 	if !strings.Contains(why, "Offline: sync failed") {
 		t.Errorf("with the service gone the status bar does not say offline: %s", why)
 	}
@@ -272,7 +274,7 @@ func TestRealWindowNoticeBanner(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := startWith(t, []string{"--window-size", "1280x800", "--data-dir", t.TempDir()}, "XDG_CONFIG_HOME="+config)
-	a.waitUntil("the banner", "texts", "Connection settings…", 30*time.Second)
+	a.waitUntil("the banner", "texts", "Connection settings…")
 	a.shoot("banner")
 	a.dialog("banner-connection-settings", "tap ^Connection settings…$")
 	a.closes("banner-connection-settings-esc", "key Escape")
@@ -356,11 +358,16 @@ func TestRealWindowRefusedActionInTheHeader(t *testing.T) {
 	a.shoot("refusal-gone")
 }
 
-// waitFor polls the window's texts until ok holds, for up to 30 s (the
+// patience bounds every wait for the window: long, so that a busy machine
+// makes the test slower, never wrong (a wait ends as soon as what it waits
+// for shows).
+const patience = 90 * time.Second
+
+// waitFor polls the window's texts until ok holds, for up to patience (the
 // outbox sends in the background), and returns them.
 func (a *app) waitFor(what string, ok func(texts string) bool) string {
 	a.t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+	for deadline := time.Now().Add(patience); ; time.Sleep(200 * time.Millisecond) {
 		texts := a.do("texts")
 		if ok(texts) {
 			return texts
@@ -376,29 +383,29 @@ func (a *app) waitFor(what string, ok func(texts string) bool) string {
 // texts of the Procedures tab.
 func (a *app) stepFiles() string {
 	a.t.Helper()
-	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	for deadline := time.Now().Add(patience); ; time.Sleep(100 * time.Millisecond) {
 		texts := a.do("texts *container.Split")
 		if !strings.Contains(texts, "Loading the step's files") {
 			return texts
 		}
 		if time.Now().After(deadline) {
-			a.t.Fatal("the step's files did not load in 15 s")
+			a.t.Fatalf("the step's files did not load in %v", patience)
 		}
 	}
 }
 
 // waitUntil repeats command (a "texts" one) until its answer holds want,
-// failing after limit.
-func (a *app) waitUntil(what, command, want string, limit time.Duration) string {
+// failing after patience.
+func (a *app) waitUntil(what, command, want string) string {
 	a.t.Helper()
-	for deadline := time.Now().Add(limit); ; time.Sleep(200 * time.Millisecond) {
+	for deadline := time.Now().Add(patience); ; time.Sleep(200 * time.Millisecond) {
 		texts := a.do(command)
 		if strings.Contains(texts, want) {
 			return texts
 		}
 		if time.Now().After(deadline) {
 			a.shoot("no-" + strings.ReplaceAll(what, " ", "-"))
-			a.t.Fatalf("%s did not show in %v: %s", what, limit, texts)
+			a.t.Fatalf("%s did not show in %v: %s", what, patience, texts)
 		}
 	}
 }
@@ -516,9 +523,9 @@ func (a *app) do(command string) string {
 			a.t.Fatalf("%s", msg)
 		}
 		return strings.TrimPrefix(l, "ok ")
-	case <-time.After(90 * time.Second):
+	case <-time.After(patience):
 		a.shoot("no-answer")
-		a.t.Fatalf("no answer to %q in 90 s: the window is frozen", command)
+		a.t.Fatalf("no answer to %q in %v: the window is frozen", command, patience)
 	}
 	return ""
 }
@@ -535,7 +542,8 @@ func (a *app) died(command string) {
 // shoot keeps a picture of the screen once the process is known alive and
 // the window has drawn what the last step changed: the screen is taken
 // until two pictures in a row agree (a blinking cursor never lets them, so
-// after three seconds the last one is kept).
+// after three seconds the last one is kept). The pictures are compared
+// raw, and only the one kept is compressed to PNG.
 func (a *app) shoot(name string) {
 	a.t.Helper()
 	select {
@@ -548,18 +556,53 @@ func (a *app) shoot(name string) {
 	var last []byte
 	for deadline := time.Now().Add(3 * time.Second); ; {
 		time.Sleep(150 * time.Millisecond)
-		if out, err := exec.Command("import", "-window", "root", "-strip", path).CombinedOutput(); err != nil {
-			a.t.Fatalf("screenshot %s: %v: %s", name, err, out)
-		}
-		img, err := os.ReadFile(path)
+		img, err := exec.Command("import", "-window", "root", "-depth", "8", "ppm:-").Output()
 		if err != nil {
-			a.t.Fatal(err)
+			a.t.Fatalf("screenshot %s: %v", name, err)
 		}
 		if bytes.Equal(img, last) || time.Now().After(deadline) {
+			if err := writePNG(path, img); err != nil {
+				a.t.Fatalf("screenshot %s: %v", name, err)
+			}
 			return
 		}
 		last = img
 	}
+}
+
+// writePNG writes a binary PPM (P6, 8 bits a channel, what import writes
+// with -depth 8 ppm:-) to path as a PNG.
+func writePNG(path string, ppm []byte) error {
+	r := bufio.NewReader(bytes.NewReader(ppm))
+	var magic string
+	var w, h, maxval int
+	if _, err := fmt.Fscan(r, &magic, &w, &h, &maxval); err != nil || magic != "P6" || maxval != 255 {
+		return fmt.Errorf("not an 8-bit PPM (%q %dx%d max %d): %v", magic, w, h, maxval, err)
+	}
+	if _, err := r.ReadByte(); err != nil { // the one white space after the header
+		return err
+	}
+	pix, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	if len(pix) != 3*w*h {
+		return fmt.Errorf("a %dx%d PPM with %d bytes of pixels", w, h, len(pix))
+	}
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	for i, j := 0, 0; i < len(pix); i, j = i+3, j+4 {
+		copy(img.Pix[j:j+3], pix[i:i+3])
+		img.Pix[j+3] = 0xff
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := png.Encode(f, img); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // step runs command, checks the process is alive and keeps a screenshot.
