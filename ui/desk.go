@@ -22,6 +22,8 @@ import (
 // implements it with storage and the api Client; the UI never calls HTTP.
 type Online interface {
 	SyncNow(ctx context.Context, progress func(done, total int)) error
+	// Refresh writes the work order's details into the replica, which
+	// tells its subscribers (the window) what changed.
 	Refresh(ctx context.Context, workOrderId int64) error
 	AttachmentLink(ctx context.Context, workOrderId int64, attachmentId string) (api.DownloadURL, error)
 	InvoiceAttachmentLink(ctx context.Context, workOrderId int64, attachmentId string) (api.DownloadURL, error)
@@ -270,11 +272,12 @@ func (d *Desk) refreshDetails(id int64) {
 	d.deps.Background(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
+		// What the refresh writes reaches the window as every write does,
+		// through the replica's change notification (Store.Subscribe,
+		// d.changed); showing the work order here as well drew it twice.
 		if err := d.online.Refresh(ctx, id); err != nil {
 			slog.Info("detail refresh failed; showing cached data", "workOrder", id, "err", err)
-			return
 		}
-		d.do(func() { d.detail.reloadIfOpen([]int64{id}) })
 	})
 }
 
