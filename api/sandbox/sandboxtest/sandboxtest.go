@@ -130,9 +130,10 @@ type Sandbox struct {
 	Server *httptest.Server
 	// Info is what a client is configured with (the Server's URLs).
 	Info sandbox.ConnectionInfo
-	// Client is a client of the Server with its own token source on the
-	// sandbox clock.
+	// Client is a client of the Server; Tokens is its token source, on
+	// the sandbox clock.
 	Client *api.Client
+	Tokens *api.ClientCredentials
 
 	t   testing.TB
 	rec *recorder
@@ -165,13 +166,19 @@ func New(t testing.TB, opts ...Option) *Sandbox {
 		sb.Close()
 	})
 	s := &Sandbox{Sandbox: sb, Server: srv, Info: sb.InfoFor(srv.URL), t: t, rec: rec}
-	s.Client = s.NewClient(srv.Client())
+	s.Client, s.Tokens = s.newClient(srv.Client())
 	return s
 }
 
 // NewClient is a client of the Server through hc with a token source of
 // its own (its first call asks for a token).
 func (s *Sandbox) NewClient(hc *http.Client) *api.Client {
+	s.t.Helper()
+	c, _ := s.newClient(hc)
+	return c
+}
+
+func (s *Sandbox) newClient(hc *http.Client) (*api.Client, *api.ClientCredentials) {
 	s.t.Helper()
 	tokens := api.NewClientCredentials(api.CredentialsConfig{
 		TokenURL: s.Info.TokenURL, ClientID: s.Info.ClientID, ClientSecret: s.Info.ClientSecret,
@@ -181,7 +188,7 @@ func (s *Sandbox) NewClient(hc *http.Client) *api.Client {
 	if err != nil {
 		s.t.Fatalf("sandboxtest: %v", err)
 	}
-	return c
+	return c, tokens
 }
 
 // Connection is Info as the app's settings hold it.
