@@ -55,6 +55,11 @@ unit: deps
 	# The race detector empties Fyne's pool of spare cells on purpose, so
 	# counting the cells scrolling creates runs without it.
 	$(GO) test -tags $(TAGS) -count 1 -run 'TestScrollingFiftyThousandRows' ./ui/
+	# The search paths checked against each other (in-memory index, FTS5,
+	# pages, the whole list) over every case: under the race detector,
+	# which finds nothing on their one goroutine and makes SQLite some 25
+	# times slower, they check a sample (storage's everyUnderRace).
+	$(GO) test -tags $(TAGS) -count 1 -run 'TestSearchPagesAgreeWithFullList|TestInMemorySearch|TestSearchWhileWriting' ./storage/
 	# The packaging inputs of `make dist` (tools/ is a module of its own).
 	cd tools && $(GO) test ./...
 
