@@ -258,6 +258,9 @@ func TestOutboxTemporaryFailureKeepsMessageId(t *testing.T) {
 			if len(posts) != want {
 				t.Fatalf("posted %d times; want %d", len(posts), want)
 			}
+			if n := len(svc.sb.Received(http.MethodPost, "/api/messages")); n != 1 {
+				t.Errorf("the message reached the service %d times; want exactly once", n)
+			}
 			for _, p := range posts {
 				if p.MessageId != row.MessageId {
 					t.Errorf("an attempt carried id %q; want %q", p.MessageId, row.MessageId)
