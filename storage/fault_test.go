@@ -63,19 +63,14 @@ func writes(r *http.Request) bool { return r.Method != http.MethodGet }
 // healthy line completes the replica.
 func TestSyncUnderFaults(t *testing.T) {
 	t.Parallel()
-	p := newFaultProxy(t, 120)
-	ref, _ := openTest(t)
-	c, _ := p.client(t)
-	if err := NewSyncer(ref, c, SyncOptions{}).SyncNow(context.Background()); err != nil {
-		t.Fatalf("a sync without faults: %v", err)
-	}
-	want := replicaCount(t, ref)
 	for _, fc := range faultCases {
 		t.Run(fc.name, func(t *testing.T) {
+			t.Parallel()
+			p := newFaultProxy(t, 120)
+			want := p.sb.WorkOrderCount()
 			s, _ := openTest(t)
 			s.now = p.sb.Clock().Now
 			c, _ := p.client(t)
-			p.resetCounts()
 			p.set(fc.plan(anyRequest))
 			deadline := 5 * time.Second
 			ctx, cancel := context.WithTimeout(context.Background(), deadline)
@@ -206,9 +201,10 @@ func TestSenderUnderFaults(t *testing.T) {
 // act on, never shows the secret, and asks for few tokens.
 func TestDoctorUnderFaults(t *testing.T) {
 	t.Parallel()
-	p := newFaultProxy(t, 30)
 	for _, fc := range faultCases {
 		t.Run(fc.name, func(t *testing.T) {
+			t.Parallel()
+			p := newFaultProxy(t, 60)
 			_, info := p.client(t)
 			conn := api.Connection{BaseURL: info.BaseURL, TokenURL: info.TokenURL, ClientID: info.ClientID, ClientSecret: info.ClientSecret}
 			p.resetCounts()

@@ -19,7 +19,7 @@ import (
 // sync that opens fewer fails when the hold gives up after 10 s.
 func TestSyncKeepsAtMostParallelReadsInFlight(t *testing.T) {
 	t.Parallel()
-	svc := newService(t, 420) // 9 batches of at most 50: more than any bound below
+	svc := newService(t, 260) // 6 batches of at most 50: more than any bound below
 	all, err := svc.client.SearchWorkOrders(context.Background(), api.SearchParameters{})
 	if err != nil {
 		t.Fatal(err)
