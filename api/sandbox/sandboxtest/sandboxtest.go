@@ -8,18 +8,30 @@
 // service would hold it in that state (quote, NTE, invoice and procedure
 // consistent with each other and with the customer's policy):
 //
-//	func TestPauseKeepsTheVisit(t *testing.T) {
+//	func TestPause(t *testing.T) {
 //		t.Parallel()
 //		sb := sandboxtest.New(t)
 //		wo := sb.WorkOrderAt("Northwind Retail", api.StatusCheckedIn)
-//		if err := sb.Client.Pause(ctx, &api.VisitRequest{WorkOrderId: wo.WorkOrderId}); err != nil {
+//		err := sb.Client.Pause(context.Background(), &api.VisitRequest{WorkOrderId: wo.WorkOrderId})
+//		if err != nil {
 //			t.Fatal(err)
 //		}
-//		if got := sb.WorkOrder(wo.WorkOrderId); got.Status != api.StatusPaused { ... }
+//		if got := sb.WorkOrder(wo.WorkOrderId).Status; got != api.StatusPaused {
+//			t.Errorf("after a pause the service has it %s", got)
+//		}
 //	}
 //
+// Other fixtures:
+//
+//	fresh := sb.NewWorkOrder() // New, with an NTE, no quote
 //	yen := sb.Create(sandboxtest.WorkOrderSpec{Status: api.StatusPaused, Currency: "JPY", Quote: api.QuoteSubmitted})
-//	fresh := sb.NewWorkOrder()
+//	billed := sb.Create(sandboxtest.WorkOrderSpec{Status: api.StatusCheckedOut, Invoice: api.InvoiceSubmitted})
+//	steps := sb.Create(sandboxtest.WorkOrderSpec{Status: api.StatusCheckedIn, Procedure: sandboxtest.ProcedureEditable})
+//	open := sb.Create(sandboxtest.WorkOrderSpec{Customer: "Harbor Point Hotels", Status: api.StatusAccepted, Nte: "0"})
+//
+// A fixture is the world as it stands, not an event: no notification goes
+// out, and its LastUpdate is the sandbox's now, so a replica synced before
+// reads it on its next sync.
 //
 // Options change the sandbox: a handler in front of it (faults, a slow
 // line), de-duplication off, another clock or world:
