@@ -19,15 +19,13 @@ import (
 	"github.com/zalando/go-keyring"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
 func TestCustomerApprovalArrivesAsANotification(t *testing.T) {
 	h := newHarness(t)
-	r := h.rowWhere(func(r storage.Row) bool {
-		// Sakura Mart Japan does not take quotes (3004).
-		return r.Status == api.StatusAccepted && r.QuoteStatus == "" && !r.Nte.IsZero() && r.Customer != "Sakura Mart Japan"
-	})
+	r := h.create(sandbox.WorkOrderSpec{Customer: "Northwind Retail", Status: api.StatusAccepted}) // takes quotes
 	h.open(r.Id)
 	h.selectTab("Quote")
 	q := h.desk.detail.tabs[1].(*quoteTab)

@@ -227,6 +227,27 @@ func (h *harness) rows() []storage.Row {
 	return out
 }
 
+// create has the service make the work order spec describes (a fixture:
+// see sandbox.WorkOrderSpec) and brings it into the replica as the next
+// sync does; it returns the work order's row in the list.
+func (h *harness) create(spec sandbox.WorkOrderSpec) storage.Row {
+	h.t.Helper()
+	wo, err := h.sb.CreateWorkOrder(spec)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if err := h.eng.SyncNow(context.Background(), nil); err != nil {
+		h.t.Fatalf("syncing %s: %v", wo.WorkOrderNumber, err)
+	}
+	for _, r := range h.rows() {
+		if r.Id == wo.WorkOrderId {
+			return r
+		}
+	}
+	h.t.Fatalf("%s is not in the list after a sync", wo.WorkOrderNumber)
+	return storage.Row{}
+}
+
 // rowWhere returns the first listed work order satisfying ok.
 func (h *harness) rowWhere(ok func(storage.Row) bool) storage.Row {
 	h.t.Helper()

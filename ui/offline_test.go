@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -49,7 +50,7 @@ func (h *harness) resend(woID int64) {
 // twice, Pause can. Once sent, the header is the service's again.
 func TestAnOfflineCheckInShowsAsQueued(t *testing.T) {
 	h, cut := newOfflineHarness(t)
-	r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted && r.Customer == "Northwind Retail" })
+	r := h.create(sandbox.WorkOrderSpec{Customer: "Northwind Retail", Status: api.StatusAccepted})
 	h.open(r.Id)
 	h.selectTab("Visit")
 	v := tabOf[*visitTab](h)
