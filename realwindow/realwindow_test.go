@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"image"
-	"image/png"
 	"io"
 	"os"
 	"os/exec"
@@ -18,47 +16,21 @@ import (
 	"time"
 )
 
-// TestRealWindowEveryTabDialogAndSize starts the app built with the
-// realwindow tag (WORKDESK_BIN) on an X display (DISPLAY, e.g. under
-// xvfb-run) in demo mode and uses it as a person does: it opens a work
-// order, visits every tab, opens every dialog there and closes it with
-// Cancel, Close or Esc (the file pickers included), types into every entry and
-// resizes the window to 1024x700 and 1920x1080. After each step the process
-// must still be running, and a screenshot of the screen is kept in
-// WORKDESK_SHOTS (default: a new folder under the temp dir, printed).
-// make realwindow builds the binary and runs this under Xvfb.
-func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
+// The real-window tests start the app built with the realwindow tag
+// (WORKDESK_BIN) on an X server of their own (Xvfb, see newScreen), in
+// demo mode, and use it as a person does. After each step the process must
+// still be running, and a screenshot of the screen is kept in
+// WORKDESK_SHOTS (default: a new folder under the temp dir, printed). make
+// realwindow builds the binary and runs them, side by side.
+
+// TestRealWindowEveryTabFileAndDialog opens a work order, visits every
+// tab, opens every dialog there and closes it with Cancel, Close or Esc
+// (the file pickers included), adds, opens and saves files, and opens
+// every dialog of the menus.
+func TestRealWindowEveryTabFileAndDialog(t *testing.T) {
+	t.Parallel()
 	a := start(t)
-
-	a.step("start", "ready")
-	a.dialog("status-filter", "tap ^All statuses")
-	a.closes("checked-in-only", `tap ^Checked in \(\d+\)$`)
-
-	// A checked-in work order with a procedure step holding a file: every
-	// "Add file…" is enabled on it, and the file can be opened and saved.
-	numbers := regexp.MustCompile(`\b[A-Z]{3}\d{5}\b`).FindAllString(a.do("texts *ui.woTable"), -1)
-	if len(numbers) == 0 {
-		t.Fatal("the list filtered to checked-in work orders shows no work order numbers")
-	}
-	var picked, fileStep string
-	for _, n := range numbers {
-		a.do("tap ^" + n + "$")
-		a.do("tapin *container.AppTabs ^Procedures$")
-		for _, s := range regexp.MustCompile(`(?:^|\| )(\d+)\. `).FindAllStringSubmatch(a.do("texts *widget.Tree"), -1) {
-			a.do(`tapin *widget.Tree ^` + s[1] + `\. `)
-			if strings.Contains(a.stepFiles(), "| Open… |") {
-				picked, fileStep = n, s[1]
-				break
-			}
-		}
-		if picked != "" {
-			break
-		}
-	}
-	if picked == "" {
-		t.Fatalf("none of the checked-in work orders %v has a procedure step with a file", numbers)
-	}
-	a.shoot("work-order-" + picked)
+	_, fileStep := a.openWorkOrderWithStepFile()
 
 	for _, tab := range []string{"Summary", "Quote", "Visit", "Messages", "Attachments", "Invoice", "Procedures", "Activity"} {
 		a.step("tab-"+strings.ToLower(tab), "tapin *container.AppTabs ^"+tab+"$")
@@ -134,9 +106,18 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	a.closes("customer-nte-refused-esc", "key Escape")
 	a.dialog("customer-procedure-na", "menu Customer/Mark a procedure N/A…")
 	a.closes("customer-procedure-na-cancelled", "tap ^Cancel$")
+}
 
-	// Typing into every entry of each tab; the search box comes last, as
-	// what it finds changes the list.
+// TestRealWindowTypingAndSizes types into every entry of each tab and
+// resizes the window to 1024x700, 1280x800 and 1920x1080 on each wide tab.
+func TestRealWindowTypingAndSizes(t *testing.T) {
+	t.Parallel()
+	a := start(t)
+	a.openWorkOrderWithStepFile()
+
+	// Typing into every entry of each tab (the search box's own test is
+	// TestRealWindowNewWorkOrdersSearchAndOffline: what it finds changes
+	// the list).
 	for _, tab := range []string{"Quote", "Visit", "Messages", "Invoice", "Procedures"} {
 		a.step("tab-"+strings.ToLower(tab), "tapin *container.AppTabs ^"+tab+"$")
 		a.type_("typed-"+strings.ToLower(tab), "12.50 Test", "*container.AppTabs")
@@ -161,9 +142,19 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 		a.closes("size-"+size+"-add-file-cancelled", "tap ^Cancel$")
 	}
 	a.step("size-1280x800-again", "resize 1280x800")
+}
+
+// TestRealWindowNewWorkOrdersSearchAndOffline: Reject… on a new work
+// order, ticking two to reject or accept together, a search typed as read
+// off a sheet, a quote the service refuses, and a check-in with the
+// service gone.
+func TestRealWindowNewWorkOrdersSearchAndOffline(t *testing.T) {
+	t.Parallel()
+	a := start(t)
+	a.step("start", "ready")
 
 	// A new work order offers Reject…, which asks why in a dialog.
-	a.dialog("status-filter-again", "tap ^Checked in \\(")
+	a.dialog("status-filter", "tap ^All statuses")
 	a.closes("new-only", `tap ^New \(\d+\)$`)
 	a.step("new-work-order", `tap ^[A-Z]{3}\d{5}$`)
 	a.dialog("reject", "tap ^Reject…$")
@@ -259,11 +250,47 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	a.closes("check-in-offline-esc", "key Escape")
 }
 
+// openWorkOrderWithStepFile waits for the first sync and opens a checked-in
+// work order with a procedure step holding a file: every "Add file…" is
+// enabled on it, and the file can be opened and saved. It returns the work
+// order's number and the step's.
+func (a *app) openWorkOrderWithStepFile() (picked, fileStep string) {
+	a.t.Helper()
+	a.step("start", "ready")
+	a.dialog("status-filter", "tap ^All statuses")
+	a.closes("checked-in-only", `tap ^Checked in \(\d+\)$`)
+
+	numbers := regexp.MustCompile(`\b[A-Z]{3}\d{5}\b`).FindAllString(a.do("texts *ui.woTable"), -1)
+	if len(numbers) == 0 {
+		a.t.Fatal("the list filtered to checked-in work orders shows no work order numbers")
+	}
+	for _, n := range numbers {
+		a.do("tap ^" + n + "$")
+		a.do("tapin *container.AppTabs ^Procedures$")
+		for _, s := range regexp.MustCompile(`(?:^|\| )(\d+)\. `).FindAllStringSubmatch(a.do("texts *widget.Tree"), -1) {
+			a.do(`tapin *widget.Tree ^` + s[1] + `\. `)
+			if strings.Contains(a.stepFiles(), "| Open… |") {
+				picked, fileStep = n, s[1]
+				break
+			}
+		}
+		if picked != "" {
+			break
+		}
+	}
+	if picked == "" {
+		a.t.Fatalf("none of the checked-in work orders %v has a procedure step with a file", numbers)
+	}
+	a.shoot("work-order-" + picked)
+	return picked, fileStep
+}
+
 // TestRealWindowNoticeBanner starts the app configured for a live service
 // whose client secret this computer does not hold (no keyring under Xvfb):
 // the window opens on the live replica with a banner, and its "Connection
 // settings…" opens the connection dialog, which Esc closes.
 func TestRealWindowNoticeBanner(t *testing.T) {
+	t.Parallel()
 	config := t.TempDir()
 	prefs := filepath.Join(config, "fyne", "com.workorderdesk.workdesk")
 	if err := os.MkdirAll(prefs, 0o755); err != nil {
@@ -273,7 +300,7 @@ func TestRealWindowNoticeBanner(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(prefs, "preferences.json"), []byte(live), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	a := startWith(t, []string{"--window-size", "1280x800", "--data-dir", t.TempDir()}, "XDG_CONFIG_HOME="+config)
+	a := startWith(t, newScreen(t, "1920x1200"), []string{"--window-size", "1280x800", "--data-dir", t.TempDir()}, "XDG_CONFIG_HOME="+config)
 	a.waitUntil("the banner", "texts", "Connection settings…")
 	a.shoot("banner")
 	a.dialog("banner-connection-settings", "tap ^Connection settings…$")
@@ -284,6 +311,7 @@ func TestRealWindowNoticeBanner(t *testing.T) {
 // invoice at 1024x700 and 1280x800 (the issue's sizes), untouched by the
 // typing of the test above.
 func TestRealWindowAtLaptopSizes(t *testing.T) {
+	t.Parallel()
 	a := start(t)
 	a.step("start", "ready")
 	a.dialog("status-filter", "tap ^All statuses")
@@ -319,6 +347,7 @@ func TestRealWindowAtLaptopSizes(t *testing.T) {
 // Discard, after asking, removes the refusal. The header is kept at
 // 1024x700 and 1280x800.
 func TestRealWindowRefusedActionInTheHeader(t *testing.T) {
+	t.Parallel()
 	a := start(t)
 	a.step("refusal-start", "ready")
 	a.type_("refusal-search-sakura", "sakura", "*ui.searchEntry")
@@ -418,50 +447,21 @@ type app struct {
 	lines  chan string
 	exited chan struct{}
 	stderr *syncBuffer
-	shots  string
+	screen *screen
 }
 
-var (
-	cleanShots sync.Once
-	shotCount  int // the pictures taken so far in this run
-)
-
+// start starts the app in demo mode on a 1920x1200 screen of t's own.
 func start(t *testing.T) *app {
-	return startWith(t, []string{"--window-size", "1280x800", "--data-dir", t.TempDir()})
+	return startWith(t, newScreen(t, "1920x1200"), []string{"--window-size", "1280x800", "--data-dir", t.TempDir()})
 }
 
-// startWith starts the app with args and, added to the environment, env
-// (a later variable wins: XDG_CONFIG_HOME=… brings preferences of its own).
-func startWith(t *testing.T, args []string, env ...string) *app {
-	bin, display := os.Getenv("WORKDESK_BIN"), os.Getenv("DISPLAY")
-	if bin == "" || display == "" {
-		t.Skip("needs WORKDESK_BIN (the app built with -tags realwindow) and an X DISPLAY: run make realwindow")
-	}
-	if _, err := exec.LookPath("import"); err != nil {
-		t.Fatal("ImageMagick's import is needed for the screenshots: make deps installs it")
-	}
-	shots := os.Getenv("WORKDESK_SHOTS")
-	if shots == "" {
-		var err error
-		if shots, err = os.MkdirTemp("", "workdesk-realwindow-"); err != nil {
-			t.Fatal(err)
-		}
-	} else if err := os.MkdirAll(shots, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	// The tests of one run share the folder: the first empties it, and
-	// the pictures are numbered across them.
-	cleanShots.Do(func() {
-		old, _ := filepath.Glob(filepath.Join(shots, "*.png"))
-		for _, f := range old {
-			os.Remove(f)
-		}
-	})
-	t.Logf("screenshots of each step: %s", shots)
-
-	cmd := exec.Command(bin, args...)
-	cmd.Env = append(append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir(), "FYNE_SCALE=1", "HOME="+home(t)), env...)
-	a := &app{t: t, cmd: cmd, lines: make(chan string), exited: make(chan struct{}), stderr: &syncBuffer{}, shots: shots}
+// startWith starts the app on scr with args and, added to the
+// environment, env (a later variable wins: XDG_CONFIG_HOME=… brings
+// preferences of its own).
+func startWith(t *testing.T, scr *screen, args []string, env ...string) *app {
+	cmd := exec.Command(os.Getenv("WORKDESK_BIN"), args...)
+	cmd.Env = append(append(os.Environ(), "DISPLAY="+scr.display, "XDG_CONFIG_HOME="+t.TempDir(), "FYNE_SCALE=1", "HOME="+home(t)), env...)
+	a := &app{t: t, cmd: cmd, lines: make(chan string), exited: make(chan struct{}), stderr: &syncBuffer{}, screen: scr}
 	cmd.Stderr = a.stderr
 	var err error
 	if a.in, err = cmd.StdinPipe(); err != nil {
@@ -472,7 +472,7 @@ func startWith(t *testing.T, args []string, env ...string) *app {
 		t.Fatal(err)
 	}
 	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting %s: %v", bin, err)
+		t.Fatalf("starting %s: %v", cmd.Path, err)
 	}
 	go func() {
 		sc := bufio.NewScanner(out)
@@ -539,11 +539,8 @@ func (a *app) died(command string) {
 	a.t.Fatalf("the app ended during %q (%v). The end of what it wrote:\n%s", command, a.cmd.ProcessState, tail(a.stderr.String(), 40))
 }
 
-// shoot keeps a picture of the screen once the process is known alive and
-// the window has drawn what the last step changed: the screen is taken
-// until two pictures in a row agree (a blinking cursor never lets them, so
-// after three seconds the last one is kept). The pictures are compared
-// raw, and only the one kept is compressed to PNG.
+// shoot keeps a picture of the screen (screen.shoot) once the process is
+// known alive.
 func (a *app) shoot(name string) {
 	a.t.Helper()
 	select {
@@ -551,58 +548,7 @@ func (a *app) shoot(name string) {
 		a.died("the screenshot " + name)
 	default:
 	}
-	shotCount++
-	path := filepath.Join(a.shots, fmt.Sprintf("%03d-%s.png", shotCount, name))
-	var last []byte
-	for deadline := time.Now().Add(3 * time.Second); ; {
-		time.Sleep(150 * time.Millisecond)
-		img, err := exec.Command("import", "-window", "root", "-depth", "8", "ppm:-").Output()
-		if err != nil {
-			a.t.Fatalf("screenshot %s: %v", name, err)
-		}
-		if bytes.Equal(img, last) || time.Now().After(deadline) {
-			if err := writePNG(path, img); err != nil {
-				a.t.Fatalf("screenshot %s: %v", name, err)
-			}
-			return
-		}
-		last = img
-	}
-}
-
-// writePNG writes a binary PPM (P6, 8 bits a channel, what import writes
-// with -depth 8 ppm:-) to path as a PNG.
-func writePNG(path string, ppm []byte) error {
-	r := bufio.NewReader(bytes.NewReader(ppm))
-	var magic string
-	var w, h, maxval int
-	if _, err := fmt.Fscan(r, &magic, &w, &h, &maxval); err != nil || magic != "P6" || maxval != 255 {
-		return fmt.Errorf("not an 8-bit PPM (%q %dx%d max %d): %v", magic, w, h, maxval, err)
-	}
-	if _, err := r.ReadByte(); err != nil { // the one white space after the header
-		return err
-	}
-	pix, err := io.ReadAll(r)
-	if err != nil {
-		return err
-	}
-	if len(pix) != 3*w*h {
-		return fmt.Errorf("a %dx%d PPM with %d bytes of pixels", w, h, len(pix))
-	}
-	img := image.NewNRGBA(image.Rect(0, 0, w, h))
-	for i, j := 0, 0; i < len(pix); i, j = i+3, j+4 {
-		copy(img.Pix[j:j+3], pix[i:i+3])
-		img.Pix[j+3] = 0xff
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := png.Encode(f, img); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	a.screen.shoot(name)
 }
 
 // step runs command, checks the process is alive and keeps a screenshot.
