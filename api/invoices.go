@@ -78,9 +78,7 @@ func (c *Client) SubmitInvoice(ctx context.Context, r *SubmitInvoiceRequest) (*I
 
 // ListInvoiceAttachments lists the invoice's attachments (GET /api/invoice/attachments).
 func (c *Client) ListInvoiceAttachments(ctx context.Context, workOrderId int64) ([]Attachment, error) {
-	var out attachmentsResponse
-	err := c.getJSON(ctx, "api/invoice/attachments", idQuery(workOrderId), &out)
-	return out.Attachments, err
+	return getList[Attachment](ctx, c, "api/invoice/attachments", idQuery(workOrderId), "Attachments")
 }
 
 // UploadInvoiceAttachment adds an invoice attachment (POST /api/invoice/attachments).

@@ -386,9 +386,12 @@ func (l LineItem) ComputedSubtotal() Money {
 
 // PriceList is the answer of GET /api/invoice/pricelist: which line modes the
 // customer allows and its predefined items.
+//
+// Its schema is not published: the two modes are Flags, and a mode the
+// answer does not state is not "forbidden": the service judges the line.
 type PriceList struct {
-	AllowProviderItems  bool            `json:"AllowProviderItems"`  // free lines allowed
-	AllowPriceListItems bool            `json:"AllowPriceListItems"` // price-list lines allowed
+	AllowProviderItems  Flag            `json:"AllowProviderItems"`  // free lines allowed
+	AllowPriceListItems Flag            `json:"AllowPriceListItems"` // price-list lines allowed
 	Currency            string          `json:"Currency,omitempty"`
 	Items               []PriceListItem `json:"Items"`
 }
@@ -397,6 +400,15 @@ func (p *PriceList) UnmarshalJSON(b []byte) error {
 	type plain PriceList
 	if err := json.Unmarshal(b, (*plain)(p)); err != nil {
 		return err
+	}
+	if len(p.Items) == 0 {
+		// Items under a key we do not know are not "no items".
+		var fields map[string]json.RawMessage
+		if json.Unmarshal(b, &fields) == nil {
+			if _, err := fieldList(fields, "GET /api/invoice/pricelist", "Items"); err != nil {
+				return err
+			}
+		}
 	}
 	for i := range p.Items {
 		p.Items[i].Rate.Currency = p.Currency
@@ -470,8 +482,10 @@ type StepRef struct {
 // DownloadURL is a temporary link (15 minutes for step attachments). It must
 // never be persisted or logged: String and LogValue hide the URL itself.
 type DownloadURL struct {
-	URL       string    `json:"Url"`
-	ExpiresAt time.Time `json:"ExpiresAt"`
+	URL string `json:"Url"`
+	// ExpiresAt: our guess at a field the service may not send; without it
+	// the documented 15 minutes from the request count.
+	ExpiresAt time.Time `json:"ExpiresAt,omitzero"`
 }
 
 // Remaining is how long the link stays valid after now (0 once expired).

@@ -1,7 +1,10 @@
 package api
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -39,12 +42,33 @@ type workOrdersResponse struct {
 	MessageId  string      `json:"MessageId"`
 }
 
+// decodeWorkOrders reads {"WorkOrders": [...]} in one pass; only an answer
+// with none is looked at again, for work orders under another key (which
+// must not read as "nothing changed").
+func decodeWorkOrders(raw []byte, op string) ([]WorkOrder, error) {
+	var out workOrdersResponse
+	if err := json.Unmarshal(raw, &out); err != nil {
+		if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '[' {
+			return decodeList[WorkOrder](raw, op, "WorkOrders")
+		}
+		return nil, fmt.Errorf("%s: %w", op, plainJSONError(err))
+	}
+	if len(out.WorkOrders) == 0 {
+		if _, err := listItems(raw, op, "WorkOrders"); err != nil {
+			return nil, err
+		}
+	}
+	return out.WorkOrders, nil
+}
+
 // SearchWorkOrders returns basic data of the work orders matching p
 // (POST /api/workOrder/search); read full records with GetWorkOrders.
 func (c *Client) SearchWorkOrders(ctx context.Context, p SearchParameters) ([]WorkOrder, error) {
-	var out workOrdersResponse
-	err := c.sendJSON(ctx, http.MethodPost, "api/workOrder/search", &searchRequest{Parameters: p}, &out)
-	return out.WorkOrders, err
+	var raw json.RawMessage
+	if err := c.sendJSON(ctx, http.MethodPost, "api/workOrder/search", &searchRequest{Parameters: p}, &raw); err != nil {
+		return nil, err
+	}
+	return decodeWorkOrders(raw, "POST /api/workOrder/search")
 }
 
 // GetWorkOrders reads full work orders (GET /api/workOrder), MaxReadBatch ids
@@ -57,11 +81,15 @@ func (c *Client) GetWorkOrders(ctx context.Context, ids []int64) ([]WorkOrder, e
 		for _, id := range ids[start:end] {
 			q.Add("ids", strconv.FormatInt(id, 10))
 		}
-		var out workOrdersResponse
-		if err := c.getJSON(ctx, "api/workOrder", q, &out); err != nil {
+		var raw json.RawMessage
+		if err := c.getJSON(ctx, "api/workOrder", q, &raw); err != nil {
 			return all, err
 		}
-		all = append(all, out.WorkOrders...)
+		wos, err := decodeWorkOrders(raw, "GET /api/workOrder")
+		if err != nil {
+			return all, err
+		}
+		all = append(all, wos...)
 	}
 	return all, nil
 }

@@ -59,7 +59,7 @@ func (s *Store) queueVisit(ctx context.Context, kind OutboxKind, summary string,
 	if err != nil {
 		return nil, err
 	}
-	if backDated != nil && cs != nil && !cs.AllowBackdating {
+	if backDated != nil && cs != nil && cs.AllowBackdating.False() {
 		return nil, invalid("%s does not allow back-dating: record the visit as happening now (the service records the time it arrives)",
 			customerLabel(wo))
 	}
@@ -152,7 +152,7 @@ func sendVisit(call func(c *api.Client, ctx context.Context, p *visitPayload) er
 		}
 		if wo != nil {
 			if cs, _ := sc.s.settingsOf(ctx, wo); cs != nil {
-				allows = cs.AllowBackdating
+				allows = cs.AllowBackdating.True()
 			}
 		}
 		tapped, back := p.timing()

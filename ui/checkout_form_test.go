@@ -26,7 +26,7 @@ func staleSettings(t *testing.T, h *harness, woID int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs.AllowBackdating = true
+	cs.AllowBackdating = api.Yes
 	if err := h.store.PutCustomerSettings(ctx, cs); err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestAPMRMCheckOutWithoutTheDetailsAsksFirst(t *testing.T) {
 			return false
 		}
 		cs, err := h.store.CustomerSettings(ctx, wo.Customer.Id)
-		return err == nil && cs.RepairInfoRequired
+		return err == nil && cs.RepairInfoRequired.True()
 	})
 	h.open(r.Id)
 	h.selectTab("Visit")

@@ -123,7 +123,7 @@ func showIf(on bool, objs ...fyne.CanvasObject) {
 func (t *invoiceTab) renderAdders() {
 	var opts []string
 	problem := t.pl.CurrencyProblem(t.wo.Currency)
-	if t.pl != nil && t.pl.AllowPriceListItems && problem == "" {
+	if t.pl != nil && !t.pl.AllowPriceListItems.False() && problem == "" {
 		for _, it := range t.pl.Items {
 			s := priceItemLabel(it, t.wo.Currency)
 			if it.IsRateReadOnly {
@@ -139,7 +139,7 @@ func (t *invoiceTab) renderAdders() {
 		// Short: the picker's width is its placeholder's, and it shares a
 		// row with "Add item" on a narrow detail pane.
 		t.priceSel.PlaceHolder = "Price list not loaded yet (loads online)"
-	case !t.pl.AllowPriceListItems:
+	case t.pl.AllowPriceListItems.False() || len(t.pl.Items) == 0:
 		t.priceSel.PlaceHolder = "This customer has no price list items"
 	case problem != "":
 		t.priceSel.PlaceHolder = "Price list not usable here"
@@ -156,7 +156,7 @@ func (t *invoiceTab) renderAdders() {
 	}
 	ok, _ := t.editable()
 	setEnabled(t.addItem, ok && len(opts) > 0)
-	if t.pl == nil || t.pl.AllowProviderItems {
+	if t.pl == nil || !t.pl.AllowProviderItems.False() {
 		t.freeBox.Show()
 	} else {
 		t.freeBox.Hide()

@@ -24,7 +24,7 @@ func TestAVisitQueuedLateLeavesTheNextWorkOrderAlone(t *testing.T) {
 			return false
 		}
 		cs, err := h.store.CustomerSettings(context.Background(), wo.Customer.Id)
-		return err == nil && cs.AllowBackdating // B's choice of a back-date is the person's to make
+		return err == nil && cs.AllowBackdating.True() // B's choice of a back-date is the person's to make
 	})
 	h.open(rows[0].Id)
 	h.selectTab("Visit")

@@ -20,14 +20,14 @@ func TestCustomerSettingsForEveryCustomer(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.Customer.Name, err)
 		}
-		if s.CustomerId != c.Customer.Id || s.AllowBackdating != c.AllowBackdating {
+		if s.CustomerId != c.Customer.Id || s.AllowBackdating != api.FlagOf(c.AllowBackdating) {
 			t.Errorf("%s: settings %+v", c.Customer.Name, s)
 		}
-		repair = repair || s.RepairInfoRequired && len(s.RepairCodes) > 0
+		repair = repair || s.RepairInfoRequired.True() && len(s.RepairCodes) > 0
 		for _, f := range s.CustomFields {
-			fields = fields || f.IsRequired
+			fields = fields || f.IsRequired.True()
 		}
-		strict = strict || !s.AllowBackdating
+		strict = strict || s.AllowBackdating.False()
 	}
 	if !repair || !fields || !strict {
 		t.Fatalf("demo world lacks a customer requiring repair info (%v), custom fields (%v) or forbidding back-dating (%v)", repair, fields, strict)

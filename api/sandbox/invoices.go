@@ -128,7 +128,7 @@ func applyPriceList(o *order, l *api.LineItem, i int) error {
 		if l.Type == api.LinePriceList {
 			return invalid(prop+".PriceListItemId", "line %d is a price-list line without a price-list item", i+1)
 		}
-		if l.Type != api.LineTax && !pl.AllowProviderItems {
+		if l.Type != api.LineTax && !pl.AllowProviderItems.True() {
 			return invalid(prop, "line %d: %s accepts price-list lines only; choose an item from its price list", i+1, o.cust.Customer.Name)
 		}
 	}
