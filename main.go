@@ -53,7 +53,9 @@ const usage = `Work Order Desk
   workdesk sandbox [--addr 127.0.0.1:8089] [--notify URL] [--work-orders N] [--seed S] [--config-out FILE]
       run the simulated service for integrators
   workdesk receive --addr 127.0.0.1:PORT --cert FILE [--check-source] [--db FILE] [--path /]
-      run the notification receiver without a window
+      run the notification receiver without a window: prints each verified
+      notification once; with WORKDESK_BASE_URL, _TOKEN_URL, _CLIENT_ID and
+      _CLIENT_SECRET set it also re-reads what each one touched
   workdesk hub serve|user ...
       the office hub: one receiver and one set of credentials for a whole
       office, on PostgreSQL (run workdesk hub for details)

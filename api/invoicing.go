@@ -160,6 +160,9 @@ func (w *WorkOrder) SubmitChecks(inv *Invoice, pl *PriceList) (blocking, warning
 	if !inv.Status.Editable() {
 		add("nothing: the invoice is already %s, and can be submitted again only if the customer disputes it", strings.ToLower(string(inv.Status)))
 	}
+	if inv.Status.AwaitsVerification() {
+		add("wait for the customer to verify the work: the invoice can be submitted once it has (you can prepare its lines meanwhile)")
+	}
 	if strings.TrimSpace(inv.InvoiceNumber) == "" {
 		add("enter the invoice number")
 	}

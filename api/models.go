@@ -178,8 +178,9 @@ type Sla struct {
 }
 
 type WorkDetails struct {
-	Procedures []Procedure `json:"Procedures,omitempty"`
-	Assets     []Asset     `json:"Assets,omitempty"`
+	CheckList  []CheckListItem `json:"CheckList,omitempty"` // legacy, before procedures
+	Procedures []Procedure     `json:"Procedures,omitempty"`
+	Assets     []Asset         `json:"Assets,omitempty"`
 }
 
 type Asset struct {
@@ -298,13 +299,20 @@ var AllInvoiceStatuses = []InvoiceStatus{
 // it: the names of the draft and submitted statuses are guesses (service-facts
 // §14), so a status we do not know must not lock the invoice. The service
 // judges, and refuses with 3036 when it is not editable after all.
+// PendingVerification is not one of them: at customers that verify the
+// work first, the invoice waits there before it can be submitted (§15),
+// and its lines can be prepared meanwhile.
 func (s InvoiceStatus) Editable() bool {
 	switch s {
-	case InvoicePendingVerification, InvoiceSubmitted, InvoiceAuthorized, InvoicePaid:
+	case InvoiceSubmitted, InvoiceAuthorized, InvoicePaid:
 		return false
 	}
 	return true
 }
+
+// AwaitsVerification reports an invoice that cannot be submitted until the
+// customer has verified the work (PendingVerification): not submitted yet.
+func (s InvoiceStatus) AwaitsVerification() bool { return s == InvoicePendingVerification }
 
 type Invoice struct {
 	WorkOrderId        int64         `json:"WorkOrderId"`

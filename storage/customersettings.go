@@ -26,16 +26,38 @@ func (s *Store) CustomerSettings(ctx context.Context, customerID int64) (*api.Cu
 
 // PutCustomerSettings stores a customer's settings as the service gave them.
 func (s *Store) PutCustomerSettings(ctx context.Context, cs *api.CustomerSettings) error {
+	return putCustomerSettings(ctx, s.w, cs, s.now().UnixMilli())
+}
+
+func putCustomerSettings(ctx context.Context, tx execer, cs *api.CustomerSettings, at int64) error {
 	raw, err := json.Marshal(cs)
 	if err != nil {
 		return fmt.Errorf("storage: encoding the settings of customer %d: %w", cs.CustomerId, err)
 	}
-	_, err = s.w.ExecContext(ctx, `INSERT INTO customer_settings(customer_id, fetched_at, json) VALUES (?,?,?)
-ON CONFLICT(customer_id) DO UPDATE SET fetched_at=excluded.fetched_at, json=excluded.json`, cs.CustomerId, s.now().UnixMilli(), string(raw))
+	_, err = tx.ExecContext(ctx, `INSERT INTO customer_settings(customer_id, fetched_at, json) VALUES (?,?,?)
+ON CONFLICT(customer_id) DO UPDATE SET fetched_at=excluded.fetched_at, json=excluded.json`, cs.CustomerId, at, string(raw))
 	if err != nil {
 		return fmt.Errorf("storage: writing the settings of customer %d: %w", cs.CustomerId, err)
 	}
 	return nil
+}
+
+// knownCustomers lists every customer of the stored work orders.
+func (s *Store) knownCustomers(ctx context.Context) ([]int64, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT DISTINCT customer_id FROM work_orders WHERE customer_id > 0 ORDER BY customer_id`)
+	if err != nil {
+		return nil, fmt.Errorf("storage: reading customers: %w", err)
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("storage: reading customers: %w", err)
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
 }
 
 // settingsOf is the settings of wo's customer, nil when not known: the

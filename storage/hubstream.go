@@ -174,39 +174,48 @@ func (e *Engine) openStream(ctx context.Context, url string, hc *http.Client) (*
 	}
 }
 
-// applyStreamEvent applies one event as a received notification would be,
-// then remembers its id. An action the desktop has no body for (the hub's
-// own events for writes a colleague made through it) is applied by reading
-// the work order again first, so those told of the event see the new state.
+// applyStreamEvent applies one hub event as a received notification would
+// be, then remembers its id. An event carrying its re-read record (the hub
+// re-read once: see Reread) is applied as it is, without a call; one
+// without is re-read through the hub. The hub's own events for writes a
+// colleague made through it (PerformedBy beside the envelope, an action of
+// the hub's naming) re-read everything about the work order first, so
+// those told of the event see the new state.
 func (e *Engine) applyStreamEvent(ctx context.Context, id, data string) error {
 	ev, err := api.ParseEvent([]byte(data))
 	if err != nil {
 		// One malformed event must not stall the stream for good.
 		e.Store.log.Warn("hub event that is not a notification; skipped", "id", id, "err", err)
 	} else {
-		if ev.Header.MessageId != "" && EventPerformer(ev) != "" && ev.Body == nil {
+		colleague := EventPerformer(ev) != ""
+		if ev.Header.MessageId != "" && colleague && ev.Body == nil {
 			// A bulk write's events share its MessageId, one per work order.
 			ev.Header.MessageId += "/" + strconv.FormatInt(ev.Header.WorkOrderId, 10)
 		}
-		reread := ev.Body == nil && ev.Header.WorkOrderId > 0
-		if reread && e.Syncer != nil {
-			if err := e.Syncer.Refresh(ctx, ev.Header.WorkOrderId); err != nil {
-				// The next sync brings it; the event is still logged.
-				e.Store.log.Warn("re-reading a work order a colleague changed", "workOrder", ev.Header.WorkOrderId, "err", err)
-			}
-		}
-		if err := e.HandleEvent(ctx, ev); errors.Is(err, api.ErrUnacceptableEvent) {
-			// Refused and nothing kept, as the receiver would; the hub
-			// would send it again on every reconnection if the stream
-			// stopped at it.
-			e.Store.log.Warn("hub event refused; skipped", "id", id, "err", err)
-		} else if err != nil {
+		logged, err := e.Store.EventLogged(ctx, ev)
+		if err != nil {
 			return err
 		}
-		if reread {
-			// Told once the event is logged too: the window shows who did
-			// it (list mark, header, Activity) from the log.
-			e.Store.notify([]int64{ev.Header.WorkOrderId})
+		if !logged {
+			rr, err := RereadOf([]byte(data))
+			if err != nil {
+				e.Store.log.Warn("hub event with an unreadable re-read; reading again", "id", id, "err", err)
+			}
+			if rr == nil {
+				touches := api.Touches(ev.Header.Action)
+				if colleague && ev.Header.WorkOrderId > 0 {
+					touches = api.TouchWorkOrder | api.TouchInvoice | api.TouchMessages | api.TouchAttachments
+				}
+				rr = e.reread(ctx, ev, touches)
+			}
+			if err := e.apply(ctx, ev, rr); err != nil {
+				return err
+			}
+			if colleague && ev.Header.WorkOrderId > 0 {
+				// Told once the event is logged too: the window shows who
+				// did it (list mark, header, Activity) from the log.
+				e.Store.notify([]int64{ev.Header.WorkOrderId})
+			}
 		}
 	}
 	if id != "" {

@@ -35,7 +35,7 @@ func (t *invoiceTab) editable() (bool, string) {
 
 func invoiceStatusColor(s api.InvoiceStatus) color.Color {
 	switch s {
-	case api.InvoiceSubmitted, api.InvoicePendingVerification:
+	case api.InvoiceSubmitted:
 		return colSubmitted
 	case api.InvoiceAuthorized, api.InvoicePaid:
 		return colApproved
@@ -74,6 +74,12 @@ func (t *invoiceTab) renderStatus() {
 		if inv.Status == api.InvoiceDisputed && inv.Comment != "" {
 			parts = append(parts, "The customer disputes it: "+inv.Comment)
 		}
+		if inv.Status.AwaitsVerification() {
+			parts = append(parts, "Waiting for the customer to verify the work: prepare the lines now; it can be submitted once the work is verified")
+		}
+	}
+	if n := t.d.invoiceNotice(t.wo); n != "" {
+		parts = append(parts, n)
 	}
 	t.details.SetText(strings.Join(parts, "\n"))
 	if len(parts) == 0 {

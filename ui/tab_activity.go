@@ -341,5 +341,8 @@ func eventText(e api.Event, currency string) string {
 		}
 		return "A procedure is applicable again"
 	}
+	if text := moreEventText(e); text != "" {
+		return text
+	}
 	return "Received " + e.Header.Action
 }

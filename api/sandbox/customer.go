@@ -24,6 +24,8 @@ type Customer interface {
 	DispatchWorkOrder() (api.WorkOrder, error)
 	SetInvoiceStatus(id int64, status api.InvoiceStatus, comment string) error
 	MarkProcedure(woID, procID int64, na bool, readOnly bool) error
+	// Do makes any documented notification action happen (Sandbox.Act).
+	Do(id int64, action, comment string) error
 }
 
 var (
@@ -96,8 +98,8 @@ func copyWorkOrder(w *api.WorkOrder) (api.WorkOrder, error) {
 
 // SetInvoiceStatus moves the invoice as the customer: Authorized (an
 // AuthNumber and the amount), Paid (CheckNumber, PaidDate, amount),
-// Disputed (comment = the reason), Submitted (verified, from
-// PendingVerification).
+// Disputed (comment = the reason). An invoice waiting in
+// PendingVerification moves when the work is verified (Act WorkVerified).
 func (s *Sandbox) SetInvoiceStatus(id int64, status api.InvoiceStatus, comment string) error {
 	return s.withOrder(id, func(o *order, now time.Time) error { return s.setInvoiceStatus(o, status, comment, now) })
 }
@@ -182,7 +184,7 @@ func (s *Sandbox) CustomerTick() (string, error) {
 			case inv.Status == api.InvoiceAuthorized:
 				return "paid the invoice of " + o.wo.WorkOrderNumber, s.setInvoiceStatus(o, api.InvoicePaid, "", now)
 			case inv.Status == api.InvoicePendingVerification:
-				return "verified the invoice of " + o.wo.WorkOrderNumber, s.setInvoiceStatus(o, api.InvoiceSubmitted, "", now)
+				return "verified the work on " + o.wo.WorkOrderNumber, s.actOn(o, api.ActionWorkVerified, ActOptions{}, now)
 			case !nte.IsZero() && inv.TotalAmount.Amount.Cmp(nte.Amount) > 0:
 				reason := fmt.Sprintf("Invoice total %s exceeds the approved NTE of %s.", inv.TotalAmount.Format(), nte.In(o.wo.Currency).Format())
 				return "disputed the invoice of " + o.wo.WorkOrderNumber, s.setInvoiceStatus(o, api.InvoiceDisputed, reason, now)

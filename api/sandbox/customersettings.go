@@ -23,7 +23,7 @@ type completionDef struct {
 	repairRequired bool
 	codes          []api.RepairInfo
 	fields         []api.CustomFieldDescriptor
-	verification   bool // invoices wait in PendingVerification after submission
+	verification   bool // invoices wait in PendingVerification until the work is verified
 }
 
 var hotelCodes = []api.RepairInfo{
@@ -52,8 +52,8 @@ var completionDefs = map[int64]completionDef{
 	}},
 	// Kensington Foods UK: a repair code only.
 	4103: {repairRequired: true, codes: ukCodes},
-	// Lakeside Medical Group: one question, no code; invoices are verified
-	// by the facility manager before they count as submitted.
+	// Lakeside Medical Group: one question, no code; the facility manager
+	// verifies the work before its invoice can be submitted.
 	4106: {fields: []api.CustomFieldDescriptor{
 		{Id: "41061", Label: "Infection control measures followed", DataType: "String", Values: []string{"Yes", "Not applicable"}, IsRequired: api.Yes},
 	}, verification: true},

@@ -443,6 +443,9 @@ func (g *generator) addInvoice(o *order, now time.Time) {
 		default:
 			inv.Status, inv.Comment = api.InvoiceDisputed, "Trip charge billed twice; please correct and resubmit."
 		}
+		if w.Status == api.StatusCheckedOut {
+			g.st.awaitVerification(o)
+		}
 	}
 }
 
