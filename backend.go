@@ -25,11 +25,28 @@ type backend struct {
 	closeOnce sync.Once
 }
 
+// checkContract is `workdesk doctor --contract` for the window's service
+// (through the hub in office mode: it answers with the service's JSON);
+// nil when the window browses a replica without one.
+func (b *backend) checkContract(ctx context.Context) *api.ContractReport {
+	if b.Client == nil {
+		return nil
+	}
+	return api.CheckContract(ctx, b.Client, nil)
+}
+
 // startDemo runs the sandbox in-process on a loopback port, with its
 // receiver. The demo's world is kept beside its replica, so a restart (or a
 // crash in front of a customer) carries on where it was; when there is no
 // saved world the replica starts empty too, or the two would disagree.
 func startDemo(ctx context.Context, dataDir string) (*backend, error) {
+	return startDemoIn(ctx, dataDir, sandbox.DialectPlain)
+}
+
+// startDemoIn is startDemo with the sandbox answering in dialect
+// (--demo-dialect renamed: the window as it is where our guesses of the
+// service's field names were wrong).
+func startDemoIn(ctx context.Context, dataDir string, dialect sandbox.Dialect) (*backend, error) {
 	path, err := replicaPath(dataDir, "demo")
 	if err != nil {
 		return nil, err
@@ -38,6 +55,7 @@ func startDemo(ctx context.Context, dataDir string) (*backend, error) {
 		CustomerEvery:  45 * time.Second,
 		RetryIntervals: []time.Duration{2 * time.Second, 5 * time.Second, 10 * time.Second, 30 * time.Second},
 		StateFile:      demoWorldPath(path),
+		Dialect:        dialect,
 	})
 	if err != nil {
 		return nil, err
