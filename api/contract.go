@@ -152,7 +152,7 @@ func fieldsOf(t reflect.Type) []contractField {
 // inspection collects what one answer held against a type, by path.
 type inspection struct {
 	missing, absent, unknown, mistyped map[string]bool
-	unknownOK                  bool // search results: basic data, only some of it read
+	unknownOK                          bool // search results: basic data, only some of it read
 }
 
 func newInspection() *inspection {
