@@ -84,6 +84,14 @@ type OutboxRow struct {
 // Visit reports whether the row is a check-in, pause or check-out.
 func (r OutboxRow) Visit() bool { return r.Group == GroupVisit }
 
+// MayHaveBeenSent reports a row whose answer was lost when nothing could
+// tell whether it took effect (OutcomeUnknown, or the office hub's 409
+// "outcome unknown"): it waits for the person to send it again or discard
+// it, in the header and on the Activity tab.
+func (r OutboxRow) MayHaveBeenSent() bool {
+	return r.State == OutboxFailed && r.ErrorCode == api.CodeOutcomeUnknown
+}
+
 // Blocked reports whether the row keeps later actions on its work orders waiting.
 func (r OutboxRow) Blocked() bool {
 	return r.State == OutboxPending || r.State == OutboxSending || r.State == OutboxFailed

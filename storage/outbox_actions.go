@@ -69,9 +69,18 @@ type action struct {
 	// took effect at the service; then the row is done without sending it
 	// again, as the service is not known to de-duplicate by MessageId. It
 	// returns what finish records. nil = resending is harmless (the call
-	// replaces content and changes nothing twice).
+	// replaces content and changes nothing twice). When nothing documented
+	// can tell, it returns an OutcomeUnknown error: the row then waits as
+	// "may have been sent" for the person to send it again or discard it.
 	landed func(ctx context.Context, sc *sendCtx) (ok bool, result any, err error)
 }
+
+// OutcomeUnknown is a landed check's answer when nothing documented can
+// tell whether an earlier attempt took effect: sending again might do it
+// twice, dropping it might lose it, so the person decides.
+type OutcomeUnknown struct{ Why string }
+
+func (e *OutcomeUnknown) Error() string { return "it may have been sent: " + e.Why }
 
 // actions is the table; each group's file adds its kinds.
 var actions = map[OutboxKind]*action{}

@@ -251,6 +251,20 @@ func (x *Sender) sendRow(ctx context.Context, id int64) (finished bool, err erro
 		// back to pending and is resent, same MessageId, on the next run.
 		x.setPending(context.WithoutCancel(ctx), id, 0, "")
 		return false, ctx.Err()
+	case errors.As(callErr, new(*OutcomeUnknown)) || api.IsOutcomeUnknown(callErr):
+		msg := "Its answer was lost, and nothing can tell whether it arrived"
+		if u, ok := errors.AsType[*OutcomeUnknown](callErr); ok {
+			msg = u.Why
+		} else if e, ok := errors.AsType[*api.Error](callErr); ok && e.Message != "" {
+			msg = e.Message
+		}
+		if _, err := x.s.w.ExecContext(ctx, `UPDATE outbox SET state = 'failed', error = ?, error_code = ?, updated_at = ? WHERE id = ?`,
+			msg, api.CodeOutcomeUnknown, x.s.now().UnixMilli(), id); err != nil {
+			return false, fmt.Errorf("storage: recording the unknown outcome of row %d: %w", id, err)
+		}
+		log.Info("the action may have been sent; the person decides", "why", msg)
+		x.s.notify(row.WorkOrderIds)
+		return true, nil
 	case api.IsBusiness(callErr) || errors.As(callErr, new(errLocal)):
 		msg, code := serviceMessage(callErr)
 		if _, err := x.s.w.ExecContext(ctx, `UPDATE outbox SET state = 'failed', error = ?, error_code = ?, updated_at = ? WHERE id = ?`,

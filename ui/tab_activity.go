@@ -59,6 +59,7 @@ func newActivityTab(d *Desk) *activityTab {
 			if a.row != nil && a.row.State == storage.OutboxFailed {
 				body.Importance = widget.DangerImportance
 				id := a.row.Id
+				buttons.Objects[0].(*widget.Button).SetText(retryLabel(*a.row))
 				buttons.Objects[0].(*widget.Button).OnTapped = func() { t.d.retryAction(id) }
 				buttons.Objects[1].(*widget.Button).OnTapped = func() { t.d.discardAction(id) }
 				buttons.Show()
@@ -125,6 +126,9 @@ func outboxStateText(r storage.OutboxRow) string {
 	case storage.OutboxDone:
 		return "Sent: the service accepted it."
 	case storage.OutboxFailed:
+		if r.MayHaveBeenSent() {
+			return unsureText(r)
+		}
 		return "Refused by the service: " + r.Error
 	case storage.OutboxSending:
 		return "Sending…"

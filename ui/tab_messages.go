@@ -69,7 +69,9 @@ func newMessagesTab(d *Desk) *messagesTab {
 			buttons := box.Objects[2].(*fyne.Container)
 			if m.Row != nil && m.Row.State == storage.OutboxFailed {
 				row := *m.Row
+				buttons.Objects[0].(*widget.Button).SetText(retryLabel(row))
 				buttons.Objects[0].(*widget.Button).OnTapped = func() { t.d.retryAction(row.Id) }
+				showIf(!row.MayHaveBeenSent(), buttons.Objects[1])
 				buttons.Objects[1].(*widget.Button).OnTapped = func() { t.d.editRefused(row) }
 				buttons.Objects[2].(*widget.Button).OnTapped = func() { t.d.discardAction(row.Id) }
 				buttons.Show()
@@ -195,6 +197,9 @@ func messageHeading(m storage.ThreadMessage) string {
 	vis := ""
 	if m.MessageVisibility != "" && m.MessageVisibility != api.VisibilityAll {
 		vis = " · " + visibilityLabels[m.MessageVisibility]
+	}
+	if m.Row != nil && m.Row.MayHaveBeenSent() {
+		return fmt.Sprintf("%s%s · %s", who, vis, unsureText(*m.Row))
 	}
 	if m.Row != nil && m.Row.State == storage.OutboxFailed {
 		// The service's reason last: it may be long.
