@@ -32,7 +32,7 @@ var actPreconditions = map[string]func(e *env) int64{
 	api.ActionAttachmentRemoved: func(e *env) int64 {
 		return e.setup("Northwind Retail", api.StatusAccepted, func(o *order) { e.sb.st.gen.addAttachment(o, fixedNow) })
 	},
-	api.ActionCheckListUpdated: func(e *env) int64 { return e.setup("Northwind Retail", api.StatusAccepted, nil) },
+	api.ActionCheckListUpdated:  func(e *env) int64 { return e.setup("Northwind Retail", api.StatusAccepted, nil) },
 	api.ActionCheckListMigrated: func(e *env) int64 { return e.setup("Northwind Retail", api.StatusAccepted, nil) },
 	api.ActionProcedureMarked: func(e *env) int64 {
 		return e.setup("Northwind Retail", api.StatusAccepted, func(o *order) {
