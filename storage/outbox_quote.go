@@ -63,6 +63,9 @@ func (s *Store) SubmitQuote(ctx context.Context, woID int64, amount api.Money, r
 	if err := wo.CheckQuote(amount, reason, lines, false); err != nil {
 		return nil, refused(err)
 	}
+	if err := s.quotesRefusedError(ctx, wo); err != nil {
+		return nil, err
+	}
 	if amount.Currency == "" {
 		amount.Currency = wo.Currency
 	}

@@ -24,9 +24,10 @@ type quoteTab struct {
 	d  *Desk
 	wo *api.WorkOrder
 
-	current *widget.Label
-	badge   *badge
-	explain *widget.Label
+	current  *widget.Label
+	badge    *badge
+	explain  *widget.Label
+	tryAgain *widget.Button // shown where the service refused quotes (3004)
 
 	amount     *widget.Entry
 	amountNote *widget.Label // "the total of the lines" while there are lines
@@ -60,6 +61,7 @@ func newQuoteTab(d *Desk) *quoteTab {
 	t.badge = newBadge()
 	t.explain = widget.NewLabel("")
 	t.explain.Wrapping = fyne.TextWrapWord
+	t.tryAgain = newTryQuotesAgain(t)
 
 	t.amount = widget.NewEntry()
 	t.amount.SetPlaceHolder("e.g. " + amountExample("USD"))
@@ -110,7 +112,8 @@ func newQuoteTab(d *Desk) *quoteTab {
 func (t *quoteTab) title() string       { return "Quote" }
 func (t *quoteTab) icon() fyne.Resource { return theme.DocumentCreateIcon() }
 func (t *quoteTab) content() fyne.CanvasObject {
-	t.top = container.NewVBox(container.NewHBox(heading("Current quote"), t.badge), t.current, t.explain, widget.NewSeparator())
+	t.top = container.NewVBox(container.NewHBox(heading("Current quote"), t.badge), t.current, t.explain,
+		container.NewHBox(t.tryAgain), widget.NewSeparator())
 	return container.NewVScroll(container.NewPadded(container.NewVBox(t.top, t.formBox)))
 }
 
@@ -144,6 +147,15 @@ func (t *quoteTab) show(wo *api.WorkOrder) {
 	if q != nil && (q.QuoteStatus == api.QuoteRequested || q.QuoteStatus == api.QuoteRejected) && allowed {
 		t.explain.Importance = widget.WarningImportance
 	}
+	refused := ""
+	if allowed {
+		refused = t.d.quotesRefusedText(wo)
+	}
+	if refused != "" {
+		allowed, why = false, refused
+		t.explain.Importance = widget.WarningImportance
+	}
+	showIf(refused != "", t.tryAgain)
 	t.explain.SetText(why)
 	if allowed {
 		t.formBox.Show()
