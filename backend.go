@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/user"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -72,7 +73,8 @@ func startDemoIn(ctx context.Context, dataDir string, dialect sandbox.Dialect) (
 		}
 	}
 	eng, err := storage.OpenEngine(ctx, path, storage.EngineOptions{Connection: api.Connection{
-		BaseURL: info.BaseURL, TokenURL: info.TokenURL, ClientID: info.ClientID, ClientSecret: info.ClientSecret}})
+		BaseURL: info.BaseURL, TokenURL: info.TokenURL, ClientID: info.ClientID, ClientSecret: info.ClientSecret},
+		PerformedBy: personName()})
 	if err != nil {
 		sb.Close()
 		return nil, err
@@ -92,6 +94,20 @@ func startDemoIn(ctx context.Context, dataDir string, dialect sandbox.Dialect) (
 	return b, nil
 }
 
+// personName is who sits at this computer, as the system knows them (the
+// account's full name, else its login): the PerformedBy of their writes.
+// In office mode the hub's name for the person is used instead.
+func personName() string {
+	u, err := user.Current()
+	if err != nil {
+		return ""
+	}
+	if name, _, _ := strings.Cut(u.Name, ","); strings.TrimSpace(name) != "" {
+		return strings.TrimSpace(name) // GECOS: the full name, then room and phones
+	}
+	return u.Username
+}
+
 // startLive connects to a configured service; the receiver runs when a
 // certificate is configured.
 func startLive(ctx context.Context, dataDir string, conn api.Connection, receiverAddr string, checkSource bool) (*backend, error) {
@@ -99,7 +115,7 @@ func startLive(ctx context.Context, dataDir string, conn api.Connection, receive
 	if err != nil {
 		return nil, err
 	}
-	eng, err := storage.OpenEngine(ctx, path, storage.EngineOptions{Connection: conn})
+	eng, err := storage.OpenEngine(ctx, path, storage.EngineOptions{Connection: conn, PerformedBy: personName()})
 	if err != nil {
 		return nil, err
 	}

@@ -25,6 +25,8 @@ type Upload struct {
 	Content           io.Reader
 	DocumentType      string            // Document, Picture, Signature, ...; optional
 	MessageVisibility MessageVisibility // work order attachments only; default All
+	// PerformedBy names the person uploading; "" = the Client's (SetPerformedBy).
+	PerformedBy string
 }
 
 // FileError is a file to upload that could not be read on this computer:
@@ -214,6 +216,9 @@ func (c *Client) upload(ctx context.Context, path string, fields map[string]stri
 		mimeType = "application/octet-stream"
 	}
 	id := messageId(ctx)
+	if up.PerformedBy == "" {
+		up.PerformedBy = c.PerformedBy()
+	}
 	seeker, replayable := up.Content.(io.Seeker)
 	start := int64(0)
 	if replayable {
@@ -277,7 +282,13 @@ func writeMultipart(mw *multipart.Writer, fields map[string]string, up Upload, m
 	for k, v := range fields {
 		all[k] = v
 	}
-	for _, k := range []string{"WorkOrderId", "ProcedureId", "StepId", "Name", "MimeType", "DocumentType", "MessageVisibility", "MessageId"} {
+	// The form documents a field whose name begins "Perfor…" (service-facts
+	// §4.4); ASP.NET binds a form's nested object from dotted names, so the
+	// person goes as PerformedBy.Name (assumption).
+	if up.PerformedBy != "" {
+		all["PerformedBy.Name"] = up.PerformedBy
+	}
+	for _, k := range []string{"WorkOrderId", "ProcedureId", "StepId", "Name", "MimeType", "DocumentType", "MessageVisibility", "PerformedBy.Name", "MessageId"} {
 		if v, ok := all[k]; ok {
 			if err := mw.WriteField(k, v); err != nil {
 				return err

@@ -29,6 +29,7 @@ type SaveInvoiceRequest struct {
 	WorkOrderId int64   `json:"WorkOrderId"`
 	Invoice     Invoice `json:"Invoice"`
 	Envelope
+	Performer
 }
 
 // SaveInvoice stores the invoice and returns it as the service computed it.
@@ -65,6 +66,7 @@ type SubmitInvoiceRequest struct {
 	WorkOrderId  int64 `json:"WorkOrderId"`
 	SubmitAnyway bool  `json:"SubmitAnyway,omitempty"`
 	Envelope
+	Performer
 }
 
 // SubmitInvoice submits and returns the invoice in its new status.

@@ -18,6 +18,7 @@ type MessageRequest struct {
 	Text              string            `json:"Text"`
 	MessageVisibility MessageVisibility `json:"MessageVisibility,omitempty"`
 	Envelope
+	Performer
 }
 
 func (c *Client) SendMessage(ctx context.Context, r *MessageRequest) error {

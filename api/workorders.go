@@ -115,6 +115,7 @@ type AcceptRequest struct {
 	WorkOrderId int64  `json:"WorkOrderId"`
 	Comment     string `json:"Comment,omitempty"`
 	Envelope
+	Performer
 }
 
 func (c *Client) Accept(ctx context.Context, r *AcceptRequest) error {
@@ -129,6 +130,7 @@ type RejectRequest struct {
 	WorkOrderId int64  `json:"WorkOrderId"`
 	Comment     string `json:"Comment"`
 	Envelope
+	Performer
 }
 
 func (c *Client) Reject(ctx context.Context, r *RejectRequest) error {
@@ -144,6 +146,7 @@ type BulkRequest struct {
 	WorkOrderIds []int64 `json:"WorkOrderIds"`
 	Comment      string  `json:"Comment,omitempty"`
 	Envelope
+	Performer
 }
 
 // BulkResult is one work order's outcome; Code 0 means it succeeded.
@@ -177,6 +180,7 @@ type AppointmentRequest struct {
 	ScheduledStart time.Time `json:"ScheduledStart"`
 	Pte            string    `json:"Pte,omitempty"`
 	Envelope
+	Performer
 }
 
 func (c *Client) UpdateAppointment(ctx context.Context, r *AppointmentRequest) error {
@@ -194,6 +198,7 @@ type VisitRequest struct {
 	Comment          string       `json:"Comment,omitempty"`
 	Location         *GeoLocation `json:"Location,omitempty"`
 	Envelope
+	Performer
 }
 
 // CheckOutRequest is a check-out with the completion information the
@@ -234,6 +239,7 @@ type WorkDoneDetailsRequest struct {
 	RepairInfo   *RepairInfo   `json:"RepairInfo,omitempty"`
 	CustomFields []CustomField `json:"CustomFields,omitempty"`
 	Envelope
+	Performer
 }
 
 func (c *Client) WorkDoneDetails(ctx context.Context, r *WorkDoneDetailsRequest) error {
@@ -250,6 +256,7 @@ type QuoteRequest struct {
 	Comment     string     `json:"Comment"`
 	LineItems   []LineItem `json:"LineItems,omitempty"`
 	Envelope
+	Performer
 }
 
 func (c *Client) SubmitQuote(ctx context.Context, r *QuoteRequest) error {

@@ -64,6 +64,10 @@ type EngineOptions struct {
 	// StreamBackoff is the wait before the attempt-th reconnection of the
 	// stream; nil = DefaultBackoff.
 	StreamBackoff func(attempt int) time.Duration
+	// PerformedBy names the person the engine acts for: writes and uploads
+	// carry it (api.Client.SetPerformedBy). With a hub, the name the hub
+	// gives the person's credentials replaces it once known.
+	PerformedBy string
 }
 
 // OpenEngine opens the replica at path and, when opts names a service,
@@ -90,6 +94,12 @@ func OpenEngine(ctx context.Context, path string, opts EngineOptions) (*Engine, 
 	if e.Client, err = api.NewClient(conn.BaseURL, hc, e.Tokens); err != nil {
 		store.Close()
 		return nil, err
+	}
+	e.Client.SetPerformedBy(opts.PerformedBy)
+	if opts.Hub {
+		if kept := e.KeptHubPerson(ctx); kept != "" {
+			e.Client.SetPerformedBy(kept)
+		}
 	}
 	e.Service = conn.BaseURL
 	syncOpts := opts.Sync

@@ -250,6 +250,9 @@ func (e *Engine) HubPerson(ctx context.Context) (string, error) {
 	if err != nil {
 		return kept, fmt.Errorf("asking the hub who is signed in: %w", err)
 	}
+	if me.Name != "" && e.Client != nil {
+		e.Client.SetPerformedBy(me.Name)
+	}
 	if me.Name != "" && me.Name != kept {
 		if err := e.Store.SetSetting(ctx, settingHubPerson, me.Name); err != nil {
 			return me.Name, err
