@@ -35,7 +35,9 @@ func TestWritesNamePerformedBy(t *testing.T) {
 		}},
 		{"check in", func(c *Client) error { return c.CheckIn(ctx, &VisitRequest{WorkOrderId: 1}) }},
 		{"pause", func(c *Client) error { return c.Pause(ctx, &VisitRequest{WorkOrderId: 1}) }},
-		{"check out", func(c *Client) error { return c.CheckOut(ctx, &CheckOutRequest{VisitRequest: VisitRequest{WorkOrderId: 1}}) }},
+		{"check out", func(c *Client) error {
+			return c.CheckOut(ctx, &CheckOutRequest{VisitRequest: VisitRequest{WorkOrderId: 1}})
+		}},
 		{"work done details", func(c *Client) error { return c.WorkDoneDetails(ctx, &WorkDoneDetailsRequest{WorkOrderId: 1}) }},
 		{"quote", func(c *Client) error {
 			return c.SubmitQuote(ctx, &QuoteRequest{WorkOrderId: 1, Amount: Money{Amount: decimal.NewFromInt(10)}, Comment: "more"})

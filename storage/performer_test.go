@@ -20,7 +20,9 @@ func TestOutboxWritesNamePerformedBy(t *testing.T) {
 	svc.client.SetPerformedBy("Ana Ruiz")
 	accepted := pick(t, s, status(api.StatusAccepted))
 	mustRow(t)(s.CheckIn(ctx, accepted.WorkOrderId, nil, ""))
-	other := pick(t, s, func(wo *api.WorkOrder) bool { return wo.Status == api.StatusCheckedIn && wo.WorkOrderId != accepted.WorkOrderId })
+	other := pick(t, s, func(wo *api.WorkOrder) bool {
+		return wo.Status == api.StatusCheckedIn && wo.WorkOrderId != accepted.WorkOrderId
+	})
 	mustRow(t)(s.SendMessage(ctx, other.WorkOrderId, "On my way", api.VisibilityAll))
 	mustRow(t)(s.AttachFile(ctx, other.WorkOrderId, tempFile(t, "site.jpg", "\xff\xd8 photo"), api.VisibilityAll))
 	sendAll(t, NewSender(s, svc.client, SenderOptions{Backoff: noWait}))
