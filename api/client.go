@@ -179,7 +179,7 @@ func (c *Client) do(ctx context.Context, r request, out any) error {
 	for attempt := 0; ; attempt++ {
 		tok, err := c.tokens.Token(ctx)
 		if err != nil {
-			return fmt.Errorf("%s: getting an access token: %w", op, err)
+			return notSent{fmt.Errorf("%s: getting an access token: %w", op, err)}
 		}
 		resp, err := c.send(ctx, r, tok)
 		if err != nil {

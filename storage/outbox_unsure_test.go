@@ -128,3 +128,64 @@ func TestHubOutcomeUnknownAsksThePerson(t *testing.T) {
 		t.Fatalf("discarding it: %v", err)
 	}
 }
+
+// TestUnlistedSentMessageStaysInTheThread: the service never lists a
+// message of another visibility than All, so once sent it stays in the
+// thread from the outbox, once, where it was written.
+func TestUnlistedSentMessageStaysInTheThread(t *testing.T) {
+	svc := newService(t, 80)
+	s := syncedStore(t, svc)
+	ctx := context.Background()
+	a := pick(t, s, status(api.StatusAccepted))
+	mustRow(t)(s.SendMessage(ctx, a.WorkOrderId, "Crew: parts arrive Tuesday", api.VisibilityCruLeads))
+	sendAll(t, NewSender(s, svc.client, SenderOptions{Backoff: noWait}))
+	if err := NewSyncer(s, svc.client, SyncOptions{}).Refresh(ctx, a.WorkOrderId); err != nil {
+		t.Fatal(err)
+	}
+	th, err := s.Thread(ctx, a.WorkOrderId)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, m := range th {
+		if m.Text == "Crew: parts arrive Tuesday" {
+			n++
+			if m.Row == nil || m.Row.State != OutboxDone || m.MessageVisibility != api.VisibilityCruLeads {
+				t.Errorf("the sent message reads %+v", m)
+			}
+		}
+	}
+	if n != 1 {
+		t.Fatalf("the sent crew message is in the thread %d times; want once", n)
+	}
+}
+
+// TestNeverSentNeedsNoReconciling: an attempt that never left this
+// computer (nothing answers at the address) cannot have reached the
+// service, so the next attempt simply sends, a crew-only message included:
+// only an answer lost on the way back leaves the person a question.
+func TestNeverSentNeedsNoReconciling(t *testing.T) {
+	svc := newService(t, 80)
+	s := syncedStore(t, svc)
+	ctx := context.Background()
+	wo := pick(t, s, status(api.StatusAccepted))
+	row := mustRow(t)(s.SendMessage(ctx, wo.WorkOrderId, "Crew: the van is in the garage", api.VisibilityCruOnly))
+	down := httptest.NewServer(http.NotFoundHandler())
+	down.Close() // its port refuses connections now
+	tokens := api.NewClientCredentials(api.CredentialsConfig{TokenURL: down.URL + "/oauth/token", ClientID: "x", ClientSecret: "y"})
+	offline, err := api.NewClient(down.URL+"/", nil, tokens)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sendAll(t, NewSender(s, offline, SenderOptions{Backoff: noWait}))
+	if got := rowState(t, s, row.Id); got.State != OutboxPending || got.MaybeSent {
+		t.Fatalf("after a refused connection: %s, maybe sent %v", got.State, got.MaybeSent)
+	}
+	sendAll(t, NewSender(s, svc.client, SenderOptions{Backoff: noWait}))
+	if got := rowState(t, s, row.Id); got.State != OutboxDone {
+		t.Fatalf("once the service answers: %s (code %d) %q; want done", got.State, got.ErrorCode, got.Error)
+	}
+	if n := serviceMessages(t, svc, wo.WorkOrderId, "Crew: the van is in the garage"); n != 1 {
+		t.Fatalf("the service holds it %d times", n)
+	}
+}

@@ -41,12 +41,14 @@ var _ = register(GroupVisit, map[OutboxKind]*action{
 		send: sendVisit(func(c *api.Client, ctx context.Context, p *visitPayload) error {
 			return c.CheckOut(ctx, &p.CheckOutRequest)
 		}),
-		landed: statusLanded(api.StatusCheckedOut, api.StatusNeedsCompletionDetails, api.StatusVerified),
+		landed:  statusLanded(api.StatusCheckedOut, api.StatusNeedsCompletionDetails, api.StatusVerified),
+		refresh: refreshInvoice,
 	},
 	KindWorkDoneDetails: {
-		status: api.StatusCheckedOut,
-		send:   sendWorkDoneDetails,
-		landed: statusLanded(api.StatusCheckedOut, api.StatusVerified),
+		status:  api.StatusCheckedOut,
+		send:    sendWorkDoneDetails,
+		landed:  statusLanded(api.StatusCheckedOut, api.StatusVerified),
+		refresh: refreshInvoice,
 	},
 })
 

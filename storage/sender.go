@@ -112,6 +112,9 @@ func (x *Sender) recoverSending(ctx context.Context) error {
 	var err error
 	x.recoverOnce.Do(func() {
 		var res sql.Result
+		if _, err = x.s.w.ExecContext(ctx, `INSERT OR IGNORE INTO outbox_maybe_sent(outbox_id) SELECT id FROM outbox WHERE state = 'sending'`); err != nil {
+			return
+		}
 		res, err = x.s.w.ExecContext(ctx, `UPDATE outbox SET state = 'pending', next_attempt_at = 0 WHERE state = 'sending'`)
 		if err == nil {
 			if n, _ := res.RowsAffected(); n > 0 {
@@ -249,7 +252,7 @@ func (x *Sender) sendRow(ctx context.Context, id int64) (finished bool, err erro
 	case ctx.Err() != nil:
 		// Shutting down mid-call: the outcome is unknown, so the row goes
 		// back to pending and is resent, same MessageId, on the next run.
-		x.setPending(context.WithoutCancel(ctx), id, 0, "")
+		x.setPending(context.WithoutCancel(ctx), id, 0, "", true)
 		return false, ctx.Err()
 	case errors.As(callErr, new(*OutcomeUnknown)) || api.IsOutcomeUnknown(callErr):
 		msg := "Its answer was lost, and nothing can tell whether it arrived"
@@ -281,7 +284,7 @@ func (x *Sender) sendRow(ctx context.Context, id int64) (finished bool, err erro
 		if e, ok := errors.AsType[*api.Error](callErr); ok && e.RetryAfter > wait {
 			wait = min(e.RetryAfter, time.Hour) // the service said when (429, 503); an hour at most
 		}
-		x.setPending(ctx, id, x.s.now().Add(wait).UnixMilli(), describeTemporary(callErr))
+		x.setPending(ctx, id, x.s.now().Add(wait).UnixMilli(), describeTemporary(callErr), !api.NeverSent(callErr))
 		log.Info("action not delivered; will retry", "in", wait, "err", callErr)
 		x.s.notify(row.WorkOrderIds)
 		return false, nil
@@ -292,7 +295,7 @@ func (x *Sender) sendRow(ctx context.Context, id int64) (finished bool, err erro
 // service with its answer lost (a timeout, a crash mid-call) and the
 // action's landed check finds its effect already there.
 func (x *Sender) attempt(ctx context.Context, act *action, sc *sendCtx, log *slog.Logger) (any, error) {
-	if sc.row.Attempts > 1 && act.landed != nil {
+	if sc.row.MaybeSent && act.landed != nil {
 		landed, result, err := act.landed(ctx, sc)
 		if err != nil || landed {
 			if landed {
@@ -304,7 +307,14 @@ func (x *Sender) attempt(ctx context.Context, act *action, sc *sendCtx, log *slo
 	return act.send(api.WithMessageId(ctx, sc.row.MessageId), sc)
 }
 
-func (x *Sender) setPending(ctx context.Context, id, next int64, msg string) {
+// setPending puts the row back in the queue; maybeSent records that the
+// attempt may have reached the service (see NeverSent).
+func (x *Sender) setPending(ctx context.Context, id, next int64, msg string, maybeSent bool) {
+	if maybeSent {
+		if _, err := x.s.w.ExecContext(ctx, `INSERT OR IGNORE INTO outbox_maybe_sent(outbox_id) VALUES (?)`, id); err != nil {
+			x.log.Warn("could not mark a row as maybe sent", "row", id, "err", err)
+		}
+	}
 	if _, err := x.s.w.ExecContext(ctx, `UPDATE outbox SET state = 'pending', next_attempt_at = ?, error = ?, updated_at = ? WHERE id = ?`,
 		next, msg, x.s.now().UnixMilli(), id); err != nil {
 		x.log.Warn("could not put a row back in the queue", "row", id, "err", err)

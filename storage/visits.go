@@ -161,6 +161,24 @@ func sendVisit(call func(c *api.Client, ctx context.Context, p *visitPayload) er
 	}
 }
 
+// refreshInvoice re-reads the invoice after the work is done: completing
+// it starts the invoice's submission deadline and, at a customer that
+// verifies the work first, puts the invoice in PendingVerification.
+func refreshInvoice(ctx context.Context, sc *sendCtx, woID int64) error {
+	wo, err := sc.s.WorkOrder(ctx, woID)
+	if err != nil || !wo.InvoiceVisible() {
+		return err
+	}
+	inv, err := sc.c.GetInvoice(ctx, woID)
+	if err != nil {
+		return err
+	}
+	if inv.WorkOrderId == 0 {
+		inv.WorkOrderId = woID
+	}
+	return putInvoice(ctx, sc.s.w, woID, inv, sc.s.now().UnixMilli())
+}
+
 func sendWorkDoneDetails(ctx context.Context, sc *sendCtx) (any, error) {
 	var r api.WorkDoneDetailsRequest
 	if err := sc.decode(&r); err != nil {
