@@ -22,6 +22,19 @@ import (
 func TestRealWindowRenamedDialect(t *testing.T) {
 	a := startWith(t, []string{"--demo", "--demo-dialect", "renamed", "--window-size", "1280x800", "--data-dir", t.TempDir()})
 	a.step("renamed-start", "ready")
+
+	// File › Check the connection… names what the service answered under
+	// other names, as `workdesk doctor --contract` does.
+	a.dialog("renamed-check", "menu File/Check the connection…")
+	report := a.waitMatch("the contract report", "texts", `BackdatingAllowed`, 60*time.Second)
+	for _, want := range []string{"FAIL", "AllowBackdating", "TextMessages", "DownloadUrl", "Save the answers for support"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("the report in the window does not show %q: %s", want, report)
+		}
+	}
+	a.shoot("renamed-check-report")
+	keep(t, "WORKDESK_CHECK_SHOT")
+	a.closes("renamed-check-closed", "tap ^Close$")
 	a.dialog("renamed-status-filter", "tap ^All statuses")
 	a.closes("renamed-checked-in-only", `tap ^Checked in \(\d+\)$`)
 	numbers := regexp.MustCompile(`\bLMG\d{5}\b`).FindAllString(a.do("texts *ui.woTable"), -1)
