@@ -115,6 +115,7 @@ perf: deps
 # Prints each target's executions; a failure prints the input and stops.
 FUZZTIME ?= 20s
 FUZZ_TARGETS := api:FuzzVerify api:FuzzVerifySignedClaims api:FuzzParseEvent api:FuzzParseAmount \
+                api:FuzzListAnswer api:FuzzReadLink \
                 storage:FuzzFTSQuery storage:FuzzParseIDList \
                 api/serve:FuzzRoute api/serve:FuzzIDs api/serve:FuzzTokenRequest api/serve:FuzzSearchParameters
 
