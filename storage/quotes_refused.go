@@ -37,9 +37,12 @@ func (s *Store) QuotesRefused(ctx context.Context, customerID int64) (*QuotesRef
 	}
 	var at sql.NullInt64
 	var msg sql.NullString
-	err := s.r.QueryRowContext(ctx, `SELECT o.updated_at, o.error FROM outbox o
- JOIN outbox_targets t ON t.outbox_id = o.id JOIN work_orders w ON w.id = t.work_order_id
- WHERE o.kind = ? AND o.error_code = ? AND w.customer_id = ? ORDER BY o.updated_at DESC LIMIT 1`,
+	// When it was refused: a failed row's last change; a discarded one's
+	// last change is the discard, so its creation stands in (a refusal
+	// is never older than its row).
+	err := s.r.QueryRowContext(ctx, `SELECT CASE WHEN o.state = 'discarded' THEN o.created_at ELSE o.updated_at END AS refused_at, o.error
+ FROM outbox o JOIN outbox_targets t ON t.outbox_id = o.id JOIN work_orders w ON w.id = t.work_order_id
+ WHERE o.kind = ? AND o.error_code = ? AND w.customer_id = ? ORDER BY refused_at DESC LIMIT 1`,
 		string(KindQuote), api.CodeQuotesNotAllowed, customerID).Scan(&at, &msg)
 	if errors.Is(err, sql.ErrNoRows) || err == nil && !at.Valid {
 		return nil, nil

@@ -140,28 +140,7 @@ func (t *quoteTab) show(wo *api.WorkOrder) {
 		}
 		t.current.SetText(text)
 	}
-	allowed, why := quoteAllowed(wo)
-	// Amber only when the customer waits on us or refused: the NTE, an
-	// approved or a submitted quote are not warnings.
-	t.explain.Importance = widget.MediumImportance
-	if q != nil && (q.QuoteStatus == api.QuoteRequested || q.QuoteStatus == api.QuoteRejected) && allowed {
-		t.explain.Importance = widget.WarningImportance
-	}
-	refused := ""
-	if allowed {
-		refused = t.d.quotesRefusedText(wo)
-	}
-	if refused != "" {
-		allowed, why = false, refused
-		t.explain.Importance = widget.WarningImportance
-	}
-	showIf(refused != "", t.tryAgain)
-	t.explain.SetText(why)
-	if allowed {
-		t.formBox.Show()
-	} else {
-		t.formBox.Hide()
-	}
+	t.gate(wo)
 	if switching {
 		t.clearForm()
 	}
@@ -280,6 +259,7 @@ func (t *quoteTab) prefill(amount api.Money, lines []api.LineItem, reason string
 	if t.reason.Text == "" {
 		t.reason.SetText(reason)
 	}
+	t.gate(t.wo) // Edit of a refused quote opens the form, wherever it was closed
 }
 
 // amountExample is a plausible amount to type in currency, with its own
