@@ -108,14 +108,18 @@ func TestRetryAfterReachesTheDesktop(t *testing.T) {
 	a := o.start(nil)
 	ana, _ := o.person(a, "Ana Ruiz")
 	id := newWorkOrder(t, o)
-	status := http.StatusTooManyRequests
+	// The intercept runs on the service's goroutines, and not only for the
+	// calls below (a background re-read reaches it too): the status it
+	// answers is shared, so atomic.
+	var status atomic.Int64
+	status.Store(http.StatusTooManyRequests)
 	o.setIntercept(func(w http.ResponseWriter, r *http.Request) bool {
 		if r.URL.Path == "/oauth/token" || r.URL.Path == "/api/workOrder" {
 			return false
 		}
 		w.Header().Set("Retry-After", "7")
 		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(status)
+		w.WriteHeader(int(status.Load()))
 		w.Write([]byte(`{"Message":"slow down","MessageId":"m"}`))
 		return true
 	})
@@ -131,7 +135,7 @@ func TestRetryAfterReachesTheDesktop(t *testing.T) {
 			return err
 		}},
 	} {
-		status = c.status
+		status.Store(int64(c.status))
 		err := c.call()
 		var e *api.Error
 		if !errors.As(err, &e) || e.StatusCode != c.status || e.RetryAfter != 7*time.Second {
