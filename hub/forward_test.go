@@ -83,8 +83,11 @@ func TestSlowWritesLeaveSignInsAndReadsAnswered(t *testing.T) {
 	for _, id := range ids {
 		go func() { errs <- c.Accept(ctx, &api.AcceptRequest{WorkOrderId: id}) }()
 	}
-	waitFor(t, 10*time.Second, "writes waiting at the service", func() bool { return atService.Load() >= 5 })
-	time.Sleep(200 * time.Millisecond) // the rest queue up behind them
+	// More writes than the writes' pool has connections: some are with the
+	// service, the rest queued behind them for a connection.
+	waitFor(t, 10*time.Second, "every write with the service or queued behind those that are", func() bool {
+		return atService.Load() > 0 && atService.Load()+a.hub.WritesWaiting() == int64(len(ids))
+	})
 
 	quick, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()

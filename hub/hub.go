@@ -80,6 +80,8 @@ type Hub struct {
 	signIns *signInLimit
 	// uploads holds a slot per upload with the service (takeUploadSlot).
 	uploads chan struct{}
+	// waiting counts the writes waiting to go to the service (WritesWaiting).
+	waiting atomic.Int64
 	// fetches shares one fetch of a read among the desktops asking at once.
 	fetches singleflight.Group
 
@@ -171,3 +173,11 @@ func (h *Hub) Close() {
 
 // Syncs counts the syncs this instance completed (tests and the status line).
 func (h *Hub) Syncs() int64 { return h.syncs.Load() }
+
+// WritesWaiting is how many desktops' writes this instance holds that have
+// not gone to the service yet: waiting for their turn at a work order (one
+// write at a time each, across instances), for an upload slot or for a
+// database connection. A number that stays high says the service is slow
+// to answer, or one work order is busy; tests wait on it to know that
+// writes are queued.
+func (h *Hub) WritesWaiting() int64 { return h.waiting.Load() }

@@ -33,16 +33,18 @@ func holdWrites(o *office, match func(*http.Request) bool) *atomic.Int64 {
 	return &held
 }
 
-// A dozen large uploads stuck at a slow service leave room for the
-// office's other writes: uploads take at most half of the writes'
-// database connections at once.
+// More large uploads than the writes have database connections, all stuck
+// at a slow service, leave room for the office's other writes: uploads take
+// at most half of the writes' connections at once.
 func TestSlowUploadsLeaveRoomForOtherWrites(t *testing.T) {
 	o := newOffice(t, sandbox.Options{})
-	a := o.start(nil)
+	// A small pool: the writes get 4 connections, uploads 2 of them.
+	a := o.startOn(o.url+"&pool_max_conns=8", nil)
+	conns := int64(a.db.writes.Config().MaxConns)
 	ana, _ := o.person(a, "Ana Ruiz")
 	ctx := context.Background()
 	var ids []int64
-	for range 13 {
+	for range conns + 2 {
 		ids = append(ids, newWorkOrder(t, o))
 	}
 	held := holdWrites(o, func(r *http.Request) bool { return strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/") })
@@ -50,8 +52,12 @@ func TestSlowUploadsLeaveRoomForOtherWrites(t *testing.T) {
 		go ana.UploadAttachment(ctx, id, api.Upload{Name: "roof.jpg", MimeType: "image/jpeg",
 			Content: bytes.NewReader(bytes.Repeat([]byte("roof photo "), 1000))})
 	}
-	waitFor(t, 10*time.Second, "uploads at the service", func() bool { return held.Load() >= 8 })
-	time.Sleep(300 * time.Millisecond) // the rest wait for their turn
+	waitFor(t, 10*time.Second, "every upload at the service or waiting for a slot", func() bool {
+		return held.Load() > 0 && held.Load()+a.hub.WritesWaiting() == int64(len(ids)-1)
+	})
+	if n := held.Load(); n > conns/2 {
+		t.Fatalf("%d uploads with the service at once, with %d connections for the writes", n, conns)
+	}
 
 	quick, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()

@@ -134,7 +134,7 @@ func TestQueuedWritesOfADisabledPersonAreNotSent(t *testing.T) {
 	go func() {
 		queued <- ana.SendMessage(ctx, &api.MessageRequest{WorkOrderId: id, Text: "queued behind the accept"})
 	}()
-	time.Sleep(300 * time.Millisecond) // the message waits for its turn
+	waitFor(t, 10*time.Second, "the message waiting for its turn", func() bool { return a.hub.WritesWaiting() == 1 })
 	if _, err := o.db.DisablePerson(ctx, creds.ClientId); err != nil {
 		t.Fatal(err)
 	}
