@@ -160,7 +160,7 @@ func TestAWriteIsSeenThroughWhenTheDesktopHangsUp(t *testing.T) {
 	o.setIntercept(func(w http.ResponseWriter, r *http.Request) bool {
 		if r.Method == http.MethodPut {
 			hangUp()
-			time.Sleep(300 * time.Millisecond) // the hub notices the desktop is gone
+			a.served.last(t, http.MethodPut, "/api/workOrder/accept").hungUp(t)
 		}
 		return false
 	})
@@ -199,7 +199,7 @@ func TestARetriedWriteIsNotSentTwice(t *testing.T) {
 	o.setIntercept(func(w http.ResponseWriter, r *http.Request) bool {
 		if r.Method == http.MethodPost && once.CompareAndSwap(false, true) {
 			hangUp()
-			time.Sleep(300 * time.Millisecond) // the hub notices the desktop is gone
+			a.served.last(t, http.MethodPost, "/api/messages").hungUp(t)
 		}
 		return false
 	})
@@ -249,14 +249,14 @@ func TestAWriteIsNotSentOnceItsDesktopHungUp(t *testing.T) {
 			sent.Add(1)
 		case r.URL.Path == "/oauth/token" && refused.Load() == 1:
 			hangUp()
-			time.Sleep(300 * time.Millisecond)
+			a.served.last(t, http.MethodPut, "/api/workOrder/accept").hungUp(t)
 		}
 		return false
 	})
 	if err := ana.Accept(hungUp, &api.AcceptRequest{WorkOrderId: id}); err == nil {
 		t.Fatal("the desktop that hung up got an answer")
 	}
-	time.Sleep(500 * time.Millisecond) // what the hub would send, it has sent
+	a.served.last(t, http.MethodPut, "/api/workOrder/accept").finished(t)
 	if n := sent.Load(); n != 0 {
 		t.Fatalf("the write of a desktop that had hung up reached the service %d times", n)
 	}

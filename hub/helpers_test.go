@@ -11,6 +11,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -83,9 +84,79 @@ func quietLogger() *slog.Logger {
 
 // instance is one running hub on its own database pools and HTTP server.
 type instance struct {
-	hub *Hub
-	srv *httptest.Server
-	db  *DB
+	hub    *Hub
+	srv    *httptest.Server
+	db     *DB
+	served served
+}
+
+// served follows the requests an instance serves, so a test can wait for
+// the hub to notice that a desktop hung up, or to be done with a request.
+type served struct {
+	mu    sync.Mutex
+	calls []*servedCall
+}
+
+// servedCall is one request the hub serves or served.
+type servedCall struct {
+	method, path string
+	// ctx is the request's: done once the desktop hung up (or the hub answered).
+	ctx context.Context
+	// done closes when the hub's handler has returned.
+	done chan struct{}
+}
+
+func (s *served) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c := &servedCall{method: r.Method, path: r.URL.Path, ctx: r.Context(), done: make(chan struct{})}
+		s.mu.Lock()
+		s.calls = append(s.calls, c)
+		s.mu.Unlock()
+		defer close(c.done)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// last is the newest request to path the instance has begun to serve.
+func (s *served) last(t testing.TB, method, path string) *servedCall {
+	t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := len(s.calls) - 1; i >= 0; i-- {
+		if c := s.calls[i]; c.method == method && normalizePath(c.path) == normalizePath(path) {
+			return c
+		}
+	}
+	t.Errorf("the hub never served %s %s", method, path)
+	return nil
+}
+
+// hungUp waits until the hub has noticed that the desktop making the call
+// hung up. It may run on any goroutine: it reports with t.Error.
+func (c *servedCall) hungUp(t testing.TB) {
+	t.Helper()
+	if c == nil {
+		return
+	}
+	select {
+	case <-c.ctx.Done():
+	case <-time.After(10 * time.Second):
+		t.Errorf("the hub did not notice within 10 s that the desktop's %s %s hung up", c.method, c.path)
+	}
+}
+
+// finished waits until the hub is done with the call: whatever it would
+// send the service for it, it has sent.
+func (c *servedCall) finished(t testing.TB) {
+	t.Helper()
+	if c == nil {
+		return
+	}
+	select {
+	case <-c.done:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the hub was still serving %s %s after 10 s", c.method, c.path)
+	}
 }
 
 func (o *office) start(tune func(*Options)) *instance {
@@ -119,11 +190,13 @@ func (o *office) startOn(url string, tune func(*Options)) *instance {
 		o.t.Fatal(err)
 	}
 	// The hub's own hardened server, as `hub serve` runs it.
+	in := &instance{hub: h, db: db}
 	srv := httptest.NewUnstartedServer(nil)
 	srv.Config = h.NewServer()
+	srv.Config.Handler = in.served.wrap(srv.Config.Handler)
 	srv.Start()
 	h.Start(context.Background())
-	in := &instance{hub: h, srv: srv, db: db}
+	in.srv = srv
 	o.t.Cleanup(in.stop)
 	return in
 }
