@@ -3,6 +3,7 @@ package hub
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -35,12 +36,14 @@ func isWrite(r *http.Request) bool {
 func TestAWriteKeepsItsLockWhileTheServiceIsSlow(t *testing.T) {
 	o := newOffice(t, sandbox.Options{})
 	ctx := context.Background()
+	// The server's timeout, short so the test need not wait long past it.
+	const sessionTimeout = 200 * time.Millisecond
 	var name string
 	if err := o.db.Pool.QueryRow(ctx, `SELECT current_database()`).Scan(&name); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := o.db.Pool.Exec(ctx, `ALTER DATABASE `+pgx.Identifier{name}.Sanitize()+
-		` SET idle_in_transaction_session_timeout = '1s'`); err != nil {
+		` SET idle_in_transaction_session_timeout = `+strconv.Itoa(int(sessionTimeout.Milliseconds()))); err != nil {
 		t.Fatal(err)
 	}
 	a, b := o.start(nil), o.start(nil)
@@ -49,7 +52,7 @@ func TestAWriteKeepsItsLockWhileTheServiceIsSlow(t *testing.T) {
 	id := newWorkOrder(t, o)
 	var svc atService
 	var first atomic.Bool
-	anaThere := make(chan struct{})
+	anaThere, release := make(chan struct{}), make(chan struct{})
 	o.setIntercept(func(w http.ResponseWriter, r *http.Request) bool {
 		if !isWrite(r) {
 			return false
@@ -57,15 +60,40 @@ func TestAWriteKeepsItsLockWhileTheServiceIsSlow(t *testing.T) {
 		defer svc.enter()()
 		if first.CompareAndSwap(false, true) {
 			close(anaThere)
-			time.Sleep(2500 * time.Millisecond)
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
 		}
 		return false
 	})
+	released := false
+	defer func() {
+		if !released {
+			close(release)
+		}
+	}()
 	accepted := make(chan error, 1)
 	go func() { accepted <- ana.Accept(ctx, &api.AcceptRequest{WorkOrderId: id}) }()
 	<-anaThere
-	time.Sleep(1500 * time.Millisecond) // past the session timeout
-	if err := bo.SendMessage(ctx, &api.MessageRequest{WorkOrderId: id, Text: "I can take this one"}); err != nil {
+	// A server that ends the session frees the lock: its transaction would
+	// be gone by the time it has idled twice the timeout.
+	waitFor(t, 10*time.Second, "Ana's write's transaction still open, idle twice the session timeout", func() bool {
+		var n int
+		err := o.db.Pool.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()
+			AND state = 'idle in transaction' AND clock_timestamp() - state_change > $1::interval`, 2*sessionTimeout).Scan(&n)
+		return err == nil && n > 0
+	})
+	sent := make(chan error, 1)
+	go func() {
+		sent <- bo.SendMessage(ctx, &api.MessageRequest{WorkOrderId: id, Text: "I can take this one"})
+	}()
+	waitFor(t, 10*time.Second, "Bo's message waiting for Ana's accept, or at the service", func() bool {
+		return b.hub.WritesWaiting() == 1 || svc.most.Load() > 1
+	})
+	close(release)
+	released = true
+	if err := <-sent; err != nil {
 		t.Fatal(err)
 	}
 	if err := <-accepted; err != nil {
