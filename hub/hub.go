@@ -52,7 +52,12 @@ type Options struct {
 	// BodyTimeout is how long a request's body may take to arrive, or an
 	// upload stall; 0 = DefaultBodyTimeout.
 	BodyTimeout time.Duration
-	Logger      *slog.Logger
+	// StreamHeartbeat is how often an event stream shows it is alive and
+	// checks its person is still enabled (the notice that ends a disabled
+	// person's streams can be missed); 0 = DefaultStreamHeartbeat. The
+	// instances of one office use the same.
+	StreamHeartbeat time.Duration
+	Logger          *slog.Logger
 }
 
 // Hub is one instance. Any number of them share one database.
@@ -117,6 +122,9 @@ func New(opts Options) (*Hub, error) {
 	}
 	if opts.BodyTimeout <= 0 {
 		opts.BodyTimeout = DefaultBodyTimeout
+	}
+	if opts.StreamHeartbeat <= 0 {
+		opts.StreamHeartbeat = DefaultStreamHeartbeat
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
