@@ -31,6 +31,7 @@ func openDesktop(t *testing.T, in *instance, c Credentials) *storage.Engine {
 // desktop on another instance that accepts the same work order gets the
 // service's refusal on its Activity list.
 func TestDesktopEnginesWorkAgainstTheHub(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a, b := o.start(nil), o.start(nil)
 	_, anaCreds := o.person(a, "Ana Ruiz")

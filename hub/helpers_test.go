@@ -3,12 +3,16 @@ package hub
 import (
 	"bufio"
 	"context"
+	"crypto/rand"
+	"crypto/rsa"
 	"encoding/json"
+	"flag"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -29,8 +33,50 @@ func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) != "" {
 		os.Exit(runChildInstance())
 	}
+	// The tests spend their time waiting on the network, PostgreSQL and
+	// their own fault timeouts far more than on a core: without -parallel,
+	// run more of them at once than go test's one per core. Those that time
+	// an answer or count on a rate stay serial (no t.Parallel).
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		flag.Set("test.parallel", strconv.Itoa(max(8, 4*runtime.GOMAXPROCS(0))))
+	}
 	os.Exit(pgtest.Main(m, &cluster))
 }
+
+// migratedTemplate is the database every test's is copied from: the hub's
+// schema migrated once, not once per test.
+var migratedTemplate = sync.OnceValues(func() (string, error) {
+	const name = "hub_migrated"
+	return name, cluster.Template(name, func(url string) error {
+		db, err := OpenDB(context.Background(), url)
+		if err != nil {
+			return err
+		}
+		db.Close()
+		return nil
+	})
+})
+
+// officeDB is a fresh database for one test, its schema migrated.
+func officeDB(t testing.TB) string {
+	t.Helper()
+	if cluster == nil {
+		return pgtest.Require(t, cluster) // skips, or fails with PGTEST_REQUIRED
+	}
+	name, err := migratedTemplate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cluster.NewDBFrom(t, name)
+}
+
+// serviceKey signs every test's tokens and notifications: an RSA key takes
+// a while to make under -race, and no test needs one of its own (each
+// sandbox has its own client id and URL).
+var serviceKey = sync.OnceValues(func() (*rsa.PrivateKey, error) { return rsa.GenerateKey(rand.Reader, 2048) })
 
 // office is one test's world: the sandbox as the service, one database,
 // and the hub instances started on it.
@@ -41,7 +87,8 @@ type office struct {
 	info sandbox.ConnectionInfo
 	url  string // the database
 	db   *DB
-	// writes counts the writes that reached the service.
+	// writes counts the writes that reached the service (every request,
+	// whatever the service then makes of it).
 	writes atomic.Int64
 	// intercept, when set, sees each call to the service first and answers
 	// it in the service's place by returning true.
@@ -50,10 +97,21 @@ type office struct {
 
 func newOffice(t testing.TB, opts sandbox.Options) *office {
 	t.Helper()
-	url := pgtest.Require(t, cluster)
+	url := officeDB(t)
 	if opts.Logger == nil {
 		opts.Logger = quietLogger()
 	}
+	if opts.Key == nil {
+		key, err := serviceKey()
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts.Key = key
+	}
+	// The service's de-duplication by MessageId is undocumented: the hub
+	// must never lean on it, so its tests run against a service that
+	// applies every repeat, and a write sent twice shows twice.
+	opts.NoMessageIdDedup = true
 	sb, err := sandbox.New(opts)
 	if err != nil {
 		t.Fatal(err)

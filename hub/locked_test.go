@@ -34,6 +34,7 @@ func isWrite(r *http.Request) bool {
 // service, or a colleague's write to the same work order goes through
 // another instance meanwhile and the first write's audit is lost.
 func TestAWriteKeepsItsLockWhileTheServiceIsSlow(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	ctx := context.Background()
 	// The server's timeout, short so the test need not wait long past it.
@@ -112,6 +113,7 @@ func TestAWriteKeepsItsLockWhileTheServiceIsSlow(t *testing.T) {
 // gets its answer, the audit and the event are recorded all the same, and
 // the replica follows.
 func TestAWriteTheServiceTookIsRecordedWhenItsConnectionIsLost(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	ana, creds := o.person(a, "Ana Ruiz")
@@ -129,8 +131,12 @@ func TestAWriteTheServiceTookIsRecordedWhenItsConnectionIsLost(t *testing.T) {
 		return false
 	})
 	req := &api.AcceptRequest{WorkOrderId: id}
+	before := o.writes.Load()
 	if err := ana.Accept(ctx, req); err != nil {
 		t.Fatalf("the accept the service took: %v", err)
+	}
+	if n := o.writes.Load() - before; n != 1 {
+		t.Fatalf("the accept reached the service %d times, want once", n)
 	}
 	he, _ := waitEvent(t, events, func(he HubEvent, _ sseEvent) bool { return he.Header.WorkOrderId == id })
 	if he.Header.Action != "Accepted" || he.PerformedBy.Name != "Ana Ruiz" || he.Header.MessageId != req.MessageId {
@@ -147,6 +153,7 @@ func TestAWriteTheServiceTookIsRecordedWhenItsConnectionIsLost(t *testing.T) {
 // A bulk accept of 60 work orders re-reads them 50 at a time, not one call
 // per work order, before it is answered; the replica shows them accepted.
 func TestABulkWriteReReadsItsWorkOrdersInBatches(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	firstSyncDone(t, a)
@@ -187,6 +194,7 @@ func TestABulkWriteReReadsItsWorkOrdersInBatches(t *testing.T) {
 // write's answer beyond RefreshTimeout, and the next read of it asks the
 // service again rather than serve what the write changed.
 func TestAHangingRefreshDoesNotHoldTheWrite(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(func(opts *Options) { opts.RefreshTimeout = time.Second })
 	ana, _ := o.person(a, "Ana Ruiz")

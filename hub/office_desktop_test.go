@@ -85,6 +85,8 @@ func syncDesktop(t *testing.T, eng *storage.Engine) {
 // Bo's replica through his event stream within 2 s, the work order shows
 // Accepted there, and his event log names Ana.
 func TestOfficeDesktopHearsAColleaguesAccept(t *testing.T) {
+	// Not parallel: it times the event, which other tests running beside it
+	// would slow (the package runs many at once).
 	o := newOffice(t, sandbox.Options{})
 	a, b := o.start(nil), o.start(nil)
 	_, anaCreds := o.person(a, "Ana Ruiz")
@@ -128,6 +130,7 @@ func TestOfficeDesktopHearsAColleaguesAccept(t *testing.T) {
 // desktop reconnects with Last-Event-ID and still hears it. Closed and
 // opened again, it resumes from the id kept in the replica.
 func TestOfficeStreamResumesAfterADropAndARestart(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	in := o.start(nil)
 	_, anaCreds := o.person(in, "Ana Ruiz")
@@ -212,6 +215,7 @@ func TestOfficeStreamResumesAfterADropAndARestart(t *testing.T) {
 // and, once the hub is back, goes out through it in the order he did it:
 // the accept first, then the appointment that needs it.
 func TestOfficeActionsQueuedOfflineGoOutInOrder(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	in := o.start(nil)
 	_, boCreds := o.person(in, "Bo Chen")

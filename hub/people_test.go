@@ -11,14 +11,22 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
+	"github.com/workorderdesk/workdesk/hub/pgtest"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
-// Opening the database twice (a second instance, a restart) applies no
-// migration twice and leaves the schema at the newest version.
+// Opening an empty database migrates it; opening it again (a second
+// instance, a restart) applies no migration twice and leaves the schema
+// at the newest version.
 func TestMigrationsApplyOnce(t *testing.T) {
-	o := newOffice(t, sandbox.Options{})
-	again, err := OpenDB(context.Background(), o.url)
+	t.Parallel()
+	url := pgtest.Require(t, cluster) // empty: not the migrated template's copy
+	first, err := OpenDB(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	again, err := OpenDB(context.Background(), url)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,6 +67,7 @@ func tokenStatus(t *testing.T, in *instance, id, secret string) int {
 // A person signs in with the credentials `hub user add` printed; a wrong
 // secret gets 401; disabling the person ends their token at once.
 func TestSignInAndDisable(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	ana, creds := o.person(a, "Ana Ruiz")
@@ -107,6 +116,8 @@ func TestSignInAndDisable(t *testing.T) {
 // secrets, or a flood of made-up ids, is answered 429 with Retry-After
 // before long, while a colleague still signs in.
 func TestSignInsAreRateLimited(t *testing.T) {
+	// Not parallel: the limiter refills with time, so sign-ins slowed by
+	// other tests beside it could all be let through.
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	_, ana := o.person(a, "Ana Ruiz")

@@ -37,6 +37,7 @@ func holdWrites(o *office, match func(*http.Request) bool) *atomic.Int64 {
 // at a slow service, leave room for the office's other writes: uploads take
 // at most half of the writes' connections at once.
 func TestSlowUploadsLeaveRoomForOtherWrites(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	// A small pool: the writes get 4 connections, uploads 2 of them.
 	a := o.startOn(o.url+"&pool_max_conns=8", nil)
@@ -71,6 +72,7 @@ func TestSlowUploadsLeaveRoomForOtherWrites(t *testing.T) {
 // (503, which the desktop's outbox retries) after WriteWait, rather than
 // wait for ever.
 func TestAWriteWaitsForAConnectionOnlySoLong(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.startOn(o.url+"&pool_max_conns=4", func(opts *Options) { opts.WriteWait = time.Second })
 	ana, _ := o.person(a, "Ana Ruiz")

@@ -16,6 +16,7 @@ import (
 // service gives, and keep working while the service is down: they are
 // answered from PostgreSQL.
 func TestReadsComeFromTheReplica(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{WorkOrders: 120})
 	a := o.start(nil)
 	ctx := context.Background()
@@ -92,6 +93,7 @@ func TestReadsComeFromTheReplica(t *testing.T) {
 
 // A malformed request gets the service's error body and nothing else.
 func TestMalformedReadsGetTheServiceErrorBody(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	_, creds := o.person(a, "Ana Ruiz")
@@ -123,6 +125,7 @@ func TestMalformedReadsGetTheServiceErrorBody(t *testing.T) {
 // another takes the sync over at its next try (every LeaderPoll, 5 s by
 // default: within 15 s), the killed one's lock gone with its session.
 func TestSyncMovesToAnotherInstanceWhenOneIsKilled(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.startChild(t)
 	b := o.start(func(opts *Options) { opts.SyncEvery = 200 * time.Millisecond; opts.LeaderPoll = 200 * time.Millisecond })

@@ -20,6 +20,7 @@ import (
 // (plain or percent-encoded) is refused, and never sent with the
 // company's token.
 func TestAPathOutOfTheAPIIsRefused(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	_, creds := o.person(a, "Ana Ruiz")
@@ -66,6 +67,7 @@ func TestAPathOutOfTheAPIIsRefused(t *testing.T) {
 // serviceURL keeps every call under the service's /api/, below its base
 // path, whatever path it is handed.
 func TestServiceURL(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ base, path, query, want string }{
 		{"https://svc.example/Direct/", "/api/workOrder/accept", "", "https://svc.example/Direct/api/workOrder/accept"},
 		{"https://svc.example/Direct/", "api/messages", "workOrderId=7", "https://svc.example/Direct/api/messages?workOrderId=7"},
@@ -92,6 +94,7 @@ func TestServiceURL(t *testing.T) {
 // reconnects after a database restart, say) misses the notice that ends
 // their streams: the stream's own heartbeat ends it then.
 func TestADisabledPersonsStreamEndsWithoutTheNotice(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	const heartbeat = 100 * time.Millisecond
 	a := o.start(func(opts *Options) { opts.StreamHeartbeat = heartbeat })
@@ -115,6 +118,7 @@ func TestADisabledPersonsStreamEndsWithoutTheNotice(t *testing.T) {
 // go to the service once the person is disabled meanwhile: their turn
 // comes, and they are refused as their token now is.
 func TestQueuedWritesOfADisabledPersonAreNotSent(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	ana, creds := o.person(a, "Ana Ruiz")

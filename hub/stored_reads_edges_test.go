@@ -20,6 +20,7 @@ import (
 // answers with the old list, and A found nothing stored to refresh. That
 // old answer must not be stored as fresh: the next read shows the write.
 func TestAFetchFromBeforeAWriteIsNotStoredAfterIt(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a, b := o.start(nil), o.start(nil)
 	firstSyncDone(t, a, b)
@@ -77,6 +78,7 @@ func TestAFetchFromBeforeAWriteIsNotStoredAfterIt(t *testing.T) {
 // about work orders, customers or procedure steps that do not exist (made
 // up, or a typo) costs the service a call each time, not a stored row each.
 func TestReadsOfMadeUpIdsAreNotStored(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	firstSyncDone(t, a)
@@ -123,6 +125,7 @@ func TestReadsOfMadeUpIdsAreNotStored(t *testing.T) {
 // hub fetches it the first time) is let go at once: the hub does not hold
 // its connection until the fetch ends, which still goes on and is stored.
 func TestADesktopGivingUpOnASlowReadIsLetGo(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	firstSyncDone(t, a)
@@ -151,5 +154,5 @@ func TestADesktopGivingUpOnASlowReadIsLetGo(t *testing.T) {
 	if _, err := (&http.Client{Transport: &http.Transport{DisableKeepAlives: true}}).Do(req); err == nil {
 		t.Fatal("the slow read answered")
 	}
-	waitFor(t, 3*time.Second, "release of the desktop's connection", func() bool { return serverConns(t, port) <= before })
+	waitFor(t, 10*time.Second, "release of the desktop's connection", func() bool { return serverConns(t, port) <= before })
 }

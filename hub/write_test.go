@@ -19,6 +19,7 @@ import (
 // An accept through instance A by Ana reaches Bo's stream on instance B
 // naming Ana; the replica and the audit show it on B too.
 func TestAcceptThroughOneInstanceReachesAStreamOnAnother(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a, b := o.start(nil), o.start(nil)
 	ana, _ := o.person(a, "Ana Ruiz")
@@ -67,6 +68,7 @@ func readAudit(t *testing.T, in *instance, c Credentials, id int64) []auditEntry
 // Two people accept one New work order at once through two instances:
 // exactly one succeeds, the other gets the service's refusal unchanged.
 func TestTwoPeopleAcceptOneWorkOrderAtOnce(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a, b := o.start(nil), o.start(nil)
 	ana, _ := o.person(a, "Ana Ruiz")
@@ -109,6 +111,7 @@ func TestTwoPeopleAcceptOneWorkOrderAtOnce(t *testing.T) {
 // A notification the service posts to instance A reaches a stream on
 // instance B, and the work order it names is in the shared replica.
 func TestNotificationToOneInstanceReachesAStreamOnAnother(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a, b := o.start(nil), o.start(nil)
 	bo, boCreds := o.person(b, "Bo Chen")
@@ -127,6 +130,7 @@ func TestNotificationToOneInstanceReachesAStreamOnAnother(t *testing.T) {
 
 // A stream opened with Last-Event-ID gets what happened since, then goes on live.
 func TestStreamResumesFromLastEventID(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	ana, creds := o.person(a, "Ana Ruiz")
@@ -158,6 +162,7 @@ func TestStreamResumesFromLastEventID(t *testing.T) {
 // retries; a malformed write is refused with the service's error body and
 // never forwarded.
 func TestWritesWhenTheServiceIsDownOrTheRequestMalformed(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	ana, creds := o.person(a, "Ana Ruiz")
@@ -197,6 +202,7 @@ func TestWritesWhenTheServiceIsDownOrTheRequestMalformed(t *testing.T) {
 // An attachment goes through the hub to the service and can be listed and
 // fetched through it.
 func TestUploadThroughTheHub(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	ana, _ := o.person(a, "Ana Ruiz")
@@ -254,6 +260,7 @@ func readSessions(t *testing.T, in *instance, c Credentials) []string {
 // Sessions lists the people holding a stream on any instance; disabling a
 // person ends their open stream at once, wherever it is.
 func TestSessionsAndADisabledPersonsStream(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a, b := o.start(nil), o.start(nil)
 	_, anaCreds := o.person(a, "Ana Ruiz")
@@ -283,6 +290,7 @@ func TestSessionsAndADisabledPersonsStream(t *testing.T) {
 // service, the replica follows, and each becomes an event naming the person
 // and an audit row, in order.
 func TestEachWriteBecomesAnEventAndAnAuditRow(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	ana, creds := o.person(a, "Ana Ruiz")
@@ -328,6 +336,7 @@ func TestEachWriteBecomesAnEventAndAnAuditRow(t *testing.T) {
 // A bulk accept becomes an event for each work order it accepted (none for
 // the one the service refused) and an audit row on each work order named.
 func TestBulkAcceptThroughTheHub(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	ana, creds := o.person(a, "Ana Ruiz")
@@ -374,6 +383,7 @@ func TestBulkAcceptThroughTheHub(t *testing.T) {
 // before anything is locked or forwarded (each work order named takes a
 // lock in PostgreSQL, and a body of 400,000 ids ran it out of memory).
 func TestABulkWriteOverTheLimitIsRefusedBeforeAnythingIsLocked(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	_, creds := o.person(a, "Ana Ruiz")

@@ -221,6 +221,15 @@ func (c *Cluster) Dump(t testing.TB, url string) []byte {
 // dropped when the test ends.
 func (c *Cluster) NewDB(t testing.TB) string {
 	t.Helper()
+	return c.NewDBFrom(t, "")
+}
+
+// NewDBFrom creates a database for one test as a copy of template (made
+// with Template; "" = an empty database) and returns its URL; it is dropped
+// when the test ends. Each test has a database of its own, so tests on one
+// cluster can run in parallel.
+func (c *Cluster) NewDBFrom(t testing.TB, template string) string {
+	t.Helper()
 	name := fmt.Sprintf("t%d_%s", c.seq.Add(1), sanitize(t.Name()))
 	ctx := context.Background()
 	admin, err := pgx.Connect(ctx, c.URL("postgres"))
@@ -228,7 +237,11 @@ func (c *Cluster) NewDB(t testing.TB) string {
 		t.Fatalf("pgtest: %v", err)
 	}
 	defer admin.Close(ctx)
-	if _, err := admin.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize()); err != nil {
+	create := "CREATE DATABASE " + pgx.Identifier{name}.Sanitize()
+	if template != "" {
+		create += " TEMPLATE " + pgx.Identifier{template}.Sanitize()
+	}
+	if _, err := admin.Exec(ctx, create); err != nil {
 		t.Fatalf("pgtest: creating database: %v", err)
 	}
 	t.Cleanup(func() {
@@ -240,6 +253,30 @@ func (c *Cluster) NewDB(t testing.TB) string {
 		admin.Exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{name}.Sanitize()+" WITH (FORCE)")
 	})
 	return c.URL(name)
+}
+
+// Template makes a database called name with setup (given its URL), for
+// NewDBFrom to copy: a schema migrated once for all of a package's tests,
+// rather than in each test. Nobody may connect to it afterwards, since
+// PostgreSQL copies a database only while nobody is connected to it.
+func (c *Cluster) Template(name string, setup func(url string) error) error {
+	ctx := context.Background()
+	admin, err := pgx.Connect(ctx, c.URL("postgres"))
+	if err != nil {
+		return fmt.Errorf("pgtest: %w", err)
+	}
+	defer admin.Close(ctx)
+	id := pgx.Identifier{name}.Sanitize()
+	if _, err := admin.Exec(ctx, "CREATE DATABASE "+id); err != nil {
+		return fmt.Errorf("pgtest: creating the template database: %w", err)
+	}
+	if err := setup(c.URL(name)); err != nil {
+		return fmt.Errorf("pgtest: setting up the template database: %w", err)
+	}
+	if _, err := admin.Exec(ctx, "ALTER DATABASE "+id+" WITH IS_TEMPLATE true ALLOW_CONNECTIONS false"); err != nil {
+		return fmt.Errorf("pgtest: %w", err)
+	}
+	return nil
 }
 
 func sanitize(s string) string {

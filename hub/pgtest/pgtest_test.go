@@ -36,3 +36,47 @@ func TestDatabasesAreSeparate(t *testing.T) {
 		t.Fatal("a table made in one test's database shows in another's")
 	}
 }
+
+// A database made from a template holds what the template was set up
+// with, and what one test does to its copy stays out of the next copy.
+func TestDatabasesFromATemplate(t *testing.T) {
+	Require(t, cluster)
+	ctx := context.Background()
+	exec := func(url, sql string) {
+		t.Helper()
+		conn, err := pgx.Connect(ctx, url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close(ctx)
+		if _, err := conn.Exec(ctx, sql); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tables := func(url string) (n int) {
+		t.Helper()
+		conn, err := pgx.Connect(ctx, url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close(ctx)
+		if err := conn.QueryRow(ctx, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if err := cluster.Template("tmpl_test", func(url string) error {
+		exec(url, "CREATE TABLE from_template (x int)")
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	first := cluster.NewDBFrom(t, "tmpl_test")
+	if n := tables(first); n != 1 {
+		t.Fatalf("a copy of the template has %d tables, want its one", n)
+	}
+	exec(first, "CREATE TABLE only_in_first (x int)")
+	if n := tables(cluster.NewDBFrom(t, "tmpl_test")); n != 1 {
+		t.Fatalf("the next copy has %d tables, want the template's one", n)
+	}
+}
