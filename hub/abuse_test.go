@@ -82,10 +82,10 @@ func serverSockets(t *testing.T, port int) (open, unread int) {
 // valid token), a valid notification and a desktop's sign-in and search are
 // answered within 1 s, and every stalled connection is closed soon after
 // its stall limit: within 30 s with the production limits (see
-// TestProductionStallLimits), here within stall+4 s, which is less than
+// TestSecurityProductionStallLimits), here within stall+4 s, which is less than
 // twice stall, so a stalled request that waited for another to time out
 // first would not be let go in time.
-func TestHubStallAbuse(t *testing.T) {
+func TestSecurityStallAbuse(t *testing.T) {
 	// Not parallel: it times answers, which other tests running beside it
 	// would slow (the package runs many at once).
 	o := newOffice(t, sandbox.Options{})
@@ -190,7 +190,7 @@ func TestHubStallAbuse(t *testing.T) {
 // The production limits let a stalled connection go within 30 s: its
 // headers within the server's header timeout, its body (an upload's
 // stall, a queued upload's wait) within BodyTimeout.
-func TestProductionStallLimits(t *testing.T) {
+func TestSecurityProductionStallLimits(t *testing.T) {
 	t.Parallel()
 	a := newOffice(t, sandbox.Options{}).start(nil)
 	for what, d := range map[string]time.Duration{"header": a.srv.Config.ReadHeaderTimeout, "body": a.hub.opts.BodyTimeout} {
@@ -203,7 +203,7 @@ func TestProductionStallLimits(t *testing.T) {
 // A body over the 4 MB limit whose sender then goes quiet is refused at
 // once, and the connection closed: the hub does not first wait for the
 // rest of it.
-func TestAnOversizedBodyIsRefusedAtOnce(t *testing.T) {
+func TestSecurityAnOversizedBodyIsRefusedAtOnce(t *testing.T) {
 	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)

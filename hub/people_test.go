@@ -66,7 +66,7 @@ func tokenStatus(t *testing.T, in *instance, id, secret string) int {
 
 // A person signs in with the credentials `hub user add` printed; a wrong
 // secret gets 401; disabling the person ends their token at once.
-func TestSignInAndDisable(t *testing.T) {
+func TestSecuritySignInAndDisable(t *testing.T) {
 	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
@@ -115,7 +115,7 @@ func TestSignInAndDisable(t *testing.T) {
 // Each sign-in costs the hub a slow hash check: one client id guessing
 // secrets, or a flood of made-up ids, is answered 429 with Retry-After
 // before long, while a colleague still signs in.
-func TestSignInsAreRateLimited(t *testing.T) {
+func TestSecuritySignInsAreRateLimited(t *testing.T) {
 	// Not parallel: the limiter refills with time, so sign-ins slowed by
 	// other tests beside it could all be let through.
 	o := newOffice(t, sandbox.Options{})

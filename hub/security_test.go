@@ -1,5 +1,9 @@
 package hub
 
+// The hub's security tests (here, in abuse_test.go and beside what they
+// guard elsewhere) are named TestSecurity...: `go test -run Security ./...`
+// runs them all.
+
 import (
 	"context"
 	"errors"
@@ -19,7 +23,7 @@ import (
 // else on the service's host: a path that climbs out of /api/ with ".."
 // (plain or percent-encoded) is refused, and never sent with the
 // company's token.
-func TestAPathOutOfTheAPIIsRefused(t *testing.T) {
+func TestSecurityAPathOutOfTheAPIIsRefused(t *testing.T) {
 	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
@@ -66,7 +70,7 @@ func TestAPathOutOfTheAPIIsRefused(t *testing.T) {
 
 // serviceURL keeps every call under the service's /api/, below its base
 // path, whatever path it is handed.
-func TestServiceURL(t *testing.T) {
+func TestSecurityServiceURLStaysUnderTheAPI(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct{ base, path, query, want string }{
 		{"https://svc.example/Direct/", "/api/workOrder/accept", "", "https://svc.example/Direct/api/workOrder/accept"},
@@ -93,7 +97,7 @@ func TestServiceURL(t *testing.T) {
 // A person disabled while their instance's event listener is away (it
 // reconnects after a database restart, say) misses the notice that ends
 // their streams: the stream's own heartbeat ends it then.
-func TestADisabledPersonsStreamEndsWithoutTheNotice(t *testing.T) {
+func TestSecurityADisabledPersonsStreamEndsWithoutTheNotice(t *testing.T) {
 	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	const heartbeat = 100 * time.Millisecond
@@ -117,7 +121,7 @@ func TestADisabledPersonsStreamEndsWithoutTheNotice(t *testing.T) {
 // Writes a person queued behind a slow one on the same work order do not
 // go to the service once the person is disabled meanwhile: their turn
 // comes, and they are refused as their token now is.
-func TestQueuedWritesOfADisabledPersonAreNotSent(t *testing.T) {
+func TestSecurityQueuedWritesOfADisabledPersonAreNotSent(t *testing.T) {
 	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)

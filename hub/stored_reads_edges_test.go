@@ -77,7 +77,7 @@ func TestAFetchFromBeforeAWriteIsNotStoredAfterIt(t *testing.T) {
 // The reads table holds answers about the replica only: a desktop asking
 // about work orders, customers or procedure steps that do not exist (made
 // up, or a typo) costs the service a call each time, not a stored row each.
-func TestReadsOfMadeUpIdsAreNotStored(t *testing.T) {
+func TestSecurityReadsOfMadeUpIdsAreNotStored(t *testing.T) {
 	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)

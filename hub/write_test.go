@@ -259,7 +259,7 @@ func readSessions(t *testing.T, in *instance, c Credentials) []string {
 
 // Sessions lists the people holding a stream on any instance; disabling a
 // person ends their open stream at once, wherever it is.
-func TestSessionsAndADisabledPersonsStream(t *testing.T) {
+func TestSecuritySessionsAndADisabledPersonsStream(t *testing.T) {
 	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a, b := o.start(nil), o.start(nil)
@@ -382,7 +382,7 @@ func TestBulkAcceptThroughTheHub(t *testing.T) {
 // that names more, or a bad id, is refused with the service's error body
 // before anything is locked or forwarded (each work order named takes a
 // lock in PostgreSQL, and a body of 400,000 ids ran it out of memory).
-func TestABulkWriteOverTheLimitIsRefusedBeforeAnythingIsLocked(t *testing.T) {
+func TestSecurityABulkWriteOverTheLimitIsRefusedBeforeAnythingIsLocked(t *testing.T) {
 	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
