@@ -3,6 +3,10 @@ package pgtest
 import (
 	"context"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -78,5 +82,33 @@ func TestDatabasesFromATemplate(t *testing.T) {
 	exec(first, "CREATE TABLE only_in_first (x int)")
 	if n := tables(cluster.NewDBFrom(t, "tmpl_test")); n != 1 {
 		t.Fatalf("the next copy has %d tables, want the template's one", n)
+	}
+}
+
+// The folder of a cluster whose test binary was killed is removed by the
+// next one to start; a folder whose binary still runs is left alone.
+func TestAbandonedClustersAreRemoved(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("whether a process runs is asked of Linux only")
+	}
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Skip(err)
+	}
+	parent := t.TempDir()
+	for dir, pid := range map[string]int{"pgtest-live": os.Getpid(), "pgtest-dead": gone.Process.Pid} {
+		if err := os.MkdirAll(filepath.Join(parent, dir, "data"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(parent, dir, ownerFile), []byte(strconv.Itoa(pid)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	removeAbandoned(parent)
+	if _, err := os.Stat(filepath.Join(parent, "pgtest-dead")); !os.IsNotExist(err) {
+		t.Errorf("the folder of a dead test binary is still there (%v)", err)
+	}
+	if _, err := os.Stat(filepath.Join(parent, "pgtest-live", "data")); err != nil {
+		t.Errorf("the folder of a running test binary was removed: %v", err)
 	}
 }
