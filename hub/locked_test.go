@@ -37,7 +37,13 @@ func TestAWriteKeepsItsLockWhileTheServiceIsSlow(t *testing.T) {
 	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	ctx := context.Background()
-	// The server's timeout, short so the test need not wait long past it.
+	a, b := o.start(nil), o.start(nil)
+	ana, creds := o.person(a, "Ana Ruiz")
+	bo, _ := o.person(b, "Bo Chen")
+	id := newWorkOrder(t, o)
+	// The server's timeout, short so the test need not wait long past it,
+	// for the sessions opened from now on: the writes' (the instances'
+	// start, done before, would not outlast it on a busy machine).
 	const sessionTimeout = 200 * time.Millisecond
 	var name string
 	if err := o.db.Pool.QueryRow(ctx, `SELECT current_database()`).Scan(&name); err != nil {
@@ -47,10 +53,6 @@ func TestAWriteKeepsItsLockWhileTheServiceIsSlow(t *testing.T) {
 		` SET idle_in_transaction_session_timeout = `+strconv.Itoa(int(sessionTimeout.Milliseconds()))); err != nil {
 		t.Fatal(err)
 	}
-	a, b := o.start(nil), o.start(nil)
-	ana, creds := o.person(a, "Ana Ruiz")
-	bo, _ := o.person(b, "Bo Chen")
-	id := newWorkOrder(t, o)
 	var svc atService
 	var first atomic.Bool
 	anaThere, release := make(chan struct{}), make(chan struct{})
