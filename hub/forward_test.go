@@ -74,7 +74,8 @@ func TestWriteLocksUseTheWholeId(t *testing.T) {
 func TestSlowWritesLeaveSignInsAndReadsAnswered(t *testing.T) {
 	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
-	a := o.start(nil)
+	// The queued writes wait for as long as the test holds the first ones.
+	a := o.start(func(opts *Options) { opts.WriteWait = time.Minute })
 	_, creds := o.person(a, "Ana Ruiz")
 	ctx := context.Background()
 	var ids []int64
@@ -111,7 +112,7 @@ func TestSlowWritesLeaveSignInsAndReadsAnswered(t *testing.T) {
 		return atService.Load() > 0 && atService.Load()+a.hub.WritesWaiting() == int64(len(ids))
 	})
 
-	quick, cancel := context.WithTimeout(ctx, 5*time.Second)
+	quick, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	found, err := desktop(t, a, creds).SearchWorkOrders(quick, api.SearchParameters{})
 	if err != nil || len(found) < len(ids) {

@@ -221,7 +221,7 @@ func TestAHangingRefreshDoesNotHoldTheWrite(t *testing.T) {
 		return false
 	})
 	defer close(hang)
-	quick, cancel := context.WithTimeout(ctx, 5*time.Second)
+	quick, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	start := time.Now()
 	if err := ana.SendMessage(quick, &api.MessageRequest{WorkOrderId: id, Text: "on my way"}); err != nil {

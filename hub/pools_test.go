@@ -40,7 +40,8 @@ func TestSlowUploadsLeaveRoomForOtherWrites(t *testing.T) {
 	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	// A small pool: the writes get 4 connections, uploads 2 of them.
-	a := o.startOn(o.url+"&pool_max_conns=8", nil)
+	// The accept waits for a connection for longer than the test would.
+	a := o.startOn(o.url+"&pool_max_conns=8", func(opts *Options) { opts.WriteWait = time.Minute })
 	conns := int64(a.db.writes.Config().MaxConns)
 	ana, _ := o.person(a, "Ana Ruiz")
 	ctx := context.Background()
@@ -60,7 +61,7 @@ func TestSlowUploadsLeaveRoomForOtherWrites(t *testing.T) {
 		t.Fatalf("%d uploads with the service at once, with %d connections for the writes", n, conns)
 	}
 
-	quick, cancel := context.WithTimeout(ctx, 5*time.Second)
+	quick, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := ana.Accept(quick, &api.AcceptRequest{WorkOrderId: ids[0]}); err != nil {
 		t.Fatalf("an accept while %d uploads are stuck at the service: %v", held.Load(), err)
@@ -74,7 +75,8 @@ func TestSlowUploadsLeaveRoomForOtherWrites(t *testing.T) {
 func TestAWriteWaitsForAConnectionOnlySoLong(t *testing.T) {
 	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
-	a := o.startOn(o.url+"&pool_max_conns=4", func(opts *Options) { opts.WriteWait = time.Second })
+	// Long enough for the first four to get their connections on a busy machine.
+	a := o.startOn(o.url+"&pool_max_conns=4", func(opts *Options) { opts.WriteWait = 3 * time.Second })
 	ana, _ := o.person(a, "Ana Ruiz")
 	ctx := context.Background()
 	var ids []int64
@@ -87,7 +89,7 @@ func TestAWriteWaitsForAConnectionOnlySoLong(t *testing.T) {
 	}
 	waitFor(t, 10*time.Second, "writes at the service", func() bool { return held.Load() == 4 })
 
-	quick, cancel := context.WithTimeout(ctx, 5*time.Second)
+	quick, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	start := time.Now()
 	err := ana.Accept(quick, &api.AcceptRequest{WorkOrderId: ids[0]})

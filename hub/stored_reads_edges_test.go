@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -137,19 +138,31 @@ func TestADesktopGivingUpOnASlowReadIsLetGo(t *testing.T) {
 		t.Fatal(len(found), err)
 	}
 	id := found[0].WorkOrderId
-	release := make(chan struct{})
+	release, fetching := make(chan struct{}), make(chan struct{})
 	defer close(release)
+	var once sync.Once
 	o.setIntercept(func(w http.ResponseWriter, r *http.Request) bool {
 		if r.Method == http.MethodGet && r.URL.Path == "/api/messages" {
+			once.Do(func() { close(fetching) })
 			<-release
 		}
 		return false
 	})
 	port := a.srv.Listener.Addr().(*net.TCPAddr).Port
 	before := serverConns(t, port)
-	quick, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	giveUp, cancel := context.WithCancel(ctx)
 	defer cancel()
-	req, _ := http.NewRequestWithContext(quick, http.MethodGet, a.srv.URL+"/api/messages?workOrderId="+strconv.FormatInt(id, 10), nil)
+	go func() {
+		// The desktop gives up once the hub is fetching the read.
+		select {
+		case <-fetching:
+		case <-giveUp.Done(): // the test is over
+		case <-time.After(10 * time.Second):
+			t.Error("the hub never asked the service for the read")
+		}
+		cancel()
+	}()
+	req, _ := http.NewRequestWithContext(giveUp, http.MethodGet, a.srv.URL+"/api/messages?workOrderId="+strconv.FormatInt(id, 10), nil)
 	req.Header.Set("Authorization", "Bearer "+tok)
 	if _, err := (&http.Client{Transport: &http.Transport{DisableKeepAlives: true}}).Do(req); err == nil {
 		t.Fatal("the slow read answered")
