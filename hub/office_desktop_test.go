@@ -25,7 +25,7 @@ func openOfficeDesktop(t *testing.T, url, path string, c Credentials, backoff fu
 	}
 	eng, err := storage.OpenEngine(context.Background(), path, storage.EngineOptions{
 		Connection: api.Connection{BaseURL: url + "/", TokenURL: url + "/oauth/token", ClientID: c.ClientId, ClientSecret: c.ClientSecret},
-		ManualSend: true, Hub: true, StreamBackoff: backoff,
+		ManualSend: true, Hub: true, StreamBackoff: backoff, Sync: storage.SyncOptions{Logger: quietLogger()},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -244,6 +244,7 @@ func TestOfficeActionsQueuedOfflineGoOutInOrder(t *testing.T) {
 		ManualSend: true, Hub: true, StreamBackoff: func(int) time.Duration { return 20 * time.Millisecond },
 		Now:  func() time.Time { return time.UnixMilli(clock.Load()) },
 		Send: storage.SenderOptions{Backoff: func(int) time.Duration { return time.Hour }},
+		Sync: storage.SyncOptions{Logger: quietLogger()},
 	})
 	if err != nil {
 		t.Fatal(err)
