@@ -65,13 +65,12 @@ func waitHeard(t *testing.T, ch <-chan api.Event, woID int64, action string, wit
 // waitStream waits until the engine's stream is in state.
 func waitStream(t *testing.T, eng *storage.Engine, state string) {
 	t.Helper()
-	for range 1000 {
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		if eng.StreamStatus() == state {
 			return
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
-	t.Fatalf("event stream %q, want %q", eng.StreamStatus(), state)
+	t.Fatalf("event stream %q after 10 s, want %q", eng.StreamStatus(), state)
 }
 
 func syncDesktop(t *testing.T, eng *storage.Engine) {
@@ -159,7 +158,7 @@ func TestOfficeStreamResumesAfterADropAndARestart(t *testing.T) {
 		// Closing the hub's connections can also close Ana's kept-alive
 		// one just as she sends: her outbox then waits to retry, as it
 		// would at a desk. Retry at once until the hub has it.
-		for range 100 {
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 			if _, err := ana.Sender.SendReady(ctx); err != nil {
 				t.Fatal(err)
 			}
@@ -173,7 +172,6 @@ func TestOfficeStreamResumesAfterADropAndARestart(t *testing.T) {
 			if _, err := ana.Store.Retry(ctx, row.Id); err != nil {
 				t.Fatal(err)
 			}
-			time.Sleep(20 * time.Millisecond)
 		}
 		t.Fatalf("Ana's accept of %d never went out through the hub", id)
 	}
@@ -198,17 +196,13 @@ func TestOfficeStreamResumesAfterADropAndARestart(t *testing.T) {
 	syncDesktop(t, ana)
 	accept(third)
 	bo = openOfficeDesktop(t, in.srv.URL, boPath, boCreds, nil)
-	for range 1000 {
+	waitFor(t, 10*time.Second, "Ana's accept made while Bo was away in his replica's log after the restart", func() bool {
 		evs, err := bo.Store.Events(ctx, third)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(evs) > 0 && evs[0].Header.Action == "Accepted" && evs[0].PerformedBy == "Ana Ruiz" {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatal("after the restart, Bo's replica never logged Ana's accept made while he was away")
+		return len(evs) > 0 && evs[0].Header.Action == "Accepted" && evs[0].PerformedBy == "Ana Ruiz"
+	})
 }
 
 // Bo's laptop loses the hub; what he does meanwhile waits in his outbox
