@@ -57,7 +57,10 @@ type Options struct {
 	// person's streams can be missed); 0 = DefaultStreamHeartbeat. The
 	// instances of one office use the same.
 	StreamHeartbeat time.Duration
-	Logger          *slog.Logger
+	// Now is the clock the sign-in rate limits refill by; nil = time.Now.
+	// Tests stop it, so the limits do not depend on the machine's speed.
+	Now    func() time.Time
+	Logger *slog.Logger
 }
 
 // Hub is one instance. Any number of them share one database.
@@ -123,6 +126,9 @@ func New(opts Options) (*Hub, error) {
 	if opts.BodyTimeout <= 0 {
 		opts.BodyTimeout = DefaultBodyTimeout
 	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
 	if opts.StreamHeartbeat <= 0 {
 		opts.StreamHeartbeat = DefaultStreamHeartbeat
 	}
@@ -142,7 +148,7 @@ func New(opts Options) (*Hub, error) {
 	h := &Hub{
 		opts: opts, db: opts.DB, client: client, tokens: tokens, hc: opts.HTTPClient,
 		log: opts.Logger.With("component", "hub"), instance: hex.EncodeToString(b),
-		syncPoke: make(chan struct{}, 1), turns: newTurns(), signIns: newSignInLimit(),
+		syncPoke: make(chan struct{}, 1), turns: newTurns(), signIns: newSignInLimit(opts.Now()),
 		uploads: make(chan struct{}, max(1, opts.DB.writes.Config().MaxConns/2)),
 	}
 	h.streams = newStreams(h)

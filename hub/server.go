@@ -153,7 +153,7 @@ func (h *Hub) serveToken(w http.ResponseWriter, r *http.Request) {
 		oauthError(w, http.StatusBadRequest, "invalid_request", "client_id and client_secret are required")
 		return
 	}
-	if ok, wait := h.signIns.allow(id, time.Now()); !ok {
+	if ok, wait := h.signIns.allow(id, h.opts.Now()); !ok {
 		secs := int(math.Ceil(wait.Seconds()))
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
 		oauthError(w, http.StatusTooManyRequests, "temporarily_unavailable",
