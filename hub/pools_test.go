@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
 )
@@ -75,10 +76,22 @@ func TestSlowUploadsLeaveRoomForOtherWrites(t *testing.T) {
 func TestAWriteWaitsForAConnectionOnlySoLong(t *testing.T) {
 	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
-	// Long enough for the first four to get their connections on a busy machine.
-	a := o.startOn(o.url+"&pool_max_conns=4", func(opts *Options) { opts.WriteWait = 3 * time.Second })
+	a := o.startOn(o.url+"&pool_max_conns=4", func(opts *Options) { opts.WriteWait = time.Second })
 	ana, _ := o.person(a, "Ana Ruiz")
 	ctx := context.Background()
+	// The writes the service holds find their connections open, however
+	// long a busy machine takes to open one: only the fifth write waits.
+	var open []*pgxpool.Conn
+	for range a.db.writes.Config().MaxConns {
+		c, err := a.db.writes.Acquire(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		open = append(open, c)
+	}
+	for _, c := range open {
+		c.Release()
+	}
 	var ids []int64
 	for range 5 {
 		ids = append(ids, newWorkOrder(t, o))
