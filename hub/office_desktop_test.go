@@ -245,6 +245,7 @@ func TestOfficeActionsQueuedOfflineGoOutInOrder(t *testing.T) {
 	}
 	t.Cleanup(eng.Close)
 	syncDesktop(t, eng)
+	before := o.writes.Load()
 
 	up.Store(false)
 	accept, err := eng.Store.Accept(ctx, id, "")
@@ -284,5 +285,8 @@ func TestOfficeActionsQueuedOfflineGoOutInOrder(t *testing.T) {
 	}
 	if len(paths) != 2 || !strings.Contains(paths[0], "accept") || !strings.Contains(paths[1], "appointment") {
 		t.Fatalf("the hub's audit of the work order: %v, want the accept then the appointment", paths)
+	}
+	if n := o.writes.Load() - before; n != 2 {
+		t.Fatalf("the two queued actions reached the service %d times, want once each", n)
 	}
 }

@@ -74,6 +74,7 @@ func TestTwoPeopleAcceptOneWorkOrderAtOnce(t *testing.T) {
 	ana, _ := o.person(a, "Ana Ruiz")
 	bo, boCreds := o.person(b, "Bo Chen")
 	id := newWorkOrder(t, o)
+	before := o.writes.Load()
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
 	for i, c := range []*api.Client{ana, bo} {
@@ -97,6 +98,9 @@ func TestTwoPeopleAcceptOneWorkOrderAtOnce(t *testing.T) {
 	}
 	if ok != 1 || refused != 1 {
 		t.Fatalf("%d accepted, %d refused: %v", ok, refused, errs)
+	}
+	if n := o.writes.Load() - before; n != 2 {
+		t.Fatalf("the two accepts reached the service %d times, want once each", n)
 	}
 	audit := readAudit(t, b, boCreds, id)
 	if len(audit) != 2 || audit[0].Status != http.StatusOK || audit[1].Status != http.StatusBadRequest {
@@ -310,8 +314,12 @@ func TestEachWriteBecomesAnEventAndAnAuditRow(t *testing.T) {
 		{"Paused", func() error { return ana.Pause(ctx, &api.VisitRequest{WorkOrderId: id, Comment: "parts"}) }},
 	}
 	for _, s := range steps {
+		before := o.writes.Load()
 		if err := s.do(); err != nil {
 			t.Fatalf("%s: %v", s.action, err)
+		}
+		if n := o.writes.Load() - before; n != 1 {
+			t.Fatalf("%s reached the service %d times, want once", s.action, n)
 		}
 		he, _ := waitEvent(t, events, func(he HubEvent, _ sseEvent) bool { return he.Header.WorkOrderId == id })
 		if he.Header.Action != s.action || he.PerformedBy.Name != "Ana Ruiz" {
@@ -346,9 +354,13 @@ func TestBulkAcceptThroughTheHub(t *testing.T) {
 		t.Fatal(err)
 	}
 	events := openStream(t, a, creds, "")
+	before := o.writes.Load()
 	results, err := ana.BulkAccept(ctx, &api.BulkRequest{WorkOrderIds: []int64{fresh1, taken, fresh2}})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if n := o.writes.Load() - before; n != 1 {
+		t.Fatalf("the bulk accept reached the service %d times, want once", n)
 	}
 	okIds := map[int64]bool{}
 	for _, r := range results {
