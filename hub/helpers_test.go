@@ -22,6 +22,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
+	"github.com/workorderdesk/workdesk/api/serve"
 	"github.com/workorderdesk/workdesk/hub/pgtest"
 	"golang.org/x/crypto/bcrypt"
 )
@@ -182,7 +183,7 @@ func (s *served) last(t testing.TB, method, path string) *servedCall {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for i := len(s.calls) - 1; i >= 0; i-- {
-		if c := s.calls[i]; c.method == method && normalizePath(c.path) == normalizePath(path) {
+		if c := s.calls[i]; c.method == method && serve.Route(c.path) == serve.Route(path) {
 			return c
 		}
 	}
