@@ -108,7 +108,7 @@ func (h *Hub) serveToken(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if ok, wait := h.signIns.allow(id, time.Now()); !ok {
+	if ok, wait := h.signIns.allow(id, h.opts.Now()); !ok {
 		secs := int(math.Ceil(wait.Seconds()))
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
 		serve.OAuthError(w, http.StatusTooManyRequests, "temporarily_unavailable",

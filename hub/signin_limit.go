@@ -47,8 +47,8 @@ type signInLimit struct {
 	client map[string]*bucket
 }
 
-func newSignInLimit() *signInLimit {
-	return &signInLimit{all: bucket{tokens: signInsInAll, last: time.Now()}, client: map[string]*bucket{}}
+func newSignInLimit(now time.Time) *signInLimit {
+	return &signInLimit{all: bucket{tokens: signInsInAll, last: now}, client: map[string]*bucket{}}
 }
 
 // allow takes a sign-in of clientId from both buckets, or from neither and
