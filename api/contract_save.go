@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -98,9 +99,10 @@ func (rd *redactor) redactJSON(raw []byte) ([]byte, error) {
 func (rd *redactor) value(v any, key string) any {
 	switch x := v.(type) {
 	case map[string]any:
+		// In key order, so the same answer gets the same stand-ins.
 		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = rd.value(e, k)
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			out[k] = rd.value(x[k], k)
 		}
 		return out
 	case []any:

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"reflect"
 	"slices"
 	"strings"
@@ -83,7 +84,14 @@ func TestRedact(t *testing.T) {
 			t.Errorf("the redacted answer lost %s:\n%s", kept, out)
 		}
 	}
-	if strings.Count(out, `"WorkOrderId": 1000`) != 2 {
+	var back struct {
+		WorkOrders []struct{ WorkOrderId int64 }
+		Again      struct{ WorkOrderId int64 }
+	}
+	if err := json.Unmarshal(b, &back); err != nil || len(back.WorkOrders) != 1 || back.WorkOrders[0].WorkOrderId != back.Again.WorkOrderId {
 		t.Errorf("the same id should become the same stand-in twice:\n%s", out)
+	}
+	if again, _ := Redact([]byte(in)); string(again) != out {
+		t.Errorf("the same answer was redacted two ways:\n%s\n%s", out, again)
 	}
 }
