@@ -161,6 +161,9 @@ func (t *visitTab) show(wo *api.WorkOrder) {
 
 // visitRules explains which visit actions the status allows, and why not the others.
 func visitRules(s api.WorkOrderStatus) string {
+	if s.Closed() {
+		return "Nothing can be done on a " + strings.ToLower(statusText(s)) + " work order."
+	}
 	switch s {
 	case api.StatusNew:
 		return "Accept the work order first: check-in is possible once it is Accepted."
@@ -174,8 +177,6 @@ func visitRules(s api.WorkOrderStatus) string {
 		return "Checked out without the details the customer requires: fill them in and Complete details. The invoice can be submitted after that."
 	case api.StatusCheckedOut, api.StatusVerified:
 		return "The visit is complete: checked out."
-	case api.StatusRejected, api.StatusRecalled:
-		return "Nothing can be done on a " + strings.ToLower(statusText(s)) + " work order."
 	case api.StatusOnHold:
 		return "The customer put this work order on hold: no visit actions until they release it."
 	}
