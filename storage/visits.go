@@ -63,7 +63,7 @@ func (s *Store) queueVisit(ctx context.Context, kind OutboxKind, summary string,
 		return nil, invalid("%s does not allow back-dating: record the visit as happening now (the service records the time it arrives)",
 			customerLabel(wo))
 	}
-	if visitActions[kind].completes {
+	if kind == KindCheckOut { // the one visit action that carries the completion details
 		if err := api.CheckOutProblem(wo, cs, done); err != nil {
 			return nil, invalid("%s", err.Error())
 		}
@@ -93,7 +93,7 @@ func customerLabel(wo *api.WorkOrder) string {
 // order is refused without it, saying what is missing; a PMRM one is
 // checked out and waits in NeedsCompletionDetails (see CompleteWorkDetails).
 func (s *Store) CheckOutWith(ctx context.Context, woID int64, actual *time.Time, comment string, done api.Completion) (*OutboxRow, error) {
-	return s.visit(ctx, KindCheckOut, woID, actual, comment, done)
+	return s.visit(ctx, KindCheckOut, "Check out", woID, actual, comment, done)
 }
 
 // CompleteWorkDetails queues the completion details of a work order in
