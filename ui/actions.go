@@ -47,7 +47,7 @@ func (d *Desk) bulkAccept(ids []int64) {
 			return
 		}
 		d.list.untick(ids)
-		d.showBulkResult("accept", row.Id, ids)
+		d.showBulkResult("Accept", row, ids)
 	})
 }
 
@@ -132,7 +132,7 @@ func (d *Desk) reject(ids []int64, reason string, failed func(error)) {
 			d.queued("Rejection")
 		default:
 			d.list.untick(ids)
-			d.showBulkResult("reject", row.Id, ids)
+			d.showBulkResult("Reject", row, ids)
 		}
 	})
 }

@@ -21,29 +21,33 @@ import (
 type correction struct {
 	wo, row int64
 	group   storage.OutboxGroup // the part of the work order its form is in
-	kind    storage.OutboxKind
-	draft   *storage.Draft // what the refused action carried
+	form    storage.Form        // where it is corrected
+	draft   *storage.Draft      // what the refused action carried
 }
 
-// correctingWhere tells where a refused action is corrected, and how it is
-// queued again.
-var correctingWhere = map[storage.OutboxKind]string{
-	storage.KindReject:        "in the reason dialog and reject again",
-	storage.KindMessage:       "in the Messages tab and send it",
-	storage.KindQuote:         "in the Quote tab and submit it",
-	storage.KindAppointment:   "in the Visit tab and set the scheduled start",
-	storage.KindCheckIn:       "in the Visit tab and check in",
-	storage.KindPause:         "in the Visit tab and pause",
-	storage.KindCheckOut:      "in the Visit tab and check out",
-	storage.KindInvoiceSave:   "in the Invoice tab and save it",
-	storage.KindInvoiceSubmit: "in the Invoice tab and submit it",
+// formPlace says where a form is, in a sentence.
+func formPlace(f storage.Form) string {
+	switch f {
+	case storage.FormReason:
+		return "in the reason dialog"
+	case storage.FormMessage:
+		return "in the Messages tab"
+	case storage.FormQuote:
+		return "in the Quote tab"
+	case storage.FormSchedule, storage.FormVisit, storage.FormCheckOut:
+		return "in the Visit tab"
+	case storage.FormInvoice:
+		return "in the Invoice tab"
+	}
+	return ""
 }
 
-// correctingHint tells the person, while they correct r, what happens next.
+// correctingHint tells the person, while they correct r, what happens
+// next: where it is corrected and how it is queued again.
 func correctingHint(r storage.OutboxRow) string {
-	where, ok := correctingWhere[r.Kind]
-	if !ok {
-		where = "and queue it again"
+	where := "and queue it again"
+	if form, again := r.Kind.CorrectedIn(); formPlace(form) != "" {
+		where = formPlace(form) + " and " + again
 	}
 	return "Correct it " + where + ": the corrected one replaces this one."
 }
@@ -59,11 +63,11 @@ func (d *Desk) actionCtx(woID int64, group storage.OutboxGroup) context.Context 
 	return ctx
 }
 
-// keptComment is the comment the refused action of kind on woID being
-// corrected carried, for forms without a field for it (a check-out's): the
+// keptComment is the comment the refused action on woID being corrected
+// in form carried, for forms without a field for it (a check-out's): the
 // correction keeps it rather than drop what the person had written.
-func (d *Desk) keptComment(woID int64, kind storage.OutboxKind) string {
-	if c := d.correcting; c != nil && c.wo == woID && c.kind == kind && c.draft != nil {
+func (d *Desk) keptComment(woID int64, form storage.Form) string {
+	if c := d.correcting; c != nil && c.wo == woID && c.form == form && c.draft != nil {
 		return c.draft.Text
 	}
 	return ""
@@ -73,7 +77,7 @@ func (d *Desk) keptComment(woID int64, kind storage.OutboxKind) string {
 // start goes out with: the one of the refused appointment being corrected,
 // else the work order's own, so that moving the start never drops it.
 func (d *Desk) keptPte(wo *api.WorkOrder) string {
-	if c := d.correcting; c != nil && c.wo == wo.WorkOrderId && c.kind == storage.KindAppointment && c.draft != nil && c.draft.Pte != "" {
+	if c := d.correcting; c != nil && c.wo == wo.WorkOrderId && c.form == storage.FormSchedule && c.draft != nil && c.draft.Pte != "" {
 		return c.draft.Pte
 	}
 	if wo.Schedule != nil {
@@ -103,19 +107,20 @@ func (d *Desk) editRefused(r storage.OutboxRow) {
 		return // it could not be opened (said so)
 	}
 	draft, _ := r.Draft(d.detail.wo.Currency)
+	form, _ := r.Kind.CorrectedIn()
 	v := d.detail
 	start := func(fill func()) {
-		d.correcting = &correction{wo: woID, row: r.Id, group: r.Group, kind: r.Kind, draft: draft}
+		d.correcting = &correction{wo: woID, row: r.Id, group: r.Group, form: form, draft: draft}
 		if fill != nil {
 			fill()
 		}
 		v.renderOutbox()
 	}
-	switch r.Kind {
-	case storage.KindReject:
+	switch form {
+	case storage.FormReason:
 		start(func() { d.showRejectWith([]int64{woID}, draft.Text, d.stopCorrecting) })
 		return
-	case storage.KindMessage:
+	case storage.FormMessage:
 		if t, ok := tabIn[*messagesTab](v); ok {
 			v.selectTab(t)
 			d.unlessTyped(t.holdsOther(draft), "The Messages tab holds a message you have not sent.", "message", func() {
@@ -123,7 +128,7 @@ func (d *Desk) editRefused(r storage.OutboxRow) {
 			})
 			return
 		}
-	case storage.KindQuote:
+	case storage.FormQuote:
 		if t, ok := tabIn[*quoteTab](v); ok {
 			v.selectTab(t)
 			d.unlessTyped(t.holdsOther(draft), "The Quote tab holds a quote you have not submitted.", "quote", func() {
@@ -134,27 +139,28 @@ func (d *Desk) editRefused(r storage.OutboxRow) {
 			})
 			return
 		}
-	case storage.KindAppointment:
+	case storage.FormSchedule:
 		if t, ok := tabIn[*visitTab](v); ok {
 			v.selectTab(t)
 			start(func() { t.editSchedule(draft.At) })
 			return
 		}
-	case storage.KindCheckIn, storage.KindPause, storage.KindCheckOut:
+	case storage.FormVisit, storage.FormCheckOut:
 		if t, ok := tabIn[*visitTab](v); ok {
 			v.selectTab(t)
-			typed := r.Kind == storage.KindCheckOut && t.form.holdsOther(draft.Completion)
+			completes := form == storage.FormCheckOut
+			typed := completes && t.form.holdsOther(draft.Completion)
 			d.unlessTyped(typed, "The check-out form holds completion details you have not sent.", "check-out", func() {
 				start(func() {
 					t.editVisit(draft.At)
-					if r.Kind == storage.KindCheckOut {
+					if completes {
 						t.form.fill(draft.Completion)
 					}
 				})
 			})
 			return
 		}
-	case storage.KindInvoiceSave, storage.KindInvoiceSubmit:
+	case storage.FormInvoice:
 		if t, ok := tabIn[*invoiceTab](v); ok {
 			v.selectTab(t)
 			if draft.Invoice == nil {

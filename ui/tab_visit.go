@@ -80,10 +80,10 @@ func newVisitTab(d *Desk) *visitTab {
 		}
 	})
 	t.when.SetSelected(whenNow)
-	t.checkIn = widget.NewButtonWithIcon("Check in", theme.LoginIcon(), func() { t.onVisit("Check in") })
+	t.checkIn = widget.NewButtonWithIcon("Check in", theme.LoginIcon(), func() { t.onVisit("Check in", t.visitWrite((*storage.Store).CheckIn), nil) })
 	t.checkIn.Importance = widget.HighImportance
-	t.pause = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), func() { t.onVisit("Pause") })
-	t.checkOut = widget.NewButtonWithIcon("Check out", theme.LogoutIcon(), func() { t.onVisit("Check out") })
+	t.pause = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), func() { t.onVisit("Pause", t.visitWrite((*storage.Store).Pause), nil) })
+	t.checkOut = widget.NewButtonWithIcon("Check out", theme.LogoutIcon(), func() { t.onVisit("Check out", t.checkOutWrite, t.confirmDetailsLater) })
 	t.rules = widget.NewLabel("")
 	t.rules.Wrapping = fyne.TextWrapWord
 	t.rules.Importance = widget.LowImportance
@@ -219,7 +219,22 @@ func actualActionDate(when string, date *time.Time, at *timePicker, now time.Tim
 	return &t, nil
 }
 
-func (t *visitTab) onVisit(action string) {
+// visitWrite is the store write of a check-in or pause (queue) of the work
+// order shown when tapped, at the moment chosen; it carries nothing else
+// from the form.
+func (t *visitTab) visitWrite(queue func(*storage.Store, context.Context, int64, *time.Time, string) (*storage.OutboxRow, error)) func(*time.Time) (func(context.Context) error, error) {
+	store, woID := t.d.store, t.wo.WorkOrderId
+	return func(at *time.Time) (func(context.Context) error, error) {
+		rctx := t.d.actionCtx(woID, storage.GroupVisit) // read now: a correction replaces the refused one
+		return func(context.Context) error { _, err := queue(store, rctx, woID, at, ""); return err }, nil
+	}
+}
+
+// onVisit queues the visit action the button labelled action stands for:
+// write makes its store write for the moment chosen (or says what is
+// missing), and confirm, if set, may first ask the person (running queue
+// on yes) and reports whether it did.
+func (t *visitTab) onVisit(action string, write func(at *time.Time) (func(context.Context) error, error), confirm func(queue func()) bool) {
 	wo := t.wo
 	at, err := actualActionDate(t.when.Selected, t.backDate.Date, t.backTime, nowFunc())
 	if err != nil {
@@ -227,28 +242,20 @@ func (t *visitTab) onVisit(action string) {
 		return
 	}
 	queue := func() {
-		store, woID := t.d.store, wo.WorkOrderId
-		rctx := t.d.actionCtx(woID, storage.GroupVisit) // read now: a correction replaces the refused one
-		var write func(ctx context.Context) error
-		switch action {
-		case "Check in":
-			write = func(context.Context) error { _, err := store.CheckIn(rctx, woID, at, ""); return err }
-		case "Pause":
-			write = func(context.Context) error { _, err := store.Pause(rctx, woID, at, ""); return err }
-		case "Check out":
-			if write, err = t.checkOutWrite(at); err != nil {
-				t.d.showError(err)
-				return
-			}
+		woID := wo.WorkOrderId
+		w, err := write(at)
+		if err != nil {
+			t.d.showError(err)
+			return
 		}
 		// All three wait: a pause tapped while the check-in is still
 		// being queued would be judged before it.
-		t.d.act([]fyne.Disableable{t.checkIn, t.pause, t.checkOut}, write, t.queued(woID, func() { t.when.SetSelected(whenNow) }))
+		t.d.act([]fyne.Disableable{t.checkIn, t.pause, t.checkOut}, w, t.queued(woID, func() { t.when.SetSelected(whenNow) }))
 	}
 	if at == nil && t.confirmRealTime(action, queue) {
 		return
 	}
-	if action == "Check out" && t.confirmDetailsLater(queue) {
+	if confirm != nil && confirm(queue) {
 		return
 	}
 	queue()
