@@ -28,8 +28,9 @@ type Colleague struct {
 	// Of joins Verb to the work order it was done to: "on" ("Ben Okafor
 	// checked in on this"); "" when Verb takes it directly ("accepted this").
 	Of string
-	// Past tells a refusal it caused: "checked in" ("Already checked in by
-	// Ben Okafor"); "" when such a refusal is told with Verb instead.
+	// Past is the action done, as a refusal it caused is told ("Already
+	// checked in by Ben Okafor") and a bulk action's outcome ("2 work
+	// orders accepted"); "" when a refusal is told with Verb instead.
 	Past string
 }
 
