@@ -10,6 +10,16 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 )
 
+// The endpoints this file answers.
+var _ = endpoints(
+	endpoint{"POST", "/api/workorder/search", kindReadBody, (*call).search},
+	endpoint{"GET", "/api/workorder", kindRead, (*call).getWorkOrders},
+	endpoint{"PUT", "/api/workorder/accept", kindMutate, (*call).accept},
+	endpoint{"PUT", "/api/workorder/reject", kindMutate, (*call).reject},
+	endpoint{"PUT", "/api/bulk/accept", kindMutate, (*call).bulkAccept},
+	endpoint{"PUT", "/api/bulk/reject", kindMutate, (*call).bulkReject},
+)
+
 // basicWorkOrder is what search returns: "basic data only" (service-facts
 // §4.1). Which fields are basic is not published; these are the ones a sync
 // loop needs to decide what to read in full.
