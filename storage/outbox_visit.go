@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/workorderdesk/workdesk/api"
 )
 
@@ -143,4 +144,39 @@ func (s *Store) Pause(ctx context.Context, woID int64, actual *time.Time, commen
 // CheckOutWith for customers that require it).
 func (s *Store) CheckOut(ctx context.Context, woID int64, actual *time.Time, comment string) (*OutboxRow, error) {
 	return s.visit(ctx, KindCheckOut, "Check out", woID, actual, comment, api.Completion{})
+}
+
+// CheckOutWith queues a check-out carrying the completion information the
+// customer requires (repair code, answers to its questions). A Request work
+// order is refused without it, saying what is missing; a PMRM one is
+// checked out and waits in NeedsCompletionDetails (see CompleteWorkDetails).
+func (s *Store) CheckOutWith(ctx context.Context, woID int64, actual *time.Time, comment string, done api.Completion) (*OutboxRow, error) {
+	return s.visit(ctx, KindCheckOut, "Check out", woID, actual, comment, done)
+}
+
+// CompleteWorkDetails queues the completion details of a work order in
+// NeedsCompletionDetails (PUT /api/workOrder/workDoneDetails), which then
+// becomes CheckedOut and can be invoiced.
+func (s *Store) CompleteWorkDetails(ctx context.Context, woID int64, comment string, done api.Completion) (*OutboxRow, error) {
+	wo, err := s.expected(ctx, woID)
+	if err != nil {
+		return nil, err
+	}
+	if err := wo.Can(api.CompleteDetails); err != nil {
+		return nil, refused(err)
+	}
+	if err := api.CheckText("work-done description", comment, false); err != nil {
+		return nil, refused(err)
+	}
+	cs, err := s.settingsOf(ctx, wo)
+	if err != nil {
+		return nil, err
+	}
+	if err := api.WorkDoneDetailsProblem(wo, cs, done); err != nil {
+		return nil, invalid("%s", err.Error())
+	}
+	id := uuid.NewString()
+	r := &api.WorkDoneDetailsRequest{WorkOrderId: woID, Comment: comment, RepairInfo: done.RepairInfo, CustomFields: done.CustomFields}
+	r.MessageId = id
+	return s.enqueue(ctx, newRow{kind: KindWorkDoneDetails, summary: "Complete details", targets: []int64{woID}, messageID: id, request: r})
 }
