@@ -43,19 +43,12 @@ func (c Colleague) DidTo() string {
 }
 
 // Form is where the window puts a refused action back to be corrected.
-// It is plain data: storage names the form, the window owns it.
-type Form int
+// It is plain data: storage names the form (each group's file declares
+// its forms beside its entries), the window owns it.
+type Form string
 
-const (
-	NoForm       Form = iota // nothing to correct (accepting, bulk actions, files)
-	FormReason               // the reason dialog of a rejection
-	FormMessage              // the Messages tab's compose box
-	FormQuote                // the Quote tab
-	FormSchedule             // the Visit tab's scheduled start
-	FormVisit                // the Visit tab's "when did it happen"
-	FormCheckOut             // the Visit tab's "when", with its completion details
-	FormInvoice              // the Invoice tab
-)
+// NoForm: nothing to correct (accepting, bulk actions, files).
+const NoForm Form = ""
 
 // fix is how a refused action is corrected: the form it goes back into,
 // what the person does there to queue it again, and how its stored request
@@ -64,6 +57,16 @@ type fix struct {
 	form  Form
 	again string // "check in", "submit it"
 	draft func(req json.RawMessage, currency string) (*Draft, error)
+}
+
+// Kinds lists every action kind this build knows, sorted.
+func Kinds() []OutboxKind {
+	out := make([]OutboxKind, 0, len(actions))
+	for k := range actions {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // Noun names the action in a sentence ("Check-in" in "Check-in queued

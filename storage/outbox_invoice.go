@@ -19,6 +19,9 @@ const (
 	KindInvoiceDelete OutboxKind = "invoiceDelete"
 )
 
+// FormInvoice is the invoice's content.
+const FormInvoice Form = "invoice"
+
 // What a colleague's invoice actions are called; each conflicts with
 // another's submitting or deleting the invoice first.
 var (

@@ -16,6 +16,9 @@ const (
 	KindMessage OutboxKind = "message"
 )
 
+// FormMessage is the compose box of the work order's thread.
+const FormMessage Form = "message"
+
 var _ = register(GroupMessage, map[OutboxKind]*action{
 	KindMessage: {
 		rule:      api.SendMessage,

@@ -15,6 +15,9 @@ const (
 	KindQuote OutboxKind = "quoteSubmit"
 )
 
+// FormQuote is the quote's amount, reason and lines.
+const FormQuote Form = "quote"
+
 var _ = register(GroupQuote, map[OutboxKind]*action{
 	KindQuote: {
 		rule:      api.SubmitQuote,

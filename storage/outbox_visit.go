@@ -19,6 +19,12 @@ const (
 	KindWorkDoneDetails OutboxKind = "workDoneDetails"
 )
 
+// Where a refused visit action is corrected.
+const (
+	FormVisit    Form = "visit"    // when it happened
+	FormCheckOut Form = "checkOut" // when it happened, with the completion details
+)
+
 // What a colleague's visit actions are called.
 var (
 	checkedIn  = Colleague{Event: "CheckedIn", Verb: "checked in", Of: "on", Past: "checked in"}

@@ -22,6 +22,12 @@ const (
 	KindAppointment OutboxKind = "appointment"
 )
 
+// Where a refused rejection and a refused scheduled start are corrected.
+const (
+	FormReason   Form = "reason"   // the reason dialog of a rejection
+	FormSchedule Form = "schedule" // the scheduled start's date and time
+)
+
 // What a colleague's acceptance, rejection and scheduling are called; the
 // bulk actions make the same events as the single ones.
 var (

@@ -38,9 +38,9 @@ func TestEachActionIsNamedAndCorrectedInWords(t *testing.T) {
 		{storage.KindStepAttachmentAdd, "Step file", "", nil},
 		{storage.KindStepAttachmentRemove, "Step file removal", "", nil},
 	}
-	worded := map[string]bool{}
+	listed := map[storage.OutboxKind]bool{}
 	for _, c := range cases {
-		worded[c.kind.Colleague().Event] = true
+		listed[c.kind] = true
 		r := storage.OutboxRow{Kind: c.kind, Summary: "the summary"}
 		if got := queuedNoun(r); got != c.noun {
 			t.Errorf("%s: the header calls it %q; want %q", c.kind, got, c.noun)
@@ -56,9 +56,13 @@ func TestEachActionIsNamedAndCorrectedInWords(t *testing.T) {
 			t.Errorf("%s: a refusal is explained by a colleague's %v; want %v", c.kind, got, c.conflicts)
 		}
 	}
-	for _, r := range storage.WriteRoutes() {
-		if !worded[r.Event] {
-			t.Errorf("the hub event %q (%s %s) has no row here", r.Event, r.Method, r.Path)
+	for _, k := range storage.Kinds() {
+		if !listed[k] {
+			t.Errorf("the outbox kind %q has no row here", k)
+		}
+		// Every form an action is corrected in is one the window has.
+		if form, _ := k.CorrectedIn(); form != storage.NoForm && correctors[form].open == nil {
+			t.Errorf("%s is corrected in the form %q, which no view registers (correctIn)", k, form)
 		}
 	}
 	if got := queuedNoun(storage.OutboxRow{Kind: "fromANewerVersion", Summary: "Do something new"}); got != "Do something new" {

@@ -168,3 +168,9 @@ func (d *Desk) openLink(link api.DownloadURL) {
 		d.showError(fmt.Errorf("could not open the browser: %w", err))
 	}
 }
+
+// A refused rejection is corrected in its reason dialog.
+var _ = correctIn(storage.FormReason, "in the reason dialog", func(d *Desk, v *detailView, draft *storage.Draft, start func(func())) bool {
+	start(func() { d.showRejectWith([]int64{v.wo.WorkOrderId}, draft.Text, d.stopCorrecting) })
+	return true
+})

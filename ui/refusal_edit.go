@@ -3,10 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"strings"
-	"time"
-
-	"fyne.io/fyne/v2"
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
@@ -25,29 +21,34 @@ type correction struct {
 	draft   *storage.Draft      // what the refused action carried
 }
 
-// formPlace says where a form is, in a sentence.
-func formPlace(f storage.Form) string {
-	switch f {
-	case storage.FormReason:
-		return "in the reason dialog"
-	case storage.FormMessage:
-		return "in the Messages tab"
-	case storage.FormQuote:
-		return "in the Quote tab"
-	case storage.FormSchedule, storage.FormVisit, storage.FormCheckOut:
-		return "in the Visit tab"
-	case storage.FormInvoice:
-		return "in the Invoice tab"
-	}
-	return ""
+// corrector is how a form takes a refused action back. Each form registers
+// its own beside its view (correctIn), so a new form is its view's
+// business alone.
+type corrector struct {
+	where string // where the form is, in a sentence: "in the Quote tab"
+	// open shows the form on the detail view v (which shows the refused
+	// action's work order) and fills it with draft through start, first
+	// asking whether to replace what the person typed there (unlessTyped);
+	// false when the form is not there to be shown.
+	open func(d *Desk, v *detailView, draft *storage.Draft, start func(fill func())) bool
+}
+
+// correctors are the forms that take refused actions back.
+var correctors = map[storage.Form]corrector{}
+
+// correctIn registers how form takes a refused action back, at package
+// initialization.
+func correctIn(form storage.Form, where string, open func(d *Desk, v *detailView, draft *storage.Draft, start func(fill func())) bool) bool {
+	correctors[form] = corrector{where: where, open: open}
+	return true
 }
 
 // correctingHint tells the person, while they correct r, what happens
 // next: where it is corrected and how it is queued again.
 func correctingHint(r storage.OutboxRow) string {
 	where := "and queue it again"
-	if form, again := r.Kind.CorrectedIn(); formPlace(form) != "" {
-		where = formPlace(form) + " and " + again
+	if form, again := r.Kind.CorrectedIn(); correctors[form].where != "" {
+		where = correctors[form].where + " and " + again
 	}
 	return "Correct it " + where + ": the corrected one replaces this one."
 }
@@ -116,62 +117,8 @@ func (d *Desk) editRefused(r storage.OutboxRow) {
 		}
 		v.renderOutbox()
 	}
-	switch form {
-	case storage.FormReason:
-		start(func() { d.showRejectWith([]int64{woID}, draft.Text, d.stopCorrecting) })
+	if c, ok := correctors[form]; ok && c.open(d, v, draft, start) {
 		return
-	case storage.FormMessage:
-		if t, ok := tabIn[*messagesTab](v); ok {
-			v.selectTab(t)
-			d.unlessTyped(t.holdsOther(draft), "The Messages tab holds a message you have not sent.", "message", func() {
-				start(func() { t.edit(draft.Text, draft.Visibility) })
-			})
-			return
-		}
-	case storage.FormQuote:
-		if t, ok := tabIn[*quoteTab](v); ok {
-			v.selectTab(t)
-			d.unlessTyped(t.holdsOther(draft), "The Quote tab holds a quote you have not submitted.", "quote", func() {
-				start(func() {
-					t.clearForm()
-					t.prefill(draft.Amount, draft.Lines, draft.Text)
-				})
-			})
-			return
-		}
-	case storage.FormSchedule:
-		if t, ok := tabIn[*visitTab](v); ok {
-			v.selectTab(t)
-			start(func() { t.editSchedule(draft.At) })
-			return
-		}
-	case storage.FormVisit, storage.FormCheckOut:
-		if t, ok := tabIn[*visitTab](v); ok {
-			v.selectTab(t)
-			completes := form == storage.FormCheckOut
-			typed := completes && t.form.holdsOther(draft.Completion)
-			d.unlessTyped(typed, "The check-out form holds completion details you have not sent.", "check-out", func() {
-				start(func() {
-					t.editVisit(draft.At)
-					if completes {
-						t.form.fill(draft.Completion)
-					}
-				})
-			})
-			return
-		}
-	case storage.FormInvoice:
-		if t, ok := tabIn[*invoiceTab](v); ok {
-			v.selectTab(t)
-			if draft.Invoice == nil {
-				start(nil) // a submission: the invoice as saved
-				return
-			}
-			d.unlessTyped(t.holdsOther(*draft.Invoice), "The Invoice tab holds changes you have not saved.", "invoice", func() {
-				start(func() { t.editDraft(*draft.Invoice) })
-			})
-			return
-		}
 	}
 	start(nil)
 }
@@ -215,102 +162,7 @@ func (v *detailView) selectTab(t tab) {
 	}
 }
 
-// edit puts a refused message back into the compose box.
-func (t *messagesTab) edit(text string, vis api.MessageVisibility) {
-	t.text.SetText(text)
-	if label, ok := visibilityLabels[vis]; ok {
-		t.vis.SetSelected(label)
-	}
-	if c := fyne.CurrentApp().Driver().CanvasForObject(t.text); c != nil {
-		c.Focus(t.text)
-	}
-}
-
-// holdsOther reports whether the compose box holds a message other than
-// the refused one.
-func (t *messagesTab) holdsOther(d *storage.Draft) bool {
-	typed := strings.TrimSpace(t.text.Text)
-	return typed != "" && typed != strings.TrimSpace(d.Text)
-}
-
-// holdsOther reports whether the quote form holds an amount, reason or
-// lines other than the refused quote's.
-func (t *quoteTab) holdsOther(d *storage.Draft) bool {
-	reason := strings.TrimSpace(t.reason.Text)
-	if strings.TrimSpace(t.amount.Text) == "" && reason == "" && len(t.lines) == 0 {
-		return false
-	}
-	if reason != strings.TrimSpace(d.Text) || len(t.lines) != len(d.Lines) {
-		return true
-	}
-	if len(t.lines) == 0 {
-		return strings.TrimSpace(t.amount.Text) != amountText(d.Amount)
-	}
-	for i, l := range t.lines {
-		if lineKey(l) != lineKey(d.Lines[i]) {
-			return true
-		}
-	}
-	return false
-}
-
-// holdsOther reports whether the invoice form holds unsaved changes other
-// than the refused save's content.
-func (t *invoiceTab) holdsOther(inv api.Invoice) bool {
-	return t.dirty && invoiceKey(t.inv) != invoiceKey(inv)
-}
-
 // lineKey is what the person sets of a line, to compare two.
 func lineKey(l api.LineItem) string {
 	return fmt.Sprintf("%s|%s|%s|%s|%d", l.Type, l.Description, l.Quantity, l.Rate.Amount, l.PriceListItemId)
-}
-
-// invoiceKey is what the person edits of an invoice, to compare two.
-func invoiceKey(inv api.Invoice) string {
-	var b strings.Builder
-	date := ""
-	if inv.InvoiceDate != nil {
-		date = inv.InvoiceDate.UTC().Format(time.RFC3339)
-	}
-	fmt.Fprintf(&b, "%s|%s|%s", inv.InvoiceNumber, date, inv.DiscountAmount.Amount)
-	for _, l := range inv.LineItems {
-		b.WriteString("\n" + lineKey(l))
-	}
-	return b.String()
-}
-
-// editSchedule puts a refused scheduled start back into its pickers.
-func (t *visitTab) editSchedule(at *time.Time) {
-	if at == nil {
-		return
-	}
-	lt := at.In(time.Local)
-	t.schedDate.SetDate(&lt)
-	t.schedTime.setTime(lt)
-}
-
-// editVisit puts the moment of a refused check-in, pause or check-out back:
-// the back-dated time, or "now" for one recorded as it was sent.
-func (t *visitTab) editVisit(at *time.Time) {
-	if at == nil {
-		t.when.SetSelected(whenNow)
-		return
-	}
-	lt := at.In(time.Local)
-	t.when.SetSelected(whenEarlier)
-	t.backDate.SetDate(&lt)
-	t.backTime.setTime(lt)
-}
-
-// editDraft puts a refused invoice save back into the form, as unsaved edits.
-func (t *invoiceTab) editDraft(inv api.Invoice) {
-	inv.LineItems = append([]api.LineItem(nil), inv.LineItems...)
-	inv.WorkOrderId = t.wo.WorkOrderId
-	inv.Currency = t.wo.Currency
-	inv.StampCurrency()
-	t.inv = inv
-	t.dirty = true
-	t.renderDraft()
-	t.recompute()
-	t.relayout()
 }

@@ -309,3 +309,66 @@ func wrapped(l *widget.Label) *widget.Label {
 	l.Wrapping = fyne.TextWrapWord
 	return l
 }
+
+// A refused scheduled start is corrected in its pickers; a refused
+// check-in, pause or check-out in "when did it happen", a check-out with
+// its completion details.
+var (
+	_ = correctIn(storage.FormSchedule, "in the Visit tab", func(d *Desk, v *detailView, draft *storage.Draft, start func(func())) bool {
+		t, ok := tabIn[*visitTab](v)
+		if ok {
+			v.selectTab(t)
+			start(func() { t.editSchedule(draft.At) })
+		}
+		return ok
+	})
+	_ = correctIn(storage.FormVisit, "in the Visit tab", func(d *Desk, v *detailView, draft *storage.Draft, start func(func())) bool {
+		return correctVisit(d, v, draft, start, false)
+	})
+	_ = correctIn(storage.FormCheckOut, "in the Visit tab", func(d *Desk, v *detailView, draft *storage.Draft, start func(func())) bool {
+		return correctVisit(d, v, draft, start, true)
+	})
+)
+
+// correctVisit puts a refused visit action back: its moment and, for a
+// check-out (completes), its completion details.
+func correctVisit(d *Desk, v *detailView, draft *storage.Draft, start func(func()), completes bool) bool {
+	t, ok := tabIn[*visitTab](v)
+	if !ok {
+		return false
+	}
+	v.selectTab(t)
+	typed := completes && t.form.holdsOther(draft.Completion)
+	d.unlessTyped(typed, "The check-out form holds completion details you have not sent.", "check-out", func() {
+		start(func() {
+			t.editVisit(draft.At)
+			if completes {
+				t.form.fill(draft.Completion)
+			}
+		})
+	})
+	return true
+}
+
+// editSchedule puts a refused scheduled start back into its pickers.
+func (t *visitTab) editSchedule(at *time.Time) {
+	if at == nil {
+		return
+	}
+	lt := at.In(time.Local)
+	t.schedDate.SetDate(&lt)
+	t.schedTime.setTime(lt)
+}
+
+// editVisit puts the moment of a refused check-in, pause or check-out back:
+// the back-dated time, or "now" for one recorded as it was sent.
+func (t *visitTab) editVisit(at *time.Time) {
+	if at == nil {
+		t.when.SetSelected(whenNow)
+		return
+	}
+	lt := at.In(time.Local)
+	t.when.SetSelected(whenEarlier)
+	t.backDate.SetDate(&lt)
+	t.backTime.setTime(lt)
+}
