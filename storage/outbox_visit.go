@@ -27,10 +27,10 @@ const (
 
 // What a colleague's visit actions are called.
 var (
-	checkedIn  = Colleague{Event: "CheckedIn", Verb: "checked in", Of: "on", Past: "checked in"}
-	paused     = Colleague{Event: "Paused", Verb: "paused", Past: "paused"}
-	checkedOut = Colleague{Event: "CheckedOut", Verb: "checked out", Of: "of", Past: "checked out"}
-	detailed   = Colleague{Event: "WorkDoneDetailsSent", Verb: "sent the completion details", Of: "for"}
+	checkedIn   = Colleague{Event: "CheckedIn", Verb: "checked in", Of: "on", Past: "checked in"}
+	paused      = Colleague{Event: "Paused", Verb: "paused", Past: "paused"}
+	checkedOut  = Colleague{Event: "CheckedOut", Verb: "checked out", Of: "of", Past: "checked out"}
+	detailsSent = Colleague{Event: "WorkDoneDetailsSent", Verb: "sent the completion details", Of: "for"}
 )
 
 var _ = register(GroupVisit, map[OutboxKind]*action{
@@ -82,7 +82,7 @@ var _ = register(GroupVisit, map[OutboxKind]*action{
 		rule:      api.CompleteDetails,
 		noun:      "Completion details",
 		route:     Route{http.MethodPut, "/api/workOrder/workDoneDetails"},
-		colleague: detailed,
+		colleague: detailsSent,
 		status:    api.StatusCheckedOut,
 		send:      sendWorkDoneDetails,
 		landed:    statusLanded(api.StatusCheckedOut, api.StatusVerified),
