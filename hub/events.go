@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/serve"
+	"github.com/workorderdesk/workdesk/storage"
 )
 
 // eventsLock serialises event inserts from insert to commit, so event ids
@@ -24,32 +25,18 @@ const eventsLock = 0x574F444855422D45
 // notifyChannel is the LISTEN/NOTIFY channel; the payload is the event id.
 const notifyChannel = "workdesk_hub_events"
 
-// hubActions names the event a forwarded write becomes, by path. The
-// service sends no notification for actions taken through its API, so the
-// hub tells everyone itself. Desktops that do not know an action ignore its
-// body and refresh the work order it names.
-var hubActions = map[string]string{
-	"PUT /api/workorder/accept":              "Accepted",
-	"PUT /api/workorder/reject":              "RejectedByContractor",
-	"PUT /api/bulk/accept":                   "Accepted",
-	"PUT /api/bulk/reject":                   "RejectedByContractor",
-	"PUT /api/workorder/appointmentinfo":     "AppointmentSet",
-	"PUT /api/workorder/checkin":             "CheckedIn",
-	"PUT /api/workorder/pause":               "Paused",
-	"PUT /api/workorder/checkout":            "CheckedOut",
-	"PUT /api/workorder/workdonedetails":     "WorkDoneDetailsSent",
-	"PUT /api/workorder/quotesubmit":         "QuoteSubmitted",
-	"POST /api/messages":                     "MessageSent",
-	"POST /api/attachments":                  "AttachmentAdded",
-	"DELETE /api/attachments":                "AttachmentDeleted",
-	"PUT /api/invoice":                       "InvoiceSaved",
-	"DELETE /api/invoice":                    "InvoiceDeleted",
-	"PUT /api/invoice/submit":                "InvoiceSubmitted",
-	"POST /api/invoice/attachments":          "InvoiceAttachmentAdded",
-	"DELETE /api/invoice/attachments":        "InvoiceAttachmentDeleted",
-	"POST /api/procedure/step/attachments":   "StepAttachmentAdded",
-	"DELETE /api/procedure/step/attachments": "StepAttachmentDeleted",
-}
+// hubActions names the event a forwarded write becomes, by method and
+// normalized path, as the outbox's action table says (storage.WriteRoutes).
+// The service sends no notification for actions taken through its API, so
+// the hub tells everyone itself. Desktops that do not know an action ignore
+// its body and refresh the work order it names.
+var hubActions = func() map[string]string {
+	m := map[string]string{}
+	for _, r := range storage.WriteRoutes() {
+		m[r.Method+" "+serve.Route(r.Path)] = r.Event
+	}
+	return m
+}()
 
 // HubEvent is the data of an event the hub makes for a forwarded write: the
 // service's envelope plus who acted.
