@@ -39,6 +39,10 @@ var _ = register(GroupMessage, map[OutboxKind]*action{
 			if err := sc.decode(&r); err != nil {
 				return false, nil, err
 			}
+			if r.MessageVisibility != "" && r.MessageVisibility != api.VisibilityAll {
+				// The service lists only messages everyone sees.
+				return false, nil, ErrOutcomeUnknown
+			}
 			msgs, err := sc.c.ListMessages(ctx, r.WorkOrderId)
 			if err != nil {
 				return false, nil, err
@@ -49,7 +53,7 @@ var _ = register(GroupMessage, map[OutboxKind]*action{
 					there++
 				}
 			}
-			sent, err := sc.s.doneTwins(ctx, sc.row, func(sc *sendCtx) bool {
+			sent, err := sc.doneTwins(ctx, func(sc *sendCtx) bool {
 				var o api.MessageRequest
 				return sc.decode(&o) == nil && o.Text == r.Text
 			})
