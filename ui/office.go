@@ -156,23 +156,23 @@ func (d *Desk) showConnectOffice() {
 // colleagueVerbs says what a colleague did, by the action of the hub's
 // event for a write made through it.
 var colleagueVerbs = map[string]string{
-	"Accepted":                 "accepted",
-	"RejectedByContractor":     "rejected",
-	"AppointmentSet":           "set the appointment of",
-	"CheckedIn":                "checked in on",
-	"Paused":                   "paused",
-	"CheckedOut":               "checked out of",
-	"QuoteSubmitted":           "submitted a quote for",
-	"MessageSent":              "sent a message on",
-	"AttachmentAdded":          "added an attachment to",
-	"AttachmentDeleted":        "deleted an attachment of",
-	"InvoiceSaved":             "saved the invoice of",
-	"InvoiceDeleted":           "deleted the invoice of",
-	"InvoiceSubmitted":         "submitted the invoice of",
-	"InvoiceAttachmentAdded":   "added an invoice attachment to",
-	"InvoiceAttachmentDeleted": "deleted an invoice attachment of",
-	"StepAttachmentAdded":      "added a step photo to",
-	"StepAttachmentDeleted":    "deleted a step photo of",
+	"AcceptedByContractor":        "accepted",
+	"RejectedByContractor":        "rejected",
+	"AppointmentSet":              "set the appointment of",
+	"CheckedInByContractor":       "checked in on",
+	"PausedByContractor":          "paused",
+	"CheckedOutByContractor":      "checked out of",
+	"QuoteSubmitted":              "submitted a quote for",
+	"MessageSentByContractor":     "sent a message on",
+	"AttachmentAddedByContractor": "added an attachment to",
+	"AttachmentDeleted":           "deleted an attachment of",
+	"InvoiceSaved":                "saved the invoice of",
+	"InvoiceDeleted":              "deleted the invoice of",
+	"InvoiceSubmitted":            "submitted the invoice of",
+	"InvoiceAttachmentAdded":      "added an invoice attachment to",
+	"InvoiceAttachmentDeleted":    "deleted an invoice attachment of",
+	"StepAttachmentAdded":         "added a step photo to",
+	"StepAttachmentDeleted":       "deleted a step photo of",
 }
 
 // colleagueDid is an Activity title for what someone did through the hub:
@@ -217,26 +217,26 @@ func (d *Desk) colleagueNote(woID int64) string {
 
 // colleaguePast words a refusal's cause: "Already accepted by Ben Okafor".
 var colleaguePast = map[string]string{
-	"Accepted":             "accepted",
-	"RejectedByContractor": "rejected",
-	"CheckedIn":            "checked in",
-	"Paused":               "paused",
-	"CheckedOut":           "checked out",
-	"InvoiceSubmitted":     "invoiced",
+	"AcceptedByContractor":   "accepted",
+	"RejectedByContractor":   "rejected",
+	"CheckedInByContractor":  "checked in",
+	"PausedByContractor":     "paused",
+	"CheckedOutByContractor": "checked out",
+	"InvoiceSubmitted":       "invoiced",
 }
 
 // colleagueConflicts are, by the kind of one of our actions, the things a
 // colleague may have done first that explain its refusal. A message or a
 // file never conflicts: a colleague's message is no reason for ours.
 var colleagueConflicts = map[storage.OutboxKind][]string{
-	storage.KindAccept:        {"Accepted", "RejectedByContractor"},
-	storage.KindBulkAccept:    {"Accepted", "RejectedByContractor"},
-	storage.KindReject:        {"Accepted", "RejectedByContractor"},
-	storage.KindBulkReject:    {"Accepted", "RejectedByContractor"},
-	storage.KindAppointment:   {"RejectedByContractor", "CheckedOut"},
-	storage.KindCheckIn:       {"CheckedIn", "CheckedOut", "RejectedByContractor"},
-	storage.KindPause:         {"Paused", "CheckedOut"},
-	storage.KindCheckOut:      {"CheckedOut", "Paused"},
+	storage.KindAccept:        {"AcceptedByContractor", "RejectedByContractor"},
+	storage.KindBulkAccept:    {"AcceptedByContractor", "RejectedByContractor"},
+	storage.KindReject:        {"AcceptedByContractor", "RejectedByContractor"},
+	storage.KindBulkReject:    {"AcceptedByContractor", "RejectedByContractor"},
+	storage.KindAppointment:   {"RejectedByContractor", "CheckedOutByContractor"},
+	storage.KindCheckIn:       {"CheckedInByContractor", "CheckedOutByContractor", "RejectedByContractor"},
+	storage.KindPause:         {"PausedByContractor", "CheckedOutByContractor"},
+	storage.KindCheckOut:      {"CheckedOutByContractor", "PausedByContractor"},
 	storage.KindQuote:         {"QuoteSubmitted"},
 	storage.KindInvoiceSave:   {"InvoiceSubmitted", "InvoiceDeleted"},
 	storage.KindInvoiceSubmit: {"InvoiceSubmitted", "InvoiceDeleted"},
