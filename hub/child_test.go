@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -27,6 +28,11 @@ type childConfig struct {
 	CertPEM []byte
 	// SyncEvery: 0 = 200 ms.
 	SyncEvery time.Duration
+	// Addr, when set, is where the instance listens (an instance started
+	// again after a kill takes its place); else a free loopback port.
+	Addr string
+	// StreamsPerPerson and ConnsPerClient, when set, are its Options'.
+	StreamsPerPerson, ConnsPerClient int
 }
 
 // runChildInstance is the test binary as a hub instance on the hub's own
@@ -49,7 +55,8 @@ func runChildInstance() int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	opts := Options{DB: db, Service: cfg.Service, SyncEvery: cfg.SyncEvery, Logger: quietLogger()}
+	opts := Options{DB: db, Service: cfg.Service, SyncEvery: cfg.SyncEvery, Logger: quietLogger(),
+		StreamsPerPerson: cfg.StreamsPerPerson, ConnsPerClient: cfg.ConnsPerClient}
 	if opts.SyncEvery == 0 {
 		opts.SyncEvery = 200 * time.Millisecond
 	}
@@ -66,6 +73,13 @@ func runChildInstance() int {
 	}
 	srv := httptest.NewUnstartedServer(nil)
 	srv.Config = h.NewServer()
+	if cfg.Addr != "" {
+		srv.Listener.Close()
+		if srv.Listener, err = net.Listen("tcp", cfg.Addr); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+	}
 	srv.Start()
 	defer srv.Close()
 	h.Start(ctx)

@@ -134,7 +134,12 @@ func (c *Cluster) start(bin, data string) error {
 	if err != nil {
 		return fmt.Errorf("pgtest: %w", err)
 	}
-	logf, err := os.Create(filepath.Join(c.dir, "server.log"))
+	return c.startOn(bin, data, port)
+}
+
+// startOn runs postgres on port (see start).
+func (c *Cluster) startOn(bin, data string, port int) error {
+	logf, err := os.OpenFile(filepath.Join(c.dir, "server.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return fmt.Errorf("pgtest: %w", err)
 	}
@@ -188,6 +193,22 @@ func (c *Cluster) start(bin, data string) error {
 // URL is a connection URL for database name over TCP on loopback.
 func (c *Cluster) URL(name string) string {
 	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s?sslmode=disable", c.Port, name)
+}
+
+// Halt stops the server as an administrator would (a fast shutdown: every
+// session ends, open transactions are rolled back) and keeps its data, for
+// Resume: the database gone away, as a test of what depends on it needs.
+func (c *Cluster) Halt() {
+	if c.srv != nil {
+		c.srv.Process.Signal(syscall.SIGINT)
+		<-c.done
+		c.srv = nil
+	}
+}
+
+// Resume starts a halted server again, on the same port with its data.
+func (c *Cluster) Resume() error {
+	return c.startOn(c.bin, filepath.Join(c.dir, "data"), c.Port)
 }
 
 // Stop shuts the server down at once and removes its folder.
