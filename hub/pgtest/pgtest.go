@@ -6,6 +6,7 @@
 package pgtest
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -236,6 +237,19 @@ func (c *Cluster) Dump(t testing.TB, url string) []byte {
 		t.Fatalf("pgtest: pg_dump: %v", err)
 	}
 	return out
+}
+
+// Restore loads dump (Dump's) into a new database for one test, as an
+// office restores a backup, and returns its URL.
+func (c *Cluster) Restore(t testing.TB, dump []byte) string {
+	t.Helper()
+	url := c.NewDB(t)
+	cmd := exec.Command(filepath.Join(c.bin, "psql"), "--quiet", "--no-psqlrc", "--set", "ON_ERROR_STOP=1", "--dbname", url)
+	cmd.Stdin = bytes.NewReader(dump)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("pgtest: restoring a dump: %v\n%s", err, out)
+	}
+	return url
 }
 
 // NewDB creates an empty database for one test and returns its URL; it is
