@@ -114,7 +114,7 @@ func notified(ev api.Event, rr *Reread) *Notified {
 	n := &Notified{Comment: cut(body.Comment), ActionDate: body.Header.ActionDate}
 	if ev.Header.Action == api.ActionInvoiceStatusChanged {
 		n.AuthNumber, n.CheckNumber, n.PaidDate = cut(body.AuthNumber), cut(body.CheckNumber), body.PaidDate
-		n.Amount = jsonObject(body.Amount)
+		n.Amount = jsonAmount(body.Amount)
 	}
 	if ev.Header.Action == "SlaChanged" && !rereadHasSla(rr) {
 		n.Sla = jsonObject(body.Sla)
@@ -136,6 +136,16 @@ func cut(s string) string {
 // jsonObject is raw when it is a JSON object, else nil.
 func jsonObject(raw json.RawMessage) json.RawMessage {
 	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '{' && json.Valid(t) {
+		return t
+	}
+	return nil
+}
+
+// jsonAmount is raw when it is an amount as the service writes one (a
+// JSON number, or a numeric string), else nil.
+func jsonAmount(raw json.RawMessage) json.RawMessage {
+	var m api.Money
+	if t := bytes.TrimSpace(raw); len(t) > 0 && !bytes.Equal(t, []byte("null")) && json.Unmarshal(t, &m) == nil {
 		return t
 	}
 	return nil
