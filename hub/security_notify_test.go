@@ -213,10 +213,10 @@ func TestSecurityNotifyFromTheDocumentedRangeOnly(t *testing.T) {
 		xff  string
 		want int
 	}{
-		{"", http.StatusForbidden},                                   // the proxy itself
-		{"130.250.135.130", http.StatusOK},                           // the service, as the proxy saw it
-		{"203.0.113.9, 130.250.135.200", http.StatusOK},              // whatever the service's side wrote before
-		{"130.250.135.130, 203.0.113.9", http.StatusForbidden},       // a client claiming the range
+		{"", http.StatusForbidden},                                        // the proxy itself
+		{"130.250.135.130", http.StatusOK},                                // the service, as the proxy saw it
+		{"203.0.113.9, 130.250.135.200", http.StatusOK},                   // whatever the service's side wrote before
+		{"130.250.135.130, 203.0.113.9", http.StatusForbidden},            // a client claiming the range
 		{"130.250.135.130, 203.0.113.9, 127.0.0.1", http.StatusForbidden}, // through two trusted hops
 		{"not an address", http.StatusForbidden},
 	} {
