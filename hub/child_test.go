@@ -83,7 +83,8 @@ func runChildInstance() int {
 	srv.Start()
 	defer srv.Close()
 	h.Start(ctx)
-	for h.Syncs() == 0 {
+	// Ready once it has synced, or found that another instance syncs.
+	for h.Syncs() == 0 && (h.leadTries.Load() == 0 || h.Leading()) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	fmt.Println("syncing", srv.URL)

@@ -227,10 +227,12 @@ func (h *Hub) forward(r *http.Request, wr *write, wait context.Context) error {
 			wr.retryAfter = resp.Header.Get("Retry-After")
 			wr.answer, wr.cut = io.ReadAll(io.LimitReader(resp.Body, serve.MaxJSONBody))
 		}
+		if wr.tooLarge.Load() {
+			// Cut off at the limit: the service cannot have stored it.
+			wr.status, wr.answer, wr.cut = 0, nil, nil
+			return errors.Join(err, errFileTooLarge)
+		}
 		if err != nil || wr.cut != nil {
-			if wr.tooLarge.Load() {
-				return errors.New("the upload went over the limit")
-			}
 			// The service may have taken the write and lost its answer: ask
 			// it now, rather than leave the desktop to send it again.
 			h.log.Warn("a write's answer was lost; asking the service whether it took it", "err", errors.Join(err, wr.cut))

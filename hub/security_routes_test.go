@@ -68,6 +68,7 @@ func rawCall(t *testing.T, hubURL, method, path, tok, contentType, body string) 
 func TestSecurityOnlyTheDesktopsRoutesAreForwarded(t *testing.T) {
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(func(opts *Options) { opts.Version = "9.9-test" })
+	firstSyncDone(t, a) // the hub's own reads are not the desktop's
 	_, creds := o.person(a, "Ana Ruiz")
 	tok := token(t, a, creds)
 	id := newWorkOrder(t, o)

@@ -118,7 +118,7 @@ func (h *Hub) prepareUpload(w http.ResponseWriter, r *http.Request, wr *write) (
 		go func() {
 			defer close(done)
 			err := copyUpload(mw, fields, file, &wr.upload.size)
-			if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			if _, ok := errors.AsType[*http.MaxBytesError](err); ok || errors.Is(err, errFileTooLarge) {
 				wr.tooLarge.Store(true)
 			}
 			pw.CloseWithError(err)
@@ -153,10 +153,19 @@ func copyUpload(mw *multipart.Writer, fields []formField, file *multipart.Part, 
 	if err != nil {
 		return err
 	}
-	n, err := io.Copy(part, file)
+	// No more than the service takes is passed on: past it, the service
+	// is left with a broken upload it cannot store, and the desktop is
+	// told the file is too large, not whatever the service makes of it.
+	n, err := io.Copy(part, io.LimitReader(file, api.MaxAttachmentSize))
 	if err != nil {
 		return err
+	}
+	if m, _ := file.Read(make([]byte, 1)); m > 0 {
+		return errFileTooLarge
 	}
 	size.Store(n)
 	return mw.Close()
 }
+
+// errFileTooLarge: an upload's file went past the service's limit.
+var errFileTooLarge = errors.New("the file is larger than the service takes")
