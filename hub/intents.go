@@ -22,6 +22,7 @@ const (
 	intentAnswered = "answered" // the service took it
 	intentRefused  = "refused"  // the service refused it: nothing changed
 	intentUnknown  = "unknown"  // in doubt, and nothing can tell: never sent again
+	// unsent: was in doubt, and the service said it did not take it.
 )
 
 type intent struct {
@@ -214,4 +215,87 @@ func (h *Hub) recordUntilTaken(ctx context.Context, wr *write) error {
 		}
 		wait = min(2*wait, 2*time.Second)
 	}
+}
+
+// orphanAfter is how long a write stays in doubt before the syncing
+// instance settles it itself: its desktop would have sent it again by
+// then (its outbox retries within seconds) unless it gave up, and then
+// nobody else would ever write its audit row and event.
+const orphanAfter = 2 * time.Minute
+
+// settleOrphans settles the writes left in doubt (a crash, an answer lost)
+// that no desktop sent again: each one whose work orders no write holds is
+// checked with the service; one that landed gets its audit row and event
+// as if answered, one that did not is marked unsent (sent, under its
+// MessageId, if its desktop ever sends it again).
+func (h *Hub) settleOrphans(ctx context.Context) error {
+	rows, err := h.db.Pool.Query(ctx, `SELECT i.id, i.person_id, p.name, i.message_id, i.method, i.route, i.path, i.work_orders, i.request
+		FROM intents i JOIN people p ON p.id = i.person_id
+		WHERE i.state = 'sending' AND i.updated < now() - $1::interval ORDER BY i.id LIMIT 100`, orphanAfter)
+	if err != nil {
+		return fmt.Errorf("hub: listing writes in doubt: %w", err)
+	}
+	type orphan struct {
+		id    int64
+		wr    *write
+		route string
+	}
+	var orphans []orphan
+	for rows.Next() {
+		var o orphan
+		var request string
+		wr := &write{}
+		if err := rows.Scan(&o.id, &wr.person.Id, &wr.person.Name, &wr.messageId, &wr.method, &o.route, &wr.path, &wr.workOrders, &request); err != nil {
+			rows.Close()
+			return fmt.Errorf("hub: listing writes in doubt: %w", err)
+		}
+		wr.request = json.RawMessage(request)
+		o.wr = wr
+		orphans = append(orphans, o)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("hub: listing writes in doubt: %w", err)
+	}
+	for _, o := range orphans {
+		route, ok := writeRouteOf(o.wr.method, o.route)
+		if !ok || len(o.wr.workOrders) == 0 {
+			continue // a write this hub does not forward any more: left as it is
+		}
+		o.wr.route = route
+		if err := h.settleOrphan(ctx, o.id, o.wr); err != nil {
+			h.log.Warn("settling a write left in doubt", "messageId", o.wr.messageId, "err", err)
+		}
+	}
+	return nil
+}
+
+// settleOrphan settles one write in doubt, unless a write holds its work
+// orders (it is being sent again now).
+func (h *Hub) settleOrphan(ctx context.Context, id int64, wr *write) error {
+	ids := slices.Clone(wr.workOrders)
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	return pgx.BeginFunc(ctx, h.db.writes, func(tx pgx.Tx) error {
+		for _, wo := range ids {
+			hi, lo := workOrderLockKeys(wo)
+			var got bool
+			if err := tx.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock($1, $2)`, hi, lo).Scan(&got); err != nil || !got {
+				return err
+			}
+		}
+		var state string
+		if err := tx.QueryRow(ctx, `SELECT state FROM intents WHERE id = $1`, id).Scan(&state); err != nil || state != intentSending {
+			return err
+		}
+		done, err := h.settle(ctx, wr)
+		if err != nil {
+			return err
+		}
+		if !done {
+			_, err := tx.Exec(ctx, `UPDATE intents SET state = 'unsent', updated = now() WHERE id = $1`, id)
+			return err
+		}
+		return h.record(ctx, tx, wr)
+	})
 }

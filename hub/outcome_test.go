@@ -2,11 +2,13 @@ package hub
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
 )
@@ -90,5 +92,68 @@ func TestHubAfterARestoreChecksWithTheServiceBeforeSending(t *testing.T) {
 	}
 	if err := wantStatus(ctx, again, id, api.StatusAccepted); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The hub died with writes in doubt whose desktops never sent them again
+// (the person discarded them, the computer is gone). The syncing instance
+// settles them with the service once they have waited a while: the one
+// the service took gets its audit row and its event, naming who made it;
+// the one it did not is marked unsent, and goes out once when its desktop
+// does send it again; one of a moment ago is left to its desktop.
+func TestHubSettlesWritesInDoubtThatNoDesktopSendsAgain(t *testing.T) {
+	o := newOffice(t, sandbox.Options{NoMessageIdDedup: true})
+	a := o.start(nil)
+	ana, creds := o.person(a, "Ana Ruiz")
+	events := openStream(t, a, creds, "")
+	ctx := context.Background()
+	landed, lost, recent := newWorkOrder(t, o), newWorkOrder(t, o), newWorkOrder(t, o)
+	people, err := o.db.People(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doubt := func(wo int64, age time.Duration) *api.AcceptRequest {
+		req := &api.AcceptRequest{WorkOrderId: wo, Envelope: api.Envelope{MessageId: uuid.NewString()}}
+		body, _ := json.Marshal(req)
+		if _, err := o.db.Pool.Exec(ctx, `INSERT INTO intents (person_id, message_id, method, route, path, kind, work_orders, request, state, updated)
+			VALUES ($1, $2, 'PUT', '/api/workorder/accept', '/api/workOrder/accept', 'accept', $3, $4, 'sending', now() - $5::interval)`,
+			people[0].Id, req.MessageId, []int64{wo}, string(body), age); err != nil {
+			t.Fatal(err)
+		}
+		return req
+	}
+	// The service had taken the first before the hub died.
+	if err := o.direct().Accept(ctx, &api.AcceptRequest{WorkOrderId: landed}); err != nil {
+		t.Fatal(err)
+	}
+	took, notTaken, fresh := doubt(landed, 3*time.Minute), doubt(lost, 3*time.Minute), doubt(recent, 0)
+	served := o.logWrites(func(*http.Request, int) serviceFault { return serviceFault{} })
+	if err := a.hub.settleOrphans(ctx); err != nil {
+		t.Fatal(err)
+	}
+	he, _ := waitEvent(t, events, func(he HubEvent, _ sseEvent) bool { return he.Header.WorkOrderId == landed })
+	if he.PerformedBy.Name != "Ana Ruiz" || he.Header.MessageId != took.MessageId || he.Header.Action != "AcceptedByContractor" {
+		t.Fatalf("the event of the write the service took: %+v", he)
+	}
+	if audit := readAudit(t, a, creds, landed); len(audit) != 1 || audit[0].Status != http.StatusOK || audit[0].Person != "Ana Ruiz" {
+		t.Fatalf("its audit: %+v", audit)
+	}
+	states := map[string]string{}
+	for _, req := range []*api.AcceptRequest{took, notTaken, fresh} {
+		var st string
+		o.db.Pool.QueryRow(ctx, `SELECT state FROM intents WHERE message_id = $1`, req.MessageId).Scan(&st)
+		states[req.MessageId] = st
+	}
+	if states[took.MessageId] != intentAnswered || states[notTaken.MessageId] != "unsent" || states[fresh.MessageId] != intentSending {
+		t.Fatalf("after settling: taken %s, not taken %s, of a moment ago %s", states[took.MessageId], states[notTaken.MessageId], states[fresh.MessageId])
+	}
+	if n := served.count(); n != 0 {
+		t.Fatalf("settling sent %d writes", n)
+	}
+	if err := ana.Accept(ctx, notTaken); err != nil {
+		t.Fatalf("the write not taken, sent again by its desktop: %v", err)
+	}
+	if n := served.count(); n != 1 {
+		t.Fatalf("it reached the service %d times, want once", n)
 	}
 }

@@ -43,6 +43,9 @@ func (h *Hub) leaderLoop(ctx context.Context) {
 			if err := h.SyncNow(ctx); err != nil && ctx.Err() == nil {
 				h.log.Warn("sync failed", "err", err)
 			}
+			if err := h.settleOrphans(ctx); err != nil && ctx.Err() == nil {
+				h.log.Warn("settling writes left in doubt", "err", err)
+			}
 			if err := conn.Ping(ctx); err != nil {
 				if ctx.Err() == nil {
 					h.log.Warn("lost the sync lock's connection; another instance may sync now", "err", err)

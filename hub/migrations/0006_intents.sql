@@ -17,7 +17,8 @@ CREATE TABLE intents (
     -- sending: committed, maybe sent, no answer recorded (in doubt until
     --          the service is asked); answered: the service took it (status
     --          200, answer); refused: the service answered otherwise;
-    --          unknown: in doubt, and nothing can tell (409 "outcome unknown").
+    --          unknown: in doubt, and nothing can tell (409 "outcome unknown");
+    --          unsent: was in doubt, and the service said it did not take it.
     state       text        NOT NULL,
     status      int,
     answer      text,
