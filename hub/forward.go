@@ -219,6 +219,10 @@ func (h *Hub) forward(r *http.Request, wr *write, wait context.Context) error {
 		}
 		resp, err := h.send(call, r.Context(), wr.method, r.URL, wr.body, wr.contentType, wr.replayable)
 		if errors.Is(err, errNotSent) || errors.Is(err, errDesktopGone) {
+			// Not in doubt: nothing reached the service.
+			if uerr := h.db.unsentIntent(after, wr); uerr != nil {
+				h.log.Warn("marking a write unsent", "err", uerr)
+			}
 			return err
 		}
 		if err == nil {

@@ -72,6 +72,14 @@ func (db *DB) openIntent(ctx context.Context, wr *write) error {
 	return nil
 }
 
+// unsentIntent records that wr's latest attempt never reached the service.
+func (db *DB) unsentIntent(ctx context.Context, wr *write) error {
+	_, err := db.Pool.Exec(ctx, `UPDATE intents SET state = 'unsent', updated = now()
+		WHERE person_id = $1 AND message_id = $2 AND method = $3 AND route = $4 AND state = 'sending'`,
+		wr.person.Id, wr.messageId, wr.method, serve.Route(wr.route.Path))
+	return err
+}
+
 // settleIntent records in tx what became of wr: taken, refused, or still
 // in doubt (a server fault's answer does not say whether it was applied).
 func settleIntent(ctx context.Context, tx pgx.Tx, wr *write) error {

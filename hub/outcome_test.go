@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -155,5 +156,44 @@ func TestHubSettlesWritesInDoubtThatNoDesktopSendsAgain(t *testing.T) {
 	}
 	if n := served.count(); n != 1 {
 		t.Fatalf("it reached the service %d times, want once", n)
+	}
+}
+
+// A crew-only message that never reached the service (the company's token
+// had expired and a new one could not be had) is not in doubt: sent again
+// with its MessageId, it goes out, once, rather than being answered
+// "outcome unknown".
+func TestHubAWriteThatNeverLeftIsNotInDoubt(t *testing.T) {
+	o := newOffice(t, sandbox.Options{NoMessageIdDedup: true})
+	a := o.start(nil)
+	ana, _ := o.person(a, "Ana Ruiz")
+	id := newWorkOrder(t, o)
+	ctx := context.Background()
+	if err := ana.Accept(ctx, &api.AcceptRequest{WorkOrderId: id}); err != nil {
+		t.Fatal(err)
+	}
+	var expired, refused, posted atomic.Int64
+	o.setIntercept(func(w http.ResponseWriter, r *http.Request) bool {
+		switch {
+		case r.Method == http.MethodPost && r.URL.Path == "/api/messages" && expired.Add(1) == 1:
+			w.WriteHeader(http.StatusUnauthorized) // the company's token has just expired
+			return true
+		case r.URL.Path == "/oauth/token" && expired.Load() == 1 && refused.Add(1) == 1:
+			w.WriteHeader(http.StatusServiceUnavailable) // and no new one now
+			return true
+		case r.Method == http.MethodPost && r.URL.Path == "/api/messages":
+			posted.Add(1)
+		}
+		return false
+	})
+	req := &api.MessageRequest{WorkOrderId: id, Text: "crew only: bring the long ladder", MessageVisibility: api.VisibilityCruOnly}
+	if err := ana.SendMessage(ctx, req); err == nil || api.IsOutcomeUnknown(err) {
+		t.Fatalf("the message sent while the company had no token: %v, want the service unreachable", err)
+	}
+	if err := ana.SendMessage(ctx, req); err != nil {
+		t.Fatalf("sent again with its MessageId: %v", err)
+	}
+	if n := posted.Load(); n != 1 {
+		t.Fatalf("the message reached the service %d times, want once", n)
 	}
 }
