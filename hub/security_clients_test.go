@@ -337,3 +337,43 @@ func linesFrom(lines []map[string]any, addr string) []map[string]any {
 	}
 	return out
 }
+
+// Behind the office's load balancer (a trusted proxy), the limits are the
+// clients' it names: guessing from one client behind it is refused,
+// while another client behind the same proxy signs in at once.
+func TestSecuritySignInLimitsBehindATrustedProxyAreEachClients(t *testing.T) {
+	o := newOffice(t, sandbox.Options{})
+	a := o.start(func(opts *Options) {
+		opts.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}
+	})
+	ana, err := o.db.AddPerson(context.Background(), "Ana Ruiz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	signIn := func(client, secret string) int {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, a.srv.URL+"/oauth/token",
+			strings.NewReader("grant_type=client_credentials&client_id="+ana.ClientId+"&client_secret="+secret))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("X-Forwarded-For", client)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	limited := false
+	for range 50 {
+		if signIn("203.0.113.5", "guess") == http.StatusTooManyRequests {
+			limited = true
+			break
+		}
+	}
+	if !limited {
+		t.Fatal("50 guesses from one client behind the proxy were all checked")
+	}
+	if status := signIn("203.0.113.6", ana.ClientSecret); status != http.StatusOK {
+		t.Fatalf("Ana from another client behind the same proxy: HTTP %d", status)
+	}
+}
