@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -28,9 +29,11 @@ type childConfig struct {
 	CertPEM []byte
 	// SyncEvery: 0 = 200 ms.
 	SyncEvery time.Duration
-	// Addr, when set, is where the instance listens (an instance started
-	// again after a kill takes its place); else a free loopback port.
-	Addr string
+	// Inherited: the instance serves the listening socket its parent hands
+	// it (file 3), as one started by socket activation: an instance started
+	// again after a kill takes over the same address, and connections made
+	// meanwhile wait for it. Else it listens on a free loopback port.
+	Inherited bool
 	// StreamsPerPerson and ConnsPerClient, when set, are its Options'.
 	StreamsPerPerson, ConnsPerClient int
 }
@@ -73,9 +76,9 @@ func runChildInstance() int {
 	}
 	srv := httptest.NewUnstartedServer(nil)
 	srv.Config = h.NewServer()
-	if cfg.Addr != "" {
+	if cfg.Inherited {
 		srv.Listener.Close()
-		if srv.Listener, err = net.Listen("tcp", cfg.Addr); err != nil {
+		if srv.Listener, err = net.FileListener(os.NewFile(3, "listener")); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
@@ -115,8 +118,10 @@ func (o *office) startChildWith(t testing.TB, cfg childConfig, limit time.Durati
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
+	// The child's stderr is copied in by exec's goroutine while the test
+	// may read it for a failure message.
+	stderr := &lockedBuffer{}
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -140,4 +145,22 @@ func (o *office) startChildWith(t testing.TB, cfg childConfig, limit time.Durati
 		t.Fatalf("the child instance did not sync within %v: %s", limit, stderr.String())
 	}
 	return nil, ""
+}
+
+// lockedBuffer is a buffer one goroutine writes while another reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

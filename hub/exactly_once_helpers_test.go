@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -229,15 +230,22 @@ func (c *killableChild) kill() {
 	<-c.dead
 }
 
-// startKillable runs a hub instance in its own process at addr, and
-// returns once it has synced.
-func (o *office) startKillable(t *testing.T, addr string) *killableChild {
+// startKillable runs a hub instance in its own process serving l (the
+// parent keeps it open, so an instance started again takes its place and
+// connections made meanwhile wait), and returns once it is ready.
+func (o *office) startKillable(t *testing.T, l *net.TCPListener) *killableChild {
 	t.Helper()
-	cfg := childConfig{DB: o.url, Addr: addr, Service: api.Connection{BaseURL: o.info.BaseURL, TokenURL: o.info.TokenURL,
+	cfg := childConfig{DB: o.url, Inherited: true, Service: api.Connection{BaseURL: o.info.BaseURL, TokenURL: o.info.TokenURL,
 		ClientID: o.info.ClientID, ClientSecret: o.info.ClientSecret}}
 	enc, _ := json.Marshal(cfg)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), childEnv+"="+string(enc))
+	f, err := l.File()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close() // the child has its own
+	cmd.ExtraFiles = []*os.File{f}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

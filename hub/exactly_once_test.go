@@ -16,15 +16,16 @@ import (
 	"github.com/workorderdesk/workdesk/hub/pgtest"
 )
 
-// freeAddr is a loopback address nobody listens on now.
-func freeAddr(t *testing.T) string {
+// hubSocket is the listening socket hub instances in processes of their
+// own take turns to serve.
+func hubSocket(t *testing.T) *net.TCPListener {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	return l.Addr().String()
+	t.Cleanup(func() { l.Close() })
+	return l.(*net.TCPListener)
 }
 
 // twoDesktops are Ana's and Bo's desktops at the hub at url, each with
@@ -94,9 +95,9 @@ func flatten(plans [][][]plannedWrite) [][]plannedWrite {
 // every write has its audit row and its event.
 func TestHubExactlyOnceWhenKilled(t *testing.T) {
 	o := newOffice(t, sandbox.Options{NoMessageIdDedup: true})
-	addr := freeAddr(t)
+	sock := hubSocket(t)
 	var current atomic.Pointer[killableChild]
-	current.Store(o.startKillable(t, addr))
+	current.Store(o.startKillable(t, sock))
 	kills := make(chan struct{}, 16)
 	kill := func() {
 		current.Load().kill()
@@ -116,7 +117,7 @@ func TestHubExactlyOnceWhenKilled(t *testing.T) {
 		}
 		return serviceFault{}
 	})
-	clients, plans := twoDesktops(t, o, "http://"+addr, 15)
+	clients, plans := twoDesktops(t, o, "http://"+sock.Addr().String(), 15)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	done, answered := runDesktops(ctx, t, clients, plans)
@@ -124,7 +125,7 @@ func TestHubExactlyOnceWhenKilled(t *testing.T) {
 	for running := true; running; {
 		select {
 		case <-kills:
-			current.Store(o.startKillable(t, addr))
+			current.Store(o.startKillable(t, sock))
 			restarts++
 		case <-done:
 			running = false

@@ -170,6 +170,15 @@ var errSignedOut = errors.New("the person was disabled")
 func (h *Hub) forward(r *http.Request, wr *write, wait context.Context) error {
 	after := context.WithoutCancel(r.Context())
 	call := after
+	h.waiting.Add(1)
+	waiting := true
+	turnCame := func() {
+		if waiting {
+			waiting = false
+			h.waiting.Add(-1)
+		}
+	}
+	defer turnCame()
 	if !wr.replayable {
 		call = r.Context()
 		release, err := h.takeUploadSlot(wait)
@@ -179,6 +188,7 @@ func (h *Hub) forward(r *http.Request, wr *write, wait context.Context) error {
 		defer release()
 	}
 	err := h.locked(after, wait, wr.workOrders, func(tx pgx.Tx) error {
+		turnCame()
 		// The person may have been disabled while the write waited.
 		var disabled bool
 		if err := tx.QueryRow(after, `SELECT disabled FROM people WHERE id = $1`, wr.person.Id).Scan(&disabled); err != nil {

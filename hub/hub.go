@@ -78,7 +78,15 @@ type Options struct {
 	// Version is the hub's version, said to a desktop whose call it does
 	// not forward.
 	Version string
-	Logger  *slog.Logger
+	// StreamHeartbeat is how often an event stream shows it is alive and
+	// checks its person is still enabled (the notice that ends a disabled
+	// person's streams can be missed); 0 = DefaultStreamHeartbeat. The
+	// instances of one office use the same.
+	StreamHeartbeat time.Duration
+	// Now is the clock the sign-in rate limits refill by; nil = time.Now.
+	// Tests stop it, so the limits do not depend on the machine's speed.
+	Now    func() time.Time
+	Logger *slog.Logger
 }
 
 // Hub is one instance. Any number of them share one database.
@@ -112,6 +120,8 @@ type Hub struct {
 	sec *secLog
 	// uploads holds a slot per upload with the service (takeUploadSlot).
 	uploads chan struct{}
+	// waiting counts the writes waiting to go to the service (WritesWaiting).
+	waiting atomic.Int64
 	// fetches shares one fetch of a read among the desktops asking at once.
 	fetches singleflight.Group
 
@@ -155,6 +165,12 @@ func New(opts Options) (*Hub, error) {
 	}
 	if opts.BodyTimeout <= 0 {
 		opts.BodyTimeout = DefaultBodyTimeout
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.StreamHeartbeat <= 0 {
+		opts.StreamHeartbeat = DefaultStreamHeartbeat
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
@@ -235,3 +251,11 @@ func (h *Hub) Close() {
 
 // Syncs counts the syncs this instance completed (tests and the status line).
 func (h *Hub) Syncs() int64 { return h.syncs.Load() }
+
+// WritesWaiting is how many desktops' writes this instance holds that have
+// not gone to the service yet: waiting for their turn at a work order (one
+// write at a time each, across instances), for an upload slot or for a
+// database connection. A number that stays high says the service is slow
+// to answer, or one work order is busy; tests wait on it to know that
+// writes are queued.
+func (h *Hub) WritesWaiting() int64 { return h.waiting.Load() }

@@ -20,7 +20,7 @@ import (
 // the hub and never reaches the service with the company's token. A read
 // the desktop makes with the marker in its query does, so the watch on
 // the service sees what it should.
-func TestOddPathsNeverReachTheService(t *testing.T) {
+func TestSecurityOddPathsNeverReachTheService(t *testing.T) {
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	_, creds := o.person(a, "Ana Ruiz")

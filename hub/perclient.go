@@ -75,7 +75,7 @@ func (c *connsPerClient) track(conn net.Conn, state http.ConnState) {
 // after a burst.
 const (
 	anonAtOnce  = 16
-	anonBurst   = 60
+	anonBurst   = 100
 	anonEvery   = 100 * time.Millisecond
 	anonBlocked = 5 * time.Second // the Retry-After of a refusal
 )

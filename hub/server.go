@@ -36,7 +36,7 @@ func (h *Hub) Handler() http.Handler {
 			h.serveNotify(w, r, addr)
 			return
 		case p == "/oauth/token":
-			done, ok := h.anon.start(addr, time.Now())
+			done, ok := h.anon.start(addr, h.opts.Now())
 			if !ok {
 				h.tooMany(w, r, addr, "sign-ins")
 				return
@@ -110,7 +110,7 @@ func (h *Hub) serveNotify(w http.ResponseWriter, r *http.Request, addr netip.Add
 		return
 	}
 	if _, err := h.opts.Verifier.Verify(r.Header.Get("Authorization")); err != nil {
-		done, ok := h.anon.start(addr, time.Now())
+		done, ok := h.anon.start(addr, h.opts.Now())
 		if !ok {
 			h.tooMany(w, r, addr, "notifications whose token does not verify")
 			return
@@ -145,7 +145,7 @@ func (h *Hub) authorize(w http.ResponseWriter, r *http.Request, addr netip.Addr)
 			h.sec.note(secDisabledCall, addr, disabled+": "+r.Method+" "+serve.Route(r.URL.EscapedPath()))
 		}
 	}
-	if !h.anon.refused(addr, time.Now()) {
+	if !h.anon.refused(addr, h.opts.Now()) {
 		h.tooMany(w, r, addr, "calls without a valid sign-in")
 		return Person{}, false
 	}
@@ -161,7 +161,7 @@ func (h *Hub) serveToken(w http.ResponseWriter, r *http.Request, addr netip.Addr
 		h.sec.note(secSignInRefused, addr, "not a sign-in form")
 		return
 	}
-	if ok, wait := h.signIns.allow(keyOf(addr), id, time.Now()); !ok {
+	if ok, wait := h.signIns.allow(keyOf(addr), id, h.opts.Now()); !ok {
 		h.sec.note(secRateLimited, addr, "sign-ins")
 		secs := int(math.Ceil(wait.Seconds()))
 		w.Header().Set("Retry-After", strconv.Itoa(secs))

@@ -33,10 +33,10 @@ const closeStreamChannel = "workdesk_hub_close_stream"
 // ended; the desktop reconnects with Last-Event-ID and catches up from the log.
 const subscriberBuffer = 1024
 
-// streamHeartbeat is how often an open stream refreshes its row in streams
-// (GET /api/hub/sessions) and sends a comment line to keep proxies from
-// closing it.
-const streamHeartbeat = 10 * time.Second
+// DefaultStreamHeartbeat is how often an open stream refreshes its row in
+// streams (GET /api/hub/sessions), checks that its person is still
+// enabled, and sends a comment line to keep proxies from closing it.
+const DefaultStreamHeartbeat = 10 * time.Second
 
 // streams fans the event log out to this instance's open streams. One
 // LISTEN connection per instance hears every instance's NOTIFY and reads
@@ -219,7 +219,7 @@ func (s *streams) endStream(id int64) {
 // office's connections. Streams of an instance gone quiet are not counted.
 func (s *streams) keepNewest(ctx context.Context, person int64) error {
 	rows, err := s.h.db.Pool.Query(ctx, `SELECT id, instance FROM streams WHERE person_id = $1 AND seen > now() - $2::interval
-		ORDER BY id DESC OFFSET $3`, person, 3*streamHeartbeat, s.h.opts.StreamsPerPerson)
+		ORDER BY id DESC OFFSET $3`, person, 3*s.h.opts.StreamHeartbeat, s.h.opts.StreamsPerPerson)
 	if err != nil {
 		return err
 	}
@@ -342,7 +342,7 @@ func (s *streams) serve(w http.ResponseWriter, r *http.Request, p Person) {
 	} else {
 		sent = max(delivered, newest)
 	}
-	tick := time.NewTicker(streamHeartbeat)
+	tick := time.NewTicker(s.h.opts.StreamHeartbeat)
 	defer tick.Stop()
 	for {
 		select {
@@ -457,7 +457,7 @@ func (h *Hub) serveSessions(w http.ResponseWriter, r *http.Request) {
 		msgID = uuid.NewString()
 	}
 	rows, err := h.db.Pool.Query(r.Context(), `SELECT p.name, min(s.opened), count(*) FROM streams s JOIN people p ON p.id = s.person_id
-		WHERE s.seen > now() - $1::interval AND NOT p.disabled GROUP BY p.name ORDER BY p.name`, 3*streamHeartbeat)
+		WHERE s.seen > now() - $1::interval AND NOT p.disabled GROUP BY p.name ORDER BY p.name`, 3*h.opts.StreamHeartbeat)
 	if err != nil {
 		serve.WriteError(w, unavailable("the hub cannot reach its database"), msgID)
 		return
