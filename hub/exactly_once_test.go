@@ -94,6 +94,7 @@ func flatten(plans [][][]plannedWrite) [][]plannedWrite {
 // gets every write once, none missing, each work order's in order; and
 // every write has its audit row and its event.
 func TestHubExactlyOnceWhenKilled(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{NoMessageIdDedup: true})
 	sock := hubSocket(t)
 	var current atomic.Pointer[killableChild]
@@ -160,6 +161,7 @@ func pgStopFor(t *testing.T) time.Duration {
 // reaches the service once, none missing, each work order's in order, and
 // every write answered 200 has its audit row and its event.
 func TestHubExactlyOnceWhenAnswersAreLostAndPostgresStops(t *testing.T) {
+	t.Parallel()
 	pg := pgtest.StartT(t)
 	o := newOfficeAt(t, pg.NewDB(t), sandbox.Options{NoMessageIdDedup: true})
 	a := o.start(nil)

@@ -24,6 +24,7 @@ import (
 // what the service says from the event alone: the service is asked once,
 // not once per desktop, and no desktop asks the hub either.
 func TestSecurityAHintIsReadAgainOnceForEveryDesktop(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	ctx := context.Background()

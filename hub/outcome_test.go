@@ -21,6 +21,7 @@ import (
 // service's error body, which the desktop's client reads as such. Sent
 // again under a new MessageId (the person's "Send again"), it goes.
 func TestHubAMessageNothingCanSettleIsNotSentAgain(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{NoMessageIdDedup: true})
 	a := o.start(nil)
 	ana, creds := o.person(a, "Ana Ruiz")
@@ -63,6 +64,7 @@ func TestHubAMessageNothingCanSettleIsNotSentAgain(t *testing.T) {
 // a second time, and her next write, which the service has not seen, goes
 // out once.
 func TestHubAfterARestoreChecksWithTheServiceBeforeSending(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{NoMessageIdDedup: true})
 	a := o.start(nil)
 	ana, creds := o.person(a, "Ana Ruiz")
@@ -103,6 +105,7 @@ func TestHubAfterARestoreChecksWithTheServiceBeforeSending(t *testing.T) {
 // the one it did not is marked unsent, and goes out once when its desktop
 // does send it again; one of a moment ago is left to its desktop.
 func TestHubSettlesWritesInDoubtThatNoDesktopSendsAgain(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{NoMessageIdDedup: true})
 	a := o.start(nil)
 	ana, creds := o.person(a, "Ana Ruiz")
@@ -164,6 +167,7 @@ func TestHubSettlesWritesInDoubtThatNoDesktopSendsAgain(t *testing.T) {
 // with its MessageId, it goes out, once, rather than being answered
 // "outcome unknown".
 func TestHubAWriteThatNeverLeftIsNotInDoubt(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{NoMessageIdDedup: true})
 	a := o.start(nil)
 	ana, _ := o.person(a, "Ana Ruiz")

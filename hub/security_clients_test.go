@@ -22,6 +22,7 @@ import (
 // the rightmost address of X-Forwarded-For that is not one of its proxies;
 // and what limits count it as: an IPv4 address, or an IPv6 /64.
 func TestSecurityClientAddressOf(t *testing.T) {
+	t.Parallel()
 	proxies := []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("fd00::/64")}
 	for _, c := range []struct {
 		peer, xff, want string
@@ -64,6 +65,7 @@ func TestSecurityClientAddressOf(t *testing.T) {
 // at 127.0.0.1 signs in, searches, reads and writes: at least 95% of its
 // calls are answered.
 func TestSecurityStalledSocketsFromOneAddressLeaveTheOfficeWorking(t *testing.T) {
+	// Not parallel: its 1,100 sockets would slow the tests beside it.
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	creds, err := o.db.AddPerson(context.Background(), "Ana Ruiz")
@@ -165,6 +167,7 @@ func TestSecurityStalledSocketsFromOneAddressLeaveTheOfficeWorking(t *testing.T)
 // made-up client ids: they are refused (401, then 429), while Ana signs in
 // from 127.0.0.1 at once, and Ben too, five times in a row.
 func TestSecuritySignInGuessingFromOneAddressNeverLocksOutAnother(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	ctx := context.Background()
@@ -209,6 +212,7 @@ func TestSecuritySignInGuessingFromOneAddressNeverLocksOutAnother(t *testing.T) 
 // another: the oldest are closed, on whichever instance, and the newest
 // eight stay open.
 func TestSecurityAPersonHoldsAtMostEightStreams(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a, b := o.start(nil), o.start(nil)
 	_, creds := o.person(a, "Ana Ruiz")
@@ -254,6 +258,7 @@ func TestSecurityAPersonHoldsAtMostEightStreams(t *testing.T) {
 // the calls of a disabled person; and nothing in it is a secret or a
 // token.
 func TestSecurityLogSumsRefusalsWithoutSecrets(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	logs := &logBuffer{}
 	a := o.start(func(opts *Options) {
@@ -342,6 +347,7 @@ func linesFrom(lines []map[string]any, addr string) []map[string]any {
 // clients' it names: guessing from one client behind it is refused,
 // while another client behind the same proxy signs in at once.
 func TestSecuritySignInLimitsBehindATrustedProxyAreEachClients(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(func(opts *Options) {
 		opts.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}

@@ -80,6 +80,7 @@ func notificationToken(t *testing.T, o *office) string {
 // order as the service says it is when the hub reads it again, and the
 // facts only an invoice's notification carries, under "Notification".
 func TestSecurityForgedNotificationsReachNoDesktop(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	_, boCreds := o.person(a, "Bo Chen")
@@ -195,6 +196,7 @@ func truthJSON(t *testing.T, wo *api.WorkOrder) string {
 // header of anyone else, is not believed. Each refusal is in the security
 // log with the client's address and why.
 func TestSecurityNotifyFromTheDocumentedRangeOnly(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	logs := &logBuffer{}
 	a := o.start(func(opts *Options) {

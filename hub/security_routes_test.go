@@ -66,6 +66,7 @@ func rawCall(t *testing.T, hubURL, method, path, tok, contentType, body string) 
 // token. Routes are matched regardless of case, as the service matches
 // them: the desktop's own call in capitals is forwarded.
 func TestSecurityOnlyTheDesktopsRoutesAreForwarded(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(func(opts *Options) { opts.Version = "9.9-test" })
 	firstSyncDone(t, a) // the hub's own reads are not the desktop's
@@ -119,6 +120,7 @@ func TestSecurityOnlyTheDesktopsRoutesAreForwarded(t *testing.T) {
 // as soon as it passes the limit): not a 503 the desktop would retry. A
 // file announced too large never reaches the service, and none is stored.
 func TestSecurityAnUploadOverTheLimitIsRefusedAtOnce(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	ana, creds := o.person(a, "Ana Ruiz")
@@ -195,6 +197,7 @@ func TestSecurityAnUploadOverTheLimitIsRefusedAtOnce(t *testing.T) {
 // under the desktop's own routes. None reaches the service, under any
 // method; each is refused (404 or 400).
 func TestSecurityPathTraversalVariantsNeverReachTheService(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	_, creds := o.person(a, "Ana Ruiz")
