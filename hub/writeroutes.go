@@ -1,28 +1,17 @@
 package hub
 
 import (
-	"net/http"
-
 	"github.com/workorderdesk/workdesk/api/serve"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
 // writeRoute is a write the hub forwards: the service call of one kind of
-// the outbox's action table, the event a colleague's doing it becomes, and
-// what of the work order the event carries re-read besides its record.
-//
-// The routes and events belong to storage's action table (one entry per
-// action); until its WriteRoutes accessor is on main, this small table
-// stands in for it, one row per route, and writeRouteOf is the only way the
-// hub reads it.
+// the outbox's action table (storage.WriteRoutes: its route, its kind,
+// whose landed check settles a write in doubt, and the hub event a
+// colleague's doing it becomes), and what of the work order that event
+// carries re-read besides its record.
 type writeRoute struct {
-	Method, Path string
-	Kind         storage.OutboxKind
-	// Event is the action of the hub's own event for it: never one of the
-	// service's notification actions (§9.3), so a desktop never takes a
-	// colleague's write for the customer's notification or the reverse.
-	Event string
-	// Reread is what the event carries besides the work order's record.
+	storage.WriteRoute
 	Reread rereadParts
 }
 
@@ -36,33 +25,21 @@ const (
 	rereadInvoiceAttachments
 )
 
-var writeTable = []writeRoute{
-	{http.MethodPut, "/api/workOrder/accept", storage.KindAccept, "AcceptedByContractor", 0},
-	{http.MethodPut, "/api/workOrder/reject", storage.KindReject, "RejectedByContractor", 0},
-	{http.MethodPut, "/api/bulk/accept", storage.KindBulkAccept, "AcceptedByContractor", 0},
-	{http.MethodPut, "/api/bulk/reject", storage.KindBulkReject, "RejectedByContractor", 0},
-	{http.MethodPut, "/api/workOrder/appointmentInfo", storage.KindAppointment, "AppointmentSet", 0},
-	{http.MethodPut, "/api/workOrder/checkIn", storage.KindCheckIn, "CheckedInByContractor", 0},
-	{http.MethodPut, "/api/workOrder/pause", storage.KindPause, "PausedByContractor", 0},
-	{http.MethodPut, "/api/workOrder/checkOut", storage.KindCheckOut, "CheckedOutByContractor", rereadInvoice},
-	{http.MethodPut, "/api/workOrder/workDoneDetails", storage.KindWorkDoneDetails, "WorkDoneDetailsSent", rereadInvoice},
-	{http.MethodPut, "/api/workOrder/quoteSubmit", storage.KindQuote, "QuoteSubmitted", 0},
-	{http.MethodPost, "/api/messages", storage.KindMessage, "MessageSentByContractor", rereadMessages},
-	{http.MethodPost, "/api/attachments", storage.KindAttachment, "AttachmentAddedByContractor", rereadAttachments},
-	{http.MethodPut, "/api/invoice", storage.KindInvoiceSave, "InvoiceSaved", rereadInvoice},
-	{http.MethodDelete, "/api/invoice", storage.KindInvoiceDelete, "InvoiceDeleted", rereadInvoice},
-	{http.MethodPut, "/api/invoice/submit", storage.KindInvoiceSubmit, "InvoiceSubmitted", rereadInvoice},
-	{http.MethodPost, "/api/invoice/attachments", storage.KindInvoiceAttachmentAdd, "InvoiceAttachmentAdded", rereadInvoiceAttachments},
-	{http.MethodDelete, "/api/invoice/attachments", storage.KindInvoiceAttachmentRemove, "InvoiceAttachmentDeleted", rereadInvoiceAttachments},
-	{http.MethodPost, "/api/procedure/step/attachments", storage.KindStepAttachmentAdd, "StepAttachmentAdded", 0},
-	{http.MethodDelete, "/api/procedure/step/attachments", storage.KindStepAttachmentRemove, "StepAttachmentDeleted", 0},
+// groupParts is what a write of each group of the action table changes
+// besides the work order's record: the part of it the group is about (a
+// check-out or completion details reach the invoice).
+var groupParts = map[storage.OutboxGroup]rereadParts{
+	storage.GroupMessage: rereadMessages,
+	storage.GroupFile:    rereadAttachments,
+	storage.GroupInvoice: rereadInvoice | rereadInvoiceAttachments,
+	storage.GroupVisit:   rereadInvoice,
 }
 
-// writeRoutes indexes writeTable by method and route.
+// writeRoutes indexes the action table's routes by method and route.
 var writeRoutes = func() map[readRoute]writeRoute {
-	m := make(map[readRoute]writeRoute, len(writeTable))
-	for _, w := range writeTable {
-		m[readRoute{w.Method, serve.Route(w.Path)}] = w
+	m := map[readRoute]writeRoute{}
+	for _, w := range storage.WriteRoutes() {
+		m[readRoute{w.Method, serve.Route(w.Path)}] = writeRoute{WriteRoute: w, Reread: groupParts[w.Group]}
 	}
 	return m
 }()
