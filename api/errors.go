@@ -28,12 +28,6 @@ const (
 	CodeWorkOrderNotCompleted = 3051
 	CodeInvoiceInvalid        = 3052
 	CodeTaxMismatch           = 3056
-
-	// CodeOutcomeUnknown is not the service's: it marks a write whose
-	// answer was lost when nothing documented can tell whether it took
-	// effect (a message no list shows, the hub's 409 "outcome unknown").
-	// The person decides: send it again, or discard it.
-	CodeOutcomeUnknown = -1
 )
 
 // ValidationError is one item of Error.ValidationErrors (codes 21xx).
@@ -118,15 +112,6 @@ func IsWrongStatus(err error) bool { return HasCode(err, CodeWrongStatus) }
 func IsNotFoundOrRecalled(err error) bool {
 	e, ok := asError(err)
 	return ok && (e.Code == CodeNotFoundOrRecalled || e.StatusCode == http.StatusNotFound)
-}
-
-// IsOutcomeUnknown: the office hub's answer to a write it cannot tell
-// landed (HTTP 409 saying "outcome unknown"): an earlier attempt may have
-// reached the service, so sending again might do it twice.
-func IsOutcomeUnknown(err error) bool {
-	e, ok := asError(err)
-	return ok && (e.Code == CodeOutcomeUnknown ||
-		e.StatusCode == http.StatusConflict && strings.Contains(strings.ToLower(e.Message), "outcome unknown"))
 }
 
 // IsQuotesNotAllowed: the customer does not accept quotes (3004).

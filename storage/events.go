@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -112,7 +111,7 @@ VALUES (?,?,?,?,?,?) ON CONFLICT(message_id) DO NOTHING`, key, woID, h.Action, m
 			return nil
 		}
 		out.Fresh = true
-		if !api.KnownAction(h.Action) && EventPerformer(ev) == "" {
+		if !api.KnownAction(h.Action) && !hubWrite(ev) {
 			s.log.Info("notification of an action the app does not know; logged only", "action", h.Action, "workOrder", woID)
 		}
 		if rr == nil {
@@ -221,7 +220,7 @@ func (s *Store) Events(ctx context.Context, woID int64) ([]EventRecord, error) {
 		if err := rows.Scan(&raw, &at); err != nil {
 			return nil, fmt.Errorf("storage: reading events: %w", err)
 		}
-		ev, err := api.ParseEvent([]byte(raw))
+		ev, err := parseEvent([]byte(raw))
 		if err != nil {
 			return nil, fmt.Errorf("storage: decoding a stored event: %w", err)
 		}
@@ -253,9 +252,13 @@ func (s *Store) InvoiceNotice(ctx context.Context, woID int64) (*InvoiceNotice, 
 	if err != nil {
 		return nil, fmt.Errorf("storage: reading the invoice notifications of work order %d: %w", woID, err)
 	}
-	var b api.InvoiceStatusChangedEvent
-	if err := json.Unmarshal([]byte(raw), &b); err != nil {
+	ev, err := parseEvent([]byte(raw))
+	if err != nil {
 		return nil, fmt.Errorf("storage: decoding an invoice notification: %w", err)
 	}
-	return &InvoiceNotice{InvoiceStatusChangedEvent: b, At: time.UnixMilli(at).UTC()}, nil
+	b, ok := ev.Body.(*api.InvoiceStatusChangedEvent)
+	if !ok {
+		return nil, nil
+	}
+	return &InvoiceNotice{InvoiceStatusChangedEvent: *b, At: time.UnixMilli(at).UTC()}, nil
 }

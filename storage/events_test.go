@@ -22,6 +22,7 @@ func event(t *testing.T, woID int64, action, msgID string, at time.Time, body an
 }
 
 func TestHandleEventIgnoresStaleRedelivery(t *testing.T) {
+	t.Parallel()
 	s, _ := openTest(t)
 	ctx := context.Background()
 	// The replica already holds a version synced after the event happened.

@@ -51,6 +51,40 @@ func EventPerformer(ev api.Event) string {
 	return ""
 }
 
+// hubWrite reports an event the office hub made of a colleague's write it
+// forwarded: an action of the hub's own naming from the action table
+// ("AcceptedByContractor", ...), never one of the service's notifications,
+// or one that names who acted through the hub.
+func hubWrite(ev api.Event) bool {
+	if _, ours := ColleagueWording(ev.Header.Action); ours {
+		return true
+	}
+	return EventPerformer(ev) != ""
+}
+
+// parseEvent decodes an event as a notification, received directly or
+// from the office hub. The hub passes on none of a notification's body,
+// only the facts the body alone carries, labelled under "Notification"
+// (hub.HubEvent documents the shape): those fill the typed body, so the
+// event reads the same in Activity and InvoiceNotice whichever way it
+// came. Facts that do not decode are left out: they are words to show,
+// and the event (its re-read) is applied without them.
+func parseEvent(raw []byte) (api.Event, error) {
+	ev, err := api.ParseEvent(raw)
+	if err != nil || ev.Body == nil {
+		return ev, err
+	}
+	var hub struct {
+		Notification json.RawMessage `json:"Notification"`
+	}
+	if json.Unmarshal(raw, &hub) == nil && len(hub.Notification) > 0 && hub.Notification[0] == '{' {
+		if body := api.NewEventBody(ev.Header.Action); json.Unmarshal(hub.Notification, body) == nil {
+			ev.Body = body
+		}
+	}
+	return ev, nil
+}
+
 // StreamStatus is the event stream's state (StreamOff when the engine does
 // not talk to a hub).
 func (e *Engine) StreamStatus() string {
@@ -178,16 +212,17 @@ func (e *Engine) openStream(ctx context.Context, url string, hc *http.Client) (*
 // be, then remembers its id. An event carrying its re-read record (the hub
 // re-read once: see Reread) is applied as it is, without a call; one
 // without is re-read through the hub. The hub's own events for writes a
-// colleague made through it (PerformedBy beside the envelope, an action of
-// the hub's naming) re-read everything about the work order first, so
-// those told of the event see the new state.
+// colleague made through it (hubWrite: an action of the hub's naming,
+// "AcceptedByContractor", ..., and PerformedBy beside the envelope) re-read
+// everything about the work order when they carry no re-read, so those
+// told of the event see the new state.
 func (e *Engine) applyStreamEvent(ctx context.Context, id, data string) error {
-	ev, err := api.ParseEvent([]byte(data))
+	ev, err := parseEvent([]byte(data))
 	if err != nil {
 		// One malformed event must not stall the stream for good.
 		e.Store.log.Warn("hub event that is not a notification; skipped", "id", id, "err", err)
 	} else {
-		colleague := EventPerformer(ev) != ""
+		colleague := hubWrite(ev)
 		if ev.Header.MessageId != "" && colleague && ev.Body == nil {
 			// A bulk write's events share its MessageId, one per work order.
 			ev.Header.MessageId += "/" + strconv.FormatInt(ev.Header.WorkOrderId, 10)

@@ -88,12 +88,16 @@ type OutboxRow struct {
 func (r OutboxRow) Visit() bool { return r.Group == GroupVisit }
 
 // MayHaveBeenSent reports a row whose answer was lost when nothing could
-// tell whether it took effect (OutcomeUnknown, or the office hub's 409
+// tell whether it took effect (ErrOutcomeUnknown, or the office hub's 409
 // "outcome unknown"): it waits for the person to send it again or discard
 // it, in the header and on the Activity tab.
 func (r OutboxRow) MayHaveBeenSent() bool {
-	return r.State == OutboxFailed && r.ErrorCode == api.CodeOutcomeUnknown
+	return r.State == OutboxFailed && r.ErrorCode == codeOutcomeUnknown
 }
+
+// codeOutcomeUnknown is the error code a row that may have been sent is
+// kept with: no code of the service's (they are all positive).
+const codeOutcomeUnknown = -1
 
 // Blocked reports whether the row keeps later actions on its work orders waiting.
 func (r OutboxRow) Blocked() bool {

@@ -2,7 +2,9 @@ package storage
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
 
 	"github.com/google/uuid"
@@ -15,8 +17,16 @@ const (
 	KindMessage OutboxKind = "message"
 )
 
+// FormMessage is the compose box of the work order's thread.
+const FormMessage Form = "message"
+
 var _ = register(GroupMessage, map[OutboxKind]*action{
 	KindMessage: {
+		rule:      api.SendMessage,
+		noun:      "Message",
+		route:     Route{http.MethodPost, "/api/messages"},
+		colleague: Colleague{Event: "MessageSentByContractor", Verb: "sent a message", Of: "on"},
+		fix:       &fix{form: FormMessage, again: "send it", draft: draftMessage},
 		send: func(ctx context.Context, sc *sendCtx) (any, error) {
 			var r api.MessageRequest
 			if err := sc.decode(&r); err != nil {
@@ -56,7 +66,7 @@ var _ = register(GroupMessage, map[OutboxKind]*action{
 					there++
 				}
 			}
-			sent, err := sc.s.doneTwins(ctx, sc.row, func(sc *sendCtx) bool {
+			sent, err := sc.doneTwins(ctx, func(sc *sendCtx) bool {
 				var o api.MessageRequest
 				return sc.decode(&o) == nil && o.Text == r.Text
 			})
@@ -64,6 +74,12 @@ var _ = register(GroupMessage, map[OutboxKind]*action{
 		},
 	},
 })
+
+func draftMessage(raw json.RawMessage, _ string) (*Draft, error) {
+	var q api.MessageRequest
+	err := json.Unmarshal(raw, &q)
+	return &Draft{Text: q.Text, Visibility: q.MessageVisibility}, err
+}
 
 // doneTwins counts the done rows of the same kind on the same work order,
 // other than row, that same says did the same thing: what the service

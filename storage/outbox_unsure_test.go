@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -95,16 +98,24 @@ func TestUnlistedMessageWithLostAnswerAsksThePerson(t *testing.T) {
 // unknown" to a write it cannot tell landed; the desktop treats it as a
 // lost answer nothing can check: the row waits as "may have been sent".
 func TestHubOutcomeUnknownAsksThePerson(t *testing.T) {
-	var posts atomic.Int64
+	var mu sync.Mutex
+	var posted []string // the MessageId of each post
 	hub := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		switch r.URL.Path {
 		case "/oauth/token":
 			fmt.Fprint(w, `{"access_token":"tok","token_type":"bearer","expires_in":1200}`)
 		case "/api/messages":
-			posts.Add(1)
+			body, _ := io.ReadAll(r.Body)
+			var req struct{ MessageId string }
+			json.Unmarshal(body, &req)
+			mu.Lock()
+			posted = append(posted, req.MessageId)
+			mu.Unlock()
+			// The hub's answer, as hub.outcomeUnknownBody writes it.
 			w.WriteHeader(http.StatusConflict)
-			fmt.Fprint(w, `{"Code":0,"Message":"Outcome unknown: the service's answer to an earlier attempt was lost, and no list shows whether it arrived.","MessageId":"x"}`)
+			fmt.Fprintf(w, `{"Code":0,"Message":%q,"MessageId":%q}`, api.OutcomeUnknown+
+				": this write may have reached the service already, and nothing the service offers can tell", req.MessageId)
 		default:
 			http.NotFound(w, r)
 		}
@@ -119,10 +130,28 @@ func TestHubOutcomeUnknownAsksThePerson(t *testing.T) {
 		t.Fatal(err)
 	}
 	row := mustRow(t)(s.SendMessage(ctx, 1, "Crew: the gate code changed", api.VisibilityCruOnly))
-	sendAll(t, NewSender(s, c, SenderOptions{Backoff: noWait}))
+	x := NewSender(s, c, SenderOptions{Backoff: noWait})
+	sendAll(t, x)
 	got := rowState(t, s, row.Id)
-	if !got.MayHaveBeenSent() || !strings.Contains(got.Error, "no list shows") || posts.Load() != 1 {
-		t.Fatalf("after the hub's 409: %s (code %d) %q, %d posts; want one post and the row asking the person", got.State, got.ErrorCode, got.Error, posts.Load())
+	mu.Lock()
+	n := len(posted)
+	mu.Unlock()
+	if !got.MayHaveBeenSent() || !strings.Contains(got.Error, "nothing the service offers can tell") || n != 1 {
+		t.Fatalf("after the hub's 409: %s (code %d) %q, %d posts; want one post and the row asking the person", got.State, got.ErrorCode, got.Error, n)
+	}
+	// Send again is a new request: the hub never sends the old MessageId again.
+	if _, err := s.Retry(ctx, row.Id); err != nil {
+		t.Fatal(err)
+	}
+	sendAll(t, x)
+	mu.Lock()
+	ids := slices.Clone(posted)
+	mu.Unlock()
+	if len(ids) != 2 || ids[0] == ids[1] || ids[0] == "" {
+		t.Fatalf("sent again under MessageIds %q; want a new one", ids)
+	}
+	if got := rowState(t, s, row.Id); !got.MayHaveBeenSent() {
+		t.Fatalf("the hub answered 409 again: %s %q; want the row asking the person again", got.State, got.Error)
 	}
 	if err := s.Discard(ctx, row.Id); err != nil {
 		t.Fatalf("discarding it: %v", err)

@@ -15,22 +15,24 @@ import (
 // Each part is nil when it was not read (not touched, or its read failed:
 // the replica keeps what it had and the next sync catches up).
 //
-// The office hub re-reads once per notification and sends the result to
-// desktops beside the service's envelope, as the event's "Reread" member,
-// each part exactly as the service answered it:
+// The office hub re-reads once per notification and streams the result to
+// desktops as the event's "Reread" member (hub.HubEvent documents the
+// whole event), each part exactly as the service answered it:
 //
-//	{"Header": {...}, ...the notification's own body...,
+//	{"Header": {...},
+//	 "Notification": {...},  // the facts only the body carried (parseEvent)
 //	 "Reread": {
 //	   "WorkOrder":          {...},  // GET /api/workOrder's record
 //	   "Gone":               true,   // the re-read was refused with 3005 (recalled, no longer ours)
 //	   "Invoice":            {...},  // GET /api/invoice's Invoice
 //	   "Messages":           [...],  // GET /api/messages' list ([] = read, none)
 //	   "Attachments":        [...],  // GET /api/attachments' list
-//	   "InvoiceAttachments": [...],  // GET /api/invoice/attachments' list
-//	   "Settings":           [...]}} // GET /api/customerSettings, one per customer
+//	   "InvoiceAttachments": [...]}} // GET /api/invoice/attachments' list
 //
 // A desktop applies it with Store.ApplyNotification and calls nobody;
-// an event without "Reread" is re-read by the desktop through the hub.
+// an event without "Reread" (a company-level one: customer settings,
+// which only a desktop's own re-read fills in) is re-read by the desktop
+// through the hub.
 type Reread struct {
 	WorkOrder          *api.WorkOrder         `json:"WorkOrder,omitempty"`
 	Gone               bool                   `json:"Gone,omitempty"`

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"path/filepath"
-	"strings"
+	"strconv"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -132,44 +134,88 @@ func TestApplyNotificationTakesTheRereadNotTheBody(t *testing.T) {
 	}
 }
 
-// TestHubEventWithItsRereadCallsNobody: an event the hub streams with its
-// re-read record is applied as it is, without a single call to the hub's
-// API (nor the service's); one without is read again through the hub.
-func TestHubEventWithItsRereadCallsNobody(t *testing.T) {
-	ctx := context.Background()
-	rr := Reread{WorkOrder: &[]api.WorkOrder{mkWO(woSpec{id: 1, number: "WO-1", status: api.StatusOnHold, nte: "900", currency: "JPY",
-		updated: testNow.Add(time.Hour)})}[0]}
-	raw, err := api.MarshalEvent(api.EventHeader{WorkOrderId: 1, Action: api.ActionPutOnHold, ActionDate: testNow, MessageId: "hold-1"},
-		api.StatusChangedEvent{Status: api.StatusOnHold, Comment: "Waiting for parts"})
+// streamed is one event as the office hub streams it (hub.HubEvent): the
+// header, and beside it who acted through the hub, the facts only a
+// notification's body carries, and what the hub re-read. None of the
+// notification's body is passed on.
+func streamed(t *testing.T, h api.EventHeader, performer string, notification map[string]any, rr *Reread) string {
+	t.Helper()
+	ev := map[string]any{"Header": h}
+	if performer != "" {
+		ev["PerformedBy"] = map[string]string{"Name": performer}
+	}
+	if notification != nil {
+		ev["Notification"] = notification
+	}
+	if rr != nil {
+		ev["Reread"] = rr
+	}
+	b, err := json.Marshal(ev)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var fields map[string]json.RawMessage
-	json.Unmarshal(raw, &fields)
-	fields["Reread"], _ = json.Marshal(rr)
-	data, _ := json.Marshal(fields)
-	var apiCalls atomic.Int64
+	return string(b)
+}
+
+// TestHubEventWithItsRereadCallsNobody: the events the hub streams, in the
+// hub's own shape, are applied from their re-read records without a single
+// call to the hub's API (nor the service's): a customer's notification
+// with the facts only its body carried under "Notification" (Activity and
+// the invoice read them as the customer's notification said them), an
+// event the desktop cannot read (skipped: the stream goes on past it), and
+// colleagues' writes under the hub's own names ("CheckedInByContractor",
+// a bulk acceptance's events sharing one MessageId), whose names come only
+// from the hub.
+func TestHubEventWithItsRereadCallsNobody(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	hold := mkWO(woSpec{id: 1, number: "WO-1", status: api.StatusOnHold, nte: "900", currency: "JPY", updated: testNow.Add(time.Hour)})
+	paid := &api.Invoice{WorkOrderId: 1, Status: api.InvoicePaid, Currency: "JPY"}
+	checkedIn := mkWO(woSpec{id: 1, number: "WO-1", status: api.StatusCheckedIn, nte: "900", currency: "JPY", updated: testNow.Add(2 * time.Hour)})
+	accepted := mkWO(woSpec{id: 2, number: "WO-2", status: api.StatusAccepted, currency: "JPY", updated: testNow.Add(2 * time.Hour)})
+	header := func(woID int64, action, msgID string) api.EventHeader {
+		return api.EventHeader{WorkOrderId: woID, Action: action, ActionDate: testNow, MessageId: msgID}
+	}
+	events := []string{
+		streamed(t, header(1, api.ActionPutOnHold, "hold-1"), "", map[string]any{"Comment": "Waiting for parts"}, &Reread{WorkOrder: &hold}),
+		streamed(t, header(1, api.ActionInvoiceStatusChanged, "paid-1"), "",
+			map[string]any{"CheckNumber": "10442", "PaidDate": testNow.Add(-24 * time.Hour), "Amount": json.Number("124000")},
+			&Reread{Invoice: paid}),
+		`{"Header": {"WorkOrderId": 1, "Action": "NteChanged", "MessageId": "broken"`,
+		streamed(t, header(1, "CheckedInByContractor", "visit-1"), "Ana Ruiz", nil, &Reread{WorkOrder: &checkedIn}),
+		streamed(t, header(2, "AcceptedByContractor", "bulk-1"), "Ben Okafor", nil, &Reread{WorkOrder: &accepted}),
+		streamed(t, header(3, "AcceptedByContractor", "bulk-1"), "Ben Okafor", nil, nil),
+	}
+	var streams atomic.Int64
+	var mu sync.Mutex
+	var asked []string
 	hub := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case r.URL.Path == "/oauth/token":
 			w.Header().Set("Content-Type", "application/json")
 			fmt.Fprint(w, `{"access_token":"tok","token_type":"bearer","expires_in":1200}`)
 		case r.URL.Path == "/api/hub/events":
+			streams.Add(1)
 			w.Header().Set("Content-Type", "text/event-stream")
 			if r.Header.Get("Last-Event-ID") == "" {
-				fmt.Fprintf(w, "id: 1\ndata: %s\n\n", strings.ReplaceAll(string(data), "\n", ""))
+				for i, data := range events {
+					fmt.Fprintf(w, "id: %d\ndata: %s\n\n", i+1, data)
+				}
 			}
 			w.(http.Flusher).Flush()
 			<-r.Context().Done()
 		default:
-			apiCalls.Add(1)
+			mu.Lock()
+			asked = append(asked, r.URL.RawQuery)
+			mu.Unlock()
 			http.NotFound(w, r)
 		}
 	}))
 	t.Cleanup(hub.Close)
 	path := filepath.Join(t.TempDir(), "office.db")
 	s, _ := openAt(t, path)
-	put(t, s, woSpec{id: 1, number: "WO-1", status: api.StatusAccepted, nte: "500", currency: "JPY"})
+	put(t, s, woSpec{id: 1, number: "WO-1", status: api.StatusAccepted, nte: "500", currency: "JPY"},
+		woSpec{id: 2, number: "WO-2", status: api.StatusNew, currency: "JPY"})
 	s.Close()
 	eng, err := OpenEngine(ctx, path, EngineOptions{
 		Connection: api.Connection{BaseURL: hub.URL + "/", TokenURL: hub.URL + "/oauth/token", ClientID: "bo", ClientSecret: "x"},
@@ -179,19 +225,71 @@ func TestHubEventWithItsRereadCallsNobody(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(eng.Close)
+	last := strconv.Itoa(len(events))
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if last, _, _ := eng.Store.Setting(ctx, settingLastEventID); last == "1" {
+		if id, _, _ := eng.Store.Setting(ctx, settingLastEventID); id == last {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("the hub's event was never applied")
+			t.Fatalf("the stream never got past its events (%d connections)", streams.Load())
 		}
 	}
-	wo, err := eng.Store.WorkOrder(ctx, 1)
-	if err != nil || wo.Status != api.StatusOnHold || wo.Nte.Amount.Format() != "¥900" {
-		t.Fatalf("the re-read record was not applied: %+v, %v", wo, err)
+	if n := streams.Load(); n != 1 {
+		t.Errorf("%d connections to the stream; the unreadable event should not have dropped it", n)
 	}
-	if n := apiCalls.Load(); n != 0 {
-		t.Fatalf("%d calls to the hub's API for an event that carried its re-read", n)
+
+	// The customer's hold: the status and NTE from the re-read, the
+	// reason as the customer's notification gave it.
+	evs, err := eng.Store.Events(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byAction := map[string]EventRecord{}
+	for _, e := range evs {
+		byAction[e.Header.Action] = e
+	}
+	if b, ok := byAction[api.ActionPutOnHold].Body.(*api.StatusChangedEvent); !ok || b.Comment != "Waiting for parts" || b.Status != "" {
+		t.Errorf("the hold in the event log: %+v; want the customer's reason and no status taken from anyone's body", byAction[api.ActionPutOnHold].Body)
+	}
+	// The payment: the invoice as re-read, the check as the notification said it.
+	if inv, err := eng.Store.Invoice(ctx, 1); err != nil || inv.Status != api.InvoicePaid || inv.CheckNumber != "" {
+		t.Errorf("the invoice: %+v, %v; want the re-read's", inv, err)
+	}
+	n, err := eng.Store.InvoiceNotice(ctx, 1)
+	if err != nil || n == nil || n.CheckNumber != "10442" || n.PaidDate == nil || n.Amount == nil || !n.Amount.Amount.Equal(api.MustMoney("124000", "").Amount) {
+		t.Errorf("the customer's notice of payment: %+v, %v; want check 10442, paid, ¥124,000", n, err)
+	}
+	// Ana's check-in, named by the hub.
+	wo, err := eng.Store.WorkOrder(ctx, 1)
+	if err != nil || wo.Status != api.StatusCheckedIn || wo.Nte.Amount.Format() != "¥900" {
+		t.Errorf("work order 1 after Ana's check-in: %+v, %v", wo, err)
+	}
+	if e := byAction["CheckedInByContractor"]; e.PerformedBy != "Ana Ruiz" {
+		t.Errorf("the check-in's event names %q; want Ana Ruiz", e.PerformedBy)
+	}
+	// Ben's bulk acceptance: one event per work order under one MessageId.
+	for _, id := range []int64{2, 3} {
+		evs, err := eng.Store.Events(ctx, id)
+		if err != nil || len(evs) != 1 || evs[0].Header.Action != "AcceptedByContractor" || evs[0].PerformedBy != "Ben Okafor" {
+			t.Errorf("work order %d's events: %+v, %v; want Ben's acceptance", id, evs, err)
+		}
+	}
+	if wo, err := eng.Store.WorkOrder(ctx, 2); err != nil || wo.Status != api.StatusAccepted {
+		t.Errorf("work order 2 after Ben's acceptance: %+v, %v", wo, err)
+	}
+	// Every event but Ben's second carried its re-read; only that one
+	// (a work order this replica does not hold) is read through the hub.
+	mu.Lock()
+	defer mu.Unlock()
+	for _, q := range asked {
+		vals, _ := url.ParseQuery(q)
+		for k, v := range vals {
+			if k != "messageId" && (len(v) != 1 || v[0] != "3") {
+				t.Errorf("asked the hub with %s=%v; only work order 3's event came without its re-read", k, v)
+			}
+		}
+	}
+	if len(asked) == 0 {
+		t.Error("the event without a re-read was not read again through the hub")
 	}
 }

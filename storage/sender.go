@@ -254,15 +254,19 @@ func (x *Sender) sendRow(ctx context.Context, id int64) (finished bool, err erro
 		// back to pending and is resent, same MessageId, on the next run.
 		x.setPending(context.WithoutCancel(ctx), id, 0, "", true)
 		return false, ctx.Err()
-	case errors.As(callErr, new(*OutcomeUnknown)) || api.IsOutcomeUnknown(callErr):
-		msg := "Its answer was lost, and nothing can tell whether it arrived"
+	case errors.Is(callErr, ErrOutcomeUnknown) || api.IsOutcomeUnknown(callErr):
+		// Nothing can tell whether an earlier attempt took effect (a landed
+		// check's ErrOutcomeUnknown, or the office hub's 409 for the same):
+		// the row waits as "may have been sent" for the person to send it
+		// again (a new MessageId) or discard it.
+		msg := ErrOutcomeUnknown.Error()
 		if u, ok := errors.AsType[*OutcomeUnknown](callErr); ok {
 			msg = u.Why
 		} else if e, ok := errors.AsType[*api.Error](callErr); ok && e.Message != "" {
 			msg = e.Message
 		}
 		if _, err := x.s.w.ExecContext(ctx, `UPDATE outbox SET state = 'failed', error = ?, error_code = ?, updated_at = ? WHERE id = ?`,
-			msg, api.CodeOutcomeUnknown, x.s.now().UnixMilli(), id); err != nil {
+			msg, codeOutcomeUnknown, x.s.now().UnixMilli(), id); err != nil {
 			return false, fmt.Errorf("storage: recording the unknown outcome of row %d: %w", id, err)
 		}
 		log.Info("the action may have been sent; the person decides", "why", msg)

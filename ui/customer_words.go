@@ -114,9 +114,11 @@ func invoiceNoticeText(n *storage.InvoiceNotice, currency string) string {
 	}
 	var parts []string
 	switch {
-	case n.Status == api.InvoicePaid && n.PaidDate != nil:
+	// Through the office hub the notification's status is not passed on
+	// (only the facts no re-read has): a payment date says it was paid.
+	case n.PaidDate != nil && (n.Status == api.InvoicePaid || n.Status == ""):
 		parts = append(parts, "Paid "+dayText(*n.PaidDate))
-	default:
+	case n.Status != "":
 		parts = append(parts, statusText(n.Status))
 	}
 	if n.AuthNumber != "" {
@@ -129,8 +131,13 @@ func invoiceNoticeText(n *storage.InvoiceNotice, currency string) string {
 		parts = append(parts, n.Amount.In(currency).Format())
 	}
 	text := strings.Join(parts, ", ")
-	if n.Comment != "" {
+	switch {
+	case n.Comment != "" && text == "":
+		text = n.Comment
+	case n.Comment != "":
 		text += " — " + n.Comment
+	case text == "":
+		return "" // it said nothing the invoice does not show
 	}
 	return "The customer's notification: " + text
 }

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"net/http"
 	"reflect"
 	"strings"
 	"testing"
@@ -163,5 +164,18 @@ func TestRenamedDialect(t *testing.T) {
 	// Writes and the documented reads are the plain dialect's.
 	if wos, err := e.client.GetWorkOrders(e.ctx, []int64{id}); err != nil || len(wos) != 1 {
 		t.Fatalf("work orders: %v, %v", wos, err)
+	}
+}
+
+// TestRenamedDialectSpeaksOnlyDeclaredReads: every answer the renamed
+// dialect rewrites is a read some area's file declares (endpoints), so a
+// route moved or renamed there cannot silently fall out of the dialect.
+func TestRenamedDialectSpeaksOnlyDeclaredReads(t *testing.T) {
+	t.Parallel()
+	for p := range renamed {
+		rt, ok := routeTable[p][http.MethodGet]
+		if !ok || (rt.kind != kindRead && rt.kind != kindReadBody) {
+			t.Errorf("the renamed dialect rewrites GET %s, which no area declares as a read", p)
+		}
 	}
 }

@@ -5,6 +5,12 @@ import (
 	"github.com/workorderdesk/workdesk/api/serve"
 )
 
+// The endpoints this file answers.
+var _ = endpoints(
+	endpoint{"GET", "/api/messages", kindRead, (*call).listMessages},
+	endpoint{"POST", "/api/messages", kindMutate, (*call).postMessage},
+)
+
 // listMessages answers GET /api/messages with the messages of visibility
 // All only, as documented (service-facts §4.3, §15): the others were posted
 // but are not listed, so nobody can check through this list whether one
