@@ -31,6 +31,7 @@ type guiFlags struct {
 	dataDir    string
 	demo       bool
 	hub        string
+	dialect    sandbox.Dialect
 }
 
 func parseGUIFlags(args []string) (guiFlags, error) {
@@ -43,7 +44,12 @@ func parseGUIFlags(args []string) (guiFlags, error) {
 	fs.StringVar(&f.replica, "replica", "", "browse the replica `FILE` offline, without connecting to any service")
 	fs.StringVar(&f.hub, "hub", "", "open office mode on the hub at `URL` (client id and secret from WORKDESK_CLIENT_ID / WORKDESK_CLIENT_SECRET or the saved settings)")
 	fs.BoolVar(&f.probe, "startup-probe", false, "print the time from process start to the first frame, then quit (for measuring)")
+	dialect := fs.String("demo-dialect", "plain", "the demo's sandbox answers reads without a published schema with our guessed names (plain) or others (renamed)")
 	if err := fs.Parse(args); err != nil {
+		return f, err
+	}
+	var err error
+	if f.dialect, err = sandbox.ParseDialect(*dialect); err != nil {
 		return f, err
 	}
 	if *size != "" {
@@ -165,10 +171,10 @@ func (s *session) launch(wantLive bool) error {
 		case err != nil && s.desk == nil:
 			slog.Warn("live connection unavailable; starting in demo mode", "err", err)
 			notice = "The live connection could not start, so this is the demo. " + ui.Sentence(err.Error()) + " Fix the connection settings, then Save and connect."
-			b, err = startDemo(ctx, s.flags.dataDir)
+			b, err = startDemoIn(ctx, s.flags.dataDir, s.flags.dialect)
 		}
 	default:
-		b, err = startDemo(ctx, s.flags.dataDir)
+		b, err = startDemoIn(ctx, s.flags.dataDir, s.flags.dialect)
 	}
 	if err != nil {
 		return err
@@ -183,6 +189,7 @@ func (s *session) launch(wantLive bool) error {
 		TestConnection: func(ctx context.Context, conn api.Connection, report func(api.Check)) bool {
 			return api.Diagnose(ctx, conn, nil, report)
 		},
+		CheckContract: b.checkContract,
 		SwitchMode: func(toLive bool) {
 			// A choice of Live or Demo from the menu leaves office mode,
 			// for this run and the next start.

@@ -2,7 +2,9 @@ package hub
 
 import (
 	"io"
+	"net"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"github.com/workorderdesk/workdesk/api"
@@ -25,15 +27,29 @@ const (
 )
 
 // NewServer is the hub's HTTP server: Handler behind Options.Limits (a cap
-// on connections, header size and time, idle time), without whole-request
-// read or write timeouts.
+// on connections, header size and time, idle time) and a cap on each
+// client address's connections (Options.ConnsPerClient), without
+// whole-request read or write timeouts.
 func (h *Hub) NewServer() *http.Server {
 	l := h.opts.Limits
 	l.ReadTimeout, l.WriteTimeout = api.NoTimeout, api.NoTimeout
 	if l.MaxConns <= 0 {
 		l.MaxConns = DefaultMaxConns
 	}
-	return api.NewLimitedServer(h.Handler(), l)
+	srv := api.NewLimitedServer(h.Handler(), l)
+	share := h.opts.ConnsPerClient
+	if share <= 0 {
+		share = DefaultConnsPerClient(l.MaxConns)
+	}
+	perClient := newConnsPerClient(share, h.opts.TrustedProxies, func(a netip.Addr) {
+		h.sec.note(secRateLimited, a, "connections")
+	})
+	inAll := srv.ConnState
+	srv.ConnState = func(c net.Conn, st http.ConnState) {
+		perClient.track(c, st)
+		inAll(c, st)
+	}
+	return srv
 }
 
 // limitBody gives r's body h's body timeout to arrive whole. The read
@@ -123,17 +139,6 @@ func (a *answerWriter) WriteHeader(status int) {
 func (a *answerWriter) Write(b []byte) (int, error) {
 	a.extend()
 	return a.ResponseWriter.Write(b)
-}
-
-// maxBytes is http.MaxBytesReader told through the server's own writer:
-// through answerWriter it could not tell the server to close the
-// connection, and the server would wait for the rest of an oversized body
-// (up to the body timeout) before sending the refusal.
-func maxBytes(w http.ResponseWriter, body io.ReadCloser, n int64) io.ReadCloser {
-	if a, ok := w.(*answerWriter); ok {
-		w = a.ResponseWriter
-	}
-	return http.MaxBytesReader(w, body, n)
 }
 
 // Unwrap lets http.ResponseController reach the connection.

@@ -10,10 +10,12 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/serve"
 	"golang.org/x/sync/errgroup"
 	"golang.org/x/sync/singleflight"
 )
@@ -56,13 +58,9 @@ func refOf(kind string, q url.Values) (readRef, *api.Error) {
 	vals := make([]string, len(rk.keys))
 	var first int64
 	for i, name := range rk.keys {
-		v := queryValue(q, name)
-		if v == "" {
-			return readRef{}, invalid(name, name+" is required")
-		}
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n <= 0 {
-			return readRef{}, invalid(name, name+" must be a positive integer")
+		n, bad := serve.QueryID(q, name)
+		if bad != nil {
+			return readRef{}, bad
 		}
 		if i == 0 {
 			first = n
@@ -128,10 +126,10 @@ const maxReadBody = 16 << 20
 // fetched from the service first, and the stored one served if the service
 // cannot answer. A read never fetched while the service is down is a 503.
 func (h *Hub) serveStoredRead(w http.ResponseWriter, r *http.Request, kind string) {
-	msgID := queryValue(r.URL.Query(), "messageId")
+	msgID := serve.MessageId(r.URL.Query(), nil)
 	ref, bad := refOf(kind, r.URL.Query())
 	if bad != nil {
-		writeError(w, bad, msgID)
+		serve.WriteError(w, bad, msgID)
 		return
 	}
 	if msgID == "" {
@@ -141,7 +139,7 @@ func (h *Hub) serveStoredRead(w http.ResponseWriter, r *http.Request, kind strin
 	stored, found, err := h.db.storedRead(ctx, ref)
 	if err != nil {
 		h.log.Error("reading a stored answer", "err", err)
-		writeError(w, unavailable("the hub cannot read its database; try again later"), msgID)
+		serve.WriteError(w, unavailable("the hub cannot read its database; try again later"), msgID)
 		return
 	}
 	if found && !stored.stale && time.Since(stored.fetched) < h.opts.ReadMaxAge {
@@ -256,21 +254,31 @@ func (h *Hub) refreshReads(ctx context.Context, ids []int64) {
 	h.refreshAll(ctx, refs)
 }
 
-// refreshAll refreshes refs, for at most RefreshTimeout: a read left
-// unrefreshed is older than its work order's mark (readsChanged), so the
-// next desktop to ask for it has it fetched again.
-func (h *Hub) refreshAll(ctx context.Context, refs []readRef) {
+// refreshAll refreshes refs, for at most RefreshTimeout, and returns what
+// the service answered to each it could ask: a read left unrefreshed is
+// older than its work order's mark (readsChanged), so the next desktop to
+// ask for it has it fetched again.
+func (h *Hub) refreshAll(ctx context.Context, refs []readRef) map[readRef]*fetchedAnswer {
 	ctx, cancel := context.WithTimeout(ctx, h.opts.RefreshTimeout)
 	defer cancel()
 	var g errgroup.Group
 	g.SetLimit(4)
+	var mu sync.Mutex
+	out := make(map[readRef]*fetchedAnswer, len(refs))
 	for _, ref := range refs {
 		g.Go(func() error {
-			if _, err := h.refreshRead(ctx, ref); err != nil && ctx.Err() == nil {
+			got, err := h.refreshRead(ctx, ref)
+			if err != nil && ctx.Err() == nil {
 				h.log.Warn("refreshing a stored answer", "read", ref.kind, "err", err)
+			}
+			if err == nil {
+				mu.Lock()
+				out[ref] = got
+				mu.Unlock()
 			}
 			return nil
 		})
 	}
 	g.Wait()
+	return out
 }

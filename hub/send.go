@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/workorderdesk/workdesk/api/serve"
 )
 
 // passRead forwards a read the replica does not answer (download links,
@@ -17,7 +20,7 @@ import (
 func (h *Hub) passRead(w http.ResponseWriter, r *http.Request) {
 	resp, err := h.send(r.Context(), nil, r.Method, r.URL, nil, "", true)
 	if err != nil {
-		h.unreachable(w, queryValue(r.URL.Query(), "messageId"), err)
+		h.unreachable(w, serve.MessageId(r.URL.Query(), nil), err)
 		return
 	}
 	defer resp.Body.Close()
@@ -28,6 +31,10 @@ func (h *Hub) passRead(w http.ResponseWriter, r *http.Request) {
 // not; its outbox sends it again.
 var errDesktopGone = errors.New("the desktop hung up before its write was sent")
 
+// errNotSent marks a failure before anything reached the service (no
+// company token, no connection to it): the write is not in doubt.
+var errNotSent = errors.New("nothing was sent")
+
 // send calls the service at the request's path with the company's token;
 // body is replayed once after a 401 when replayable. Once desk (the
 // desktop's request, nil for the hub's own calls) is done, nothing more is
@@ -35,12 +42,12 @@ var errDesktopGone = errors.New("the desktop hung up before its write was sent")
 func (h *Hub) send(ctx, desk context.Context, method string, in *url.URL, body func() io.Reader, contentType string, replayable bool) (*http.Response, error) {
 	u, err := serviceURL(h.client.BaseURL(), in)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %w", errNotSent, err)
 	}
 	for attempt := 0; ; attempt++ {
 		tok, err := h.tokens.Token(ctx)
 		if err != nil {
-			return nil, fmt.Errorf("getting the company's access token: %w", err)
+			return nil, fmt.Errorf("%w: getting the company's access token: %w", errNotSent, err)
 		}
 		var rd io.Reader
 		if body != nil {
@@ -48,7 +55,7 @@ func (h *Hub) send(ctx, desk context.Context, method string, in *url.URL, body f
 		}
 		req, err := http.NewRequestWithContext(ctx, method, u.String(), rd)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%w: %w", errNotSent, err)
 		}
 		req.Header.Set("Authorization", "Bearer "+tok)
 		req.Header.Set("Accept", "application/json")
@@ -59,6 +66,9 @@ func (h *Hub) send(ctx, desk context.Context, method string, in *url.URL, body f
 			return nil, errDesktopGone
 		}
 		resp, err := h.hc.Do(req)
+		if op, ok := errors.AsType[*net.OpError](err); ok && op.Op == "dial" {
+			return nil, fmt.Errorf("%w: %w", errNotSent, err)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -72,7 +82,7 @@ func (h *Hub) send(ctx, desk context.Context, method string, in *url.URL, body f
 			// The service refused the company's credentials: the desktop's
 			// own token is fine, so this must not read as a 401 to it.
 			resp.Body.Close()
-			return nil, errors.New("the service refused the company's credentials")
+			return nil, fmt.Errorf("%w: the service refused the company's credentials", errNotSent)
 		}
 		return resp, nil
 	}
@@ -83,37 +93,28 @@ func (h *Hub) send(ctx, desk context.Context, method string, in *url.URL, body f
 var errNotAPI = errors.New("not a path of the service's API")
 
 // serviceURL is in's path and query under the service's base URL. The path
-// must stay under /api/: dot segments are refused, not resolved, since
-// "/api/../x" would reach any path of the service's host with the
-// company's token.
+// must stay under /api/ and be one serve.Route takes: odd paths are
+// refused, not resolved, since "/api/../x" would reach any path of the
+// service's host with the company's token. What is sent is the path as
+// checked: only letters, digits and "-_./", which nothing escapes.
 func serviceURL(baseURL string, in *url.URL) (*url.URL, error) {
 	base, err := url.Parse(baseURL)
 	if err != nil {
 		return nil, err
 	}
 	p := "/" + strings.TrimPrefix(in.Path, "/")
+	if !strings.HasPrefix(serve.Route(p), "/api/") {
+		return nil, errNotAPI
+	}
 	if strings.HasPrefix(strings.ToLower(p), "/direct/") {
 		// The real host's prefix, as a desktop may send it: the base URL
 		// carries it already when the service needs it.
 		p = p[len("/direct"):]
 	}
-	if hasDotSegment(p) || !strings.HasPrefix(strings.ToLower(p), "/api/") {
-		return nil, errNotAPI
-	}
 	u := *base
 	u.Path = strings.TrimRight(base.Path, "/") + p
 	u.RawPath, u.RawQuery, u.Fragment = "", in.RawQuery, ""
 	return &u, nil
-}
-
-// hasDotSegment reports whether p (decoded) has a "." or ".." segment.
-func hasDotSegment(p string) bool {
-	for _, seg := range strings.Split(p, "/") {
-		if seg == "." || seg == ".." {
-			return true
-		}
-	}
-	return false
 }
 
 func copyAnswer(w http.ResponseWriter, resp *http.Response) {
@@ -134,5 +135,5 @@ const busyMessage = "The hub is busy with other changes; try again shortly."
 // keeps the action and retries it with the same MessageId.
 func (h *Hub) unreachable(w http.ResponseWriter, messageId string, err error) {
 	h.log.Warn("the service cannot be reached", "err", err)
-	writeError(w, unavailable(unreachableMessage), messageId)
+	serve.WriteError(w, unavailable(unreachableMessage), messageId)
 }

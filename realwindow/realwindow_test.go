@@ -374,6 +374,12 @@ func TestRealWindowRefusedActionInTheHeader(t *testing.T) {
 		t.Fatalf("Edit did not put the quote back into its form: %s", texts)
 	}
 	a.step("refusal-stop-editing", "tap ^Stop editing$")
+	// The customer refused quotes (3004): its quote form stays closed, and
+	// says so, until the person tries again.
+	if texts := a.do("texts *container.AppTabs"); !strings.Contains(texts, "does not accept quotes") || !strings.Contains(texts, "| Try again") {
+		t.Fatalf("the quote tab after a 3004: %s", texts)
+	}
+	a.step("refusal-try-again", "tap ^Try again$")
 	// Something else typed into the form since: Edit asks before replacing it.
 	a.type_("refusal-typed-over", "1", "*container.AppTabs")
 	a.dialog("refusal-edit-asks", "tap ^Edit$")

@@ -31,6 +31,7 @@ type Engine struct {
 	Service string
 
 	mu        sync.Mutex
+	rereadMu  sync.Mutex // one notification's re-read and apply at a time
 	progress  func(done, total int)
 	onEvent   []func(api.Event)
 	onApplied []func(api.Event)
@@ -63,6 +64,10 @@ type EngineOptions struct {
 	// StreamBackoff is the wait before the attempt-th reconnection of the
 	// stream; nil = DefaultBackoff.
 	StreamBackoff func(attempt int) time.Duration
+	// PerformedBy names the person the engine acts for: writes and uploads
+	// carry it (api.Client.SetPerformedBy). With a hub, the name the hub
+	// gives the person's credentials replaces it once known.
+	PerformedBy string
 }
 
 // OpenEngine opens the replica at path and, when opts names a service,
@@ -89,6 +94,12 @@ func OpenEngine(ctx context.Context, path string, opts EngineOptions) (*Engine, 
 	if e.Client, err = api.NewClient(conn.BaseURL, hc, e.Tokens); err != nil {
 		store.Close()
 		return nil, err
+	}
+	e.Client.SetPerformedBy(opts.PerformedBy)
+	if opts.Hub {
+		if kept := e.KeptHubPerson(ctx); kept != "" {
+			e.Client.SetPerformedBy(kept)
+		}
 	}
 	e.Service = conn.BaseURL
 	syncOpts := opts.Sync
@@ -147,26 +158,67 @@ func (e *Engine) OnEvent(f func(api.Event)) {
 	e.mu.Unlock()
 }
 
-// HandleEvent stores and applies a verified notification, then tells
-// those listening: OnEvent's of each one newly logged (the window lists it
-// even when it changed nothing), OnApplied's of each one that changed the
-// replica. A redelivery of one already logged changed nothing, and nobody
-// is told again.
+// HandleEvent takes a verified notification: unless it is a redelivery
+// (logged already), it re-reads what the notification touched (the body is
+// a hint) and applies that with the event, then tells those listening:
+// OnEvent's of each one newly logged (the window lists it even when it
+// changed nothing), OnApplied's of each one that changed the replica.
+// Without a service (an engine that only keeps a replica) it logs only.
 func (e *Engine) HandleEvent(ctx context.Context, ev api.Event) error {
-	out, err := e.Store.StoreEvent(ctx, ev)
+	if logged, err := e.Store.EventLogged(ctx, ev); err != nil || logged {
+		return err
+	}
+	return e.apply(ctx, ev, e.reread(ctx, ev, api.Touches(ev.Header.Action)))
+}
+
+// rereadTimeout bounds the re-read of one notification: the service waits
+// for our answer, and what could not be read in time comes with the next
+// sync.
+const rereadTimeout = 20 * time.Second
+
+// reread reads again what a notification touched; nil when there is no
+// service, or nothing to read (an action the app does not know: logged,
+// and otherwise ignored).
+func (e *Engine) reread(ctx context.Context, ev api.Event, touches api.Touch) *Reread {
+	if e.Syncer == nil || touches == 0 {
+		return nil
+	}
+	// Once begun, the re-read ends even if the caller hangs up (the
+	// service's delivery timed out): its redelivery is then a duplicate.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rereadTimeout)
+	defer cancel()
+	e.rereadMu.Lock()
+	defer e.rereadMu.Unlock()
+	rr, err := e.Syncer.Reread(ctx, ev.Header.WorkOrderId, touches)
+	if err != nil {
+		e.Store.log.Warn("re-reading after a notification; the next sync brings the rest",
+			"action", ev.Header.Action, "workOrder", ev.Header.WorkOrderId, "err", err)
+	}
+	return rr
+}
+
+// apply logs ev with what was re-read and tells the listeners.
+func (e *Engine) apply(ctx context.Context, ev api.Event, rr *Reread) error {
+	out, err := e.Store.ApplyNotification(ctx, ev, rr)
 	if err != nil || !out.Fresh {
 		return err
 	}
+	e.tell(ev, out.Applied)
+	return nil
+}
+
+// tell hands a fresh event to those listening (OnEvent), and to those told
+// of the changes (OnApplied) when it changed the replica.
+func (e *Engine) tell(ev api.Event, applied bool) {
 	e.mu.Lock()
 	hear := slices.Clone(e.onEvent)
-	if out.Applied {
+	if applied {
 		hear = append(hear, e.onApplied...)
 	}
 	e.mu.Unlock()
 	for _, f := range hear {
 		f(ev)
 	}
-	return nil
 }
 
 // OnApplied adds f to those told of each notification that changed the

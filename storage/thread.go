@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/workorderdesk/workdesk/api"
 )
@@ -16,12 +17,14 @@ type ThreadMessage struct {
 	api.Message
 	// Row is set for a message of ours still in the outbox: waiting or
 	// being sent (State pending or sending), refused (failed), or sent but
-	// not yet in the thread as last read from the service (done).
+	// not yet in the thread as last read from the service (done) or never
+	// to be: the service lists only messages of visibility All.
 	Row *OutboxRow
 }
 
 // Thread is the work order's messages: the thread as the service last gave
-// it, then ours that it does not show yet, in the order they were written.
+// it, and ours that it does not show (yet, or ever: a crew-only message is
+// not listed), in the order they were written.
 func (s *Store) Thread(ctx context.Context, woID int64) ([]ThreadMessage, error) {
 	// The thread and when it was read, together: a message of ours sent
 	// after that read is shown from the outbox until the next one.
@@ -43,7 +46,8 @@ func (s *Store) Thread(ctx context.Context, woID int64) ([]ThreadMessage, error)
 		out = append(out, ThreadMessage{Message: m})
 	}
 	rows, err := s.outboxQuery(ctx, `SELECT `+outboxColumns+` FROM outbox o JOIN outbox_targets x ON x.outbox_id = o.id
- WHERE x.work_order_id = ? AND o.kind = ? AND (o.state IN ('pending','sending','failed') OR (o.state = 'done' AND o.updated_at > ?))
+ WHERE x.work_order_id = ? AND o.kind = ? AND (o.state IN ('pending','sending','failed') OR (o.state = 'done' AND (o.updated_at > ?
+   OR COALESCE(json_extract(o.request, '$.MessageVisibility'), '') NOT IN ('', 'All'))))
  ORDER BY o.id`, woID, string(KindMessage), fetched)
 	if err != nil {
 		return nil, err
@@ -58,5 +62,26 @@ func (s *Store) Thread(ctx context.Context, woID int64) ([]ThreadMessage, error)
 			WorkOrderId: woID, Text: d.Text, MessageVisibility: d.Visibility, Created: r.Created,
 		}})
 	}
+	// Sent messages the service does not list belong where they were
+	// written, among the listed ones; waiting ones stay last.
+	slices.SortStableFunc(out, func(a, b ThreadMessage) int {
+		if waiting(a) != waiting(b) {
+			return cmpBool(waiting(a), waiting(b))
+		}
+		return a.Created.Compare(b.Created)
+	})
 	return out, nil
+}
+
+// waiting reports one of our messages not yet sent (or refused).
+func waiting(m ThreadMessage) bool { return m.Row != nil && m.Row.State != OutboxDone }
+
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }

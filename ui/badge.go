@@ -126,7 +126,7 @@ func invoiceWaits(s api.InvoiceStatus) string {
 	case api.InvoiceSubmitted:
 		return "waiting for the customer to authorize it"
 	case api.InvoicePendingVerification:
-		return "waiting for the customer to verify it"
+		return "waiting for the customer to verify the work"
 	case api.InvoiceAuthorized:
 		return "nothing more to do; payment follows"
 	case api.InvoicePaid:

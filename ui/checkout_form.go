@@ -75,7 +75,14 @@ func (f *completionForm) show(wo *api.WorkOrder, cs *api.CustomerSettings) {
 		f.refresh()
 		return
 	}
-	f.title.SetText(fmt.Sprintf("Completion details asked by %s (* required)", wo.Customer.Name))
+	if cs.Known() {
+		f.title.SetText(fmt.Sprintf("Completion details asked by %s (* required)", wo.Customer.Name))
+	} else {
+		// The settings' answer did not say what is required (another name,
+		// another shape): everything is offered, nothing is demanded, and
+		// the service judges the check-out.
+		f.title.SetText(fmt.Sprintf("Completion details for %s: fill in what applies (what it requires could not be read; the service checks)", wo.Customer.Name))
+	}
 	if len(cs.RepairCodes) > 0 {
 		f.codes = cs.RepairCodes
 		labels := make([]string, len(cs.RepairCodes))
@@ -84,7 +91,7 @@ func (f *completionForm) show(wo *api.WorkOrder, cs *api.CustomerSettings) {
 		}
 		f.repair = widget.NewSelect(labels, nil)
 		f.repair.PlaceHolder = "Choose the repair code"
-		f.form.Append(requiredMark("Repair code", cs.RepairInfoRequired), f.repair)
+		f.form.Append(requiredMark("Repair code", cs.RepairInfoRequired.True()), f.repair)
 	}
 	for _, d := range cs.CustomFields {
 		if !d.Asked() {
@@ -104,7 +111,7 @@ func (f *completionForm) show(wo *api.WorkOrder, cs *api.CustomerSettings) {
 			w = cf.entry
 		}
 		f.fields = append(f.fields, cf)
-		f.form.Append(requiredMark(d.Label, d.IsRequired), w)
+		f.form.Append(requiredMark(d.Label, d.IsRequired.True()), w)
 	}
 	f.form.Refresh()
 	f.box.Show()
@@ -274,7 +281,7 @@ func (t *visitTab) showSettings(wo *api.WorkOrder) {
 	} else {
 		t.completeDetails.Hide()
 	}
-	if cs != nil && !cs.AllowBackdating {
+	if cs != nil && cs.AllowBackdating.False() {
 		t.when.SetSelected(whenNow)
 		t.when.Disable()
 		t.backNote.SetText(wo.Customer.Name + " does not allow back-dating: a visit is recorded at the time it reaches the service.")
@@ -299,7 +306,7 @@ func (t *visitTab) checkOutWrite(at *time.Time) (func(context.Context) error, er
 	// Read now, on the main goroutine: while the person corrects a refused
 	// check-out, the new one replaces it, with the comment it carried.
 	rctx := t.d.actionCtx(woID, storage.GroupVisit)
-	comment := t.d.keptComment(woID, storage.KindCheckOut)
+	comment := t.d.keptComment(woID, storage.FormCheckOut)
 	return func(context.Context) error {
 		_, err := store.CheckOutWith(rctx, woID, at, comment, done)
 		return err
@@ -327,7 +334,7 @@ func (t *visitTab) onCompleteDetails() {
 // customer forbids back-dating, the service records the time the check-in
 // arrives, not the time of the tap (service-facts §4.1). queue runs on yes.
 func (t *visitTab) confirmRealTime(action string, queue func()) bool {
-	if t.settings == nil || t.settings.AllowBackdating || !t.d.serviceUnreachable() {
+	if t.settings == nil || !t.settings.AllowBackdating.False() || !t.d.serviceUnreachable() {
 		return false
 	}
 	msg := fmt.Sprintf("The service cannot be reached right now. %s does not allow back-dating, so this %s will be recorded at the time it reaches the service, not now.\n\nQueue it anyway?",

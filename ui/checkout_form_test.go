@@ -27,7 +27,7 @@ func staleSettings(t *testing.T, h *harness, woID int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs.AllowBackdating = true
+	cs.AllowBackdating = api.Yes
 	if err := h.store.PutCustomerSettings(ctx, cs); err != nil {
 		t.Fatal(err)
 	}

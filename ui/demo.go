@@ -25,6 +25,10 @@ type Customer interface {
 	DispatchWorkOrder() (api.WorkOrder, error)
 	SetInvoiceStatus(id int64, status api.InvoiceStatus, comment string) error
 	MarkProcedure(woID, procID int64, na bool, readOnly bool) error
+	// Do makes one of the service's documented notification actions happen
+	// (api.DocumentedActions), as the customer or a colleague outside the
+	// app would, with comment as its reason or text ("" picks one).
+	Do(id int64, action, comment string) error
 }
 
 // customerMenu is the demo's "Customer" menu. Each action is tried on the
@@ -45,6 +49,9 @@ func (d *Desk) customerMenu() *fyne.Menu {
 	invoice := func(status api.InvoiceStatus, comment string) func(*api.WorkOrder) error {
 		return func(wo *api.WorkOrder) error { return c.SetInvoiceStatus(wo.WorkOrderId, status, comment) }
 	}
+	do := func(action, comment string) func(*api.WorkOrder) error {
+		return func(wo *api.WorkOrder) error { return c.Do(wo.WorkOrderId, action, comment) }
+	}
 	return fyne.NewMenu("Customer",
 		fyne.NewMenuItem("Approve the quote", onOpen("Quote approved",
 			func(wo *api.WorkOrder) error { return c.ApproveQuote(wo.WorkOrderId) })),
@@ -59,15 +66,22 @@ func (d *Desk) customerMenu() *fyne.Menu {
 			d.asCustomer("New work order dispatched", func() error { _, err := c.DispatchWorkOrder(); return err })
 		}),
 		fyne.NewMenuItemSeparator(),
-		// A customer that verifies invoices first (PendingVerification)
-		// moves them to Submitted once verified.
-		fyne.NewMenuItem("Verify the invoice", onOpen("Invoice verified", invoice(api.InvoiceSubmitted, ""))),
+		// A customer that verifies the work first holds its invoice in
+		// PendingVerification until it has.
+		fyne.NewMenuItem("Verify the work", onOpen("Work verified", do(api.ActionWorkVerified, ""))),
 		fyne.NewMenuItem("Authorize the invoice", onOpen("Invoice authorized", invoice(api.InvoiceAuthorized, ""))),
 		fyne.NewMenuItem("Pay the invoice", onOpen("Invoice paid", invoice(api.InvoicePaid, ""))),
 		fyne.NewMenuItem("Dispute the invoice", onOpen("Invoice disputed",
 			invoice(api.InvoiceDisputed, "Total exceeds the approved NTE"))),
 		fyne.NewMenuItemSeparator(),
 		fyne.NewMenuItem("Mark a procedure N/A…", d.askProcedureNA),
+		fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem("Send a message", onOpen("Customer wrote", do(api.ActionMessageSent, ""))),
+		fyne.NewMenuItem("Attach a file", onOpen("Customer attached a file", do(api.ActionAttachmentAdded, ""))),
+		fyne.NewMenuItem("Move the deadlines a day later", onOpen("Deadlines moved", do(api.ActionSlaChanged, ""))),
+		fyne.NewMenuItem("Put on hold", onOpen("Put on hold", do(api.ActionPutOnHold, ""))),
+		fyne.NewMenuItem("Reopen", onOpen("Reopened", do(api.ActionReopened, ""))),
+		fyne.NewMenuItem("Recall", onOpen("Recalled", do(api.ActionRecalled, "Sent to us twice; the other work order stays."))),
 	)
 }
 

@@ -67,6 +67,10 @@ type Deps struct {
 	Secrets SecretStore
 	// TestConnection runs the `workdesk doctor` checks for the settings dialog.
 	TestConnection func(ctx context.Context, conn api.Connection, report func(api.Check)) bool
+	// CheckContract runs `workdesk doctor --contract` against the service
+	// the window is connected to (File › Check the connection…); nil when
+	// it is connected to none.
+	CheckContract func(ctx context.Context) *api.ContractReport
 	// SwitchMode restarts behind a new window on the live (or demo) replica.
 	SwitchMode func(live bool)
 	// ConnectOffice saves the office connection (the secret in the

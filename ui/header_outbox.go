@@ -20,32 +20,10 @@ import (
 // refused, in its words, with Retry, Edit and Discard. The person sees
 // both where they are looking, not only in the status bar's counter.
 
-// queuedNouns name a waiting action in a sentence: "Check-in queued 10:02".
-var queuedNouns = map[storage.OutboxKind]string{
-	storage.KindAccept:                  "Acceptance",
-	storage.KindReject:                  "Rejection",
-	storage.KindBulkAccept:              "Acceptance",
-	storage.KindBulkReject:              "Rejection",
-	storage.KindAppointment:             "Scheduled start",
-	storage.KindCheckIn:                 "Check-in",
-	storage.KindPause:                   "Pause",
-	storage.KindCheckOut:                "Check-out",
-	storage.KindWorkDoneDetails:         "Completion details",
-	storage.KindQuote:                   "Quote",
-	storage.KindMessage:                 "Message",
-	storage.KindAttachment:              "File",
-	storage.KindInvoiceSave:             "Invoice",
-	storage.KindInvoiceSubmit:           "Invoice submission",
-	storage.KindInvoiceDelete:           "Invoice deletion",
-	storage.KindInvoiceAttachmentAdd:    "Invoice file",
-	storage.KindInvoiceAttachmentRemove: "Invoice file removal",
-	storage.KindStepAttachmentAdd:       "Step file",
-	storage.KindStepAttachmentRemove:    "Step file removal",
-}
-
-// queuedNoun names r's action; a kind a newer version wrote by its summary.
+// queuedNoun names r's action in a sentence ("Check-in" in "Check-in
+// queued 10:02"); a kind a newer version wrote by its summary.
 func queuedNoun(r storage.OutboxRow) string {
-	if n, ok := queuedNouns[r.Kind]; ok {
+	if n := r.Kind.Noun(); n != "" {
 		return n
 	}
 	return r.Summary
@@ -99,6 +77,9 @@ type refusalView struct {
 
 // refusalTitle names a refused action and when it was refused.
 func refusalTitle(r storage.OutboxRow) string {
+	if r.MayHaveBeenSent() {
+		return actionText(r) + " — may have been sent " + clockText(r.Updated)
+	}
 	return actionText(r) + " — refused by the service " + clockText(r.Updated)
 }
 
@@ -108,6 +89,9 @@ func (d *Desk) newRefusalView(woID int64, r storage.OutboxRow) *refusalView {
 	v.title.Wrapping = fyne.TextWrapWord
 	v.title.Importance = widget.DangerImportance
 	text := sentence(strings.TrimSpace(r.Error))
+	if r.MayHaveBeenSent() {
+		text = unsureText(r)
+	}
 	if why := d.colleagueFirst(woID, r); why != "" {
 		text += " " + why
 	}
@@ -116,7 +100,7 @@ func (d *Desk) newRefusalView(woID int64, r storage.OutboxRow) *refusalView {
 	}
 	v.text = wrapped(widget.NewLabel(text))
 	id := r.Id
-	v.retry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), func() { d.retryAction(id) })
+	v.retry = widget.NewButtonWithIcon(retryLabel(r), theme.ViewRefreshIcon(), func() { d.retryAction(id) })
 	v.discard = widget.NewButtonWithIcon("Discard…", theme.DeleteIcon(), func() { d.discardAction(id) })
 	v.edit = widget.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), func() { d.editRefused(r) })
 	if c := d.correcting; c != nil && c.row == r.Id {
@@ -124,7 +108,7 @@ func (d *Desk) newRefusalView(woID int64, r storage.OutboxRow) *refusalView {
 		v.edit.SetIcon(theme.CancelIcon())
 		v.edit.OnTapped = d.stopCorrecting
 	}
-	showIf(r.Correctable(), v.edit)
+	showIf(r.Correctable() && !r.MayHaveBeenSent(), v.edit)
 	buttons := container.NewHBox(layout.NewSpacer(), v.retry, v.edit, v.discard)
 	icon := widget.NewIcon(theme.NewErrorThemedResource(theme.ErrorIcon()))
 	v.box = container.NewBorder(nil, nil, container.NewVBox(icon), nil, container.NewVBox(v.title, v.text, buttons))

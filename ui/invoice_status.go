@@ -35,7 +35,7 @@ func (t *invoiceTab) editable() (bool, string) {
 
 func invoiceStatusColor(s api.InvoiceStatus) color.Color {
 	switch s {
-	case api.InvoiceSubmitted, api.InvoicePendingVerification:
+	case api.InvoiceSubmitted:
 		return colSubmitted
 	case api.InvoiceAuthorized, api.InvoicePaid:
 		return colApproved
@@ -74,6 +74,12 @@ func (t *invoiceTab) renderStatus() {
 		if inv.Status == api.InvoiceDisputed && inv.Comment != "" {
 			parts = append(parts, "The customer disputes it: "+inv.Comment)
 		}
+		if inv.Status.AwaitsVerification() {
+			parts = append(parts, "Waiting for the customer to verify the work: prepare the lines now; it can be submitted once the work is verified")
+		}
+	}
+	if n := t.d.invoiceNotice(t.wo); n != "" {
+		parts = append(parts, n)
 	}
 	t.details.SetText(strings.Join(parts, "\n"))
 	if len(parts) == 0 {
@@ -84,7 +90,7 @@ func (t *invoiceTab) renderStatus() {
 	ok, why := t.editable()
 	// A submitted, authorized or paid invoice is not a fault: only a
 	// rejected or recalled work order warrants the warning colour.
-	if t.wo.Status == api.StatusRejected || t.wo.Status == api.StatusRecalled {
+	if t.wo.Status.Closed() {
 		t.editNote.Importance = widget.WarningImportance
 	} else {
 		t.editNote.Importance = widget.MediumImportance
@@ -123,7 +129,7 @@ func showIf(on bool, objs ...fyne.CanvasObject) {
 func (t *invoiceTab) renderAdders() {
 	var opts []string
 	problem := t.pl.CurrencyProblem(t.wo.Currency)
-	if t.pl != nil && t.pl.AllowPriceListItems && problem == "" {
+	if t.pl != nil && !t.pl.AllowPriceListItems.False() && problem == "" {
 		for _, it := range t.pl.Items {
 			s := priceItemLabel(it, t.wo.Currency)
 			if it.IsRateReadOnly {
@@ -139,7 +145,7 @@ func (t *invoiceTab) renderAdders() {
 		// Short: the picker's width is its placeholder's, and it shares a
 		// row with "Add item" on a narrow detail pane.
 		t.priceSel.PlaceHolder = "Price list not loaded yet (loads online)"
-	case !t.pl.AllowPriceListItems:
+	case t.pl.AllowPriceListItems.False() || len(t.pl.Items) == 0:
 		t.priceSel.PlaceHolder = "This customer has no price list items"
 	case problem != "":
 		t.priceSel.PlaceHolder = "Price list not usable here"
@@ -156,7 +162,7 @@ func (t *invoiceTab) renderAdders() {
 	}
 	ok, _ := t.editable()
 	setEnabled(t.addItem, ok && len(opts) > 0)
-	if t.pl == nil || t.pl.AllowProviderItems {
+	if t.pl == nil || !t.pl.AllowProviderItems.False() {
 		t.freeBox.Show()
 	} else {
 		t.freeBox.Hide()

@@ -59,6 +59,7 @@ func newActivityTab(d *Desk) *activityTab {
 			if a.row != nil && a.row.State == storage.OutboxFailed {
 				body.Importance = widget.DangerImportance
 				id := a.row.Id
+				buttons.Objects[0].(*widget.Button).SetText(retryLabel(*a.row))
 				buttons.Objects[0].(*widget.Button).OnTapped = func() { t.d.retryAction(id) }
 				buttons.Objects[1].(*widget.Button).OnTapped = func() { t.d.discardAction(id) }
 				buttons.Show()
@@ -125,6 +126,9 @@ func outboxStateText(r storage.OutboxRow) string {
 	case storage.OutboxDone:
 		return "Sent: the service accepted it."
 	case storage.OutboxFailed:
+		if r.MayHaveBeenSent() {
+			return unsureText(r)
+		}
 		return "Refused by the service: " + r.Error
 	case storage.OutboxSending:
 		return "Sending…"
@@ -164,23 +168,17 @@ func (d *Desk) lastActionText(woID int64) string {
 	return "Last action: " + actionText(latest) + " — " + outboxStateText(latest)
 }
 
-// bulkVerbs are the words of a bulk action: its title ("Accept 2 work
-// orders") and its outcome ("2 work orders accepted").
-var bulkVerbs = map[string]struct{ title, past string }{
-	"accept": {"Accept", "accepted"},
-	"reject": {"Reject", "rejected"},
-}
-
 // bulkMaxLines is how many work orders the result dialog lists before it
 // scrolls instead of growing.
 const bulkMaxLines = 12
 
-// showBulkResult lists each work order of a bulk action (action "accept"
-// or "reject") with its outcome, updating as the outbox row is sent; its
-// first line says where the whole action stands ("2 work orders accepted"),
-// and the dialog is as tall as what it lists.
-func (d *Desk) showBulkResult(action string, rowID int64, ids []int64) {
-	verbs := bulkVerbs[action]
+// showBulkResult lists each work order of bulk action row (titled as the
+// view's button says it: "Accept") with its outcome, updating as the
+// outbox row is sent; its first line says where the whole action stands
+// ("2 work orders accepted", in the action's past tense from its table
+// entry), and the dialog is as tall as what it lists.
+func (d *Desk) showBulkResult(title string, row *storage.OutboxRow, ids []int64) {
+	rowID, past := row.Id, row.Kind.Colleague().Past
 	outcome := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	outcome.Wrapping = fyne.TextWrapWord
 	lines := widget.NewLabel("")
@@ -190,7 +188,7 @@ func (d *Desk) showBulkResult(action string, rowID int64, ids []int64) {
 	if len(ids) > bulkMaxLines {
 		content = container.NewVScroll(body)
 	}
-	dlg := dialog.NewCustom(fmt.Sprintf("%s %d work orders", verbs.title, len(ids)), "Close", content, d.win)
+	dlg := dialog.NewCustom(fmt.Sprintf("%s %d work orders", title, len(ids)), "Close", content, d.win)
 	fit := func() {
 		if len(ids) > bulkMaxLines {
 			dlg.Resize(fyne.NewSize(560, 420))
@@ -208,7 +206,7 @@ func (d *Desk) showBulkResult(action string, rowID int64, ids []int64) {
 			lines.SetText(sentence(err.Error()))
 		} else {
 			r := bulkResults(d, row, ids)
-			outcome.SetText(r.outcome(verbs.past, len(ids)))
+			outcome.SetText(r.outcome(past, len(ids)))
 			lines.SetText(strings.Join(r.lines, "\n"))
 		}
 		fit()
@@ -340,6 +338,9 @@ func eventText(e api.Event, currency string) string {
 			return "A procedure was marked not applicable"
 		}
 		return "A procedure is applicable again"
+	}
+	if text := moreEventText(e); text != "" {
+		return text
 	}
 	return "Received " + e.Header.Action
 }

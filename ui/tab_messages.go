@@ -69,7 +69,9 @@ func newMessagesTab(d *Desk) *messagesTab {
 			buttons := box.Objects[2].(*fyne.Container)
 			if m.Row != nil && m.Row.State == storage.OutboxFailed {
 				row := *m.Row
+				buttons.Objects[0].(*widget.Button).SetText(retryLabel(row))
 				buttons.Objects[0].(*widget.Button).OnTapped = func() { t.d.retryAction(row.Id) }
+				showIf(!row.MayHaveBeenSent(), buttons.Objects[1])
 				buttons.Objects[1].(*widget.Button).OnTapped = func() { t.d.editRefused(row) }
 				buttons.Objects[2].(*widget.Button).OnTapped = func() { t.d.discardAction(row.Id) }
 				buttons.Show()
@@ -196,9 +198,43 @@ func messageHeading(m storage.ThreadMessage) string {
 	if m.MessageVisibility != "" && m.MessageVisibility != api.VisibilityAll {
 		vis = " · " + visibilityLabels[m.MessageVisibility]
 	}
+	if m.Row != nil && m.Row.MayHaveBeenSent() {
+		return fmt.Sprintf("%s%s · %s", who, vis, unsureText(*m.Row))
+	}
 	if m.Row != nil && m.Row.State == storage.OutboxFailed {
 		// The service's reason last: it may be long.
 		return fmt.Sprintf("%s%s · not sent, refused by the service: %s", who, vis, sentence(strings.TrimSpace(m.Row.Error)))
 	}
 	return fmt.Sprintf("%s · %s%s", who, when, vis)
+}
+
+// A refused message is corrected in the compose box.
+var _ = correctIn(storage.FormMessage, "in the Messages tab", func(d *Desk, v *detailView, draft *storage.Draft, start func(func())) bool {
+	t, ok := tabIn[*messagesTab](v)
+	if !ok {
+		return false
+	}
+	v.selectTab(t)
+	d.unlessTyped(t.holdsOther(draft), "The Messages tab holds a message you have not sent.", "message", func() {
+		start(func() { t.edit(draft.Text, draft.Visibility) })
+	})
+	return true
+})
+
+// edit puts a refused message back into the compose box.
+func (t *messagesTab) edit(text string, vis api.MessageVisibility) {
+	t.text.SetText(text)
+	if label, ok := visibilityLabels[vis]; ok {
+		t.vis.SetSelected(label)
+	}
+	if c := fyne.CurrentApp().Driver().CanvasForObject(t.text); c != nil {
+		c.Focus(t.text)
+	}
+}
+
+// holdsOther reports whether the compose box holds a message other than
+// the refused one.
+func (t *messagesTab) holdsOther(d *storage.Draft) bool {
+	typed := strings.TrimSpace(t.text.Text)
+	return typed != "" && typed != strings.TrimSpace(d.Text)
 }

@@ -24,9 +24,10 @@ type quoteTab struct {
 	d  *Desk
 	wo *api.WorkOrder
 
-	current *widget.Label
-	badge   *badge
-	explain *widget.Label
+	current  *widget.Label
+	badge    *badge
+	explain  *widget.Label
+	tryAgain *widget.Button // shown where the service refused quotes (3004)
 
 	amount     *widget.Entry
 	amountNote *widget.Label // "the total of the lines" while there are lines
@@ -60,6 +61,7 @@ func newQuoteTab(d *Desk) *quoteTab {
 	t.badge = newBadge()
 	t.explain = widget.NewLabel("")
 	t.explain.Wrapping = fyne.TextWrapWord
+	t.tryAgain = newTryQuotesAgain(t)
 
 	t.amount = widget.NewEntry()
 	t.amount.SetPlaceHolder("e.g. " + amountExample("USD"))
@@ -110,7 +112,8 @@ func newQuoteTab(d *Desk) *quoteTab {
 func (t *quoteTab) title() string       { return "Quote" }
 func (t *quoteTab) icon() fyne.Resource { return theme.DocumentCreateIcon() }
 func (t *quoteTab) content() fyne.CanvasObject {
-	t.top = container.NewVBox(container.NewHBox(heading("Current quote"), t.badge), t.current, t.explain, widget.NewSeparator())
+	t.top = container.NewVBox(container.NewHBox(heading("Current quote"), t.badge), t.current, t.explain,
+		container.NewHBox(t.tryAgain), widget.NewSeparator())
 	return container.NewVScroll(container.NewPadded(container.NewVBox(t.top, t.formBox)))
 }
 
@@ -137,19 +140,7 @@ func (t *quoteTab) show(wo *api.WorkOrder) {
 		}
 		t.current.SetText(text)
 	}
-	allowed, why := quoteAllowed(wo)
-	// Amber only when the customer waits on us or refused: the NTE, an
-	// approved or a submitted quote are not warnings.
-	t.explain.Importance = widget.MediumImportance
-	if q != nil && (q.QuoteStatus == api.QuoteRequested || q.QuoteStatus == api.QuoteRejected) && allowed {
-		t.explain.Importance = widget.WarningImportance
-	}
-	t.explain.SetText(why)
-	if allowed {
-		t.formBox.Show()
-	} else {
-		t.formBox.Hide()
-	}
+	t.gate(wo)
 	if switching {
 		t.clearForm()
 	}
@@ -268,6 +259,7 @@ func (t *quoteTab) prefill(amount api.Money, lines []api.LineItem, reason string
 	if t.reason.Text == "" {
 		t.reason.SetText(reason)
 	}
+	t.gate(t.wo) // Edit of a refused quote opens the form, wherever it was closed
 }
 
 // amountExample is a plausible amount to type in currency, with its own
@@ -293,4 +285,41 @@ func quoteExample(wo *api.WorkOrder) string {
 		rounded = rounded.Add(step)
 	}
 	return rounded.StringFixed(int32(api.MinorUnits(wo.Currency)))
+}
+
+// A refused quote is corrected in the quote form.
+var _ = correctIn(storage.FormQuote, "in the Quote tab", func(d *Desk, v *detailView, draft *storage.Draft, start func(func())) bool {
+	t, ok := tabIn[*quoteTab](v)
+	if !ok {
+		return false
+	}
+	v.selectTab(t)
+	d.unlessTyped(t.holdsOther(draft), "The Quote tab holds a quote you have not submitted.", "quote", func() {
+		start(func() {
+			t.clearForm()
+			t.prefill(draft.Amount, draft.Lines, draft.Text)
+		})
+	})
+	return true
+})
+
+// holdsOther reports whether the quote form holds an amount, reason or
+// lines other than the refused quote's.
+func (t *quoteTab) holdsOther(d *storage.Draft) bool {
+	reason := strings.TrimSpace(t.reason.Text)
+	if strings.TrimSpace(t.amount.Text) == "" && reason == "" && len(t.lines) == 0 {
+		return false
+	}
+	if reason != strings.TrimSpace(d.Text) || len(t.lines) != len(d.Lines) {
+		return true
+	}
+	if len(t.lines) == 0 {
+		return strings.TrimSpace(t.amount.Text) != amountText(d.Amount)
+	}
+	for i, l := range t.lines {
+		if lineKey(l) != lineKey(d.Lines[i]) {
+			return true
+		}
+	}
+	return false
 }

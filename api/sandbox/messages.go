@@ -2,16 +2,29 @@ package sandbox
 
 import (
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/serve"
 )
 
+// The endpoints this file answers.
+var _ = endpoints(
+	endpoint{"GET", "/api/messages", kindRead, (*call).listMessages},
+	endpoint{"POST", "/api/messages", kindMutate, (*call).postMessage},
+)
+
+// listMessages answers GET /api/messages with the messages of visibility
+// All only, as documented (service-facts §4.3, §15): the others were posted
+// but are not listed, so nobody can check through this list whether one
+// of them arrived.
 func (c *call) listMessages() (any, error) {
 	o, err := c.queryOrder()
 	if err != nil {
 		return nil, err
 	}
-	msgs := o.messages
-	if msgs == nil {
-		msgs = []api.Message{}
+	msgs := []api.Message{}
+	for _, m := range o.messages {
+		if m.MessageVisibility == "" || m.MessageVisibility == api.VisibilityAll {
+			msgs = append(msgs, m)
+		}
 	}
 	return c.envelope("Messages", msgs), nil
 }
@@ -43,7 +56,7 @@ func (c *call) postMessage() (any, error) {
 		req.MessageVisibility = api.VisibilityAll
 	}
 	if !validVisibility(req.MessageVisibility) {
-		return nil, invalid("MessageVisibility", "%q is not a message visibility", req.MessageVisibility)
+		return nil, serve.Invalid("MessageVisibility", "%q is not a message visibility", req.MessageVisibility)
 	}
 	o, err := c.order(req.WorkOrderId)
 	if err != nil {

@@ -4,6 +4,15 @@ import (
 	"time"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/serve"
+)
+
+// The endpoints this file answers.
+var _ = endpoints(
+	endpoint{"PUT", "/api/workorder/appointmentinfo", kindMutate, (*call).appointment},
+	endpoint{"PUT", "/api/workorder/checkin", kindMutate, (*call).checkIn},
+	endpoint{"PUT", "/api/workorder/pause", kindMutate, (*call).pause},
+	endpoint{"PUT", "/api/workorder/checkout", kindMutate, (*call).checkOut},
 )
 
 // futureSkew is how far ahead of the sandbox's clock an ActualActionDate may
@@ -34,10 +43,10 @@ func checkActionDate(o *order, d *time.Time, now time.Time) error {
 		return business(api.CodeBusinessRule, "%s does not allow back-dating: send the visit without ActualActionDate; the service records the time the request arrives.", o.cust.Customer.Name)
 	}
 	if d.After(now.Add(futureSkew)) {
-		return invalid("ActualActionDate", "ActualActionDate %s cannot be in the future", d.UTC().Format(time.RFC3339))
+		return serve.Invalid("ActualActionDate", "ActualActionDate %s cannot be in the future", d.UTC().Format(time.RFC3339))
 	}
 	if d.Before(o.wo.Created) {
-		return invalid("ActualActionDate", "ActualActionDate cannot be before the work order was created (%s)", o.wo.Created.Format(time.RFC3339))
+		return serve.Invalid("ActualActionDate", "ActualActionDate cannot be before the work order was created (%s)", o.wo.Created.Format(time.RFC3339))
 	}
 	return nil
 }
@@ -75,15 +84,18 @@ func (c *call) visit(op string, to api.WorkOrderStatus, from ...api.WorkOrderSta
 }
 
 // checkedOut ends the visit: CheckedOut, and the invoice deadline starts.
-func (c *call) checkedOut(o *order) {
+func (c *call) checkedOut(o *order) { c.s.st.checkedOut(o, c.now) }
+
+func (s *store) checkedOut(o *order, now time.Time) {
 	o.wo.Status = api.StatusCheckedOut
+	s.awaitVerification(o)
 	// Assumption: the invoice deadline starts at check-out, 30 days.
-	inv := c.s.st.invoiceOf(o)
+	inv := s.invoiceOf(o)
 	if inv.SubmissionDeadline == nil {
-		d := c.now.AddDate(0, 0, 30)
+		d := now.AddDate(0, 0, 30)
 		inv.SubmissionDeadline = &d
 	}
-	c.s.st.touch(o, c.now)
+	s.touch(o, now)
 }
 
 func (c *call) checkIn() (any, error) {
@@ -134,7 +146,7 @@ func (c *call) appointment() (any, error) {
 		return nil, err
 	}
 	if req.ScheduledStart.IsZero() {
-		return nil, invalid("ScheduledStart", "ScheduledStart is required")
+		return nil, serve.Invalid("ScheduledStart", "ScheduledStart is required")
 	}
 	o, err := c.order(req.WorkOrderId)
 	if err != nil {
