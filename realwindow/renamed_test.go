@@ -20,7 +20,8 @@ import (
 // queued, for the service to judge. With
 // WORKDESK_RENAMED_SHOT=FILE the last screen is kept there.
 func TestRealWindowRenamedDialect(t *testing.T) {
-	a := startWith(t, []string{"--demo", "--demo-dialect", "renamed", "--window-size", "1280x800", "--data-dir", t.TempDir()})
+	t.Parallel()
+	a := startWith(t, newScreen(t, "1920x1200"), []string{"--demo", "--demo-dialect", "renamed", "--window-size", "1280x800", "--data-dir", t.TempDir()})
 	a.step("renamed-start", "ready")
 
 	// File › Check the connection… names what the service answered under
@@ -33,7 +34,7 @@ func TestRealWindowRenamedDialect(t *testing.T) {
 		}
 	}
 	a.shoot("renamed-check-report")
-	keep(t, "WORKDESK_CHECK_SHOT")
+	keep(a, "WORKDESK_CHECK_SHOT")
 	a.closes("renamed-check-closed", "tap ^Close$")
 	a.dialog("renamed-status-filter", "tap ^All statuses")
 	a.closes("renamed-checked-in-only", `tap ^Checked in \(\d+\)$`)
@@ -82,7 +83,7 @@ func TestRealWindowRenamedDialect(t *testing.T) {
 		t.Fatalf("the service refused the check-out: %s", texts)
 	}
 	a.shoot("renamed-checkout-taken")
-	keep(t, "WORKDESK_RENAMED_SHOT")
+	keep(a, "WORKDESK_RENAMED_SHOT")
 
 	// The customer verifies the work before the invoice can be submitted:
 	// the invoice waits, says so, and its lines can still be prepared.
@@ -94,19 +95,21 @@ func TestRealWindowRenamedDialect(t *testing.T) {
 		}
 	}
 	a.shoot("renamed-invoice-waits-verified")
-	keep(t, "WORKDESK_VERIFY_SHOT")
+	keep(a, "WORKDESK_VERIFY_SHOT")
 }
 
 // keep saves the screen's window (1280x800 at the top left) to the file
 // the environment variable names, when it names one.
-func keep(t *testing.T, env string) {
-	t.Helper()
+func keep(a *app, env string) {
+	a.t.Helper()
 	shot := os.Getenv(env)
 	if shot == "" {
 		return
 	}
-	if out, err := exec.Command("import", "-window", "root", "-crop", "1280x800+0+0", "+repage", "-strip", shot).CombinedOutput(); err != nil {
-		t.Fatalf("keeping the screenshot: %v: %s", err, out)
+	cmd := exec.Command("import", "-window", "root", "-crop", "1280x800+0+0", "+repage", "-strip", shot)
+	cmd.Env = append(os.Environ(), "DISPLAY="+a.screen.display)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		a.t.Fatalf("keeping the screenshot: %v: %s", err, out)
 	}
 }
 
