@@ -201,14 +201,16 @@ func (t *invoiceTab) recompute() {
 	if tt.Discount.IsZero() {
 		t.discLbl.SetText("")
 	} else {
-		t.discLbl.SetText("−" + tt.Discount.Format())
+		// An en dash for the minus: U+2212 is in no font Fyne bundles
+		// (glyphs_test.go), and a system may lack it.
+		t.discLbl.SetText("–" + tt.Discount.Format())
 	}
 	t.total.SetText("Total " + tt.Total.Format() + "  " + cur)
 	if ok, _ := t.editable(); !ok {
 		// Read, not edited: a discount shows as text, and only if there is one.
 		t.discRow.Hidden = tt.Discount.IsZero()
 		if !tt.Discount.IsZero() {
-			t.discLbl.SetText("Discount −" + tt.Discount.Format())
+			t.discLbl.SetText("Discount –" + tt.Discount.Format())
 		}
 	} else {
 		t.discRow.Hidden = false

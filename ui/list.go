@@ -130,12 +130,7 @@ func newListView(store *storage.Store, prefs fyne.Preferences, background, do fu
 	v.table.CreateCell = func() fyne.CanvasObject { return newCell() }
 	v.table.UpdateCell = v.updateCell
 	v.table.ShowHeaderRow = true
-	v.table.CreateHeader = func() fyne.CanvasObject {
-		b := widget.NewButton("", nil)
-		b.Importance = widget.LowImportance
-		b.Alignment = widget.ButtonAlignLeading
-		return b
-	}
+	v.table.CreateHeader = func() fyne.CanvasObject { return newColumnHeader() }
 	v.table.UpdateHeader = v.updateHeader
 	v.table.OnSelected = func(id widget.TableCellID) {
 		v.table.clicked(id)
@@ -324,21 +319,18 @@ func (v *listView) open(id int64) {
 }
 
 func (v *listView) updateHeader(id widget.TableCellID, o fyne.CanvasObject) {
-	b := o.(*widget.Button)
+	h := o.(*columnHeader)
+	b := h.button
 	col := v.columnAt(id.Col)
 	if col < 0 {
 		return
 	}
 	c := columns[col]
-	title := c.title
+	var arrow fyne.Resource
 	if col != colSelect && c.sort == v.query.Sort {
-		if v.query.Desc {
-			title += " ▼"
-		} else {
-			title += " ▲"
-		}
+		arrow = sortArrow(v.query.Desc)
 	}
-	b.SetText(title)
+	h.set(c.title, arrow)
 	if col == colSelect {
 		b.OnTapped = nil
 		return
