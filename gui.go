@@ -214,6 +214,7 @@ func (s *session) launch(wantLive bool) error {
 	}
 	desk := ui.New(s.app, deps)
 	b.OnEvent(desk.EventReceived)
+	b.OnSilence(desk.ConnectivityChanged)
 	w := desk.Window()
 	addHelpMenu(w)
 	if s.flags.size.Width > 0 {

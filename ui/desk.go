@@ -39,6 +39,11 @@ type Health struct {
 	// Office mode: the hub's event stream ("connected", "reconnecting")
 	// and the person the hub knows the credentials by.
 	Stream, Person string
+	// Silent is who is not answering (the office hub, the customer's
+	// service) and since when; nil while they answer.
+	Silent *storage.Silence
+	// Heard is when the service (or hub) last answered anything.
+	Heard time.Time
 }
 
 // Deps is what main hands the window.

@@ -48,6 +48,9 @@ type listView struct {
 	// deadlineLabelled: the deadline column is wide enough to say what is
 	// due ("On site · in 8 h"), not only when ("in 8 h").
 	deadlineLabelled bool
+	// queued is, per work order, the status its waiting actions will give
+	// it: the row shows it marked queued, as the header does.
+	queued map[int64]api.WorkOrderStatus
 	// marks are the work orders a colleague changed lately (office mode),
 	// read once per reload by loadMarks: a cell only looks its row up.
 	marks     map[int64]storage.ColleagueChange
@@ -176,6 +179,9 @@ func (v *listView) reload() {
 	}
 	if v.loadMarks != nil {
 		v.marks = v.loadMarks()
+	}
+	if q, err := v.store.QueuedStatuses(ctx); err == nil {
+		v.queued = q
 	}
 	v.requery()
 }
@@ -396,7 +402,12 @@ func (v *listView) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 	case colSite:
 		c.setText(orDash(r.Site), fyne.TextAlignLeading, false)
 	case colStatus:
-		c.setBadge(shortStatus(r.Status), statusColor(r.Status))
+		st, queued := r.Status, false
+		if q, ok := v.queued[r.Id]; ok {
+			st, queued = q, true
+		}
+		c.setBadge(shortStatus(st), statusColor(st))
+		c.badge.SetQueued(queued)
 	case colNte:
 		c.setText(nteText(r.Nte), fyne.TextAlignTrailing, false)
 	case colCurrency:
