@@ -75,6 +75,10 @@ type Deps struct {
 	// ConnectOffice saves the office connection (the secret in the
 	// keyring) and opens office mode behind a new window.
 	ConnectOffice func(s OfficeSettings, secret string) error
+	// AskOffice, when set, is an office hub the window was asked to open
+	// (workdesk --hub URL) without the person's client id and secret: it
+	// opens Connect to office hub… for that hub at once.
+	AskOffice string
 	// ResetDemo forgets everything done in the demo and starts it over
 	// behind a new window (demo mode only).
 	ResetDemo func()
@@ -243,6 +247,9 @@ func (d *Desk) Window() fyne.Window { return d.win }
 func (d *Desk) Start() {
 	d.started = true
 	d.status.start()
+	if d.deps.AskOffice != "" {
+		d.showConnectOffice()
+	}
 	d.syncNow(d.deps.Ready)
 	every := d.deps.SyncEvery
 	if every <= 0 {
