@@ -21,9 +21,10 @@ const (
 )
 
 // DefaultSilentAfter is how long a call may wait for an answer before the
-// window says who is not answering. The call itself keeps its own timeout:
-// an upload or a slow search may rightly take longer.
-const DefaultSilentAfter = 10 * time.Second
+// window says who is not answering: 8 s, so that the words are on screen
+// within 10 s of the call. The call itself keeps its own timeout: an
+// upload or a slow search may rightly take longer.
+const DefaultSilentAfter = 8 * time.Second
 
 // probeEvery is how often, while the other side is silent, a small request
 // asks whether it answers again: the window says so within seconds of its
