@@ -21,7 +21,7 @@ VERSION := $(shell sed -n 's/^Version *= *"\([^"]*\)".*/\1/p' FyneApp.toml)
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run test vet fmt-check unit smoke realwindow office-shot bench fuzz measure-startup measure-memory screenshot walkthrough dist print-version clean
+.PHONY: deps build run test vet fmt-check unit smoke realwindow office-shot bench perf fuzz measure-startup measure-memory screenshot walkthrough dist print-version clean
 
 deps:
 	@if command -v dpkg-query >/dev/null 2>&1; then \
@@ -103,12 +103,20 @@ test: deps fmt-check vet unit smoke realwindow
 bench: deps
 	$(GO) test -tags $(TAGS) -run '^$$' -bench . -benchmem ./...
 
+# The headline figures (first sync / fetch only, first frame at 50,000, search
+# as you type at 100,000 with and without a filter, the window's memory at
+# 50,000, the hub's notification fan-out), each printed beside its target.
+# Prints; never fails on a figure. PERF_ONLY=sync,search runs a subset.
+perf: deps
+	tools/perf.sh
+
 # Fuzzes each parser that reads what others send or type, FUZZTIME each
 # (not part of `make test`; their seed corpora run there as ordinary tests).
 # Prints each target's executions; a failure prints the input and stops.
 FUZZTIME ?= 20s
 FUZZ_TARGETS := api:FuzzVerify api:FuzzVerifySignedClaims api:FuzzParseEvent api:FuzzParseAmount \
-                storage:FuzzFTSQuery storage:FuzzParseIDList
+                storage:FuzzFTSQuery storage:FuzzParseIDList \
+                api/serve:FuzzRoute api/serve:FuzzIDs api/serve:FuzzTokenRequest api/serve:FuzzSearchParameters
 
 fuzz: deps
 	@for t in $(FUZZ_TARGETS); do \

@@ -21,9 +21,9 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
-	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/hub"
 	"github.com/workorderdesk/workdesk/hub/pgtest"
+	"github.com/workorderdesk/workdesk/storage"
 )
 
 // The PostgreSQL cluster of the window tests that need an office hub,

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# `make perf`: the headline figures, each beside its target. A benchmark run,
+# not a test: it prints and never fails on a figure (only when a benchmark
+# itself cannot run). Run it whenever you touched sync, start-up, search or
+# the hub's fan-out, on a quiet machine, and put its output in your note.
+#
+# PERF_ONLY=sync,startup,search,memory,hub runs a subset.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+GO=${GO:-go}
+TAGS=${TAGS:-migrated_fynedo}
+ONLY=${PERF_ONLY:-sync,startup,search,memory,hub}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+rows=()
+failed=0
+
+want() { [[ ",$ONLY," == *",$1,"* ]]; }
+
+# metric FILE NAME [SUB]: the value reported as NAME on the benchmark line
+# (of sub-benchmark SUB when given).
+metric() {
+  awk -v name="$2" -v sub_="${3:-}" '
+    /^Benchmark/ && (sub_ == "" || index($1, "/" sub_) > 0) {
+      for (i = 2; i < NF; i++) if ($(i+1) == name) { print $i; exit }
+    }' "$1"
+}
+
+# row FIGURE MEASURED TARGET VERDICT COMMAND
+row() { rows+=("$1|$2|$3|$4|$5"); }
+
+# verdict VALUE OP LIMIT: "ok" or "MISSED" (OP is < or <=).
+verdict() {
+  [ -z "$1" ] && { echo "no figure"; return; }
+  awk -v v="$1" -v op="$2" -v l="$3" 'BEGIN { ok = (op == "<") ? (v < l) : (v <= l); print ok ? "ok" : "MISSED" }'
+}
+
+run() { # NAME FILE CMD...: runs a benchmark, keeping its output
+  local name=$1 file=$2; shift 2
+  echo "perf: $name: $*" >&2
+  if ! "$@" >"$file" 2>&1; then
+    echo "perf: $name failed:" >&2; tail -30 "$file" >&2; failed=1
+  fi
+}
+
+if want sync; then
+  cmd="$GO test -tags $TAGS -run '^\$' -bench 'SyncOverFetchOnly\$' -benchtime 20x ./storage/"
+  run sync "$out/sync" $GO test -tags "$TAGS" -run '^$' -bench 'SyncOverFetchOnly$' -benchtime 20x ./storage/
+  r=$(metric "$out/sync" median-sync/fetch)
+  row "First sync of 10,000 work orders / fetch only (paired median of 20)" "${r:-?}x" "<= 1.25x" "$(verdict "$r" '<=' 1.25)" "$cmd"
+fi
+
+if want startup || want memory; then
+  $GO build -tags "$TAGS" -o workdesk . || failed=1
+fi
+
+if want startup; then
+  cmd="make measure-startup"
+  run startup "$out/startup" env WORKDESK_BIN="$PWD/workdesk" FYNE_SCALE=1 xvfb-run -a -s "-screen 0 1600x1000x24 -nolisten tcp" \
+    $GO test -tags "$TAGS" -run '^$' -bench StartupFirstFrame -benchtime 5x .
+  m=$(metric "$out/startup" ms-to-first-frame-median); x=$(metric "$out/startup" ms-to-first-frame-max)
+  row "First frame from process start, 50,000 work orders (median of 5; max)" "${m:-?} ms; ${x:-?} ms" "median < 400 ms" "$(verdict "$m" '<' 400)" "$cmd"
+fi
+
+if want search; then
+  cmd="$GO test -tags $TAGS -run '^\$' -bench SearchKeystroke100k -benchtime 3x ./ui/"
+  run search "$out/search" $GO test -tags "$TAGS" -run '^$' -bench SearchKeystroke100k -benchtime 3x ./ui/
+  for sub in next-deadline customer status-filter needs-attention; do
+    p=$(metric "$out/search" ms/keystroke-p90 "$sub"); m=$(metric "$out/search" ms/keystroke-median "$sub")
+    row "Search as you type, 100,000 work orders, $sub (median; p90)" "${m:-?} ms; ${p:-?} ms" "p90 < 16 ms" "$(verdict "$p" '<' 16)" "$cmd"
+  done
+fi
+
+if want memory; then
+  cmd="make measure-memory"
+  $GO build -tags "$TAGS realwindow" -o workdesk-realwindow . || failed=1
+  run memory "$out/memory" env WORKDESK_BIN="$PWD/workdesk-realwindow" FYNE_SCALE=1 xvfb-run -a -s "-screen 0 1600x1000x24 -nolisten tcp" \
+    $GO test -tags "$TAGS" -run '^$' -bench WindowMemory -benchtime 5x .
+  m=$(metric "$out/memory" MB-rss-after-searches)
+  # No issue names a target: 307 MB was measured on 38d711a; more than 5 %
+  # above it is a regression to look into.
+  row "Window's resident memory, 50,000 work orders, after searches (median of 5)" "${m:-?} MB" "<= 322 MB (307 + 5 %)" "$(verdict "$m" '<=' 322)" "$cmd"
+fi
+
+if want hub; then
+  cmd="PGTEST_REQUIRED=1 $GO test -tags $TAGS -run '^\$' -bench 'NotificationTo.*Streams' -benchtime 50x ./hub/"
+  run hub "$out/hub" env PGTEST_REQUIRED=1 $GO test -tags "$TAGS" -run '^$' -bench 'NotificationTo.*Streams' -benchtime 50x ./hub/
+  while read -r name; do
+    p=$(metric "$out/hub" p99-ms "${name#*/}")
+    [ "$name" = "${name#*/}" ] && p=$(metric "$out/hub" p99-ms)
+    row "Hub: a notification to every stream, two instances: ${name#Benchmark} (p99)" "${p:-?} ms" "p99 < 1000 ms" "$(verdict "$p" '<' 1000)" "$cmd"
+  done < <(awk '/^Benchmark/ { sub(/-[0-9]+$/, "", $1); print $1 }' "$out/hub")
+fi
+
+echo
+printf '%s\n' "Headline figures ($(git rev-parse --short HEAD 2>/dev/null), $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg) at the end):"
+printf '| %s | %s | %s | %s | %s |\n' Figure Measured Target Verdict Command
+printf '|---|---|---|---|---|\n'
+for r in "${rows[@]}"; do
+  IFS='|' read -r f m t v c <<<"$r"
+  printf '| %s | %s | %s | %s | `%s` |\n' "$f" "$m" "$t" "$v" "$c"
+done
+exit $failed
