@@ -198,7 +198,7 @@ func (s *session) launch(wantLive bool) error {
 	}
 	deps := ui.Deps{
 		Store: b.Store, Online: b, Demo: b.sb != nil, Office: b.person != nil, Service: b.Service, Health: b.health,
-		ConnectOffice: s.connectOffice, AskOffice: askOffice, Background: s.background, Do: s.do,
+		ConnectOffice: s.connectOffice, AskOffice: askOffice, Background: s.background, Do: s.do, OpenURL: openURL(s.app),
 		Ready: make(chan struct{}), Secrets: s.secrets, SyncEvery: live.SyncEvery, Notice: notice,
 		NoDesktopNotifications: runtime.GOOS == "linux" && os.Getenv("DBUS_SESSION_BUS_ADDRESS") == "",
 		// FYNE_THEME=dark (or light) is a preference stated to Fyne.

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"net/url"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -68,6 +69,9 @@ type Deps struct {
 	Customer Customer
 	// Secrets holds the live client secret (the OS keyring).
 	Secrets SecretStore
+	// OpenURL opens a link in the system's browser and says whether it
+	// did; nil = the app's OpenURL (which on Linux cannot tell).
+	OpenURL func(*url.URL) error
 	// TestConnection runs the `workdesk doctor` checks for the settings dialog.
 	TestConnection func(ctx context.Context, conn api.Connection, report func(api.Check)) bool
 	// SwitchMode restarts behind a new window on the live (or demo) replica.
