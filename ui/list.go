@@ -7,7 +7,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -62,6 +61,9 @@ type listView struct {
 	attention *widget.Check
 	count     *widget.Label
 	empty     *widget.Label // says why the table is empty
+	// unhide are the buttons under it, one to clear each thing that hides
+	// the rows: the search, the status filter, Needs attention.
+	unhide emptyButtons
 	bulkHint  *fitText
 	// hiddenNote says that ticked rows the search or filters hide are left
 	// out of Accept and Reject.
@@ -120,6 +122,7 @@ func newListView(store *storage.Store, prefs fyne.Preferences, background, do fu
 	v.empty.Alignment = fyne.TextAlignCenter
 	v.empty.Wrapping = fyne.TextWrapWord
 	v.empty.Hide()
+	v.unhide = v.newEmptyButtons()
 	v.bulkHint = newFitText("Tick rows to accept or reject together")
 	v.bulkHint.label.Importance = widget.LowImportance
 	v.acceptBtn = widget.NewButtonWithIcon("Accept", theme.ConfirmIcon(), func() { v.onBulkAccept(v.shownTicked) })
@@ -164,7 +167,7 @@ func (v *listView) content() fyne.CanvasObject {
 	find := container.NewBorder(nil, nil, nil, v.count, v.search)
 	filters := container.NewBorder(nil, nil, container.NewHBox(v.statusSel, v.attention), container.NewHBox(v.acceptBtn, v.rejectBtn), v.bulkHint)
 	return container.NewBorder(container.NewVBox(find, filters, v.hiddenNote), nil, nil, nil,
-		container.New(columnFit{v}, v.table, container.NewVBox(layout.NewSpacer(), v.empty, layout.NewSpacer())))
+		container.New(columnFit{v}, v.table, v.emptyView()))
 }
 
 // reload re-reads the list after the replica changed: the number of work
@@ -292,21 +295,6 @@ func (v *listView) readFailed(err error) {
 	if v.onReadError != nil {
 		v.onReadError(err)
 	}
-}
-
-func (v *listView) updateEmpty() {
-	switch {
-	case v.total > 0:
-		v.empty.Hide()
-		return
-	case v.all == 0:
-		v.empty.SetText("No work orders yet. They appear after the first sync with the service.")
-	case v.query.Search != "":
-		v.empty.SetText(fmt.Sprintf("No work order matches “%s”.\nSearch finds a work order number by any of its digits, and customers, sites and descriptions by how their words start.", v.query.Search))
-	default:
-		v.empty.SetText("No work order matches these filters.")
-	}
-	v.empty.Show()
 }
 
 func (v *listView) updateCount() {
