@@ -63,8 +63,8 @@ type listView struct {
 	empty     *widget.Label // says why the table is empty
 	// unhide are the buttons under it, one to clear each thing that hides
 	// the rows: the search, the status filter, Needs attention.
-	unhide emptyButtons
-	bulkHint  *fitText
+	unhide   emptyButtons
+	bulkHint *fitText
 	// hiddenNote says that ticked rows the search or filters hide are left
 	// out of Accept and Reject.
 	hiddenNote  *widget.Label
