@@ -50,6 +50,9 @@ type listView struct {
 	// queued is, per work order, the status its waiting actions will give
 	// it: the row shows it marked queued, as the header does.
 	queued map[int64]api.WorkOrderStatus
+	// unhide are the buttons under empty, one to clear each thing that
+	// hides the rows: the search, the status filter, Needs attention.
+	unhide emptyButtons
 	// marks are the work orders a colleague changed lately (office mode),
 	// read once per reload by loadMarks: a cell only looks its row up.
 	marks     map[int64]storage.ColleagueChange
@@ -61,10 +64,7 @@ type listView struct {
 	attention *widget.Check
 	count     *widget.Label
 	empty     *widget.Label // says why the table is empty
-	// unhide are the buttons under it, one to clear each thing that hides
-	// the rows: the search, the status filter, Needs attention.
-	unhide   emptyButtons
-	bulkHint *fitText
+	bulkHint  *fitText
 	// hiddenNote says that ticked rows the search or filters hide are left
 	// out of Accept and Reject.
 	hiddenNote  *widget.Label
