@@ -225,7 +225,7 @@ func secretPlace(s SecretStore) string {
 		return "The secret will be kept for this session only."
 	}
 	if ok, why := s.Persistent(); !ok {
-		return "The secret will be kept for this session only (never in a file): " + why
+		return "The secret will be kept for this session only, never in a file. " + why
 	}
 	return "The secret is kept in this computer's keyring, never in a file."
 }
