@@ -27,7 +27,7 @@ func newBadge() *badge {
 	b := &badge{
 		bg:    canvas.NewRectangle(color.Transparent),
 		text:  canvas.NewText("", color.White),
-		clock: canvas.NewImageFromResource(queuedClock),
+		clock: canvas.NewImageFromResource(queuedClock()),
 	}
 	b.bg.CornerRadius = 9
 	b.text.TextStyle = fyne.TextStyle{Bold: true}
@@ -41,7 +41,9 @@ func newBadge() *badge {
 
 // queuedClock marks a status still waiting in the outbox: a clock, white
 // like the badge's text.
-var queuedClock = theme.NewColoredResource(theme.HistoryIcon(), theme.ColorNameForegroundOnPrimary)
+func queuedClock() fyne.Resource {
+	return theme.NewColoredResource(theme.HistoryIcon(), theme.ColorNameForegroundOnPrimary)
+}
 
 // Set shows text on fill; an empty text hides the pill.
 func (b *badge) Set(text string, fill color.Color) {
