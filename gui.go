@@ -69,7 +69,7 @@ func runGUI(args []string) int {
 	}
 	a := app.NewWithID(appID)
 	a.SetIcon(assets.Icon)
-	s := &session{app: a, flags: f, secrets: storage.NewSecrets()}
+	s := &session{app: a, flags: f, secrets: storage.NewSecrets(), notifier: desktopNotifier()}
 	if f.probe {
 		a.Lifecycle().SetOnStarted(func() { go probeFirstFrame(a) })
 	}
@@ -126,6 +126,8 @@ type session struct {
 	// stopWatch ends the wait for a keyring that could not be read when
 	// this window opened (nil: none waits).
 	stopWatch context.CancelFunc
+	// notifier shows the window's desktop notifications (nil: Fyne's).
+	notifier *dbusNotifier
 	// background and do are the window's Deps.Background and Deps.Do
 	// (nil in the app: a goroutine, fyne.Do); tests run the window's work
 	// on their own goroutine.
@@ -218,6 +220,9 @@ func (s *session) launch(wantLive bool) error {
 	}
 	if b.Client == nil {
 		deps.Online = nil
+	}
+	if s.notifier != nil {
+		deps.Notifier = s.notifier
 	}
 	if s.flags.replica != "" {
 		deps.SwitchMode = nil // --replica opens the same replica whatever is chosen

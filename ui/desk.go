@@ -95,6 +95,9 @@ type Deps struct {
 	// NoDesktopNotifications: the system cannot show them (Linux without a
 	// session bus), so sending each one would only log an error.
 	NoDesktopNotifications bool
+	// Notifier shows desktop notifications; nil = the app's own (Fyne's,
+	// which never expire on Linux).
+	Notifier DesktopNotifier
 	// SystemThemeSilent: the system states no light/dark preference (Linux
 	// without a session bus); following the system then means light.
 	SystemThemeSilent bool
@@ -131,6 +134,9 @@ type Desk struct {
 	// form (nil: none); refusals are the refused rows already announced.
 	correcting *correction
 	refusals   map[int64]bool
+
+	// news is the desktop notifications of the last minute, shown as one.
+	news customerNews
 
 	syncing bool
 	// inFlight holds the controls whose action is being queued (act),
