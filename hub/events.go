@@ -56,6 +56,28 @@ var hubActions = map[string]string{
 type HubEvent struct {
 	Header      api.EventHeader `json:"Header"`
 	PerformedBy Performer       `json:"PerformedBy"`
+	// Message is what a person wrote, on a MessageSent event: the service
+	// signs every message sent through its API alike, so desktops find
+	// the author of a message in the thread by it.
+	Message *HubMessage `json:"Message,omitempty"`
+}
+
+// HubMessage is a message written through the hub, as its request said.
+type HubMessage struct {
+	Text              string                `json:"Text"`
+	MessageVisibility api.MessageVisibility `json:"MessageVisibility,omitempty"`
+}
+
+// messageOf is the message a write posts, when it posts one.
+func messageOf(wr *write, action string) *HubMessage {
+	if action != "MessageSent" || wr.body == nil {
+		return nil
+	}
+	var m HubMessage
+	if err := json.NewDecoder(wr.body()).Decode(&m); err != nil || m.Text == "" {
+		return nil
+	}
+	return &m
 }
 
 // Performer names the person who acted through the hub.
@@ -96,10 +118,12 @@ func (h *Hub) record(ctx context.Context, tx pgx.Tx, wr *write, again bool) erro
 		action = "Changed"
 	}
 	now := time.Now().UTC()
+	msg := messageOf(wr, action)
 	for _, id := range h.succeeded(wr) {
 		body, err := json.Marshal(HubEvent{
 			Header:      api.EventHeader{WorkOrderId: id, Action: action, ActionDate: now, MessageId: wr.messageId},
 			PerformedBy: Performer{Name: wr.person.Name},
+			Message:     msg,
 		})
 		if err != nil {
 			return err
