@@ -105,6 +105,9 @@ func (t *activityTab) show(wo *api.WorkOrder) {
 			}
 			if e.PerformedBy != "" {
 				title, text = colleagueDid(e.PerformedBy, e.Header.Action), "Through the office hub."
+				if msg, ok := storage.EventMessage(e.Event); ok {
+					text = "Through the office hub: “" + msg + "”"
+				}
 			}
 			items = append(items, activity{at: at, title: title, text: text})
 		}
@@ -293,11 +296,29 @@ func bulkResults(d *Desk, row *storage.OutboxRow, ids []int64) bulkResult {
 }
 
 func eventTitle(e api.Event) string {
-	who := "Customer"
-	if s := e.Header.Sender; s != nil && s.Type != "" && s.Type != "Customer" {
-		who = "Service"
+	return eventAuthor(e) + ": " + strings.Replace(statusText(e.Header.Action), "Nte ", "NTE ", 1)
+}
+
+// eventAuthor names who did what a notification tells, as the service
+// names them: "Aisha Begum (customer)", "Carlos Mendez (our team)"; the
+// customer, or the service, when it names nobody.
+func eventAuthor(e api.Event) string {
+	s := e.Header.Sender
+	if s == nil || strings.TrimSpace(s.Name) == "" {
+		s = e.Header.PerformedBy // the oldest samples name them so
 	}
-	return who + ": " + statusText(e.Header.Action)
+	switch {
+	case s == nil || strings.TrimSpace(s.Name) == "":
+		if s != nil && s.Type != "" && s.Type != "Customer" {
+			return "The service"
+		}
+		return "The customer"
+	case s.Type == "Customer":
+		return s.Name + " (customer)"
+	case s.Type == "":
+		return s.Name
+	}
+	return s.Name + " (our team)"
 }
 
 // eventText says what a notification changed, in plain words.
