@@ -49,12 +49,13 @@ type answers struct {
 
 	mu      sync.Mutex
 	seq     int64
-	waiting map[int64]time.Time // calls waiting for an answer, by when they last made progress
-	failed  time.Time           // the earliest unanswered call that ended in an error, since anything was heard
-	heard   time.Time           // when anything was last heard
+	waiting map[int64]waitingCall // calls waiting for an answer
+	failed  time.Time             // the earliest unanswered call that ended in an error, since anything was heard
+	heard   time.Time             // when anything was last heard
 	// down: the office hub answers, but says it cannot reach the
-	// customer's service (since then); cleared when a write goes through.
-	down      time.Time
+	// customer's service (since then, and last at downLast); cleared when
+	// a write goes through, or when it has not said so for downFor.
+	down, downLast time.Time
 	shown     *Silence // as last reported
 	timer     *time.Timer
 	probing   bool
@@ -63,9 +64,23 @@ type answers struct {
 	probeHTTP *http.Client
 }
 
+// waitingCall is a call waiting for an answer since at (when it last made
+// progress); grace is the extra time it may rightly wait (an open event
+// stream between heartbeats).
+type waitingCall struct {
+	at    time.Time
+	grace time.Duration
+}
+
 // streamGrace is how long an open event stream may send nothing before it
-// counts as unanswered: the hub writes a heartbeat every 10 s.
-const streamGrace = 10 * time.Second
+// counts as unanswered: the hub writes a heartbeat every 10 s (tests
+// shorten it).
+var streamGrace = 10 * time.Second
+
+// downFor is how long the hub's word that the service does not answer it
+// holds without being said again: with nothing sent meanwhile, nothing
+// says whether the service is back.
+const downFor = 2 * time.Minute
 
 // newAnswers watches calls made through transport (nil: the default one);
 // while silent it asks probe.
@@ -73,7 +88,7 @@ func newAnswers(transport http.RoundTripper, after time.Duration, hub bool, prob
 	if after <= 0 {
 		after = DefaultSilentAfter
 	}
-	w := &answers{after: after, hub: hub, probe: probe, waiting: map[int64]time.Time{}}
+	w := &answers{after: after, hub: hub, probe: probe, waiting: map[int64]waitingCall{}}
 	w.probeHTTP = w.client(&http.Client{Transport: transport, Timeout: probeEvery})
 	return w
 }
@@ -142,7 +157,7 @@ func (w *answers) begin() int64 {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.seq++
-	w.waiting[w.seq] = time.Now()
+	w.waiting[w.seq] = waitingCall{at: time.Now()}
 	w.update()
 	return w.seq
 }
@@ -152,8 +167,9 @@ func (w *answers) begin() int64 {
 func (w *answers) progressed(id int64, answer bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if _, ok := w.waiting[id]; ok {
-		w.waiting[id] = time.Now()
+	if c, ok := w.waiting[id]; ok {
+		c.at = time.Now()
+		w.waiting[id] = c
 	}
 	if answer {
 		w.heardNow()
@@ -165,8 +181,8 @@ func (w *answers) progressed(id int64, answer bool) {
 func (w *answers) end(id int64, unanswered bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if since, ok := w.waiting[id]; ok && unanswered && (w.failed.IsZero() || since.Before(w.failed)) {
-		w.failed = since
+	if c, ok := w.waiting[id]; ok && unanswered && (w.failed.IsZero() || c.at.Before(w.failed)) {
+		w.failed = c.at
 	}
 	delete(w.waiting, id)
 	w.update()
@@ -178,8 +194,11 @@ func (w *answers) answered(id int64, method string, cannotReach bool) {
 	delete(w.waiting, id)
 	w.heardNow()
 	switch {
-	case cannotReach && w.down.IsZero():
-		w.down = time.Now()
+	case cannotReach:
+		if w.down.IsZero() {
+			w.down = time.Now()
+		}
+		w.downLast = time.Now()
 	case !cannotReach && method != http.MethodGet:
 		w.down = time.Time{} // a write went through the hub: the service answers it
 	}
@@ -191,28 +210,50 @@ func (w *answers) heardNow() {
 	w.failed = time.Time{}
 }
 
-// silence is who is silent now, if anyone (mu held).
+// silence is who is silent now, if anyone, and when that may next change
+// with nothing heard (zero: it will not) (mu held).
 func (w *answers) silence(now time.Time) (*Silence, time.Time) {
-	since := w.failed
-	for _, at := range w.waiting {
+	var due time.Time
+	sooner := func(t time.Time) {
+		if due.IsZero() || t.Before(due) {
+			due = t
+		}
+	}
+	if !w.down.IsZero() {
+		if end := w.downLast.Add(downFor); now.Before(end) {
+			sooner(end)
+		} else {
+			w.down = time.Time{}
+		}
+	}
+	var since time.Time
+	silentAt := time.Time{}
+	consider := func(at time.Time, grace time.Duration) {
 		if at.Before(w.heard) {
 			at = w.heard // answered since: its clock starts over
 		}
-		if since.IsZero() || at.Before(since) {
-			since = at
+		if t := at.Add(w.after + grace); silentAt.IsZero() || t.Before(silentAt) {
+			silentAt, since = t, at
 		}
 	}
-	if !since.IsZero() {
-		if due := since.Add(w.after); now.Before(due) {
+	if !w.failed.IsZero() {
+		consider(w.failed, 0)
+	}
+	for _, c := range w.waiting {
+		consider(c.at, c.grace)
+	}
+	if !silentAt.IsZero() {
+		if now.Before(silentAt) {
+			sooner(silentAt)
 			return w.hubDown(), due
 		}
 		who := SilentService
 		if w.hub {
 			who = SilentHub
 		}
-		return &Silence{Who: who, Since: since}, time.Time{}
+		return &Silence{Who: who, Since: since}, due
 	}
-	return w.hubDown(), time.Time{}
+	return w.hubDown(), due
 }
 
 func (w *answers) hubDown() *Silence {
@@ -352,12 +393,12 @@ type streamBody struct {
 	once sync.Once
 }
 
-// expect counts the stream as waiting from a grace period from now: the
-// clock of silence then runs out a heartbeat later than a call's would.
+// expect counts the stream as waiting for its next bytes from now, with a
+// heartbeat's grace: silent a heartbeat later than a call would be.
 func (s *streamBody) expect() {
 	s.w.mu.Lock()
 	defer s.w.mu.Unlock()
-	s.w.waiting[s.id] = time.Now().Add(streamGrace)
+	s.w.waiting[s.id] = waitingCall{at: time.Now(), grace: streamGrace}
 	s.w.update()
 }
 

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -192,5 +193,63 @@ func TestACallTheCallerGivesUpOnIsNoSilence(t *testing.T) {
 	time.Sleep(400 * time.Millisecond) // longer than SilentAfter: nothing may be told
 	if s := eng.Silent(); s != nil {
 		t.Fatalf("a call its caller cancelled made the engine say %+v", s)
+	}
+}
+
+// TestAHubWhoseStreamFallsQuietIsToldSilent: the office hub's event stream
+// stays open but sends nothing, not even its heartbeat: the hub has hung.
+// A heartbeat and SilentAfter later the engine names the hub as silent,
+// since the stream last said something, though no call of the desktop's
+// waits.
+func TestAHubWhoseStreamFallsQuietIsToldSilent(t *testing.T) {
+	streamGrace = 200 * time.Millisecond
+	t.Cleanup(func() { streamGrace = 10 * time.Second })
+	sb, err := sandbox.New(sandbox.Options{Seed: 5, WorkOrders: 60})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hung := make(chan struct{})
+	var streaming atomic.Bool
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if streaming.Load() { // the hub has hung: nothing is answered
+			select {
+			case <-hung:
+			case <-r.Context().Done():
+			}
+			return
+		}
+		sb.Handler().ServeHTTP(w, r)
+	})
+	mux.HandleFunc("/api/hub/events", func(w http.ResponseWriter, r *http.Request) {
+		streaming.Store(true)
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		w.Write([]byte(": hello\n\n"))
+		w.(http.Flusher).Flush()
+		select { // then nothing, as from a hub that hangs
+		case <-hung:
+		case <-r.Context().Done():
+		}
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(func() { close(hung); srv.CloseClientConnections(); srv.Close(); sb.Close() })
+	info := sb.InfoFor(srv.URL + "/")
+	eng, err := OpenEngine(context.Background(), filepath.Join(t.TempDir(), "replica.db"), EngineOptions{
+		Connection: api.Connection{BaseURL: info.BaseURL, TokenURL: info.TokenURL, ClientID: info.ClientID, ClientSecret: info.ClientSecret},
+		Hub:        true, ManualSend: true, SilentAfter: 300 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(eng.Close)
+	waitUntil(t, "the stream to connect", func() bool { return eng.StreamStatus() == StreamConnected })
+	opened := time.Now()
+	waitUntil(t, "the hub to be told silent", func() bool {
+		s := eng.Silent()
+		return s != nil && s.Who == SilentHub
+	})
+	if s := eng.Silent(); s.Since.After(opened) {
+		t.Errorf("silent since %s, after the stream last spoke (%s)", s.Since.Format(time.StampMilli), opened.Format(time.StampMilli))
 	}
 }
