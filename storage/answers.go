@@ -56,12 +56,12 @@ type answers struct {
 	// customer's service (since then, and last at downLast); cleared when
 	// a write goes through, or when it has not said so for downFor.
 	down, downLast time.Time
-	shown     *Silence // as last reported
-	timer     *time.Timer
-	probing   bool
-	closed    bool
-	listeners []func()
-	probeHTTP *http.Client
+	shown          *Silence // as last reported
+	timer          *time.Timer
+	probing        bool
+	closed         bool
+	listeners      []func()
+	probeHTTP      *http.Client
 }
 
 // waitingCall is a call waiting for an answer since at (when it last made
