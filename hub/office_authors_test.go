@@ -13,7 +13,7 @@ import (
 
 // TestEachOfficeMessageNamesItsAuthor: the service signs every message sent
 // through its API alike, so in an office every one read "Our team". The
-// hub's MessageSent event now carries what the person wrote, and each
+// hub's event of a message posted through it now carries what the person wrote, and each
 // desktop's thread names the colleague who wrote a message, and the
 // person's own as theirs.
 func TestEachOfficeMessageNamesItsAuthor(t *testing.T) {
@@ -47,9 +47,9 @@ func TestEachOfficeMessageNamesItsAuthor(t *testing.T) {
 		}
 	}
 	send(ana, "Parts are on the van.")
-	waitHeard(t, boHears, id, "MessageSent", 5*time.Second)
+	waitHeard(t, boHears, id, "MessageSentByContractor", 5*time.Second)
 	send(bo, "I'll send Carlos at 05:00.")
-	waitHeard(t, anaHears, id, "MessageSent", 5*time.Second)
+	waitHeard(t, anaHears, id, "MessageSentByContractor", 5*time.Second)
 
 	for _, c := range []struct {
 		who          string

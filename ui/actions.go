@@ -47,7 +47,7 @@ func (d *Desk) bulkAccept(ids []int64) {
 			return
 		}
 		d.list.untick(ids)
-		d.showBulkResult("accept", row.Id, ids)
+		d.showBulkResult("Accept", row, ids)
 	})
 }
 
@@ -132,7 +132,7 @@ func (d *Desk) reject(ids []int64, reason string, failed func(error)) {
 			d.queued("Rejection")
 		default:
 			d.list.untick(ids)
-			d.showBulkResult("reject", row.Id, ids)
+			d.showBulkResult("Reject", row, ids)
 		}
 	})
 }
@@ -172,3 +172,9 @@ func (d *Desk) openURL(link api.DownloadURL) error {
 	}
 	return open(u)
 }
+
+// A refused rejection is corrected in its reason dialog.
+var _ = correctIn(storage.FormReason, "in the reason dialog", func(d *Desk, v *detailView, draft *storage.Draft, start func(func())) bool {
+	start(func() { d.showRejectWith([]int64{v.wo.WorkOrderId}, draft.Text, d.stopCorrecting) })
+	return true
+})

@@ -10,8 +10,9 @@ import (
 
 // TestEveryMessageAndActivityLineNamesItsAuthor: a message reads as the
 // customer's, the person's own, a colleague's by name, or a crew member's
-// as the service signs it; an Activity line of a notification names the
-// person the service names, or says the customer when it names nobody.
+// as the service signs it in the thread; an Activity line of a
+// notification says the customer or our team, never a name from the
+// notification's body (its token does not cover it).
 func TestEveryMessageAndActivityLineNamesItsAuthor(t *testing.T) {
 	customer := &api.Sender{Name: "Aisha Begum", Type: "Customer"}
 	crew := &api.Sender{Name: "Carlos Mendez", Type: "CorrigoPro"}
@@ -33,13 +34,15 @@ func TestEveryMessageAndActivityLineNamesItsAuthor(t *testing.T) {
 		h    api.EventHeader
 		want string
 	}{
-		{api.EventHeader{Action: "QuoteChanged", Sender: customer}, "Aisha Begum (customer): Quote changed"},
-		{api.EventHeader{Action: "AppointmentInfoChanged", Sender: crew}, "Carlos Mendez (our team): Appointment info changed"},
-		{api.EventHeader{Action: "Accepted", PerformedBy: &api.Sender{Name: "Dana Whitfield"}}, "Dana Whitfield: Accepted"},
+		{api.EventHeader{Action: "QuoteChanged", Sender: customer}, "The customer: Quote changed"},
+		{api.EventHeader{Action: "AppointmentInfoChanged", Sender: crew}, "Our team, in CorrigoPro: Appointment info changed"},
 		{api.EventHeader{Action: "NteChanged"}, "The customer: NTE changed"},
 	} {
 		if got := eventTitle(api.Event{Header: c.h}); got != c.want {
 			t.Errorf("a notification %+v reads %q, want %q", c.h, got, c.want)
+		}
+		if strings.Contains(eventTitle(api.Event{Header: c.h}), "Aisha") {
+			t.Errorf("a name was taken from a notification's body, which its token does not cover")
 		}
 	}
 }

@@ -167,23 +167,17 @@ func (d *Desk) lastActionText(woID int64) string {
 	return "Last action: " + actionText(latest) + " — " + outboxStateText(latest)
 }
 
-// bulkVerbs are the words of a bulk action: its title ("Accept 2 work
-// orders") and its outcome ("2 work orders accepted").
-var bulkVerbs = map[string]struct{ title, past string }{
-	"accept": {"Accept", "accepted"},
-	"reject": {"Reject", "rejected"},
-}
-
 // bulkMaxLines is how many work orders the result dialog lists before it
 // scrolls instead of growing.
 const bulkMaxLines = 12
 
-// showBulkResult lists each work order of a bulk action (action "accept"
-// or "reject") with its outcome, updating as the outbox row is sent; its
-// first line says where the whole action stands ("2 work orders accepted"),
-// and the dialog is as tall as what it lists.
-func (d *Desk) showBulkResult(action string, rowID int64, ids []int64) {
-	verbs := bulkVerbs[action]
+// showBulkResult lists each work order of bulk action row (titled as the
+// view's button says it: "Accept") with its outcome, updating as the
+// outbox row is sent; its first line says where the whole action stands
+// ("2 work orders accepted", in the action's past tense from its table
+// entry), and the dialog is as tall as what it lists.
+func (d *Desk) showBulkResult(title string, row *storage.OutboxRow, ids []int64) {
+	rowID, past := row.Id, row.Kind.Colleague().Past
 	outcome := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	outcome.Wrapping = fyne.TextWrapWord
 	lines := widget.NewLabel("")
@@ -193,7 +187,7 @@ func (d *Desk) showBulkResult(action string, rowID int64, ids []int64) {
 	if len(ids) > bulkMaxLines {
 		content = container.NewVScroll(body)
 	}
-	dlg := dialog.NewCustom(fmt.Sprintf("%s %d work orders", verbs.title, len(ids)), "Close", content, d.win)
+	dlg := dialog.NewCustom(fmt.Sprintf("%s %d work orders", title, len(ids)), "Close", content, d.win)
 	fit := func() {
 		if len(ids) > bulkMaxLines {
 			dlg.Resize(fyne.NewSize(560, 420))
@@ -211,7 +205,7 @@ func (d *Desk) showBulkResult(action string, rowID int64, ids []int64) {
 			lines.SetText(sentence(err.Error()))
 		} else {
 			r := bulkResults(d, row, ids)
-			outcome.SetText(r.outcome(verbs.past, len(ids)))
+			outcome.SetText(r.outcome(past, len(ids)))
 			lines.SetText(strings.Join(r.lines, "\n"))
 		}
 		fit()
@@ -299,26 +293,16 @@ func eventTitle(e api.Event) string {
 	return eventAuthor(e) + ": " + strings.Replace(statusText(e.Header.Action), "Nte ", "NTE ", 1)
 }
 
-// eventAuthor names who did what a notification tells, as the service
-// names them: "Aisha Begum (customer)", "Carlos Mendez (our team)"; the
-// customer, or the service, when it names nobody.
+// eventAuthor names who did what a notification tells: the customer, or
+// someone of our team in CorrigoPro (Desktop, Mobile). A notification's
+// token does not cover its body, so no person's name is taken from it;
+// names come from what the service answers when asked (the thread) and
+// from the office hub's record of a write.
 func eventAuthor(e api.Event) string {
-	s := e.Header.Sender
-	if s == nil || strings.TrimSpace(s.Name) == "" {
-		s = e.Header.PerformedBy // the oldest samples name them so
+	if s := e.Header.Sender; s != nil && s.Type != "" && s.Type != "Customer" {
+		return "Our team, in CorrigoPro"
 	}
-	switch {
-	case s == nil || strings.TrimSpace(s.Name) == "":
-		if s != nil && s.Type != "" && s.Type != "Customer" {
-			return "The service"
-		}
-		return "The customer"
-	case s.Type == "Customer":
-		return s.Name + " (customer)"
-	case s.Type == "":
-		return s.Name
-	}
-	return s.Name + " (our team)"
+	return "The customer"
 }
 
 // eventText says what a notification changed, in plain words.
