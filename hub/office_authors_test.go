@@ -13,9 +13,9 @@ import (
 
 // TestEachOfficeMessageNamesItsAuthor: the service signs every message sent
 // through its API alike, so in an office every one read "Our team". The
-// hub's event of a message posted through it now carries what the person wrote, and each
-// desktop's thread names the colleague who wrote a message, and the
-// person's own as theirs.
+// hub's event of a message posted through it now carries what the person
+// wrote, and each desktop's thread names the colleague who wrote a
+// message, and the person's own as theirs.
 func TestEachOfficeMessageNamesItsAuthor(t *testing.T) {
 	o := newOffice(t, sandbox.Options{})
 	in := o.start(nil)
