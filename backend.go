@@ -199,7 +199,7 @@ func (b *backend) Close() {
 }
 
 func (b *backend) health() ui.Health {
-	h := ui.Health{Receiver: b.ReceiverStatus(), Stream: b.StreamStatus()}
+	h := ui.Health{Receiver: b.ReceiverStatus(), Stream: b.StreamStatus(), Silent: b.Silent(), Heard: b.Heard()}
 	if b.person != nil {
 		h.Person = b.person.get()
 	}

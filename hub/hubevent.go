@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/storage"
 )
 
 // What a desktop in an office hears (GET /api/hub/events): one JSON object
@@ -54,7 +55,11 @@ import (
 //
 // "PerformedBy" is the person the hub's own record of the write names (who
 // signed in to make it), never anything a body said. A bulk write makes one
-// event per work order, each with the write's MessageId.
+// event per work order, each with the write's MessageId. A message posted
+// through the hub also carries what the person wrote, "Message": {"Text":
+// ..., "MessageVisibility": ...}, from the request the hub forwarded: the
+// service signs every message of its API alike, and desktops name the
+// author of each one in the thread by it.
 
 // HubEvent is the JSON of one event on a stream (see above).
 type HubEvent struct {
@@ -62,6 +67,28 @@ type HubEvent struct {
 	PerformedBy  Performer       `json:"PerformedBy,omitzero"`
 	Notification *Notified       `json:"Notification,omitempty"`
 	Reread       *Reread         `json:"Reread,omitempty"`
+	// Message is what the person wrote, on the event of a message posted
+	// through the hub: the service signs every message of its API alike,
+	// so desktops find the author of each one in the thread by it.
+	Message *HubMessage `json:"Message,omitempty"`
+}
+
+// HubMessage is a message written through the hub, as its request said.
+type HubMessage struct {
+	Text              string                `json:"Text"`
+	MessageVisibility api.MessageVisibility `json:"MessageVisibility,omitempty"`
+}
+
+// messageOf is the message a write posts, when it posts one.
+func messageOf(wr *write) *HubMessage {
+	if wr.route.Kind != storage.KindMessage || wr.body == nil {
+		return nil
+	}
+	var m HubMessage
+	if err := json.NewDecoder(wr.body()).Decode(&m); err != nil || m.Text == "" {
+		return nil
+	}
+	return &m
 }
 
 // Performer names the person who acted through the hub.

@@ -42,6 +42,8 @@ type Engine struct {
 
 	stop context.CancelFunc
 	srvs []*http.Server
+	// answers watches every call for an answer: who is silent, since when.
+	answers *answers
 }
 
 // EngineOptions say what an engine connects to; the zero value opens the
@@ -68,6 +70,9 @@ type EngineOptions struct {
 	// carry it (api.Client.SetPerformedBy). With a hub, the name the hub
 	// gives the person's credentials replaces it once known.
 	PerformedBy string
+	// SilentAfter is how long a call waits for an answer before the other
+	// side counts as silent (Engine.Silent); 0 = DefaultSilentAfter.
+	SilentAfter time.Duration
 }
 
 // OpenEngine opens the replica at path and, when opts names a service,
@@ -85,12 +90,21 @@ func OpenEngine(ctx context.Context, path string, opts EngineOptions) (*Engine, 
 	if conn.BaseURL == "" {
 		return e, nil
 	}
-	hc := opts.HTTPClient
+	hc, tokenHC := opts.HTTPClient, opts.HTTPClient
+	var transport http.RoundTripper
 	if hc == nil {
-		hc = &http.Client{Timeout: 60 * time.Second}
+		hc, tokenHC = &http.Client{Timeout: 60 * time.Second}, &http.Client{Timeout: 30 * time.Second}
+	} else {
+		transport = hc.Transport
 	}
+	probe := conn.BaseURL
+	if opts.Hub {
+		probe = strings.TrimSuffix(conn.BaseURL, "/") + "/api/hub/me" // any answer will do, a 401 too
+	}
+	e.answers = newAnswers(transport, opts.SilentAfter, opts.Hub, probe)
+	hc, tokenHC = e.answers.client(hc), e.answers.client(tokenHC)
 	e.Tokens = api.NewClientCredentials(api.CredentialsConfig{TokenURL: conn.TokenURL, ClientID: conn.ClientID,
-		ClientSecret: conn.ClientSecret, HTTPClient: opts.HTTPClient, Now: opts.Now})
+		ClientSecret: conn.ClientSecret, HTTPClient: tokenHC, Now: opts.Now})
 	if e.Client, err = api.NewClient(conn.BaseURL, hc, e.Tokens); err != nil {
 		store.Close()
 		return nil, err
@@ -122,14 +136,12 @@ func OpenEngine(ctx context.Context, path string, opts EngineOptions) (*Engine, 
 	if !opts.ManualSend {
 		go e.Sender.Run(runCtx)
 	}
+	e.answers.onChange(e.resendWhenHeardAgain(runCtx))
 	if opts.Hub {
 		e.stream = StreamConnecting
 		// The stream stays open for hours: no overall timeout, the
 		// caller's transport kept.
-		sc := &http.Client{}
-		if opts.HTTPClient != nil {
-			sc.Transport = opts.HTTPClient.Transport
-		}
+		sc := e.answers.client(&http.Client{Transport: transport})
 		backoff := opts.StreamBackoff
 		if backoff == nil {
 			backoff = DefaultBackoff
@@ -287,6 +299,9 @@ func (e *Engine) Close() {
 	if e.stop != nil {
 		e.stop()
 	}
+	if e.answers != nil {
+		e.answers.close()
+	}
 	e.mu.Lock()
 	srvs := e.srvs
 	e.srvs = nil
@@ -295,6 +310,51 @@ func (e *Engine) Close() {
 		s.Close()
 	}
 	e.Store.Close()
+}
+
+// Silent says who has not answered (the customer's service, or the office
+// hub) and since when; nil while they answer, or with no service at all.
+func (e *Engine) Silent() *Silence {
+	if e.answers == nil {
+		return nil
+	}
+	return e.answers.Silent()
+}
+
+// Heard is when the service (or hub) last answered anything; zero before
+// its first answer.
+func (e *Engine) Heard() time.Time {
+	if e.answers == nil {
+		return time.Time{}
+	}
+	return e.answers.Heard()
+}
+
+// OnSilence adds f to those told when who is silent changes (Silent); f
+// runs on a goroutine of its own.
+func (e *Engine) OnSilence(f func()) {
+	if e.answers != nil {
+		e.answers.onChange(f)
+	}
+}
+
+// resendWhenHeardAgain: once the silent side answers again, the actions
+// waiting for it go now rather than at the end of their back-off.
+func (e *Engine) resendWhenHeardAgain(ctx context.Context) func() {
+	var mu sync.Mutex
+	silent := false
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		now := e.answers.Silent() != nil
+		if silent && !now && ctx.Err() == nil {
+			if err := e.Store.retryWaiting(ctx); err != nil {
+				e.Store.log.Warn("sending the waiting actions again", "err", err)
+			}
+			e.Sender.Kick()
+		}
+		silent = now
+	}
 }
 
 // What the window needs from the service right now (ui.Online).

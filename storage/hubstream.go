@@ -35,9 +35,22 @@ const (
 var errSignInRefused = errors.New("hub event stream: the hub refused the sign-in")
 
 // hubEventData is what a hub event carries besides the service's
-// envelope: who acted through the hub.
+// envelope: who acted through the hub, and the message they wrote.
 type hubEventData struct {
 	PerformedBy *api.Sender `json:"PerformedBy"`
+	Message     *struct {
+		Text string `json:"Text"`
+	} `json:"Message"`
+}
+
+// EventMessage is the text of the message the hub's event of a message
+// posted through it says the person wrote (false for any other event).
+func EventMessage(ev api.Event) (string, bool) {
+	var d hubEventData
+	if len(ev.Raw) == 0 || json.Unmarshal(ev.Raw, &d) != nil || d.Message == nil || d.PerformedBy == nil {
+		return "", false
+	}
+	return d.Message.Text, true
 }
 
 // EventPerformer names the person who acted through the office hub, as

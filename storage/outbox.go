@@ -216,6 +216,15 @@ func sentAgain(summary string) error {
 	return invalid("%q was sent again meanwhile, so your correction was not queued: the customer would get both. If the service refuses it again, edit it then.", summary)
 }
 
+// retryWaiting makes the rows waiting for the connection due now: the
+// service (or hub) answers again. Rows it told to wait (a 429 or 503 with
+// its own words) keep their wait.
+func (s *Store) retryWaiting(ctx context.Context) error {
+	_, err := s.w.ExecContext(ctx, `UPDATE outbox SET next_attempt_at = 0 WHERE state = 'pending' AND attempts > 0
+ AND next_attempt_at > ? AND error NOT LIKE ?`, s.now().UnixMilli(), serviceTrouble+"%")
+	return err
+}
+
 // Retry sends a failed row again, or a row waiting after a network error
 // right now. A failed row gets a new MessageId: the service answered the old
 // one with a refusal, and a changed situation (quote rejected, invoice fixed)

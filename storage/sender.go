@@ -345,6 +345,10 @@ func serviceMessage(err error) (string, int) {
 	return err.Error(), 0
 }
 
+// serviceTrouble begins the reason of a row the service answered with a
+// temporary error: it said to wait, unlike a network that failed.
+const serviceTrouble = "The service is having trouble (HTTP "
+
 func describeTemporary(err error) string {
 	var e *api.Error
 	switch {
@@ -357,7 +361,7 @@ func describeTemporary(err error) string {
 	case api.IsUnauthorized(err):
 		return "The service refused the access token even after a fresh one (HTTP 401); check the connection settings. Will retry."
 	case errors.As(err, &e):
-		return fmt.Sprintf("The service is having trouble (HTTP %d); will retry.", e.StatusCode)
+		return fmt.Sprintf(serviceTrouble+"%d); will retry.", e.StatusCode)
 	}
 	if p := api.Plain(err); p != "" {
 		return strings.ToUpper(p[:1]) + p[1:] + "; will retry."

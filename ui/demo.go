@@ -166,15 +166,15 @@ func (d *Desk) EventReceived(ev api.Event) {
 		if wo, err := d.store.WorkOrder(context.Background(), ev.Header.WorkOrderId); err == nil {
 			number, currency = wo.WorkOrderNumber, wo.Currency
 		}
-		title, body := notificationFor(ev, number, currency)
-		if title != "" && !d.deps.NoDesktopNotifications {
-			d.app.SendNotification(fyne.NewNotification(title, body))
+		if title, body := notificationFor(ev, number, currency); title != "" {
+			d.notifyCustomer(title, body)
 		}
 	})
 }
 
 // notificationFor words a desktop notification, or returns "" for events
-// that do not deserve one.
+// that do not deserve one. Every title is "<what> <happened>: <number>"
+// ("Invoice authorized: NWR73267"), every body a sentence.
 func notificationFor(ev api.Event, number, currency string) (title, body string) {
 	switch b := ev.Body.(type) {
 	case *api.QuoteChangedEvent:
@@ -182,18 +182,56 @@ func notificationFor(ev api.Event, number, currency string) (title, body string)
 		case api.QuoteApproved:
 			return "Quote approved: " + number, "The NTE is now " + b.Quote.Amount.In(currency).Format() + "."
 		case api.QuoteRejected:
-			return "Quote rejected: " + number, strings.TrimSpace("The customer rejected the quote. " + b.Quote.Comment)
+			if why := Sentence(b.Quote.Comment); why != "" {
+				return "Quote rejected: " + number, "The customer rejected the quote: " + why
+			}
+			return "Quote rejected: " + number, "The customer rejected the quote."
 		case api.QuoteRequested:
 			return "Quote requested: " + number, "The customer asks for a quote."
 		}
 	case *api.NteChangedEvent:
 		return "NTE changed: " + number, "The customer set the NTE to " + nteText(b.Amount.In(currency)) + "."
 	case *api.NewWorkOrderEvent:
-		return "New work order " + b.Details.WorkOrderNumber, b.Details.Customer.Name + ": " + b.Details.AccompanyingMessage
+		body := orDash(b.Details.Customer.Name) + " sent a new work order."
+		if msg := Sentence(b.Details.AccompanyingMessage); msg != "" {
+			body += " " + msg
+		}
+		return "New work order: " + b.Details.WorkOrderNumber, body
 	case *api.InvoiceStatusChangedEvent:
-		return "Invoice " + statusText(b.Status) + ": " + number, b.Comment
+		return "Invoice " + strings.ToLower(statusText(b.Status)) + ": " + number, invoiceNews(b)
 	}
 	return "", ""
+}
+
+// invoiceNews says in sentences what the customer did with the invoice.
+func invoiceNews(b *api.InvoiceStatusChangedEvent) string {
+	comment := Sentence(b.Comment)
+	var s string
+	switch b.Status {
+	case api.InvoiceAuthorized:
+		s = "The customer authorized the invoice."
+		if b.AuthNumber != "" {
+			s += " Authorization " + b.AuthNumber + "."
+		}
+	case api.InvoicePaid:
+		s = "The customer paid the invoice."
+		if b.CheckNumber != "" {
+			s += " Check " + b.CheckNumber + "."
+		}
+	case api.InvoiceDisputed:
+		if comment != "" {
+			return "The customer disputed the invoice: " + comment
+		}
+		return "The customer disputed the invoice."
+	case api.InvoicePendingVerification:
+		s = "The customer is verifying the invoice."
+	default:
+		s = "The invoice is now " + strings.ToLower(statusText(b.Status)) + "."
+	}
+	if comment != "" {
+		s += " The customer says: " + comment
+	}
+	return s
 }
 
 // confirmResetDemo asks before File › Reset demo forgets the demo's work:

@@ -156,6 +156,7 @@ func (v *detailView) show(p *storage.Pending) {
 		status += " · queued"
 	}
 	v.status.Set(status, statusColor(wo.Status))
+	v.status.SetQueued(p.StatusQueued())
 	if q := wo.Nte.Quote; q != nil {
 		text := "Quote " + statusText(q.QuoteStatus)
 		if r := p.Replica.Nte.Quote; r == nil || r.QuoteStatus != q.QuoteStatus {

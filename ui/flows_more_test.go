@@ -328,6 +328,7 @@ func TestCustomerEventsRaiseDesktopNotifications(t *testing.T) {
 	}
 
 	before := h.rows()
+	nowFunc = func() time.Time { return fixedNow.Add(2 * time.Minute) } // a minute on: shown alone, not with the NTE's
 	h.menuItem("Dispatch a new work order").Action()
 	h.waitFor("the new work order notification", func() bool { return len(sent.all()) == 2 })
 	h.waitFor("the new work order in the list", func() bool { return h.desk.list.total == len(before)+1 })
@@ -341,7 +342,7 @@ func TestCustomerEventsRaiseDesktopNotifications(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want = fyne.Notification{Title: "New work order " + wo.WorkOrderNumber, Content: wo.Customer.Name + ": " + wo.AccompanyingMessage}
+	want = fyne.Notification{Title: "New work order: " + wo.WorkOrderNumber, Content: wo.Customer.Name + " sent a new work order. " + Sentence(wo.AccompanyingMessage)}
 	if got := sent.all()[1]; got != want {
 		t.Errorf("the dispatch raised %+v, want %+v", got, want)
 	}

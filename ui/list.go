@@ -7,7 +7,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -48,6 +47,12 @@ type listView struct {
 	// deadlineLabelled: the deadline column is wide enough to say what is
 	// due ("On site · in 8 h"), not only when ("in 8 h").
 	deadlineLabelled bool
+	// queued is, per work order, the status its waiting actions will give
+	// it: the row shows it marked queued, as the header does.
+	queued map[int64]api.WorkOrderStatus
+	// unhide are the buttons under empty, one to clear each thing that
+	// hides the rows: the search, the status filter, Needs attention.
+	unhide emptyButtons
 	// marks are the work orders a colleague changed lately (office mode),
 	// read once per reload by loadMarks: a cell only looks its row up.
 	marks     map[int64]storage.ColleagueChange
@@ -117,6 +122,7 @@ func newListView(store *storage.Store, prefs fyne.Preferences, background, do fu
 	v.empty.Alignment = fyne.TextAlignCenter
 	v.empty.Wrapping = fyne.TextWrapWord
 	v.empty.Hide()
+	v.unhide = v.newEmptyButtons()
 	v.bulkHint = newFitText("Tick rows to accept or reject together")
 	v.bulkHint.label.Importance = widget.LowImportance
 	v.acceptBtn = widget.NewButtonWithIcon("Accept", theme.ConfirmIcon(), func() { v.onBulkAccept(v.shownTicked) })
@@ -156,7 +162,7 @@ func (v *listView) content() fyne.CanvasObject {
 	find := container.NewBorder(nil, nil, nil, v.count, v.search)
 	filters := container.NewBorder(nil, nil, container.NewHBox(v.statusSel, v.attention), container.NewHBox(v.acceptBtn, v.rejectBtn), v.bulkHint)
 	return container.NewBorder(container.NewVBox(find, filters, v.hiddenNote), nil, nil, nil,
-		container.New(columnFit{v}, v.table, container.NewVBox(layout.NewSpacer(), v.empty, layout.NewSpacer())))
+		container.New(columnFit{v}, v.table, v.emptyView()))
 }
 
 // reload re-reads the list after the replica changed: the number of work
@@ -171,6 +177,9 @@ func (v *listView) reload() {
 	}
 	if v.loadMarks != nil {
 		v.marks = v.loadMarks()
+	}
+	if q, err := v.store.QueuedStatuses(ctx); err == nil {
+		v.queued = q
 	}
 	v.requery()
 }
@@ -283,21 +292,6 @@ func (v *listView) readFailed(err error) {
 	}
 }
 
-func (v *listView) updateEmpty() {
-	switch {
-	case v.total > 0:
-		v.empty.Hide()
-		return
-	case v.all == 0:
-		v.empty.SetText("No work orders yet. They appear after the first sync with the service.")
-	case v.query.Search != "":
-		v.empty.SetText(fmt.Sprintf("No work order matches “%s”.\nSearch finds a work order number by any of its digits, and customers, sites and descriptions by how their words start.", v.query.Search))
-	default:
-		v.empty.SetText("No work order matches these filters.")
-	}
-	v.empty.Show()
-}
-
 func (v *listView) updateCount() {
 	v.updateEmpty()
 	if v.query.Search == "" && len(v.query.Statuses) == 0 && !v.query.NeedsAttention {
@@ -388,7 +382,12 @@ func (v *listView) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 	case colSite:
 		c.setText(orDash(r.Site), fyne.TextAlignLeading, false)
 	case colStatus:
-		c.setBadge(shortStatus(r.Status), statusColor(r.Status))
+		st, queued := r.Status, false
+		if q, ok := v.queued[r.Id]; ok {
+			st, queued = q, true
+		}
+		c.setBadge(shortStatus(st), statusColor(st))
+		c.badge.SetQueued(queued)
 	case colNte:
 		c.setText(nteText(r.Nte), fyne.TextAlignTrailing, false)
 	case colCurrency:

@@ -137,7 +137,7 @@ func TestAnOfflineMessageIsInTheThreadAsSending(t *testing.T) {
 	if len(m.messages) != before+1 || last.Row == nil || last.Row.State != storage.OutboxDone || last.Text != "Technician arrives at 10:30" {
 		t.Fatalf("once sent the thread holds %d messages, the last %q from the outbox: %v", len(m.messages), last.Text, last.Row != nil)
 	}
-	if heading := messageHeading(last); strings.Contains(heading, "sending") || !strings.HasPrefix(heading, "Our team · ") {
+	if heading := messageHeading(last); strings.Contains(heading, "sending") || !strings.HasPrefix(heading, "You · ") {
 		t.Fatalf("the sent message reads %q", heading)
 	}
 }

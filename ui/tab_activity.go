@@ -106,6 +106,9 @@ func (t *activityTab) show(wo *api.WorkOrder) {
 			}
 			if e.PerformedBy != "" {
 				title, text = colleagueDid(e.PerformedBy, e.Header.Action), "Through the office hub."
+				if msg, ok := storage.EventMessage(e.Event); ok {
+					text = "Through the office hub: “" + msg + "”"
+				}
 			}
 			items = append(items, activity{at: at, title: title, text: text})
 		}
@@ -291,11 +294,19 @@ func bulkResults(d *Desk, row *storage.OutboxRow, ids []int64) bulkResult {
 }
 
 func eventTitle(e api.Event) string {
-	who := "Customer"
+	return eventAuthor(e) + ": " + strings.Replace(statusText(e.Header.Action), "Nte ", "NTE ", 1)
+}
+
+// eventAuthor names who did what a notification tells: the customer, or
+// someone of our team in CorrigoPro (Desktop, Mobile). A notification's
+// token does not cover its body, so no person's name is taken from it;
+// names come from what the service answers when asked (the thread) and
+// from the office hub's record of a write.
+func eventAuthor(e api.Event) string {
 	if s := e.Header.Sender; s != nil && s.Type != "" && s.Type != "Customer" {
-		who = "Service"
+		return "Our team, in CorrigoPro"
 	}
-	return who + ": " + statusText(e.Header.Action)
+	return "The customer"
 }
 
 // eventText says what a notification changed, in plain words.

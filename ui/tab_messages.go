@@ -178,11 +178,19 @@ func (t *messagesTab) onSend() {
 // messageHeading says who wrote a message and when, to whom it is visible,
 // and, for ours still in the outbox, that it is on its way or was refused.
 func messageHeading(m storage.ThreadMessage) string {
-	// Messages from the contractor side (Desktop, Mobile, this app
-	// through the API) are "ours", whatever name the service signs.
+	// The contractor side's messages (Desktop, Mobile, the API) are
+	// "ours"; the service signs all the API's alike, so whose each one is
+	// comes from this window's outbox and the office hub's record.
 	who := "Our team"
-	if m.Sender != nil && m.Sender.Type == "Customer" {
+	switch {
+	case m.Sender != nil && m.Sender.Type == "Customer":
 		who = orDash(m.Sender.Name) + " (customer)"
+	case m.Own:
+		who = "You"
+	case m.Author != "":
+		who = m.Author
+	case m.Sender != nil && strings.TrimSpace(m.Sender.Name) != "":
+		who = m.Sender.Name + " (our team)"
 	}
 	when := localTime(m.Created)
 	if r := m.Row; r != nil {

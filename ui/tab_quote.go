@@ -131,12 +131,18 @@ func (t *quoteTab) show(wo *api.WorkOrder) {
 		if q.QuoteStatus == api.QuoteRequested && q.Amount.IsZero() {
 			text = "Requested by the customer"
 		}
-		if q.Comment != "" {
+		reasons := ""
+		if q.QuoteStatus == api.QuoteRejected {
+			reasons = t.d.rejectionReasons(wo, q) // the customer's and ours, each labelled
+		} else if q.Comment != "" {
 			text += " — " + q.Comment
 		}
 		for _, l := range q.LineItems {
 			l.Rate = l.Rate.In(wo.Currency)
 			text += fmt.Sprintf("\n•  %s: %s × %s = %s", l.Description, l.Quantity, l.Rate.Format(), l.ComputedSubtotal().Format())
+		}
+		if reasons != "" {
+			text += "\n" + reasons
 		}
 		t.current.SetText(text)
 	}
