@@ -206,8 +206,8 @@ func TestFilteredSearchInMemoryAgreesWithSQL(t *testing.T) {
 		{Search: "grid", Statuses: []api.WorkOrderStatus{api.StatusNew}},
 		{Search: "grid", Statuses: []api.WorkOrderStatus{api.StatusNew, api.StatusCheckedOut}, NeedsAttention: true},
 		// G0001 is a New one with nothing to do: kept though filtered out.
-		{Search: "grid", Statuses: []api.WorkOrderStatus{api.StatusAccepted}, Keep: 1},
-		{Search: "grid", NeedsAttention: true, Keep: 1, Sort: SortNextDeadline, Desc: true},
+		{Search: "grid", Statuses: []api.WorkOrderStatus{api.StatusAccepted}, Keep: []int64{1}},
+		{Search: "grid", NeedsAttention: true, Keep: []int64{1}, Sort: SortNextDeadline, Desc: true},
 		{Search: "g00", Statuses: []api.WorkOrderStatus{api.StatusPaused}, Sort: SortStatus},
 	}
 	page := func(q ListQuery) []int64 {
@@ -232,5 +232,9 @@ func TestFilteredSearchInMemoryAgreesWithSQL(t *testing.T) {
 	kept := page(queries[2])
 	if !slices.Contains(kept, 1) {
 		t.Errorf("the kept work order is not listed under a filter it fails: %v", kept)
+	}
+	// Without a search too.
+	if got := page(ListQuery{Statuses: []api.WorkOrderStatus{api.StatusAccepted}, Keep: []int64{1}}); !slices.Contains(got, 1) {
+		t.Errorf("the kept work order is not listed under a status filter: %v", got)
 	}
 }

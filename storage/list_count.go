@@ -37,9 +37,9 @@ func listFilter(q ListQuery) (match string, where []string, args []any) {
 	}
 	if len(filters) > 0 {
 		cond := strings.Join(filters, " AND ")
-		if q.Keep != 0 {
-			cond = "(" + cond + " OR w.id = ?)"
-			args = append(args, q.Keep)
+		if len(q.Keep) > 0 {
+			cond = "(" + cond + " OR w.id IN (SELECT value FROM json_each(?)))"
+			args = append(args, idsJSON(q.Keep))
 		}
 		where = append(where, cond)
 	}

@@ -30,16 +30,18 @@ func (x *searchIndex) filter(h searchHits, q ListQuery, lists attentionLists, no
 			}
 		}
 	}
-	keep := noValue
-	if at, found := x.at(q.Keep); q.Keep != 0 && found {
-		keep = x.byID[at]
+	keep := map[uint32]bool{}
+	for _, id := range q.Keep {
+		if at, found := x.at(id); found {
+			keep[x.byID[at]] = true
+		}
 	}
 	out := searchHits{docs: newBitmap(len(x.ids))}
 	for w, word := range h.docs {
 		for word != 0 {
 			o := uint32(w*64 + bits.TrailingZeros64(word))
 			word &= word - 1
-			if o == keep || (statuses == nil || statuses[x.keys[o].status]) &&
+			if keep[o] || (statuses == nil || statuses[x.keys[o].status]) &&
 				(!q.NeedsAttention || x.attention(o, lists, now) != api.NoAttention) {
 				out.docs.set(o)
 				out.n++

@@ -71,7 +71,7 @@ func filterKey(q ListQuery, now time.Time) string {
 	if q.NeedsAttention {
 		b.WriteString("attention@" + strconv.FormatInt(now.Unix()/60, 10))
 	}
-	b.WriteString("|keep:" + strconv.FormatInt(q.Keep, 10))
+	b.WriteString("|keep:" + idsJSON(q.Keep))
 	return b.String()
 }
 

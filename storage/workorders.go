@@ -273,10 +273,10 @@ type ListQuery struct {
 	Search         string                // what the person typed; matched as word prefixes
 	Statuses       []api.WorkOrderStatus // empty = every status
 	NeedsAttention bool                  // only rows that need attention
-	// Keep is a work order listed whatever the statuses and attention
-	// filters say (the search still applies): the one the person just
-	// acted on stays in view, with its new status, until they move on.
-	Keep   int64
+	// Keep are work orders listed whatever the statuses and attention
+	// filters say (the search still applies): those the person just acted
+	// on stay in view, with their new status, until they move on.
+	Keep   []int64
 	Sort   Column
 	Desc   bool
 	Limit  int // 0 = no limit
