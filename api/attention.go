@@ -35,7 +35,7 @@ func (a Attention) Word() string {
 	case AttentionOverdue:
 		return "Overdue"
 	case AttentionRefused:
-		return "Refused by the service"
+		return "Action refused"
 	case AttentionDueSoon:
 		return "Due soon"
 	case AttentionQuoteRequested:

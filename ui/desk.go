@@ -108,6 +108,7 @@ type Desk struct {
 	split  *container.Split
 	panes  *fyne.Container // the split, kept fitting by paneFit
 	fit    *paneFit
+	ring   *focusRing // around what has the keyboard
 
 	// seen is, per work order, the newest colleague's change the person
 	// has opened it since (office mode): its list mark is cleared.
@@ -154,9 +155,10 @@ func New(a fyne.App, deps Deps) *Desk {
 	d.list.onReadError = func(err error) { d.status.listProblem(err) }
 	d.list.onBulkAccept = d.bulkAccept
 	d.list.onBulkReject = d.showReject
+	d.list.search.window = d.typedShortcut
 	if deps.Office {
 		d.list.loadMarks = d.colleagueMarks
-		d.list.roomForMarks()
+		d.list.marked = true // before the first layout: the Number column has room for a mark
 	}
 
 	d.detail = newDetailView(d, []tab{
@@ -175,9 +177,11 @@ func New(a fyne.App, deps Deps) *Desk {
 		d.refused.Hide()
 		top = container.NewVBox(top, d.refused)
 	}
-	d.fit = newPaneFit(d.split, d.detail.needs)
+	d.fit = newPaneFit(d.split, d.list.leastWidth, d.detail.wants, d.detail.tabsFit.setCompact)
 	d.panes = container.New(d.fit, d.split)
-	d.win.SetContent(container.NewBorder(top, d.status.content(), nil, nil, d.panes))
+	d.list.onResorted = func() { d.fit.again(d.panes) }
+	d.ring = newFocusRing()
+	d.win.SetContent(d.ring.over(container.NewBorder(top, d.status.content(), nil, nil, d.panes)))
 	d.win.SetMainMenu(d.mainMenu())
 	d.addShortcuts()
 	d.win.Resize(fyne.NewSize(
@@ -238,6 +242,7 @@ func (d *Desk) Window() fyne.Window { return d.win }
 func (d *Desk) Start() {
 	d.started = true
 	d.status.start()
+	d.every(150*time.Millisecond, func() { d.ring.update(d.win.Canvas()) })
 	d.syncNow(d.deps.Ready)
 	every := d.deps.SyncEvery
 	if every <= 0 {

@@ -69,7 +69,7 @@ func newActivityTab(d *Desk) *activityTab {
 			t.list.SetItemHeight(i, box.MinSize().Height)
 		},
 	)
-	t.empty = widget.NewLabel("Nothing has happened on this work order yet.")
+	t.empty = wrapped(widget.NewLabel("Nothing has happened on this work order yet."))
 	return t
 }
 

@@ -101,7 +101,7 @@ func newQuoteTab(d *Desk) *quoteTab {
 		container.NewHBox(widget.NewLabel("Qty"), container.NewGridWrap(fyne.NewSize(70, t.qty.MinSize().Height), t.qty), t.addLine))
 	t.formBox = container.NewVBox(
 		heading("Submit a quote"), form,
-		heading("Line items (optional, from the customer's price list)"), t.plNote, picker, t.linesBox, t.lineErr, t.total,
+		wrappedHeading("Line items (optional, from the customer's price list)"), t.plNote, picker, t.linesBox, t.lineErr, t.total,
 		container.NewHBox(layout.NewSpacer(), t.submit),
 	)
 	return t

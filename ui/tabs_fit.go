@@ -3,6 +3,7 @@ package ui
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 )
 
@@ -11,19 +12,25 @@ import (
 // pixels; a short pane (1024x700 with a refused action in the header) would
 // otherwise push the last ones behind Fyne's "⋮" overflow. There the tabs
 // drop their icons, which halves their height, and get them back when the
-// pane is tall enough again.
+// pane is tall enough again. On a narrow window (960 pixels) the split asks
+// them to drop their names instead (compact), which halves the bar's width.
 type tabsFit struct {
-	tabs  *container.AppTabs
-	icons []fyne.Resource
-	plain bool // icons dropped
+	tabs    *container.AppTabs
+	icons   []fyne.Resource
+	titles  []string
+	plain   bool // icons dropped
+	compact bool // names dropped
+	// strips are the bar's widths with names and without (stripWidths).
+	strips [2]float32
 }
 
-func newTabsFit(tabs *container.AppTabs) *fyne.Container {
+func newTabsFit(tabs *container.AppTabs) (*tabsFit, *fyne.Container) {
 	l := &tabsFit{tabs: tabs}
 	for _, it := range tabs.Items {
 		l.icons = append(l.icons, it.Icon)
+		l.titles = append(l.titles, it.Text)
 	}
-	return container.New(l, tabs)
+	return l, container.New(l, tabs)
 }
 
 // tabHeight is what one tab button of the leading bar takes, as Fyne 2.8
@@ -40,19 +47,58 @@ func tabHeight(withIcon bool) float32 {
 	return h
 }
 
+// stripWidth is the width the tab bar takes, named or compact: measured on
+// a bar of the same tabs with nothing in them, as Fyne draws it.
+func (l *tabsFit) stripWidth(compact bool) float32 {
+	i := 0
+	if compact {
+		i = 1
+	}
+	if l.strips[i] == 0 {
+		var items []*container.TabItem
+		for n, icon := range l.icons {
+			text := l.titles[n]
+			if compact {
+				text = ""
+			}
+			items = append(items, container.NewTabItemWithIcon(text, icon, layout.NewSpacer()))
+		}
+		probe := container.NewAppTabs(items...)
+		probe.SetTabLocation(container.TabLocationLeading)
+		probe.Resize(fyne.NewSize(1000, 1000)) // lays the buttons out in their bar, which is what it measures
+		l.strips[i] = probe.MinSize().Width
+	}
+	return l.strips[i]
+}
+
+// setCompact drops the tabs' names (the icons stay) or brings them back.
+func (l *tabsFit) setCompact(on bool) {
+	if on == l.compact {
+		return
+	}
+	l.compact = on
+	l.apply()
+}
+
+func (l *tabsFit) apply() {
+	for i, it := range l.tabs.Items {
+		it.Text, it.Icon = l.titles[i], l.icons[i]
+		if l.compact {
+			it.Text = ""
+		} else if l.plain {
+			it.Icon = nil
+		}
+	}
+	l.tabs.Refresh()
+}
+
 func (l *tabsFit) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	if size.Height > 0 {
-		plain := size.Height < float32(len(l.tabs.Items))*tabHeight(true)
+		// Without names the buttons are short enough already.
+		plain := !l.compact && size.Height < float32(len(l.tabs.Items))*tabHeight(true)
 		if plain != l.plain {
 			l.plain = plain
-			for i, it := range l.tabs.Items {
-				if plain {
-					it.Icon = nil
-				} else if i < len(l.icons) {
-					it.Icon = l.icons[i]
-				}
-			}
-			defer l.tabs.Refresh() // rebuilds the buttons once laid out at the new size
+			defer l.apply() // rebuilds the buttons once laid out at the new size
 		}
 	}
 	objs[0].Move(fyne.NewPos(0, 0))
