@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -34,7 +35,7 @@ type messagesTab struct {
 	messages []storage.ThreadMessage
 	list     *widget.List
 	empty    *widget.Label
-	text     *widget.Entry
+	text     *messageEntry
 	vis      *widget.Select
 	send     *widget.Button
 	counter  *widget.Label
@@ -80,7 +81,7 @@ func newMessagesTab(d *Desk) *messagesTab {
 		},
 	)
 	t.empty = widget.NewLabel("No messages yet.")
-	t.text = widget.NewMultiLineEntry()
+	t.text = newMessageEntry(func() { t.d.press(t.send, "Messages", api.SendMessage) }, d.typedShortcut)
 	t.text.SetPlaceHolder("Write to the customer or the crew…")
 	t.text.SetMinRowsVisible(3)
 	t.counter = widget.NewLabel("")
@@ -201,4 +202,31 @@ func messageHeading(m storage.ThreadMessage) string {
 		return fmt.Sprintf("%s%s · not sent, refused by the service: %s", who, vis, sentence(strings.TrimSpace(m.Row.Error)))
 	}
 	return fmt.Sprintf("%s · %s%s", who, when, vis)
+}
+
+// messageEntry is the message being written: Ctrl+Enter sends it (Enter
+// is a new line), and the window's other shortcuts work while typing.
+type messageEntry struct {
+	widget.Entry
+	send   func()
+	window func(fyne.Shortcut) bool // the window's shortcuts (Desk.typedShortcut)
+}
+
+func newMessageEntry(send func(), window func(fyne.Shortcut) bool) *messageEntry {
+	e := &messageEntry{send: send, window: window}
+	e.MultiLine = true
+	e.Wrapping = fyne.TextWrapWord
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+func (e *messageEntry) TypedShortcut(s fyne.Shortcut) {
+	if cs, ok := s.(*desktop.CustomShortcut); ok && (cs.KeyName == fyne.KeyReturn || cs.KeyName == fyne.KeyEnter) &&
+		cs.Modifier == fyne.KeyModifierShortcutDefault {
+		e.send()
+		return
+	}
+	if !e.window(s) {
+		e.Entry.TypedShortcut(s)
+	}
 }
