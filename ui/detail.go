@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"image/color"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -263,8 +264,17 @@ func (v *detailView) reloadIfOpen(changed []int64) {
 // with, which left a light band behind light text in dark mode).
 type themedFill struct {
 	widget.BaseWidget
-	name fyne.ThemeColorName
-	rect *canvas.Rectangle
+	name  fyne.ThemeColorName
+	alpha uint8 // a tint of the colour when not 0
+	rect  *canvas.Rectangle
+}
+
+// newThemedTint is a themedFill of the colour name at alpha: a tint.
+func newThemedTint(name fyne.ThemeColorName, alpha uint8) *themedFill {
+	f := newThemedFill(name)
+	f.alpha = alpha
+	f.Refresh()
+	return f
 }
 
 func newThemedFill(name fyne.ThemeColorName) *themedFill {
@@ -282,6 +292,12 @@ func (r *themedFillRenderer) MinSize() fyne.Size           { return fyne.Size{} 
 func (r *themedFillRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.f.rect} }
 func (r *themedFillRenderer) Destroy()                     {}
 func (r *themedFillRenderer) Refresh() {
-	r.f.rect.FillColor = theme.ColorForWidget(r.f.name, r.f)
+	c := theme.ColorForWidget(r.f.name, r.f)
+	if r.f.alpha != 0 {
+		n := color.NRGBAModel.Convert(c).(color.NRGBA)
+		n.A = r.f.alpha
+		c = n
+	}
+	r.f.rect.FillColor = c
 	r.f.rect.Refresh()
 }

@@ -41,6 +41,7 @@ func newActivityTab(d *Desk) *activityTab {
 		func() int { return len(t.items) },
 		func() fyne.CanvasObject {
 			title := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+			title.Wrapping = fyne.TextWrapWord // a long action is read whole, not cut at the edge
 			text := widget.NewLabel("")
 			text.Wrapping = fyne.TextWrapWord
 			retry := widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), nil)

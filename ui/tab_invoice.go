@@ -85,6 +85,9 @@ type invoiceTab struct {
 	gauge      *nteGauge
 	nteWarn    *widget.Label
 	requestNte *widget.Button
+	// askMore writes to the customer for more money when no quote can be
+	// submitted (one is approved already): the service has no call for it.
+	askMore    *widget.Button
 	requestRow *fyne.Container
 
 	problems   *widget.Label
@@ -202,7 +205,8 @@ func newInvoiceTab(d *Desk) *invoiceTab {
 	t.nteWarn.Wrapping = fyne.TextWrapWord
 	t.requestNte = widget.NewButtonWithIcon("Request NTE increase", theme.WarningIcon(), t.onRequestNte)
 	t.requestNte.Importance = widget.DangerImportance
-	t.requestRow = container.NewHBox(t.requestNte)
+	t.askMore = widget.NewButtonWithIcon("Ask the customer for more…", theme.MailComposeIcon(), t.onAskMore)
+	t.requestRow = container.NewHBox(t.requestNte, t.askMore)
 
 	t.problems = widget.NewLabel("")
 	t.problems.Wrapping = fyne.TextWrapWord

@@ -54,11 +54,15 @@ func newMessagesTab(d *Desk) *messagesTab {
 				widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), nil),
 				widget.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), nil),
 				widget.NewButtonWithIcon("Discard…", theme.DeleteIcon(), nil))
-			return container.NewVBox(who, body, buttons)
+			return container.NewStack(newThemedTint(theme.ColorNameWarning, 0x24), container.NewVBox(who, body, buttons))
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			m := t.messages[i]
-			box := o.(*fyne.Container)
+			item := o.(*fyne.Container)
+			// Internal notes are drawn on a tint, apart from what the
+			// customer reads.
+			showIf(!m.MessageVisibility.CustomerSees(), item.Objects[0])
+			box := item.Objects[1].(*fyne.Container)
 			who := box.Objects[0].(*widget.Label)
 			who.SetText(messageHeading(m))
 			who.Importance = widget.MediumImportance
@@ -77,7 +81,7 @@ func newMessagesTab(d *Desk) *messagesTab {
 			} else {
 				buttons.Hide()
 			}
-			t.list.SetItemHeight(i, box.MinSize().Height)
+			t.list.SetItemHeight(i, item.MinSize().Height)
 		},
 	)
 	t.empty = widget.NewLabel("No messages yet.")
@@ -117,6 +121,9 @@ func (t *messagesTab) content() fyne.CanvasObject {
 }
 
 func (t *messagesTab) show(wo *api.WorkOrder) {
+	if t.wo == nil || t.wo.WorkOrderId != wo.WorkOrderId {
+		t.vis.SetSelectedIndex(0) // another work order's message starts visible to all
+	}
 	t.wo = wo
 	msgs, err := t.d.store.Thread(context.Background(), wo.WorkOrderId)
 	if err != nil {
@@ -169,6 +176,10 @@ func (t *messagesTab) onSend() {
 		}
 		if t.wo != nil && t.wo.WorkOrderId == woID && strings.TrimSpace(t.text.Text) == text {
 			t.text.SetText("") // sent; a new message typed meanwhile stays
+			// Each message is to the customer unless the person says
+			// otherwise: a "Nobody (record only)" chosen once must not
+			// hide the next one.
+			t.vis.SetSelectedIndex(0)
 		}
 		t.d.queued("Message on " + number)
 	})
@@ -194,7 +205,10 @@ func messageHeading(m storage.ThreadMessage) string {
 		}
 	}
 	vis := ""
-	if m.MessageVisibility != "" && m.MessageVisibility != api.VisibilityAll {
+	switch {
+	case !m.MessageVisibility.CustomerSees():
+		vis = " · Internal: " + strings.ToLower(visibilityLabels[m.MessageVisibility][:1]) + visibilityLabels[m.MessageVisibility][1:]
+	case m.MessageVisibility != "" && m.MessageVisibility != api.VisibilityAll:
 		vis = " · " + visibilityLabels[m.MessageVisibility]
 	}
 	if m.Row != nil && m.Row.State == storage.OutboxFailed {

@@ -27,6 +27,9 @@ type quoteTab struct {
 	current *widget.Label
 	badge   *badge
 	explain *widget.Label
+	// copyRejected fills the form with the quote the customer rejected,
+	// to change what they objected to rather than type it all again.
+	copyRejected *widget.Button
 
 	amount     *widget.Entry
 	amountNote *widget.Label // "the total of the lines" while there are lines
@@ -60,6 +63,8 @@ func newQuoteTab(d *Desk) *quoteTab {
 	t.badge = newBadge()
 	t.explain = widget.NewLabel("")
 	t.explain.Wrapping = fyne.TextWrapWord
+	t.copyRejected = widget.NewButtonWithIcon("Copy into a new quote", theme.ContentCopyIcon(), t.onCopyRejected)
+	t.copyRejected.Hide()
 
 	t.amount = widget.NewEntry()
 	t.amount.SetPlaceHolder("e.g. " + amountExample("USD"))
@@ -110,7 +115,8 @@ func newQuoteTab(d *Desk) *quoteTab {
 func (t *quoteTab) title() string       { return "Quote" }
 func (t *quoteTab) icon() fyne.Resource { return theme.DocumentCreateIcon() }
 func (t *quoteTab) content() fyne.CanvasObject {
-	t.top = container.NewVBox(container.NewHBox(heading("Current quote"), t.badge), t.current, t.explain, widget.NewSeparator())
+	t.top = container.NewVBox(container.NewHBox(heading("Current quote"), t.badge), t.current, t.explain,
+		container.NewHBox(t.copyRejected), widget.NewSeparator())
 	return container.NewVScroll(container.NewPadded(container.NewVBox(t.top, t.formBox)))
 }
 
@@ -150,6 +156,7 @@ func (t *quoteTab) show(wo *api.WorkOrder) {
 	} else {
 		t.formBox.Hide()
 	}
+	showIf(allowed && q != nil && q.QuoteStatus == api.QuoteRejected, t.copyRejected)
 	if switching {
 		t.clearForm()
 	}
@@ -246,6 +253,24 @@ func (t *quoteTab) clearForm() {
 	t.lines = nil
 	t.carryNote = ""
 	t.renderLines()
+}
+
+// onCopyRejected fills the form with the rejected quote: its lines (their
+// total is the amount) or its amount, and its reason, for the person to
+// change what the customer objected to.
+func (t *quoteTab) onCopyRejected() {
+	q := t.wo.Nte.Quote
+	if q == nil {
+		return
+	}
+	t.clearForm()
+	lines := append([]api.LineItem(nil), q.LineItems...)
+	for i := range lines {
+		lines[i].Rate = lines[i].Rate.In(t.wo.Currency)
+	}
+	// Our own reason, not the customer's: Quote.Comment is the customer's
+	// reason for rejecting it once rejected, so it is not carried over.
+	t.prefill(q.Amount, lines, "")
 }
 
 // prefill opens the form with lines (their total becomes the amount) or,
