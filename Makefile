@@ -115,7 +115,8 @@ perf: deps
 # Prints each target's executions; a failure prints the input and stops.
 FUZZTIME ?= 20s
 FUZZ_TARGETS := api:FuzzVerify api:FuzzVerifySignedClaims api:FuzzParseEvent api:FuzzParseAmount \
-                storage:FuzzFTSQuery storage:FuzzParseIDList
+                storage:FuzzFTSQuery storage:FuzzParseIDList \
+                api/serve:FuzzRoute api/serve:FuzzIDs api/serve:FuzzTokenRequest api/serve:FuzzSearchParameters
 
 fuzz: deps
 	@for t in $(FUZZ_TARGETS); do \

@@ -77,7 +77,7 @@ func (s *ClientCredentials) Token(ctx context.Context) (string, error) {
 		lifetime = time.Until(tok.Expiry)
 	}
 	if lifetime <= 0 {
-		lifetime = 20 * time.Minute // the service's documented lifetime
+		lifetime = TokenLifetime
 	}
 	s.token, s.expires = tok.AccessToken, s.now().Add(lifetime)
 	return s.token, nil

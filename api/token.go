@@ -29,6 +29,9 @@ const TokenSeparator = "<---->"
 // Audience is the Aud claim every service token carries.
 const Audience = "CorrigoProDirect"
 
+// TokenLifetime is how long an access token lives (spec §5: expires_in 1200).
+const TokenLifetime = 20 * time.Minute
+
 const (
 	claimName      = "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/name"
 	claimString    = "http://www.w3.org/2001/XMLSchema#string"

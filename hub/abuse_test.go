@@ -16,6 +16,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
+	"github.com/workorderdesk/workdesk/api/serve"
 )
 
 // stalledRequests are the starts of requests a client sends and then goes
@@ -182,7 +183,7 @@ func TestAnOversizedBodyIsRefusedAtOnce(t *testing.T) {
 	defer c.Close()
 	// Short of the rest by less than what Go's server drains after an
 	// answer (256 KB): it would wait for it.
-	sent := maxJSONBody + 1000
+	sent := serve.MaxJSONBody + 1000
 	fmt.Fprintf(c, "PUT /api/workOrder/accept HTTP/1.1\r\nHost: hub\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", tok, sent+100000)
 	if _, err := c.Write(append([]byte(`{"WorkOrderId":1,"Comment":"`), bytes.Repeat([]byte("x"), sent-28)...)); err != nil {
 		t.Fatal(err)

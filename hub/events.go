@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/serve"
 )
 
 // eventsLock serialises event inserts from insert to commit, so event ids
@@ -90,7 +91,7 @@ func (h *Hub) record(ctx context.Context, tx pgx.Tx, wr *write, again bool) erro
 	if wr.status != http.StatusOK {
 		return nil
 	}
-	action, ok := hubActions[wr.method+" "+normalizePath(wr.path)]
+	action, ok := hubActions[wr.method+" "+serve.Route(wr.path)]
 	if !ok {
 		action = "Changed"
 	}
@@ -179,19 +180,19 @@ type auditEntry struct {
 // serveAudit answers GET /api/hub/audit?workOrderId=N: who did what to the
 // work order, when, and what the service answered, oldest first.
 func (h *Hub) serveAudit(w http.ResponseWriter, r *http.Request) {
-	msgID := queryValue(r.URL.Query(), "messageId")
+	msgID := serve.MessageId(r.URL.Query(), nil)
 	if msgID == "" {
 		msgID = uuid.NewString()
 	}
 	wr := &write{}
 	if bad := idsFromQuery(r.URL.Query(), wr); bad != nil {
-		writeError(w, bad, msgID)
+		serve.WriteError(w, bad, msgID)
 		return
 	}
 	rows, err := h.db.Pool.Query(r.Context(), `SELECT a.at, p.name, a.work_order_id, a.method, a.path, a.message_id, a.status, a.answer
 		FROM audit a JOIN people p ON p.id = a.person_id WHERE a.work_order_id = $1 ORDER BY a.id`, wr.workOrders[0])
 	if err != nil {
-		writeError(w, unavailable("the hub cannot reach its database"), msgID)
+		serve.WriteError(w, unavailable("the hub cannot reach its database"), msgID)
 		return
 	}
 	out := []auditEntry{}
@@ -200,7 +201,7 @@ func (h *Hub) serveAudit(w http.ResponseWriter, r *http.Request) {
 		var method, path, answer string
 		if err := rows.Scan(&e.At, &e.Person, &e.WorkOrderId, &method, &path, &e.MessageId, &e.Status, &answer); err != nil {
 			rows.Close()
-			writeError(w, unavailable("the hub cannot read its audit"), msgID)
+			serve.WriteError(w, unavailable("the hub cannot read its audit"), msgID)
 			return
 		}
 		e.Operation = method + " " + path
@@ -212,5 +213,5 @@ func (h *Hub) serveAudit(w http.ResponseWriter, r *http.Request) {
 		out = append(out, e)
 	}
 	rows.Close()
-	writeJSON(w, http.StatusOK, map[string]any{"Audit": out, "MessageId": msgID})
+	serve.WriteJSON(w, http.StatusOK, map[string]any{"Audit": out, "MessageId": msgID})
 }

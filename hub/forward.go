@@ -9,12 +9,12 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/serve"
 )
 
 // write is one desktop write on its way to the service.
@@ -45,7 +45,7 @@ type write struct {
 // across every instance; then re-reads the work order into the replica,
 // records who did it and tells every stream.
 func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, person Person) {
-	wr := &write{person: person, method: r.Method, path: r.URL.Path, messageId: queryValue(r.URL.Query(), "messageId")}
+	wr := &write{person: person, method: r.Method, path: r.URL.Path, messageId: serve.MessageId(r.URL.Query(), nil)}
 	var cleanup func()
 	var bad *api.Error
 	switch ct := r.Header.Get("Content-Type"); {
@@ -60,7 +60,7 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 		bad = prepareJSON(w, r, wr)
 	}
 	if bad != nil {
-		writeError(w, bad, wr.messageId)
+		serve.WriteError(w, bad, wr.messageId)
 		return
 	}
 	if wr.messageId == "" {
@@ -81,7 +81,7 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 	err := h.forward(r, wr, wait)
 	switch {
 	case errors.Is(err, errSignedOut):
-		denied(w, wr.messageId)
+		serve.Denied(w, wr.messageId)
 		return
 	case errors.Is(err, errDesktopGone):
 		h.log.Info("a write was not sent: its desktop hung up first", "messageId", wr.messageId)
@@ -91,7 +91,7 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 		if errors.Is(err, errWaitedTooLong) {
 			msg = busyMessage
 			h.log.Warn("a write waited too long for its turn or a database connection", "err", err)
-			writeError(w, unavailable(msg), wr.messageId)
+			serve.WriteError(w, unavailable(msg), wr.messageId)
 		} else {
 			h.unreachable(w, wr.messageId, err)
 		}
@@ -121,12 +121,10 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 		h.unreachable(w, wr.messageId, wr.cut)
 		return
 	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	if wr.retryAfter != "" {
 		w.Header().Set("Retry-After", wr.retryAfter)
 	}
-	w.WriteHeader(wr.status)
-	w.Write(wr.answer)
+	serve.WriteRaw(w, wr.status, wr.answer)
 }
 
 // errSignedOut: the person was disabled while their write waited its turn.
@@ -174,7 +172,7 @@ func (h *Hub) forward(r *http.Request, wr *write, wait context.Context) error {
 		defer resp.Body.Close()
 		wr.status = resp.StatusCode
 		wr.retryAfter = resp.Header.Get("Retry-After")
-		wr.answer, wr.cut = io.ReadAll(io.LimitReader(resp.Body, maxJSONBody))
+		wr.answer, wr.cut = io.ReadAll(io.LimitReader(resp.Body, serve.MaxJSONBody))
 		// From here on the service has answered: whatever fails next, the
 		// re-reads, the audit and the event still happen.
 		h.followWrite(after, wr)
@@ -216,7 +214,7 @@ func answeredBefore(ctx context.Context, tx pgx.Tx, wr *write) ([]byte, bool, er
 		if err := rows.Scan(&method, &path, &answer); err != nil {
 			return nil, false, fmt.Errorf("hub: looking for an earlier attempt: %w", err)
 		}
-		if method == wr.method && normalizePath(path) == normalizePath(wr.path) && json.Valid([]byte(answer)) {
+		if method == wr.method && serve.Route(path) == serve.Route(wr.path) && json.Valid([]byte(answer)) {
 			return []byte(answer), true, nil
 		}
 	}
@@ -226,40 +224,35 @@ func answeredBefore(ctx context.Context, tx pgx.Tx, wr *write) ([]byte, bool, er
 // prepareJSON reads a JSON body and finds the work orders it names; a
 // malformed body is refused as the service would, and nothing is forwarded.
 func prepareJSON(w http.ResponseWriter, r *http.Request, wr *write) *api.Error {
-	b, err := io.ReadAll(maxBytes(w, r.Body, maxJSONBody))
-	if err != nil {
-		return invalid("", "the request body is larger than the 4 MB limit")
+	b, bad := serve.ReadBody(w, r)
+	if bad != nil {
+		return bad
 	}
 	var env struct {
-		MessageId    string
+		MessageId    string // not read here (serve.MessageId is), but one that is not a string is refused
 		WorkOrderId  int64
 		WorkOrderIds []int64
 	}
-	if len(bytes.TrimSpace(b)) == 0 {
-		return invalid("", "the request body is empty")
+	if bad := serve.DecodeJSON(b, &env); bad != nil {
+		return bad
 	}
-	if err := json.Unmarshal(b, &env); err != nil {
-		return invalid("", "the request body is not valid: "+err.Error())
-	}
-	if env.MessageId != "" {
-		wr.messageId = env.MessageId
-	}
+	wr.messageId = serve.MessageId(r.URL.Query(), b)
 	switch {
 	case env.WorkOrderId > 0:
 		wr.workOrders = []int64{env.WorkOrderId}
 	case len(env.WorkOrderIds) > api.MaxBulk:
 		// Each work order named takes a lock in PostgreSQL until the write
 		// is done: a body of thousands would exhaust them for everyone.
-		return invalid("WorkOrderIds", fmt.Sprintf("at most %d work orders per bulk call; %d were given", api.MaxBulk, len(env.WorkOrderIds)))
+		return serve.Invalid("WorkOrderIds", "at most %d work orders per bulk call; %d were given", api.MaxBulk, len(env.WorkOrderIds))
 	case len(env.WorkOrderIds) > 0:
 		for _, id := range env.WorkOrderIds {
 			if id <= 0 {
-				return invalid("WorkOrderIds", "each of WorkOrderIds must be a positive integer")
+				return serve.Invalid("WorkOrderIds", "each of WorkOrderIds must be a positive integer")
 			}
 		}
 		wr.workOrders = env.WorkOrderIds
 	default:
-		return invalid("WorkOrderId", "WorkOrderId is required")
+		return serve.Invalid("WorkOrderId", "WorkOrderId is required")
 	}
 	wr.contentType = "application/json; charset=utf-8"
 	wr.body = func() io.Reader { return bytes.NewReader(b) }
@@ -270,13 +263,9 @@ func prepareJSON(w http.ResponseWriter, r *http.Request, wr *write) *api.Error {
 // idsFromQuery finds the work order a write without a body names in its
 // query (a DELETE, say).
 func idsFromQuery(q url.Values, wr *write) *api.Error {
-	v := queryValue(q, "workOrderId")
-	if v == "" {
-		return invalid("workOrderId", "workOrderId is required")
-	}
-	id, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || id <= 0 {
-		return invalid("workOrderId", "workOrderId must be a positive integer")
+	id, bad := serve.QueryID(q, "workOrderId")
+	if bad != nil {
+		return bad
 	}
 	wr.workOrders = []int64{id}
 	wr.replayable = true

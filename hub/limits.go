@@ -125,16 +125,5 @@ func (a *answerWriter) Write(b []byte) (int, error) {
 	return a.ResponseWriter.Write(b)
 }
 
-// maxBytes is http.MaxBytesReader told through the server's own writer:
-// through answerWriter it could not tell the server to close the
-// connection, and the server would wait for the rest of an oversized body
-// (up to the body timeout) before sending the refusal.
-func maxBytes(w http.ResponseWriter, body io.ReadCloser, n int64) io.ReadCloser {
-	if a, ok := w.(*answerWriter); ok {
-		w = a.ResponseWriter
-	}
-	return http.MaxBytesReader(w, body, n)
-}
-
 // Unwrap lets http.ResponseController reach the connection.
 func (a *answerWriter) Unwrap() http.ResponseWriter { return a.ResponseWriter }

@@ -15,14 +15,12 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/workorderdesk/workdesk/api"
 	"golang.org/x/crypto/bcrypt"
 )
 
 // disabledChannel carries the id of a person just disabled to every instance.
 const disabledChannel = "workdesk_hub_disabled"
-
-// TokenLifetime is how long a desktop's access token lives, as the service's (expires_in 1200).
-const TokenLifetime = 20 * time.Minute
 
 // Person is a staff account.
 type Person struct {
@@ -150,7 +148,7 @@ func (db *DB) IssueToken(ctx context.Context, clientId, secret string) (string, 
 	}
 	tok := randomText(32)
 	if _, err := db.Pool.Exec(ctx, `INSERT INTO tokens (digest, person_id, expires) VALUES ($1, $2, now() + $3::interval)`,
-		digest(tok), id, TokenLifetime); err != nil {
+		digest(tok), id, api.TokenLifetime); err != nil {
 		return "", fmt.Errorf("hub: storing the token: %w", err)
 	}
 	// Expired tokens are of no use to anyone: drop a few now and then.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/serve"
 	"golang.org/x/sync/errgroup"
 	"golang.org/x/sync/singleflight"
 )
@@ -56,13 +57,9 @@ func refOf(kind string, q url.Values) (readRef, *api.Error) {
 	vals := make([]string, len(rk.keys))
 	var first int64
 	for i, name := range rk.keys {
-		v := queryValue(q, name)
-		if v == "" {
-			return readRef{}, invalid(name, name+" is required")
-		}
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n <= 0 {
-			return readRef{}, invalid(name, name+" must be a positive integer")
+		n, bad := serve.QueryID(q, name)
+		if bad != nil {
+			return readRef{}, bad
 		}
 		if i == 0 {
 			first = n
@@ -128,10 +125,10 @@ const maxReadBody = 16 << 20
 // fetched from the service first, and the stored one served if the service
 // cannot answer. A read never fetched while the service is down is a 503.
 func (h *Hub) serveStoredRead(w http.ResponseWriter, r *http.Request, kind string) {
-	msgID := queryValue(r.URL.Query(), "messageId")
+	msgID := serve.MessageId(r.URL.Query(), nil)
 	ref, bad := refOf(kind, r.URL.Query())
 	if bad != nil {
-		writeError(w, bad, msgID)
+		serve.WriteError(w, bad, msgID)
 		return
 	}
 	if msgID == "" {
@@ -141,7 +138,7 @@ func (h *Hub) serveStoredRead(w http.ResponseWriter, r *http.Request, kind strin
 	stored, found, err := h.db.storedRead(ctx, ref)
 	if err != nil {
 		h.log.Error("reading a stored answer", "err", err)
-		writeError(w, unavailable("the hub cannot read its database; try again later"), msgID)
+		serve.WriteError(w, unavailable("the hub cannot read its database; try again later"), msgID)
 		return
 	}
 	if found && !stored.stale && time.Since(stored.fetched) < h.opts.ReadMaxAge {

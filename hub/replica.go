@@ -12,20 +12,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/serve"
 )
-
-// basicWorkOrder is a search answer's item: the fields the service's search
-// returns (as the sandbox, the reference the desktops are tested against).
-type basicWorkOrder struct {
-	WorkOrderId     int64               `json:"WorkOrderId"`
-	WorkOrderNumber string              `json:"WorkOrderNumber"`
-	Status          api.WorkOrderStatus `json:"Status"`
-	Created         time.Time           `json:"Created"`
-	LastUpdate      time.Time           `json:"LastUpdate"`
-	Customer        api.Customer        `json:"Customer"`
-	Currency        string              `json:"Currency"`
-	Nte             api.Nte             `json:"Nte"`
-}
 
 // StoreWorkOrders writes full work orders in one transaction. A record
 // older than the stored one is skipped, so a slow sync never undoes the
@@ -51,7 +39,7 @@ func (db *DB) StoreWorkOrders(ctx context.Context, wos []api.WorkOrder) error {
 				return fmt.Errorf("hub: encoding work order %d: %w", w.WorkOrderId, err)
 			}
 		}
-		basic, err := json.Marshal(basicWorkOrder{w.WorkOrderId, w.WorkOrderNumber, w.Status, w.Created, w.LastUpdate, w.Customer, w.Currency, w.Nte})
+		basic, err := json.Marshal(serve.Basic(w))
 		if err != nil {
 			return fmt.Errorf("hub: encoding work order %d: %w", w.WorkOrderId, err)
 		}

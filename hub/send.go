@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/workorderdesk/workdesk/api/serve"
 )
 
 // passRead forwards a read the replica does not answer (download links,
@@ -17,7 +19,7 @@ import (
 func (h *Hub) passRead(w http.ResponseWriter, r *http.Request) {
 	resp, err := h.send(r.Context(), nil, r.Method, r.URL, nil, "", true)
 	if err != nil {
-		h.unreachable(w, queryValue(r.URL.Query(), "messageId"), err)
+		h.unreachable(w, serve.MessageId(r.URL.Query(), nil), err)
 		return
 	}
 	defer resp.Body.Close()
@@ -83,37 +85,28 @@ func (h *Hub) send(ctx, desk context.Context, method string, in *url.URL, body f
 var errNotAPI = errors.New("not a path of the service's API")
 
 // serviceURL is in's path and query under the service's base URL. The path
-// must stay under /api/: dot segments are refused, not resolved, since
-// "/api/../x" would reach any path of the service's host with the
-// company's token.
+// must stay under /api/ and be one serve.Route takes: odd paths are
+// refused, not resolved, since "/api/../x" would reach any path of the
+// service's host with the company's token. What is sent is the path as
+// checked: only letters, digits and "-_./", which nothing escapes.
 func serviceURL(baseURL string, in *url.URL) (*url.URL, error) {
 	base, err := url.Parse(baseURL)
 	if err != nil {
 		return nil, err
 	}
 	p := "/" + strings.TrimPrefix(in.Path, "/")
+	if !strings.HasPrefix(serve.Route(p), "/api/") {
+		return nil, errNotAPI
+	}
 	if strings.HasPrefix(strings.ToLower(p), "/direct/") {
 		// The real host's prefix, as a desktop may send it: the base URL
 		// carries it already when the service needs it.
 		p = p[len("/direct"):]
 	}
-	if hasDotSegment(p) || !strings.HasPrefix(strings.ToLower(p), "/api/") {
-		return nil, errNotAPI
-	}
 	u := *base
 	u.Path = strings.TrimRight(base.Path, "/") + p
 	u.RawPath, u.RawQuery, u.Fragment = "", in.RawQuery, ""
 	return &u, nil
-}
-
-// hasDotSegment reports whether p (decoded) has a "." or ".." segment.
-func hasDotSegment(p string) bool {
-	for _, seg := range strings.Split(p, "/") {
-		if seg == "." || seg == ".." {
-			return true
-		}
-	}
-	return false
 }
 
 func copyAnswer(w http.ResponseWriter, resp *http.Response) {
@@ -134,5 +127,5 @@ const busyMessage = "The hub is busy with other changes; try again shortly."
 // keeps the action and retries it with the same MessageId.
 func (h *Hub) unreachable(w http.ResponseWriter, messageId string, err error) {
 	h.log.Warn("the service cannot be reached", "err", err)
-	writeError(w, unavailable(unreachableMessage), messageId)
+	serve.WriteError(w, unavailable(unreachableMessage), messageId)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/workorderdesk/workdesk/api/serve"
 )
 
 // storedEvent is one row of the event log on its way to the streams.
@@ -203,18 +204,18 @@ func (s *streams) unsubscribe(ch chan storedEvent) {
 func (s *streams) serve(w http.ResponseWriter, r *http.Request, p Person) {
 	flusher, ok := w.(http.Flusher)
 	if !ok {
-		writeError(w, unavailable("streaming is not supported here"), "")
+		serve.WriteError(w, unavailable("streaming is not supported here"), "")
 		return
 	}
 	resume := r.Header.Get("Last-Event-ID")
 	if resume == "" {
-		resume = queryValue(r.URL.Query(), "lastEventId")
+		resume = serve.Query(r.URL.Query(), "lastEventId")
 	}
 	var after int64 = -1
 	if resume != "" {
 		n, err := strconv.ParseInt(resume, 10, 64)
 		if err != nil || n < 0 {
-			writeError(w, invalid("Last-Event-ID", "Last-Event-ID must be an event id"), "")
+			serve.WriteError(w, serve.Invalid("Last-Event-ID", "Last-Event-ID must be an event id"), "")
 			return
 		}
 		after = n
@@ -226,7 +227,7 @@ func (s *streams) serve(w http.ResponseWriter, r *http.Request, p Person) {
 	var streamID int64
 	if err := s.h.db.Pool.QueryRow(ctx, `INSERT INTO streams (instance, person_id) VALUES ($1, $2) RETURNING id`,
 		s.h.instance, p.Id).Scan(&streamID); err != nil {
-		writeError(w, unavailable("the hub cannot reach its database"), "")
+		serve.WriteError(w, unavailable("the hub cannot reach its database"), "")
 		return
 	}
 	defer s.h.db.Pool.Exec(context.WithoutCancel(ctx), `DELETE FROM streams WHERE id = $1`, streamID)
@@ -236,7 +237,7 @@ func (s *streams) serve(w http.ResponseWriter, r *http.Request, p Person) {
 	var newest int64
 	if after < 0 {
 		if err := s.h.db.Pool.QueryRow(ctx, `SELECT coalesce(max(id), 0) FROM events`).Scan(&newest); err != nil {
-			writeError(w, unavailable("the hub cannot reach its database"), "")
+			serve.WriteError(w, unavailable("the hub cannot reach its database"), "")
 			return
 		}
 	}
@@ -372,14 +373,14 @@ type session struct {
 // serveSessions lists the people whose desktops hold an event stream now,
 // on any instance.
 func (h *Hub) serveSessions(w http.ResponseWriter, r *http.Request) {
-	msgID := queryValue(r.URL.Query(), "messageId")
+	msgID := serve.MessageId(r.URL.Query(), nil)
 	if msgID == "" {
 		msgID = uuid.NewString()
 	}
 	rows, err := h.db.Pool.Query(r.Context(), `SELECT p.name, min(s.opened), count(*) FROM streams s JOIN people p ON p.id = s.person_id
 		WHERE s.seen > now() - $1::interval AND NOT p.disabled GROUP BY p.name ORDER BY p.name`, 3*streamHeartbeat)
 	if err != nil {
-		writeError(w, unavailable("the hub cannot reach its database"), msgID)
+		serve.WriteError(w, unavailable("the hub cannot reach its database"), msgID)
 		return
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (session, error) {
@@ -388,11 +389,11 @@ func (h *Hub) serveSessions(w http.ResponseWriter, r *http.Request) {
 		return s, err
 	})
 	if err != nil {
-		writeError(w, unavailable("the hub cannot reach its database"), msgID)
+		serve.WriteError(w, unavailable("the hub cannot reach its database"), msgID)
 		return
 	}
 	if out == nil {
 		out = []session{}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"Sessions": out, "MessageId": msgID})
+	serve.WriteJSON(w, http.StatusOK, map[string]any{"Sessions": out, "MessageId": msgID})
 }

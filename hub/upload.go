@@ -6,10 +6,10 @@ import (
 	"mime"
 	"mime/multipart"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/serve"
 )
 
 // maxField caps one form field of an upload; only the file part is large.
@@ -24,22 +24,22 @@ const maxField = 64 << 10
 func (h *Hub) prepareUpload(w http.ResponseWriter, r *http.Request, wr *write) (func(), *api.Error) {
 	_, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || params["boundary"] == "" {
-		return nil, invalid("", "the upload is not multipart/form-data")
+		return nil, serve.Invalid("", "the upload is not multipart/form-data")
 	}
 	// The service's limit plus room for the fields and the multipart
 	// framing; the file arrives while the service reads it, so only a stall
 	// ends it, not its length.
 	streamBody(r)
-	mr := multipart.NewReader(maxBytes(w, r.Body, api.MaxAttachmentSize+1<<20), params["boundary"])
+	mr := multipart.NewReader(serve.MaxBytes(w, r.Body, api.MaxAttachmentSize+1<<20), params["boundary"])
 	var fields []formField
 	var file *multipart.Part
 	for file == nil {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
-			return nil, invalid("File", "the upload has no file")
+			return nil, serve.Invalid("File", "the upload has no file")
 		}
 		if err != nil {
-			return nil, invalid("", "the upload cannot be read: "+err.Error())
+			return nil, serve.Invalid("", "the upload cannot be read: %v", err)
 		}
 		if part.FileName() != "" {
 			file = part
@@ -47,23 +47,25 @@ func (h *Hub) prepareUpload(w http.ResponseWriter, r *http.Request, wr *write) (
 		}
 		v, err := io.ReadAll(io.LimitReader(part, maxField))
 		if err != nil {
-			return nil, invalid("", "the upload cannot be read: "+err.Error())
+			return nil, serve.Invalid("", "the upload cannot be read: %v", err)
 		}
 		fields = append(fields, formField{part.FormName(), string(v)})
 		switch strings.ToLower(part.FormName()) {
 		case "workorderid":
-			id, err := strconv.ParseInt(strings.TrimSpace(string(v)), 10, 64)
-			if err != nil || id <= 0 {
-				return nil, invalid("WorkOrderId", "WorkOrderId must be a positive integer")
+			id, bad := serve.ID("WorkOrderId", string(v))
+			if bad != nil {
+				return nil, bad
 			}
 			wr.workOrders = []int64{id}
 		case "messageid":
-			wr.messageId = string(v)
+			if len(v) > 0 {
+				wr.messageId = string(v)
+			}
 		}
 	}
 	if len(wr.workOrders) == 0 {
 		if bad := idsFromQuery(r.URL.Query(), wr); bad != nil {
-			return nil, invalid("WorkOrderId", "WorkOrderId is required")
+			return nil, serve.Invalid("WorkOrderId", "WorkOrderId is required")
 		}
 	}
 	pr, pw := io.Pipe()

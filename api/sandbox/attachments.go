@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/serve"
 )
 
 // LinkLifetime is how long a download link works (spec §8 for step
@@ -38,13 +39,9 @@ type upload struct {
 func (u *upload) field(name string) string { return u.fields[strings.ToLower(name)] }
 
 func (u *upload) id(name string) (int64, error) {
-	v := u.field(name)
-	if v == "" {
-		return 0, invalid(name, "%s is required", name)
-	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || n <= 0 {
-		return 0, invalid(name, "%s must be a positive integer", name)
+	n, bad := serve.ID(name, u.field(name))
+	if bad != nil {
+		return 0, bad
 	}
 	return n, nil
 }
@@ -55,12 +52,12 @@ func (u *upload) id(name string) (int64, error) {
 // memory. Nothing is buffered to disk (no ParseMultipartForm).
 func (c *call) readUpload() (*upload, *api.Error) {
 	if c.r.ContentLength > api.MaxAttachmentSize+multipartSlack {
-		return nil, tooLarge("the file")
+		return nil, serve.TooLarge("the file", api.MaxAttachmentSize)
 	}
 	c.r.Body = http.MaxBytesReader(c.w, c.r.Body, api.MaxAttachmentSize+multipartSlack)
 	mr, err := c.r.MultipartReader()
 	if err != nil {
-		return nil, invalid("", "the request must be multipart/form-data")
+		return nil, serve.Invalid("", "the request must be multipart/form-data")
 	}
 	u := &upload{fields: map[string]string{}}
 	for {
@@ -78,7 +75,7 @@ func (c *call) readUpload() (*upload, *api.Error) {
 				return nil, bodyError(err)
 			}
 			if len(data) > api.MaxAttachmentSize {
-				return nil, tooLarge("the file")
+				return nil, serve.TooLarge("the file", api.MaxAttachmentSize)
 			}
 			u.data, u.hasFile = data, true
 			continue
@@ -95,9 +92,9 @@ func (c *call) readUpload() (*upload, *api.Error) {
 func bodyError(err error) *api.Error {
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
-		return tooLarge("the file")
+		return serve.TooLarge("the file", api.MaxAttachmentSize)
 	}
-	return invalid("", "the multipart body could not be read: %v", err)
+	return serve.Invalid("", "the multipart body could not be read: %v", err)
 }
 
 // serveUpload reads the upload outside the lock, then applies it under the
@@ -112,17 +109,17 @@ func (c *call) serveUpload(apply func(u *upload, meta api.Attachment) (any, erro
 		c.msgID = uuid.NewString()
 	}
 	if e != nil {
-		writeError(c.w, e, c.msgID)
+		serve.WriteError(c.w, e, c.msgID)
 		return
 	}
 	s := c.s
-	key := "POST " + normalizePath(c.r.URL.Path) + " " + c.msgID
+	key := "POST " + c.path + " " + c.msgID
 	dedup := given && !s.opts.NoMessageIdDedup
 	s.mu.Lock()
 	if dedup {
 		if b, ok := s.idem.get(key); ok {
 			s.mu.Unlock()
-			writeRaw(c.w, http.StatusOK, b)
+			serve.WriteRaw(c.w, http.StatusOK, b)
 			return
 		}
 	}
@@ -137,7 +134,7 @@ func (c *call) serveUpload(apply func(u *upload, meta api.Attachment) (any, erro
 		s.idem.put(key, b)
 	}
 	s.mu.Unlock()
-	writeRaw(c.w, status, b)
+	serve.WriteRaw(c.w, status, b)
 }
 
 func (u *upload) maybeField(name string) string {
@@ -150,10 +147,10 @@ func (u *upload) maybeField(name string) string {
 // meta validates the descriptive fields and builds the attachment record.
 func (u *upload) meta(now time.Time) (api.Attachment, error) {
 	if !u.hasFile {
-		return api.Attachment{}, invalid("File", "File is required")
+		return api.Attachment{}, serve.Invalid("File", "File is required")
 	}
 	if len(u.data) == 0 {
-		return api.Attachment{}, invalid("File", "the file is empty")
+		return api.Attachment{}, serve.Invalid("File", "the file is empty")
 	}
 	// Name and MimeType are required form fields (service-facts §4.4;
 	// spec.md shows no form fields at all, so the docs decide); the
@@ -162,28 +159,28 @@ func (u *upload) meta(now time.Time) (api.Attachment, error) {
 	// both as required, and the sandbox is never more permissive.
 	name := u.field("Name")
 	if name == "" {
-		return api.Attachment{}, invalid("Name", "Name (the file name with its extension) is required")
+		return api.Attachment{}, serve.Invalid("Name", "Name (the file name with its extension) is required")
 	}
 	if len(name) > 255 {
-		return api.Attachment{}, invalid("Name", "Name is longer than 255 characters")
+		return api.Attachment{}, serve.Invalid("Name", "Name is longer than 255 characters")
 	}
 	mt := u.field("MimeType")
 	if mt == "" {
-		return api.Attachment{}, invalid("MimeType", "MimeType is required (e.g. image/jpeg)")
+		return api.Attachment{}, serve.Invalid("MimeType", "MimeType is required (e.g. image/jpeg)")
 	}
 	if _, _, err := mime.ParseMediaType(mt); err != nil {
-		return api.Attachment{}, invalid("MimeType", "%q is not a MIME type", mt)
+		return api.Attachment{}, serve.Invalid("MimeType", "%q is not a MIME type", mt)
 	}
 	dt := u.field("DocumentType")
 	if dt != "" && !oneOf(dt, documentTypes) {
-		return api.Attachment{}, invalid("DocumentType", "%q is not a document type (%s)", dt, strings.Join(documentTypes, ", "))
+		return api.Attachment{}, serve.Invalid("DocumentType", "%q is not a document type (%s)", dt, strings.Join(documentTypes, ", "))
 	}
 	vis := api.MessageVisibility(u.field("MessageVisibility"))
 	if vis == "" {
 		vis = api.VisibilityAll
 	}
 	if !validVisibility(vis) {
-		return api.Attachment{}, invalid("MessageVisibility", "%q is not a message visibility", vis)
+		return api.Attachment{}, serve.Invalid("MessageVisibility", "%q is not a message visibility", vis)
 	}
 	return api.Attachment{
 		AttachmentId: uuid.NewString(), Name: name, MimeType: mt, Size: int64(len(u.data)),
@@ -261,7 +258,7 @@ func (c *call) attachmentLink() (any, error) {
 
 func findFile(fs []*file, id string) (*file, error) {
 	if id == "" {
-		return nil, invalid("attachmentId", "attachmentId is required")
+		return nil, serve.Invalid("attachmentId", "attachmentId is required")
 	}
 	for _, f := range fs {
 		if strings.EqualFold(f.meta.AttachmentId, id) {
@@ -496,7 +493,7 @@ func (s *Sandbox) sign(path string, exp int64) string {
 // sandbox clock has passed the expiry, 404 when the file was removed.
 func (s *Sandbox) serveFile(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		writeError(w, &api.Error{StatusCode: http.StatusMethodNotAllowed, Message: "download links are read with GET"}, "")
+		serve.WriteError(w, &api.Error{StatusCode: http.StatusMethodNotAllowed, Message: "download links are read with GET"}, "")
 		return
 	}
 	i := strings.Index(strings.ToLower(r.URL.Path), "/files/")
@@ -505,18 +502,18 @@ func (s *Sandbox) serveFile(w http.ResponseWriter, r *http.Request) {
 	exp, err := strconv.ParseInt(r.URL.Query().Get("expires"), 10, 64)
 	sig := r.URL.Query().Get("sig")
 	if err != nil || !hmac.Equal([]byte(sig), []byte(s.sign(path, exp))) {
-		writeError(w, &api.Error{StatusCode: http.StatusForbidden, Message: "The download link is not valid."}, "")
+		serve.WriteError(w, &api.Error{StatusCode: http.StatusForbidden, Message: "The download link is not valid."}, "")
 		return
 	}
 	if !s.clock.Now().Before(time.Unix(exp, 0)) {
-		writeError(w, &api.Error{StatusCode: http.StatusForbidden, Message: "The download link has expired; ask for a new one."}, "")
+		serve.WriteError(w, &api.Error{StatusCode: http.StatusForbidden, Message: "The download link has expired; ask for a new one."}, "")
 		return
 	}
 	s.mu.RLock()
 	f, ok := s.st.files[id]
 	s.mu.RUnlock()
 	if !ok {
-		writeError(w, &api.Error{StatusCode: http.StatusNotFound, Message: "The file no longer exists."}, "")
+		serve.WriteError(w, &api.Error{StatusCode: http.StatusNotFound, Message: "The file no longer exists."}, "")
 		return
 	}
 	// f.data is never modified after upload, so it is safe to use unlocked.

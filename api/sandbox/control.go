@@ -34,6 +34,7 @@ import (
 
 	"github.com/shopspring/decimal"
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/serve"
 )
 
 type controlRequest struct {
@@ -48,7 +49,7 @@ type controlRequest struct {
 }
 
 func controlError(w http.ResponseWriter, status int, msg string) {
-	writeJSON(w, status, map[string]string{"Error": msg})
+	serve.WriteJSON(w, status, map[string]string{"Error": msg})
 }
 
 func isLoopback(remote string) bool {
@@ -124,7 +125,7 @@ func (s *Sandbox) serveControl(w http.ResponseWriter, r *http.Request, p string)
 		controlError(w, http.StatusBadRequest, controlMessage(err))
 		return
 	}
-	writeJSON(w, http.StatusOK, out)
+	serve.WriteJSON(w, http.StatusOK, out)
 }
 
 // controlMessage is the human text of an error, without the api.Error decoration.
@@ -169,7 +170,7 @@ func (s *Sandbox) serveState(w http.ResponseWriter, r *http.Request) {
 		out["StepAttachments"] = steps
 		out["Policy"] = o.cust
 	}
-	writeJSON(w, http.StatusOK, out)
+	serve.WriteJSON(w, http.StatusOK, out)
 }
 
 // Control drives a sandbox's control API over HTTP: the same customer

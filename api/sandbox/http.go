@@ -5,16 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/serve"
 )
 
 type routeKind int
@@ -36,6 +35,7 @@ type call struct {
 	s     *Sandbox
 	r     *http.Request
 	w     http.ResponseWriter
+	path  string // the route, as serve.Route names it
 	body  []byte
 	msgID string
 	now   time.Time
@@ -68,7 +68,7 @@ func (s *Sandbox) routes() http.Handler {
 		"/api/procedure/step/attachments/getdownloadurl": {"GET": {kindRead, (*call).stepAttachmentLink}},
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p := normalizePath(r.URL.Path)
+		p := serve.Route(r.URL.EscapedPath())
 		switch {
 		case p == "/oauth/token":
 			s.handleToken(w, r)
@@ -82,7 +82,7 @@ func (s *Sandbox) routes() http.Handler {
 		}
 		methods, ok := table[p]
 		if !ok {
-			writeError(w, &api.Error{StatusCode: http.StatusNotFound, Message: "No HTTP resource was found that matches the request URI."}, r.URL.Query().Get("messageId"))
+			serve.WriteError(w, serve.NotFound(), serve.MessageId(r.URL.Query(), nil))
 			return
 		}
 		rt, ok := methods[r.Method]
@@ -92,54 +92,31 @@ func (s *Sandbox) routes() http.Handler {
 				allow = append(allow, m)
 			}
 			w.Header().Set("Allow", strings.Join(allow, ", "))
-			writeError(w, &api.Error{StatusCode: http.StatusMethodNotAllowed, Message: "The requested resource does not support http method '" + r.Method + "'."}, r.URL.Query().Get("messageId"))
+			serve.WriteError(w, &api.Error{StatusCode: http.StatusMethodNotAllowed, Message: "The requested resource does not support http method '" + r.Method + "'."}, serve.MessageId(r.URL.Query(), nil))
 			return
 		}
 		if !s.authorized(r) {
-			// The real service's status and body for auth failures are not
-			// published (service-facts §10): 401 in the usual error shape.
-			w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
-			writeError(w, &api.Error{StatusCode: http.StatusUnauthorized, Message: "Authorization has been denied for this request."}, r.URL.Query().Get("messageId"))
+			serve.Denied(w, serve.MessageId(r.URL.Query(), nil))
 			return
 		}
 		s.serveAPI(w, r, p, rt)
 	})
 }
 
-// normalizePath lower-cases the path (the service is ASP.NET and matches
-// routes case-insensitively), drops a trailing slash and the /Direct prefix
-// of the real host.
-func normalizePath(p string) string {
-	p = strings.ToLower(p)
-	if p != "/" {
-		p = strings.TrimRight(p, "/")
-	}
-	if strings.HasPrefix(p, "/direct/") {
-		p = p[len("/direct"):]
-	}
-	return p
-}
-
-// maxJSONBody caps JSON request bodies; invoices with many lines stay far below.
-const maxJSONBody = 4 << 20
-
 func (s *Sandbox) serveAPI(w http.ResponseWriter, r *http.Request, p string, rt route) {
-	c := &call{s: s, r: r, w: w, msgID: r.URL.Query().Get("messageId")}
+	c := &call{s: s, r: r, w: w, path: p, msgID: serve.MessageId(r.URL.Query(), nil)}
 	if rt.kind == kindUpload {
 		rt.fn(c) // writes its own answer: it streams before locking
 		return
 	}
 	if r.Method != http.MethodGet {
-		b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxJSONBody))
-		if err != nil {
-			writeError(w, tooLarge("the request body"), c.msgID)
+		b, bad := serve.ReadBody(w, r)
+		if bad != nil {
+			serve.WriteError(w, bad, c.msgID)
 			return
 		}
 		c.body = b
-		var env struct{ MessageId string }
-		if len(b) > 0 && json.Unmarshal(b, &env) == nil && env.MessageId != "" {
-			c.msgID = env.MessageId
-		}
+		c.msgID = serve.MessageId(r.URL.Query(), b)
 	}
 	// The service echoes the caller's MessageId; one is made up when the
 	// caller sent none (service-facts §3 leaves a missing id [UNK]).
@@ -156,7 +133,7 @@ func (s *Sandbox) serveAPI(w http.ResponseWriter, r *http.Request, p string, rt 
 		v, err := rt.fn(c)
 		status := c.encode(buf, v, err)
 		s.mu.RUnlock()
-		writeRaw(w, status, buf.Bytes())
+		serve.WriteRaw(w, status, buf.Bytes())
 	case kindMutate:
 		key := r.Method + " " + p + " " + c.msgID
 		buf := getBuffer()
@@ -166,7 +143,7 @@ func (s *Sandbox) serveAPI(w http.ResponseWriter, r *http.Request, p string, rt 
 		if dedup {
 			if b, ok := s.idem.get(key); ok {
 				s.mu.Unlock()
-				writeRaw(w, http.StatusOK, b)
+				serve.WriteRaw(w, http.StatusOK, b)
 				return
 			}
 		}
@@ -177,7 +154,7 @@ func (s *Sandbox) serveAPI(w http.ResponseWriter, r *http.Request, p string, rt 
 			s.idem.put(key, bytes.Clone(buf.Bytes()))
 		}
 		s.mu.Unlock()
-		writeRaw(w, status, buf.Bytes())
+		serve.WriteRaw(w, status, buf.Bytes())
 	}
 }
 
@@ -221,14 +198,14 @@ func (c *call) answer(v any, err error) (int, []byte) {
 		if !errors.As(err, &e) {
 			e = &api.Error{StatusCode: http.StatusInternalServerError, Message: "internal error: " + err.Error()}
 		}
-		return errorBody(e, c.msgID)
+		return serve.ErrorBody(e, c.msgID)
 	}
 	if v == nil {
 		v = map[string]string{"MessageId": c.msgID}
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
-		return errorBody(&api.Error{StatusCode: http.StatusInternalServerError, Message: "encoding the answer failed"}, c.msgID)
+		return serve.ErrorBody(&api.Error{StatusCode: http.StatusInternalServerError, Message: "encoding the answer failed"}, c.msgID)
 	}
 	return http.StatusOK, b
 }
@@ -238,82 +215,27 @@ func (c *call) envelope(key string, v any) map[string]any {
 	return map[string]any{key: v, "MessageId": c.msgID}
 }
 
-func errorBody(e *api.Error, msgID string) (int, []byte) {
-	status := e.StatusCode
-	if status == 0 {
-		status = http.StatusBadRequest
-	}
-	out := *e
-	out.MessageId = msgID
-	if len(out.Message) > 1000 { // the documented cap of Message
-		out.Message = out.Message[:1000]
-	}
-	b, _ := json.Marshal(&out)
-	return status, b
-}
-
-func writeError(w http.ResponseWriter, e *api.Error, msgID string) {
-	if msgID == "" {
-		msgID = uuid.NewString()
-	}
-	status, b := errorBody(e, msgID)
-	writeRaw(w, status, b)
-}
-
-// Error constructors, one per family of service-facts §10.
-
-func invalid(property, format string, args ...any) *api.Error {
-	return &api.Error{StatusCode: http.StatusBadRequest, Code: api.CodeInvalidModel,
-		Message:          "The request is invalid.",
-		ValidationErrors: []api.ValidationError{{Type: "InvalidValue", Property: property, Message: fmt.Sprintf(format, args...)}}}
-}
-
+// business is the service's answer to an action its rules refuse (codes
+// 3xxx, service-facts §10).
 func business(code int, format string, args ...any) *api.Error {
 	return &api.Error{StatusCode: http.StatusBadRequest, Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
-// tooLarge is a validation error like any other (service-facts §10: 400
-// with the error body), not a bare 413, so clients show its message.
-func tooLarge(what string) *api.Error {
-	return &api.Error{StatusCode: http.StatusBadRequest, Code: api.CodeInvalidModel,
-		Message:          "The request is invalid.",
-		ValidationErrors: []api.ValidationError{{Type: "TooLarge", Message: what + " is larger than the 20 MB limit"}}}
-}
-
 // decode reads the JSON body into v; a malformed body is a 2100.
 func (c *call) decode(v any) error {
-	if len(c.body) == 0 {
-		return invalid("", "the request body is empty")
-	}
-	if err := json.Unmarshal(c.body, v); err != nil {
-		return invalid("", "the request body is not valid: %v", err)
+	if bad := serve.DecodeJSON(c.body, v); bad != nil {
+		return bad
 	}
 	return nil
 }
 
-// query returns a query parameter, matching its name case-insensitively as
-// ASP.NET model binding does.
-func (c *call) query(name string) string {
-	q := c.r.URL.Query()
-	if v := q.Get(name); v != "" {
-		return v
-	}
-	for k, v := range q {
-		if strings.EqualFold(k, name) && len(v) > 0 {
-			return v[0]
-		}
-	}
-	return ""
-}
+// query is a query parameter, its name matched as ASP.NET binds it.
+func (c *call) query(name string) string { return serve.Query(c.r.URL.Query(), name) }
 
 func (c *call) queryID(name string) (int64, error) {
-	v := c.query(name)
-	if v == "" {
-		return 0, invalid(name, "%s is required", name)
-	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || n <= 0 {
-		return 0, invalid(name, "%s must be a positive integer", name)
+	n, bad := serve.QueryID(c.r.URL.Query(), name)
+	if bad != nil {
+		return 0, bad
 	}
 	return n, nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/shopspring/decimal"
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/serve"
 )
 
 // invoiceOrder finds a work order for an invoice operation. Orders created
@@ -105,12 +106,12 @@ func applyPriceList(o *order, l *api.LineItem, i int) error {
 	prop := fmt.Sprintf("LineItems[%d]", i)
 	pl := &o.cust.PriceList
 	if l.Type != "" && !validLineType(l.Type) {
-		return invalid(prop+".Type", "line %d: %q is not a line category", i+1, l.Type)
+		return serve.Invalid(prop+".Type", "line %d: %q is not a line category", i+1, l.Type)
 	}
 	if l.PriceListItemId != 0 {
 		item := findPriceItem(pl, l.PriceListItemId)
 		if item == nil {
-			return invalid(prop+".PriceListItemId", "line %d refers to price-list item %d, which %s's price list does not have", i+1, l.PriceListItemId, o.cust.Customer.Name)
+			return serve.Invalid(prop+".PriceListItemId", "line %d refers to price-list item %d, which %s's price list does not have", i+1, l.PriceListItemId, o.cust.Customer.Name)
 		}
 		if l.Type == "" {
 			l.Type = api.LinePriceList
@@ -122,18 +123,18 @@ func applyPriceList(o *order, l *api.LineItem, i int) error {
 			l.Rate = item.Rate.In(o.wo.Currency)
 		}
 		if item.IsRateReadOnly && !l.Rate.Amount.Equal(item.Rate.Amount) {
-			return invalid(prop+".Rate", "line %d: the rate of %q is fixed by the price list at %s", i+1, item.Description, item.Rate.In(o.wo.Currency).Format())
+			return serve.Invalid(prop+".Rate", "line %d: the rate of %q is fixed by the price list at %s", i+1, item.Description, item.Rate.In(o.wo.Currency).Format())
 		}
 	} else {
 		if l.Type == api.LinePriceList {
-			return invalid(prop+".PriceListItemId", "line %d is a price-list line without a price-list item", i+1)
+			return serve.Invalid(prop+".PriceListItemId", "line %d is a price-list line without a price-list item", i+1)
 		}
 		if l.Type != api.LineTax && !pl.AllowProviderItems {
-			return invalid(prop, "line %d: %s accepts price-list lines only; choose an item from its price list", i+1, o.cust.Customer.Name)
+			return serve.Invalid(prop, "line %d: %s accepts price-list lines only; choose an item from its price list", i+1, o.cust.Customer.Name)
 		}
 	}
 	if !l.Rate.FitsMinorUnits() {
-		return invalid(prop+".Rate", "line %d: %s rates have %d decimals; %s has more", i+1, o.wo.Currency, api.MinorUnits(o.wo.Currency), l.Rate.Amount)
+		return serve.Invalid(prop+".Rate", "line %d: %s rates have %d decimals; %s has more", i+1, o.wo.Currency, api.MinorUnits(o.wo.Currency), l.Rate.Amount)
 	}
 	return nil
 }
@@ -157,7 +158,7 @@ func (c *call) saveInvoice() (any, error) {
 	}
 	in := req.Invoice
 	if in.Currency != "" && in.Currency != o.wo.Currency {
-		return nil, invalid("Invoice.Currency", "the invoice is in %s, the work order's currency; %s is not allowed", o.wo.Currency, in.Currency)
+		return nil, serve.Invalid("Invoice.Currency", "the invoice is in %s, the work order's currency; %s is not allowed", o.wo.Currency, in.Currency)
 	}
 	in.Currency = o.wo.Currency
 	in.StampCurrency()
@@ -188,11 +189,11 @@ func (c *call) saveInvoice() (any, error) {
 	}
 	disc := in.DiscountAmount
 	if disc.Amount.IsNegative() || !disc.FitsMinorUnits() {
-		return nil, invalid("Invoice.DiscountAmount", "the discount must be a positive %s amount with at most %d decimals", o.wo.Currency, api.MinorUnits(o.wo.Currency))
+		return nil, serve.Invalid("Invoice.DiscountAmount", "the discount must be a positive %s amount with at most %d decimals", o.wo.Currency, api.MinorUnits(o.wo.Currency))
 	}
 	total := api.Money{Amount: sum.Sub(disc.Amount), Currency: o.wo.Currency}.Round()
 	if total.Amount.IsNegative() {
-		return nil, invalid("Invoice.DiscountAmount", "the discount (%s) is larger than the lines (%s)", disc.Format(), api.Money{Amount: sum, Currency: o.wo.Currency}.Format())
+		return nil, serve.Invalid("Invoice.DiscountAmount", "the discount (%s) is larger than the lines (%s)", disc.Format(), api.Money{Amount: sum, Currency: o.wo.Currency}.Format())
 	}
 	for i := range lines {
 		if lines[i].Id == 0 {

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/serve"
 )
 
 func (c *call) listMessages() (any, error) {
@@ -43,7 +44,7 @@ func (c *call) postMessage() (any, error) {
 		req.MessageVisibility = api.VisibilityAll
 	}
 	if !validVisibility(req.MessageVisibility) {
-		return nil, invalid("MessageVisibility", "%q is not a message visibility", req.MessageVisibility)
+		return nil, serve.Invalid("MessageVisibility", "%q is not a message visibility", req.MessageVisibility)
 	}
 	o, err := c.order(req.WorkOrderId)
 	if err != nil {

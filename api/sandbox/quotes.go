@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/serve"
 )
 
 // quoteSubmit follows spec §3: from no quote, Requested or Rejected to
@@ -22,10 +23,10 @@ func (c *call) quoteSubmit() (any, error) {
 	}
 	amount := req.Amount.In(o.wo.Currency)
 	if !amount.Amount.IsPositive() {
-		return nil, invalid("Amount", "the quote amount must be greater than zero")
+		return nil, serve.Invalid("Amount", "the quote amount must be greater than zero")
 	}
 	if !amount.FitsMinorUnits() {
-		return nil, invalid("Amount", "%s amounts have %d decimals; %s has more", o.wo.Currency, api.MinorUnits(o.wo.Currency), amount.Amount)
+		return nil, serve.Invalid("Amount", "%s amounts have %d decimals; %s has more", o.wo.Currency, api.MinorUnits(o.wo.Currency), amount.Amount)
 	}
 	if o.wo.Status == api.StatusRejected {
 		return nil, business(api.CodeWrongStatus, "Work order %s was rejected; quotes are not possible.", o.wo.WorkOrderNumber)

@@ -169,6 +169,14 @@ func TestPathsCaseInsensitive(t *testing.T) {
 	if status, b := e.raw(http.MethodGet, "/api/nothing", nil); status != 404 {
 		t.Errorf("unknown path: %d %s", status, b)
 	}
+	// A path that names a route only once resolved is not resolved: the
+	// service's host (IIS) is not known to resolve it the same way.
+	for _, p := range []string{"/api/x/../workOrder?ids=", "/api/%2e%2e/api/workOrder?ids=", "/api%2fworkOrder?ids=",
+		"/api//workOrder?ids=", "/api/workOrder;x?ids=", "/api/workOrder%2e?ids=", "/_sandbox/../api/workOrder?ids="} {
+		if status, b := e.raw(http.MethodGet, p+itoa(id), nil); status != 404 || errBody(t, b).MessageId == "" {
+			t.Errorf("%s: %d %s, want 404", p, status, b)
+		}
+	}
 	if status, _ := e.raw(http.MethodPatch, "/api/invoice", nil); status != http.StatusMethodNotAllowed {
 		t.Errorf("wrong method: %d", status)
 	}

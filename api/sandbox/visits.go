@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/serve"
 )
 
 // futureSkew is how far ahead of the sandbox's clock an ActualActionDate may
@@ -34,10 +35,10 @@ func checkActionDate(o *order, d *time.Time, now time.Time) error {
 		return business(api.CodeBusinessRule, "%s does not allow back-dating: send the visit without ActualActionDate; the service records the time the request arrives.", o.cust.Customer.Name)
 	}
 	if d.After(now.Add(futureSkew)) {
-		return invalid("ActualActionDate", "ActualActionDate %s cannot be in the future", d.UTC().Format(time.RFC3339))
+		return serve.Invalid("ActualActionDate", "ActualActionDate %s cannot be in the future", d.UTC().Format(time.RFC3339))
 	}
 	if d.Before(o.wo.Created) {
-		return invalid("ActualActionDate", "ActualActionDate cannot be before the work order was created (%s)", o.wo.Created.Format(time.RFC3339))
+		return serve.Invalid("ActualActionDate", "ActualActionDate cannot be before the work order was created (%s)", o.wo.Created.Format(time.RFC3339))
 	}
 	return nil
 }
@@ -134,7 +135,7 @@ func (c *call) appointment() (any, error) {
 		return nil, err
 	}
 	if req.ScheduledStart.IsZero() {
-		return nil, invalid("ScheduledStart", "ScheduledStart is required")
+		return nil, serve.Invalid("ScheduledStart", "ScheduledStart is required")
 	}
 	o, err := c.order(req.WorkOrderId)
 	if err != nil {

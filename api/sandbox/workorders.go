@@ -2,45 +2,21 @@ package sandbox
 
 import (
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/serve"
 )
-
-// basicWorkOrder is what search returns: "basic data only" (service-facts
-// §4.1). Which fields are basic is not published; these are the ones a sync
-// loop needs to decide what to read in full.
-type basicWorkOrder struct {
-	WorkOrderId     int64               `json:"WorkOrderId"`
-	WorkOrderNumber string              `json:"WorkOrderNumber"`
-	Status          api.WorkOrderStatus `json:"Status"`
-	Created         time.Time           `json:"Created"`
-	LastUpdate      time.Time           `json:"LastUpdate"`
-	Customer        api.Customer        `json:"Customer"`
-	Currency        string              `json:"Currency"`
-	Nte             api.Nte             `json:"Nte"`
-}
 
 // search answers POST /api/workOrder/search in LastUpdate order. Assumption:
 // no paging (the real paging parameters are unknown), date ranges inclusive
 // at both ends, WorkOrderNumber matched exactly but case-insensitively.
 func (c *call) search() (any, error) {
-	var req struct {
-		Parameters api.SearchParameters `json:"Parameters"`
-	}
-	if len(c.body) > 0 {
-		if err := c.decode(&req); err != nil {
-			return nil, err
-		}
-	}
-	p := req.Parameters
-	for _, st := range p.Statuses {
-		if !validStatus(st) {
-			return nil, invalid("Statuses", "%q is not a work order status", st)
-		}
+	p, bad := serve.SearchParameters(c.body)
+	if bad != nil {
+		return nil, bad
 	}
 	idx := c.s.st.byUpdate
 	lo, hi := 0, len(idx)
@@ -54,25 +30,15 @@ func (c *call) search() (any, error) {
 			hi = sort.Search(len(idx), func(i int) bool { return idx[i].t > to })
 		}
 	}
-	out := []basicWorkOrder{}
+	out := []serve.BasicWorkOrder{}
 	for _, e := range idx[lo:max(lo, hi)] {
 		o := c.s.st.orders[e.id]
 		if !matches(&o.wo, &p) {
 			continue
 		}
-		w := &o.wo
-		out = append(out, basicWorkOrder{w.WorkOrderId, w.WorkOrderNumber, w.Status, w.Created, w.LastUpdate, w.Customer, w.Currency, w.Nte})
+		out = append(out, serve.Basic(&o.wo))
 	}
 	return map[string]any{"WorkOrders": out, "MessageId": c.msgID}, nil
-}
-
-func validStatus(s api.WorkOrderStatus) bool {
-	for _, a := range api.AllStatuses {
-		if a == s {
-			return true
-		}
-	}
-	return false
 }
 
 func matches(w *api.WorkOrder, p *api.SearchParameters) bool {
@@ -108,45 +74,13 @@ func inRange(t *time.Time, r *api.DateRange) bool {
 // getWorkOrders answers GET /api/workOrder?ids=..: at most 50 ids, given as
 // repeated ids=, as ids[0]=, or comma-separated; unknown ids are left out.
 func (c *call) getWorkOrders() (any, error) {
-	type key struct {
-		index int // position of ids[N]; -1 for plain ids=
-		vals  []string
+	ids, bad := serve.IDs(c.r.URL.Query())
+	if bad != nil {
+		return nil, bad
 	}
-	var keys []key
-	for k, vs := range c.r.URL.Query() {
-		lk := strings.ToLower(k)
-		switch {
-		case lk == "ids":
-			keys = append(keys, key{-1, vs})
-		case strings.HasPrefix(lk, "ids[") && strings.HasSuffix(lk, "]"):
-			n, err := strconv.Atoi(lk[4 : len(lk)-1])
-			if err != nil || n < 0 {
-				return nil, invalid("ids", "%q is not an ids index", k)
-			}
-			keys = append(keys, key{n, vs})
-		}
-	}
-	// Query keys come back in map order; answer in the order asked.
-	sort.Slice(keys, func(i, j int) bool { return keys[i].index < keys[j].index })
-	var raw []string
-	for _, k := range keys {
-		for _, v := range k.vals {
-			raw = append(raw, strings.Split(v, ",")...)
-		}
-	}
-	if len(raw) == 0 {
-		return nil, invalid("ids", "ids is required")
-	}
-	if len(raw) > api.MaxReadBatch {
-		return nil, invalid("ids", "at most %d work orders can be read per call; %d were asked for", api.MaxReadBatch, len(raw))
-	}
-	out := make([]*api.WorkOrder, 0, len(raw))
-	seen := make(map[int64]bool, len(raw))
-	for _, v := range raw {
-		id, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-		if err != nil {
-			return nil, invalid("ids", "%q is not a work order id", v)
-		}
+	out := make([]*api.WorkOrder, 0, len(ids))
+	seen := make(map[int64]bool, len(ids))
+	for _, id := range ids {
 		if o, ok := c.s.st.orders[id]; ok && !seen[id] {
 			seen[id] = true
 			out = append(out, &o.wo)
@@ -158,10 +92,10 @@ func (c *call) getWorkOrders() (any, error) {
 func checkText(property, text string, required bool) error {
 	n := utf8.RuneCountInString(text)
 	if required && strings.TrimSpace(text) == "" {
-		return invalid(property, "%s is required", property)
+		return serve.Invalid(property, "%s is required", property)
 	}
 	if n > api.MaxCommentLength {
-		return invalid(property, "%s is longer than %d characters", property, api.MaxCommentLength)
+		return serve.Invalid(property, "%s is longer than %d characters", property, api.MaxCommentLength)
 	}
 	return nil
 }
@@ -234,10 +168,10 @@ func (c *call) bulk(apply func(o *order, comment string) error, commentRequired 
 		return nil, err
 	}
 	if len(req.WorkOrderIds) == 0 {
-		return nil, invalid("WorkOrderIds", "WorkOrderIds is required")
+		return nil, serve.Invalid("WorkOrderIds", "WorkOrderIds is required")
 	}
 	if len(req.WorkOrderIds) > maxBulk {
-		return nil, invalid("WorkOrderIds", "at most %d work orders per bulk call", maxBulk)
+		return nil, serve.Invalid("WorkOrderIds", "at most %d work orders per bulk call", maxBulk)
 	}
 	if err := checkText("Comment", req.Comment, commentRequired); err != nil {
 		return nil, err
