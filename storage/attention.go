@@ -33,10 +33,11 @@ const invoiceOverNteSQL = `SELECT i.work_order_id FROM invoices i JOIN work_orde
 const closedSQL = `'Rejected','Recalled'`
 
 // attentionIdsSQL is the set of work orders that need attention, built
-// from indexed lookups so that counting it does not scan the table.
+// from indexed lookups so that counting it does not scan the table (the
+// deadline's index leads with "deadline IS NULL": migration 0010).
 // ?1 = now + AttentionWindow. A deadline is NULL in a closed status.
 var attentionIdsSQL = refusedSQL + `
- UNION SELECT id FROM work_orders WHERE deadline < ?1
+ UNION SELECT id FROM work_orders WHERE (deadline IS NULL) = 0 AND deadline < ?1
  UNION SELECT id FROM work_orders WHERE quote_status = 'Requested' AND status NOT IN (` + quoted(api.QuoteNotAwaited()) + `)
  UNION SELECT i.work_order_id FROM (` + invoiceOverNteSQL + `) i JOIN work_orders c ON c.id = i.work_order_id WHERE c.status NOT IN (` + closedSQL + `)`
 

@@ -18,9 +18,9 @@ func rewindSchema(t testing.TB, s *Store, version int) {
 			`DROP INDEX IF EXISTS work_orders_deadline`,
 			`ALTER TABLE work_orders DROP COLUMN deadline`,
 			`ALTER TABLE work_orders DROP COLUMN invoice_deadline`,
-			`CREATE INDEX work_orders_deadline ON work_orders(next_deadline)`,
+			`CREATE INDEX work_orders_deadline ON work_orders(next_deadline IS NULL, next_deadline)`,
 			// A bulk write left unfinished saved the new index's definition.
-			`UPDATE bulk_deferred_schema SET sql = 'CREATE INDEX work_orders_deadline ON work_orders(next_deadline)' WHERE name = 'work_orders_deadline'`)
+			`UPDATE bulk_deferred_schema SET sql = 'CREATE INDEX work_orders_deadline ON work_orders(next_deadline IS NULL, next_deadline)' WHERE name = 'work_orders_deadline'`)
 	}
 	undo = append(undo, `UPDATE schema_version SET version = ?`)
 	for _, q := range undo {

@@ -18,8 +18,12 @@ ALTER TABLE work_orders ADD COLUMN deadline INTEGER GENERATED ALWAYS AS (
     COALESCE(next_deadline, CASE WHEN status IN ('CheckedOut', 'Verified') THEN invoice_deadline END)) VIRTUAL;
 
 -- The deadline sort (the default) and "needs attention" read the new
--- column. A bulk write a crash left unfinished would bring the old index
--- back under the same name.
+-- column, on the order the list sorts in (none last, as 0002 has it): an
+-- index on the column alone left every list sorted by deadline to sort the
+-- whole table, and "deadline < ?" is found through it only as
+-- "(deadline IS NULL) = 0 AND deadline < ?" (attentionIdsSQL). A bulk
+-- write a crash left unfinished would bring the old index back under the
+-- same name.
 DELETE FROM bulk_deferred_schema WHERE name = 'work_orders_deadline';
 DROP INDEX IF EXISTS work_orders_deadline;
-CREATE INDEX work_orders_deadline ON work_orders(deadline);
+CREATE INDEX work_orders_deadline ON work_orders(deadline IS NULL, deadline);
