@@ -33,6 +33,7 @@ type paneFit struct {
 	preferred float64
 	set       float64 // the offset this layout last gave the split
 	width     float32 // the width it was given for
+	compacted bool    // the tabs show icons only
 }
 
 func newPaneFit(split *container.Split, listLeast func() float32, detailWants func(bool) float32, compact func(bool)) *paneFit {
@@ -51,7 +52,14 @@ func (p *paneFit) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 		// The divider takes about two paddings.
 		gap := 2 * theme.Padding()
 		least := min(p.listLeast(), size.Width)
-		compact := least+p.detailWants(false)+gap > size.Width
+		compact := p.compacted
+		// A width where not even the icons fit beside the list is no real
+		// window's (one laid out at a default size before its first frame):
+		// the bar is not rebuilt for it.
+		if least+p.detailWants(true)+gap <= size.Width {
+			compact = least+p.detailWants(false)+gap > size.Width
+		}
+		p.compacted = compact
 		p.compact(compact)
 		offset := p.preferred
 		if fit := float64((size.Width - p.detailWants(compact) - gap) / size.Width); offset > fit {

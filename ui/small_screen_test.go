@@ -8,6 +8,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
@@ -179,6 +181,30 @@ func TestVisitButtonsStayInSight(t *testing.T) {
 			if at.Y < 0 || at.Y+b.Size().Height > size.Height || at.X+b.Size().Width > size.Width || b.Size().Width == 0 {
 				t.Errorf("at %v %q is at %v, size %v: out of sight", size, b.Text, at, b.Size())
 			}
+		}
+	}
+}
+
+// TestTheStripWidthIsFynes: the tab bar's width the split plans with, named
+// and compact, is the width Fyne gives a bar of the detail's tabs.
+func TestTheStripWidthIsFynes(t *testing.T) {
+	h := newHarness(t)
+	fit := h.desk.detail.tabsFit
+	for _, compact := range []bool{false, true} {
+		var items []*container.TabItem
+		for i, icon := range fit.icons {
+			text := fit.titles[i]
+			if compact {
+				text = ""
+			}
+			items = append(items, container.NewTabItemWithIcon(text, icon, layout.NewSpacer()))
+		}
+		bar := container.NewAppTabs(items...)
+		bar.SetTabLocation(container.TabLocationLeading)
+		w := test.NewTempWindow(t, bar)
+		w.Resize(fyne.NewSize(1000, 800))
+		if got, want := fit.stripWidth(compact), bar.MinSize().Width; got < want-0.5 || got > want+0.5 {
+			t.Errorf("compact %v: the split plans a %.1f px bar; Fyne's is %.1f px", compact, got, want)
 		}
 	}
 }

@@ -200,9 +200,6 @@ func (s *statusBar) refresh() {
 		}
 	}
 	s.outbox.Refresh()
-	if n, err := s.d.store.NeedsAttentionCount(ctx); err == nil {
-		s.d.list.setAttentionCount(n)
-	}
 	s.showUploads(ctx)
 	if s.d.syncing {
 		s.relayout()

@@ -3,7 +3,6 @@ package ui
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 )
 
@@ -20,8 +19,10 @@ type tabsFit struct {
 	titles  []string
 	plain   bool // icons dropped
 	compact bool // names dropped
-	// strips are the bar's widths with names and without (stripWidths).
-	strips [2]float32
+	// shown is what the buttons show now (plain, compact); pending: apply
+	// is scheduled.
+	shown   [2]bool
+	pending bool
 }
 
 func newTabsFit(tabs *container.AppTabs) (*tabsFit, *fyne.Container) {
@@ -47,40 +48,52 @@ func tabHeight(withIcon bool) float32 {
 	return h
 }
 
-// stripWidth is the width the tab bar takes, named or compact: measured on
-// a bar of the same tabs with nothing in them, as Fyne draws it.
+// stripWidth is the width the tab bar takes, named or compact, as Fyne
+// 2.8 sizes a leading bar (container/tabs.go): each button its name in
+// bold or its icon, 1.5 inline icons wide, whichever is wider, and one
+// inner padding; the bar one padding more. Computed, not measured on a
+// bar of its own: building one drew its icons again before the first
+// frame. TestTheStripWidthIsFynes holds it to a real bar.
 func (l *tabsFit) stripWidth(compact bool) float32 {
-	i := 0
-	if compact {
-		i = 1
-	}
-	if l.strips[i] == 0 {
-		var items []*container.TabItem
-		for n, icon := range l.icons {
-			text := l.titles[n]
-			if compact {
-				text = ""
-			}
-			items = append(items, container.NewTabItemWithIcon(text, icon, layout.NewSpacer()))
+	th := theme.Current()
+	inner, pad := th.Size(theme.SizeNameInnerPadding), th.Size(theme.SizeNamePadding)
+	widest := 1.5 * th.Size(theme.SizeNameInlineIcon)
+	if !compact {
+		for _, t := range l.titles {
+			widest = max(widest, fyne.MeasureText(t, th.Size(theme.SizeNameText), fyne.TextStyle{Bold: true}).Width)
 		}
-		probe := container.NewAppTabs(items...)
-		probe.SetTabLocation(container.TabLocationLeading)
-		probe.Resize(fyne.NewSize(1000, 1000)) // lays the buttons out in their bar, which is what it measures
-		l.strips[i] = probe.MinSize().Width
 	}
-	return l.strips[i]
+	return widest + inner + pad
 }
 
 // setCompact drops the tabs' names (the icons stay) or brings them back.
 func (l *tabsFit) setCompact(on bool) {
-	if on == l.compact {
+	if on != l.compact {
+		l.compact = on
+		l.schedule()
+	}
+}
+
+// schedule rebuilds the buttons once the layouts under way are done, if
+// what they should show still differs from what they show: a window is
+// laid out at a default size before its own, and rebuilding the eight
+// buttons (their icons drawn again) for each cost time before the first
+// frame. Fyne's test driver runs it at once.
+func (l *tabsFit) schedule() {
+	if l.pending {
 		return
 	}
-	l.compact = on
-	l.apply()
+	l.pending = true
+	fyne.Do(func() {
+		l.pending = false
+		if want := [2]bool{l.plain && !l.compact, l.compact}; want != l.shown {
+			l.apply()
+		}
+	})
 }
 
 func (l *tabsFit) apply() {
+	l.shown = [2]bool{l.plain && !l.compact, l.compact}
 	for i, it := range l.tabs.Items {
 		it.Text, it.Icon = l.titles[i], l.icons[i]
 		if l.compact {
@@ -98,7 +111,7 @@ func (l *tabsFit) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 		plain := !l.compact && size.Height < float32(len(l.tabs.Items))*tabHeight(true)
 		if plain != l.plain {
 			l.plain = plain
-			defer l.apply() // rebuilds the buttons once laid out at the new size
+			defer l.schedule() // rebuilds the buttons once laid out at the new size
 		}
 	}
 	objs[0].Move(fyne.NewPos(0, 0))
