@@ -384,7 +384,7 @@ func (d *Desk) dropped(paths []string) {
 		if !ok {
 			continue
 		}
-		if sel := d.detail.appTabs.Selected(); sel != nil && sel.Text == t.title() {
+		if d.detail.selectedTab() == t {
 			ft.filePanel().addFiles(paths)
 			return
 		}

@@ -142,6 +142,14 @@ func (v *detailView) showTab(title string) bool {
 	return false
 }
 
+// selectedTab is the tab shown, nil when none.
+func (v *detailView) selectedTab() tab {
+	if i := v.appTabs.SelectedIndex(); i >= 0 && i < len(v.tabs) {
+		return v.tabs[i]
+	}
+	return nil
+}
+
 // open shows work order id read from the replica, with its outbox.
 func (v *detailView) open(id int64) {
 	p, err := v.d.store.Pending(context.Background(), id)

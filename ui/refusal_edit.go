@@ -199,15 +199,8 @@ func tabIn[T tab](v *detailView) (T, bool) {
 	return *new(T), false
 }
 
-// selectTab shows tab t.
-func (v *detailView) selectTab(t tab) {
-	for _, it := range v.appTabs.Items {
-		if it.Text == t.title() {
-			v.appTabs.Select(it)
-			return
-		}
-	}
-}
+// selectTab shows tab t (by its title: a compact tab bar shows no names).
+func (v *detailView) selectTab(t tab) { v.showTab(t.title()) }
 
 // edit puts a refused message back into the compose box.
 func (t *messagesTab) edit(text string, vis api.MessageVisibility) {
