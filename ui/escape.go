@@ -172,6 +172,10 @@ func (e *escEntry) TypedKey(k *fyne.KeyEvent) {
 	e.Entry.TypedKey(k)
 }
 
+// AcceptsTab is false: Tab moves on to the next field or button, in a text
+// of several lines too (Fyne's keeps it, and the keyboard is stuck there).
+func (e *escEntry) AcceptsTab() bool { return false }
+
 // TypedShortcut confirms the dialog on Ctrl+Enter, in a text of several
 // lines too.
 func (e *escEntry) TypedShortcut(s fyne.Shortcut) {

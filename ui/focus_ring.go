@@ -29,8 +29,8 @@ type focusRing struct {
 // ringGap is how far outside the focused widget the ring runs; ringWidth
 // is its line.
 const (
-	ringGap   = 2
-	ringWidth = 2
+	ringGap   = 4
+	ringWidth = 3
 )
 
 func newFocusRing() *focusRing {

@@ -234,6 +234,10 @@ func newMessageEntry(send func(), window func(fyne.Shortcut) bool) *messageEntry
 	return e
 }
 
+// AcceptsTab is false: Tab moves on to the visibility and Send (Fyne's
+// multi-line entry keeps it, and the keyboard is stuck in the box).
+func (e *messageEntry) AcceptsTab() bool { return false }
+
 func (e *messageEntry) TypedShortcut(s fyne.Shortcut) {
 	if cs, ok := s.(*desktop.CustomShortcut); ok && (cs.KeyName == fyne.KeyReturn || cs.KeyName == fyne.KeyEnter) &&
 		cs.Modifier == fyne.KeyModifierShortcutDefault {

@@ -34,7 +34,7 @@ type quoteTab struct {
 	amount     *widget.Entry
 	amountNote *widget.Label // "the total of the lines" while there are lines
 	carryNote  string        // what a pre-fill could not carry over (an invoice discount)
-	reason     *widget.Entry
+	reason     *escEntry
 	priceSel   *widget.Select
 	plNote     *widget.Label // why the price list cannot be used
 	qty        *widget.Entry
@@ -74,7 +74,7 @@ func newQuoteTab(d *Desk) *quoteTab {
 	t.amountNote = widget.NewLabel("")
 	t.amountNote.Wrapping = fyne.TextWrapWord
 	t.amountNote.Hide()
-	t.reason = widget.NewMultiLineEntry()
+	t.reason = newEscMultiLineEntry() // Tab moves on from it
 	t.reason.SetPlaceHolder("Why the work costs more than the NTE (required)")
 	t.reason.SetMinRowsVisible(3)
 	t.reason.Wrapping = fyne.TextWrapWord
