@@ -2,11 +2,14 @@ package ui
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"fyne.io/fyne/v2"
+	fynestorage "fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 	"github.com/shopspring/decimal"
@@ -214,5 +217,35 @@ func TestTheDatePickerMarksToday(t *testing.T) {
 	test.Tap(days["Today"])
 	if d.Date == nil || !sameDay(*d.Date, fixedNow) {
 		t.Errorf("Today filled the field with %v", d.Date)
+	}
+}
+
+// TestTheFilePickerOpensWhereTheLastFileCameFrom: after a file is picked
+// from a folder, the next picker opens there; a folder since removed is
+// passed over for the one picked from before it, and five are kept.
+func TestTheFilePickerOpensWhereTheLastFileCameFrom(t *testing.T) {
+	test.NewTempApp(t)
+	if lastFolder() != nil {
+		t.Fatal("a fresh app remembers a folder")
+	}
+	root := t.TempDir()
+	var dirs []string
+	for _, name := range []string{"receipts", "photos", "tickets", "a", "b", "c"} {
+		dir := filepath.Join(root, name)
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, dir)
+		rememberFolder(fynestorage.NewFileURI(filepath.Join(dir, "scan.pdf")))
+	}
+	if got := lastFolder(); got == nil || filepath.Clean(got.Path()) != dirs[5] {
+		t.Fatalf("the picker opens at %v, want %s", got, dirs[5])
+	}
+	os.Remove(dirs[5])
+	if got := lastFolder(); got == nil || filepath.Clean(got.Path()) != dirs[4] {
+		t.Errorf("with the last folder gone the picker opens at %v, want %s", got, dirs[4])
+	}
+	if n := len(fyne.CurrentApp().Preferences().StringList(recentFoldersKey)); n != recentFolders {
+		t.Errorf("%d folders are kept", n)
 	}
 }
