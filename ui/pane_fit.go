@@ -9,7 +9,7 @@ import (
 // tabContentWidth is the width every tab of the detail is laid out to fit
 // (TestEveryTabFitsItsWidth): long texts wrap, button rows wrap or stack.
 // With the tab bar beside it, it is what the detail pane needs.
-const tabContentWidth = 310
+const tabContentWidth = 300
 
 // paneFit lays out the list/detail split. The list gets at least the width
 // of its kept columns (listView.leastWidth: number, customer, status,

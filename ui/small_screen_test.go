@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
@@ -205,6 +206,25 @@ func TestTheStripWidthIsFynes(t *testing.T) {
 		w.Resize(fyne.NewSize(1000, 800))
 		if got, want := fit.stripWidth(compact), bar.MinSize().Width; got < want-0.5 || got > want+0.5 {
 			t.Errorf("compact %v: the split plans a %.1f px bar; Fyne's is %.1f px", compact, got, want)
+		}
+	}
+}
+
+// TestTheListLeavesRoomForAnInitialsColumn: at 1024 and 960 px the window
+// has room, beside the detail, for the list's kept columns and one more
+// showing a person's initials (the technicians' Assigned column, to be one
+// more entry in columnPriority).
+func TestTheListLeavesRoomForAnInitialsColumn(t *testing.T) {
+	h := newHarness(t)
+	initials := newPersonMark().MinSize().Width + 2*theme.InnerPadding() + theme.Padding()
+	for _, w := range []float32{960, 1024} {
+		h.win.Resize(fyne.NewSize(w, 800))
+		h.settle()
+		d := h.desk
+		room := h.desk.panes.Size().Width - d.detail.wants(d.detail.tabsFit.compact) - 2*theme.Padding() - d.list.leastWidth()
+		t.Logf("at %.0f px: %.0f px beside the kept columns; an initials column takes %.0f", w, room, initials)
+		if room < initials {
+			t.Errorf("at %.0f px the list has %.0f px beside its kept columns, less than the %.0f an initials column takes", w, room, initials)
 		}
 	}
 }
