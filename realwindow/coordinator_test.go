@@ -154,6 +154,12 @@ func TestRealWindowKeyboardPath(t *testing.T) {
 func TestRealWindowSmallScreens(t *testing.T) {
 	a := start(t)
 	a.step("small-start", "ready")
+	// Triage at a glance: overdue in red, each row saying why it is there.
+	a.step("needs-attention", "tap ^Needs attention")
+	if list := a.do("texts *ui.woTable"); !regexp.MustCompile(` late \|`).MatchString(list) {
+		t.Errorf("under Needs attention no row says it is late: %s", list)
+	}
+	a.do("tap ^Needs attention")
 	for _, size := range []struct {
 		name  string
 		named bool
