@@ -49,7 +49,7 @@ func TestEachMessageStartsToTheCustomer(t *testing.T) {
 		heading := messageHeading(msg)
 		switch msg.Text {
 		case "Gate code is 4412":
-			if !tinted || !strings.Contains(heading, "Internal: nobody (record only)") {
+			if !tinted || !strings.Contains(heading, "Internal · Nobody (record only)") {
 				t.Errorf("the internal note is drawn tinted %v, headed %q", tinted, heading)
 			}
 		case "On our way":

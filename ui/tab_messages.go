@@ -207,7 +207,7 @@ func messageHeading(m storage.ThreadMessage) string {
 	vis := ""
 	switch {
 	case !m.MessageVisibility.CustomerSees():
-		vis = " · Internal: " + strings.ToLower(visibilityLabels[m.MessageVisibility][:1]) + visibilityLabels[m.MessageVisibility][1:]
+		vis = " · Internal · " + visibilityLabels[m.MessageVisibility]
 	case m.MessageVisibility != "" && m.MessageVisibility != api.VisibilityAll:
 		vis = " · " + visibilityLabels[m.MessageVisibility]
 	}
