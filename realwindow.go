@@ -387,7 +387,6 @@ func parseShortcut(s string) (*desktop.CustomShortcut, error) {
 
 func runMenu(w fyne.Window, path string) (string, error) {
 	menu, item, _ := strings.Cut(path, "/")
-	item, sub, _ := strings.Cut(item, "/")
 	if w.MainMenu() == nil {
 		return "", fmt.Errorf("the window has no menu")
 	}
@@ -396,7 +395,9 @@ func runMenu(w fyne.Window, path string) (string, error) {
 			continue
 		}
 		for _, it := range m.Items {
-			if it.Label == item && sub != "" && it.ChildMenu != nil {
+			// An item of a submenu: "Appearance/Dark" (an item's own
+			// name may hold a "/": "Mark a procedure N/A…").
+			if parent, sub, ok := strings.Cut(item, "/"); ok && it.Label == parent && it.ChildMenu != nil {
 				for _, ch := range it.ChildMenu.Items {
 					if ch.Label == sub && ch.Action != nil {
 						ch.Action()
