@@ -35,6 +35,12 @@ var AllStatuses = []WorkOrderStatus{
 	StatusNeedsCompletionDetails, StatusVerified, StatusOnHold, StatusRejected, StatusRecalled,
 }
 
+// Closed reports whether nothing more can be done on the work order: the
+// contractor rejected it or the customer recalled it.
+func (s WorkOrderStatus) Closed() bool {
+	return s == StatusRejected || s == StatusRecalled
+}
+
 // Completed reports whether the work is done on site (the spec's "Completed").
 func (s WorkOrderStatus) Completed() bool {
 	return s == StatusCheckedOut || s == StatusVerified

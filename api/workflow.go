@@ -191,7 +191,7 @@ func (w *WorkOrder) Can(a Action) error {
 // rule): the work order's status and the procedure's own state (spec §2:
 // editable and not marked N/A), and the step must exist.
 func (w *WorkOrder) CanChangeStep(a Action, step StepRef) error {
-	if err := w.Can(a); err != nil && (w.Status == StatusRejected || w.Status == StatusRecalled) {
+	if err := w.Can(a); err != nil && w.Status.Closed() {
 		return err
 	}
 	for _, p := range w.Procedures() {
@@ -214,7 +214,7 @@ func (w *WorkOrder) CanChangeStep(a Action, step StepRef) error {
 // CanChangeProcedure is the per-procedure part of CanChangeStep.
 func (w *WorkOrder) CanChangeProcedure(p Procedure) error {
 	err := w.Can(AddStepAttachment)
-	if err != nil && (w.Status == StatusRejected || w.Status == StatusRecalled) {
+	if err != nil && w.Status.Closed() {
 		return err // closed: the procedure's own state is beside the point
 	}
 	if p.IsMarkedNa {

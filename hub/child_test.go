@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -27,6 +29,13 @@ type childConfig struct {
 	CertPEM []byte
 	// SyncEvery: 0 = 200 ms.
 	SyncEvery time.Duration
+	// Inherited: the instance serves the listening socket its parent hands
+	// it (file 3), as one started by socket activation: an instance started
+	// again after a kill takes over the same address, and connections made
+	// meanwhile wait for it. Else it listens on a free loopback port.
+	Inherited bool
+	// StreamsPerPerson and ConnsPerClient, when set, are its Options'.
+	StreamsPerPerson, ConnsPerClient int
 }
 
 // runChildInstance is the test binary as a hub instance on the hub's own
@@ -49,7 +58,8 @@ func runChildInstance() int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	opts := Options{DB: db, Service: cfg.Service, SyncEvery: cfg.SyncEvery, Logger: quietLogger()}
+	opts := Options{DB: db, Service: cfg.Service, SyncEvery: cfg.SyncEvery, Logger: quietLogger(),
+		StreamsPerPerson: cfg.StreamsPerPerson, ConnsPerClient: cfg.ConnsPerClient}
 	if opts.SyncEvery == 0 {
 		opts.SyncEvery = 200 * time.Millisecond
 	}
@@ -66,10 +76,18 @@ func runChildInstance() int {
 	}
 	srv := httptest.NewUnstartedServer(nil)
 	srv.Config = h.NewServer()
+	if cfg.Inherited {
+		srv.Listener.Close()
+		if srv.Listener, err = net.FileListener(os.NewFile(3, "listener")); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+	}
 	srv.Start()
 	defer srv.Close()
 	h.Start(ctx)
-	for h.Syncs() == 0 {
+	// Ready once it has synced, or found that another instance syncs.
+	for h.Syncs() == 0 && (h.leadTries.Load() == 0 || h.Leading()) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	fmt.Println("syncing", srv.URL)
@@ -100,8 +118,10 @@ func (o *office) startChildWith(t testing.TB, cfg childConfig, limit time.Durati
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
+	// The child's stderr is copied in by exec's goroutine while the test
+	// may read it for a failure message.
+	stderr := &lockedBuffer{}
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -125,4 +145,22 @@ func (o *office) startChildWith(t testing.TB, cfg childConfig, limit time.Durati
 		t.Fatalf("the child instance did not sync within %v: %s", limit, stderr.String())
 	}
 	return nil, ""
+}
+
+// lockedBuffer is a buffer one goroutine writes while another reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

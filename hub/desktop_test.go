@@ -17,7 +17,7 @@ func openDesktop(t *testing.T, in *instance, c Credentials) *storage.Engine {
 	t.Helper()
 	eng, err := storage.OpenEngine(context.Background(), filepath.Join(t.TempDir(), "replica.db"), storage.EngineOptions{
 		Connection: api.Connection{BaseURL: in.srv.URL + "/", TokenURL: in.srv.URL + "/oauth/token", ClientID: c.ClientId, ClientSecret: c.ClientSecret},
-		ManualSend: true,
+		ManualSend: true, Sync: storage.SyncOptions{Logger: quietLogger()},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -31,6 +31,7 @@ func openDesktop(t *testing.T, in *instance, c Credentials) *storage.Engine {
 // desktop on another instance that accepts the same work order gets the
 // service's refusal on its Activity list.
 func TestDesktopEnginesWorkAgainstTheHub(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a, b := o.start(nil), o.start(nil)
 	_, anaCreds := o.person(a, "Ana Ruiz")

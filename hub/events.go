@@ -1,7 +1,6 @@
 package hub
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -24,52 +23,42 @@ const eventsLock = 0x574F444855422D45
 // notifyChannel is the LISTEN/NOTIFY channel; the payload is the event id.
 const notifyChannel = "workdesk_hub_events"
 
-// hubActions names the event a forwarded write becomes, by path. The
-// service sends no notification for actions taken through its API, so the
-// hub tells everyone itself. Desktops that do not know an action ignore its
-// body and refresh the work order it names.
-var hubActions = map[string]string{
-	"PUT /api/workorder/accept":              "Accepted",
-	"PUT /api/workorder/reject":              "RejectedByContractor",
-	"PUT /api/bulk/accept":                   "Accepted",
-	"PUT /api/bulk/reject":                   "RejectedByContractor",
-	"PUT /api/workorder/appointmentinfo":     "AppointmentSet",
-	"PUT /api/workorder/checkin":             "CheckedIn",
-	"PUT /api/workorder/pause":               "Paused",
-	"PUT /api/workorder/checkout":            "CheckedOut",
-	"PUT /api/workorder/workdonedetails":     "WorkDoneDetailsSent",
-	"PUT /api/workorder/quotesubmit":         "QuoteSubmitted",
-	"POST /api/messages":                     "MessageSent",
-	"POST /api/attachments":                  "AttachmentAdded",
-	"DELETE /api/attachments":                "AttachmentDeleted",
-	"PUT /api/invoice":                       "InvoiceSaved",
-	"DELETE /api/invoice":                    "InvoiceDeleted",
-	"PUT /api/invoice/submit":                "InvoiceSubmitted",
-	"POST /api/invoice/attachments":          "InvoiceAttachmentAdded",
-	"DELETE /api/invoice/attachments":        "InvoiceAttachmentDeleted",
-	"POST /api/procedure/step/attachments":   "StepAttachmentAdded",
-	"DELETE /api/procedure/step/attachments": "StepAttachmentDeleted",
+// record writes the audit rows of a forwarded write, settles its intent
+// and, when the service accepted it, writes an event per work order it
+// changed (the hub's own event, carrying the re-read records), all in tx:
+// the events reach the streams when it commits. Every statement is safe
+// to run again (the first attempt's transaction was lost, perhaps after
+// its commit), so a write is recorded once however often it is retried.
+func (h *Hub) record(ctx context.Context, tx pgx.Tx, wr *write) error {
+	if err := h.audit(ctx, tx, wr); err != nil {
+		return err
+	}
+	if err := settleIntent(ctx, tx, wr); err != nil {
+		return err
+	}
+	if wr.status != http.StatusOK {
+		return nil
+	}
+	now := time.Now().UTC()
+	for _, id := range h.succeeded(wr) {
+		body, err := json.Marshal(HubEvent{
+			Header:      api.EventHeader{WorkOrderId: id, Action: wr.route.Event, ActionDate: now, MessageId: wr.messageId},
+			PerformedBy: Performer{Name: wr.person.Name},
+			Reread:      wr.reread[id],
+		})
+		if err != nil {
+			return err
+		}
+		if err := insertEvent(ctx, tx, wr.messageId, wr.route.Event, id, body); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-// HubEvent is the data of an event the hub makes for a forwarded write: the
-// service's envelope plus who acted.
-type HubEvent struct {
-	Header      api.EventHeader `json:"Header"`
-	PerformedBy Performer       `json:"PerformedBy"`
-}
-
-// Performer names the person who acted through the hub.
-type Performer struct {
-	Name string `json:"Name"`
-}
-
-// record writes the audit rows of a forwarded write (one per work order it
-// names, so each work order's audit shows it) and, when the service
-// accepted it, an event per work order it changed, in the write's
-// transaction: the events reach the streams when it commits. again: the
-// write's own transaction was lost, perhaps after its commit, so rows
-// already there are not written twice.
-func (h *Hub) record(ctx context.Context, tx pgx.Tx, wr *write, again bool) error {
+// audit writes the audit rows of a write (one per work order it names, so
+// each work order's audit shows it), unless they are there already.
+func (h *Hub) audit(ctx context.Context, tx pgx.Tx, wr *write) error {
 	ids := []*int64{nil}
 	if len(wr.workOrders) > 0 {
 		ids = ids[:0]
@@ -77,35 +66,13 @@ func (h *Hub) record(ctx context.Context, tx pgx.Tx, wr *write, again bool) erro
 			ids = append(ids, &wr.workOrders[i])
 		}
 	}
-	q := `INSERT INTO audit (person_id, work_order_id, method, path, message_id, status, answer)
-		SELECT $1::bigint, $2::bigint, $3::text, $4::text, $5::text, $6::int, $7::text`
-	if again {
-		q += ` WHERE NOT EXISTS (SELECT 1 FROM audit WHERE message_id = $5 AND person_id = $1
+	const q = `INSERT INTO audit (person_id, work_order_id, method, path, message_id, status, answer)
+		SELECT $1::bigint, $2::bigint, $3::text, $4::text, $5::text, $6::int, $7::text
+		WHERE NOT EXISTS (SELECT 1 FROM audit WHERE message_id = $5 AND person_id = $1
 			AND work_order_id IS NOT DISTINCT FROM $2 AND method = $3 AND path = $4 AND status = $6)`
-	}
 	for _, id := range ids {
 		if _, err := tx.Exec(ctx, q, wr.person.Id, id, wr.method, wr.path, wr.messageId, wr.status, string(wr.answer)); err != nil {
 			return fmt.Errorf("hub: writing the audit: %w", err)
-		}
-	}
-	if wr.status != http.StatusOK {
-		return nil
-	}
-	action, ok := hubActions[wr.method+" "+serve.Route(wr.path)]
-	if !ok {
-		action = "Changed"
-	}
-	now := time.Now().UTC()
-	for _, id := range h.succeeded(wr) {
-		body, err := json.Marshal(HubEvent{
-			Header:      api.EventHeader{WorkOrderId: id, Action: action, ActionDate: now, MessageId: wr.messageId},
-			PerformedBy: Performer{Name: wr.person.Name},
-		})
-		if err != nil {
-			return err
-		}
-		if err := insertEvent(ctx, tx, wr.messageId, action, id, body); err != nil {
-			return err
 		}
 	}
 	return nil
@@ -133,36 +100,32 @@ func insertEvent(ctx context.Context, tx pgx.Tx, messageId, action string, workO
 	return nil
 }
 
-// handleNotification re-reads the work order a verified notification names
-// into the replica, and the answers stored about it, then stores the event
-// and tells every instance: a desktop that reads the work order when it
-// hears the event gets the new version.
+// handleNotification takes a verified notification as a hint: from its
+// body only the work order, the action and the MessageId. It re-reads what
+// the action touched, once for every desktop, into the replica and the
+// event, then stores the event (see HubEvent) and tells every instance. A
+// token does not cover its body, and the service may reuse one: nothing
+// else of the body reaches a desktop but the labelled facts only it
+// carries (notified).
 func (h *Hub) handleNotification(ctx context.Context, ev api.Event) error {
-	// One line of data per event on the streams.
-	var compact bytes.Buffer
-	if err := json.Compact(&compact, ev.Raw); err != nil {
-		return err
-	}
-	if id := ev.Header.WorkOrderId; id > 0 {
-		if err := h.db.readsChanged(ctx, []int64{id}); err != nil {
-			h.log.Warn("marking the reads of a work order a notification names", "err", err)
-		}
+	id := notificationWorkOrder(ev)
+	var rr *Reread
+	if id > 0 {
 		// A failed or slow re-read is caught by the next sync, or the next
 		// desktop to read: the event still goes out, in time.
-		rctx, cancel := context.WithTimeout(ctx, h.opts.RefreshTimeout)
-		defer cancel()
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			h.refreshReads(rctx, []int64{id})
-		}()
-		if err := h.refreshWorkOrders(rctx, []int64{id}); err != nil {
-			h.log.Warn("re-reading a work order after a notification", "workOrder", id, "err", err)
-		}
-		<-done
+		rr = h.reread(ctx, []int64{id}, notificationParts(ev.Header.Action))[id]
+	}
+	body, err := json.Marshal(HubEvent{
+		Header: api.EventHeader{WorkOrderId: id, Action: ev.Header.Action, ActionDate: time.Now().UTC(),
+			MessageId: ev.Header.MessageId},
+		Notification: notified(ev, rr),
+		Reread:       rr,
+	})
+	if err != nil {
+		return err
 	}
 	return pgx.BeginFunc(ctx, h.db.Pool, func(tx pgx.Tx) error {
-		return insertEvent(ctx, tx, ev.Header.MessageId, ev.Header.Action, ev.Header.WorkOrderId, compact.Bytes())
+		return insertEvent(ctx, tx, ev.Header.MessageId, ev.Header.Action, id, body)
 	})
 }
 

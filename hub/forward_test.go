@@ -22,6 +22,7 @@ func (o *office) setIntercept(f func(http.ResponseWriter, *http.Request) bool) {
 // Writes to work orders whose ids differ only above their low 32 bits do
 // not wait on each other, on two instances; writes to one work order do.
 func TestWriteLocksUseTheWholeId(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a, b := o.start(nil), o.start(nil)
 	ctx := context.Background()
@@ -33,26 +34,48 @@ func TestWriteLocksUseTheWholeId(t *testing.T) {
 		<-done
 		return nil
 	})
-	defer close(done)
+	released := false
+	defer func() {
+		if !released {
+			close(done)
+		}
+	}()
 	<-held
 	try := func(id int64) error {
-		wait, cancel := context.WithTimeout(ctx, time.Second)
+		wait, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
 		return b.hub.locked(ctx, wait, []int64{id}, func(pgx.Tx) error { return nil })
 	}
 	if err := try(high); err != nil {
 		t.Fatalf("a write to work order %d waited for one to %d: %v", high, low, err)
 	}
-	if err := try(low); !errors.Is(err, errWaitedTooLong) {
-		t.Fatalf("a second write to work order %d on another instance did not wait for the first: %v", low, err)
+	second := make(chan error, 1)
+	go func() { second <- try(low) }()
+	waitFor(t, 10*time.Second, "the second write to one work order waiting for the first's lock", func() bool {
+		var n int
+		err := o.db.Pool.QueryRow(ctx, `SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+			WHERE d.datname = current_database() AND l.locktype = 'advisory' AND NOT l.granted`).Scan(&n)
+		return err == nil && n == 1
+	})
+	select {
+	case err := <-second:
+		t.Fatalf("a second write to work order %d on another instance went through beside the first: %v", low, err)
+	default:
+	}
+	close(done)
+	released = true
+	if err := <-second; err != nil {
+		t.Fatalf("the second write to work order %d once the first was done: %v", low, err)
 	}
 }
 
 // 25 writes stuck at a slow service do not keep anyone from signing in
 // and reading: the writes wait on a pool of their own.
 func TestSlowWritesLeaveSignInsAndReadsAnswered(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
-	a := o.start(nil)
+	// The queued writes wait for as long as the test holds the first ones.
+	a := o.start(func(opts *Options) { opts.WriteWait = time.Minute })
 	_, creds := o.person(a, "Ana Ruiz")
 	ctx := context.Background()
 	var ids []int64
@@ -83,10 +106,13 @@ func TestSlowWritesLeaveSignInsAndReadsAnswered(t *testing.T) {
 	for _, id := range ids {
 		go func() { errs <- c.Accept(ctx, &api.AcceptRequest{WorkOrderId: id}) }()
 	}
-	waitFor(t, 10*time.Second, "writes waiting at the service", func() bool { return atService.Load() >= 5 })
-	time.Sleep(200 * time.Millisecond) // the rest queue up behind them
+	// More writes than the writes' pool has connections: some are with the
+	// service, the rest queued behind them for a connection.
+	waitFor(t, 10*time.Second, "every write with the service or queued behind those that are", func() bool {
+		return atService.Load() > 0 && atService.Load()+a.hub.WritesWaiting() == int64(len(ids))
+	})
 
-	quick, cancel := context.WithTimeout(ctx, 5*time.Second)
+	quick, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	found, err := desktop(t, a, creds).SearchWorkOrders(quick, api.SearchParameters{})
 	if err != nil || len(found) < len(ids) {
@@ -104,18 +130,23 @@ func TestSlowWritesLeaveSignInsAndReadsAnswered(t *testing.T) {
 // The service's Retry-After on a 429 or 503 reaches the desktop, whose
 // outbox then waits as long as the service asked.
 func TestRetryAfterReachesTheDesktop(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	ana, _ := o.person(a, "Ana Ruiz")
 	id := newWorkOrder(t, o)
-	status := http.StatusTooManyRequests
+	// The intercept runs on the service's goroutines, and not only for the
+	// calls below (a background re-read reaches it too): the status it
+	// answers is shared, so atomic.
+	var status atomic.Int64
+	status.Store(http.StatusTooManyRequests)
 	o.setIntercept(func(w http.ResponseWriter, r *http.Request) bool {
 		if r.URL.Path == "/oauth/token" || r.URL.Path == "/api/workOrder" {
 			return false
 		}
 		w.Header().Set("Retry-After", "7")
 		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(status)
+		w.WriteHeader(int(status.Load()))
 		w.Write([]byte(`{"Message":"slow down","MessageId":"m"}`))
 		return true
 	})
@@ -131,7 +162,7 @@ func TestRetryAfterReachesTheDesktop(t *testing.T) {
 			return err
 		}},
 	} {
-		status = c.status
+		status.Store(int64(c.status))
 		err := c.call()
 		var e *api.Error
 		if !errors.As(err, &e) || e.StatusCode != c.status || e.RetryAfter != 7*time.Second {
@@ -144,6 +175,7 @@ func TestRetryAfterReachesTheDesktop(t *testing.T) {
 // closed, a dropped line) does not keep colleagues from hearing of it: the
 // hub sees the write through, records it and sends the event.
 func TestAWriteIsSeenThroughWhenTheDesktopHangsUp(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	ana, creds := o.person(a, "Ana Ruiz")
@@ -153,21 +185,25 @@ func TestAWriteIsSeenThroughWhenTheDesktopHangsUp(t *testing.T) {
 	o.setIntercept(func(w http.ResponseWriter, r *http.Request) bool {
 		if r.Method == http.MethodPut {
 			hangUp()
-			time.Sleep(300 * time.Millisecond) // the hub notices the desktop is gone
+			a.served.last(t, http.MethodPut, "/api/workOrder/accept").hungUp(t)
 		}
 		return false
 	})
 	req := &api.AcceptRequest{WorkOrderId: id}
+	before := o.writes.Load()
 	if err := ana.Accept(ctx, req); err == nil {
 		t.Fatal("the desktop that hung up got an answer")
 	}
 	he, _ := waitEvent(t, events, func(he HubEvent, _ sseEvent) bool { return he.Header.WorkOrderId == id })
-	if he.Header.Action != "Accepted" || he.PerformedBy.Name != "Ana Ruiz" || he.Header.MessageId != req.MessageId {
+	if he.Header.Action != "AcceptedByContractor" || he.PerformedBy.Name != "Ana Ruiz" || he.Header.MessageId != req.MessageId {
 		t.Fatalf("event %+v, want Ana's accept", he)
 	}
 	audit := readAudit(t, a, creds, id)
 	if len(audit) != 1 || audit[0].Status != http.StatusOK {
 		t.Fatalf("audit %+v, want the accept the service took", audit)
+	}
+	if n := o.writes.Load() - before; n != 1 {
+		t.Fatalf("the accept reached the service %d times, want once", n)
 	}
 	if wo, err := desktop(t, a, creds).GetWorkOrder(context.Background(), id); err != nil || wo.Status != api.StatusAccepted {
 		t.Fatalf("the replica after the hang-up: %+v, %v", wo, err)
@@ -179,6 +215,7 @@ func TestAWriteIsSeenThroughWhenTheDesktopHangsUp(t *testing.T) {
 // repeats (service-facts: assume it does not), so the hub must not send it
 // twice: the retry gets the first answer, and the message is posted once.
 func TestARetriedWriteIsNotSentTwice(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	ana, _ := o.person(a, "Ana Ruiz")
@@ -192,20 +229,20 @@ func TestARetriedWriteIsNotSentTwice(t *testing.T) {
 	o.setIntercept(func(w http.ResponseWriter, r *http.Request) bool {
 		if r.Method == http.MethodPost && once.CompareAndSwap(false, true) {
 			hangUp()
-			time.Sleep(300 * time.Millisecond) // the hub notices the desktop is gone
+			a.served.last(t, http.MethodPost, "/api/messages").hungUp(t)
 		}
 		return false
 	})
 	req := &api.MessageRequest{WorkOrderId: id, Text: "the part arrives Tuesday"}
+	before := o.writes.Load()
 	if err := ana.SendMessage(hungUp, req); err == nil {
 		t.Fatal("the desktop that hung up got an answer")
 	}
-	before := o.writes.Load()
 	if err := ana.SendMessage(ctx, req); err != nil {
 		t.Fatalf("the retry with the same MessageId: %v", err)
 	}
-	if n := o.writes.Load() - before; n != 0 {
-		t.Fatalf("the retry reached the service %d times, want none", n)
+	if n := o.writes.Load() - before; n != 1 {
+		t.Fatalf("the message and its retry reached the service %d times, want once", n)
 	}
 	msgs, err := o.direct().ListMessages(ctx, id)
 	if err != nil {
@@ -226,6 +263,7 @@ func TestARetriedWriteIsNotSentTwice(t *testing.T) {
 // fetched a new company token after a 401) is not sent: nobody waits for
 // its answer, and the desktop's outbox sends it again.
 func TestAWriteIsNotSentOnceItsDesktopHungUp(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	ana, _ := o.person(a, "Ana Ruiz")
@@ -242,14 +280,14 @@ func TestAWriteIsNotSentOnceItsDesktopHungUp(t *testing.T) {
 			sent.Add(1)
 		case r.URL.Path == "/oauth/token" && refused.Load() == 1:
 			hangUp()
-			time.Sleep(300 * time.Millisecond)
+			a.served.last(t, http.MethodPut, "/api/workOrder/accept").hungUp(t)
 		}
 		return false
 	})
 	if err := ana.Accept(hungUp, &api.AcceptRequest{WorkOrderId: id}); err == nil {
 		t.Fatal("the desktop that hung up got an answer")
 	}
-	time.Sleep(500 * time.Millisecond) // what the hub would send, it has sent
+	a.served.last(t, http.MethodPut, "/api/workOrder/accept").finished(t)
 	if n := sent.Load(); n != 0 {
 		t.Fatalf("the write of a desktop that had hung up reached the service %d times", n)
 	}

@@ -3,20 +3,26 @@ package hub
 import (
 	"bufio"
 	"context"
+	"crypto/rand"
+	"crypto/rsa"
 	"encoding/json"
+	"flag"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
+	"github.com/workorderdesk/workdesk/api/serve"
 	"github.com/workorderdesk/workdesk/hub/pgtest"
 	"golang.org/x/crypto/bcrypt"
 )
@@ -28,8 +34,51 @@ func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) != "" {
 		os.Exit(runChildInstance())
 	}
+	// The tests spend their time waiting on the network, PostgreSQL and
+	// their own fault timeouts far more than on a core: without -parallel,
+	// run more of them at once than go test's one per core (each holds
+	// about 7 of the cluster's 300 connections at its peak). Those that
+	// time an answer stay serial (no t.Parallel).
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		flag.Set("test.parallel", strconv.Itoa(min(16, max(8, 4*runtime.GOMAXPROCS(0)))))
+	}
 	os.Exit(pgtest.Main(m, &cluster))
 }
+
+// migratedTemplate is the database every test's is copied from: the hub's
+// schema migrated once, not once per test.
+var migratedTemplate = sync.OnceValues(func() (string, error) {
+	const name = "hub_migrated"
+	return name, cluster.Template(name, func(url string) error {
+		db, err := OpenDB(context.Background(), url)
+		if err != nil {
+			return err
+		}
+		db.Close()
+		return nil
+	})
+})
+
+// officeDB is a fresh database for one test, its schema migrated.
+func officeDB(t testing.TB) string {
+	t.Helper()
+	if cluster == nil {
+		return pgtest.Require(t, cluster) // skips, or fails with PGTEST_REQUIRED
+	}
+	name, err := migratedTemplate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cluster.NewDBFrom(t, name)
+}
+
+// serviceKey signs every test's tokens and notifications: an RSA key takes
+// a while to make under -race, and no test needs one of its own (each
+// sandbox has its own client id and URL).
+var serviceKey = sync.OnceValues(func() (*rsa.PrivateKey, error) { return rsa.GenerateKey(rand.Reader, 2048) })
 
 // office is one test's world: the sandbox as the service, one database,
 // and the hub instances started on it.
@@ -40,7 +89,8 @@ type office struct {
 	info sandbox.ConnectionInfo
 	url  string // the database
 	db   *DB
-	// writes counts the writes that reached the service.
+	// writes counts the writes that reached the service (every request,
+	// whatever the service then makes of it).
 	writes atomic.Int64
 	// intercept, when set, sees each call to the service first and answers
 	// it in the service's place by returning true.
@@ -49,10 +99,27 @@ type office struct {
 
 func newOffice(t testing.TB, opts sandbox.Options) *office {
 	t.Helper()
-	url := pgtest.Require(t, cluster)
+	return newOfficeAt(t, officeDB(t), opts)
+}
+
+// newOfficeAt is newOffice on the database at url (a cluster of the
+// test's own, say, that it stops and starts).
+func newOfficeAt(t testing.TB, url string, opts sandbox.Options) *office {
+	t.Helper()
 	if opts.Logger == nil {
 		opts.Logger = quietLogger()
 	}
+	if opts.Key == nil {
+		key, err := serviceKey()
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts.Key = key
+	}
+	// The service's de-duplication by MessageId is undocumented: the hub
+	// must never lean on it, so its tests run against a service that
+	// applies every repeat, and a write sent twice shows twice.
+	opts.NoMessageIdDedup = true
 	sb, err := sandbox.New(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -83,9 +150,79 @@ func quietLogger() *slog.Logger {
 
 // instance is one running hub on its own database pools and HTTP server.
 type instance struct {
-	hub *Hub
-	srv *httptest.Server
-	db  *DB
+	hub    *Hub
+	srv    *httptest.Server
+	db     *DB
+	served served
+}
+
+// served follows the requests an instance serves, so a test can wait for
+// the hub to notice that a desktop hung up, or to be done with a request.
+type served struct {
+	mu    sync.Mutex
+	calls []*servedCall
+}
+
+// servedCall is one request the hub serves or served.
+type servedCall struct {
+	method, path string
+	// ctx is the request's: done once the desktop hung up (or the hub answered).
+	ctx context.Context
+	// done closes when the hub's handler has returned.
+	done chan struct{}
+}
+
+func (s *served) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c := &servedCall{method: r.Method, path: r.URL.Path, ctx: r.Context(), done: make(chan struct{})}
+		s.mu.Lock()
+		s.calls = append(s.calls, c)
+		s.mu.Unlock()
+		defer close(c.done)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// last is the newest request to path the instance has begun to serve.
+func (s *served) last(t testing.TB, method, path string) *servedCall {
+	t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := len(s.calls) - 1; i >= 0; i-- {
+		if c := s.calls[i]; c.method == method && serve.Route(c.path) == serve.Route(path) {
+			return c
+		}
+	}
+	t.Errorf("the hub never served %s %s", method, path)
+	return nil
+}
+
+// hungUp waits until the hub has noticed that the desktop making the call
+// hung up. It may run on any goroutine: it reports with t.Error.
+func (c *servedCall) hungUp(t testing.TB) {
+	t.Helper()
+	if c == nil {
+		return
+	}
+	select {
+	case <-c.ctx.Done():
+	case <-time.After(10 * time.Second):
+		t.Errorf("the hub did not notice within 10 s that the desktop's %s %s hung up", c.method, c.path)
+	}
+}
+
+// finished waits until the hub is done with the call: whatever it would
+// send the service for it, it has sent.
+func (c *servedCall) finished(t testing.TB) {
+	t.Helper()
+	if c == nil {
+		return
+	}
+	select {
+	case <-c.done:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the hub was still serving %s %s after 10 s", c.method, c.path)
+	}
 }
 
 func (o *office) start(tune func(*Options)) *instance {
@@ -119,11 +256,13 @@ func (o *office) startOn(url string, tune func(*Options)) *instance {
 		o.t.Fatal(err)
 	}
 	// The hub's own hardened server, as `hub serve` runs it.
+	in := &instance{hub: h, db: db}
 	srv := httptest.NewUnstartedServer(nil)
 	srv.Config = h.NewServer()
+	srv.Config.Handler = in.served.wrap(srv.Config.Handler)
 	srv.Start()
 	h.Start(context.Background())
-	in := &instance{hub: h, srv: srv, db: db}
+	in.srv = srv
 	o.t.Cleanup(in.stop)
 	return in
 }

@@ -45,16 +45,15 @@ func (h *Hub) locked(ctx, wait context.Context, ids []int64, fn func(pgx.Tx) err
 		return waited(err)
 	}
 	defer conn.Release()
-	tx, err := conn.Begin(ctx)
+	// The transaction idles while the service takes the write: a server
+	// that ends idle transactions would free the lock halfway through. The
+	// timeout is lifted in the statement that begins it, so that not even
+	// the moment between the two is exposed to it.
+	tx, err := conn.BeginTx(ctx, pgx.TxOptions{BeginQuery: `BEGIN; SET LOCAL idle_in_transaction_session_timeout = 0`})
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback(context.WithoutCancel(ctx))
-	// The transaction idles while the service takes the write: a server
-	// that ends idle transactions would free the lock halfway through.
-	if _, err := tx.Exec(ctx, `SET LOCAL idle_in_transaction_session_timeout = 0`); err != nil {
-		return err
-	}
 	for _, id := range sorted {
 		hi, lo := workOrderLockKeys(id)
 		if _, err := tx.Exec(wait, `SELECT pg_advisory_xact_lock($1, $2)`, hi, lo); err != nil {

@@ -3,6 +3,7 @@ package hub
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -33,23 +34,28 @@ func isWrite(r *http.Request) bool {
 // service, or a colleague's write to the same work order goes through
 // another instance meanwhile and the first write's audit is lost.
 func TestAWriteKeepsItsLockWhileTheServiceIsSlow(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	ctx := context.Background()
+	a, b := o.start(nil), o.start(nil)
+	ana, creds := o.person(a, "Ana Ruiz")
+	bo, _ := o.person(b, "Bo Chen")
+	id := newWorkOrder(t, o)
+	// The server's timeout, short so the test need not wait long past it,
+	// for the sessions opened from now on: the writes' (the instances'
+	// start, done before, would not outlast it on a busy machine).
+	const sessionTimeout = 200 * time.Millisecond
 	var name string
 	if err := o.db.Pool.QueryRow(ctx, `SELECT current_database()`).Scan(&name); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := o.db.Pool.Exec(ctx, `ALTER DATABASE `+pgx.Identifier{name}.Sanitize()+
-		` SET idle_in_transaction_session_timeout = '1s'`); err != nil {
+		` SET idle_in_transaction_session_timeout = `+strconv.Itoa(int(sessionTimeout.Milliseconds()))); err != nil {
 		t.Fatal(err)
 	}
-	a, b := o.start(nil), o.start(nil)
-	ana, creds := o.person(a, "Ana Ruiz")
-	bo, _ := o.person(b, "Bo Chen")
-	id := newWorkOrder(t, o)
 	var svc atService
 	var first atomic.Bool
-	anaThere := make(chan struct{})
+	anaThere, release := make(chan struct{}), make(chan struct{})
 	o.setIntercept(func(w http.ResponseWriter, r *http.Request) bool {
 		if !isWrite(r) {
 			return false
@@ -57,15 +63,40 @@ func TestAWriteKeepsItsLockWhileTheServiceIsSlow(t *testing.T) {
 		defer svc.enter()()
 		if first.CompareAndSwap(false, true) {
 			close(anaThere)
-			time.Sleep(2500 * time.Millisecond)
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
 		}
 		return false
 	})
+	released := false
+	defer func() {
+		if !released {
+			close(release)
+		}
+	}()
 	accepted := make(chan error, 1)
 	go func() { accepted <- ana.Accept(ctx, &api.AcceptRequest{WorkOrderId: id}) }()
 	<-anaThere
-	time.Sleep(1500 * time.Millisecond) // past the session timeout
-	if err := bo.SendMessage(ctx, &api.MessageRequest{WorkOrderId: id, Text: "I can take this one"}); err != nil {
+	// A server that ends the session frees the lock: its transaction would
+	// be gone by the time it has idled twice the timeout.
+	waitFor(t, 10*time.Second, "Ana's write's transaction still open, idle twice the session timeout", func() bool {
+		var n int
+		err := o.db.Pool.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()
+			AND state = 'idle in transaction' AND clock_timestamp() - state_change > $1::interval`, 2*sessionTimeout).Scan(&n)
+		return err == nil && n > 0
+	})
+	sent := make(chan error, 1)
+	go func() {
+		sent <- bo.SendMessage(ctx, &api.MessageRequest{WorkOrderId: id, Text: "I can take this one"})
+	}()
+	waitFor(t, 10*time.Second, "Bo's message waiting for Ana's accept, or at the service", func() bool {
+		return b.hub.WritesWaiting() == 1 || svc.most.Load() > 1
+	})
+	close(release)
+	released = true
+	if err := <-sent; err != nil {
 		t.Fatal(err)
 	}
 	if err := <-accepted; err != nil {
@@ -84,6 +115,7 @@ func TestAWriteKeepsItsLockWhileTheServiceIsSlow(t *testing.T) {
 // gets its answer, the audit and the event are recorded all the same, and
 // the replica follows.
 func TestAWriteTheServiceTookIsRecordedWhenItsConnectionIsLost(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	ana, creds := o.person(a, "Ana Ruiz")
@@ -101,11 +133,15 @@ func TestAWriteTheServiceTookIsRecordedWhenItsConnectionIsLost(t *testing.T) {
 		return false
 	})
 	req := &api.AcceptRequest{WorkOrderId: id}
+	before := o.writes.Load()
 	if err := ana.Accept(ctx, req); err != nil {
 		t.Fatalf("the accept the service took: %v", err)
 	}
+	if n := o.writes.Load() - before; n != 1 {
+		t.Fatalf("the accept reached the service %d times, want once", n)
+	}
 	he, _ := waitEvent(t, events, func(he HubEvent, _ sseEvent) bool { return he.Header.WorkOrderId == id })
-	if he.Header.Action != "Accepted" || he.PerformedBy.Name != "Ana Ruiz" || he.Header.MessageId != req.MessageId {
+	if he.Header.Action != "AcceptedByContractor" || he.PerformedBy.Name != "Ana Ruiz" || he.Header.MessageId != req.MessageId {
 		t.Fatalf("event %+v, want Ana's accept", he)
 	}
 	if audit := readAudit(t, a, creds, id); len(audit) != 1 || audit[0].Status != http.StatusOK || audit[0].MessageId != req.MessageId {
@@ -119,6 +155,7 @@ func TestAWriteTheServiceTookIsRecordedWhenItsConnectionIsLost(t *testing.T) {
 // A bulk accept of 60 work orders re-reads them 50 at a time, not one call
 // per work order, before it is answered; the replica shows them accepted.
 func TestABulkWriteReReadsItsWorkOrdersInBatches(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	firstSyncDone(t, a)
@@ -159,6 +196,7 @@ func TestABulkWriteReReadsItsWorkOrdersInBatches(t *testing.T) {
 // write's answer beyond RefreshTimeout, and the next read of it asks the
 // service again rather than serve what the write changed.
 func TestAHangingRefreshDoesNotHoldTheWrite(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(func(opts *Options) { opts.RefreshTimeout = time.Second })
 	ana, _ := o.person(a, "Ana Ruiz")
@@ -183,7 +221,7 @@ func TestAHangingRefreshDoesNotHoldTheWrite(t *testing.T) {
 		return false
 	})
 	defer close(hang)
-	quick, cancel := context.WithTimeout(ctx, 5*time.Second)
+	quick, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	start := time.Now()
 	if err := ana.SendMessage(quick, &api.MessageRequest{WorkOrderId: id, Text: "on my way"}); err != nil {

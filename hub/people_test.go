@@ -7,18 +7,28 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
+	"github.com/workorderdesk/workdesk/hub/pgtest"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
-// Opening the database twice (a second instance, a restart) applies no
-// migration twice and leaves the schema at the newest version.
+// Opening an empty database migrates it; opening it again (a second
+// instance, a restart) applies no migration twice and leaves the schema
+// at the newest version.
 func TestMigrationsApplyOnce(t *testing.T) {
-	o := newOffice(t, sandbox.Options{})
-	again, err := OpenDB(context.Background(), o.url)
+	t.Parallel()
+	url := pgtest.Require(t, cluster) // empty: not the migrated template's copy
+	first, err := OpenDB(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	again, err := OpenDB(context.Background(), url)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +68,8 @@ func tokenStatus(t *testing.T, in *instance, id, secret string) int {
 
 // A person signs in with the credentials `hub user add` printed; a wrong
 // secret gets 401; disabling the person ends their token at once.
-func TestSignInAndDisable(t *testing.T) {
+func TestSecuritySignInAndDisable(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	ana, creds := o.person(a, "Ana Ruiz")
@@ -104,11 +115,17 @@ func TestSignInAndDisable(t *testing.T) {
 }
 
 // Each sign-in costs the hub a slow hash check: one client id guessing
-// secrets, or a flood of made-up ids, is answered 429 with Retry-After
-// before long, while a colleague still signs in.
-func TestSignInsAreRateLimited(t *testing.T) {
+// secrets from an address is answered 429 with Retry-After once it has
+// used its 10 there, and may try again when Retry-After has passed; a
+// flood of made-up ids is once the address's 60 at once are spent; a
+// colleague still signs in beside the guesses. The limits' clock is
+// stopped, so how fast the machine checks secrets does not matter.
+func TestSecuritySignInsAreRateLimited(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
-	a := o.start(nil)
+	var clock atomic.Int64
+	clock.Store(time.Now().UnixNano())
+	a := o.start(func(opts *Options) { opts.Now = func() time.Time { return time.Unix(0, clock.Load()) } })
 	_, ana := o.person(a, "Ana Ruiz")
 	_, bo := o.person(a, "Bo Chen")
 	signIn := func(id, secret string) (int, string) {
@@ -120,29 +137,41 @@ func TestSignInsAreRateLimited(t *testing.T) {
 		resp.Body.Close()
 		return resp.StatusCode, resp.Header.Get("Retry-After")
 	}
-	limited := func(tries int, id func(int) string) int {
+	// limited is how many sign-ins are checked before one is refused, and
+	// the refusal's Retry-After.
+	limited := func(tries int, id func(int) string) (int, time.Duration) {
 		t.Helper()
 		for i := range tries {
 			status, retry := signIn(id(i), "guess")
 			switch status {
 			case http.StatusUnauthorized:
 			case http.StatusTooManyRequests:
-				if n, err := strconv.Atoi(retry); err != nil || n < 1 {
+				n, err := strconv.Atoi(retry)
+				if err != nil || n < 1 {
 					t.Fatalf("429 with Retry-After %q", retry)
 				}
-				return i
+				return i, time.Duration(n) * time.Second
 			default:
 				t.Fatalf("sign-in %d: HTTP %d", i, status)
 			}
 		}
 		t.Fatalf("%d sign-ins in a row were all checked", tries)
-		return 0
+		return 0, 0
 	}
-	n := limited(100, func(int) string { return ana.ClientId })
-	t.Logf("one client id: limited after %d sign-ins", n)
+	guess := func(int) string { return ana.ClientId }
+	if n, _ := limited(100, guess); n != signInsPerClient {
+		t.Fatalf("one client id: limited after %d sign-ins, want %d", n, signInsPerClient)
+	}
 	if status, _ := signIn(bo.ClientId, bo.ClientSecret); status != http.StatusOK {
 		t.Fatalf("a colleague's sign-in beside the guesses: HTTP %d", status)
 	}
-	n = limited(500, func(i int) string { return "hub-made-up-" + strconv.Itoa(i) })
-	t.Logf("made-up client ids: limited after %d sign-ins", n)
+	// What is left of the address's burst after Ana's guesses and Bo.
+	if n, _ := limited(500, func(i int) string { return "hub-made-up-" + strconv.Itoa(i) }); n != signInsPerAddr-signInsPerClient-1 {
+		t.Fatalf("made-up client ids: limited after %d sign-ins, want %d", n, signInsPerAddr-signInsPerClient-1)
+	}
+	_, retry := limited(1, guess)
+	clock.Add(int64(retry))
+	if n, _ := limited(100, guess); n != 1 {
+		t.Fatalf("once Retry-After (%v) had passed, %d of Ana's sign-ins were checked, want 1", retry, n)
+	}
 }

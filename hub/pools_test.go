@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
 )
@@ -33,16 +34,20 @@ func holdWrites(o *office, match func(*http.Request) bool) *atomic.Int64 {
 	return &held
 }
 
-// A dozen large uploads stuck at a slow service leave room for the
-// office's other writes: uploads take at most half of the writes'
-// database connections at once.
+// More large uploads than the writes have database connections, all stuck
+// at a slow service, leave room for the office's other writes: uploads take
+// at most half of the writes' connections at once.
 func TestSlowUploadsLeaveRoomForOtherWrites(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
-	a := o.start(nil)
+	// A small pool: the writes get 4 connections, uploads 2 of them.
+	// The accept waits for a connection for longer than the test would.
+	a := o.startOn(o.url+"&pool_max_conns=8", func(opts *Options) { opts.WriteWait = time.Minute })
+	conns := int64(a.db.writes.Config().MaxConns)
 	ana, _ := o.person(a, "Ana Ruiz")
 	ctx := context.Background()
 	var ids []int64
-	for range 13 {
+	for range conns + 2 {
 		ids = append(ids, newWorkOrder(t, o))
 	}
 	held := holdWrites(o, func(r *http.Request) bool { return strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/") })
@@ -50,10 +55,14 @@ func TestSlowUploadsLeaveRoomForOtherWrites(t *testing.T) {
 		go ana.UploadAttachment(ctx, id, api.Upload{Name: "roof.jpg", MimeType: "image/jpeg",
 			Content: bytes.NewReader(bytes.Repeat([]byte("roof photo "), 1000))})
 	}
-	waitFor(t, 10*time.Second, "uploads at the service", func() bool { return held.Load() >= 8 })
-	time.Sleep(300 * time.Millisecond) // the rest wait for their turn
+	waitFor(t, 10*time.Second, "every upload at the service or waiting for a slot", func() bool {
+		return held.Load() > 0 && held.Load()+a.hub.WritesWaiting() == int64(len(ids)-1)
+	})
+	if n := held.Load(); n > conns/2 {
+		t.Fatalf("%d uploads with the service at once, with %d connections for the writes", n, conns)
+	}
 
-	quick, cancel := context.WithTimeout(ctx, 5*time.Second)
+	quick, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if err := ana.Accept(quick, &api.AcceptRequest{WorkOrderId: ids[0]}); err != nil {
 		t.Fatalf("an accept while %d uploads are stuck at the service: %v", held.Load(), err)
@@ -65,10 +74,24 @@ func TestSlowUploadsLeaveRoomForOtherWrites(t *testing.T) {
 // (503, which the desktop's outbox retries) after WriteWait, rather than
 // wait for ever.
 func TestAWriteWaitsForAConnectionOnlySoLong(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.startOn(o.url+"&pool_max_conns=4", func(opts *Options) { opts.WriteWait = time.Second })
 	ana, _ := o.person(a, "Ana Ruiz")
 	ctx := context.Background()
+	// The writes the service holds find their connections open, however
+	// long a busy machine takes to open one: only the fifth write waits.
+	var open []*pgxpool.Conn
+	for range a.db.writes.Config().MaxConns {
+		c, err := a.db.writes.Acquire(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		open = append(open, c)
+	}
+	for _, c := range open {
+		c.Release()
+	}
 	var ids []int64
 	for range 5 {
 		ids = append(ids, newWorkOrder(t, o))
@@ -79,7 +102,7 @@ func TestAWriteWaitsForAConnectionOnlySoLong(t *testing.T) {
 	}
 	waitFor(t, 10*time.Second, "writes at the service", func() bool { return held.Load() == 4 })
 
-	quick, cancel := context.WithTimeout(ctx, 5*time.Second)
+	quick, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	start := time.Now()
 	err := ana.Accept(quick, &api.AcceptRequest{WorkOrderId: ids[0]})

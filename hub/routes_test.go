@@ -43,6 +43,7 @@ func worldOrders(t *testing.T, o *office) []api.WorkOrder {
 // audit row, and the replica and stored reads following: reject, quote,
 // check-out, invoice save and submit, step attachment add and remove.
 func TestEachWriteRouteIsForwarded(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{WorkOrders: 300})
 	a := o.start(nil)
 	ana, creds := o.person(a, "Ana Ruiz")
@@ -123,7 +124,7 @@ func TestEachWriteRouteIsForwarded(t *testing.T) {
 				}
 				return err
 			}},
-		{"check out", checkedOut.WorkOrderId, "/api/workOrder/checkOut", "CheckedOut",
+		{"check out", checkedOut.WorkOrderId, "/api/workOrder/checkOut", "CheckedOutByContractor",
 			func() error {
 				done, err := completion(ctx, ana, checkedOut)
 				if err != nil {

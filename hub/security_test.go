@@ -1,5 +1,9 @@
 package hub
 
+// The hub's security tests (here, in abuse_test.go and beside what they
+// guard elsewhere) are named TestSecurity...: `go test -run Security ./...`
+// runs them all.
+
 import (
 	"context"
 	"errors"
@@ -19,7 +23,8 @@ import (
 // else on the service's host: a path that climbs out of /api/ with ".."
 // (plain or percent-encoded) is refused, and never sent with the
 // company's token.
-func TestAPathOutOfTheAPIIsRefused(t *testing.T) {
+func TestSecurityAPathOutOfTheAPIIsRefused(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	_, creds := o.person(a, "Ana Ruiz")
@@ -65,7 +70,8 @@ func TestAPathOutOfTheAPIIsRefused(t *testing.T) {
 
 // serviceURL keeps every call under the service's /api/, below its base
 // path, whatever path it is handed.
-func TestServiceURL(t *testing.T) {
+func TestSecurityServiceURLStaysUnderTheAPI(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ base, path, query, want string }{
 		{"https://svc.example/Direct/", "/api/workOrder/accept", "", "https://svc.example/Direct/api/workOrder/accept"},
 		{"https://svc.example/Direct/", "api/messages", "workOrderId=7", "https://svc.example/Direct/api/messages?workOrderId=7"},
@@ -91,9 +97,11 @@ func TestServiceURL(t *testing.T) {
 // A person disabled while their instance's event listener is away (it
 // reconnects after a database restart, say) misses the notice that ends
 // their streams: the stream's own heartbeat ends it then.
-func TestADisabledPersonsStreamEndsWithoutTheNotice(t *testing.T) {
+func TestSecurityADisabledPersonsStreamEndsWithoutTheNotice(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
-	a := o.start(nil)
+	const heartbeat = 100 * time.Millisecond
+	a := o.start(func(opts *Options) { opts.StreamHeartbeat = heartbeat })
 	_, creds := o.person(a, "Ana Ruiz")
 	stream := openStream(t, a, creds, "")
 	// Disabled behind the listener's back: no NOTIFY.
@@ -105,15 +113,16 @@ func TestADisabledPersonsStreamEndsWithoutTheNotice(t *testing.T) {
 		if open {
 			t.Fatal("an event reached a disabled person's stream")
 		}
-	case <-time.After(streamHeartbeat + 5*time.Second):
-		t.Fatalf("the disabled person's stream was still open after %v", streamHeartbeat+5*time.Second)
+	case <-time.After(heartbeat + 10*time.Second):
+		t.Fatalf("the disabled person's stream was still open %v after a heartbeat was due", 10*time.Second)
 	}
 }
 
 // Writes a person queued behind a slow one on the same work order do not
 // go to the service once the person is disabled meanwhile: their turn
 // comes, and they are refused as their token now is.
-func TestQueuedWritesOfADisabledPersonAreNotSent(t *testing.T) {
+func TestSecurityQueuedWritesOfADisabledPersonAreNotSent(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	ana, creds := o.person(a, "Ana Ruiz")
@@ -134,7 +143,7 @@ func TestQueuedWritesOfADisabledPersonAreNotSent(t *testing.T) {
 	go func() {
 		queued <- ana.SendMessage(ctx, &api.MessageRequest{WorkOrderId: id, Text: "queued behind the accept"})
 	}()
-	time.Sleep(300 * time.Millisecond) // the message waits for its turn
+	waitFor(t, 10*time.Second, "the message waiting for its turn", func() bool { return a.hub.WritesWaiting() == 1 })
 	if _, err := o.db.DisablePerson(ctx, creds.ClientId); err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -20,6 +21,7 @@ import (
 // answers with the old list, and A found nothing stored to refresh. That
 // old answer must not be stored as fresh: the next read shows the write.
 func TestAFetchFromBeforeAWriteIsNotStoredAfterIt(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a, b := o.start(nil), o.start(nil)
 	firstSyncDone(t, a, b)
@@ -76,7 +78,8 @@ func TestAFetchFromBeforeAWriteIsNotStoredAfterIt(t *testing.T) {
 // The reads table holds answers about the replica only: a desktop asking
 // about work orders, customers or procedure steps that do not exist (made
 // up, or a typo) costs the service a call each time, not a stored row each.
-func TestReadsOfMadeUpIdsAreNotStored(t *testing.T) {
+func TestSecurityReadsOfMadeUpIdsAreNotStored(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	firstSyncDone(t, a)
@@ -123,6 +126,7 @@ func TestReadsOfMadeUpIdsAreNotStored(t *testing.T) {
 // hub fetches it the first time) is let go at once: the hub does not hold
 // its connection until the fetch ends, which still goes on and is stored.
 func TestADesktopGivingUpOnASlowReadIsLetGo(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	firstSyncDone(t, a)
@@ -134,22 +138,34 @@ func TestADesktopGivingUpOnASlowReadIsLetGo(t *testing.T) {
 		t.Fatal(len(found), err)
 	}
 	id := found[0].WorkOrderId
-	release := make(chan struct{})
+	release, fetching := make(chan struct{}), make(chan struct{})
 	defer close(release)
+	var once sync.Once
 	o.setIntercept(func(w http.ResponseWriter, r *http.Request) bool {
 		if r.Method == http.MethodGet && r.URL.Path == "/api/messages" {
+			once.Do(func() { close(fetching) })
 			<-release
 		}
 		return false
 	})
 	port := a.srv.Listener.Addr().(*net.TCPAddr).Port
 	before := serverConns(t, port)
-	quick, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	giveUp, cancel := context.WithCancel(ctx)
 	defer cancel()
-	req, _ := http.NewRequestWithContext(quick, http.MethodGet, a.srv.URL+"/api/messages?workOrderId="+strconv.FormatInt(id, 10), nil)
+	go func() {
+		// The desktop gives up once the hub is fetching the read.
+		select {
+		case <-fetching:
+		case <-giveUp.Done(): // the test is over
+		case <-time.After(10 * time.Second):
+			t.Error("the hub never asked the service for the read")
+		}
+		cancel()
+	}()
+	req, _ := http.NewRequestWithContext(giveUp, http.MethodGet, a.srv.URL+"/api/messages?workOrderId="+strconv.FormatInt(id, 10), nil)
 	req.Header.Set("Authorization", "Bearer "+tok)
 	if _, err := (&http.Client{Transport: &http.Transport{DisableKeepAlives: true}}).Do(req); err == nil {
 		t.Fatal("the slow read answered")
 	}
-	waitFor(t, 3*time.Second, "release of the desktop's connection", func() bool { return serverConns(t, port) <= before })
+	waitFor(t, 10*time.Second, "release of the desktop's connection", func() bool { return serverConns(t, port) <= before })
 }

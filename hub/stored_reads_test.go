@@ -165,6 +165,7 @@ func companyToken(t *testing.T, o *office) string {
 // hub still answers them. A read never fetched is a 503 then, and so is a
 // download link: those are never stored.
 func TestStoredReadsAnswerWithoutTheService(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	firstSyncDone(t, a)
@@ -220,6 +221,7 @@ func TestStoredReadsAnswerWithoutTheService(t *testing.T) {
 // change, and keeps showing it with the service down: the hub refreshed
 // its stored answer then, not when asked.
 func TestStoredReadsFollowWritesNotificationsAndSyncs(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a, b := o.start(nil), o.start(nil)
 	firstSyncDone(t, a, b)
@@ -294,6 +296,7 @@ func TestStoredReadsFollowWritesNotificationsAndSyncs(t *testing.T) {
 // A fetch that began before another never overwrites the other's answer:
 // a slow read from before a write cannot undo the refresh that followed it.
 func TestAnOlderFetchNeverOverwritesANewerAnswer(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	ctx := context.Background()
 	if err := o.db.StoreWorkOrders(ctx, []api.WorkOrder{{WorkOrderId: 42, LastUpdate: time.Now()}}); err != nil {

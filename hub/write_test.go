@@ -19,6 +19,7 @@ import (
 // An accept through instance A by Ana reaches Bo's stream on instance B
 // naming Ana; the replica and the audit show it on B too.
 func TestAcceptThroughOneInstanceReachesAStreamOnAnother(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a, b := o.start(nil), o.start(nil)
 	ana, _ := o.person(a, "Ana Ruiz")
@@ -34,7 +35,7 @@ func TestAcceptThroughOneInstanceReachesAStreamOnAnother(t *testing.T) {
 		t.Fatal(err)
 	}
 	he, _ := waitEvent(t, events, func(he HubEvent, _ sseEvent) bool { return he.Header.WorkOrderId == id })
-	if he.Header.Action != "Accepted" || he.PerformedBy.Name != "Ana Ruiz" || he.Header.MessageId != req.MessageId {
+	if he.Header.Action != "AcceptedByContractor" || he.PerformedBy.Name != "Ana Ruiz" || he.Header.MessageId != req.MessageId {
 		t.Fatalf("event on B: %+v, want Accepted by Ana Ruiz with MessageId %s", he, req.MessageId)
 	}
 	wo, err := bo.GetWorkOrder(ctx, id)
@@ -67,11 +68,13 @@ func readAudit(t *testing.T, in *instance, c Credentials, id int64) []auditEntry
 // Two people accept one New work order at once through two instances:
 // exactly one succeeds, the other gets the service's refusal unchanged.
 func TestTwoPeopleAcceptOneWorkOrderAtOnce(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a, b := o.start(nil), o.start(nil)
 	ana, _ := o.person(a, "Ana Ruiz")
 	bo, boCreds := o.person(b, "Bo Chen")
 	id := newWorkOrder(t, o)
+	before := o.writes.Load()
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
 	for i, c := range []*api.Client{ana, bo} {
@@ -96,6 +99,9 @@ func TestTwoPeopleAcceptOneWorkOrderAtOnce(t *testing.T) {
 	if ok != 1 || refused != 1 {
 		t.Fatalf("%d accepted, %d refused: %v", ok, refused, errs)
 	}
+	if n := o.writes.Load() - before; n != 2 {
+		t.Fatalf("the two accepts reached the service %d times, want once each", n)
+	}
 	audit := readAudit(t, b, boCreds, id)
 	if len(audit) != 2 || audit[0].Status != http.StatusOK || audit[1].Status != http.StatusBadRequest {
 		t.Fatalf("audit = %+v", audit)
@@ -109,6 +115,7 @@ func TestTwoPeopleAcceptOneWorkOrderAtOnce(t *testing.T) {
 // A notification the service posts to instance A reaches a stream on
 // instance B, and the work order it names is in the shared replica.
 func TestNotificationToOneInstanceReachesAStreamOnAnother(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a, b := o.start(nil), o.start(nil)
 	bo, boCreds := o.person(b, "Bo Chen")
@@ -127,6 +134,7 @@ func TestNotificationToOneInstanceReachesAStreamOnAnother(t *testing.T) {
 
 // A stream opened with Last-Event-ID gets what happened since, then goes on live.
 func TestStreamResumesFromLastEventID(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	ana, creds := o.person(a, "Ana Ruiz")
@@ -158,6 +166,7 @@ func TestStreamResumesFromLastEventID(t *testing.T) {
 // retries; a malformed write is refused with the service's error body and
 // never forwarded.
 func TestWritesWhenTheServiceIsDownOrTheRequestMalformed(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	ana, creds := o.person(a, "Ana Ruiz")
@@ -197,6 +206,7 @@ func TestWritesWhenTheServiceIsDownOrTheRequestMalformed(t *testing.T) {
 // An attachment goes through the hub to the service and can be listed and
 // fetched through it.
 func TestUploadThroughTheHub(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	ana, _ := o.person(a, "Ana Ruiz")
@@ -253,7 +263,8 @@ func readSessions(t *testing.T, in *instance, c Credentials) []string {
 
 // Sessions lists the people holding a stream on any instance; disabling a
 // person ends their open stream at once, wherever it is.
-func TestSessionsAndADisabledPersonsStream(t *testing.T) {
+func TestSecuritySessionsAndADisabledPersonsStream(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a, b := o.start(nil), o.start(nil)
 	_, anaCreds := o.person(a, "Ana Ruiz")
@@ -283,6 +294,7 @@ func TestSessionsAndADisabledPersonsStream(t *testing.T) {
 // service, the replica follows, and each becomes an event naming the person
 // and an audit row, in order.
 func TestEachWriteBecomesAnEventAndAnAuditRow(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	ana, creds := o.person(a, "Ana Ruiz")
@@ -293,17 +305,21 @@ func TestEachWriteBecomesAnEventAndAnAuditRow(t *testing.T) {
 		action string
 		do     func() error
 	}{
-		{"Accepted", func() error { return ana.Accept(ctx, &api.AcceptRequest{WorkOrderId: id}) }},
+		{"AcceptedByContractor", func() error { return ana.Accept(ctx, &api.AcceptRequest{WorkOrderId: id}) }},
 		{"AppointmentSet", func() error {
 			return ana.UpdateAppointment(ctx, &api.AppointmentRequest{WorkOrderId: id, ScheduledStart: time.Now().Add(24 * time.Hour)})
 		}},
-		{"CheckedIn", func() error { return ana.CheckIn(ctx, &api.VisitRequest{WorkOrderId: id}) }},
-		{"MessageSent", func() error { return ana.SendMessage(ctx, &api.MessageRequest{WorkOrderId: id, Text: "on site"}) }},
-		{"Paused", func() error { return ana.Pause(ctx, &api.VisitRequest{WorkOrderId: id, Comment: "parts"}) }},
+		{"CheckedInByContractor", func() error { return ana.CheckIn(ctx, &api.VisitRequest{WorkOrderId: id}) }},
+		{"MessageSentByContractor", func() error { return ana.SendMessage(ctx, &api.MessageRequest{WorkOrderId: id, Text: "on site"}) }},
+		{"PausedByContractor", func() error { return ana.Pause(ctx, &api.VisitRequest{WorkOrderId: id, Comment: "parts"}) }},
 	}
 	for _, s := range steps {
+		before := o.writes.Load()
 		if err := s.do(); err != nil {
 			t.Fatalf("%s: %v", s.action, err)
+		}
+		if n := o.writes.Load() - before; n != 1 {
+			t.Fatalf("%s reached the service %d times, want once", s.action, n)
 		}
 		he, _ := waitEvent(t, events, func(he HubEvent, _ sseEvent) bool { return he.Header.WorkOrderId == id })
 		if he.Header.Action != s.action || he.PerformedBy.Name != "Ana Ruiz" {
@@ -328,6 +344,7 @@ func TestEachWriteBecomesAnEventAndAnAuditRow(t *testing.T) {
 // A bulk accept becomes an event for each work order it accepted (none for
 // the one the service refused) and an audit row on each work order named.
 func TestBulkAcceptThroughTheHub(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	ana, creds := o.person(a, "Ana Ruiz")
@@ -337,9 +354,13 @@ func TestBulkAcceptThroughTheHub(t *testing.T) {
 		t.Fatal(err)
 	}
 	events := openStream(t, a, creds, "")
+	before := o.writes.Load()
 	results, err := ana.BulkAccept(ctx, &api.BulkRequest{WorkOrderIds: []int64{fresh1, taken, fresh2}})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if n := o.writes.Load() - before; n != 1 {
+		t.Fatalf("the bulk accept reached the service %d times, want once", n)
 	}
 	okIds := map[int64]bool{}
 	for _, r := range results {
@@ -352,7 +373,7 @@ func TestBulkAcceptThroughTheHub(t *testing.T) {
 	}
 	for range 2 {
 		he, _ := waitEvent(t, events, func(HubEvent, sseEvent) bool { return true })
-		if !okIds[he.Header.WorkOrderId] || he.Header.Action != "Accepted" || he.PerformedBy.Name != "Ana Ruiz" {
+		if !okIds[he.Header.WorkOrderId] || he.Header.Action != "AcceptedByContractor" || he.PerformedBy.Name != "Ana Ruiz" {
 			t.Fatalf("event %+v", he)
 		}
 		delete(okIds, he.Header.WorkOrderId)
@@ -373,7 +394,8 @@ func TestBulkAcceptThroughTheHub(t *testing.T) {
 // that names more, or a bad id, is refused with the service's error body
 // before anything is locked or forwarded (each work order named takes a
 // lock in PostgreSQL, and a body of 400,000 ids ran it out of memory).
-func TestABulkWriteOverTheLimitIsRefusedBeforeAnythingIsLocked(t *testing.T) {
+func TestSecurityABulkWriteOverTheLimitIsRefusedBeforeAnythingIsLocked(t *testing.T) {
+	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	_, creds := o.person(a, "Ana Ruiz")

@@ -10,11 +10,15 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 )
 
-// The outbox's action table: for each kind, everything that depends on it
-// after it is queued. The enqueue methods (validation through the api
-// rules) sit next to their kind's entry, one file per group; the Sender and
-// the replica only look kinds up here. A new action is one entry and one
-// enqueue method in its group's file.
+// The outbox's action table: for each kind, everything any layer needs to
+// know about it once it is queued: how it is sent and reconciled, how the
+// window names and corrects it, the service route it writes and the event
+// the office hub makes of it, and how a colleague's doing it is told. The
+// enqueue methods (validation through the api rules) sit next to their
+// kind's entry, one file per group; the Sender and the replica look kinds
+// up here, and the window and the hub read the table through the exported
+// accessors below, never keeping maps of their own. A new action is one
+// entry and one enqueue method in its group's file.
 
 // OutboxGroup is which part of a work order an action is about; the window
 // shows each group's actions where it shows that part.
@@ -36,6 +40,9 @@ type sendCtx struct {
 	c     *api.Client
 	row   *OutboxRow
 	spool string // base name of the spooled file, for uploads
+	// twins, when set, counts what doneTwins counts, for a caller with no
+	// outbox (see Landed).
+	twins func(ctx context.Context, same func(*sendCtx) bool) (int, error)
 }
 
 // decode reads the stored request into v. Numbers stay decimal strings or
@@ -49,6 +56,22 @@ func (sc *sendCtx) decode(v any) error {
 
 type action struct {
 	group OutboxGroup
+	// rule is the api action whose rule judges this one before it is
+	// queued; the conformance test holds the sandbox to every rule.
+	rule api.Action
+	// noun names it in a sentence: "Check-in" in "Check-in queued 10:02".
+	noun string
+	// route is the service call it writes with.
+	route Route
+	// colleague is the event the office hub makes of it and how the window
+	// tells a colleague's doing it.
+	colleague Colleague
+	// conflicts are the actions a colleague may have done first that
+	// explain a refusal of this one (nil: none; a message is no reason for
+	// another's refusal).
+	conflicts []OutboxKind
+	// fix is how a refused one is corrected (nil: nothing to correct).
+	fix *fix
 	// status is the work order status the action leads to ("" = none); it
 	// is what expected() shows while the row waits.
 	status api.WorkOrderStatus

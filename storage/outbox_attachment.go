@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"mime"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,6 +68,10 @@ const (
 
 var _ = register(GroupFile, map[OutboxKind]*action{
 	KindAttachment: {
+		rule:      api.AttachFile,
+		noun:      "File",
+		route:     Route{http.MethodPost, "/api/attachments"},
+		colleague: Colleague{Event: "AttachmentAddedByContractor", Verb: "added an attachment", Of: "to"},
 		send: sendUpload(func(ctx context.Context, c *api.Client, p uploadPayload, up api.Upload) (any, error) {
 			return c.UploadAttachment(ctx, p.WorkOrderId, up)
 		}),
@@ -83,6 +88,10 @@ var _ = register(GroupFile, map[OutboxKind]*action{
 
 var _ = register(GroupInvoice, map[OutboxKind]*action{
 	KindInvoiceAttachmentAdd: {
+		rule:      api.SaveInvoice, // judged as any change of the invoice (CanEditInvoice)
+		noun:      "Invoice file",
+		route:     Route{http.MethodPost, "/api/invoice/attachments"},
+		colleague: Colleague{Event: "InvoiceAttachmentAdded", Verb: "added an invoice attachment", Of: "to"},
 		send: sendUpload(func(ctx context.Context, c *api.Client, p uploadPayload, up api.Upload) (any, error) {
 			return c.UploadInvoiceAttachment(ctx, p.WorkOrderId, up)
 		}),
@@ -90,6 +99,10 @@ var _ = register(GroupInvoice, map[OutboxKind]*action{
 		landed:  uploadLanded(listInvoiceFiles),
 	},
 	KindInvoiceAttachmentRemove: {
+		rule:      api.SaveInvoice,
+		noun:      "Invoice file removal",
+		route:     Route{http.MethodDelete, "/api/invoice/attachments"},
+		colleague: Colleague{Event: "InvoiceAttachmentDeleted", Verb: "deleted an invoice attachment", Of: "of"},
 		send: func(ctx context.Context, sc *sendCtx) (any, error) {
 			var r removePayload
 			if err := sc.decode(&r); err != nil {
@@ -104,6 +117,10 @@ var _ = register(GroupInvoice, map[OutboxKind]*action{
 
 var _ = register(GroupStep, map[OutboxKind]*action{
 	KindStepAttachmentAdd: {
+		rule:      api.AddStepAttachment,
+		noun:      "Step file",
+		route:     Route{http.MethodPost, "/api/procedure/step/attachments"},
+		colleague: Colleague{Event: "StepAttachmentAdded", Verb: "added a step photo", Of: "to"},
 		send: sendUpload(func(ctx context.Context, c *api.Client, p uploadPayload, up api.Upload) (any, error) {
 			if p.Step == nil {
 				return nil, errLocal{fmt.Errorf("the stored step upload names no step")}
@@ -113,6 +130,10 @@ var _ = register(GroupStep, map[OutboxKind]*action{
 		landed: uploadLanded(listStepFiles),
 	},
 	KindStepAttachmentRemove: {
+		rule:      api.RemoveStepAttachment,
+		noun:      "Step file removal",
+		route:     Route{http.MethodDelete, "/api/procedure/step/attachments/"},
+		colleague: Colleague{Event: "StepAttachmentDeleted", Verb: "deleted a step photo", Of: "of"},
 		send: func(ctx context.Context, sc *sendCtx) (any, error) {
 			var r removePayload
 			if err := sc.decode(&r); err != nil {
@@ -170,15 +191,17 @@ func uploadLanded(list fileLister) func(context.Context, *sendCtx) (bool, any, e
 		if err != nil {
 			return false, nil, err
 		}
+		// A size of 0 is not known (the hub streams files): the name decides.
+		sized := func(n int64) bool { return r.Size == 0 || n == 0 || n == r.Size }
 		var found []api.Attachment
 		for _, a := range atts {
-			if a.Name == r.Name && a.Size == r.Size {
+			if a.Name == r.Name && sized(a.Size) {
 				found = append(found, a)
 			}
 		}
-		sent, err := sc.s.doneTwins(ctx, sc.row, func(o *sendCtx) bool {
+		sent, err := sc.doneTwins(ctx, func(o *sendCtx) bool {
 			var p uploadPayload
-			return o.decode(&p) == nil && p.Name == r.Name && p.Size == r.Size && (p.Step == nil) == (r.Step == nil) &&
+			return o.decode(&p) == nil && p.Name == r.Name && sized(p.Size) && (p.Step == nil) == (r.Step == nil) &&
 				(p.Step == nil || *p.Step == *r.Step)
 		})
 		if err != nil || len(found) <= sent {

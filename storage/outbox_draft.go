@@ -1,7 +1,6 @@
 package storage
 
 import (
-	"encoding/json"
 	"time"
 
 	"github.com/workorderdesk/workdesk/api"
@@ -33,51 +32,14 @@ type Draft struct {
 // Draft reads what the person entered for the row's action, its amounts
 // in currency (the work order's: the stored request carries none); false
 // for actions with nothing to correct (accepting, bulk actions, files) or a
-// request this build cannot read.
+// request this build cannot read. Each kind's entry says how its request
+// reads back (fix.draft).
 func (r OutboxRow) Draft(currency string) (*Draft, bool) {
-	d := &Draft{}
-	var err error
-	switch r.Kind {
-	case KindReject:
-		var q api.RejectRequest
-		err = json.Unmarshal(r.Request, &q)
-		d.Text = q.Comment
-	case KindMessage:
-		var q api.MessageRequest
-		err = json.Unmarshal(r.Request, &q)
-		d.Text, d.Visibility = q.Text, q.MessageVisibility
-	case KindQuote:
-		var q api.QuoteRequest
-		err = json.Unmarshal(r.Request, &q)
-		d.Text, d.Amount, d.Lines = q.Comment, q.Amount.In(currency), q.LineItems
-		for i := range d.Lines {
-			d.Lines[i].Rate = d.Lines[i].Rate.In(currency)
-			d.Lines[i].Subtotal = d.Lines[i].Subtotal.In(currency)
-		}
-	case KindAppointment:
-		var q api.AppointmentRequest
-		err = json.Unmarshal(r.Request, &q)
-		start := q.ScheduledStart.UTC()
-		d.At, d.Pte = &start, q.Pte
-	case KindCheckIn, KindPause, KindCheckOut:
-		var p visitPayload
-		err = json.Unmarshal(r.Request, &p)
-		d.Text = p.Comment
-		d.Completion = api.Completion{RepairInfo: p.RepairInfo, CustomFields: p.CustomFields}
-		if _, back := p.timing(); back != nil {
-			at := back.UTC()
-			d.At = &at
-		}
-	case KindInvoiceSave:
-		var q api.SaveInvoiceRequest
-		err = json.Unmarshal(r.Request, &q)
-		q.Invoice.Currency = currency
-		q.Invoice.StampCurrency()
-		d.Invoice = &q.Invoice
-	case KindInvoiceSubmit:
-	default:
+	a, ok := actions[r.Kind]
+	if !ok || a.fix == nil {
 		return nil, false
 	}
+	d, err := a.fix.draft(r.Request, currency)
 	if err != nil {
 		return nil, false
 	}

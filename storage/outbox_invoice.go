@@ -3,6 +3,8 @@ package storage
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
+	"net/http"
 
 	"github.com/google/uuid"
 	"github.com/workorderdesk/workdesk/api"
@@ -17,10 +19,28 @@ const (
 	KindInvoiceDelete OutboxKind = "invoiceDelete"
 )
 
+// FormInvoice is the invoice's content.
+const FormInvoice Form = "invoice"
+
+// What a colleague's invoice actions are called; each conflicts with
+// another's submitting or deleting the invoice first.
+var (
+	invoiceSaved     = Colleague{Event: "InvoiceSaved", Verb: "saved the invoice", Of: "of"}
+	invoiceSubmitted = Colleague{Event: "InvoiceSubmitted", Verb: "submitted the invoice", Of: "of", Past: "invoiced"}
+	invoiceDeleted   = Colleague{Event: "InvoiceDeleted", Verb: "deleted the invoice", Of: "of"}
+	invoiceConflicts = []OutboxKind{KindInvoiceSubmit, KindInvoiceDelete}
+)
+
 var _ = register(GroupInvoice, map[OutboxKind]*action{
 	// Saving replaces the whole content: sending it twice leaves the same
 	// invoice, so it has no landed check.
 	KindInvoiceSave: {
+		rule:      api.SaveInvoice,
+		noun:      "Invoice",
+		route:     Route{http.MethodPut, "/api/invoice"},
+		colleague: invoiceSaved,
+		conflicts: invoiceConflicts,
+		fix:       &fix{form: FormInvoice, again: "save it", draft: draftInvoice},
 		send: func(ctx context.Context, sc *sendCtx) (any, error) {
 			var r api.SaveInvoiceRequest
 			if err := sc.decode(&r); err != nil {
@@ -32,6 +52,13 @@ var _ = register(GroupInvoice, map[OutboxKind]*action{
 		},
 	},
 	KindInvoiceSubmit: {
+		rule:      api.SubmitInvoice,
+		noun:      "Invoice submission",
+		route:     Route{http.MethodPut, "/api/invoice/submit"},
+		colleague: invoiceSubmitted,
+		conflicts: invoiceConflicts,
+		// A submission carries no content: it submits the invoice as saved.
+		fix: &fix{form: FormInvoice, again: "submit it", draft: func(json.RawMessage, string) (*Draft, error) { return &Draft{}, nil }},
 		// Submitting a new pre-billed order's invoice accepts the order.
 		effect: func(_ context.Context, _ *Store, wo *api.WorkOrder, _ *OutboxRow) {
 			if wo.IsPreBilled && wo.Status == api.StatusNew {
@@ -59,7 +86,12 @@ var _ = register(GroupInvoice, map[OutboxKind]*action{
 		},
 	},
 	KindInvoiceDelete: {
-		record: forgetInvoice,
+		rule:      api.SaveInvoice, // judged as any change of the invoice (CanEditInvoice)
+		noun:      "Invoice deletion",
+		route:     Route{http.MethodDelete, "/api/invoice"},
+		colleague: invoiceDeleted,
+		conflicts: invoiceConflicts,
+		record:    forgetInvoice,
 		send: func(ctx context.Context, sc *sendCtx) (any, error) {
 			var r workOrderPayload
 			if err := sc.decode(&r); err != nil {
@@ -69,6 +101,17 @@ var _ = register(GroupInvoice, map[OutboxKind]*action{
 		},
 	},
 })
+
+// draftInvoice reads back a saved invoice's content, in currency.
+func draftInvoice(raw json.RawMessage, currency string) (*Draft, error) {
+	var q api.SaveInvoiceRequest
+	if err := json.Unmarshal(raw, &q); err != nil {
+		return nil, err
+	}
+	q.Invoice.Currency = currency
+	q.Invoice.StampCurrency()
+	return &Draft{Invoice: &q.Invoice}, nil
+}
 
 // forgetInvoice is what a done delete does to the replica: the invoice is
 // read afresh when next shown.

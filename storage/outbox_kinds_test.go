@@ -80,6 +80,7 @@ type kindCase struct {
 // through its Store method, sends it to the sandbox, and checks that the
 // row is done, the service changed, and the replica shows the change.
 func TestEveryOutboxKindEndToEnd(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 160)
 	s := syncedStore(t, svc)
 	ctx := context.Background()
@@ -472,10 +473,14 @@ func TestEveryOutboxKindEndToEnd(t *testing.T) {
 				t.Fatalf("row = %s (code %d) %q; want done", got.State, got.ErrorCode, got.Error)
 			}
 			sent := 0
+			route := actions[c.kind].route // what the hub forwards and names for it
 			svc.wire.mu.Lock()
 			for _, r := range svc.wire.log {
 				if r.MessageId == row.MessageId {
 					sent++
+					if r.Method != route.Method || strings.TrimRight(r.Path, "/") != strings.ToLower(strings.TrimRight(route.Path, "/")) {
+						t.Errorf("sent as %s %s; its table entry says %s %s", r.Method, r.Path, route.Method, route.Path)
+					}
 				}
 			}
 			svc.wire.mu.Unlock()

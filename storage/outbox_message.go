@@ -2,6 +2,8 @@ package storage
 
 import (
 	"context"
+	"encoding/json"
+	"net/http"
 	"strings"
 
 	"github.com/google/uuid"
@@ -14,8 +16,16 @@ const (
 	KindMessage OutboxKind = "message"
 )
 
+// FormMessage is the compose box of the work order's thread.
+const FormMessage Form = "message"
+
 var _ = register(GroupMessage, map[OutboxKind]*action{
 	KindMessage: {
+		rule:      api.SendMessage,
+		noun:      "Message",
+		route:     Route{http.MethodPost, "/api/messages"},
+		colleague: Colleague{Event: "MessageSentByContractor", Verb: "sent a message", Of: "on"},
+		fix:       &fix{form: FormMessage, again: "send it", draft: draftMessage},
 		send: func(ctx context.Context, sc *sendCtx) (any, error) {
 			var r api.MessageRequest
 			if err := sc.decode(&r); err != nil {
@@ -39,6 +49,10 @@ var _ = register(GroupMessage, map[OutboxKind]*action{
 			if err := sc.decode(&r); err != nil {
 				return false, nil, err
 			}
+			if r.MessageVisibility != "" && r.MessageVisibility != api.VisibilityAll {
+				// The service lists only messages everyone sees.
+				return false, nil, ErrOutcomeUnknown
+			}
 			msgs, err := sc.c.ListMessages(ctx, r.WorkOrderId)
 			if err != nil {
 				return false, nil, err
@@ -49,7 +63,7 @@ var _ = register(GroupMessage, map[OutboxKind]*action{
 					there++
 				}
 			}
-			sent, err := sc.s.doneTwins(ctx, sc.row, func(sc *sendCtx) bool {
+			sent, err := sc.doneTwins(ctx, func(sc *sendCtx) bool {
 				var o api.MessageRequest
 				return sc.decode(&o) == nil && o.Text == r.Text
 			})
@@ -57,6 +71,12 @@ var _ = register(GroupMessage, map[OutboxKind]*action{
 		},
 	},
 })
+
+func draftMessage(raw json.RawMessage, _ string) (*Draft, error) {
+	var q api.MessageRequest
+	err := json.Unmarshal(raw, &q)
+	return &Draft{Text: q.Text, Visibility: q.MessageVisibility}, err
+}
 
 // doneTwins counts the done rows of the same kind on the same work order,
 // other than row, that same says did the same thing: what the service

@@ -2,6 +2,8 @@ package storage
 
 import (
 	"context"
+	"encoding/json"
+	"net/http"
 
 	"github.com/google/uuid"
 	"github.com/workorderdesk/workdesk/api"
@@ -13,8 +15,17 @@ const (
 	KindQuote OutboxKind = "quoteSubmit"
 )
 
+// FormQuote is the quote's amount, reason and lines.
+const FormQuote Form = "quote"
+
 var _ = register(GroupQuote, map[OutboxKind]*action{
 	KindQuote: {
+		rule:      api.SubmitQuote,
+		noun:      "Quote",
+		route:     Route{http.MethodPut, "/api/workOrder/quoteSubmit"},
+		colleague: Colleague{Event: "QuoteSubmitted", Verb: "submitted a quote", Of: "for"},
+		conflicts: []OutboxKind{KindQuote},
+		fix:       &fix{form: FormQuote, again: "submit it", draft: draftQuote},
 		// While it waits, the work order shows the quote as submitted,
 		// with the amount, reason and lines the person gave.
 		effect: func(_ context.Context, _ *Store, wo *api.WorkOrder, row *OutboxRow) {
@@ -53,6 +64,20 @@ var _ = register(GroupQuote, map[OutboxKind]*action{
 		},
 	},
 })
+
+// draftQuote reads back a quote's amount, reason and lines, in currency.
+func draftQuote(raw json.RawMessage, currency string) (*Draft, error) {
+	var q api.QuoteRequest
+	if err := json.Unmarshal(raw, &q); err != nil {
+		return nil, err
+	}
+	d := &Draft{Text: q.Comment, Amount: q.Amount.In(currency), Lines: q.LineItems}
+	for i := range d.Lines {
+		d.Lines[i].Rate = d.Lines[i].Rate.In(currency)
+		d.Lines[i].Subtotal = d.Lines[i].Subtotal.In(currency)
+	}
+	return d, nil
+}
 
 // SubmitQuote queues a quote asking to raise the NTE to amount.
 func (s *Store) SubmitQuote(ctx context.Context, woID int64, amount api.Money, reason string, lines []api.LineItem) (*OutboxRow, error) {

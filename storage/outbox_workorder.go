@@ -2,7 +2,9 @@ package storage
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
@@ -20,9 +22,28 @@ const (
 	KindAppointment OutboxKind = "appointment"
 )
 
+// Where a refused rejection and a refused scheduled start are corrected.
+const (
+	FormReason   Form = "reason"   // the reason dialog of a rejection
+	FormSchedule Form = "schedule" // the scheduled start's date and time
+)
+
+// What a colleague's acceptance, rejection and scheduling are called; the
+// bulk actions make the same events as the single ones.
+var (
+	accepted       = Colleague{Event: "AcceptedByContractor", Verb: "accepted", Past: "accepted"}
+	rejected       = Colleague{Event: "RejectedByContractor", Verb: "rejected", Past: "rejected"}
+	appointmentSet = Colleague{Event: "AppointmentSet", Verb: "set the appointment", Of: "of"}
+)
+
 var _ = register(GroupWorkOrder, map[OutboxKind]*action{
 	KindAccept: {
-		status: api.StatusAccepted,
+		rule:      api.Accept,
+		noun:      "Acceptance",
+		route:     Route{http.MethodPut, "/api/workOrder/accept"},
+		colleague: accepted,
+		conflicts: []OutboxKind{KindAccept, KindReject},
+		status:    api.StatusAccepted,
 		send: func(ctx context.Context, sc *sendCtx) (any, error) {
 			var r api.AcceptRequest
 			if err := sc.decode(&r); err != nil {
@@ -34,7 +55,13 @@ var _ = register(GroupWorkOrder, map[OutboxKind]*action{
 		landed: statusLanded(api.StatusAccepted, api.StatusCheckedIn, api.StatusPaused, api.StatusCheckedOut, api.StatusOnHold),
 	},
 	KindReject: {
-		status: api.StatusRejected,
+		rule:      api.Reject,
+		noun:      "Rejection",
+		route:     Route{http.MethodPut, "/api/workOrder/reject"},
+		colleague: rejected,
+		conflicts: []OutboxKind{KindAccept, KindReject},
+		fix:       &fix{form: FormReason, again: "reject again", draft: draftReject},
+		status:    api.StatusRejected,
 		send: func(ctx context.Context, sc *sendCtx) (any, error) {
 			var r api.RejectRequest
 			if err := sc.decode(&r); err != nil {
@@ -46,16 +73,32 @@ var _ = register(GroupWorkOrder, map[OutboxKind]*action{
 		landed: statusLanded(api.StatusRejected),
 	},
 	KindBulkAccept: {
-		status: api.StatusAccepted,
-		send:   sendBulk((*api.Client).BulkAccept),
-		landed: bulkLanded(api.StatusAccepted),
+		rule:      api.Accept,
+		noun:      "Acceptance",
+		route:     Route{http.MethodPut, "/api/bulk/accept"},
+		colleague: accepted,
+		conflicts: []OutboxKind{KindAccept, KindReject},
+		status:    api.StatusAccepted,
+		send:      sendBulk((*api.Client).BulkAccept),
+		landed:    bulkLanded(api.StatusAccepted),
 	},
 	KindBulkReject: {
-		status: api.StatusRejected,
-		send:   sendBulk((*api.Client).BulkReject),
-		landed: bulkLanded(api.StatusRejected),
+		rule:      api.Reject,
+		noun:      "Rejection",
+		route:     Route{http.MethodPut, "/api/bulk/reject"},
+		colleague: rejected,
+		conflicts: []OutboxKind{KindAccept, KindReject},
+		status:    api.StatusRejected,
+		send:      sendBulk((*api.Client).BulkReject),
+		landed:    bulkLanded(api.StatusRejected),
 	},
 	KindAppointment: {
+		rule:      api.SetAppointment,
+		noun:      "Scheduled start",
+		route:     Route{http.MethodPut, "/api/workOrder/appointmentInfo"},
+		colleague: appointmentSet,
+		conflicts: []OutboxKind{KindReject, KindCheckOut},
+		fix:       &fix{form: FormSchedule, again: "set the scheduled start", draft: draftAppointment},
 		send: func(ctx context.Context, sc *sendCtx) (any, error) {
 			var r api.AppointmentRequest
 			if err := sc.decode(&r); err != nil {
@@ -64,9 +107,37 @@ var _ = register(GroupWorkOrder, map[OutboxKind]*action{
 			r.MessageId = sc.row.MessageId
 			return nil, sc.c.UpdateAppointment(ctx, &r)
 		},
-		// Sending the same start again changes nothing: no landed check.
+		// The start (and access type) asked for is the work order's:
+		// sending it again would change nothing, but the hub sends every
+		// write once.
+		landed: func(ctx context.Context, sc *sendCtx) (bool, any, error) {
+			var r api.AppointmentRequest
+			if err := sc.decode(&r); err != nil {
+				return false, nil, err
+			}
+			wo, err := sc.readWorkOrder(ctx)
+			if err != nil {
+				return false, nil, err
+			}
+			s := wo.Schedule
+			return s != nil && s.ScheduledStart != nil && s.ScheduledStart.Equal(r.ScheduledStart) &&
+				(r.Pte == "" || s.Pte == r.Pte), nil, nil
+		},
 	},
 })
+
+func draftReject(raw json.RawMessage, _ string) (*Draft, error) {
+	var q api.RejectRequest
+	err := json.Unmarshal(raw, &q)
+	return &Draft{Text: q.Comment}, err
+}
+
+func draftAppointment(raw json.RawMessage, _ string) (*Draft, error) {
+	var q api.AppointmentRequest
+	err := json.Unmarshal(raw, &q)
+	start := q.ScheduledStart.UTC()
+	return &Draft{At: &start, Pte: q.Pte}, err
+}
 
 func sendBulk(call func(*api.Client, context.Context, *api.BulkRequest) ([]api.BulkResult, error)) func(context.Context, *sendCtx) (any, error) {
 	return func(ctx context.Context, sc *sendCtx) (any, error) {
@@ -156,7 +227,7 @@ func (s *Store) bulk(ctx context.Context, kind OutboxKind, ids []int64, reason s
 	if len(ids) == 0 {
 		return nil, invalid("no work orders selected")
 	}
-	act := map[OutboxKind]api.Action{KindBulkAccept: api.Accept, KindBulkReject: api.Reject}[kind]
+	act := actions[kind].rule
 	seen := map[int64]bool{}
 	var targets []int64
 	for _, woID := range ids {

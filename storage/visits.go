@@ -63,7 +63,7 @@ func (s *Store) queueVisit(ctx context.Context, kind OutboxKind, summary string,
 		return nil, invalid("%s does not allow back-dating: record the visit as happening now (the service records the time it arrives)",
 			customerLabel(wo))
 	}
-	if visitActions[kind].completes {
+	if kind == KindCheckOut { // the one visit action that carries the completion details
 		if err := api.CheckOutProblem(wo, cs, done); err != nil {
 			return nil, invalid("%s", err.Error())
 		}
@@ -86,41 +86,6 @@ func customerLabel(wo *api.WorkOrder) string {
 		return wo.Customer.Name
 	}
 	return "The customer of " + wo.Name()
-}
-
-// CheckOutWith queues a check-out carrying the completion information the
-// customer requires (repair code, answers to its questions). A Request work
-// order is refused without it, saying what is missing; a PMRM one is
-// checked out and waits in NeedsCompletionDetails (see CompleteWorkDetails).
-func (s *Store) CheckOutWith(ctx context.Context, woID int64, actual *time.Time, comment string, done api.Completion) (*OutboxRow, error) {
-	return s.visit(ctx, KindCheckOut, woID, actual, comment, done)
-}
-
-// CompleteWorkDetails queues the completion details of a work order in
-// NeedsCompletionDetails (PUT /api/workOrder/workDoneDetails), which then
-// becomes CheckedOut and can be invoiced.
-func (s *Store) CompleteWorkDetails(ctx context.Context, woID int64, comment string, done api.Completion) (*OutboxRow, error) {
-	wo, err := s.expected(ctx, woID)
-	if err != nil {
-		return nil, err
-	}
-	if err := wo.Can(api.CompleteDetails); err != nil {
-		return nil, refused(err)
-	}
-	if err := api.CheckText("work-done description", comment, false); err != nil {
-		return nil, refused(err)
-	}
-	cs, err := s.settingsOf(ctx, wo)
-	if err != nil {
-		return nil, err
-	}
-	if err := api.WorkDoneDetailsProblem(wo, cs, done); err != nil {
-		return nil, invalid("%s", err.Error())
-	}
-	id := uuid.NewString()
-	r := &api.WorkDoneDetailsRequest{WorkOrderId: woID, Comment: comment, RepairInfo: done.RepairInfo, CustomFields: done.CustomFields}
-	r.MessageId = id
-	return s.enqueue(ctx, newRow{kind: KindWorkDoneDetails, summary: "Complete details", targets: []int64{woID}, messageID: id, request: r})
 }
 
 // checkOutOutcome is the status a queued check-out will give wo.

@@ -48,7 +48,7 @@ func (d *Desk) bulkAccept(ids []int64) {
 			return
 		}
 		d.list.untick(ids)
-		d.showBulkResult("accept", row.Id, ids)
+		d.showBulkResult("Accept", row, ids)
 	})
 }
 
@@ -134,7 +134,7 @@ func (d *Desk) reject(ids []int64, reason string, failed func(error)) {
 			d.queued("Rejection")
 		default:
 			d.list.untick(ids)
-			d.showBulkResult("reject", row.Id, ids)
+			d.showBulkResult("Reject", row, ids)
 		}
 	})
 }
@@ -170,3 +170,9 @@ func (d *Desk) openLink(link api.DownloadURL) {
 		d.showError(fmt.Errorf("could not open the browser: %w", err))
 	}
 }
+
+// A refused rejection is corrected in its reason dialog.
+var _ = correctIn(storage.FormReason, "in the reason dialog", func(d *Desk, v *detailView, draft *storage.Draft, start func(func())) bool {
+	start(func() { d.showRejectWith([]int64{v.wo.WorkOrderId}, draft.Text, d.stopCorrecting) })
+	return true
+})

@@ -302,7 +302,7 @@ func (t *visitTab) checkOutWrite(at *time.Time) (func(context.Context) error, er
 	// Read now, on the main goroutine: while the person corrects a refused
 	// check-out, the new one replaces it, with the comment it carried.
 	rctx := t.d.actionCtx(woID, storage.GroupVisit)
-	comment := t.d.keptComment(woID, storage.KindCheckOut)
+	comment := t.d.keptComment(woID, storage.FormCheckOut)
 	return func(context.Context) error {
 		_, err := store.CheckOutWith(rctx, woID, at, comment, done)
 		return err

@@ -20,32 +20,10 @@ import (
 // refused, in its words, with Retry, Edit and Discard. The person sees
 // both where they are looking, not only in the status bar's counter.
 
-// queuedNouns name a waiting action in a sentence: "Check-in queued 10:02".
-var queuedNouns = map[storage.OutboxKind]string{
-	storage.KindAccept:                  "Acceptance",
-	storage.KindReject:                  "Rejection",
-	storage.KindBulkAccept:              "Acceptance",
-	storage.KindBulkReject:              "Rejection",
-	storage.KindAppointment:             "Scheduled start",
-	storage.KindCheckIn:                 "Check-in",
-	storage.KindPause:                   "Pause",
-	storage.KindCheckOut:                "Check-out",
-	storage.KindWorkDoneDetails:         "Completion details",
-	storage.KindQuote:                   "Quote",
-	storage.KindMessage:                 "Message",
-	storage.KindAttachment:              "File",
-	storage.KindInvoiceSave:             "Invoice",
-	storage.KindInvoiceSubmit:           "Invoice submission",
-	storage.KindInvoiceDelete:           "Invoice deletion",
-	storage.KindInvoiceAttachmentAdd:    "Invoice file",
-	storage.KindInvoiceAttachmentRemove: "Invoice file removal",
-	storage.KindStepAttachmentAdd:       "Step file",
-	storage.KindStepAttachmentRemove:    "Step file removal",
-}
-
-// queuedNoun names r's action; a kind a newer version wrote by its summary.
+// queuedNoun names r's action in a sentence ("Check-in" in "Check-in
+// queued 10:02"); a kind a newer version wrote by its summary.
 func queuedNoun(r storage.OutboxRow) string {
-	if n, ok := queuedNouns[r.Kind]; ok {
+	if n := r.Kind.Noun(); n != "" {
 		return n
 	}
 	return r.Summary

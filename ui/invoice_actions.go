@@ -6,7 +6,9 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
@@ -216,4 +218,56 @@ func (t *invoiceTab) lastInvoiceAction() (text string, refused bool) {
 		return text, r.State == storage.OutboxFailed
 	}
 	return "", false
+}
+
+// A refused invoice save is corrected in the invoice form, as unsaved
+// edits; a refused submission carries no content (it submits the invoice as
+// saved), so the tab is only shown.
+var _ = correctIn(storage.FormInvoice, "in the Invoice tab", func(d *Desk, v *detailView, draft *storage.Draft, start func(func())) bool {
+	t, ok := tabIn[*invoiceTab](v)
+	if !ok {
+		return false
+	}
+	v.selectTab(t)
+	if draft.Invoice == nil {
+		start(nil)
+		return true
+	}
+	d.unlessTyped(t.holdsOther(*draft.Invoice), "The Invoice tab holds changes you have not saved.", "invoice", func() {
+		start(func() { t.editDraft(*draft.Invoice) })
+	})
+	return true
+})
+
+// holdsOther reports whether the invoice form holds unsaved changes other
+// than the refused save's content.
+func (t *invoiceTab) holdsOther(inv api.Invoice) bool {
+	return t.dirty && invoiceKey(t.inv) != invoiceKey(inv)
+}
+
+// invoiceKey is what the person edits of an invoice, to compare two.
+func invoiceKey(inv api.Invoice) string {
+	var b strings.Builder
+	date := ""
+	if inv.InvoiceDate != nil {
+		date = inv.InvoiceDate.UTC().Format(time.RFC3339)
+	}
+	fmt.Fprintf(&b, "%s|%s|%s", inv.InvoiceNumber, date, inv.DiscountAmount.Amount)
+	for _, l := range inv.LineItems {
+		b.WriteString("\n" + lineKey(l))
+	}
+	return b.String()
+}
+
+// editDraft puts a refused invoice save back into the form, as unsaved edits.
+func (t *invoiceTab) editDraft(inv api.Invoice) {
+	inv.LineItems = append([]api.LineItem(nil), inv.LineItems...)
+	inv.WorkOrderId = t.wo.WorkOrderId
+	inv.Currency = t.wo.Currency
+	inv.StampCurrency()
+	t.inv = inv
+	t.dirty = true
+	t.renderDraft()
+	t.recompute()
+	t.relayout()
 }

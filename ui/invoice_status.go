@@ -84,7 +84,7 @@ func (t *invoiceTab) renderStatus() {
 	ok, why := t.editable()
 	// A submitted, authorized or paid invoice is not a fault: only a
 	// rejected or recalled work order warrants the warning colour.
-	if t.wo.Status == api.StatusRejected || t.wo.Status == api.StatusRecalled {
+	if t.wo.Status.Closed() {
 		t.editNote.Importance = widget.WarningImportance
 	} else {
 		t.editNote.Importance = widget.MediumImportance

@@ -153,47 +153,38 @@ func (d *Desk) showConnectOffice() {
 	dlg.Show()
 }
 
-// colleagueVerbs says what a colleague did, by the action of the hub's
-// event for a write made through it.
-var colleagueVerbs = map[string]string{
-	"Accepted":                 "accepted",
-	"RejectedByContractor":     "rejected",
-	"AppointmentSet":           "set the appointment of",
-	"CheckedIn":                "checked in on",
-	"Paused":                   "paused",
-	"CheckedOut":               "checked out of",
-	"QuoteSubmitted":           "submitted a quote for",
-	"MessageSent":              "sent a message on",
-	"AttachmentAdded":          "added an attachment to",
-	"AttachmentDeleted":        "deleted an attachment of",
-	"InvoiceSaved":             "saved the invoice of",
-	"InvoiceDeleted":           "deleted the invoice of",
-	"InvoiceSubmitted":         "submitted the invoice of",
-	"InvoiceAttachmentAdded":   "added an invoice attachment to",
-	"InvoiceAttachmentDeleted": "deleted an invoice attachment of",
-	"StepAttachmentAdded":      "added a step photo to",
-	"StepAttachmentDeleted":    "deleted a step photo of",
+// colleagueVerb says what a colleague did through the hub, by the action
+// of the hub's event for the write: "checked in" and, joined to the work
+// order, "checked in on"; "changed" for an action this build cannot word.
+func colleagueVerb(action string) (verb, didTo string) {
+	w, ok := storage.ColleagueWording(action)
+	if !ok {
+		return "changed", "changed"
+	}
+	return w.Verb, w.DidTo()
 }
 
 // colleagueDid is an Activity title for what someone did through the hub:
-// "Ben Okafor accepted".
+// "Ben Okafor accepted" (the object is the work order the Activity tab is on).
 func colleagueDid(name, action string) string {
-	verb, ok := colleagueVerbs[action]
-	if !ok {
-		verb = "changed"
-	}
-	// "set the appointment of" → "set the appointment"; "checked in on" →
-	// "checked in": the object is the work order the Activity tab is on.
-	for _, p := range []string{" of", " to", " for", " on"} {
-		if strings.HasSuffix(verb, p) && verb != "checked out of" {
-			verb = strings.TrimSuffix(verb, p)
-			break
-		}
-	}
-	if verb == "checked out of" {
-		verb = "checked out"
-	}
+	verb, _ := colleagueVerb(action)
 	return name + " " + verb
+}
+
+// colleagueDidThis says it of the work order shown: "Ben Okafor checked in on this".
+func colleagueDidThis(name, action string) string {
+	_, didTo := colleagueVerb(action)
+	return name + " " + didTo + " this"
+}
+
+// colleagueBefore explains a refusal by what someone did first, at at:
+// "Already accepted by Ben Okafor at 10:02.", or for an action without a
+// past tense "Ben Okafor saved the invoice of this at 10:02, before you."
+func colleagueBefore(name, action, at string) string {
+	if w, ok := storage.ColleagueWording(action); ok && w.Past != "" {
+		return "Already " + w.Past + " by " + name + " at " + at + "."
+	}
+	return colleagueDidThis(name, action) + " at " + at + ", before you."
 }
 
 // colleagueRecently is how long a colleague's change marks a work order's
@@ -208,46 +199,14 @@ func (d *Desk) colleagueNote(woID int64) string {
 	if e == nil || nowFunc().Sub(at) > colleagueRecently {
 		return ""
 	}
-	verb, ok := colleagueVerbs[e.Header.Action]
-	if !ok {
-		verb = "changed"
-	}
-	return e.PerformedBy + " " + verb + " this · " + localTime(at)
-}
-
-// colleaguePast words a refusal's cause: "Already accepted by Ben Okafor".
-var colleaguePast = map[string]string{
-	"Accepted":             "accepted",
-	"RejectedByContractor": "rejected",
-	"CheckedIn":            "checked in",
-	"Paused":               "paused",
-	"CheckedOut":           "checked out",
-	"InvoiceSubmitted":     "invoiced",
-}
-
-// colleagueConflicts are, by the kind of one of our actions, the things a
-// colleague may have done first that explain its refusal. A message or a
-// file never conflicts: a colleague's message is no reason for ours.
-var colleagueConflicts = map[storage.OutboxKind][]string{
-	storage.KindAccept:        {"Accepted", "RejectedByContractor"},
-	storage.KindBulkAccept:    {"Accepted", "RejectedByContractor"},
-	storage.KindReject:        {"Accepted", "RejectedByContractor"},
-	storage.KindBulkReject:    {"Accepted", "RejectedByContractor"},
-	storage.KindAppointment:   {"RejectedByContractor", "CheckedOut"},
-	storage.KindCheckIn:       {"CheckedIn", "CheckedOut", "RejectedByContractor"},
-	storage.KindPause:         {"Paused", "CheckedOut"},
-	storage.KindCheckOut:      {"CheckedOut", "Paused"},
-	storage.KindQuote:         {"QuoteSubmitted"},
-	storage.KindInvoiceSave:   {"InvoiceSubmitted", "InvoiceDeleted"},
-	storage.KindInvoiceSubmit: {"InvoiceSubmitted", "InvoiceDeleted"},
-	storage.KindInvoiceDelete: {"InvoiceSubmitted", "InvoiceDeleted"},
+	return colleagueDidThis(e.PerformedBy, e.Header.Action) + " · " + localTime(at)
 }
 
 // colleagueFirst explains a refused action of ours by what a colleague did
 // first that conflicts with it, when the hub's events say so: "Already
 // accepted by Ben Okafor at 10:02."
 func (d *Desk) colleagueFirst(woID int64, r storage.OutboxRow) string {
-	conflicts := colleagueConflicts[r.Kind]
+	conflicts := r.Kind.Conflicts()
 	if r.State != storage.OutboxFailed || len(conflicts) == 0 {
 		return ""
 	}
@@ -259,14 +218,7 @@ func (d *Desk) colleagueFirst(woID int64, r storage.OutboxRow) string {
 	if e == nil {
 		return ""
 	}
-	if past, ok := colleaguePast[e.Header.Action]; ok {
-		return "Already " + past + " by " + e.PerformedBy + " at " + localTime(at) + "."
-	}
-	verb, ok := colleagueVerbs[e.Header.Action]
-	if !ok {
-		verb = "changed"
-	}
-	return e.PerformedBy + " " + verb + " this at " + localTime(at) + ", before you."
+	return colleagueBefore(e.PerformedBy, e.Header.Action, localTime(at))
 }
 
 // lastColleague is the newest event, at or before until, of something a

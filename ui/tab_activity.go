@@ -165,23 +165,17 @@ func (d *Desk) lastActionText(woID int64) string {
 	return "Last action: " + actionText(latest) + " — " + outboxStateText(latest)
 }
 
-// bulkVerbs are the words of a bulk action: its title ("Accept 2 work
-// orders") and its outcome ("2 work orders accepted").
-var bulkVerbs = map[string]struct{ title, past string }{
-	"accept": {"Accept", "accepted"},
-	"reject": {"Reject", "rejected"},
-}
-
 // bulkMaxLines is how many work orders the result dialog lists before it
 // scrolls instead of growing.
 const bulkMaxLines = 12
 
-// showBulkResult lists each work order of a bulk action (action "accept"
-// or "reject") with its outcome, updating as the outbox row is sent; its
-// first line says where the whole action stands ("2 work orders accepted"),
-// and the dialog is as tall as what it lists.
-func (d *Desk) showBulkResult(action string, rowID int64, ids []int64) {
-	verbs := bulkVerbs[action]
+// showBulkResult lists each work order of bulk action row (titled as the
+// view's button says it: "Accept") with its outcome, updating as the
+// outbox row is sent; its first line says where the whole action stands
+// ("2 work orders accepted", in the action's past tense from its table
+// entry), and the dialog is as tall as what it lists.
+func (d *Desk) showBulkResult(title string, row *storage.OutboxRow, ids []int64) {
+	rowID, past := row.Id, row.Kind.Colleague().Past
 	outcome := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	outcome.Wrapping = fyne.TextWrapWord
 	lines := widget.NewLabel("")
@@ -191,7 +185,7 @@ func (d *Desk) showBulkResult(action string, rowID int64, ids []int64) {
 	if len(ids) > bulkMaxLines {
 		content = container.NewVScroll(body)
 	}
-	dlg := dialog.NewCustom(fmt.Sprintf("%s %d work orders", verbs.title, len(ids)), "Close", content, d.win)
+	dlg := dialog.NewCustom(fmt.Sprintf("%s %d work orders", title, len(ids)), "Close", content, d.win)
 	fit := func() {
 		if len(ids) > bulkMaxLines {
 			dlg.Resize(fyne.NewSize(560, 420))
@@ -209,7 +203,7 @@ func (d *Desk) showBulkResult(action string, rowID int64, ids []int64) {
 			lines.SetText(sentence(err.Error()))
 		} else {
 			r := bulkResults(d, row, ids)
-			outcome.SetText(r.outcome(verbs.past, len(ids)))
+			outcome.SetText(r.outcome(past, len(ids)))
 			lines.SetText(strings.Join(r.lines, "\n"))
 		}
 		fit()

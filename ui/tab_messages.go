@@ -248,3 +248,34 @@ func (e *messageEntry) TypedShortcut(s fyne.Shortcut) {
 		e.Entry.TypedShortcut(s)
 	}
 }
+
+// A refused message is corrected in the compose box.
+var _ = correctIn(storage.FormMessage, "in the Messages tab", func(d *Desk, v *detailView, draft *storage.Draft, start func(func())) bool {
+	t, ok := tabIn[*messagesTab](v)
+	if !ok {
+		return false
+	}
+	v.selectTab(t)
+	d.unlessTyped(t.holdsOther(draft), "The Messages tab holds a message you have not sent.", "message", func() {
+		start(func() { t.edit(draft.Text, draft.Visibility) })
+	})
+	return true
+})
+
+// edit puts a refused message back into the compose box.
+func (t *messagesTab) edit(text string, vis api.MessageVisibility) {
+	t.text.SetText(text)
+	if label, ok := visibilityLabels[vis]; ok {
+		t.vis.SetSelected(label)
+	}
+	if c := fyne.CurrentApp().Driver().CanvasForObject(t.text); c != nil {
+		c.Focus(t.text)
+	}
+}
+
+// holdsOther reports whether the compose box holds a message other than
+// the refused one.
+func (t *messagesTab) holdsOther(d *storage.Draft) bool {
+	typed := strings.TrimSpace(t.text.Text)
+	return typed != "" && typed != strings.TrimSpace(d.Text)
+}

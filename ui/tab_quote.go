@@ -319,3 +319,40 @@ func quoteExample(wo *api.WorkOrder) string {
 	}
 	return rounded.StringFixed(int32(api.MinorUnits(wo.Currency)))
 }
+
+// A refused quote is corrected in the quote form.
+var _ = correctIn(storage.FormQuote, "in the Quote tab", func(d *Desk, v *detailView, draft *storage.Draft, start func(func())) bool {
+	t, ok := tabIn[*quoteTab](v)
+	if !ok {
+		return false
+	}
+	v.selectTab(t)
+	d.unlessTyped(t.holdsOther(draft), "The Quote tab holds a quote you have not submitted.", "quote", func() {
+		start(func() {
+			t.clearForm()
+			t.prefill(draft.Amount, draft.Lines, draft.Text)
+		})
+	})
+	return true
+})
+
+// holdsOther reports whether the quote form holds an amount, reason or
+// lines other than the refused quote's.
+func (t *quoteTab) holdsOther(d *storage.Draft) bool {
+	reason := strings.TrimSpace(t.reason.Text)
+	if strings.TrimSpace(t.amount.Text) == "" && reason == "" && len(t.lines) == 0 {
+		return false
+	}
+	if reason != strings.TrimSpace(d.Text) || len(t.lines) != len(d.Lines) {
+		return true
+	}
+	if len(t.lines) == 0 {
+		return strings.TrimSpace(t.amount.Text) != amountText(d.Amount)
+	}
+	for i, l := range t.lines {
+		if lineKey(l) != lineKey(d.Lines[i]) {
+			return true
+		}
+	}
+	return false
+}

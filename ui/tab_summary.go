@@ -193,7 +193,7 @@ func nteExplanation(n api.Nte) string {
 // service, so from then on the invoice's status (from the replica) says
 // what comes next.
 func (d *Desk) nextStepText(wo *api.WorkOrder) string {
-	if wo.Status != api.StatusRejected && wo.Status != api.StatusRecalled {
+	if !wo.Status.Closed() {
 		if next := invoiceNextStep(d.storedInvoice(wo.WorkOrderId)); next != "" {
 			return statusText(wo.Status) + " · " + next
 		}

@@ -80,10 +80,10 @@ func newVisitTab(d *Desk) *visitTab {
 		}
 	})
 	t.when.SetSelected(whenNow)
-	t.checkIn = widget.NewButtonWithIcon("Check in", theme.LoginIcon(), func() { t.onVisit("Check in") })
+	t.checkIn = widget.NewButtonWithIcon("Check in", theme.LoginIcon(), func() { t.onVisit("Check in", t.visitWrite((*storage.Store).CheckIn), nil) })
 	t.checkIn.Importance = widget.HighImportance
-	t.pause = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), func() { t.onVisit("Pause") })
-	t.checkOut = widget.NewButtonWithIcon("Check out", theme.LogoutIcon(), func() { t.onVisit("Check out") })
+	t.pause = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), func() { t.onVisit("Pause", t.visitWrite((*storage.Store).Pause), nil) })
+	t.checkOut = widget.NewButtonWithIcon("Check out", theme.LogoutIcon(), func() { t.onVisit("Check out", t.checkOutWrite, t.confirmDetailsLater) })
 	t.rules = widget.NewLabel("")
 	t.rules.Wrapping = fyne.TextWrapWord
 	t.rules.Importance = widget.LowImportance
@@ -165,6 +165,9 @@ func (t *visitTab) show(wo *api.WorkOrder) {
 
 // visitRules explains which visit actions the status allows, and why not the others.
 func visitRules(s api.WorkOrderStatus) string {
+	if s.Closed() {
+		return "Nothing can be done on a " + strings.ToLower(statusText(s)) + " work order."
+	}
 	switch s {
 	case api.StatusNew:
 		return "Accept the work order first: check-in is possible once it is Accepted."
@@ -178,8 +181,6 @@ func visitRules(s api.WorkOrderStatus) string {
 		return "Checked out without the details the customer requires: fill them in and Complete details. The invoice can be submitted after that."
 	case api.StatusCheckedOut, api.StatusVerified:
 		return "The visit is complete: checked out."
-	case api.StatusRejected, api.StatusRecalled:
-		return "Nothing can be done on a " + strings.ToLower(statusText(s)) + " work order."
 	case api.StatusOnHold:
 		return "The customer put this work order on hold: no visit actions until they release it."
 	}
@@ -222,7 +223,22 @@ func actualActionDate(when string, date *time.Time, at *timePicker, now time.Tim
 	return &t, nil
 }
 
-func (t *visitTab) onVisit(action string) {
+// visitWrite is the store write of a check-in or pause (queue) of the work
+// order shown when tapped, at the moment chosen; it carries nothing else
+// from the form.
+func (t *visitTab) visitWrite(queue func(*storage.Store, context.Context, int64, *time.Time, string) (*storage.OutboxRow, error)) func(*time.Time) (func(context.Context) error, error) {
+	store, woID := t.d.store, t.wo.WorkOrderId
+	return func(at *time.Time) (func(context.Context) error, error) {
+		rctx := t.d.actionCtx(woID, storage.GroupVisit) // read now: a correction replaces the refused one
+		return func(context.Context) error { _, err := queue(store, rctx, woID, at, ""); return err }, nil
+	}
+}
+
+// onVisit queues the visit action the button labelled action stands for:
+// write makes its store write for the moment chosen (or says what is
+// missing), and confirm, if set, may first ask the person (running queue
+// on yes) and reports whether it did.
+func (t *visitTab) onVisit(action string, write func(at *time.Time) (func(context.Context) error, error), confirm func(queue func()) bool) {
 	wo := t.wo
 	at, err := actualActionDate(t.when.Selected, t.backDate.Date, t.backTime, nowFunc())
 	if err != nil {
@@ -230,28 +246,20 @@ func (t *visitTab) onVisit(action string) {
 		return
 	}
 	queue := func() {
-		store, woID := t.d.store, wo.WorkOrderId
-		rctx := t.d.actionCtx(woID, storage.GroupVisit) // read now: a correction replaces the refused one
-		var write func(ctx context.Context) error
-		switch action {
-		case "Check in":
-			write = func(context.Context) error { _, err := store.CheckIn(rctx, woID, at, ""); return err }
-		case "Pause":
-			write = func(context.Context) error { _, err := store.Pause(rctx, woID, at, ""); return err }
-		case "Check out":
-			if write, err = t.checkOutWrite(at); err != nil {
-				t.d.showError(err)
-				return
-			}
+		woID := wo.WorkOrderId
+		w, err := write(at)
+		if err != nil {
+			t.d.showError(err)
+			return
 		}
 		// All three wait: a pause tapped while the check-in is still
 		// being queued would be judged before it.
-		t.d.act([]fyne.Disableable{t.checkIn, t.pause, t.checkOut}, write, t.queued(woID, func() { t.when.SetSelected(whenNow) }))
+		t.d.act([]fyne.Disableable{t.checkIn, t.pause, t.checkOut}, w, t.queued(woID, func() { t.when.SetSelected(whenNow) }))
 	}
 	if at == nil && t.confirmRealTime(action, queue) {
 		return
 	}
-	if action == "Check out" && t.confirmDetailsLater(queue) {
+	if confirm != nil && confirm(queue) {
 		return
 	}
 	queue()
@@ -304,4 +312,67 @@ func dateAndTime(date *dateEntry, at *timePicker) *fyne.Container {
 func wrapped(l *widget.Label) *widget.Label {
 	l.Wrapping = fyne.TextWrapWord
 	return l
+}
+
+// A refused scheduled start is corrected in its pickers; a refused
+// check-in, pause or check-out in "when did it happen", a check-out with
+// its completion details.
+var (
+	_ = correctIn(storage.FormSchedule, "in the Visit tab", func(d *Desk, v *detailView, draft *storage.Draft, start func(func())) bool {
+		t, ok := tabIn[*visitTab](v)
+		if ok {
+			v.selectTab(t)
+			start(func() { t.editSchedule(draft.At) })
+		}
+		return ok
+	})
+	_ = correctIn(storage.FormVisit, "in the Visit tab", func(d *Desk, v *detailView, draft *storage.Draft, start func(func())) bool {
+		return correctVisit(d, v, draft, start, false)
+	})
+	_ = correctIn(storage.FormCheckOut, "in the Visit tab", func(d *Desk, v *detailView, draft *storage.Draft, start func(func())) bool {
+		return correctVisit(d, v, draft, start, true)
+	})
+)
+
+// correctVisit puts a refused visit action back: its moment and, for a
+// check-out (completes), its completion details.
+func correctVisit(d *Desk, v *detailView, draft *storage.Draft, start func(func()), completes bool) bool {
+	t, ok := tabIn[*visitTab](v)
+	if !ok {
+		return false
+	}
+	v.selectTab(t)
+	typed := completes && t.form.holdsOther(draft.Completion)
+	d.unlessTyped(typed, "The check-out form holds completion details you have not sent.", "check-out", func() {
+		start(func() {
+			t.editVisit(draft.At)
+			if completes {
+				t.form.fill(draft.Completion)
+			}
+		})
+	})
+	return true
+}
+
+// editSchedule puts a refused scheduled start back into its pickers.
+func (t *visitTab) editSchedule(at *time.Time) {
+	if at == nil {
+		return
+	}
+	lt := at.In(time.Local)
+	t.schedDate.SetDate(&lt)
+	t.schedTime.setTime(lt)
+}
+
+// editVisit puts the moment of a refused check-in, pause or check-out back:
+// the back-dated time, or "now" for one recorded as it was sent.
+func (t *visitTab) editVisit(at *time.Time) {
+	if at == nil {
+		t.when.SetSelected(whenNow)
+		return
+	}
+	lt := at.In(time.Local)
+	t.when.SetSelected(whenEarlier)
+	t.backDate.SetDate(&lt)
+	t.backTime.setTime(lt)
 }

@@ -147,6 +147,9 @@ func quoteColor(q api.QuoteStatus) color.Color {
 }
 
 func statusColor(s api.WorkOrderStatus) color.Color {
+	if s.Closed() {
+		return colRejected
+	}
 	switch s {
 	case api.StatusNew:
 		return colRequested
@@ -156,8 +159,6 @@ func statusColor(s api.WorkOrderStatus) color.Color {
 		return colActive
 	case api.StatusCheckedOut, api.StatusVerified:
 		return colApproved
-	case api.StatusRejected, api.StatusRecalled:
-		return colRejected
 	}
 	return colNeutral
 }

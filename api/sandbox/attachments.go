@@ -18,6 +18,22 @@ import (
 	"github.com/workorderdesk/workdesk/api/serve"
 )
 
+// The endpoints this file answers.
+var _ = endpoints(
+	endpoint{"GET", "/api/attachments", kindRead, (*call).listAttachments},
+	endpoint{"POST", "/api/attachments", kindUpload, (*call).uploadAttachment},
+	endpoint{"DELETE", "/api/attachments", kindMutate, (*call).deleteAttachment},
+	endpoint{"GET", "/api/attachments/downloadurl", kindRead, (*call).attachmentLink},
+	endpoint{"GET", "/api/invoice/attachments", kindRead, (*call).listInvoiceAttachments},
+	endpoint{"POST", "/api/invoice/attachments", kindUpload, (*call).uploadInvoiceAttachment},
+	endpoint{"DELETE", "/api/invoice/attachments", kindMutate, (*call).deleteInvoiceAttachment},
+	endpoint{"GET", "/api/invoice/attachments/getdownloadurl", kindRead, (*call).invoiceAttachmentLink},
+	endpoint{"GET", "/api/procedure/step/attachments", kindRead, (*call).listStepAttachments},
+	endpoint{"POST", "/api/procedure/step/attachments", kindUpload, (*call).uploadStepAttachment},
+	endpoint{"DELETE", "/api/procedure/step/attachments", kindMutate, (*call).deleteStepAttachment},
+	endpoint{"GET", "/api/procedure/step/attachments/getdownloadurl", kindRead, (*call).stepAttachmentLink},
+)
+
 // LinkLifetime is how long a download link works (spec §8 for step
 // attachments; assumption: the same for work order and invoice attachments).
 const LinkLifetime = 15 * time.Minute

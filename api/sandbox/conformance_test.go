@@ -155,6 +155,7 @@ func judge(wo *api.WorkOrder, a api.Action, ref api.StepRef, inv *api.Invoice) e
 // disagreement means the window offers what the service refuses, or hides
 // what it allows.
 func TestWorkflowConformance(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *Options) { o.WorkOrders = 600 })
 	var cases []conformCase
 	for _, st := range api.AllStatuses {

@@ -8,6 +8,12 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 )
 
+// The endpoints this file answers.
+var _ = endpoints(
+	endpoint{"PUT", "/api/workorder/workdonedetails", kindMutate, (*call).workDoneDetails},
+	endpoint{"GET", "/api/customersettings", kindRead, (*call).customerSettings},
+)
+
 // spec.md lists neither GET /api/customerSettings nor PUT
 // /api/workOrder/workDoneDetails, nor what check-out carries beyond
 // ActualActionDate; service-facts §4.1 and §7 document all three. The spec

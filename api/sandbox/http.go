@@ -30,6 +30,33 @@ type route struct {
 	fn   func(c *call) (any, error)
 }
 
+// endpoint is one route the sandbox answers. Each area's file declares its
+// own beside their handlers (see endpoints), so the oracle of an action is
+// one file.
+type endpoint struct {
+	method string
+	path   string // as normalizePath leaves it
+	kind   routeKind
+	fn     func(c *call) (any, error)
+}
+
+// routeTable is every endpoint, by path and method.
+var routeTable = map[string]map[string]route{}
+
+// endpoints adds es to the route table, at package initialization.
+func endpoints(es ...endpoint) bool {
+	for _, e := range es {
+		if routeTable[e.path] == nil {
+			routeTable[e.path] = map[string]route{}
+		}
+		if _, dup := routeTable[e.path][e.method]; dup {
+			panic("sandbox: " + e.method + " " + e.path + " is declared twice")
+		}
+		routeTable[e.path][e.method] = route{e.kind, e.fn}
+	}
+	return true
+}
+
 // call is one API request being answered.
 type call struct {
 	s     *Sandbox
@@ -42,31 +69,6 @@ type call struct {
 }
 
 func (s *Sandbox) routes() http.Handler {
-	table := map[string]map[string]route{
-		"/api/workorder/search":                          {"POST": {kindReadBody, (*call).search}},
-		"/api/workorder":                                 {"GET": {kindRead, (*call).getWorkOrders}},
-		"/api/workorder/accept":                          {"PUT": {kindMutate, (*call).accept}},
-		"/api/workorder/reject":                          {"PUT": {kindMutate, (*call).reject}},
-		"/api/bulk/accept":                               {"PUT": {kindMutate, (*call).bulkAccept}},
-		"/api/bulk/reject":                               {"PUT": {kindMutate, (*call).bulkReject}},
-		"/api/workorder/appointmentinfo":                 {"PUT": {kindMutate, (*call).appointment}},
-		"/api/workorder/checkin":                         {"PUT": {kindMutate, (*call).checkIn}},
-		"/api/workorder/pause":                           {"PUT": {kindMutate, (*call).pause}},
-		"/api/workorder/checkout":                        {"PUT": {kindMutate, (*call).checkOut}},
-		"/api/workorder/workdonedetails":                 {"PUT": {kindMutate, (*call).workDoneDetails}},
-		"/api/customersettings":                          {"GET": {kindRead, (*call).customerSettings}},
-		"/api/workorder/quotesubmit":                     {"PUT": {kindMutate, (*call).quoteSubmit}},
-		"/api/messages":                                  {"GET": {kindRead, (*call).listMessages}, "POST": {kindMutate, (*call).postMessage}},
-		"/api/attachments":                               {"GET": {kindRead, (*call).listAttachments}, "POST": {kindUpload, (*call).uploadAttachment}, "DELETE": {kindMutate, (*call).deleteAttachment}},
-		"/api/attachments/downloadurl":                   {"GET": {kindRead, (*call).attachmentLink}},
-		"/api/invoice":                                   {"GET": {kindRead, (*call).getInvoice}, "PUT": {kindMutate, (*call).saveInvoice}, "DELETE": {kindMutate, (*call).deleteInvoice}},
-		"/api/invoice/pricelist":                         {"GET": {kindRead, (*call).priceList}},
-		"/api/invoice/submit":                            {"PUT": {kindMutate, (*call).submitInvoice}},
-		"/api/invoice/attachments":                       {"GET": {kindRead, (*call).listInvoiceAttachments}, "POST": {kindUpload, (*call).uploadInvoiceAttachment}, "DELETE": {kindMutate, (*call).deleteInvoiceAttachment}},
-		"/api/invoice/attachments/getdownloadurl":        {"GET": {kindRead, (*call).invoiceAttachmentLink}},
-		"/api/procedure/step/attachments":                {"GET": {kindRead, (*call).listStepAttachments}, "POST": {kindUpload, (*call).uploadStepAttachment}, "DELETE": {kindMutate, (*call).deleteStepAttachment}},
-		"/api/procedure/step/attachments/getdownloadurl": {"GET": {kindRead, (*call).stepAttachmentLink}},
-	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p := serve.Route(r.URL.EscapedPath())
 		switch {
@@ -80,7 +82,7 @@ func (s *Sandbox) routes() http.Handler {
 			s.serveControl(w, r, p)
 			return
 		}
-		methods, ok := table[p]
+		methods, ok := routeTable[p]
 		if !ok {
 			serve.WriteError(w, serve.NotFound(), serve.MessageId(r.URL.Query(), nil))
 			return

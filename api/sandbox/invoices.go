@@ -10,6 +10,15 @@ import (
 	"github.com/workorderdesk/workdesk/api/serve"
 )
 
+// The endpoints this file answers.
+var _ = endpoints(
+	endpoint{"GET", "/api/invoice", kindRead, (*call).getInvoice},
+	endpoint{"PUT", "/api/invoice", kindMutate, (*call).saveInvoice},
+	endpoint{"DELETE", "/api/invoice", kindMutate, (*call).deleteInvoice},
+	endpoint{"GET", "/api/invoice/pricelist", kindRead, (*call).priceList},
+	endpoint{"PUT", "/api/invoice/submit", kindMutate, (*call).submitInvoice},
+)
+
 // invoiceOrder finds a work order for an invoice operation. Orders created
 // before version 4.1 stay invisible until Completed (spec §9.2); the
 // service then behaves as if they did not exist, hence 3005.

@@ -5,6 +5,12 @@ import (
 	"github.com/workorderdesk/workdesk/api/serve"
 )
 
+// The endpoints this file answers.
+var _ = endpoints(
+	endpoint{"GET", "/api/messages", kindRead, (*call).listMessages},
+	endpoint{"POST", "/api/messages", kindMutate, (*call).postMessage},
+)
+
 func (c *call) listMessages() (any, error) {
 	o, err := c.queryOrder()
 	if err != nil {

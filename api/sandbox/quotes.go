@@ -7,6 +7,11 @@ import (
 	"github.com/workorderdesk/workdesk/api/serve"
 )
 
+// The endpoints this file answers.
+var _ = endpoints(
+	endpoint{"PUT", "/api/workorder/quotesubmit", kindMutate, (*call).quoteSubmit},
+)
+
 // quoteSubmit follows spec §3: from no quote, Requested or Rejected to
 // Submitted; the NTE is unchanged until the customer approves.
 func (c *call) quoteSubmit() (any, error) {

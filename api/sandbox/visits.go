@@ -7,6 +7,14 @@ import (
 	"github.com/workorderdesk/workdesk/api/serve"
 )
 
+// The endpoints this file answers.
+var _ = endpoints(
+	endpoint{"PUT", "/api/workorder/appointmentinfo", kindMutate, (*call).appointment},
+	endpoint{"PUT", "/api/workorder/checkin", kindMutate, (*call).checkIn},
+	endpoint{"PUT", "/api/workorder/pause", kindMutate, (*call).pause},
+	endpoint{"PUT", "/api/workorder/checkout", kindMutate, (*call).checkOut},
+)
+
 // futureSkew is how far ahead of the sandbox's clock an ActualActionDate may
 // be at a customer that allows back-dating: two clocks never agree exactly,
 // and a date a person picked as "a minute ago" on a machine running a little

@@ -10,6 +10,16 @@ import (
 	"github.com/workorderdesk/workdesk/api/serve"
 )
 
+// The endpoints this file answers.
+var _ = endpoints(
+	endpoint{"POST", "/api/workorder/search", kindReadBody, (*call).search},
+	endpoint{"GET", "/api/workorder", kindRead, (*call).getWorkOrders},
+	endpoint{"PUT", "/api/workorder/accept", kindMutate, (*call).accept},
+	endpoint{"PUT", "/api/workorder/reject", kindMutate, (*call).reject},
+	endpoint{"PUT", "/api/bulk/accept", kindMutate, (*call).bulkAccept},
+	endpoint{"PUT", "/api/bulk/reject", kindMutate, (*call).bulkReject},
+)
+
 // search answers POST /api/workOrder/search in LastUpdate order. Assumption:
 // no paging (the real paging parameters are unknown), date ranges inclusive
 // at both ends, WorkOrderNumber matched exactly but case-insensitively.

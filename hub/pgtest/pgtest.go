@@ -1,11 +1,14 @@
 // Package pgtest starts a throwaway PostgreSQL cluster from the system's
-// postgresql package for tests: initdb into a temporary folder, the server on
-// a free loopback port with its unix socket in that folder, and a fresh
-// database per test. PostgreSQL refuses to run as root, so when the tests run
-// as root (CI) the cluster runs as the `postgres` user the package creates.
+// postgresql package for tests: initdb into a temporary folder (in memory
+// when /dev/shm has room, see DirEnv), the server on a free loopback port
+// with its unix socket in that folder, and a fresh database per test
+// (copied from a template made once, see Template). PostgreSQL refuses to
+// run as root, so when the tests run as root (CI) the cluster runs as the
+// `postgres` user the package creates.
 package pgtest
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -68,15 +71,25 @@ func Start() (*Cluster, error) {
 		return nil, err
 	}
 	c := &Cluster{bin: bin, done: make(chan error, 1)}
-	parent := ""
+	parent := os.Getenv(DirEnv)
+	if parent == "" {
+		parent = memoryDir()
+	}
 	if os.Geteuid() == 0 {
 		if c.as, err = postgresUser(); err != nil {
 			return nil, err
 		}
 		// The test's own TMPDIR may sit under /root, which postgres cannot enter.
-		parent = "/tmp"
+		if parent == "" {
+			parent = "/tmp"
+		}
 	}
+	removeAbandoned(parent)
 	if c.dir, err = os.MkdirTemp(parent, "pgtest-"); err != nil {
+		return nil, fmt.Errorf("pgtest: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(c.dir, ownerFile), []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+		c.cleanup()
 		return nil, fmt.Errorf("pgtest: %w", err)
 	}
 	if c.as != nil {
@@ -101,6 +114,33 @@ func Start() (*Cluster, error) {
 		if attempt == 4 {
 			c.cleanup()
 			return nil, err
+		}
+	}
+}
+
+// DirEnv names the folder clusters are made in; unset, /dev/shm when it
+// is a roomy tmpfs (see memoryDir), else the temporary folder.
+const DirEnv = "PGTEST_DIR"
+
+// ownerFile, in a cluster's folder, holds the pid of the test binary that
+// made it.
+const ownerFile = "owner.pid"
+
+// removeAbandoned removes the cluster folders in parent left by test
+// binaries that were killed before they could (their server died with
+// them): in memory, they would hold it until the machine restarts.
+func removeAbandoned(parent string) {
+	if parent == "" {
+		parent = os.TempDir()
+	}
+	dirs, _ := filepath.Glob(filepath.Join(parent, "pgtest-*"))
+	for _, d := range dirs {
+		b, err := os.ReadFile(filepath.Join(d, ownerFile))
+		if err != nil {
+			continue // being made, or not ours to judge
+		}
+		if pid, err := strconv.Atoi(string(b)); err == nil && !alive(pid) {
+			os.RemoveAll(d)
 		}
 	}
 }
@@ -134,7 +174,12 @@ func (c *Cluster) start(bin, data string) error {
 	if err != nil {
 		return fmt.Errorf("pgtest: %w", err)
 	}
-	logf, err := os.Create(filepath.Join(c.dir, "server.log"))
+	return c.startOn(bin, data, port)
+}
+
+// startOn runs postgres on port (see start).
+func (c *Cluster) startOn(bin, data string, port int) error {
+	logf, err := os.OpenFile(filepath.Join(c.dir, "server.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return fmt.Errorf("pgtest: %w", err)
 	}
@@ -143,6 +188,9 @@ func (c *Cluster) start(bin, data string) error {
 	cmd := exec.Command(filepath.Join(bin, "postgres"), "-D", data, "-p", strconv.Itoa(port), "-k", c.dir,
 		"-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off",
 		"-c", "full_page_writes=off", "-c", "max_connections=300", "-c", "shared_buffers=32MB",
+		// Each database made copies a template through the WAL: recycle it
+		// soon, so a cluster in memory stays small.
+		"-c", "max_wal_size=128MB",
 		// A container's small /dev/shm must not fail a query: no POSIX shared memory, no parallel workers.
 		"-c", "dynamic_shared_memory_type=mmap", "-c", "max_parallel_workers_per_gather=0")
 	cmd.Stdout, cmd.Stderr = logf, logf
@@ -190,6 +238,22 @@ func (c *Cluster) URL(name string) string {
 	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s?sslmode=disable", c.Port, name)
 }
 
+// Halt stops the server as an administrator would (a fast shutdown: every
+// session ends, open transactions are rolled back) and keeps its data, for
+// Resume: the database gone away, as a test of what depends on it needs.
+func (c *Cluster) Halt() {
+	if c.srv != nil {
+		c.srv.Process.Signal(syscall.SIGINT)
+		<-c.done
+		c.srv = nil
+	}
+}
+
+// Resume starts a halted server again, on the same port with its data.
+func (c *Cluster) Resume() error {
+	return c.startOn(c.bin, filepath.Join(c.dir, "data"), c.Port)
+}
+
 // Stop shuts the server down at once and removes its folder.
 func (c *Cluster) Stop() {
 	if c.srv != nil {
@@ -217,9 +281,31 @@ func (c *Cluster) Dump(t testing.TB, url string) []byte {
 	return out
 }
 
+// Restore loads dump (Dump's) into a new database for one test, as an
+// office restores a backup, and returns its URL.
+func (c *Cluster) Restore(t testing.TB, dump []byte) string {
+	t.Helper()
+	url := c.NewDB(t)
+	cmd := exec.Command(filepath.Join(c.bin, "psql"), "--quiet", "--no-psqlrc", "--set", "ON_ERROR_STOP=1", "--dbname", url)
+	cmd.Stdin = bytes.NewReader(dump)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("pgtest: restoring a dump: %v\n%s", err, out)
+	}
+	return url
+}
+
 // NewDB creates an empty database for one test and returns its URL; it is
 // dropped when the test ends.
 func (c *Cluster) NewDB(t testing.TB) string {
+	t.Helper()
+	return c.NewDBFrom(t, "")
+}
+
+// NewDBFrom creates a database for one test as a copy of template (made
+// with Template; "" = an empty database) and returns its URL; it is dropped
+// when the test ends. Each test has a database of its own, so tests on one
+// cluster can run in parallel.
+func (c *Cluster) NewDBFrom(t testing.TB, template string) string {
 	t.Helper()
 	name := fmt.Sprintf("t%d_%s", c.seq.Add(1), sanitize(t.Name()))
 	ctx := context.Background()
@@ -228,7 +314,11 @@ func (c *Cluster) NewDB(t testing.TB) string {
 		t.Fatalf("pgtest: %v", err)
 	}
 	defer admin.Close(ctx)
-	if _, err := admin.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize()); err != nil {
+	create := "CREATE DATABASE " + pgx.Identifier{name}.Sanitize()
+	if template != "" {
+		create += " TEMPLATE " + pgx.Identifier{template}.Sanitize()
+	}
+	if _, err := admin.Exec(ctx, create); err != nil {
 		t.Fatalf("pgtest: creating database: %v", err)
 	}
 	t.Cleanup(func() {
@@ -240,6 +330,30 @@ func (c *Cluster) NewDB(t testing.TB) string {
 		admin.Exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{name}.Sanitize()+" WITH (FORCE)")
 	})
 	return c.URL(name)
+}
+
+// Template makes a database called name with setup (given its URL), for
+// NewDBFrom to copy: a schema migrated once for all of a package's tests,
+// rather than in each test. Nobody may connect to it afterwards, since
+// PostgreSQL copies a database only while nobody is connected to it.
+func (c *Cluster) Template(name string, setup func(url string) error) error {
+	ctx := context.Background()
+	admin, err := pgx.Connect(ctx, c.URL("postgres"))
+	if err != nil {
+		return fmt.Errorf("pgtest: %w", err)
+	}
+	defer admin.Close(ctx)
+	id := pgx.Identifier{name}.Sanitize()
+	if _, err := admin.Exec(ctx, "CREATE DATABASE "+id); err != nil {
+		return fmt.Errorf("pgtest: creating the template database: %w", err)
+	}
+	if err := setup(c.URL(name)); err != nil {
+		return fmt.Errorf("pgtest: setting up the template database: %w", err)
+	}
+	if _, err := admin.Exec(ctx, "ALTER DATABASE "+id+" WITH IS_TEMPLATE true ALLOW_CONNECTIONS false"); err != nil {
+		return fmt.Errorf("pgtest: %w", err)
+	}
+	return nil
 }
 
 func sanitize(s string) string {
