@@ -2,6 +2,7 @@ package realwindow
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"regexp"
 	"strconv"
@@ -26,7 +27,7 @@ func (a *app) keys(keys ...string) {
 	}
 	win := a.xWindow()
 	args := append([]string{"windowfocus", "--sync", win, "key", "--clearmodifiers", "--delay", "80"}, keys...)
-	if out, err := exec.Command("xdotool", args...).CombinedOutput(); err != nil {
+	if out, err := a.xdotool(args...).CombinedOutput(); err != nil {
 		a.t.Fatalf("xdotool %v: %v: %s", keys, err, out)
 	}
 }
@@ -34,7 +35,7 @@ func (a *app) keys(keys ...string) {
 // typeText types text on the keyboard into what has the focus.
 func (a *app) typeText(text string) {
 	a.t.Helper()
-	if out, err := exec.Command("xdotool", "windowfocus", "--sync", a.xWindow(), "type", "--delay", "40", text).CombinedOutput(); err != nil {
+	if out, err := a.xdotool("windowfocus", "--sync", a.xWindow(), "type", "--delay", "40", text).CombinedOutput(); err != nil {
 		a.t.Fatalf("xdotool type: %v: %s", err, out)
 	}
 }
@@ -42,18 +43,25 @@ func (a *app) typeText(text string) {
 // xWindow is the X window of the app's process.
 func (a *app) xWindow() string {
 	a.t.Helper()
-	out, err := exec.Command("xdotool", "search", "--sync", "--pid", strconv.Itoa(a.cmd.Process.Pid)).Output()
+	out, err := a.xdotool("search", "--sync", "--pid", strconv.Itoa(a.cmd.Process.Pid)).Output()
 	if err != nil {
 		a.t.Fatalf("finding the app's window: %v", err)
 	}
 	return strings.Fields(string(out))[0]
 }
 
-// until repeats command until its answer satisfies ok, for up to 10 s (a
-// key reaches the window through the X server, apart from the driver).
+// xdotool is the command xdotool args on the app's own X server.
+func (a *app) xdotool(args ...string) *exec.Cmd {
+	cmd := exec.Command("xdotool", args...)
+	cmd.Env = append(os.Environ(), "DISPLAY="+a.screen.display)
+	return cmd
+}
+
+// until repeats command until its answer satisfies ok, for up to patience
+// (a key reaches the window through the X server, apart from the driver).
 func (a *app) until(what, command string, ok func(string) bool) string {
 	a.t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	for deadline := time.Now().Add(patience); ; time.Sleep(100 * time.Millisecond) {
 		answer := a.do(command)
 		if ok(answer) {
 			return answer
@@ -71,6 +79,7 @@ func (a *app) until(what, command string, ok func(string) bool) string {
 // why in a dialog that Enter closes, the reject dialog cancelled with Esc,
 // and Space ticking a row.
 func TestRealWindowKeyboardPath(t *testing.T) {
+	t.Parallel()
 	a := start(t)
 	a.step("keys-start", "ready")
 
@@ -152,6 +161,7 @@ func TestRealWindowKeyboardPath(t *testing.T) {
 // the NTE with its currency; at 960 the tabs show icons only, at 1024 their
 // names.
 func TestRealWindowSmallScreens(t *testing.T) {
+	t.Parallel()
 	a := start(t)
 	a.step("small-start", "ready")
 	// Triage at a glance: overdue in red, each row saying why it is there.

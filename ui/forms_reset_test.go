@@ -15,6 +15,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -120,13 +121,8 @@ func TestARejectedQuoteCopiesIntoANewOne(t *testing.T) {
 func TestABackDateToTheMinute(t *testing.T) {
 	h := newHarness(t)
 	v := h.desk.visitTab()
-	row := h.rowWhere(func(r storage.Row) bool {
-		if r.Status != api.StatusAccepted {
-			return false
-		}
-		h.open(r.Id)
-		return v.settings != nil && v.settings.AllowBackdating
-	})
+	row := h.create(sandbox.WorkOrderSpec{Customer: "Northwind Retail", Status: api.StatusAccepted}) // allows back-dating
+	h.open(row.Id)
 	h.desk.detail.showTab("Visit")
 	at := fixedNow.Add(-53 * time.Minute) // 08:07
 	setBackDate(t, v, at)
@@ -187,9 +183,7 @@ func TestAskTheCustomerForMore(t *testing.T) {
 // a day fills the field with it.
 func TestTheDatePickerMarksToday(t *testing.T) {
 	test.NewTempApp(t)
-	time.Local = time.UTC
-	nowFunc = func() time.Time { return fixedNow } // Fri 20 Nov 2026
-	t.Cleanup(func() { nowFunc = time.Now })
+	setNow(t, fixedNow) // Fri 20 Nov 2026
 	d := newDateEntry()
 	w := test.NewTempWindow(t, d)
 	w.Resize(fyne.NewSize(400, 400))

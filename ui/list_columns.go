@@ -127,19 +127,8 @@ func deadlineWidth() float32 {
 	return float32(int(w + 2*theme.InnerPadding() + 1))
 }
 
-// headerWidth is what a column's header needs: its title, with the sort
-// arrow when sorted, in the header button's bold and padding.
-func headerWidth(title string, sorted bool) float32 {
-	if title == "" {
-		return 0
-	}
-	if sorted {
-		title += " ▼"
-	}
-	return float32(int(fyne.MeasureText(title, theme.TextSize(), fyne.TextStyle{Bold: true}).Width + 2*theme.InnerPadding() + 1))
-}
-
-// headerNeed is what column id's header needs as the list is sorted now.
+// headerNeed is what column id's header needs as the list is sorted now:
+// the sorted column's has room for its arrow (headerWidth).
 func (v *listView) headerNeed(id int) float32 {
 	return headerWidth(columns[id].title, id != colSelect && columns[id].sort == v.query.Sort)
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -167,9 +168,9 @@ func TestVisitButtonsStayInSight(t *testing.T) {
 		return vt.form.box.Visible()
 	})
 	// A customer that asks a dozen questions, and a back-dated visit.
-	cs := &api.CustomerSettings{RepairInfoRequired: true, RepairCodes: []api.RepairInfo{{CodeId: 1, Code: "Replaced part", Category: "Repair"}}}
+	cs := &api.CustomerSettings{RepairInfoRequired: api.Yes, RepairCodes: []api.RepairInfo{{CodeId: 1, Code: "Replaced part", Category: "Repair"}}}
 	for i := range 12 {
-		cs.CustomFields = append(cs.CustomFields, api.CustomFieldDescriptor{Id: int64(i + 1), Label: fmt.Sprintf("Question %d", i+1), IsRequired: true})
+		cs.CustomFields = append(cs.CustomFields, api.CustomFieldDescriptor{Id: api.FieldID(strconv.Itoa(i + 1)), Label: fmt.Sprintf("Question %d", i+1), IsRequired: api.Yes})
 	}
 	vt.form.show(vt.wo, cs)
 	vt.when.SetSelected(whenEarlier)

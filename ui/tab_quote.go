@@ -30,6 +30,7 @@ type quoteTab struct {
 	// copyRejected fills the form with the quote the customer rejected,
 	// to change what they objected to rather than type it all again.
 	copyRejected *widget.Button
+	tryAgain     *widget.Button // shown where the service refused quotes (3004)
 
 	amount     *widget.Entry
 	amountNote *widget.Label // "the total of the lines" while there are lines
@@ -65,6 +66,7 @@ func newQuoteTab(d *Desk) *quoteTab {
 	t.explain.Wrapping = fyne.TextWrapWord
 	t.copyRejected = widget.NewButtonWithIcon("Copy into a new quote", theme.ContentCopyIcon(), t.onCopyRejected)
 	t.copyRejected.Hide()
+	t.tryAgain = newTryQuotesAgain(t)
 
 	t.amount = widget.NewEntry()
 	t.amount.SetPlaceHolder("e.g. " + amountExample("USD"))
@@ -116,7 +118,7 @@ func (t *quoteTab) title() string       { return "Quote" }
 func (t *quoteTab) icon() fyne.Resource { return theme.DocumentCreateIcon() }
 func (t *quoteTab) content() fyne.CanvasObject {
 	t.top = container.NewVBox(container.NewHBox(heading("Current quote"), t.badge), t.current, t.explain,
-		container.NewHBox(t.copyRejected), widget.NewSeparator())
+		container.NewHBox(t.copyRejected, t.tryAgain), widget.NewSeparator())
 	return container.NewVScroll(container.NewPadded(container.NewVBox(t.top, t.formBox)))
 }
 
@@ -134,29 +136,22 @@ func (t *quoteTab) show(wo *api.WorkOrder) {
 		if q.QuoteStatus == api.QuoteRequested && q.Amount.IsZero() {
 			text = "Requested by the customer"
 		}
-		if q.Comment != "" {
+		reasons := ""
+		if q.QuoteStatus == api.QuoteRejected {
+			reasons = t.d.rejectionReasons(wo, q) // the customer's and ours, each labelled
+		} else if q.Comment != "" {
 			text += " — " + q.Comment
 		}
 		for _, l := range q.LineItems {
 			l.Rate = l.Rate.In(wo.Currency)
 			text += fmt.Sprintf("\n•  %s: %s × %s = %s", l.Description, l.Quantity, l.Rate.Format(), l.ComputedSubtotal().Format())
 		}
+		if reasons != "" {
+			text += "\n" + reasons
+		}
 		t.current.SetText(text)
 	}
-	allowed, why := quoteAllowed(wo)
-	// Amber only when the customer waits on us or refused: the NTE, an
-	// approved or a submitted quote are not warnings.
-	t.explain.Importance = widget.MediumImportance
-	if q != nil && (q.QuoteStatus == api.QuoteRequested || q.QuoteStatus == api.QuoteRejected) && allowed {
-		t.explain.Importance = widget.WarningImportance
-	}
-	t.explain.SetText(why)
-	if allowed {
-		t.formBox.Show()
-	} else {
-		t.formBox.Hide()
-	}
-	showIf(allowed && q != nil && q.QuoteStatus == api.QuoteRejected, t.copyRejected)
+	t.gate(wo)
 	if switching {
 		t.clearForm()
 	}
@@ -268,9 +263,10 @@ func (t *quoteTab) onCopyRejected() {
 	for i := range lines {
 		lines[i].Rate = lines[i].Rate.In(t.wo.Currency)
 	}
-	// Our own reason, not the customer's: Quote.Comment is the customer's
-	// reason for rejecting it once rejected, so it is not carried over.
-	t.prefill(q.Amount, lines, "")
+	// Our own reason (when this window sent the quote), never the
+	// customer's: Quote.Comment is their reason for rejecting it once
+	// rejected, so it is not carried over.
+	t.prefill(q.Amount, lines, t.d.ourQuoteReason(t.wo.WorkOrderId))
 }
 
 // prefill opens the form with lines (their total becomes the amount) or,
@@ -293,6 +289,7 @@ func (t *quoteTab) prefill(amount api.Money, lines []api.LineItem, reason string
 	if t.reason.Text == "" {
 		t.reason.SetText(reason)
 	}
+	t.gate(t.wo) // Edit of a refused quote opens the form, wherever it was closed
 }
 
 // amountExample is a plausible amount to type in currency, with its own
