@@ -57,3 +57,8 @@ func (w *WorkOrder) CheckVisit(start time.Time, length time.Duration, booked []B
 	}
 	return p
 }
+
+// VisitAhead are the statuses in which a work order waits for a visit to
+// be planned: not yet accepted (it may be planned before), accepted, or
+// paused to come back. On hold waits for the customer, not for a visit.
+var VisitAhead = []WorkOrderStatus{StatusNew, StatusAccepted, StatusPaused}

@@ -34,6 +34,9 @@ func listFilter(q ListQuery) (match string, where []string, args []any) {
 	if q.NeedsAttention {
 		where = append(where, "w.id IN ("+attentionIdsSQL+")")
 	}
+	if q.Assignee != 0 {
+		where, args = append(where, assigneeWhere), append(args, max(q.Assignee, 0))
+	}
 	return match, where, args
 }
 

@@ -45,7 +45,7 @@ const searchSetCache = 4
 // searchOnly reports whether the search is the list's only condition, and
 // returns it as splitSearch does.
 func searchOnly(q ListQuery) (match string, numbers []string, ok bool) {
-	if len(q.Statuses) > 0 || q.NeedsAttention {
+	if len(q.Statuses) > 0 || q.NeedsAttention || q.Assignee != 0 {
 		return "", nil, false
 	}
 	match, numbers = splitSearch(q.Search)

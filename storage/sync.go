@@ -139,6 +139,7 @@ func (y *Syncer) sync(ctx context.Context) error {
 		seen[i] = wo.WorkOrderId
 	}
 	y.refreshCustomerSettings(ctx, seen)
+	y.refreshAssociates(ctx)
 	// Only now, with every batch stored, may the next sync start later.
 	mark := since
 	switch {
