@@ -444,7 +444,9 @@ func TestEveryOutboxKindEndToEnd(t *testing.T) {
 			first := take(t, status(api.StatusAccepted))
 			second := take(t, func(w *api.WorkOrder) bool { return status(api.StatusAccepted)(w) && w.BranchId == first.BranchId })
 			who := technicianOff(t, s, first, second)
-			return func() (*OutboxRow, error) { return s.Assign(ctx, []int64{first.WorkOrderId, second.WorkOrderId}, []int64{who}) },
+			return func() (*OutboxRow, error) {
+					return s.Assign(ctx, []int64{first.WorkOrderId, second.WorkOrderId}, []int64{who})
+				},
 				func(t *testing.T) {
 					for _, id := range []int64{first.WorkOrderId, second.WorkOrderId} {
 						for where, w := range map[string]*api.WorkOrder{"service": svc.remote(t, id), "replica": local(t, id)} {

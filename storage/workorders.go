@@ -281,10 +281,10 @@ type ListQuery struct {
 	// NoAssignee those whose record says nobody is (not those that do not
 	// say); 0 = anyone.
 	Assignee int64
-	Sort           Column
-	Desc           bool
-	Limit          int // 0 = no limit
-	Offset         int // rows to skip (with Limit: one page of the list)
+	Sort     Column
+	Desc     bool
+	Limit    int // 0 = no limit
+	Offset   int // rows to skip (with Limit: one page of the list)
 }
 
 // Row is one line of the work order list: only what the list shows.
