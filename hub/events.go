@@ -30,19 +30,39 @@ const notifyChannel = "workdesk_hub_events"
 // The service sends no notification for actions taken through its API, so
 // the hub tells everyone itself. Desktops that do not know an action ignore
 // its body and refresh the work order it names.
-var hubActions = func() map[string]string {
-	m := map[string]string{}
+var hubActions = func() map[string]storage.WriteRoute {
+	m := map[string]storage.WriteRoute{}
 	for _, r := range storage.WriteRoutes() {
-		m[r.Method+" "+serve.Route(r.Path)] = r.Event
+		m[r.Method+" "+serve.Route(r.Path)] = r
 	}
 	return m
 }()
 
 // HubEvent is the data of an event the hub makes for a forwarded write: the
-// service's envelope plus who acted.
+// service's envelope plus who acted and, for an action done to someone
+// (an assignment), whom, as the write named them.
 type HubEvent struct {
-	Header      api.EventHeader `json:"Header"`
-	PerformedBy Performer       `json:"PerformedBy"`
+	Header      api.EventHeader            `json:"Header"`
+	PerformedBy Performer                  `json:"PerformedBy"`
+	Detail      map[string]json.RawMessage `json:"Detail,omitempty"`
+}
+
+// whomOf copies the request field named field from a forwarded JSON write
+// into an event's Detail (nil when there is none).
+func whomOf(wr *write, field string) map[string]json.RawMessage {
+	if field == "" || wr.body == nil || !wr.replayable {
+		return nil
+	}
+	var m map[string]json.RawMessage
+	if json.NewDecoder(wr.body()).Decode(&m) != nil {
+		return nil
+	}
+	for k, v := range m {
+		if strings.EqualFold(k, field) {
+			return map[string]json.RawMessage{field: v}
+		}
+	}
+	return nil
 }
 
 // Performer names the person who acted through the hub.
@@ -78,15 +98,18 @@ func (h *Hub) record(ctx context.Context, tx pgx.Tx, wr *write, again bool) erro
 	if wr.status != http.StatusOK {
 		return nil
 	}
-	action, ok := hubActions[wr.method+" "+serve.Route(wr.path)]
+	route, ok := hubActions[wr.method+" "+serve.Route(wr.path)]
+	action := route.Event
 	if !ok {
 		action = "Changed"
 	}
+	detail := whomOf(wr, route.Whom)
 	now := time.Now().UTC()
 	for _, id := range h.succeeded(wr) {
 		body, err := json.Marshal(HubEvent{
 			Header:      api.EventHeader{WorkOrderId: id, Action: action, ActionDate: now, MessageId: wr.messageId},
 			PerformedBy: Performer{Name: wr.person.Name},
+			Detail:      detail,
 		})
 		if err != nil {
 			return err
