@@ -95,4 +95,3 @@ func lastEvent(t *testing.T, eng *storage.Engine, id int64) storage.EventRecord 
 	}
 	return evs[len(evs)-1]
 }
-
