@@ -13,6 +13,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
+	"github.com/workorderdesk/workdesk/api/sandbox/sandboxtest"
 )
 
 // TestReconnectReadsTheReplacedCertificate: the customer regenerated the
@@ -22,22 +23,12 @@ import (
 // from the file again, not the one read at start.
 func TestReconnectReadsTheReplacedCertificate(t *testing.T) {
 	ctx := context.Background()
-	service, err := sandbox.New(sandbox.Options{Seed: 5, WorkOrders: 10})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { service.Close() })
-	info, err := service.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	old, err := sandbox.New(sandbox.Options{Seed: 6}) // another key: the certificate before the change
-	if err != nil {
-		t.Fatal(err)
-	}
-	old.Close()
+	service := sandboxtest.New(t, sandboxtest.Seed(5), sandboxtest.RealClock())
+	info := service.Info
+	// The certificate before the change: another key's.
+	old := sandboxtest.New(t, sandboxtest.With(func(o *sandbox.Options) { o.Key = nil }))
 	certPath := filepath.Join(t.TempDir(), "integration-cert.pem")
-	if err := os.WriteFile(certPath, old.InfoFor("http://unused").CertPEM, 0o600); err != nil {
+	if err := os.WriteFile(certPath, old.Info.CertPEM, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	conn := api.Connection{BaseURL: info.BaseURL, TokenURL: info.TokenURL, ClientID: info.ClientID,

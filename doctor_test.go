@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
+	"github.com/workorderdesk/workdesk/api/sandbox/sandboxtest"
 )
 
 // TestDoctorChecksAConfigurationStepByStep runs `workdesk doctor`'s checks
@@ -17,6 +17,7 @@ import (
 // secret, an unreachable token server and a broken certificate each fail
 // the step they concern, in plain words, without showing the secret.
 func TestDoctorChecksAConfigurationStepByStep(t *testing.T) {
+	t.Parallel()
 	info, cert := doctorSandbox(t)
 	broken := filepath.Join(t.TempDir(), "broken.pem")
 	os.WriteFile(broken, []byte("-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----\n"), 0o600)
@@ -115,16 +116,10 @@ func TestDoctorCommand(t *testing.T) {
 // doctorSandbox serves a sandbox for the test and writes its certificate.
 func doctorSandbox(t *testing.T) (info sandbox.ConnectionInfo, cert string) {
 	t.Helper()
-	sb, err := sandbox.New(sandbox.Options{Seed: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(sb.Handler())
-	t.Cleanup(func() { srv.Close(); sb.Close() })
-	info = sb.InfoFor(srv.URL + "/")
+	sb := sandboxtest.New(t, sandboxtest.Seed(2), sandboxtest.RealClock())
 	cert = filepath.Join(t.TempDir(), "cert.pem")
 	if err := sb.WriteCert(cert); err != nil {
 		t.Fatal(err)
 	}
-	return info, cert
+	return sb.Info, cert
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"net"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,7 +12,7 @@ import (
 	"time"
 
 	"github.com/workorderdesk/workdesk/api"
-	"github.com/workorderdesk/workdesk/api/sandbox"
+	"github.com/workorderdesk/workdesk/api/sandbox/sandboxtest"
 	"github.com/workorderdesk/workdesk/hub/pgtest"
 )
 
@@ -25,13 +24,8 @@ import (
 func TestHubCommandsEndToEnd(t *testing.T) {
 	cl := pgtest.StartT(t)
 	dbURL := cl.NewDB(t)
-	sb, err := sandbox.New(sandbox.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc := httptest.NewServer(sb.Handler())
-	t.Cleanup(func() { svc.Close(); sb.Close() })
-	info := sb.InfoFor(svc.URL)
+	sb := sandboxtest.New(t, sandboxtest.RealClock())
+	info := sb.Info
 	cert := filepath.Join(t.TempDir(), "cert.pem")
 	if err := os.WriteFile(cert, info.CertPEM, 0o600); err != nil {
 		t.Fatal(err)

@@ -16,7 +16,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/workorderdesk/workdesk/api"
-	"github.com/workorderdesk/workdesk/api/sandbox"
+	"github.com/workorderdesk/workdesk/api/sandbox/sandboxtest"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -24,7 +24,7 @@ import (
 // the tokens), a closed replica file holding work order 4242 with a $500
 // NTE, and a signed NteChanged raising it to $900 plus a forged token.
 type receiveFixture struct {
-	sb     *sandbox.Sandbox
+	sb     *sandboxtest.Sandbox
 	db     string
 	id     string // the event's MessageId
 	body   []byte
@@ -35,11 +35,7 @@ type receiveFixture struct {
 func newReceiveFixture(t *testing.T) receiveFixture {
 	t.Helper()
 	ctx := context.Background()
-	sb, err := sandbox.New(sandbox.Options{Seed: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sb.Close() })
+	sb := sandboxtest.New(t, sandboxtest.Seed(3), sandboxtest.RealClock())
 	f := receiveFixture{sb: sb, db: filepath.Join(t.TempDir(), "replica.db"), id: uuid.NewString()}
 	store, err := storage.Open(ctx, f.db)
 	if err != nil {
@@ -84,6 +80,7 @@ func postEvent(url, token, action string, body []byte) (int, error) {
 // events become JSON lines and change the replica; a forged one is refused
 // with 401 and a reason on stderr.
 func TestReceiveCommand(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newReceiveFixture(t)
 	eng, err := storage.OpenEngine(ctx, f.db, storage.EngineOptions{})
@@ -132,6 +129,7 @@ func TestReceiveCommand(t *testing.T) {
 // until it hears 200, also across a restart of `workdesk receive`; the
 // redelivery is acknowledged but prints no second line, as the help says.
 func TestReceivePrintsOnlyNewEvents(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newReceiveFixture(t)
 	v := api.NewVerifierFromKey(&f.sb.Key().PublicKey)
@@ -246,6 +244,7 @@ func TestReceiveFlagsAndExitCodes(t *testing.T) {
 // printed as exactly one JSON line; a forged one gets 401 and one reason
 // line on stderr; cancelling stops it with exit code 0.
 func TestReceiveEndToEnd(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newReceiveFixture(t)
 	cert := filepath.Join(t.TempDir(), "cert.pem")

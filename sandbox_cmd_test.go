@@ -108,6 +108,7 @@ func (r *sandboxRun) field(t *testing.T, label string) string {
 // port with --config-out: what it prints and what it writes agree, the file
 // is private (0600), and the printed credentials and certificate work.
 func TestSandboxCommandWritesConfig(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfgPath := filepath.Join(dir, "sandbox.json")
 	r := startSandboxCommand(t, "--addr", "127.0.0.1:0", "--work-orders", "10", "--seed", "7",
@@ -194,6 +195,7 @@ func TestSandboxCommandWithoutConfigOut(t *testing.T) {
 // TestSandboxCommandRefusals: bad flags are a usage error (2) with honest
 // help; an address in use is a failure (1) that says why.
 func TestSandboxCommandRefusals(t *testing.T) {
+	t.Parallel()
 	stop := make(chan os.Signal)
 	var stdout, stderr lockedBuffer
 	if code := serveSandbox([]string{"--work-orders", "many"}, &stdout, &stderr, stop); code != 2 {

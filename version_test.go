@@ -31,6 +31,7 @@ func fileVersion(t *testing.T) string {
 // `workdesk --version`, Help › About and the packages `make dist` builds
 // all say the version written in FyneApp.toml.
 func TestVersionIsFyneAppTomls(t *testing.T) {
+	t.Parallel()
 	want := fileVersion(t)
 	if appVersion != want {
 		t.Errorf("workdesk --version says %q, FyneApp.toml says %q", appVersion, want)
@@ -48,6 +49,7 @@ func TestVersionIsFyneAppTomls(t *testing.T) {
 }
 
 func TestVersionOfRefusesAFileWithoutOne(t *testing.T) {
+	t.Parallel()
 	for _, bad := range []string{"[Details]\nName = \"x\"\n", "[Details\nVersion = 1.0"} {
 		if v, err := versionOf(bad); err == nil {
 			t.Errorf("versionOf(%q) = %q, want an error", bad, v)

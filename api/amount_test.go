@@ -39,6 +39,7 @@ var amountCases = []struct{ in, want string }{
 }
 
 func TestParseAmount(t *testing.T) {
+	t.Parallel()
 	for _, c := range amountCases {
 		d, err := ParseAmount(c.in)
 		switch {
@@ -61,6 +62,7 @@ func TestParseAmount(t *testing.T) {
 // The bound of a second is generous (it takes microseconds) and far below
 // the 20 s it cost.
 func TestHugeAmountRefusedAtOnce(t *testing.T) {
+	t.Parallel()
 	start := time.Now()
 	var m Money
 	if err := json.Unmarshal([]byte(`1e10000000`), &m); err == nil {
@@ -82,6 +84,7 @@ func TestHugeAmountRefusedAtOnce(t *testing.T) {
 }
 
 func TestMoneyCheck(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		m    Money
 		want string // "" = fits

@@ -61,6 +61,7 @@ func answerMultipart(t *testing.T, fs *fakeService, got chan<- receivedUpload) {
 }
 
 func TestUploadMultipartFields(t *testing.T) {
+	t.Parallel()
 	content := []byte("%PDF-1.7 signed work ticket")
 	sum := sha256.Sum256(content)
 	tests := []struct {
@@ -154,6 +155,7 @@ func (r *countingReader) Read(p []byte) (int, error) {
 }
 
 func TestUploadOver20MBRefusedBeforeSending(t *testing.T) {
+	t.Parallel()
 	const size = 21 << 20
 	tests := []struct {
 		name string
@@ -196,6 +198,7 @@ func TestUploadOver20MBRefusedBeforeSending(t *testing.T) {
 }
 
 func TestUploadOfUnknownSizeStopsAtTheLimit(t *testing.T) {
+	t.Parallel()
 	fs := newFakeService(t)
 	got := make(chan receivedUpload, 1)
 	answerMultipart(t, fs, got)
@@ -219,6 +222,7 @@ func TestUploadOfUnknownSizeStopsAtTheLimit(t *testing.T) {
 // not read whole into memory first: when the service has received the
 // first megabyte of the file, the reader is still far from its end.
 func TestUpload20MBIsStreamed(t *testing.T) {
+	t.Parallel()
 	const size = MaxAttachmentSize
 	fs := newFakeService(t)
 	r := &countingReader{size: size}
@@ -268,6 +272,7 @@ func TestUpload20MBIsStreamed(t *testing.T) {
 }
 
 func TestSeekableUploadReplayedAfter401(t *testing.T) {
+	t.Parallel()
 	fs := newFakeService(t)
 	fs.revokeOnIssue = 1
 	got := make(chan receivedUpload, 2)
@@ -287,6 +292,7 @@ func TestSeekableUploadReplayedAfter401(t *testing.T) {
 }
 
 func TestUploadNeedsFileAndName(t *testing.T) {
+	t.Parallel()
 	fs := newFakeService(t)
 	c, _ := fs.client(t, nil)
 	for _, up := range []Upload{{Name: "x.pdf"}, {Content: strings.NewReader("x")}} {
@@ -303,6 +309,7 @@ func TestUploadNeedsFileAndName(t *testing.T) {
 // reading the body, as a real server may: the first attempt's body is still
 // being written when the retry rewinds the file, so the retry must wait for it.
 func TestUploadReplayAfterEarly401(t *testing.T) {
+	t.Parallel()
 	fs := newFakeService(t)
 	fs.revokeOnIssue = 1
 	sums := make(chan [32]byte, 1)
@@ -353,6 +360,7 @@ func (f *failingFile) Read(p []byte) (int, error) {
 // path, never "the service could not be reached", and not worth retrying
 // as a network failure.
 func TestUploadOfAnUnreadableFileIsNotANetworkProblem(t *testing.T) {
+	t.Parallel()
 	fs := newFakeService(t)
 	c, _ := fs.client(t, nil)
 	_, err := c.UploadAttachment(bg, 42, Upload{Name: "report.pdf", Size: 4096, Content: &failingFile{}})

@@ -11,6 +11,7 @@ import (
 )
 
 func TestTokenRequestForm(t *testing.T) {
+	t.Parallel()
 	fs := newFakeService(t)
 	c, _ := fs.client(t, nil)
 	if _, err := c.ListMessages(bg, 42); err != nil {
@@ -50,6 +51,7 @@ func TestTokenRequestForm(t *testing.T) {
 }
 
 func TestRefreshTokenIgnoredOnRenewal(t *testing.T) {
+	t.Parallel()
 	fs := newFakeService(t)
 	clock := newFakeClock()
 	c, _ := fs.client(t, clock)
@@ -73,6 +75,7 @@ func TestRefreshTokenIgnoredOnRenewal(t *testing.T) {
 }
 
 func TestBearerOnEveryCallAndRenewalAtOneMinuteLeft(t *testing.T) {
+	t.Parallel()
 	fs := newFakeService(t)
 	clock := newFakeClock()
 	c, cc := fs.client(t, clock)
@@ -112,6 +115,7 @@ func TestBearerOnEveryCallAndRenewalAtOneMinuteLeft(t *testing.T) {
 }
 
 func TestUnauthorizedRetriesOnceWithNewToken(t *testing.T) {
+	t.Parallel()
 	fs := newFakeService(t)
 	fs.revokeOnIssue = 1 // the first token is refused by the API
 	c, cc := fs.client(t, nil)
@@ -137,6 +141,7 @@ func TestUnauthorizedRetriesOnceWithNewToken(t *testing.T) {
 }
 
 func TestSecondUnauthorizedIsAnError(t *testing.T) {
+	t.Parallel()
 	fs := newFakeService(t)
 	fs.rejectAll = true
 	c, cc := fs.client(t, nil)
@@ -169,6 +174,7 @@ func TestSecondUnauthorizedIsAnError(t *testing.T) {
 type onlyReader struct{ io.Reader }
 
 func TestUnreplayableUploadIsNotRetried(t *testing.T) {
+	t.Parallel()
 	fs := newFakeService(t)
 	fs.revokeOnIssue = 1
 	c, cc := fs.client(t, nil)
@@ -190,6 +196,7 @@ func TestUnreplayableUploadIsNotRetried(t *testing.T) {
 }
 
 func TestConcurrentCallsShareOneTokenRequest(t *testing.T) {
+	t.Parallel()
 	fs := newFakeService(t)
 	gate, arrived := make(chan struct{}), make(chan struct{}, 1)
 	fs.tokenGate, fs.tokenArrived = gate, arrived
@@ -226,6 +233,7 @@ func TestConcurrentCallsShareOneTokenRequest(t *testing.T) {
 }
 
 func TestTokenRequestsPer1000Calls(t *testing.T) {
+	t.Parallel()
 	fs := newFakeService(t)
 	clock := newFakeClock()
 	c, cc := fs.client(t, clock)
@@ -242,6 +250,7 @@ func TestTokenRequestsPer1000Calls(t *testing.T) {
 }
 
 func TestTokenServerErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		secret    string

@@ -24,6 +24,7 @@ func isUUID(s string) bool {
 // WorkOrderId in the JSON body for PUT/POST, workOrderId and messageId in
 // the query for GET/DELETE.
 func TestOperations(t *testing.T) {
+	t.Parallel()
 	when := time.Date(2024, 3, 1, 9, 30, 0, 0, time.FixedZone("CET", 3600))
 	step := StepRef{WorkOrderId: 42, ProcedureId: 7, StepId: 9}
 	tests := []struct {
@@ -226,6 +227,7 @@ func bodyKey(body map[string]any, key string) any {
 }
 
 func TestGetWorkOrdersBatchesOf50(t *testing.T) {
+	t.Parallel()
 	fs := newFakeService(t)
 	fs.setAnswer(func(w http.ResponseWriter, r *http.Request, _ []byte) {
 		var sb strings.Builder
@@ -272,6 +274,7 @@ func TestGetWorkOrdersBatchesOf50(t *testing.T) {
 }
 
 func TestMessageId(t *testing.T) {
+	t.Parallel()
 	const fixed = "6f1c9a52-3c1b-4d8e-9a51-2b8a3f0d7e11"
 	const fromCtx = "0e8a4d3c-9b1f-4c7e-8a2d-5f6b7c8d9e0a"
 	tests := []struct {
@@ -327,6 +330,7 @@ func TestMessageId(t *testing.T) {
 }
 
 func TestErrorAnswers(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name        string
 		status      int
@@ -400,6 +404,7 @@ func TestErrorAnswers(t *testing.T) {
 }
 
 func TestNetworkFailureIsTemporary(t *testing.T) {
+	t.Parallel()
 	fs := newFakeService(t)
 	c, _ := fs.client(t, nil)
 	fs.apiSrv.Close()
@@ -410,6 +415,7 @@ func TestNetworkFailureIsTemporary(t *testing.T) {
 }
 
 func TestCancelledCallIsNotTemporary(t *testing.T) {
+	t.Parallel()
 	fs := newFakeService(t)
 	c, _ := fs.client(t, nil)
 	ctx, cancel := context.WithCancel(bg)
@@ -421,6 +427,7 @@ func TestCancelledCallIsNotTemporary(t *testing.T) {
 }
 
 func TestLocalChecksAreBusinessErrors(t *testing.T) {
+	t.Parallel()
 	fs := newFakeService(t)
 	c, _ := fs.client(t, nil)
 	tests := []struct {
@@ -452,6 +459,7 @@ func TestLocalChecksAreBusinessErrors(t *testing.T) {
 }
 
 func TestTokenNeverInErrorText(t *testing.T) {
+	t.Parallel()
 	// Servers that quote the Authorization header back must not leak it
 	// into errors, which end up in logs and on screen.
 	answers := []struct {
@@ -501,6 +509,7 @@ func TestTokenNeverInErrorText(t *testing.T) {
 }
 
 func TestNewClientRejectsBadBaseURL(t *testing.T) {
+	t.Parallel()
 	for _, u := range []string{"", "am-api.corrigopro.com/Direct", "://x"} {
 		if _, err := NewClient(u, nil, NewClientCredentials(CredentialsConfig{})); err == nil {
 			t.Errorf("NewClient(%q) accepted", u)
@@ -512,6 +521,7 @@ func TestNewClientRejectsBadBaseURL(t *testing.T) {
 }
 
 func TestDownloadURLLifetime(t *testing.T) {
+	t.Parallel()
 	fs := newFakeService(t)
 	fs.answerJSON(200, `{"Url":"https://files.example/s?sig=1"}`)
 	c, _ := fs.client(t, nil)
@@ -538,6 +548,7 @@ func TestDownloadURLLifetime(t *testing.T) {
 }
 
 func TestAnswerBodies(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		body    string

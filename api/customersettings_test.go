@@ -20,6 +20,7 @@ func demoSettings() *CustomerSettings {
 }
 
 func TestCheckOutProblemNamesWhatIsMissing(t *testing.T) {
+	t.Parallel()
 	s := demoSettings()
 	req := &WorkOrder{Type: WorkOrderTypeRequest, Customer: Customer{Name: "Harbor Point Hotels"}}
 	err := CheckOutProblem(req, s, Completion{})

@@ -55,6 +55,7 @@ var eventCases = []struct {
 }
 
 func TestParseEventBodies(t *testing.T) {
+	t.Parallel()
 	tests := eventCases
 	header := eventHeaderJSON
 	for _, tt := range tests {

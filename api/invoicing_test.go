@@ -9,6 +9,7 @@ import (
 )
 
 func TestInvoiceSubmitChecks(t *testing.T) {
+	t.Parallel()
 	day := time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC)
 	pl := &PriceList{AllowPriceListItems: true, Items: []PriceListItem{
 		{Id: 1, Description: "Labour", Rate: MustMoney("85", "USD")},
@@ -91,6 +92,7 @@ func TestInvoiceSubmitChecks(t *testing.T) {
 }
 
 func TestNteStanding(t *testing.T) {
+	t.Parallel()
 	m := func(s string) Money { return MustMoney(s, "JPY") }
 	for _, c := range []struct {
 		total, nte string

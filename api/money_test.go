@@ -8,6 +8,7 @@ import (
 )
 
 func TestMoneyFormat(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		amount, currency, want string
 	}{
@@ -32,6 +33,7 @@ func TestMoneyFormat(t *testing.T) {
 }
 
 func TestMinorUnits(t *testing.T) {
+	t.Parallel()
 	tests := map[string]int{"USD": 2, "EUR": 2, "GBP": 2, "JPY": 0, "BHD": 3, "KWD": 3, "XYZ?": 2}
 	for code, want := range tests {
 		if got := MinorUnits(code); got != want {
@@ -41,6 +43,7 @@ func TestMinorUnits(t *testing.T) {
 }
 
 func TestFitsMinorUnits(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		amount, currency string
 		want             bool
@@ -60,6 +63,7 @@ func TestFitsMinorUnits(t *testing.T) {
 }
 
 func TestMoneyJSON(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in       string
 		wantOut  string
@@ -102,6 +106,7 @@ func TestMoneyJSON(t *testing.T) {
 }
 
 func TestMoneyCurrencySafety(t *testing.T) {
+	t.Parallel()
 	usd, eur := MustMoney("10", "USD"), MustMoney("10", "EUR")
 	if _, err := usd.Add(eur); err == nil {
 		t.Error("USD + EUR was allowed")
@@ -119,6 +124,7 @@ func TestMoneyCurrencySafety(t *testing.T) {
 }
 
 func TestWorkOrderDecoding(t *testing.T) {
+	t.Parallel()
 	raw := `{
 	  "WorkOrderId": 27796463, "WorkOrderNumber": "WN73243", "Status": "Accepted", "Type": "Request",
 	  "Created": "2018-03-27T19:19:58.4597178Z",
@@ -175,6 +181,7 @@ func TestWorkOrderDecoding(t *testing.T) {
 }
 
 func TestInvoiceDecodingStampsCurrency(t *testing.T) {
+	t.Parallel()
 	var inv Invoice
 	err := json.Unmarshal([]byte(`{"WorkOrderId":1,"Currency":"GBP","TotalAmount":12.5,"DiscountAmount":0,
 	  "LineItems":[{"Id":3,"Type":"Material","Description":"filter","Quantity":1.5,"Rate":5,"Subtotal":7.5}],"NewField":"x"}`), &inv)
@@ -190,6 +197,7 @@ func TestInvoiceDecodingStampsCurrency(t *testing.T) {
 }
 
 func TestEventRoundTrip(t *testing.T) {
+	t.Parallel()
 	h := EventHeader{WorkOrderId: 42, Action: ActionQuoteChanged, MessageId: "m", ApiVersion: "1.1",
 		ActionDate: time.Date(2024, 9, 4, 10, 12, 8, 0, time.UTC)}
 	b, err := MarshalEvent(h, &QuoteChangedEvent{Quote: Quote{Amount: MustMoney("500", "USD"), QuoteStatus: QuoteApproved}})
@@ -212,6 +220,7 @@ func TestEventRoundTrip(t *testing.T) {
 // In labels a bare amount but never relabels one in another currency: a
 // yen amount "in USD" would be a different sum of money.
 func TestInLabelsOnlyBareAmounts(t *testing.T) {
+	t.Parallel()
 	bare := Money{Amount: MustMoney("12.50", "").Amount}
 	if got := bare.In("USD"); got.Currency != "USD" || !got.Amount.Equal(bare.Amount) {
 		t.Errorf("bare 12.50 in USD = %+v", got)

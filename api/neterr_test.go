@@ -17,6 +17,7 @@ func (fixedToken) Invalidate(string)                     {}
 // reset, as this system's sockets report them (Windows with its own error
 // numbers), read as sentences a person can act on.
 func TestNetworkFailuresInPlainWords(t *testing.T) {
+	t.Parallel()
 	closed, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 // TestWindowsSocketErrorsInPlainWords: the error numbers Windows gives a
 // refused or dropped connection read as the same sentences as elsewhere.
 func TestWindowsSocketErrorsInPlainWords(t *testing.T) {
+	t.Parallel()
 	for errno, want := range map[windows.Errno]string{
 		windows.WSAECONNREFUSED: "nothing answers at svc.example: the service is down, or the address or port is wrong",
 		windows.WSAECONNRESET:   "the connection to the service was cut before it answered",

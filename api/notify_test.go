@@ -80,6 +80,7 @@ var errAnyFailure = errors.New("any failure")
 // Claims carry RFC 1123 dates in GMT, as the real service's tokens do
 // (service-facts §2), and a validator reads the documented sample.
 func TestClaimsDatesAsTheServiceWritesThem(t *testing.T) {
+	t.Parallel()
 	issued := time.Date(2024, 2, 28, 2, 3, 24, 0, time.UTC)
 	c := NewClaims(testClientID, issued, 20*time.Minute)
 	if got := c.Properties.Dictionary[".expires"]; got != "Wed, 28 Feb 2024 02:23:24 GMT" {
@@ -144,6 +145,7 @@ func newTokenVariants(t testing.TB, key *rsa.PrivateKey, issued time.Time) token
 }
 
 func TestVerify(t *testing.T) {
+	t.Parallel()
 	key, other := testKeys(t)
 	clock := newFakeClock()
 	issued := clock.Now().Add(-5 * time.Minute)
@@ -218,6 +220,7 @@ func TestVerify(t *testing.T) {
 }
 
 func TestNewVerifierFormats(t *testing.T) {
+	t.Parallel()
 	key, _ := testKeys(t)
 	ec, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	cert := certPEM(t, key)
@@ -262,6 +265,7 @@ func TestNewVerifierFormats(t *testing.T) {
 }
 
 func TestLoadVerifier(t *testing.T) {
+	t.Parallel()
 	key, _ := testKeys(t)
 	dir := t.TempDir()
 	good := filepath.Join(dir, "corrigo.pem")
@@ -385,6 +389,7 @@ func (rig *receiverRig) handed() []Event {
 }
 
 func TestReceiverSingleDeliveries(t *testing.T) {
+	t.Parallel()
 	nte := notification(ActionNteChanged, "m-1", `,"Amount":1250.50`)
 	tests := []struct {
 		name       string
@@ -496,6 +501,7 @@ func TestReceiverSingleDeliveries(t *testing.T) {
 }
 
 func TestReceiverUnknownActionHandedOnRaw(t *testing.T) {
+	t.Parallel()
 	rig := newReceiverRig(t, ReceiverOptions{})
 	body := notification("IsmStatusChanged", "m-ism", `,"Status":"Passed"`)
 	if status, _ := rig.send(t, delivery{body: body}); status != 200 {
@@ -511,6 +517,7 @@ func TestReceiverUnknownActionHandedOnRaw(t *testing.T) {
 }
 
 func TestReceiverDeduplicates(t *testing.T) {
+	t.Parallel()
 	rig := newReceiverRig(t, ReceiverOptions{DedupWindow: 2})
 	send := func(id string) int {
 		s, _ := rig.send(t, delivery{body: notification(ActionRejected, id, `,"Status":"Rejected","Comment":"no"`)})
@@ -546,6 +553,7 @@ func TestReceiverDeduplicates(t *testing.T) {
 }
 
 func TestReceiverConcurrentDuplicatesHandledOnce(t *testing.T) {
+	t.Parallel()
 	key, _ := testKeys(t)
 	v := NewVerifierFromKey(&key.PublicKey)
 	release := make(chan struct{})

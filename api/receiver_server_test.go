@@ -197,6 +197,7 @@ func TestReceiverAbuseStalledConnections(t *testing.T) {
 // connection closed without reading it; a body trickled slower than the
 // read timeout allows is cut off, not waited for.
 func TestReceiverAbuseBodies(t *testing.T) {
+	t.Parallel()
 	rig := newAbuseRig(t, ReceiverLimits{ReadTimeout: time.Second})
 
 	t.Run("oversized, declared", func(t *testing.T) {
@@ -269,6 +270,7 @@ func TestReceiverAbuseBodies(t *testing.T) {
 // they arrive, so a flood cannot take more open files than the cap, and
 // once the flood ends the receiver answers again.
 func TestReceiverAbuseConnectionCap(t *testing.T) {
+	t.Parallel()
 	rig := newAbuseRig(t, ReceiverLimits{MaxConns: 40, ReadHeaderTimeout: 10 * time.Second})
 	var conns []net.Conn
 	defer func() {
@@ -317,6 +319,7 @@ func TestReceiverAbuseConnectionCap(t *testing.T) {
 // numbers: stalled connections closed within 30 s, room for 300 of them
 // beside a valid delivery, and headers and bodies bounded.
 func TestReceiverLimitDefaults(t *testing.T) {
+	t.Parallel()
 	srv := NewReceiverServer(http.NotFoundHandler(), ReceiverLimits{})
 	for name, d := range map[string]time.Duration{
 		"ReadHeaderTimeout": srv.ReadHeaderTimeout, "ReadTimeout": srv.ReadTimeout, "IdleTimeout": srv.IdleTimeout,
@@ -343,6 +346,7 @@ func TestReceiverLimitDefaults(t *testing.T) {
 // streams stay open for hours) can leave the whole-request timeouts unset
 // and keep every other limit.
 func TestLimitedServerWithoutWholeRequestTimeouts(t *testing.T) {
+	t.Parallel()
 	srv := NewLimitedServer(http.NotFoundHandler(), ServerLimits{ReadTimeout: NoTimeout, WriteTimeout: NoTimeout, MaxConns: 1024})
 	if srv.ReadTimeout > 0 || srv.WriteTimeout > 0 {
 		t.Errorf("ReadTimeout %v, WriteTimeout %v: want none", srv.ReadTimeout, srv.WriteTimeout)
@@ -358,6 +362,7 @@ func TestLimitedServerWithoutWholeRequestTimeouts(t *testing.T) {
 // ReadTimeout". A client slow with its headers, or idle between requests
 // for longer than ReadTimeout, is still served.
 func TestLimitedServerNoHeaderOrIdleTimeout(t *testing.T) {
+	t.Parallel()
 	const readTimeout = 150 * time.Millisecond
 	srv := NewLimitedServer(http.NotFoundHandler(), ServerLimits{ReadTimeout: readTimeout, ReadHeaderTimeout: NoTimeout, IdleTimeout: NoTimeout})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

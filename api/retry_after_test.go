@@ -12,6 +12,7 @@ import (
 // to wait, in either form of the header; other answers, and headers that
 // say nothing usable, leave it 0.
 func TestRetryAfter(t *testing.T) {
+	t.Parallel()
 	now := time.Now()
 	for _, c := range []struct {
 		name   string

@@ -18,6 +18,7 @@ var wireDateTime = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,7}
 // TestWireDateTimesAreUTCWithAtMostSevenDigits sends requests holding times
 // in another zone with nanoseconds, and checks every date-time on the wire.
 func TestWireDateTimesAreUTCWithAtMostSevenDigits(t *testing.T) {
+	t.Parallel()
 	cet := time.FixedZone("CET", 3600)
 	when := time.Date(2026, 11, 23, 10, 15, 30, 123456789, cet)
 	fs := newFakeService(t)
@@ -67,6 +68,7 @@ func TestWireDateTimesAreUTCWithAtMostSevenDigits(t *testing.T) {
 // TestQuantityIsAJSONNumber: a line's quantity goes out as a number, like
 // every decimal property of the service, and reads back from either form.
 func TestQuantityIsAJSONNumber(t *testing.T) {
+	t.Parallel()
 	l := LineItem{Type: LineLabor, Description: "Labour", Quantity: decimal.RequireFromString("1.25"), Rate: MustMoney("95.00", "USD")}
 	b, err := json.Marshal(l)
 	if err != nil {
@@ -95,6 +97,7 @@ func TestQuantityIsAJSONNumber(t *testing.T) {
 // TestRealTimeVisitOmitsActualActionDate: a visit sent as it happens carries
 // no ActualActionDate key at all (not even null), a back-dated one does.
 func TestRealTimeVisitOmitsActualActionDate(t *testing.T) {
+	t.Parallel()
 	fs := newFakeService(t)
 	c, _ := fs.client(t, nil)
 	fs.answerJSON(200, `{"MessageId":"x"}`)
@@ -107,6 +110,7 @@ func TestRealTimeVisitOmitsActualActionDate(t *testing.T) {
 }
 
 func TestActualActionDateFor(t *testing.T) {
+	t.Parallel()
 	tap := time.Date(2026, 11, 23, 8, 0, 0, 0, time.UTC)
 	chosen := tap.Add(-3 * time.Hour)
 	tests := []struct {
@@ -132,6 +136,7 @@ func TestActualActionDateFor(t *testing.T) {
 }
 
 func TestUnknownInvoiceStatusDoesNotLock(t *testing.T) {
+	t.Parallel()
 	for _, s := range []InvoiceStatus{"", InvoiceDraft, InvoiceDisputed, "Returned", "Rejected"} {
 		if !s.Editable() {
 			t.Errorf("%q locks the invoice", s)
@@ -151,6 +156,7 @@ func TestUnknownInvoiceStatusDoesNotLock(t *testing.T) {
 // TestServiceStatusNamesReadAsWords: a refusal quoting a status by its raw
 // name reads as a sentence; words that merely look alike stay.
 func TestServiceStatusNamesReadAsWords(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"Work order NWR1 is CheckedIn; check in is only possible when it is Accepted or Paused.": "Work order NWR1 is checked in; check in is only possible when it is Accepted or Paused.",
 		"The invoice of work order X is PendingVerification and can no longer be edited.":        "The invoice of work order X is pending verification and can no longer be edited.",

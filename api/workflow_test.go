@@ -10,6 +10,7 @@ import (
 // A status the service may add later must never lock a feature: the
 // service judges it.
 func TestUnknownStatusLocksNothing(t *testing.T) {
+	t.Parallel()
 	wo := &WorkOrder{WorkOrderId: 7, WorkOrderNumber: "SMJ1", Status: "AwaitingParts"}
 	for _, a := range Actions {
 		if err := wo.Can(a); err != nil {
@@ -25,6 +26,7 @@ func TestUnknownStatusLocksNothing(t *testing.T) {
 // Refusals are sentences for a person: the status in words, never the
 // service's identifier, and what to do instead.
 func TestRefusalsSpeakPlainly(t *testing.T) {
+	t.Parallel()
 	wo := &WorkOrder{WorkOrderNumber: "SMJ73264", Status: StatusCheckedIn}
 	err := wo.Can(CheckIn)
 	if err == nil || err.Error() != "SMJ73264 is checked in already: pause it or check out first" {
@@ -51,6 +53,7 @@ func TestRefusalsSpeakPlainly(t *testing.T) {
 }
 
 func TestCheckTextIsTheOneLimit(t *testing.T) {
+	t.Parallel()
 	if err := CheckText("reason", "  ", true); err == nil || err.Error() != "a reason is required" {
 		t.Errorf("blank required reason: %v", err)
 	}
@@ -63,6 +66,7 @@ func TestCheckTextIsTheOneLimit(t *testing.T) {
 }
 
 func TestSubmitChecksNeedNumberAndDate(t *testing.T) {
+	t.Parallel()
 	wo := &WorkOrder{WorkOrderNumber: "RHO1", Status: StatusCheckedOut, Currency: "EUR", Created: Version41Date.AddDate(1, 0, 0)}
 	inv := &Invoice{Status: InvoiceDraft, LineItems: []LineItem{{Description: "Labour", Type: LineLabor, Quantity: decimal.NewFromInt(1),
 		Rate: Money{Amount: decimal.NewFromInt(10), Currency: "EUR"}}}}

@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"net/http"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 // doubling schedule (5 s ... 5 min), and desktops retrying together do not
 // all pick the same moment.
 func TestDefaultBackoffJitter(t *testing.T) {
+	t.Parallel()
 	for attempt, full := range map[int]time.Duration{1: 5 * time.Second, 2: 10 * time.Second, 4: 40 * time.Second, 7: 5 * time.Minute, 50: 5 * time.Minute} {
 		seen := map[time.Duration]bool{}
 		for range 100 {
@@ -32,6 +34,7 @@ func TestDefaultBackoffJitter(t *testing.T) {
 // Retry-After gets its wait, longer than the sender's own back-off; the
 // action stays queued with its MessageId and goes once the wait is over.
 func TestOutboxHonoursRetryAfter(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		status int
 		header func(now time.Time) string
@@ -41,21 +44,22 @@ func TestOutboxHonoursRetryAfter(t *testing.T) {
 		{http.StatusServiceUnavailable, func(now time.Time) string { return now.Add(20 * time.Minute).UTC().Format(http.TimeFormat) }, 20 * time.Minute},
 	} {
 		t.Run(http.StatusText(c.status), func(t *testing.T) {
+			t.Parallel()
 			svc := newService(t, 70)
 			s := syncedStore(t, svc)
 			ctx := context.Background()
 			a := pick(t, s, status(api.StatusAccepted))
-			sandbox := svc.wire.next
-			refused := 0
-			svc.wire.next = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if r.Method == http.MethodPost && r.URL.Path == "/api/messages" && refused == 0 {
-					refused++
-					// The header's date form counts from the real clock, as a server's would.
-					w.Header().Set("Retry-After", c.header(time.Now()))
-					w.WriteHeader(c.status)
-					return
-				}
-				sandbox.ServeHTTP(w, r)
+			var refused atomic.Bool
+			svc.wire.wrapNext(func(sandbox http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if r.Method == http.MethodPost && r.URL.Path == "/api/messages" && refused.CompareAndSwap(false, true) {
+						// The header's date form counts from the real clock, as a server's would.
+						w.Header().Set("Retry-After", c.header(time.Now()))
+						w.WriteHeader(c.status)
+						return
+					}
+					sandbox.ServeHTTP(w, r)
+				})
 			})
 			row := mustRow(t)(s.SendMessage(ctx, a.WorkOrderId, "after the wait", api.VisibilityAll))
 			x := NewSender(s, svc.client, SenderOptions{Backoff: func(int) time.Duration { return time.Second }})

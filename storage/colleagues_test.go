@@ -27,6 +27,7 @@ func hubEvent(t testing.TB, woID int64, action, msgID, by string, at time.Time) 
 // by the hub) and the service's notifications mark nothing, and what
 // arrived before the window asked for is left out.
 func TestColleagueChanges(t *testing.T) {
+	t.Parallel()
 	s, clk := openTest(t)
 	ctx := context.Background()
 	apply := func(ev api.Event) {

@@ -93,6 +93,7 @@ func die() {
 }
 
 func TestCrashDuringSendReplaysOnce(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("spawns a process")
 	}

@@ -9,23 +9,18 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/workorderdesk/workdesk/api"
-	"github.com/workorderdesk/workdesk/api/sandbox"
+	"github.com/workorderdesk/workdesk/api/sandbox/sandboxtest"
 )
 
 // TestEngineSendsAndHears runs the engine as the window does: its own
 // sender delivers a queued accept with nobody stepping it, and a customer's
 // NTE change reaches the replica and the listeners through its receiver.
 func TestEngineSendsAndHears(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
-	sb, err := sandbox.New(sandbox.Options{Seed: 11, WorkOrders: 40})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sb.Close() })
-	info, err := sb.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sb := sandboxtest.New(t, sandboxtest.RealClock())
+	wo := sb.NewWorkOrder()
+	info := sb.Info
 	eng, err := OpenEngine(ctx, filepath.Join(t.TempDir(), "replica.db"), EngineOptions{Connection: api.Connection{
 		BaseURL: info.BaseURL, TokenURL: info.TokenURL, ClientID: info.ClientID, ClientSecret: info.ClientSecret}})
 	if err != nil {
@@ -50,7 +45,6 @@ func TestEngineSendsAndHears(t *testing.T) {
 	heard := make(chan api.Event, 16)
 	eng.OnEvent(func(ev api.Event) { heard <- ev })
 
-	wo := pick(t, eng.Store, status(api.StatusNew))
 	if _, err := eng.Store.Accept(ctx, wo.WorkOrderId, ""); err != nil {
 		t.Fatal(err)
 	}

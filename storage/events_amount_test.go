@@ -15,6 +15,7 @@ import (
 // nothing is logged or changed, and the error tells the receiver to answer
 // 400.
 func TestEventAmountOutsideCurrencyIsRefused(t *testing.T) {
+	t.Parallel()
 	s, _ := openTest(t)
 	ctx := context.Background()
 	if err := s.PutWorkOrders(ctx, []api.WorkOrder{mkWO(woSpec{id: 1, number: "WO-1", status: api.StatusAccepted, nte: "500", currency: "JPY"})}); err != nil {

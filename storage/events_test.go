@@ -25,6 +25,7 @@ func event(t *testing.T, woID int64, action, msgID string, at time.Time, body an
 }
 
 func TestHandleEventAppliesAndDeduplicates(t *testing.T) {
+	t.Parallel()
 	s, _ := openTest(t)
 	ctx := context.Background()
 	w := mkWO(woSpec{id: 1, number: "WO-1", status: api.StatusNew, nte: "500", currency: "EUR"})
@@ -128,6 +129,7 @@ func TestHandleEventAppliesAndDeduplicates(t *testing.T) {
 }
 
 func TestHandleEventNewWorkOrderAndUnknownWorkOrder(t *testing.T) {
+	t.Parallel()
 	s, _ := openTest(t)
 	ctx := context.Background()
 	nw := mkWO(woSpec{id: 77, number: "WO-77", customer: "Dispatch Co", site: "Depot", ack: time.Hour})
@@ -151,6 +153,7 @@ func TestHandleEventNewWorkOrderAndUnknownWorkOrder(t *testing.T) {
 }
 
 func TestHandleEventIgnoresStaleRedelivery(t *testing.T) {
+	t.Parallel()
 	s, _ := openTest(t)
 	ctx := context.Background()
 	// The replica already holds a version synced after the event happened.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
+	"github.com/workorderdesk/workdesk/api/sandbox/sandboxtest"
 )
 
 // fault is what the proxy does to one request.
@@ -31,12 +32,13 @@ const (
 
 // faultProxy sits between the client and the sandbox on a real loopback
 // connection and does to each request what plan says; it counts token
-// requests and records every action's MessageId.
+// requests and records every attempt's MessageId. What got past it is
+// recorded at the sandbox (sb.Received), which applies every request it
+// gets, repeats included, as the real service may.
 type faultProxy struct {
 	t    testing.TB
-	sb   *sandbox.Sandbox
+	sb   *sandboxtest.Sandbox
 	next http.Handler
-	srv  *httptest.Server
 	done chan struct{} // closed at cleanup: frees hung handlers
 
 	mu      sync.Mutex
@@ -47,13 +49,10 @@ type faultProxy struct {
 
 func newFaultProxy(t testing.TB, workOrders int) *faultProxy {
 	t.Helper()
-	sb, err := sandbox.New(sandbox.Options{Seed: 11, WorkOrders: workOrders})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &faultProxy{t: t, sb: sb, next: sb.Handler(), done: make(chan struct{}), actions: map[string][]string{}}
-	p.srv = httptest.NewServer(p)
-	t.Cleanup(func() { close(p.done); p.srv.Close(); sb.Close() })
+	p := &faultProxy{t: t, done: make(chan struct{}), actions: map[string][]string{}}
+	p.sb = sandboxtest.New(t, sandboxtest.Seed(11), sandboxtest.WorkOrders(workOrders), sandboxtest.RealClock(), sandboxtest.NoMessageIdDedup(),
+		sandboxtest.Wrap(func(next http.Handler) http.Handler { p.next = next; return p }))
+	t.Cleanup(func() { close(p.done) }) // before the server's close, which waits for hung handlers
 	return p
 }
 
@@ -65,15 +64,7 @@ const callTimeout = 1500 * time.Millisecond
 // its first call asks for a token.
 func (p *faultProxy) client(t testing.TB) (*api.Client, sandbox.ConnectionInfo) {
 	t.Helper()
-	info := p.sb.InfoFor(p.srv.URL)
-	hc := &http.Client{Timeout: callTimeout}
-	tokens := api.NewClientCredentials(api.CredentialsConfig{TokenURL: info.TokenURL, ClientID: info.ClientID,
-		ClientSecret: info.ClientSecret, HTTPClient: hc, Now: p.sb.Clock().Now})
-	c, err := api.NewClient(info.BaseURL, hc, tokens)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c, info
+	return p.sb.NewClient(&http.Client{Timeout: callTimeout}), p.sb.Info
 }
 
 func (p *faultProxy) set(plan func(r *http.Request, token bool) fault) {

@@ -62,19 +62,15 @@ func writes(r *http.Request) bool { return r.Method != http.MethodGet }
 // bounded number of tokens, keeps what it stored, and the next sync on a
 // healthy line completes the replica.
 func TestSyncUnderFaults(t *testing.T) {
-	p := newFaultProxy(t, 120)
-	ref, _ := openTest(t)
-	c, _ := p.client(t)
-	if err := NewSyncer(ref, c, SyncOptions{}).SyncNow(context.Background()); err != nil {
-		t.Fatalf("a sync without faults: %v", err)
-	}
-	want := replicaCount(t, ref)
+	t.Parallel()
 	for _, fc := range faultCases {
 		t.Run(fc.name, func(t *testing.T) {
+			t.Parallel()
+			p := newFaultProxy(t, 120)
+			want := p.sb.WorkOrderCount()
 			s, _ := openTest(t)
 			s.now = p.sb.Clock().Now
 			c, _ := p.client(t)
-			p.resetCounts()
 			p.set(fc.plan(anyRequest))
 			deadline := 5 * time.Second
 			ctx, cancel := context.WithTimeout(context.Background(), deadline)
@@ -107,10 +103,13 @@ func TestSyncUnderFaults(t *testing.T) {
 // TestSenderUnderFaults: actions queued while the service misbehaves are
 // neither lost nor applied twice. The send ends by its deadline, each row
 // stays queued with a plain reason, token requests stay bounded, and once
-// the line is healthy each action reaches the service exactly once.
+// the line is healthy each action has reached the service exactly once,
+// counted where requests arrive at a sandbox that does not de-duplicate.
 func TestSenderUnderFaults(t *testing.T) {
+	t.Parallel()
 	for _, fc := range faultCases {
 		t.Run(fc.name, func(t *testing.T) {
+			t.Parallel()
 			p := newFaultProxy(t, 70)
 			s, _ := openTest(t)
 			s.now = p.sb.Clock().Now
@@ -164,6 +163,17 @@ func TestSenderUnderFaults(t *testing.T) {
 			if wo := p.remote(t, c, fresh.WorkOrderId); wo.Status != api.StatusAccepted {
 				t.Errorf("the accepted work order is %s at the service", wo.Status)
 			}
+			// Count at the service, which applies every request that
+			// reaches it: a second send would show here even where its
+			// state could not tell (a repeated accept changes nothing).
+			for _, c := range []struct {
+				row          *OutboxRow
+				method, path string
+			}{{accept, http.MethodPut, "/api/workOrder/accept"}, {msg, http.MethodPost, "/api/messages"}} {
+				if got := p.sb.Received(c.method, c.path); len(got) != 1 || got[0].MessageId != c.row.MessageId {
+					t.Errorf("%s reached the service %d times; want exactly once, with the row's MessageId", c.row.Kind, len(got))
+				}
+			}
 			msgs, err := c.ListMessages(ctx, accepted.WorkOrderId)
 			if err != nil {
 				t.Fatal(err)
@@ -190,9 +200,11 @@ func TestSenderUnderFaults(t *testing.T) {
 // ends by its deadline, fails the right step with a reason a person can
 // act on, never shows the secret, and asks for few tokens.
 func TestDoctorUnderFaults(t *testing.T) {
-	p := newFaultProxy(t, 30)
+	t.Parallel()
 	for _, fc := range faultCases {
 		t.Run(fc.name, func(t *testing.T) {
+			t.Parallel()
+			p := newFaultProxy(t, 60)
 			_, info := p.client(t)
 			conn := api.Connection{BaseURL: info.BaseURL, TokenURL: info.TokenURL, ClientID: info.ClientID, ClientSecret: info.ClientSecret}
 			p.resetCounts()

@@ -20,6 +20,7 @@ import (
 // being sent it again on every reconnection. The hub here is httptest
 // speaking the hub's token and event stream endpoints.
 func TestHubStreamSkipsAnEventTheReplicaRefuses(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	data := func(msgID, amount string) string {
 		raw, err := api.MarshalEvent(api.EventHeader{WorkOrderId: 1, Action: api.ActionNteChanged, ActionDate: testNow, MessageId: msgID},

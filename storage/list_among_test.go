@@ -13,6 +13,7 @@ import (
 // exactly those the list shows for a query, for a search, a status filter,
 // both, the attention filter and no filter.
 func TestListedAmongKeepsWhatTheListShows(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, err := Open(ctx, filepath.Join(t.TempDir(), "r.db"))
 	if err != nil {
@@ -70,6 +71,7 @@ func TestListedAmongKeepsWhatTheListShows(t *testing.T) {
 // in-memory search already finds the new work orders; a ticked one the list
 // shows is kept, as the list shows it.
 func TestListedAmongAgreesWithTheInMemorySearch(t *testing.T) {
+	t.Parallel()
 	s, _ := openTest(t)
 	ctx := context.Background()
 	put(t, s, woSpec{id: 1, number: "WO-1", customer: "Northwind Retail"})

@@ -12,6 +12,7 @@ import (
 // TestCountListAndPagesAgreeWithList: the window reads the list as a count
 // and pages; together they must show exactly what one List call returns.
 func TestCountListAndPagesAgreeWithList(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, err := Open(ctx, filepath.Join(t.TempDir(), "r.db"))
 	if err != nil {
@@ -75,6 +76,7 @@ func TestCountListAndPagesAgreeWithList(t *testing.T) {
 // the digits printed on a sheet, also beside a word ("kensington 3227");
 // LIKE wildcards in the input are literal.
 func TestSearchFindsDigitsInsideANumber(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, err := Open(ctx, filepath.Join(t.TempDir(), "r.db"))
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 // link, then reads every byte the replica wrote (database, WAL, spool) and
 // looks for the link, its signature, the access token and the client secret.
 func TestDownloadLinksAndTokensNeverReachTheDisk(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 80)
 	ctx := context.Background()
 	dir := t.TempDir()

@@ -14,6 +14,7 @@ import (
 // zero bytes was silently recreated empty, and queued actions vanished.
 // Now Open refuses it, says how to recover, and leaves the file as it was.
 func TestOpenRefusesEmptyReplica(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "replica.db")
 	s, err := Open(ctx, path)
@@ -64,9 +65,11 @@ func makeReadOnly(t *testing.T, path string) bool {
 // reported as read-only in plain words, not as SQLite's "unable to open
 // database file (14)".
 func TestOpenSaysReadOnly(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for _, what := range []string{"file", "folder"} {
 		t.Run(what, func(t *testing.T) {
+			t.Parallel()
 			dir := filepath.Join(t.TempDir(), "data")
 			path := filepath.Join(dir, "replica.db")
 			s, err := Open(ctx, path)

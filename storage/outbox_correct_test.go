@@ -18,6 +18,7 @@ import (
 // has gone out. One discarded meanwhile leaves the correction an ordinary
 // message.
 func TestCorrectionOfARetriedActionIsNotQueuedBesideIt(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 80)
 	s := syncedStore(t, svc)
 	ctx := context.Background()
@@ -93,6 +94,7 @@ func TestCorrectionOfARetriedActionIsNotQueuedBesideIt(t *testing.T) {
 // customer (repair code, answers) and an appointment's access type read
 // back, so that correcting them loses nothing the person entered.
 func TestDraftKeepsCompletionAndAccessType(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 160)
 	s := syncedStore(t, svc)
 	ctx := context.Background()

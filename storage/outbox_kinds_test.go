@@ -80,6 +80,7 @@ type kindCase struct {
 // through its Store method, sends it to the sandbox, and checks that the
 // row is done, the service changed, and the replica shows the change.
 func TestEveryOutboxKindEndToEnd(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 160)
 	s := syncedStore(t, svc)
 	ctx := context.Background()

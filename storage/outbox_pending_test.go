@@ -17,6 +17,7 @@ import (
 // the work order read as checked in, marked as not yet the service's, with
 // the rules judging the expected status; once sent, nothing is pending.
 func TestPendingShowsWhatQueuedActionsWillDo(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 80)
 	s := syncedStore(t, svc)
 	ctx := context.Background()
@@ -46,6 +47,7 @@ func TestPendingShowsWhatQueuedActionsWillDo(t *testing.T) {
 // TestPendingRefusalHoldsLaterEffectsBack: a refused accept changed nothing,
 // and the check-in queued behind it waits: neither shows as the expected status.
 func TestPendingRefusalHoldsLaterEffectsBack(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 80)
 	s := syncedStore(t, svc)
 	ctx := context.Background()
@@ -74,6 +76,7 @@ func TestPendingRefusalHoldsLaterEffectsBack(t *testing.T) {
 // the refused row in the same step, while giving up, or queueing another
 // kind of action, leaves it refused.
 func TestCorrectingARefusedActionReplacesItOnlyOnceQueued(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 80)
 	s := syncedStore(t, svc)
 	ctx := context.Background()
@@ -123,6 +126,7 @@ func TestCorrectingARefusedActionReplacesItOnlyOnceQueued(t *testing.T) {
 // TestDraftReadsBackWhatThePersonEntered: each correctable action gives back
 // its content; actions with nothing to correct say so.
 func TestDraftReadsBackWhatThePersonEntered(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 80)
 	s := syncedStore(t, svc)
 	ctx := context.Background()
@@ -181,6 +185,7 @@ func TestDraftReadsBackWhatThePersonEntered(t *testing.T) {
 // TestThreadShowsOurMessagesBeforeTheServiceHasThem: a queued message is in
 // the thread, after what the service holds, and once sent it is there once.
 func TestThreadShowsOurMessagesBeforeTheServiceHasThem(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 80)
 	s := syncedStore(t, svc)
 	ctx := context.Background()

@@ -133,6 +133,7 @@ var resendCases = []resendCase{
 // again; when the request itself was lost, it sends it again. Either way the
 // effect exists exactly once, and a message or file is never posted twice.
 func TestLostAnswerIsReconciledBeforeResending(t *testing.T) {
+	t.Parallel()
 	for _, c := range resendCases {
 		for _, f := range []struct {
 			name  string
@@ -140,6 +141,7 @@ func TestLostAnswerIsReconciledBeforeResending(t *testing.T) {
 			sends int
 		}{{"answer lost", dropAfter, 1}, {"request lost", dropBefore, 2}} {
 			t.Run(c.name+"/"+f.name, func(t *testing.T) {
+				t.Parallel()
 				svc := newService(t, 160)
 				s := syncedStore(t, svc)
 				ctx := context.Background()
@@ -166,6 +168,9 @@ func TestLostAnswerIsReconciledBeforeResending(t *testing.T) {
 				if n := len(svc.wire.calls(c.method, c.path)); n != f.sends {
 					t.Errorf("the action was sent %d times; want %d", n, f.sends)
 				}
+				if n := len(svc.sb.Received(c.method, c.path)); n != 1 {
+					t.Errorf("the action reached the service %d times; want exactly once", n)
+				}
 			})
 		}
 	}
@@ -175,6 +180,7 @@ func TestLostAnswerIsReconciledBeforeResending(t *testing.T) {
 // answer to the second is lost: the reconciliation counts what our done
 // rows already account for.
 func TestIdenticalMessagesAreBothPosted(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 80)
 	s := syncedStore(t, svc)
 	ctx := context.Background()
@@ -208,6 +214,7 @@ func TestIdenticalMessagesAreBothPosted(t *testing.T) {
 // A failed quote is retried from its stored request with a new MessageId;
 // the amount goes out exactly as typed, though float64 would round it.
 func TestRetryKeepsMoneyExact(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 80)
 	s := syncedStore(t, svc)
 	ctx := context.Background()
@@ -246,6 +253,7 @@ func TestRetryKeepsMoneyExact(t *testing.T) {
 // Every kind the outbox declares has its entry in the action table, and a
 // row says what the window needs without its request being decoded.
 func TestEveryKindHasAnAction(t *testing.T) {
+	t.Parallel()
 	for _, k := range outboxKindsDeclared(t) {
 		a, err := actionOf(k)
 		if err != nil || a.send == nil || a.group == "" {

@@ -14,6 +14,7 @@ import (
 // Check-out from Paused is refused before anything is queued, as the
 // sandbox refuses it (service-facts §13 leaves it unknown): check in first.
 func TestCheckOutWhilePausedIsRefused(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 70)
 	s := syncedStore(t, svc)
 	ctx := context.Background()
@@ -39,6 +40,7 @@ func TestCheckOutWhilePausedIsRefused(t *testing.T) {
 // §4.6) to the invoice as it will stand when sent, for every caller, not
 // only the window: an invoice whose queued save drops its number is refused.
 func TestSubmitInvoiceNeedsANumber(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 80)
 	s := syncedStore(t, svc)
 	ctx := context.Background()
@@ -79,6 +81,7 @@ func TestSubmitInvoiceNeedsANumber(t *testing.T) {
 // person's words, the step, whether a file waits) without its request
 // being decoded outside storage.
 func TestOutboxRowSaysWhatTheWindowNeeds(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 160)
 	s := syncedStore(t, svc)
 	ctx := context.Background()
@@ -115,6 +118,7 @@ func TestOutboxRowSaysWhatTheWindowNeeds(t *testing.T) {
 // A status the service may add later locks nothing: the action is queued
 // and the service judges it.
 func TestUnknownStatusQueuesAndTheServiceJudges(t *testing.T) {
+	t.Parallel()
 	s, _ := openTest(t)
 	ctx := context.Background()
 	acts := []struct {

@@ -55,6 +55,7 @@ func woIdOf(c recorded) int64 {
 }
 
 func TestOutboxSendsInOrderPerWorkOrder(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 80)
 	s := syncedStore(t, svc)
 	ctx := context.Background()
@@ -115,6 +116,7 @@ func TestOutboxSendsInOrderPerWorkOrder(t *testing.T) {
 }
 
 func TestOutboxBusinessErrorFailsAndBlocks(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 80)
 	s := syncedStore(t, svc)
 	ctx := context.Background()
@@ -160,6 +162,7 @@ func TestOutboxBusinessErrorFailsAndBlocks(t *testing.T) {
 }
 
 func TestOutboxRetryAfterRefusalUsesNewMessageId(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 80)
 	s := syncedStore(t, svc)
 	ctx := context.Background()
@@ -197,6 +200,7 @@ func TestOutboxRetryAfterRefusalUsesNewMessageId(t *testing.T) {
 }
 
 func TestOutboxTemporaryFailureKeepsMessageId(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name  string
 		fault faultKind
@@ -206,6 +210,7 @@ func TestOutboxTemporaryFailureKeepsMessageId(t *testing.T) {
 		{"server error", serverError},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			svc := newService(t, 70)
 			s := syncedStore(t, svc)
 			ctx := context.Background()
@@ -253,6 +258,9 @@ func TestOutboxTemporaryFailureKeepsMessageId(t *testing.T) {
 			if len(posts) != want {
 				t.Fatalf("posted %d times; want %d", len(posts), want)
 			}
+			if n := len(svc.sb.Received(http.MethodPost, "/api/messages")); n != 1 {
+				t.Errorf("the message reached the service %d times; want exactly once", n)
+			}
 			for _, p := range posts {
 				if p.MessageId != row.MessageId {
 					t.Errorf("an attempt carried id %q; want %q", p.MessageId, row.MessageId)
@@ -276,6 +284,7 @@ func TestOutboxTemporaryFailureKeepsMessageId(t *testing.T) {
 }
 
 func TestOfflineCheckInCarriesTapTime(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 80)
 	s := syncedStore(t, svc)
 	ctx := context.Background()
@@ -310,6 +319,7 @@ func TestOfflineCheckInCarriesTapTime(t *testing.T) {
 }
 
 func TestOutboxValidationChangesNothing(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 80)
 	s := syncedStore(t, svc)
 	ctx := context.Background()
@@ -387,6 +397,7 @@ func TestOutboxValidationChangesNothing(t *testing.T) {
 }
 
 func TestAttachFileSurvivesDeletingTheOriginal(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 80)
 	s := syncedStore(t, svc)
 	ctx := context.Background()
@@ -410,6 +421,7 @@ func TestAttachFileSurvivesDeletingTheOriginal(t *testing.T) {
 }
 
 func TestBulkAcceptStoresPerWorkOrderResults(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 120)
 	s := syncedStore(t, svc)
 	ctx := context.Background()
@@ -453,6 +465,7 @@ func TestBulkAcceptStoresPerWorkOrderResults(t *testing.T) {
 // because the service's certificate is not trusted waits in the queue with
 // that reason, not with "could not be reached".
 func TestUntrustedCertificateIsSaidPlainly(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewTLSServer(http.NotFoundHandler())
 	defer srv.Close()
 	_, err := http.Get(srv.URL) // the default client does not trust the test certificate

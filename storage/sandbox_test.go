@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/workorderdesk/workdesk/api"
-	"github.com/workorderdesk/workdesk/api/sandbox"
+	"github.com/workorderdesk/workdesk/api/sandbox/sandboxtest"
 )
 
 // recorded is one request the fake network saw.
@@ -67,7 +67,7 @@ func (w *wire) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	if r.URL.Path != "/oauth/token" {
 		w.log = append(w.log, recorded{Method: r.Method, Path: strings.ToLower(r.URL.Path), Query: r.URL.RawQuery, MessageId: id, Body: body})
 	}
-	fault := w.fault
+	fault, next := w.fault, w.next
 	key := r.Method + " " + r.URL.Path
 	if w.inFlight == nil {
 		w.inFlight = map[string]int{}
@@ -91,7 +91,7 @@ func (w *wire) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	case dropBefore:
 		panic(http.ErrAbortHandler) // closes the connection: the client sees a network error
 	case hangAfter:
-		w.next.ServeHTTP(httptest.NewRecorder(), r)
+		next.ServeHTTP(httptest.NewRecorder(), r)
 		w.mu.Lock()
 		hang := w.onHang
 		w.onHang = nil
@@ -102,7 +102,7 @@ func (w *wire) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		<-r.Context().Done()
 		panic(http.ErrAbortHandler)
 	case dropAfter:
-		w.next.ServeHTTP(httptest.NewRecorder(), r)
+		next.ServeHTTP(httptest.NewRecorder(), r)
 		panic(http.ErrAbortHandler)
 	case serverError:
 		rw.WriteHeader(http.StatusServiceUnavailable)
@@ -113,7 +113,14 @@ func (w *wire) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		json.NewEncoder(rw).Encode(map[string]any{"Code": 3000, "Message": "The customer's desk is closed", "MessageId": id})
 		return
 	}
-	w.next.ServeHTTP(rw, r)
+	next.ServeHTTP(rw, r)
+}
+
+// wrapNext puts f's handler between the wire and the service.
+func (w *wire) wrapNext(f func(http.Handler) http.Handler) {
+	w.mu.Lock()
+	w.next = f(w.next)
+	w.mu.Unlock()
 }
 
 func (w *wire) setFault(f func(r *http.Request, body []byte) faultKind) {
@@ -142,6 +149,13 @@ func (w *wire) reset() {
 	w.mu.Unlock()
 }
 
+// inFlightNow is how many requests to method path are being answered.
+func (w *wire) inFlightNow(method, path string) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.inFlight[method+" "+path]
+}
+
 // peakInFlight is the most requests to method path (exact, as sent) that
 // were being answered at the same moment since the last reset.
 func (w *wire) peakInFlight(method, path string) int {
@@ -152,32 +166,23 @@ func (w *wire) peakInFlight(method, path string) int {
 
 // service is a sandbox behind a recording wire, with a client for it.
 type service struct {
-	sb     *sandbox.Sandbox
+	sb     *sandboxtest.Sandbox
 	wire   *wire
 	srv    *httptest.Server
 	client *api.Client
 	tokens *api.ClientCredentials
 }
 
-// newService starts a sandbox that does not de-duplicate by MessageId:
-// the real service is not documented to, so the outbox must never rely on it.
+// newService starts a sandbox of n generated work orders that does not
+// de-duplicate by MessageId: the real service is not documented to, so the
+// outbox must never rely on it. The wire in front of it records attempts
+// (sb.Received counts what reached the service).
 func newService(t testing.TB, n int) *service {
 	t.Helper()
-	sb, err := sandbox.New(sandbox.Options{Seed: 7, WorkOrders: n, NoMessageIdDedup: true})
-	if err != nil {
-		t.Fatalf("sandbox: %v", err)
-	}
-	w := &wire{next: sb.Handler()}
-	srv := httptest.NewServer(w)
-	t.Cleanup(func() { srv.Close(); sb.Close() })
-	info := sb.InfoFor(srv.URL)
-	tokens := api.NewClientCredentials(api.CredentialsConfig{TokenURL: info.TokenURL, ClientID: info.ClientID,
-		ClientSecret: info.ClientSecret, HTTPClient: srv.Client(), Now: sb.Clock().Now})
-	client, err := api.NewClient(info.BaseURL, srv.Client(), tokens)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &service{sb: sb, wire: w, srv: srv, client: client, tokens: tokens}
+	w := &wire{}
+	sb := sandboxtest.New(t, sandboxtest.Seed(7), sandboxtest.WorkOrders(n), sandboxtest.RealClock(), sandboxtest.NoMessageIdDedup(),
+		sandboxtest.Wrap(func(next http.Handler) http.Handler { w.next = next; return w }))
+	return &service{sb: sb, wire: w, srv: sb.Server, client: sb.Client, tokens: sb.Tokens}
 }
 
 // syncedStore is a fresh replica on the sandbox's clock, synced once.

@@ -116,7 +116,7 @@ func (s *Store) deferFTS(ctx context.Context) (fresh bool, err error) {
 }
 
 // FTS5 merges the index's segments once automerge of them share a level.
-// The bulk writer adds a segment per commit (commitRows rows), and at 4 it
+// The bulk writer adds a segment per commit (Syncer.tune.commitRows rows), and at 4 it
 // rewrote the first 10,000 rows' index twice over while they downloaded: a
 // quarter of the writer's work. At 16 (FTS5's most) a first sync of 10,000
 // merges nothing, and search over the segments it leaves is as fast (the

@@ -51,6 +51,7 @@ type liveSearch struct {
 	off      bool          // the replica holds text the index cannot read as FTS5 does
 	failing  bool          // building or following the replica failed: said once, until an index is ready
 	tok      *tokenizer
+	catchUp  int             // searchCatchUp; a test makes it small to pass it with few writes
 	ctx      context.Context // cancelled by Close
 	stop     context.CancelFunc
 	wg       sync.WaitGroup
@@ -64,6 +65,7 @@ const SearchIndexEnv = "WORKDESK_SEARCH_INDEX"
 
 func (l *liveSearch) init() {
 	l.tok = newTokenizer()
+	l.catchUp = searchCatchUp
 	l.ctx, l.stop = context.WithCancel(context.Background())
 	l.off = os.Getenv(SearchIndexEnv) == "off"
 }
@@ -108,7 +110,7 @@ func (s *Store) findInMemory(ctx context.Context, conn rowsQueryer, set *searchS
 		s.buildSearchIndexLocked()
 		return false, nil
 	}
-	caught, err := catchUp(ctx, conn, x)
+	caught, err := catchUp(ctx, conn, x, l.catchUp)
 	switch {
 	case err == nil:
 	case errors.Is(err, errOddText):
@@ -198,7 +200,7 @@ func (s *Store) buildSearchIndexLocked() {
 		if err == nil {
 			// Whatever was written meanwhile; the lock keeps searches out.
 			var caught bool
-			if caught, err = catchUp(l.ctx, s.r, x); err == nil && !caught {
+			if caught, err = catchUp(l.ctx, s.r, x, l.catchUp); err == nil && !caught {
 				err = errors.New("fell behind the replica's writes while building")
 			}
 		}
@@ -282,7 +284,7 @@ func (s *Store) buildSearchIndex(ctx context.Context) (*searchIndex, error) {
 	x.sortDictionary()
 	x.order(SortNextDeadline) // the list's first order
 	for range 3 {
-		if caught, err := catchUp(ctx, db, x); err != nil || !caught {
+		if caught, err := catchUp(ctx, db, x, s.search.catchUp); err != nil || !caught {
 			return x, err
 		}
 	}
@@ -290,9 +292,9 @@ func (s *Store) buildSearchIndex(ctx context.Context) (*searchIndex, error) {
 }
 
 // catchUp applies to x the writes logged since x.seq; caught is false when
-// they are too many to apply now, or no longer all logged.
-func catchUp(ctx context.Context, db rowsQueryer, x *searchIndex) (caught bool, err error) {
-	rows, err := db.QueryContext(ctx, `SELECT seq, id FROM search_changes WHERE seq > ? ORDER BY seq LIMIT ?`, x.seq, searchCatchUp+1)
+// they are more than limit, too many to apply now, or no longer all logged.
+func catchUp(ctx context.Context, db rowsQueryer, x *searchIndex, limit int) (caught bool, err error) {
+	rows, err := db.QueryContext(ctx, `SELECT seq, id FROM search_changes WHERE seq > ? ORDER BY seq LIMIT ?`, x.seq, limit+1)
 	if err != nil {
 		return false, fmt.Errorf("storage: reading the search changes: %w", err)
 	}
@@ -318,7 +320,7 @@ func catchUp(ctx context.Context, db rowsQueryer, x *searchIndex) (caught bool, 
 	if len(ids) == 0 {
 		return true, nil
 	}
-	if len(ids) > searchCatchUp {
+	if len(ids) > limit {
 		return false, nil
 	}
 	if err := applySearchChanges(ctx, db, x, ids); err != nil {

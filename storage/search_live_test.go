@@ -15,6 +15,7 @@ import (
 // Close does not wait for, reading a closed replica (run with -race: the
 // detector reports the WaitGroup added to while it was waited on).
 func TestCloseWhileASearchStartsTheIndex(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	for i := range 30 {
@@ -48,6 +49,7 @@ func TestCloseWhileASearchStartsTheIndex(t *testing.T) {
 // by the replica's full-text index instead of failing on every keystroke,
 // and the trouble is logged once.
 func TestSearchOutlivesAnIndexThatCannotFollow(t *testing.T) {
+	t.Parallel()
 	s, _ := openTest(t)
 	ctx := context.Background()
 	put(t, s, woSpec{id: 1, number: "WO-1", customer: "Northwind Retail"}, woSpec{id: 2, number: "WO-2", customer: "Harbor Point Hotels"})

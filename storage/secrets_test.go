@@ -70,7 +70,22 @@ func (h hangingKeyring) Get(string, string) (string, error) { <-h.release; retur
 func (h hangingKeyring) Set(string, string, string) error   { <-h.release; return nil }
 func (h hangingKeyring) Delete(string, string) error        { <-h.release; return nil }
 
+// promptingKeyring is a hangingKeyring that says when its prompt is up.
+type promptingKeyring struct {
+	hangingKeyring
+	asked chan struct{}
+}
+
+func (p promptingKeyring) Set(service, user, secret string) error {
+	select {
+	case p.asked <- struct{}{}:
+	default:
+	}
+	return p.hangingKeyring.Set(service, user, secret)
+}
+
 func TestSecretsKeyringTimeout(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := hangingKeyring{release: make(chan struct{})}
 	defer close(h.release)
@@ -94,10 +109,15 @@ func TestSecretsKeyringTimeout(t *testing.T) {
 // TestSecretsWaitForUnlockWhenAsked: a save the person started may wait
 // for the keyring's unlock prompt past the short timeout of background calls.
 func TestSecretsWaitForUnlockWhenAsked(t *testing.T) {
-	release := make(chan struct{})
+	t.Parallel()
+	release, asked := make(chan struct{}), make(chan struct{}, 1)
 	s := NewSecrets()
-	s.backend, s.timeout = hangingKeyring{release: release}, 50*time.Millisecond
-	go func() { time.Sleep(300 * time.Millisecond); close(release) }() // the person unlocks
+	s.backend, s.timeout = promptingKeyring{hangingKeyring{release: release}, asked}, 50*time.Millisecond
+	go func() {
+		<-asked                   // the unlock prompt is up
+		time.Sleep(4 * s.timeout) // the person takes longer than a background call waits
+		close(release)            // and unlocks
+	}()
 	ctx, cancel := context.WithTimeout(context.Background(), PatientTimeout)
 	defer cancel()
 	if err := s.Set(ctx, "CLIENT1", "s3cret"); err != nil {

@@ -17,6 +17,7 @@ import (
 // is never marked as one queued actions will give, however the syncs
 // writing the work order meanwhile fall between the reads.
 func TestPendingReadsTheWorkOrderOnce(t *testing.T) {
+	t.Parallel()
 	s, _ := openTest(t)
 	ctx := context.Background()
 	spec := woSpec{id: 7, number: "WO-7", customer: "Northwind Retail", status: api.StatusAccepted}
@@ -57,6 +58,7 @@ func TestPendingReadsTheWorkOrderOnce(t *testing.T) {
 // the thread: once either way, whichever read of the thread the window
 // meets.
 func TestThreadShowsASentMessageOnce(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 40)
 	s := syncedStore(t, svc)
 	ctx := context.Background()

@@ -42,6 +42,7 @@ func queryPlan(t *testing.T, s *Store, q ListQuery) string {
 }
 
 func TestSortIndexIsMadeTheFirstTimeItsColumnIsSorted(t *testing.T) {
+	t.Parallel()
 	s, _ := openTest(t)
 	put(t, s,
 		woSpec{id: 1, number: "WO-3", customer: "beta Foods", site: "Depot", nte: "1000", currency: "USD", sched: 5 * time.Hour},
@@ -83,6 +84,7 @@ func TestSortIndexIsMadeTheFirstTimeItsColumnIsSorted(t *testing.T) {
 }
 
 func TestSortIndexWaitsForABulkWriteToEnd(t *testing.T) {
+	t.Parallel()
 	s, _ := openTest(t)
 	put(t, s, woSpec{id: 1, customer: "Beta"}, woSpec{id: 2, customer: "alpha"})
 	ctx := context.Background()
@@ -134,6 +136,7 @@ func TestSortIndexWaitsForABulkWriteToEnd(t *testing.T) {
 // upgrade it keeps only the schema's three, also when a crash left a bulk
 // write unfinished (whose end would otherwise bring all nine back).
 func TestUpgradeLeavesOnDemandIndexesToFirstUse(t *testing.T) {
+	t.Parallel()
 	for _, crashed := range []bool{false, true} {
 		ctx := context.Background()
 		path := filepath.Join(t.TempDir(), "replica.db")

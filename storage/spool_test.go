@@ -13,6 +13,7 @@ import (
 // live profile's replica side by side): opening or clearing one must not
 // delete the other's queued uploads.
 func TestReplicasInOneFolderKeepTheirQueuedUploads(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 80)
 	live := syncedStore(t, svc)
 	dir := filepath.Dir(live.Path())
@@ -44,6 +45,7 @@ func TestReplicasInOneFolderKeepTheirQueuedUploads(t *testing.T) {
 // Versions before the per-replica spool kept uploads in DIR/spool: a queued
 // upload found there on opening is moved over and still goes out.
 func TestQueuedUploadInTheOldSharedSpoolIsKept(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 80)
 	s := syncedStore(t, svc)
 	ctx := context.Background()
@@ -79,6 +81,7 @@ func TestQueuedUploadInTheOldSharedSpoolIsKept(t *testing.T) {
 // fails) is this computer's problem: the row is refused saying the file
 // could not be read, not left retrying as if the service were unreachable.
 func TestUnreadableSpoolCopyIsRefusedPlainly(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 80)
 	s := syncedStore(t, svc)
 	ctx := context.Background()

@@ -15,6 +15,7 @@ import (
 )
 
 func TestOpenAppliesMigrationsAndReopenKeepsData(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "sub dir", "replica?.db") // odd characters must not break the DSN
 	s, err := Open(ctx, path)
@@ -50,6 +51,7 @@ func TestOpenAppliesMigrationsAndReopenKeepsData(t *testing.T) {
 }
 
 func TestOpenRefusesNewerSchema(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "replica.db")
 	s, err := Open(ctx, path)
@@ -107,6 +109,7 @@ var ftsQueryCases = []struct{ in, want string }{
 }
 
 func TestFTSQuery(t *testing.T) {
+	t.Parallel()
 	for _, c := range ftsQueryCases {
 		if got := FTSQuery(c.in); got != c.want {
 			t.Errorf("FTSQuery(%q) = %q; want %q", c.in, got, c.want)
@@ -126,6 +129,7 @@ func searchWorld(t *testing.T) *Store {
 }
 
 func TestListSearch(t *testing.T) {
+	t.Parallel()
 	s := searchWorld(t)
 	ctx := context.Background()
 	cases := []struct {
@@ -161,6 +165,7 @@ func TestListSearch(t *testing.T) {
 }
 
 func TestSearchFollowsUpdates(t *testing.T) {
+	t.Parallel()
 	s := searchWorld(t)
 	ctx := context.Background()
 	// The customer renames the site; the old name must stop matching.
@@ -177,6 +182,7 @@ func TestSearchFollowsUpdates(t *testing.T) {
 }
 
 func TestListSortAndFilter(t *testing.T) {
+	t.Parallel()
 	s, _ := openTest(t)
 	ctx := context.Background()
 	put(t, s,
@@ -240,6 +246,7 @@ func TestListSortAndFilter(t *testing.T) {
 }
 
 func TestNeedsAttention(t *testing.T) {
+	t.Parallel()
 	s, clk := openTest(t)
 	ctx := context.Background()
 	put(t, s,
@@ -296,6 +303,7 @@ func TestNeedsAttention(t *testing.T) {
 }
 
 func TestSettings(t *testing.T) {
+	t.Parallel()
 	s, _ := openTest(t)
 	ctx := context.Background()
 	if err := s.SetSetting(ctx, "list.sort", "deadline"); err != nil {
@@ -320,6 +328,7 @@ func TestSettings(t *testing.T) {
 // A replica written by the first schema (JSON inside work_orders, old FTS
 // table) opens under the current one with its data and search intact.
 func TestMigrationFromFirstSchemaKeepsData(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "replica.db")
 	db, err := sql.Open("sqlite", dsn(path))
@@ -355,6 +364,7 @@ func TestMigrationFromFirstSchemaKeepsData(t *testing.T) {
 // earlier version said "Check in at … UTC"; after the upgrade it reads like
 // a new one, and its time still comes from the request, shown in local time.
 func TestMigrationDropsTheUTCTimeFromQueuedVisits(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "replica.db")
 	s, _ := openAt(t, path)
@@ -388,6 +398,7 @@ func TestMigrationDropsTheUTCTimeFromQueuedVisits(t *testing.T) {
 // generated column); it must pick the date api's rule names in every
 // status, the ones the service documents and one it does not.
 func TestNextDeadlineColumnFollowsTheRule(t *testing.T) {
+	t.Parallel()
 	s, _ := openTest(t)
 	ctx := context.Background()
 	statuses := append(slices.Clone(api.AllStatuses), "SomethingNew")

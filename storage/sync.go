@@ -41,7 +41,30 @@ type Syncer struct {
 	log  *slog.Logger
 
 	gate chan struct{} // holds one token while a sync runs
+	tune syncTuning
+	// handed, when set, hears each batch read and handed to the writer
+	// (tests wait on it instead of guessing how long a read takes).
+	handed func(seq int)
 }
+
+// syncTuning holds the sizes a sync works with; a test makes them small to
+// reach their paths with a small world.
+type syncTuning struct {
+	// bulkMin is the fewest rows a bulk write (index rebuilt at the end) is for.
+	bulkMin int
+	// maxWaiting is how many fetched batches may wait for a slower one
+	// before them (about 2 MB).
+	maxWaiting int
+	// commitRows is how many fetched work orders are committed together. In
+	// a bulk write each commit also indexes its rows for search, as one
+	// FTS5 segment: far fewer, bigger segments than a commit per batch,
+	// whose merging cost more than the download, and still indexed while
+	// the download goes on instead of in one rebuild at the end, while the
+	// person waits.
+	commitRows int
+}
+
+var defaultTuning = syncTuning{bulkMin: 1000, maxWaiting: 32, commitRows: 1000}
 
 // NewSyncer returns a Syncer writing to store with client.
 func NewSyncer(store *Store, client *api.Client, opts SyncOptions) *Syncer {
@@ -54,7 +77,7 @@ func NewSyncer(store *Store, client *api.Client, opts SyncOptions) *Syncer {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	return &Syncer{s: store, c: client, opts: opts, log: opts.Logger.With("component", "sync"), gate: make(chan struct{}, 1)}
+	return &Syncer{s: store, c: client, opts: opts, log: opts.Logger.With("component", "sync"), gate: make(chan struct{}, 1), tune: defaultTuning}
 }
 
 // SyncNow runs one sync and returns when it is done. If a sync is already
@@ -112,7 +135,7 @@ func (y *Syncer) sync(ctx context.Context) error {
 		need = append(need, wo.WorkOrderId)
 	}
 	y.log.Info("sync started", "incremental", hasHW, "changed", len(found), "toFetch", len(need))
-	if bulk(len(need), len(stored)) {
+	if y.tune.bulk(len(need), len(stored)) {
 		fresh, derr := y.s.deferFTS(ctx)
 		if derr != nil {
 			return derr
@@ -169,22 +192,9 @@ func (y *Syncer) sync(ctx context.Context) error {
 // cheaper with the search index rebuilt once at the end than maintained row
 // by row: a rebuild costs about what indexing a tenth of the rows one by one
 // does, so it pays from 10% of the table, and from 1,000 rows at all.
-func bulk(n, stored int) bool {
-	return n >= bulkMin && n*10 >= n+stored
+func (t syncTuning) bulk(n, stored int) bool {
+	return n >= t.bulkMin && n*10 >= n+stored
 }
-
-var bulkMin = 1000 // a variable so tests can take the bulk path with a small world
-
-// maxWaiting is how many fetched batches may wait for a slower one before
-// them (about 2 MB); a variable so tests can make a small world overflow it.
-var maxWaiting = 32
-
-// commitRows is how many fetched work orders are committed together. In a
-// bulk write each commit also indexes its rows for search, as one FTS5
-// segment: far fewer, bigger segments than a commit per batch, whose
-// merging cost more than the download, and still indexed while the download
-// goes on instead of in one rebuild at the end, while the person waits.
-var commitRows = 1000
 
 // anyStored reports whether any of ids is in stored.
 func anyStored(ids []int64, stored map[int64]int64) bool {
@@ -277,6 +287,9 @@ func (y *Syncer) fetch(ctx context.Context, ids []int64, index bool) error {
 				case <-fetchCtx.Done():
 					return
 				}
+				if y.handed != nil {
+					y.handed(b.seq)
+				}
 			}
 		}()
 	}
@@ -349,14 +362,14 @@ func (y *Syncer) fetch(ctx context.Context, ids []int64, index bool) error {
 			}
 			next++
 		}
-		if len(early) > maxWaiting {
+		if len(early) > y.tune.maxWaiting {
 			for _, seq := range slices.Sorted(maps.Keys(early)) {
 				enqueue(early[seq])
 				delete(early, seq)
 				written[seq] = true
 			}
 		}
-		if lineRows >= commitRows {
+		if lineRows >= y.tune.commitRows {
 			write(line)
 			line, lineRows = nil, 0
 		}

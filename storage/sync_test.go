@@ -21,6 +21,7 @@ import (
 )
 
 func TestSyncFirstThenIncremental(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 120)
 	s, _ := openTest(t)
 	s.now = svc.sb.Clock().Now
@@ -94,6 +95,7 @@ func countIds(c recorded) int {
 }
 
 func TestSyncFailureMidwayKeepsBatchesAndResumes(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 200)
 	s, _ := openTest(t)
 	s.now = svc.sb.Clock().Now
@@ -141,24 +143,43 @@ func TestSyncFailureMidwayKeepsBatchesAndResumes(t *testing.T) {
 // nothing may be lost or counted twice, and when the early batch fails the
 // later ones already read are still kept.
 func TestSyncStoresBatchesAnsweredOutOfOrder(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 200)
 	ctx := context.Background()
 	all, err := svc.client.SearchWorkOrders(ctx, api.SearchParameters{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The first batch is the one with the smallest id: it is made slow.
+	batches := (len(all) + api.MaxReadBatch - 1) / api.MaxReadBatch
+	// The first batch is the one with the smallest id: it is answered only
+	// once until() holds, and fails if fail says so.
 	first := strconv.FormatInt(slices.MinFunc(all, func(a, b api.WorkOrder) int { return cmp.Compare(a.WorkOrderId, b.WorkOrderId) }).WorkOrderId, 10)
-	slowFirst := func(fail bool) func(*http.Request, []byte) faultKind {
+	isFirst := func(r *http.Request) bool {
+		return r.Method == http.MethodGet && r.URL.Path == "/api/workOrder" && slices.Contains(r.URL.Query()["ids"], first)
+	}
+	firstWaitsFor := func(what string, until func() bool, fail bool) func(*http.Request, []byte) faultKind {
 		return func(r *http.Request, _ []byte) faultKind {
-			if r.Method == http.MethodGet && r.URL.Path == "/api/workOrder" && slices.Contains(r.URL.Query()["ids"], first) {
-				time.Sleep(300 * time.Millisecond) // the other reads answer meanwhile
-				if fail {
-					return serverError
-				}
+			if !isFirst(r) {
+				return pass
+			}
+			if !waitFor(10*time.Second, until) {
+				t.Errorf("the first read waited 10 s for %s", what)
+			}
+			if fail {
+				return serverError
 			}
 			return pass
 		}
+	}
+	// othersAnswered: the service has answered every read but the first.
+	othersAnswered := func() bool {
+		n := 0
+		for _, r := range svc.sb.Received(http.MethodGet, "/api/workOrder") {
+			if r.Status != 0 && !slices.Contains(r.Query["ids"], first) {
+				n++
+			}
+		}
+		return n == batches-1
 	}
 
 	s, _ := openTest(t)
@@ -169,7 +190,8 @@ func TestSyncStoresBatchesAnsweredOutOfOrder(t *testing.T) {
 		done = append(done, d)
 		mu.Unlock()
 	}})
-	svc.wire.setFault(slowFirst(false))
+	svc.sb.ResetRequests()
+	svc.wire.setFault(firstWaitsFor("the other reads to be answered", othersAnswered, false))
 	if err := y.SyncNow(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -182,8 +204,6 @@ func TestSyncStoresBatchesAnsweredOutOfOrder(t *testing.T) {
 
 	// The batches behind a slow call do not all wait in memory: past a
 	// limit they are written out of order, and the slow one still lands.
-	defer func(v, c int) { maxWaiting, commitRows = v, c }(maxWaiting, commitRows)
-	maxWaiting, commitRows = 1, 50 // a small world: commit each batch
 	s1, _ := openTest(t)
 	var early atomic.Int32
 	y1 := NewSyncer(s1, svc.client, SyncOptions{Parallel: 4, Progress: func(d, _ int) {
@@ -191,7 +211,8 @@ func TestSyncStoresBatchesAnsweredOutOfOrder(t *testing.T) {
 			early.Add(1)
 		}
 	}})
-	svc.wire.setFault(slowFirst(false))
+	y1.tune.maxWaiting, y1.tune.commitRows = 1, 50 // a small world: commit each batch
+	svc.wire.setFault(firstWaitsFor("batches to be stored ahead of it", func() bool { return early.Load() > 0 }, false))
 	if err := y1.SyncNow(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -200,18 +221,24 @@ func TestSyncStoresBatchesAnsweredOutOfOrder(t *testing.T) {
 			n, len(all), early.Load())
 	}
 
+	// The first read fails once every other batch has been read: those
+	// are kept, whether already written or still waiting for it.
 	s2, _ := openTest(t)
 	y2 := NewSyncer(s2, svc.client, SyncOptions{Parallel: 4})
-	svc.wire.setFault(slowFirst(true))
+	y2.tune.maxWaiting, y2.tune.commitRows = 1, 50
+	var handed atomic.Int32
+	y2.handed = func(int) { handed.Add(1) }
+	svc.wire.setFault(firstWaitsFor("the other batches to be read", func() bool { return int(handed.Load()) == batches-1 }, true))
 	if err := y2.SyncNow(ctx); err == nil {
 		t.Fatal("sync whose first read failed succeeded")
 	}
 	kept, _ := s2.Count(ctx)
-	if kept < len(all)-api.MaxReadBatch || kept >= len(all) {
+	if kept != len(all)-api.MaxReadBatch {
 		t.Errorf("after the first batch failed the replica holds %d of %d; want every other batch", kept, len(all))
 	}
 	svc.wire.setFault(nil)
 	svc.wire.reset()
+	y2.handed = nil
 	if err := y2.SyncNow(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -225,8 +252,7 @@ func TestSyncStoresBatchesAnsweredOutOfOrder(t *testing.T) {
 }
 
 func TestSyncCancel(t *testing.T) {
-	defer func(v int) { commitRows = v }(commitRows)
-	commitRows = 50 // a commit per batch, so there is a moment between batches to cancel in
+	t.Parallel()
 	svc := newService(t, 200)
 	s, _ := openTest(t)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -236,6 +262,7 @@ func TestSyncCancel(t *testing.T) {
 			cancel() // the person pressed Cancel after the first batch
 		}
 	}})
+	y.tune.commitRows = 50 // a commit per batch, so there is a moment between batches to cancel in
 	err := y.SyncNow(ctx)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled sync = %v; want context.Canceled", err)
@@ -250,6 +277,7 @@ func TestSyncCancel(t *testing.T) {
 }
 
 func TestSyncNeverTwoAtOnce(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 100)
 	s, _ := openTest(t)
 	var inFlight, most atomic.Int32
@@ -285,6 +313,7 @@ func TestSyncNeverTwoAtOnce(t *testing.T) {
 }
 
 func TestRefreshFetchesDetailsAndKeepsCacheOnFailure(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 80)
 	s := syncedStore(t, svc)
 	ctx := context.Background()
@@ -322,8 +351,7 @@ func TestRefreshFetchesDetailsAndKeepsCacheOnFailure(t *testing.T) {
 // the row-by-row path does, also when the sync fails half-way or the app
 // dies before the rebuild.
 func TestBulkSyncKeepsSearchWorking(t *testing.T) {
-	defer func(v, c int) { bulkMin, commitRows = v, c }(bulkMin, commitRows)
-	bulkMin, commitRows = 1, 60 // several commits indexed while the download goes on
+	t.Parallel()
 	svc := newService(t, 200)
 	ctx := context.Background()
 	s, _ := openTest(t)
@@ -335,6 +363,7 @@ func TestBulkSyncKeepsSearchWorking(t *testing.T) {
 		return pass
 	})
 	y := NewSyncer(s, svc.client, SyncOptions{Parallel: 1})
+	y.tune.bulkMin, y.tune.commitRows = 1, 60 // several commits indexed while the download goes on
 	if err := y.SyncNow(ctx); err == nil {
 		t.Fatal("sync with a failing batch succeeded")
 	}
@@ -406,6 +435,7 @@ func TestBulkSyncKeepsSearchWorking(t *testing.T) {
 // TestBulkSyncRestoresSchema: a bulk sync drops the work_orders triggers and
 // sort indexes while it writes; afterwards exactly the same must be back.
 func TestBulkSyncRestoresSchema(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, err := Open(ctx, filepath.Join(t.TempDir(), "r.db"))
 	if err != nil {

@@ -54,6 +54,7 @@ func sentVisit(t *testing.T, svc *service, path string) (api.CheckOutRequest, st
 // TestSyncKeepsCustomerSettings: a sync reads the settings of every
 // customer it sees into the replica.
 func TestSyncKeepsCustomerSettings(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 80)
 	s := syncedStore(t, svc)
 	ctx := context.Background()
@@ -75,6 +76,7 @@ func TestSyncKeepsCustomerSettings(t *testing.T) {
 // not change still has its settings read again once they are older than
 // SettingsMaxAge, so a rule it tightened reaches the replica.
 func TestQuietCustomersSettingsAreReadAgain(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 80)
 	s := syncedStore(t, svc)
 	ctx := context.Background()
@@ -120,6 +122,7 @@ func TestQuietCustomersSettingsAreReadAgain(t *testing.T) {
 // carries no ActualActionDate on the wire, at a customer that allows
 // back-dating and at one that does not.
 func TestRealTimeCheckInOmitsActualActionDate(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 80)
 	s := syncedStore(t, svc)
 	ctx := context.Background()
@@ -150,6 +153,7 @@ func TestRealTimeCheckInOmitsActualActionDate(t *testing.T) {
 // check-in goes out without the date (the service records its arrival)
 // rather than being refused.
 func TestOfflineCheckInAtStrictCustomerOmitsActualActionDate(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 80)
 	s := syncedStore(t, svc)
 	ctx := context.Background()
@@ -178,6 +182,7 @@ func TestOfflineCheckInAtStrictCustomerOmitsActualActionDate(t *testing.T) {
 // anything is queued, naming the customer; the same back-date is queued
 // and sent where it is allowed.
 func TestBackDateRefusedWhereTheCustomerForbidsIt(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 80)
 	s := syncedStore(t, svc)
 	ctx := context.Background()
@@ -210,6 +215,7 @@ func TestBackDateRefusedWhereTheCustomerForbidsIt(t *testing.T) {
 // completed one with RepairInfo and CustomFields; a PMRM check-out without
 // them waits in NeedsCompletionDetails until CompleteWorkDetails.
 func TestCheckOutEnforcesCustomerRequirements(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 160)
 	s := syncedStore(t, svc)
 	ctx := context.Background()
@@ -258,6 +264,7 @@ func TestCheckOutEnforcesCustomerRequirements(t *testing.T) {
 // the client does not know is not locked locally; the change is queued,
 // and when the service refuses it (3036) the person reads what that means.
 func TestUnknownInvoiceStatusLeavesTheServiceToJudge(t *testing.T) {
+	t.Parallel()
 	svc := newService(t, 80)
 	s := syncedStore(t, svc)
 	ctx := context.Background()

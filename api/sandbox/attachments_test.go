@@ -18,6 +18,7 @@ func textUpload(name, content string) api.Upload {
 }
 
 func TestWorkOrderAttachments(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := e.setup("Northwind Retail", api.StatusCheckedIn, func(o *order) { o.files = nil })
 	up := textUpload("note.txt", "compressor serial 4471")
@@ -56,6 +57,7 @@ func TestWorkOrderAttachments(t *testing.T) {
 }
 
 func TestUploadOver20MBRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := e.setup("Northwind Retail", api.StatusCheckedIn, nil)
 	// Streamed through a pipe with no Content-Length, as a client that does
@@ -98,6 +100,7 @@ func (zeros) Read(p []byte) (int, error) {
 }
 
 func TestStepAttachments(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id, ref := e.editableStep("Northwind Retail", 1)
 	// No count limit: 120 attachments all come back.
@@ -142,6 +145,7 @@ func TestStepAttachments(t *testing.T) {
 }
 
 func TestDownloadLinkExpires(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	var ref api.StepRef
 	var attID string
@@ -188,6 +192,7 @@ func TestDownloadLinkExpires(t *testing.T) {
 }
 
 func TestInvoiceAttachments(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := e.setup("Rheinland Offices", api.StatusCheckedOut, func(o *order) { o.invoice, o.invFiles = nil, nil })
 	att, err := e.client.UploadInvoiceAttachment(e.ctx, id, textUpload("signoff.txt", "signed by store manager"))
@@ -221,6 +226,7 @@ func TestInvoiceAttachments(t *testing.T) {
 // order is Accepted, CheckedIn, Paused or OnHold; otherwise adding and
 // removing are refused with 3001 and the step keeps its files.
 func TestStepAttachmentsFollowTheWorkOrderStatus(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cases := []struct {
 		status  api.WorkOrderStatus

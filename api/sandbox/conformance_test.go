@@ -187,6 +187,7 @@ func bulkError(rs []api.BulkResult, err error) error {
 // disagreement means the window offers what the service refuses, or hides
 // what it allows.
 func TestWorkflowConformance(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *Options) { o.WorkOrders = 600 })
 	var cases []conformCase
 	for _, st := range api.AllStatuses {

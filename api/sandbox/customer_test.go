@@ -15,6 +15,7 @@ import (
 )
 
 func TestControlAPI(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctl := NewControl(e.info.BaseURL)
 	id := e.setup("Northwind Retail", api.StatusAccepted, func(o *order) {
@@ -78,6 +79,7 @@ func TestControlAPI(t *testing.T) {
 }
 
 func TestScriptedCustomerIsDeterministic(t *testing.T) {
+	t.Parallel()
 	run := func() []string {
 		e := newEnv(t)
 		var out []string
@@ -108,6 +110,7 @@ func TestScriptedCustomerIsDeterministic(t *testing.T) {
 }
 
 func TestStartServesAndWritesConfig(t *testing.T) {
+	t.Parallel()
 	sb, err := New(Options{Key: testKey(), CustomerEvery: time.Hour})
 	if err != nil {
 		t.Fatal(err)
@@ -153,6 +156,7 @@ func TestStartServesAndWritesConfig(t *testing.T) {
 // TestControlMarkProcedureOverHTTP: POST /_sandbox/procedure marks a
 // procedure as the customer would, and the contractor then sees it locked.
 func TestControlMarkProcedureOverHTTP(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	rcv := newReceiver(t, 0)
 	e.sb.SetNotifyURL(rcv.srv.URL)
@@ -186,6 +190,7 @@ func TestControlMarkProcedureOverHTTP(t *testing.T) {
 // TestControlAPIAnswersLoopbackOnly: the control API needs no token, so a
 // caller from another machine is refused (403) and changes nothing.
 func TestControlAPIAnswersLoopbackOnly(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id, ref := e.editableStep("Northwind Retail", 0)
 	body := `{"WorkOrderId": ` + itoa(id) + `, "ProcedureId": ` + itoa(ref.ProcedureId) + `, "IsMarkedNa": true}`

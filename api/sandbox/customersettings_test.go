@@ -13,6 +13,7 @@ import (
 // for each customer of the world, and the demo has customers that require
 // repair info and custom fields, and one that forbids back-dating.
 func TestCustomerSettingsForEveryCustomer(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	var repair, fields, strict bool
 	for _, c := range e.sb.st.customers {
@@ -45,6 +46,7 @@ func TestCustomerSettingsForEveryCustomer(t *testing.T) {
 // message naming each; a value in the wrong case is refused too; the
 // complete check-out is accepted.
 func TestRequestCheckOutNeedsCompletionInfo(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := e.setup("Harbor Point Hotels", api.StatusCheckedIn, func(o *order) { o.wo.Type = "Request" })
 	err := e.client.CheckOut(e.ctx, &api.CheckOutRequest{VisitRequest: api.VisitRequest{WorkOrderId: id}})
@@ -81,6 +83,7 @@ func TestRequestCheckOutNeedsCompletionInfo(t *testing.T) {
 // what its customer requires lands in NeedsCompletionDetails, and
 // workDoneDetails completes it to CheckedOut once everything is there.
 func TestPMRMCheckOutWaitsForDetails(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := e.setup("Harbor Point Hotels", api.StatusCheckedIn, func(o *order) { o.wo.Type = "PMRM" })
 	if err := e.client.CheckOut(e.ctx, &api.CheckOutRequest{VisitRequest: api.VisitRequest{WorkOrderId: id}}); err != nil {
@@ -121,6 +124,7 @@ func TestPMRMCheckOutWaitsForDetails(t *testing.T) {
 // TestUploadNeedsNameAndMimeType: both are required form fields
 // (service-facts §4.4); the file part's own name does not stand in.
 func TestUploadNeedsNameAndMimeType(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := e.setup("Northwind Retail", api.StatusCheckedIn, nil)
 	post := func(fields map[string]string) (int, api.Error) {
@@ -166,6 +170,7 @@ func TestUploadNeedsNameAndMimeType(t *testing.T) {
 // invoice is PendingVerification, then Submitted once verified, then
 // Authorized; elsewhere it is Submitted at once.
 func TestInvoiceWaitsForVerification(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ready := func(o *order) {
 		inv := e.sb.st.invoiceOf(o)

@@ -223,7 +223,7 @@ func newReceiver(t *testing.T, failFirst int) *receiver {
 // wait polls (with a deadline, no fixed sleeps) for a delivery matching ok.
 func (r *receiver) wait(t *testing.T, action string, woID int64) delivery {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
 		r.mu.Lock()
 		for _, d := range r.got {

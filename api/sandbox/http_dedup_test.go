@@ -10,6 +10,7 @@ import (
 // service that does not de-duplicate would; by default it is answered
 // from memory.
 func TestNoMessageIdDedupAppliesRepeats(t *testing.T) {
+	t.Parallel()
 	for _, off := range []bool{false, true} {
 		e := newEnv(t, func(o *Options) { o.NoMessageIdDedup = off })
 		id := e.setup("Northwind Retail", api.StatusAccepted, func(o *order) { o.messages = nil })

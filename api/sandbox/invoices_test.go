@@ -16,6 +16,7 @@ func line(typ api.LineItemType, desc, qty, rate string, item int64) api.LineItem
 }
 
 func TestInvoiceSaveComputesTotals(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := e.setup("Northwind Retail", api.StatusCheckedIn, func(o *order) { o.invoice = nil })
 	pl, err := e.client.GetPriceList(e.ctx, id)
@@ -82,6 +83,7 @@ func TestInvoiceSaveComputesTotals(t *testing.T) {
 }
 
 func TestInvoiceYenAndPriceListOnly(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	jp := e.setup("Sakura Mart Japan", api.StatusCheckedIn, func(o *order) { o.invoice = nil })
 	inv, err := e.client.SaveInvoice(e.ctx, &api.SaveInvoiceRequest{WorkOrderId: jp, Invoice: api.Invoice{
@@ -107,6 +109,7 @@ func TestInvoiceYenAndPriceListOnly(t *testing.T) {
 }
 
 func TestInvoiceSubmitRules(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	rcv := newReceiver(t, 0)
 	e.sb.SetNotifyURL(rcv.srv.URL)
@@ -181,6 +184,7 @@ func TestInvoiceSubmitRules(t *testing.T) {
 }
 
 func TestOverNteAcceptedThenDisputed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := e.setup("Harbor Point Hotels", api.StatusCheckedOut, func(o *order) {
 		o.invoice = nil
@@ -210,6 +214,7 @@ func TestOverNteAcceptedThenDisputed(t *testing.T) {
 }
 
 func TestPreV41InvisibleToInvoicing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	var id int64
 	e.sb.mu.RLock()
@@ -242,6 +247,7 @@ func TestPreV41InvisibleToInvoicing(t *testing.T) {
 }
 
 func TestInvoiceEndpointsAnswerRawShapes(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := e.setup("Rheinland Offices", api.StatusCheckedIn, nil)
 	status, b := e.raw(http.MethodGet, "/api/invoice?workOrderId="+itoa(id)+"&messageId=abc", nil)
@@ -258,6 +264,7 @@ func TestInvoiceEndpointsAnswerRawShapes(t *testing.T) {
 // invoices above the NTE, but an NTE of 0 means no limit, so an invoice of
 // any total is accepted once the customer sets the NTE to 0.
 func TestNteZeroIsNoLimitEvenWhereOverNteIsBlocked(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := e.setup("Northwind Retail", api.StatusCheckedOut, func(o *order) {
 		if !o.cust.BlockOverNte {

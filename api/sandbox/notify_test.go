@@ -28,6 +28,7 @@ func certKey(t *testing.T, certPEM []byte) *rsa.PublicKey {
 }
 
 func TestNotificationsAreSigned(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	rcv := newReceiver(t, 0)
 	e.sb.SetNotifyURL(rcv.srv.URL)
@@ -77,6 +78,7 @@ func TestNotificationsAreSigned(t *testing.T) {
 }
 
 func TestNotificationRetriesInOrder(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	rcv := newReceiver(t, 3) // down for the first three calls
 	e.sb.SetNotifyURL(rcv.srv.URL)
@@ -103,6 +105,7 @@ func TestNotificationRetriesInOrder(t *testing.T) {
 }
 
 func TestNotificationGivesUp(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *Options) { o.NotifyAttempts = 3 })
 	rcv := newReceiver(t, 1000)
 	e.sb.SetNotifyURL(rcv.srv.URL)
@@ -125,6 +128,7 @@ func TestNotificationGivesUp(t *testing.T) {
 // TestMarkProcedureNotifiesAndLocks: the customer marking a procedure N/A
 // sends ProcedureMarked and the procedure's attachments stop being editable.
 func TestMarkProcedureNotifiesAndLocks(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	rcv := newReceiver(t, 0)
 	e.sb.SetNotifyURL(rcv.srv.URL)
@@ -150,6 +154,7 @@ func TestMarkProcedureNotifiesAndLocks(t *testing.T) {
 // repeating. The waits it asks for are recorded exactly; the receiver's own
 // arrival times show each wait really separated the attempts.
 func TestNotificationRetrySpacing(t *testing.T) {
+	t.Parallel()
 	intervals := []time.Duration{10 * time.Millisecond, 40 * time.Millisecond, 20 * time.Millisecond}
 	e := newEnv(t, func(o *Options) { o.RetryIntervals = intervals })
 	var mu sync.Mutex
@@ -194,6 +199,7 @@ func TestNotificationRetrySpacing(t *testing.T) {
 // TestEventTypeHeaderIsTheAction: every notification carries an Event-Type
 // header equal to its Header.Action, for each action the sandbox sends.
 func TestEventTypeHeaderIsTheAction(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	rcv := newReceiver(t, 0)
 	e.sb.SetNotifyURL(rcv.srv.URL)

@@ -13,6 +13,7 @@ import (
 // the demo (an accept, a message, an attachment) is there after the
 // sandbox is closed and started again; without the file the world starts over.
 func TestDemoWorldSurvivesARestart(t *testing.T) {
+	t.Parallel()
 	state := filepath.Join(t.TempDir(), "demo-world.json")
 	withState := func(o *Options) { o.StateFile = state }
 	e := newEnv(t, withState)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestQuoteLifecycle(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	rcv := newReceiver(t, 0)
 	e.sb.SetNotifyURL(rcv.srv.URL)
@@ -84,6 +85,7 @@ func waitCount(t *testing.T, r *receiver, action string, n int) {
 }
 
 func TestQuoteRequestedAndNoLimit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := e.setup("Harbor Point Hotels", api.StatusCheckedIn, func(o *order) {
 		o.wo.Nte = api.Nte{Amount: api.MustMoney("0", "USD")} // no limit: any amount is a valid quote
@@ -100,6 +102,7 @@ func TestQuoteRequestedAndNoLimit(t *testing.T) {
 }
 
 func TestQuotesNotAllowed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := e.setup("Sakura Mart Japan", api.StatusAccepted, nil)
 	err := e.client.SubmitQuote(e.ctx, &api.QuoteRequest{WorkOrderId: id, Amount: api.MustMoney("500000", "JPY"), Comment: "Compressor"})
@@ -112,6 +115,7 @@ func TestQuotesNotAllowed(t *testing.T) {
 }
 
 func TestCustomerChangesNte(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	rcv := newReceiver(t, 0)
 	e.sb.SetNotifyURL(rcv.srv.URL)

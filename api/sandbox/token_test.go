@@ -15,6 +15,7 @@ import (
 )
 
 func TestTokenServer(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	form := func(kv ...string) string {
 		v := url.Values{}
@@ -90,6 +91,7 @@ func TestTokenServer(t *testing.T) {
 }
 
 func TestAPIRefusesBadTokens(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	other, _ := rsa.GenerateKey(rand.Reader, 1024)
 	forged, _ := api.MintToken(other, api.SHA1, api.NewClaims(e.info.ClientID, fixedNow, 20*time.Minute))
@@ -119,6 +121,7 @@ func TestAPIRefusesBadTokens(t *testing.T) {
 }
 
 func TestTokenExpiresWithSandboxClock(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := e.setup("Northwind Retail", api.StatusAccepted, nil)
 	tok := e.token()
@@ -158,6 +161,7 @@ func TestTokenExpiresWithSandboxClock(t *testing.T) {
 }
 
 func TestPathsCaseInsensitive(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := e.setup("Northwind Retail", api.StatusAccepted, nil)
 	for _, p := range []string{"/api/workOrder?ids=", "/API/WORKORDER/?ids=", "/Direct/api/workorder?ids=", "/api/workOrder?ids[0]="} {

@@ -13,6 +13,7 @@ import (
 )
 
 func TestSearchFilters(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	all, err := e.client.SearchWorkOrders(e.ctx, api.SearchParameters{})
 	if err != nil {
@@ -66,6 +67,7 @@ func TestSearchFilters(t *testing.T) {
 }
 
 func TestGetWorkOrdersBatchLimit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	all, _ := e.client.SearchWorkOrders(e.ctx, api.SearchParameters{})
 	q := url.Values{}
@@ -99,6 +101,7 @@ func TestGetWorkOrdersBatchLimit(t *testing.T) {
 }
 
 func TestAcceptAndReject(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	rcv := newReceiver(t, 0)
 	e.sb.SetNotifyURL(rcv.srv.URL)
@@ -144,6 +147,7 @@ func TestAcceptAndReject(t *testing.T) {
 }
 
 func TestBulkAcceptAndReject(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	a := e.setup("Rheinland Offices", api.StatusNew, nil)
 	b := e.setup("Rheinland Offices", api.StatusNew, nil)
@@ -169,6 +173,7 @@ func TestBulkAcceptAndReject(t *testing.T) {
 }
 
 func TestVisits(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := e.setup("Northwind Retail", api.StatusAccepted, func(o *order) { o.wo.Created = fixedNow.Add(-48 * time.Hour) }) // allows back-dating
 	visit := func(f func(context.Context, *api.VisitRequest) error, at *time.Time) error {
@@ -209,6 +214,7 @@ func TestVisits(t *testing.T) {
 // request (a client that always sends one is caught); a real-time check-in
 // without it is accepted.
 func TestRealTimeCheckInAtStrictCustomer(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	strict := e.setup("Harbor Point Hotels", api.StatusAccepted, nil) // no back-dating
 	for _, at := range []time.Time{fixedNow.Add(-3 * time.Hour), fixedNow, fixedNow.Add(-30 * time.Second)} {
@@ -232,6 +238,7 @@ func TestRealTimeCheckInAtStrictCustomer(t *testing.T) {
 // TestClockSkewToleratedWhereBackdatingAllowed: a date a few seconds ahead
 // of the service's clock is an honest "now" from a fast clock.
 func TestClockSkewToleratedWhereBackdatingAllowed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := e.setup("Northwind Retail", api.StatusAccepted, nil)
 	ahead := fixedNow.Add(30 * time.Second)
@@ -241,6 +248,7 @@ func TestClockSkewToleratedWhereBackdatingAllowed(t *testing.T) {
 }
 
 func TestAppointmentNotifies(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	rcv := newReceiver(t, 0)
 	e.sb.SetNotifyURL(rcv.srv.URL)
@@ -261,6 +269,7 @@ func TestAppointmentNotifies(t *testing.T) {
 }
 
 func TestMutationsBumpLastUpdate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := e.setup("Northwind Retail", api.StatusNew, nil)
 	before := e.read(id).LastUpdate
@@ -287,6 +296,7 @@ func TestMutationsBumpLastUpdate(t *testing.T) {
 }
 
 func TestIdempotentMessageId(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	id := e.setup("Northwind Retail", api.StatusNew, nil)
 	accept := &api.AcceptRequest{WorkOrderId: id, Envelope: api.Envelope{MessageId: "outbox-1"}}
@@ -328,6 +338,7 @@ func TestIdempotentMessageId(t *testing.T) {
 // TestActualActionDateBeforeCreationRefused: even where back-dating is
 // allowed, a visit cannot be dated before the work order existed.
 func TestActualActionDateBeforeCreationRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	created := fixedNow.Add(-6 * time.Hour)
 	id := e.setup("Northwind Retail", api.StatusAccepted, func(o *order) { // allows back-dating

@@ -211,12 +211,36 @@ func (g *generator) nteFor(currency string) api.Money {
 // order generates one work order of customer c.
 func (g *generator) order(c *genCustomer, status api.WorkOrderStatus, created, now time.Time, i int) *order {
 	g.count++
+	jobs := jobsByKind[c.def.kind]
+	job := jobs[g.rng.IntN(len(jobs))]
+	o := g.base(c, job, status, created, now, i%9 == 4)
+	if job.proc >= 0 && g.rng.IntN(5) < 2 || job.pm {
+		g.addProcedures(o, job.proc, now)
+	}
+	if c.def.quotes && statusIn(status, api.StatusAccepted, api.StatusCheckedIn, api.StatusPaused, api.StatusCheckedOut, api.StatusVerified) && g.rng.IntN(4) == 0 {
+		g.setQuote(o, api.AllQuoteStatuses[g.rng.IntN(len(api.AllQuoteStatuses))])
+	}
+	g.addInvoice(o, now)
+	if g.rng.IntN(6) == 0 && status != api.StatusNew {
+		g.addMessages(o, now)
+	}
+	if g.rng.IntN(10) == 0 {
+		g.addAttachment(o, now)
+	}
+	o.wo.StampCurrency()
+	return o
+}
+
+// base is what every work order has: ids, the job, a site, the SLA of a
+// priority, an NTE (none when noLimit), a visit booked where the status
+// needs one, sometimes IVR details. The generated world and the fixtures
+// (CreateWorkOrder) share it; keep its dice in this order, or every seed's
+// world changes.
+func (g *generator) base(c *genCustomer, job jobDef, status api.WorkOrderStatus, created, now time.Time, noLimit bool) *order {
 	st := g.st
 	st.nextOrderID++
 	st.nextNumber++
 	d := c.def
-	jobs := jobsByKind[d.kind]
-	job := jobs[g.rng.IntN(len(jobs))]
 	site := c.sites[g.rng.IntN(len(c.sites))]
 	prio := g.rng.IntN(len(priorities))
 	if job.pm {
@@ -263,7 +287,7 @@ func (g *generator) order(c *genCustomer, status api.WorkOrderStatus, created, n
 		w.LastUpdate = created.Add(time.Duration(g.rng.Int64N(int64(span))))
 	}
 	w.LastUpdate = w.LastUpdate.Truncate(time.Microsecond)
-	if i%9 != 4 {
+	if !noLimit {
 		w.Nte.Amount = g.nteFor(d.currency)
 	} else {
 		w.Nte.Amount = api.Money{Amount: decimal.Zero, Currency: d.currency} // no limit
@@ -282,22 +306,7 @@ func (g *generator) order(c *genCustomer, status api.WorkOrderStatus, created, n
 	if g.rng.IntN(3) == 0 {
 		w.IvrInfo = &api.IvrInfo{PhoneNumber: ivrPhone(d.currency), Pin: fmt.Sprintf("%04d", g.rng.IntN(10000)), ReferenceCode: w.WorkOrderNumber}
 	}
-	o := &order{wo: w, cust: c.policy}
-	if job.proc >= 0 && g.rng.IntN(5) < 2 || job.pm {
-		g.addProcedures(o, job.proc, now)
-	}
-	if d.quotes && statusIn(status, api.StatusAccepted, api.StatusCheckedIn, api.StatusPaused, api.StatusCheckedOut, api.StatusVerified) && g.rng.IntN(4) == 0 {
-		g.setQuote(o, api.AllQuoteStatuses[g.rng.IntN(len(api.AllQuoteStatuses))])
-	}
-	g.addInvoice(o, now)
-	if g.rng.IntN(6) == 0 && status != api.StatusNew {
-		g.addMessages(o, now)
-	}
-	if g.rng.IntN(10) == 0 {
-		g.addAttachment(o, now)
-	}
-	o.wo.StampCurrency()
-	return o
+	return &order{wo: w, cust: c.policy}
 }
 
 func ivrPhone(currency string) string {

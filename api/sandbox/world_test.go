@@ -8,6 +8,7 @@ import (
 )
 
 func TestWorldInvariants(t *testing.T) {
+	t.Parallel()
 	w := Generate(1, 72, fixedNow)
 	wos := w.WorkOrders()
 	if len(wos) < 60 {
@@ -133,6 +134,7 @@ func TestWorldInvariants(t *testing.T) {
 }
 
 func TestWorldIsDeterministic(t *testing.T) {
+	t.Parallel()
 	enc := func(seed int64) string {
 		b, _ := json.Marshal(Generate(seed, 80, fixedNow).WorkOrders())
 		return string(b)
