@@ -298,10 +298,6 @@ func (r *gridRenderer) Refresh() {
 		}
 		t.TextStyle.Bold = true
 		t.Color = fg
-		if isToday {
-			t.Text += " · today"
-			t.Color = today
-		}
 		dt := r.dateTexts[i]
 		dt.Text = d.Format("2 Jan")
 		if g.Days == 1 {
@@ -309,6 +305,11 @@ func (r *gridRenderer) Refresh() {
 		}
 		dt.TextSize = theme.CaptionTextSize()
 		dt.Color = muted
+		if isToday {
+			t.Color = today
+			dt.Text += " · today"
+			dt.Color = today
+		}
 	}
 	for i, t := range r.hourTexts {
 		t.Text = fmt.Sprintf("%d:00", g.From+i)
