@@ -87,11 +87,11 @@ type Board struct {
 
 	week       *storage.Week
 	rows       []row
-	placements []placement // by row
-	lanes      []int       // per row
-	byTech   map[int64][]int // a technician's visits (indexes into week.Visits)
-	selected int64           // the work order picked (0: none)
-	asked    map[int64]bool  // refusals the person was asked about
+	placements []placement     // by row
+	lanes      []int           // per row
+	byTech     map[int64][]int // a technician's visits (indexes into week.Visits)
+	selected   int64           // the work order picked (0: none)
+	asked      map[int64]bool  // refusals the person was asked about
 
 	grid     *xwidget.TimeGrid
 	area     *area
