@@ -118,6 +118,8 @@ type Desk struct {
 	// form (nil: none); refusals are the refused rows already announced.
 	correcting *correction
 	refusals   map[int64]bool
+	// boardWin is the dispatch board's window, while open.
+	boardWin *boardWindow
 
 	syncing bool
 	// inFlight holds the controls whose action is being queued (act),
@@ -154,6 +156,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	d.list.onReadError = func(err error) { d.status.listProblem(err) }
 	d.list.onBulkAccept = d.bulkAccept
 	d.list.onBulkReject = d.showReject
+	d.list.onBulkAssign = func(ids []int64) { d.showAssign(ids, nil) }
 	if deps.Office {
 		d.list.loadMarks = d.colleagueMarks
 		d.list.roomForMarks()
@@ -195,6 +198,9 @@ func New(a fyne.App, deps Deps) *Desk {
 		}
 		d.saveLayout()
 		unsubscribe()
+		if d.boardWin != nil {
+			d.boardWin.win.Close() // it reads this window's replica
+		}
 		close(d.closed)
 	})
 	a.Lifecycle().SetOnStopped(func() {
@@ -259,6 +265,7 @@ func (d *Desk) changed(ids []int64) {
 	d.detail.reloadIfOpen(ids)
 	d.status.refresh()
 	d.noticeRefusals()
+	d.boardChanged()
 }
 
 // refreshDetails fetches the open work order's messages, attachments and

@@ -30,6 +30,7 @@ var columns = []column{
 	{"Next deadline", 0, storage.SortNextDeadline}, // fitted to its text: deadlineWidths
 	{"Scheduled", 170, storage.SortScheduledStart},
 	{"Site", 200, storage.SortSite},
+	{"Assigned", 120, -1}, // who goes (list_assigned.go): not sortable
 }
 
 const (
@@ -43,19 +44,23 @@ const (
 	colDeadline
 	colScheduled
 	colSite
+	colAssigned
 )
 
 // columnOrder is the order the shown columns appear in: the deadline
 // beside the status it belongs to (New: acknowledge, Accepted: on site,
 // Checked in: due).
-var columnOrder = []int{colSelect, colNumber, colCustomer, colStatus, colDeadline, colNte, colCurrency, colQuote, colScheduled, colSite}
+var columnOrder = []int{colSelect, colNumber, colCustomer, colStatus, colDeadline, colNte, colCurrency, colQuote, colScheduled, colAssigned, colSite}
 
 // columnPriority is the order in which columns give way as the list
 // narrows: what an office person decides by (which work order, where it
 // stands, what is due next, how much may be spent) stays longest; the
 // customer, site and schedule are in the detail pane, whole. labelDeadline
 // is the deadline column widening to say what is due.
-var columnPriority = []int{colSelect, colNumber, colStatus, colDeadline, colNte, colCustomer, colCurrency, labelDeadline, colQuote, colScheduled, colSite}
+//
+// Assigned comes last: until the priority table of the list's narrow
+// widths (coord-keys) lands, it is the first to give way.
+var columnPriority = []int{colSelect, colNumber, colStatus, colDeadline, colNte, colCustomer, colCurrency, labelDeadline, colQuote, colScheduled, colSite, colAssigned}
 
 const labelDeadline = -1
 

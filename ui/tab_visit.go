@@ -21,6 +21,8 @@ type visitTab struct {
 	d  *Desk
 	wo *api.WorkOrder
 
+	crew *crewSection // who goes (crew.go)
+
 	schedDate *dateEntry
 	schedTime *timePicker
 	schedSave *widget.Button
@@ -52,7 +54,7 @@ const (
 )
 
 func newVisitTab(d *Desk) *visitTab {
-	t := &visitTab{d: d}
+	t := &visitTab{d: d, crew: newCrewSection(d)}
 	t.schedDate = newDateEntry()
 	t.schedTime = newTimePicker()
 	t.schedSave = widget.NewButtonWithIcon("Set scheduled start", theme.HistoryIcon(), t.onSchedule)
@@ -114,7 +116,7 @@ func (t *visitTab) content() fyne.CanvasObject {
 		container.NewHBox(t.checkIn, t.pause, t.checkOut, t.completeDetails),
 		t.rules, t.lastState,
 	)
-	body := container.NewVBox(sched, widget.NewSeparator(), visit)
+	body := container.NewVBox(t.crew.content(), widget.NewSeparator(), sched, widget.NewSeparator(), visit)
 	t.form.relayout = body.Refresh
 	return container.NewVScroll(container.NewPadded(body))
 }
@@ -122,6 +124,7 @@ func (t *visitTab) content() fyne.CanvasObject {
 func (t *visitTab) show(wo *api.WorkOrder) {
 	switching := t.wo == nil || t.wo.WorkOrderId != wo.WorkOrderId
 	t.wo = wo
+	t.crew.show(wo)
 	t.schedNow.SetText("Currently: " + scheduledText(wo))
 	if switching {
 		if s := wo.ScheduledStart(); !s.IsZero() {
