@@ -62,7 +62,7 @@ func (v *listView) loadAssignees(ctx context.Context) {
 	// A Select is as wide as its placeholder: the short choices', so the
 	// search keeps its room; a longer name is shortened with "…".
 	v.assigneeSel.PlaceHolder = assigneeAnyone
-	v.assigneeSel.Selected = opts[chosen]          // not SetSelected: the filter itself did not change
+	v.assigneeSel.Selected = opts[chosen] // not SetSelected: the filter itself did not change
 	v.assigneeSel.Refresh()
 }
 
