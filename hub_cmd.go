@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/netip"
 	"os"
 	"os/signal"
 	"strings"
@@ -21,7 +22,7 @@ import (
 	"github.com/workorderdesk/workdesk/ui"
 )
 
-const hubUsage = `workdesk hub serve [--db URL] [--addr HOST:PORT] [--public-url URL] [--max-conns N] [--base-url U --token-url U --client-id ID --cert FILE]
+const hubUsage = `workdesk hub serve [--db URL] [--addr HOST:PORT] [--public-url URL] [--max-conns N] [--trusted-proxy CIDR] [--notify-from CIDR] [--restored] [--base-url U --token-url U --client-id ID --cert FILE]
     run the office hub (env: WORKDESK_DB or DATABASE_URL, and the WORKDESK_* of doctor)
 workdesk hub user add --db URL --name "Ana Ruiz"     make a staff account; prints its ClientId and ClientSecret once
 workdesk hub user list --db URL                      list the staff accounts
@@ -122,6 +123,36 @@ func hubUser(ctx context.Context, verb string, args []string, out, errOut io.Wri
 	return 2
 }
 
+// prefixList is a repeatable CIDR flag; a bare address is its own /32 or /128.
+type prefixList []netip.Prefix
+
+func (l *prefixList) String() string {
+	var s []string
+	for _, p := range *l {
+		s = append(s, p.String())
+	}
+	return strings.Join(s, ",")
+}
+
+func (l *prefixList) Set(v string) error {
+	for _, part := range strings.Split(v, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		p, err := netip.ParsePrefix(part)
+		if err != nil {
+			a, aerr := netip.ParseAddr(part)
+			if aerr != nil {
+				return fmt.Errorf("%q is not an address or a CIDR range like 10.0.0.0/8", part)
+			}
+			p = netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen())
+		}
+		*l = append(*l, p.Masked())
+	}
+	return nil
+}
+
 func hubServe(ctx context.Context, args []string, out, errOut io.Writer, listening func(net.Addr)) int {
 	fs := flag.NewFlagSet("hub serve", flag.ContinueOnError)
 	fs.SetOutput(errOut)
@@ -129,6 +160,11 @@ func hubServe(ctx context.Context, args []string, out, errOut io.Writer, listeni
 	addr := fs.String("addr", "127.0.0.1:8095", "listen `address` (HOST:PORT)")
 	public := fs.String("public-url", "", "the hub's `URL` as desktops and the service reach it (behind an HTTPS proxy); default http://ADDR/")
 	maxConns := fs.Int("max-conns", hub.DefaultMaxConns, "most connections open at once (desktops hold one event stream each, plus their calls)")
+	perClient := fs.Int("max-conns-per-address", 0, "most connections one client address holds at once (default a quarter of --max-conns, at least 32)")
+	var proxies, notifyFrom prefixList
+	fs.Var(&proxies, "trusted-proxy", "a `CIDR` of the office's proxies (load balancer, HTTPS proxy), repeatable: their X-Forwarded-For names the client; nobody else's is read")
+	fs.Var(&notifyFrom, "notify-from", "take the service's notifications only from this `CIDR` (the documented "+api.NotificationSourceRange.String()+"), repeatable; behind a trusted proxy, as its X-Forwarded-For says")
+	restored := fs.Bool("restored", false, "the database was just restored from a backup: for a day, check with the service before sending any write the hub does not know")
 	conn := connectionFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -155,7 +191,8 @@ func hubServe(ctx context.Context, args []string, out, errOut io.Writer, listeni
 	}
 	defer db.Close()
 	h, err := hub.New(hub.Options{DB: db, Service: c, Verifier: v, Limits: api.ServerLimits{MaxConns: *maxConns},
-		Logger: slog.New(slog.NewTextHandler(errOut, nil))})
+		ConnsPerClient: *perClient, TrustedProxies: proxies, NotifyFrom: notifyFrom, Restored: *restored,
+		Version: appVersion, Logger: slog.New(slog.NewTextHandler(errOut, nil))})
 	if err != nil {
 		fmt.Fprintln(errOut, "hub serve:", err)
 		return 1

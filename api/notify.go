@@ -170,6 +170,10 @@ type ReceiverOptions struct {
 	// OnReject, when set, hears why a request was refused. The reason never
 	// contains the token.
 	OnReject func(status int, reason string)
+	// OnRejectRequest, when set, hears it with the request refused (whose
+	// client address a server may want to log). The reason never
+	// contains the token.
+	OnRejectRequest func(r *http.Request, status int, reason string)
 }
 
 const (
@@ -224,9 +228,12 @@ func NewReceiver(v *Verifier, handle func(context.Context, Event) error, opts Re
 // then wait to drain the unread body, so a sender that stalls it after the
 // headers would hold the connection for as long as it likes. Ending reads
 // now and closing after the answer frees the connection at once.
-func (rc *Receiver) reject(w http.ResponseWriter, status int, reason string) {
+func (rc *Receiver) reject(w http.ResponseWriter, r *http.Request, status int, reason string) {
 	if rc.opts.OnReject != nil {
 		rc.opts.OnReject(status, reason)
+	}
+	if rc.opts.OnRejectRequest != nil {
+		rc.opts.OnRejectRequest(r, status, reason)
 	}
 	w.Header().Set("Connection", "close")
 	_ = http.NewResponseController(w).SetReadDeadline(time.Now()) // not supported by every ResponseWriter (tests): the close still applies
@@ -236,55 +243,55 @@ func (rc *Receiver) reject(w http.ResponseWriter, status int, reason string) {
 func (rc *Receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		rc.reject(w, http.StatusMethodNotAllowed, "method "+r.Method+" is not POST")
+		rc.reject(w, r, http.StatusMethodNotAllowed, "method "+r.Method+" is not POST")
 		return
 	}
 	if rc.opts.CheckSource {
 		addr, ok := remoteAddr(r.RemoteAddr)
 		if !ok || !rc.opts.AllowedSource.Contains(addr) {
-			rc.reject(w, http.StatusForbidden, fmt.Sprintf("source %s is outside %s", r.RemoteAddr, rc.opts.AllowedSource))
+			rc.reject(w, r, http.StatusForbidden, fmt.Sprintf("source %s is outside %s", r.RemoteAddr, rc.opts.AllowedSource))
 			return
 		}
 	}
 	if _, err := rc.v.Verify(r.Header.Get("Authorization")); err != nil {
 		w.Header().Set("WWW-Authenticate", "Bearer")
-		rc.reject(w, http.StatusUnauthorized, "token refused: "+err.Error())
+		rc.reject(w, r, http.StatusUnauthorized, "token refused: "+err.Error())
 		return
 	}
 	if r.ContentLength > rc.opts.MaxBody {
-		rc.reject(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("body of %d bytes exceeds %d", r.ContentLength, rc.opts.MaxBody))
+		rc.reject(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("body of %d bytes exceeds %d", r.ContentLength, rc.opts.MaxBody))
 		return
 	}
 	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, rc.opts.MaxBody))
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			rc.reject(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("body exceeds %d bytes", rc.opts.MaxBody))
+			rc.reject(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("body exceeds %d bytes", rc.opts.MaxBody))
 			return
 		}
-		rc.reject(w, http.StatusBadRequest, "reading the body: "+err.Error())
+		rc.reject(w, r, http.StatusBadRequest, "reading the body: "+err.Error())
 		return
 	}
 	ev, err := ParseEvent(raw)
 	if err != nil {
-		rc.reject(w, http.StatusBadRequest, "body is not a notification: "+err.Error())
+		rc.reject(w, r, http.StatusBadRequest, "body is not a notification: "+err.Error())
 		return
 	}
 	// A signed body is still not a notification without its envelope:
 	// nothing could say what happened, and it would be stored as such.
 	if strings.TrimSpace(ev.Header.Action) == "" {
-		rc.reject(w, http.StatusBadRequest, "body is not a notification: it has no Header.Action")
+		rc.reject(w, r, http.StatusBadRequest, "body is not a notification: it has no Header.Action")
 		return
 	}
 	if err := ev.CheckAmounts(); err != nil {
-		rc.reject(w, http.StatusBadRequest, "an amount does not fit its currency: "+err.Error())
+		rc.reject(w, r, http.StatusBadRequest, "an amount does not fit its currency: "+err.Error())
 		return
 	}
 	// Event-Type arrived with service version 4.1; older deliveries lack it,
 	// so only a present header that disagrees is refused.
 	if vals, present := r.Header["Event-Type"]; present {
 		if len(vals) != 1 || vals[0] != ev.Header.Action {
-			rc.reject(w, http.StatusBadRequest, fmt.Sprintf("Event-Type %q differs from Header.Action %q", strings.Join(vals, ","), ev.Header.Action))
+			rc.reject(w, r, http.StatusBadRequest, fmt.Sprintf("Event-Type %q differs from Header.Action %q", strings.Join(vals, ","), ev.Header.Action))
 			return
 		}
 	}
@@ -296,17 +303,17 @@ func (rc *Receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case claimBusy:
 		// A concurrent delivery of the same notification is being handled;
 		// a non-200 makes the service try again later, by which time it is done.
-		rc.reject(w, http.StatusConflict, "notification "+id+" is already being handled")
+		rc.reject(w, r, http.StatusConflict, "notification "+id+" is already being handled")
 		return
 	}
 	err = rc.handle(r.Context(), ev)
 	rc.finish(id, err == nil)
 	if errors.Is(err, ErrUnacceptableEvent) {
-		rc.reject(w, http.StatusBadRequest, ev.Header.Action+" "+id+": "+err.Error())
+		rc.reject(w, r, http.StatusBadRequest, ev.Header.Action+" "+id+": "+err.Error())
 		return
 	}
 	if err != nil {
-		rc.reject(w, http.StatusInternalServerError, "handling "+ev.Header.Action+" "+id+": "+err.Error())
+		rc.reject(w, r, http.StatusInternalServerError, "handling "+ev.Header.Action+" "+id+": "+err.Error())
 		return
 	}
 	w.WriteHeader(http.StatusOK)

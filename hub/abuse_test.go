@@ -111,8 +111,11 @@ func TestSecurityStallAbuse(t *testing.T) {
 	heads := stalledRequests(t, o, tok, uploadTo)
 	conns := make([]net.Conn, len(heads))
 	opened := time.Now()
+	// From ten addresses of their own: one client address holds only its
+	// share of the connections and of the requests without a valid
+	// sign-in (security_clients_test.go), and the desktop is at another.
 	for i, head := range heads {
-		c, err := net.Dial("tcp", addr)
+		c, err := dialerFrom(fmt.Sprintf("127.0.0.%d", 2+i%10)).Dial("tcp", addr)
 		if err != nil {
 			t.Fatal(err)
 		}

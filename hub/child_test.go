@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -28,6 +29,13 @@ type childConfig struct {
 	CertPEM []byte
 	// SyncEvery: 0 = 200 ms.
 	SyncEvery time.Duration
+	// Inherited: the instance serves the listening socket its parent hands
+	// it (file 3), as one started by socket activation: an instance started
+	// again after a kill takes over the same address, and connections made
+	// meanwhile wait for it. Else it listens on a free loopback port.
+	Inherited bool
+	// StreamsPerPerson and ConnsPerClient, when set, are its Options'.
+	StreamsPerPerson, ConnsPerClient int
 }
 
 // runChildInstance is the test binary as a hub instance on the hub's own
@@ -50,7 +58,8 @@ func runChildInstance() int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	opts := Options{DB: db, Service: cfg.Service, SyncEvery: cfg.SyncEvery, Logger: quietLogger()}
+	opts := Options{DB: db, Service: cfg.Service, SyncEvery: cfg.SyncEvery, Logger: quietLogger(),
+		StreamsPerPerson: cfg.StreamsPerPerson, ConnsPerClient: cfg.ConnsPerClient}
 	if opts.SyncEvery == 0 {
 		opts.SyncEvery = 200 * time.Millisecond
 	}
@@ -67,10 +76,18 @@ func runChildInstance() int {
 	}
 	srv := httptest.NewUnstartedServer(nil)
 	srv.Config = h.NewServer()
+	if cfg.Inherited {
+		srv.Listener.Close()
+		if srv.Listener, err = net.FileListener(os.NewFile(3, "listener")); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+	}
 	srv.Start()
 	defer srv.Close()
 	h.Start(ctx)
-	for h.Syncs() == 0 {
+	// Ready once it has synced, or found that another instance syncs.
+	for h.Syncs() == 0 && (h.leadTries.Load() == 0 || h.Leading()) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	fmt.Println("syncing", srv.URL)

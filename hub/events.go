@@ -1,7 +1,6 @@
 package hub
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -14,7 +13,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/serve"
-	"github.com/workorderdesk/workdesk/storage"
 )
 
 // eventsLock serialises event inserts from insert to commit, so event ids
@@ -25,58 +23,43 @@ const eventsLock = 0x574F444855422D45
 // notifyChannel is the LISTEN/NOTIFY channel; the payload is the event id.
 const notifyChannel = "workdesk_hub_events"
 
-// hubActions names the event a forwarded write becomes, by method and
-// normalized path, as the outbox's action table says (storage.WriteRoutes).
-// The service sends no notification for actions taken through its API, so
-// the hub tells everyone itself. Desktops that do not know an action ignore
-// its body and refresh the work order it names.
-var hubActions = func() map[string]storage.WriteRoute {
-	m := map[string]storage.WriteRoute{}
-	for _, r := range storage.WriteRoutes() {
-		m[r.Method+" "+serve.Route(r.Path)] = r
+// record writes the audit rows of a forwarded write, settles its intent
+// and, when the service accepted it, writes an event per work order it
+// changed (the hub's own event, carrying the re-read records), all in tx:
+// the events reach the streams when it commits. Every statement is safe
+// to run again (the first attempt's transaction was lost, perhaps after
+// its commit), so a write is recorded once however often it is retried.
+func (h *Hub) record(ctx context.Context, tx pgx.Tx, wr *write) error {
+	if err := h.audit(ctx, tx, wr); err != nil {
+		return err
 	}
-	return m
-}()
-
-// HubEvent is the data of an event the hub makes for a forwarded write: the
-// service's envelope plus who acted and, for an action done to someone
-// (an assignment), whom, as the write named them.
-type HubEvent struct {
-	Header      api.EventHeader            `json:"Header"`
-	PerformedBy Performer                  `json:"PerformedBy"`
-	Detail      map[string]json.RawMessage `json:"Detail,omitempty"`
-}
-
-// whomOf copies the request field named field from a forwarded JSON write
-// into an event's Detail (nil when there is none).
-func whomOf(wr *write, field string) map[string]json.RawMessage {
-	if field == "" || wr.body == nil || !wr.replayable {
+	if err := settleIntent(ctx, tx, wr); err != nil {
+		return err
+	}
+	if wr.status != http.StatusOK {
 		return nil
 	}
-	var m map[string]json.RawMessage
-	if json.NewDecoder(wr.body()).Decode(&m) != nil {
-		return nil
-	}
-	for k, v := range m {
-		if strings.EqualFold(k, field) {
-			return map[string]json.RawMessage{field: v}
+	now := time.Now().UTC()
+	for _, id := range h.succeeded(wr) {
+		body, err := json.Marshal(HubEvent{
+			Header:      api.EventHeader{WorkOrderId: id, Action: wr.route.Event, ActionDate: now, MessageId: wr.messageId},
+			PerformedBy: Performer{Name: wr.person.Name},
+			Reread:      wr.reread[id],
+			Detail:      whomOf(wr),
+		})
+		if err != nil {
+			return err
+		}
+		if err := insertEvent(ctx, tx, wr.messageId, wr.route.Event, id, body); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// Performer names the person who acted through the hub.
-type Performer struct {
-	Name string `json:"Name"`
-}
-
-// record writes the audit rows of a forwarded write (one per work order it
-// names, so each work order's audit shows it) and, when the service
-// accepted it, an event per work order it changed, in the write's
-// transaction: the events reach the streams when it commits. again: the
-// write's own transaction was lost, perhaps after its commit, so rows
-// already there are not written twice.
-func (h *Hub) record(ctx context.Context, tx pgx.Tx, wr *write, again bool) error {
+// audit writes the audit rows of a write (one per work order it names, so
+// each work order's audit shows it), unless they are there already.
+func (h *Hub) audit(ctx context.Context, tx pgx.Tx, wr *write) error {
 	ids := []*int64{nil}
 	if len(wr.workOrders) > 0 {
 		ids = ids[:0]
@@ -84,38 +67,13 @@ func (h *Hub) record(ctx context.Context, tx pgx.Tx, wr *write, again bool) erro
 			ids = append(ids, &wr.workOrders[i])
 		}
 	}
-	q := `INSERT INTO audit (person_id, work_order_id, method, path, message_id, status, answer)
-		SELECT $1::bigint, $2::bigint, $3::text, $4::text, $5::text, $6::int, $7::text`
-	if again {
-		q += ` WHERE NOT EXISTS (SELECT 1 FROM audit WHERE message_id = $5 AND person_id = $1
+	const q = `INSERT INTO audit (person_id, work_order_id, method, path, message_id, status, answer)
+		SELECT $1::bigint, $2::bigint, $3::text, $4::text, $5::text, $6::int, $7::text
+		WHERE NOT EXISTS (SELECT 1 FROM audit WHERE message_id = $5 AND person_id = $1
 			AND work_order_id IS NOT DISTINCT FROM $2 AND method = $3 AND path = $4 AND status = $6)`
-	}
 	for _, id := range ids {
 		if _, err := tx.Exec(ctx, q, wr.person.Id, id, wr.method, wr.path, wr.messageId, wr.status, string(wr.answer)); err != nil {
 			return fmt.Errorf("hub: writing the audit: %w", err)
-		}
-	}
-	if wr.status != http.StatusOK {
-		return nil
-	}
-	route, ok := hubActions[wr.method+" "+serve.Route(wr.path)]
-	action := route.Event
-	if !ok {
-		action = "Changed"
-	}
-	detail := whomOf(wr, route.Whom)
-	now := time.Now().UTC()
-	for _, id := range h.succeeded(wr) {
-		body, err := json.Marshal(HubEvent{
-			Header:      api.EventHeader{WorkOrderId: id, Action: action, ActionDate: now, MessageId: wr.messageId},
-			PerformedBy: Performer{Name: wr.person.Name},
-			Detail:      detail,
-		})
-		if err != nil {
-			return err
-		}
-		if err := insertEvent(ctx, tx, wr.messageId, action, id, body); err != nil {
-			return err
 		}
 	}
 	return nil
@@ -143,36 +101,32 @@ func insertEvent(ctx context.Context, tx pgx.Tx, messageId, action string, workO
 	return nil
 }
 
-// handleNotification re-reads the work order a verified notification names
-// into the replica, and the answers stored about it, then stores the event
-// and tells every instance: a desktop that reads the work order when it
-// hears the event gets the new version.
+// handleNotification takes a verified notification as a hint: from its
+// body only the work order, the action and the MessageId. It re-reads what
+// the action touched, once for every desktop, into the replica and the
+// event, then stores the event (see HubEvent) and tells every instance. A
+// token does not cover its body, and the service may reuse one: nothing
+// else of the body reaches a desktop but the labelled facts only it
+// carries (notified).
 func (h *Hub) handleNotification(ctx context.Context, ev api.Event) error {
-	// One line of data per event on the streams.
-	var compact bytes.Buffer
-	if err := json.Compact(&compact, ev.Raw); err != nil {
-		return err
-	}
-	if id := ev.Header.WorkOrderId; id > 0 {
-		if err := h.db.readsChanged(ctx, []int64{id}); err != nil {
-			h.log.Warn("marking the reads of a work order a notification names", "err", err)
-		}
+	id := notificationWorkOrder(ev)
+	var rr *Reread
+	if id > 0 {
 		// A failed or slow re-read is caught by the next sync, or the next
 		// desktop to read: the event still goes out, in time.
-		rctx, cancel := context.WithTimeout(ctx, h.opts.RefreshTimeout)
-		defer cancel()
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			h.refreshReads(rctx, []int64{id})
-		}()
-		if err := h.refreshWorkOrders(rctx, []int64{id}); err != nil {
-			h.log.Warn("re-reading a work order after a notification", "workOrder", id, "err", err)
-		}
-		<-done
+		rr = h.reread(ctx, []int64{id}, notificationParts(ev.Header.Action))[id]
+	}
+	body, err := json.Marshal(HubEvent{
+		Header: api.EventHeader{WorkOrderId: id, Action: ev.Header.Action, ActionDate: time.Now().UTC(),
+			MessageId: ev.Header.MessageId},
+		Notification: notified(ev, rr),
+		Reread:       rr,
+	})
+	if err != nil {
+		return err
 	}
 	return pgx.BeginFunc(ctx, h.db.Pool, func(tx pgx.Tx) error {
-		return insertEvent(ctx, tx, ev.Header.MessageId, ev.Header.Action, ev.Header.WorkOrderId, compact.Bytes())
+		return insertEvent(ctx, tx, ev.Header.MessageId, ev.Header.Action, id, body)
 	})
 }
 

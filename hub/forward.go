@@ -10,11 +10,13 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/serve"
+	"github.com/workorderdesk/workdesk/storage"
 )
 
 // write is one desktop write on its way to the service.
@@ -22,30 +24,40 @@ type write struct {
 	person      Person
 	method      string
 	path        string // as the desktop sent it
+	route       writeRoute
 	messageId   string
 	workOrders  []int64
 	body        func() io.Reader
 	contentType string
 	replayable  bool
+	// request is the write as the landed checks read it (see
+	// storage.LandedQuery); upload, for a file, its name, step and size.
+	request json.RawMessage
+	upload  *uploadInfo
 	// answer is the service's answer, kept for the audit and the refresh.
 	status int
 	answer []byte
-	// replayed: the answer is the one the service gave an earlier attempt
-	// with this MessageId; nothing was sent.
+	// replayed: the answer is the one recorded for an earlier attempt with
+	// this MessageId; nothing was sent or recorded now.
 	replayed bool
 	// cut: the service's answer broke off while it was read.
 	cut error
 	// retryAfter is the service's Retry-After (429, 503), passed on so the
 	// desktop's outbox waits as the service asked.
 	retryAfter string
+	// tooLarge: the upload's file went over the limit as it arrived.
+	tooLarge atomic.Bool
+	// reread is what the write changed, read again, for its events.
+	reread map[int64]*Reread
 }
 
 // forwardWrite sends a desktop's write to the service with the company's
-// credentials and the desktop's MessageId, one at a time per work order
-// across every instance; then re-reads the work order into the replica,
-// records who did it and tells every stream.
+// credentials and the desktop's MessageId, exactly once, one at a time per
+// work order across every instance (see forward); then re-reads the work
+// order into the replica, records who did it and tells every stream.
 func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, person Person) {
-	wr := &write{person: person, method: r.Method, path: r.URL.Path, messageId: serve.MessageId(r.URL.Query(), nil)}
+	route, _ := writeRouteOf(r.Method, p)
+	wr := &write{person: person, method: r.Method, path: r.URL.Path, route: route, messageId: serve.MessageId(r.URL.Query(), nil)}
 	var cleanup func()
 	var bad *api.Error
 	switch ct := r.Header.Get("Content-Type"); {
@@ -55,11 +67,14 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 			defer cleanup()
 		}
 	case r.Method == http.MethodDelete:
-		bad = idsFromQuery(r.URL.Query(), wr)
+		bad = prepareDelete(r.URL.Query(), wr)
 	default:
 		bad = prepareJSON(w, r, wr)
 	}
 	if bad != nil {
+		if bad.StatusCode == http.StatusRequestEntityTooLarge {
+			w.Header().Set("Connection", "close")
+		}
 		serve.WriteError(w, bad, wr.messageId)
 		return
 	}
@@ -81,10 +96,15 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 	err := h.forward(r, wr, wait)
 	switch {
 	case errors.Is(err, errSignedOut):
+		h.sec.note(secDisabledCall, clientFrom(r.Context()), person.Name+": a write that waited its turn")
 		serve.Denied(w, wr.messageId)
 		return
 	case errors.Is(err, errDesktopGone):
 		h.log.Info("a write was not sent: its desktop hung up first", "messageId", wr.messageId)
+		return
+	case err != nil && wr.tooLarge.Load():
+		w.Header().Set("Connection", "close")
+		serve.WriteError(w, uploadTooLarge(), wr.messageId)
 		return
 	case err != nil && wr.status == 0:
 		msg := unreachableMessage
@@ -95,29 +115,27 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 		} else {
 			h.unreachable(w, wr.messageId, err)
 		}
-		// The attempt is audited too: who tried what, and that it did not reach the service.
+		// The attempt is audited too: who tried what, and that it did not
+		// reach the service (or that the hub could not tell: its intent
+		// stays in doubt).
 		wr.status = http.StatusServiceUnavailable
 		wr.answer, _ = json.Marshal(&api.Error{Message: msg, MessageId: wr.messageId})
 		if err := pgx.BeginFunc(after, h.db.Pool, func(tx pgx.Tx) error {
-			return h.record(after, tx, wr, false)
+			return h.audit(after, tx, wr)
 		}); err != nil {
 			h.log.Error("auditing a write that did not reach the service", "err", err)
 		}
 		return
-	case err != nil && !wr.replayed:
-		// The service answered, but the write's transaction was lost (its
-		// connection ended, the commit failed): record the write again on
-		// a connection of its own, so the audit and the event are kept.
-		h.log.Warn("the transaction of a forwarded write was lost; recording it again", "err", err)
-		if err := pgx.BeginFunc(after, h.db.Pool, func(tx pgx.Tx) error {
-			return h.record(after, tx, wr, true)
-		}); err != nil {
-			h.log.Error("recording a forwarded write", "err", err)
-		}
+	case err != nil:
+		// Its record could not be written before the hub closed: its intent
+		// is in doubt, and the desktop's retry settles it.
+		h.unreachable(w, wr.messageId, err)
+		return
 	}
 	if wr.cut != nil {
 		// The write reached the service but its answer did not come back
-		// whole: the desktop's outbox checks what took effect and retries.
+		// whole, and the service could not be asked whether it took it:
+		// the desktop's outbox retries, and the hub asks first.
 		h.unreachable(w, wr.messageId, wr.cut)
 		return
 	}
@@ -131,11 +149,24 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 var errSignedOut = errors.New("the person was disabled")
 
 // forward sends wr to the service in its turn (waiting for it until wait
-// ends) and, once the service has answered, re-reads what it changed and
-// records it. A write that has reached the service is seen through even if
-// the desktop hangs up meanwhile: the call, the re-reads, the audit and the
-// event, so colleagues hear of a write that took effect. (An upload cannot
-// be: its file comes from the desktop as the service reads it.)
+// ends), exactly once:
+//
+//   - its intent is committed before anything is sent;
+//   - a write whose earlier attempt was answered is answered again from the
+//     record, not sent;
+//   - a write in doubt (sent before with no answer recorded: a crash, a lost
+//     answer, a retry with its MessageId; or any write the hub does not know
+//     while the database may have lost writes, see Options.Restored) is sent
+//     only after the service, asked (the outbox's landed checks), says it
+//     did not take it; if it did, the desktop is answered from what was
+//     found; where nothing can tell, it is answered 409 "outcome unknown"
+//     and never sent again under that MessageId.
+//
+// Once the service has answered, the write is seen through even if the
+// desktop hangs up meanwhile: the re-reads, then its audit, its intent and
+// its events in one transaction, retried until PostgreSQL takes them, so a
+// write answered 200 always has them. (An upload cannot be sent without
+// its desktop: its file comes from it as the service reads it.)
 func (h *Hub) forward(r *http.Request, wr *write, wait context.Context) error {
 	after := context.WithoutCancel(r.Context())
 	call := after
@@ -156,7 +187,7 @@ func (h *Hub) forward(r *http.Request, wr *write, wait context.Context) error {
 		}
 		defer release()
 	}
-	return h.locked(after, wait, wr.workOrders, func(tx pgx.Tx) error {
+	err := h.locked(after, wait, wr.workOrders, func(tx pgx.Tx) error {
 		turnCame()
 		// The person may have been disabled while the write waited.
 		var disabled bool
@@ -166,69 +197,90 @@ func (h *Hub) forward(r *http.Request, wr *write, wait context.Context) error {
 		if disabled {
 			return errSignedOut
 		}
-		// A desktop that lost an answer sends the write again with its
-		// MessageId; the service may not drop repeats, so the answer it
-		// gave is given again instead.
-		if prev, ok, err := answeredBefore(after, tx, wr); err != nil {
-			return err
-		} else if ok {
-			wr.status, wr.answer, wr.replayed = http.StatusOK, prev, true
-			return nil
-		}
-		resp, err := h.send(call, r.Context(), wr.method, r.URL, wr.body, wr.contentType, wr.replayable)
+		in, found, err := loadIntent(after, tx, wr)
 		if err != nil {
 			return err
 		}
-		defer resp.Body.Close()
-		wr.status = resp.StatusCode
-		wr.retryAfter = resp.Header.Get("Retry-After")
-		wr.answer, wr.cut = io.ReadAll(io.LimitReader(resp.Body, serve.MaxJSONBody))
+		doubt := false
+		switch {
+		case found && in.state == intentAnswered:
+			wr.status, wr.answer, wr.replayed = http.StatusOK, in.answer, true
+			return nil
+		case found && in.state == intentUnknown:
+			wr.status, wr.answer, wr.replayed = http.StatusConflict, outcomeUnknownBody(wr.messageId), true
+			return nil
+		case found && in.state == intentSending:
+			doubt = true
+		case !found && h.restoredCare():
+			// The database may have lost this write's intent: it may be
+			// a retry of one the service took.
+			doubt = true
+		}
+		if err := h.db.openIntent(after, wr); err != nil {
+			return err
+		}
+		if doubt {
+			if done, err := h.settle(after, wr); err != nil || done {
+				if err != nil {
+					return fmt.Errorf("asking the service whether an earlier attempt took effect: %w", err)
+				}
+				return h.record(after, tx, wr)
+			}
+		}
+		resp, err := h.send(call, r.Context(), wr.method, r.URL, wr.body, wr.contentType, wr.replayable)
+		if errors.Is(err, errNotSent) || errors.Is(err, errDesktopGone) {
+			// Not in doubt: nothing reached the service.
+			if uerr := h.db.unsentIntent(after, wr); uerr != nil {
+				h.log.Warn("marking a write unsent", "err", uerr)
+			}
+			return err
+		}
+		if err == nil {
+			defer resp.Body.Close()
+			wr.status = resp.StatusCode
+			wr.retryAfter = resp.Header.Get("Retry-After")
+			wr.answer, wr.cut = io.ReadAll(io.LimitReader(resp.Body, serve.MaxJSONBody))
+		}
+		if wr.tooLarge.Load() {
+			// Cut off at the limit: the service cannot have stored it.
+			wr.status, wr.answer, wr.cut = 0, nil, nil
+			return errors.Join(err, errFileTooLarge)
+		}
+		if err != nil || wr.cut != nil {
+			// The service may have taken the write and lost its answer: ask
+			// it now, rather than leave the desktop to send it again.
+			h.log.Warn("a write's answer was lost; asking the service whether it took it", "err", errors.Join(err, wr.cut))
+			wr.status, wr.answer, wr.retryAfter = 0, nil, ""
+			if done, serr := h.settle(after, wr); serr != nil || !done {
+				return errors.Join(err, wr.cut, serr, errors.New("the write may not have reached the service"))
+			}
+			wr.cut = nil
+		}
 		// From here on the service has answered: whatever fails next, the
 		// re-reads, the audit and the event still happen.
 		h.followWrite(after, wr)
-		return h.record(after, tx, wr, false)
+		return h.record(after, tx, wr)
 	})
+	if err != nil && wr.status != 0 && !wr.replayed {
+		// The service answered (or was found to have taken the write
+		// before), but the transaction recording it was lost (its
+		// connection ended, the commit failed, PostgreSQL went away): it is
+		// recorded again until PostgreSQL takes it.
+		h.log.Warn("the record of a forwarded write was lost; writing it again", "err", err)
+		return h.recordUntilTaken(after, wr)
+	}
+	return err
 }
 
 // followWrite re-reads what a write the service accepted changed, within
-// RefreshTimeout: its work orders, 50 per call, and the reads stored about
-// them, before the desktop is answered (it re-reads them next).
+// RefreshTimeout: its work orders, 50 per call, the reads stored about
+// them and what its event carries, before the desktop is answered (it
+// re-reads them next).
 func (h *Hub) followWrite(ctx context.Context, wr *write) {
 	if wr.status != http.StatusOK {
 		return
 	}
-	changed := h.succeeded(wr)
-	if err := h.db.readsChanged(ctx, changed); err != nil {
-		h.log.Warn("marking the reads of written work orders", "err", err)
-	}
-	ctx, cancel := context.WithTimeout(ctx, h.opts.RefreshTimeout)
-	defer cancel()
-	if err := h.refreshWorkOrders(ctx, changed); err != nil {
-		// The write took effect; the next sync brings the records.
-		h.log.Warn("re-reading work orders after a write", "err", err)
-	}
-	h.refreshReads(ctx, changed)
-}
-
-// answeredBefore is the service's answer to an earlier attempt of wr (the
-// same person, operation and MessageId) that it accepted, if any.
-func answeredBefore(ctx context.Context, tx pgx.Tx, wr *write) ([]byte, bool, error) {
-	rows, err := tx.Query(ctx, `SELECT method, path, answer FROM audit
-		WHERE message_id = $1 AND person_id = $2 AND status = 200 ORDER BY id`, wr.messageId, wr.person.Id)
-	if err != nil {
-		return nil, false, fmt.Errorf("hub: looking for an earlier attempt: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var method, path, answer string
-		if err := rows.Scan(&method, &path, &answer); err != nil {
-			return nil, false, fmt.Errorf("hub: looking for an earlier attempt: %w", err)
-		}
-		if method == wr.method && serve.Route(path) == serve.Route(wr.path) && json.Valid([]byte(answer)) {
-			return []byte(answer), true, nil
-		}
-	}
-	return nil, false, rows.Err()
+	wr.reread = h.reread(ctx, h.succeeded(wr), wr.route.Reread)
 }
 
 // prepareJSON reads a JSON body and finds the work orders it names; a
@@ -267,11 +319,38 @@ func prepareJSON(w http.ResponseWriter, r *http.Request, wr *write) *api.Error {
 	wr.contentType = "application/json; charset=utf-8"
 	wr.body = func() io.Reader { return bytes.NewReader(b) }
 	wr.replayable = true
+	wr.request = b
 	return nil
 }
 
-// idsFromQuery finds the work order a write without a body names in its
-// query (a DELETE, say).
+// prepareDelete reads a removal's query: the work order it names, and for
+// a file its step and attachment.
+func prepareDelete(q url.Values, wr *write) *api.Error {
+	if bad := idsFromQuery(q, wr); bad != nil {
+		return bad
+	}
+	wo := wr.workOrders[0]
+	wr.request, _ = json.Marshal(map[string]int64{"WorkOrderId": wo})
+	if att := serve.Query(q, "attachmentId"); att != "" {
+		var step *api.StepRef
+		if serve.Query(q, "procedureId") != "" || serve.Query(q, "stepId") != "" {
+			p, bad := serve.QueryID(q, "procedureId")
+			if bad != nil {
+				return bad
+			}
+			s, bad := serve.QueryID(q, "stepId")
+			if bad != nil {
+				return bad
+			}
+			step = &api.StepRef{WorkOrderId: wo, ProcedureId: p, StepId: s}
+		}
+		wr.request = storage.RemoveRequest(wo, step, att)
+	}
+	return nil
+}
+
+// idsFromQuery finds the work order a request without a body names in
+// its query.
 func idsFromQuery(q url.Values, wr *write) *api.Error {
 	id, bad := serve.QueryID(q, "workOrderId")
 	if bad != nil {

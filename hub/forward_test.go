@@ -195,7 +195,7 @@ func TestAWriteIsSeenThroughWhenTheDesktopHangsUp(t *testing.T) {
 		t.Fatal("the desktop that hung up got an answer")
 	}
 	he, _ := waitEvent(t, events, func(he HubEvent, _ sseEvent) bool { return he.Header.WorkOrderId == id })
-	if he.Header.Action != "Accepted" || he.PerformedBy.Name != "Ana Ruiz" || he.Header.MessageId != req.MessageId {
+	if he.Header.Action != "AcceptedByContractor" || he.PerformedBy.Name != "Ana Ruiz" || he.Header.MessageId != req.MessageId {
 		t.Fatalf("event %+v, want Ana's accept", he)
 	}
 	audit := readAudit(t, a, creds, id)

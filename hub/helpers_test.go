@@ -99,7 +99,13 @@ type office struct {
 
 func newOffice(t testing.TB, opts sandbox.Options) *office {
 	t.Helper()
-	url := officeDB(t)
+	return newOfficeAt(t, officeDB(t), opts)
+}
+
+// newOfficeAt is newOffice on the database at url (a cluster of the
+// test's own, say, that it stops and starts).
+func newOfficeAt(t testing.TB, url string, opts sandbox.Options) *office {
+	t.Helper()
 	if opts.Logger == nil {
 		opts.Logger = quietLogger()
 	}

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/netip"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -52,6 +54,30 @@ type Options struct {
 	// BodyTimeout is how long a request's body may take to arrive, or an
 	// upload stall; 0 = DefaultBodyTimeout.
 	BodyTimeout time.Duration
+	// ConnsPerClient caps the connections one client address holds at
+	// once; 0 = DefaultConnsPerClient(Limits.MaxConns).
+	ConnsPerClient int
+	// TrustedProxies are the office's proxies (load balancer, HTTPS
+	// proxy): a request from one of them is counted, limited and logged as
+	// the client its X-Forwarded-For names. Nothing else's
+	// X-Forwarded-For is read.
+	TrustedProxies []netip.Prefix
+	// NotifyFrom, when set, is where the service's notifications may come
+	// from (the documented 130.250.135.128/25, or the office's own): any
+	// other client's are refused before their token is looked at.
+	NotifyFrom []netip.Prefix
+	// StreamsPerPerson caps the event streams one person holds open on
+	// all instances; opening one more closes their oldest. 0 = 8.
+	StreamsPerPerson int
+	// Restored says the database was restored from a backup: writes made
+	// after the backup are missing from it, so for RestoredCare the hub
+	// asks the service whether any write it does not know already landed
+	// before sending it. A restore the hub can see (another PostgreSQL
+	// cluster, timeline or database) is taken for one without being told.
+	Restored bool
+	// Version is the hub's version, said to a desktop whose call it does
+	// not forward.
+	Version string
 	// StreamHeartbeat is how often an event stream shows it is alive and
 	// checks its person is still enabled (the notice that ends a disabled
 	// person's streams can be missed); 0 = DefaultStreamHeartbeat. The
@@ -84,14 +110,28 @@ type Hub struct {
 	streams *streams
 	// turns queues this instance's writes per work order.
 	turns *turns
-	// signIns rate limits sign-ins (each a bcrypt check).
+	// signIns rate limits sign-ins (each a bcrypt check) per client address.
 	signIns *signInLimit
+	// bcrypts holds a slot per sign-in being checked.
+	bcrypts chan struct{}
+	// anon limits the unauthenticated requests of each client address.
+	anon *anonLimit
+	// sec is the security log.
+	sec *secLog
 	// uploads holds a slot per upload with the service (takeUploadSlot).
 	uploads chan struct{}
 	// waiting counts the writes waiting to go to the service (WritesWaiting).
 	waiting atomic.Int64
 	// fetches shares one fetch of a read among the desktops asking at once.
 	fetches singleflight.Group
+
+	// life ends when the hub closes: what is retried until PostgreSQL
+	// takes it gives up then.
+	life    context.Context
+	endLife context.CancelFunc
+	// restoredUntil is when the care taken after a restore ends (unix ns;
+	// 0 = none): see Options.Restored.
+	restoredUntil atomic.Int64
 
 	stop context.CancelFunc
 	wg   sync.WaitGroup
@@ -135,6 +175,12 @@ func New(opts Options) (*Hub, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
+	if opts.StreamsPerPerson <= 0 {
+		opts.StreamsPerPerson = DefaultStreamsPerPerson
+	}
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
 	tokens := api.NewClientCredentials(api.CredentialsConfig{
 		TokenURL: opts.Service.TokenURL, ClientID: opts.Service.ClientID, ClientSecret: opts.Service.ClientSecret,
 		HTTPClient: opts.HTTPClient,
@@ -148,12 +194,22 @@ func New(opts Options) (*Hub, error) {
 	h := &Hub{
 		opts: opts, db: opts.DB, client: client, tokens: tokens, hc: opts.HTTPClient,
 		log: opts.Logger.With("component", "hub"), instance: hex.EncodeToString(b),
-		syncPoke: make(chan struct{}, 1), turns: newTurns(), signIns: newSignInLimit(opts.Now()),
+		syncPoke: make(chan struct{}, 1), turns: newTurns(), signIns: newSignInLimit(),
+		bcrypts: make(chan struct{}, max(2, runtime.NumCPU())), anon: newAnonLimit(),
+		sec:     newSecLog(opts.Logger.With("component", "hub")),
 		uploads: make(chan struct{}, max(1, opts.DB.writes.Config().MaxConns/2)),
 	}
 	h.streams = newStreams(h)
+	h.life, h.endLife = context.WithCancel(context.Background())
 	if opts.Verifier != nil {
-		h.receiver = api.NewReceiver(opts.Verifier, h.handleNotification, opts.Receiver)
+		ro := opts.Receiver
+		// The source range is checked by the hub, on the client address
+		// (behind a trusted proxy, the one it names), before the token.
+		ro.CheckSource = false
+		ro.OnRejectRequest = func(r *http.Request, status int, reason string) {
+			h.sec.note(secNotificationRefused, clientFrom(r.Context()), reason)
+		}
+		h.receiver = api.NewReceiver(opts.Verifier, h.handleNotification, ro)
 	}
 	return h, nil
 }
@@ -162,9 +218,16 @@ func New(opts Options) (*Hub, error) {
 // returns once the listener listens.
 func (h *Hub) Start(ctx context.Context) {
 	ctx, h.stop = context.WithCancel(ctx)
+	if err := h.checkRestore(ctx); err != nil {
+		h.log.Warn("could not tell whether the database was restored from a backup", "err", err)
+		if h.opts.Restored {
+			h.restoredUntil.Store(time.Now().Add(RestoredCare).UnixNano())
+		}
+	}
 	h.streams.start(ctx)
-	h.wg.Add(2)
+	h.wg.Add(3)
 	go func() { defer h.wg.Done(); h.leaderLoop(ctx) }()
+	go func() { defer h.wg.Done(); h.sec.run(ctx.Done()) }()
 	go func() { defer h.wg.Done(); h.streams.listen(ctx) }()
 	// Streams served before the listener listens would miss what happens
 	// meanwhile (a person disabled, say): wait for it, within reason.
@@ -178,6 +241,7 @@ func (h *Hub) Start(ctx context.Context) {
 
 // Close stops the background work; event streams end.
 func (h *Hub) Close() {
+	h.endLife()
 	if h.stop != nil {
 		h.stop()
 	}

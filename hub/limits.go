@@ -2,7 +2,9 @@ package hub
 
 import (
 	"io"
+	"net"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"github.com/workorderdesk/workdesk/api"
@@ -25,15 +27,29 @@ const (
 )
 
 // NewServer is the hub's HTTP server: Handler behind Options.Limits (a cap
-// on connections, header size and time, idle time), without whole-request
-// read or write timeouts.
+// on connections, header size and time, idle time) and a cap on each
+// client address's connections (Options.ConnsPerClient), without
+// whole-request read or write timeouts.
 func (h *Hub) NewServer() *http.Server {
 	l := h.opts.Limits
 	l.ReadTimeout, l.WriteTimeout = api.NoTimeout, api.NoTimeout
 	if l.MaxConns <= 0 {
 		l.MaxConns = DefaultMaxConns
 	}
-	return api.NewLimitedServer(h.Handler(), l)
+	srv := api.NewLimitedServer(h.Handler(), l)
+	share := h.opts.ConnsPerClient
+	if share <= 0 {
+		share = DefaultConnsPerClient(l.MaxConns)
+	}
+	perClient := newConnsPerClient(share, h.opts.TrustedProxies, func(a netip.Addr) {
+		h.sec.note(secRateLimited, a, "connections")
+	})
+	inAll := srv.ConnState
+	srv.ConnState = func(c net.Conn, st http.ConnState) {
+		perClient.track(c, st)
+		inAll(c, st)
+	}
+	return srv
 }
 
 // limitBody gives r's body h's body timeout to arrive whole. The read

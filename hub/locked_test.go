@@ -141,7 +141,7 @@ func TestAWriteTheServiceTookIsRecordedWhenItsConnectionIsLost(t *testing.T) {
 		t.Fatalf("the accept reached the service %d times, want once", n)
 	}
 	he, _ := waitEvent(t, events, func(he HubEvent, _ sseEvent) bool { return he.Header.WorkOrderId == id })
-	if he.Header.Action != "Accepted" || he.PerformedBy.Name != "Ana Ruiz" || he.Header.MessageId != req.MessageId {
+	if he.Header.Action != "AcceptedByContractor" || he.PerformedBy.Name != "Ana Ruiz" || he.Header.MessageId != req.MessageId {
 		t.Fatalf("event %+v, want Ana's accept", he)
 	}
 	if audit := readAudit(t, a, creds, id); len(audit) != 1 || audit[0].Status != http.StatusOK || audit[0].MessageId != req.MessageId {

@@ -61,9 +61,8 @@ func BenchmarkHubMemory100k(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	tok := tokenAt(b, url, creds)
 	var open []<-chan sseEvent
-	for range streams {
+	for _, tok := range streamTokens(b, o, streams) {
 		open = append(open, openStreamAt(b, url, tok, ""))
 	}
 	desk := desktopAt(b, url, creds)

@@ -111,7 +111,7 @@ func TestOfficeDesktopHearsAColleaguesAccept(t *testing.T) {
 	if name, err := bo.HubPerson(ctx); err != nil || name != "Bo Chen" {
 		t.Fatalf("the hub says Bo's desktop belongs to %q (%v)", name, err)
 	}
-	ev := waitHeard(t, boHears, id, "Accepted", 2*time.Second)
+	ev := waitHeard(t, boHears, id, "AcceptedByContractor", 2*time.Second)
 	if by := storage.EventPerformer(ev); by != "Ana Ruiz" {
 		t.Fatalf("the event names %q, want Ana Ruiz", by)
 	}
@@ -176,13 +176,13 @@ func TestOfficeStreamResumesAfterADropAndARestart(t *testing.T) {
 		t.Fatalf("Ana's accept of %d never went out through the hub", id)
 	}
 	accept(first)
-	waitHeard(t, boHears, first, "Accepted", 10*time.Second)
+	waitHeard(t, boHears, first, "AcceptedByContractor", 10*time.Second)
 
 	in.srv.CloseClientConnections()
 	waitStream(t, bo, storage.StreamReconnecting)
 	accept(second)
 	gate <- struct{}{}
-	ev := waitHeard(t, boHears, second, "Accepted", 10*time.Second)
+	ev := waitHeard(t, boHears, second, "AcceptedByContractor", 10*time.Second)
 	if by := storage.EventPerformer(ev); by != "Ana Ruiz" {
 		t.Fatalf("the event after the drop names %q", by)
 	}
@@ -201,7 +201,7 @@ func TestOfficeStreamResumesAfterADropAndARestart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return len(evs) > 0 && evs[0].Header.Action == "Accepted" && evs[0].PerformedBy == "Ana Ruiz"
+		return len(evs) > 0 && evs[0].Header.Action == "AcceptedByContractor" && evs[0].PerformedBy == "Ana Ruiz"
 	})
 }
 

@@ -45,6 +45,9 @@ type Credentials struct {
 var (
 	// ErrBadCredentials: unknown client id, wrong secret or a disabled account.
 	ErrBadCredentials = errors.New("unknown client or wrong secret")
+	// errDisabledAccount: the right secret of a disabled account (the
+	// security log says so; the desktop is told as for a wrong one).
+	errDisabledAccount = fmt.Errorf("%w: the account is disabled", ErrBadCredentials)
 	// ErrNoSuchPerson: no account has that name or id.
 	ErrNoSuchPerson = errors.New("no such person")
 )
@@ -97,7 +100,9 @@ func (db *DB) People(ctx context.Context) ([]Person, error) {
 }
 
 // DisablePerson disables the account named nameOrId (its name, client id or
-// number) and ends its tokens at once.
+// number) and ends its tokens at once: Authenticate refuses them. They are
+// kept until they expire, so that a call made with one is logged as a
+// disabled person's.
 func (db *DB) DisablePerson(ctx context.Context, nameOrId string) (Person, error) {
 	var p Person
 	id, _ := strconv.ParseInt(nameOrId, 10, 64)
@@ -105,9 +110,6 @@ func (db *DB) DisablePerson(ctx context.Context, nameOrId string) (Person, error
 		err := tx.QueryRow(ctx, `UPDATE people SET disabled = true WHERE name = $1 OR client_id = $1 OR id = $2
 			RETURNING id, name, client_id, disabled, created`, nameOrId, id).Scan(&p.Id, &p.Name, &p.ClientId, &p.Disabled, &p.Created)
 		if err != nil {
-			return err
-		}
-		if _, err = tx.Exec(ctx, `DELETE FROM tokens WHERE person_id = $1`, p.Id); err != nil {
 			return err
 		}
 		// Every instance ends the person's open event streams.
@@ -143,8 +145,11 @@ func (db *DB) IssueToken(ctx context.Context, clientId, secret string) (string, 
 	if err != nil {
 		return "", fmt.Errorf("hub: checking credentials: %w", err)
 	}
-	if bcrypt.CompareHashAndPassword([]byte(hash), []byte(secret)) != nil || disabled {
+	if bcrypt.CompareHashAndPassword([]byte(hash), []byte(secret)) != nil {
 		return "", ErrBadCredentials
+	}
+	if disabled {
+		return "", errDisabledAccount
 	}
 	tok := randomText(32)
 	if _, err := db.Pool.Exec(ctx, `INSERT INTO tokens (digest, person_id, expires) VALUES ($1, $2, now() + $3::interval)`,
@@ -154,6 +159,18 @@ func (db *DB) IssueToken(ctx context.Context, clientId, secret string) (string, 
 	// Expired tokens are of no use to anyone: drop a few now and then.
 	db.Pool.Exec(ctx, `DELETE FROM tokens WHERE ctid IN (SELECT ctid FROM tokens WHERE expires < now() LIMIT 100)`)
 	return tok, nil
+}
+
+// tokenOfDisabled is the name of the disabled person token was issued to,
+// while it has not expired; "" for any other token.
+func (db *DB) tokenOfDisabled(ctx context.Context, token string) (string, error) {
+	var name string
+	err := db.Pool.QueryRow(ctx, `SELECT p.name FROM tokens t JOIN people p ON p.id = t.person_id
+		WHERE t.digest = $1 AND t.expires > now() AND p.disabled`, digest(token)).Scan(&name)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", nil
+	}
+	return name, err
 }
 
 // dummyHash is made on first use: bcrypt at init would slow every start of the desktop app.

@@ -115,11 +115,11 @@ func TestSecuritySignInAndDisable(t *testing.T) {
 }
 
 // Each sign-in costs the hub a slow hash check: one client id guessing
-// secrets is answered 429 with Retry-After once it has used its 20, and
-// may try again when Retry-After has passed; a flood of made-up ids is
-// once the office's 50 at once are spent; a colleague still signs in
-// beside the guesses. The limits' clock is stopped, so how fast the
-// machine checks secrets does not matter.
+// secrets from an address is answered 429 with Retry-After once it has
+// used its 10 there, and may try again when Retry-After has passed; a
+// flood of made-up ids is once the address's 60 at once are spent; a
+// colleague still signs in beside the guesses. The limits' clock is
+// stopped, so how fast the machine checks secrets does not matter.
 func TestSecuritySignInsAreRateLimited(t *testing.T) {
 	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
@@ -165,9 +165,9 @@ func TestSecuritySignInsAreRateLimited(t *testing.T) {
 	if status, _ := signIn(bo.ClientId, bo.ClientSecret); status != http.StatusOK {
 		t.Fatalf("a colleague's sign-in beside the guesses: HTTP %d", status)
 	}
-	// What is left of the office's burst after Ana's guesses and Bo.
-	if n, _ := limited(500, func(i int) string { return "hub-made-up-" + strconv.Itoa(i) }); n != signInsInAll-signInsPerClient-1 {
-		t.Fatalf("made-up client ids: limited after %d sign-ins, want %d", n, signInsInAll-signInsPerClient-1)
+	// What is left of the address's burst after Ana's guesses and Bo.
+	if n, _ := limited(500, func(i int) string { return "hub-made-up-" + strconv.Itoa(i) }); n != signInsPerAddr-signInsPerClient-1 {
+		t.Fatalf("made-up client ids: limited after %d sign-ins, want %d", n, signInsPerAddr-signInsPerClient-1)
 	}
 	_, retry := limited(1, guess)
 	clock.Add(int64(retry))

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -253,21 +254,31 @@ func (h *Hub) refreshReads(ctx context.Context, ids []int64) {
 	h.refreshAll(ctx, refs)
 }
 
-// refreshAll refreshes refs, for at most RefreshTimeout: a read left
-// unrefreshed is older than its work order's mark (readsChanged), so the
-// next desktop to ask for it has it fetched again.
-func (h *Hub) refreshAll(ctx context.Context, refs []readRef) {
+// refreshAll refreshes refs, for at most RefreshTimeout, and returns what
+// the service answered to each it could ask: a read left unrefreshed is
+// older than its work order's mark (readsChanged), so the next desktop to
+// ask for it has it fetched again.
+func (h *Hub) refreshAll(ctx context.Context, refs []readRef) map[readRef]*fetchedAnswer {
 	ctx, cancel := context.WithTimeout(ctx, h.opts.RefreshTimeout)
 	defer cancel()
 	var g errgroup.Group
 	g.SetLimit(4)
+	var mu sync.Mutex
+	out := make(map[readRef]*fetchedAnswer, len(refs))
 	for _, ref := range refs {
 		g.Go(func() error {
-			if _, err := h.refreshRead(ctx, ref); err != nil && ctx.Err() == nil {
+			got, err := h.refreshRead(ctx, ref)
+			if err != nil && ctx.Err() == nil {
 				h.log.Warn("refreshing a stored answer", "read", ref.kind, "err", err)
+			}
+			if err == nil {
+				mu.Lock()
+				out[ref] = got
+				mu.Unlock()
 			}
 			return nil
 		})
 	}
 	g.Wait()
+	return out
 }

@@ -124,7 +124,7 @@ func TestEachWriteRouteIsForwarded(t *testing.T) {
 				}
 				return err
 			}},
-		{"check out", checkedOut.WorkOrderId, "/api/workOrder/checkOut", "CheckedOut",
+		{"check out", checkedOut.WorkOrderId, "/api/workOrder/checkOut", "CheckedOutByContractor",
 			func() error {
 				done, err := completion(ctx, ana, checkedOut)
 				if err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -30,6 +31,10 @@ func (h *Hub) passRead(w http.ResponseWriter, r *http.Request) {
 // not; its outbox sends it again.
 var errDesktopGone = errors.New("the desktop hung up before its write was sent")
 
+// errNotSent marks a failure before anything reached the service (no
+// company token, no connection to it): the write is not in doubt.
+var errNotSent = errors.New("nothing was sent")
+
 // send calls the service at the request's path with the company's token;
 // body is replayed once after a 401 when replayable. Once desk (the
 // desktop's request, nil for the hub's own calls) is done, nothing more is
@@ -37,12 +42,12 @@ var errDesktopGone = errors.New("the desktop hung up before its write was sent")
 func (h *Hub) send(ctx, desk context.Context, method string, in *url.URL, body func() io.Reader, contentType string, replayable bool) (*http.Response, error) {
 	u, err := serviceURL(h.client.BaseURL(), in)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %w", errNotSent, err)
 	}
 	for attempt := 0; ; attempt++ {
 		tok, err := h.tokens.Token(ctx)
 		if err != nil {
-			return nil, fmt.Errorf("getting the company's access token: %w", err)
+			return nil, fmt.Errorf("%w: getting the company's access token: %w", errNotSent, err)
 		}
 		var rd io.Reader
 		if body != nil {
@@ -50,7 +55,7 @@ func (h *Hub) send(ctx, desk context.Context, method string, in *url.URL, body f
 		}
 		req, err := http.NewRequestWithContext(ctx, method, u.String(), rd)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%w: %w", errNotSent, err)
 		}
 		req.Header.Set("Authorization", "Bearer "+tok)
 		req.Header.Set("Accept", "application/json")
@@ -61,6 +66,9 @@ func (h *Hub) send(ctx, desk context.Context, method string, in *url.URL, body f
 			return nil, errDesktopGone
 		}
 		resp, err := h.hc.Do(req)
+		if op, ok := errors.AsType[*net.OpError](err); ok && op.Op == "dial" {
+			return nil, fmt.Errorf("%w: %w", errNotSent, err)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -74,7 +82,7 @@ func (h *Hub) send(ctx, desk context.Context, method string, in *url.URL, body f
 			// The service refused the company's credentials: the desktop's
 			// own token is fine, so this must not read as a 401 to it.
 			resp.Body.Close()
-			return nil, errors.New("the service refused the company's credentials")
+			return nil, fmt.Errorf("%w: the service refused the company's credentials", errNotSent)
 		}
 		return resp, nil
 	}

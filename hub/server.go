@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 	"time"
@@ -20,6 +21,8 @@ import (
 func (h *Hub) Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p := serve.Route(r.URL.EscapedPath())
+		addr := clientOf(r, h.opts.TrustedProxies)
+		r = r.WithContext(withClient(r.Context(), addr))
 		h.limitBody(w, r)
 		if p != "/api/hub/events" {
 			w = newAnswerWriter(w)
@@ -30,14 +33,16 @@ func (h *Hub) Handler() http.Handler {
 		}
 		switch {
 		case p == "/notify":
-			if h.receiver == nil {
-				http.Error(w, "this hub was started without the service's certificate (--cert)", http.StatusServiceUnavailable)
-				return
-			}
-			h.receiver.ServeHTTP(w, r)
+			h.serveNotify(w, r, addr)
 			return
 		case p == "/oauth/token":
-			h.serveToken(w, r)
+			done, ok := h.anon.start(addr, h.opts.Now())
+			if !ok {
+				h.tooMany(w, r, addr, "sign-ins")
+				return
+			}
+			defer done()
+			h.serveToken(w, r, addr)
 			return
 		case !strings.HasPrefix(p, "/api/"):
 			// Also every path Route refuses rather than resolve ("/api/../x",
@@ -45,17 +50,13 @@ func (h *Hub) Handler() http.Handler {
 			serve.WriteError(w, serve.NotFound(), "")
 			return
 		}
-		person, ok := h.authorize(w, r)
+		person, ok := h.authorize(w, r, addr)
 		if !ok {
 			return
 		}
 		ctx := withPerson(r.Context(), person)
 		r = r.WithContext(ctx)
 		switch {
-		case p == "/api/workorder/search" && r.Method == http.MethodPost:
-			h.serveSearch(w, r)
-		case p == "/api/workorder" && r.Method == http.MethodGet:
-			h.serveWorkOrders(w, r)
 		case p == "/api/hub/events" && r.Method == http.MethodGet:
 			h.streams.serve(w, r, person)
 		case p == "/api/hub/audit" && r.Method == http.MethodGet:
@@ -67,6 +68,12 @@ func (h *Hub) Handler() http.Handler {
 			serve.WriteJSON(w, http.StatusOK, map[string]any{"Name": person.Name})
 		case strings.HasPrefix(p, "/api/hub/"):
 			serve.WriteError(w, serve.NotFound(), "")
+		case !forwarded(r.Method, p):
+			h.notForwarded(w, r)
+		case p == "/api/workorder/search" && r.Method == http.MethodPost:
+			h.serveSearch(w, r)
+		case p == "/api/workorder" && r.Method == http.MethodGet:
+			h.serveWorkOrders(w, r)
 		case r.Method == http.MethodGet && storedReads[p].path != "":
 			h.serveStoredRead(w, r, p)
 		case r.Method == http.MethodGet:
@@ -77,6 +84,42 @@ func (h *Hub) Handler() http.Handler {
 	})
 }
 
+// tooMany answers 429 to a client address over one of its limits, and
+// logs the trip.
+func (h *Hub) tooMany(w http.ResponseWriter, r *http.Request, addr netip.Addr, what string) {
+	h.sec.note(secRateLimited, addr, what)
+	w.Header().Set("Retry-After", strconv.Itoa(int(anonBlocked/time.Second)))
+	// Its body may be unread (a sign-in form stalled): the connection ends.
+	w.Header().Set("Connection", "close")
+	serve.WriteError(w, &api.Error{StatusCode: http.StatusTooManyRequests,
+		Message: "Too many requests from this address without a valid sign-in; try again shortly."}, serve.MessageId(r.URL.Query(), nil))
+}
+
+// serveNotify takes the service's notifications: from the documented
+// source range when the office says so, and counted against the client's
+// unauthenticated requests unless their token verifies.
+func (h *Hub) serveNotify(w http.ResponseWriter, r *http.Request, addr netip.Addr) {
+	if h.receiver == nil {
+		http.Error(w, "this hub was started without the service's certificate (--cert)", http.StatusServiceUnavailable)
+		return
+	}
+	if len(h.opts.NotifyFrom) > 0 && !trusted(h.opts.NotifyFrom, addr) {
+		h.sec.note(secNotificationRefused, addr, "outside the source range the office allows (--notify-from)")
+		w.Header().Set("Connection", "close")
+		http.Error(w, http.StatusText(http.StatusForbidden), http.StatusForbidden)
+		return
+	}
+	if _, err := h.opts.Verifier.Verify(r.Header.Get("Authorization")); err != nil {
+		done, ok := h.anon.start(addr, h.opts.Now())
+		if !ok {
+			h.tooMany(w, r, addr, "notifications whose token does not verify")
+			return
+		}
+		defer done()
+	}
+	h.receiver.ServeHTTP(w, r)
+}
+
 type personKey struct{}
 
 func withPerson(ctx context.Context, p Person) context.Context {
@@ -84,9 +127,11 @@ func withPerson(ctx context.Context, p Person) context.Context {
 }
 
 // authorize checks the desktop's bearer token and answers 401 as the
-// service does when it is missing, expired or its person disabled.
-func (h *Hub) authorize(w http.ResponseWriter, r *http.Request) (Person, bool) {
-	if tok, ok := serve.Bearer(r); ok {
+// service does when it is missing, expired or its person disabled; a
+// client address refused too often is answered 429 instead.
+func (h *Hub) authorize(w http.ResponseWriter, r *http.Request, addr netip.Addr) (Person, bool) {
+	tok, ok := serve.Bearer(r)
+	if ok {
 		p, err := h.db.Authenticate(r.Context(), tok)
 		if err == nil {
 			return p, true
@@ -96,6 +141,13 @@ func (h *Hub) authorize(w http.ResponseWriter, r *http.Request) (Person, bool) {
 			serve.WriteError(w, unavailable("the hub cannot reach its database"), serve.MessageId(r.URL.Query(), nil))
 			return Person{}, false
 		}
+		if disabled, _ := h.db.tokenOfDisabled(r.Context(), tok); disabled != "" {
+			h.sec.note(secDisabledCall, addr, disabled+": "+r.Method+" "+serve.Route(r.URL.EscapedPath()))
+		}
+	}
+	if !h.anon.refused(addr, h.opts.Now()) {
+		h.tooMany(w, r, addr, "calls without a valid sign-in")
+		return Person{}, false
 	}
 	serve.Denied(w, serve.MessageId(r.URL.Query(), nil))
 	return Person{}, false
@@ -103,20 +155,32 @@ func (h *Hub) authorize(w http.ResponseWriter, r *http.Request) (Person, bool) {
 
 // serveToken is the client-credentials token endpoint for staff accounts,
 // with the service's (RFC 6749) answers.
-func (h *Hub) serveToken(w http.ResponseWriter, r *http.Request) {
+func (h *Hub) serveToken(w http.ResponseWriter, r *http.Request, addr netip.Addr) {
 	id, secret, ok := serve.TokenRequest(w, r)
 	if !ok {
+		h.sec.note(secSignInRefused, addr, "not a sign-in form")
 		return
 	}
-	if ok, wait := h.signIns.allow(id, h.opts.Now()); !ok {
+	if ok, wait := h.signIns.allow(keyOf(addr), id, h.opts.Now()); !ok {
+		h.sec.note(secRateLimited, addr, "sign-ins")
 		secs := int(math.Ceil(wait.Seconds()))
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
 		serve.OAuthError(w, http.StatusTooManyRequests, "temporarily_unavailable",
-			fmt.Sprintf("too many sign-ins; try again in %d s", secs))
+			fmt.Sprintf("too many sign-ins from this address; try again in %d s", secs))
+		return
+	}
+	select {
+	case h.bcrypts <- struct{}{}:
+	case <-r.Context().Done():
 		return
 	}
 	tok, err := h.db.IssueToken(r.Context(), id, secret)
+	<-h.bcrypts
+	if errors.Is(err, errDisabledAccount) {
+		h.sec.note(secDisabledCall, addr, "sign-in as "+id)
+	}
 	if errors.Is(err, ErrBadCredentials) {
+		h.sec.note(secSignInRefused, addr, "unknown client or wrong secret")
 		serve.OAuthError(w, http.StatusUnauthorized, "invalid_client", "unknown client or wrong secret")
 		return
 	}

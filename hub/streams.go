@@ -20,6 +20,15 @@ type storedEvent struct {
 	body string
 }
 
+// DefaultStreamsPerPerson is how many event streams one person holds open
+// (a desktop holds one; a few more for a second computer or a reconnection
+// the hub has not noticed yet); opening one more closes their oldest.
+const DefaultStreamsPerPerson = 8
+
+// closeStreamChannel carries the id of a stream some instance must close
+// (its person opened one too many elsewhere).
+const closeStreamChannel = "workdesk_hub_close_stream"
+
 // subscriberBuffer is how many events a stream may fall behind before it is
 // ended; the desktop reconnects with Last-Event-ID and catches up from the log.
 const subscriberBuffer = 1024
@@ -35,8 +44,8 @@ const DefaultStreamHeartbeat = 10 * time.Second
 type streams struct {
 	h    *Hub
 	mu   sync.Mutex
-	subs map[chan storedEvent]int64 // to the person it serves
-	last int64                      // the newest event delivered
+	subs map[chan storedEvent]*subscriber
+	last int64 // the newest event delivered
 	// started: last has been set from the log.
 	started bool
 	// ready closes once the listener first listens.
@@ -45,7 +54,14 @@ type streams struct {
 }
 
 func newStreams(h *Hub) *streams {
-	return &streams{h: h, subs: map[chan storedEvent]int64{}, ready: make(chan struct{})}
+	return &streams{h: h, subs: map[chan storedEvent]*subscriber{}, ready: make(chan struct{})}
+}
+
+// subscriber is one open stream: whose, and its row in the streams table
+// (0 until it has one).
+type subscriber struct {
+	person int64
+	id     int64
 }
 
 // start sets the point from which this instance's streams hear events
@@ -85,7 +101,7 @@ func (s *streams) listenOnce(ctx context.Context) error {
 		return err
 	}
 	defer conn.Close(context.Background())
-	if _, err := conn.Exec(ctx, "LISTEN "+notifyChannel+"; LISTEN "+disabledChannel); err != nil {
+	if _, err := conn.Exec(ctx, "LISTEN "+notifyChannel+"; LISTEN "+disabledChannel+"; LISTEN "+closeStreamChannel); err != nil {
 		return err
 	}
 	s.readyOnce.Do(func() { close(s.ready) })
@@ -111,9 +127,14 @@ func (s *streams) listenOnce(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if n.Channel == disabledChannel {
+		switch n.Channel {
+		case disabledChannel:
 			id, _ := strconv.ParseInt(n.Payload, 10, 64)
 			s.endPerson(id)
+			continue
+		case closeStreamChannel:
+			id, _ := strconv.ParseInt(n.Payload, 10, 64)
+			s.endStream(id)
 			continue
 		}
 		if err := s.catchUp(ctx, conn); err != nil {
@@ -160,24 +181,75 @@ func (s *streams) catchUp(ctx context.Context, conn *pgx.Conn) error {
 	}
 }
 
-func (s *streams) subscribe(person int64) (chan storedEvent, int64) {
+func (s *streams) subscribe(person int64) (chan storedEvent, *subscriber, int64) {
 	ch := make(chan storedEvent, subscriberBuffer)
+	sub := &subscriber{person: person}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.subs[ch] = person
-	return ch, s.last
+	s.subs[ch] = sub
+	return ch, sub, s.last
 }
 
 // endPerson ends the streams of a person whose account was just disabled.
 func (s *streams) endPerson(id int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for ch, p := range s.subs {
-		if p == id {
+	for ch, sub := range s.subs {
+		if sub.person == id {
 			delete(s.subs, ch)
 			close(ch)
 		}
 	}
+}
+
+// endStream ends the stream whose row is id, if this instance serves it.
+func (s *streams) endStream(id int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for ch, sub := range s.subs {
+		if sub.id == id {
+			delete(s.subs, ch)
+			close(ch)
+		}
+	}
+}
+
+// keepNewest closes the person's oldest streams, on whatever instance,
+// beyond the newest StreamsPerPerson: one person's token cannot hold the
+// office's connections. Streams of an instance gone quiet are not counted.
+func (s *streams) keepNewest(ctx context.Context, person int64) error {
+	rows, err := s.h.db.Pool.Query(ctx, `SELECT id, instance FROM streams WHERE person_id = $1 AND seen > now() - $2::interval
+		ORDER BY id DESC OFFSET $3`, person, 3*s.h.opts.StreamHeartbeat, s.h.opts.StreamsPerPerson)
+	if err != nil {
+		return err
+	}
+	type stream struct {
+		id       int64
+		instance string
+	}
+	old, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (stream, error) {
+		var st stream
+		err := r.Scan(&st.id, &st.instance)
+		return st, err
+	})
+	if err != nil {
+		return err
+	}
+	for _, st := range old {
+		if st.instance == s.h.instance {
+			s.endStream(st.id)
+		} else if _, err := s.h.db.Pool.Exec(ctx, `SELECT pg_notify($1, $2)`, closeStreamChannel, strconv.FormatInt(st.id, 10)); err != nil {
+			return err
+		}
+		// Its row goes when its stream ends; meanwhile it is not counted twice.
+		if _, err := s.h.db.Pool.Exec(ctx, `UPDATE streams SET seen = '-infinity' WHERE id = $1`, st.id); err != nil {
+			return err
+		}
+	}
+	if len(old) > 0 {
+		s.h.sec.note(secRateLimited, clientFrom(ctx), fmt.Sprintf("event streams of one person (more than %d)", s.h.opts.StreamsPerPerson))
+	}
+	return nil
 }
 
 // closeAll ends every open stream of this instance.
@@ -222,7 +294,7 @@ func (s *streams) serve(w http.ResponseWriter, r *http.Request, p Person) {
 	}
 	ctx := r.Context()
 	// Subscribe before reading the backlog, so nothing falls between them.
-	ch, delivered := s.subscribe(p.Id)
+	ch, sub, delivered := s.subscribe(p.Id)
 	defer s.unsubscribe(ch)
 	var streamID int64
 	if err := s.h.db.Pool.QueryRow(ctx, `INSERT INTO streams (instance, person_id) VALUES ($1, $2) RETURNING id`,
@@ -231,6 +303,12 @@ func (s *streams) serve(w http.ResponseWriter, r *http.Request, p Person) {
 		return
 	}
 	defer s.h.db.Pool.Exec(context.WithoutCancel(ctx), `DELETE FROM streams WHERE id = $1`, streamID)
+	s.mu.Lock()
+	sub.id = streamID
+	s.mu.Unlock()
+	if err := s.keepNewest(ctx, p.Id); err != nil {
+		s.h.log.Warn("closing a person's oldest streams", "err", err)
+	}
 	// A new stream starts at the newest event committed, not at the newest
 	// this instance delivered: the listener may still trail events already
 	// committed, and would hand them to this stream as if they were news.
@@ -271,10 +349,11 @@ func (s *streams) serve(w http.ResponseWriter, r *http.Request, p Person) {
 		case <-ctx.Done():
 			return
 		case <-tick.C:
-			// The notice that ends a disabled person's streams is missed
-			// while the listener reconnects: each heartbeat checks too.
+			// The notice that ends a disabled person's streams, or one
+			// closed for a newer one of theirs, is missed while the
+			// listener reconnects: each heartbeat checks too.
 			tag, err := s.h.db.Pool.Exec(ctx, `UPDATE streams s SET seen = now() FROM people p
-				WHERE s.id = $1 AND p.id = s.person_id AND NOT p.disabled`, streamID)
+				WHERE s.id = $1 AND p.id = s.person_id AND NOT p.disabled AND s.seen <> '-infinity'`, streamID)
 			if err == nil && tag.RowsAffected() == 0 {
 				return
 			}

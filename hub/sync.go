@@ -2,6 +2,7 @@ package hub
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -41,6 +42,9 @@ func (h *Hub) leaderLoop(ctx context.Context) {
 			h.leading.Store(true)
 			if err := h.SyncNow(ctx); err != nil && ctx.Err() == nil {
 				h.log.Warn("sync failed", "err", err)
+			}
+			if err := h.settleOrphans(ctx); err != nil && ctx.Err() == nil {
+				h.log.Warn("settling writes left in doubt", "err", err)
 			}
 			if err := conn.Ping(ctx); err != nil {
 				if ctx.Err() == nil {
@@ -171,9 +175,12 @@ func (h *Hub) SyncNow(ctx context.Context) error {
 }
 
 // refreshWorkOrders re-reads work orders from the service into the
-// replica, 50 per call, after a write or a notification; a work order the
-// service no longer shows (recalled) is forgotten.
-func (h *Hub) refreshWorkOrders(ctx context.Context, ids []int64) error {
+// replica, 50 per call, after a write or a notification, and returns the
+// records as the service sent them; a work order the service no longer
+// shows (recalled) is forgotten, and among gone. A record read but not
+// stored (the database away) is returned all the same.
+func (h *Hub) refreshWorkOrders(ctx context.Context, ids []int64) (records map[int64]json.RawMessage, gone []int64, err error) {
+	records = map[int64]json.RawMessage{}
 	var errs []error
 	for start := 0; start < len(ids); start += api.MaxReadBatch {
 		batch := ids[start:min(start+api.MaxReadBatch, len(ids))]
@@ -182,7 +189,12 @@ func (h *Hub) refreshWorkOrders(ctx context.Context, ids []int64) error {
 			if len(batch) > 1 {
 				// The refusal does not say which is gone: one at a time.
 				for _, id := range batch {
-					errs = append(errs, h.refreshWorkOrders(ctx, []int64{id}))
+					got, g, err := h.refreshWorkOrders(ctx, []int64{id})
+					for k, v := range got {
+						records[k] = v
+					}
+					gone = append(gone, g...)
+					errs = append(errs, err)
 				}
 				continue
 			}
@@ -192,19 +204,23 @@ func (h *Hub) refreshWorkOrders(ctx context.Context, ids []int64) error {
 			errs = append(errs, err)
 			continue
 		}
+		for i := range wos {
+			if raw := wos[i].RawJSON(); raw != nil {
+				records[wos[i].WorkOrderId] = raw
+			} else if raw, err := json.Marshal(&wos[i]); err == nil {
+				records[wos[i].WorkOrderId] = raw
+			}
+		}
 		if err := h.db.StoreWorkOrders(ctx, wos); err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		got := make(map[int64]bool, len(wos))
-		for _, w := range wos {
-			got[w.WorkOrderId] = true
-		}
 		for _, id := range batch {
-			if !got[id] {
+			if _, ok := records[id]; !ok {
+				gone = append(gone, id)
 				errs = append(errs, h.db.DeleteWorkOrder(ctx, id))
 			}
 		}
 	}
-	return errors.Join(errs...)
+	return records, gone, errors.Join(errs...)
 }

@@ -2,18 +2,33 @@ package hub
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"mime/multipart"
 	"net/http"
+	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/serve"
+	"github.com/workorderdesk/workdesk/storage"
 )
 
 // maxField caps one form field of an upload; only the file part is large.
 const maxField = 64 << 10
+
+// maxUpload caps an upload's body: the service's file limit plus room for
+// the fields and the multipart framing.
+const maxUpload = api.MaxAttachmentSize + 1<<20
+
+// uploadTooLarge answers an upload over the service's limit: 413, which
+// the desktop's outbox does not retry.
+func uploadTooLarge() *api.Error {
+	return &api.Error{StatusCode: http.StatusRequestEntityTooLarge,
+		Message: fmt.Sprintf("The file is larger than the service's %d MB limit.", api.MaxAttachmentSize>>20)}
+}
 
 // prepareUpload reads an upload's form fields up to its file part (the
 // desktop sends the file last), takes the work order and MessageId from
@@ -26,13 +41,19 @@ func (h *Hub) prepareUpload(w http.ResponseWriter, r *http.Request, wr *write) (
 	if err != nil || params["boundary"] == "" {
 		return nil, serve.Invalid("", "the upload is not multipart/form-data")
 	}
+	if r.ContentLength > maxUpload {
+		// Said at once, before a byte of it is read or sent.
+		return nil, uploadTooLarge()
+	}
 	// The service's limit plus room for the fields and the multipart
 	// framing; the file arrives while the service reads it, so only a stall
 	// ends it, not its length.
 	streamBody(r)
-	mr := multipart.NewReader(serve.MaxBytes(w, r.Body, api.MaxAttachmentSize+1<<20), params["boundary"])
+	mr := multipart.NewReader(serve.MaxBytes(w, r.Body, maxUpload), params["boundary"])
 	var fields []formField
 	var file *multipart.Part
+	var name string
+	var step api.StepRef
 	for file == nil {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
@@ -61,6 +82,12 @@ func (h *Hub) prepareUpload(w http.ResponseWriter, r *http.Request, wr *write) (
 			if len(v) > 0 {
 				wr.messageId = string(v)
 			}
+		case "name":
+			name = string(v)
+		case "procedureid":
+			step.ProcedureId, _ = strconv.ParseInt(string(v), 10, 64)
+		case "stepid":
+			step.StepId, _ = strconv.ParseInt(string(v), 10, 64)
 		}
 	}
 	if len(wr.workOrders) == 0 {
@@ -68,6 +95,18 @@ func (h *Hub) prepareUpload(w http.ResponseWriter, r *http.Request, wr *write) (
 			return nil, serve.Invalid("WorkOrderId", "WorkOrderId is required")
 		}
 	}
+	if name == "" {
+		name = file.FileName()
+	}
+	// The landed check goes by the file's name and step; its size is
+	// known once it has passed (uploadSize).
+	var stepOf *api.StepRef
+	if step.ProcedureId > 0 || step.StepId > 0 {
+		step.WorkOrderId = wr.workOrders[0]
+		stepOf = &step
+	}
+	wr.upload = &uploadInfo{name: name, step: stepOf}
+	wr.request = storage.UploadRequest(wr.workOrders[0], stepOf, name, 0)
 	pr, pw := io.Pipe()
 	mw := multipart.NewWriter(pw)
 	done := make(chan struct{})
@@ -78,7 +117,11 @@ func (h *Hub) prepareUpload(w http.ResponseWriter, r *http.Request, wr *write) (
 		started = true
 		go func() {
 			defer close(done)
-			pw.CloseWithError(copyUpload(mw, fields, file))
+			err := copyUpload(mw, fields, file, &wr.upload.size)
+			if _, ok := errors.AsType[*http.MaxBytesError](err); ok || errors.Is(err, errFileTooLarge) {
+				wr.tooLarge.Store(true)
+			}
+			pw.CloseWithError(err)
 		}()
 		return pr
 	}
@@ -92,7 +135,15 @@ func (h *Hub) prepareUpload(w http.ResponseWriter, r *http.Request, wr *write) (
 
 type formField struct{ name, value string }
 
-func copyUpload(mw *multipart.Writer, fields []formField, file *multipart.Part) error {
+// uploadInfo is what the landed check of an upload reads: the file's name
+// and step, and its size once it has passed whole.
+type uploadInfo struct {
+	name string
+	step *api.StepRef
+	size atomic.Int64
+}
+
+func copyUpload(mw *multipart.Writer, fields []formField, file *multipart.Part, size *atomic.Int64) error {
 	for _, f := range fields {
 		if err := mw.WriteField(f.name, f.value); err != nil {
 			return err
@@ -102,8 +153,19 @@ func copyUpload(mw *multipart.Writer, fields []formField, file *multipart.Part) 
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(part, file); err != nil {
+	// No more than the service takes is passed on: past it, the service
+	// is left with a broken upload it cannot store, and the desktop is
+	// told the file is too large, not whatever the service makes of it.
+	n, err := io.Copy(part, io.LimitReader(file, api.MaxAttachmentSize))
+	if err != nil {
 		return err
 	}
+	if m, _ := file.Read(make([]byte, 1)); m > 0 {
+		return errFileTooLarge
+	}
+	size.Store(n)
 	return mw.Close()
 }
+
+// errFileTooLarge: an upload's file went past the service's limit.
+var errFileTooLarge = errors.New("the file is larger than the service takes")

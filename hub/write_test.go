@@ -35,7 +35,7 @@ func TestAcceptThroughOneInstanceReachesAStreamOnAnother(t *testing.T) {
 		t.Fatal(err)
 	}
 	he, _ := waitEvent(t, events, func(he HubEvent, _ sseEvent) bool { return he.Header.WorkOrderId == id })
-	if he.Header.Action != "Accepted" || he.PerformedBy.Name != "Ana Ruiz" || he.Header.MessageId != req.MessageId {
+	if he.Header.Action != "AcceptedByContractor" || he.PerformedBy.Name != "Ana Ruiz" || he.Header.MessageId != req.MessageId {
 		t.Fatalf("event on B: %+v, want Accepted by Ana Ruiz with MessageId %s", he, req.MessageId)
 	}
 	wo, err := bo.GetWorkOrder(ctx, id)
@@ -305,13 +305,13 @@ func TestEachWriteBecomesAnEventAndAnAuditRow(t *testing.T) {
 		action string
 		do     func() error
 	}{
-		{"Accepted", func() error { return ana.Accept(ctx, &api.AcceptRequest{WorkOrderId: id}) }},
+		{"AcceptedByContractor", func() error { return ana.Accept(ctx, &api.AcceptRequest{WorkOrderId: id}) }},
 		{"AppointmentSet", func() error {
 			return ana.UpdateAppointment(ctx, &api.AppointmentRequest{WorkOrderId: id, ScheduledStart: time.Now().Add(24 * time.Hour)})
 		}},
-		{"CheckedIn", func() error { return ana.CheckIn(ctx, &api.VisitRequest{WorkOrderId: id}) }},
-		{"MessageSent", func() error { return ana.SendMessage(ctx, &api.MessageRequest{WorkOrderId: id, Text: "on site"}) }},
-		{"Paused", func() error { return ana.Pause(ctx, &api.VisitRequest{WorkOrderId: id, Comment: "parts"}) }},
+		{"CheckedInByContractor", func() error { return ana.CheckIn(ctx, &api.VisitRequest{WorkOrderId: id}) }},
+		{"MessageSentByContractor", func() error { return ana.SendMessage(ctx, &api.MessageRequest{WorkOrderId: id, Text: "on site"}) }},
+		{"PausedByContractor", func() error { return ana.Pause(ctx, &api.VisitRequest{WorkOrderId: id, Comment: "parts"}) }},
 	}
 	for _, s := range steps {
 		before := o.writes.Load()
@@ -373,7 +373,7 @@ func TestBulkAcceptThroughTheHub(t *testing.T) {
 	}
 	for range 2 {
 		he, _ := waitEvent(t, events, func(HubEvent, sseEvent) bool { return true })
-		if !okIds[he.Header.WorkOrderId] || he.Header.Action != "Accepted" || he.PerformedBy.Name != "Ana Ruiz" {
+		if !okIds[he.Header.WorkOrderId] || he.Header.Action != "AcceptedByContractor" || he.PerformedBy.Name != "Ana Ruiz" {
 			t.Fatalf("event %+v", he)
 		}
 		delete(okIds, he.Header.WorkOrderId)

@@ -36,21 +36,21 @@ func TestColleagueChanges(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	apply(hubEvent(t, 1, "Accepted", "old", "Ben Okafor", testNow)) // arrives before the window
+	apply(hubEvent(t, 1, "AcceptedByContractor", "old", "Ben Okafor", testNow)) // arrives before the window
 	clk.Advance(2 * time.Hour)
 	since := clk.Now().Add(-time.Hour)
 	at := clk.Now().Add(-10 * time.Minute)
-	apply(hubEvent(t, 2, "Accepted", "h2", "Ben Okafor", at))
-	apply(hubEvent(t, 2, "CheckedIn", "h3", "Ana Ruiz", at.Add(time.Minute))) // newer: Ana's counts
-	apply(hubEvent(t, 3, "Accepted", "h4", "Ben Okafor", at))
-	apply(hubEvent(t, 3, "MessageSent", "h5", "Bo Chen", at.Add(time.Minute))) // Bo's own, after Ben's
+	apply(hubEvent(t, 2, "AcceptedByContractor", "h2", "Ben Okafor", at))
+	apply(hubEvent(t, 2, "CheckedInByContractor", "h3", "Ana Ruiz", at.Add(time.Minute))) // newer: Ana's counts
+	apply(hubEvent(t, 3, "AcceptedByContractor", "h4", "Ben Okafor", at))
+	apply(hubEvent(t, 3, "MessageSentByContractor", "h5", "Bo Chen", at.Add(time.Minute))) // Bo's own, after Ben's
 	apply(event(t, 4, api.ActionNteChanged, "svc", at, api.NteChangedEvent{Amount: api.MustMoney("10", "USD")}))
 
 	got, err := s.ColleagueChanges(ctx, since, "Bo Chen")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[int64]ColleagueChange{2: {Name: "Ana Ruiz", Action: "CheckedIn", At: at.Add(time.Minute)}}
+	want := map[int64]ColleagueChange{2: {Name: "Ana Ruiz", Action: "CheckedInByContractor", At: at.Add(time.Minute)}}
 	if len(got) != len(want) {
 		t.Fatalf("colleagues' changes %+v, want %+v", got, want)
 	}
@@ -67,13 +67,13 @@ func BenchmarkColleagueChanges50kOld(b *testing.B) {
 	s, clk := openAt(b, filepath.Join(b.TempDir(), "replica.db"))
 	ctx := context.Background()
 	for i := range 50_000 {
-		if err := s.HandleEvent(ctx, hubEvent(b, int64(i%5000+1), "Accepted", fmt.Sprintf("old-%d", i), "Ben Okafor", testNow)); err != nil {
+		if err := s.HandleEvent(ctx, hubEvent(b, int64(i%5000+1), "AcceptedByContractor", fmt.Sprintf("old-%d", i), "Ben Okafor", testNow)); err != nil {
 			b.Fatal(err)
 		}
 	}
 	clk.Advance(3 * time.Hour)
 	for i := range 300 {
-		if err := s.HandleEvent(ctx, hubEvent(b, int64(i+1), "CheckedIn", fmt.Sprintf("new-%d", i), "Ana Ruiz", clk.Now())); err != nil {
+		if err := s.HandleEvent(ctx, hubEvent(b, int64(i+1), "CheckedInByContractor", fmt.Sprintf("new-%d", i), "Ana Ruiz", clk.Now())); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -157,16 +157,22 @@ func (e *Engine) HandleEvent(ctx context.Context, ev api.Event) error {
 	if err != nil || !out.Fresh {
 		return err
 	}
+	e.tell(ev, out.Applied)
+	return nil
+}
+
+// tell hands a fresh event to those listening (OnEvent), and to those told
+// of the changes (OnApplied) when it changed the replica.
+func (e *Engine) tell(ev api.Event, applied bool) {
 	e.mu.Lock()
 	hear := slices.Clone(e.onEvent)
-	if out.Applied {
+	if applied {
 		hear = append(hear, e.onApplied...)
 	}
 	e.mu.Unlock()
 	for _, f := range hear {
 		f(ev)
 	}
-	return nil
 }
 
 // OnApplied adds f to those told of each notification that changed the

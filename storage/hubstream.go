@@ -184,18 +184,47 @@ func (e *Engine) applyStreamEvent(ctx context.Context, id, data string) error {
 		// One malformed event must not stall the stream for good.
 		e.Store.log.Warn("hub event that is not a notification; skipped", "id", id, "err", err)
 	} else {
+		rr, hinted, err := rereadOf([]byte(data))
+		if err != nil {
+			e.Store.log.Warn("hub event with an unreadable re-read; reading again", "id", id, "err", err)
+		}
+		if hinted {
+			// Its body is a hint the hub did not pass on: nothing of it
+			// is applied, only what the hub re-read.
+			ev.Body = nil
+		}
 		if ev.Header.MessageId != "" && EventPerformer(ev) != "" && ev.Body == nil {
 			// A bulk write's events share its MessageId, one per work order.
 			ev.Header.MessageId += "/" + strconv.FormatInt(ev.Header.WorkOrderId, 10)
 		}
-		reread := ev.Body == nil && ev.Header.WorkOrderId > 0
+		fresh := true
+		if hinted {
+			// A redelivery changes nothing: only a fresh event's re-read is
+			// taken (a later one may have been applied since).
+			out, err := e.Store.StoreEvent(ctx, ev)
+			if err != nil && !errors.Is(err, api.ErrUnacceptableEvent) {
+				return err
+			}
+			fresh = out.Fresh
+		}
+		applied := false
+		if fresh && rr != nil {
+			if applied, err = e.Store.applyHubReread(ctx, ev.Header.WorkOrderId, rr); err != nil {
+				return err
+			}
+		}
+		reread := !applied && ev.Body == nil && ev.Header.WorkOrderId > 0 && (rr == nil || !rr.Gone)
 		if reread && e.Syncer != nil {
 			if err := e.Syncer.Refresh(ctx, ev.Header.WorkOrderId); err != nil {
 				// The next sync brings it; the event is still logged.
 				e.Store.log.Warn("re-reading a work order a colleague changed", "workOrder", ev.Header.WorkOrderId, "err", err)
 			}
 		}
-		if err := e.HandleEvent(ctx, ev); errors.Is(err, api.ErrUnacceptableEvent) {
+		if hinted {
+			if fresh {
+				e.tell(ev, applied)
+			}
+		} else if err := e.HandleEvent(ctx, ev); errors.Is(err, api.ErrUnacceptableEvent) {
 			// Refused and nothing kept, as the receiver would; the hub
 			// would send it again on every reconnection if the stream
 			// stopped at it.
@@ -203,7 +232,7 @@ func (e *Engine) applyStreamEvent(ctx context.Context, id, data string) error {
 		} else if err != nil {
 			return err
 		}
-		if reread {
+		if reread || applied {
 			// Told once the event is logged too: the window shows who did
 			// it (list mark, header, Activity) from the log.
 			e.Store.notify([]int64{ev.Header.WorkOrderId})

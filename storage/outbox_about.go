@@ -131,11 +131,16 @@ func ColleagueWording(event string) (Colleague, bool) {
 	return Colleague{}, false
 }
 
-// WriteRoute is a service route the outbox writes with, and the event the
-// office hub makes of a write forwarded on it.
+// WriteRoute is a service route the outbox writes with, the event the
+// office hub makes of a write forwarded on it (never one of the service's
+// notification actions), and the kind and group of its action: the hub
+// asks Landed of that kind whether a write in doubt took effect, and its
+// event carries the part of the work order the group is about.
 type WriteRoute struct {
 	Route
 	Event string
+	Kind  OutboxKind
+	Group OutboxGroup
 	// Whom is the request field the event carries (Colleague.Whom).
 	Whom string
 }
@@ -144,8 +149,8 @@ type WriteRoute struct {
 // by path and method: exactly the writes a desktop sends through the hub.
 func WriteRoutes() []WriteRoute {
 	var out []WriteRoute
-	for _, a := range actions {
-		r := WriteRoute{Route: a.route, Event: a.colleague.Event, Whom: a.colleague.Whom}
+	for k, a := range actions {
+		r := WriteRoute{Route: a.route, Event: a.colleague.Event, Kind: k, Group: a.group, Whom: a.colleague.Whom}
 		if !slices.Contains(out, r) {
 			out = append(out, r)
 		}

@@ -40,6 +40,9 @@ type sendCtx struct {
 	c     *api.Client
 	row   *OutboxRow
 	spool string // base name of the spooled file, for uploads
+	// twins, when set, counts what doneTwins counts, for a caller with no
+	// outbox (see Landed).
+	twins func(ctx context.Context, same func(*sendCtx) bool) (int, error)
 }
 
 // decode reads the stored request into v. Numbers stay decimal strings or

@@ -71,7 +71,7 @@ var _ = register(GroupFile, map[OutboxKind]*action{
 		rule:      api.AttachFile,
 		noun:      "File",
 		route:     Route{http.MethodPost, "/api/attachments"},
-		colleague: Colleague{Event: "AttachmentAdded", Verb: "added an attachment", Of: "to"},
+		colleague: Colleague{Event: "AttachmentAddedByContractor", Verb: "added an attachment", Of: "to"},
 		send: sendUpload(func(ctx context.Context, c *api.Client, p uploadPayload, up api.Upload) (any, error) {
 			return c.UploadAttachment(ctx, p.WorkOrderId, up)
 		}),
@@ -191,15 +191,17 @@ func uploadLanded(list fileLister) func(context.Context, *sendCtx) (bool, any, e
 		if err != nil {
 			return false, nil, err
 		}
+		// A size of 0 is not known (the hub streams files): the name decides.
+		sized := func(n int64) bool { return r.Size == 0 || n == 0 || n == r.Size }
 		var found []api.Attachment
 		for _, a := range atts {
-			if a.Name == r.Name && a.Size == r.Size {
+			if a.Name == r.Name && sized(a.Size) {
 				found = append(found, a)
 			}
 		}
-		sent, err := sc.s.doneTwins(ctx, sc.row, func(o *sendCtx) bool {
+		sent, err := sc.doneTwins(ctx, func(o *sendCtx) bool {
 			var p uploadPayload
-			return o.decode(&p) == nil && p.Name == r.Name && p.Size == r.Size && (p.Step == nil) == (r.Step == nil) &&
+			return o.decode(&p) == nil && p.Name == r.Name && sized(p.Size) && (p.Step == nil) == (r.Step == nil) &&
 				(p.Step == nil || *p.Step == *r.Step)
 		})
 		if err != nil || len(found) <= sent {

@@ -24,7 +24,7 @@ var _ = register(GroupMessage, map[OutboxKind]*action{
 		rule:      api.SendMessage,
 		noun:      "Message",
 		route:     Route{http.MethodPost, "/api/messages"},
-		colleague: Colleague{Event: "MessageSent", Verb: "sent a message", Of: "on"},
+		colleague: Colleague{Event: "MessageSentByContractor", Verb: "sent a message", Of: "on"},
 		fix:       &fix{form: FormMessage, again: "send it", draft: draftMessage},
 		send: func(ctx context.Context, sc *sendCtx) (any, error) {
 			var r api.MessageRequest
@@ -49,6 +49,10 @@ var _ = register(GroupMessage, map[OutboxKind]*action{
 			if err := sc.decode(&r); err != nil {
 				return false, nil, err
 			}
+			if r.MessageVisibility != "" && r.MessageVisibility != api.VisibilityAll {
+				// The service lists only messages everyone sees.
+				return false, nil, ErrOutcomeUnknown
+			}
 			msgs, err := sc.c.ListMessages(ctx, r.WorkOrderId)
 			if err != nil {
 				return false, nil, err
@@ -59,7 +63,7 @@ var _ = register(GroupMessage, map[OutboxKind]*action{
 					there++
 				}
 			}
-			sent, err := sc.s.doneTwins(ctx, sc.row, func(sc *sendCtx) bool {
+			sent, err := sc.doneTwins(ctx, func(sc *sendCtx) bool {
 				var o api.MessageRequest
 				return sc.decode(&o) == nil && o.Text == r.Text
 			})

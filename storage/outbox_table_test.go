@@ -76,12 +76,34 @@ func TestWriteRoutesNameEachWriteOnce(t *testing.T) {
 		seen[r.Route] = true
 	}
 	for k, a := range actions {
-		if !slices.Contains(got, WriteRoute{Route: a.route, Event: a.colleague.Event, Whom: a.colleague.Whom}) {
+		if !slices.Contains(got, WriteRoute{Route: a.route, Event: a.colleague.Event, Kind: k, Group: a.group, Whom: a.colleague.Whom}) {
 			t.Errorf("the route of %q (%s %s) is missing from WriteRoutes", k, a.route.Method, a.route.Path)
 		}
 	}
-	want := WriteRoute{Route: Route{http.MethodPut, "/api/workOrder/pause"}, Event: "Paused"}
+	want := WriteRoute{Route: Route{http.MethodPut, "/api/workOrder/pause"}, Event: "PausedByContractor", Kind: KindPause, Group: GroupVisit}
 	if !slices.Contains(got, want) {
 		t.Errorf("WriteRoutes lacks %+v", want)
+	}
+}
+
+// notificationActions are the service's notification actions
+// (service-facts §9.3), spelled as its pages spell them.
+var notificationActions = []string{
+	"NewWorkOrder", "Accepted", "Rejected", "CheckedIn", "Paused", "CheckedOut", "NeedsCompletionDetails",
+	"PutOnHold", "Reopened", "Recalled", "WorkVerified", "NteChanged", "QuoteChanged", "SlaChanged",
+	"AppointmentInfoChanged", "MessageSent", "AttachmentAdded", "AttachmentRemoved", "CheckListUpdated",
+	"CheckListMigratedToProcedure", "ProcedureStepUpdated", "ProcedureMarked", "ProcedureUpdated",
+	"CompletionInfoChanged", "InvoiceStatusChanged", "InternalNoteChanged", "AdditionalFieldDescriptorUpdated",
+	"AdditionalFieldsDescriptorsUpdated", "IsmStatusChanged",
+}
+
+// TestHubEventsAreNoNotifications: the event the hub makes of a
+// colleague's write never has the name of one of the service's
+// notifications, so a desktop never takes one for the other.
+func TestHubEventsAreNoNotifications(t *testing.T) {
+	for _, r := range WriteRoutes() {
+		if r.Event == "" || slices.Contains(notificationActions, r.Event) {
+			t.Errorf("%s %s: the hub's event %q is empty or a notification's action", r.Method, r.Path, r.Event)
+		}
 	}
 }

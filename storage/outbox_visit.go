@@ -27,9 +27,9 @@ const (
 
 // What a colleague's visit actions are called.
 var (
-	checkedIn   = Colleague{Event: "CheckedIn", Verb: "checked in", Of: "on", Past: "checked in"}
-	paused      = Colleague{Event: "Paused", Verb: "paused", Past: "paused"}
-	checkedOut  = Colleague{Event: "CheckedOut", Verb: "checked out", Of: "of", Past: "checked out"}
+	checkedIn   = Colleague{Event: "CheckedInByContractor", Verb: "checked in", Of: "on", Past: "checked in"}
+	paused      = Colleague{Event: "PausedByContractor", Verb: "paused", Past: "paused"}
+	checkedOut  = Colleague{Event: "CheckedOutByContractor", Verb: "checked out", Of: "of", Past: "checked out"}
 	detailsSent = Colleague{Event: "WorkDoneDetailsSent", Verb: "sent the completion details", Of: "for"}
 )
 

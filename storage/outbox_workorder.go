@@ -31,7 +31,7 @@ const (
 // What a colleague's acceptance, rejection and scheduling are called; the
 // bulk actions make the same events as the single ones.
 var (
-	accepted       = Colleague{Event: "Accepted", Verb: "accepted", Past: "accepted"}
+	accepted       = Colleague{Event: "AcceptedByContractor", Verb: "accepted", Past: "accepted"}
 	rejected       = Colleague{Event: "RejectedByContractor", Verb: "rejected", Past: "rejected"}
 	appointmentSet = Colleague{Event: "AppointmentSet", Verb: "set the appointment", Of: "of"}
 )
@@ -107,7 +107,22 @@ var _ = register(GroupWorkOrder, map[OutboxKind]*action{
 			r.MessageId = sc.row.MessageId
 			return nil, sc.c.UpdateAppointment(ctx, &r)
 		},
-		// Sending the same start again changes nothing: no landed check.
+		// The start (and access type) asked for is the work order's:
+		// sending it again would change nothing, but the hub sends every
+		// write once.
+		landed: func(ctx context.Context, sc *sendCtx) (bool, any, error) {
+			var r api.AppointmentRequest
+			if err := sc.decode(&r); err != nil {
+				return false, nil, err
+			}
+			wo, err := sc.readWorkOrder(ctx)
+			if err != nil {
+				return false, nil, err
+			}
+			s := wo.Schedule
+			return s != nil && s.ScheduledStart != nil && s.ScheduledStart.Equal(r.ScheduledStart) &&
+				(r.Pte == "" || s.Pte == r.Pte), nil, nil
+		},
 	},
 })
 

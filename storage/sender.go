@@ -251,7 +251,7 @@ func (x *Sender) sendRow(ctx context.Context, id int64) (finished bool, err erro
 		// back to pending and is resent, same MessageId, on the next run.
 		x.setPending(context.WithoutCancel(ctx), id, 0, "")
 		return false, ctx.Err()
-	case api.IsBusiness(callErr) || errors.As(callErr, new(errLocal)):
+	case api.IsBusiness(callErr) || errors.As(callErr, new(errLocal)) || errors.Is(callErr, ErrOutcomeUnknown):
 		msg, code := serviceMessage(callErr)
 		if _, err := x.s.w.ExecContext(ctx, `UPDATE outbox SET state = 'failed', error = ?, error_code = ?, updated_at = ? WHERE id = ?`,
 			msg, code, x.s.now().UnixMilli(), id); err != nil {

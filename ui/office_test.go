@@ -43,7 +43,7 @@ func TestOfficeWindowNamesTheColleague(t *testing.T) {
 
 	row := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusNew })
 	at := fixedNow.Add(-8 * time.Minute)
-	raw := fmt.Sprintf(`{"Header":{"WorkOrderId":%d,"Action":"Accepted","ActionDate":%q,"MessageId":"hub-1"},"PerformedBy":{"Name":"Ben Okafor"}}`,
+	raw := fmt.Sprintf(`{"Header":{"WorkOrderId":%d,"Action":"AcceptedByContractor","ActionDate":%q,"MessageId":"hub-1"},"PerformedBy":{"Name":"Ben Okafor"}}`,
 		row.Id, at.Format("2006-01-02T15:04:05Z"))
 	ev, err := api.ParseEvent([]byte(raw))
 	if err != nil {
@@ -53,7 +53,7 @@ func TestOfficeWindowNamesTheColleague(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Bo's own action on the same work order comes back from the hub too.
-	mine, err := api.ParseEvent([]byte(fmt.Sprintf(`{"Header":{"WorkOrderId":%d,"Action":"MessageSent","ActionDate":%q,"MessageId":"hub-3"},"PerformedBy":{"Name":"Bo Chen"}}`,
+	mine, err := api.ParseEvent([]byte(fmt.Sprintf(`{"Header":{"WorkOrderId":%d,"Action":"MessageSentByContractor","ActionDate":%q,"MessageId":"hub-3"},"PerformedBy":{"Name":"Bo Chen"}}`,
 		row.Id, fixedNow.Add(-time.Minute).Format("2006-01-02T15:04:05Z"))))
 	if err != nil {
 		t.Fatal(err)
@@ -114,7 +114,7 @@ func TestOfficeRefusalNamesTheColleagueWhoActedFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	at := fixedNow.Add(-3 * time.Minute)
-	raw := fmt.Sprintf(`{"Header":{"WorkOrderId":%d,"Action":"Accepted","ActionDate":%q,"MessageId":"hub-2"},"PerformedBy":{"Name":"Ben Okafor"}}`,
+	raw := fmt.Sprintf(`{"Header":{"WorkOrderId":%d,"Action":"AcceptedByContractor","ActionDate":%q,"MessageId":"hub-2"},"PerformedBy":{"Name":"Ben Okafor"}}`,
 		row.Id, at.Format("2006-01-02T15:04:05Z"))
 	ev, err := api.ParseEvent([]byte(raw))
 	if err != nil {
@@ -124,7 +124,7 @@ func TestOfficeRefusalNamesTheColleagueWhoActedFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Ben's message after his accept is newer, but no reason for the refusal.
-	msg, err := api.ParseEvent([]byte(fmt.Sprintf(`{"Header":{"WorkOrderId":%d,"Action":"MessageSent","ActionDate":%q,"MessageId":"hub-4"},"PerformedBy":{"Name":"Ben Okafor"}}`,
+	msg, err := api.ParseEvent([]byte(fmt.Sprintf(`{"Header":{"WorkOrderId":%d,"Action":"MessageSentByContractor","ActionDate":%q,"MessageId":"hub-4"},"PerformedBy":{"Name":"Ben Okafor"}}`,
 		row.Id, fixedNow.Add(-time.Minute).Format("2006-01-02T15:04:05Z"))))
 	if err != nil {
 		t.Fatal(err)
@@ -260,7 +260,7 @@ func TestOfficeListMarksAColleaguesChange(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	hear(rows[0].Id, "Accepted", "hub-1", "Ben Okafor")
+	hear(rows[0].Id, "AcceptedByContractor", "hub-1", "Ben Okafor")
 	hear(rows[1].Id, "MessageSent", "hub-2", "Bo Chen") // Bo's own
 	h.desk.changed([]int64{rows[0].Id, rows[1].Id})     // as the stream tells the window once it logged them
 	h.flush()

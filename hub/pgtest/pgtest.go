@@ -8,6 +8,7 @@
 package pgtest
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -173,7 +174,12 @@ func (c *Cluster) start(bin, data string) error {
 	if err != nil {
 		return fmt.Errorf("pgtest: %w", err)
 	}
-	logf, err := os.Create(filepath.Join(c.dir, "server.log"))
+	return c.startOn(bin, data, port)
+}
+
+// startOn runs postgres on port (see start).
+func (c *Cluster) startOn(bin, data string, port int) error {
+	logf, err := os.OpenFile(filepath.Join(c.dir, "server.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return fmt.Errorf("pgtest: %w", err)
 	}
@@ -232,6 +238,22 @@ func (c *Cluster) URL(name string) string {
 	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s?sslmode=disable", c.Port, name)
 }
 
+// Halt stops the server as an administrator would (a fast shutdown: every
+// session ends, open transactions are rolled back) and keeps its data, for
+// Resume: the database gone away, as a test of what depends on it needs.
+func (c *Cluster) Halt() {
+	if c.srv != nil {
+		c.srv.Process.Signal(syscall.SIGINT)
+		<-c.done
+		c.srv = nil
+	}
+}
+
+// Resume starts a halted server again, on the same port with its data.
+func (c *Cluster) Resume() error {
+	return c.startOn(c.bin, filepath.Join(c.dir, "data"), c.Port)
+}
+
 // Stop shuts the server down at once and removes its folder.
 func (c *Cluster) Stop() {
 	if c.srv != nil {
@@ -257,6 +279,19 @@ func (c *Cluster) Dump(t testing.TB, url string) []byte {
 		t.Fatalf("pgtest: pg_dump: %v", err)
 	}
 	return out
+}
+
+// Restore loads dump (Dump's) into a new database for one test, as an
+// office restores a backup, and returns its URL.
+func (c *Cluster) Restore(t testing.TB, dump []byte) string {
+	t.Helper()
+	url := c.NewDB(t)
+	cmd := exec.Command(filepath.Join(c.bin, "psql"), "--quiet", "--no-psqlrc", "--set", "ON_ERROR_STOP=1", "--dbname", url)
+	cmd.Stdin = bytes.NewReader(dump)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("pgtest: restoring a dump: %v\n%s", err, out)
+	}
+	return url
 }
 
 // NewDB creates an empty database for one test and returns its URL; it is

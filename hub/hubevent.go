@@ -1,0 +1,322 @@
+package hub
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/workorderdesk/workdesk/api"
+)
+
+// What a desktop in an office hears (GET /api/hub/events): one JSON object
+// per event, written once by the hub, in one of two kinds.
+//
+// The customer's notification, re-read. A notification's token does not
+// cover its body (service-facts §9.4), so from the body the hub takes only
+// the work order, the action and the MessageId; it re-reads what the action
+// touched once, and every desktop takes that, calling nobody:
+//
+//	{"Header": {"WorkOrderId": 42, "Action": "InvoiceStatusChanged",
+//	            "ActionDate": "<when the hub received it>", "MessageId": "..."},
+//	 "Notification": {"AuthNumber": "...", "CheckNumber": "...", "PaidDate": "...",
+//	                  "Amount": {...}, "Comment": "...", "Sla": {...},
+//	                  "ActionDate": "<when the notification says it happened>"},
+//	 "Reread": {"WorkOrder": {...}, "Gone": true, "Invoice": {...},
+//	            "Messages": [...], "Attachments": [...], "InvoiceAttachments": [...]}}
+//
+// "Notification" holds the facts only a body carries, as the customer's
+// notification said them: an invoice's AuthNumber, CheckNumber, PaidDate
+// and Amount, a comment (a dispute's reason), an SLA's dates when the
+// re-read work order has none. They are the customer's words: nothing on
+// a desktop sets a status, an amount a check relies on, or a person's name
+// from them, and none of them is one. Nothing else of the body is passed on
+// (no Sender, no PerformedBy, no Status, no NTE).
+//
+// "Reread" is what the service answered when asked, each part as it
+// answered (the shape of storage.Reread on the desktop): the work order's
+// record, or Gone when the service refused it with 3005 (recalled, no
+// longer ours); and, as the action touched them, the invoice, the thread,
+// the attachment lists. A part that could not be read is left out (the
+// desktop's next read through the hub, or the next sync, brings it).
+//
+// A colleague's write, forwarded by the hub. The service sends no
+// notification for writes made through its API, so the hub tells everyone
+// itself, under an action of its own that no notification has (the action
+// table's hub event: "AcceptedByContractor", "CheckedInByContractor", ...):
+//
+//	{"Header": {"WorkOrderId": 42, "Action": "CheckedInByContractor",
+//	            "ActionDate": "...", "MessageId": "<the write's>"},
+//	 "PerformedBy": {"Name": "Ana Ruiz"},
+//	 "Reread": {"WorkOrder": {...}, ...}}
+//
+// "PerformedBy" is the person the hub's own record of the write names (who
+// signed in to make it), never anything a body said. A bulk write makes one
+// event per work order, each with the write's MessageId. A write done to
+// someone (an assignment) names them as the write did, under "Detail", the
+// request field the action table names (storage.Colleague.Whom):
+//
+//	"Detail": {"AssociateIds": [7101]}
+
+// HubEvent is the JSON of one event on a stream (see above).
+type HubEvent struct {
+	Header       api.EventHeader `json:"Header"`
+	PerformedBy  Performer       `json:"PerformedBy,omitzero"`
+	Notification *Notified       `json:"Notification,omitempty"`
+	Reread       *Reread         `json:"Reread,omitempty"`
+	// Detail is whom a colleague's write was done to, as it named them.
+	Detail map[string]json.RawMessage `json:"Detail,omitempty"`
+}
+
+// Performer names the person who acted through the hub.
+type Performer struct {
+	Name string `json:"Name"`
+}
+
+// Notified are the facts only a notification's body carries, as the
+// customer's notification said them (see HubEvent).
+type Notified struct {
+	AuthNumber  string          `json:"AuthNumber,omitempty"`
+	CheckNumber string          `json:"CheckNumber,omitempty"`
+	PaidDate    *time.Time      `json:"PaidDate,omitempty"`
+	Amount      json.RawMessage `json:"Amount,omitempty"`
+	Comment     string          `json:"Comment,omitempty"`
+	Sla         json.RawMessage `json:"Sla,omitempty"`
+	ActionDate  *time.Time      `json:"ActionDate,omitempty"`
+}
+
+// Reread is what the service answered when the hub asked (see HubEvent).
+type Reread struct {
+	WorkOrder          json.RawMessage `json:"WorkOrder,omitempty"`
+	Gone               bool            `json:"Gone,omitempty"`
+	Invoice            json.RawMessage `json:"Invoice,omitempty"`
+	Messages           json.RawMessage `json:"Messages,omitempty"`
+	Attachments        json.RawMessage `json:"Attachments,omitempty"`
+	InvoiceAttachments json.RawMessage `json:"InvoiceAttachments,omitempty"`
+}
+
+// Longest a fact of a notification is passed on: the service caps comments
+// at 3000 characters and numbers far below that.
+const maxFact = 3000
+
+// notified takes from a notification's body the facts only it carries:
+// those of an invoice's status, a comment, the SLA when the re-read has
+// none, and when it says it happened.
+func notified(ev api.Event, rr *Reread) *Notified {
+	var body struct {
+		Header      struct{ ActionDate *time.Time }
+		AuthNumber  string
+		CheckNumber string
+		PaidDate    *time.Time
+		Amount      json.RawMessage
+		Comment     string
+		Sla         json.RawMessage
+	}
+	if json.Unmarshal(ev.Raw, &body) != nil {
+		return nil
+	}
+	n := &Notified{Comment: cut(body.Comment), ActionDate: body.Header.ActionDate}
+	if ev.Header.Action == api.ActionInvoiceStatusChanged {
+		n.AuthNumber, n.CheckNumber, n.PaidDate = cut(body.AuthNumber), cut(body.CheckNumber), body.PaidDate
+		n.Amount = jsonAmount(body.Amount)
+	}
+	if ev.Header.Action == "SlaChanged" && !rereadHasSla(rr) {
+		n.Sla = jsonObject(body.Sla)
+	}
+	if n.AuthNumber == "" && n.CheckNumber == "" && n.PaidDate == nil && n.Amount == nil && n.Comment == "" &&
+		n.Sla == nil && n.ActionDate == nil {
+		return nil
+	}
+	return n
+}
+
+func cut(s string) string {
+	if len(s) <= maxFact {
+		return s
+	}
+	return strings.ToValidUTF8(s[:maxFact], "")
+}
+
+// jsonObject is raw when it is a JSON object, else nil.
+func jsonObject(raw json.RawMessage) json.RawMessage {
+	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '{' && json.Valid(t) {
+		return t
+	}
+	return nil
+}
+
+// jsonAmount is raw when it is an amount as the service writes one (a
+// JSON number, or a numeric string), else nil.
+func jsonAmount(raw json.RawMessage) json.RawMessage {
+	var m api.Money
+	if t := bytes.TrimSpace(raw); len(t) > 0 && !bytes.Equal(t, []byte("null")) && json.Unmarshal(t, &m) == nil {
+		return t
+	}
+	return nil
+}
+
+// rereadHasSla reports whether the re-read work order carries an SLA.
+func rereadHasSla(rr *Reread) bool {
+	if rr == nil || rr.WorkOrder == nil {
+		return false
+	}
+	var wo struct{ Sla json.RawMessage }
+	return json.Unmarshal(rr.WorkOrder, &wo) == nil && jsonObject(wo.Sla) != nil
+}
+
+// notificationParts is what a notification's action touches besides the
+// work order's record, which every change moves (service-facts §9.3).
+func notificationParts(action string) rereadParts {
+	switch action {
+	case api.ActionInvoiceStatusChanged, "CheckedOut", "WorkVerified", "CompletionInfoChanged":
+		return rereadInvoice
+	case "MessageSent":
+		return rereadMessages
+	case "AttachmentAdded", "AttachmentRemoved", api.ActionNewWorkOrder:
+		return rereadAttachments
+	}
+	return 0
+}
+
+// notificationWorkOrder is the work order a notification names: its
+// header's, or a new work order's own id.
+func notificationWorkOrder(ev api.Event) int64 {
+	if id := ev.Header.WorkOrderId; id > 0 {
+		return id
+	}
+	var nw struct{ Details struct{ WorkOrderId int64 } }
+	if json.Unmarshal(ev.Raw, &nw) == nil && nw.Details.WorkOrderId > 0 {
+		return nw.Details.WorkOrderId
+	}
+	return 0
+}
+
+// partReads are the stored reads that answer each part of a Reread.
+var partReads = []struct {
+	part rereadParts
+	kind string // a key of storedReads
+	key  string // the list's or record's member in the service's answer
+	set  func(*Reread, json.RawMessage)
+}{
+	{rereadInvoice, "/api/invoice", "Invoice", func(r *Reread, v json.RawMessage) { r.Invoice = v }},
+	{rereadMessages, "/api/messages", "Messages", func(r *Reread, v json.RawMessage) { r.Messages = v }},
+	{rereadAttachments, "/api/attachments", "Attachments", func(r *Reread, v json.RawMessage) { r.Attachments = v }},
+	{rereadInvoiceAttachments, "/api/invoice/attachments", "Attachments", func(r *Reread, v json.RawMessage) { r.InvoiceAttachments = v }},
+}
+
+// member is the value under key (matched regardless of case) of a JSON
+// object; nil when there is none.
+func member(body []byte, key string) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(body, &m) != nil {
+		return nil
+	}
+	for k, v := range m {
+		if strings.EqualFold(k, key) && !bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
+			return v
+		}
+	}
+	return nil
+}
+
+// reread re-reads work orders ids into the replica (50 per call) and, for
+// each, the stored answers about it and the parts asked for, within
+// RefreshTimeout; what it got goes into the events. A work order the
+// service refuses with 3005 is Gone (and forgotten by the replica).
+func (h *Hub) reread(ctx context.Context, ids []int64, parts rereadParts) map[int64]*Reread {
+	out := make(map[int64]*Reread, len(ids))
+	if len(ids) == 0 {
+		return out
+	}
+	for _, id := range ids {
+		out[id] = &Reread{}
+	}
+	if err := h.db.readsChanged(ctx, ids); err != nil {
+		h.log.Warn("marking the reads of changed work orders", "err", err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, h.opts.RefreshTimeout)
+	defer cancel()
+	// The records and the other parts are read at once: a desktop hears
+	// of the change when both are in.
+	var records map[int64]json.RawMessage
+	var gone []int64
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		var err error
+		if records, gone, err = h.refreshWorkOrders(ctx, ids); err != nil {
+			// What was read goes out; the next sync brings the rest.
+			h.log.Warn("re-reading work orders", "err", err)
+		}
+	}()
+	refs, err := h.db.storedReadsOf(ctx, ids)
+	if err != nil {
+		h.log.Warn("listing stored answers to refresh", "err", err)
+	}
+	want := map[readRef]func(*Reread, json.RawMessage){}
+	keys := map[readRef]string{}
+	for _, id := range ids {
+		for _, p := range partReads {
+			if parts&p.part == 0 {
+				continue
+			}
+			ref := readRef{kind: p.kind, key: strconv.FormatInt(id, 10), workOrder: id}
+			want[ref], keys[ref] = p.set, p.key
+			if !containsRef(refs, ref) {
+				refs = append(refs, ref)
+			}
+		}
+	}
+	answers := h.refreshAll(ctx, refs)
+	<-read
+	for id, raw := range records {
+		if rr := out[id]; rr != nil {
+			rr.WorkOrder = raw
+		}
+	}
+	for _, id := range gone {
+		if rr := out[id]; rr != nil {
+			rr.Gone = true
+		}
+	}
+	for ref, got := range answers {
+		set := want[ref]
+		if set == nil || got == nil || got.status != 200 || out[ref.workOrder].Gone {
+			continue
+		}
+		if v := member(got.body, keys[ref]); v != nil {
+			set(out[ref.workOrder], v)
+		}
+	}
+	return out
+}
+
+func containsRef(refs []readRef, ref readRef) bool {
+	for _, r := range refs {
+		if r.kind == ref.kind && r.key == ref.key {
+			return true
+		}
+	}
+	return false
+}
+
+// whomOf copies the request field the action table names (Whom) from a
+// forwarded JSON write into its event's Detail; nil when there is none.
+func whomOf(wr *write) map[string]json.RawMessage {
+	field := wr.route.Whom
+	if field == "" || wr.body == nil || !wr.replayable {
+		return nil
+	}
+	var m map[string]json.RawMessage
+	if json.NewDecoder(wr.body()).Decode(&m) != nil {
+		return nil
+	}
+	for k, v := range m {
+		if strings.EqualFold(k, field) {
+			return map[string]json.RawMessage{field: v}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,385 @@
+package hub
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/sandbox"
+)
+
+// Who a request is from: the peer, or behind a proxy the office trusts,
+// the rightmost address of X-Forwarded-For that is not one of its proxies;
+// and what limits count it as: an IPv4 address, or an IPv6 /64.
+func TestSecurityClientAddressOf(t *testing.T) {
+	t.Parallel()
+	proxies := []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("fd00::/64")}
+	for _, c := range []struct {
+		peer, xff, want string
+	}{
+		{"192.0.2.7:5000", "", "192.0.2.7"},
+		{"192.0.2.7:5000", "198.51.100.1", "192.0.2.7"}, // not a proxy: its header is not read
+		{"10.0.0.5:5000", "198.51.100.1", "198.51.100.1"},
+		{"10.0.0.5:5000", "203.0.113.9, 198.51.100.1", "198.51.100.1"},
+		{"10.0.0.5:5000", "198.51.100.1, 10.1.2.3", "198.51.100.1"}, // through two proxies
+		{"10.0.0.5:5000", "", "10.0.0.5"},
+		{"10.0.0.5:5000", "garbage", "10.0.0.5"},
+		{"[fd00::1]:5000", "2001:db8::1", "2001:db8::1"},
+		{"[::ffff:192.0.2.7]:5000", "", "192.0.2.7"},
+	} {
+		r := httptest.NewRequest(http.MethodGet, "/", nil)
+		r.RemoteAddr = c.peer
+		if c.xff != "" {
+			r.Header.Set("X-Forwarded-For", c.xff)
+		}
+		if got := clientOf(r, proxies); got.String() != c.want {
+			t.Errorf("from %s, X-Forwarded-For %q: %s, want %s", c.peer, c.xff, got, c.want)
+		}
+	}
+	for _, c := range []struct{ a, b string }{
+		{"2001:db8:1:2::1", "2001:db8:1:2:ffff::9"},
+		{"192.0.2.7", "::ffff:192.0.2.7"},
+	} {
+		if keyOf(netip.MustParseAddr(c.a)) != keyOf(netip.MustParseAddr(c.b)) {
+			t.Errorf("%s and %s are counted apart, want together", c.a, c.b)
+		}
+	}
+	if keyOf(netip.MustParseAddr("2001:db8:1:2::1")) == keyOf(netip.MustParseAddr("2001:db8:1:3::1")) {
+		t.Error("two /64s are counted together")
+	}
+}
+
+// 1,100 sockets from 127.0.0.2 send half a request each and go quiet,
+// opened again as the hub closes them (at once past the address's share of
+// the connections, at the header timeout otherwise). Meanwhile a desktop
+// at 127.0.0.1 signs in, searches, reads and writes: at least 95% of its
+// calls are answered.
+func TestSecurityStalledSocketsFromOneAddressLeaveTheOfficeWorking(t *testing.T) {
+	// Not parallel: its 1,100 sockets would slow the tests beside it.
+	o := newOffice(t, sandbox.Options{})
+	a := o.start(nil)
+	creds, err := o.db.AddPerson(context.Background(), "Ana Ruiz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := newWorkOrder(t, o)
+	if err := a.hub.SyncNow(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	addr := a.srv.Listener.Addr().String()
+	attack, stop := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	var held, dialed atomic.Int64
+	var mu sync.Mutex
+	open := map[net.Conn]bool{}
+	defer func() {
+		stop()
+		mu.Lock()
+		for c := range open {
+			c.Close()
+		}
+		mu.Unlock()
+		wg.Wait()
+	}()
+	from := dialerFrom("127.0.0.2")
+	for range 1100 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for attack.Err() == nil {
+				c, err := from.DialContext(attack, "tcp", addr)
+				if err != nil {
+					continue
+				}
+				dialed.Add(1)
+				mu.Lock()
+				open[c] = true
+				mu.Unlock()
+				if attack.Err() != nil {
+					c.Close()
+				}
+				opened := time.Now()
+				io.WriteString(c, "GET /api/workOrder?ids=1 HTTP/1.1\r\nHost: hub\r\n")
+				held.Add(1)
+				io.Copy(io.Discard, c) // until the hub closes it
+				held.Add(-1)
+				c.Close()
+				mu.Lock()
+				delete(open, c)
+				mu.Unlock()
+				if time.Since(opened) < time.Second {
+					// Closed at once: try again shortly, as they time out.
+					select {
+					case <-attack.Done():
+					case <-time.After(time.Second):
+					}
+				}
+			}
+		}()
+	}
+	waitFor(t, 30*time.Second, "every stalled socket to be opened", func() bool { return dialed.Load() >= 1100 })
+
+	desk := desktopFrom(t, a.srv.URL, "127.0.0.1", creds)
+	ctx := context.Background()
+	calls := []func(i int) error{
+		func(int) error { _, err := desk.SearchWorkOrders(ctx, api.SearchParameters{}); return err },
+		func(int) error { _, err := desk.GetWorkOrder(ctx, id); return err },
+		func(int) error { _, err := desk.ListMessages(ctx, id); return err },
+		func(i int) error {
+			return desk.SendMessage(ctx, &api.MessageRequest{WorkOrderId: id, Text: fmt.Sprintf("beside the stalled sockets %d", i)})
+		},
+	}
+	const n = 60
+	answered := 0
+	start := time.Now()
+	for i := range n {
+		if i == n/2 {
+			// A sign-in mid-attack, too.
+			desk = desktopFrom(t, a.srv.URL, "127.0.0.1", creds)
+		}
+		if err := calls[i%len(calls)](i); err != nil {
+			t.Logf("call %d: %v", i, err)
+		} else {
+			answered++
+		}
+		// The desktop's pace: its calls span the hub's header timeout, so
+		// the stalled sockets are closed and opened again meanwhile.
+		time.Sleep(250 * time.Millisecond)
+	}
+	t.Logf("%d of %d calls answered in %v beside 1,100 sockets from 127.0.0.2 stalling (%d opened in all, %d held now; the hub holds %d connections)",
+		answered, n, time.Since(start).Round(time.Second), dialed.Load(), held.Load(), serverConns(t, a.srv.Listener.Addr().(*net.TCPAddr).Port))
+	if answered*100 < 95*n {
+		t.Fatalf("%d of %d calls answered, want at least 95%%", answered, n)
+	}
+}
+
+// Someone at 127.0.0.2 guesses Ana's secret a hundred times and floods
+// made-up client ids: they are refused (401, then 429), while Ana signs in
+// from 127.0.0.1 at once, and Ben too, five times in a row.
+func TestSecuritySignInGuessingFromOneAddressNeverLocksOutAnother(t *testing.T) {
+	t.Parallel()
+	o := newOffice(t, sandbox.Options{})
+	a := o.start(nil)
+	ctx := context.Background()
+	ana, err := o.db.AddPerson(ctx, "Ana Ruiz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ben, err := o.db.AddPerson(ctx, "Ben Okafor")
+	if err != nil {
+		t.Fatal(err)
+	}
+	guesser, desk := httpFrom("127.0.0.2"), httpFrom("127.0.0.1")
+	limited := 0
+	for i := range 400 {
+		id := ana.ClientId
+		if i >= 100 {
+			id = fmt.Sprintf("hub-made-up-%d", i)
+		}
+		switch status := signInFrom(t, guesser, a.srv.URL, id, "guess"); status {
+		case http.StatusUnauthorized:
+		case http.StatusTooManyRequests:
+			limited++
+		default:
+			t.Fatalf("guess %d: HTTP %d", i, status)
+		}
+	}
+	if limited == 0 {
+		t.Fatal("400 guesses from one address were all checked")
+	}
+	if status := signInFrom(t, desk, a.srv.URL, ana.ClientId, ana.ClientSecret); status != http.StatusOK {
+		t.Fatalf("Ana from her own desk beside the guessing: HTTP %d", status)
+	}
+	for i := range 5 {
+		if status := signInFrom(t, desk, a.srv.URL, ben.ClientId, ben.ClientSecret); status != http.StatusOK {
+			t.Fatalf("Ben's sign-in %d beside the guessing: HTTP %d", i+1, status)
+		}
+	}
+	t.Logf("%d of 400 guesses from 127.0.0.2 refused with 429", limited)
+}
+
+// One person's token opens ten event streams on one instance and one on
+// another: the oldest are closed, on whichever instance, and the newest
+// eight stay open.
+func TestSecurityAPersonHoldsAtMostEightStreams(t *testing.T) {
+	t.Parallel()
+	o := newOffice(t, sandbox.Options{})
+	a, b := o.start(nil), o.start(nil)
+	_, creds := o.person(a, "Ana Ruiz")
+	tokA, tokB := token(t, a, creds), token(t, b, creds)
+	var streams []<-chan sseEvent
+	for range 10 {
+		streams = append(streams, openStreamAt(t, a.srv.URL, tokA, ""))
+	}
+	streams = append(streams, openStreamAt(t, b.srv.URL, tokB, ""))
+	ended := func(ch <-chan sseEvent, within time.Duration) bool {
+		deadline := time.After(within)
+		for {
+			select {
+			case _, open := <-ch:
+				if !open {
+					return true
+				}
+			case <-deadline:
+				return false
+			}
+		}
+	}
+	for i, ch := range streams[:3] {
+		if !ended(ch, 10*time.Second) {
+			t.Errorf("stream %d of 11 (among the oldest) is still open", i+1)
+		}
+	}
+	postNotification(t, o, a, newWorkOrder(t, o))
+	for i, ch := range streams[3:] {
+		select {
+		case _, open := <-ch:
+			if !open {
+				t.Errorf("stream %d of 11 (among the newest eight) was closed", i+4)
+			}
+		case <-time.After(10 * time.Second):
+			t.Errorf("stream %d of 11 heard nothing of a notification", i+4)
+		}
+	}
+}
+
+// The security log names, per client address and in sums per minute,
+// refused sign-ins, refused notifications with why, the limits tripped and
+// the calls of a disabled person; and nothing in it is a secret or a
+// token.
+func TestSecurityLogSumsRefusalsWithoutSecrets(t *testing.T) {
+	t.Parallel()
+	o := newOffice(t, sandbox.Options{})
+	logs := &logBuffer{}
+	a := o.start(func(opts *Options) {
+		opts.Logger = logs.logger()
+		opts.ConnsPerClient = 4
+	})
+	ctx := context.Background()
+	ana, err := o.db.AddPerson(ctx, "Ana Ruiz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, bo := o.person(a, "Bo Chen")
+	boToken := token(t, a, bo)
+	guesser := httpFrom("127.0.0.2")
+	const guess = "not-anas-secret-1234"
+	for range 8 {
+		signInFrom(t, guesser, a.srv.URL, ana.ClientId, guess)
+	}
+	for range 12 {
+		signInFrom(t, guesser, a.srv.URL, ana.ClientId, guess)
+	}
+	forgedTok := "eyJub3QiOiJzaWduZWQifQ<---->AAAA"
+	if status := notifyWith(t, httpFrom("127.0.0.3"), a.srv.URL, forgedTok, []byte(`{"Header":{"Action":"NteChanged"}}`), ""); status != http.StatusUnauthorized {
+		t.Fatalf("a notification under a made-up token: HTTP %d", status)
+	}
+	var conns []net.Conn
+	for range 6 {
+		c, err := dialerFrom("127.0.0.4").Dial("tcp", a.srv.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+	}
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	if _, err := o.db.DisablePerson(ctx, "Bo Chen"); err != nil {
+		t.Fatal(err)
+	}
+	if got := searchStatus(t, a, boToken); got != http.StatusUnauthorized {
+		t.Fatalf("a disabled person's search: HTTP %d", got)
+	}
+	waitFor(t, 10*time.Second, "the connections over the share to be refused", func() bool {
+		return len(logs.security(t, secRateLimited)) > 0 && strings.Contains(logs.String(), `"connections"`)
+	})
+	a.hub.sec.flush()
+
+	if n := counted(linesFrom(logs.security(t, secSignInRefused), "127.0.0.2")); n < 8 {
+		t.Errorf("refused sign-ins from 127.0.0.2 in the log: %d, want at least 8", n)
+	}
+	var tripped []string
+	for _, l := range logs.security(t, secRateLimited) {
+		tripped = append(tripped, fmt.Sprint(l["client"], ": ", l["reason"]))
+	}
+	if got := strings.Join(tripped, "; "); !strings.Contains(got, "127.0.0.2: sign-ins") || !strings.Contains(got, "127.0.0.4: connections") {
+		t.Errorf("limits tripped, as logged: %s", got)
+	}
+	refused := linesFrom(logs.security(t, secNotificationRefused), "127.0.0.3")
+	if len(refused) == 0 || !strings.Contains(fmt.Sprint(refused[0]["reason"]), "token") {
+		t.Errorf("the refused notification, as logged: %v", refused)
+	}
+	if calls := logs.security(t, secDisabledCall); len(calls) == 0 || !strings.Contains(fmt.Sprint(calls[0]["reason"]), "Bo Chen") {
+		t.Errorf("the disabled person's call, as logged: %v", calls)
+	}
+	all := logs.String()
+	for _, secret := range []string{ana.ClientSecret, bo.ClientSecret, guess, boToken, forgedTok, "eyJub3Qi"} {
+		if strings.Contains(all, secret) {
+			t.Errorf("the log holds a secret or a token: %q", secret)
+		}
+	}
+}
+
+func linesFrom(lines []map[string]any, addr string) []map[string]any {
+	var out []map[string]any
+	for _, l := range lines {
+		if l["client"] == addr {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// Behind the office's load balancer (a trusted proxy), the limits are the
+// clients' it names: guessing from one client behind it is refused,
+// while another client behind the same proxy signs in at once.
+func TestSecuritySignInLimitsBehindATrustedProxyAreEachClients(t *testing.T) {
+	t.Parallel()
+	o := newOffice(t, sandbox.Options{})
+	a := o.start(func(opts *Options) {
+		opts.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}
+	})
+	ana, err := o.db.AddPerson(context.Background(), "Ana Ruiz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	signIn := func(client, secret string) int {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, a.srv.URL+"/oauth/token",
+			strings.NewReader("grant_type=client_credentials&client_id="+ana.ClientId+"&client_secret="+secret))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("X-Forwarded-For", client)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	limited := false
+	for range 50 {
+		if signIn("203.0.113.5", "guess") == http.StatusTooManyRequests {
+			limited = true
+			break
+		}
+	}
+	if !limited {
+		t.Fatal("50 guesses from one client behind the proxy were all checked")
+	}
+	if status := signIn("203.0.113.6", ana.ClientSecret); status != http.StatusOK {
+		t.Fatalf("Ana from another client behind the same proxy: HTTP %d", status)
+	}
+}
