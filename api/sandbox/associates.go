@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/serve"
@@ -210,7 +211,29 @@ func (s *store) assignCrews(seed int64) {
 			}
 		}
 		o.wo.SetAssigned(who)
+		o.wo.Schedule = inWorkingHours(o.wo.Schedule, o.wo.Created)
 	}
+}
+
+// inWorkingHours moves a generated visit that starts at night into the
+// working day it falls on (a dispatch board plans by day): before 7:00 it
+// starts that many hours after 7:00, from 18:00 eight hours earlier; a
+// visit is never moved before the work order arrived.
+func inWorkingHours(s *api.Schedule, created time.Time) *api.Schedule {
+	if s == nil || s.ScheduledStart == nil {
+		return s
+	}
+	start := *s.ScheduledStart
+	switch h := start.Hour(); {
+	case h < 7:
+		start = start.Add(7 * time.Hour)
+	case h >= 18:
+		start = start.Add(-8 * time.Hour)
+	}
+	if start.Before(created.Add(time.Hour)) {
+		return s
+	}
+	return &api.Schedule{ScheduledStart: &start, Pte: s.Pte}
 }
 
 func idText(n int64) string { return strconv.FormatInt(n, 10) }

@@ -141,7 +141,7 @@ func New(src Source, planner Planner, opts Options) *Board {
 	b.grid.OnScrolled = b.place
 	b.layer = container.NewWithoutLayout()
 	b.ghost = xwidget.NewBlock("", "", "", nil)
-	b.ghost.Hide()
+	park(b.ghost)
 	b.area = newArea(b)
 	b.build()
 	return b
@@ -274,4 +274,27 @@ func describe(v *storage.Visit) string {
 		s += " · on site by " + v.OnSiteBy.In(time.Local).Format("Mon 2 Jan 15:04")
 	}
 	return s
+}
+
+// Aim is where on the canvas a person aims to drop a work order on the
+// row labelled label, on day (0: the first day shown) at hour:minute; false
+// when no row is so labelled or the moment is not on the board. The
+// real-window test's driver drags there.
+func (b *Board) Aim(label string, day, hour, minute int) (fyne.Position, bool) {
+	row := -1
+	for i, r := range b.rows {
+		if r.label == label {
+			row = i
+		}
+	}
+	if row < 0 || day < 0 || day >= b.days() {
+		return fyne.Position{}, false
+	}
+	at := b.day.AddDate(0, 0, day).Add(time.Duration(hour)*time.Hour + time.Duration(minute)*time.Minute)
+	if first, last := b.grid.VisibleRows(); row < first || row >= last {
+		b.grid.ScrollTo(b.grid.RowTop(row) + b.grid.ScrollY - b.grid.HeaderHeight())
+		b.place()
+	}
+	origin := fyne.CurrentApp().Driver().AbsolutePositionForObject(b.area)
+	return origin.Add(fyne.NewPos(b.grid.XOf(at)+2, b.grid.RowTop(row)+8)), true
 }

@@ -150,15 +150,15 @@ func TestTheGhostShowsWhereAndWhatIsWrong(t *testing.T) {
 		blk.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{AbsolutePosition: p}})
 	}
 	step(b.rowIndex(miguel.Id), at(9, 11, 0))
-	if !b.ghost.Visible() || b.ghost.Title != "Wed 11:00 NWR73204" || b.ghost.State&xwidget.BlockWarning != 0 {
-		t.Errorf("over a free hour: ghost %q, state %b, shown %v", b.ghost.Title, b.ghost.State, b.ghost.Visible())
+	if !showing(b.ghost) || b.ghost.Title != "Wed 11:00 NWR73204" || b.ghost.State&xwidget.BlockWarning != 0 {
+		t.Errorf("over a free hour: ghost %q, state %b, shown %v", b.ghost.Title, b.ghost.State, showing(b.ghost))
 	}
 	step(b.rowIndex(kenji.Id), at(9, 9, 30))
 	if b.ghost.State&xwidget.BlockWarning == 0 || !strings.Contains(b.status.Text, "already has NWR73201") {
 		t.Errorf("over Kenji's 9:00 visit: state %b, status %q", b.ghost.State, b.status.Text)
 	}
 	blk.DragEnd()
-	if b.ghost.Visible() {
+	if showing(b.ghost) {
 		t.Error("the ghost stays after the drop")
 	}
 }
@@ -256,10 +256,21 @@ func TestScrollingPlacesOnlyWhatShows(t *testing.T) {
 	if first == 0 {
 		t.Fatal("the rows did not scroll")
 	}
+	visible := 0
 	for i, p := range b.shown {
-		if !b.pool[i].Visible() || p.row < first {
-			t.Errorf("block %d shows row %d above the view (first %d)", i, p.row, first)
+		blk := b.pool[i]
+		if p.row < first {
+			t.Errorf("block %d is for row %d, above the view (first %d)", i, p.row, first)
 		}
+		if showing(blk) {
+			visible++
+			if blk.Position().Y < 0 {
+				t.Errorf("block %d shows over the header (y %v)", i, blk.Position().Y)
+			}
+		}
+	}
+	if visible == 0 {
+		t.Error("no block shows after scrolling")
 	}
 }
 

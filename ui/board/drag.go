@@ -43,7 +43,7 @@ func (b *Board) dragged(woID, from int64, src *xwidget.Block, abs fyne.Position)
 	at, okAt := b.grid.TimeAt(p.X)
 	if !okRow || !okAt || p.X > b.area.Size().Width {
 		d.ok = false
-		b.ghost.Hide()
+		park(b.ghost)
 		b.say("Drop it on a technician's day and hour.", false)
 		return
 	}
@@ -61,9 +61,13 @@ func (b *Board) dragged(woID, from int64, src *xwidget.Block, abs fyne.Position)
 		x, w = g.XOf(at)-g.LabelWidth+1, max(g.WidthOf(b.length), 56)-2
 	}
 	b.ghost.Set(at.In(time.Local).Format("Mon 15:04")+" "+v.Number, b.rows[row].label, v.Site, b.opts.StatusColor(v.Status), state)
-	b.ghost.Move(fyne.NewPos(x, y))
-	b.ghost.Resize(fyne.NewSize(w, lh-3))
-	b.ghost.Show()
+	pos, size := fyne.NewPos(x, max(y, 0)), fyne.NewSize(w, lh-3)
+	if b.fits(&pos, &size) {
+		b.ghost.Move(pos)
+		b.ghost.Resize(size)
+	} else {
+		park(b.ghost)
+	}
 	where := b.rows[row].label + " · " + at.In(time.Local).Format("Mon 2 Jan 15:04")
 	switch {
 	case refused != nil:
@@ -79,7 +83,7 @@ func (b *Board) dragged(woID, from int64, src *xwidget.Block, abs fyne.Position)
 func (b *Board) dragEnded() {
 	d := b.drag
 	b.drag = nil
-	b.ghost.Hide()
+	park(b.ghost)
 	if d == nil || !d.ok {
 		return
 	}
@@ -143,7 +147,7 @@ func (b *Board) commit(woID, tech, instead int64, at time.Time, what string) {
 				return
 			}
 			b.selected = woID
-			b.say("Queued: "+what+". It goes out with the outbox, in order: the assignment first, then the appointment.", false)
+			b.say("Queued: "+what+". It goes out with the outbox, the assignment before the appointment.", false)
 			b.Reload()
 		})
 	})

@@ -204,7 +204,7 @@ func (b *Board) rowIndex(tech int64) int {
 func blockOf(t testing.TB, b *Board, woID, tech int64) *xwidget.Block {
 	t.Helper()
 	for i, p := range b.shown {
-		if b.week.Visits[p.visit].WorkOrderId == woID && b.rows[p.row].tech == tech && b.pool[i].Visible() {
+		if b.week.Visits[p.visit].WorkOrderId == woID && b.rows[p.row].tech == tech && showing(b.pool[i]) {
 			return b.pool[i]
 		}
 	}

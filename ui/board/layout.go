@@ -388,14 +388,45 @@ func (b *Board) place() {
 		title, line1, line2 := b.blockText(v)
 		blk.Set(title, line1, line2, b.opts.StatusColor(v.Status), b.stateOf(v))
 		pos, size := b.blockRect(p)
+		if !b.fits(&pos, &size) {
+			park(blk)
+			continue
+		}
 		blk.Move(pos)
 		blk.Resize(size)
-		blk.Show()
 	}
 	for _, blk := range b.pool[len(in):] {
-		blk.Hide()
+		park(blk)
 	}
 	b.layer.Refresh()
+}
+
+// parked is where a block of the pool waits while it shows nothing: out of
+// sight rather than hidden, as Fyne's desktop painter left blocks that had
+// been hidden and shown again out of the picture while a dialog was open.
+var parked = fyne.NewPos(-10000, -10000)
+
+func park(blk *xwidget.Block) {
+	if blk.Position() != parked {
+		blk.Move(parked)
+		blk.Set("", "", "", blk.Fill, 0) // nothing stale to read
+	}
+}
+
+// showing reports whether a block of the pool shows a visit.
+func showing(blk *xwidget.Block) bool { return blk.Position() != parked }
+
+// fits keeps a block within the days' part of the grid: one scrolled
+// partly under the header is not shown (the header stays whole), one
+// running past the last hour is cut at the edge.
+func (b *Board) fits(pos *fyne.Position, size *fyne.Size) bool {
+	if pos.Y < 0 {
+		return false
+	}
+	if room := b.layer.Size().Width - pos.X; size.Width > room {
+		size.Width = max(room, 0)
+	}
+	return size.Width > 8
 }
 
 // blockText is what a visit's block says: its number, when, the customer
@@ -432,23 +463,23 @@ func (b *Board) addBlock() {
 	b.layer.Add(b.ghost)
 }
 
-// area is the grid with the blocks over its days.
+// area is the grid with the blocks over its days. The blocks are not in
+// a Clip container (Fyne's desktop painter left them out while a dialog
+// was open): place keeps them off the header instead (fits).
 type area struct {
 	widget.BaseWidget
-	b    *Board
-	clip *container.Clip
+	b *Board
 }
 
 func newArea(b *Board) *area {
 	a := &area{b: b}
 	b.layer.Add(b.ghost)
-	a.clip = container.NewClip(b.layer)
 	a.ExtendBaseWidget(a)
 	return a
 }
 
 func (a *area) CreateRenderer() fyne.WidgetRenderer {
-	return &areaRenderer{a: a, objects: []fyne.CanvasObject{a.b.grid, a.clip}}
+	return &areaRenderer{a: a, objects: []fyne.CanvasObject{a.b.grid, a.b.layer}}
 }
 
 type areaRenderer struct {
@@ -466,9 +497,8 @@ func (r *areaRenderer) Layout(size fyne.Size) {
 	g := r.a.b.grid
 	g.Move(fyne.NewPos(0, 0))
 	g.Resize(size)
-	r.a.clip.Move(fyne.NewPos(g.LabelWidth, g.HeaderHeight()))
-	r.a.clip.Resize(fyne.NewSize(max(0, size.Width-g.LabelWidth), max(0, size.Height-g.HeaderHeight())))
-	r.a.b.layer.Resize(r.a.clip.Size())
+	r.a.b.layer.Move(fyne.NewPos(g.LabelWidth, g.HeaderHeight()))
+	r.a.b.layer.Resize(fyne.NewSize(max(0, size.Width-g.LabelWidth), max(0, size.Height-g.HeaderHeight())))
 	if size != r.size {
 		r.size = size
 		r.a.b.place()

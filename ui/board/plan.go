@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -45,8 +46,15 @@ func (b *Board) PlanSelected() {
 			pick = i
 		}
 	}
-	if current == 0 && len(techs) > 1 {
-		pick = 1 // the first technician: planning is usually for someone
+	if current == 0 {
+		// The first technician of the work order's branch: planning is
+		// usually for someone who may go.
+		for i, r := range b.rows {
+			if r.tech != 0 && r.crew.Technician() && (v.BranchId == 0 || slices.Contains(r.crew.Branches, v.BranchId)) {
+				pick = i
+				break
+			}
+		}
 	}
 	tech.SetSelectedIndex(pick)
 
