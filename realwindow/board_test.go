@@ -110,4 +110,3 @@ func TestRealWindowDispatchBoard(t *testing.T) {
 		}
 	}
 }
-
