@@ -107,3 +107,32 @@ func tapIn(t *testing.T, o fyne.CanvasObject, text string) {
 	t.Helper()
 	test.Tap(buttonIn(t, o, text))
 }
+
+// What the replica hears (a colleague's plan, through the office hub's
+// event, or a sync) shows on the open board at once: it is read again on
+// every change, from the replica.
+func TestAColleaguesPlanAppearsOnTheBoard(t *testing.T) {
+	h := newHarness(t)
+	h.menuItem("Dispatch board").Action()
+	h.flush()
+	_, b := h.desk.Board()
+	ctx := context.Background()
+	wk, err := h.store.Week(ctx, fixedNow.AddDate(0, 0, -7), fixedNow.AddDate(0, 0, 7))
+	if err != nil || len(wk.Waiting) == 0 || len(wk.Crew) == 0 {
+		t.Fatalf("the demo's week: %v", err)
+	}
+	wo, err := h.store.WorkOrder(ctx, wk.Waiting[0].WorkOrderId)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := fixedNow.Truncate(time.Hour).Add(3 * time.Hour)
+	wo.Schedule = &api.Schedule{ScheduledStart: &start, Pte: "Appointment"}
+	wo.SetAssigned([]api.Associate{wk.Crew[0].Associate})
+	if err := h.store.PutWorkOrders(ctx, []api.WorkOrder{*wo}); err != nil {
+		t.Fatal(err)
+	}
+	h.flush()
+	if !b.Shows(wo.WorkOrderId, wk.Crew[0].Id) {
+		t.Errorf("%s, planned for %s by a colleague, is not on the board", wo.WorkOrderNumber, wk.Crew[0].Name)
+	}
+}

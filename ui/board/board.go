@@ -298,3 +298,14 @@ func (b *Board) Aim(label string, day, hour, minute int) (fyne.Position, bool) {
 	origin := fyne.CurrentApp().Driver().AbsolutePositionForObject(b.area)
 	return origin.Add(fyne.NewPos(b.grid.XOf(at)+2, b.grid.RowTop(row)+8)), true
 }
+
+// Shows reports whether work order woID has a block in the row of tech
+// (0: nobody's) among the days shown.
+func (b *Board) Shows(woID, tech int64) bool {
+	for _, p := range b.placements {
+		if b.week.Visits[p.visit].WorkOrderId == woID && b.rows[p.row].tech == tech {
+			return true
+		}
+	}
+	return false
+}

@@ -172,7 +172,14 @@ func TestPlanVisitWithTheKeyboard(t *testing.T) {
 	if !strings.Contains(b.status.Text, "Select a work order first") {
 		t.Errorf("Plan visit… with nothing selected says %q", b.status.Text)
 	}
-	b.waiting.Select(b.waitingIndex(4))
+	// The waiting list takes the keyboard: the first item, Space.
+	w.Canvas().Focus(b.waiting)
+	b.waiting.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	b.waiting.TypedKey(&fyne.KeyEvent{Name: fyne.KeyUp})
+	b.waiting.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
+	if b.selected != 4 {
+		t.Fatalf("Space in the waiting list selected %d; want its first, 4", b.selected)
+	}
 	b.PlanSelected()
 	if !strings.Contains(dialogTexts(w), "Plan visit: NWR73204") {
 		t.Fatalf("no Plan visit dialog: %s", dialogTexts(w))
