@@ -2,6 +2,8 @@ package api
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
@@ -81,15 +83,18 @@ func (w *WorkOrder) SetAssigned(who []Associate) {
 
 // CheckAssociates is the rule of PUT /api/bulk/assign for one work order:
 // every associate must be one the work order's branch has (GET
-// /api/associates of its branch). branch is that list; nil when it is not
-// known (never read, or the work order's branch is unknown): then nothing
-// is refused here and the service judges. byID names the associates in the
+// /api/associates of its branch). branch is that list; nil or empty when
+// it is not known (never read, read under a key we did not guess, or the
+// work order's branch is unknown): then nothing is refused here and the
+// service judges. byID names the associates in the
 // message when the branch does not list them.
 func (w *WorkOrder) CheckAssociates(ids []int64, branch []Associate, byID map[int64]Associate) error {
 	if len(ids) == 0 {
 		return refuse("choose at least one technician or subcontractor")
 	}
-	if branch == nil || w.BranchId == 0 {
+	if len(branch) == 0 || w.BranchId == 0 {
+		// Not read, or read as nobody (a list under a key we did not
+		// guess would read so): never a reason to refuse.
 		return nil
 	}
 	var bad []string
@@ -109,25 +114,47 @@ func (w *WorkOrder) CheckAssociates(ids []int64, branch []Associate, byID map[in
 	return nil
 }
 
-// associatesResponse is GET /api/associates's answer. The list's key is a
-// guess ("Associates"), as for the other lists of the service.
-type associatesResponse struct {
-	Associates []Associate `json:"Associates"`
-	MessageId  string      `json:"MessageId"`
-}
+// associatesKey is where GET /api/associates's answer holds its list: a
+// guess, as for the service's other lists.
+const associatesKey = "Associates"
 
 // GetAssociates lists the associates of a branch (GET /api/associates).
-// The query key is a guess: branchId, as the service names BranchId.
+// The query key is a guess: branchId, as the service names BranchId. An
+// answer that holds its list under another key is an error naming the
+// keys, never an empty list: an empty branch would refuse everyone.
 func (c *Client) GetAssociates(ctx context.Context, branchId int64) ([]Associate, error) {
-	var out associatesResponse
+	var out map[string]json.RawMessage
 	q := url.Values{"branchId": {strconv.FormatInt(branchId, 10)}}
 	if err := c.getJSON(ctx, "api/associates", q, &out); err != nil {
 		return nil, err
 	}
-	if out.Associates == nil {
-		out.Associates = []Associate{}
+	return associatesIn(out)
+}
+
+// associatesIn finds the list in an answer, its key matched as Go's
+// decoder matches names (case-insensitively).
+func associatesIn(answer map[string]json.RawMessage) ([]Associate, error) {
+	var others []string
+	for k, v := range answer {
+		if strings.EqualFold(k, associatesKey) {
+			var list []Associate
+			if err := json.Unmarshal(v, &list); err != nil {
+				return nil, fmt.Errorf("the service's answer to GET /api/associates: %w", err)
+			}
+			if list == nil {
+				list = []Associate{}
+			}
+			return list, nil
+		}
+		if t := strings.TrimSpace(string(v)); strings.HasPrefix(t, "[") {
+			others = append(others, k)
+		}
 	}
-	return out.Associates, nil
+	if len(others) > 0 {
+		slices.Sort(others)
+		return nil, fmt.Errorf("the service's answer to GET /api/associates had no list we know (%s): keys %s", associatesKey, strings.Join(others, ", "))
+	}
+	return []Associate{}, nil
 }
 
 // AssignRequest is the body of PUT /api/bulk/assign and /api/bulk/unassign.

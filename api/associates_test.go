@@ -132,3 +132,40 @@ func TestCheckVisit(t *testing.T) {
 		}
 	}
 }
+
+// The associates list is read under its guessed key; under another key it
+// is an error that names the keys, never an empty branch (which would
+// refuse everyone); an answer without any list is nobody.
+func TestAssociatesListKeys(t *testing.T) {
+	cases := []struct {
+		body  string
+		names []string
+		err   string
+	}{
+		{`{"Associates":[{"Id":1,"Name":"Kenji Sato","Type":"CruMember"}],"MessageId":"m"}`, []string{"Kenji Sato"}, ""},
+		{`{"associates":[{"Id":1,"Name":"Kenji Sato"}]}`, []string{"Kenji Sato"}, ""},
+		{`{"Associates":null}`, nil, ""},
+		{`{"MessageId":"m"}`, nil, ""},
+		{`{"Members":[{"Id":1,"Name":"Kenji Sato"}],"Branches":[],"MessageId":"m"}`, nil, "keys Branches, Members"},
+	}
+	for _, c := range cases {
+		var answer map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(c.body), &answer); err != nil {
+			t.Fatal(err)
+		}
+		list, err := associatesIn(answer)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s: %v, %v; want an error naming %s", c.body, list, err, c.err)
+			}
+			continue
+		}
+		var names []string
+		for _, a := range list {
+			names = append(names, a.Name)
+		}
+		if err != nil || list == nil || strings.Join(names, ",") != strings.Join(c.names, ",") {
+			t.Errorf("%s: %v, %v; want %v", c.body, names, err, c.names)
+		}
+	}
+}

@@ -215,8 +215,8 @@ func (d *Desk) crewFor(ctx context.Context, branches []int64) ([]api.Associate, 
 		if err != nil {
 			return nil, "", err
 		}
-		if !known {
-			unread = true
+		if !known || len(list) == 0 {
+			unread = true // an empty list locks nothing: everyone known is offered
 			continue
 		}
 		for _, a := range list {
