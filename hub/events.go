@@ -46,6 +46,7 @@ func (h *Hub) record(ctx context.Context, tx pgx.Tx, wr *write) error {
 			PerformedBy: Performer{Name: wr.person.Name},
 			Reread:      wr.reread[id],
 			Detail:      whomOf(wr),
+			Message:     messageOf(wr),
 		})
 		if err != nil {
 			return err

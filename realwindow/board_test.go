@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 )
 
 // usNumber finds the numbers of work orders of the demo's US branch, the
@@ -22,6 +21,7 @@ var usNumber = regexp.MustCompile(`\b(?:NWR|HPH|LMG)\d{5}\b`)
 // in the main window lists the assignment and the appointment. Screenshots
 // of the board at 1280x800 and 1024x700 are among the steps'.
 func TestRealWindowDispatchBoard(t *testing.T) {
+	t.Parallel()
 	a := start(t)
 	a.step("board-start", "ready")
 	a.step("board-opened", "menu View/Dispatch board")
@@ -47,7 +47,7 @@ func TestRealWindowDispatchBoard(t *testing.T) {
 			}
 			a.closes(name+"-anyway", "tap ^Plan anyway$")
 		}
-		a.waitUntil(number+" on the board", "texts *board.area", number, 10*time.Second)
+		a.waitUntil(number+" on the board", "texts *board.area", number)
 	}
 
 	plan("board-dropped", first, 2, "10:00")
@@ -83,7 +83,7 @@ func TestRealWindowDispatchBoard(t *testing.T) {
 	} else if strings.Contains(texts, "Plan anyway") {
 		a.closes("board-plan-visit-anyway", "tap ^Plan anyway$")
 	}
-	a.waitUntil(second+" on the board", "texts *board.area", second, 10*time.Second)
+	a.waitUntil(second+" on the board", "texts *board.area", second)
 
 	// Offline: planned the same, queued.
 	a.do("offline")
