@@ -39,6 +39,14 @@ package main
 //	                      widget that takes shortcuts, else to the window
 //
 // menu takes MENU/ITEM/SUBITEM for an item of a submenu.
+//	window [REGEXP]       act on the window whose title matches REGEXP from
+//	                      now on (the dispatch board's); none: the main window
+//	boardat ROW DAY HH:MM where on the screen the dispatch board's row
+//	                      labelled ROW is, on its DAY-th day (0: the first
+//	                      shown) at HH:MM, as "X Y"
+//	drag REGEXP X Y       drag what holds the first visible text matching
+//	                      REGEXP to X, Y on the screen, in steps, as a hand
+//	                      does, and let go there
 
 import (
 	"bufio"
@@ -76,8 +84,18 @@ func runDriver(_ fyne.App, s *session) {
 				answer, err = waitReady(s)
 			case "offline":
 				answer, err = goOffline(s)
+			case "window":
+				fyne.DoAndWait(func() { answer, err = pickWindow(arg) })
+			case "boardat":
+				fyne.DoAndWait(func() { answer, err = boardAt(s, arg) })
 			default:
-				fyne.DoAndWait(func() { answer, err = command(s.desk.Window(), verb, arg) })
+				fyne.DoAndWait(func() {
+					w := s.desk.Window()
+					if target != nil {
+						w = target
+					}
+					answer, err = command(w, verb, arg)
+				})
 			}
 			if err != nil {
 				fmt.Printf("realwindow: fail %s: %v\n", line, err)
@@ -277,6 +295,8 @@ func command(w fyne.Window, verb, arg string) (string, error) {
 			return "", fmt.Errorf("the window takes no shortcuts")
 		}
 		return fmt.Sprintf("pressed %s, dialogs open: %d (were %d)", arg, len(c.Overlays().List()), before), nil
+	case "drag":
+		return dragTo(c, scope, arg)
 	case "texts":
 		var out []string
 		walkVisible(scope, nil, func(o fyne.CanvasObject, parents []fyne.CanvasObject) {
@@ -455,4 +475,99 @@ func walkVisible(o fyne.CanvasObject, parents []fyne.CanvasObject, visit func(fy
 			walkVisible(ch, parents, visit)
 		}
 	}
+}
+
+// target is the window the commands act on (nil: the main window).
+var target fyne.Window
+
+// pickWindow makes the window whose title matches re the target; "" the
+// main window again.
+func pickWindow(re string) (string, error) {
+	if re == "" {
+		target = nil
+		return "the main window", nil
+	}
+	rx, err := regexp.Compile(re)
+	if err != nil {
+		return "", err
+	}
+	for _, w := range fyne.CurrentApp().Driver().AllWindows() {
+		if rx.MatchString(w.Title()) {
+			target = w
+			return w.Title(), nil
+		}
+	}
+	return "", fmt.Errorf("no window's title matches")
+}
+
+// boardAt answers where the dispatch board's row, day and time are.
+func boardAt(s *session, arg string) (string, error) {
+	var day, hour, minute int
+	i := strings.LastIndex(arg, " ")
+	j := strings.LastIndex(arg[:max(i, 0)], " ")
+	if i < 0 || j < 0 {
+		return "", fmt.Errorf("boardat wants ROW DAY HH:MM")
+	}
+	if _, err := fmt.Sscanf(arg[j+1:], "%d %d:%d", &day, &hour, &minute); err != nil {
+		return "", fmt.Errorf("boardat wants ROW DAY HH:MM: %w", err)
+	}
+	_, b := s.desk.Board()
+	if b == nil {
+		return "", fmt.Errorf("the dispatch board is not open")
+	}
+	p, ok := b.Aim(arg[:j], day, hour, minute)
+	if !ok {
+		return "", fmt.Errorf("the board has no row %q, or not that day", arg[:j])
+	}
+	return fmt.Sprintf("%.0f %.0f", p.X, p.Y), nil
+}
+
+// dragTo drags the draggable around the first visible text matching the
+// argument's pattern to its X, Y, in ten steps, as the desktop driver
+// reports a mouse drag (the pointer on the screen at each step), then lets go.
+func dragTo(c fyne.Canvas, scope fyne.CanvasObject, arg string) (string, error) {
+	parts := strings.Fields(arg)
+	if len(parts) < 3 {
+		return "", fmt.Errorf("drag wants REGEXP X Y")
+	}
+	var x, y float32
+	if _, err := fmt.Sscanf(parts[len(parts)-2]+" "+parts[len(parts)-1], "%f %f", &x, &y); err != nil {
+		return "", fmt.Errorf("drag wants REGEXP X Y: %w", err)
+	}
+	re, err := regexp.Compile(strings.Join(parts[:len(parts)-2], " "))
+	if err != nil {
+		return "", err
+	}
+	var from fyne.Draggable
+	var at *canvas.Text
+	walkVisible(scope, nil, func(o fyne.CanvasObject, parents []fyne.CanvasObject) {
+		t, ok := o.(*canvas.Text)
+		if !ok || at != nil || !re.MatchString(t.Text) {
+			return
+		}
+		for i := len(parents) - 1; i >= 0; i-- {
+			if d, ok := parents[i].(fyne.Draggable); ok {
+				from, at = d, t
+				return
+			}
+		}
+	})
+	if from == nil {
+		return "", fmt.Errorf("no draggable text matches")
+	}
+	drv := fyne.CurrentApp().Driver()
+	start := drv.AbsolutePositionForObject(at).Add(fyne.NewPos(at.Size().Width/2, at.Size().Height/2))
+	objAt := drv.AbsolutePositionForObject(from.(fyne.CanvasObject))
+	before := len(c.Overlays().List())
+	last := start
+	const steps = 10
+	for i := 1; i <= steps; i++ {
+		f := float32(i) / steps
+		p := fyne.NewPos(start.X+(x-start.X)*f, start.Y+(y-start.Y)*f)
+		from.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{AbsolutePosition: p, Position: p.Subtract(objAt)},
+			Dragged: fyne.NewDelta(p.X-last.X, p.Y-last.Y)})
+		last = p
+	}
+	from.DragEnd()
+	return fmt.Sprintf("dragged %q to %.0f %.0f, dialogs open: %d (were %d)", at.Text, x, y, len(c.Overlays().List()), before), nil
 }

@@ -82,6 +82,14 @@ type WorkOrder struct {
 	ServiceLocation     *ServiceLocation `json:"ServiceLocation,omitempty"`
 	IsPreBilled         bool             `json:"IsPreBilled,omitempty"`
 	IvrInfo             *IvrInfo         `json:"IvrInfo,omitempty"` // since 4.1
+	// BranchId is the contractor branch the work order was dispatched to
+	// (search results carry it [CODE]; the full record is assumed to).
+	BranchId int64 `json:"BranchId,omitempty"`
+	// Associates are who the work order is assigned to. Where a work order
+	// lists them is not published (service-facts §5): this name and shape
+	// are our guess. nil = the service did not say (unknown, never
+	// "nobody"); see Assigned.
+	Associates *[]Associate `json:"Associates,omitempty"`
 
 	raw []byte // see RawJSON
 }

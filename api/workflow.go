@@ -35,11 +35,17 @@ const (
 	// too: CanChangeStep judges them fully; Can only by status.
 	AddStepAttachment    Action = "add a step attachment"
 	RemoveStepAttachment Action = "remove a step attachment"
+	// Assign and Unassign put technicians or subcontractors on a work order
+	// and take them off (PUT /api/bulk/assign, /api/bulk/unassign). The
+	// statuses they are allowed in are not published: every status but the
+	// closed ones, as the sandbox assumes; CheckAssociates adds the branch.
+	Assign   Action = "assign"
+	Unassign Action = "unassign"
 )
 
 // Actions lists every action, for tests and tables that walk them all.
 var Actions = []Action{Accept, Reject, SetAppointment, CheckIn, Pause, CheckOut, CompleteDetails, SubmitQuote,
-	SaveInvoice, SubmitInvoice, SendMessage, AttachFile, AddStepAttachment, RemoveStepAttachment}
+	SaveInvoice, SubmitInvoice, SendMessage, AttachFile, AddStepAttachment, RemoveStepAttachment, Assign, Unassign}
 
 // ErrNotAllowed matches every refusal of a rule with errors.Is.
 var ErrNotAllowed = errors.New("not allowed")

@@ -55,11 +55,16 @@ import (
 //
 // "PerformedBy" is the person the hub's own record of the write names (who
 // signed in to make it), never anything a body said. A bulk write makes one
-// event per work order, each with the write's MessageId. A message posted
-// through the hub also carries what the person wrote, "Message": {"Text":
-// ..., "MessageVisibility": ...}, from the request the hub forwarded: the
-// service signs every message of its API alike, and desktops name the
-// author of each one in the thread by it.
+// event per work order, each with the write's MessageId. A write done to
+// someone (an assignment) names them as the write did, under "Detail", the
+// request field the action table names (storage.Colleague.Whom):
+//
+//	"Detail": {"AssociateIds": [7101]}
+//
+// A message posted through the hub also carries what the person wrote,
+// "Message": {"Text": ..., "MessageVisibility": ...}, from the request the
+// hub forwarded: the service signs every message of its API alike, and
+// desktops name the author of each one in the thread by it.
 
 // HubEvent is the JSON of one event on a stream (see above).
 type HubEvent struct {
@@ -67,6 +72,8 @@ type HubEvent struct {
 	PerformedBy  Performer       `json:"PerformedBy,omitzero"`
 	Notification *Notified       `json:"Notification,omitempty"`
 	Reread       *Reread         `json:"Reread,omitempty"`
+	// Detail is whom a colleague's write was done to, as it named them.
+	Detail map[string]json.RawMessage `json:"Detail,omitempty"`
 	// Message is what the person wrote, on the event of a message posted
 	// through the hub: the service signs every message of its API alike,
 	// so desktops find the author of each one in the thread by it.
@@ -328,4 +335,23 @@ func containsRef(refs []readRef, ref readRef) bool {
 		}
 	}
 	return false
+}
+
+// whomOf copies the request field the action table names (Whom) from a
+// forwarded JSON write into its event's Detail; nil when there is none.
+func whomOf(wr *write) map[string]json.RawMessage {
+	field := wr.route.Whom
+	if field == "" || wr.body == nil || !wr.replayable {
+		return nil
+	}
+	var m map[string]json.RawMessage
+	if json.NewDecoder(wr.body()).Decode(&m) != nil {
+		return nil
+	}
+	for k, v := range m {
+		if strings.EqualFold(k, field) {
+			return map[string]json.RawMessage{field: v}
+		}
+	}
+	return nil
 }

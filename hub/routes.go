@@ -28,6 +28,8 @@ var reads = map[readRoute]bool{
 	{http.MethodGet, "/api/attachments/downloadurl"}:                   true,
 	{http.MethodGet, "/api/invoice/attachments/getdownloadurl"}:        true,
 	{http.MethodGet, "/api/procedure/step/attachments/getdownloadurl"}: true,
+	// A branch's technicians and subcontractors, read by each sync.
+	{http.MethodGet, "/api/associates"}: true,
 }
 
 func init() {

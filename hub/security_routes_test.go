@@ -77,8 +77,8 @@ func TestSecurityOnlyTheDesktopsRoutesAreForwarded(t *testing.T) {
 	body := fmt.Sprintf(`{"WorkOrderId":%d}`, id)
 	for _, c := range []struct{ method, path string }{
 		{http.MethodGet, "/api/equipment"},
-		{http.MethodGet, "/api/associates?workOrderId=1"},
-		{http.MethodPut, "/api/bulk/assign"},
+		{http.MethodGet, "/api/customers"},
+		{http.MethodPut, "/api/checklist"},
 		{http.MethodPut, "/api/workOrder/note"},
 		{http.MethodPut, "/api/workOrder/reopen"},
 		{http.MethodPut, "/api/workOrder/additionalField"},

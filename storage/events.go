@@ -28,6 +28,9 @@ type EventRecord struct {
 	ReceivedAt time.Time
 	// PerformedBy names who acted, when the event says (EventPerformer).
 	PerformedBy string
+	// Whom names whom a colleague's action was done to, when the hub's
+	// event says ("Kenji Sato" of an assignment); "" otherwise.
+	Whom string
 }
 
 // EventOutcome says what ApplyNotification did with a notification.
@@ -214,6 +217,7 @@ func (s *Store) Events(ctx context.Context, woID int64) ([]EventRecord, error) {
 	}
 	defer rows.Close()
 	var out []EventRecord
+	var names *whomNames
 	for rows.Next() {
 		var raw string
 		var at int64
@@ -224,7 +228,14 @@ func (s *Store) Events(ctx context.Context, woID int64) ([]EventRecord, error) {
 		if err != nil {
 			return nil, fmt.Errorf("storage: decoding a stored event: %w", err)
 		}
-		out = append(out, EventRecord{Event: ev, ReceivedAt: time.UnixMilli(at).UTC(), PerformedBy: EventPerformer(ev)})
+		r := EventRecord{Event: ev, ReceivedAt: time.UnixMilli(at).UTC(), PerformedBy: EventPerformer(ev)}
+		if ids := eventWhom(ev); len(ids) > 0 {
+			if names == nil {
+				names = s.whomNames(ctx, woID)
+			}
+			r.Whom = names.name(ids)
+		}
+		out = append(out, r)
 	}
 	return out, rows.Err()
 }

@@ -43,6 +43,9 @@ func listFilter(q ListQuery) (match string, where []string, args []any) {
 		}
 		where = append(where, cond)
 	}
+	if q.Assignee != 0 {
+		where, args = append(where, assigneeWhere), append(args, max(q.Assignee, 0))
+	}
 	return match, where, args
 }
 

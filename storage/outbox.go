@@ -144,19 +144,8 @@ func (s *Store) enqueue(ctx context.Context, n newRow) (*OutboxRow, error) {
 	var id int64
 	var replacedSpool string
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO outbox(kind, summary, work_order_id, message_id, request, spool_file,
- state, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?)`,
-			string(n.kind), n.summary, n.targets[0], n.messageID, string(raw), n.spool, string(OutboxPending), now, now)
-		if err != nil {
-			return fmt.Errorf("storage: queueing %s: %w", n.kind, err)
-		}
-		if id, err = res.LastInsertId(); err != nil {
-			return fmt.Errorf("storage: queueing %s: %w", n.kind, err)
-		}
-		for _, wo := range n.targets {
-			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO outbox_targets(outbox_id, work_order_id) VALUES (?,?)`, id, wo); err != nil {
-				return fmt.Errorf("storage: queueing %s: %w", n.kind, err)
-			}
+		if id, err = insertRow(ctx, tx, n, raw, now); err != nil {
+			return err
 		}
 		if old := replacing(ctx); old != 0 {
 			if replacedSpool, err = replaceRefused(ctx, tx, old, n, now); errors.Is(err, ErrInvalid) {
@@ -180,6 +169,68 @@ func (s *Store) enqueue(ctx context.Context, n newRow) (*OutboxRow, error) {
 	s.notify(n.targets)
 	s.kickSenders()
 	return s.OutboxRow(ctx, id)
+}
+
+// insertRow writes the row n (its request encoded as raw) and its targets
+// inside tx.
+func insertRow(ctx context.Context, tx *sql.Tx, n newRow, raw []byte, now int64) (int64, error) {
+	res, err := tx.ExecContext(ctx, `INSERT INTO outbox(kind, summary, work_order_id, message_id, request, spool_file,
+ state, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?)`,
+		string(n.kind), n.summary, n.targets[0], n.messageID, string(raw), n.spool, string(OutboxPending), now, now)
+	if err != nil {
+		return 0, fmt.Errorf("storage: queueing %s: %w", n.kind, err)
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return 0, fmt.Errorf("storage: queueing %s: %w", n.kind, err)
+	}
+	for _, wo := range n.targets {
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO outbox_targets(outbox_id, work_order_id) VALUES (?,?)`, id, wo); err != nil {
+			return 0, fmt.Errorf("storage: queueing %s: %w", n.kind, err)
+		}
+	}
+	return id, nil
+}
+
+// enqueueAll commits several rows in one transaction, in order: actions
+// that belong together (an assignment and the appointment it is for) are
+// queued both or neither, and go out in that order.
+func (s *Store) enqueueAll(ctx context.Context, ns []newRow) ([]*OutboxRow, error) {
+	raws := make([][]byte, len(ns))
+	var targets []int64
+	for i, n := range ns {
+		raw, err := json.Marshal(n.request)
+		if err != nil {
+			return nil, fmt.Errorf("storage: encoding the %s request: %w", n.kind, err)
+		}
+		raws[i] = raw
+		targets = append(targets, n.targets...)
+	}
+	now := s.now().UnixMilli()
+	ids := make([]int64, len(ns))
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		for i, n := range ns {
+			id, err := insertRow(ctx, tx, n, raws[i], now)
+			if err != nil {
+				return err
+			}
+			ids[i] = id
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.log.Info("actions queued together", "rows", ids, "workOrders", targets)
+	s.notify(targets)
+	s.kickSenders()
+	out := make([]*OutboxRow, len(ids))
+	for i, id := range ids {
+		if out[i], err = s.OutboxRow(ctx, id); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // replaceRefused discards refused row old inside the transaction queueing

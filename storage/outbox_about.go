@@ -32,6 +32,11 @@ type Colleague struct {
 	// checked in by Ben Okafor") and a bulk action's outcome ("2 work
 	// orders accepted"); "" when a refusal is told with Verb instead.
 	Past string
+	// Whom names the request field listing whom the action was done to
+	// ("AssociateIds"): the office hub copies it into its event, and the
+	// window names them between Verb and Of ("Ana Ruiz assigned Kenji Sato
+	// to this"); "" for an action done to the work order alone.
+	Whom string
 }
 
 // DidTo is Verb joined to the work order it was done to: "checked in on".
@@ -136,6 +141,8 @@ type WriteRoute struct {
 	Event string
 	Kind  OutboxKind
 	Group OutboxGroup
+	// Whom is the request field the event carries (Colleague.Whom).
+	Whom string
 }
 
 // WriteRoutes lists every route the outbox writes with, once each, sorted
@@ -143,7 +150,7 @@ type WriteRoute struct {
 func WriteRoutes() []WriteRoute {
 	var out []WriteRoute
 	for k, a := range actions {
-		r := WriteRoute{Route: a.route, Event: a.colleague.Event, Kind: k, Group: a.group}
+		r := WriteRoute{Route: a.route, Event: a.colleague.Event, Kind: k, Group: a.group, Whom: a.colleague.Whom}
 		if !slices.Contains(out, r) {
 			out = append(out, r)
 		}

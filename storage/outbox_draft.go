@@ -27,6 +27,8 @@ type Draft struct {
 	Completion api.Completion
 	// Pte is an appointment's access type ("" = none given).
 	Pte string
+	// Associates are who an assignment named.
+	Associates []int64
 }
 
 // Draft reads what the person entered for the row's action, its amounts

@@ -439,6 +439,41 @@ func TestEveryOutboxKindEndToEnd(t *testing.T) {
 					}
 				}
 		}},
+		{KindAssign, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+			// Two accepted work orders of one branch, a technician of it
+			// on neither.
+			first := take(t, status(api.StatusAccepted))
+			second := take(t, func(w *api.WorkOrder) bool { return status(api.StatusAccepted)(w) && w.BranchId == first.BranchId })
+			who := technicianOff(t, s, first, second)
+			return func() (*OutboxRow, error) {
+					return s.Assign(ctx, []int64{first.WorkOrderId, second.WorkOrderId}, []int64{who})
+				},
+				func(t *testing.T) {
+					for _, id := range []int64{first.WorkOrderId, second.WorkOrderId} {
+						for where, w := range map[string]*api.WorkOrder{"service": svc.remote(t, id), "replica": local(t, id)} {
+							if on, known := w.AssignedTo(who); !on || !known || w.Status != api.StatusAccepted {
+								t.Errorf("the %s's work order %d: assigned %v (known %v), %s; want the technician on it, still accepted", where, id, on, known, w.Status)
+							}
+						}
+					}
+				}
+		}},
+		{KindUnassign, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+			wo := take(t, func(w *api.WorkOrder) bool {
+				who, _ := w.Assigned()
+				return status(api.StatusCheckedIn)(w) && len(who) > 0
+			})
+			who, _ := wo.Assigned()
+			gone := who[0].Id
+			return func() (*OutboxRow, error) { return s.Unassign(ctx, []int64{wo.WorkOrderId}, []int64{gone}) },
+				func(t *testing.T) {
+					for where, w := range map[string]*api.WorkOrder{"service": svc.remote(t, wo.WorkOrderId), "replica": local(t, wo.WorkOrderId)} {
+						if on, known := w.AssignedTo(gone); on || !known || w.Status != api.StatusCheckedIn {
+							t.Errorf("the %s: still assigned %v (known %v), %s; want them off, still checked in", where, on, known, w.Status)
+						}
+					}
+				}
+		}},
 	}
 
 	covered := map[OutboxKind]bool{}
@@ -501,4 +536,27 @@ func TestEveryOutboxKindEndToEnd(t *testing.T) {
 			}
 		})
 	}
+}
+
+// technicianOff is a technician of the work orders' branch (as the replica
+// lists it) assigned to none of them.
+func technicianOff(t *testing.T, s *Store, wos ...*api.WorkOrder) int64 {
+	t.Helper()
+	list, known, err := s.Associates(context.Background(), wos[0].BranchId)
+	if err != nil || !known {
+		t.Fatalf("the replica does not list branch %d's associates: %v", wos[0].BranchId, err)
+	}
+	for _, a := range list {
+		free := a.Technician()
+		for _, wo := range wos {
+			if on, _ := wo.AssignedTo(a.Id); on {
+				free = false
+			}
+		}
+		if free {
+			return a.Id
+		}
+	}
+	t.Fatalf("every technician of branch %d is on one of the work orders", wos[0].BranchId)
+	return 0
 }

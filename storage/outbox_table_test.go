@@ -76,7 +76,7 @@ func TestWriteRoutesNameEachWriteOnce(t *testing.T) {
 		seen[r.Route] = true
 	}
 	for k, a := range actions {
-		if !slices.Contains(got, WriteRoute{Route: a.route, Event: a.colleague.Event, Kind: k, Group: a.group}) {
+		if !slices.Contains(got, WriteRoute{Route: a.route, Event: a.colleague.Event, Kind: k, Group: a.group, Whom: a.colleague.Whom}) {
 			t.Errorf("the route of %q (%s %s) is missing from WriteRoutes", k, a.route.Method, a.route.Path)
 		}
 	}

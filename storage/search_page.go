@@ -49,10 +49,15 @@ type searchSet struct {
 // pages of the current one, and a step back (a Backspace).
 const searchSetCache = 4
 
-// searchQuery reports whether the list searches, and returns the search as
-// splitSearch does. Its statuses and attention filters, if any, narrow
-// the set the search finds (findSearch), as fast as the search alone.
+// searchQuery reports whether the list's search is answered by a search
+// set, and returns the search as splitSearch does. Its statuses and
+// attention filters, if any, narrow the set the search finds (findSearch),
+// as fast as the search alone; a filter by technician, which the in-memory
+// index does not hold, is left to the whole list's query.
 func searchQuery(q ListQuery) (match string, numbers []string, ok bool) {
+	if q.Assignee != 0 {
+		return "", nil, false
+	}
 	match, numbers = splitSearch(q.Search)
 	return match, numbers, match != "" || len(numbers) > 0
 }

@@ -167,6 +167,7 @@ func (y *Syncer) sync(ctx context.Context) error {
 	if !settingsRead() {
 		y.refreshCustomerSettings(ctx, seen) // the search named no customers: from the stored rows
 	}
+	y.refreshAssociates(ctx)
 	// Only now, with every batch stored, may the next sync start later.
 	mark := since
 	switch {

@@ -83,6 +83,9 @@ func putRows(ctx context.Context, tx *sql.Tx, batch *batchStmts, rows [][]any) e
 		if err == nil {
 			err = logSearchChanges(ctx, tx, chunk)
 		}
+		if err == nil {
+			err = putCrews(ctx, tx, chunk)
+		}
 		if err != nil {
 			return fmt.Errorf("storage: writing %d work orders: %w", len(chunk), err)
 		}
@@ -111,7 +114,7 @@ func upsertSQL(n int) (rows, json string) {
 }
 
 // workOrderArgs are the upsertColumns values of one work order, then its
-// JSON. asDecoded says wo is exactly as the service sent it, so the JSON it
+// JSON, then its branch and associates (putCrews). asDecoded says wo is exactly as the service sent it, so the JSON it
 // was decoded from can be stored as is: encoding 10,000 work orders again
 // cost a fifth of a first sync's CPU.
 func workOrderArgs(wo *api.WorkOrder, asDecoded bool) ([]any, error) {
@@ -150,6 +153,7 @@ func workOrderArgs(wo *api.WorkOrder, asDecoded bool) ([]any, error) {
 		// was a sixth of what a first sync allocated. SQLite keeps it as a
 		// BLOB, read back as text alike.
 		joinNonEmpty(" — ", workType, wo.AccompanyingMessage), raw,
+		crewRow{wo.BranchId, wo.Associates}, // putCrews
 	}, nil
 }
 
@@ -276,11 +280,15 @@ type ListQuery struct {
 	// Keep are work orders listed whatever the statuses and attention
 	// filters say (the search still applies): those the person just acted
 	// on stay in view, with their new status, until they move on.
-	Keep   []int64
-	Sort   Column
-	Desc   bool
-	Limit  int // 0 = no limit
-	Offset int // rows to skip (with Limit: one page of the list)
+	Keep []int64
+	// Assignee keeps the work orders assigned to that associate;
+	// NoAssignee those whose record says nobody is (not those that do not
+	// say); 0 = anyone.
+	Assignee int64
+	Sort     Column
+	Desc     bool
+	Limit    int // 0 = no limit
+	Offset   int // rows to skip (with Limit: one page of the list)
 }
 
 // filtered reports whether q has a filter besides its search.

@@ -141,6 +141,8 @@ type Desk struct {
 	// form (nil: none); refusals are the refused rows already announced.
 	correcting *correction
 	refusals   map[int64]bool
+	// boardWin is the dispatch board's window, while open.
+	boardWin *boardWindow
 
 	// news is the desktop notifications of the last minute, shown as one.
 	news customerNews
@@ -181,6 +183,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	d.list.onBulkAccept = d.bulkAccept
 	d.list.onBulkReject = d.showReject
 	d.list.search.window = d.typedShortcut
+	d.list.onBulkAssign = func(ids []int64) { d.showAssign(ids, nil) }
 	if deps.Office {
 		d.list.loadMarks = d.colleagueMarks
 		d.list.marked = true // before the first layout: the Number column has room for a mark
@@ -224,6 +227,9 @@ func New(a fyne.App, deps Deps) *Desk {
 		}
 		d.saveLayout()
 		unsubscribe()
+		if d.boardWin != nil {
+			d.boardWin.win.Close() // it reads this window's replica
+		}
 		close(d.closed)
 	})
 	a.Lifecycle().SetOnStopped(func() {
@@ -292,6 +298,7 @@ func (d *Desk) changed(ids []int64) {
 	d.detail.reloadIfOpen(ids)
 	d.status.refresh()
 	d.noticeRefusals()
+	d.boardChanged()
 }
 
 // refreshDetails fetches the open work order's messages, attachments and

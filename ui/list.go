@@ -74,6 +74,13 @@ type listView struct {
 	shownTicked []int64 // the ticked work orders the list shows: what Accept and Reject act on
 	acceptBtn   *widget.Button
 	rejectBtn   *widget.Button
+	assignBtn   *widget.Button
+	// assigneeSel filters by who is assigned (list_assigned.go);
+	// assigned is who each listed work order is assigned to, read with
+	// its page.
+	assigneeSel *widget.Select
+	assignees   []int64
+	assigned    map[int64]storage.Assignees
 
 	onOpen func(id int64)
 	// onResorted: the sort column changed, and with it the width its
@@ -81,6 +88,7 @@ type listView struct {
 	onResorted   func()
 	onBulkAccept func(ids []int64)
 	onBulkReject func(ids []int64)
+	onBulkAssign func(ids []int64)
 	onError      func(error)
 	// onReadError reports that rows could not be read (nil: they can be
 	// again), once per failure however many cells asked.
@@ -129,10 +137,12 @@ func newListView(store *storage.Store, prefs fyne.Preferences, background, do fu
 	v.empty.Wrapping = fyne.TextWrapWord
 	v.empty.Hide()
 	v.unhide = v.newEmptyButtons()
-	v.bulkHint = newFitText("Tick rows to accept or reject together")
+	v.bulkHint = newFitText("Tick rows to accept, reject or assign together")
 	v.bulkHint.label.Importance = widget.LowImportance
 	v.acceptBtn = widget.NewButtonWithIcon("Accept", theme.ConfirmIcon(), func() { v.onBulkAccept(v.shownTicked) })
 	v.rejectBtn = widget.NewButtonWithIcon("Reject", theme.CancelIcon(), func() { v.onBulkReject(v.shownTicked) })
+	v.assignBtn = widget.NewButtonWithIcon("Assign…", theme.AccountIcon(), func() { v.onBulkAssign(v.shownTicked) })
+	v.assigneeSel = v.newAssigneeFilter()
 	v.hiddenNote = widget.NewLabel("")
 	v.hiddenNote.Wrapping = fyne.TextWrapWord
 	v.hiddenNote.Hide()
@@ -166,8 +176,8 @@ func newListView(store *storage.Store, prefs fyne.Preferences, background, do fu
 func (v *listView) content() fyne.CanvasObject {
 	// The search box has a row of its own: on a narrow list it would
 	// otherwise be squeezed to a few letters by the filters beside it.
-	find := container.NewBorder(nil, nil, nil, v.count, v.search)
-	filters := container.NewBorder(nil, nil, container.NewHBox(v.statusSel, v.attention), container.NewHBox(v.acceptBtn, v.rejectBtn), v.bulkHint)
+	find := container.NewBorder(nil, nil, nil, container.NewHBox(v.assigneeSel, v.count), v.search)
+	filters := container.NewBorder(nil, nil, container.NewHBox(v.statusSel, v.attention), container.NewHBox(v.acceptBtn, v.rejectBtn, v.assignBtn), v.bulkHint)
 	return container.NewBorder(container.NewVBox(find, filters, v.hiddenNote), nil, nil, nil,
 		container.New(columnFit{v}, v.table, v.emptyView()))
 }
@@ -184,6 +194,7 @@ func (v *listView) reload() {
 	if v.loadMarks != nil {
 		v.marks = v.loadMarks()
 	}
+	v.loadAssignees(ctx)
 	if q, err := v.store.QueuedStatuses(ctx); err == nil {
 		v.queued = q
 	}
@@ -299,6 +310,7 @@ func (v *listView) show(q storage.ListQuery) func(listAnswer) {
 		v.shown = q
 		v.total = a.total
 		v.pages = map[int][]storage.Row{0: a.first}
+		v.assigned = a.assigned
 		v.pageOrder = []int{0}
 		v.table.refreshLength()
 		v.updateCount()
@@ -325,6 +337,7 @@ func (v *listView) rowAt(i int) (storage.Row, bool) {
 		}
 		v.readFailed(nil)
 		v.pages[p] = rows
+		v.readAssigned(rows)
 		v.pageOrder = append(v.pageOrder, p)
 		if len(v.pageOrder) > maxPages {
 			delete(v.pages, v.pageOrder[0])
@@ -350,7 +363,7 @@ func (v *listView) readFailed(err error) {
 
 func (v *listView) updateCount() {
 	v.updateEmpty()
-	if v.query.Search == "" && len(v.query.Statuses) == 0 && !v.query.NeedsAttention {
+	if v.query.Search == "" && len(v.query.Statuses) == 0 && !v.query.NeedsAttention && v.query.Assignee == 0 {
 		v.count.SetText(fmt.Sprintf("%d work orders", v.all))
 		return
 	}
@@ -412,7 +425,7 @@ func (v *listView) updateHeader(id widget.TableCellID, o fyne.CanvasObject) {
 		arrow = sortArrow(v.query.Desc)
 	}
 	h.set(c.title, arrow)
-	if col == colSelect {
+	if col == colSelect || c.sort < 0 {
 		b.OnTapped = nil
 		return
 	}
@@ -493,6 +506,8 @@ func (v *listView) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 		}
 	case colQuote:
 		c.setBadge(string(r.QuoteStatus), quoteColor(r.QuoteStatus))
+	case colAssigned:
+		c.setText(assignedFit(v.assigned[r.Id], v.widths[colAssigned]-2*theme.InnerPadding()), fyne.TextAlignLeading, false)
 	case colScheduled:
 		if r.ScheduledStart.IsZero() {
 			c.setText("—", fyne.TextAlignLeading, false)

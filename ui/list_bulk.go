@@ -58,11 +58,14 @@ func (v *listView) updateBulk() {
 		v.bulkHint.Show()
 		v.acceptBtn.Hide()
 		v.rejectBtn.Hide()
+		v.assignBtn.Hide()
 		return
 	}
 	v.bulkHint.Hide()
 	v.acceptBtn.SetText(fmt.Sprintf("Accept %d", n))
 	v.rejectBtn.SetText(fmt.Sprintf("Reject %d", n))
+	v.assignBtn.SetText(fmt.Sprintf("Assign %d…", n))
 	v.acceptBtn.Show()
 	v.rejectBtn.Show()
+	v.assignBtn.Show()
 }

@@ -30,6 +30,7 @@ var columns = []column{
 	{"Next deadline", 0, storage.SortNextDeadline}, // fitted to its text: deadlineWidth
 	{"Scheduled", 170, storage.SortScheduledStart},
 	{"Site", 200, storage.SortSite},
+	{"Assigned", 120, -1}, // who goes (list_assigned.go): not sortable
 }
 
 const (
@@ -43,12 +44,13 @@ const (
 	colDeadline
 	colScheduled
 	colSite
+	colAssigned
 )
 
 // columnOrder is the order the shown columns appear in: the deadline
 // beside the status it belongs to (New: acknowledge, Accepted: on site,
 // Checked in: due).
-var columnOrder = []int{colSelect, colNumber, colCustomer, colStatus, colDeadline, colNte, colCurrency, colQuote, colScheduled, colSite}
+var columnOrder = []int{colSelect, colNumber, colCustomer, colStatus, colDeadline, colNte, colCurrency, colQuote, colScheduled, colAssigned, colSite}
 
 // columnRank is one entry of the list's priority table.
 type columnRank struct {
@@ -75,6 +77,7 @@ var columnPriority = []columnRank{
 	{colDeadline, true},
 	{colNte, true},
 	{colCustomer, true},
+	{colAssigned, false},
 	{colCurrency, false},
 	{colQuote, false},
 	{colScheduled, false},

@@ -145,7 +145,7 @@ func TestTheWindowOpensOnTheFirstWorkOrder(t *testing.T) {
 // TestEveryHeaderFitsItsColumn: a column's title, with the sort arrow it
 // shows when the list is sorted by it, fits the column at every size, as
 // the header button lays them out, the list sorted by a tap on each header
-// in turn.
+// in turn (each that sorts).
 func TestEveryHeaderFitsItsColumn(t *testing.T) {
 	h := newHarness(t)
 	v := h.desk.list
@@ -154,7 +154,7 @@ func TestEveryHeaderFitsItsColumn(t *testing.T) {
 		h.settle()
 		var titles []string
 		for _, id := range v.cols {
-			if title := columns[id].title; title != "" {
+			if title := columns[id].title; title != "" && columns[id].sort >= 0 { // Assigned does not sort
 				titles = append(titles, title)
 			}
 		}

@@ -155,35 +155,49 @@ func (d *Desk) showConnectOffice() {
 // colleagueVerb says what a colleague did through the hub, by the action
 // of the hub's event for the write: "checked in" and, joined to the work
 // order, "checked in on"; "changed" for an action this build cannot word.
-func colleagueVerb(action string) (verb, didTo string) {
+// An action done to someone names whom between (whom, as the event named
+// them; "someone" when it did not): "assigned Kenji Sato", "assigned Kenji
+// Sato to".
+func colleagueVerb(action, whom string) (verb, didTo string) {
 	w, ok := storage.ColleagueWording(action)
 	if !ok {
 		return "changed", "changed"
 	}
-	return w.Verb, w.DidTo()
+	if w.Whom == "" {
+		return w.Verb, w.DidTo()
+	}
+	if whom == "" {
+		whom = "someone"
+	}
+	verb = w.Verb + " " + whom
+	if w.Of == "" {
+		return verb, verb
+	}
+	return verb, verb + " " + w.Of
 }
 
 // colleagueDid is an Activity title for what someone did through the hub:
-// "Ben Okafor accepted" (the object is the work order the Activity tab is on).
-func colleagueDid(name, action string) string {
-	verb, _ := colleagueVerb(action)
+// "Ben Okafor accepted", "Ana Ruiz assigned Kenji Sato" (the object is the
+// work order the Activity tab is on).
+func colleagueDid(name, action, whom string) string {
+	verb, _ := colleagueVerb(action, whom)
 	return name + " " + verb
 }
 
 // colleagueDidThis says it of the work order shown: "Ben Okafor checked in on this".
-func colleagueDidThis(name, action string) string {
-	_, didTo := colleagueVerb(action)
+func colleagueDidThis(name, action, whom string) string {
+	_, didTo := colleagueVerb(action, whom)
 	return name + " " + didTo + " this"
 }
 
 // colleagueBefore explains a refusal by what someone did first, at at:
 // "Already accepted by Ben Okafor at 10:02.", or for an action without a
 // past tense "Ben Okafor saved the invoice of this at 10:02, before you."
-func colleagueBefore(name, action, at string) string {
+func colleagueBefore(name, action, whom, at string) string {
 	if w, ok := storage.ColleagueWording(action); ok && w.Past != "" {
 		return "Already " + w.Past + " by " + name + " at " + at + "."
 	}
-	return colleagueDidThis(name, action) + " at " + at + ", before you."
+	return colleagueDidThis(name, action, whom) + " at " + at + ", before you."
 }
 
 // colleagueRecently is how long a colleague's change marks a work order's
@@ -198,7 +212,7 @@ func (d *Desk) colleagueNote(woID int64) string {
 	if e == nil || nowFunc().Sub(at) > colleagueRecently {
 		return ""
 	}
-	return colleagueDidThis(e.PerformedBy, e.Header.Action) + " · " + localTime(at)
+	return colleagueDidThis(e.PerformedBy, e.Header.Action, e.Whom) + " · " + localTime(at)
 }
 
 // colleagueFirst explains a refused action of ours by what a colleague did
@@ -217,7 +231,7 @@ func (d *Desk) colleagueFirst(woID int64, r storage.OutboxRow) string {
 	if e == nil {
 		return ""
 	}
-	return colleagueBefore(e.PerformedBy, e.Header.Action, localTime(at))
+	return colleagueBefore(e.PerformedBy, e.Header.Action, e.Whom, localTime(at))
 }
 
 // lastColleague is the newest event, at or before until, of something a

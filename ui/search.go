@@ -84,9 +84,10 @@ type lister struct {
 
 // listAnswer is what the table needs to show a query: its length and first page.
 type listAnswer struct {
-	total int
-	first []storage.Row
-	err   error
+	total    int
+	first    []storage.Row
+	assigned map[int64]storage.Assignees // who the first page's work orders are assigned to
+	err      error
 }
 
 // warmSearchAfter is when, after the window opens, the in-memory search
@@ -154,5 +155,9 @@ func (l *lister) next() (uint64, context.Context) {
 func (l *lister) fetch(ctx context.Context, q storage.ListQuery) listAnswer {
 	q.Limit, q.Offset = pageSize, 0
 	rows, n, err := l.store.ListAndCount(ctx, q)
-	return listAnswer{total: n, first: rows, err: err}
+	a := listAnswer{total: n, first: rows, err: err}
+	if err == nil {
+		a.assigned, a.err = l.store.AssigneesOf(ctx, rowIDs(rows))
+	}
+	return a
 }

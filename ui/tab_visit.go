@@ -21,6 +21,8 @@ type visitTab struct {
 	d  *Desk
 	wo *api.WorkOrder
 
+	crew *crewSection // who goes (crew.go)
+
 	schedDate *dateEntry
 	schedTime *timePicker
 	schedSave *widget.Button
@@ -52,7 +54,7 @@ const (
 )
 
 func newVisitTab(d *Desk) *visitTab {
-	t := &visitTab{d: d}
+	t := &visitTab{d: d, crew: newCrewSection(d)}
 	t.schedDate = newDateEntry()
 	t.schedTime = newTimePicker()
 	t.schedSave = widget.NewButtonWithIcon("Set scheduled start", theme.HistoryIcon(), t.onSchedule)
@@ -113,7 +115,7 @@ func (t *visitTab) content() fyne.CanvasObject {
 		t.form.box,
 		t.rules,
 	)
-	body := container.NewVBox(sched, widget.NewSeparator(), visit)
+	body := container.NewVBox(t.crew.content(), widget.NewSeparator(), sched, widget.NewSeparator(), visit)
 	t.form.relayout = body.Refresh
 	// The visit's buttons and what the last one did stay in sight below
 	// the form, however long the completion details a customer asks for;
@@ -126,6 +128,7 @@ func (t *visitTab) content() fyne.CanvasObject {
 func (t *visitTab) show(wo *api.WorkOrder) {
 	switching := t.wo == nil || t.wo.WorkOrderId != wo.WorkOrderId
 	t.wo = wo
+	t.crew.show(wo)
 	t.schedNow.SetText("Currently: " + scheduledText(wo))
 	if switching {
 		if s := wo.ScheduledStart(); !s.IsZero() {

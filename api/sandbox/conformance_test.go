@@ -109,6 +109,13 @@ func (e *env) perform(a api.Action, id int64, ref api.StepRef, wo *api.WorkOrder
 		return err
 	case api.RemoveStepAttachment:
 		return c.DeleteStepAttachment(ctx, ref, fmt.Sprintf("conform-%d", id))
+	case api.Assign, api.Unassign:
+		call := c.BulkAssign
+		if a == api.Unassign {
+			call = c.BulkUnassign
+		}
+		rs, err := call(ctx, &api.AssignRequest{WorkOrderIds: []int64{id}, AssociateIds: []int64{e.technician(wo).Id}})
+		return bulkError(rs, err)
 	}
 	e.t.Fatalf("no way to perform %q", a)
 	return nil
@@ -147,6 +154,31 @@ func judge(wo *api.WorkOrder, a api.Action, ref api.StepRef, inv *api.Invoice) e
 		return wo.CheckSubmit(inv, nil)
 	}
 	return wo.Can(a)
+}
+
+// technician is the first technician of wo's branch, as the client lists them.
+func (e *env) technician(wo *api.WorkOrder) api.Associate {
+	e.t.Helper()
+	list, err := e.client.GetAssociates(e.ctx, wo.BranchId)
+	if err != nil || len(list) == 0 {
+		e.t.Fatalf("associates of branch %d: %v (%d)", wo.BranchId, err, len(list))
+	}
+	return list[0]
+}
+
+// bulkError is a bulk call's one work order's refusal as the error the
+// single calls give: a business error with the service's code and words.
+func bulkError(rs []api.BulkResult, err error) error {
+	if err != nil {
+		return err
+	}
+	if len(rs) != 1 {
+		return fmt.Errorf("%d results for one work order", len(rs))
+	}
+	if !rs[0].Succeeded() {
+		return &api.Error{StatusCode: 400, Code: rs[0].Code, Message: rs[0].Message}
+	}
+	return nil
 }
 
 // TestWorkflowConformance walks every status × action: the client's rules
@@ -204,6 +236,14 @@ func TestWorkflowConformance(t *testing.T) {
 		inv := *e.sb.st.orders[id].invoice
 		e.sb.mu.RUnlock()
 		rule := judge(&wo, c.action, ref, &inv)
+		if rule == nil && (c.action == api.Assign || c.action == api.Unassign) {
+			// Asked as storage asks: the status, then the branch's list.
+			list, err := e.client.GetAssociates(e.ctx, wo.BranchId)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rule = wo.CheckAssociates([]int64{e.technician(&wo).Id}, list, nil)
+		}
 		got := e.perform(c.action, id, ref, &wo)
 		if got != nil && !api.IsBusiness(got) {
 			t.Fatalf("%s: the sandbox failed rather than judged: %v", c.name, got)

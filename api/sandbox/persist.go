@@ -22,7 +22,8 @@ import (
 
 // snapshotVersion changes when the file's shape does; an older file is
 // ignored and the demo starts over.
-const snapshotVersion = 1
+// 2: work orders name their branch and their associates.
+const snapshotVersion = 2
 
 type snapshot struct {
 	Version  int

@@ -74,8 +74,11 @@ type store struct {
 	orders    map[int64]*order
 	byUpdate  []updEntry // sorted by (LastUpdate, id)
 	customers []*CustomerPolicy
-	files     map[string]*file  // every attachment by AttachmentId, for download links
-	steps     map[int64][]*file // step attachments by step id (step ids are unique)
+	// associates are each branch's technicians and subcontractors, by
+	// BranchId: fixed, like the customers (see crews).
+	associates map[int64][]api.Associate
+	files      map[string]*file  // every attachment by AttachmentId, for download links
+	steps      map[int64][]*file // step attachments by step id (step ids are unique)
 
 	nextOrderID  int64
 	nextNumber   int
@@ -98,6 +101,8 @@ func newStore(seed int64) *store {
 		files:  map[string]*file{},
 		steps:  map[int64][]*file{},
 		rng:    rng,
+
+		associates: branchAssociates(),
 
 		nextOrderID: 27796400,
 		nextNumber:  73200,

@@ -122,6 +122,7 @@ func Generate(seed int64, n int, now time.Time) *World {
 	}
 	st.sortIndex()
 	g.cover(now)
+	st.assignCrews(seed)
 	return &World{st: st}
 }
 
@@ -273,8 +274,9 @@ func (g *generator) base(c *genCustomer, job jobDef, status api.WorkOrderStatus,
 		Status: status, Type: "Request", WorkType: g.workType(job.workType),
 		Created: created, AccompanyingMessage: job.title + ". " + job.message,
 		Currency: d.currency, Sla: &sla, Contact: site.contact, Customer: c.policy.Customer,
-		ServiceLocation: site.loc,
+		ServiceLocation: site.loc, BranchId: c.policy.BranchId,
 	}
+	w.SetAssigned(nil) // nobody yet: the contractor assigns (assignCrews, for the generated world)
 	if job.pm {
 		w.Type = "PMRM"
 	}

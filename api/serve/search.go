@@ -19,11 +19,12 @@ type BasicWorkOrder struct {
 	Customer        api.Customer        `json:"Customer"`
 	Currency        string              `json:"Currency"`
 	Nte             api.Nte             `json:"Nte"`
+	BranchId        int64               `json:"BranchId,omitempty"` // search results carry it [CODE]
 }
 
 // Basic is what a search answers about w.
 func Basic(w *api.WorkOrder) BasicWorkOrder {
-	return BasicWorkOrder{w.WorkOrderId, w.WorkOrderNumber, w.Status, w.Created, w.LastUpdate, w.Customer, w.Currency, w.Nte}
+	return BasicWorkOrder{w.WorkOrderId, w.WorkOrderNumber, w.Status, w.Created, w.LastUpdate, w.Customer, w.Currency, w.Nte, w.BranchId}
 }
 
 // SearchParameters reads POST /api/workOrder/search's body

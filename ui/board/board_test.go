@@ -1,0 +1,300 @@
+package board
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/ui/xwidget"
+)
+
+var big = fyne.NewSize(1280, 800)
+
+// The week as it reads: one row per technician and subcontractor after
+// the visits nobody is assigned to; each visit a block in its
+// technician's row on its day; the waiting work by on-site deadline.
+func TestBoardShowsTheWeek(t *testing.T) {
+	f := smallWeek()
+	b, _ := open(t, f, big)
+	var labels []string
+	for _, r := range b.rows {
+		labels = append(labels, r.label)
+	}
+	if want := []string{"Not assigned", "Kenji Sato", "Miguel Alvarez", "Hannah Schmidt", "Delta Roofing & Sheet Metal"}; !slices.Equal(labels, want) {
+		t.Errorf("rows %v; want %v", labels, want)
+	}
+	if got := blockOf(t, b, 1, kenji.Id); got.Title != "NWR73201" || !strings.Contains(got.Line1, "09:00 Northwind Retail") {
+		t.Errorf("Kenji's block reads %q / %q", got.Title, got.Line1)
+	}
+	blockOf(t, b, 3, 0) // planned for nobody
+	var waiting []string
+	for _, v := range b.week.Waiting {
+		waiting = append(waiting, v.Number)
+	}
+	if want := []string{"NWR73204", "KFU73205", "HPH73206"}; !slices.Equal(waiting, want) {
+		t.Errorf("waiting %v; want by on-site deadline %v", waiting, want)
+	}
+	if b.title.Text != "7–13 December 2026" {
+		t.Errorf("the title says %q", b.title.Text)
+	}
+}
+
+// Dragging a waiting work order onto a technician's day and hour queues
+// one plan: that technician, at that moment (on the half hour). The block
+// then shows in their row, queued.
+func TestDragFromTheWaitingListPlansAVisit(t *testing.T) {
+	f := smallWeek()
+	b, _ := open(t, f, big)
+	dragTo(b, waitingBlock(t, b, 4), b.rowIndex(kenji.Id), at(9, 12, 0))
+	want := []plan{{wo: 4, tech: kenji.Id, at: at(9, 12, 0)}}
+	if got := f.planned(); !slices.Equal(got, want) {
+		t.Fatalf("planned %v; want %v", got, want)
+	}
+	blk := blockOf(t, b, 4, kenji.Id)
+	if blk.State&xwidget.BlockQueued == 0 || !strings.HasPrefix(blk.Line1, "12:00 ") {
+		t.Errorf("the new block reads %q, state %b; want it queued at 12:00", blk.Line1, blk.State)
+	}
+	if b.waitingIndex(4) >= 0 {
+		t.Error("the planned work order still waits")
+	}
+}
+
+// Dragging a block to another technician moves the visit: the plan takes
+// the first technician off. Dropping it where it was queues nothing.
+func TestDragABlockMovesTheVisit(t *testing.T) {
+	f := smallWeek()
+	b, _ := open(t, f, big)
+	dragTo(b, blockOf(t, b, 2, miguel.Id), b.rowIndex(miguel.Id), at(10, 13, 30))
+	if got := f.planned(); len(got) != 0 {
+		t.Fatalf("a block dropped where it was queued %v", got)
+	}
+	dragTo(b, blockOf(t, b, 2, miguel.Id), b.rowIndex(kenji.Id), at(11, 8, 30))
+	want := []plan{{wo: 2, tech: kenji.Id, instead: miguel.Id, at: at(11, 8, 30)}}
+	if got := f.planned(); !slices.Equal(got, want) {
+		t.Fatalf("planned %v; want %v", got, want)
+	}
+	blockOf(t, b, 2, kenji.Id)
+}
+
+// Before queuing, the board says what is wrong, in words: after the
+// on-site-by deadline and the technician busy are asked about (Cancel
+// queues nothing, Plan anyway queues it); a status that allows no
+// appointment, or a technician of another branch, refuses.
+func TestTheBoardSaysWhatIsWrongBeforeQueuing(t *testing.T) {
+	cases := []struct {
+		name    string
+		wo      int64
+		tech    int64
+		when    time.Time
+		setup   func(f *fake)
+		says    string
+		refused bool
+	}{
+		{name: "after the on-site deadline", wo: 4, tech: miguel.Id, when: at(9, 16, 0),
+			says: "after the on-site-by deadline, Wed 9 Dec 15:00"},
+		{name: "the technician is busy", wo: 4, tech: kenji.Id, when: at(9, 10, 0),
+			says: "Kenji Sato already has NWR73201 at Wed 09:00 (a visit is taken to last 2 hours)"},
+		{name: "the status allows no appointment", wo: 4, tech: kenji.Id, when: at(9, 12, 0),
+			setup: func(f *fake) { f.visits[3].Status = api.StatusCheckedOut; f.visits[3].Start = at(8, 9, 0) }, refused: true,
+			says: "the visit is over"},
+		{name: "a technician of another branch", wo: 4, tech: hannah.Id, when: at(9, 12, 0), refused: true,
+			says: "Hannah Schmidt does not work for the branch of NWR73204"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := smallWeek()
+			if c.setup != nil {
+				c.setup(f)
+			}
+			b, w := open(t, f, big)
+			b.Drop(c.wo, 0, c.tech, c.when)
+			if got := dialogTexts(w); !strings.Contains(got, c.says) {
+				t.Fatalf("the dialog says %q; want it to say %q", got, c.says)
+			}
+			if c.refused {
+				if strings.Contains(dialogTexts(w), "[Plan anyway]") {
+					t.Error("a refused plan may be queued anyway")
+				}
+				if got := f.planned(); len(got) != 0 {
+					t.Errorf("queued %v", got)
+				}
+				return
+			}
+			tapButton(t, w, "Cancel")
+			if got := f.planned(); len(got) != 0 {
+				t.Fatalf("cancelled, yet queued %v", got)
+			}
+			b.Drop(c.wo, 0, c.tech, c.when)
+			tapButton(t, w, "Plan anyway")
+			if got := f.planned(); len(got) != 1 || got[0].tech != c.tech || !got[0].at.Equal(c.when) {
+				t.Errorf("planned anyway: %v", got)
+			}
+		})
+	}
+}
+
+// While dragged, the ghost shows where and when it would land and is
+// marked when something would be wrong there.
+func TestTheGhostShowsWhereAndWhatIsWrong(t *testing.T) {
+	f := smallWeek()
+	b, _ := open(t, f, big)
+	blk := waitingBlock(t, b, 4)
+	origin := fyne.CurrentApp().Driver().AbsolutePositionForObject(b.area)
+	step := func(row int, when time.Time) {
+		p := origin.Add(fyne.NewPos(b.grid.XOf(when)+1, b.grid.RowTop(row)+6))
+		blk.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{AbsolutePosition: p}})
+	}
+	step(b.rowIndex(miguel.Id), at(9, 11, 0))
+	if !showing(b.ghost) || b.ghost.Title != "Wed 11:00 NWR73204" || b.ghost.State&xwidget.BlockWarning != 0 {
+		t.Errorf("over a free hour: ghost %q, state %b, shown %v", b.ghost.Title, b.ghost.State, showing(b.ghost))
+	}
+	step(b.rowIndex(kenji.Id), at(9, 9, 30))
+	if b.ghost.State&xwidget.BlockWarning == 0 || !strings.Contains(b.status.Text, "already has NWR73201") {
+		t.Errorf("over Kenji's 9:00 visit: state %b, status %q", b.ghost.State, b.status.Text)
+	}
+	blk.DragEnd()
+	if showing(b.ghost) {
+		t.Error("the ghost stays after the drop")
+	}
+}
+
+// Without a mouse: select a waiting work order, Plan visit…, choose the
+// technician, keep the proposed day, type the time, Enter.
+func TestPlanVisitWithTheKeyboard(t *testing.T) {
+	f := smallWeek()
+	b, w := open(t, f, big)
+	b.PlanSelected()
+	if !strings.Contains(b.status.Text, "Select a work order first") {
+		t.Errorf("Plan visit… with nothing selected says %q", b.status.Text)
+	}
+	// The waiting list takes the keyboard: the first item, Space.
+	w.Canvas().Focus(b.waiting)
+	b.waiting.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	b.waiting.TypedKey(&fyne.KeyEvent{Name: fyne.KeyUp})
+	b.waiting.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
+	if b.selected != 4 {
+		t.Fatalf("Space in the waiting list selected %d; want its first, 4", b.selected)
+	}
+	b.PlanSelected()
+	if !strings.Contains(dialogTexts(w), "Plan visit: NWR73204") {
+		t.Fatalf("no Plan visit dialog: %s", dialogTexts(w))
+	}
+	f2 := w.Canvas().Focused()
+	entry, ok := f2.(interface {
+		fyne.Focusable
+		SetText(string)
+	})
+	if !ok {
+		t.Fatalf("the time field does not have the focus: %T", f2)
+	}
+	entry.SetText("12:30")
+	entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	want := []plan{{wo: 4, tech: kenji.Id, at: at(9, 12, 30)}}
+	if got := f.planned(); !slices.Equal(got, want) {
+		t.Errorf("planned %v; want %v (the first technician, today, 12:30)", got, want)
+	}
+}
+
+// A plan held behind a refused assignment asks the person, once: send the
+// appointment without it, or discard the plan.
+func TestAHeldPlanAsks(t *testing.T) {
+	f := smallWeek()
+	f.visits[0].HeldBy = 77
+	f.refusal = Refusal{What: "Assign Kenji Sato", Why: "Associate 7101 is not valid for branch 492042.", Held: []string{"Schedule the visit"}}
+	b, w := open(t, f, big)
+	got := dialogTexts(w)
+	for _, want := range []string{"Assign Kenji Sato", "not valid for branch", "Schedule the visit", "[Send without it]", "[Discard the plan]"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the question lacks %q: %s", want, got)
+		}
+	}
+	if blockOf(t, b, 1, kenji.Id).State&xwidget.BlockHeld == 0 {
+		t.Error("the held visit's block is not marked")
+	}
+	tapButton(t, w, "Discard the plan")
+	if len(f.resolved) != 1 || f.resolved[0] != (resolved{77, true}) {
+		t.Errorf("resolved %+v", f.resolved)
+	}
+	b.Reload()
+	if top := w.Canvas().Overlays().Top(); top != nil {
+		t.Errorf("asked again: %s", dialogTexts(w))
+	}
+}
+
+// Zoomed to a day, the blocks lie along the working hours; the day
+// follows today.
+func TestZoomToADay(t *testing.T) {
+	f := smallWeek()
+	b, _ := open(t, f, big)
+	b.SetZoom(ZoomDay)
+	if b.title.Text != "Wednesday 9 December 2026" {
+		t.Errorf("the day shown is %q; want today", b.title.Text)
+	}
+	blk := blockOf(t, b, 1, kenji.Id)
+	g := b.grid
+	if x := blk.Position().X + g.LabelWidth; x < g.XOf(at(9, 9, 0))-2 || x > g.XOf(at(9, 9, 0))+2 {
+		t.Errorf("the 9:00 block is at x %v; want %v", x, g.XOf(at(9, 9, 0)))
+	}
+	if w := blk.Size().Width; w < g.WidthOf(2*time.Hour)-4 {
+		t.Errorf("a two-hour visit is %v wide; want about %v", w, g.WidthOf(2*time.Hour))
+	}
+	dragTo(b, waitingBlock(t, b, 4), b.rowIndex(miguel.Id), at(9, 14, 0))
+	if got := f.planned(); len(got) != 1 || !got[0].at.Equal(at(9, 14, 0)) {
+		t.Errorf("planned in the day view: %v", got)
+	}
+}
+
+// A pool of blocks, not one per visit: a long board scrolled shows the
+// visits of the rows in view.
+func TestScrollingPlacesOnlyWhatShows(t *testing.T) {
+	f := manyVisits(50, 500)
+	b, _ := open(t, f, big)
+	before := len(b.pool)
+	if before == 0 || before >= 500 {
+		t.Fatalf("%d blocks made for a board of 500 visits", before)
+	}
+	b.grid.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.NewDelta(0, -1500)})
+	first, _ := b.grid.VisibleRows()
+	if first == 0 {
+		t.Fatal("the rows did not scroll")
+	}
+	visible := 0
+	for i, p := range b.shown {
+		blk := b.pool[i]
+		if p.row < first {
+			t.Errorf("block %d is for row %d, above the view (first %d)", i, p.row, first)
+		}
+		if showing(blk) {
+			visible++
+			if blk.Position().Y < 0 {
+				t.Errorf("block %d shows over the header (y %v)", i, blk.Position().Y)
+			}
+		}
+	}
+	if visible == 0 {
+		t.Error("no block shows after scrolling")
+	}
+}
+
+// The board at 1280x800 and 1024x700, as a person sees it.
+func TestBoardGolden(t *testing.T) {
+	for _, size := range []fyne.Size{big, {Width: 1024, Height: 700}} {
+		f := smallWeek()
+		b, w := open(t, f, size)
+		test.ApplyTheme(t, test.Theme())
+		b.Select(1)
+		test.AssertImageMatches(t, "board_"+sizeName(size)+".png", w.Canvas().Capture())
+	}
+}
+
+func sizeName(s fyne.Size) string {
+	if s.Width == 1280 {
+		return "1280x800"
+	}
+	return "1024x700"
+}

@@ -1,0 +1,235 @@
+package ui
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/storage"
+)
+
+// The list's Assigned column names who goes (initials when several), and
+// says "unknown" where the service did not say, never unassigned; its
+// filter keeps one technician's work orders, or the unassigned ones.
+func TestTheListShowsAndFiltersWhoIsAssigned(t *testing.T) {
+	h := newHarness(t)
+	h.win.Resize(fyne.NewSize(1920, 1080)) // where the list has room for the column
+	h.settle()
+	ctx := context.Background()
+	v := h.desk.list
+	cellText := func(id int64) string {
+		t.Helper()
+		row := slices.IndexFunc(h.rows(), func(r storage.Row) bool { return r.Id == id })
+		col := slices.Index(v.cols, colAssigned)
+		if row < 0 || col < 0 {
+			t.Fatalf("work order %d (row %d) or the Assigned column (%d) is not shown", id, row, col)
+		}
+		c := newCell()
+		v.updateCell(widget.TableCellID{Row: row, Col: col}, c)
+		return c.text.Text
+	}
+	var one, none, two *api.WorkOrder
+	for _, r := range h.rows() {
+		wo, err := h.store.WorkOrder(ctx, r.Id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		who, known := wo.Assigned()
+		switch {
+		case known && len(who) == 1 && one == nil:
+			one = wo
+		case known && len(who) == 0 && none == nil:
+			none = wo
+		case len(who) == 2 && two == nil:
+			two = wo
+		}
+	}
+	if one == nil || none == nil {
+		t.Fatal("the demo has no work order with one technician, or none without")
+	}
+	who, _ := one.Assigned()
+	if got := cellText(one.WorkOrderId); got != who[0].Name && got != who[0].Initials() {
+		t.Errorf("one technician: %q; want %s", got, who[0].Name)
+	}
+	if got := cellText(none.WorkOrderId); got != "—" {
+		t.Errorf("nobody assigned: %q; want —", got)
+	}
+	if two != nil {
+		pair, _ := two.Assigned()
+		if got := cellText(two.WorkOrderId); got != pair[0].Initials()+", "+pair[1].Initials() {
+			t.Errorf("two technicians: %q", got)
+		}
+	}
+	// A record that does not say who is assigned.
+	silent := *none
+	silent.Associates = nil
+	if err := h.store.PutWorkOrders(ctx, []api.WorkOrder{silent}); err != nil {
+		t.Fatal(err)
+	}
+	h.flush()
+	if got := cellText(none.WorkOrderId); got != "unknown" {
+		t.Errorf("a record that does not say: %q; want unknown", got)
+	}
+
+	// The filter: the technician's work orders, then the unassigned ones.
+	pick := func(option string) {
+		t.Helper()
+		i := slices.Index(v.assigneeSel.Options, option)
+		if i < 0 {
+			t.Fatalf("the filter offers no %q: %v", option, v.assigneeSel.Options)
+		}
+		v.assigneeSel.SetSelectedIndex(i)
+		h.flush()
+	}
+	pick(who[0].Name)
+	rows := h.rows()
+	if len(rows) == 0 || !strings.Contains(v.count.Text, " of ") {
+		t.Fatalf("filtered by %s: %d rows, count %q", who[0].Name, len(rows), v.count.Text)
+	}
+	for _, r := range rows {
+		a, _ := h.store.AssigneesOf(ctx, []int64{r.Id})
+		if !slices.ContainsFunc(a[r.Id].Who, func(x api.Associate) bool { return x.Id == who[0].Id }) {
+			t.Errorf("%s is listed under %s but assigned %v", r.Number, who[0].Name, a[r.Id].Who)
+		}
+	}
+	pick(assigneeNobody)
+	for _, r := range h.rows() {
+		if got := cellText(r.Id); got != "—" {
+			t.Errorf("%s is listed as unassigned but shows %q", r.Number, got)
+		}
+		if r.Id == none.WorkOrderId {
+			t.Errorf("%s, whose record does not say, is listed as unassigned", r.Number)
+		}
+	}
+}
+
+// In the Visit tab, Assign… ticks who goes: several at once, and unticking
+// takes someone off; both are queued, and the tab shows them at once.
+func TestAssignSeveralFromTheVisitTab(t *testing.T) {
+	h := newHarness(t)
+	ctx := context.Background()
+	wo := h.pick(func(w *api.WorkOrder) bool {
+		who, _ := w.Assigned()
+		return w.Status == api.StatusAccepted && len(who) == 1
+	})
+	was, _ := wo.Assigned()
+	crew, known, err := h.store.Associates(ctx, wo.BranchId)
+	if err != nil || !known {
+		t.Fatalf("branch %d's people: %v", wo.BranchId, err)
+	}
+	var add []api.Associate
+	for _, a := range crew {
+		if a.Id != was[0].Id && len(add) < 2 {
+			add = append(add, a)
+		}
+	}
+	h.open(wo.WorkOrderId)
+	h.selectTab("Visit")
+	tab, _ := tabIn[*visitTab](h.desk.detail)
+	test.Tap(tab.crew.change)
+	h.flush()
+	dlg := h.win.Canvas().Overlays().Top()
+	if dlg == nil {
+		t.Fatal("Assign… opened nothing")
+	}
+	for _, a := range append(add, was[0]) {
+		test.Tap(checkIn(t, dlg, a.Name))
+	}
+	test.Tap(buttonIn(t, dlg, "Save"))
+	h.flush()
+	rows, err := h.store.UnfinishedOutbox(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range rows {
+		got = append(got, r.Summary)
+	}
+	want := []string{"Unassign " + was[0].Name, "Assign " + add[0].Name + " and " + add[1].Name}
+	if !slices.Equal(got, want) {
+		t.Fatalf("queued %q; want %q", got, want)
+	}
+	if text := tab.crew.who.Text; !strings.Contains(text, add[0].Name) || !strings.Contains(text, add[1].Name) || strings.Contains(text, was[0].Name) {
+		t.Errorf("the Visit tab says %q while queued", text)
+	}
+	h.send()
+	remote, err := h.eng.Client.GetWorkOrder(ctx, wo.WorkOrderId)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range add {
+		if on, _ := remote.AssignedTo(a.Id); !on {
+			t.Errorf("the service does not have %s on it", a.Name)
+		}
+	}
+	if on, _ := remote.AssignedTo(was[0].Id); on {
+		t.Errorf("the service still has %s on it", was[0].Name)
+	}
+}
+
+// Ticked rows are assigned together: one assignment naming them all.
+func TestBulkAssignFromTickedRows(t *testing.T) {
+	h := newHarness(t)
+	ctx := context.Background()
+	first := h.pick(func(w *api.WorkOrder) bool { return w.Status == api.StatusAccepted })
+	second := h.pick(func(w *api.WorkOrder) bool {
+		return w.Status == api.StatusAccepted && w.BranchId == first.BranchId && w.WorkOrderId != first.WorkOrderId
+	})
+	v := h.desk.list
+	v.selected[first.WorkOrderId], v.selected[second.WorkOrderId] = true, true
+	v.updateBulk()
+	if !v.assignBtn.Visible() || v.assignBtn.Text != "Assign 2…" {
+		t.Fatalf("the bulk button reads %q (shown %v)", v.assignBtn.Text, v.assignBtn.Visible())
+	}
+	test.Tap(v.assignBtn)
+	h.flush()
+	dlg := h.win.Canvas().Overlays().Top()
+	crew, _, _ := h.store.Associates(ctx, first.BranchId)
+	test.Tap(checkIn(t, dlg, crew[len(crew)-1].Name))
+	test.Tap(buttonIn(t, dlg, "Save"))
+	h.flush()
+	rows, _ := h.store.UnfinishedOutbox(ctx)
+	if len(rows) != 1 || rows[0].Kind != storage.KindAssign || !slices.Equal(rows[0].WorkOrderIds, []int64{min(first.WorkOrderId, second.WorkOrderId), max(first.WorkOrderId, second.WorkOrderId)}) {
+		t.Fatalf("queued %+v; want one assignment of both", rows)
+	}
+	if len(v.selected) != 0 {
+		t.Error("the rows stay ticked after the assignment was queued")
+	}
+}
+
+// pick is the first work order of the list matching ok.
+func (h *harness) pick(ok func(*api.WorkOrder) bool) *api.WorkOrder {
+	h.t.Helper()
+	for _, r := range h.rows() {
+		wo, err := h.store.WorkOrder(context.Background(), r.Id)
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		if ok(wo) {
+			return wo
+		}
+	}
+	h.t.Fatal("no work order of the demo fits")
+	return nil
+}
+
+// checkIn is the check box labelled text under o.
+func checkIn(t *testing.T, o fyne.CanvasObject, text string) *widget.Check {
+	t.Helper()
+	var found *widget.Check
+	walk(o, func(c fyne.CanvasObject) {
+		if x, ok := c.(*widget.Check); ok && x.Text == text {
+			found = x
+		}
+	})
+	if found == nil {
+		t.Fatalf("no %q check box", text)
+	}
+	return found
+}
