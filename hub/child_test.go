@@ -236,9 +236,6 @@ func (o *office) startHub(t testing.TB, cfg childConfig, limit time.Duration) *c
 		t.Fatalf("workdesk-hub serve did not say where it is reached: %v\n%s", lines, c.stderr)
 	}
 	hc := cfg.HTTP
-	if hc == nil {
-		hc = http.DefaultClient
-	}
 	ready := func() bool {
 		if cfg.Follower {
 			return get(hc, c.url+"/readyz") == "ready\n"
@@ -272,8 +269,12 @@ func childEnviron() []string {
 	return env
 }
 
-// get is the body of GET url, "" when it fails or is not a 200.
+// get is the body of GET url with hc (nil: http.DefaultClient), "" when
+// it fails or is not a 200.
 func get(hc *http.Client, url string) string {
+	if hc == nil {
+		hc = http.DefaultClient
+	}
 	resp, err := hc.Get(url)
 	if err != nil {
 		return ""
