@@ -4,6 +4,7 @@
 #   WorkOrderDesk-<version>-windows-amd64.exe and .zip  (fyne package + mingw-w64)
 #   workdesk-<version>-linux-amd64.tar.xz               (fyne package)
 #   workdesk_<version>_amd64.deb                        (nfpm, from the tarball's files)
+#   workdesk-hub_<version>_amd64.deb                    (the office hub's server package, packaging/hub/dist.sh)
 # The version is FyneApp.toml's. About 14 minutes on 2 cores the first time,
 # most of it the Windows cgo build; under 2 with Go's build cache warm.
 set -euo pipefail
@@ -66,6 +67,9 @@ deb=$out/workdesk_${version}_amd64.deb
 rm -f "$deb"
 WORKDESK_VERSION=$version WORKDESK_DEPENDS=$depends WORKDESK_TREE=$usr \
   "$bin/nfpm" package --config packaging/nfpm.yaml --packager deb --target "$deb"
+
+step "hub: workdesk-hub .deb (nfpm)"
+packaging/hub/dist.sh
 
 step "windows: fyne package (cgo with mingw-w64)"
 CC=x86_64-w64-mingw32-gcc CXX=x86_64-w64-mingw32-g++ GOARCH=amd64 fyne_package --target windows
