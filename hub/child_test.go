@@ -25,8 +25,12 @@ import (
 // hubBinDir holds the built binary; TestMain removes it.
 var hubBinDir string
 
-// hubBinary builds cmd/workdesk-hub once per test run.
+// hubBinary builds cmd/workdesk-hub once per test run, or is the one
+// WORKDESK_HUB_BIN names (tools/hub-mem.sh measures the shipped build).
 var hubBinary = sync.OnceValues(func() (string, error) {
+	if bin := os.Getenv("WORKDESK_HUB_BIN"); bin != "" {
+		return bin, nil
+	}
 	dir, err := os.MkdirTemp("", "workdesk-hub-bin-")
 	if err != nil {
 		return "", err
