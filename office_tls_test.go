@@ -29,7 +29,7 @@ func TestHubFlagRefusesAnUnencryptedHubUnlessAllowed(t *testing.T) {
 	s := &session{app: a, flags: guiFlags{dataDir: dir, hub: hub}, secrets: storage.NewSecrets()}
 	ctx := context.Background()
 	open := func() error {
-		b, _, err := s.openOffice(ctx, hub)
+		b, _, _, err := s.openOffice(ctx, hub)
 		if b != nil {
 			b.Close()
 		}

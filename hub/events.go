@@ -45,6 +45,7 @@ func (h *Hub) record(ctx context.Context, tx pgx.Tx, wr *write) error {
 			Header:      api.EventHeader{WorkOrderId: id, Action: wr.route.Event, ActionDate: now, MessageId: wr.messageId},
 			PerformedBy: Performer{Name: wr.person.Name},
 			Reread:      wr.reread[id],
+			Message:     messageOf(wr),
 		})
 		if err != nil {
 			return err

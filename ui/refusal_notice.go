@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"fyne.io/fyne/v2"
-
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -37,15 +35,15 @@ func (d *Desk) noticeRefusals() {
 func (d *Desk) announceRefusal(r storage.OutboxRow) {
 	where := d.workOrdersName(r.WorkOrderIds)
 	title, body := refusalNotification(r, where)
-	if !d.deps.NoDesktopNotifications {
-		d.app.SendNotification(fyne.NewNotification(title, body))
+	if n := d.notifier(); n != nil {
+		n.Notify(title, body, false)
 	}
 	d.status.alert(r.Id, where+": "+r.Summary+" was refused by the service. "+sentence(strings.TrimSpace(r.Error)))
 }
 
 // refusalNotification words the desktop notification of a refusal.
 func refusalNotification(r storage.OutboxRow, where string) (title, body string) {
-	return "Refused: " + r.Summary + " on " + where, sentence(strings.TrimSpace(r.Error))
+	return "Refused: " + r.Summary + " on " + where, Sentence(r.Error)
 }
 
 // workOrdersName names the work orders of an action by number.
