@@ -25,7 +25,7 @@ VERSION := $(shell sed -n 's/^Version *= *"\([^"]*\)".*/\1/p' FyneApp.toml)
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run test vet fmt-check unit smoke realwindow office-shot bench perf fuzz measure-startup measure-memory screenshot walkthrough dist windows-smoke deps-check print-version clean
+.PHONY: deps build run test vet fmt-check unit smoke realwindow office-shot bench perf fuzz measure-startup measure-memory screenshot walkthrough dist dist-hub hub-unit-check windows-smoke deps-check print-version clean
 
 deps:
 	@if command -v dpkg-query >/dev/null 2>&1; then \
@@ -174,6 +174,24 @@ walkthrough: deps
 dist: deps
 	@$(MAKE) --no-print-directory deps APT_PKGS="$(DIST_APT_PKGS)"
 	packaging/dist.sh
+
+# Only the office hub's server package, dist/workdesk-hub_<version>_amd64.deb:
+# the static workdesk-hub (no C compiler or Fyne needed), its systemd unit
+# and its example settings (packaging/hub/). Under a minute.
+dist-hub:
+	packaging/hub/dist.sh
+
+# The hub's systemd unit as systemd itself reads it: `systemd-analyze
+# verify` (also run by tools/dist_test.go when the machine has systemd) and
+# its security review (the exposure score, and what is left open and why:
+# the network, the ssl-cert group, binding port 443).
+hub-unit-check:
+	@command -v systemd-analyze >/dev/null || { echo "hub-unit-check: no systemd-analyze here (apt-get install systemd)"; exit 1; }
+	@dir=$$(mktemp -d) && trap 'rm -rf "$$dir"' EXIT && \
+	  CGO_ENABLED=0 $(GO) build -tags $(TAGS) -o "$$dir/workdesk-hub" ./cmd/workdesk-hub && \
+	  sed "s|^ExecStart=/usr/bin/workdesk-hub|ExecStart=$$dir/workdesk-hub|" packaging/hub/workdesk-hub.service >"$$dir/workdesk-hub.service" && \
+	  systemd-analyze verify "$$dir/workdesk-hub.service" && echo "systemd-analyze verify: no complaint" && \
+	  systemd-analyze security --offline=true --no-pager "$$dir/workdesk-hub.service"
 
 # The Windows exe, run for real under Wine in a throwaway prefix: its
 # --version, doctor against `workdesk sandbox` (this Linux binary, on

@@ -31,6 +31,7 @@ type guiFlags struct {
 	dataDir    string
 	demo       bool
 	hub        string
+	hubCA      string
 	dialect    sandbox.Dialect
 }
 
@@ -43,6 +44,7 @@ func parseGUIFlags(args []string) (guiFlags, error) {
 	fs.BoolVar(&f.demo, "demo", false, "run against the built-in sandbox even when a live connection is configured")
 	fs.StringVar(&f.replica, "replica", "", "browse the replica `FILE` offline, without connecting to any service")
 	fs.StringVar(&f.hub, "hub", "", "open office mode on the hub at `URL` (client id and secret from WORKDESK_CLIENT_ID / WORKDESK_CLIENT_SECRET or the saved settings)")
+	fs.StringVar(&f.hubCA, "hub-ca", "", "trust the office hub's certificate authority in PEM `FILE` (beside the system's), for a hub whose certificate no public authority signed")
 	fs.BoolVar(&f.probe, "startup-probe", false, "print the time from process start to the first frame, then quit (for measuring)")
 	dialect := fs.String("demo-dialect", "plain", "the demo's sandbox answers reads without a published schema with our guessed names (plain) or others (renamed)")
 	if err := fs.Parse(args); err != nil {

@@ -70,7 +70,8 @@ func TestHubCommandsEndToEnd(t *testing.T) {
 	}
 	var found []api.WorkOrder
 	deadline := time.Now().Add(15 * time.Second)
-	for len(found) == 0 && time.Now().Before(deadline) {
+	// The first sync stores the work orders a batch at a time: wait for all.
+	for len(found) < sb.WorkOrderCount() && time.Now().Before(deadline) {
 		found, err = desk.SearchWorkOrders(ctx, api.SearchParameters{})
 		if err != nil {
 			t.Fatal(err)

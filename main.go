@@ -43,7 +43,7 @@ func main() {
 
 const usage = `Work Order Desk
 
-  workdesk [--data-dir DIR] [--demo [--demo-dialect renamed]] [--hub URL] [--replica FILE] [--screenshot FILE [--window-size WxH]]
+  workdesk [--data-dir DIR] [--demo [--demo-dialect renamed]] [--hub URL [--hub-ca FILE]] [--replica FILE] [--screenshot FILE [--window-size WxH]]
       open the window; with no connection configured it runs against a
       built-in sandbox of the service (demo mode); --replica browses a
       replica offline
@@ -61,7 +61,8 @@ const usage = `Work Order Desk
       _CLIENT_SECRET set it also re-reads what each one touched
   workdesk hub serve|user ...
       the office hub: one receiver and one set of credentials for a whole
-      office, on PostgreSQL (run workdesk hub for details)
+      office, on PostgreSQL (run workdesk hub for details); a server runs
+      the same as workdesk-hub, its own binary and .deb
   workdesk --version
       print the version
 `

@@ -67,7 +67,7 @@ func (s *session) openOffice(ctx context.Context, hubURL string) (b *backend, no
 	var missing *missingSecret
 	switch {
 	case errors.Is(err, errNoOfficeLogin):
-		if err := ui.CheckHubURL(hubURL); err != nil {
+		if err := storage.CheckHubURL(hubURL, true); err != nil { // its form: the dialog asks about encryption
 			return nil, "", "", err
 		}
 		notice = "Not connected: to work on the office hub at " + hubURL + " enter the client id and secret the office gave you in Connect to office hub…."
@@ -83,7 +83,7 @@ func (s *session) openOffice(ctx context.Context, hubURL string) (b *backend, no
 			err = missing
 		}
 	case err == nil:
-		b, err = startOffice(ctx, s.flags.dataDir, hubURL, id, secret)
+		b, err = startOffice(ctx, s.flags.dataDir, hubURL, id, secret, s.hubTLS(hubURL))
 		if !fromEnv {
 			notice = s.sessionOnly()
 		}
@@ -99,10 +99,29 @@ func (s *session) openOffice(ctx context.Context, hubURL string) (b *backend, no
 	return b, notice, "", err
 }
 
+// hubTLS is how the window reaches the hub at hubURL: the office's CA
+// (--hub-ca, else the one saved in Connect to office hub…), and whether the
+// person allowed an unencrypted connection to that address.
+type hubTLS struct {
+	caFile           string
+	allowUnencrypted bool
+}
+
+func (s *session) hubTLS(hubURL string) hubTLS {
+	saved := ui.LoadOfficeSettings(s.app.Preferences())
+	t := hubTLS{caFile: saved.CAFile, allowUnencrypted: saved.AllowUnencrypted && saved.HubURL == strings.TrimRight(strings.TrimSpace(hubURL), "/")}
+	if s.flags.hubCA != "" {
+		t.caFile = s.flags.hubCA
+	}
+	return t
+}
+
 // officeReplica checks the hub's address and names the person's office
 // replica there (one per hub and client id, apart from Demo's and Live's).
 func officeReplica(dataDir, hubURL, clientID string) (hub, path string, err error) {
-	if err := ui.CheckHubURL(hubURL); err != nil {
+	// The replica is named whatever the address; connecting to it is
+	// refused over http:// across the network unless allowed (startOffice).
+	if err := storage.CheckHubURL(hubURL, true); err != nil {
 		return "", "", err
 	}
 	hub = strings.TrimRight(strings.TrimSpace(hubURL), "/")
@@ -113,13 +132,20 @@ func officeReplica(dataDir, hubURL, clientID string) (hub, path string, err erro
 // startOffice opens office mode: the desktop's client, sync and outbox go
 // to the hub with the person's own credentials, and events come from the
 // hub's stream. No receiver runs and no service secret is on the desktop.
-func startOffice(ctx context.Context, dataDir, hubURL, clientID, secret string) (*backend, error) {
+func startOffice(ctx context.Context, dataDir, hubURL, clientID, secret string, tls hubTLS) (*backend, error) {
 	hubURL, path, err := officeReplica(dataDir, hubURL, clientID)
 	if err != nil {
 		return nil, err
 	}
-	eng, err := storage.OpenEngine(ctx, path, storage.EngineOptions{Hub: true, Connection: api.Connection{
-		BaseURL: hubURL + "/", TokenURL: hubURL + "/oauth/token", ClientID: clientID, ClientSecret: secret}})
+	if err := storage.CheckHubURL(hubURL, tls.allowUnencrypted); err != nil {
+		return nil, err
+	}
+	hc, err := storage.HubHTTPClient(tls.caFile)
+	if err != nil {
+		return nil, err
+	}
+	eng, err := storage.OpenEngine(ctx, path, storage.EngineOptions{Hub: true, AllowUnencrypted: tls.allowUnencrypted, HTTPClient: hc,
+		Connection: api.Connection{BaseURL: hubURL + "/", TokenURL: hubURL + "/oauth/token", ClientID: clientID, ClientSecret: secret}})
 	if err != nil {
 		return nil, err
 	}

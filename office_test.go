@@ -32,7 +32,7 @@ func TestHubFlagOpensOfficeModeOnItsOwnReplica(t *testing.T) {
 	if _, _, _, err := s.officeCredentials(ctx); err == nil || !strings.Contains(err.Error(), "WORKDESK_CLIENT_ID") {
 		t.Fatalf("without credentials: %v, want a word on WORKDESK_CLIENT_ID", err)
 	}
-	if _, err := startOffice(ctx, dir, "hub.office.example", "hub-ana", "x"); err == nil || !strings.Contains(err.Error(), "https://") {
+	if _, err := startOffice(ctx, dir, "hub.office.example", "hub-ana", "x", hubTLS{}); err == nil || !strings.Contains(err.Error(), "https://") {
 		t.Fatalf("a hub address without a scheme: %v", err)
 	}
 
@@ -42,7 +42,7 @@ func TestHubFlagOpensOfficeModeOnItsOwnReplica(t *testing.T) {
 	if err != nil || id != "hub-ana" || secret != "not-the-service-secret" {
 		t.Fatalf("credentials from the environment: %q %q %v", id, secret, err)
 	}
-	b, err := startOffice(ctx, dir, hub, id, secret)
+	b, err := startOffice(ctx, dir, hub, id, secret, hubTLS{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,10 +20,11 @@ import (
 // held across the fetch, so waiters find the fresh token when they get it.
 // The deprecated refresh_token is ignored.
 type ClientCredentials struct {
-	cfg   clientcredentials.Config
-	hc    *http.Client
-	now   func() time.Time
-	early time.Duration
+	cfg    clientcredentials.Config
+	secret func() (string, error)
+	hc     *http.Client
+	now    func() time.Time
+	early  time.Duration
 
 	mu      sync.Mutex
 	token   string
@@ -36,9 +37,13 @@ type CredentialsConfig struct {
 	TokenURL     string
 	ClientID     string
 	ClientSecret string
-	HTTPClient   *http.Client     // for token requests; nil = a client with a 30 s timeout
-	Now          func() time.Time // nil = time.Now; tests move it
-	Early        time.Duration    // renew this long before expiry; 0 = one minute
+	// Secret, when set, gives the client secret before each token request
+	// instead of ClientSecret: a secret the customer regenerates reaches
+	// the next request (one an hour, and one after a 401) without a restart.
+	Secret     func() (string, error)
+	HTTPClient *http.Client     // for token requests; nil = a client with a 30 s timeout
+	Now        func() time.Time // nil = time.Now; tests move it
+	Early      time.Duration    // renew this long before expiry; 0 = one minute
 }
 
 func NewClientCredentials(c CredentialsConfig) *ClientCredentials {
@@ -56,7 +61,7 @@ func NewClientCredentials(c CredentialsConfig) *ClientCredentials {
 			ClientID: c.ClientID, ClientSecret: c.ClientSecret, TokenURL: c.TokenURL,
 			AuthStyle: oauth2.AuthStyleInParams,
 		},
-		hc: c.HTTPClient, now: c.Now, early: c.Early,
+		secret: c.Secret, hc: c.HTTPClient, now: c.Now, early: c.Early,
 	}
 }
 
@@ -66,6 +71,13 @@ func (s *ClientCredentials) Token(ctx context.Context) (string, error) {
 	defer s.mu.Unlock()
 	if s.token != "" && s.now().Add(s.early).Before(s.expires) {
 		return s.token, nil
+	}
+	if s.secret != nil {
+		secret, err := s.secret()
+		if err != nil {
+			return "", fmt.Errorf("reading the client secret: %w", err)
+		}
+		s.cfg.ClientSecret = secret
 	}
 	tok, err := s.cfg.Token(context.WithValue(ctx, oauth2.HTTPClient, s.hc))
 	s.fetches++

@@ -70,6 +70,7 @@ func BenchmarkNotificationTo1000StreamsOnTwoInstances(b *testing.B) {
 	o := newOffice(b, sandbox.Options{})
 	cfg := childConfig{CertPEM: o.info.CertPEM, SyncEvery: time.Minute}
 	childA, urlA := o.startChildWith(b, cfg, 2*time.Minute)
+	cfg.Follower = true // A syncs
 	childB, urlB := o.startChildWith(b, cfg, 2*time.Minute)
 	var streams []<-chan heardAt
 	for i, tok := range streamTokens(b, o, desktops) {

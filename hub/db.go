@@ -9,6 +9,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -46,8 +47,13 @@ func OpenDB(ctx context.Context, url string) (*DB, error) {
 	}
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
-		// pgx quotes the URL, password included, in its parse errors.
-		return nil, errors.New("hub: the database URL cannot be read (expected postgres://user@host/dbname)")
+		// pgx quotes the URL, password included, in its parse errors; a
+		// file it names (sslrootcert, sslcert, sslkey) holds no secret.
+		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+			return nil, fmt.Errorf("hub: the database URL names a file that cannot be read: %w", pe)
+		}
+		return nil, errors.New("hub: the database URL cannot be read (expected postgres://user:password@host/dbname, " +
+			"optionally ?sslmode=verify-full&sslrootcert=FILE; sslmode is disable, allow, prefer, require, verify-ca or verify-full)")
 	}
 	// pgxpool's own default is max(4, NumCPU): far too few for an office
 	// whose reads, sign-ins and streams share the main pool while the

@@ -1,17 +1,13 @@
 package hub
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -215,91 +211,4 @@ func checkRecorded(t *testing.T, o *office, answered []plannedWrite) {
 			t.Errorf("%s of %d, answered 200: %d audit rows and %d events, want one of each", w.name, w.workOrder, audits, events)
 		}
 	}
-}
-
-// killableChild is a hub instance in a process of its own.
-type killableChild struct {
-	cmd  *exec.Cmd
-	url  string
-	dead chan struct{} // closed once the process is gone
-}
-
-// kill ends the instance as `kill -9` would, and waits until it is gone.
-func (c *killableChild) kill() {
-	c.cmd.Process.Kill()
-	<-c.dead
-}
-
-// startKillable runs a hub instance in its own process serving l (the
-// parent keeps it open, so an instance started again takes its place and
-// connections made meanwhile wait), and returns once it is ready.
-func (o *office) startKillable(t *testing.T, l *net.TCPListener) *killableChild {
-	t.Helper()
-	cfg := childConfig{DB: o.url, Inherited: true, Service: api.Connection{BaseURL: o.info.BaseURL, TokenURL: o.info.TokenURL,
-		ClientID: o.info.ClientID, ClientSecret: o.info.ClientSecret}}
-	enc, _ := json.Marshal(cfg)
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"="+string(enc))
-	f, err := l.File()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close() // the child has its own
-	cmd.ExtraFiles = []*os.File{f}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stderr := &childLog{}
-	cmd.Stderr = stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	c := &killableChild{cmd: cmd, dead: make(chan struct{})}
-	ready := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(out)
-		if sc.Scan() {
-			ready <- sc.Text()
-		}
-		close(ready)
-		io.Copy(io.Discard, out)
-		cmd.Wait()
-		close(c.dead)
-	}()
-	t.Cleanup(func() { stdin.Close(); cmd.Process.Kill(); <-c.dead })
-	select {
-	case line := <-ready:
-		url, ok := strings.CutPrefix(line, "syncing ")
-		if !ok {
-			t.Fatalf("the child instance did not start: %s", stderr)
-		}
-		c.url = url
-	case <-time.After(60 * time.Second):
-		t.Fatalf("the child instance did not sync within 60 s: %s", stderr)
-	}
-	return c
-}
-
-// childLog is a child's stderr, written by exec's goroutine and read by
-// the test.
-type childLog struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *childLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *childLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

@@ -97,7 +97,7 @@ func TestHubExactlyOnceWhenKilled(t *testing.T) {
 	t.Parallel()
 	o := newOffice(t, sandbox.Options{NoMessageIdDedup: true})
 	sock := hubSocket(t)
-	var current atomic.Pointer[killableChild]
+	var current atomic.Pointer[child]
 	current.Store(o.startKillable(t, sock))
 	kills := make(chan struct{}, 16)
 	kill := func() {

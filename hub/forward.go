@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -78,6 +79,8 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 		serve.WriteError(w, bad, wr.messageId)
 		return
 	}
+	began, result := time.Now(), writeInDoubt
+	defer func() { h.metrics.wrote(result, time.Since(began)) }()
 	if wr.messageId == "" {
 		// The desktop always sends one; a caller that did not gets one made
 		// up, as the service does, so the audit and the event can name it.
@@ -96,20 +99,24 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 	err := h.forward(r, wr, wait)
 	switch {
 	case errors.Is(err, errSignedOut):
+		result = writeAbandoned
 		h.sec.note(secDisabledCall, clientFrom(r.Context()), person.Name+": a write that waited its turn")
 		serve.Denied(w, wr.messageId)
 		return
 	case errors.Is(err, errDesktopGone):
+		result = writeAbandoned
 		h.log.Info("a write was not sent: its desktop hung up first", "messageId", wr.messageId)
 		return
 	case err != nil && wr.tooLarge.Load():
+		result = writeAbandoned
 		w.Header().Set("Connection", "close")
 		serve.WriteError(w, uploadTooLarge(), wr.messageId)
 		return
 	case err != nil && wr.status == 0:
 		msg := unreachableMessage
+		result = writeUnreachable
 		if errors.Is(err, errWaitedTooLong) {
-			msg = busyMessage
+			msg, result = busyMessage, writeBusy
 			h.log.Warn("a write waited too long for its turn or a database connection", "err", err)
 			serve.WriteError(w, unavailable(msg), wr.messageId)
 		} else {
@@ -138,6 +145,16 @@ func (h *Hub) forwardWrite(w http.ResponseWriter, r *http.Request, p string, per
 		// the desktop's outbox retries, and the hub asks first.
 		h.unreachable(w, wr.messageId, wr.cut)
 		return
+	}
+	switch {
+	case wr.replayed:
+		result = writeRepeat
+	case wr.status < 300:
+		result = writeOK
+	case wr.status < 500:
+		result = writeRefused
+	default:
+		result = writeServiceError
 	}
 	if wr.retryAfter != "" {
 		w.Header().Set("Retry-After", wr.retryAfter)

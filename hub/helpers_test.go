@@ -31,9 +31,6 @@ var cluster *pgtest.Cluster
 
 func TestMain(m *testing.M) {
 	bcryptCost = bcrypt.MinCost
-	if os.Getenv(childEnv) != "" {
-		os.Exit(runChildInstance())
-	}
 	// The tests spend their time waiting on the network, PostgreSQL and
 	// their own fault timeouts far more than on a core: without -parallel,
 	// run more of them at once than go test's one per core (each holds
@@ -45,7 +42,11 @@ func TestMain(m *testing.M) {
 	if !given {
 		flag.Set("test.parallel", strconv.Itoa(min(16, max(8, 4*runtime.GOMAXPROCS(0)))))
 	}
-	os.Exit(pgtest.Main(m, &cluster))
+	code := pgtest.Main(m, &cluster)
+	if hubBinDir != "" {
+		os.RemoveAll(hubBinDir)
+	}
+	os.Exit(code)
 }
 
 // migratedTemplate is the database every test's is copied from: the hub's

@@ -23,6 +23,10 @@ type Options struct {
 	DB *DB
 	// Service is the company's connection: the only copy of its credentials.
 	Service api.Connection
+	// ClientSecret, when set, gives the service's client secret before
+	// each token request instead of Service.ClientSecret (a file re-read
+	// when the customer regenerates the secret).
+	ClientSecret func() (string, error)
 	// Verifier checks the service's notifications; nil = /notify refuses them.
 	Verifier *api.Verifier
 	Receiver api.ReceiverOptions
@@ -83,6 +87,9 @@ type Options struct {
 	// person's streams can be missed); 0 = DefaultStreamHeartbeat. The
 	// instances of one office use the same.
 	StreamHeartbeat time.Duration
+	// PrivateMetrics: GET /metrics is served by MetricsHandler on a
+	// listener of its own (`--metrics-addr`), not by Handler.
+	PrivateMetrics bool
 	// Now is the clock the sign-in rate limits refill by; nil = time.Now.
 	// Tests stop it, so the limits do not depend on the machine's speed.
 	Now    func() time.Time
@@ -104,6 +111,8 @@ type Hub struct {
 	syncPoke chan struct{}
 	leading  atomic.Bool
 	syncs    atomic.Int64
+	// lastSync and leadingSince (unix ns) date the sync lag metric.
+	lastSync, leadingSince atomic.Int64
 	// leadTries counts attempts to take the sync lock (tests wait on it).
 	leadTries atomic.Int64
 
@@ -124,6 +133,7 @@ type Hub struct {
 	waiting atomic.Int64
 	// fetches shares one fetch of a read among the desktops asking at once.
 	fetches singleflight.Group
+	metrics *metrics
 
 	// life ends when the hub closes: what is retried until PostgreSQL
 	// takes it gives up then.
@@ -142,7 +152,11 @@ func New(opts Options) (*Hub, error) {
 	if opts.DB == nil {
 		return nil, errors.New("hub: no database")
 	}
-	if m := opts.Service.Missing(); len(m) > 0 {
+	conn := opts.Service
+	if opts.ClientSecret != nil && conn.ClientSecret == "" {
+		conn.ClientSecret = "(read when needed)"
+	}
+	if m := conn.Missing(); len(m) > 0 {
 		return nil, errors.New("hub: the service's connection is missing: " + strings.Join(m, ", "))
 	}
 	if opts.HTTPClient == nil {
@@ -183,7 +197,7 @@ func New(opts Options) (*Hub, error) {
 	}
 	tokens := api.NewClientCredentials(api.CredentialsConfig{
 		TokenURL: opts.Service.TokenURL, ClientID: opts.Service.ClientID, ClientSecret: opts.Service.ClientSecret,
-		HTTPClient: opts.HTTPClient,
+		Secret: opts.ClientSecret, HTTPClient: opts.HTTPClient,
 	})
 	client, err := api.NewClient(opts.Service.BaseURL, opts.HTTPClient, tokens)
 	if err != nil {
@@ -200,6 +214,7 @@ func New(opts Options) (*Hub, error) {
 		uploads: make(chan struct{}, max(1, opts.DB.writes.Config().MaxConns/2)),
 	}
 	h.streams = newStreams(h)
+	h.metrics = newMetrics(h)
 	h.life, h.endLife = context.WithCancel(context.Background())
 	if opts.Verifier != nil {
 		ro := opts.Receiver
@@ -207,9 +222,18 @@ func New(opts Options) (*Hub, error) {
 		// (behind a trusted proxy, the one it names), before the token.
 		ro.CheckSource = false
 		ro.OnRejectRequest = func(r *http.Request, status int, reason string) {
+			h.metrics.notification(notificationRefused)
 			h.sec.note(secNotificationRefused, clientFrom(r.Context()), reason)
 		}
-		h.receiver = api.NewReceiver(opts.Verifier, h.handleNotification, ro)
+		h.receiver = api.NewReceiver(opts.Verifier, func(ctx context.Context, ev api.Event) error {
+			err := h.handleNotification(ctx, ev)
+			if err != nil {
+				h.metrics.notification(notificationFailed)
+			} else {
+				h.metrics.notification(notificationAccepted)
+			}
+			return err
+		}, ro)
 	}
 	return h, nil
 }

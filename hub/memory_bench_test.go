@@ -104,3 +104,46 @@ func BenchmarkHubMemory100k(b *testing.B) {
 	b.ReportMetric(peak, "peak-MB")
 	b.ReportMetric(now, "resident-MB")
 }
+
+// One workdesk-hub process as an office runs it (the demo's 72 work
+// orders): its resident memory once it has synced and serves nobody
+// (idle), then with 100 event streams open, one per person, each having
+// received a notification. tools/hub-mem.sh runs it on the shipped build.
+//
+//	go test -tags migrated_fynedo -run X -bench HubMemoryIdleAnd100Streams -benchtime 3x ./hub/
+func BenchmarkHubMemoryIdleAnd100Streams(b *testing.B) {
+	const streams = 100
+	o := newOffice(b, sandbox.Options{})
+	child, url := o.startChildWith(b, childConfig{CertPEM: o.info.CertPEM, SyncEvery: time.Minute}, 2*time.Minute)
+	pid := child.Process.Pid
+	_, idle := procMemory(b, pid)
+	var open []<-chan sseEvent
+	for _, tok := range streamTokens(b, o, streams) {
+		open = append(open, openStreamAt(b, url, tok, ""))
+	}
+	creds, err := o.db.AddPerson(context.Background(), "Ana Ruiz")
+	if err != nil {
+		b.Fatal(err)
+	}
+	found, err := desktopAt(b, url, creds).SearchWorkOrders(context.Background(), api.SearchParameters{})
+	if err != nil || len(found) == 0 {
+		b.Fatalf("search through the instance: %d work orders, %v", len(found), err)
+	}
+	for b.Loop() {
+		postNotificationAt(b, o, url, found[0].WorkOrderId)
+		for _, s := range open {
+			select {
+			case _, ok := <-s:
+				if !ok {
+					b.Fatal("a stream ended")
+				}
+			case <-time.After(10 * time.Second):
+				b.Fatal("a stream missed the notification")
+			}
+		}
+	}
+	peak, now := procMemory(b, pid)
+	b.ReportMetric(idle, "idle-resident-MB")
+	b.ReportMetric(now, "100-streams-resident-MB")
+	b.ReportMetric(peak, "peak-MB")
+}

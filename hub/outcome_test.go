@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -199,5 +200,44 @@ func TestHubAWriteThatNeverLeftIsNotInDoubt(t *testing.T) {
 	}
 	if n := posted.Load(); n != 1 {
 		t.Fatalf("the message reached the service %d times, want once", n)
+	}
+}
+
+// The events written after a backup are gone from a restored log, but
+// desktops saw them and resume after the newest: a stream resumed with
+// such an id still gets the first event after the restore.
+func TestStreamResumedAcrossARestoreGetsWhatFollows(t *testing.T) {
+	t.Parallel()
+	o := newOffice(t, sandbox.Options{})
+	a := o.start(nil)
+	_, creds := o.person(a, "Ana Ruiz")
+	id := newWorkOrder(t, o)
+	backup := cluster.Dump(t, o.url)
+	next := func(s <-chan sseEvent, what string) sseEvent {
+		t.Helper()
+		select {
+		case ev, ok := <-s:
+			if !ok {
+				t.Fatalf("%s: the stream ended", what)
+			}
+			return ev
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: no event within 10 s", what)
+		}
+		return sseEvent{}
+	}
+	seen := openStream(t, a, creds, "")
+	var last int64
+	for range 3 {
+		postNotificationAt(t, o, a.srv.URL, id)
+		last = max(last, next(seen, "before the restore").Id)
+	}
+	a.stop()
+
+	restored := o.startOn(cluster.Restore(t, backup), nil)
+	resumed := openStream(t, restored, creds, strconv.FormatInt(last, 10))
+	postNotificationAt(t, o, restored.srv.URL, id)
+	if ev := next(resumed, "the stream resumed after the restore"); ev.Id <= last {
+		t.Fatalf("after the restore an event came as id %d, not after the %d the desktop had", ev.Id, last)
 	}
 }

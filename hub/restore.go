@@ -27,6 +27,10 @@ import (
 // when offline that long.
 const RestoredCare = 24 * time.Hour
 
+// restoredEventIdGap is how far the event log's ids jump after a restore:
+// more events than an office's hub writes between a backup and a restore.
+const restoredEventIdGap = 1 << 32
+
 const (
 	keyIdentity     = "db_identity"
 	keyRestoredCare = "restored_care_until"
@@ -81,6 +85,14 @@ func (h *Hub) checkRestore(ctx context.Context) error {
 			if moved {
 				h.log.Warn("the database is not the one this office's hub last wrote to (restored from a backup?): "+
 					"writes it does not know are checked with the service before they are sent", "was", was, "now", id, "for", RestoredCare)
+			}
+			// Desktops saw events the restored log lacks, and resume
+			// after the newest of them: the log's ids continue far beyond
+			// any id given out before, or the first events after the
+			// restore would take ids those desktops think they have.
+			if _, err := tx.Exec(ctx, `SELECT setval(pg_get_serial_sequence('events', 'id'),
+				(SELECT coalesce(max(id), 0) FROM events) + $1)`, restoredEventIdGap); err != nil {
+				return err
 			}
 			until = time.Now().Add(RestoredCare)
 			if _, err := tx.Exec(ctx, `INSERT INTO sync_state (key, value) VALUES ($1, $2)

@@ -35,9 +35,28 @@ func (h *Hub) Handler() http.Handler {
 		case p == "/notify":
 			h.serveNotify(w, r, addr)
 			return
+		case p == "/healthz":
+			h.serveHealth(w, r)
+			return
+		case p == "/readyz" || p == "/metrics" && !h.opts.PrivateMetrics:
+			// Each asks the database or gathers every metric: counted as
+			// any other request that proves no one.
+			done, ok := h.anon.start(addr, h.opts.Now())
+			if !ok {
+				h.tooMany(w, r, addr, "health checks and metrics")
+				return
+			}
+			defer done()
+			if p == "/readyz" {
+				h.serveReady(w, r)
+			} else {
+				h.metricsHandler().ServeHTTP(w, r)
+			}
+			return
 		case p == "/oauth/token":
 			done, ok := h.anon.start(addr, h.opts.Now())
 			if !ok {
+				h.metrics.signInRefused(signInRateLimited)
 				h.tooMany(w, r, addr, "sign-ins")
 				return
 			}
@@ -100,10 +119,12 @@ func (h *Hub) tooMany(w http.ResponseWriter, r *http.Request, addr netip.Addr, w
 // unauthenticated requests unless their token verifies.
 func (h *Hub) serveNotify(w http.ResponseWriter, r *http.Request, addr netip.Addr) {
 	if h.receiver == nil {
+		h.metrics.notification(notificationRefused)
 		http.Error(w, "this hub was started without the service's certificate (--cert)", http.StatusServiceUnavailable)
 		return
 	}
 	if len(h.opts.NotifyFrom) > 0 && !trusted(h.opts.NotifyFrom, addr) {
+		h.metrics.notification(notificationRefused)
 		h.sec.note(secNotificationRefused, addr, "outside the source range the office allows (--notify-from)")
 		w.Header().Set("Connection", "close")
 		http.Error(w, http.StatusText(http.StatusForbidden), http.StatusForbidden)
@@ -112,6 +133,7 @@ func (h *Hub) serveNotify(w http.ResponseWriter, r *http.Request, addr netip.Add
 	if _, err := h.opts.Verifier.Verify(r.Header.Get("Authorization")); err != nil {
 		done, ok := h.anon.start(addr, h.opts.Now())
 		if !ok {
+			h.metrics.notification(notificationRefused)
 			h.tooMany(w, r, addr, "notifications whose token does not verify")
 			return
 		}
@@ -158,10 +180,12 @@ func (h *Hub) authorize(w http.ResponseWriter, r *http.Request, addr netip.Addr)
 func (h *Hub) serveToken(w http.ResponseWriter, r *http.Request, addr netip.Addr) {
 	id, secret, ok := serve.TokenRequest(w, r)
 	if !ok {
+		h.metrics.signInRefused(signInMalformed)
 		h.sec.note(secSignInRefused, addr, "not a sign-in form")
 		return
 	}
 	if ok, wait := h.signIns.allow(keyOf(addr), id, h.opts.Now()); !ok {
+		h.metrics.signInRefused(signInRateLimited)
 		h.sec.note(secRateLimited, addr, "sign-ins")
 		secs := int(math.Ceil(wait.Seconds()))
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
@@ -180,6 +204,7 @@ func (h *Hub) serveToken(w http.ResponseWriter, r *http.Request, addr netip.Addr
 		h.sec.note(secDisabledCall, addr, "sign-in as "+id)
 	}
 	if errors.Is(err, ErrBadCredentials) {
+		h.metrics.signInRefused(signInBadCredentials)
 		h.sec.note(secSignInRefused, addr, "unknown client or wrong secret")
 		serve.OAuthError(w, http.StatusUnauthorized, "invalid_client", "unknown client or wrong secret")
 		return

@@ -190,7 +190,15 @@ func (s *streams) subscribe(person int64) (chan storedEvent, *subscriber, int64)
 	return ch, sub, s.last
 }
 
-// endPerson ends the streams of a person whose account was just disabled.
+// open counts the streams this instance serves.
+func (s *streams) open() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.subs)
+}
+
+// endPerson ends the streams of a person whose account was just disabled,
+// or given a new secret.
 func (s *streams) endPerson(id int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

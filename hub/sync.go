@@ -39,7 +39,9 @@ func (h *Hub) leaderLoop(ctx context.Context) {
 		}
 		wait := h.opts.LeaderPoll
 		if conn != nil {
-			h.leading.Store(true)
+			if !h.leading.Swap(true) {
+				h.leadingSince.Store(time.Now().UnixNano())
+			}
 			if err := h.SyncNow(ctx); err != nil && ctx.Err() == nil {
 				h.log.Warn("sync failed", "err", err)
 			}
@@ -163,6 +165,7 @@ func (h *Hub) SyncNow(ctx context.Context) error {
 	} else {
 		h.refreshAll(ctx, due)
 	}
+	h.lastSync.Store(time.Now().UnixNano())
 	h.syncs.Add(1)
 	if !newest.After(since) {
 		return nil

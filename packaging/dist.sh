@@ -4,11 +4,12 @@
 #   WorkOrderDesk-<version>-windows-amd64.exe and .zip  (fyne package + mingw-w64)
 #   workdesk-<version>-linux-amd64.tar.xz               (fyne package)
 #   workdesk_<version>_amd64.deb                        (nfpm, from the tarball's files)
+#   workdesk-hub_<version>_amd64.deb                    (the office hub's server package, packaging/hub/dist.sh)
 # The version is FyneApp.toml's. About 14 minutes on 2 cores the first time,
 # most of it the Windows cgo build; under 2 with Go's build cache warm.
 #
 #   packaging/dist.sh [all|linux|windows]
-# builds everything (the default), only the tarball and the .deb, or only
+# builds everything (the default), only the tarball and the .debs, or only
 # the Windows exe and zip (what `make windows-smoke` runs).
 set -euo pipefail
 
@@ -81,6 +82,11 @@ linux_packages() {
     "$bin/nfpm" package --config packaging/nfpm.yaml --packager deb --target "$deb"
 }
 
+hub_package() {
+  step "hub: workdesk-hub .deb (nfpm)"
+  packaging/hub/dist.sh
+}
+
 windows_package() {
   step "windows: fyne package (cgo with mingw-w64)"
   CC=x86_64-w64-mingw32-gcc CXX=x86_64-w64-mingw32-g++ GOARCH=amd64 fyne_package --target windows
@@ -91,8 +97,8 @@ windows_package() {
 }
 
 case $what in
-  all) linux_packages; windows_package ;;
-  linux) linux_packages ;;
+  all) linux_packages; hub_package; windows_package ;;
+  linux) linux_packages; hub_package ;;
   windows) windows_package ;;
 esac
 

@@ -63,6 +63,10 @@ type EngineOptions struct {
 	// Hub: the connection is an office hub. The engine holds its event
 	// stream (GET /api/hub/events) instead of running a receiver.
 	Hub bool
+	// AllowUnencrypted lets Hub use an http:// address that is not on
+	// this computer (see CheckHubURL); HTTPClient trusts the hub's
+	// certificate authority (HubHTTPClient).
+	AllowUnencrypted bool
 	// StreamBackoff is the wait before the attempt-th reconnection of the
 	// stream; nil = DefaultBackoff.
 	StreamBackoff func(attempt int) time.Duration
@@ -89,6 +93,12 @@ func OpenEngine(ctx context.Context, path string, opts EngineOptions) (*Engine, 
 	conn := opts.Connection
 	if conn.BaseURL == "" {
 		return e, nil
+	}
+	if opts.Hub {
+		if err := CheckHubURL(conn.BaseURL, opts.AllowUnencrypted); err != nil {
+			store.Close()
+			return nil, err
+		}
 	}
 	hc, tokenHC := opts.HTTPClient, opts.HTTPClient
 	var transport http.RoundTripper

@@ -6,6 +6,7 @@ package tools
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -98,5 +99,130 @@ func TestNfpmConfigBuildsTheDebOfFyneAppsVersion(t *testing.T) {
 	}
 	if got, want := deb.ConventionalFileName(info), "workdesk_"+app.Details.Version+"_amd64.deb"; got != want {
 		t.Errorf("nfpm names it %s, dist.sh and the README say %s", got, want)
+	}
+}
+
+// The office hub's .deb, as packaging/hub/dist.sh builds it: FyneApp.toml's
+// version, the binary, the unit where systemd looks for it, the example
+// settings kept across upgrades and readable by root alone (nothing in the
+// package is a secret; the admin's own files are never in it), and the
+// ssl-cert group the unit reads TLS keys with.
+func TestHubNfpmConfigBuildsTheServerPackage(t *testing.T) {
+	var app fyneApp
+	if _, err := toml.DecodeFile("../FyneApp.toml", &app); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "workdesk-hub")
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	hubDir, err := filepath.Abs("../packaging/hub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"WORKDESK_VERSION": app.Details.Version, "WORKDESK_HUB_BIN": bin, "WORKDESK_HUB_DIR": hubDir}
+	cfg, err := nfpm.ParseFileWithEnvMapping("../packaging/hub/nfpm.yaml", func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatalf("packaging/hub/nfpm.yaml: %v", err)
+	}
+	info, err := cfg.Get("deb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	info = nfpm.WithDefaults(info)
+	// The maintainer scripts' paths are relative to the checkout's root,
+	// where dist.sh runs nfpm.
+	t.Chdir("..")
+	if err := nfpm.PrepareForPackager(info, "deb"); err != nil {
+		t.Fatalf("packaging/hub/nfpm.yaml: %v", err)
+	}
+	if info.Version != app.Details.Version {
+		t.Errorf("the .deb is version %q, FyneApp.toml says %q", info.Version, app.Details.Version)
+	}
+	if !slices.Contains(info.Depends, "ssl-cert") {
+		t.Errorf("the .deb depends on %v: the unit's SupplementaryGroups=ssl-cert needs the group", info.Depends)
+	}
+	type file struct {
+		typ  string
+		mode os.FileMode
+	}
+	installed := map[string]file{}
+	for _, c := range info.Contents {
+		installed[c.Destination] = file{c.Type, c.FileInfo.Mode}
+	}
+	for dst, want := range map[string]file{
+		"/usr/bin/workdesk-hub":                        {"file", 0o755},
+		"/usr/lib/systemd/system/workdesk-hub.service": {"file", 0o644},
+		"/etc/workdesk-hub/hub.env":                    {"config|noreplace", 0o640},
+	} {
+		got, ok := installed[dst]
+		if !ok {
+			t.Errorf("the .deb does not install %s (it installs %v)", dst, installed)
+			continue
+		}
+		if got.typ == "" {
+			got.typ = "file"
+		}
+		if got.typ != want.typ || got.mode.Perm() != want.mode {
+			t.Errorf("%s is installed as %s, mode %o; want %s, mode %o", dst, got.typ, got.mode.Perm(), want.typ, want.mode)
+		}
+	}
+	for dst := range installed {
+		if strings.Contains(dst, "secret") || strings.HasSuffix(dst, "/db") || strings.HasSuffix(dst, ".key") {
+			t.Errorf("the .deb installs %s: secrets are the admin's own files, never the package's", dst)
+		}
+	}
+	for _, script := range []string{info.Scripts.PostInstall, info.Scripts.PreRemove, info.Scripts.PostRemove} {
+		if script == "" {
+			t.Errorf("the .deb lacks a maintainer script: %+v", info.Scripts)
+		}
+	}
+
+	deb, err := nfpm.Get("deb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := deb.Package(info, &out); err != nil {
+		t.Fatalf("building the .deb: %v", err)
+	}
+	if got, want := deb.ConventionalFileName(info), "workdesk-hub_"+app.Details.Version+"_amd64.deb"; got != want {
+		t.Errorf("nfpm names it %s, dist.sh and the README say %s", got, want)
+	}
+}
+
+// systemd accepts the hub's unit (`systemd-analyze verify`: every
+// directive known and well-formed), with the hardening the README promises.
+// The binary it starts is this test's own (verify only checks that it is an
+// executable); the package test above puts the real one at
+// /usr/bin/workdesk-hub.
+func TestHubUnitVerifies(t *testing.T) {
+	unit, err := os.ReadFile("../packaging/hub/workdesk-hub.service")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"DynamicUser=yes", "ProtectSystem=strict", "NoNewPrivileges=yes", "Restart=on-failure",
+		"LoadCredential=client-secret:/etc/workdesk-hub/client-secret", "LoadCredential=db:/etc/workdesk-hub/db",
+		"ExecStart=/usr/bin/workdesk-hub serve"} {
+		if !slices.Contains(strings.Split(string(unit), "\n"), want) {
+			t.Errorf("the unit lacks the line %q", want)
+		}
+	}
+	analyze, err := exec.LookPath("systemd-analyze")
+	if err != nil {
+		t.Skip("no systemd-analyze here (apt-get install systemd): the unit is not verified")
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "workdesk-hub.service")
+	body := strings.Replace(string(unit), "ExecStart=/usr/bin/workdesk-hub ", "ExecStart="+self+" ", 1)
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(analyze, "verify", p).CombinedOutput()
+	if err != nil || len(bytes.TrimSpace(out)) > 0 {
+		t.Errorf("systemd-analyze verify: %v\n%s", err, out)
 	}
 }

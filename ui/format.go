@@ -34,10 +34,6 @@ func localTime(t time.Time) string {
 	return t.In(time.Local).Format(dayLayout + " " + clockLayout)
 }
 
-// DateTimeText is localTime for the command line (workdesk hub user list),
-// so a person reads dates one way there too.
-func DateTimeText(t time.Time) string { return localTime(t) }
-
 // dayText shows the local day of t.
 func dayText(t time.Time) string {
 	if t.IsZero() {

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -25,6 +24,12 @@ type OfficeSettings struct {
 	// InUse: the person last used office mode, so the next start opens it
 	// again (SetOfficeInUse).
 	InUse bool
+	// AllowUnencrypted: the person allowed an http:// HubURL that is not
+	// on this computer (storage.CheckHubURL).
+	AllowUnencrypted bool
+	// CAFile is the office's certificate authority (PEM), trusted beside
+	// the system's for the hub's certificate; "" = the system's alone.
+	CAFile string
 }
 
 // Preference keys of the office connection (no secret: plain JSON).
@@ -32,18 +37,23 @@ const (
 	prefHubURL       = "office.hub_url"
 	prefHubClientID  = "office.client_id"
 	prefOfficeInUse  = "office.in_use"
+	prefUnencrypted  = "office.allow_unencrypted"
+	prefHubCA        = "office.ca_file"
 	officeModePrefix = "Office · "
 )
 
 // LoadOfficeSettings reads the office connection from the app preferences.
 func LoadOfficeSettings(p fyne.Preferences) OfficeSettings {
-	return OfficeSettings{HubURL: p.String(prefHubURL), ClientID: p.String(prefHubClientID), InUse: p.Bool(prefOfficeInUse)}
+	return OfficeSettings{HubURL: p.String(prefHubURL), ClientID: p.String(prefHubClientID), InUse: p.Bool(prefOfficeInUse),
+		AllowUnencrypted: p.Bool(prefUnencrypted), CAFile: p.String(prefHubCA)}
 }
 
 // Save keeps the office hub and client id in the app preferences.
 func (s OfficeSettings) Save(p fyne.Preferences) {
 	p.SetString(prefHubURL, s.HubURL)
 	p.SetString(prefHubClientID, s.ClientID)
+	p.SetBool(prefUnencrypted, s.AllowUnencrypted)
+	p.SetString(prefHubCA, s.CAFile)
 }
 
 // SetOfficeInUse remembers whether the person is in office mode: the next
@@ -52,20 +62,14 @@ func SetOfficeInUse(p fyne.Preferences, on bool) {
 	p.SetBool(prefOfficeInUse, on)
 }
 
-// CheckHubURL says in plain words what is wrong with a hub address.
-func CheckHubURL(raw string) error {
-	u, err := url.Parse(strings.TrimSpace(raw))
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("the hub's address must start with https:// (or http://) and name a host, e.g. https://hub.office.example")
-	}
-	return nil
-}
-
 // officeMode is the status bar's first words in office mode.
 func officeMode(service, person string) string {
 	mode := officeModePrefix + hostOf(service)
 	if person != "" {
 		mode += " · " + person
+	}
+	if storage.HubUnencrypted(service) {
+		mode += " · unencrypted"
 	}
 	return mode
 }
@@ -90,6 +94,11 @@ func (d *Desk) showConnectOffice() {
 	kept := widget.NewLabel("")
 	kept.Wrapping = fyne.TextWrapWord
 	d.describeSavedSecret(&secret.Entry, saved.ClientID, kept)
+	plain := widget.NewCheck("Allow an unencrypted connection (http://)", nil)
+	plain.SetChecked(saved.AllowUnencrypted)
+	ca := newEscEntry()
+	ca.SetPlaceHolder("optional: the office's CA certificate file (PEM)")
+	ca.SetText(saved.CAFile)
 	problem := widget.NewLabel("")
 	problem.Importance = widget.DangerImportance
 	problem.Wrapping = fyne.TextWrapWord
@@ -98,6 +107,8 @@ func (d *Desk) showConnectOffice() {
 		widget.NewFormItem("Hub address", hub),
 		widget.NewFormItem("Your client id", id),
 		widget.NewFormItem("Your client secret", secret),
+		widget.NewFormItem("Office CA file", ca),
+		widget.NewFormItem("", plain),
 	)
 	var dlg dialog.Dialog
 	var connect *widget.Button
@@ -106,10 +117,11 @@ func (d *Desk) showConnectOffice() {
 		problem.Show()
 	}
 	connect = widget.NewButton("Connect", func() {
-		s := OfficeSettings{HubURL: strings.TrimRight(strings.TrimSpace(hub.Text), "/"), ClientID: strings.TrimSpace(id.Text)}
+		s := OfficeSettings{HubURL: strings.TrimRight(strings.TrimSpace(hub.Text), "/"), ClientID: strings.TrimSpace(id.Text),
+			AllowUnencrypted: plain.Checked, CAFile: strings.TrimSpace(ca.Text)}
 		switch {
-		case CheckHubURL(s.HubURL) != nil:
-			say(CheckHubURL(s.HubURL))
+		case storage.CheckHubURL(s.HubURL, s.AllowUnencrypted) != nil:
+			say(storage.CheckHubURL(s.HubURL, s.AllowUnencrypted))
 			return
 		case s.ClientID == "":
 			say(fmt.Errorf("enter the client id the office gave you"))

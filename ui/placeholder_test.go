@@ -83,7 +83,7 @@ func TestPlaceholdersAreExamplesTheFormTakes(t *testing.T) {
 		if ex, ok := example(p); ok && strings.HasPrefix(ex, "http") {
 			hubs++
 			exampleURL(t, ex)
-			if err := CheckHubURL(ex); err != nil {
+			if err := storage.CheckHubURL(ex, false); err != nil {
 				t.Errorf("the hub example %q is refused: %v", ex, err)
 			}
 		}

@@ -1,0 +1,142 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Nothing secret needs to be on a command line, where anyone who lists
+// processes reads it: the database URL (which may hold a password) and the
+// service's client secret come from files, from systemd's credentials
+// (LoadCredential=, in $CREDENTIALS_DIRECTORY) or from the environment.
+// The order: the command line, then the credential, then the environment.
+const (
+	credentialDB     = "db"
+	credentialSecret = "client-secret"
+)
+
+// credential is the path of systemd's credential name, when the service
+// was given one.
+func credential(name string) (string, bool) {
+	dir := os.Getenv("CREDENTIALS_DIRECTORY")
+	if dir == "" {
+		return "", false
+	}
+	p := filepath.Join(dir, name)
+	if _, err := os.Stat(p); err != nil {
+		return "", false
+	}
+	return p, true
+}
+
+// dbFlags are where the database URL comes from.
+type dbFlags struct{ url, file *string }
+
+func addDBFlags(fs *flag.FlagSet) dbFlags {
+	return dbFlags{
+		url:  fs.String("db", "", "PostgreSQL `URL`, e.g. postgres://workdesk@/workdesk?host=/run/postgresql (shown to anyone who lists processes: prefer --db-file)"),
+		file: fs.String("db-file", "", "read the PostgreSQL URL from `FILE` (or systemd's credential \"db\")"),
+	}
+}
+
+// url is the database URL: --db-file or --db as given on the command
+// line, else the credential "db", else WORKDESK_DB_FILE, WORKDESK_DB or
+// DATABASE_URL.
+func (d dbFlags) resolve(given map[string]bool) (string, error) {
+	switch {
+	case given["db"] && given["db-file"]:
+		return "", errors.New("give the database as --db or --db-file, not both")
+	case given["db-file"]:
+		return readSecretFile(*d.file, "the database URL")
+	case given["db"]:
+		return *d.url, nil
+	}
+	if p, ok := credential(credentialDB); ok {
+		return readSecretFile(p, "the database URL")
+	}
+	if *d.file != "" {
+		return readSecretFile(*d.file, "the database URL")
+	}
+	if *d.url != "" {
+		return *d.url, nil
+	}
+	if u := os.Getenv("DATABASE_URL"); u != "" {
+		return u, nil
+	}
+	return "", errors.New("no database given: --db-file FILE, systemd's credential \"db\", or WORKDESK_DB")
+}
+
+// readSecretFile reads a file holding one secret value; surrounding
+// whitespace (the newline an editor adds) is not part of it.
+func readSecretFile(path, what string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("reading %s: %w", what, err)
+	}
+	v := strings.TrimSpace(string(b))
+	if v == "" {
+		return "", fmt.Errorf("reading %s: %s is empty", what, path)
+	}
+	return v, nil
+}
+
+// secretSource is the service's client secret: --client-secret-file, else
+// the credential "client-secret", else WORKDESK_CLIENT_SECRET_FILE, else
+// WORKDESK_CLIENT_SECRET. A file is re-read when it changes; nil when
+// none is given.
+func secretSource(fileFlag string, given bool) (func() (string, error), error) {
+	path := fileFlag
+	if !given {
+		if p, ok := credential(credentialSecret); ok {
+			path = p
+		}
+	}
+	if path == "" {
+		v := os.Getenv("WORKDESK_CLIENT_SECRET")
+		if v == "" {
+			return nil, nil
+		}
+		return func() (string, error) { return v, nil }, nil
+	}
+	f := &fileSecret{path: path}
+	if _, err := f.get(); err != nil {
+		return nil, err
+	}
+	return f.get, nil
+}
+
+// fileSecret is a secret kept in a file and read again whenever the file
+// changes (its time or size), so a secret the customer regenerates is
+// used without a restart.
+type fileSecret struct {
+	path string
+
+	mu    sync.Mutex
+	mod   time.Time
+	size  int64
+	value string
+}
+
+func (f *fileSecret) get() (string, error) {
+	st, err := os.Stat(f.path)
+	if err != nil {
+		return "", fmt.Errorf("reading the client secret: %w", err)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.value != "" && st.ModTime().Equal(f.mod) && st.Size() == f.size {
+		return f.value, nil
+	}
+	v, err := readSecretFile(f.path, "the client secret")
+	if err != nil {
+		return "", err
+	}
+	f.value, f.mod, f.size = v, st.ModTime(), st.Size()
+	return v, nil
+}

@@ -1,0 +1,88 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+	"github.com/zalando/go-keyring"
+
+	"github.com/workorderdesk/workdesk/storage"
+)
+
+// checkIn finds a check box by its text under o.
+func checkIn(t *testing.T, o fyne.CanvasObject, text string) *widget.Check {
+	t.Helper()
+	var found *widget.Check
+	walk(o, func(c fyne.CanvasObject) {
+		if ch, ok := c.(*widget.Check); ok && ch.Text == text && found == nil {
+			found = ch
+		}
+	})
+	if found == nil {
+		t.Fatalf("no %q check box", text)
+	}
+	return found
+}
+
+// Connect to office hub… refuses an http:// hub across the network, saying
+// it would be unencrypted, until the person ticks "Allow an unencrypted
+// connection"; the choice and the office's CA file are saved with the hub.
+func TestConnectToOfficeHubRefusesUnencryptedUnlessAllowed(t *testing.T) {
+	keyring.MockInit()
+	h := newHarness(t)
+	h.desk.deps.Secrets = storage.NewSecrets()
+	var got *OfficeSettings
+	h.desk.deps.ConnectOffice = func(s OfficeSettings, secret string) error {
+		got = &s
+		s.Save(h.desk.app.Preferences())
+		return nil
+	}
+	h.win.SetMainMenu(h.desk.mainMenu())
+	h.menuItem("Connect to office hub…").Action()
+	h.flush()
+	dlg := h.win.Canvas().Overlays().Top()
+	test.Type(formEntry(t, dlg, "Hub address"), "http://10.0.0.5:8095")
+	test.Type(formEntry(t, dlg, "Your client id"), "bo")
+	test.Type(formEntry(t, dlg, "Your client secret"), "s3cret")
+	test.Type(formEntry(t, dlg, "Office CA file"), "/etc/office-ca.pem")
+	test.Tap(buttonIn(t, dlg, "Connect"))
+	h.flush()
+	if got != nil || !strings.Contains(h.overlayText(), "unencrypted") {
+		t.Fatalf("an http:// hub across the network: connected with %+v; the dialog says %q", got, h.overlayText())
+	}
+	test.Tap(checkIn(t, dlg, "Allow an unencrypted connection (http://)"))
+	test.Tap(buttonIn(t, dlg, "Connect"))
+	h.flush()
+	if got == nil || got.HubURL != "http://10.0.0.5:8095" || !got.AllowUnencrypted || got.CAFile != "/etc/office-ca.pem" {
+		t.Fatalf("with the box ticked: connected with %+v", got)
+	}
+	saved := LoadOfficeSettings(h.desk.app.Preferences())
+	if !saved.AllowUnencrypted || saved.CAFile != "/etc/office-ca.pem" {
+		t.Fatalf("saved %+v", saved)
+	}
+	// Opened again, the dialog shows the choice made.
+	h.menuItem("Connect to office hub…").Action()
+	h.flush()
+	dlg = h.win.Canvas().Overlays().Top()
+	if !checkIn(t, dlg, "Allow an unencrypted connection (http://)").Checked || formEntry(t, dlg, "Office CA file").Text != "/etc/office-ca.pem" {
+		t.Fatal("the dialog forgot the choices saved")
+	}
+}
+
+// The status bar says an office connection is unencrypted, and only then.
+func TestStatusBarSaysTheHubConnectionIsUnencrypted(t *testing.T) {
+	t.Parallel()
+	for service, want := range map[string]bool{
+		"http://10.0.0.5:8095/":        true,
+		"https://hub.office.example/":  false,
+		"http://127.0.0.1:8095/":       false,
+		"http://hub.office.example/x/": true,
+	} {
+		if got := strings.Contains(officeMode(service, "Ana Ruiz"), "unencrypted"); got != want {
+			t.Errorf("office mode on %s reads %q", service, officeMode(service, "Ana Ruiz"))
+		}
+	}
+}
