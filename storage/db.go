@@ -64,6 +64,17 @@ type Store struct {
 	sortIndexes sync.Map // Column → true: its on-demand sort index exists (see ensureSortIndex)
 }
 
+// The writer's page cache, in KiB as cache_size takes it (negative), and
+// what it is during a bulk write (deferFTS to resumeFTS). A bulk write
+// appends every page once and never reads it again (readers have their
+// own connections): a big cache only kept them all, each a fresh
+// allocation, which cost a first sync of 10,000 work orders about 20 ms of
+// CPU; a small one recycles the pages it has written out.
+const (
+	writerCacheKiB = -32768
+	bulkCacheKiB   = -4096
+)
+
 // Open opens (creating if needed) the replica at path, applies pending schema
 // migrations and returns the Store. Files to upload are spooled in a folder
 // named after the database (PATH-spool), so replicas sharing a folder never
@@ -96,7 +107,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	// send because the OS has it even if the process dies.
 	writerDSN := dsn(abs, "_txlock=immediate",
 		"_pragma=busy_timeout(10000)", "_pragma=journal_mode(WAL)", "_pragma=synchronous(NORMAL)",
-		"_pragma=foreign_keys(1)", "_pragma=cache_size(-32768)", "_pragma=temp_store(MEMORY)",
+		"_pragma=foreign_keys(1)", fmt.Sprintf("_pragma=cache_size(%d)", writerCacheKiB), "_pragma=temp_store(MEMORY)",
 		// Checkpoint every ~32 MB of WAL rather than 4 MB: a first sync then
 		// copies pages into the database a few times instead of dozens.
 		"_pragma=wal_autocheckpoint(8192)")

@@ -112,7 +112,18 @@ func (s *Store) deferFTS(ctx context.Context) (fresh bool, err error) {
 		}
 		return setAutomerge(ctx, tx, bulkAutomerge)
 	})
+	if err == nil {
+		err = setWriterCache(ctx, s.w, bulkCacheKiB)
+	}
 	return fresh, err
+}
+
+// setWriterCache sets the page cache of the writer's one connection.
+func setWriterCache(ctx context.Context, w *sql.DB, kib int) error {
+	if _, err := w.ExecContext(ctx, fmt.Sprintf("PRAGMA cache_size = %d", kib)); err != nil {
+		return fmt.Errorf("storage: sizing the page cache: %w", err)
+	}
+	return nil
 }
 
 // FTS5 merges the index's segments once automerge of them share a level.
@@ -186,5 +197,5 @@ func (s *Store) resumeFTS(ctx context.Context, rebuild bool) error {
 	if err != nil {
 		return fmt.Errorf("storage: rebuilding the search index: %w", err)
 	}
-	return nil
+	return setWriterCache(ctx, s.w, writerCacheKiB)
 }

@@ -16,8 +16,8 @@ import (
 // what was written since the last one. Until it is ready, and for what it
 // cannot answer, searches go to FTS5 as before.
 
-// searchChangesKept is how many search_changes entries putRows keeps: an
-// index that fell further behind is built again.
+// searchChangesKept is how many search_changes entries logSearchChanges
+// keeps: an index that fell further behind is built again.
 const searchChangesKept = 100_000
 
 // searchCatchUp is the most changes a search applies before answering; an
@@ -25,13 +25,9 @@ const searchChangesKept = 100_000
 const searchCatchUp = 5_000
 
 // logSearchChanges records, inside the transaction writing them, that the
-// work orders of rows (workOrderArgs, id first) were written.
-func logSearchChanges(ctx context.Context, tx *sql.Tx, rows [][]any) error {
-	ids := make([]int64, len(rows))
-	for i, r := range rows {
-		ids[i] = r[0].(int64)
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO search_changes(id) SELECT value FROM json_each(?)`, idsJSON(ids)); err != nil {
+// work orders ids (an idsJSON array) were written.
+func logSearchChanges(ctx context.Context, tx *sql.Tx, ids string) error {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO search_changes(id) SELECT value FROM json_each(?)`, ids); err != nil {
 		return err
 	}
 	_, err := tx.ExecContext(ctx, `DELETE FROM search_changes WHERE seq <= (SELECT max(seq) FROM search_changes) - ?`, searchChangesKept)

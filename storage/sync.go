@@ -309,24 +309,12 @@ func (y *Syncer) fetch(ctx context.Context, ids []int64, index bool) error {
 			return // cancelled, or a write failed: store no more, drain
 		}
 		var changed []int64
-		for _, g := range group {
+		batches := make([][][]any, len(group))
+		for i, g := range group {
 			changed = append(changed, g.ids...)
+			batches[i] = g.rows
 		}
-		// Each batch stays all-or-nothing inside the transaction; taking
-		// every batch that is ready at once commits (and so flushes pages to
-		// the WAL) far less often when the writer falls behind.
-		err := y.s.inTx(ctx, func(tx *sql.Tx) error {
-			for _, g := range group {
-				if err := putRows(ctx, tx, y.s.upsertBatch, g.rows); err != nil {
-					return err
-				}
-			}
-			if !index {
-				return nil
-			}
-			return indexForSearch(ctx, tx, changed)
-		})
-		if err != nil {
+		if err := y.s.storeBatches(ctx, batches, changed, index); err != nil {
 			writeFailed = true
 			fail(err)
 			return
@@ -398,16 +386,40 @@ func (y *Syncer) fetch(ctx context.Context, ids []int64, index bool) error {
 	return nil
 }
 
-// indexForSearch adds the rows ids to the search index, in one statement.
-func indexForSearch(ctx context.Context, tx *sql.Tx, ids []int64) error {
-	if len(ids) == 0 {
+// storeBatches writes fetched batches (rows of workOrderArgs) of the work
+// orders ids in one transaction, each batch still all-or-nothing inside it:
+// taking every batch that is ready at once commits (and so flushes pages
+// to the WAL) far less often when the writer falls behind. index, in a
+// bulk write, indexes them for search too.
+func (s *Store) storeBatches(ctx context.Context, batches [][][]any, ids []int64, index bool) error {
+	list := idsJSON(ids)
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		for _, rows := range batches {
+			if err := writeRows(ctx, tx, s.upsertBatch, rows); err != nil {
+				return err
+			}
+		}
+		if err := logSearchChanges(ctx, tx, list); err != nil {
+			return fmt.Errorf("storage: writing %d work orders: %w", len(ids), err)
+		}
+		if !index {
+			return nil
+		}
+		return indexForSearch(ctx, tx, list, len(ids))
+	})
+}
+
+// indexForSearch adds the n rows ids (an idsJSON array) to the search
+// index, in one statement.
+func indexForSearch(ctx context.Context, tx *sql.Tx, ids string, n int) error {
+	if n == 0 {
 		return nil
 	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO work_orders_fts(rowid, number, customer_name, site, address, description)
 SELECT id, number, customer_name, site, address, description FROM work_orders
-WHERE id IN (SELECT value FROM json_each(?))`, idsJSON(ids))
+WHERE id IN (SELECT value FROM json_each(?))`, ids)
 	if err != nil {
-		return fmt.Errorf("storage: indexing %d work orders for search: %w", len(ids), err)
+		return fmt.Errorf("storage: indexing %d work orders for search: %w", n, err)
 	}
 	return nil
 }

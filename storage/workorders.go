@@ -53,14 +53,33 @@ func putWorkOrders(ctx context.Context, tx *sql.Tx, wos []api.WorkOrder) error {
 		}
 		rows[i] = a
 	}
-	return putRows(ctx, tx, nil, rows)
+	return putRows(ctx, tx, rows)
 }
 
-// putRows writes rows built by workOrderArgs: the row columns, then the
-// JSON beside them. batch, when not nil, holds the prepared statements for
-// api.MaxReadBatch rows (the sync's batch size): parsing an 800-parameter
-// statement every time cost a third of the insert.
-func putRows(ctx context.Context, tx *sql.Tx, batch *batchStmts, rows [][]any) error {
+// putRows writes rows built by workOrderArgs (see writeRows) and logs
+// them for the in-memory search index.
+func putRows(ctx context.Context, tx *sql.Tx, rows [][]any) error {
+	if err := writeRows(ctx, tx, nil, rows); err != nil {
+		return err
+	}
+	ids := make([]int64, len(rows))
+	for i, r := range rows {
+		ids[i] = r[0].(int64)
+	}
+	if err := logSearchChanges(ctx, tx, idsJSON(ids)); err != nil {
+		return fmt.Errorf("storage: writing %d work orders: %w", len(rows), err)
+	}
+	return nil
+}
+
+// writeRows writes rows built by workOrderArgs: the row columns, then the
+// JSON beside them. The caller logs them with logSearchChanges in the same
+// transaction: the sync does it once for all the batches it commits
+// together, two statements instead of two per batch. batch, when not nil,
+// holds the prepared statements for api.MaxReadBatch rows (the sync's
+// batch size): parsing an 800-parameter statement every time cost a third
+// of the insert.
+func writeRows(ctx context.Context, tx *sql.Tx, batch *batchStmts, rows [][]any) error {
 	for start := 0; start < len(rows); start += upsertChunk {
 		chunk := rows[start:min(start+upsertChunk, len(rows))]
 		args := make([]any, 0, len(chunk)*upsertArity)
@@ -79,9 +98,6 @@ func putRows(ctx context.Context, tx *sql.Tx, batch *batchStmts, rows [][]any) e
 			if _, err = tx.ExecContext(ctx, q, args...); err == nil {
 				_, err = tx.ExecContext(ctx, jq, jsonArgs...)
 			}
-		}
-		if err == nil {
-			err = logSearchChanges(ctx, tx, chunk)
 		}
 		if err == nil {
 			err = putCrews(ctx, tx, chunk)
