@@ -60,10 +60,8 @@ func TestCSVReadsBack(t *testing.T) {
 		{"SMJ73264", "Sakura Hotels 桜", "120000", "3", "2026-11-21 14:30", "2026-11-21"},
 		{"'=cmd|' /C calc'!A0", "'+SUM(1,2)", "1250.50", "0", "", ""},
 		{"'-2+3", "'@attacker", "-980.00", "", "", ""},
-		{"'\tTAB", "'CR", "15.25", "7", "", ""}, // encoding/csv drops a lone CR when reading…
-	}
-	if !strings.Contains(body, "\"'\rCR\"") {
-		t.Error("…but it was written, behind its quote")
+		// encoding/csv writing CRLF lines drops a lone CR; the quote stays.
+		{"'\tTAB", "'CR", "15.25", "7", "", ""},
 	}
 	if len(recs) != len(want) {
 		t.Fatalf("%d records, want %d: %q", len(recs), len(want), recs)
