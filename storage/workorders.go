@@ -444,8 +444,18 @@ func listOrder(q ListQuery) string {
 
 // scanListRows reads the rows of a listColumns query and closes them.
 func scanListRows(rows *sql.Rows, capacity int) ([]Row, error) {
-	defer rows.Close()
 	out := make([]Row, 0, capacity)
+	err := eachListRow(rows, func(r Row) error { out = append(out, r); return nil })
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// eachListRow calls fn with each row of a listColumns query, stopping at
+// fn's first error, and closes the rows.
+func eachListRow(rows *sql.Rows, fn func(Row) error) error {
+	defer rows.Close()
 	var (
 		r                    Row
 		status, nte, cur, q2 string
@@ -453,7 +463,7 @@ func scanListRows(rows *sql.Rows, capacity int) ([]Row, error) {
 	)
 	for rows.Next() {
 		if err := rows.Scan(&r.Id, &r.Number, &r.Customer, &r.Site, &status, &nte, &cur, &q2, &sched, &deadline, &r.Attention); err != nil {
-			return nil, fmt.Errorf("storage: reading the work order list: %w", err)
+			return fmt.Errorf("storage: reading the work order list: %w", err)
 		}
 		r.Status = api.WorkOrderStatus(status)
 		r.QuoteStatus = api.QuoteStatus(q2)
@@ -468,12 +478,14 @@ func scanListRows(rows *sql.Rows, capacity int) ([]Row, error) {
 		if deadline.Valid {
 			r.NextDeadlineLabel = r.Status.NextDeadline().Label()
 		}
-		out = append(out, r)
+		if err := fn(r); err != nil {
+			return err
+		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("storage: reading the work order list: %w", err)
+		return fmt.Errorf("storage: reading the work order list: %w", err)
 	}
-	return out, nil
+	return nil
 }
 
 // matchesAtLeast reports whether the FTS match has at least n rows; it stops
