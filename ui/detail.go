@@ -48,6 +48,7 @@ type detailView struct {
 	nte       *widget.Label
 	accept    *widget.Button
 	reject    *widget.Button
+	jobSheet  *widget.Button
 	tabs      []tab
 	appTabs   *container.AppTabs
 	empty     fyne.CanvasObject
@@ -80,6 +81,7 @@ func newDetailView(d *Desk, tabs []tab) *detailView {
 	v.accept.Importance = widget.HighImportance
 	v.reject = widget.NewButtonWithIcon("Reject…", theme.CancelIcon(), func() { d.showReject([]int64{v.wo.WorkOrderId}) })
 	v.reject.Importance = widget.DangerImportance
+	v.jobSheet = widget.NewButtonWithIcon("Job sheet…", theme.DocumentPrintIcon(), func() { d.showJobSheet(v.wo) })
 
 	v.titleRow = container.NewHBox(v.number, v.status, v.quote)
 	var items []*container.TabItem
@@ -93,7 +95,7 @@ func newDetailView(d *Desk, tabs []tab) *detailView {
 
 	v.invoice.Hide()
 	header := container.NewBorder(nil, nil, nil,
-		container.NewVBox(container.NewHBox(widget.NewLabel("NTE:"), v.nte), container.NewHBox(layout.NewSpacer(), v.invoice, v.accept, v.reject)),
+		container.NewVBox(container.NewHBox(widget.NewLabel("NTE:"), v.nte), container.NewHBox(layout.NewSpacer(), v.invoice, v.accept, v.reject, v.jobSheet)),
 		container.NewVBox(v.titleRow, v.where, v.colRow))
 	v.header = header
 	card := container.NewStack(newThemedFill(theme.ColorNameHeaderBackground),
