@@ -320,37 +320,33 @@ func valueHint(st api.Step) string {
 	return "Value"
 }
 
-// notes: times on site, ruled lines for notes, and signatures, on this
-// page when they fit, else on the next.
+// notes: ruled lines for notes down to the foot of the page, then the
+// times on site and the signatures; on this page when two lines of notes
+// fit, else on the next.
 func (s *sheet) notes() {
 	p := s.pdf
-	const minLines, lineGap, signH = 5, 8.0, 22.0
-	s.keep(10 + 12 + minLines*lineGap + signH)
-	s.section("On site")
-	s.font("", 9.5, muted)
-	y := p.GetY() + 2
-	for i, label := range []string{"Arrived", "Left", "Technician"} {
-		x := margin + float64(i)*bodyW/3
-		p.SetXY(x, y)
-		p.CellFormat(20, 6, label, "", 0, "L", false, 0, "")
-		p.SetDrawColor(rule[0], rule[1], rule[2])
-		p.Line(x+20, y+5.5, x+bodyW/3-6, y+5.5)
-	}
-	p.SetXY(margin, y+10)
+	const minLines, lineGap, timesH, signH = 2, 8.0, 11.0, 16.0
+	s.keep(8 + minLines*lineGap + timesH + signH)
 	s.section("Notes")
-	bottom := pageH - margin - footerH - signH
-	top := p.GetY() + 2
+	bottom := pageH - margin - footerH - timesH - signH
+	top := p.GetY()
 	p.SetDrawColor(rule[0], rule[1], rule[2])
 	p.SetLineWidth(0.2)
 	for ly := top + lineGap; ly <= bottom; ly += lineGap {
 		p.Line(margin, ly, margin+bodyW, ly)
 	}
-	// Signatures across the foot of the page.
-	sy := bottom + 8
 	s.font("", 9.5, muted)
+	y := bottom + 3
+	for i, label := range []string{"Arrived", "Left", "Technician"} {
+		x := margin + float64(i)*bodyW/3
+		p.SetXY(x, y)
+		p.CellFormat(20, 6, label, "", 0, "L", false, 0, "")
+		p.SetDrawColor(ink[0], ink[1], ink[2])
+		p.Line(x+20, y+5.5, x+bodyW/3-6, y+5.5)
+	}
+	sy := bottom + timesH + 4
 	for i, label := range []string{"Technician's signature", "Customer's signature and name"} {
 		x := margin + float64(i)*(bodyW/2+4)
-		p.SetDrawColor(ink[0], ink[1], ink[2])
 		p.Line(x, sy+6, x+bodyW/2-4, sy+6)
 		p.SetXY(x, sy+7)
 		p.CellFormat(bodyW/2-4, 4, label, "", 0, "L", false, 0, "")
