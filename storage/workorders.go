@@ -457,8 +457,19 @@ func listOrder(q ListQuery) string {
 // scanListRows reads the rows of a listColumns query and closes them;
 // whether each needs attention is judged at now.
 func scanListRows(rows *sql.Rows, capacity int, now time.Time) ([]Row, error) {
-	defer rows.Close()
 	out := make([]Row, 0, capacity)
+	err := eachListRow(rows, now, func(r Row) error { out = append(out, r); return nil })
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// eachListRow calls fn with each row of a listColumns query, whether it
+// needs attention judged at now, stopping at fn's first error, and closes
+// the rows.
+func eachListRow(rows *sql.Rows, now time.Time, fn func(Row) error) error {
+	defer rows.Close()
 	var (
 		r                    Row
 		status, nte, cur, q2 string
@@ -467,7 +478,7 @@ func scanListRows(rows *sql.Rows, capacity int, now time.Time) ([]Row, error) {
 	)
 	for rows.Next() {
 		if err := rows.Scan(&r.Id, &r.Number, &r.Customer, &r.Site, &status, &nte, &cur, &q2, &sched, &deadline, &refused, &overNte); err != nil {
-			return nil, fmt.Errorf("storage: reading the work order list: %w", err)
+			return fmt.Errorf("storage: reading the work order list: %w", err)
 		}
 		r.Status = api.WorkOrderStatus(status)
 		r.QuoteStatus = api.QuoteStatus(q2)
@@ -485,12 +496,14 @@ func scanListRows(rows *sql.Rows, capacity int, now time.Time) ([]Row, error) {
 		r.Why = api.AttentionFacts{Status: r.Status, QuoteStatus: r.QuoteStatus, Deadline: r.NextDeadline,
 			Refused: refused, InvoiceOverNte: overNte}.Of(now)
 		r.Attention = r.Why != api.NoAttention
-		out = append(out, r)
+		if err := fn(r); err != nil {
+			return err
+		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("storage: reading the work order list: %w", err)
+		return fmt.Errorf("storage: reading the work order list: %w", err)
 	}
-	return out, nil
+	return nil
 }
 
 // matchesAtLeast reports whether the FTS match has at least n rows; it stops

@@ -4,28 +4,11 @@ import (
 	"strings"
 	"testing"
 
-	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 	"github.com/zalando/go-keyring"
 
 	"github.com/workorderdesk/workdesk/storage"
 )
-
-// checkIn finds a check box by its text under o.
-func checkIn(t *testing.T, o fyne.CanvasObject, text string) *widget.Check {
-	t.Helper()
-	var found *widget.Check
-	walk(o, func(c fyne.CanvasObject) {
-		if ch, ok := c.(*widget.Check); ok && ch.Text == text && found == nil {
-			found = ch
-		}
-	})
-	if found == nil {
-		t.Fatalf("no %q check box", text)
-	}
-	return found
-}
 
 // Connect to office hub… refuses an http:// hub across the network, saying
 // it would be unencrypted, until the person ticks "Allow an unencrypted

@@ -1,0 +1,169 @@
+package ui
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	fynestorage "fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+	"github.com/xuri/excelize/v2"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/export"
+	"github.com/workorderdesk/workdesk/storage"
+)
+
+// fileWriter is what the save dialog hands back for path.
+func fileWriter(t *testing.T, path string) (fyne.URIWriteCloser, fyne.URI) {
+	t.Helper()
+	uri := fynestorage.NewFileURI(path)
+	w, err := fynestorage.Writer(uri)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w, uri
+}
+
+// TestExportListHasTheFilteredRows: an export of the list searched,
+// filtered and sorted holds exactly the rows the list shows, in its order,
+// in CSV and in Excel, and the person is told how many went where.
+func TestExportListHasTheFilteredRows(t *testing.T) {
+	h := newHarness(t)
+	l := h.desk.list
+	all := len(h.rows())
+	// Accepted work orders, by customer, Z first.
+	l.statusSel.SetSelectedIndex(slices.Index(api.AllStatuses, api.StatusAccepted) + 1)
+	l.query.Sort, l.query.Desc = storage.SortCustomer, true
+	l.requery()
+	h.flush()
+	shown := h.rows()
+	if len(shown) == 0 || len(shown) == all {
+		t.Fatalf("the filter shows %d of %d work orders: the test would test nothing", len(shown), all)
+	}
+	var want []string
+	for _, r := range shown {
+		want = append(want, r.Number)
+	}
+	dir := t.TempDir()
+	for _, f := range []export.Format{export.CSV, export.XLSX} {
+		path := filepath.Join(dir, "list"+f.Ext())
+		w, uri := fileWriter(t, path)
+		h.desk.exportTo(w, uri, f, listTable(h.store, l.shown, l.total))
+		h.flush()
+		if got := h.overlayText(); !strings.Contains(got, "saved "+count(len(shown))+" work orders to "+strings.ToLower(path)) {
+			t.Errorf("%s: the window says %q", f, got)
+		}
+		h.dismissOverlays()
+		var got []string
+		if f == export.CSV {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			recs, err := csv.NewReader(strings.NewReader(strings.TrimPrefix(string(b), "\ufeff"))).ReadAll()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range recs[1:] {
+				if r[3] != "Accepted" {
+					t.Errorf("CSV row %v is not Accepted", r)
+				}
+				got = append(got, r[0])
+			}
+		} else {
+			x, err := excelize.OpenFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows, err := x.GetRows("Work orders")
+			x.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range rows[1:] {
+				got = append(got, r[0])
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s holds %d rows %v…, the list shows %d %v…", f, len(got), got[:min(3, len(got))], len(want), want[:min(3, len(want))])
+		}
+	}
+}
+
+// TestExportCancelLeavesNoFile: Cancel in the progress dialog stops the
+// export, says nothing was saved, and leaves no file behind.
+func TestExportCancelLeavesNoFile(t *testing.T) {
+	h := newHarness(t)
+	for _, f := range []export.Format{export.CSV, export.XLSX} {
+		path := filepath.Join(t.TempDir(), "list"+f.Ext())
+		w, uri := fileWriter(t, path)
+		tapped := false
+		tb := export.Table{Sheet: "x", Columns: []export.Column{{Title: "n", Kind: export.Number}}, Len: 1_000_000,
+			Rows: func(ctx context.Context, yield func([]any) error) error {
+				for i := 0; ; i++ {
+					if i == 3000 && !tapped {
+						// The person taps Cancel while rows are written.
+						tapped = true
+						test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Cancel"))
+					}
+					if err := yield([]any{i}); err != nil {
+						return err
+					}
+				}
+			}}
+		h.desk.exportTo(w, uri, f, tb)
+		h.flush()
+		if !tapped {
+			t.Fatal("the export never ran")
+		}
+		if got := h.overlayText(); !strings.Contains(got, "export cancelled: nothing was saved") {
+			t.Errorf("%s: the window says %q", f, got)
+		}
+		h.dismissOverlays()
+		if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s: a cancelled export left %s (%v)", f, path, err)
+		}
+	}
+}
+
+// TestExportListMenu: File › Export list… offers Excel and CSV for what
+// the list shows, and says when it shows nothing.
+func TestExportListMenu(t *testing.T) {
+	h := newHarness(t)
+	h.win.SetMainMenu(h.desk.mainMenu())
+	h.desk.list.search.SetText("Rheinland")
+	h.flush()
+	h.rows()
+	h.menuItem("Export list…").Action()
+	got := h.overlayText()
+	for _, want := range []string{"exports the " + count(h.desk.list.total) + " work orders the list shows now (search \"rheinland\")", "choose where to save…"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the dialog lacks %q: %q", want, got)
+		}
+	}
+	var formats *widget.RadioGroup
+	walk(h.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
+		if r, ok := o.(*widget.RadioGroup); ok {
+			formats = r
+		}
+	})
+	if formats == nil || len(formats.Options) != 2 || !strings.HasPrefix(formats.Selected, "Excel workbook (.xlsx)") || !strings.HasPrefix(formats.Options[1], "CSV (.csv)") {
+		t.Errorf("the format choice is %+v", formats)
+	}
+	h.dismissOverlays()
+	h.desk.list.search.SetText("zzzz no such thing")
+	h.flush()
+	h.rows()
+	h.menuItem("Export list…").Action()
+	if got := h.overlayText(); !strings.Contains(got, "nothing to export") {
+		t.Errorf("an empty list's export says %q", got)
+	}
+}
