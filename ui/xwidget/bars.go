@@ -124,7 +124,9 @@ func (r *barsRenderer) build() {
 	bg.CornerRadius = theme.InputRadiusSize()
 	bg.StrokeColor = theme.Color(theme.ColorNameInputBorder)
 	bg.StrokeWidth = 1
-	bg.Resize(s)
+	// The card is as tall as its content: a grid cell taller than the
+	// chart leaves the rest empty rather than a card with a blank bottom.
+	bg.Resize(fyne.NewSize(s.Width, min(s.Height, r.MinSize().Height)))
 	objs = append(objs, bg)
 
 	y := pad
