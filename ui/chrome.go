@@ -49,6 +49,7 @@ func (d *Desk) mainMenu() *fyne.MainMenu {
 	file.Items = append(file.Items, fyne.NewMenuItemSeparator(), quit)
 	view := fyne.NewMenu("View",
 		fyne.NewMenuItem("Find…", d.focusSearch),
+		fyne.NewMenuItem("Receivables", d.showReceivables),
 		d.appearanceMenu(),
 		fyne.NewMenuItem("Keyboard shortcuts", d.showShortcuts),
 	)

@@ -128,8 +128,10 @@ type Desk struct {
 	detail *detailView
 	status *statusBar
 	split  *container.Split
-	panes  *fyne.Container // the split, kept fitting by paneFit
-	fit    *paneFit
+	// recvWin is the receivables window while open (View › Receivables).
+	recvWin *receivablesWindow
+	panes   *fyne.Container // the split, kept fitting by paneFit
+	fit     *paneFit
 
 	// seen is, per work order, the newest colleague's change the person
 	// has opened it since (office mode): its list mark is cleared.
@@ -287,6 +289,7 @@ func (d *Desk) changed(ids []int64) {
 	d.detail.reloadIfOpen(ids)
 	d.status.refresh()
 	d.noticeRefusals()
+	d.receivablesChanged()
 }
 
 // refreshDetails fetches the open work order's messages, attachments and
@@ -323,6 +326,7 @@ func (d *Desk) syncNow(done chan struct{}) {
 			d.syncing = false
 			d.status.syncEnded(err)
 			d.list.reload()
+			d.receivablesChanged()
 			d.openFirst() // the first start: the replica was empty until now
 			if done != nil {
 				close(done)
