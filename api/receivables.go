@@ -130,9 +130,9 @@ func (f ReceivableFilter) Keeps(r Receivable) bool {
 // currencies.
 type CurrencyTotal struct {
 	Currency    string
-	Total       Money // every invoice
+	Total       Money // billed: submitted to the customer, paid or not (no draft)
 	Outstanding Money // submitted and not paid
-	Count       int
+	Count       int   // every invoice, drafts too
 }
 
 // TotalsByCurrency sums the receivables per currency, in the order of
@@ -147,7 +147,9 @@ func TotalsByCurrency(rs []Receivable) []CurrencyTotal {
 			by[c] = t
 		}
 		t.Count++
-		t.Total.Amount = t.Total.Amount.Add(r.Amount.Amount)
+		if r.Status.Outstanding() || r.Status == InvoicePaid {
+			t.Total.Amount = t.Total.Amount.Add(r.Amount.Amount)
+		}
 		if r.Status.Outstanding() {
 			t.Outstanding.Amount = t.Outstanding.Amount.Add(r.Amount.Amount)
 		}

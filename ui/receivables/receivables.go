@@ -126,7 +126,7 @@ func (v *View) build() {
 	v.slaChart.Empty = "No deadline in this period yet"
 	// The charts sit under the table, three across: the table keeps the
 	// window's width for its eleven columns.
-	v.charts = container.NewGridWithColumns(3)
+	v.charts = container.NewVBox()
 	split := container.NewVSplit(v.table, container.NewVScroll(v.charts))
 	split.Offset = 0.45
 	top := container.NewVBox(filters, v.totals)
@@ -272,6 +272,7 @@ func invoices(n int) string {
 // showCharts draws one aging chart per currency and the SLA chart.
 func (v *View) showCharts() {
 	v.charts.RemoveAll()
+	var charts []fyne.CanvasObject
 	var series []xwidget.BarSeries
 	for _, b := range api.AgeBuckets {
 		series = append(series, xwidget.BarSeries{Name: b.String(), Color: bucketColors[b]})
@@ -279,7 +280,7 @@ func (v *View) showCharts() {
 	if len(v.aging) == 0 {
 		empty := xwidget.NewStackedBars("Outstanding by customer and age", series...)
 		empty.Empty = "Nothing outstanding among these invoices"
-		v.charts.Add(empty)
+		charts = append(charts, empty)
 	}
 	for _, a := range v.aging {
 		c := xwidget.NewStackedBars(fmt.Sprintf("Outstanding in %s by customer and age", a.Currency), series...)
@@ -300,9 +301,14 @@ func (v *View) showCharts() {
 			foot = fmt.Sprintf("%s without a date: in the total, in no age bucket", invoices(undated))
 		}
 		c.SetRows(rows, foot)
-		v.charts.Add(c)
+		charts = append(charts, c)
 	}
-	v.charts.Add(v.slaChart)
+	charts = append(charts, v.slaChart)
+	// Three across, each row as tall as its tallest chart.
+	for i := 0; i < len(charts); i += 3 {
+		row := container.NewGridWithColumns(3, charts[i:min(i+3, len(charts))]...)
+		v.charts.Add(row)
+	}
 
 	var rows []xwidget.BarRow
 	unjudged := 0

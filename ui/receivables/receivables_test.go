@@ -138,8 +138,8 @@ func TestViewShowsInvoicesAndTotalsPerCurrency(t *testing.T) {
 		t.Errorf("totals:\n%s\nwant:\n%s", strings.Join(totals, "\n"), strings.Join(want, "\n"))
 	}
 	var titles []string
-	for _, o := range v.charts.Objects {
-		titles = append(titles, o.(*xwidget.StackedBars).Title)
+	for _, o := range charts(v) {
+		titles = append(titles, o.Title)
 	}
 	if len(titles) != 5 || !strings.Contains(titles[2], "JPY") || !strings.HasPrefix(titles[4], "SLA") {
 		t.Errorf("aging charts %v; want one per currency", titles)
@@ -169,7 +169,7 @@ func TestViewFilters(t *testing.T) {
 	if last.CustomerId != north.Id || len(last.Statuses) != 3 || last.Age != nil {
 		t.Errorf("the source was asked %+v", last)
 	}
-	if n := len(v.charts.Objects); n != 2 {
+	if n := len(charts(v)); n != 2 {
 		t.Errorf("%d aging charts for one customer in one currency", n)
 	}
 	v.statusSel.SetSelected("Paid")
@@ -237,4 +237,14 @@ func TestViewGolden(t *testing.T) {
 	test.ApplyTheme(t, test.Theme())
 	_, w := open(t, world(), fyne.NewSize(1280, 800))
 	test.AssertImageMatches(t, "receivables_1280x800.png", w.Canvas().Capture())
+}
+
+func charts(v *View) []*xwidget.StackedBars {
+	var out []*xwidget.StackedBars
+	for _, row := range v.charts.Objects {
+		for _, o := range row.(*fyne.Container).Objects {
+			out = append(out, o.(*xwidget.StackedBars))
+		}
+	}
+	return out
 }
