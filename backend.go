@@ -74,7 +74,7 @@ func startDemoIn(ctx context.Context, dataDir string, dialect sandbox.Dialect) (
 	}
 	eng, err := storage.OpenEngine(ctx, path, storage.EngineOptions{Connection: api.Connection{
 		BaseURL: info.BaseURL, TokenURL: info.TokenURL, ClientID: info.ClientID, ClientSecret: info.ClientSecret},
-		PerformedBy: personName()})
+		PerformedBy: personName(), FetchInvoices: true})
 	if err != nil {
 		sb.Close()
 		return nil, err
@@ -115,7 +115,7 @@ func startLive(ctx context.Context, dataDir string, conn api.Connection, receive
 	if err != nil {
 		return nil, err
 	}
-	eng, err := storage.OpenEngine(ctx, path, storage.EngineOptions{Connection: conn, PerformedBy: personName()})
+	eng, err := storage.OpenEngine(ctx, path, storage.EngineOptions{Connection: conn, PerformedBy: personName(), FetchInvoices: true})
 	if err != nil {
 		return nil, err
 	}

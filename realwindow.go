@@ -10,6 +10,8 @@ package main
 // test that speaks it is realwindow/realwindow_test.go.
 //
 //	ready                 wait for the first sync
+//	receivables COMMAND   run COMMAND (any of those below) in the
+//	                      receivables window (View › Receivables)
 //	tap REGEXP            tap the first visible text matching REGEXP, in the
 //	                      topmost dialog when one is open, else in the window
 //	tapin TYPE REGEXP     the same among the texts inside a TYPE (as %T
@@ -80,6 +82,8 @@ func runDriver(_ fyne.App, s *session) {
 			var answer string
 			var err error
 			switch verb {
+			case "receivables":
+				fyne.DoAndWait(func() { answer, err = inReceivables(s, arg) })
 			case "ready":
 				answer, err = waitReady(s)
 			case "offline":
@@ -570,4 +574,12 @@ func dragTo(c fyne.Canvas, scope fyne.CanvasObject, arg string) (string, error) 
 	}
 	from.DragEnd()
 	return fmt.Sprintf("dragged %q to %.0f %.0f, dialogs open: %d (were %d)", at.Text, x, y, len(c.Overlays().List()), before), nil
+// inReceivables runs a command in the receivables window.
+func inReceivables(s *session, line string) (string, error) {
+	w, _ := s.desk.Receivables()
+	if w == nil {
+		return "", fmt.Errorf("the receivables window is not open")
+	}
+	verb, arg, _ := strings.Cut(line, " ")
+	return command(w, verb, arg)
 }

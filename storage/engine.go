@@ -42,6 +42,13 @@ type Engine struct {
 
 	stop context.CancelFunc
 	srvs []*http.Server
+	// Invoices of finished work, fetched after a sync (FetchInvoices):
+	// runCtx ends with the engine, bg waits for the run, invoicing says
+	// one runs and again that another sync ended meanwhile.
+	runCtx           context.Context
+	bg               sync.WaitGroup
+	fetchInvoices    bool
+	invoicing, again bool
 	// answers watches every call for an answer: who is silent, since when.
 	answers *answers
 }
@@ -77,6 +84,10 @@ type EngineOptions struct {
 	// SilentAfter is how long a call waits for an answer before the other
 	// side counts as silent (Engine.Silent); 0 = DefaultSilentAfter.
 	SilentAfter time.Duration
+	// FetchInvoices: after each successful sync, the invoices of finished
+	// work (CheckedOut, Verified) the replica lacks or holds stale are
+	// fetched in the background, a few at a time, for the receivables.
+	FetchInvoices bool
 }
 
 // OpenEngine opens the replica at path and, when opts names a service,
@@ -142,7 +153,7 @@ func OpenEngine(ctx context.Context, path string, opts EngineOptions) (*Engine, 
 	e.Syncer = NewSyncer(store, e.Client, syncOpts)
 	e.Sender = NewSender(store, e.Client, opts.Send)
 	runCtx, stop := context.WithCancel(context.Background())
-	e.stop = stop
+	e.stop, e.runCtx, e.fetchInvoices = stop, runCtx, opts.FetchInvoices
 	if !opts.ManualSend {
 		go e.Sender.Run(runCtx)
 	}
@@ -307,8 +318,11 @@ func (e *Engine) Shutdown(ctx context.Context) error {
 // Close stops the sender and the receivers and closes the replica.
 func (e *Engine) Close() {
 	if e.stop != nil {
+		e.mu.Lock() // no invoice fetch starts after this (invoicesAfterSync)
 		e.stop()
+		e.mu.Unlock()
 	}
+	e.bg.Wait() // the invoice fetch writes to the store
 	if e.answers != nil {
 		e.answers.close()
 	}
@@ -379,7 +393,47 @@ func (e *Engine) SyncNow(ctx context.Context, progress func(done, total int)) er
 		e.progress = nil
 		e.mu.Unlock()
 	}()
-	return e.Syncer.SyncNow(ctx)
+	if err := e.Syncer.SyncNow(ctx); err != nil {
+		return err
+	}
+	e.invoicesAfterSync()
+	return nil
+}
+
+// invoicesAfterSync starts the background fetch of finished work's
+// invoices, once the sync is over; after a sync that ends while one runs,
+// it runs once more when that one ends.
+func (e *Engine) invoicesAfterSync() {
+	if !e.fetchInvoices {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.invoicing {
+		e.again = true
+		return
+	}
+	if e.runCtx.Err() != nil {
+		return
+	}
+	e.invoicing = true
+	e.bg.Add(1)
+	go func() {
+		defer e.bg.Done()
+		for {
+			if _, err := e.Syncer.FetchInvoices(e.runCtx); err != nil && e.runCtx.Err() == nil {
+				slog.Info("fetching invoices in the background stopped; the next sync tries again", "err", err)
+			}
+			e.mu.Lock()
+			if !e.again || e.runCtx.Err() != nil {
+				e.invoicing = false
+				e.mu.Unlock()
+				return
+			}
+			e.again = false
+			e.mu.Unlock()
+		}
+	}()
 }
 
 func (e *Engine) Refresh(ctx context.Context, id int64) error { return e.Syncer.Refresh(ctx, id) }

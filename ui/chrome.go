@@ -52,6 +52,7 @@ func (d *Desk) mainMenu() *fyne.MainMenu {
 	view := fyne.NewMenu("View",
 		fyne.NewMenuItem("Find…", d.focusSearch),
 		fyne.NewMenuItem("Dispatch board", d.showBoard),
+		fyne.NewMenuItem("Receivables", d.showReceivables),
 		d.appearanceMenu(),
 		fyne.NewMenuItem("Keyboard shortcuts", d.showShortcuts),
 	)

@@ -131,6 +131,8 @@ type Desk struct {
 	panes  *fyne.Container // the split, kept fitting by paneFit
 	fit    *paneFit
 	ring   *focusRing // around what has the keyboard
+	// recvWin is the receivables window while open (View › Receivables).
+	recvWin *receivablesWindow
 
 	// seen is, per work order, the newest colleague's change the person
 	// has opened it since (office mode): its list mark is cleared.
@@ -299,6 +301,7 @@ func (d *Desk) changed(ids []int64) {
 	d.status.refresh()
 	d.noticeRefusals()
 	d.boardChanged()
+	d.receivablesChanged()
 }
 
 // refreshDetails fetches the open work order's messages, attachments and
@@ -335,6 +338,7 @@ func (d *Desk) syncNow(done chan struct{}) {
 			d.syncing = false
 			d.status.syncEnded(err)
 			d.list.reload()
+			d.receivablesChanged()
 			d.openFirst() // the first start: the replica was empty until now
 			if done != nil {
 				close(done)

@@ -610,6 +610,7 @@ func (g *generator) cover(now time.Time) {
 			inv.Comment = "Trip charge billed twice; please correct and resubmit."
 		}
 	}
+	g.ageInvoices(now)
 	// Check-out needs completion details at some customers: a demo shows a
 	// Request work order there (refused without them) and a PMRM one
 	// (checked out into NeedsCompletionDetails), both on site now.
@@ -649,4 +650,68 @@ func (g *generator) cover(now time.Time) {
 		o.invoice.Status = api.InvoiceSubmitted
 		o.wo.Nte.Amount.Amount = o.invoice.TotalAmount.Amount.Div(decimal.NewFromInt(2)).Round(0)
 	}
+}
+
+// invoiceAges are the ages, in days, ageInvoices gives the outstanding
+// invoices of finished work, in turn (0: as generated): the generated
+// world's work is at most 45 days old, and receivables are aged up to 90
+// days and beyond.
+var invoiceAges = []int{0, 45, 0, 75, 105, 0, 35, 140}
+
+// ageInvoices moves some finished work orders with an outstanding invoice
+// (submitted, authorized, disputed) back in time, whole: created, last
+// changed, deadlines and the invoice's dates move together, so the world
+// stays consistent and its receivables have every age. No dice: every
+// seed's world otherwise stays as it was.
+func (g *generator) ageInvoices(now time.Time) {
+	st := g.st
+	ids := make([]int64, 0, len(st.orders))
+	for id, o := range st.orders {
+		if o.invoice != nil && o.invoice.Status.Outstanding() && o.wo.Status.Completed() && !o.wo.Created.Before(api.Version41Date) {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	moved := map[int64]bool{}
+	for i, id := range ids {
+		o := st.orders[id]
+		target := invoiceAges[i%len(invoiceAges)]
+		if target == 0 || o.invoice.InvoiceDate == nil {
+			continue
+		}
+		days := target - int(now.Sub(*o.invoice.InvoiceDate).Hours()/24)
+		if days <= 0 {
+			continue
+		}
+		back := func(t *time.Time) {
+			if t != nil {
+				*t = t.AddDate(0, 0, -days)
+			}
+		}
+		w := &o.wo
+		back(&w.Created)
+		back(&w.LastUpdate)
+		if w.Sla != nil {
+			for _, t := range []**time.Time{&w.Sla.AcknowledgeBy, &w.Sla.OnSiteBy, &w.Sla.DueDate} {
+				if *t != nil {
+					moved := (*t).AddDate(0, 0, -days)
+					*t = &moved
+				}
+			}
+		}
+		inv := o.invoice
+		for _, t := range []**time.Time{&inv.InvoiceDate, &inv.SubmissionDeadline, &inv.PaidDate} {
+			if *t != nil {
+				moved := (*t).AddDate(0, 0, -days)
+				*t = &moved
+			}
+		}
+		moved[id] = true
+	}
+	for i, e := range st.byUpdate { // the index holds each order's LastUpdate
+		if moved[e.id] {
+			st.byUpdate[i].t = st.orders[e.id].wo.LastUpdate.UnixNano()
+		}
+	}
+	st.sortIndex()
 }

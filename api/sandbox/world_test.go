@@ -3,6 +3,7 @@ package sandbox
 import (
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/workorderdesk/workdesk/api"
 )
@@ -153,6 +154,41 @@ func TestWorldIsDeterministic(t *testing.T) {
 		}
 		if len(seen) != len(api.AllStatuses) {
 			t.Errorf("seed %d: statuses %v", seed, seen)
+		}
+	}
+}
+
+// The demo's receivables are alive: outstanding invoices of every age
+// bucket, in every currency, at several customers, some disputed.
+func TestWorldReceivables(t *testing.T) {
+	t.Parallel()
+	for _, seed := range []int64{1, 7, 42} {
+		w := Generate(seed, 72, fixedNow)
+		buckets := map[api.AgeBucket]bool{}
+		currencies := map[string]bool{}
+		customers := map[int64]bool{}
+		disputed := 0
+		for _, o := range w.st.orders {
+			inv := o.invoice
+			if inv == nil || !inv.Status.Outstanding() {
+				continue
+			}
+			r := api.Receivable{Status: inv.Status, Submitted: inv.InvoiceDate}
+			if d, ok := r.Age(fixedNow); ok {
+				buckets[api.BucketOf(d)] = true
+			}
+			if inv.InvoiceDate != nil && inv.InvoiceDate.Before(o.wo.Created.Truncate(24*time.Hour)) {
+				t.Errorf("seed %d: %s invoiced before it was created", seed, o.wo.WorkOrderNumber)
+			}
+			currencies[o.wo.Currency] = true
+			customers[o.wo.Customer.Id] = true
+			if inv.Status == api.InvoiceDisputed {
+				disputed++
+			}
+		}
+		if len(buckets) != 4 || len(currencies) != 4 || len(customers) < 4 || disputed == 0 {
+			t.Errorf("seed %d: outstanding in buckets %v, currencies %v, %d customers, %d disputed",
+				seed, buckets, currencies, len(customers), disputed)
 		}
 	}
 }
