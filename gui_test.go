@@ -26,7 +26,8 @@ func TestRestartWithoutTheSecretOpensTheLiveReplica(t *testing.T) {
 	p.SetString("live.base_url", "https://api.example.test/Direct/")
 	p.SetString("live.token_url", "https://api.example.test/oauth/token")
 	p.SetString("live.client_id", "CLIENT1")
-	s := &session{app: a, flags: guiFlags{dataDir: t.TempDir()}, secrets: storage.NewSecrets()}
+	s := &session{app: a, flags: guiFlags{dataDir: t.TempDir()}, secrets: storage.NewSecrets(),
+		do: (&mainQueue{}).do} // the test driver would run fyne.Do on the calling goroutine: what the window's background hands it waits here
 	if err := s.launch(true); err != nil {
 		t.Fatal(err)
 	}

@@ -79,7 +79,8 @@ func officeUsedLast(t *testing.T, secret string) (*session, string) {
 	a := test.NewTempApp(t)
 	ui.OfficeSettings{HubURL: hub, ClientID: "hub-ana"}.Save(a.Preferences())
 	ui.SetOfficeInUse(a.Preferences(), true)
-	s := &session{app: a, flags: guiFlags{dataDir: t.TempDir()}, secrets: storage.NewSecrets()}
+	s := &session{app: a, flags: guiFlags{dataDir: t.TempDir()}, secrets: storage.NewSecrets(),
+		do: (&mainQueue{}).do} // the test driver would run fyne.Do on the calling goroutine: what the window's background hands it waits here
 	if secret != "" {
 		if err := s.secrets.Set(context.Background(), "hub-ana", secret); err != nil {
 			t.Fatal(err)
