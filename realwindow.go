@@ -574,6 +574,8 @@ func dragTo(c fyne.Canvas, scope fyne.CanvasObject, arg string) (string, error) 
 	}
 	from.DragEnd()
 	return fmt.Sprintf("dragged %q to %.0f %.0f, dialogs open: %d (were %d)", at.Text, x, y, len(c.Overlays().List()), before), nil
+}
+
 // inReceivables runs a command in the receivables window.
 func inReceivables(s *session, line string) (string, error) {
 	w, _ := s.desk.Receivables()
