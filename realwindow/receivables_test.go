@@ -110,7 +110,7 @@ func exportDisputed(a *app, look, home, n string) {
 			t.Errorf("a row that is not a disputed invoice: %q", r)
 		}
 	}
-	a.closes("receivables-export-report-closed-"+look, "receivables key Escape")
+	a.closes("receivables-export-report-closed-"+look, "receivables tap ^OK$")
 }
 
 func mustAtoi(t *testing.T, s string) int {
