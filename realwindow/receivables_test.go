@@ -81,13 +81,17 @@ func receivablesIn(t *testing.T, look string) {
 func exportDisputed(a *app, look, home, n string) {
 	t := a.t
 	t.Helper()
+	invoices := n + " invoices"
+	if n == "1" {
+		invoices = "1 invoice"
+	}
 	a.dialog("receivables-export-dialog-"+look, "receivables tap ^Export…$")
-	if texts := a.do("receivables texts"); !strings.Contains(texts, "Exports the "+n+" invoices the view shows now (status Disputed)") {
+	if texts := a.do("receivables texts"); !strings.Contains(texts, "Exports the "+invoices+" the view shows now (status Disputed)") {
 		t.Fatalf("the export dialog says: %s", texts)
 	}
 	a.step("receivables-export-picker-"+look, "receivables tap ^Choose where to save…$")
 	a.step("receivables-export-saving-"+look, "receivables tap ^Save$")
-	done := a.waitUntil("the export's report", "receivables texts", "Saved "+n+" invoices to ")
+	done := a.waitUntil("the export's report", "receivables texts", "Saved "+invoices+" to ")
 	a.shoot("receivables-export-saved-" + look)
 	files, _ := filepath.Glob(filepath.Join(home, "receivables-*.xlsx"))
 	if len(files) != 1 || !strings.Contains(strings.ReplaceAll(done, " | ", ""), files[0]) {

@@ -28,6 +28,7 @@ type exportSpec struct {
 	win   fyne.Window // the view's window, where the dialogs show
 	title string      // the dialogs' title: "Export list"
 	noun  string      // what a row is, plural: "work orders"
+	one   string      // and singular: "work order"
 	file  string      // the offered file name's start: "work-orders"
 	what  string      // what is exported, in a sentence
 	empty string      // what is said when there is no row
@@ -40,6 +41,14 @@ type exportSpec struct {
 // fileName is the file name offered for an export in format f made at now.
 func (s exportSpec) fileName(f export.Format, now time.Time) string {
 	return s.file + "-" + now.Format("2006-01-02") + f.Ext()
+}
+
+// rows is n rows in words: "1 work order", "1,200 work orders".
+func (s exportSpec) rows(n int) string {
+	if n == 1 && s.one != "" {
+		return "1 " + s.one
+	}
+	return count(n) + " " + s.noun
 }
 
 // showExport asks for the format, then where to save, then writes the
@@ -128,7 +137,7 @@ func (d *Desk) exportTo(s exportSpec, w io.WriteCloser, uri fyne.URI, f export.F
 		case err != nil:
 			d.showErrorIn(s.win, fmt.Errorf("the %s could not be exported, and nothing was saved: %w", s.noun, err))
 		default:
-			showInfoDialog(s.title, fmt.Sprintf("Saved %s %s to %s.", count(p.done()), s.noun, name), s.win)
+			showInfoDialog(s.title, fmt.Sprintf("Saved %s to %s.", s.rows(p.done()), name), s.win)
 		}
 	})
 }

@@ -60,12 +60,11 @@ func listTable(store *storage.Store, q storage.ListQuery, n int) export.Table {
 func (d *Desk) showExportList() {
 	q, n := d.list.shown, d.list.total
 	q.Limit, q.Offset = 0, 0
-	d.showExport(exportSpec{
-		win: d.win, title: "Export list", noun: "work orders", file: "work-orders",
-		what:  fmt.Sprintf("Exports the %s work orders the list shows now%s, in its order.", count(n), listDescription(q)),
+	s := exportSpec{win: d.win, title: "Export list", noun: "work orders", one: "work order", file: "work-orders",
 		empty: "The list shows no work orders: there is nothing to export. Clear the search or the filters first.",
-		table: listTable(d.store, q, n),
-	})
+		table: listTable(d.store, q, n)}
+	s.what = fmt.Sprintf("Exports the %s the list shows now%s, in its order.", s.rows(n), listDescription(q))
+	d.showExport(s)
 }
 
 // listDescription says what narrows the list: " (search "main", status

@@ -42,10 +42,9 @@ func (d *Desk) showExportReceivables(rw *receivablesWindow) { d.showExport(recei
 // receivablesExport is the export of what the receivables window shows now.
 func receivablesExport(rw *receivablesWindow) exportSpec {
 	t := receivablesTable(rw.view)
-	return exportSpec{
-		win: rw.win, title: "Export receivables", noun: "invoices", file: "receivables", closed: rw.closed,
-		what:  fmt.Sprintf("Exports the %s invoices the view shows now%s, in its order.", count(t.Len), rw.view.Narrowed()),
+	s := exportSpec{win: rw.win, title: "Export receivables", noun: "invoices", one: "invoice", file: "receivables", closed: rw.closed,
 		empty: "The view shows no invoices: there is nothing to export. Choose other filters first.",
-		table: t,
-	}
+		table: t}
+	s.what = fmt.Sprintf("Exports the %s the view shows now%s, in its order.", s.rows(t.Len), rw.view.Narrowed())
+	return s
 }
