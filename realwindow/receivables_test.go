@@ -4,9 +4,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/xuri/excelize/v2"
 )
 
 // TestRealWindowReceivables opens View › Receivables in the demo, in light
@@ -30,7 +34,8 @@ func receivablesIn(t *testing.T, look string) {
 			if err := os.WriteFile(filepath.Join(prefs, "preferences.json"), []byte(`{"view.appearance":"`+look+`"}`), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			a := startWith(t, newScreen(t, "1920x1200"), []string{"--window-size", "1280x800", "--data-dir", t.TempDir()}, "XDG_CONFIG_HOME="+config)
+			home := home(t)
+			a := startWith(t, newScreen(t, "1920x1200"), []string{"--window-size", "1280x800", "--data-dir", t.TempDir()}, "XDG_CONFIG_HOME="+config, "HOME="+home)
 			a.step("start", "ready")
 			a.step("receivables-"+look, "menu View/Receivables")
 			// The invoices of finished work come in the background after
@@ -65,8 +70,59 @@ func receivablesIn(t *testing.T, look string) {
 			if strings.Contains(texts, "| Paid | INV-") || strings.Contains(texts, "| Submitted | INV-") || !strings.Contains(texts, "| Disputed | INV-") {
 				t.Errorf("the Disputed filter shows: %s", texts)
 			}
+			exportDisputed(a, look, home, regexp.MustCompile(`(\d+) invoices?\b`).FindStringSubmatch(texts)[1])
 		}
 	}
+}
+
+// exportDisputed exports the receivables window's n disputed invoices to
+// .xlsx through its Export… and the real save picker, and reads the file
+// back: exactly n rows, every one Disputed.
+func exportDisputed(a *app, look, home, n string) {
+	t := a.t
+	t.Helper()
+	invoices := n + " invoices"
+	if n == "1" {
+		invoices = "1 invoice"
+	}
+	a.dialog("receivables-export-dialog-"+look, "receivables tap ^Export…$")
+	if texts := a.do("receivables texts"); !strings.Contains(texts, "Exports the "+invoices+" the view shows now (status Disputed)") {
+		t.Fatalf("the export dialog says: %s", texts)
+	}
+	a.step("receivables-export-picker-"+look, "receivables tap ^Choose where to save…$")
+	a.step("receivables-export-saving-"+look, "receivables tap ^Save$")
+	done := a.waitUntil("the export's report", "receivables texts", "Saved "+invoices+" to ")
+	a.shoot("receivables-export-saved-" + look)
+	files, _ := filepath.Glob(filepath.Join(home, "receivables-*.xlsx"))
+	if len(files) != 1 || !strings.Contains(strings.ReplaceAll(done, " | ", ""), files[0]) {
+		t.Fatalf("the report names no file saved in %s (%v): %s", home, files, done)
+	}
+	f, err := excelize.OpenFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := f.GetRows("Receivables")
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows)-1 != mustAtoi(t, n) {
+		t.Errorf("the file holds %d invoices, the view showed %s: %q", len(rows)-1, n, rows)
+	}
+	for _, r := range rows[1:] {
+		if len(r) < 6 || r[2] != "Disputed" || !strings.HasPrefix(r[3], "INV-") {
+			t.Errorf("a row that is not a disputed invoice: %q", r)
+		}
+	}
+	a.closes("receivables-export-report-closed-"+look, "receivables tap ^OK$")
+}
+
+func mustAtoi(t *testing.T, s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // keepAs saves the screen's top-left 1280x800, where the newest window

@@ -348,7 +348,10 @@ func (d *Desk) syncNow(done chan struct{}) {
 }
 
 // showError tells the person what went wrong in plain words.
-func (d *Desk) showError(err error) {
+func (d *Desk) showError(err error) { d.showErrorIn(d.win, err) }
+
+// showErrorIn tells it in window w (a view's own window).
+func (d *Desk) showErrorIn(w fyne.Window, err error) {
 	if err == nil {
 		return
 	}
@@ -356,7 +359,7 @@ func (d *Desk) showError(err error) {
 	if errors.As(err, &apiErr) {
 		err = errors.New(apiErr.Message)
 	}
-	showErrorDialog(err, d.win)
+	showErrorDialog(err, w)
 }
 
 func (d *Desk) info(title, msg string) { showInfoDialog(title, msg, d.win) }

@@ -2,21 +2,8 @@ package ui
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"slices"
 	"strings"
-	"sync"
-	"time"
-
-	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/layout"
-	fynestorage "fyne.io/fyne/v2/storage"
-	"fyne.io/fyne/v2/theme"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/export"
 	"github.com/workorderdesk/workdesk/storage"
@@ -68,50 +55,16 @@ func listTable(store *storage.Store, q storage.ListQuery, n int) export.Table {
 		}}
 }
 
-// exportName is the file name offered for an export made at now.
-func exportName(f export.Format, now time.Time) string {
-	return "work-orders-" + now.Format("2006-01-02") + f.Ext()
-}
-
 // showExportList is File › Export list…: the list as it is searched,
 // filtered and sorted now, to CSV or Excel, in a file the person picks.
 func (d *Desk) showExportList() {
 	q, n := d.list.shown, d.list.total
 	q.Limit, q.Offset = 0, 0
-	if n == 0 {
-		d.info("Export list", "The list shows no work orders: there is nothing to export. Clear the search or the filters first.")
-		return
-	}
-	formats := []export.Format{export.XLSX, export.CSV}
-	choice := widget.NewRadioGroup([]string{"Excel workbook (.xlsx): dates as dates, amounts as numbers in their currency", "CSV (.csv): plain text, for any program"}, nil)
-	choice.SetSelected(choice.Options[0])
-	choice.Required = true
-	what := widget.NewLabel(fmt.Sprintf("Exports the %s work orders the list shows now%s, in its order.", count(n), listDescription(q)))
-	what.Wrapping = fyne.TextWrapWord
-	var dlg *dialog.CustomDialog
-	next := widget.NewButtonWithIcon("Choose where to save…", theme.DocumentSaveIcon(), func() {
-		f := formats[max(0, slices.Index(choice.Options, choice.Selected))]
-		dlg.Hide()
-		fd := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
-			if err != nil {
-				d.showError(fmt.Errorf("the file could not be created: %w", err))
-				return
-			}
-			if w == nil {
-				return // the person closed the picker
-			}
-			d.exportTo(w, w.URI(), f, listTable(d.store, q, n))
-		}, d.win)
-		fd.SetFileName(exportName(f, nowFunc()))
-		fd.SetFilter(fynestorage.NewExtensionFileFilter([]string{f.Ext()}))
-		showFilePicker(fd, d.win)
-	})
-	next.Importance = widget.HighImportance
-	cancel := widget.NewButton("Cancel", func() { dlg.Hide() })
-	dlg = dialog.NewCustomWithoutButtons("Export list", container.NewVBox(what, choice,
-		container.NewHBox(layout.NewSpacer(), cancel, next)), d.win)
-	dlg.Resize(fyne.NewSize(560, dlg.MinSize().Height))
-	dlg.Show()
+	s := exportSpec{win: d.win, title: "Export list", noun: "work orders", one: "work order", file: "work-orders",
+		empty: "The list shows no work orders: there is nothing to export. Clear the search or the filters first.",
+		table: listTable(d.store, q, n)}
+	s.what = fmt.Sprintf("Exports the %s the list shows now%s, in its order.", s.rows(n), listDescription(q))
+	d.showExport(s)
 }
 
 // listDescription says what narrows the list: " (search "main", status
@@ -131,111 +84,4 @@ func listDescription(q storage.ListQuery) string {
 		return ""
 	}
 	return " (" + strings.Join(parts, ", ") + ")"
-}
-
-// count is n with thousands separated: "100,000".
-func count(n int) string {
-	s := fmt.Sprint(n)
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
-
-// exportTo writes t to w (the file at uri) in format f, off the main
-// goroutine, with a progress bar and Cancel; a file it could not finish is
-// removed. It says where the file went, in the person's words.
-func (d *Desk) exportTo(w io.WriteCloser, uri fyne.URI, f export.Format, t export.Table) {
-	ctx, cancel := context.WithCancel(context.Background())
-	p := newExportProgress(d.win, t.Len, cancel)
-	p.show()
-	name := uri.Name()
-	if uri.Path() != "" {
-		name = uri.Path()
-	}
-	d.run(func(context.Context) error {
-		defer cancel()
-		// The window going away ends the export: the replica it reads
-		// is closing.
-		go func() {
-			select {
-			case <-d.closed:
-				cancel()
-			case <-ctx.Done():
-			}
-		}()
-		err := export.Write(ctx, w, f, t, export.Options{Progress: p.progress(d.do)})
-		return export.Finish(w, err, func() error { return fynestorage.Delete(uri) })
-	}, func(err error) {
-		p.hide()
-		switch {
-		case errors.Is(err, context.Canceled):
-			d.info("Export list", "Export cancelled: nothing was saved.")
-		case err != nil:
-			d.showError(fmt.Errorf("the list could not be exported, and nothing was saved: %w", err))
-		default:
-			d.info("Export list", fmt.Sprintf("Saved %s work orders to %s.", count(p.done()), name))
-		}
-	})
-}
-
-// exportProgress is the dialog an export shows while it runs.
-type exportProgress struct {
-	dlg   *dialog.CustomDialog
-	bar   *widget.ProgressBar
-	label *widget.Label
-	total int
-
-	mu      sync.Mutex
-	written int
-	shown   time.Time // when the bar last moved
-}
-
-func newExportProgress(win fyne.Window, total int, cancel func()) *exportProgress {
-	p := &exportProgress{bar: widget.NewProgressBar(), label: widget.NewLabel("Starting…"), total: total}
-	var stop *widget.Button
-	stop = widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() {
-		stop.Disable()
-		p.label.SetText("Cancelling…")
-		cancel()
-	})
-	p.dlg = dialog.NewCustomWithoutButtons("Exporting the list",
-		container.NewVBox(p.label, p.bar, container.NewHBox(layout.NewSpacer(), stop)), win)
-	p.dlg.Resize(fyne.NewSize(460, p.dlg.MinSize().Height))
-	return p
-}
-
-func (p *exportProgress) show() { p.dlg.Show() }
-func (p *exportProgress) hide() { p.dlg.Hide() }
-
-func (p *exportProgress) done() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.written
-}
-
-// progress is the writer's Progress: it notes how far the export is and
-// moves the bar on the main goroutine (do) at most every frame or so.
-func (p *exportProgress) progress(do func(func())) func(int) {
-	return func(n int) {
-		p.mu.Lock()
-		p.written = n
-		now := time.Now()
-		if now.Sub(p.shown) < 50*time.Millisecond && n < p.total {
-			p.mu.Unlock()
-			return
-		}
-		p.shown = now
-		p.mu.Unlock()
-		do(func() {
-			if p.total > 0 {
-				p.bar.SetValue(min(1, float64(n)/float64(p.total)))
-			}
-			p.label.SetText(fmt.Sprintf("%s of %s work orders written…", count(n), count(p.total)))
-		})
-	}
 }

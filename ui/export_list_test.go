@@ -56,7 +56,7 @@ func TestExportListHasTheFilteredRows(t *testing.T) {
 	for _, f := range []export.Format{export.CSV, export.XLSX} {
 		path := filepath.Join(dir, "list"+f.Ext())
 		w, uri := fileWriter(t, path)
-		h.desk.exportTo(w, uri, f, listTable(h.store, l.shown, l.total))
+		h.desk.exportTo(exportSpec{win: h.win, title: "Export list", noun: "work orders", table: listTable(h.store, l.shown, l.total)}, w, uri, f)
 		h.flush()
 		if got := h.overlayText(); !strings.Contains(got, "saved "+count(len(shown))+" work orders to "+strings.ToLower(path)) {
 			t.Errorf("%s: the window says %q", f, got)
@@ -119,7 +119,7 @@ func TestExportCancelLeavesNoFile(t *testing.T) {
 					}
 				}
 			}}
-		h.desk.exportTo(w, uri, f, tb)
+		h.desk.exportTo(exportSpec{win: h.win, title: "Export list", noun: "work orders", table: tb}, w, uri, f)
 		h.flush()
 		if !tapped {
 			t.Fatal("the export never ran")

@@ -13,8 +13,9 @@ import (
 
 // receivablesWindow is the view's window, while open.
 type receivablesWindow struct {
-	win  fyne.Window
-	view *receivables.View
+	win    fyne.Window
+	view   *receivables.View
+	closed chan struct{} // closed with the window: ends its export
 }
 
 // showReceivables opens the receivables view, or brings it forward.
@@ -24,16 +25,19 @@ func (d *Desk) showReceivables() {
 		return
 	}
 	w := d.app.NewWindow("Receivables — Work Order Desk")
-	v := receivables.New(d.store, receivables.Options{Now: nowFunc, Background: d.deps.Background, Do: d.do,
+	rw := &receivablesWindow{win: w, closed: make(chan struct{})}
+	rw.view = receivables.New(d.store, receivables.Options{Now: nowFunc, Background: d.deps.Background, Do: d.do,
 		Open: func(id int64) {
 			d.list.open(id)
 			d.win.RequestFocus()
-		}})
+		},
+		Export: func() { d.showExportReceivables(rw) }})
+	v := rw.view
 	w.SetContent(v.Content())
 	w.Resize(fyne.NewSize(1280, 800))
-	rw := &receivablesWindow{win: w, view: v}
 	d.recvWin = rw
 	w.SetOnClosed(func() {
+		close(rw.closed)
 		if d.recvWin == rw {
 			d.recvWin = nil
 		}

@@ -1,6 +1,8 @@
 package receivables
 
 import (
+	"strings"
+
 	"github.com/workorderdesk/workdesk/api"
 )
 
@@ -77,4 +79,26 @@ func sameFilter(a, b api.ReceivableFilter) bool {
 		}
 	}
 	return true
+}
+
+// Narrowed says what the filters keep, for a sentence about the rows:
+// " (customer Northwind Retail, status Disputed, age 31–60 days)"; ""
+// when they keep everything.
+func (v *View) Narrowed() string {
+	var parts []string
+	for _, c := range v.customers {
+		if c.Id == v.filter.CustomerId && v.filter.CustomerId != 0 {
+			parts = append(parts, "customer "+c.Name)
+		}
+	}
+	if sel := v.statusSel.Selected; sel != allStatuses && sel != "" {
+		parts = append(parts, "status "+sel)
+	}
+	if v.filter.Age != nil {
+		parts = append(parts, "age "+v.filter.Age.String())
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
 }

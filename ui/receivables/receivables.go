@@ -41,6 +41,9 @@ type Options struct {
 	Open func(workOrderId int64)
 	// OnError is told a read that failed (nil: the view's status line says it).
 	OnError func(error)
+	// Export is the Export… button's action: whoever opens the view writes
+	// the file from Table, so the view needs no exporter. nil: no button.
+	Export func()
 }
 
 // SlaWeeks is how far back the SLA chart looks.
@@ -114,11 +117,15 @@ func (v *View) build() {
 	v.count = widget.NewLabel("")
 	v.status = widget.NewLabel("")
 	v.status.Importance = widget.LowImportance
-	filters := container.NewHBox(
+	var filters fyne.CanvasObject = container.NewHBox(
 		widget.NewLabel("Customer"), sized(v.customerSel, 220),
 		widget.NewLabel("Status"), sized(v.statusSel, 170),
 		widget.NewLabel("Age"), sized(v.ageSel, 130),
 		v.count)
+	if v.opts.Export != nil {
+		export := widget.NewButtonWithIcon("Export…", theme.DocumentSaveIcon(), v.opts.Export)
+		filters = container.NewBorder(nil, nil, nil, export, filters)
+	}
 	v.totals = container.NewGridWrap(fyne.NewSize(300, totalHeight()))
 	v.table = v.newTable()
 	v.slaChart = xwidget.NewStackedBars(fmt.Sprintf("SLA kept and missed, last %d weeks", SlaWeeks),
