@@ -42,9 +42,10 @@ type order struct {
 	cust     *CustomerPolicy
 	invoice  *api.Invoice // nil = the empty draft every work order has (saves memory in big worlds)
 	messages []api.Message
-	files    []*file     // work order attachments; the provider can never remove them
-	invFiles []*file     // invoice attachments
-	done     *completion // what check-out or workDoneDetails told about the work
+	files    []*file         // work order attachments; the provider can never remove them
+	invFiles []*file         // invoice attachments
+	done     *completion     // what check-out or workDoneDetails told about the work
+	notes    []api.NoteEntry // the internal note's versions, oldest first
 }
 
 // file is an attachment with its content. Demo files share the embedded
