@@ -92,11 +92,11 @@ func (e *NoteEntry) UnmarshalJSON(b []byte) error {
 // note would look unchanged and overwrite it.
 var noteHistoryKeys = []string{"NoteHistory", "History", "Notes", "InternalNotes", "Items"}
 
-// decodeNoteHistory reads the history answer: {"NoteHistory": [...],
+// DecodeNoteHistory reads the history answer: {"NoteHistory": [...],
 // "MessageId"}, a bare list, or nothing (no note yet). It is sorted oldest
 // first when every entry has a date; otherwise kept as the service listed
 // it (taken as oldest first).
-func decodeNoteHistory(raw []byte) ([]NoteEntry, error) {
+func DecodeNoteHistory(raw []byte) ([]NoteEntry, error) {
 	const op = "GET /api/workOrder/noteHistory"
 	raw = bytes.TrimSpace(raw)
 	var items json.RawMessage
@@ -148,7 +148,7 @@ func (c *Client) NoteHistory(ctx context.Context, workOrderId int64) ([]NoteEntr
 	if err := c.getJSON(ctx, "api/workOrder/noteHistory", idQuery(workOrderId), &raw); err != nil {
 		return nil, err
 	}
-	return decodeNoteHistory(raw)
+	return DecodeNoteHistory(raw)
 }
 
 // SetInternalNote replaces the work order's internal note whole (PUT

@@ -24,7 +24,7 @@ func TestNoteHistoryAnswers(t *testing.T) {
 		{"not JSON", `<html>`, "error"},
 	}
 	for _, c := range cases {
-		h, err := decodeNoteHistory([]byte(c.answer))
+		h, err := DecodeNoteHistory([]byte(c.answer))
 		var got []string
 		for _, e := range h {
 			got = append(got, e.InternalNote+"/"+e.UpdatedBy)

@@ -28,6 +28,10 @@ var reads = map[readRoute]bool{
 	{http.MethodGet, "/api/attachments/downloadurl"}:                   true,
 	{http.MethodGet, "/api/invoice/attachments/getdownloadurl"}:        true,
 	{http.MethodGet, "/api/procedure/step/attachments/getdownloadurl"}: true,
+	// Procedures are read fresh: a landed check compares a step with
+	// what the service holds now.
+	{http.MethodGet, "/api/procedure"}:      true,
+	{http.MethodGet, "/api/procedure/step"}: true,
 }
 
 func init() {

@@ -157,9 +157,22 @@ func (e *Engine) HandleEvent(ctx context.Context, ev api.Event) error {
 	if err != nil || !out.Fresh {
 		return err
 	}
+	if ev.Header.Action == actionNoteChanged && e.Client != nil && ev.Header.WorkOrderId > 0 {
+		// Its body is a hint: the note is what the service lists.
+		if _, err := e.Store.rereadNote(ctx, e.Client, ev.Header.WorkOrderId); err != nil {
+			e.Store.log.Info("could not read the internal note again; the next refresh will", "workOrder", ev.Header.WorkOrderId, "err", err)
+		} else {
+			out.Applied = true
+			e.Store.notify([]int64{ev.Header.WorkOrderId})
+		}
+	}
 	e.tell(ev, out.Applied)
 	return nil
 }
+
+// actionNoteChanged is the notification of a change of the internal note
+// (service-facts §9.3).
+const actionNoteChanged = "InternalNoteChanged"
 
 // tell hands a fresh event to those listening (OnEvent), and to those told
 // of the changes (OnApplied) when it changed the replica.

@@ -28,6 +28,9 @@ type hubReread struct {
 	Messages           *[]api.Message    `json:"Messages"`
 	Attachments        *[]api.Attachment `json:"Attachments"`
 	InvoiceAttachments *[]api.Attachment `json:"InvoiceAttachments"`
+	// NoteHistory is the internal note's history, as the service answered
+	// GET /api/workOrder/noteHistory (its list read by api's decoder).
+	NoteHistory json.RawMessage `json:"NoteHistory"`
 }
 
 // hubEventShape is what tells a hub event that carries its re-read (or
@@ -109,6 +112,17 @@ func (s *Store) applyHubReread(ctx context.Context, woID int64, rr *hubReread) (
 		}
 		if rr.InvoiceAttachments != nil {
 			if err := putAttachments(ctx, tx, woID, attachmentsInvoice, *rr.InvoiceAttachments, at); err != nil {
+				return err
+			}
+			changed = true
+		}
+		if rr.NoteHistory != nil {
+			h, err := api.DecodeNoteHistory(rr.NoteHistory)
+			if err != nil {
+				s.log.Warn("the hub's re-read of the internal note is unreadable; the next refresh reads it", "workOrder", woID, "err", err)
+				return nil
+			}
+			if err := putNoteHistory(ctx, tx, woID, h, at); err != nil {
 				return err
 			}
 			changed = true

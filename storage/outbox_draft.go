@@ -27,6 +27,9 @@ type Draft struct {
 	Completion api.Completion
 	// Pte is an appointment's access type ("" = none given).
 	Pte string
+	// Step is a step's completion: which step, its status, value and
+	// comment (Text holds the comment too).
+	Step *api.StepRequest
 }
 
 // Draft reads what the person entered for the row's action, its amounts
