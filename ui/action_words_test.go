@@ -37,6 +37,9 @@ func TestEachActionIsNamedAndCorrectedInWords(t *testing.T) {
 		{storage.KindInvoiceAttachmentRemove, "Invoice file removal", "", nil},
 		{storage.KindStepAttachmentAdd, "Step file", "", nil},
 		{storage.KindStepAttachmentRemove, "Step file removal", "", nil},
+		{storage.KindStepUpdate, "Step", "in the Procedures tab and save the step", []string{"ProcedureMarkedNaByContractor"}},
+		{storage.KindProcedureNA, "Procedure N/A", "", []string{"ProcedureMarkedNaByContractor"}},
+		{storage.KindNote, "Internal note", "in the Internal note tab and save it", []string{"InternalNoteEditedByContractor"}},
 	}
 	listed := map[storage.OutboxKind]bool{}
 	for _, c := range cases {
@@ -95,6 +98,9 @@ func TestEachColleagueActionIsToldInWords(t *testing.T) {
 		{"InvoiceAttachmentDeleted", "deleted an invoice attachment", "deleted an invoice attachment of this", "Ben Okafor deleted an invoice attachment of this at 10:02, before you."},
 		{"StepAttachmentAdded", "added a step photo", "added a step photo to this", "Ben Okafor added a step photo to this at 10:02, before you."},
 		{"StepAttachmentDeleted", "deleted a step photo", "deleted a step photo of this", "Ben Okafor deleted a step photo of this at 10:02, before you."},
+		{"StepUpdatedByContractor", "updated a procedure step", "updated a procedure step on this", "Ben Okafor updated a procedure step on this at 10:02, before you."},
+		{"ProcedureMarkedNaByContractor", "marked a procedure N/A", "marked a procedure N/A on this", "Already marked N/A by Ben Okafor at 10:02."},
+		{"InternalNoteEditedByContractor", "edited the internal note", "edited the internal note of this", "Ben Okafor edited the internal note of this at 10:02, before you."},
 		// What the hub calls a write it cannot name.
 		{"Changed", "changed", "changed this", "Ben Okafor changed this at 10:02, before you."},
 	}

@@ -104,7 +104,7 @@ func (t *activityTab) show(wo *api.WorkOrder) {
 				continue // our own action, coming back from the hub: listed as "You:" already
 			}
 			if e.PerformedBy != "" {
-				title, text = colleagueDid(e.PerformedBy, e.Header.Action), "Through the office hub."
+				title, text = colleagueDidEvent(e, wo), "Through the office hub."
 			}
 			items = append(items, activity{at: at, title: title, text: text})
 		}
