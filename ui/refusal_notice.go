@@ -40,11 +40,18 @@ func (d *Desk) announceRefusal(r storage.OutboxRow) {
 	if !d.deps.NoDesktopNotifications {
 		d.app.SendNotification(fyne.NewNotification(title, body))
 	}
-	d.status.alert(r.Id, where+": "+r.Summary+" was refused by the service. "+sentence(strings.TrimSpace(r.Error)))
+	what := " was refused by the service. "
+	if r.NoteChanged() {
+		what = " was not sent: the note changed meanwhile. "
+	}
+	d.status.alert(r.Id, where+": "+r.Summary+what+sentence(strings.TrimSpace(r.Error)))
 }
 
 // refusalNotification words the desktop notification of a refusal.
 func refusalNotification(r storage.OutboxRow, where string) (title, body string) {
+	if r.NoteChanged() {
+		return "Not sent: " + r.Summary + " on " + where, sentence(strings.TrimSpace(r.Error))
+	}
 	return "Refused: " + r.Summary + " on " + where, sentence(strings.TrimSpace(r.Error))
 }
 
