@@ -21,7 +21,7 @@ VERSION := $(shell sed -n 's/^Version *= *"\([^"]*\)".*/\1/p' FyneApp.toml)
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run test vet fmt-check unit smoke realwindow office-shot bench perf fuzz measure-startup measure-memory screenshot walkthrough dist print-version clean
+.PHONY: deps build run test vet fmt-check unit smoke realwindow office-shot notes-shots bench perf fuzz measure-startup measure-memory screenshot walkthrough dist print-version clean
 
 deps:
 	@if command -v dpkg-query >/dev/null 2>&1; then \
@@ -108,6 +108,15 @@ office-shot: deps
 	WORKDESK_BIN=$(CURDIR)/$(BIN)-realwindow WORKDESK_SHOTS=$(REALWINDOW_SHOTS) WORKDESK_OFFICE_SHOT=$(CURDIR)/$(OFFICE_SHOT) \
 	  xvfb-run -a -s "-screen 0 1920x1080x24 -nolisten tcp" \
 	  $(GO) test -tags $(TAGS) -count 1 -v -timeout 5m -run TestRealWindowTwoOfficeWindows ./realwindow/
+
+# Regenerates docs/notes/procedure-step-*.png and internal-note-*.png: a
+# step completed and the internal note edited in the real window, at
+# 1280x800 and 1024x700 (realwindow/procnotes_test.go).
+notes-shots: deps
+	$(GO) build -tags "$(TAGS) realwindow" -o $(BIN)-realwindow .
+	WORKDESK_BIN=$(CURDIR)/$(BIN)-realwindow WORKDESK_SHOTS=$(REALWINDOW_SHOTS) WORKDESK_DOCS=$(CURDIR)/docs/notes \
+	  xvfb-run -a -s "-screen 0 1920x1200x24 -nolisten tcp" \
+	  $(GO) test -tags $(TAGS) -count 1 -v -timeout 5m -run TestRealWindowCompletingAStepAndTheNote ./realwindow/
 
 test: deps fmt-check vet unit smoke realwindow
 	@echo "make test: all checks passed"
