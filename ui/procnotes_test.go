@@ -261,3 +261,29 @@ func TestAColleaguesStepIsToldByName(t *testing.T) {
 		t.Errorf("Activity shows:\n%s\nwant %q", shown, want)
 	}
 }
+
+// Offline, a saved note waits in the outbox and says so; the entry keeps
+// it. Once the service answers again it is sent, and the history has it.
+func TestAnOfflineNoteWaitsForTheConnection(t *testing.T) {
+	h, cut := newOfflineHarness(t)
+	r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted })
+	h.open(r.Id)
+	h.selectTab("Internal note")
+	n := tabOf[*noteTab](h)
+	cut.Store(true)
+	test.Type(n.text, "Key with the security desk.")
+	test.Tap(n.save)
+	h.flush()
+	h.send()
+	if !strings.Contains(n.state.Text, "waiting for the connection") || n.text.Text != "Key with the security desk." {
+		t.Fatalf("offline, the saved note reads %q and the entry %q", n.state.Text, n.text.Text)
+	}
+	if !n.save.Disabled() {
+		t.Errorf("Save is enabled again for the note already saved")
+	}
+	cut.Store(false)
+	h.resend(r.Id)
+	if len(n.versions) == 0 || n.versions[0].InternalNote != "Key with the security desk." || !strings.HasPrefix(n.state.Text, "Last changed by") {
+		t.Fatalf("once sent the note reads %q, its history %+v", n.state.Text, n.versions)
+	}
+}
