@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/user"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -25,11 +26,28 @@ type backend struct {
 	closeOnce sync.Once
 }
 
+// checkContract is `workdesk doctor --contract` for the window's service
+// (through the hub in office mode: it answers with the service's JSON);
+// nil when the window browses a replica without one.
+func (b *backend) checkContract(ctx context.Context) *api.ContractReport {
+	if b.Client == nil {
+		return nil
+	}
+	return api.CheckContract(ctx, b.Client, nil)
+}
+
 // startDemo runs the sandbox in-process on a loopback port, with its
 // receiver. The demo's world is kept beside its replica, so a restart (or a
 // crash in front of a customer) carries on where it was; when there is no
 // saved world the replica starts empty too, or the two would disagree.
 func startDemo(ctx context.Context, dataDir string) (*backend, error) {
+	return startDemoIn(ctx, dataDir, sandbox.DialectPlain)
+}
+
+// startDemoIn is startDemo with the sandbox answering in dialect
+// (--demo-dialect renamed: the window as it is where our guesses of the
+// service's field names were wrong).
+func startDemoIn(ctx context.Context, dataDir string, dialect sandbox.Dialect) (*backend, error) {
 	path, err := replicaPath(dataDir, "demo")
 	if err != nil {
 		return nil, err
@@ -38,6 +56,7 @@ func startDemo(ctx context.Context, dataDir string) (*backend, error) {
 		CustomerEvery:  45 * time.Second,
 		RetryIntervals: []time.Duration{2 * time.Second, 5 * time.Second, 10 * time.Second, 30 * time.Second},
 		StateFile:      demoWorldPath(path),
+		Dialect:        dialect,
 	})
 	if err != nil {
 		return nil, err
@@ -54,7 +73,8 @@ func startDemo(ctx context.Context, dataDir string) (*backend, error) {
 		}
 	}
 	eng, err := storage.OpenEngine(ctx, path, storage.EngineOptions{Connection: api.Connection{
-		BaseURL: info.BaseURL, TokenURL: info.TokenURL, ClientID: info.ClientID, ClientSecret: info.ClientSecret}})
+		BaseURL: info.BaseURL, TokenURL: info.TokenURL, ClientID: info.ClientID, ClientSecret: info.ClientSecret},
+		PerformedBy: personName()})
 	if err != nil {
 		sb.Close()
 		return nil, err
@@ -74,6 +94,20 @@ func startDemo(ctx context.Context, dataDir string) (*backend, error) {
 	return b, nil
 }
 
+// personName is who sits at this computer, as the system knows them (the
+// account's full name, else its login): the PerformedBy of their writes.
+// In office mode the hub's name for the person is used instead.
+func personName() string {
+	u, err := user.Current()
+	if err != nil {
+		return ""
+	}
+	if name, _, _ := strings.Cut(u.Name, ","); strings.TrimSpace(name) != "" {
+		return strings.TrimSpace(name) // GECOS: the full name, then room and phones
+	}
+	return u.Username
+}
+
 // startLive connects to a configured service; the receiver runs when a
 // certificate is configured.
 func startLive(ctx context.Context, dataDir string, conn api.Connection, receiverAddr string, checkSource bool) (*backend, error) {
@@ -81,7 +115,7 @@ func startLive(ctx context.Context, dataDir string, conn api.Connection, receive
 	if err != nil {
 		return nil, err
 	}
-	eng, err := storage.OpenEngine(ctx, path, storage.EngineOptions{Connection: conn})
+	eng, err := storage.OpenEngine(ctx, path, storage.EngineOptions{Connection: conn, PerformedBy: personName()})
 	if err != nil {
 		return nil, err
 	}
@@ -165,7 +199,7 @@ func (b *backend) Close() {
 }
 
 func (b *backend) health() ui.Health {
-	h := ui.Health{Receiver: b.ReceiverStatus(), Stream: b.StreamStatus()}
+	h := ui.Health{Receiver: b.ReceiverStatus(), Stream: b.StreamStatus(), Silent: b.Silent(), Heard: b.Heard()}
 	if b.person != nil {
 		h.Person = b.person.get()
 	}

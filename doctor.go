@@ -5,8 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/signal"
+	"strings"
+	"time"
 
 	"github.com/workorderdesk/workdesk/api"
 )
@@ -30,11 +33,20 @@ func connectionFlags(fs *flag.FlagSet) func() api.Connection {
 func runDoctor(args []string, out io.Writer) int {
 	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
 	conn := connectionFlags(fs)
+	contract := fs.Bool("contract", false, "make each read the app relies on once and report, per call, what the answer held against what the app reads (nothing is written to the service)")
+	save := fs.String("save", "", "with --contract: write the answers, anonymised, and the report to `DIR` for a support request")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if *contract {
+		return runContract(ctx, conn(), *save, out)
+	}
+	if *save != "" {
+		fmt.Fprintln(out, "doctor: --save goes with --contract")
+		return 2
+	}
 	ok := api.Diagnose(ctx, conn(), nil, func(c api.Check) {
 		mark := "ok  "
 		switch {
@@ -50,5 +62,36 @@ func runDoctor(args []string, out io.Writer) int {
 		return 1
 	}
 	fmt.Fprintln(out, "\nAll checks passed.")
+	return 0
+}
+
+// runContract is `workdesk doctor --contract`: 0 when everything the app
+// reads was in the service's answers, 1 when not (or the service could not
+// be read), 2 for an incomplete configuration.
+func runContract(ctx context.Context, conn api.Connection, save string, out io.Writer) int {
+	if missing := conn.Missing(); len(missing) > 0 {
+		fmt.Fprintln(out, "doctor --contract: missing "+strings.Join(missing, ", "))
+		return 2
+	}
+	hc := &http.Client{Timeout: 30 * time.Second}
+	tokens := api.NewClientCredentials(api.CredentialsConfig{TokenURL: conn.TokenURL, ClientID: conn.ClientID, ClientSecret: conn.ClientSecret, HTTPClient: hc})
+	c, err := api.NewClient(conn.BaseURL, hc, tokens)
+	if err != nil {
+		fmt.Fprintln(out, "doctor --contract:", err)
+		return 2
+	}
+	report := api.CheckContract(ctx, c, nil)
+	fmt.Fprint(out, report.Text())
+	if save != "" {
+		files, err := report.Save(save)
+		if err != nil {
+			fmt.Fprintln(out, "doctor --contract:", err)
+			return 1
+		}
+		fmt.Fprintf(out, "\nSaved %d files, anonymised, in %s.\n", len(files), save)
+	}
+	if !report.OK() {
+		return 1
+	}
 	return 0
 }

@@ -31,6 +31,7 @@ type guiFlags struct {
 	dataDir    string
 	demo       bool
 	hub        string
+	dialect    sandbox.Dialect
 }
 
 func parseGUIFlags(args []string) (guiFlags, error) {
@@ -43,7 +44,12 @@ func parseGUIFlags(args []string) (guiFlags, error) {
 	fs.StringVar(&f.replica, "replica", "", "browse the replica `FILE` offline, without connecting to any service")
 	fs.StringVar(&f.hub, "hub", "", "open office mode on the hub at `URL` (client id and secret from WORKDESK_CLIENT_ID / WORKDESK_CLIENT_SECRET or the saved settings)")
 	fs.BoolVar(&f.probe, "startup-probe", false, "print the time from process start to the first frame, then quit (for measuring)")
+	dialect := fs.String("demo-dialect", "plain", "the demo's sandbox answers reads without a published schema with our guessed names (plain) or others (renamed)")
 	if err := fs.Parse(args); err != nil {
+		return f, err
+	}
+	var err error
+	if f.dialect, err = sandbox.ParseDialect(*dialect); err != nil {
 		return f, err
 	}
 	if *size != "" {
@@ -69,12 +75,18 @@ func runGUI(args []string) int {
 	}
 	a := app.NewWithID(appID)
 	a.SetIcon(assets.Icon)
-	s := &session{app: a, flags: f, secrets: storage.NewSecrets()}
+	s := &session{app: a, flags: f, secrets: storage.NewSecrets(), notifier: desktopNotifier()}
 	if f.probe {
 		a.Lifecycle().SetOnStarted(func() { go probeFirstFrame(a) })
 	}
 	if err := s.launch(!f.demo); err != nil {
 		fmt.Fprintln(os.Stderr, "workdesk:", err)
+		if f.screenshot != "" || f.probe {
+			return 1
+		}
+		// Started from a shortcut there is no terminal: a window says it.
+		ui.ShowStartFailure(a, err)
+		a.Run()
 		return 1
 	}
 	defer func() { s.backend.Close() }()
@@ -117,6 +129,15 @@ type session struct {
 	ready   chan struct{}
 	// officeGiven is what File › Connect to office hub… was last given.
 	officeGiven officeLogin
+	// stopWatch ends the wait for a keyring that could not be read when
+	// this window opened (nil: none waits).
+	stopWatch context.CancelFunc
+	// notifier shows the window's desktop notifications (nil: Fyne's).
+	notifier *dbusNotifier
+	// background and do are the window's Deps.Background and Deps.Do
+	// (nil in the app: a goroutine, fyne.Do); tests run the window's work
+	// on their own goroutine.
+	background, do func(func())
 }
 
 // officeLogin is a person's client id and secret at an office hub.
@@ -143,46 +164,57 @@ func (s *session) launch(wantLive bool) error {
 		// goes on, and the action's error (if any) is logged.
 		slog.Warn("switching with an action still being queued")
 	}
+	if s.stopWatch != nil {
+		s.stopWatch()
+		s.stopWatch = nil
+	}
 	prefs := s.app.Preferences()
 	live := ui.LoadLiveSettings(prefs)
 	var b *backend
 	var err error
-	notice := ""
+	var missing *missingSecret
+	notice, askOffice := "", ""
 	switch {
 	case s.flags.replica != "":
 		b, err = openOffline(ctx, s.flags.replica)
 	case s.officeHub() != "" && wantLive:
-		b, notice, err = s.openOffice(ctx, s.officeHub())
+		b, notice, askOffice, err = s.openOffice(ctx, s.officeHub())
+		errors.As(err, &missing)
+		if missing != nil {
+			err = nil
+		}
 	case wantLive && live.Configured():
 		b, err = s.startLive(ctx, live)
 		switch {
-		case errors.Is(err, errNoSecret):
+		case errors.As(err, &missing):
 			// Never Demo without a word: the person's own data, as last
 			// synced, with the way to reconnect.
-			notice = fmt.Sprintf("Not connected: the client secret for client id %s is not saved on this computer. "+
-				"Enter it to connect; until then you see the live data as last synced, and your actions wait in the outbox.", live.ClientID)
+			notice = missing.notice("Connection settings…", "the live data")
 			b, err = openLiveReplica(ctx, s.flags.dataDir, live.BaseURL)
+		case err == nil:
+			notice = s.sessionOnly()
 		case err != nil && s.desk == nil:
 			slog.Warn("live connection unavailable; starting in demo mode", "err", err)
 			notice = "The live connection could not start, so this is the demo. " + ui.Sentence(err.Error()) + " Fix the connection settings, then Save and connect."
-			b, err = startDemo(ctx, s.flags.dataDir)
+			b, err = startDemoIn(ctx, s.flags.dataDir, s.flags.dialect)
 		}
 	default:
-		b, err = startDemo(ctx, s.flags.dataDir)
+		b, err = startDemoIn(ctx, s.flags.dataDir, s.flags.dialect)
 	}
 	if err != nil {
 		return err
 	}
 	deps := ui.Deps{
 		Store: b.Store, Online: b, Demo: b.sb != nil, Office: b.person != nil, Service: b.Service, Health: b.health,
-		ConnectOffice: s.connectOffice,
-		Ready:         make(chan struct{}), Secrets: s.secrets, SyncEvery: live.SyncEvery, Notice: notice,
+		ConnectOffice: s.connectOffice, AskOffice: askOffice, Background: s.background, Do: s.do, OpenURL: openURL(s.app),
+		Ready: make(chan struct{}), Secrets: s.secrets, SyncEvery: live.SyncEvery, Notice: notice,
 		NoDesktopNotifications: runtime.GOOS == "linux" && os.Getenv("DBUS_SESSION_BUS_ADDRESS") == "",
 		// FYNE_THEME=dark (or light) is a preference stated to Fyne.
 		SystemThemeSilent: runtime.GOOS == "linux" && os.Getenv("DBUS_SESSION_BUS_ADDRESS") == "" && os.Getenv("FYNE_THEME") == "",
 		TestConnection: func(ctx context.Context, conn api.Connection, report func(api.Check)) bool {
 			return api.Diagnose(ctx, conn, nil, report)
 		},
+		CheckContract: b.checkContract,
 		SwitchMode: func(toLive bool) {
 			// A choice of Live or Demo from the menu leaves office mode,
 			// for this run and the next start.
@@ -194,7 +226,13 @@ func (s *session) launch(wantLive bool) error {
 		},
 	}
 	if b.Client == nil {
-		deps.Online, deps.SwitchMode = nil, nil
+		deps.Online = nil
+	}
+	if s.notifier != nil {
+		deps.Notifier = s.notifier
+	}
+	if s.flags.replica != "" {
+		deps.SwitchMode = nil // --replica opens the same replica whatever is chosen
 	}
 	if b.sb != nil {
 		deps.Customer = sandbox.NewControl(b.Service)
@@ -214,6 +252,7 @@ func (s *session) launch(wantLive bool) error {
 	}
 	desk := ui.New(s.app, deps)
 	b.OnEvent(desk.EventReceived)
+	b.OnSilence(desk.ConnectivityChanged)
 	w := desk.Window()
 	addHelpMenu(w)
 	if s.flags.size.Width > 0 {
@@ -227,17 +266,16 @@ func (s *session) launch(wantLive bool) error {
 		oldDesk.Window().Close()
 		old.Close()
 	}
+	if missing != nil && missing.keyring() {
+		s.waitForKeyring(missing)
+	}
 	return nil
 }
-
-// errNoSecret: the live connection is configured but its secret is not on
-// this computer (no keyring, or a keyring that lost it).
-var errNoSecret = errors.New("the client secret is not saved on this computer")
 
 func (s *session) startLive(ctx context.Context, live ui.LiveSettings) (*backend, error) {
 	secret, err := s.secrets.Get(ctx, live.ClientID)
 	if err != nil || secret == "" {
-		return nil, errNoSecret
+		return nil, &missingSecret{clientID: live.ClientID, cause: err}
 	}
 	return startLive(ctx, s.flags.dataDir, live.Connection(secret), live.ReceiverAddr(), live.CheckSource)
 }

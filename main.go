@@ -43,17 +43,22 @@ func main() {
 
 const usage = `Work Order Desk
 
-  workdesk [--data-dir DIR] [--demo] [--hub URL] [--replica FILE] [--screenshot FILE [--window-size WxH]]
+  workdesk [--data-dir DIR] [--demo [--demo-dialect renamed]] [--hub URL] [--replica FILE] [--screenshot FILE [--window-size WxH]]
       open the window; with no connection configured it runs against a
       built-in sandbox of the service (demo mode); --replica browses a
       replica offline
-  workdesk doctor [--base-url U --token-url U --client-id ID --cert FILE]
+  workdesk doctor [--base-url U --token-url U --client-id ID --cert FILE] [--contract [--save DIR]]
       check a live configuration step by step (env: WORKDESK_BASE_URL,
-      WORKDESK_TOKEN_URL, WORKDESK_CLIENT_ID, WORKDESK_CLIENT_SECRET, WORKDESK_CERT)
-  workdesk sandbox [--addr 127.0.0.1:8089] [--notify URL] [--work-orders N] [--seed S] [--config-out FILE]
-      run the simulated service for integrators
+      WORKDESK_TOKEN_URL, WORKDESK_CLIENT_ID, WORKDESK_CLIENT_SECRET, WORKDESK_CERT);
+      --contract reads what the app relies on once and says, per call, what
+      the answers held that we did not expect (--save: the answers, anonymised)
+  workdesk sandbox [--addr 127.0.0.1:8089] [--notify URL] [--work-orders N] [--seed S] [--config-out FILE] [--dialect renamed]
+      run the simulated service for integrators (--dialect renamed: with
+      other names where the service's schema is not published)
   workdesk receive --addr 127.0.0.1:PORT --cert FILE [--check-source] [--db FILE] [--path /]
-      run the notification receiver without a window
+      run the notification receiver without a window: prints each verified
+      notification once; with WORKDESK_BASE_URL, _TOKEN_URL, _CLIENT_ID and
+      _CLIENT_SECRET set it also re-reads what each one touched
   workdesk hub serve|user ...
       the office hub: one receiver and one set of credentials for a whole
       office, on PostgreSQL (run workdesk hub for details)

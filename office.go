@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -32,49 +31,72 @@ func (p *officePerson) set(n string) {
 	p.mu.Unlock()
 }
 
+// errNoOfficeLogin: office mode was asked for (--hub) with no client id
+// anywhere: the window opens asking for it.
+var errNoOfficeLogin = errors.New("office mode needs your client id and secret: set WORKDESK_CLIENT_ID and WORKDESK_CLIENT_SECRET, or use File › Connect to office hub…")
+
 // officeCredentials are the person's client id and secret: those just
 // given to File › Connect to office hub…, else WORKDESK_CLIENT_ID /
 // WORKDESK_CLIENT_SECRET, else the saved client id and its secret in the
-// keyring. A saved client id without its secret is errNoSecret, with the id.
-func (s *session) officeCredentials(ctx context.Context) (id, secret string, err error) {
+// keyring. A saved client id without its secret is a *missingSecret;
+// no client id at all is errNoOfficeLogin.
+func (s *session) officeCredentials(ctx context.Context) (id, secret string, fromEnv bool, err error) {
 	if s.officeGiven.id != "" && s.officeGiven.secret != "" {
-		return s.officeGiven.id, s.officeGiven.secret, nil
+		return s.officeGiven.id, s.officeGiven.secret, false, nil
 	}
 	if id, secret = os.Getenv("WORKDESK_CLIENT_ID"), os.Getenv("WORKDESK_CLIENT_SECRET"); id != "" && secret != "" {
-		return id, secret, nil
+		return id, secret, true, nil
 	}
 	id = ui.LoadOfficeSettings(s.app.Preferences()).ClientID
 	if id == "" {
-		return "", "", fmt.Errorf("office mode needs your client id and secret: set WORKDESK_CLIENT_ID and WORKDESK_CLIENT_SECRET, or use File › Connect to office hub…")
+		return "", "", false, errNoOfficeLogin
 	}
 	if secret, err = s.secrets.Get(ctx, id); err != nil || secret == "" {
-		return id, "", errNoSecret
+		return id, "", false, &missingSecret{clientID: id, cause: err}
 	}
-	return id, secret, nil
+	return id, secret, false, nil
 }
 
-// openOffice opens office mode on hubURL; without the person's secret it
-// opens their office replica as last synced, and notice says how to
-// connect (never the demo without a word, as for Live).
-func (s *session) openOffice(ctx context.Context, hubURL string) (b *backend, notice string, err error) {
-	id, secret, err := s.officeCredentials(ctx)
+// openOffice opens office mode on hubURL. Without the person's secret it
+// opens their office replica as last synced, with notice saying how to
+// connect and err the *missingSecret (never the demo without a word, as for
+// Live); without even a client id it opens an empty office window and
+// askOffice is the hub to ask the person's client id and secret for.
+func (s *session) openOffice(ctx context.Context, hubURL string) (b *backend, notice, askOffice string, err error) {
+	id, secret, fromEnv, err := s.officeCredentials(ctx)
+	var missing *missingSecret
 	switch {
-	case errors.Is(err, errNoSecret):
-		notice = fmt.Sprintf("Not connected: the client secret for client id %s is not saved on this computer. "+
-			"Enter it in Connect to office hub… to connect; until then you see the office's work orders as last synced, and your actions wait in the outbox.", id)
+	case errors.Is(err, errNoOfficeLogin):
+		if err := ui.CheckHubURL(hubURL); err != nil {
+			return nil, "", "", err
+		}
+		notice = "Not connected: to work on the office hub at " + hubURL + " enter the client id and secret the office gave you in Connect to office hub…."
+		b, err = openOfficeReplica(ctx, s.flags.dataDir, hubURL, "")
+		if err != nil {
+			return nil, "", "", err
+		}
+		return b, notice, hubURL, nil
+	case errors.As(err, &missing):
+		notice = missing.notice("Connect to office hub…", "the office's work orders")
 		b, err = openOfficeReplica(ctx, s.flags.dataDir, hubURL, id)
+		if err == nil {
+			err = missing
+		}
 	case err == nil:
 		b, err = startOffice(ctx, s.flags.dataDir, hubURL, id, secret)
+		if !fromEnv {
+			notice = s.sessionOnly()
+		}
 	}
-	if err != nil {
-		return nil, "", err
+	if b == nil {
+		return nil, "", "", err
 	}
 	// The next start opens the saved office again; a one-off --hub with
 	// credentials from the environment leaves the settings as they were.
 	if saved := ui.LoadOfficeSettings(s.app.Preferences()); saved.HubURL == strings.TrimRight(strings.TrimSpace(hubURL), "/") {
 		ui.SetOfficeInUse(s.app.Preferences(), true)
 	}
-	return b, notice, nil
+	return b, notice, "", err
 }
 
 // officeReplica checks the hub's address and names the person's office

@@ -29,7 +29,7 @@ func TestHubFlagOpensOfficeModeOnItsOwnReplica(t *testing.T) {
 	dir := t.TempDir()
 	s := &session{app: a, flags: guiFlags{dataDir: dir, hub: hub}, secrets: storage.NewSecrets()}
 	ctx := context.Background()
-	if _, _, err := s.officeCredentials(ctx); err == nil || !strings.Contains(err.Error(), "WORKDESK_CLIENT_ID") {
+	if _, _, _, err := s.officeCredentials(ctx); err == nil || !strings.Contains(err.Error(), "WORKDESK_CLIENT_ID") {
 		t.Fatalf("without credentials: %v, want a word on WORKDESK_CLIENT_ID", err)
 	}
 	if _, err := startOffice(ctx, dir, "hub.office.example", "hub-ana", "x"); err == nil || !strings.Contains(err.Error(), "https://") {
@@ -38,7 +38,7 @@ func TestHubFlagOpensOfficeModeOnItsOwnReplica(t *testing.T) {
 
 	t.Setenv("WORKDESK_CLIENT_ID", "hub-ana")
 	t.Setenv("WORKDESK_CLIENT_SECRET", "not-the-service-secret")
-	id, secret, err := s.officeCredentials(ctx)
+	id, secret, _, err := s.officeCredentials(ctx)
 	if err != nil || id != "hub-ana" || secret != "not-the-service-secret" {
 		t.Fatalf("credentials from the environment: %q %q %v", id, secret, err)
 	}
@@ -96,7 +96,7 @@ func TestRestartReopensOfficeMode(t *testing.T) {
 	if got := s.officeHub(); got != hub {
 		t.Fatalf("after office mode the next start opens %q, want the hub %s", got, hub)
 	}
-	b, notice, err := s.openOffice(context.Background(), s.officeHub())
+	b, notice, _, err := s.openOffice(context.Background(), s.officeHub())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ package main
 //	menu MENU/ITEM        run a main-menu item
 //	type TEXT             type TEXT into every visible, enabled entry (same scope)
 //	typein TYPE TEXT      the same for the entries that are, or are inside, a TYPE
+//	typefield LABEL=TEXT  type TEXT into the entry of the form row labelled LABEL (same scope)
 //	key NAME              press a key (fyne.KeyName, e.g. Escape) on the focused widget
 //	typeby REGEXP TEXT    type TEXT into the entry on the row of the first
 //	                      visible text matching REGEXP (a form's label, as a
@@ -174,6 +175,27 @@ func command(w fyne.Window, verb, arg string) (string, error) {
 			return "", err
 		}
 		return typeBy(c, scope, re, text)
+	case "typefield":
+		label, text, _ := strings.Cut(arg, "=")
+		var e typable
+		walkVisible(scope, nil, func(o fyne.CanvasObject, _ []fyne.CanvasObject) {
+			if f, ok := o.(*widget.Form); ok {
+				for _, it := range f.Items {
+					if x, ok := it.Widget.(typable); ok && it.Text == label && e == nil {
+						e = x
+					}
+				}
+			}
+		})
+		if e == nil || e.Disabled() {
+			return "", fmt.Errorf("no entry labelled %q", label)
+		}
+		c.Focus(e)
+		for _, r := range text {
+			e.TypedRune(r)
+		}
+		c.Unfocus()
+		return "typed into " + label, nil
 	case "key":
 		ev := &fyne.KeyEvent{Name: fyne.KeyName(arg)}
 		before := len(c.Overlays().List())

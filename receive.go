@@ -19,8 +19,12 @@ import (
 )
 
 // runReceive runs the notification receiver without a window: each
-// verified notification is stored and applied to the replica and printed as
-// one JSON line; refused requests get their status and a line on stderr.
+// verified notification is printed once (by MessageId) as one JSON line,
+// whether or not the replica holds its work order, and logged in the
+// replica; with a connection in the environment (WORKDESK_BASE_URL,
+// WORKDESK_TOKEN_URL, WORKDESK_CLIENT_ID, WORKDESK_CLIENT_SECRET) what it
+// touched is read again from the service into the replica, as the window
+// does. Refused requests get their status and a line on stderr.
 func runReceive(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -56,7 +60,13 @@ func receive(ctx context.Context, args []string, out, errOut io.Writer, listenin
 			return 1
 		}
 	}
-	eng, err := storage.OpenEngine(ctx, dbPath, storage.EngineOptions{})
+	// The body is a hint: only a re-read changes the replica. Without a
+	// connection the event is logged, and the next sync brings the rest.
+	opts := storage.EngineOptions{ManualSend: true}
+	if conn := envConnection(); len(conn.Missing()) == 0 {
+		opts.Connection = conn
+	}
+	eng, err := storage.OpenEngine(ctx, dbPath, opts)
 	if err != nil {
 		fmt.Fprintln(errOut, "receive:", err)
 		return 1
@@ -67,7 +77,11 @@ func receive(ctx context.Context, args []string, out, errOut io.Writer, listenin
 		fmt.Fprintln(errOut, "receive:", err)
 		return 1
 	}
-	fmt.Fprintf(errOut, "receiving notifications on http://%s%s (replica %s)\n", listen, *path, dbPath)
+	rereads := "logged only: no connection in the environment to re-read with"
+	if eng.Client != nil {
+		rereads = "what each touches is read again from " + eng.Service
+	}
+	fmt.Fprintf(errOut, "receiving notifications on http://%s%s (replica %s; %s)\n", listen, *path, dbPath, rereads)
 	if listening != nil {
 		listening(listen)
 	}
@@ -79,20 +93,29 @@ func receive(ctx context.Context, args []string, out, errOut io.Writer, listenin
 	return 0
 }
 
-// newReceiveHandler verifies each notification, stores and applies it to
-// the replica, and prints one JSON line per event newly applied to out; each
-// refusal gets its HTTP status and a line on errOut saying why.
+// envConnection is the service connection the environment names, if any.
+func envConnection() api.Connection {
+	return api.Connection{BaseURL: os.Getenv("WORKDESK_BASE_URL"), TokenURL: os.Getenv("WORKDESK_TOKEN_URL"),
+		ClientID: os.Getenv("WORKDESK_CLIENT_ID"), ClientSecret: os.Getenv("WORKDESK_CLIENT_SECRET")}
+}
+
+// newReceiveHandler verifies each notification and hands it to the engine,
+// and prints one JSON line per notification newly logged (a redelivery of
+// one already logged prints nothing), known action or not, replica holding
+// its work order or not; each refusal gets its HTTP status and a line on
+// errOut saying why.
 func newReceiveHandler(eng *storage.Engine, v *api.Verifier, checkSource bool, out, errOut io.Writer) http.Handler {
 	var mu sync.Mutex // one line at a time, whatever the concurrency
 	enc := json.NewEncoder(out)
-	eng.OnApplied(func(ev api.Event) {
+	eng.OnEvent(func(ev api.Event) {
 		mu.Lock()
 		defer mu.Unlock()
 		enc.Encode(struct {
 			Action      string `json:"action"`
 			WorkOrderId int64  `json:"work_order_id"`
 			MessageId   string `json:"message_id"`
-		}{ev.Header.Action, ev.Header.WorkOrderId, ev.Header.MessageId})
+			Known       bool   `json:"known"`
+		}{ev.Header.Action, ev.Header.WorkOrderId, ev.Header.MessageId, api.KnownAction(ev.Header.Action)})
 	})
 	return eng.Receiver(v, api.ReceiverOptions{
 		CheckSource: checkSource,

@@ -77,8 +77,9 @@ func postEvent(url, token, action string, body []byte) (int, error) {
 
 // TestReceiveCommand drives `workdesk receive`'s handler with notifications
 // signed the way the service signs them (by the sandbox's key): accepted
-// events become JSON lines and change the replica; a forged one is refused
-// with 401 and a reason on stderr.
+// events become JSON lines and are logged (with no service to re-read
+// from, the replica keeps what it had: the body is a hint); a forged one is
+// refused with 401 and a reason on stderr.
 func TestReceiveCommand(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -113,8 +114,11 @@ func TestReceiveCommand(t *testing.T) {
 		t.Fatalf("stdout %q, want one JSON line for the event", out.String())
 	}
 	got, _ := store.WorkOrder(ctx, 4242)
-	if got.Nte.Amount.Format() != "$900.00" {
-		t.Fatalf("the replica's NTE is %s after NteChanged, want $900.00", got.Nte.Amount.Format())
+	if got.Nte.Amount.Format() != "$500.00" {
+		t.Fatalf("the replica's NTE is %s after NteChanged with nothing to re-read from, want $500.00", got.Nte.Amount.Format())
+	}
+	if evs, _ := store.Events(ctx, 4242); len(evs) != 1 {
+		t.Fatalf("%d events logged, want the NteChanged", len(evs))
 	}
 
 	if got := post(f.forged); got != http.StatusUnauthorized {
@@ -151,9 +155,8 @@ func TestReceivePrintsOnlyNewEvents(t *testing.T) {
 		t.Fatalf("stdout after a delivery and its redelivery:\n%s\nwant one line", out.String())
 	}
 
-	// Logged but not applied: an NTE change for a work order the replica
-	// does not hold yet (the next sync brings it), and an action the app
-	// does not handle. Both are acknowledged, neither is printed.
+	// An NTE change for a work order the replica does not hold yet, and an
+	// unknown action: both are acknowledged and printed, once each.
 	eng, err := storage.OpenEngine(ctx, f.db, storage.EngineOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -163,17 +166,17 @@ func TestReceivePrintsOnlyNewEvents(t *testing.T) {
 	defer srv.Close()
 	unknownWO, _ := api.MarshalEvent(api.EventHeader{WorkOrderId: 999, Action: api.ActionNteChanged, ActionDate: time.Now().UTC(), MessageId: uuid.NewString()},
 		api.NteChangedEvent{Amount: api.MustMoney("900", "USD")})
-	ism := []byte(`{"Header":{"WorkOrderId":4242,"Action":"IsmStatusChanged","MessageId":"` + uuid.NewString() + `"},"Status":"Passed"}`)
+	newer := []byte(`{"Header":{"WorkOrderId":4242,"Action":"SomethingNewer","MessageId":"` + uuid.NewString() + `"},"Status":"Passed"}`)
 	for _, d := range []struct {
 		action string
 		body   []byte
-	}{{api.ActionNteChanged, unknownWO}, {"IsmStatusChanged", ism}} {
+	}{{api.ActionNteChanged, unknownWO}, {"SomethingNewer", newer}} {
 		if code, err := postEvent(srv.URL, f.token, d.action, d.body); err != nil || code != http.StatusOK {
 			t.Fatalf("%s: HTTP %d, %v (stderr %q)", d.action, code, err, errOut.String())
 		}
 	}
-	if lines := strings.Count(out.String(), "\n"); lines != 1 {
-		t.Errorf("stdout after two notifications that changed nothing:\n%s\nwant still one line", out.String())
+	if lines := strings.Count(out.String(), "\n"); lines != 3 {
+		t.Errorf("stdout after two more notifications:\n%s\nwant three lines", out.String())
 	}
 }
 
@@ -240,8 +243,8 @@ func TestReceiveFlagsAndExitCodes(t *testing.T) {
 }
 
 // TestReceiveEndToEnd runs `workdesk receive` on 127.0.0.1:0 with the
-// sandbox's certificate: a signed notification is stored, applied and
-// printed as exactly one JSON line; a forged one gets 401 and one reason
+// sandbox's certificate: a signed notification is logged and printed as
+// exactly one JSON line; a forged one gets 401 and one reason
 // line on stderr; cancelling stops it with exit code 0.
 func TestReceiveEndToEnd(t *testing.T) {
 	t.Parallel()
@@ -279,8 +282,8 @@ func TestReceiveEndToEnd(t *testing.T) {
 	if len(lines) != 1 || json.Unmarshal([]byte(lines[0]), &line) != nil {
 		t.Fatalf("stdout %q; want exactly one JSON line", stdout)
 	}
-	want := map[string]any{"action": api.ActionNteChanged, "work_order_id": float64(4242), "message_id": f.id}
-	if len(line) != len(want) || line["action"] != want["action"] || line["work_order_id"] != want["work_order_id"] || line["message_id"] != want["message_id"] {
+	want := map[string]any{"action": api.ActionNteChanged, "work_order_id": float64(4242), "message_id": f.id, "known": true}
+	if len(line) != len(want) || line["action"] != want["action"] || line["work_order_id"] != want["work_order_id"] || line["message_id"] != want["message_id"] || line["known"] != true {
 		t.Errorf("stdout line %v; want %v", line, want)
 	}
 	var refused []string
@@ -302,7 +305,10 @@ func TestReceiveEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Nte.Amount.Format() != "$900.00" {
-		t.Errorf("the replica's NTE after the run is %s; want $900.00 (the event stored and applied)", got.Nte.Amount.Format())
+	if got.Nte.Amount.Format() != "$500.00" {
+		t.Errorf("the replica's NTE after the run is %s; want $500.00 (a body is a hint; nothing to re-read from)", got.Nte.Amount.Format())
+	}
+	if evs, _ := store.Events(ctx, 4242); len(evs) != 1 {
+		t.Errorf("%d events logged, want the NteChanged", len(evs))
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -33,10 +34,16 @@ func serveSandbox(args []string, stdout, stderr io.Writer, stop <-chan os.Signal
 	seed := fs.Int64("seed", 1, "world seed: the same seed gives the same work orders, customers and amounts; dates are relative to now")
 	every := fs.Duration("customer-every", time.Minute, "how often the scripted customer acts (0 = only through the control API)")
 	configOut := fs.String("config-out", "", "write the connection settings as JSON to `FILE` (and the certificate beside it)")
+	dialectFlag := fs.String("dialect", "plain", "answer reads whose schema is not published with the client's guessed names (plain) or with others (renamed), to see what a wrong guess does")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	sb, err := sandbox.New(sandbox.Options{Seed: *seed, WorkOrders: *n, NotifyURL: *notify, CustomerEvery: *every,
+	dialect, err := sandbox.ParseDialect(*dialectFlag)
+	if err != nil {
+		fmt.Fprintln(stderr, "sandbox:", err)
+		return 2
+	}
+	sb, err := sandbox.New(sandbox.Options{Seed: *seed, WorkOrders: *n, NotifyURL: *notify, CustomerEvery: *every, Dialect: dialect,
 		Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))})
 	if err != nil {
 		fmt.Fprintln(stderr, "sandbox:", err)
@@ -85,6 +92,10 @@ Try it:  WORKDESK_BASE_URL=%s WORKDESK_TOKEN_URL=%s WORKDESK_CLIENT_ID=%s \
 Ctrl+C stops it.
 `, sb.WorkOrderCount(), *seed, info.BaseURL, info.TokenURL, info.ClientID, info.ClientSecret, certPath, info.BaseURL,
 		info.BaseURL, info.TokenURL, info.ClientID, info.ClientSecret, certPath)
+	if dialect == sandbox.DialectRenamed {
+		fmt.Fprintf(stdout, "\nDialect renamed: reads without a published schema answer with other names (%s).\n"+
+			"`workdesk doctor --contract` names each one.\n", strings.Join(sandbox.RenamedFields(), ", "))
+	}
 	<-stop
 	return 0
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strconv"
+	"strings"
 
 	"github.com/shopspring/decimal"
 )
@@ -41,6 +43,12 @@ func ParseAmount(s string) (decimal.Decimal, error) {
 	}
 	d, err := decimal.NewFromString(s)
 	if err != nil {
+		if huge, zero := hugeExponent(s); huge {
+			if zero {
+				return decimal.Zero, nil
+			}
+			return decimal.Zero, fmt.Errorf("%q is not an amount: %w", s, ErrAmountTooLarge)
+		}
 		return decimal.Zero, fmt.Errorf("%q is not an amount", s)
 	}
 	if err := CheckDigits(d); err != nil {
@@ -50,6 +58,26 @@ func ParseAmount(s string) (decimal.Decimal, error) {
 		return decimal.Zero, nil // 0e10000000 would cost as much to write out as 1e10000000
 	}
 	return d, nil
+}
+
+// hugeExponent reports whether s, which the decimal package refused, is a
+// number all the same, refused for an exponent beyond what the package
+// decodes (decimal.MaxDecodeExponent, since v1.5.0); and whether it is
+// zero. A person who typed 1e10000000 is told it has too many digits, not
+// that it is no number.
+func hugeExponent(s string) (huge, zero bool) {
+	i := strings.LastIndexAny(s, "eE")
+	if i < 0 {
+		return false, false
+	}
+	m, err := decimal.NewFromString(s[:i])
+	if err != nil {
+		return false, false
+	}
+	if _, err := strconv.ParseInt(s[i+1:], 10, 64); err != nil && !errors.Is(err, strconv.ErrRange) {
+		return false, false
+	}
+	return true, m.IsZero()
 }
 
 // CheckDigits applies MaxAmountDigits to d without ever writing d out.

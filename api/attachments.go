@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -9,7 +10,9 @@ import (
 	"net/http"
 	"net/textproto"
 	"net/url"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -22,6 +25,8 @@ type Upload struct {
 	Content           io.Reader
 	DocumentType      string            // Document, Picture, Signature, ...; optional
 	MessageVisibility MessageVisibility // work order attachments only; default All
+	// PerformedBy names the person uploading; "" = the Client's (SetPerformedBy).
+	PerformedBy string
 }
 
 // FileError is a file to upload that could not be read on this computer:
@@ -53,29 +58,18 @@ func (f fileReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-type attachmentsResponse struct {
-	Attachments []Attachment `json:"Attachments"`
-	MessageId   string       `json:"MessageId"`
-}
-
 type attachmentResponse struct {
 	Attachment Attachment `json:"Attachment"`
 	MessageId  string     `json:"MessageId"`
-}
-
-type downloadResponse struct {
-	DownloadURL
-	MessageId string `json:"MessageId"`
 }
 
 // StepLinkLifetime is how long a step attachment download link stays valid (spec §8).
 const StepLinkLifetime = 15 * time.Minute
 
 // ListAttachments lists a work order's attachments (GET /api/attachments).
+// The list's key, Attachments, is our guess.
 func (c *Client) ListAttachments(ctx context.Context, workOrderId int64) ([]Attachment, error) {
-	var out attachmentsResponse
-	err := c.getJSON(ctx, "api/attachments", idQuery(workOrderId), &out)
-	return out.Attachments, err
+	return getList[Attachment](ctx, c, "api/attachments", idQuery(workOrderId), "Attachments")
 }
 
 // UploadAttachment attaches a file to a work order (POST /api/attachments).
@@ -98,19 +92,67 @@ func (c *Client) AttachmentDownloadURL(ctx context.Context, workOrderId int64, a
 }
 
 func (c *Client) downloadURL(ctx context.Context, path string, q url.Values) (DownloadURL, error) {
-	var out downloadResponse
+	var raw json.RawMessage
 	asked := time.Now()
-	if err := c.getJSON(ctx, path, q, &out); err != nil {
+	if err := c.getJSON(ctx, path, q, &raw); err != nil {
 		return DownloadURL{}, err
 	}
-	if out.URL == "" {
-		return DownloadURL{}, fmt.Errorf("GET /%s: the service returned no link", path)
+	link, err := readLink(raw, "GET /"+path)
+	if err != nil {
+		return DownloadURL{}, err
 	}
-	if out.ExpiresAt.IsZero() {
+	if link.ExpiresAt.IsZero() {
 		// The service documents the lifetime, not a field carrying it.
-		out.ExpiresAt = asked.Add(StepLinkLifetime)
+		link.ExpiresAt = asked.Add(StepLinkLifetime)
 	}
-	return out.DownloadURL, nil
+	return link, nil
+}
+
+// readLink finds the link in a download-link answer, whose shape is not
+// published (service-facts §14): Url (our guess) when it is there, else
+// the one absolute http(s) address the answer holds, or the answer itself
+// when it is a bare string. Anything else is an error naming the keys:
+// never a link we made up.
+func readLink(raw []byte, op string) (DownloadURL, error) {
+	var bare string
+	if json.Unmarshal(raw, &bare) == nil {
+		if isLink(bare) {
+			return DownloadURL{URL: bare}, nil
+		}
+		return DownloadURL{}, fmt.Errorf("%s: the service returned no link", op)
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return DownloadURL{}, fmt.Errorf("%s: %w", op, plainJSONError(err))
+	}
+	var link DownloadURL
+	_ = json.Unmarshal(raw, &link) // Url and ExpiresAt, where they are
+	if link.URL != "" {
+		if !isLink(link.URL) {
+			return DownloadURL{}, fmt.Errorf("%s: the service's link is not an http(s) address", op)
+		}
+		return link, nil
+	}
+	var found []string
+	keys := make([]string, 0, len(fields))
+	for k, v := range fields {
+		keys = append(keys, k)
+		var s string
+		if json.Unmarshal(v, &s) == nil && isLink(s) {
+			found = append(found, s)
+		}
+	}
+	if len(found) == 1 {
+		link.URL = found[0]
+		return link, nil
+	}
+	slices.Sort(keys)
+	return DownloadURL{}, fmt.Errorf("%s: the service returned no link we know (we read Url): keys %s", op, strings.Join(keys, ", "))
+}
+
+func isLink(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != ""
 }
 
 // Download fetches the file behind a temporary link, writing it to w and
@@ -174,6 +216,9 @@ func (c *Client) upload(ctx context.Context, path string, fields map[string]stri
 		mimeType = "application/octet-stream"
 	}
 	id := messageId(ctx)
+	if up.PerformedBy == "" {
+		up.PerformedBy = c.PerformedBy()
+	}
 	seeker, replayable := up.Content.(io.Seeker)
 	start := int64(0)
 	if replayable {
@@ -237,7 +282,13 @@ func writeMultipart(mw *multipart.Writer, fields map[string]string, up Upload, m
 	for k, v := range fields {
 		all[k] = v
 	}
-	for _, k := range []string{"WorkOrderId", "ProcedureId", "StepId", "Name", "MimeType", "DocumentType", "MessageVisibility", "MessageId"} {
+	// The form documents a field whose name begins "Perfor…" (service-facts
+	// §4.4); ASP.NET binds a form's nested object from dotted names, so the
+	// person goes as PerformedBy.Name (assumption).
+	if up.PerformedBy != "" {
+		all["PerformedBy.Name"] = up.PerformedBy
+	}
+	for _, k := range []string{"WorkOrderId", "ProcedureId", "StepId", "Name", "MimeType", "DocumentType", "MessageVisibility", "PerformedBy.Name", "MessageId"} {
 		if v, ok := all[k]; ok {
 			if err := mw.WriteField(k, v); err != nil {
 				return err

@@ -88,10 +88,10 @@ func TestOperations(t *testing.T) {
 			call: func(ctx context.Context, c *Client) error {
 				return c.CheckOut(ctx, &CheckOutRequest{VisitRequest: VisitRequest{WorkOrderId: 42},
 					RepairInfo:   &RepairInfo{CodeId: 11, Code: "Replaced part", CategoryId: 2, Category: "HVAC"},
-					CustomFields: []CustomField{{Id: 5, Value: "Yes"}}})
+					CustomFields: []CustomField{{Id: "5", Value: "Yes"}}})
 			},
 			body: map[string]any{"WorkOrderId": 42.0, "RepairInfo.CodeId": 11.0, "RepairInfo.Category": "HVAC",
-				"CustomFields": []any{map[string]any{"Id": 5.0, "Value": "Yes"}}}},
+				"CustomFields": []any{map[string]any{"Id": "5", "Value": "Yes"}}}},
 		{name: "work done details", method: "PUT", path: "/Direct/api/workOrder/workDoneDetails",
 			call: func(ctx context.Context, c *Client) error {
 				return c.WorkDoneDetails(ctx, &WorkDoneDetailsRequest{WorkOrderId: 42, Comment: "coil cleaned",

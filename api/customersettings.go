@@ -15,17 +15,34 @@ import (
 // it before checking out. Its schema is not published: the property names
 // below (AllowBackdating, RepairInfoRequired, RepairCodes, CustomFields and
 // the descriptor's IsRequired) are our assumption, shaped after the
-// documented RepairInfo model and AdditionalField descriptors (§5).
+// documented RepairInfo model and AdditionalField descriptors (§5). So each
+// yes/no is a Flag: one the service did not send (another name, another
+// shape) is unknown, and unknown locks nothing: the person may try, and the
+// service judges.
 type CustomerSettings struct {
-	CustomerId int64 `json:"CustomerId"`
+	CustomerId int64 `json:"CustomerId,omitempty"`
 	// AllowBackdating: whether check-in, pause and check-out may carry an
-	// ActualActionDate. Where it is false the date must be omitted.
-	AllowBackdating bool `json:"AllowBackdating"`
+	// ActualActionDate. Only where it is known false must the date be omitted.
+	AllowBackdating Flag `json:"AllowBackdating"`
 	// RepairInfoRequired: check-out must name one of RepairCodes.
-	RepairInfoRequired bool         `json:"RepairInfoRequired"`
-	RepairCodes        []RepairInfo `json:"RepairCodes,omitempty"`
+	RepairInfoRequired Flag         `json:"RepairInfoRequired"`
+	RepairCodes        []RepairInfo `json:"RepairCodes"`
 	// CustomFields are the customer's questions asked at check-out.
-	CustomFields []CustomFieldDescriptor `json:"CustomFields,omitempty"`
+	CustomFields []CustomFieldDescriptor `json:"CustomFields"`
+}
+
+// Known reports whether the answer told what check-out requires: without
+// its flags, the repair code and the questions are offered as optional.
+func (s *CustomerSettings) Known() bool {
+	if s == nil || !s.RepairInfoRequired.Known() {
+		return false
+	}
+	for _, d := range s.CustomFields {
+		if d.Asked() && !d.IsRequired.Known() {
+			return false
+		}
+	}
+	return true
 }
 
 // RepairInfo is one repair code of the customer (service-facts §5).
@@ -47,21 +64,21 @@ func (r RepairInfo) Label() string {
 // CustomField is one answer sent at check-out (service-facts §5). Values are
 // case-sensitive.
 type CustomField struct {
-	Id    int64  `json:"Id"`
-	Value string `json:"Value"`
+	Id    FieldID `json:"Id"`
+	Value string  `json:"Value"`
 }
 
 // CustomFieldDescriptor describes one question (the AdditionalField
 // descriptor of service-facts §5). IsRequired is our assumption: the
 // descriptors document no such flag, yet check-out "depends on customer
-// settings".
+// settings". Id is typed String in the public data models.
 type CustomFieldDescriptor struct {
-	Id         int64    `json:"Id"`
+	Id         FieldID  `json:"Id"`
 	Label      string   `json:"Label"`
 	Values     []string `json:"Values,omitempty"` // the allowed values, when the answer is a choice
 	DataType   string   `json:"DataType,omitempty"`
 	DataLength int      `json:"DataLength,omitempty"`
-	IsRequired bool     `json:"IsRequired,omitempty"`
+	IsRequired Flag     `json:"IsRequired"`
 	IsDeleted  bool     `json:"IsDeleted,omitempty"`
 	IsReadonly bool     `json:"IsReadonly,omitempty"`
 }
@@ -96,7 +113,7 @@ type Completion struct {
 }
 
 // Value is the answer given to field id, "" when none.
-func (c Completion) Value(id int64) string {
+func (c Completion) Value(id FieldID) string {
 	for _, f := range c.CustomFields {
 		if f.Id == id {
 			return f.Value
@@ -142,10 +159,10 @@ func (s *CustomerSettings) CompletionProblems(c Completion) (missing, invalid []
 		return nil, nil
 	}
 	if c.RepairInfo == nil {
-		if s.RepairInfoRequired {
+		if s.RepairInfoRequired.True() {
 			missing = append(missing, "a repair code")
 		}
-	} else if !slices.ContainsFunc(s.RepairCodes, func(r RepairInfo) bool { return r.CodeId == c.RepairInfo.CodeId }) {
+	} else if len(s.RepairCodes) > 0 && !slices.ContainsFunc(s.RepairCodes, func(r RepairInfo) bool { return r.CodeId == c.RepairInfo.CodeId }) {
 		invalid = append(invalid, fmt.Sprintf("the repair code %q is not one of the customer's codes", c.RepairInfo.Code))
 	}
 	for _, d := range s.CustomFields {
@@ -155,7 +172,7 @@ func (s *CustomerSettings) CompletionProblems(c Completion) (missing, invalid []
 		v := c.Value(d.Id)
 		switch {
 		case strings.TrimSpace(v) == "":
-			if d.IsRequired {
+			if d.IsRequired.True() {
 				missing = append(missing, fmt.Sprintf("an answer to %q", d.Label))
 			}
 		case len(d.Values) > 0 && !slices.Contains(d.Values, v):
@@ -166,7 +183,7 @@ func (s *CustomerSettings) CompletionProblems(c Completion) (missing, invalid []
 	}
 	for _, f := range c.CustomFields {
 		if !slices.ContainsFunc(s.CustomFields, func(d CustomFieldDescriptor) bool { return d.Id == f.Id && d.Asked() }) {
-			invalid = append(invalid, fmt.Sprintf("the customer asks no question %d", f.Id))
+			invalid = append(invalid, fmt.Sprintf("the customer asks no question %s", f.Id))
 		}
 	}
 	return missing, invalid
@@ -178,7 +195,7 @@ func (s *CustomerSettings) RequiresCompletion() bool {
 	if s == nil {
 		return false
 	}
-	return s.RepairInfoRequired || slices.ContainsFunc(s.CustomFields, func(d CustomFieldDescriptor) bool { return d.Asked() && d.IsRequired })
+	return s.RepairInfoRequired.True() || slices.ContainsFunc(s.CustomFields, func(d CustomFieldDescriptor) bool { return d.Asked() && d.IsRequired.True() })
 }
 
 // CheckOutProblem is the one rule for what a check-out must carry: nil

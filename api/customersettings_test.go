@@ -8,13 +8,13 @@ import (
 
 func demoSettings() *CustomerSettings {
 	return &CustomerSettings{
-		CustomerId: 9, RepairInfoRequired: true,
+		CustomerId: 9, RepairInfoRequired: Yes,
 		RepairCodes: []RepairInfo{{CodeId: 1, Code: "Replaced part", CategoryId: 10, Category: "HVAC"}},
 		CustomFields: []CustomFieldDescriptor{
-			{Id: 5, Label: "Guest room affected", Values: []string{"Yes", "No"}, IsRequired: true},
-			{Id: 6, Label: "Engineer on duty", IsRequired: true, DataLength: 20},
-			{Id: 7, Label: "Notes"},
-			{Id: 8, Label: "Old question", IsRequired: true, IsDeleted: true},
+			{Id: "5", Label: "Guest room affected", Values: []string{"Yes", "No"}, IsRequired: Yes},
+			{Id: "6", Label: "Engineer on duty", IsRequired: Yes, DataLength: 20},
+			{Id: "7", Label: "Notes"},
+			{Id: "8", Label: "Old question", IsRequired: Yes, IsDeleted: true},
 		},
 	}
 }
@@ -37,13 +37,13 @@ func TestCheckOutProblemNamesWhatIsMissing(t *testing.T) {
 	if strings.Contains(msg, "Old question") || strings.Contains(msg, "Notes") {
 		t.Errorf("message asks for what is not required: %q", msg)
 	}
-	ok := Completion{RepairInfo: &s.RepairCodes[0], CustomFields: []CustomField{{Id: 5, Value: "No"}, {Id: 6, Value: "Elena"}}}
+	ok := Completion{RepairInfo: &s.RepairCodes[0], CustomFields: []CustomField{{Id: "5", Value: "No"}, {Id: "6", Value: "Elena"}}}
 	if err := CheckOutProblem(req, s, ok); err != nil {
 		t.Fatalf("a complete check-out: %v", err)
 	}
 	// Values are case-sensitive: "no" is not "No".
 	wrongCase := ok
-	wrongCase.CustomFields = []CustomField{{Id: 5, Value: "no"}, {Id: 6, Value: "Elena"}}
+	wrongCase.CustomFields = []CustomField{{Id: "5", Value: "no"}, {Id: "6", Value: "Elena"}}
 	if err := CheckOutProblem(req, s, wrongCase); err == nil || !strings.Contains(err.Error(), `"no" is not an answer`) {
 		t.Fatalf("lower-case answer: %v", err)
 	}

@@ -30,6 +30,11 @@ const (
 	CodeTaxMismatch           = 3056
 )
 
+// HubCannotReachService is the office hub's message (a 503) when the
+// customer's service does not answer it: the hub itself is alive. Desktops
+// tell the two apart by it.
+const HubCannotReachService = "The work order service cannot be reached from the hub; try again later."
+
 // ValidationError is one item of Error.ValidationErrors (codes 21xx).
 type ValidationError struct {
 	Type     string `json:"Type,omitempty"`

@@ -130,6 +130,13 @@ func FuzzParseAmount(f *testing.F) {
 			t.Fatalf("ParseAmount(%q) accepted %v", s, err)
 		}
 		ref, err := decimal.NewFromString(s)
+		if i := strings.LastIndexAny(s, "eE"); err != nil && i > 0 {
+			// decimal refuses an exponent beyond its MaxDecodeExponent;
+			// ParseAmount reads a zero with one (0e10000000) as 0.
+			if m, merr := decimal.NewFromString(s[:i]); merr == nil && m.IsZero() && d.IsZero() && d.Exponent() == 0 {
+				return
+			}
+		}
 		if err == nil && ref.IsZero() {
 			// Comparing 0e19000000 with anything rescales it to nineteen
 			// million digits; ParseAmount hands back a plain zero.

@@ -29,6 +29,7 @@ type SaveInvoiceRequest struct {
 	WorkOrderId int64   `json:"WorkOrderId"`
 	Invoice     Invoice `json:"Invoice"`
 	Envelope
+	Performer
 }
 
 // SaveInvoice stores the invoice and returns it as the service computed it.
@@ -65,6 +66,7 @@ type SubmitInvoiceRequest struct {
 	WorkOrderId  int64 `json:"WorkOrderId"`
 	SubmitAnyway bool  `json:"SubmitAnyway,omitempty"`
 	Envelope
+	Performer
 }
 
 // SubmitInvoice submits and returns the invoice in its new status.
@@ -78,9 +80,7 @@ func (c *Client) SubmitInvoice(ctx context.Context, r *SubmitInvoiceRequest) (*I
 
 // ListInvoiceAttachments lists the invoice's attachments (GET /api/invoice/attachments).
 func (c *Client) ListInvoiceAttachments(ctx context.Context, workOrderId int64) ([]Attachment, error) {
-	var out attachmentsResponse
-	err := c.getJSON(ctx, "api/invoice/attachments", idQuery(workOrderId), &out)
-	return out.Attachments, err
+	return getList[Attachment](ctx, c, "api/invoice/attachments", idQuery(workOrderId), "Attachments")
 }
 
 // UploadInvoiceAttachment adds an invoice attachment (POST /api/invoice/attachments).

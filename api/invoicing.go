@@ -96,16 +96,17 @@ func (pl *PriceList) CurrencyProblem(currency string) string {
 // CheckModes says whether lines use only the item modes the customer
 // allows (service-facts §4.6: its own price list items, the contractor's
 // free lines, or both); tax lines are always allowed. A nil list is not
-// known yet and allows everything (the service judges).
+// known yet and allows everything, and so does a mode the list does not
+// state: only a mode known to be off refuses (the service judges the rest).
 func (pl *PriceList) CheckModes(lines []LineItem) error {
 	if pl == nil {
 		return nil
 	}
 	for i, l := range lines {
-		if l.PriceListItemId != 0 && !pl.AllowPriceListItems {
+		if l.PriceListItemId != 0 && pl.AllowPriceListItems.False() {
 			return refuse("line %d: this customer does not allow price list items", i+1)
 		}
-		if l.PriceListItemId == 0 && l.Type != LineTax && !pl.AllowProviderItems {
+		if l.PriceListItemId == 0 && l.Type != LineTax && pl.AllowProviderItems.False() {
 			return refuse("line %d: this customer accepts only items from its price list", i+1)
 		}
 	}
@@ -158,6 +159,9 @@ func (w *WorkOrder) SubmitChecks(inv *Invoice, pl *PriceList) (blocking, warning
 	}
 	if !inv.Status.Editable() {
 		add("nothing: the invoice is already %s, and can be submitted again only if the customer disputes it", strings.ToLower(string(inv.Status)))
+	}
+	if inv.Status.AwaitsVerification() {
+		add("wait for the customer to verify the work: the invoice can be submitted once it has (you can prepare its lines meanwhile)")
 	}
 	if strings.TrimSpace(inv.InvoiceNumber) == "" {
 		add("enter the invoice number")

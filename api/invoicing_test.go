@@ -11,7 +11,7 @@ import (
 func TestInvoiceSubmitChecks(t *testing.T) {
 	t.Parallel()
 	day := time.Date(2026, 11, 19, 0, 0, 0, 0, time.UTC)
-	pl := &PriceList{AllowPriceListItems: true, Items: []PriceListItem{
+	pl := &PriceList{AllowPriceListItems: Yes, Items: []PriceListItem{
 		{Id: 1, Description: "Labour", Rate: MustMoney("85", "USD")},
 		{Id: 2, Description: "Trip charge", Rate: MustMoney("45", "USD"), IsRateReadOnly: true},
 	}}

@@ -5,16 +5,11 @@ import (
 	"net/http"
 )
 
-type messagesResponse struct {
-	Messages  []Message `json:"Messages"`
-	MessageId string    `json:"MessageId"`
-}
-
-// ListMessages reads a work order's thread (GET /api/messages?workOrderId=).
+// ListMessages reads a work order's thread (GET /api/messages?workOrderId=):
+// only messages of visibility All are listed (service-facts §4.3). The
+// list's key, Messages, is our guess; items under another key are an error.
 func (c *Client) ListMessages(ctx context.Context, workOrderId int64) ([]Message, error) {
-	var out messagesResponse
-	err := c.getJSON(ctx, "api/messages", idQuery(workOrderId), &out)
-	return out.Messages, err
+	return getList[Message](ctx, c, "api/messages", idQuery(workOrderId), "Messages")
 }
 
 // MessageRequest creates a message (POST /api/messages).
@@ -23,6 +18,7 @@ type MessageRequest struct {
 	Text              string            `json:"Text"`
 	MessageVisibility MessageVisibility `json:"MessageVisibility,omitempty"`
 	Envelope
+	Performer
 }
 
 func (c *Client) SendMessage(ctx context.Context, r *MessageRequest) error {

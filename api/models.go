@@ -184,8 +184,9 @@ type Sla struct {
 }
 
 type WorkDetails struct {
-	Procedures []Procedure `json:"Procedures,omitempty"`
-	Assets     []Asset     `json:"Assets,omitempty"`
+	CheckList  []CheckListItem `json:"CheckList,omitempty"` // legacy, before procedures
+	Procedures []Procedure     `json:"Procedures,omitempty"`
+	Assets     []Asset         `json:"Assets,omitempty"`
 }
 
 type Asset struct {
@@ -304,13 +305,20 @@ var AllInvoiceStatuses = []InvoiceStatus{
 // it: the names of the draft and submitted statuses are guesses (service-facts
 // §14), so a status we do not know must not lock the invoice. The service
 // judges, and refuses with 3036 when it is not editable after all.
+// PendingVerification is not one of them: at customers that verify the
+// work first, the invoice waits there before it can be submitted (§15),
+// and its lines can be prepared meanwhile.
 func (s InvoiceStatus) Editable() bool {
 	switch s {
-	case InvoicePendingVerification, InvoiceSubmitted, InvoiceAuthorized, InvoicePaid:
+	case InvoiceSubmitted, InvoiceAuthorized, InvoicePaid:
 		return false
 	}
 	return true
 }
+
+// AwaitsVerification reports an invoice that cannot be submitted until the
+// customer has verified the work (PendingVerification): not submitted yet.
+func (s InvoiceStatus) AwaitsVerification() bool { return s == InvoicePendingVerification }
 
 type Invoice struct {
 	WorkOrderId        int64         `json:"WorkOrderId"`
@@ -392,9 +400,12 @@ func (l LineItem) ComputedSubtotal() Money {
 
 // PriceList is the answer of GET /api/invoice/pricelist: which line modes the
 // customer allows and its predefined items.
+//
+// Its schema is not published: the two modes are Flags, and a mode the
+// answer does not state is not "forbidden": the service judges the line.
 type PriceList struct {
-	AllowProviderItems  bool            `json:"AllowProviderItems"`  // free lines allowed
-	AllowPriceListItems bool            `json:"AllowPriceListItems"` // price-list lines allowed
+	AllowProviderItems  Flag            `json:"AllowProviderItems"`  // free lines allowed
+	AllowPriceListItems Flag            `json:"AllowPriceListItems"` // price-list lines allowed
 	Currency            string          `json:"Currency,omitempty"`
 	Items               []PriceListItem `json:"Items"`
 }
@@ -403,6 +414,15 @@ func (p *PriceList) UnmarshalJSON(b []byte) error {
 	type plain PriceList
 	if err := json.Unmarshal(b, (*plain)(p)); err != nil {
 		return err
+	}
+	if len(p.Items) == 0 {
+		// Items under a key we do not know are not "no items".
+		var fields map[string]json.RawMessage
+		if json.Unmarshal(b, &fields) == nil {
+			if _, err := fieldList(fields, "GET /api/invoice/pricelist", "Items"); err != nil {
+				return err
+			}
+		}
 	}
 	for i := range p.Items {
 		p.Items[i].Rate.Currency = p.Currency
@@ -476,8 +496,10 @@ type StepRef struct {
 // DownloadURL is a temporary link (15 minutes for step attachments). It must
 // never be persisted or logged: String and LogValue hide the URL itself.
 type DownloadURL struct {
-	URL       string    `json:"Url"`
-	ExpiresAt time.Time `json:"ExpiresAt"`
+	URL string `json:"Url"`
+	// ExpiresAt: our guess at a field the service may not send; without it
+	// the documented 15 minutes from the request count.
+	ExpiresAt time.Time `json:"ExpiresAt,omitzero"`
 }
 
 // Remaining is how long the link stays valid after now (0 once expired).

@@ -32,6 +32,34 @@ func Plain(err error) string {
 	return ""
 }
 
+// notSent marks a failure that happened before the request left this
+// computer (no access token could be had).
+type notSent struct{ err error }
+
+func (e notSent) Error() string { return e.err.Error() }
+func (e notSent) Unwrap() error { return e.err }
+
+// NeverSent reports a failure to reach the service that could not have
+// delivered the request: its address was not found, the connection was
+// refused or could not be made, its certificate was refused, or no access
+// token could be had. After any other failure (a timeout, a cut
+// connection) the service may have taken the request and only its answer
+// was lost.
+func NeverSent(err error) bool {
+	var dns *net.DNSError
+	var op *net.OpError
+	var cert *tls.CertificateVerificationError
+	switch {
+	case err == nil:
+		return false
+	case errors.As(err, new(notSent)), errors.As(err, &dns), connRefused(err), errors.As(err, &cert):
+		return true
+	case errors.As(err, &op):
+		return op.Op == "dial"
+	}
+	return false
+}
+
 // plainNetError says what went wrong on the way to who ("the service", "the
 // token server"). A cancelled call is returned as it is: nobody needs
 // telling that they stopped it.

@@ -503,7 +503,7 @@ func TestReceiverSingleDeliveries(t *testing.T) {
 func TestReceiverUnknownActionHandedOnRaw(t *testing.T) {
 	t.Parallel()
 	rig := newReceiverRig(t, ReceiverOptions{})
-	body := notification("IsmStatusChanged", "m-ism", `,"Status":"Passed"`)
+	body := notification("SomethingNewer", "m-new", `,"Status":"Passed"`)
 	if status, _ := rig.send(t, delivery{body: body}); status != 200 {
 		t.Fatalf("status = %d, want 200 for an action we do not model", status)
 	}
@@ -511,7 +511,7 @@ func TestReceiverUnknownActionHandedOnRaw(t *testing.T) {
 	if len(evs) != 1 {
 		t.Fatalf("events = %d", len(evs))
 	}
-	if evs[0].Body != nil || evs[0].Header.Action != "IsmStatusChanged" || string(evs[0].Raw) != body {
+	if evs[0].Body != nil || evs[0].Header.Action != "SomethingNewer" || string(evs[0].Raw) != body {
 		t.Errorf("event = %+v, want Body nil and the raw JSON", evs[0])
 	}
 }

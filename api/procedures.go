@@ -18,11 +18,6 @@ func stepQuery(s StepRef) url.Values {
 	return q
 }
 
-type stepAttachmentsResponse struct {
-	Attachments []StepAttachment `json:"Attachments"`
-	MessageId   string           `json:"MessageId"`
-}
-
 type stepAttachmentResponse struct {
 	Attachment StepAttachment `json:"Attachment"`
 	MessageId  string         `json:"MessageId"`
@@ -30,9 +25,7 @@ type stepAttachmentResponse struct {
 
 // ListStepAttachments lists every attachment of a step; the service applies no count limit.
 func (c *Client) ListStepAttachments(ctx context.Context, s StepRef) ([]StepAttachment, error) {
-	var out stepAttachmentsResponse
-	err := c.getJSON(ctx, "api/procedure/step/attachments", stepQuery(s), &out)
-	return out.Attachments, err
+	return getList[StepAttachment](ctx, c, "api/procedure/step/attachments", stepQuery(s), "Attachments")
 }
 
 // StepAttachmentDownloadURL asks for a 15-minute link. Never store it.

@@ -137,12 +137,13 @@ func TestActualActionDateFor(t *testing.T) {
 
 func TestUnknownInvoiceStatusDoesNotLock(t *testing.T) {
 	t.Parallel()
-	for _, s := range []InvoiceStatus{"", InvoiceDraft, InvoiceDisputed, "Returned", "Rejected"} {
+	// PendingVerification: not submitted yet (service-facts §15).
+	for _, s := range []InvoiceStatus{"", InvoiceDraft, InvoiceDisputed, InvoicePendingVerification, "Returned", "Rejected"} {
 		if !s.Editable() {
 			t.Errorf("%q locks the invoice", s)
 		}
 	}
-	for _, s := range []InvoiceStatus{InvoicePendingVerification, InvoiceSubmitted, InvoiceAuthorized, InvoicePaid} {
+	for _, s := range []InvoiceStatus{InvoiceSubmitted, InvoiceAuthorized, InvoicePaid} {
 		if s.Editable() {
 			t.Errorf("%q lets the invoice be edited", s)
 		}

@@ -1,7 +1,10 @@
 package api
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -39,12 +42,33 @@ type workOrdersResponse struct {
 	MessageId  string      `json:"MessageId"`
 }
 
+// decodeWorkOrders reads {"WorkOrders": [...]} in one pass; only an answer
+// with none is looked at again, for work orders under another key (which
+// must not read as "nothing changed").
+func decodeWorkOrders(raw []byte, op string) ([]WorkOrder, error) {
+	var out workOrdersResponse
+	if err := json.Unmarshal(raw, &out); err != nil {
+		if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '[' {
+			return decodeList[WorkOrder](raw, op, "WorkOrders")
+		}
+		return nil, fmt.Errorf("%s: %w", op, plainJSONError(err))
+	}
+	if len(out.WorkOrders) == 0 {
+		if _, err := listItems(raw, op, "WorkOrders"); err != nil {
+			return nil, err
+		}
+	}
+	return out.WorkOrders, nil
+}
+
 // SearchWorkOrders returns basic data of the work orders matching p
 // (POST /api/workOrder/search); read full records with GetWorkOrders.
 func (c *Client) SearchWorkOrders(ctx context.Context, p SearchParameters) ([]WorkOrder, error) {
-	var out workOrdersResponse
-	err := c.sendJSON(ctx, http.MethodPost, "api/workOrder/search", &searchRequest{Parameters: p}, &out)
-	return out.WorkOrders, err
+	var raw json.RawMessage
+	if err := c.sendJSON(ctx, http.MethodPost, "api/workOrder/search", &searchRequest{Parameters: p}, &raw); err != nil {
+		return nil, err
+	}
+	return decodeWorkOrders(raw, "POST /api/workOrder/search")
 }
 
 // GetWorkOrders reads full work orders (GET /api/workOrder), MaxReadBatch ids
@@ -57,11 +81,15 @@ func (c *Client) GetWorkOrders(ctx context.Context, ids []int64) ([]WorkOrder, e
 		for _, id := range ids[start:end] {
 			q.Add("ids", strconv.FormatInt(id, 10))
 		}
-		var out workOrdersResponse
-		if err := c.getJSON(ctx, "api/workOrder", q, &out); err != nil {
+		var raw json.RawMessage
+		if err := c.getJSON(ctx, "api/workOrder", q, &raw); err != nil {
 			return all, err
 		}
-		all = append(all, out.WorkOrders...)
+		wos, err := decodeWorkOrders(raw, "GET /api/workOrder")
+		if err != nil {
+			return all, err
+		}
+		all = append(all, wos...)
 	}
 	return all, nil
 }
@@ -87,6 +115,7 @@ type AcceptRequest struct {
 	WorkOrderId int64  `json:"WorkOrderId"`
 	Comment     string `json:"Comment,omitempty"`
 	Envelope
+	Performer
 }
 
 func (c *Client) Accept(ctx context.Context, r *AcceptRequest) error {
@@ -101,6 +130,7 @@ type RejectRequest struct {
 	WorkOrderId int64  `json:"WorkOrderId"`
 	Comment     string `json:"Comment"`
 	Envelope
+	Performer
 }
 
 func (c *Client) Reject(ctx context.Context, r *RejectRequest) error {
@@ -116,6 +146,7 @@ type BulkRequest struct {
 	WorkOrderIds []int64 `json:"WorkOrderIds"`
 	Comment      string  `json:"Comment,omitempty"`
 	Envelope
+	Performer
 }
 
 // BulkResult is one work order's outcome; Code 0 means it succeeded.
@@ -149,6 +180,7 @@ type AppointmentRequest struct {
 	ScheduledStart time.Time `json:"ScheduledStart"`
 	Pte            string    `json:"Pte,omitempty"`
 	Envelope
+	Performer
 }
 
 func (c *Client) UpdateAppointment(ctx context.Context, r *AppointmentRequest) error {
@@ -166,6 +198,7 @@ type VisitRequest struct {
 	Comment          string       `json:"Comment,omitempty"`
 	Location         *GeoLocation `json:"Location,omitempty"`
 	Envelope
+	Performer
 }
 
 // CheckOutRequest is a check-out with the completion information the
@@ -206,6 +239,7 @@ type WorkDoneDetailsRequest struct {
 	RepairInfo   *RepairInfo   `json:"RepairInfo,omitempty"`
 	CustomFields []CustomField `json:"CustomFields,omitempty"`
 	Envelope
+	Performer
 }
 
 func (c *Client) WorkDoneDetails(ctx context.Context, r *WorkDoneDetailsRequest) error {
@@ -222,6 +256,7 @@ type QuoteRequest struct {
 	Comment     string     `json:"Comment"`
 	LineItems   []LineItem `json:"LineItems,omitempty"`
 	Envelope
+	Performer
 }
 
 func (c *Client) SubmitQuote(ctx context.Context, r *QuoteRequest) error {

@@ -47,6 +47,7 @@ func (h *Hub) record(ctx context.Context, tx pgx.Tx, wr *write) error {
 			PerformedBy: Performer{Name: wr.person.Name},
 			Subject:     storage.WriteSubject(wr.route.Kind, wr.request),
 			Reread:      wr.reread[id],
+			Message:     messageOf(wr),
 		})
 		if err != nil {
 			return err

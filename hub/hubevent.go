@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/storage"
 )
 
 // What a desktop in an office hears (GET /api/hub/events): one JSON object
@@ -59,7 +60,11 @@ import (
 // what the action table takes from the write's own request
 // (storage.WriteSubject), so a desktop can say "Ana Ruiz completed step 3
 // of Roof inspection". A bulk write makes one event per work order, each
-// with the write's MessageId.
+// with the write's MessageId. A message posted through the hub also
+// carries what the person wrote, "Message": {"Text": ...,
+// "MessageVisibility": ...}, from the request the hub forwarded: the
+// service signs every message of its API alike, and desktops name the
+// author of each one in the thread by it.
 
 // HubEvent is the JSON of one event on a stream (see above).
 type HubEvent struct {
@@ -68,6 +73,28 @@ type HubEvent struct {
 	Subject      json.RawMessage `json:"Subject,omitempty"`
 	Notification *Notified       `json:"Notification,omitempty"`
 	Reread       *Reread         `json:"Reread,omitempty"`
+	// Message is what the person wrote, on the event of a message posted
+	// through the hub: the service signs every message of its API alike,
+	// so desktops find the author of each one in the thread by it.
+	Message *HubMessage `json:"Message,omitempty"`
+}
+
+// HubMessage is a message written through the hub, as its request said.
+type HubMessage struct {
+	Text              string                `json:"Text"`
+	MessageVisibility api.MessageVisibility `json:"MessageVisibility,omitempty"`
+}
+
+// messageOf is the message a write posts, when it posts one.
+func messageOf(wr *write) *HubMessage {
+	if wr.route.Kind != storage.KindMessage || wr.body == nil {
+		return nil
+	}
+	var m HubMessage
+	if err := json.NewDecoder(wr.body()).Decode(&m); err != nil || m.Text == "" {
+		return nil
+	}
+	return &m
 }
 
 // Performer names the person who acted through the hub.
@@ -125,7 +152,7 @@ func notified(ev api.Event, rr *Reread) *Notified {
 		n.AuthNumber, n.CheckNumber, n.PaidDate = cut(body.AuthNumber), cut(body.CheckNumber), body.PaidDate
 		n.Amount = jsonAmount(body.Amount)
 	}
-	if ev.Header.Action == "SlaChanged" && !rereadHasSla(rr) {
+	if ev.Header.Action == api.ActionSlaChanged && !rereadHasSla(rr) {
 		n.Sla = jsonObject(body.Sla)
 	}
 	if n.AuthNumber == "" && n.CheckNumber == "" && n.PaidDate == nil && n.Amount == nil && n.Comment == "" &&
@@ -170,19 +197,27 @@ func rereadHasSla(rr *Reread) bool {
 }
 
 // notificationParts is what a notification's action touches besides the
-// work order's record, which every change moves (service-facts §9.3).
+// work order's record, which every change moves: what api.Touches says, the
+// one table of the documented actions (service-facts §9.3) that desktops
+// re-read by too. Customer settings are not a work order's part: a
+// company-level event goes out without a re-read, and each desktop reads
+// them again through the hub.
 func notificationParts(action string) rereadParts {
-	switch action {
-	case api.ActionInvoiceStatusChanged, "CheckedOut", "WorkVerified", "CompletionInfoChanged":
-		return rereadInvoice
-	case "MessageSent":
-		return rereadMessages
-	case "AttachmentAdded", "AttachmentRemoved", api.ActionNewWorkOrder:
-		return rereadAttachments
-	case "InternalNoteChanged":
-		return rereadNotes
+	t := api.Touches(action)
+	var p rereadParts
+	if t.Has(api.TouchInvoice) {
+		p |= rereadInvoice
 	}
-	return 0
+	if t.Has(api.TouchMessages) {
+		p |= rereadMessages
+	}
+	if t.Has(api.TouchAttachments) {
+		p |= rereadAttachments
+	}
+	if t.Has(api.TouchNote) {
+		p |= rereadNotes
+	}
+	return p
 }
 
 // notificationWorkOrder is the work order a notification names: its

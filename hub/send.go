@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/serve"
 )
 
@@ -127,7 +128,7 @@ func copyAnswer(w http.ResponseWriter, resp *http.Response) {
 	io.Copy(w, resp.Body)
 }
 
-const unreachableMessage = "The work order service cannot be reached from the hub; try again later."
+const unreachableMessage = api.HubCannotReachService
 
 const busyMessage = "The hub is busy with other changes; try again shortly."
 

@@ -18,6 +18,7 @@ import (
 // set to a folder, the pictures of both at 1280x800 and 1024x700 are kept
 // there (make notes-shots: docs/notes).
 func TestRealWindowCompletingAStepAndTheNote(t *testing.T) {
+	t.Parallel()
 	a := start(t)
 	a.step("procnotes-start", "ready")
 	a.dialog("procnotes-status-filter", "tap ^All statuses")
@@ -60,7 +61,7 @@ func TestRealWindowCompletingAStepAndTheNote(t *testing.T) {
 	a.step("procnotes-step-saved", "tap ^Save step$")
 	// Sent in the background; the tree then shows the service's step.
 	done := regexp.MustCompile(`\| ` + order + `\. ` + regexp.QuoteMeta(label) + ` — Done: 38 ` + regexp.QuoteMeta(unit))
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+	for deadline := time.Now().Add(patience); ; time.Sleep(200 * time.Millisecond) {
 		tree := "| " + a.do("texts *widget.Tree")
 		if done.MatchString(tree) && strings.Contains(a.do("texts"), "Outbox: all sent") {
 			break
@@ -82,7 +83,7 @@ func TestRealWindowCompletingAStepAndTheNote(t *testing.T) {
 	}
 	a.type_("procnotes-note-typed", "Gate code 4471, park behind the dock.", "*container.AppTabs")
 	a.step("procnotes-note-saved", "tap ^Save note$")
-	note := a.waitUntil("the note in its history", "texts *container.AppTabs", "· current | Gate code 4471, park behind the dock.", 30*time.Second)
+	note := a.waitUntil("the note in its history", "texts *container.AppTabs", "· current | Gate code 4471, park behind the dock.")
 	if !strings.Contains(note, "| History |") || strings.Contains(note, "Not saved yet") {
 		t.Errorf("after sending, the note tab reads: %s", note)
 	}
@@ -93,7 +94,9 @@ func TestRealWindowCompletingAStepAndTheNote(t *testing.T) {
 
 // keep takes a screenshot (shot) and, with WORKDESK_DOCS set, keeps the
 // window (size, at the screen's top left) there as name-size.png in 256
-// colours, as the README's pictures are.
+// colours, as the README's pictures are. It is taken again from the
+// test's screen, which shows what the screenshot did: that one is written
+// while the test goes on.
 func (a *app) keep(name, shot, size string) {
 	a.t.Helper()
 	a.shoot(shot)
@@ -101,12 +104,10 @@ func (a *app) keep(name, shot, size string) {
 	if dir == "" {
 		return
 	}
-	last, _ := filepath.Glob(filepath.Join(a.shots, "*-"+shot+".png"))
-	if len(last) == 0 {
-		a.t.Fatalf("no screenshot %s to keep", shot)
-	}
 	out := filepath.Join(dir, name+"-"+size+".png")
-	if b, err := exec.Command("convert", last[len(last)-1], "-crop", size+"+0+0", "+repage", "-colors", "256", out).CombinedOutput(); err != nil {
+	cmd := exec.Command("import", "-window", "root", "-crop", size+"+0+0", "+repage", "-colors", "256", "-strip", out)
+	cmd.Env = append(os.Environ(), "DISPLAY="+a.screen.display)
+	if b, err := cmd.CombinedOutput(); err != nil {
 		a.t.Fatalf("keeping %s: %v: %s", out, err, b)
 	}
 	a.t.Logf("kept %s", out)

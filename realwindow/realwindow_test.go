@@ -16,47 +16,21 @@ import (
 	"time"
 )
 
-// TestRealWindowEveryTabDialogAndSize starts the app built with the
-// realwindow tag (WORKDESK_BIN) on an X display (DISPLAY, e.g. under
-// xvfb-run) in demo mode and uses it as a person does: it opens a work
-// order, visits every tab, opens every dialog there and closes it with
-// Cancel, Close or Esc (the file pickers included), types into every entry and
-// resizes the window to 1024x700 and 1920x1080. After each step the process
-// must still be running, and a screenshot of the screen is kept in
-// WORKDESK_SHOTS (default: a new folder under the temp dir, printed).
-// make realwindow builds the binary and runs this under Xvfb.
-func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
+// The real-window tests start the app built with the realwindow tag
+// (WORKDESK_BIN) on an X server of their own (Xvfb, see newScreen), in
+// demo mode, and use it as a person does. After each step the process must
+// still be running, and a screenshot of the screen is kept in
+// WORKDESK_SHOTS (default: a new folder under the temp dir, printed). make
+// realwindow builds the binary and runs them, side by side.
+
+// TestRealWindowEveryTabFileAndDialog opens a work order, visits every
+// tab, opens every dialog there and closes it with Cancel, Close or Esc
+// (the file pickers included), adds, opens and saves files, and opens
+// every dialog of the menus.
+func TestRealWindowEveryTabFileAndDialog(t *testing.T) {
+	t.Parallel()
 	a := start(t)
-
-	a.step("start", "ready")
-	a.dialog("status-filter", "tap ^All statuses")
-	a.closes("checked-in-only", `tap ^Checked in \(\d+\)$`)
-
-	// A checked-in work order with a procedure step holding a file: every
-	// "Add file…" is enabled on it, and the file can be opened and saved.
-	numbers := regexp.MustCompile(`\b[A-Z]{3}\d{5}\b`).FindAllString(a.do("texts *ui.woTable"), -1)
-	if len(numbers) == 0 {
-		t.Fatal("the list filtered to checked-in work orders shows no work order numbers")
-	}
-	var picked, fileStep string
-	for _, n := range numbers {
-		a.do("tap ^" + n + "$")
-		a.do("tapin *container.AppTabs ^Procedures$")
-		for _, s := range regexp.MustCompile(`(?:^|\| )(\d+)\. `).FindAllStringSubmatch(a.do("texts *widget.Tree"), -1) {
-			a.do(`tapin *widget.Tree ^` + s[1] + `\. `)
-			if strings.Contains(a.stepFiles(), "| Open… |") {
-				picked, fileStep = n, s[1]
-				break
-			}
-		}
-		if picked != "" {
-			break
-		}
-	}
-	if picked == "" {
-		t.Fatalf("none of the checked-in work orders %v has a procedure step with a file", numbers)
-	}
-	a.shoot("work-order-" + picked)
+	_, fileStep := a.openWorkOrderWithStepFile()
 
 	for _, tab := range []string{"Summary", "Quote", "Visit", "Messages", "Attachments", "Invoice", "Procedures", "Internal note", "Activity"} {
 		a.step("tab-"+strings.ReplaceAll(strings.ToLower(tab), " ", "-"), "tapin *container.AppTabs ^"+tab+"$")
@@ -70,7 +44,7 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	a.dialog("attachments-add-receipt", "tap ^Add file…$")
 	a.step("attachments-receipt-picked", "tap ^receipt$")
 	a.closes("attachments-receipt-added", "tap ^Open$")
-	a.waitUntil("the chosen file in the Attachments tab", "texts *container.AppTabs", "receipt.pdf", 15*time.Second)
+	a.waitUntil("the chosen file in the Attachments tab", "texts *container.AppTabs", "receipt.pdf")
 	a.shoot("attachments-receipt-shown")
 
 	a.step("tab-invoice", "tapin *container.AppTabs ^Invoice$")
@@ -80,7 +54,7 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	a.dialog("invoice-add-receipt", "tap ^Add file…$")
 	a.step("invoice-receipt-picked", `tap ^receipt$`) // the picker hides the extension
 	a.closes("invoice-receipt-added", "tap ^Open$")
-	a.waitUntil("the uploaded receipt's Remove… button", "texts *container.AppTabs", "| Remove…", 30*time.Second)
+	a.waitUntil("the uploaded receipt's Remove… button", "texts *container.AppTabs", "| Remove…")
 	a.dialog("invoice-remove", "tap ^Remove…$")
 	a.closes("invoice-remove-esc", "key Escape")
 	a.dialog("invoice-delete", "tap ^Delete…$")
@@ -132,9 +106,18 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	a.closes("customer-nte-refused-esc", "key Escape")
 	a.dialog("customer-procedure-na", "menu Customer/Mark a procedure N/A…")
 	a.closes("customer-procedure-na-cancelled", "tap ^Cancel$")
+}
 
-	// Typing into every entry of each tab; the search box comes last, as
-	// what it finds changes the list.
+// TestRealWindowTypingAndSizes types into every entry of each tab and
+// resizes the window to 1024x700, 1280x800 and 1920x1080 on each wide tab.
+func TestRealWindowTypingAndSizes(t *testing.T) {
+	t.Parallel()
+	a := start(t)
+	a.openWorkOrderWithStepFile()
+
+	// Typing into every entry of each tab (the search box's own test is
+	// TestRealWindowNewWorkOrdersSearchAndOffline: what it finds changes
+	// the list).
 	for _, tab := range []string{"Quote", "Visit", "Messages", "Invoice", "Procedures", "Internal note"} {
 		name := strings.ReplaceAll(strings.ToLower(tab), " ", "-")
 		a.step("tab-"+name, "tapin *container.AppTabs ^"+tab+"$")
@@ -160,9 +143,19 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 		a.closes("size-"+size+"-add-file-cancelled", "tap ^Cancel$")
 	}
 	a.step("size-1280x800-again", "resize 1280x800")
+}
+
+// TestRealWindowNewWorkOrdersSearchAndOffline: Reject… on a new work
+// order, ticking two to reject or accept together, a search typed as read
+// off a sheet, a quote the service refuses, and a check-in with the
+// service gone.
+func TestRealWindowNewWorkOrdersSearchAndOffline(t *testing.T) {
+	t.Parallel()
+	a := start(t)
+	a.step("start", "ready")
 
 	// A new work order offers Reject…, which asks why in a dialog.
-	a.dialog("status-filter-again", "tap ^Checked in \\(")
+	a.dialog("status-filter", "tap ^All statuses")
 	a.closes("new-only", `tap ^New \(\d+\)$`)
 	a.step("new-work-order", `tap ^[A-Z]{3}\d{5}$`)
 	a.dialog("reject", "tap ^Reject…$")
@@ -183,7 +176,7 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	a.closes("bulk-reject-esc", "key Escape")
 	// Accept 2 is queued in the background; its report opens once queued.
 	a.do(`tap ^Accept 2$`)
-	a.waitUntil("the bulk accept's report", "texts", "Accept 2 work orders", 15*time.Second)
+	a.waitUntil("the bulk accept's report", "texts", "Accept 2 work orders")
 	a.shoot("bulk-accept")
 	a.closes("bulk-accept-closed", "key Escape")
 
@@ -208,7 +201,7 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	search := "sakura " + sakura[len(sakura)-4:]
 	a.type_("search-"+strings.ReplaceAll(search, " ", "-"), search, "*ui.searchEntry")
 	// The search runs in the background; its answer shows a moment later.
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(patience); ; time.Sleep(50 * time.Millisecond) {
 		list := a.do("texts *ui.woTable")
 		if strings.Contains(list, sakura) {
 			break
@@ -234,7 +227,7 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	a.type_("quote-typed", "9990000", "*container.AppTabs")
 	a.step("quote-submitted", "tap ^Submit quote$")
 	a.step("activity-tab", "tapin *container.AppTabs ^Activity$")
-	a.waitUntil("the refused quote", "texts *container.AppTabs", "Refused by the service", 30*time.Second)
+	a.waitUntil("the refused quote", "texts *container.AppTabs", "Refused by the service")
 	a.dialog("activity-discard", "tapin *widget.List ^Discard…$")
 	a.closes("activity-discard-esc", "key Escape")
 
@@ -247,7 +240,7 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	a.do("offline")
 	a.step("offline-sync", "menu File/Sync now")
 	// The status bar says the sync failed and why, in plain words.
-	why := a.waitUntil("the reason of the failed sync", "texts", "Nothing answers at ", 60*time.Second)
+	why := a.waitUntil("the reason of the failed sync", "texts", "Nothing answers at ")
 	if !strings.Contains(why, "Offline: sync failed") {
 		t.Errorf("with the service gone the status bar does not say offline: %s", why)
 	}
@@ -258,11 +251,47 @@ func TestRealWindowEveryTabDialogAndSize(t *testing.T) {
 	a.closes("check-in-offline-esc", "key Escape")
 }
 
+// openWorkOrderWithStepFile waits for the first sync and opens a checked-in
+// work order with a procedure step holding a file: every "Add file…" is
+// enabled on it, and the file can be opened and saved. It returns the work
+// order's number and the step's.
+func (a *app) openWorkOrderWithStepFile() (picked, fileStep string) {
+	a.t.Helper()
+	a.step("start", "ready")
+	a.dialog("status-filter", "tap ^All statuses")
+	a.closes("checked-in-only", `tap ^Checked in \(\d+\)$`)
+
+	numbers := regexp.MustCompile(`\b[A-Z]{3}\d{5}\b`).FindAllString(a.do("texts *ui.woTable"), -1)
+	if len(numbers) == 0 {
+		a.t.Fatal("the list filtered to checked-in work orders shows no work order numbers")
+	}
+	for _, n := range numbers {
+		a.do("tap ^" + n + "$")
+		a.do("tapin *container.AppTabs ^Procedures$")
+		for _, s := range regexp.MustCompile(`(?:^|\| )(\d+)\. `).FindAllStringSubmatch(a.do("texts *widget.Tree"), -1) {
+			a.do(`tapin *widget.Tree ^` + s[1] + `\. `)
+			if strings.Contains(a.stepFiles(), "| Open… |") {
+				picked, fileStep = n, s[1]
+				break
+			}
+		}
+		if picked != "" {
+			break
+		}
+	}
+	if picked == "" {
+		a.t.Fatalf("none of the checked-in work orders %v has a procedure step with a file", numbers)
+	}
+	a.shoot("work-order-" + picked)
+	return picked, fileStep
+}
+
 // TestRealWindowNoticeBanner starts the app configured for a live service
 // whose client secret this computer does not hold (no keyring under Xvfb):
 // the window opens on the live replica with a banner, and its "Connection
 // settings…" opens the connection dialog, which Esc closes.
 func TestRealWindowNoticeBanner(t *testing.T) {
+	t.Parallel()
 	config := t.TempDir()
 	prefs := filepath.Join(config, "fyne", "com.workorderdesk.workdesk")
 	if err := os.MkdirAll(prefs, 0o755); err != nil {
@@ -272,8 +301,8 @@ func TestRealWindowNoticeBanner(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(prefs, "preferences.json"), []byte(live), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	a := startWith(t, []string{"--window-size", "1280x800", "--data-dir", t.TempDir()}, "XDG_CONFIG_HOME="+config)
-	a.waitUntil("the banner", "texts", "Connection settings…", 30*time.Second)
+	a := startWith(t, newScreen(t, "1920x1200"), []string{"--window-size", "1280x800", "--data-dir", t.TempDir()}, "XDG_CONFIG_HOME="+config)
+	a.waitUntil("the banner", "texts", "Connection settings…")
 	a.shoot("banner")
 	a.dialog("banner-connection-settings", "tap ^Connection settings…$")
 	a.closes("banner-connection-settings-esc", "key Escape")
@@ -283,6 +312,7 @@ func TestRealWindowNoticeBanner(t *testing.T) {
 // invoice at 1024x700 and 1280x800 (the issue's sizes), untouched by the
 // typing of the test above.
 func TestRealWindowAtLaptopSizes(t *testing.T) {
+	t.Parallel()
 	a := start(t)
 	a.step("start", "ready")
 	a.dialog("status-filter", "tap ^All statuses")
@@ -318,6 +348,7 @@ func TestRealWindowAtLaptopSizes(t *testing.T) {
 // Discard, after asking, removes the refusal. The header is kept at
 // 1024x700 and 1280x800.
 func TestRealWindowRefusedActionInTheHeader(t *testing.T) {
+	t.Parallel()
 	a := start(t)
 	a.step("refusal-start", "ready")
 	a.type_("refusal-search-sakura", "sakura", "*ui.searchEntry")
@@ -344,6 +375,12 @@ func TestRealWindowRefusedActionInTheHeader(t *testing.T) {
 		t.Fatalf("Edit did not put the quote back into its form: %s", texts)
 	}
 	a.step("refusal-stop-editing", "tap ^Stop editing$")
+	// The customer refused quotes (3004): its quote form stays closed, and
+	// says so, until the person tries again.
+	if texts := a.do("texts *container.AppTabs"); !strings.Contains(texts, "does not accept quotes") || !strings.Contains(texts, "| Try again") {
+		t.Fatalf("the quote tab after a 3004: %s", texts)
+	}
+	a.step("refusal-try-again", "tap ^Try again$")
 	// Something else typed into the form since: Edit asks before replacing it.
 	a.type_("refusal-typed-over", "1", "*container.AppTabs")
 	a.dialog("refusal-edit-asks", "tap ^Edit$")
@@ -357,11 +394,16 @@ func TestRealWindowRefusedActionInTheHeader(t *testing.T) {
 	a.shoot("refusal-gone")
 }
 
-// waitFor polls the window's texts until ok holds, for up to 30 s (the
+// patience bounds every wait for the window: long, so that a busy machine
+// makes the test slower, never wrong (a wait ends as soon as what it waits
+// for shows).
+const patience = 90 * time.Second
+
+// waitFor polls the window's texts until ok holds, for up to patience (the
 // outbox sends in the background), and returns them.
 func (a *app) waitFor(what string, ok func(texts string) bool) string {
 	a.t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+	for deadline := time.Now().Add(patience); ; time.Sleep(200 * time.Millisecond) {
 		texts := a.do("texts")
 		if ok(texts) {
 			return texts
@@ -377,29 +419,29 @@ func (a *app) waitFor(what string, ok func(texts string) bool) string {
 // texts of the Procedures tab.
 func (a *app) stepFiles() string {
 	a.t.Helper()
-	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	for deadline := time.Now().Add(patience); ; time.Sleep(100 * time.Millisecond) {
 		texts := a.do("texts *container.Split")
 		if !strings.Contains(texts, "Loading the step's files") {
 			return texts
 		}
 		if time.Now().After(deadline) {
-			a.t.Fatal("the step's files did not load in 15 s")
+			a.t.Fatalf("the step's files did not load in %v", patience)
 		}
 	}
 }
 
 // waitUntil repeats command (a "texts" one) until its answer holds want,
-// failing after limit.
-func (a *app) waitUntil(what, command, want string, limit time.Duration) string {
+// failing after patience.
+func (a *app) waitUntil(what, command, want string) string {
 	a.t.Helper()
-	for deadline := time.Now().Add(limit); ; time.Sleep(200 * time.Millisecond) {
+	for deadline := time.Now().Add(patience); ; time.Sleep(200 * time.Millisecond) {
 		texts := a.do(command)
 		if strings.Contains(texts, want) {
 			return texts
 		}
 		if time.Now().After(deadline) {
 			a.shoot("no-" + strings.ReplaceAll(what, " ", "-"))
-			a.t.Fatalf("%s did not show in %v: %s", what, limit, texts)
+			a.t.Fatalf("%s did not show in %v: %s", what, patience, texts)
 		}
 	}
 }
@@ -412,50 +454,21 @@ type app struct {
 	lines  chan string
 	exited chan struct{}
 	stderr *syncBuffer
-	shots  string
+	screen *screen
 }
 
-var (
-	cleanShots sync.Once
-	shotCount  int // the pictures taken so far in this run
-)
-
+// start starts the app in demo mode on a 1920x1200 screen of t's own.
 func start(t *testing.T) *app {
-	return startWith(t, []string{"--window-size", "1280x800", "--data-dir", t.TempDir()})
+	return startWith(t, newScreen(t, "1920x1200"), []string{"--window-size", "1280x800", "--data-dir", t.TempDir()})
 }
 
-// startWith starts the app with args and, added to the environment, env
-// (a later variable wins: XDG_CONFIG_HOME=… brings preferences of its own).
-func startWith(t *testing.T, args []string, env ...string) *app {
-	bin, display := os.Getenv("WORKDESK_BIN"), os.Getenv("DISPLAY")
-	if bin == "" || display == "" {
-		t.Skip("needs WORKDESK_BIN (the app built with -tags realwindow) and an X DISPLAY: run make realwindow")
-	}
-	if _, err := exec.LookPath("import"); err != nil {
-		t.Fatal("ImageMagick's import is needed for the screenshots: make deps installs it")
-	}
-	shots := os.Getenv("WORKDESK_SHOTS")
-	if shots == "" {
-		var err error
-		if shots, err = os.MkdirTemp("", "workdesk-realwindow-"); err != nil {
-			t.Fatal(err)
-		}
-	} else if err := os.MkdirAll(shots, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	// The tests of one run share the folder: the first empties it, and
-	// the pictures are numbered across them.
-	cleanShots.Do(func() {
-		old, _ := filepath.Glob(filepath.Join(shots, "*.png"))
-		for _, f := range old {
-			os.Remove(f)
-		}
-	})
-	t.Logf("screenshots of each step: %s", shots)
-
-	cmd := exec.Command(bin, args...)
-	cmd.Env = append(append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir(), "FYNE_SCALE=1", "HOME="+home(t)), env...)
-	a := &app{t: t, cmd: cmd, lines: make(chan string), exited: make(chan struct{}), stderr: &syncBuffer{}, shots: shots}
+// startWith starts the app on scr with args and, added to the
+// environment, env (a later variable wins: XDG_CONFIG_HOME=… brings
+// preferences of its own).
+func startWith(t *testing.T, scr *screen, args []string, env ...string) *app {
+	cmd := exec.Command(os.Getenv("WORKDESK_BIN"), args...)
+	cmd.Env = append(append(os.Environ(), "DISPLAY="+scr.display, "XDG_CONFIG_HOME="+t.TempDir(), "FYNE_SCALE=1", "HOME="+home(t)), env...)
+	a := &app{t: t, cmd: cmd, lines: make(chan string), exited: make(chan struct{}), stderr: &syncBuffer{}, screen: scr}
 	cmd.Stderr = a.stderr
 	var err error
 	if a.in, err = cmd.StdinPipe(); err != nil {
@@ -466,7 +479,7 @@ func startWith(t *testing.T, args []string, env ...string) *app {
 		t.Fatal(err)
 	}
 	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting %s: %v", bin, err)
+		t.Fatalf("starting %s: %v", cmd.Path, err)
 	}
 	go func() {
 		sc := bufio.NewScanner(out)
@@ -517,9 +530,9 @@ func (a *app) do(command string) string {
 			a.t.Fatalf("%s", msg)
 		}
 		return strings.TrimPrefix(l, "ok ")
-	case <-time.After(90 * time.Second):
+	case <-time.After(patience):
 		a.shoot("no-answer")
-		a.t.Fatalf("no answer to %q in 90 s: the window is frozen", command)
+		a.t.Fatalf("no answer to %q in %v: the window is frozen", command, patience)
 	}
 	return ""
 }
@@ -533,10 +546,8 @@ func (a *app) died(command string) {
 	a.t.Fatalf("the app ended during %q (%v). The end of what it wrote:\n%s", command, a.cmd.ProcessState, tail(a.stderr.String(), 40))
 }
 
-// shoot keeps a picture of the screen once the process is known alive and
-// the window has drawn what the last step changed: the screen is taken
-// until two pictures in a row agree (a blinking cursor never lets them, so
-// after three seconds the last one is kept).
+// shoot keeps a picture of the screen (screen.shoot) once the process is
+// known alive.
 func (a *app) shoot(name string) {
 	a.t.Helper()
 	select {
@@ -544,23 +555,7 @@ func (a *app) shoot(name string) {
 		a.died("the screenshot " + name)
 	default:
 	}
-	shotCount++
-	path := filepath.Join(a.shots, fmt.Sprintf("%03d-%s.png", shotCount, name))
-	var last []byte
-	for deadline := time.Now().Add(3 * time.Second); ; {
-		time.Sleep(150 * time.Millisecond)
-		if out, err := exec.Command("import", "-window", "root", "-strip", path).CombinedOutput(); err != nil {
-			a.t.Fatalf("screenshot %s: %v: %s", name, err, out)
-		}
-		img, err := os.ReadFile(path)
-		if err != nil {
-			a.t.Fatal(err)
-		}
-		if bytes.Equal(img, last) || time.Now().After(deadline) {
-			return
-		}
-		last = img
-	}
+	a.screen.shoot(name)
 }
 
 // step runs command, checks the process is alive and keeps a screenshot.

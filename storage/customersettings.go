@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/workorderdesk/workdesk/api"
@@ -26,16 +28,38 @@ func (s *Store) CustomerSettings(ctx context.Context, customerID int64) (*api.Cu
 
 // PutCustomerSettings stores a customer's settings as the service gave them.
 func (s *Store) PutCustomerSettings(ctx context.Context, cs *api.CustomerSettings) error {
+	return putCustomerSettings(ctx, s.w, cs, s.now().UnixMilli())
+}
+
+func putCustomerSettings(ctx context.Context, tx execer, cs *api.CustomerSettings, at int64) error {
 	raw, err := json.Marshal(cs)
 	if err != nil {
 		return fmt.Errorf("storage: encoding the settings of customer %d: %w", cs.CustomerId, err)
 	}
-	_, err = s.w.ExecContext(ctx, `INSERT INTO customer_settings(customer_id, fetched_at, json) VALUES (?,?,?)
-ON CONFLICT(customer_id) DO UPDATE SET fetched_at=excluded.fetched_at, json=excluded.json`, cs.CustomerId, s.now().UnixMilli(), string(raw))
+	_, err = tx.ExecContext(ctx, `INSERT INTO customer_settings(customer_id, fetched_at, json) VALUES (?,?,?)
+ON CONFLICT(customer_id) DO UPDATE SET fetched_at=excluded.fetched_at, json=excluded.json`, cs.CustomerId, at, string(raw))
 	if err != nil {
 		return fmt.Errorf("storage: writing the settings of customer %d: %w", cs.CustomerId, err)
 	}
 	return nil
+}
+
+// knownCustomers lists every customer of the stored work orders.
+func (s *Store) knownCustomers(ctx context.Context) ([]int64, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT DISTINCT customer_id FROM work_orders WHERE customer_id > 0 ORDER BY customer_id`)
+	if err != nil {
+		return nil, fmt.Errorf("storage: reading customers: %w", err)
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("storage: reading customers: %w", err)
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
 }
 
 // settingsOf is the settings of wo's customer, nil when not known: the
@@ -81,6 +105,41 @@ func (s *Store) customersOf(ctx context.Context, ids []int64) ([]int64, error) {
 	return out, rows.Err()
 }
 
+// refreshSettingsWhile starts reading, beside the sync's fetch, the
+// settings of the customers the search named and of those whose stored
+// settings are missing or stale; the function it returns waits for that
+// and reports whether the search named any customer (if not, the caller
+// reads them from the stored rows once they are there).
+func (y *Syncer) refreshSettingsWhile(ctx context.Context, found []api.WorkOrder) func() bool {
+	var named []int64
+	for _, wo := range found {
+		if id := wo.Customer.Id; id > 0 && !slices.Contains(named, id) {
+			named = append(named, id)
+		}
+	}
+	if len(named) == 0 {
+		return func() bool { return false }
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		stale, err := y.s.customersOf(ctx, nil)
+		if err != nil {
+			y.log.Warn("could not list the customers to refresh", "err", err)
+		}
+		for _, id := range stale {
+			if !slices.Contains(named, id) {
+				named = append(named, id)
+			}
+		}
+		y.readSettings(ctx, named)
+	}()
+	return func() bool {
+		<-done
+		return true
+	}
+}
+
 // refreshCustomerSettings reads the settings of every customer of the work
 // orders a sync saw. The endpoint's query key and schema are guesses
 // (api.CustomerSettings), so a failure is logged, not returned: a wrong
@@ -91,13 +150,30 @@ func (y *Syncer) refreshCustomerSettings(ctx context.Context, seen []int64) {
 		y.log.Warn("could not list the customers to refresh", "err", err)
 		return
 	}
+	y.readSettings(ctx, customers)
+}
+
+// readSettings reads and stores each customer's settings, a few at a time.
+func (y *Syncer) readSettings(ctx context.Context, customers []int64) {
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 4)
 	for _, id := range customers {
-		cs, err := y.c.GetCustomerSettings(ctx, id)
-		if err == nil {
-			err = y.s.PutCustomerSettings(ctx, cs)
-		}
-		if err != nil {
-			y.log.Warn("could not refresh a customer's settings; keeping the stored ones", "customer", id, "err", err)
-		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			y.readSettingsOf(ctx, id)
+		}()
+	}
+	wg.Wait()
+}
+
+func (y *Syncer) readSettingsOf(ctx context.Context, id int64) {
+	cs, err := y.c.GetCustomerSettings(ctx, id)
+	if err == nil {
+		err = y.s.PutCustomerSettings(ctx, cs)
+	}
+	if err != nil {
+		y.log.Warn("could not refresh a customer's settings; keeping the stored ones", "customer", id, "err", err)
 	}
 }

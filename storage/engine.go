@@ -31,6 +31,7 @@ type Engine struct {
 	Service string
 
 	mu        sync.Mutex
+	rereadMu  sync.Mutex // one notification's re-read and apply at a time
 	progress  func(done, total int)
 	onEvent   []func(api.Event)
 	onApplied []func(api.Event)
@@ -41,6 +42,8 @@ type Engine struct {
 
 	stop context.CancelFunc
 	srvs []*http.Server
+	// answers watches every call for an answer: who is silent, since when.
+	answers *answers
 }
 
 // EngineOptions say what an engine connects to; the zero value opens the
@@ -63,6 +66,13 @@ type EngineOptions struct {
 	// StreamBackoff is the wait before the attempt-th reconnection of the
 	// stream; nil = DefaultBackoff.
 	StreamBackoff func(attempt int) time.Duration
+	// PerformedBy names the person the engine acts for: writes and uploads
+	// carry it (api.Client.SetPerformedBy). With a hub, the name the hub
+	// gives the person's credentials replaces it once known.
+	PerformedBy string
+	// SilentAfter is how long a call waits for an answer before the other
+	// side counts as silent (Engine.Silent); 0 = DefaultSilentAfter.
+	SilentAfter time.Duration
 }
 
 // OpenEngine opens the replica at path and, when opts names a service,
@@ -80,15 +90,30 @@ func OpenEngine(ctx context.Context, path string, opts EngineOptions) (*Engine, 
 	if conn.BaseURL == "" {
 		return e, nil
 	}
-	hc := opts.HTTPClient
+	hc, tokenHC := opts.HTTPClient, opts.HTTPClient
+	var transport http.RoundTripper
 	if hc == nil {
-		hc = &http.Client{Timeout: 60 * time.Second}
+		hc, tokenHC = &http.Client{Timeout: 60 * time.Second}, &http.Client{Timeout: 30 * time.Second}
+	} else {
+		transport = hc.Transport
 	}
+	probe := conn.BaseURL
+	if opts.Hub {
+		probe = strings.TrimSuffix(conn.BaseURL, "/") + "/api/hub/me" // any answer will do, a 401 too
+	}
+	e.answers = newAnswers(transport, opts.SilentAfter, opts.Hub, probe)
+	hc, tokenHC = e.answers.client(hc), e.answers.client(tokenHC)
 	e.Tokens = api.NewClientCredentials(api.CredentialsConfig{TokenURL: conn.TokenURL, ClientID: conn.ClientID,
-		ClientSecret: conn.ClientSecret, HTTPClient: opts.HTTPClient, Now: opts.Now})
+		ClientSecret: conn.ClientSecret, HTTPClient: tokenHC, Now: opts.Now})
 	if e.Client, err = api.NewClient(conn.BaseURL, hc, e.Tokens); err != nil {
 		store.Close()
 		return nil, err
+	}
+	e.Client.SetPerformedBy(opts.PerformedBy)
+	if opts.Hub {
+		if kept := e.KeptHubPerson(ctx); kept != "" {
+			e.Client.SetPerformedBy(kept)
+		}
 	}
 	e.Service = conn.BaseURL
 	syncOpts := opts.Sync
@@ -111,14 +136,12 @@ func OpenEngine(ctx context.Context, path string, opts EngineOptions) (*Engine, 
 	if !opts.ManualSend {
 		go e.Sender.Run(runCtx)
 	}
+	e.answers.onChange(e.resendWhenHeardAgain(runCtx))
 	if opts.Hub {
 		e.stream = StreamConnecting
 		// The stream stays open for hours: no overall timeout, the
 		// caller's transport kept.
-		sc := &http.Client{}
-		if opts.HTTPClient != nil {
-			sc.Transport = opts.HTTPClient.Transport
-		}
+		sc := e.answers.client(&http.Client{Transport: transport})
 		backoff := opts.StreamBackoff
 		if backoff == nil {
 			backoff = DefaultBackoff
@@ -147,32 +170,54 @@ func (e *Engine) OnEvent(f func(api.Event)) {
 	e.mu.Unlock()
 }
 
-// HandleEvent stores and applies a verified notification, then tells
-// those listening: OnEvent's of each one newly logged (the window lists it
-// even when it changed nothing), OnApplied's of each one that changed the
-// replica. A redelivery of one already logged changed nothing, and nobody
-// is told again.
+// HandleEvent takes a verified notification: unless it is a redelivery
+// (logged already), it re-reads what the notification touched (the body is
+// a hint) and applies that with the event, then tells those listening:
+// OnEvent's of each one newly logged (the window lists it even when it
+// changed nothing), OnApplied's of each one that changed the replica.
+// Without a service (an engine that only keeps a replica) it logs only.
 func (e *Engine) HandleEvent(ctx context.Context, ev api.Event) error {
-	out, err := e.Store.StoreEvent(ctx, ev)
-	if err != nil || !out.Fresh {
+	if logged, err := e.Store.EventLogged(ctx, ev); err != nil || logged {
 		return err
 	}
-	if ev.Header.Action == actionNoteChanged && e.Client != nil && ev.Header.WorkOrderId > 0 {
-		// Its body is a hint: the note is what the service lists.
-		if _, err := e.Store.rereadNote(ctx, e.Client, ev.Header.WorkOrderId); err != nil {
-			e.Store.log.Info("could not read the internal note again; the next refresh will", "workOrder", ev.Header.WorkOrderId, "err", err)
-		} else {
-			out.Applied = true
-			e.Store.notify([]int64{ev.Header.WorkOrderId})
-		}
+	return e.apply(ctx, ev, e.reread(ctx, ev, api.Touches(ev.Header.Action)))
+}
+
+// rereadTimeout bounds the re-read of one notification: the service waits
+// for our answer, and what could not be read in time comes with the next
+// sync.
+const rereadTimeout = 20 * time.Second
+
+// reread reads again what a notification touched; nil when there is no
+// service, or nothing to read (an action the app does not know: logged,
+// and otherwise ignored).
+func (e *Engine) reread(ctx context.Context, ev api.Event, touches api.Touch) *Reread {
+	if e.Syncer == nil || touches == 0 {
+		return nil
+	}
+	// Once begun, the re-read ends even if the caller hangs up (the
+	// service's delivery timed out): its redelivery is then a duplicate.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rereadTimeout)
+	defer cancel()
+	e.rereadMu.Lock()
+	defer e.rereadMu.Unlock()
+	rr, err := e.Syncer.Reread(ctx, ev.Header.WorkOrderId, touches)
+	if err != nil {
+		e.Store.log.Warn("re-reading after a notification; the next sync brings the rest",
+			"action", ev.Header.Action, "workOrder", ev.Header.WorkOrderId, "err", err)
+	}
+	return rr
+}
+
+// apply logs ev with what was re-read and tells the listeners.
+func (e *Engine) apply(ctx context.Context, ev api.Event, rr *Reread) error {
+	out, err := e.Store.ApplyNotification(ctx, ev, rr)
+	if err != nil || !out.Fresh {
+		return err
 	}
 	e.tell(ev, out.Applied)
 	return nil
 }
-
-// actionNoteChanged is the notification of a change of the internal note
-// (service-facts §9.3).
-const actionNoteChanged = "InternalNoteChanged"
 
 // tell hands a fresh event to those listening (OnEvent), and to those told
 // of the changes (OnApplied) when it changed the replica.
@@ -254,6 +299,9 @@ func (e *Engine) Close() {
 	if e.stop != nil {
 		e.stop()
 	}
+	if e.answers != nil {
+		e.answers.close()
+	}
 	e.mu.Lock()
 	srvs := e.srvs
 	e.srvs = nil
@@ -262,6 +310,51 @@ func (e *Engine) Close() {
 		s.Close()
 	}
 	e.Store.Close()
+}
+
+// Silent says who has not answered (the customer's service, or the office
+// hub) and since when; nil while they answer, or with no service at all.
+func (e *Engine) Silent() *Silence {
+	if e.answers == nil {
+		return nil
+	}
+	return e.answers.Silent()
+}
+
+// Heard is when the service (or hub) last answered anything; zero before
+// its first answer.
+func (e *Engine) Heard() time.Time {
+	if e.answers == nil {
+		return time.Time{}
+	}
+	return e.answers.Heard()
+}
+
+// OnSilence adds f to those told when who is silent changes (Silent); f
+// runs on a goroutine of its own.
+func (e *Engine) OnSilence(f func()) {
+	if e.answers != nil {
+		e.answers.onChange(f)
+	}
+}
+
+// resendWhenHeardAgain: once the silent side answers again, the actions
+// waiting for it go now rather than at the end of their back-off.
+func (e *Engine) resendWhenHeardAgain(ctx context.Context) func() {
+	var mu sync.Mutex
+	silent := false
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		now := e.answers.Silent() != nil
+		if silent && !now && ctx.Err() == nil {
+			if err := e.Store.retryWaiting(ctx); err != nil {
+				e.Store.log.Warn("sending the waiting actions again", "err", err)
+			}
+			e.Sender.Kick()
+		}
+		silent = now
+	}
 }
 
 // What the window needs from the service right now (ui.Online).

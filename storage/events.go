@@ -5,13 +5,22 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
 
 	"github.com/workorderdesk/workdesk/api"
 )
+
+// A notification is a hint: its token does not cover its body. The replica
+// takes from it the work order it names and the action, keeps it in the
+// event log (Activity says it in plain words, from the body), and changes
+// only as a re-read of what it touched says (Reread). Nothing the replica
+// holds as the service's (a status, an amount a check relies on, a
+// person's name) is ever set from a notification's body. The facts only a
+// body carries (an invoice's AuthNumber, CheckNumber, PaidDate and Amount,
+// a dispute's reason) stay in the event log, where the window reads them as
+// the customer's notification said them (InvoiceNotice).
 
 // EventRecord is one notification as the event log keeps it.
 type EventRecord struct {
@@ -21,55 +30,79 @@ type EventRecord struct {
 	PerformedBy string
 }
 
-// HandleEvent stores a verified notification in the event log and applies it
-// to the replica, in one transaction. The service redelivers notifications
-// (up to 200 attempts), so a MessageId already logged is ignored without
-// error. Unknown actions, and events about work orders the replica does not
-// hold yet, are logged only: the next sync brings the full record. It has
-// the signature the api Receiver calls.
-func (s *Store) HandleEvent(ctx context.Context, ev api.Event) error {
-	_, err := s.StoreEvent(ctx, ev)
-	return err
-}
-
-// EventOutcome says what StoreEvent did with a notification.
+// EventOutcome says what ApplyNotification did with a notification.
 type EventOutcome struct {
 	// Fresh: logged now; false for a redelivery of one already logged,
 	// which changed nothing.
 	Fresh bool
-	// Applied: the replica changed as the event says (false for one logged
-	// only: stale, an action the app does not handle, a work order not
-	// synced yet).
+	// Applied: the replica changed as the re-read said (false when it was
+	// logged only: no re-read, or one older than what the replica holds).
 	Applied bool
 }
 
-// StoreEvent is HandleEvent that also says what it did. An event whose
-// amount does not fit the work order's currency is neither logged nor
-// applied: its error wraps api.ErrUnacceptableEvent.
-func (s *Store) StoreEvent(ctx context.Context, ev api.Event) (out EventOutcome, err error) {
-	h := ev.Header
-	raw := []byte(ev.Raw)
+// HandleEvent logs a verified notification without re-reading anything:
+// the replica changes at the next sync. Engine.HandleEvent re-reads first.
+// It has the signature the api Receiver calls.
+func (s *Store) HandleEvent(ctx context.Context, ev api.Event) error {
+	_, err := s.ApplyNotification(ctx, ev, nil)
+	return err
+}
+
+// eventKey is the notification's MessageId, or for one without, a hash of
+// its bytes so that identical redeliveries still collapse into one.
+func eventKey(ev api.Event) (key string, raw []byte, err error) {
+	raw = []byte(ev.Raw)
 	if len(raw) == 0 {
-		b, err := api.MarshalEvent(h, ev.Body)
-		if err != nil {
-			return out, fmt.Errorf("storage: encoding event %s: %w", h.Action, err)
+		if raw, err = api.MarshalEvent(ev.Header, ev.Body); err != nil {
+			return "", nil, fmt.Errorf("storage: encoding event %s: %w", ev.Header.Action, err)
 		}
-		raw = b
 	}
-	msgID := h.MessageId
-	if msgID == "" {
-		// Without an id, identical redeliveries still collapse into one.
-		sum := sha256.Sum256(raw)
-		msgID = "sha256:" + hex.EncodeToString(sum[:])
+	if ev.Header.MessageId != "" {
+		return ev.Header.MessageId, raw, nil
+	}
+	sum := sha256.Sum256(raw)
+	return "sha256:" + hex.EncodeToString(sum[:]), raw, nil
+}
+
+// EventLogged reports whether the notification is in the event log already
+// (a redelivery: the service retries up to 200 times), so a receiver need
+// not re-read for it again.
+func (s *Store) EventLogged(ctx context.Context, ev api.Event) (bool, error) {
+	key, _, err := eventKey(ev)
+	if err != nil {
+		return false, err
+	}
+	var n int
+	if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM events WHERE message_id = ?`, key).Scan(&n); err != nil {
+		return false, fmt.Errorf("storage: reading the event log: %w", err)
+	}
+	return n > 0, nil
+}
+
+// ApplyNotification is the one way a notification reaches the replica: it
+// logs ev (once per MessageId: a redelivery changes nothing) and applies
+// rr, what was read again about what ev touched, in one transaction. rr
+// nil logs only. The desktop's engine re-reads itself (Engine.HandleEvent);
+// in an office the hub re-reads once and streams rr beside the event, and
+// the desktop applies it without calling anyone (see Reread for its shape).
+func (s *Store) ApplyNotification(ctx context.Context, ev api.Event, rr *Reread) (out EventOutcome, err error) {
+	h := ev.Header
+	key, raw, err := eventKey(ev)
+	if err != nil {
+		return out, err
 	}
 	woID := h.WorkOrderId
-	if nw, ok := eventBody[api.NewWorkOrderEvent](ev.Body); ok && woID == 0 {
+	if nw, ok := ev.Body.(*api.NewWorkOrderEvent); ok && woID == 0 {
 		woID = nw.Details.WorkOrderId
 	}
+	if woID == 0 && rr != nil && rr.WorkOrder != nil {
+		woID = rr.WorkOrder.WorkOrderId
+	}
 	now := s.now()
+	var changed []int64
 	err = s.inTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO events(message_id, work_order_id, action, action_date, received_at, json)
-VALUES (?,?,?,?,?,?) ON CONFLICT(message_id) DO NOTHING`, msgID, woID, h.Action, ms(h.ActionDate), now.UnixMilli(), string(raw))
+VALUES (?,?,?,?,?,?) ON CONFLICT(message_id) DO NOTHING`, key, woID, h.Action, ms(h.ActionDate), now.UnixMilli(), string(raw))
 		if err != nil {
 			return fmt.Errorf("storage: logging event %s: %w", h.Action, err)
 		}
@@ -78,181 +111,111 @@ VALUES (?,?,?,?,?,?) ON CONFLICT(message_id) DO NOTHING`, msgID, woID, h.Action,
 			return nil
 		}
 		out.Fresh = true
-		out.Applied, err = s.applyEvent(ctx, tx, woID, ev, now)
+		if !api.KnownAction(h.Action) && !hubWrite(ev) {
+			s.log.Info("notification of an action the app does not know; logged only", "action", h.Action, "workOrder", woID)
+		}
+		if rr == nil {
+			return nil
+		}
+		changed, err = s.applyReread(ctx, tx, woID, rr, now)
+		out.Applied = len(changed) > 0
 		return err
 	})
 	if err != nil {
 		return EventOutcome{}, err
 	}
 	if out.Applied {
-		s.notify([]int64{woID})
+		s.notify(changed)
 	}
 	return out, nil
 }
 
-// eventBody returns the body as T whether the parser handed a *T or a T.
-func eventBody[T any](body any) (T, bool) {
-	switch b := body.(type) {
-	case *T:
-		if b != nil {
-			return *b, true
+// applyReread writes what a re-read found, and returns the work orders it
+// changed. A record older than the replica's (a sync or an action's own
+// re-read got there first) is not taken.
+func (s *Store) applyReread(ctx context.Context, tx *sql.Tx, woID int64, rr *Reread, now time.Time) ([]int64, error) {
+	at := now.UnixMilli()
+	touched := false
+	if w := rr.WorkOrder; w != nil {
+		if woID == 0 {
+			woID = w.WorkOrderId
 		}
-	case T:
-		return b, true
-	}
-	var zero T
-	return zero, false
-}
-
-// applyEvent changes the replica as the notification says; applied reports
-// whether anything changed.
-func (s *Store) applyEvent(ctx context.Context, tx *sql.Tx, woID int64, ev api.Event, now time.Time) (bool, error) {
-	log := s.log.With("action", ev.Header.Action, "workOrder", woID)
-	if nw, ok := eventBody[api.NewWorkOrderEvent](ev.Body); ok {
-		wo := nw.Details
-		if wo.WorkOrderId == 0 {
-			wo.WorkOrderId = woID
-		}
-		wo.StampCurrency()
-		if cur, err := getWorkOrder(ctx, tx, wo.WorkOrderId); err == nil && cur.LastUpdate.After(wo.LastUpdate) {
-			log.Info("new work order notification older than the stored record; logged only")
-			return false, nil
-		}
-		if err := putWorkOrders(ctx, tx, []api.WorkOrder{wo}); err != nil {
-			return false, err
-		}
-		if len(nw.Attachments) > 0 {
-			if err := putAttachments(ctx, tx, wo.WorkOrderId, attachmentsWorkOrder, nw.Attachments, now.UnixMilli()); err != nil {
-				return false, err
+		cur, err := getWorkOrder(ctx, tx, w.WorkOrderId)
+		switch {
+		case err == nil && !w.LastUpdate.IsZero() && cur.LastUpdate.After(w.LastUpdate):
+			s.log.Info("a re-read older than the stored work order; not taken", "workOrder", w.WorkOrderId)
+		case err == nil || errors.Is(err, ErrNotFound):
+			wo := *w
+			wo.StampCurrency()
+			if err := putWorkOrders(ctx, tx, []api.WorkOrder{wo}); err != nil {
+				return nil, err
 			}
+			touched = true
+		default:
+			return nil, err
 		}
-		return true, nil
 	}
-	if inv, ok := eventBody[api.InvoiceStatusChangedEvent](ev.Body); ok {
-		return true, s.applyInvoiceStatus(ctx, tx, woID, inv, now)
-	}
-	if ev.Body == nil {
-		log.Info("notification of an action the app does not handle; logged only")
-		return false, nil
-	}
-	var change func(*api.WorkOrder)
-	// refused: the amount does not fit the work order's currency (more
-	// decimals than it has), which only the replica knows; such an event is
-	// refused like any malformed notification (400), and nothing is kept.
-	var refused error
-	fits := func(m api.Money, wo *api.WorkOrder) bool {
-		if refused == nil {
-			refused = m.In(wo.Currency).Check()
+	if rr.Gone && woID != 0 {
+		// The service refused the re-read with 3005: no longer ours. That
+		// is its word, not the body's: the work order shows as recalled.
+		err := updateWorkOrder(ctx, tx, woID, func(wo *api.WorkOrder) { wo.Status = api.StatusRecalled })
+		switch {
+		case err == nil:
+			touched = true
+		case !errors.Is(err, ErrNotFound):
+			return nil, err
 		}
-		return refused == nil
 	}
-	if b, ok := eventBody[api.QuoteChangedEvent](ev.Body); ok {
-		change = func(wo *api.WorkOrder) {
-			if !fits(b.Quote.Amount, wo) {
-				return
+	if rr.Invoice != nil {
+		inv := *rr.Invoice
+		if inv.WorkOrderId == 0 {
+			inv.WorkOrderId = woID
+		}
+		if err := putInvoice(ctx, tx, woID, &inv, at); err != nil {
+			return nil, err
+		}
+		touched = true
+	}
+	if rr.Messages != nil {
+		if err := putMessages(ctx, tx, woID, *rr.Messages, at); err != nil {
+			return nil, err
+		}
+		touched = true
+	}
+	if rr.Attachments != nil {
+		if err := putAttachments(ctx, tx, woID, attachmentsWorkOrder, *rr.Attachments, at); err != nil {
+			return nil, err
+		}
+		touched = true
+	}
+	if rr.InvoiceAttachments != nil {
+		if err := putAttachments(ctx, tx, woID, attachmentsInvoice, *rr.InvoiceAttachments, at); err != nil {
+			return nil, err
+		}
+		touched = true
+	}
+	if rr.NoteHistory != nil && woID != 0 {
+		h, err := api.DecodeNoteHistory(rr.NoteHistory)
+		switch {
+		case err != nil:
+			s.log.Warn("the re-read internal note is unreadable; the next refresh reads it", "workOrder", woID, "err", err)
+		default:
+			if err := putNoteHistory(ctx, tx, woID, h, at); err != nil {
+				return nil, err
 			}
-			q := b.Quote
-			if len(q.LineItems) == 0 && wo.Nte.Quote != nil && wo.Nte.Quote.Amount.Amount.Equal(q.Amount.Amount) {
-				q.LineItems = wo.Nte.Quote.LineItems // the event does not repeat them
-			}
-			wo.Nte.Quote = &q
-			if q.QuoteStatus == api.QuoteApproved {
-				wo.Nte.Amount = q.Amount // spec §3: approval raises the NTE
-			}
-		}
-	} else if b, ok := eventBody[api.NteChangedEvent](ev.Body); ok {
-		change = func(wo *api.WorkOrder) {
-			if fits(b.Amount, wo) {
-				wo.Nte.Amount = b.Amount
-			}
-		}
-	} else if b, ok := eventBody[api.RejectedEvent](ev.Body); ok {
-		change = func(wo *api.WorkOrder) {
-			wo.Status = api.StatusRejected
-			if b.Status != "" {
-				wo.Status = b.Status
-			}
-		}
-	} else if b, ok := eventBody[api.AppointmentInfoChangedEvent](ev.Body); ok {
-		change = func(wo *api.WorkOrder) {
-			sched := b.Appointment
-			if sched.Pte == "" && wo.Schedule != nil {
-				sched.Pte = wo.Schedule.Pte
-			}
-			wo.Schedule = &sched
-		}
-	} else if b, ok := eventBody[api.ProcedureMarkedEvent](ev.Body); ok {
-		change = func(wo *api.WorkOrder) {
-			if wo.WorkDetails == nil {
-				return
-			}
-			for i := range wo.WorkDetails.Procedures {
-				if wo.WorkDetails.Procedures[i].Id == b.ProcedureId {
-					wo.WorkDetails.Procedures[i].IsMarkedNa = b.IsMarkedNa
-				}
-			}
-		}
-	} else {
-		log.Info("notification body of an unexpected type; logged only")
-		return false, nil
-	}
-	stale := false
-	err := updateWorkOrder(ctx, tx, woID, func(wo *api.WorkOrder) {
-		// A redelivery hours late must not undo what a later sync brought.
-		if !ev.Header.ActionDate.IsZero() && ev.Header.ActionDate.Before(wo.LastUpdate) {
-			stale = true
-			return
-		}
-		change(wo)
-	})
-	if errors.Is(err, ErrNotFound) {
-		log.Info("notification for a work order not synced yet; logged, the next sync brings it")
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	if stale {
-		log.Info("notification older than the stored work order; logged only")
-		return false, nil
-	}
-	if refused != nil {
-		return false, fmt.Errorf("%w: its amount does not fit work order %d's currency: %w", api.ErrUnacceptableEvent, woID, refused)
-	}
-	return true, nil
-}
-
-func (s *Store) applyInvoiceStatus(ctx context.Context, tx *sql.Tx, woID int64, b api.InvoiceStatusChangedEvent, now time.Time) error {
-	var inv api.Invoice
-	var raw string
-	err := tx.QueryRowContext(ctx, `SELECT json FROM invoices WHERE work_order_id = ?`, woID).Scan(&raw)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		inv = api.Invoice{WorkOrderId: woID}
-		if wo, err := getWorkOrder(ctx, tx, woID); err == nil {
-			inv.Currency = wo.Currency
-		}
-	case err != nil:
-		return fmt.Errorf("storage: reading the invoice of work order %d: %w", woID, err)
-	default:
-		if err := json.Unmarshal([]byte(raw), &inv); err != nil {
-			return fmt.Errorf("storage: decoding the invoice of work order %d: %w", woID, err)
+			touched = true
 		}
 	}
-	inv.Status = b.Status
-	if b.Comment != "" {
-		inv.Comment = b.Comment
+	for i := range rr.Settings {
+		if err := putCustomerSettings(ctx, tx, &rr.Settings[i], at); err != nil {
+			return nil, err
+		}
+		touched = true
 	}
-	if b.AuthNumber != "" {
-		inv.AuthNumber = b.AuthNumber
+	if !touched || woID == 0 {
+		return nil, nil
 	}
-	if b.CheckNumber != "" {
-		inv.CheckNumber = b.CheckNumber
-	}
-	if b.PaidDate != nil {
-		inv.PaidDate = b.PaidDate
-	}
-	return putInvoice(ctx, tx, woID, &inv, now.UnixMilli())
+	return []int64{woID}, nil
 }
 
 // Events returns the event log of one work order, oldest first.
@@ -269,11 +232,45 @@ func (s *Store) Events(ctx context.Context, woID int64) ([]EventRecord, error) {
 		if err := rows.Scan(&raw, &at); err != nil {
 			return nil, fmt.Errorf("storage: reading events: %w", err)
 		}
-		ev, err := api.ParseEvent([]byte(raw))
+		ev, err := parseEvent([]byte(raw))
 		if err != nil {
 			return nil, fmt.Errorf("storage: decoding a stored event: %w", err)
 		}
 		out = append(out, EventRecord{Event: ev, ReceivedAt: time.UnixMilli(at).UTC(), PerformedBy: EventPerformer(ev)})
 	}
 	return out, rows.Err()
+}
+
+// InvoiceNotice is what the customer's latest InvoiceStatusChanged said:
+// the facts only a notification carries (AuthNumber, CheckNumber, PaidDate,
+// Amount, a dispute's reason), kept as it said them. They are shown as the
+// customer's notification, never used by a check.
+type InvoiceNotice struct {
+	api.InvoiceStatusChangedEvent
+	At time.Time // when the customer acted (or when it arrived)
+}
+
+// InvoiceNotice is the latest invoice notification of a work order; nil
+// when none arrived.
+func (s *Store) InvoiceNotice(ctx context.Context, woID int64) (*InvoiceNotice, error) {
+	var raw string
+	var at int64
+	err := s.r.QueryRowContext(ctx, `SELECT json, COALESCE(action_date, received_at) FROM events
+ WHERE work_order_id = ? AND action = ? ORDER BY COALESCE(action_date, received_at) DESC, id DESC LIMIT 1`,
+		woID, api.ActionInvoiceStatusChanged).Scan(&raw, &at)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("storage: reading the invoice notifications of work order %d: %w", woID, err)
+	}
+	ev, err := parseEvent([]byte(raw))
+	if err != nil {
+		return nil, fmt.Errorf("storage: decoding an invoice notification: %w", err)
+	}
+	b, ok := ev.Body.(*api.InvoiceStatusChangedEvent)
+	if !ok {
+		return nil, nil
+	}
+	return &InvoiceNotice{InvoiceStatusChangedEvent: *b, At: time.UnixMilli(at).UTC()}, nil
 }

@@ -35,9 +35,22 @@ const (
 var errSignInRefused = errors.New("hub event stream: the hub refused the sign-in")
 
 // hubEventData is what a hub event carries besides the service's
-// envelope: who acted through the hub.
+// envelope: who acted through the hub, and the message they wrote.
 type hubEventData struct {
 	PerformedBy *api.Sender `json:"PerformedBy"`
+	Message     *struct {
+		Text string `json:"Text"`
+	} `json:"Message"`
+}
+
+// EventMessage is the text of the message the hub's event of a message
+// posted through it says the person wrote (false for any other event).
+func EventMessage(ev api.Event) (string, bool) {
+	var d hubEventData
+	if len(ev.Raw) == 0 || json.Unmarshal(ev.Raw, &d) != nil || d.Message == nil || d.PerformedBy == nil {
+		return "", false
+	}
+	return d.Message.Text, true
 }
 
 // EventPerformer names the person who acted through the office hub, as
@@ -49,6 +62,40 @@ func EventPerformer(ev api.Event) string {
 		return d.PerformedBy.Name
 	}
 	return ""
+}
+
+// hubWrite reports an event the office hub made of a colleague's write it
+// forwarded: an action of the hub's own naming from the action table
+// ("AcceptedByContractor", ...), never one of the service's notifications,
+// or one that names who acted through the hub.
+func hubWrite(ev api.Event) bool {
+	if _, ours := ColleagueWording(ev.Header.Action); ours {
+		return true
+	}
+	return EventPerformer(ev) != ""
+}
+
+// parseEvent decodes an event as a notification, received directly or
+// from the office hub. The hub passes on none of a notification's body,
+// only the facts the body alone carries, labelled under "Notification"
+// (hub.HubEvent documents the shape): those fill the typed body, so the
+// event reads the same in Activity and InvoiceNotice whichever way it
+// came. Facts that do not decode are left out: they are words to show,
+// and the event (its re-read) is applied without them.
+func parseEvent(raw []byte) (api.Event, error) {
+	ev, err := api.ParseEvent(raw)
+	if err != nil || ev.Body == nil {
+		return ev, err
+	}
+	var hub struct {
+		Notification json.RawMessage `json:"Notification"`
+	}
+	if json.Unmarshal(raw, &hub) == nil && len(hub.Notification) > 0 && hub.Notification[0] == '{' {
+		if body := api.NewEventBody(ev.Header.Action); json.Unmarshal(hub.Notification, body) == nil {
+			ev.Body = body
+		}
+	}
+	return ev, nil
 }
 
 // StreamStatus is the event stream's state (StreamOff when the engine does
@@ -174,68 +221,49 @@ func (e *Engine) openStream(ctx context.Context, url string, hc *http.Client) (*
 	}
 }
 
-// applyStreamEvent applies one event as a received notification would be,
-// then remembers its id. An action the desktop has no body for (the hub's
-// own events for writes a colleague made through it) is applied by reading
-// the work order again first, so those told of the event see the new state.
+// applyStreamEvent applies one hub event as a received notification would
+// be, then remembers its id. An event carrying its re-read record (the hub
+// re-read once: see Reread) is applied as it is, without a call; one
+// without is re-read through the hub. The hub's own events for writes a
+// colleague made through it (hubWrite: an action of the hub's naming,
+// "AcceptedByContractor", ..., and PerformedBy beside the envelope) re-read
+// everything about the work order when they carry no re-read, so those
+// told of the event see the new state.
 func (e *Engine) applyStreamEvent(ctx context.Context, id, data string) error {
-	ev, err := api.ParseEvent([]byte(data))
+	ev, err := parseEvent([]byte(data))
 	if err != nil {
 		// One malformed event must not stall the stream for good.
 		e.Store.log.Warn("hub event that is not a notification; skipped", "id", id, "err", err)
 	} else {
-		rr, hinted, err := rereadOf([]byte(data))
-		if err != nil {
-			e.Store.log.Warn("hub event with an unreadable re-read; reading again", "id", id, "err", err)
-		}
-		if hinted {
-			// Its body is a hint the hub did not pass on: nothing of it
-			// is applied, only what the hub re-read.
-			ev.Body = nil
-		}
-		if ev.Header.MessageId != "" && EventPerformer(ev) != "" && ev.Body == nil {
+		colleague := hubWrite(ev)
+		if ev.Header.MessageId != "" && colleague && ev.Body == nil {
 			// A bulk write's events share its MessageId, one per work order.
 			ev.Header.MessageId += "/" + strconv.FormatInt(ev.Header.WorkOrderId, 10)
 		}
-		fresh := true
-		if hinted {
-			// A redelivery changes nothing: only a fresh event's re-read is
-			// taken (a later one may have been applied since).
-			out, err := e.Store.StoreEvent(ctx, ev)
-			if err != nil && !errors.Is(err, api.ErrUnacceptableEvent) {
-				return err
-			}
-			fresh = out.Fresh
-		}
-		applied := false
-		if fresh && rr != nil {
-			if applied, err = e.Store.applyHubReread(ctx, ev.Header.WorkOrderId, rr); err != nil {
-				return err
-			}
-		}
-		reread := !applied && ev.Body == nil && ev.Header.WorkOrderId > 0 && (rr == nil || !rr.Gone)
-		if reread && e.Syncer != nil {
-			if err := e.Syncer.Refresh(ctx, ev.Header.WorkOrderId); err != nil {
-				// The next sync brings it; the event is still logged.
-				e.Store.log.Warn("re-reading a work order a colleague changed", "workOrder", ev.Header.WorkOrderId, "err", err)
-			}
-		}
-		if hinted {
-			if fresh {
-				e.tell(ev, applied)
-			}
-		} else if err := e.HandleEvent(ctx, ev); errors.Is(err, api.ErrUnacceptableEvent) {
-			// Refused and nothing kept, as the receiver would; the hub
-			// would send it again on every reconnection if the stream
-			// stopped at it.
-			e.Store.log.Warn("hub event refused; skipped", "id", id, "err", err)
-		} else if err != nil {
+		logged, err := e.Store.EventLogged(ctx, ev)
+		if err != nil {
 			return err
 		}
-		if reread || applied {
-			// Told once the event is logged too: the window shows who did
-			// it (list mark, header, Activity) from the log.
-			e.Store.notify([]int64{ev.Header.WorkOrderId})
+		if !logged {
+			rr, err := RereadOf([]byte(data))
+			if err != nil {
+				e.Store.log.Warn("hub event with an unreadable re-read; reading again", "id", id, "err", err)
+			}
+			if rr == nil {
+				touches := api.Touches(ev.Header.Action)
+				if colleague && ev.Header.WorkOrderId > 0 {
+					touches = api.TouchWorkOrder | api.TouchInvoice | api.TouchMessages | api.TouchAttachments | api.TouchNote
+				}
+				rr = e.reread(ctx, ev, touches)
+			}
+			if err := e.apply(ctx, ev, rr); err != nil {
+				return err
+			}
+			if colleague && ev.Header.WorkOrderId > 0 {
+				// Told once the event is logged too: the window shows who
+				// did it (list mark, header, Activity) from the log.
+				e.Store.notify([]int64{ev.Header.WorkOrderId})
+			}
 		}
 	}
 	if id != "" {
@@ -269,6 +297,9 @@ func (e *Engine) HubPerson(ctx context.Context) (string, error) {
 	me, err := e.askHubMe(ctx)
 	if err != nil {
 		return kept, fmt.Errorf("asking the hub who is signed in: %w", err)
+	}
+	if me.Name != "" && e.Client != nil {
+		e.Client.SetPerformedBy(me.Name)
 	}
 	if me.Name != "" && me.Name != kept {
 		if err := e.Store.SetSetting(ctx, settingHubPerson, me.Name); err != nil {

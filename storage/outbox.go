@@ -62,11 +62,14 @@ type OutboxRow struct {
 	MessageId    string  // fixed at enqueue; every resend carries it
 	State        OutboxState
 	Attempts     int
-	NextAttempt  time.Time // when a pending row is retried (zero = as soon as possible)
-	Created      time.Time
-	Updated      time.Time
-	Error        string // failed: the service's message; pending: the last network problem
-	ErrorCode    int    // the service's error code when it gave one
+	// MaybeSent: an attempt may have reached the service with its answer
+	// lost, so the row is reconciled before it is sent again.
+	MaybeSent   bool
+	NextAttempt time.Time // when a pending row is retried (zero = as soon as possible)
+	Created     time.Time
+	Updated     time.Time
+	Error       string // failed: the service's message; pending: the last network problem
+	ErrorCode   int    // the service's error code when it gave one
 	// BulkResults are the per-work-order outcomes of a bulk action.
 	BulkResults []api.BulkResult
 	Request     json.RawMessage // the request as it will be sent
@@ -83,6 +86,18 @@ type OutboxRow struct {
 
 // Visit reports whether the row is a check-in, pause or check-out.
 func (r OutboxRow) Visit() bool { return r.Group == GroupVisit }
+
+// MayHaveBeenSent reports a row whose answer was lost when nothing could
+// tell whether it took effect (ErrOutcomeUnknown, or the office hub's 409
+// "outcome unknown"): it waits for the person to send it again or discard
+// it, in the header and on the Activity tab.
+func (r OutboxRow) MayHaveBeenSent() bool {
+	return r.State == OutboxFailed && r.ErrorCode == codeOutcomeUnknown
+}
+
+// codeOutcomeUnknown is the error code a row that may have been sent is
+// kept with: no code of the service's (they are all positive).
+const codeOutcomeUnknown = -1
 
 // Blocked reports whether the row keeps later actions on its work orders waiting.
 func (r OutboxRow) Blocked() bool {
@@ -201,6 +216,15 @@ func sentAgain(summary string) error {
 	return invalid("%q was sent again meanwhile, so your correction was not queued: the customer would get both. If the service refuses it again, edit it then.", summary)
 }
 
+// retryWaiting makes the rows waiting for the connection due now: the
+// service (or hub) answers again. Rows it told to wait (a 429 or 503 with
+// its own words) keep their wait.
+func (s *Store) retryWaiting(ctx context.Context) error {
+	_, err := s.w.ExecContext(ctx, `UPDATE outbox SET next_attempt_at = 0 WHERE state = 'pending' AND attempts > 0
+ AND next_attempt_at > ? AND error NOT LIKE ?`, s.now().UnixMilli(), serviceTrouble+"%")
+	return err
+}
+
 // Retry sends a failed row again, or a row waiting after a network error
 // right now. A failed row gets a new MessageId: the service answered the old
 // one with a refusal, and a changed situation (quote rejected, invoice fixed)
@@ -227,6 +251,10 @@ func (s *Store) Retry(ctx context.Context, rowID int64) (*OutboxRow, error) {
  result = '', attempts = 0, next_attempt_at = 0, updated_at = ? WHERE id = ? AND state = 'failed'`,
 				id, string(req), s.now().UnixMilli(), rowID)
 			if err != nil {
+				return err
+			}
+			// A new MessageId is a new request: nothing of it reached anyone.
+			if _, err := tx.ExecContext(ctx, `DELETE FROM outbox_maybe_sent WHERE outbox_id = ?`, rowID); err != nil {
 				return err
 			}
 			if len(targets) > 0 {
@@ -322,7 +350,8 @@ func (s *Store) Discard(ctx context.Context, rowID int64) error {
 	return nil
 }
 
-const outboxColumns = `o.id, o.kind, o.summary, o.message_id, o.request, o.state, o.attempts, o.next_attempt_at,
+const outboxColumns = `o.id, o.kind, o.summary, o.message_id, o.request, o.state, o.attempts,
+ EXISTS(SELECT 1 FROM outbox_maybe_sent m WHERE m.outbox_id = o.id), o.next_attempt_at,
  o.created_at, o.updated_at, o.error, o.error_code, o.result, o.spool_file,
  (SELECT group_concat(t.work_order_id) FROM outbox_targets t WHERE t.outbox_id = o.id)`
 
@@ -331,7 +360,7 @@ func scanOutbox(sc interface{ Scan(...any) error }) (*OutboxRow, error) {
 	var kind, state, req, result, spool string
 	var next, created, updated int64
 	var targets sql.NullString
-	if err := sc.Scan(&r.Id, &kind, &r.Summary, &r.MessageId, &req, &state, &r.Attempts, &next,
+	if err := sc.Scan(&r.Id, &kind, &r.Summary, &r.MessageId, &req, &state, &r.Attempts, &r.MaybeSent, &next,
 		&created, &updated, &r.Error, &r.ErrorCode, &result, &spool, &targets); err != nil {
 		return nil, err
 	}

@@ -102,9 +102,22 @@ type action struct {
 	// took effect at the service; then the row is done without sending it
 	// again, as the service is not known to de-duplicate by MessageId. It
 	// returns what finish records. nil = resending is harmless (the call
-	// replaces content and changes nothing twice).
+	// replaces content and changes nothing twice). When nothing documented
+	// can tell, it returns ErrOutcomeUnknown (an *OutcomeUnknown saying
+	// why): the row then waits as "may have been sent" for the person to
+	// send it again or discard it.
 	landed func(ctx context.Context, sc *sendCtx) (ok bool, result any, err error)
 }
+
+// OutcomeUnknown is ErrOutcomeUnknown with the reason in the person's
+// words, shown on the row that waits for them.
+type OutcomeUnknown struct{ Why string }
+
+func (e *OutcomeUnknown) Error() string { return "it may have been sent: " + e.Why }
+
+// Is makes every OutcomeUnknown an ErrOutcomeUnknown, the one error the
+// outbox and the hub (through Landed) both recognise.
+func (e *OutcomeUnknown) Is(target error) bool { return target == ErrOutcomeUnknown }
 
 // actions is the table; each group's file adds its kinds.
 var actions = map[OutboxKind]*action{}

@@ -113,7 +113,7 @@ func TestDraftKeepsCompletionAndAccessType(t *testing.T) {
 	}
 	for _, f := range done.CustomFields {
 		if d.Completion.Value(f.Id) != f.Value {
-			t.Errorf("answer %d reads back as %q, want %q", f.Id, d.Completion.Value(f.Id), f.Value)
+			t.Errorf("answer %s reads back as %q, want %q", f.Id, d.Completion.Value(f.Id), f.Value)
 		}
 	}
 	// Corrected as read back, it checks the PMRM work order out with its

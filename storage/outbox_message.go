@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -43,15 +44,17 @@ var _ = register(GroupMessage, map[OutboxKind]*action{
 		},
 		// A message cannot be taken back: it is posted again only when the
 		// thread holds fewer of our messages with its text than our rows
-		// that were done with it.
+		// that were done with it. The thread lists only messages of
+		// visibility All (service-facts §4.3): for another, nothing can
+		// tell, and the person decides.
 		landed: func(ctx context.Context, sc *sendCtx) (bool, any, error) {
 			var r api.MessageRequest
 			if err := sc.decode(&r); err != nil {
 				return false, nil, err
 			}
 			if r.MessageVisibility != "" && r.MessageVisibility != api.VisibilityAll {
-				// The service lists only messages everyone sees.
-				return false, nil, ErrOutcomeUnknown
+				return false, nil, &OutcomeUnknown{Why: fmt.Sprintf("its answer was lost, and the service lists only the messages everyone sees, "+
+					"so it cannot tell whether this one (visible to %s) arrived", visibilityWords(r.MessageVisibility))}
 			}
 			msgs, err := sc.c.ListMessages(ctx, r.WorkOrderId)
 			if err != nil {
@@ -115,6 +118,21 @@ func (s *Store) SendMessage(ctx context.Context, woID int64, text string, vis ap
 	r := &api.MessageRequest{WorkOrderId: woID, Text: text, MessageVisibility: vis}
 	r.MessageId = id
 	return s.enqueue(ctx, newRow{kind: KindMessage, summary: "Message: " + shorten(text, 60), targets: []int64{woID}, messageID: id, request: r})
+}
+
+// visibilityWords says who sees a message of visibility v.
+func visibilityWords(v api.MessageVisibility) string {
+	switch v {
+	case api.VisibilityCruOnly:
+		return "your crew only"
+	case api.VisibilityCruLeads:
+		return "the customer and your crew leads"
+	case api.VisibilityCruSubs:
+		return "your crew and subcontractors"
+	case api.VisibilityNone:
+		return "nobody"
+	}
+	return string(v)
 }
 
 func checkVisibility(vis api.MessageVisibility) error {

@@ -67,6 +67,44 @@ func (s *Store) Pending(ctx context.Context, woID int64) (*Pending, error) {
 	return p, nil
 }
 
+// QueuedStatuses is, for each work order whose queued actions will give it
+// another status, that status: what its header shows as queued (Pending),
+// so the list says the same. Work orders with nothing queued are not read.
+func (s *Store) QueuedStatuses(ctx context.Context) (map[int64]api.WorkOrderStatus, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT DISTINCT x.work_order_id FROM outbox o JOIN outbox_targets x ON x.outbox_id = o.id
+ WHERE o.state IN ('pending','sending')`)
+	if err != nil {
+		return nil, fmt.Errorf("storage: reading the queued actions: %w", err)
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("storage: reading the queued actions: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("storage: reading the queued actions: %w", err)
+	}
+	out := map[int64]api.WorkOrderStatus{}
+	for _, id := range ids {
+		p, err := s.Pending(ctx, id)
+		if errors.Is(err, ErrNotFound) {
+			continue // queued for a work order not synced yet
+		}
+		if err != nil {
+			return nil, err
+		}
+		if p.StatusQueued() {
+			out[id] = p.Expected.Status
+		}
+	}
+	return out, nil
+}
+
 // unfinished lists the rows on a work order not yet done or discarded, oldest first.
 func (s *Store) unfinished(ctx context.Context, woID int64) ([]OutboxRow, error) {
 	return s.outboxQuery(ctx, `SELECT `+outboxColumns+` FROM outbox o JOIN outbox_targets x ON x.outbox_id = o.id

@@ -190,7 +190,7 @@ func TestThreadShowsOurMessagesBeforeTheServiceHasThem(t *testing.T) {
 	s := syncedStore(t, svc)
 	ctx := context.Background()
 	a := pick(t, s, status(api.StatusAccepted))
-	row := mustRow(t)(s.SendMessage(ctx, a.WorkOrderId, "Parts arrive Tuesday", api.VisibilityCruLeads))
+	row := mustRow(t)(s.SendMessage(ctx, a.WorkOrderId, "Parts arrive Tuesday", api.VisibilityAll))
 	th, err := s.Thread(ctx, a.WorkOrderId)
 	if err != nil {
 		t.Fatal(err)
@@ -200,7 +200,7 @@ func TestThreadShowsOurMessagesBeforeTheServiceHasThem(t *testing.T) {
 	}
 	last := th[len(th)-1]
 	if last.Row == nil || last.Row.Id != row.Id || last.Row.State != OutboxPending || last.Text != "Parts arrive Tuesday" ||
-		last.MessageVisibility != api.VisibilityCruLeads {
+		last.MessageVisibility != api.VisibilityAll {
 		t.Fatalf("the thread ends with %+v, want the queued message", last)
 	}
 

@@ -88,6 +88,13 @@ func (s *Store) SubmitQuote(ctx context.Context, woID int64, amount api.Money, r
 	if err := wo.CheckQuote(amount, reason, lines, false); err != nil {
 		return nil, refused(err)
 	}
+	// Correcting the refused quote itself (Edit) is the person trying
+	// again; otherwise a customer that refused quotes gets none.
+	if replacing(ctx) == 0 {
+		if err := s.quotesRefusedError(ctx, wo); err != nil {
+			return nil, err
+		}
+	}
 	if amount.Currency == "" {
 		amount.Currency = wo.Currency
 	}

@@ -76,7 +76,8 @@ var _ = register(GroupVisit, map[OutboxKind]*action{
 		send: sendVisit(func(c *api.Client, ctx context.Context, p *visitPayload) error {
 			return c.CheckOut(ctx, &p.CheckOutRequest)
 		}),
-		landed: statusLanded(api.StatusCheckedOut, api.StatusNeedsCompletionDetails, api.StatusVerified),
+		landed:  statusLanded(api.StatusCheckedOut, api.StatusNeedsCompletionDetails, api.StatusVerified),
+		refresh: refreshInvoice,
 	},
 	KindWorkDoneDetails: {
 		rule:      api.CompleteDetails,
@@ -86,6 +87,7 @@ var _ = register(GroupVisit, map[OutboxKind]*action{
 		status:    api.StatusCheckedOut,
 		send:      sendWorkDoneDetails,
 		landed:    statusLanded(api.StatusCheckedOut, api.StatusVerified),
+		refresh:   refreshInvoice,
 	},
 })
 

@@ -112,6 +112,9 @@ func (x *Sender) recoverSending(ctx context.Context) error {
 	var err error
 	x.recoverOnce.Do(func() {
 		var res sql.Result
+		if _, err = x.s.w.ExecContext(ctx, `INSERT OR IGNORE INTO outbox_maybe_sent(outbox_id) SELECT id FROM outbox WHERE state = 'sending'`); err != nil {
+			return
+		}
 		res, err = x.s.w.ExecContext(ctx, `UPDATE outbox SET state = 'pending', next_attempt_at = 0 WHERE state = 'sending'`)
 		if err == nil {
 			if n, _ := res.RowsAffected(); n > 0 {
@@ -260,9 +263,27 @@ func (x *Sender) sendRow(ctx context.Context, id int64) (finished bool, err erro
 	case ctx.Err() != nil:
 		// Shutting down mid-call: the outcome is unknown, so the row goes
 		// back to pending and is resent, same MessageId, on the next run.
-		x.setPending(context.WithoutCancel(ctx), id, 0, "")
+		x.setPending(context.WithoutCancel(ctx), id, 0, "", true)
 		return false, ctx.Err()
-	case api.IsBusiness(callErr) || errors.As(callErr, new(errLocal)) || errors.As(callErr, new(errAsk)) || errors.Is(callErr, ErrOutcomeUnknown):
+	case errors.Is(callErr, ErrOutcomeUnknown) || api.IsOutcomeUnknown(callErr):
+		// Nothing can tell whether an earlier attempt took effect (a landed
+		// check's ErrOutcomeUnknown, or the office hub's 409 for the same):
+		// the row waits as "may have been sent" for the person to send it
+		// again (a new MessageId) or discard it.
+		msg := ErrOutcomeUnknown.Error()
+		if u, ok := errors.AsType[*OutcomeUnknown](callErr); ok {
+			msg = u.Why
+		} else if e, ok := errors.AsType[*api.Error](callErr); ok && e.Message != "" {
+			msg = e.Message
+		}
+		if _, err := x.s.w.ExecContext(ctx, `UPDATE outbox SET state = 'failed', error = ?, error_code = ?, updated_at = ? WHERE id = ?`,
+			msg, codeOutcomeUnknown, x.s.now().UnixMilli(), id); err != nil {
+			return false, fmt.Errorf("storage: recording the unknown outcome of row %d: %w", id, err)
+		}
+		log.Info("the action may have been sent; the person decides", "why", msg)
+		x.s.notify(row.WorkOrderIds)
+		return true, nil
+	case api.IsBusiness(callErr) || errors.As(callErr, new(errLocal)) || errors.As(callErr, new(errAsk)):
 		msg, code := serviceMessage(callErr)
 		if _, err := x.s.w.ExecContext(ctx, `UPDATE outbox SET state = 'failed', error = ?, error_code = ?, updated_at = ? WHERE id = ?`,
 			msg, code, x.s.now().UnixMilli(), id); err != nil {
@@ -278,7 +299,7 @@ func (x *Sender) sendRow(ctx context.Context, id int64) (finished bool, err erro
 		if e, ok := errors.AsType[*api.Error](callErr); ok && e.RetryAfter > wait {
 			wait = min(e.RetryAfter, time.Hour) // the service said when (429, 503); an hour at most
 		}
-		x.setPending(ctx, id, x.s.now().Add(wait).UnixMilli(), describeTemporary(callErr))
+		x.setPending(ctx, id, x.s.now().Add(wait).UnixMilli(), describeTemporary(callErr), !api.NeverSent(callErr))
 		log.Info("action not delivered; will retry", "in", wait, "err", callErr)
 		x.s.notify(row.WorkOrderIds)
 		return false, nil
@@ -289,7 +310,7 @@ func (x *Sender) sendRow(ctx context.Context, id int64) (finished bool, err erro
 // service with its answer lost (a timeout, a crash mid-call) and the
 // action's landed check finds its effect already there.
 func (x *Sender) attempt(ctx context.Context, act *action, sc *sendCtx, log *slog.Logger) (any, error) {
-	if sc.row.Attempts > 1 && act.landed != nil {
+	if sc.row.MaybeSent && act.landed != nil {
 		landed, result, err := act.landed(ctx, sc)
 		if err != nil || landed {
 			if landed {
@@ -301,7 +322,14 @@ func (x *Sender) attempt(ctx context.Context, act *action, sc *sendCtx, log *slo
 	return act.send(api.WithMessageId(ctx, sc.row.MessageId), sc)
 }
 
-func (x *Sender) setPending(ctx context.Context, id, next int64, msg string) {
+// setPending puts the row back in the queue; maybeSent records that the
+// attempt may have reached the service (see NeverSent).
+func (x *Sender) setPending(ctx context.Context, id, next int64, msg string, maybeSent bool) {
+	if maybeSent {
+		if _, err := x.s.w.ExecContext(ctx, `INSERT OR IGNORE INTO outbox_maybe_sent(outbox_id) VALUES (?)`, id); err != nil {
+			x.log.Warn("could not mark a row as maybe sent", "row", id, "err", err)
+		}
+	}
 	if _, err := x.s.w.ExecContext(ctx, `UPDATE outbox SET state = 'pending', next_attempt_at = ?, error = ?, updated_at = ? WHERE id = ?`,
 		next, msg, x.s.now().UnixMilli(), id); err != nil {
 		x.log.Warn("could not put a row back in the queue", "row", id, "err", err)
@@ -331,6 +359,10 @@ func serviceMessage(err error) (string, int) {
 	return err.Error(), 0
 }
 
+// serviceTrouble begins the reason of a row the service answered with a
+// temporary error: it said to wait, unlike a network that failed.
+const serviceTrouble = "The service is having trouble (HTTP "
+
 func describeTemporary(err error) string {
 	var e *api.Error
 	switch {
@@ -343,7 +375,7 @@ func describeTemporary(err error) string {
 	case api.IsUnauthorized(err):
 		return "The service refused the access token even after a fresh one (HTTP 401); check the connection settings. Will retry."
 	case errors.As(err, &e):
-		return fmt.Sprintf("The service is having trouble (HTTP %d); will retry.", e.StatusCode)
+		return fmt.Sprintf(serviceTrouble+"%d); will retry.", e.StatusCode)
 	}
 	if p := api.Plain(err); p != "" {
 		return strings.ToUpper(p[:1]) + p[1:] + "; will retry."

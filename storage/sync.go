@@ -135,6 +135,9 @@ func (y *Syncer) sync(ctx context.Context) error {
 		need = append(need, wo.WorkOrderId)
 	}
 	y.log.Info("sync started", "incremental", hasHW, "changed", len(found), "toFetch", len(need))
+	// The customers' settings are read while the work orders are: the
+	// search names their customers, and the replica the stale ones.
+	settingsRead := y.refreshSettingsWhile(ctx, found)
 	if y.tune.bulk(len(need), len(stored)) {
 		fresh, derr := y.s.deferFTS(ctx)
 		if derr != nil {
@@ -161,7 +164,9 @@ func (y *Syncer) sync(ctx context.Context) error {
 	for i, wo := range found {
 		seen[i] = wo.WorkOrderId
 	}
-	y.refreshCustomerSettings(ctx, seen)
+	if !settingsRead() {
+		y.refreshCustomerSettings(ctx, seen) // the search named no customers: from the stored rows
+	}
 	// Only now, with every batch stored, may the next sync start later.
 	mark := since
 	switch {

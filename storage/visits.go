@@ -59,7 +59,7 @@ func (s *Store) queueVisit(ctx context.Context, kind OutboxKind, summary string,
 	if err != nil {
 		return nil, err
 	}
-	if backDated != nil && cs != nil && !cs.AllowBackdating {
+	if backDated != nil && cs != nil && cs.AllowBackdating.False() {
 		return nil, invalid("%s does not allow back-dating: record the visit as happening now (the service records the time it arrives)",
 			customerLabel(wo))
 	}
@@ -117,13 +117,31 @@ func sendVisit(call func(c *api.Client, ctx context.Context, p *visitPayload) er
 		}
 		if wo != nil {
 			if cs, _ := sc.s.settingsOf(ctx, wo); cs != nil {
-				allows = cs.AllowBackdating
+				allows = cs.AllowBackdating.True()
 			}
 		}
 		tapped, back := p.timing()
 		p.ActualActionDate = api.ActualActionDateFor(tapped, back, sc.s.now(), allows)
 		return nil, call(sc.c, ctx, &p)
 	}
+}
+
+// refreshInvoice re-reads the invoice after the work is done: completing
+// it starts the invoice's submission deadline and, at a customer that
+// verifies the work first, puts the invoice in PendingVerification.
+func refreshInvoice(ctx context.Context, sc *sendCtx, woID int64) error {
+	wo, err := sc.s.WorkOrder(ctx, woID)
+	if err != nil || !wo.InvoiceVisible() {
+		return err
+	}
+	inv, err := sc.c.GetInvoice(ctx, woID)
+	if err != nil {
+		return err
+	}
+	if inv.WorkOrderId == 0 {
+		inv.WorkOrderId = woID
+	}
+	return putInvoice(ctx, sc.s.w, woID, inv, sc.s.now().UnixMilli())
 }
 
 func sendWorkDoneDetails(ctx context.Context, sc *sendCtx) (any, error) {

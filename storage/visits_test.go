@@ -63,7 +63,7 @@ func TestSyncKeepsCustomerSettings(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.Customer.Name, err)
 		}
-		if cs.AllowBackdating != c.AllowBackdating || cs.RepairInfoRequired != c.RepairInfoRequired || len(cs.CustomFields) != len(c.CustomFields) {
+		if cs.AllowBackdating != api.FlagOf(c.AllowBackdating) || cs.RepairInfoRequired != api.FlagOf(c.RepairInfoRequired) || len(cs.CustomFields) != len(c.CustomFields) {
 			t.Errorf("%s: stored %+v; the service has %+v", c.Customer.Name, cs, c)
 		}
 	}
@@ -87,7 +87,7 @@ func TestQuietCustomersSettingsAreReadAgain(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if cs.AllowBackdating != c.AllowBackdating {
+			if cs.AllowBackdating != api.FlagOf(c.AllowBackdating) {
 				n++
 			}
 		}
@@ -97,7 +97,7 @@ func TestQuietCustomersSettingsAreReadAgain(t *testing.T) {
 	// as if each customer had changed its rule since the last read.
 	for _, c := range customers {
 		cs, _ := s.CustomerSettings(ctx, c.Customer.Id)
-		cs.AllowBackdating = !c.AllowBackdating
+		cs.AllowBackdating = api.FlagOf(!c.AllowBackdating)
 		if err := s.PutCustomerSettings(ctx, cs); err != nil {
 			t.Fatal(err)
 		}

@@ -158,15 +158,19 @@ const (
 	sentSuffix   = ": sent"
 )
 
-func (d *Desk) openLink(link api.DownloadURL) {
+// openURL asks the system to open a download link in a browser; an error
+// says it did not (no browser, no opener), in plain words. It may wait on
+// the system: call it off the main goroutine.
+func (d *Desk) openURL(link api.DownloadURL) error {
 	u, err := url.Parse(link.URL)
 	if err != nil {
-		d.showError(errors.New("the service returned an invalid download link"))
-		return
+		return errors.New("the service returned an invalid download link")
 	}
-	if err := d.app.OpenURL(u); err != nil {
-		d.showError(fmt.Errorf("could not open the browser: %w", err))
+	open := d.deps.OpenURL
+	if open == nil {
+		open = d.app.OpenURL
 	}
+	return open(u)
 }
 
 // A refused rejection is corrected in its reason dialog.

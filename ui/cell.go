@@ -101,6 +101,7 @@ func (c *cell) setBadge(s string, fill color.Color) {
 	c.check.Hide()
 	c.badge.Show()
 	c.badge.Set(s, fill)
+	c.badge.SetQueued(false) // cells are recycled: a queued one says so after this
 }
 
 func (c *cell) setCheck(on bool, changed func(bool)) {

@@ -31,6 +31,10 @@ type completionForm struct {
 	missing  *widget.Label
 	settings *api.CustomerSettings
 	codes    []api.RepairInfo
+	// check is the rule whose refusal is shown under the form: asked
+	// again as the person fills the form in, so the red words shrink to
+	// what is still missing and go once nothing is.
+	check func(api.Completion) error
 	// relayout lays out the tab around the form again when the form grows
 	// or shrinks (a container re-lays out its children only when refreshed).
 	relayout func()
@@ -70,21 +74,29 @@ func (f *completionForm) show(wo *api.WorkOrder, cs *api.CustomerSettings) {
 	f.fields, f.codes, f.repair = nil, nil, nil
 	f.form.Items = nil
 	f.missing.Hide()
+	f.check = nil
 	if cs == nil || len(cs.RepairCodes) == 0 && !hasAskedFields(cs) {
 		f.box.Hide()
 		f.refresh()
 		return
 	}
-	f.title.SetText(fmt.Sprintf("Completion details asked by %s (* required)", wo.Customer.Name))
+	if cs.Known() {
+		f.title.SetText(fmt.Sprintf("Completion details asked by %s (* required)", wo.Customer.Name))
+	} else {
+		// The settings' answer did not say what is required (another name,
+		// another shape): everything is offered, nothing is demanded, and
+		// the service judges the check-out.
+		f.title.SetText(fmt.Sprintf("Completion details for %s: fill in what applies (what it requires could not be read; the service checks)", wo.Customer.Name))
+	}
 	if len(cs.RepairCodes) > 0 {
 		f.codes = cs.RepairCodes
 		labels := make([]string, len(cs.RepairCodes))
 		for i, r := range cs.RepairCodes {
 			labels[i] = r.Label()
 		}
-		f.repair = widget.NewSelect(labels, nil)
+		f.repair = widget.NewSelect(labels, func(string) { f.recheck() })
 		f.repair.PlaceHolder = "Choose the repair code"
-		f.form.Append(requiredMark("Repair code", cs.RepairInfoRequired), f.repair)
+		f.form.Append(requiredMark("Repair code", cs.RepairInfoRequired.True()), f.repair)
 	}
 	for _, d := range cs.CustomFields {
 		if !d.Asked() {
@@ -93,18 +105,19 @@ func (f *completionForm) show(wo *api.WorkOrder, cs *api.CustomerSettings) {
 		cf := completionField{desc: d}
 		var w fyne.CanvasObject
 		if len(d.Values) > 0 {
-			cf.choice = widget.NewSelect(d.Values, nil)
+			cf.choice = widget.NewSelect(d.Values, func(string) { f.recheck() })
 			cf.choice.PlaceHolder = "Choose"
 			w = cf.choice
 		} else {
 			cf.entry = widget.NewEntry()
+			cf.entry.OnChanged = func(string) { f.recheck() }
 			if d.DataLength > 0 {
 				cf.entry.SetPlaceHolder(fmt.Sprintf("up to %d characters", d.DataLength))
 			}
 			w = cf.entry
 		}
 		f.fields = append(f.fields, cf)
-		f.form.Append(requiredMark(d.Label, d.IsRequired), w)
+		f.form.Append(requiredMark(d.Label, d.IsRequired.True()), w)
 	}
 	f.form.Refresh()
 	f.box.Show()
@@ -166,7 +179,7 @@ func (f *completionForm) fill(c api.Completion) {
 			cf.choice.SetSelected(v)
 		}
 	}
-	f.problem(nil)
+	f.problem(nil, nil)
 }
 
 // holdsOther reports whether the person filled in details other than c.
@@ -186,15 +199,29 @@ func (f *completionForm) holdsOther(c api.Completion) bool {
 	return false
 }
 
-// problem shows err (what is missing) under the form, or clears it.
-func (f *completionForm) problem(err error) {
+// problem shows err (what is missing) under the form, or clears it; check
+// is the rule that found it, asked again as the form is filled in.
+func (f *completionForm) problem(err error, check func(api.Completion) error) {
+	f.check = check
 	if err == nil {
+		f.check = nil
 		f.missing.Hide()
 	} else {
 		f.missing.SetText(err.Error())
 		f.missing.Show()
 	}
 	f.refresh()
+}
+
+// recheck asks the rule of the problem shown again, after a change.
+func (f *completionForm) recheck() {
+	if f.check == nil || !f.missing.Visible() {
+		return
+	}
+	err := f.check(f.completion())
+	if err == nil || err.Error() != f.missing.Text {
+		f.problem(err, f.check)
+	}
 }
 
 func (f *completionForm) refresh() {
@@ -228,9 +255,10 @@ func (d *Desk) customerSettings(wo *api.WorkOrder) *api.CustomerSettings {
 }
 
 // serviceUnreachable says whether actions queued now will likely wait: the
-// last sync failed, or queued actions are waiting after a network error.
+// last sync failed, the service is not answering, or queued actions are
+// waiting after a network error.
 func (d *Desk) serviceUnreachable() bool {
-	if d.status != nil && d.status.lastErr != nil {
+	if d.status != nil && (d.status.lastErr != nil || d.status.silent != nil) {
 		return true
 	}
 	rows, err := d.store.UnfinishedOutbox(context.Background())
@@ -274,7 +302,7 @@ func (t *visitTab) showSettings(wo *api.WorkOrder) {
 	} else {
 		t.completeDetails.Hide()
 	}
-	if cs != nil && !cs.AllowBackdating {
+	if cs != nil && cs.AllowBackdating.False() {
 		t.when.SetSelected(whenNow)
 		t.when.Disable()
 		t.backNote.SetText(wo.Customer.Name + " does not allow back-dating: a visit is recorded at the time it reaches the service.")
@@ -290,11 +318,13 @@ func (t *visitTab) showSettings(wo *api.WorkOrder) {
 // nothing may be queued.
 func (t *visitTab) checkOutWrite(at *time.Time) (func(context.Context) error, error) {
 	done := t.form.completion()
-	if err := api.CheckOutProblem(t.wo, t.settings, done); err != nil {
-		t.form.problem(err)
+	wo, settings := t.wo, t.settings
+	check := func(c api.Completion) error { return api.CheckOutProblem(wo, settings, c) }
+	if err := check(done); err != nil {
+		t.form.problem(err, check)
 		return nil, err
 	}
-	t.form.problem(nil)
+	t.form.problem(nil, nil)
 	store, woID := t.d.store, t.wo.WorkOrderId
 	// Read now, on the main goroutine: while the person corrects a refused
 	// check-out, the new one replaces it, with the comment it carried.
@@ -310,12 +340,14 @@ func (t *visitTab) checkOutWrite(at *time.Time) (func(context.Context) error, er
 // them (PMRM, IVR), so it becomes CheckedOut and can be invoiced.
 func (t *visitTab) onCompleteDetails() {
 	done := t.form.completion()
-	if err := api.WorkDoneDetailsProblem(t.wo, t.settings, done); err != nil {
-		t.form.problem(err)
+	wo, settings := t.wo, t.settings
+	check := func(c api.Completion) error { return api.WorkDoneDetailsProblem(wo, settings, c) }
+	if err := check(done); err != nil {
+		t.form.problem(err, check)
 		t.d.showError(err)
 		return
 	}
-	t.form.problem(nil)
+	t.form.problem(nil, nil)
 	store, woID := t.d.store, t.wo.WorkOrderId
 	t.d.act([]fyne.Disableable{t.completeDetails}, func(ctx context.Context) error {
 		_, err := store.CompleteWorkDetails(ctx, woID, "", done)
@@ -327,7 +359,7 @@ func (t *visitTab) onCompleteDetails() {
 // customer forbids back-dating, the service records the time the check-in
 // arrives, not the time of the tap (service-facts §4.1). queue runs on yes.
 func (t *visitTab) confirmRealTime(action string, queue func()) bool {
-	if t.settings == nil || t.settings.AllowBackdating || !t.d.serviceUnreachable() {
+	if t.settings == nil || !t.settings.AllowBackdating.False() || !t.d.serviceUnreachable() {
 		return false
 	}
 	msg := fmt.Sprintf("The service cannot be reached right now. %s does not allow back-dating, so this %s will be recorded at the time it reaches the service, not now.\n\nQueue it anyway?",

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -26,7 +27,7 @@ func staleSettings(t *testing.T, h *harness, woID int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs.AllowBackdating = true
+	cs.AllowBackdating = api.Yes
 	if err := h.store.PutCustomerSettings(ctx, cs); err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func queuedKinds(t *testing.T, h *harness, woID int64) []storage.OutboxKind {
 // are given.
 func TestCheckOutFormAsksWhatTheCustomerRequires(t *testing.T) {
 	h := newHarness(t)
-	r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted && r.Customer == "Harbor Point Hotels" })
+	r := h.create(sandbox.WorkOrderSpec{Customer: "Harbor Point Hotels", Status: api.StatusAccepted})
 	h.open(r.Id)
 	h.selectTab("Visit")
 	v := tabOf[*visitTab](h)
@@ -138,27 +139,11 @@ func TestCheckOutFormAsksWhatTheCustomerRequires(t *testing.T) {
 // and "Fill them in" queues nothing.
 func TestAPMRMCheckOutWithoutTheDetailsAsksFirst(t *testing.T) {
 	h := newHarness(t)
-	ctx := context.Background()
-	r := h.rowWhere(func(r storage.Row) bool {
-		if r.Status != api.StatusCheckedIn && r.Status != api.StatusAccepted && r.Status != api.StatusPaused {
-			return false
-		}
-		wo, err := h.store.WorkOrder(ctx, r.Id)
-		if err != nil || wo.Type != api.WorkOrderTypePMRM {
-			return false
-		}
-		cs, err := h.store.CustomerSettings(ctx, wo.Customer.Id)
-		return err == nil && cs.RepairInfoRequired
-	})
+	// Harbor Point Hotels requires a repair code and answers at check-out.
+	r := h.create(sandbox.WorkOrderSpec{Customer: "Harbor Point Hotels", Type: api.WorkOrderTypePMRM, Status: api.StatusCheckedIn})
 	h.open(r.Id)
 	h.selectTab("Visit")
 	v := tabOf[*visitTab](h)
-	if r.Status != api.StatusCheckedIn {
-		test.Tap(v.checkIn)
-		h.send()
-		h.desk.changed([]int64{r.Id})
-		h.flush()
-	}
 	test.Tap(v.checkOut)
 	if msg := h.overlayText(); !strings.Contains(msg, "needs completion details") || !strings.Contains(msg, "check out without them?") {
 		t.Fatalf("a PMRM check-out without the details shows %q; want the question first", msg)
@@ -186,9 +171,7 @@ func TestAPMRMCheckOutWithoutTheDetailsAsksFirst(t *testing.T) {
 // and becomes CheckedOut once the details are sent.
 func TestCompleteDetailsLater(t *testing.T) {
 	h := newHarness(t)
-	r := h.rowWhere(func(r storage.Row) bool {
-		return r.Status == api.StatusNeedsCompletionDetails && r.Customer == "Lakeside Medical Group"
-	})
+	r := h.create(sandbox.WorkOrderSpec{Customer: "Lakeside Medical Group", Status: api.StatusNeedsCompletionDetails})
 	h.open(r.Id)
 	h.selectTab("Visit")
 	v := tabOf[*visitTab](h)
@@ -220,14 +203,14 @@ func TestCompleteDetailsLater(t *testing.T) {
 // the visit tab offers no back-date and says why; elsewhere it does.
 func TestBackDatingOnlyWhereAllowed(t *testing.T) {
 	h := newHarness(t)
-	strict := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted && r.Customer == "Harbor Point Hotels" })
+	strict := h.create(sandbox.WorkOrderSpec{Customer: "Harbor Point Hotels", Status: api.StatusAccepted})
 	h.open(strict.Id)
 	h.selectTab("Visit")
 	v := tabOf[*visitTab](h)
 	if !v.when.Disabled() || !v.backNote.Visible() || !strings.Contains(v.backNote.Text, "does not allow back-dating") {
 		t.Fatalf("Harbor Point Hotels: back-dating disabled %v, note %q", v.when.Disabled(), v.backNote.Text)
 	}
-	ok := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted && r.Customer == "Northwind Retail" })
+	ok := h.create(sandbox.WorkOrderSpec{Customer: "Northwind Retail", Status: api.StatusAccepted})
 	h.open(ok.Id)
 	if v.when.Disabled() || v.backNote.Visible() {
 		t.Fatal("Northwind Retail allows back-dating, but the visit tab does not offer it")
@@ -247,7 +230,7 @@ func TestOfflineCheckInAtStrictCustomerAsksFirst(t *testing.T) {
 			next.ServeHTTP(w, r)
 		})
 	}})
-	r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted && r.Customer == "Harbor Point Hotels" })
+	r := h.create(sandbox.WorkOrderSpec{Customer: "Harbor Point Hotels", Status: api.StatusAccepted})
 	h.open(r.Id)
 	h.selectTab("Visit")
 	v := tabOf[*visitTab](h)

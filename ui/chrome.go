@@ -21,7 +21,8 @@ func (d *Desk) toolbar() fyne.CanvasObject {
 
 func (d *Desk) mainMenu() *fyne.MainMenu {
 	settings := fyne.NewMenuItem("Live connection…", d.showSettings)
-	file := fyne.NewMenu("File", fyne.NewMenuItem("Sync now", func() { d.syncNow(nil) }), settings)
+	file := fyne.NewMenu("File", fyne.NewMenuItem("Sync now", func() { d.syncNow(nil) }), settings,
+		fyne.NewMenuItem("Check the connection…", d.showContractCheck))
 	if d.deps.ConnectOffice != nil {
 		file.Items = append(file.Items, fyne.NewMenuItem("Connect to office hub…", d.showConnectOffice))
 	}

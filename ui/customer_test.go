@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -18,15 +19,13 @@ import (
 	"github.com/zalando/go-keyring"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
 func TestCustomerApprovalArrivesAsANotification(t *testing.T) {
 	h := newHarness(t)
-	r := h.rowWhere(func(r storage.Row) bool {
-		// Sakura Mart Japan does not take quotes (3004).
-		return r.Status == api.StatusAccepted && r.QuoteStatus == "" && !r.Nte.IsZero() && r.Customer != "Sakura Mart Japan"
-	})
+	r := h.create(sandbox.WorkOrderSpec{Customer: "Northwind Retail", Status: api.StatusAccepted}) // takes quotes
 	h.open(r.Id)
 	h.selectTab("Quote")
 	q := h.desk.detail.tabs[1].(*quoteTab)
@@ -64,9 +63,11 @@ func TestDispatchedWorkOrderAppearsInTheList(t *testing.T) {
 // must not.
 func TestSavingSettingsPutsTheSecretOnlyInTheKeyring(t *testing.T) {
 	keyring.MockInit()
-	var logs bytes.Buffer
+	// The log is written on the window's background goroutines (the search
+	// index it warms, the sender) while the test reads it.
+	logs := &lockedBuffer{}
 	prevLog := slog.Default()
-	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	slog.SetDefault(slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	t.Cleanup(func() { slog.SetDefault(prevLog) })
 	h := newHarness(t)
 	h.desk.deps.Secrets = storage.NewSecrets()
@@ -214,4 +215,22 @@ func TestResetDemoAsksFirst(t *testing.T) {
 	if resets != 1 {
 		t.Fatalf("confirming reset the demo %d times", resets)
 	}
+}
+
+// lockedBuffer is a bytes.Buffer that goroutines write while another reads.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

@@ -131,11 +131,14 @@ func invoiceDateFromLocal(d *time.Time) *time.Time {
 	return &u
 }
 
-func invoiceDateToLocal(d *time.Time) *time.Time {
+func invoiceDateToLocal(d *time.Time) *time.Time { return invoiceDateIn(d, time.Local) }
+
+// invoiceDateIn is the stored day d as midnight in loc.
+func invoiceDateIn(d *time.Time, loc *time.Location) *time.Time {
 	if d == nil || d.IsZero() {
 		return nil
 	}
 	u := d.UTC()
-	l := time.Date(u.Year(), u.Month(), u.Day(), 0, 0, 0, 0, time.Local)
+	l := time.Date(u.Year(), u.Month(), u.Day(), 0, 0, 0, 0, loc)
 	return &l
 }

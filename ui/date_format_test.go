@@ -18,9 +18,6 @@ import (
 // TestOneWayToWriteADate: a moment reads "Fri 20 Nov 2026 09:00" in any
 // year, a day "Fri 20 Nov 2026", and a moment of today only its time.
 func TestOneWayToWriteADate(t *testing.T) {
-	time.Local = time.UTC
-	nowFunc = func() time.Time { return fixedNow }
-	t.Cleanup(func() { nowFunc = time.Now })
 	for _, c := range []struct{ got, want string }{
 		{localTime(fixedNow), "Fri 20 Nov 2026 09:00"},
 		{localTime(time.Date(2025, 3, 4, 17, 5, 0, 0, time.UTC)), "Tue 4 Mar 2025 17:05"},
@@ -40,9 +37,6 @@ func TestOneWayToWriteADate(t *testing.T) {
 // words what it cannot read, and the calendar fills it in the same way.
 func TestTheDateEntryTakesTheDayAsTheWindowWritesIt(t *testing.T) {
 	test.NewTempApp(t)
-	time.Local = time.UTC
-	nowFunc = func() time.Time { return fixedNow }
-	t.Cleanup(func() { nowFunc = time.Now })
 	e := newDateEntry()
 	w := test.NewTempWindow(t, e)
 	w.Resize(fyne.NewSize(400, 300))

@@ -25,6 +25,10 @@ type Customer interface {
 	DispatchWorkOrder() (api.WorkOrder, error)
 	SetInvoiceStatus(id int64, status api.InvoiceStatus, comment string) error
 	MarkProcedure(woID, procID int64, na bool, readOnly bool) error
+	// Do makes one of the service's documented notification actions happen
+	// (api.DocumentedActions), as the customer or a colleague outside the
+	// app would, with comment as its reason or text ("" picks one).
+	Do(id int64, action, comment string) error
 }
 
 // customerMenu is the demo's "Customer" menu. Each action is tried on the
@@ -45,6 +49,9 @@ func (d *Desk) customerMenu() *fyne.Menu {
 	invoice := func(status api.InvoiceStatus, comment string) func(*api.WorkOrder) error {
 		return func(wo *api.WorkOrder) error { return c.SetInvoiceStatus(wo.WorkOrderId, status, comment) }
 	}
+	do := func(action, comment string) func(*api.WorkOrder) error {
+		return func(wo *api.WorkOrder) error { return c.Do(wo.WorkOrderId, action, comment) }
+	}
 	return fyne.NewMenu("Customer",
 		fyne.NewMenuItem("Approve the quote", onOpen("Quote approved",
 			func(wo *api.WorkOrder) error { return c.ApproveQuote(wo.WorkOrderId) })),
@@ -59,15 +66,22 @@ func (d *Desk) customerMenu() *fyne.Menu {
 			d.asCustomer("New work order dispatched", func() error { _, err := c.DispatchWorkOrder(); return err })
 		}),
 		fyne.NewMenuItemSeparator(),
-		// A customer that verifies invoices first (PendingVerification)
-		// moves them to Submitted once verified.
-		fyne.NewMenuItem("Verify the invoice", onOpen("Invoice verified", invoice(api.InvoiceSubmitted, ""))),
+		// A customer that verifies the work first holds its invoice in
+		// PendingVerification until it has.
+		fyne.NewMenuItem("Verify the work", onOpen("Work verified", do(api.ActionWorkVerified, ""))),
 		fyne.NewMenuItem("Authorize the invoice", onOpen("Invoice authorized", invoice(api.InvoiceAuthorized, ""))),
 		fyne.NewMenuItem("Pay the invoice", onOpen("Invoice paid", invoice(api.InvoicePaid, ""))),
 		fyne.NewMenuItem("Dispute the invoice", onOpen("Invoice disputed",
 			invoice(api.InvoiceDisputed, "Total exceeds the approved NTE"))),
 		fyne.NewMenuItemSeparator(),
 		fyne.NewMenuItem("Mark a procedure N/A…", d.askProcedureNA),
+		fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem("Send a message", onOpen("Customer wrote", do(api.ActionMessageSent, ""))),
+		fyne.NewMenuItem("Attach a file", onOpen("Customer attached a file", do(api.ActionAttachmentAdded, ""))),
+		fyne.NewMenuItem("Move the deadlines a day later", onOpen("Deadlines moved", do(api.ActionSlaChanged, ""))),
+		fyne.NewMenuItem("Put on hold", onOpen("Put on hold", do(api.ActionPutOnHold, ""))),
+		fyne.NewMenuItem("Reopen", onOpen("Reopened", do(api.ActionReopened, ""))),
+		fyne.NewMenuItem("Recall", onOpen("Recalled", do(api.ActionRecalled, "Sent to us twice; the other work order stays."))),
 	)
 }
 
@@ -152,15 +166,15 @@ func (d *Desk) EventReceived(ev api.Event) {
 		if wo, err := d.store.WorkOrder(context.Background(), ev.Header.WorkOrderId); err == nil {
 			number, currency = wo.WorkOrderNumber, wo.Currency
 		}
-		title, body := notificationFor(ev, number, currency)
-		if title != "" && !d.deps.NoDesktopNotifications {
-			d.app.SendNotification(fyne.NewNotification(title, body))
+		if title, body := notificationFor(ev, number, currency); title != "" {
+			d.notifyCustomer(title, body)
 		}
 	})
 }
 
 // notificationFor words a desktop notification, or returns "" for events
-// that do not deserve one.
+// that do not deserve one. Every title is "<what> <happened>: <number>"
+// ("Invoice authorized: NWR73267"), every body a sentence.
 func notificationFor(ev api.Event, number, currency string) (title, body string) {
 	switch b := ev.Body.(type) {
 	case *api.QuoteChangedEvent:
@@ -168,18 +182,56 @@ func notificationFor(ev api.Event, number, currency string) (title, body string)
 		case api.QuoteApproved:
 			return "Quote approved: " + number, "The NTE is now " + b.Quote.Amount.In(currency).Format() + "."
 		case api.QuoteRejected:
-			return "Quote rejected: " + number, strings.TrimSpace("The customer rejected the quote. " + b.Quote.Comment)
+			if why := Sentence(b.Quote.Comment); why != "" {
+				return "Quote rejected: " + number, "The customer rejected the quote: " + why
+			}
+			return "Quote rejected: " + number, "The customer rejected the quote."
 		case api.QuoteRequested:
 			return "Quote requested: " + number, "The customer asks for a quote."
 		}
 	case *api.NteChangedEvent:
 		return "NTE changed: " + number, "The customer set the NTE to " + nteText(b.Amount.In(currency)) + "."
 	case *api.NewWorkOrderEvent:
-		return "New work order " + b.Details.WorkOrderNumber, b.Details.Customer.Name + ": " + b.Details.AccompanyingMessage
+		body := orDash(b.Details.Customer.Name) + " sent a new work order."
+		if msg := Sentence(b.Details.AccompanyingMessage); msg != "" {
+			body += " " + msg
+		}
+		return "New work order: " + b.Details.WorkOrderNumber, body
 	case *api.InvoiceStatusChangedEvent:
-		return "Invoice " + statusText(b.Status) + ": " + number, b.Comment
+		return "Invoice " + strings.ToLower(statusText(b.Status)) + ": " + number, invoiceNews(b)
 	}
 	return "", ""
+}
+
+// invoiceNews says in sentences what the customer did with the invoice.
+func invoiceNews(b *api.InvoiceStatusChangedEvent) string {
+	comment := Sentence(b.Comment)
+	var s string
+	switch b.Status {
+	case api.InvoiceAuthorized:
+		s = "The customer authorized the invoice."
+		if b.AuthNumber != "" {
+			s += " Authorization " + b.AuthNumber + "."
+		}
+	case api.InvoicePaid:
+		s = "The customer paid the invoice."
+		if b.CheckNumber != "" {
+			s += " Check " + b.CheckNumber + "."
+		}
+	case api.InvoiceDisputed:
+		if comment != "" {
+			return "The customer disputed the invoice: " + comment
+		}
+		return "The customer disputed the invoice."
+	case api.InvoicePendingVerification:
+		s = "The customer is verifying the invoice."
+	default:
+		s = "The invoice is now " + strings.ToLower(statusText(b.Status)) + "."
+	}
+	if comment != "" {
+		s += " The customer says: " + comment
+	}
+	return s
 }
 
 // confirmResetDemo asks before File › Reset demo forgets the demo's work:

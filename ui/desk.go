@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"net/url"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -22,6 +23,8 @@ import (
 // implements it with storage and the api Client; the UI never calls HTTP.
 type Online interface {
 	SyncNow(ctx context.Context, progress func(done, total int)) error
+	// Refresh writes the work order's details into the replica, which
+	// tells its subscribers (the window) what changed.
 	Refresh(ctx context.Context, workOrderId int64) error
 	AttachmentLink(ctx context.Context, workOrderId int64, attachmentId string) (api.DownloadURL, error)
 	InvoiceAttachmentLink(ctx context.Context, workOrderId int64, attachmentId string) (api.DownloadURL, error)
@@ -39,6 +42,11 @@ type Health struct {
 	// Office mode: the hub's event stream ("connected", "reconnecting")
 	// and the person the hub knows the credentials by.
 	Stream, Person string
+	// Silent is who is not answering (the office hub, the customer's
+	// service) and since when; nil while they answer.
+	Silent *storage.Silence
+	// Heard is when the service (or hub) last answered anything.
+	Heard time.Time
 }
 
 // Deps is what main hands the window.
@@ -63,13 +71,24 @@ type Deps struct {
 	Customer Customer
 	// Secrets holds the live client secret (the OS keyring).
 	Secrets SecretStore
+	// OpenURL opens a link in the system's browser and says whether it
+	// did; nil = the app's OpenURL (which on Linux cannot tell).
+	OpenURL func(*url.URL) error
 	// TestConnection runs the `workdesk doctor` checks for the settings dialog.
 	TestConnection func(ctx context.Context, conn api.Connection, report func(api.Check)) bool
+	// CheckContract runs `workdesk doctor --contract` against the service
+	// the window is connected to (File › Check the connection…); nil when
+	// it is connected to none.
+	CheckContract func(ctx context.Context) *api.ContractReport
 	// SwitchMode restarts behind a new window on the live (or demo) replica.
 	SwitchMode func(live bool)
 	// ConnectOffice saves the office connection (the secret in the
 	// keyring) and opens office mode behind a new window.
 	ConnectOffice func(s OfficeSettings, secret string) error
+	// AskOffice, when set, is an office hub the window was asked to open
+	// (workdesk --hub URL) without the person's client id and secret: it
+	// opens Connect to office hub… for that hub at once.
+	AskOffice string
 	// ResetDemo forgets everything done in the demo and starts it over
 	// behind a new window (demo mode only).
 	ResetDemo func()
@@ -82,6 +101,9 @@ type Deps struct {
 	// NoDesktopNotifications: the system cannot show them (Linux without a
 	// session bus), so sending each one would only log an error.
 	NoDesktopNotifications bool
+	// Notifier shows desktop notifications; nil = the app's own (Fyne's,
+	// which never expire on Linux).
+	Notifier DesktopNotifier
 	// SystemThemeSilent: the system states no light/dark preference (Linux
 	// without a session bus); following the system then means light.
 	SystemThemeSilent bool
@@ -118,6 +140,9 @@ type Desk struct {
 	// form (nil: none); refusals are the refused rows already announced.
 	correcting *correction
 	refusals   map[int64]bool
+
+	// news is the desktop notifications of the last minute, shown as one.
+	news customerNews
 
 	syncing bool
 	// inFlight holds the controls whose action is being queued (act),
@@ -238,6 +263,9 @@ func (d *Desk) Window() fyne.Window { return d.win }
 func (d *Desk) Start() {
 	d.started = true
 	d.status.start()
+	if d.deps.AskOffice != "" {
+		d.showConnectOffice()
+	}
 	d.syncNow(d.deps.Ready)
 	every := d.deps.SyncEvery
 	if every <= 0 {
@@ -270,11 +298,12 @@ func (d *Desk) refreshDetails(id int64) {
 	d.deps.Background(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
+		// What the refresh writes reaches the window as every write does,
+		// through the replica's change notification (Store.Subscribe,
+		// d.changed); showing the work order here as well drew it twice.
 		if err := d.online.Refresh(ctx, id); err != nil {
 			slog.Info("detail refresh failed; showing cached data", "workOrder", id, "err", err)
-			return
 		}
-		d.do(func() { d.detail.reloadIfOpen([]int64{id}) })
 	})
 }
 

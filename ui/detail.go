@@ -41,6 +41,7 @@ type detailView struct {
 	where     *widget.Label
 	colleague *widget.Label   // office mode: a colleague changed it lately
 	colRow    *fyne.Container // the colleague line with its icon; hidden when none
+	notice    *widget.Label   // why the customer closed it (recalled, on hold); hidden when not
 	queued    *widget.Label   // the actions waiting in the outbox
 	refused   *fyne.Container // the actions the service refused
 	refusals  []*refusalView
@@ -66,6 +67,9 @@ func newDetailView(d *Desk, tabs []tab) *detailView {
 	v.colleague.Importance = widget.HighImportance
 	v.colRow = container.NewBorder(nil, nil, widget.NewIcon(theme.AccountIcon()), nil, v.colleague)
 	v.colRow.Hide()
+	v.notice = wrapped(widget.NewLabel(""))
+	v.notice.Importance = widget.WarningImportance
+	v.notice.Hide()
 	v.queued = wrapped(widget.NewLabel(""))
 	v.queued.Importance = widget.WarningImportance
 	v.queued.Hide()
@@ -93,7 +97,7 @@ func newDetailView(d *Desk, tabs []tab) *detailView {
 		container.NewVBox(v.titleRow, v.where, v.colRow))
 	v.header = header
 	card := container.NewStack(newThemedFill(theme.ColorNameHeaderBackground),
-		container.NewPadded(container.NewVBox(header, v.queued, v.refused)))
+		container.NewPadded(container.NewVBox(header, v.notice, v.queued, v.refused)))
 	v.body = container.NewBorder(card, nil, nil, nil, newTabsFit(v.appTabs))
 
 	hint := widget.NewLabelWithStyle("Select a work order on the left to see it here.\nIn the list, the Up and Down keys move and Enter opens; "+shortcutLabel("F")+" searches.",
@@ -152,6 +156,7 @@ func (v *detailView) show(p *storage.Pending) {
 		status += " · queued"
 	}
 	v.status.Set(status, statusColor(wo.Status))
+	v.status.SetQueued(p.StatusQueued())
 	if q := wo.Nte.Quote; q != nil {
 		text := "Quote " + statusText(q.QuoteStatus)
 		if r := p.Replica.Nte.Quote; r == nil || r.QuoteStatus != q.QuoteStatus {
@@ -179,6 +184,10 @@ func (v *detailView) show(p *storage.Pending) {
 		v.colleague.SetText(note)
 		showIf(note != "", v.colRow)
 		v.header.Refresh()
+	}
+	if note := v.d.customerNotice(p.Replica); note != v.notice.Text || v.notice.Visible() != (note != "") {
+		v.notice.SetText(note)
+		showIf(note != "", v.notice)
 	}
 	v.titleRow.Refresh()
 	if wo.Nte.Amount.IsZero() {

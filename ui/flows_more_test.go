@@ -13,6 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -149,10 +150,7 @@ func (h *harness) activityAbout(what string) activityItem {
 func TestARefusedActionOffersRetryAndDiscard(t *testing.T) {
 	h := newHarness(t)
 	ctx := context.Background()
-	r := h.rowWhere(func(r storage.Row) bool {
-		// Sakura Mart Japan does not take quotes (3004).
-		return r.Status == api.StatusAccepted && r.QuoteStatus == "" && !r.Nte.IsZero() && r.Customer != "Sakura Mart Japan"
-	})
+	r := h.create(sandbox.WorkOrderSpec{Customer: "Northwind Retail", Status: api.StatusAccepted}) // takes quotes
 	nte := r.Nte.Amount
 	h.open(r.Id)
 	h.selectTab("Quote")
@@ -204,7 +202,7 @@ func TestARefusedActionOffersRetryAndDiscard(t *testing.T) {
 	// Discard: Harbor Point Hotels does not allow back-dating, but the
 	// replica's copy of its settings is out of date and says it does, so
 	// the back-date is queued and the service refuses it.
-	hp := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted && r.Customer == "Harbor Point Hotels" })
+	hp := h.create(sandbox.WorkOrderSpec{Customer: "Harbor Point Hotels", Status: api.StatusAccepted})
 	staleSettings(t, h, hp.Id)
 	h.open(hp.Id)
 	h.selectTab("Visit")
@@ -319,7 +317,7 @@ func strconvF(f float32) string { return decimal.NewFromFloat32(f).StringFixed(1
 func TestCustomerEventsRaiseDesktopNotifications(t *testing.T) {
 	h := newHarness(t)
 	sent := h.recordNotifications()
-	r := h.rowWhere(func(r storage.Row) bool { return r.Nte.Currency == "JPY" && r.Status == api.StatusAccepted })
+	r := h.create(sandbox.WorkOrderSpec{Currency: "JPY", Status: api.StatusAccepted})
 	if err := h.sb.SetNte(r.Id, decimal.Zero); err != nil {
 		t.Fatal(err)
 	}
@@ -330,6 +328,7 @@ func TestCustomerEventsRaiseDesktopNotifications(t *testing.T) {
 	}
 
 	before := h.rows()
+	nowFunc = func() time.Time { return fixedNow.Add(2 * time.Minute) } // a minute on: shown alone, not with the NTE's
 	h.menuItem("Dispatch a new work order").Action()
 	h.waitFor("the new work order notification", func() bool { return len(sent.all()) == 2 })
 	h.waitFor("the new work order in the list", func() bool { return h.desk.list.total == len(before)+1 })
@@ -343,7 +342,7 @@ func TestCustomerEventsRaiseDesktopNotifications(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want = fyne.Notification{Title: "New work order " + wo.WorkOrderNumber, Content: wo.Customer.Name + ": " + wo.AccompanyingMessage}
+	want = fyne.Notification{Title: "New work order: " + wo.WorkOrderNumber, Content: wo.Customer.Name + " sent a new work order. " + Sentence(wo.AccompanyingMessage)}
 	if got := sent.all()[1]; got != want {
 		t.Errorf("the dispatch raised %+v, want %+v", got, want)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -50,16 +51,9 @@ func TestNteShowsInItsOwnCurrency(t *testing.T) {
 		}
 		return s
 	}
-	usdRows := func(r storage.Row) bool { return r.Nte.Currency == "USD" && !r.Nte.IsZero() }
-	usd := h.rowWhere(usdRows)
-	for _, r := range h.rows() { // one with cents, when the world has one
-		if usdRows(r) && !r.Nte.Amount.Equal(r.Nte.Amount.Truncate(0)) {
-			usd = r
-			break
-		}
-	}
-	jpy := h.rowWhere(func(r storage.Row) bool { return r.Nte.Currency == "JPY" && !r.Nte.IsZero() })
-	none := h.rowWhere(func(r storage.Row) bool { return r.Nte.IsZero() })
+	usd := h.create(sandbox.WorkOrderSpec{Currency: "USD", Nte: "2450.75"})
+	jpy := h.create(sandbox.WorkOrderSpec{Currency: "JPY", Nte: "185000"})
+	none := h.create(sandbox.WorkOrderSpec{Nte: "0"})
 	for _, c := range []struct {
 		what string
 		r    storage.Row
@@ -120,10 +114,7 @@ func TestRejectNeedsAReasonThenRejects(t *testing.T) {
 
 func TestSubmittingAQuoteShowsSubmitted(t *testing.T) {
 	h := newHarness(t)
-	r := h.rowWhere(func(r storage.Row) bool {
-		// Sakura Mart Japan does not take quotes (3004).
-		return r.Status == api.StatusAccepted && r.QuoteStatus == "" && !r.Nte.IsZero() && r.Customer != "Sakura Mart Japan"
-	})
+	r := h.create(sandbox.WorkOrderSpec{Customer: "Northwind Retail", Status: api.StatusAccepted}) // takes quotes
 	h.open(r.Id)
 	h.selectTab("Quote")
 	q := h.desk.detail.tabs[1].(*quoteTab)
@@ -162,13 +153,7 @@ func TestBackdatedCheckInCarriesTheVisitTime(t *testing.T) {
 	h := newHarness(t)
 	earlier := fixedNow.Add(-2 * time.Hour) // 07:00, on the minute select's 5-minute steps
 	// Northwind Retail allows back-dating (the sandbox's customer policies).
-	r := h.rowWhere(func(r storage.Row) bool {
-		if r.Status != api.StatusAccepted || r.Customer != "Northwind Retail" {
-			return false
-		}
-		wo, err := h.store.WorkOrder(context.Background(), r.Id)
-		return err == nil && wo.Created.Before(earlier)
-	})
+	r := h.create(sandbox.WorkOrderSpec{Customer: "Northwind Retail", Status: api.StatusAccepted, Created: fixedNow.Add(-48 * time.Hour)})
 	h.open(r.Id)
 	h.selectTab("Visit")
 	v := h.desk.detail.tabs[2].(*visitTab)
@@ -245,8 +230,6 @@ func TestBulkAcceptReportsEachWorkOrder(t *testing.T) {
 
 func TestDeadlinesPastTheirStageAreNotOverdue(t *testing.T) {
 	past := fixedNow.Add(-72 * time.Hour)
-	nowFunc = func() time.Time { return fixedNow }
-	defer func() { nowFunc = time.Now }()
 	sla := &api.Sla{AcknowledgeBy: &past}
 	if got := stageDeadline(sla, api.AcknowledgeBy, api.StatusNew); !strings.Contains(got, "late") {
 		t.Errorf("a New work order past its acknowledge-by reads %q, want late", got)
@@ -293,11 +276,7 @@ func TestDroppedFilesAttachWhereThePersonIsLooking(t *testing.T) {
 	h := newHarness(t)
 	// A finished work order whose invoice still takes files (the service
 	// refuses them on a submitted one).
-	client := h.eng.Client
-	r := h.rowWhere(func(r storage.Row) bool {
-		inv, err := client.GetInvoice(context.Background(), r.Id)
-		return r.Status == api.StatusCheckedOut && err == nil && inv.Status.Editable()
-	})
+	r := h.create(sandbox.WorkOrderSpec{Status: api.StatusCheckedOut, Invoice: api.InvoiceDraft})
 	h.open(r.Id)
 	dir := t.TempDir()
 	photo := filepath.Join(dir, "after-repair.jpg")
@@ -337,7 +316,7 @@ func TestARefusedActionIsExplainedNotHidden(t *testing.T) {
 	h := newHarness(t)
 	// Harbor Point Hotels does not allow back-dating; the replica's copy of
 	// its settings is out of date and says it does.
-	r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted && r.Customer == "Harbor Point Hotels" })
+	r := h.create(sandbox.WorkOrderSpec{Customer: "Harbor Point Hotels", Status: api.StatusAccepted})
 	staleSettings(t, h, r.Id)
 	h.open(r.Id)
 	h.selectTab("Visit")

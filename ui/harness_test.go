@@ -20,17 +20,14 @@ import (
 	"github.com/workorderdesk/workdesk/storage"
 )
 
-// fixedNow pins the sandbox world and the UI clock so rendered text
-// ("in 3 h") is the same on every run.
-var fixedNow = time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
-
 // harness is the app as a person meets it in demo mode: the sandbox (the
 // one sanctioned fake of the service), a real replica, outbox and sync, and
 // the window on Fyne's test driver.
 type harness struct {
 	t      *testing.T
 	mu     sync.Mutex
-	queue  []func() // work handed to the main goroutine, drained by flush
+	queue  []func()      // work handed to the main goroutine, drained by flush
+	handed chan struct{} // signalled when work is queued (see waitFor)
 	sb     *sandbox.Sandbox
 	eng    *storage.Engine
 	info   sandbox.ConnectionInfo
@@ -48,6 +45,9 @@ type harnessOptions struct {
 	service func(http.Handler) http.Handler
 	// deps, when set, changes what the window is handed (office mode).
 	deps func(*Deps)
+	// firstSync syncs an empty replica instead of starting from a copy of
+	// the synced template (see syncedTemplate).
+	firstSync bool
 }
 
 // harnessHealth is what the status bar reports in the harness, as in the
@@ -64,16 +64,10 @@ func newHarness(t *testing.T) *harness {
 
 func newHarnessWith(t *testing.T, opts harnessOptions) *harness {
 	t.Helper()
-	time.Local = time.UTC
-	nowFunc = func() time.Time { return fixedNow }
-	t.Cleanup(func() { nowFunc = time.Now })
 	a := test.NewTempApp(t)
 	ctx := context.Background()
 
-	sb, err := sandbox.New(sandbox.Options{Seed: 1, Now: func() time.Time { return fixedNow }})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sb := demoSandbox(t)
 	handler := sb.Handler()
 	if opts.service != nil {
 		handler = opts.service(handler)
@@ -82,23 +76,29 @@ func newHarnessWith(t *testing.T, opts harnessOptions) *harness {
 	t.Cleanup(func() { srv.Close(); sb.Close() })
 	info := sb.InfoFor(srv.URL + "/")
 
-	eng, err := storage.OpenEngine(ctx, filepath.Join(t.TempDir(), "replica.db"), storage.EngineOptions{
+	path := filepath.Join(t.TempDir(), "replica.db")
+	if !opts.firstSync {
+		copyTemplate(t, path)
+	}
+	eng, err := storage.OpenEngine(ctx, path, storage.EngineOptions{
 		Connection: api.Connection{BaseURL: info.BaseURL, TokenURL: info.TokenURL, ClientID: info.ClientID, ClientSecret: info.ClientSecret},
-		Now:        func() time.Time { return fixedNow },
+		Now:        fixedClock,
 		ManualSend: true,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(eng.Close)
-	if err := eng.SyncNow(ctx, nil); err != nil {
-		t.Fatalf("first sync: %v", err)
+	if opts.firstSync {
+		if err := eng.SyncNow(ctx, nil); err != nil {
+			t.Fatalf("first sync: %v", err)
+		}
 	}
-	h := &harness{t: t, sb: sb, eng: eng, info: info, store: eng.Store, sender: eng.Sender}
+	h := &harness{t: t, sb: sb, eng: eng, info: info, store: eng.Store, sender: eng.Sender, handed: make(chan struct{}, 1)}
 
 	// The receiver, as in demo mode: signed notifications from the sandbox
 	// are verified and applied to the replica.
-	v, err := api.NewVerifier(info.CertPEM, api.WithClock(func() time.Time { return fixedNow }))
+	v, err := api.NewVerifier(info.CertPEM, api.WithClock(fixedClock))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,6 +145,10 @@ func (h *harness) enqueue(f func()) {
 	h.mu.Lock()
 	h.queue = append(h.queue, f)
 	h.mu.Unlock()
+	select {
+	case h.handed <- struct{}{}:
+	default: // a signal is already waiting
+	}
 }
 
 // flush runs, on the test goroutine, what other goroutines handed the
@@ -164,17 +168,33 @@ func (h *harness) flush() {
 	}
 }
 
-// waitFor flushes until ok holds or five seconds pass (notifications travel
-// over HTTP on their own goroutines).
+// waitLimit bounds every wait of the harness: long, so that a busy machine
+// makes a test slower, never wrong; a wait that ends ends as soon as its
+// condition holds.
+const waitLimit = 30 * time.Second
+
+// waitFor flushes until ok holds (notifications travel over HTTP on their
+// own goroutines), failing the test after waitLimit. It wakes as soon as
+// work is handed to the window, and every 20 ms for what changes without
+// that (the replica, written in the background).
 func (h *harness) waitFor(what string, ok func() bool) {
 	h.t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !ok() {
+	deadline := time.Now().Add(waitLimit)
+	poll := time.NewTimer(0)
+	defer poll.Stop()
+	for {
+		h.flush()
+		if ok() {
+			return
+		}
 		if time.Now().After(deadline) {
 			h.t.Fatalf("timed out waiting for %s", what)
 		}
-		time.Sleep(20 * time.Millisecond)
-		h.flush()
+		poll.Reset(20 * time.Millisecond)
+		select {
+		case <-h.handed:
+		case <-poll.C:
+		}
 	}
 }
 
@@ -205,6 +225,27 @@ func (h *harness) rows() []storage.Row {
 		}
 	}
 	return out
+}
+
+// create has the service make the work order spec describes (a fixture:
+// see sandbox.WorkOrderSpec) and brings it into the replica as the next
+// sync does; it returns the work order's row in the list.
+func (h *harness) create(spec sandbox.WorkOrderSpec) storage.Row {
+	h.t.Helper()
+	wo, err := h.sb.CreateWorkOrder(spec)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if err := h.eng.SyncNow(context.Background(), nil); err != nil {
+		h.t.Fatalf("syncing %s: %v", wo.WorkOrderNumber, err)
+	}
+	for _, r := range h.rows() {
+		if r.Id == wo.WorkOrderId {
+			return r
+		}
+	}
+	h.t.Fatalf("%s is not in the list after a sync", wo.WorkOrderNumber)
+	return storage.Row{}
 }
 
 // rowWhere returns the first listed work order satisfying ok.

@@ -77,6 +77,9 @@ type refusalView struct {
 
 // refusalTitle names a refused action and when it was refused.
 func refusalTitle(r storage.OutboxRow) string {
+	if r.MayHaveBeenSent() {
+		return actionText(r) + " — may have been sent " + clockText(r.Updated)
+	}
 	return actionText(r) + " — refused by the service " + clockText(r.Updated)
 }
 
@@ -86,8 +89,11 @@ func (d *Desk) newRefusalView(woID int64, r storage.OutboxRow) *refusalView {
 	v.title.Wrapping = fyne.TextWrapWord
 	v.title.Importance = widget.DangerImportance
 	text := sentence(strings.TrimSpace(r.Error))
-	if r.NoteChanged() {
-		text += "." // our own words, which end as a sentence before anything added to them
+	switch {
+	case r.NoteChanged():
+		text = Sentence(r.Error) // our own words, which end as a sentence before anything added to them
+	case r.MayHaveBeenSent():
+		text = unsureText(r)
 	}
 	if why := d.colleagueFirst(woID, r); why != "" {
 		text += " " + why
@@ -97,7 +103,7 @@ func (d *Desk) newRefusalView(woID int64, r storage.OutboxRow) *refusalView {
 	}
 	v.text = wrapped(widget.NewLabel(text))
 	id := r.Id
-	v.retry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), func() { d.retryAction(id) })
+	v.retry = widget.NewButtonWithIcon(retryLabel(r), theme.ViewRefreshIcon(), func() { d.retryAction(id) })
 	v.discard = widget.NewButtonWithIcon("Discard…", theme.DeleteIcon(), func() { d.discardAction(id) })
 	v.edit = widget.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), func() { d.editRefused(r) })
 	if c := d.correcting; c != nil && c.row == r.Id {
@@ -105,7 +111,7 @@ func (d *Desk) newRefusalView(woID int64, r storage.OutboxRow) *refusalView {
 		v.edit.SetIcon(theme.CancelIcon())
 		v.edit.OnTapped = d.stopCorrecting
 	}
-	showIf(r.Correctable(), v.edit)
+	showIf(r.Correctable() && !r.MayHaveBeenSent(), v.edit)
 	if r.NoteChanged() {
 		// Not refused: stopped, as the note changed since the edit began.
 		// The person chooses which note stays.

@@ -147,7 +147,7 @@ func TestTheNteGaugeShowsAnOverrunInRed(t *testing.T) {
 	h := newHarness(t)
 	var item int
 	inv := openInvoice(h, func(wo *api.WorkOrder, inv *api.Invoice, pl *api.PriceList) bool {
-		if wo.Currency != "USD" || !inv.Status.Editable() || !pl.AllowPriceListItems {
+		if wo.Currency != "USD" || !inv.Status.Editable() || !pl.AllowPriceListItems.True() {
 			return false
 		}
 		for i, it := range pl.Items {

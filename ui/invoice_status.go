@@ -35,7 +35,7 @@ func (t *invoiceTab) editable() (bool, string) {
 
 func invoiceStatusColor(s api.InvoiceStatus) color.Color {
 	switch s {
-	case api.InvoiceSubmitted, api.InvoicePendingVerification:
+	case api.InvoiceSubmitted:
 		return colSubmitted
 	case api.InvoiceAuthorized, api.InvoicePaid:
 		return colApproved
@@ -74,6 +74,12 @@ func (t *invoiceTab) renderStatus() {
 		if inv.Status == api.InvoiceDisputed && inv.Comment != "" {
 			parts = append(parts, "The customer disputes it: "+inv.Comment)
 		}
+		if inv.Status.AwaitsVerification() {
+			parts = append(parts, "Waiting for the customer to verify the work: prepare the lines now; it can be submitted once the work is verified")
+		}
+	}
+	if n := t.d.invoiceNotice(t.wo); n != "" {
+		parts = append(parts, n)
 	}
 	t.details.SetText(strings.Join(parts, "\n"))
 	if len(parts) == 0 {
@@ -123,7 +129,7 @@ func showIf(on bool, objs ...fyne.CanvasObject) {
 func (t *invoiceTab) renderAdders() {
 	var opts []string
 	problem := t.pl.CurrencyProblem(t.wo.Currency)
-	if t.pl != nil && t.pl.AllowPriceListItems && problem == "" {
+	if t.pl != nil && !t.pl.AllowPriceListItems.False() && problem == "" {
 		for _, it := range t.pl.Items {
 			s := priceItemLabel(it, t.wo.Currency)
 			if it.IsRateReadOnly {
@@ -139,7 +145,7 @@ func (t *invoiceTab) renderAdders() {
 		// Short: the picker's width is its placeholder's, and it shares a
 		// row with "Add item" on a narrow detail pane.
 		t.priceSel.PlaceHolder = "Price list not loaded yet (loads online)"
-	case !t.pl.AllowPriceListItems:
+	case t.pl.AllowPriceListItems.False() || len(t.pl.Items) == 0:
 		t.priceSel.PlaceHolder = "This customer has no price list items"
 	case problem != "":
 		t.priceSel.PlaceHolder = "Price list not usable here"
@@ -156,7 +162,7 @@ func (t *invoiceTab) renderAdders() {
 	}
 	ok, _ := t.editable()
 	setEnabled(t.addItem, ok && len(opts) > 0)
-	if t.pl == nil || t.pl.AllowProviderItems {
+	if t.pl == nil || !t.pl.AllowProviderItems.False() {
 		t.freeBox.Show()
 	} else {
 		t.freeBox.Hide()
@@ -195,14 +201,16 @@ func (t *invoiceTab) recompute() {
 	if tt.Discount.IsZero() {
 		t.discLbl.SetText("")
 	} else {
-		t.discLbl.SetText("−" + tt.Discount.Format())
+		// An en dash for the minus: U+2212 is in no font Fyne bundles
+		// (glyphs_test.go), and a system may lack it.
+		t.discLbl.SetText("–" + tt.Discount.Format())
 	}
 	t.total.SetText("Total " + tt.Total.Format() + "  " + cur)
 	if ok, _ := t.editable(); !ok {
 		// Read, not edited: a discount shows as text, and only if there is one.
 		t.discRow.Hidden = tt.Discount.IsZero()
 		if !tt.Discount.IsZero() {
-			t.discLbl.SetText("Discount −" + tt.Discount.Format())
+			t.discLbl.SetText("Discount –" + tt.Discount.Format())
 		}
 	} else {
 		t.discRow.Hidden = false

@@ -64,16 +64,7 @@ func TestWindowSizeAndSplitAreRememberedOnEveryExit(t *testing.T) {
 // headerSpan is the on-screen width of the list's header for column title.
 func headerSpan(t *testing.T, tbl *woTable, title string) float32 {
 	t.Helper()
-	var w float32 = -1
-	walk(tbl, func(o fyne.CanvasObject) {
-		if b, ok := o.(*widget.Button); ok && strings.TrimRight(b.Text, " ▲▼") == title && w < 0 {
-			w = b.Size().Width
-		}
-	})
-	if w < 0 {
-		t.Fatalf("no %q header on screen", title)
-	}
-	return w
+	return header(t, tbl, title).Size().Width
 }
 
 // A column widened by dragging its header divider keeps its width at the

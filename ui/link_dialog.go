@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -31,6 +33,7 @@ type linkDialog struct {
 	status   *widget.Label
 	progress *widget.ProgressBar
 	openBtn  *widget.Button
+	copyBtn  *widget.Button
 	saveBtn  *widget.Button
 	dlg      dialog.Dialog
 	stop     chan struct{}
@@ -57,11 +60,12 @@ func newLinkDialog(d *Desk, name string, fetch func(context.Context) (api.Downlo
 	l.progress.Hide()
 	l.openBtn = widget.NewButtonWithIcon("Open in browser", theme.ComputerIcon(), l.openInBrowser)
 	l.openBtn.Importance = widget.HighImportance
+	l.copyBtn = widget.NewButtonWithIcon("Copy link", theme.ContentCopyIcon(), l.copyLink)
 	l.saveBtn = widget.NewButtonWithIcon("Save as…", theme.DocumentSaveIcon(), l.askSave)
 	note := widget.NewLabel("The service gives a link valid for 15 minutes. It is kept only while this window is open; an expired link is replaced by a new one.")
 	note.Wrapping = fyne.TextWrapWord
 	note.Importance = widget.LowImportance
-	body := container.NewVBox(l.valid, container.NewHBox(l.openBtn, l.saveBtn), l.progress, l.status, note)
+	body := container.NewVBox(l.valid, container.NewHBox(l.openBtn, l.copyBtn, l.saveBtn), l.progress, l.status, note)
 	l.dlg = dialog.NewCustom("Open "+name, "Close", body, d.win)
 	l.dlg.SetOnClosed(l.close)
 	l.dlg.Resize(fyne.NewSize(520, 260))
@@ -184,10 +188,40 @@ func (l *linkDialog) close() {
 	}
 }
 
+// openInBrowser hands the link to the system's browser and says what came
+// of it: "Opened" only when the browser took it; otherwise what to do
+// instead (copy the link, or save the file). Opening may wait on the
+// system, so it happens off the main goroutine.
 func (l *linkDialog) openInBrowser() {
 	l.withLink(func(link api.DownloadURL) {
-		l.d.openLink(link)
-		l.status.SetText("Opened in your browser.")
+		l.status.Importance = widget.MediumImportance
+		l.status.SetText("Opening " + l.name + " in your browser…")
+		l.d.deps.Background(func() {
+			err := l.d.openURL(link)
+			l.d.do(func() {
+				if l.closed() {
+					return
+				}
+				if err != nil {
+					l.status.Importance = widget.WarningImportance
+					l.status.SetText(fmt.Sprintf("Your browser could not be opened (%s). Copy link and paste it into a browser while it is valid (%s left), or Save as… to keep the file.",
+						strings.TrimSuffix(plainError(err), "."), countdownText(link.Remaining(nowFunc()))))
+					return
+				}
+				l.status.SetText("Opened in your browser.")
+			})
+		})
+	}, nil)
+}
+
+// copyLink puts the link on the clipboard, for a browser the app cannot
+// open itself or another computer, and says how long it works.
+func (l *linkDialog) copyLink() {
+	l.withLink(func(link api.DownloadURL) {
+		l.d.app.Clipboard().SetContent(link.URL)
+		l.status.Importance = widget.MediumImportance
+		l.status.SetText(fmt.Sprintf("Link copied: paste it into a browser within %s (it stops working at %s).",
+			countdownText(link.Remaining(nowFunc())), clockText(nowFunc().Add(link.Remaining(nowFunc())))))
 	}, nil)
 }
 
@@ -206,8 +240,13 @@ func (l *linkDialog) askSave() {
 	showFilePicker(fd, l.d.win)
 }
 
-// saveTo downloads the file into w, showing progress, and closes w.
+// saveTo downloads the file into w, showing progress, and closes w; it
+// reports the name the person chose (w's), in its folder.
 func (l *linkDialog) saveTo(w io.WriteCloser) {
+	savedAs := l.name
+	if u, ok := w.(interface{ URI() fyne.URI }); ok && u.URI() != nil {
+		savedAs = savedName(u.URI())
+	}
 	l.setBusy(true)
 	l.withLink(func(link api.DownloadURL) {
 		l.progress.SetValue(0)
@@ -240,7 +279,7 @@ func (l *linkDialog) saveTo(w io.WriteCloser) {
 					return
 				}
 				l.progress.SetValue(1)
-				l.status.SetText("Saved " + l.name + ".")
+				l.status.SetText("Saved as " + savedAs + ".")
 			})
 		})
 	}, func() {
@@ -252,4 +291,13 @@ func (l *linkDialog) saveTo(w io.WriteCloser) {
 func (l *linkDialog) setBusy(busy bool) {
 	setEnabled(l.saveBtn, !busy)
 	setEnabled(l.openBtn, !busy)
+}
+
+// savedName is where a file was saved, as a person finds it again: its
+// name, in its folder.
+func savedName(u fyne.URI) string {
+	if dir := filepath.Dir(u.Path()); u.Path() != "" && dir != "." {
+		return u.Name() + " in " + dir
+	}
+	return u.Name()
 }

@@ -48,7 +48,7 @@ func TestALinkIsFetchedOnceAndReplacedBeforeItRunsOut(t *testing.T) {
 		t.Fatalf("opening twice with a fresh link: %d fetches, %q", fetches, l.status.Text)
 	}
 
-	nowFunc = func() time.Time { return fixedNow.Add(15*time.Minute - linkMargin + time.Second) }
+	setNow(t, fixedNow.Add(15*time.Minute-linkMargin+time.Second))
 	l.tick()
 	if l.valid.Text != "Link valid for 0:04" {
 		t.Errorf("four seconds before expiry the dialog says %q", l.valid.Text)

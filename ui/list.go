@@ -7,7 +7,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -48,6 +47,12 @@ type listView struct {
 	// deadlineLabelled: the deadline column is wide enough to say what is
 	// due ("On site · in 8 h"), not only when ("in 8 h").
 	deadlineLabelled bool
+	// queued is, per work order, the status its waiting actions will give
+	// it: the row shows it marked queued, as the header does.
+	queued map[int64]api.WorkOrderStatus
+	// unhide are the buttons under empty, one to clear each thing that
+	// hides the rows: the search, the status filter, Needs attention.
+	unhide emptyButtons
 	// marks are the work orders a colleague changed lately (office mode),
 	// read once per reload by loadMarks: a cell only looks its row up.
 	marks     map[int64]storage.ColleagueChange
@@ -117,6 +122,7 @@ func newListView(store *storage.Store, prefs fyne.Preferences, background, do fu
 	v.empty.Alignment = fyne.TextAlignCenter
 	v.empty.Wrapping = fyne.TextWrapWord
 	v.empty.Hide()
+	v.unhide = v.newEmptyButtons()
 	v.bulkHint = newFitText("Tick rows to accept or reject together")
 	v.bulkHint.label.Importance = widget.LowImportance
 	v.acceptBtn = widget.NewButtonWithIcon("Accept", theme.ConfirmIcon(), func() { v.onBulkAccept(v.shownTicked) })
@@ -130,12 +136,7 @@ func newListView(store *storage.Store, prefs fyne.Preferences, background, do fu
 	v.table.CreateCell = func() fyne.CanvasObject { return newCell() }
 	v.table.UpdateCell = v.updateCell
 	v.table.ShowHeaderRow = true
-	v.table.CreateHeader = func() fyne.CanvasObject {
-		b := widget.NewButton("", nil)
-		b.Importance = widget.LowImportance
-		b.Alignment = widget.ButtonAlignLeading
-		return b
-	}
+	v.table.CreateHeader = func() fyne.CanvasObject { return newColumnHeader() }
 	v.table.UpdateHeader = v.updateHeader
 	v.table.OnSelected = func(id widget.TableCellID) {
 		v.table.clicked(id)
@@ -161,7 +162,7 @@ func (v *listView) content() fyne.CanvasObject {
 	find := container.NewBorder(nil, nil, nil, v.count, v.search)
 	filters := container.NewBorder(nil, nil, container.NewHBox(v.statusSel, v.attention), container.NewHBox(v.acceptBtn, v.rejectBtn), v.bulkHint)
 	return container.NewBorder(container.NewVBox(find, filters, v.hiddenNote), nil, nil, nil,
-		container.New(columnFit{v}, v.table, container.NewVBox(layout.NewSpacer(), v.empty, layout.NewSpacer())))
+		container.New(columnFit{v}, v.table, v.emptyView()))
 }
 
 // reload re-reads the list after the replica changed: the number of work
@@ -176,6 +177,9 @@ func (v *listView) reload() {
 	}
 	if v.loadMarks != nil {
 		v.marks = v.loadMarks()
+	}
+	if q, err := v.store.QueuedStatuses(ctx); err == nil {
+		v.queued = q
 	}
 	v.requery()
 }
@@ -288,21 +292,6 @@ func (v *listView) readFailed(err error) {
 	}
 }
 
-func (v *listView) updateEmpty() {
-	switch {
-	case v.total > 0:
-		v.empty.Hide()
-		return
-	case v.all == 0:
-		v.empty.SetText("No work orders yet. They appear after the first sync with the service.")
-	case v.query.Search != "":
-		v.empty.SetText(fmt.Sprintf("No work order matches “%s”.\nSearch finds a work order number by any of its digits, and customers, sites and descriptions by how their words start.", v.query.Search))
-	default:
-		v.empty.SetText("No work order matches these filters.")
-	}
-	v.empty.Show()
-}
-
 func (v *listView) updateCount() {
 	v.updateEmpty()
 	if v.query.Search == "" && len(v.query.Statuses) == 0 && !v.query.NeedsAttention {
@@ -324,21 +313,18 @@ func (v *listView) open(id int64) {
 }
 
 func (v *listView) updateHeader(id widget.TableCellID, o fyne.CanvasObject) {
-	b := o.(*widget.Button)
+	h := o.(*columnHeader)
+	b := h.button
 	col := v.columnAt(id.Col)
 	if col < 0 {
 		return
 	}
 	c := columns[col]
-	title := c.title
+	var arrow fyne.Resource
 	if col != colSelect && c.sort == v.query.Sort {
-		if v.query.Desc {
-			title += " ▼"
-		} else {
-			title += " ▲"
-		}
+		arrow = sortArrow(v.query.Desc)
 	}
-	b.SetText(title)
+	h.set(c.title, arrow)
 	if col == colSelect {
 		b.OnTapped = nil
 		return
@@ -396,7 +382,12 @@ func (v *listView) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 	case colSite:
 		c.setText(orDash(r.Site), fyne.TextAlignLeading, false)
 	case colStatus:
-		c.setBadge(shortStatus(r.Status), statusColor(r.Status))
+		st, queued := r.Status, false
+		if q, ok := v.queued[r.Id]; ok {
+			st, queued = q, true
+		}
+		c.setBadge(shortStatus(st), statusColor(st))
+		c.badge.SetQueued(queued)
 	case colNte:
 		c.setText(nteText(r.Nte), fyne.TextAlignTrailing, false)
 	case colCurrency:

@@ -93,15 +93,6 @@ func deadlineWidths() (least, labelled float32) {
 	return float32(int(least)), float32(int(labelled))
 }
 
-// headerWidth is what a column's header needs: its title with the sort
-// arrow, in the header button's bold and padding.
-func headerWidth(title string) float32 {
-	if title == "" {
-		return 0
-	}
-	return float32(int(fyne.MeasureText(title+" ▼", theme.TextSize(), fyne.TextStyle{Bold: true}).Width + 2*theme.InnerPadding() + 1))
-}
-
 // columnWidth is the width column id takes: the person's own (dragged)
 // width, or its natural one; the deadline's natural width is its least,
 // grown in fitColumns with what the list has left.

@@ -3,10 +3,14 @@ package ui
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
@@ -93,8 +97,6 @@ func titles(ids []int) []string {
 // short ("in 8 h", "3 days late"), labelled with what is due when the
 // column is wide enough; the summary has the exact time.
 func TestTheListSaysHowFarEachDeadlineIsInWholeUnits(t *testing.T) {
-	nowFunc = func() time.Time { return fixedNow }
-	t.Cleanup(func() { nowFunc = time.Now })
 	for _, c := range []struct {
 		label    string
 		in       time.Duration
@@ -135,23 +137,107 @@ func TestTheWindowOpensOnTheFirstWorkOrder(t *testing.T) {
 }
 
 // TestEveryHeaderFitsItsColumn: a column's title, with the sort arrow it
-// shows when the list is sorted by it, fits the column at every size.
+// shows when the list is sorted by it, fits the column at every size, as
+// the header button lays them out.
 func TestEveryHeaderFitsItsColumn(t *testing.T) {
 	h := newHarness(t)
+	v := h.desk.list
 	for _, w := range []float32{1024, 1280, 1920} {
 		h.win.Resize(fyne.NewSize(w, 800))
 		h.settle()
-		v := h.desk.list
 		for _, id := range v.cols {
 			title := columns[id].title
 			if title == "" {
 				continue
 			}
-			// The header button's text, with its padding on both sides.
-			need := fyne.MeasureText(title+" ▼", theme.TextSize(), fyne.TextStyle{Bold: true}).Width + 2*theme.InnerPadding()
-			if need > v.widths[id] {
-				t.Errorf("at %.0f px the %q header needs %.0f px of its %.0f px column", w, title, need, v.widths[id])
+			v.query.Sort, v.query.Desc = columns[id].sort, false
+			v.requery()
+			h.flush()
+			h.settle()
+			hd := header(t, v.table, title)
+			if !hd.arrow.Visible() {
+				t.Fatalf("at %.0f px, sorted by %q, its header shows no arrow", w, title)
+			}
+			var label *canvas.Text
+			walk(hd.button, func(o fyne.CanvasObject) {
+				if x, ok := o.(*canvas.Text); ok && x.Text == title {
+					label = x
+				}
+			})
+			if label == nil {
+				t.Fatalf("the %q header draws no title", title)
+			}
+			// The title's end as drawn, from the header's left edge.
+			drv := fyne.CurrentApp().Driver()
+			end := drv.AbsolutePositionForObject(label).X - drv.AbsolutePositionForObject(hd).X +
+				fyne.MeasureText(title, label.TextSize, label.TextStyle).Width
+			// The arrow's triangle, within its box.
+			from := hd.arrow.Position().X + hd.arrow.Size().Width*arrowInkStart
+			to := hd.arrow.Position().X + hd.arrow.Size().Width*arrowInkEnd
+			if end > from {
+				t.Errorf("at %.0f px the %q header's title runs to %.0f, under its arrow from %.0f", w, title, end, from)
+			}
+			if to > hd.Size().Width {
+				t.Errorf("at %.0f px the %q header's arrow ends at %.0f px of its %.0f px column", w, title, to, hd.Size().Width)
 			}
 		}
 	}
+}
+
+// TestTheSortedColumnShowsItsDirectionAsAnArrow: tapping a header sorts
+// the list by that column, an up arrow after its title; tapping it again
+// reverses the order and the arrow points down. No other header has one,
+// and no title carries a character for it (a system font may lack it).
+func TestTheSortedColumnShowsItsDirectionAsAnArrow(t *testing.T) {
+	h := newHarness(t)
+	v := h.desk.list
+	customers := func() (first, last string) {
+		a, _ := v.rowAt(0)
+		z, _ := v.rowAt(v.total - 1)
+		return a.Customer, z.Customer
+	}
+	for _, step := range []struct {
+		arrow fyne.Resource
+		desc  bool
+	}{{theme.MenuDropUpIcon(), false}, {theme.MenuDropDownIcon(), true}} {
+		test.Tap(header(t, v.table, "Customer").button)
+		h.flush()
+		h.settle()
+		first, last := customers()
+		if (first > last) != step.desc || first == last {
+			t.Errorf("after tapping Customer (descending: %v) the list runs from %q to %q", step.desc, first, last)
+		}
+		walk(v.table, func(o fyne.CanvasObject) {
+			hd, ok := o.(*columnHeader)
+			if !ok {
+				return
+			}
+			title := hd.button.Text
+			if strings.ContainsFunc(title, func(r rune) bool { return r > unicode.MaxLatin1 }) {
+				t.Errorf("the header %q draws a character beyond Latin-1", title)
+			}
+			shown := hd.arrow.Visible()
+			switch {
+			case title == "Customer" && (!shown || hd.arrow.Resource.Name() != step.arrow.Name()):
+				t.Errorf("sorted by customer (descending: %v), its header shows the arrow %v (shown: %v), want %s", step.desc, hd.arrow.Resource, shown, step.arrow.Name())
+			case title != "Customer" && shown:
+				t.Errorf("the %q header shows an arrow while the list is sorted by customer", title)
+			}
+		})
+	}
+}
+
+// header is the list's column header titled title.
+func header(t *testing.T, tbl *woTable, title string) *columnHeader {
+	t.Helper()
+	var found *columnHeader
+	walk(tbl, func(o fyne.CanvasObject) {
+		if h, ok := o.(*columnHeader); ok && h.button.Text == title && found == nil {
+			found = h
+		}
+	})
+	if found == nil {
+		t.Fatalf("no %q header on screen", title)
+	}
+	return found
 }

@@ -78,6 +78,9 @@ func officeMode(service, person string) string {
 // is used when none is typed.
 func (d *Desk) showConnectOffice() {
 	saved := LoadOfficeSettings(d.app.Preferences())
+	if ask := d.deps.AskOffice; ask != "" && strings.TrimRight(ask, "/") != saved.HubURL {
+		saved = OfficeSettings{HubURL: strings.TrimRight(ask, "/")} // the hub asked for, not another one's id
+	}
 	hub := newEscEntry()
 	hub.SetPlaceHolder("e.g. https://hub.office.example")
 	hub.SetText(saved.HubURL)
@@ -85,7 +88,9 @@ func (d *Desk) showConnectOffice() {
 	id.SetText(saved.ClientID)
 	secret := newEscPasswordEntry()
 	secret.SetPlaceHolder("given to you with your client id")
-	d.describeSavedSecret(&secret.Entry, saved.ClientID)
+	kept := widget.NewLabel("")
+	kept.Wrapping = fyne.TextWrapWord
+	d.describeSavedSecret(&secret.Entry, saved.ClientID, kept)
 	problem := widget.NewLabel("")
 	problem.Importance = widget.DangerImportance
 	problem.Wrapping = fyne.TextWrapWord
@@ -118,11 +123,9 @@ func (d *Desk) showConnectOffice() {
 		connect.Disable()
 		d.deps.Background(func() {
 			use := d.secretFor(s.ClientID, typed)
-			var persistent bool
-			var why string
 			var err error
 			if use != "" {
-				persistent, why, err = d.storeSecret(s.ClientID, typed)
+				_, _, err = d.storeSecret(s.ClientID, typed)
 			}
 			d.do(func() {
 				connect.Enable()
@@ -136,19 +139,15 @@ func (d *Desk) showConnectOffice() {
 						say(err)
 						return
 					}
-					dlg.Hide()
-					if typed != "" && !persistent {
-						d.info("Secret kept for this session only",
-							why+" The client secret is held in memory until you quit and is never written to a file.")
-					}
+					dlg.Hide() // the new window's banner says when the secret is kept for this session only
 				}
 			})
 		})
 	})
 	connect.Importance = widget.HighImportance
-	body := widget.NewLabel("The office hub keeps one connection to the service for everyone; you sign in with your own client id and secret. The secret is kept in this computer's keyring.")
+	body := widget.NewLabel("The office hub keeps one connection to the service for everyone; you sign in with your own client id and secret.")
 	body.Wrapping = fyne.TextWrapWord
-	dlg = dialog.NewCustomWithoutButtons("Connect to office hub", container.NewVBox(body, form, problem,
+	dlg = dialog.NewCustomWithoutButtons("Connect to office hub", container.NewVBox(body, kept, form, problem,
 		container.NewHBox(layout.NewSpacer(), widget.NewButton("Cancel", func() { dlg.Hide() }), connect)), d.win)
 	dlg.Resize(fyne.NewSize(520, 320))
 	dlg.Show()

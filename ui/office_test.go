@@ -106,7 +106,7 @@ func TestOfficeRefusalNamesTheColleagueWhoActedFirst(t *testing.T) {
 	}
 	// Ben's accept reaches the service through the hub first.
 	ben, err := api.NewClient(h.info.BaseURL, nil, api.NewClientCredentials(api.CredentialsConfig{
-		TokenURL: h.info.TokenURL, ClientID: h.info.ClientID, ClientSecret: h.info.ClientSecret, Now: func() time.Time { return fixedNow }}))
+		TokenURL: h.info.TokenURL, ClientID: h.info.ClientID, ClientSecret: h.info.ClientSecret, Now: fixedClock}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -49,7 +50,7 @@ func (h *harness) resend(woID int64) {
 // twice, Pause can. Once sent, the header is the service's again.
 func TestAnOfflineCheckInShowsAsQueued(t *testing.T) {
 	h, cut := newOfflineHarness(t)
-	r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted && r.Customer == "Northwind Retail" })
+	r := h.create(sandbox.WorkOrderSpec{Customer: "Northwind Retail", Status: api.StatusAccepted})
 	h.open(r.Id)
 	h.selectTab("Visit")
 	v := tabOf[*visitTab](h)
@@ -117,11 +118,26 @@ func TestAnOfflineMessageIsInTheThreadAsSending(t *testing.T) {
 
 	cut.Store(false)
 	h.resend(r.Id)
+	// The cut dropped the request after it reached the service's side, as
+	// a lost answer does; the service lists no crew-only message, so
+	// nothing can tell whether it arrived: the person is asked.
 	last = m.messages[len(m.messages)-1]
-	if len(m.messages) != before+1 || last.Row != nil || last.Text != "Technician arrives at 10:30" {
+	if last.Row == nil || !last.Row.MayHaveBeenSent() || !strings.Contains(messageHeading(last), "May have been sent") {
+		t.Fatalf("after the lost attempt the thread ends with %q", messageHeading(last))
+	}
+	refusals := h.desk.detail.refusals
+	if len(refusals) != 1 || refusals[0].retry.Text != "Send again" || !strings.Contains(refusals[0].title.Text, "may have been sent") {
+		t.Fatalf("the header does not ask the person: %d refusals", len(refusals))
+	}
+	test.Tap(refusals[0].retry) // it did not arrive: send it again
+	h.send()
+	last = m.messages[len(m.messages)-1]
+	// A crew-only message is never listed by the service: once sent it
+	// stays in the thread from the outbox, as sent.
+	if len(m.messages) != before+1 || last.Row == nil || last.Row.State != storage.OutboxDone || last.Text != "Technician arrives at 10:30" {
 		t.Fatalf("once sent the thread holds %d messages, the last %q from the outbox: %v", len(m.messages), last.Text, last.Row != nil)
 	}
-	if heading := messageHeading(last); strings.Contains(heading, "sending") || !strings.HasPrefix(heading, "Our team · ") {
+	if heading := messageHeading(last); strings.Contains(heading, "sending") || !strings.HasPrefix(heading, "You · ") {
 		t.Fatalf("the sent message reads %q", heading)
 	}
 }

@@ -58,9 +58,17 @@ func (p *paneFit) Preferred() float64 {
 
 // refit lays panes out again when the detail now needs another width (a
 // work order opened, a wider invoice); otherwise it leaves the list, and
-// its scroll position, alone.
+// its scroll position, alone. Only the divider moves: refreshing panes
+// would also redraw every widget under them, the list's cells included,
+// each time a work order opens.
 func (p *paneFit) refit(panes *fyne.Container) {
-	if p.detailNeeds() != p.needed {
-		panes.Refresh()
+	if p.detailNeeds() == p.needed {
+		return
+	}
+	was := p.split.Offset
+	p.Layout(panes.Objects, panes.Size())
+	if now := p.split.Offset; now != was {
+		p.split.Offset = was
+		p.split.SetOffset(now) // lays the split out again at now
 	}
 }

@@ -15,16 +15,14 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/workorderdesk/workdesk/api"
-	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/api/sandbox"
 )
 
 // openQuotable opens, on the Quote tab, an accepted USD work order with an
 // NTE and no quote, of a customer that takes quotes.
 func openQuotable(h *harness) *quoteTab {
 	h.t.Helper()
-	r := h.rowWhere(func(r storage.Row) bool {
-		return r.Status == api.StatusAccepted && r.QuoteStatus == "" && !r.Nte.IsZero() && r.Nte.Currency == "USD"
-	})
+	r := h.create(sandbox.WorkOrderSpec{Customer: "Northwind Retail", Status: api.StatusAccepted}) // USD, takes quotes
 	h.open(r.Id)
 	h.selectTab("Quote")
 	return tabOf[*quoteTab](h)

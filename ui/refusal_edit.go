@@ -91,6 +91,9 @@ func (d *Desk) keptPte(wo *api.WorkOrder) string {
 func (d *Desk) stopCorrecting() {
 	d.correcting = nil
 	d.detail.renderOutbox()
+	if t, ok := tabIn[*quoteTab](d.detail); ok {
+		t.gate(d.detail.wo) // a customer that refused quotes: closed again
+	}
 }
 
 // editRefused opens the form of refused action r with what the person had

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -13,6 +12,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -67,14 +67,7 @@ func fieldLabelled(t *testing.T, f *completionForm, label string) completionFiel
 func TestARefusedCheckOutComesBackWithItsCompletionDetails(t *testing.T) {
 	svc := &refusing{}
 	h := newHarnessWith(t, harnessOptions{service: svc.wrap})
-	ctx := context.Background()
-	r := h.rowWhere(func(r storage.Row) bool {
-		if r.Status != api.StatusAccepted || r.Customer != "Harbor Point Hotels" {
-			return false
-		}
-		wo, err := h.store.WorkOrder(ctx, r.Id)
-		return err == nil && wo.Type == api.WorkOrderTypeRequest
-	})
+	r := h.create(sandbox.WorkOrderSpec{Customer: "Harbor Point Hotels", Type: api.WorkOrderTypeRequest, Status: api.StatusAccepted})
 	h.open(r.Id)
 	h.selectTab("Visit")
 	v := tabOf[*visitTab](h)
@@ -163,10 +156,9 @@ func TestEditAsksBeforeReplacingWhatWasTyped(t *testing.T) {
 		return msg
 	}
 
-	var used []int64 // each action on a work order of its own: a refusal holds later actions back
+	// Each action on a work order of its own: a refusal holds later actions back.
 	t.Run("message", func(t *testing.T) {
-		r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted })
-		used = append(used, r.Id)
+		r := h.create(sandbox.WorkOrderSpec{Status: api.StatusAccepted})
 		h.open(r.Id)
 		h.selectTab("Messages")
 		m := tabOf[*messagesTab](h)
@@ -196,9 +188,7 @@ func TestEditAsksBeforeReplacingWhatWasTyped(t *testing.T) {
 	})
 
 	t.Run("quote", func(t *testing.T) {
-		r := h.rowWhere(func(r storage.Row) bool {
-			return r.Status == api.StatusAccepted && r.QuoteStatus == "" && !r.Nte.IsZero() && !slices.Contains(used, r.Id)
-		})
+		r := h.create(sandbox.WorkOrderSpec{Customer: "Northwind Retail", Status: api.StatusAccepted}) // takes quotes
 		minor := int32(api.MinorUnits(r.Nte.Currency))
 		h.open(r.Id)
 		h.selectTab("Quote")
@@ -259,7 +249,7 @@ func TestACorrectedCheckOutKeepsItsComment(t *testing.T) {
 	svc := &refusing{}
 	h := newHarnessWith(t, harnessOptions{service: svc.wrap})
 	ctx := context.Background()
-	r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted && r.Customer == "Harbor Point Hotels" })
+	r := h.create(sandbox.WorkOrderSpec{Customer: "Harbor Point Hotels", Status: api.StatusAccepted})
 	h.open(r.Id)
 	h.selectTab("Visit")
 	v := tabOf[*visitTab](h)

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"fyne.io/fyne/v2"
-
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -37,8 +35,8 @@ func (d *Desk) noticeRefusals() {
 func (d *Desk) announceRefusal(r storage.OutboxRow) {
 	where := d.workOrdersName(r.WorkOrderIds)
 	title, body := refusalNotification(r, where)
-	if !d.deps.NoDesktopNotifications {
-		d.app.SendNotification(fyne.NewNotification(title, body))
+	if n := d.notifier(); n != nil {
+		n.Notify(title, body, false)
 	}
 	what := " was refused by the service. "
 	if r.NoteChanged() {
@@ -50,9 +48,9 @@ func (d *Desk) announceRefusal(r storage.OutboxRow) {
 // refusalNotification words the desktop notification of a refusal.
 func refusalNotification(r storage.OutboxRow, where string) (title, body string) {
 	if r.NoteChanged() {
-		return "Not sent: " + r.Summary + " on " + where, sentence(strings.TrimSpace(r.Error))
+		return "Not sent: " + r.Summary + " on " + where, Sentence(r.Error)
 	}
-	return "Refused: " + r.Summary + " on " + where, sentence(strings.TrimSpace(r.Error))
+	return "Refused: " + r.Summary + " on " + where, Sentence(r.Error)
 }
 
 // workOrdersName names the work orders of an action by number.

@@ -34,7 +34,10 @@ func (d *Desk) showSettings() {
 	cert.SetPlaceHolder("notification certificate (PEM), optional")
 	secret := newEscPasswordEntry()
 	secret.SetPlaceHolder("client secret")
-	d.describeSavedSecret(&secret.Entry, cur.ClientID)
+	kept := widget.NewLabel("")
+	kept.Wrapping = fyne.TextWrapWord
+	kept.Importance = widget.LowImportance
+	d.describeSavedSecret(&secret.Entry, cur.ClientID, kept)
 	browse := widget.NewButtonWithIcon("", theme.FolderOpenIcon(), func() {
 		openFileDialog(func(r fyne.URIReadCloser, err error) {
 			if err == nil && r != nil {
@@ -116,6 +119,7 @@ func (d *Desk) showSettings() {
 		widget.NewFormItem("Token URL", token),
 		widget.NewFormItem("Client id", client),
 		widget.NewFormItem("Client secret", secret),
+		widget.NewFormItem("", kept),
 		widget.NewFormItem("Certificate", container.NewBorder(nil, nil, nil, browse, cert)),
 		widget.NewFormItem("Receiver port", port),
 		widget.NewFormItem("", notifyURL),
@@ -157,14 +161,15 @@ func (d *Desk) showSettings() {
 				s.save(prefs)
 				secret.SetText("")
 				dlg.Hide()
-				if typed != "" && !persistent {
-					d.info("Secret kept for this session only",
-						why+" The client secret is held in memory until you quit and is never written to a file.")
-				}
 				// In Live mode a save reconnects too, so that a replaced
 				// certificate or address takes effect now, not next start.
+				// The new window says, in a banner, when the secret is
+				// kept for this session only.
 				if (connect || !d.deps.Demo) && d.deps.SwitchMode != nil {
 					d.deps.SwitchMode(true)
+				} else if typed != "" && !persistent {
+					d.info("Secret kept for this session only",
+						why+" The client secret is held in memory until you quit and is never written to a file.")
 				}
 			})
 		})
@@ -178,23 +183,51 @@ func (d *Desk) showSettings() {
 	dlg.Show()
 }
 
-// describeSavedSecret tells, in the secret's placeholder, where a saved
-// secret really is: the keyring, or this session's memory.
-func (d *Desk) describeSavedSecret(secret *widget.Entry, clientID string) {
-	if d.deps.Secrets == nil || clientID == "" {
+// describeSavedSecret tells where the secret is kept, as it is: in the
+// secret's placeholder for one already saved, and in kept (nil: none) for
+// one typed now: the keyring, or this session only and why. The keyring
+// is asked in the background; until it answers, kept says what is known.
+func (d *Desk) describeSavedSecret(secret *widget.Entry, clientID string, kept *widget.Label) {
+	if kept != nil {
+		kept.SetText(secretPlace(d.deps.Secrets))
+	}
+	if d.deps.Secrets == nil {
 		return
 	}
 	d.deps.Background(func() {
-		v, err := d.deps.Secrets.Get(context.Background(), clientID)
-		if err != nil || v == "" {
-			return
+		user := clientID
+		if user == "" {
+			user = "-" // nothing saved yet: the question is only whether the keyring answers
 		}
-		hint := "saved in the system keyring; type to replace"
-		if ok, _ := d.deps.Secrets.Persistent(); !ok {
-			hint = "kept for this session only (no keyring); type to replace"
+		v, err := d.deps.Secrets.Get(context.Background(), user)
+		hint := ""
+		if err == nil && v != "" && clientID != "" {
+			hint = "saved in the system keyring; type to replace"
+			if ok, _ := d.deps.Secrets.Persistent(); !ok {
+				hint = "kept for this session only (no keyring); type to replace"
+			}
 		}
-		d.do(func() { secret.SetPlaceHolder(hint) })
+		d.do(func() {
+			if hint != "" {
+				secret.SetPlaceHolder(hint)
+			}
+			if kept != nil {
+				kept.SetText(secretPlace(d.deps.Secrets))
+			}
+		})
 	})
+}
+
+// secretPlace says where a secret typed now will be kept: the keyring, or
+// this session only, and why.
+func secretPlace(s SecretStore) string {
+	if s == nil {
+		return "The secret will be kept for this session only."
+	}
+	if ok, why := s.Persistent(); !ok {
+		return "The secret will be kept for this session only, never in a file. " + why
+	}
+	return "The secret is kept in this computer's keyring, never in a file."
 }
 
 // secretFor is the secret typed, or else the one saved for clientID.

@@ -36,7 +36,10 @@ type statusBar struct {
 	uploading *widget.ProgressBarInfinite
 	barLabel  *widget.Label
 	lastErr   error
-	refused   bool // the office hub refuses the sign-in (the banner shows)
+	lastErrAt time.Time // when lastErr was had
+	// silent is who is not answering, as Health last said (nil: nobody).
+	silent  *storage.Silence
+	refused bool // the office hub refuses the sign-in (the banner shows)
 }
 
 // streamWords says where the office hub's event stream stands.
@@ -160,8 +163,11 @@ func (s *statusBar) refresh() {
 	if s.note.Text != "" && nowFunc().After(s.noteUntil) {
 		s.clearNote()
 	}
+	var heard time.Time
+	s.silent = nil
 	if s.d.deps.Health != nil {
 		h := s.d.deps.Health()
+		s.silent, heard = h.Silent, h.Heard
 		if h.TokenValidUntil.IsZero() {
 			s.token.SetText("No token yet")
 		} else if h.TokenValidUntil.Before(nowFunc()) {
@@ -204,12 +210,18 @@ func (s *statusBar) refresh() {
 		s.d.list.setAttentionCount(n)
 	}
 	s.showUploads(ctx)
-	if s.d.syncing {
-		s.relayout()
-		return
-	}
 	last := s.d.store.LastSync(ctx)
+	if s.lastErr != nil && api.IsTemporary(s.lastErr) && staleFailure(s.lastErrAt, heard) {
+		s.lastErr = nil // answered since: the sync that follows says the rest
+	}
 	switch {
+	case s.silent != nil:
+		// Said even while a sync waits: it is what the sync waits for.
+		s.sync.SetText(silenceText(*s.silent, s.d.deps.Office, pending))
+		s.sync.Importance = widget.WarningImportance
+	case s.d.syncing:
+		s.sync.SetText("Syncing…")
+		s.sync.Importance = widget.MediumImportance
 	case s.lastErr != nil && api.IsTemporary(s.lastErr):
 		s.sync.SetText("Offline: sync failed")
 		s.sync.Importance = widget.WarningImportance
@@ -227,14 +239,16 @@ func (s *statusBar) refresh() {
 }
 
 func (s *statusBar) syncStarted() {
-	s.sync.SetText("Syncing…")
+	if s.silent == nil {
+		s.sync.SetText("Syncing…")
+	}
 	s.progress("Syncing", 0, 0)
 	s.relayout()
 }
 
 func (s *statusBar) syncEnded(err error) {
 	same := err != nil && s.lastErr != nil && plainError(err) == plainError(s.lastErr)
-	s.lastErr = err
+	s.lastErr, s.lastErrAt = err, time.Now()
 	s.hideProgress()
 	s.refresh()
 	if err != nil && !same && !errors.Is(err, context.Canceled) {

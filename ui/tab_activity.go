@@ -59,6 +59,7 @@ func newActivityTab(d *Desk) *activityTab {
 			if a.row != nil && a.row.State == storage.OutboxFailed {
 				body.Importance = widget.DangerImportance
 				id := a.row.Id
+				buttons.Objects[0].(*widget.Button).SetText(retryLabel(*a.row))
 				buttons.Objects[0].(*widget.Button).OnTapped = func() { t.d.retryAction(id) }
 				buttons.Objects[1].(*widget.Button).OnTapped = func() { t.d.discardAction(id) }
 				buttons.Show()
@@ -105,6 +106,9 @@ func (t *activityTab) show(wo *api.WorkOrder) {
 			}
 			if e.PerformedBy != "" {
 				title, text = colleagueDidEvent(e, wo), "Through the office hub."
+				if msg, ok := storage.EventMessage(e.Event); ok {
+					text = "Through the office hub: “" + msg + "”"
+				}
 			}
 			items = append(items, activity{at: at, title: title, text: text})
 		}
@@ -125,6 +129,9 @@ func outboxStateText(r storage.OutboxRow) string {
 	case storage.OutboxDone:
 		return "Sent: the service accepted it."
 	case storage.OutboxFailed:
+		if r.MayHaveBeenSent() {
+			return unsureText(r)
+		}
 		return "Refused by the service: " + r.Error
 	case storage.OutboxSending:
 		return "Sending…"
@@ -287,11 +294,19 @@ func bulkResults(d *Desk, row *storage.OutboxRow, ids []int64) bulkResult {
 }
 
 func eventTitle(e api.Event) string {
-	who := "Customer"
+	return eventAuthor(e) + ": " + strings.Replace(statusText(e.Header.Action), "Nte ", "NTE ", 1)
+}
+
+// eventAuthor names who did what a notification tells: the customer, or
+// someone of our team in CorrigoPro (Desktop, Mobile). A notification's
+// token does not cover its body, so no person's name is taken from it;
+// names come from what the service answers when asked (the thread) and
+// from the office hub's record of a write.
+func eventAuthor(e api.Event) string {
 	if s := e.Header.Sender; s != nil && s.Type != "" && s.Type != "Customer" {
-		who = "Service"
+		return "Our team, in CorrigoPro"
 	}
-	return who + ": " + statusText(e.Header.Action)
+	return "The customer"
 }
 
 // eventText says what a notification changed, in plain words.
@@ -334,6 +349,9 @@ func eventText(e api.Event, currency string) string {
 			return "A procedure was marked not applicable"
 		}
 		return "A procedure is applicable again"
+	}
+	if text := moreEventText(e); text != "" {
+		return text
 	}
 	return "Received " + e.Header.Action
 }

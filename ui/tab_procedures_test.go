@@ -199,12 +199,12 @@ func TestOpeningAStepFileCountsDownAndNeverStoresTheLink(t *testing.T) {
 	}
 	first := l.link.URL
 
-	nowFunc = func() time.Time { return fixedNow.Add(14*time.Minute + 59*time.Second) }
+	setNow(t, fixedNow.Add(14*time.Minute+59*time.Second))
 	l.tick()
 	if l.valid.Text != "Link valid for 0:01" {
 		t.Errorf("one second before expiry the dialog shows %q", l.valid.Text)
 	}
-	nowFunc = func() time.Time { return fixedNow.Add(15 * time.Minute) }
+	setNow(t, fixedNow.Add(15*time.Minute))
 	l.tick()
 	if !strings.Contains(l.valid.Text, "expired") || l.link.URL != "" {
 		t.Fatalf("after 15 minutes the dialog shows %q and still holds a link: %v", l.valid.Text, l.link.URL != "")
@@ -212,7 +212,7 @@ func TestOpeningAStepFileCountsDownAndNeverStoresTheLink(t *testing.T) {
 
 	// An expired link is replaced, never reused: the sandbox's clock
 	// stands still, so a fresh link is valid again from fixedNow.
-	nowFunc = func() time.Time { return fixedNow }
+	setNow(t, fixedNow)
 	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Open in browser"))
 	h.flush()
 	if l.link.URL == "" || l.valid.Text != "Link valid for 15:00" || !strings.Contains(l.status.Text, "Opened") {

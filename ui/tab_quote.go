@@ -24,9 +24,10 @@ type quoteTab struct {
 	d  *Desk
 	wo *api.WorkOrder
 
-	current *widget.Label
-	badge   *badge
-	explain *widget.Label
+	current  *widget.Label
+	badge    *badge
+	explain  *widget.Label
+	tryAgain *widget.Button // shown where the service refused quotes (3004)
 
 	amount     *widget.Entry
 	amountNote *widget.Label // "the total of the lines" while there are lines
@@ -60,6 +61,7 @@ func newQuoteTab(d *Desk) *quoteTab {
 	t.badge = newBadge()
 	t.explain = widget.NewLabel("")
 	t.explain.Wrapping = fyne.TextWrapWord
+	t.tryAgain = newTryQuotesAgain(t)
 
 	t.amount = widget.NewEntry()
 	t.amount.SetPlaceHolder("e.g. " + amountExample("USD"))
@@ -110,7 +112,8 @@ func newQuoteTab(d *Desk) *quoteTab {
 func (t *quoteTab) title() string       { return "Quote" }
 func (t *quoteTab) icon() fyne.Resource { return theme.DocumentCreateIcon() }
 func (t *quoteTab) content() fyne.CanvasObject {
-	t.top = container.NewVBox(container.NewHBox(heading("Current quote"), t.badge), t.current, t.explain, widget.NewSeparator())
+	t.top = container.NewVBox(container.NewHBox(heading("Current quote"), t.badge), t.current, t.explain,
+		container.NewHBox(t.tryAgain), widget.NewSeparator())
 	return container.NewVScroll(container.NewPadded(container.NewVBox(t.top, t.formBox)))
 }
 
@@ -128,28 +131,22 @@ func (t *quoteTab) show(wo *api.WorkOrder) {
 		if q.QuoteStatus == api.QuoteRequested && q.Amount.IsZero() {
 			text = "Requested by the customer"
 		}
-		if q.Comment != "" {
+		reasons := ""
+		if q.QuoteStatus == api.QuoteRejected {
+			reasons = t.d.rejectionReasons(wo, q) // the customer's and ours, each labelled
+		} else if q.Comment != "" {
 			text += " — " + q.Comment
 		}
 		for _, l := range q.LineItems {
 			l.Rate = l.Rate.In(wo.Currency)
 			text += fmt.Sprintf("\n•  %s: %s × %s = %s", l.Description, l.Quantity, l.Rate.Format(), l.ComputedSubtotal().Format())
 		}
+		if reasons != "" {
+			text += "\n" + reasons
+		}
 		t.current.SetText(text)
 	}
-	allowed, why := quoteAllowed(wo)
-	// Amber only when the customer waits on us or refused: the NTE, an
-	// approved or a submitted quote are not warnings.
-	t.explain.Importance = widget.MediumImportance
-	if q != nil && (q.QuoteStatus == api.QuoteRequested || q.QuoteStatus == api.QuoteRejected) && allowed {
-		t.explain.Importance = widget.WarningImportance
-	}
-	t.explain.SetText(why)
-	if allowed {
-		t.formBox.Show()
-	} else {
-		t.formBox.Hide()
-	}
+	t.gate(wo)
 	if switching {
 		t.clearForm()
 	}
@@ -268,6 +265,7 @@ func (t *quoteTab) prefill(amount api.Money, lines []api.LineItem, reason string
 	if t.reason.Text == "" {
 		t.reason.SetText(reason)
 	}
+	t.gate(t.wo) // Edit of a refused quote opens the form, wherever it was closed
 }
 
 // amountExample is a plausible amount to type in currency, with its own

@@ -21,6 +21,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -112,9 +113,7 @@ func TestTheQuoteFormForgetsThePreviousWorkOrdersItem(t *testing.T) {
 	q.priceSel.SetSelectedIndex(1)
 	q.qty.SetText("12")
 
-	yen := h.rowWhere(func(r storage.Row) bool {
-		return r.Nte.Currency == "JPY" && r.QuoteStatus == "" && (r.Status == api.StatusAccepted || r.Status == api.StatusCheckedIn)
-	})
+	yen := h.create(sandbox.WorkOrderSpec{Currency: "JPY", Status: api.StatusAccepted})
 	h.open(yen.Id)
 	if q.priceSel.Selected != "" || q.priceSel.SelectedIndex() >= 0 {
 		t.Errorf("on %s the price list still shows %q, picked on the previous work order", yen.Number, q.priceSel.Selected)
@@ -363,9 +362,7 @@ func TestSentenceCapitalisesTheFirstLetter(t *testing.T) {
 // own words, under a plain title, not "Error".
 func TestTheDemoCustomerSaysWhyItCannotAct(t *testing.T) {
 	h := newHarness(t)
-	noQuote := h.rowWhere(func(r storage.Row) bool {
-		return r.Status == api.StatusAccepted && r.QuoteStatus == "" && r.Customer != "Sakura Mart Japan"
-	})
+	noQuote := h.create(sandbox.WorkOrderSpec{Customer: "Northwind Retail", Status: api.StatusAccepted}) // takes quotes
 	h.open(noQuote.Id)
 	check := func(item, title, says string) {
 		t.Helper()
@@ -403,9 +400,7 @@ func TestTheDemoCustomerSaysWhyItCannotAct(t *testing.T) {
 	check("Authorize the invoice", refused, "The invoice of work order "+draft.Number+" is Draft; the customer cannot move it to Authorized.")
 	check("Pay the invoice", refused, "The invoice of work order "+draft.Number+" is Draft; the customer cannot move it to Paid.")
 
-	sakura := h.rowWhere(func(r storage.Row) bool {
-		return r.Customer == "Sakura Mart Japan" && r.QuoteStatus == "" && r.Status == api.StatusAccepted
-	})
+	sakura := h.create(sandbox.WorkOrderSpec{Customer: "Sakura Mart Japan", Status: api.StatusAccepted})
 	h.open(sakura.Id)
 	check("Request a quote", refused, "Sakura Mart Japan does not use quotes")
 }

@@ -1,12 +1,12 @@
 package ui
 
 import (
-	"context"
 	"testing"
 
 	"fyne.io/fyne/v2/test"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -15,17 +15,9 @@ import (
 // does not reset B's back-date choice or show A's last action on B.
 func TestAVisitQueuedLateLeavesTheNextWorkOrderAlone(t *testing.T) {
 	h := newBackgroundHarness(t)
-	rows := h.rowsWhere(2, func(r storage.Row) bool {
-		if r.Status != api.StatusAccepted {
-			return false
-		}
-		wo, err := h.store.WorkOrder(context.Background(), r.Id)
-		if err != nil {
-			return false
-		}
-		cs, err := h.store.CustomerSettings(context.Background(), wo.Customer.Id)
-		return err == nil && cs.AllowBackdating // B's choice of a back-date is the person's to make
-	})
+	// Northwind Retail allows back-dating: B's choice of a back-date is
+	// the person's to make.
+	rows := []storage.Row{h.create(sandbox.WorkOrderSpec{Customer: "Northwind Retail", Status: api.StatusAccepted}), h.create(sandbox.WorkOrderSpec{Customer: "Northwind Retail", Status: api.StatusAccepted})}
 	h.open(rows[0].Id)
 	h.selectTab("Visit")
 	v := tabOf[*visitTab](h)

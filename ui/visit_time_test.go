@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -17,10 +18,8 @@ func TestVisitTimesArePickedWithHourAndMinuteSelects(t *testing.T) {
 	h := newHarness(t)
 	// A moment between the pickers' 5-minute steps.
 	now := fixedNow.Add(7 * time.Minute)
-	nowFunc = func() time.Time { return now }
-	r := h.rowWhere(func(r storage.Row) bool {
-		return r.Status == api.StatusAccepted && r.Customer == "Northwind Retail" // allows back-dating
-	})
+	setNow(t, now)
+	r := h.create(sandbox.WorkOrderSpec{Customer: "Northwind Retail", Status: api.StatusAccepted}) // allows back-dating
 	h.open(r.Id)
 	h.selectTab("Visit")
 	v := tabOf[*visitTab](h)

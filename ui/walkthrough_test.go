@@ -13,7 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/workorderdesk/workdesk/api"
-	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/api/sandbox"
 )
 
 // TestWalkthroughNewToAuthorizedInvoice walks one work order from New to an
@@ -47,9 +47,7 @@ func TestWalkthroughNewToAuthorizedInvoice(t *testing.T) {
 	header := func() string { return h.desk.detail.status.text.Text }
 
 	// Northwind Retail lets visits be back-dated and takes quotes.
-	r := h.rowWhere(func(r storage.Row) bool {
-		return r.Status == api.StatusNew && r.Customer == "Northwind Retail" && !r.Nte.IsZero()
-	})
+	r := h.create(sandbox.WorkOrderSpec{Customer: "Northwind Retail"})
 	h.open(r.Id)
 	shot("new-work-order")
 

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -18,7 +19,7 @@ import (
 // Invoice and Quote tabs; one with an NTE shows the amount and currency.
 func TestNoLimitReadsTheSameEverywhere(t *testing.T) {
 	h := newHarness(t)
-	none := h.rowWhere(func(r storage.Row) bool { return r.Nte.IsZero() })
+	none := h.create(sandbox.WorkOrderSpec{Nte: "0"})
 	h.open(none.Id)
 	if got := strings.Join(texts(h.desk.detail.header), " "); !strings.Contains(got, "NTE: no limit") || strings.Contains(got, none.Nte.Currency) {
 		t.Errorf("the header of a work order without an NTE reads %q, want \"NTE: no limit\" without a currency", got)

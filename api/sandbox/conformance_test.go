@@ -32,7 +32,7 @@ func (e *env) conformOrder(c conformCase) (int64, api.StepRef) {
 	slices.Sort(ids)
 	for _, id := range ids {
 		o := e.sb.st.orders[id]
-		if e.used[id] || !o.cust.AllowQuotes || !o.cust.PriceList.AllowProviderItems || o.wo.Created.Before(api.Version41Date) {
+		if e.used[id] || !o.cust.AllowQuotes || !o.cust.PriceList.AllowProviderItems.True() || o.wo.Created.Before(api.Version41Date) {
 			continue
 		}
 		e.used[id] = true

@@ -11,6 +11,8 @@ package sandbox
 //	POST /_sandbox/invoice/status    {"WorkOrderId": 27796401, "Status": "Authorized"|"Paid"|"Disputed"|"Submitted", "Comment": "..."}
 //	POST /_sandbox/procedure         {"WorkOrderId": 27796401, "ProcedureId": 6101, "IsMarkedNa": true, "IsReadOnly": false}
 //	POST /_sandbox/note              {"WorkOrderId": 27796401, "Comment": "Gate code 4471", "By": "Dana Whitfield"}
+//	POST /_sandbox/act               {"WorkOrderId": 27796401, "Action": "PutOnHold", "Comment": "..."}
+//	                                 (any documented notification action: see Sandbox.Act)
 //	POST /_sandbox/clock/advance     {"Seconds": 900}  → {"Now": "..."}
 //	POST /_sandbox/customer/tick     {}  → {"Did": "approved the quote on WN73215"}
 //	GET  /_sandbox/state                      → {"Now", "WorkOrders", "ByStatus", "Notifications"}
@@ -40,6 +42,7 @@ import (
 
 type controlRequest struct {
 	WorkOrderId int64             `json:"WorkOrderId"`
+	Action      string            `json:"Action"`
 	ProcedureId int64             `json:"ProcedureId"`
 	Comment     string            `json:"Comment"`
 	Amount      decimal.Decimal   `json:"Amount"`
@@ -110,6 +113,8 @@ func (s *Sandbox) serveControl(w http.ResponseWriter, r *http.Request, p string)
 		err = s.MarkProcedure(req.WorkOrderId, req.ProcedureId, req.IsMarkedNa, req.IsReadOnly)
 	case "/note":
 		err = s.EditNoteInDesktop(req.WorkOrderId, req.Comment, req.By)
+	case "/act":
+		err = s.Act(req.WorkOrderId, req.Action, ActOptions{Comment: req.Comment, Status: req.Status, Amount: req.Amount})
 	case "/clock/advance":
 		if req.Seconds <= 0 {
 			err = errors.New("Seconds must be positive")
@@ -261,6 +266,16 @@ func (c *Control) MarkProcedure(woID, procID int64, na bool, readOnly bool) erro
 // Desktop does (see Sandbox.EditNoteInDesktop).
 func (c *Control) EditNoteInDesktop(id int64, text, by string) error {
 	return c.post("note", controlRequest{WorkOrderId: id, Comment: text, By: by}, nil)
+}
+
+// Act makes a documented action happen to work order id (Sandbox.Act).
+func (c *Control) Act(id int64, action string, a ActOptions) error {
+	return c.post("act", controlRequest{WorkOrderId: id, Action: action, Comment: a.Comment, Status: a.Status, Amount: a.Amount}, nil)
+}
+
+// Do is Act with a comment only (the demo's Customer menu).
+func (c *Control) Do(id int64, action, comment string) error {
+	return c.Act(id, action, ActOptions{Comment: comment})
 }
 
 // AdvanceClock moves the sandbox clock forward and returns its new time.

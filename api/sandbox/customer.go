@@ -24,6 +24,8 @@ type Customer interface {
 	DispatchWorkOrder() (api.WorkOrder, error)
 	SetInvoiceStatus(id int64, status api.InvoiceStatus, comment string) error
 	MarkProcedure(woID, procID int64, na bool, readOnly bool) error
+	// Do makes any documented notification action happen (Sandbox.Act).
+	Do(id int64, action, comment string) error
 }
 
 var (
@@ -96,8 +98,8 @@ func copyWorkOrder(w *api.WorkOrder) (api.WorkOrder, error) {
 
 // SetInvoiceStatus moves the invoice as the customer: Authorized (an
 // AuthNumber and the amount), Paid (CheckNumber, PaidDate, amount),
-// Disputed (comment = the reason), Submitted (verified, from
-// PendingVerification).
+// Disputed (comment = the reason). An invoice waiting in
+// PendingVerification moves when the work is verified (Act WorkVerified).
 func (s *Sandbox) SetInvoiceStatus(id int64, status api.InvoiceStatus, comment string) error {
 	return s.withOrder(id, func(o *order, now time.Time) error { return s.setInvoiceStatus(o, status, comment, now) })
 }
@@ -132,13 +134,14 @@ func newScript(seed int64) *script {
 // CustomerTick makes the scripted customer do one plausible thing and says
 // what it did: decide a submitted quote (approve mostly), move a submitted
 // invoice to Authorized, an authorized one to Paid (or dispute an invoice
-// over the NTE where the customer does not block those), ask for a quote,
-// change an NTE, or dispatch a new work order.
+// over the NTE where the customer does not block those), verify the work
+// of an invoice waiting for it, ask for a quote, change an NTE, write a
+// message, move the deadlines, or dispatch a new work order.
 func (s *Sandbox) CustomerTick() (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.clock.Now()
-	var quotes, invoices, requestable, ntes []*order
+	var quotes, invoices, requestable, ntes, openOrders []*order
 	for _, e := range s.st.byUpdate {
 		o := s.st.orders[e.id]
 		w := &o.wo
@@ -155,6 +158,9 @@ func (s *Sandbox) CustomerTick() (string, error) {
 		}
 		if open && !w.Nte.NoLimit() && (w.Nte.Quote == nil || w.Nte.Quote.QuoteStatus != api.QuoteSubmitted) {
 			ntes = append(ntes, o)
+		}
+		if open {
+			openOrders = append(openOrders, o)
 		}
 	}
 	type option struct {
@@ -182,7 +188,7 @@ func (s *Sandbox) CustomerTick() (string, error) {
 			case inv.Status == api.InvoiceAuthorized:
 				return "paid the invoice of " + o.wo.WorkOrderNumber, s.setInvoiceStatus(o, api.InvoicePaid, "", now)
 			case inv.Status == api.InvoicePendingVerification:
-				return "verified the invoice of " + o.wo.WorkOrderNumber, s.setInvoiceStatus(o, api.InvoiceSubmitted, "", now)
+				return "verified the work on " + o.wo.WorkOrderNumber, s.actOn(o, api.ActionWorkVerified, ActOptions{}, now)
 			case !nte.IsZero() && inv.TotalAmount.Amount.Cmp(nte.Amount) > 0:
 				reason := fmt.Sprintf("Invoice total %s exceeds the approved NTE of %s.", inv.TotalAmount.Format(), nte.In(o.wo.Currency).Format())
 				return "disputed the invoice of " + o.wo.WorkOrderNumber, s.setInvoiceStatus(o, api.InvoiceDisputed, reason, now)
@@ -203,6 +209,16 @@ func (s *Sandbox) CustomerTick() (string, error) {
 			pct := decimal.NewFromInt(int64(110 + 5*r.IntN(5))).Div(decimal.NewFromInt(100))
 			amt := api.Money{Amount: o.wo.Nte.Amount.Amount.Mul(pct), Currency: o.wo.Currency}.Round()
 			return "raised the NTE of " + o.wo.WorkOrderNumber + " to " + amt.Format(), s.setNte(o, amt.Amount, now)
+		}})
+	}
+	if len(openOrders) > 0 {
+		// Now and then the customer writes, or gives a day more.
+		opts = append(opts, option{1, func() (string, error) {
+			o := pick(openOrders)
+			return "wrote on " + o.wo.WorkOrderNumber, s.actOn(o, api.ActionMessageSent, ActOptions{}, now)
+		}}, option{1, func() (string, error) {
+			o := pick(openOrders)
+			return "moved the deadlines of " + o.wo.WorkOrderNumber, s.actOn(o, api.ActionSlaChanged, ActOptions{}, now)
 		}})
 	}
 	opts = append(opts, option{2, func() (string, error) {

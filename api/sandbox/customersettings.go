@@ -29,7 +29,7 @@ type completionDef struct {
 	repairRequired bool
 	codes          []api.RepairInfo
 	fields         []api.CustomFieldDescriptor
-	verification   bool // invoices wait in PendingVerification after submission
+	verification   bool // invoices wait in PendingVerification until the work is verified
 }
 
 var hotelCodes = []api.RepairInfo{
@@ -52,24 +52,24 @@ var completionDefs = map[int64]completionDef{
 	// Harbor Point Hotels: forbids back-dating, asks for a repair code and two
 	// questions, one of them a choice whose values are case-sensitive.
 	4102: {repairRequired: true, codes: hotelCodes, fields: []api.CustomFieldDescriptor{
-		{Id: 41021, Label: "Guest room out of order", DataType: "String", Values: []string{"Yes", "No"}, IsRequired: true},
-		{Id: 41022, Label: "Engineer who signed off", DataType: "String", DataLength: 40, IsRequired: true},
-		{Id: 41023, Label: "Follow-up visit booked", DataType: "String", Values: []string{"Yes", "No"}},
+		{Id: "41021", Label: "Guest room out of order", DataType: "String", Values: []string{"Yes", "No"}, IsRequired: api.Yes},
+		{Id: "41022", Label: "Engineer who signed off", DataType: "String", DataLength: 40, IsRequired: api.Yes},
+		{Id: "41023", Label: "Follow-up visit booked", DataType: "String", Values: []string{"Yes", "No"}, IsRequired: api.No},
 	}},
 	// Kensington Foods UK: a repair code only.
 	4103: {repairRequired: true, codes: ukCodes},
-	// Lakeside Medical Group: one question, no code; invoices are verified
-	// by the facility manager before they count as submitted.
+	// Lakeside Medical Group: one question, no code; the facility manager
+	// verifies the work before its invoice can be submitted.
 	4106: {fields: []api.CustomFieldDescriptor{
-		{Id: 41061, Label: "Infection control measures followed", DataType: "String", Values: []string{"Yes", "Not applicable"}, IsRequired: true},
+		{Id: "41061", Label: "Infection control measures followed", DataType: "String", Values: []string{"Yes", "Not applicable"}, IsRequired: api.Yes},
 	}, verification: true},
 }
 
 // settings is the customer's answer to GET /api/customerSettings.
 func (p *CustomerPolicy) settings() api.CustomerSettings {
 	return api.CustomerSettings{
-		CustomerId: p.Customer.Id, AllowBackdating: p.AllowBackdating,
-		RepairInfoRequired: p.RepairInfoRequired, RepairCodes: p.RepairCodes, CustomFields: p.CustomFields,
+		CustomerId: p.Customer.Id, AllowBackdating: api.FlagOf(p.AllowBackdating),
+		RepairInfoRequired: api.FlagOf(p.RepairInfoRequired), RepairCodes: p.RepairCodes, CustomFields: p.CustomFields,
 	}
 }
 
@@ -111,12 +111,12 @@ func completionGaps(p *CustomerPolicy, repair *api.RepairInfo, fields []api.Cust
 				Message: fmt.Sprintf("repair code %d in category %d is not one of %s's codes", repair.CodeId, repair.CategoryId, p.Customer.Name)})
 		}
 	}
-	given := map[int64]string{}
+	given := map[api.FieldID]string{}
 	for i, f := range fields {
 		given[f.Id] = f.Value
 		if !slices.ContainsFunc(p.CustomFields, func(d api.CustomFieldDescriptor) bool { return d.Id == f.Id && !d.IsDeleted }) {
 			bad = append(bad, api.ValidationError{Type: "InvalidValue", Property: fmt.Sprintf("CustomFields[%d].Id", i),
-				Message: fmt.Sprintf("%s has no custom field %d", p.Customer.Name, f.Id)})
+				Message: fmt.Sprintf("%s has no custom field %s", p.Customer.Name, f.Id)})
 		}
 	}
 	for _, d := range p.CustomFields {
@@ -126,9 +126,9 @@ func completionGaps(p *CustomerPolicy, repair *api.RepairInfo, fields []api.Cust
 		v, ok := given[d.Id]
 		switch {
 		case !ok || strings.TrimSpace(v) == "":
-			if d.IsRequired {
+			if d.IsRequired.True() {
 				missing = append(missing, api.ValidationError{Type: "Required", Property: "CustomFields",
-					Message: fmt.Sprintf("custom field %d %q is required", d.Id, d.Label)})
+					Message: fmt.Sprintf("custom field %s %q is required", d.Id, d.Label)})
 			}
 		case len(d.Values) > 0 && !slices.Contains(d.Values, v): // case-sensitive, as documented
 			bad = append(bad, api.ValidationError{Type: "InvalidValue", Property: "CustomFields",

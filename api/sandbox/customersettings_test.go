@@ -21,14 +21,14 @@ func TestCustomerSettingsForEveryCustomer(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.Customer.Name, err)
 		}
-		if s.CustomerId != c.Customer.Id || s.AllowBackdating != c.AllowBackdating {
+		if s.CustomerId != c.Customer.Id || s.AllowBackdating != api.FlagOf(c.AllowBackdating) {
 			t.Errorf("%s: settings %+v", c.Customer.Name, s)
 		}
-		repair = repair || s.RepairInfoRequired && len(s.RepairCodes) > 0
+		repair = repair || s.RepairInfoRequired.True() && len(s.RepairCodes) > 0
 		for _, f := range s.CustomFields {
-			fields = fields || f.IsRequired
+			fields = fields || f.IsRequired.True()
 		}
-		strict = strict || !s.AllowBackdating
+		strict = strict || s.AllowBackdating.False()
 	}
 	if !repair || !fields || !strict {
 		t.Fatalf("demo world lacks a customer requiring repair info (%v), custom fields (%v) or forbidding back-dating (%v)", repair, fields, strict)
@@ -166,9 +166,11 @@ func TestUploadNeedsNameAndMimeType(t *testing.T) {
 	}
 }
 
-// TestInvoiceWaitsForVerification: at a customer that verifies, a submitted
-// invoice is PendingVerification, then Submitted once verified, then
-// Authorized; elsewhere it is Submitted at once.
+// TestInvoiceWaitsForVerification: at a customer that verifies the work
+// before an invoice can be submitted (service-facts §15), the invoice of a
+// work order checked out waits in PendingVerification: its lines can be
+// saved, it cannot be submitted (3050); once the work is verified it can,
+// and goes straight to Submitted. Elsewhere it is a draft at check-out.
 func TestInvoiceWaitsForVerification(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -178,17 +180,28 @@ func TestInvoiceWaitsForVerification(t *testing.T) {
 		inv.Status = api.InvoiceDraft
 		o.wo.Nte.Amount = api.Money{Currency: o.wo.Currency} // no limit
 	}
-	id := e.setup("Lakeside Medical Group", api.StatusCheckedOut, ready)
-	inv, err := e.client.SubmitInvoice(e.ctx, &api.SubmitInvoiceRequest{WorkOrderId: id})
-	if err != nil || inv.Status != api.InvoicePendingVerification {
-		t.Fatalf("submitted at a verifying customer: %v %v", inv, err)
+	id := e.setup("Lakeside Medical Group", api.StatusCheckedIn, ready)
+	answer := api.CustomField{Id: "41061", Value: "Yes"}
+	if err := e.client.CheckOut(e.ctx, &api.CheckOutRequest{VisitRequest: api.VisitRequest{WorkOrderId: id}, CustomFields: []api.CustomField{answer}}); err != nil {
+		t.Fatal(err)
 	}
-	wantCode(t, e.sb.SetInvoiceStatus(id, api.InvoiceAuthorized, ""), api.CodeBusinessRule)
-	if err := e.sb.SetInvoiceStatus(id, api.InvoiceSubmitted, ""); err != nil {
-		t.Fatalf("verifying: %v", err)
+	inv, err := e.client.GetInvoice(e.ctx, id)
+	if err != nil || inv.Status != api.InvoicePendingVerification {
+		t.Fatalf("invoice after check-out at a verifying customer: %v %v", inv, err)
+	}
+	if _, err := e.client.SaveInvoice(e.ctx, &api.SaveInvoiceRequest{WorkOrderId: id, Invoice: *inv}); err != nil {
+		t.Fatalf("preparing the lines while the work waits for verification: %v", err)
+	}
+	_, err = e.client.SubmitInvoice(e.ctx, &api.SubmitInvoiceRequest{WorkOrderId: id})
+	wantCode(t, err, api.CodeInvoiceCannotSubmit)
+	if err := e.sb.Act(id, api.ActionWorkVerified, ActOptions{}); err != nil {
+		t.Fatalf("verifying the work: %v", err)
+	}
+	if inv, err := e.client.SubmitInvoice(e.ctx, &api.SubmitInvoiceRequest{WorkOrderId: id}); err != nil || inv.Status != api.InvoiceSubmitted {
+		t.Fatalf("submitted once the work was verified: %v %v", inv, err)
 	}
 	if err := e.sb.SetInvoiceStatus(id, api.InvoiceAuthorized, ""); err != nil {
-		t.Fatalf("authorizing after verification: %v", err)
+		t.Fatalf("authorizing after submission: %v", err)
 	}
 	other := e.setup("Northwind Retail", api.StatusCheckedOut, ready)
 	if inv, err := e.client.SubmitInvoice(e.ctx, &api.SubmitInvoiceRequest{WorkOrderId: other}); err != nil || inv.Status != api.InvoiceSubmitted {

@@ -135,7 +135,7 @@ func (s *Sandbox) serveAPI(w http.ResponseWriter, r *http.Request, p string, rt 
 		v, err := rt.fn(c)
 		status := c.encode(buf, v, err)
 		s.mu.RUnlock()
-		serve.WriteRaw(w, status, buf.Bytes())
+		serve.WriteRaw(w, status, s.speak(p, status, buf.Bytes()))
 	case kindMutate:
 		key := r.Method + " " + p + " " + c.msgID
 		buf := getBuffer()

@@ -79,12 +79,13 @@ func (c *call) editableInvoice(id int64) (*order, *api.Invoice, error) {
 }
 
 // invoiceEditable is the sandbox's own rule (kept apart from the client's
-// api.InvoiceStatus.Editable, since this is the oracle): the draft and a
-// disputed invoice may change and be submitted; every other status is with
-// the customer. Status names follow the simulator suggestion of
+// api.InvoiceStatus.Editable, since this is the oracle): the draft, a
+// disputed invoice and one waiting for the work to be verified (not
+// submitted yet: see awaitVerification) may change; every other status is
+// with the customer. Status names follow the simulator suggestion of
 // service-facts §8.
 func invoiceEditable(s api.InvoiceStatus) bool {
-	return s == "" || s == api.InvoiceDraft || s == api.InvoiceDisputed
+	return s == "" || s == api.InvoiceDraft || s == api.InvoiceDisputed || s == api.InvoicePendingVerification
 }
 
 var lineTypes = []api.LineItemType{api.LineLabor, api.LineMaterial, api.LineTravel, api.LineOther, api.LineTax, api.LinePriceList}
@@ -138,7 +139,7 @@ func applyPriceList(o *order, l *api.LineItem, i int) error {
 		if l.Type == api.LinePriceList {
 			return serve.Invalid(prop+".PriceListItemId", "line %d is a price-list line without a price-list item", i+1)
 		}
-		if l.Type != api.LineTax && !pl.AllowProviderItems {
+		if l.Type != api.LineTax && !pl.AllowProviderItems.True() {
 			return serve.Invalid(prop, "line %d: %s accepts price-list lines only; choose an item from its price list", i+1, o.cust.Customer.Name)
 		}
 	}
@@ -261,6 +262,10 @@ func (c *call) submitInvoice() (any, error) {
 		return nil, business(api.CodeWorkOrderNotCompleted, "Work order %s is %s; the invoice can be submitted once it is checked out.", o.wo.WorkOrderNumber, o.wo.Status)
 	}
 	inv := c.s.st.invoiceOf(o)
+	if inv.Status == api.InvoicePendingVerification {
+		return nil, business(api.CodeInvoiceCannotSubmit, "The invoice of work order %s waits for %s to verify the work; it can be submitted once the work is verified.",
+			o.wo.WorkOrderNumber, o.cust.Customer.Name)
+	}
 	if !invoiceEditable(inv.Status) {
 		return nil, business(api.CodeInvoiceCannotSubmit, "The invoice of work order %s is already %s.", o.wo.WorkOrderNumber, inv.Status)
 	}
@@ -272,12 +277,7 @@ func (c *call) submitInvoice() (any, error) {
 		return nil, business(api.CodeInvoiceInvalid, "The invoice total (%s) exceeds the NTE (%s); %s blocks invoices above the NTE. Submit a quote to raise the NTE first.",
 			inv.TotalAmount.Format(), nte.Format(), o.cust.Customer.Name)
 	}
-	// Draft → PendingVerification (customers that verify first) → Submitted,
-	// as service-facts §8 suggests.
 	inv.Status = api.InvoiceSubmitted
-	if o.cust.RequireVerification {
-		inv.Status = api.InvoicePendingVerification
-	}
 	inv.Comment = ""
 	if prebilledNew {
 		o.wo.Status = api.StatusAccepted
@@ -325,28 +325,37 @@ func invoiceProblems(o *order, inv *api.Invoice) []string {
 }
 
 // setInvoiceStatus is the customer's side of the invoice life cycle
-// (service-facts §8 simulator suggestion): PendingVerification → Submitted
-// (the facility manager verified it) → Authorized → Paid, or Disputed from
-// any of the first three. PendingVerification is reached only by
-// submitting at a customer that verifies.
+// (service-facts §8 simulator suggestion): Submitted → Authorized → Paid,
+// or Disputed from Submitted or Authorized. PendingVerification comes
+// before submission, at customers that verify the work first, and ends
+// when the work is verified (WorkVerified), not by moving the invoice.
 func (s *Sandbox) setInvoiceStatus(o *order, status api.InvoiceStatus, comment string, now time.Time) error {
+	body, err := s.moveInvoice(o, status, comment, now)
+	if err != nil {
+		return err
+	}
+	s.notify.send(o, api.ActionInvoiceStatusChanged, customerSender(o), now, body)
+	return nil
+}
+
+// moveInvoice is setInvoiceStatus without the notification: it returns
+// the notification's body.
+func (s *Sandbox) moveInvoice(o *order, status api.InvoiceStatus, comment string, now time.Time) (*api.InvoiceStatusChangedEvent, error) {
 	inv := s.st.invoiceOf(o)
 	from := inv.Status
 	ok := false
 	switch status {
-	case api.InvoiceSubmitted:
-		ok = from == api.InvoicePendingVerification
 	case api.InvoiceAuthorized:
 		ok = from == api.InvoiceSubmitted
 	case api.InvoicePaid:
 		ok = from == api.InvoiceAuthorized
 	case api.InvoiceDisputed:
-		ok = from == api.InvoiceSubmitted || from == api.InvoicePendingVerification || from == api.InvoiceAuthorized
+		ok = from == api.InvoiceSubmitted || from == api.InvoiceAuthorized
 	}
 	if !ok {
-		return business(api.CodeBusinessRule, "The invoice of work order %s is %s; the customer cannot move it to %s.", o.wo.WorkOrderNumber, from, status)
+		return nil, business(api.CodeBusinessRule, "The invoice of work order %s is %s; the customer cannot move it to %s.", o.wo.WorkOrderNumber, from, status)
 	}
-	ev := api.InvoiceStatusChangedEvent{Status: status}
+	ev := &api.InvoiceStatusChangedEvent{Status: status}
 	total := inv.TotalAmount
 	inv.Status = status
 	switch status {
@@ -370,6 +379,27 @@ func (s *Sandbox) setInvoiceStatus(o *order, status api.InvoiceStatus, comment s
 		ev.Comment = comment
 	}
 	s.st.touch(o, now)
-	s.notify.send(o, api.ActionInvoiceStatusChanged, customerSender(o), now, ev)
-	return nil
+	return ev, nil
+}
+
+// awaitVerification: at a customer that verifies the work before an
+// invoice can be submitted (service-facts §15, /docs/retrieving-invoices),
+// the invoice of a work order just checked out waits in
+// PendingVerification. Lines may be prepared meanwhile (assumption: the
+// docs do not say; the invoice has not been submitted, so it is not with
+// the customer yet), but it cannot be submitted (3050).
+func (s *store) awaitVerification(o *order) {
+	if !o.cust.RequireVerification {
+		return
+	}
+	if inv := s.invoiceOf(o); inv.Status == api.InvoiceDraft || inv.Status == "" {
+		inv.Status = api.InvoicePendingVerification
+	}
+}
+
+// workVerified ends the wait: the invoice can be submitted.
+func (s *Sandbox) workVerified(o *order, now time.Time) {
+	if inv := o.invoice; inv != nil && inv.Status == api.InvoicePendingVerification {
+		inv.Status = api.InvoiceDraft
+	}
 }

@@ -20,7 +20,7 @@ func TestInvoiceSaveComputesTotals(t *testing.T) {
 	e := newEnv(t)
 	id := e.setup("Northwind Retail", api.StatusCheckedIn, func(o *order) { o.invoice = nil })
 	pl, err := e.client.GetPriceList(e.ctx, id)
-	if err != nil || pl.Currency != "USD" || len(pl.Items) == 0 || !pl.AllowProviderItems {
+	if err != nil || pl.Currency != "USD" || len(pl.Items) == 0 || !pl.AllowProviderItems.True() {
 		t.Fatalf("price list: %+v %v", pl, err)
 	}
 	save := func(inv api.Invoice) (*api.Invoice, error) {

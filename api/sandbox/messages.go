@@ -11,14 +11,20 @@ var _ = endpoints(
 	endpoint{"POST", "/api/messages", kindMutate, (*call).postMessage},
 )
 
+// listMessages answers GET /api/messages with the messages of visibility
+// All only, as documented (service-facts §4.3, §15): the others were posted
+// but are not listed, so nobody can check through this list whether one
+// of them arrived.
 func (c *call) listMessages() (any, error) {
 	o, err := c.queryOrder()
 	if err != nil {
 		return nil, err
 	}
-	msgs := o.messages
-	if msgs == nil {
-		msgs = []api.Message{}
+	msgs := []api.Message{}
+	for _, m := range o.messages {
+		if m.MessageVisibility == "" || m.MessageVisibility == api.VisibilityAll {
+			msgs = append(msgs, m)
+		}
 	}
 	return c.envelope("Messages", msgs), nil
 }

@@ -71,31 +71,40 @@ func (s *store) setNote(o *order, text, by string, now time.Time) {
 	s.touch(o, now)
 }
 
-// deskColleague is how a colleague editing the note in CorrigoPro Desktop,
-// not through the API, appears in the note's history and notification.
-var deskColleague = &api.Sender{Name: "Dana Whitfield", Phone: "+1 555 0100", Type: "CorrigoPro"}
-
-// internalNoteChanged is the InternalNoteChanged notification's body
-// (service-facts §9.3).
-type internalNoteChanged struct {
-	InternalNote string `json:"InternalNote"`
-	UpdatedBy    string `json:"UpdatedBy"`
-}
-
 // EditNoteInDesktop changes a work order's internal note as a colleague in
-// CorrigoPro Desktop does (by: their name; "" = a colleague of the demo's),
-// which the API user hears as InternalNoteChanged.
+// CorrigoPro Desktop does (by: their name; "" = the demo's colleague), which
+// the API user hears as InternalNoteChanged. Act's InternalNoteChanged is
+// the same with a plausible note; text here is kept as given ("" clears).
 func (s *Sandbox) EditNoteInDesktop(id int64, text, by string) error {
 	return s.withOrder(id, func(o *order, now time.Time) error {
-		if utf8.RuneCountInString(text) > api.MaxNoteLength {
-			return business(api.CodeBusinessRule, "The note is longer than %d characters.", api.MaxNoteLength)
+		body, sender, err := editNoteAs(s, o, text, by, now)
+		if err != nil {
+			return err
 		}
-		sender := *deskColleague
-		if by = strings.TrimSpace(by); by != "" {
-			sender.Name = by
-		}
-		s.st.setNote(o, text, sender.Name, now)
-		s.notify.send(o, "InternalNoteChanged", &sender, now, internalNoteChanged{InternalNote: text, UpdatedBy: sender.Name})
+		s.notify.send(o, api.ActionInternalNoteChanged, sender, now, body)
 		return nil
 	})
+}
+
+// actNote: a colleague edits the note in Desktop (Act).
+func actNote(s *Sandbox, o *order, a ActOptions, now time.Time) (any, *api.Sender, error) {
+	if a.Comment == "" {
+		a.Comment = "Gate code 4471; park behind the loading dock."
+	}
+	return editNoteAs(s, o, a.Comment, "", now)
+}
+
+// editNoteAs records a colleague's version of o's note, in its history as
+// in the notification (by: their name; "" = deskSender), and returns the
+// InternalNoteChanged body and sender.
+func editNoteAs(s *Sandbox, o *order, text, by string, now time.Time) (any, *api.Sender, error) {
+	if utf8.RuneCountInString(text) > api.MaxNoteLength {
+		return nil, nil, business(api.CodeBusinessRule, "The note is longer than %d characters.", api.MaxNoteLength)
+	}
+	sender := *deskSender
+	if by = strings.TrimSpace(by); by != "" {
+		sender.Name = by
+	}
+	s.st.setNote(o, text, sender.Name, now)
+	return &api.InternalNoteChangedEvent{InternalNote: text, UpdatedBy: sender.Name}, &sender, nil
 }

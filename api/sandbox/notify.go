@@ -87,13 +87,19 @@ func (n *notifier) poke() {
 // world lock, so later changes cannot leak into it. Without a receiver it
 // is dropped: the real service only queues for configured webhooks.
 func (n *notifier) send(o *order, action string, sender *api.Sender, now time.Time, body any) {
+	n.sendAbout(o.wo.WorkOrderId, o.cust.BranchId, action, sender, now, body)
+}
+
+// sendAbout queues a notification about woID (0 with branch 0: a
+// company-level one, such as a change of a customer's questions).
+func (n *notifier) sendAbout(woID, branch int64, action string, sender *api.Sender, now time.Time, body any) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.url == "" {
 		return
 	}
 	h := api.EventHeader{
-		WorkOrderId: o.wo.WorkOrderId, BranchId: o.cust.BranchId, Sender: sender,
+		WorkOrderId: woID, BranchId: branch, Sender: sender,
 		Action: action, ActionDate: now, ApiVersion: "1.1", MessageId: uuid.NewString(),
 	}
 	b, err := api.MarshalEvent(h, body)
@@ -101,7 +107,7 @@ func (n *notifier) send(o *order, action string, sender *api.Sender, now time.Ti
 		n.s.log.Error("encoding a notification failed", "action", action, "err", err)
 		return
 	}
-	n.queue = append(n.queue, outgoing{action: action, woID: o.wo.WorkOrderId, body: b})
+	n.queue = append(n.queue, outgoing{action: action, woID: woID, body: b})
 	n.poke()
 }
 

@@ -59,6 +59,9 @@ type Options struct {
 	// StateFile keeps the world across restarts (demo mode): read by New
 	// when it exists, written shortly after every change and on Close.
 	StateFile string
+	// Dialect answers the reads without a published schema with other
+	// names than the client's guesses (DialectRenamed; see dialect.go).
+	Dialect Dialect
 }
 
 // ConnectionInfo is what an integrator configures a client with.

@@ -29,8 +29,9 @@ type CustomerPolicy struct {
 	RepairInfoRequired bool
 	RepairCodes        []api.RepairInfo
 	CustomFields       []api.CustomFieldDescriptor
-	// RequireVerification: a submitted invoice waits in PendingVerification
-	// until the facility manager verifies it (service-facts §4.6).
+	// RequireVerification: after check-out the invoice waits in
+	// PendingVerification, not yet submittable, until the facility manager
+	// verifies the work (service-facts §4.6, §15).
 	RequireVerification bool
 	PriceList           api.PriceList
 	Desk                string // name on the customer's notifications ("Sender.Name")
@@ -45,7 +46,8 @@ type order struct {
 	files    []*file         // work order attachments; the provider can never remove them
 	invFiles []*file         // invoice attachments
 	done     *completion     // what check-out or workDoneDetails told about the work
-	notes    []api.NoteEntry // the internal note's versions, oldest first
+	notes    []api.NoteEntry // the internal note's versions, oldest first (InternalNoteChanged)
+	ism      string          // Induction & Safety Management status ("" = never set)
 }
 
 // file is an attachment with its content. Demo files share the embedded

@@ -84,15 +84,18 @@ func (c *call) visit(op string, to api.WorkOrderStatus, from ...api.WorkOrderSta
 }
 
 // checkedOut ends the visit: CheckedOut, and the invoice deadline starts.
-func (c *call) checkedOut(o *order) {
+func (c *call) checkedOut(o *order) { c.s.st.checkedOut(o, c.now) }
+
+func (s *store) checkedOut(o *order, now time.Time) {
 	o.wo.Status = api.StatusCheckedOut
+	s.awaitVerification(o)
 	// Assumption: the invoice deadline starts at check-out, 30 days.
-	inv := c.s.st.invoiceOf(o)
+	inv := s.invoiceOf(o)
 	if inv.SubmissionDeadline == nil {
-		d := c.now.AddDate(0, 0, 30)
+		d := now.AddDate(0, 0, 30)
 		inv.SubmissionDeadline = &d
 	}
-	c.s.st.touch(o, c.now)
+	s.touch(o, now)
 }
 
 func (c *call) checkIn() (any, error) {

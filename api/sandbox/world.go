@@ -88,7 +88,7 @@ func Generate(seed int64, n int, now time.Time) *World {
 	st.gen = g
 	for i := range customerDefs {
 		d := &customerDefs[i]
-		pl := api.PriceList{AllowProviderItems: d.free, AllowPriceListItems: true, Currency: d.currency}
+		pl := api.PriceList{AllowProviderItems: api.FlagOf(d.free), AllowPriceListItems: api.Yes, Currency: d.currency}
 		for k, p := range d.prices {
 			pl.Items = append(pl.Items, api.PriceListItem{
 				Id: d.id*100 + int64(k) + 1, Description: p.desc, Type: p.typ, Unit: p.unit,
@@ -451,6 +451,9 @@ func (g *generator) addInvoice(o *order, now time.Time) {
 			inv.PaidDate = &paid
 		default:
 			inv.Status, inv.Comment = api.InvoiceDisputed, "Trip charge billed twice; please correct and resubmit."
+		}
+		if w.Status == api.StatusCheckedOut {
+			g.st.awaitVerification(o)
 		}
 	}
 }

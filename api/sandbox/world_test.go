@@ -120,7 +120,7 @@ func TestWorldInvariants(t *testing.T) {
 		pol["dispute"] = pol["dispute"] || !c.BlockOverNte
 		pol["backdate"] = pol["backdate"] || c.AllowBackdating
 		pol["nobackdate"] = pol["nobackdate"] || !c.AllowBackdating
-		pol["nofree"] = pol["nofree"] || !c.PriceList.AllowProviderItems
+		pol["nofree"] = pol["nofree"] || !c.PriceList.AllowProviderItems.True()
 		for _, it := range c.PriceList.Items {
 			pol["readonly"] = pol["readonly"] || it.IsRateReadOnly
 			if !it.Rate.FitsMinorUnits() {

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/workorderdesk/workdesk/api/sandbox"
+)
+
+// TestDoctorContract: `workdesk doctor --contract` against the sandbox
+// speaking our guesses exits 0; against the renamed dialect it names every
+// renamed field and exits 1; --save writes the answers with every id,
+// name, text and link replaced; and nothing is written to the service.
+func TestDoctorContract(t *testing.T) {
+	for _, tc := range []struct {
+		dialect sandbox.Dialect
+		exit    int
+	}{{sandbox.DialectPlain, 0}, {sandbox.DialectRenamed, 1}} {
+		t.Run("dialect "+string(tc.dialect), func(t *testing.T) {
+			sb, err := sandbox.New(sandbox.Options{Seed: 1, Dialect: tc.dialect})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { sb.Close() })
+			var writes atomic.Int64
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				p := strings.ToLower(r.URL.Path)
+				if r.Method != http.MethodGet && p != "/oauth/token" && p != "/api/workorder/search" {
+					writes.Add(1)
+				}
+				sb.Handler().ServeHTTP(w, r)
+			}))
+			t.Cleanup(srv.Close)
+			info := sb.InfoFor(srv.URL)
+			t.Setenv("WORKDESK_BASE_URL", info.BaseURL)
+			t.Setenv("WORKDESK_TOKEN_URL", info.TokenURL)
+			t.Setenv("WORKDESK_CLIENT_ID", info.ClientID)
+			t.Setenv("WORKDESK_CLIENT_SECRET", info.ClientSecret)
+			t.Setenv("WORKDESK_CERT", "")
+			dir := filepath.Join(t.TempDir(), "saved")
+			var out bytes.Buffer
+			code := runDoctor([]string{"--contract", "--save", dir}, &out)
+			report := out.String()
+			if code != tc.exit {
+				t.Fatalf("exit %d, want %d:\n%s", code, tc.exit, report)
+			}
+			if tc.dialect == sandbox.DialectRenamed {
+				for _, r := range sandbox.RenamedFields() {
+					old, renamedTo, isRename := strings.Cut(r, " → ")
+					if !isRename {
+						old = strings.TrimSuffix(r, " dropped")
+					}
+					if !strings.Contains(report, old) || isRename && !strings.Contains(report, renamedTo) {
+						t.Errorf("the report does not name %s:\n%s", r, report)
+					}
+				}
+			} else if strings.Contains(report, "FAIL") {
+				t.Errorf("the sandbox speaking our guesses failed the check:\n%s", report)
+			}
+			if n := writes.Load(); n != 0 {
+				t.Errorf("the check wrote to the service %d times", n)
+			}
+
+			files, err := os.ReadDir(dir)
+			if err != nil || len(files) < 10 {
+				t.Fatalf("saved %d files, %v", len(files), err)
+			}
+			secrets := []string{info.ClientID, info.ClientSecret, "Harbor Point", "Northwind", "/files/", "27796"}
+			for _, f := range files {
+				b, err := os.ReadFile(filepath.Join(dir, f.Name()))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, s := range secrets {
+					if strings.Contains(string(b), s) {
+						t.Errorf("%s keeps %q", f.Name(), s)
+					}
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,104 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/sandbox"
+	"github.com/workorderdesk/workdesk/storage"
+)
+
+// TestTheCustomersWordAsItReachesTheWindow: a work order the customer puts
+// on hold says so, and why, in its header, and its visit actions close; the
+// Activity tab says it in plain words; an invoice the customer pays shows
+// the payment as the customer's notification gave it.
+func TestTheCustomersWordAsItReachesTheWindow(t *testing.T) {
+	h := newHarness(t)
+	ctx := context.Background()
+	r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted })
+	h.open(r.Id)
+	if err := h.sb.Act(r.Id, api.ActionPutOnHold, sandbox.ActOptions{Comment: "Waiting for the landlord's approval."}); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("the hold in the replica", func() bool {
+		wo, _ := h.store.WorkOrder(ctx, r.Id)
+		return wo.Status == api.StatusOnHold
+	})
+	h.flush()
+	notice := h.desk.detail.notice
+	if !notice.Visible() || !strings.Contains(notice.Text, "put this work order on hold: Waiting for the landlord's approval") {
+		t.Fatalf("the header says %q (shown %v)", notice.Text, notice.Visible())
+	}
+	if h.desk.detail.wo.Can(api.CheckIn) == nil {
+		t.Fatal("check-in is still offered on hold")
+	}
+	if it := h.activityAbout("Put on hold"); !strings.Contains(it.text, "Waiting for the landlord") {
+		t.Fatalf("Activity says %q", it.text)
+	}
+
+	// The customer authorizes and pays a submitted invoice.
+	var paid int64
+	for _, row := range h.rows() {
+		if row.Status != api.StatusCheckedOut {
+			continue
+		}
+		if inv, err := h.eng.Client.GetInvoice(ctx, row.Id); err == nil && inv.Status == api.InvoiceSubmitted {
+			paid = row.Id
+			break
+		}
+	}
+	if paid == 0 {
+		t.Fatal("no submitted invoice in the world")
+	}
+	h.open(paid)
+	for _, st := range []api.InvoiceStatus{api.InvoiceAuthorized, api.InvoicePaid} {
+		if err := h.sb.Act(paid, api.ActionInvoiceStatusChanged, sandbox.ActOptions{Status: st}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.waitFor("the paid invoice in the replica", func() bool {
+		n, _ := h.store.InvoiceNotice(ctx, paid)
+		inv, _ := h.store.Invoice(ctx, paid)
+		return n != nil && n.Status == api.InvoicePaid && inv != nil && inv.Status == api.InvoicePaid
+	})
+	h.flush()
+	h.selectTab("Invoice")
+	details := h.desk.detail.tabs[5].(*invoiceTab).details.Text
+	if !strings.Contains(details, "The customer's notification: Paid ") || !strings.Contains(details, ", check CHK-") {
+		t.Fatalf("the invoice says %q", details)
+	}
+}
+
+// TestInvoiceNoticeInWords: a payment reads the same whether the
+// notification came directly (with its status) or through the office hub
+// (which passes on only the facts no re-read has: no status); a
+// notification that said nothing the invoice does not show says nothing.
+func TestInvoiceNoticeInWords(t *testing.T) {
+	t.Parallel()
+	paid := time.Date(2026, 12, 3, 15, 0, 0, 0, time.Local)
+	amount := api.MustMoney("1240", "USD")
+	for _, tc := range []struct {
+		name string
+		n    api.InvoiceStatusChangedEvent
+		want string
+	}{
+		{"directly", api.InvoiceStatusChangedEvent{Status: api.InvoicePaid, PaidDate: &paid, CheckNumber: "10442", Amount: &amount},
+			"The customer's notification: Paid " + dayText(paid) + ", check 10442, $1,240.00"},
+		{"through the hub", api.InvoiceStatusChangedEvent{PaidDate: &paid, CheckNumber: "10442", Amount: &amount},
+			"The customer's notification: Paid " + dayText(paid) + ", check 10442, $1,240.00"},
+		{"authorized", api.InvoiceStatusChangedEvent{Status: api.InvoiceAuthorized, AuthNumber: "A-77"},
+			"The customer's notification: Authorized, authorization A-77"},
+		{"a reason only", api.InvoiceStatusChangedEvent{Comment: "Missing the receipt"},
+			"The customer's notification: Missing the receipt"},
+		{"nothing", api.InvoiceStatusChangedEvent{}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := invoiceNoticeText(&storage.InvoiceNotice{InvoiceStatusChangedEvent: tc.n}, "USD"); got != tc.want {
+				t.Errorf("%q; want %q", got, tc.want)
+			}
+		})
+	}
+}

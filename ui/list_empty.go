@@ -1,0 +1,110 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/storage"
+)
+
+// An empty list says what hides the rows, as it is: the search, the status
+// filter or Needs attention, or their combination, with a button to clear
+// each. "No work order matches “harbor”" when the filter, not the search,
+// hid the one that does was a wrong word.
+
+type emptyButtons struct {
+	search, status, attention *widget.Button
+}
+
+func (v *listView) newEmptyButtons() emptyButtons {
+	b := emptyButtons{
+		search:    widget.NewButtonWithIcon("Clear the search", theme.ContentClearIcon(), func() { v.search.SetText("") }),
+		status:    widget.NewButtonWithIcon("Show all statuses", theme.ContentClearIcon(), func() { v.statusSel.SetSelectedIndex(0) }),
+		attention: widget.NewButtonWithIcon("Untick Needs attention", theme.ContentClearIcon(), func() { v.attention.SetChecked(false) }),
+	}
+	for _, btn := range []*widget.Button{b.search, b.status, b.attention} {
+		btn.Hide()
+	}
+	return b
+}
+
+func (v *listView) emptyView() fyne.CanvasObject {
+	return container.NewVBox(layout.NewSpacer(), v.empty,
+		container.NewCenter(container.NewHBox(v.unhide.search, v.unhide.status, v.unhide.attention)), layout.NewSpacer())
+}
+
+// filterWords names the filters in a sentence: "is Accepted", "needs
+// attention", "is Accepted and needs attention" ("" with none on).
+func (v *listView) filterWords() string {
+	words := ""
+	if len(v.query.Statuses) == 1 {
+		words = "is " + shortStatus(v.query.Statuses[0])
+	}
+	if v.query.NeedsAttention {
+		if words != "" {
+			words += " and "
+		}
+		words += "needs attention"
+	}
+	return words
+}
+
+func (v *listView) updateEmpty() {
+	search, filters := v.query.Search != "", v.filterWords()
+	showIf(v.total == 0 && search, v.unhide.search)
+	showIf(v.total == 0 && len(v.query.Statuses) > 0, v.unhide.status)
+	showIf(v.total == 0 && v.query.NeedsAttention, v.unhide.attention)
+	switch {
+	case v.total > 0:
+		v.empty.Hide()
+		return
+	case v.all == 0:
+		v.empty.SetText("No work orders yet. They appear after the first sync with the service.")
+	case search && filters != "":
+		// Which of the two hides them: the search finds some that the
+		// filters hide, or finds none whatever the filters.
+		found := v.countSearchAlone()
+		switch {
+		case found == 0:
+			v.empty.SetText(fmt.Sprintf("No work order matches “%s”, whatever its status.\n%s", v.query.Search, searchHint))
+			v.unhide.status.Hide()
+			v.unhide.attention.Hide()
+		case found < 0:
+			v.empty.SetText(fmt.Sprintf("No work order matching “%s” %s.", v.query.Search, filters))
+		default:
+			v.empty.SetText(fmt.Sprintf("“%s” matches %s, but none %s.", v.query.Search, workOrders(found), filters))
+		}
+	case search:
+		v.empty.SetText(fmt.Sprintf("No work order matches “%s”.\n%s", v.query.Search, searchHint))
+	default:
+		v.empty.SetText(fmt.Sprintf("No work order %s.", filters))
+	}
+	v.empty.Show()
+}
+
+// searchHint says how the search finds work orders.
+const searchHint = "Search finds a work order number by any of its digits, and customers, sites and descriptions by how their words start."
+
+// countSearchAlone is how many work orders the search finds with no
+// filter; -1 when that cannot be read.
+func (v *listView) countSearchAlone() int {
+	n, err := v.store.CountList(context.Background(), storage.ListQuery{Search: v.query.Search})
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// workOrders counts work orders in words: "1 work order", "3 work orders".
+func workOrders(n int) string {
+	if n == 1 {
+		return "1 work order"
+	}
+	return fmt.Sprintf("%d work orders", n)
+}

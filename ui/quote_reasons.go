@@ -1,0 +1,86 @@
+package ui
+
+import (
+	"context"
+	"strings"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/storage"
+)
+
+// A quote has one Comment at the service. When the customer rejects it,
+// their remark takes the place of our reason there (as far as the
+// notification shows), so the Quote tab labels each: the customer's
+// reason, from their QuoteChanged notification, and ours, from the quote
+// we sent. Shown unlabelled where ours had been, the customer's words read
+// as our own.
+
+// rejectionReasons words, for a rejected quote, the customer's reason and
+// ours, each labelled; lines that are not known are left out.
+func (d *Desk) rejectionReasons(wo *api.WorkOrder, q *api.Quote) string {
+	ours := d.ourQuoteReason(wo.WorkOrderId)
+	theirs, told := d.customerRejection(wo.WorkOrderId)
+	comment := strings.TrimSpace(q.Comment)
+	var lines []string
+	switch {
+	case told && theirs != "" && theirs != ours:
+		lines = append(lines, "The customer's reason for rejecting it: "+Sentence(theirs))
+	case told:
+		lines = append(lines, "The customer gave no reason for rejecting it.")
+	case ours != "" && comment != "" && comment != ours:
+		lines = append(lines, "The customer's reason for rejecting it: "+Sentence(comment))
+	case ours != "":
+		lines = append(lines, "The customer gave no reason for rejecting it.")
+	case comment != "":
+		lines = append(lines, "Comment on the quote: "+Sentence(comment)) // whose, nothing here says
+	}
+	if ours != "" {
+		lines = append(lines, "Our reason for the quote: "+Sentence(ours))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// ourQuoteReason is the reason given with the newest quote sent from this
+// window ("" when none was, or it cannot be read).
+func (d *Desk) ourQuoteReason(woID int64) string {
+	rows, err := d.store.OutboxRows(context.Background(), woID)
+	if err != nil {
+		return ""
+	}
+	reason := ""
+	var newest *storage.OutboxRow
+	for i := range rows {
+		r := &rows[i]
+		if r.Kind != storage.KindQuote || r.State != storage.OutboxDone {
+			continue
+		}
+		if newest == nil || r.Created.After(newest.Created) || r.Created.Equal(newest.Created) && r.Id > newest.Id {
+			if dr, ok := r.Draft(""); ok {
+				newest, reason = r, strings.TrimSpace(dr.Text)
+			}
+		}
+	}
+	return reason
+}
+
+// customerRejection is the remark of the customer's newest notification
+// rejecting the quote, and whether there is such a notification.
+func (d *Desk) customerRejection(woID int64) (string, bool) {
+	evs, err := d.store.Events(context.Background(), woID)
+	if err != nil {
+		return "", false
+	}
+	for i := len(evs) - 1; i >= 0; i-- {
+		var q *api.Quote
+		switch b := evs[i].Body.(type) {
+		case *api.QuoteChangedEvent:
+			q = &b.Quote
+		case api.QuoteChangedEvent:
+			q = &b.Quote
+		}
+		if q != nil && q.QuoteStatus == api.QuoteRejected {
+			return strings.TrimSpace(q.Comment), true
+		}
+	}
+	return "", false
+}
