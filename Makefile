@@ -6,10 +6,11 @@ BIN     := workdesk
 SHOT    ?= docs/screenshot.png
 
 # Headers a Fyne 2.8 build links against (GLFW with X11 and Wayland), plus
-# Xvfb and friends for the real-window smoke test and screenshots.
+# Xvfb and friends for the real-window smoke test and screenshots, and
+# xdotool, which types on the real-window test's keyboard.
 APT_PKGS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev \
             libxinerama-dev libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev \
-            xvfb xauth imagemagick postgresql
+            xvfb xauth imagemagick xdotool postgresql
 
 # What `make dist` needs on top: the Windows cross compiler, dpkg-shlibdeps
 # (dpkg-dev) for the .deb's dependencies, the archivers, and libegl1 (the

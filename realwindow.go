@@ -33,6 +33,15 @@ package main
 //	move X Y              move the window to X, Y on the screen (X11)
 //	texts [TYPE]          the visible texts in scope (inside a TYPE, if
 //	                      given), separated by " | "
+//	focused               what has the keyboard: its type and, for a
+//	                      button, its text
+//	tabsel                the detail tab shown: its place and its name
+//	dialogs               how many dialogs are open
+//	shortcut MOD+…+KEY    a shortcut (e.g. ctrl+shift+A, ctrl+Return) as
+//	                      Fyne's desktop driver hands it on: to the focused
+//	                      widget that takes shortcuts, else to the window
+//
+// menu takes MENU/ITEM/SUBITEM for an item of a submenu.
 
 import (
 	"bufio"
@@ -40,11 +49,14 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 )
@@ -239,6 +251,42 @@ func command(w fyne.Window, verb, arg string) (string, error) {
 			return "", err
 		}
 		return arg, nil
+	case "focused":
+		f := c.Focused()
+		if f == nil {
+			return "nothing", nil
+		}
+		if b, ok := f.(*widget.Button); ok {
+			return fmt.Sprintf("%T %s", f, b.Text), nil
+		}
+		return fmt.Sprintf("%T", f), nil
+	case "dialogs":
+		return strconv.Itoa(len(c.Overlays().List())), nil
+	case "tabsel":
+		var tabs *container.AppTabs
+		walkVisible(c.Content(), nil, func(o fyne.CanvasObject, _ []fyne.CanvasObject) {
+			if t, ok := o.(*container.AppTabs); ok && tabs == nil {
+				tabs = t
+			}
+		})
+		if tabs == nil || tabs.SelectedIndex() < 0 {
+			return "", fmt.Errorf("no tab shown")
+		}
+		return fmt.Sprintf("%d %s", tabs.SelectedIndex(), tabs.Selected().Text), nil
+	case "shortcut":
+		s, err := parseShortcut(arg)
+		if err != nil {
+			return "", err
+		}
+		before := len(c.Overlays().List())
+		if f, ok := c.Focused().(fyne.Shortcutable); ok {
+			f.TypedShortcut(s)
+		} else if sc, ok := c.(fyne.Shortcutable); ok {
+			sc.TypedShortcut(s)
+		} else {
+			return "", fmt.Errorf("the window takes no shortcuts")
+		}
+		return fmt.Sprintf("pressed %s, dialogs open: %d (were %d)", arg, len(c.Overlays().List()), before), nil
 	case "texts":
 		var out []string
 		walkVisible(scope, nil, func(o fyne.CanvasObject, parents []fyne.CanvasObject) {
@@ -348,7 +396,7 @@ func typeBy(c fyne.Canvas, scope fyne.CanvasObject, re *regexp.Regexp, text stri
 func tickRow(scope fyne.CanvasObject, re *regexp.Regexp) (string, error) {
 	drv := fyne.CurrentApp().Driver()
 	var at *canvas.Text
-	var boxes []*widget.Check
+	var boxes []tickable
 	walkVisible(scope, nil, func(o fyne.CanvasObject, parents []fyne.CanvasObject) {
 		if !inside(parents, "*ui.woTable") {
 			return
@@ -358,7 +406,7 @@ func tickRow(scope fyne.CanvasObject, re *regexp.Regexp) (string, error) {
 			if at == nil && re.MatchString(x.Text) {
 				at = x
 			}
-		case *widget.Check:
+		case tickable:
 			boxes = append(boxes, x)
 		}
 	})
@@ -370,15 +418,42 @@ func tickRow(scope fyne.CanvasObject, re *regexp.Regexp) (string, error) {
 		top := drv.AbsolutePositionForObject(b).Y
 		if y >= top && y < top+b.Size().Height {
 			b.Tapped(&fyne.PointEvent{Position: fyne.NewPos(b.Size().Width/2, b.Size().Height/2)})
-			return fmt.Sprintf("ticked %q: %v", at.Text, b.Checked), nil
+			return fmt.Sprintf("ticked %q: %v", at.Text, b.Ticked()), nil
 		}
 	}
 	return "", fmt.Errorf("no check box on the row of %q", at.Text)
 }
 
+// tickable is the list's tick box (ui.tickBox).
+type tickable interface {
+	fyne.CanvasObject
+	fyne.Tappable
+	Ticked() bool
+}
+
 // inside tells whether one of parents has the type named typ (as %T prints it).
 func inside(parents []fyne.CanvasObject, typ string) bool {
 	return slices.ContainsFunc(parents, func(p fyne.CanvasObject) bool { return fmt.Sprintf("%T", p) == typ })
+}
+
+// parseShortcut reads "ctrl+shift+A" (modifiers in any case, the key as
+// fyne.KeyName names it).
+func parseShortcut(s string) (*desktop.CustomShortcut, error) {
+	parts := strings.Split(s, "+")
+	sc := &desktop.CustomShortcut{KeyName: fyne.KeyName(parts[len(parts)-1])}
+	for _, m := range parts[:len(parts)-1] {
+		switch strings.ToLower(m) {
+		case "ctrl":
+			sc.Modifier |= fyne.KeyModifierShortcutDefault
+		case "shift":
+			sc.Modifier |= fyne.KeyModifierShift
+		case "alt":
+			sc.Modifier |= fyne.KeyModifierAlt
+		default:
+			return nil, fmt.Errorf("unknown modifier %q", m)
+		}
+	}
+	return sc, nil
 }
 
 func runMenu(w fyne.Window, path string) (string, error) {
@@ -391,6 +466,16 @@ func runMenu(w fyne.Window, path string) (string, error) {
 			continue
 		}
 		for _, it := range m.Items {
+			// An item of a submenu: "Appearance/Dark" (an item's own
+			// name may hold a "/": "Mark a procedure N/A…").
+			if parent, sub, ok := strings.Cut(item, "/"); ok && it.Label == parent && it.ChildMenu != nil {
+				for _, ch := range it.ChildMenu.Items {
+					if ch.Label == sub && ch.Action != nil {
+						ch.Action()
+						return fmt.Sprintf("ran %s", path), nil
+					}
+				}
+			}
 			if it.Label == item && it.Action != nil {
 				before := len(w.Canvas().Overlays().List())
 				it.Action()

@@ -14,6 +14,10 @@ const (
 	AcknowledgeBy
 	OnSiteBy
 	DueBy
+	// InvoiceBy is the invoice's SubmissionDeadline (service-facts §8): not
+	// an SLA date, but what a finished work order is measured against until
+	// its invoice is submitted.
+	InvoiceBy
 )
 
 // Label names the deadline as the window and the list show it.
@@ -25,11 +29,14 @@ func (d Deadline) Label() string {
 		return "On site by"
 	case DueBy:
 		return "Due"
+	case InvoiceBy:
+		return "Invoice by"
 	}
 	return ""
 }
 
-// Of is the work order's date for d (nil when the customer set none).
+// Of is the work order's date for d (nil when the customer set none, and
+// for InvoiceBy, which the invoice holds).
 func (d Deadline) Of(s *Sla) *time.Time {
 	if s == nil {
 		return nil
@@ -45,11 +52,12 @@ func (d Deadline) Of(s *Sla) *time.Time {
 	return nil
 }
 
-// deadlinesAhead lists, per status, the SLA dates the work has yet to meet,
+// deadlinesAhead lists, per status, the dates the work has yet to meet,
 // soonest stage first. A status missing here (closed, or one the service
-// does not document) has none. The replica's work_orders.next_deadline
-// column computes the first of each list in SQL so that it can be indexed;
-// a storage test holds it to this table.
+// does not document) has none. The replica's work_orders.deadline column
+// computes the first of each list in SQL so that it can be indexed; a
+// storage test holds it to this table. InvoiceBy counts only while the
+// invoice can still be submitted (Invoice.Status.Editable).
 var deadlinesAhead = map[WorkOrderStatus][]Deadline{
 	StatusNew:                    {AcknowledgeBy, OnSiteBy, DueBy},
 	StatusAccepted:               {OnSiteBy, DueBy},
@@ -57,6 +65,8 @@ var deadlinesAhead = map[WorkOrderStatus][]Deadline{
 	StatusCheckedIn:              {DueBy},
 	StatusOnHold:                 {DueBy},
 	StatusNeedsCompletionDetails: {DueBy},
+	StatusCheckedOut:             {InvoiceBy},
+	StatusVerified:               {InvoiceBy},
 }
 
 // Ahead reports whether d is still to be met in status s: its time left

@@ -452,6 +452,18 @@ const (
 
 var AllVisibilities = []MessageVisibility{VisibilityAll, VisibilityCruOnly, VisibilityCruLeads, VisibilityCruSubs, VisibilityNone}
 
+// CustomerSees reports whether the customer reads a message of visibility
+// v: All and CruLeads reach them; the others stay on our side. A value the
+// service does not document (or none, a customer's own message) is taken
+// as seen: a note never looks private when it may not be.
+func (v MessageVisibility) CustomerSees() bool {
+	switch v {
+	case VisibilityCruOnly, VisibilityCruSubs, VisibilityNone:
+		return false
+	}
+	return true
+}
+
 type Sender struct {
 	Name  string `json:"Name,omitempty"`
 	Phone string `json:"Phone,omitempty"`

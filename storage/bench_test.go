@@ -325,13 +325,26 @@ func ftsOnly(s *Store, f func()) {
 // orders, from FTS5 and number LIKE (the way before) and from the
 // in-memory index, one right after the other (which first alternates), no
 // answer kept from an earlier keystroke; sorted by next deadline and by
-// customer.
+// customer, and under a status filter and "needs attention".
 func BenchmarkSearchAsYouType(b *testing.B) {
 	s := bigReplica(b, 100_000)
 	ctx := context.Background()
 	<-s.WarmSearch()
-	for _, sort := range []Column{SortNextDeadline, SortCustomer} {
-		b.Run(map[Column]string{SortNextDeadline: "deadline", SortCustomer: "customer"}[sort], func(b *testing.B) {
+	for _, c := range []struct {
+		name      string
+		sort      Column
+		statuses  []api.WorkOrderStatus
+		attention bool
+	}{
+		{"deadline", SortNextDeadline, nil, false},
+		{"customer", SortCustomer, nil, false},
+		// Under a filter: the index narrows what it finds by status or by
+		// the attention rule (search_filter.go); FTS5 by a query of the ids.
+		{"status-filter", SortNextDeadline, []api.WorkOrderStatus{api.StatusAccepted, api.StatusCheckedIn}, false},
+		{"needs-attention", SortNextDeadline, nil, true},
+	} {
+		sort := c.sort
+		b.Run(c.name, func(b *testing.B) {
 			s.ensureSortIndex(ctx, sort)
 			s.search.mu.Lock()
 			s.search.idx.order(sort) // made when the list was sorted so (warmSearchOrder)
@@ -350,7 +363,7 @@ func BenchmarkSearchAsYouType(b *testing.B) {
 			cpu := cpuTime()
 			for b.Loop() {
 				for i, p := range typedPrefixes() {
-					q := ListQuery{Search: p, Limit: listPage, Sort: sort}
+					q := ListQuery{Search: p, Limit: listPage, Sort: sort, Statuses: c.statuses, NeedsAttention: c.attention}
 					var f, m float64
 					if i%2 == 0 {
 						ftsOnly(s, func() { f = timed(q) })

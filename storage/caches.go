@@ -31,6 +31,28 @@ currency=excluded.currency, fetched_at=excluded.fetched_at, json=excluded.json`,
 	if err != nil {
 		return fmt.Errorf("storage: writing the invoice of work order %d: %w", woID, err)
 	}
+	return putInvoiceDeadline(ctx, tx, woID, inv)
+}
+
+// putInvoiceDeadline keeps the list's copy of the date the invoice must be
+// submitted by, while it still can be (migration 0010), and tells the
+// in-memory search index, which sorts by it, when it changed.
+func putInvoiceDeadline(ctx context.Context, tx execer, woID int64, inv *api.Invoice) error {
+	var deadline any
+	if inv.Status.Editable() {
+		deadline = msPtr(inv.SubmissionDeadline)
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE work_orders SET invoice_deadline = ? WHERE id = ? AND invoice_deadline IS NOT ?`,
+		deadline, woID, deadline)
+	if err != nil {
+		return fmt.Errorf("storage: writing the invoice deadline of work order %d: %w", woID, err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO search_changes(id) VALUES (?)`, woID); err != nil {
+		return fmt.Errorf("storage: writing the invoice deadline of work order %d: %w", woID, err)
+	}
 	return nil
 }
 

@@ -8,15 +8,15 @@ import (
 
 // ListedAmong returns those of ids that List shows for q's search and
 // filters (its sort and page aside), ascending: of the work orders a person
-// ticked, those the list still shows them. A search that is the list's only
-// condition is judged by the set the list's count and pages come from
-// (findSearch), so the two never disagree.
+// ticked, those the list still shows them. A search, filtered or not, is
+// judged by the set the list's count and pages come from (findSearch), so
+// the two never disagree.
 func (s *Store) ListedAmong(ctx context.Context, q ListQuery, ids []int64) ([]int64, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	if m, digits, ok := searchOnly(q); ok {
-		set, err := s.findSearch(ctx, q.Search, m, digits)
+	if m, digits, ok := searchQuery(q); ok {
+		set, err := s.findSearch(ctx, q, m, digits)
 		if err != nil {
 			return nil, fmt.Errorf("storage: reading which ticked work orders are listed: %w", err)
 		}
@@ -49,6 +49,9 @@ func (s *Store) foundAmong(ctx context.Context, set *searchSet, ids []int64) ([]
 		// The index was dropped since (too far behind): FTS5 answers.
 		found, err := s.findWithFTS(ctx, s.r, set.match, set.numbers)
 		if err != nil {
+			return nil, err
+		}
+		if found, err = s.filterIDs(ctx, s.r, set.q, found); err != nil {
 			return nil, err
 		}
 		set = &searchSet{ids: found}

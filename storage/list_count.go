@@ -24,17 +24,37 @@ func listFilter(q ListQuery) (match string, where []string, args []any) {
 	if len(numbers) > 0 {
 		match = "" // not a pure full-text query: no FTS-only count or index plan
 	}
+	var filters []string
 	if len(q.Statuses) > 0 {
 		ph := strings.Repeat("?,", len(q.Statuses))
-		where = append(where, "w.status IN ("+ph[:len(ph)-1]+")")
+		filters = append(filters, "w.status IN ("+ph[:len(ph)-1]+")")
 		for _, st := range q.Statuses {
 			args = append(args, string(st))
 		}
 	}
 	if q.NeedsAttention {
-		where = append(where, "w.id IN ("+attentionIdsSQL+")")
+		filters = append(filters, "w.id IN ("+attentionIdsSQL+")")
+	}
+	if len(filters) > 0 {
+		cond := strings.Join(filters, " AND ")
+		if len(q.Keep) > 0 {
+			cond = "(" + cond + " OR w.id IN (SELECT value FROM json_each(?)))"
+			args = append(args, idsJSON(q.Keep))
+		}
+		where = append(where, cond)
 	}
 	return match, where, args
+}
+
+// filterIDs returns those of ids (ascending) that q's statuses and
+// attention filters keep, ascending: FTS5's answer to a filtered search.
+func (s *Store) filterIDs(ctx context.Context, conn queryRower, q ListQuery, ids []int64) ([]int64, error) {
+	if !q.filtered() || len(ids) == 0 {
+		return ids, nil
+	}
+	q.Search = ""
+	query, args := s.filteredQuery(q, "group_concat(w.id)", "w.id IN (SELECT value FROM json_each(?))", idsJSON(ids))
+	return readIDList(ctx, conn, query, args...)
 }
 
 // filteredQuery is SELECT what of the work orders q's filters keep (its
@@ -59,9 +79,9 @@ func (s *Store) filteredQuery(q ListQuery, what, cond string, condArgs ...any) (
 // CountList is how many rows List would return for q without Limit: the
 // table asks for its length first and then only for the pages it shows.
 func (s *Store) CountList(ctx context.Context, q ListQuery) (int, error) {
-	if m, digits, ok := searchOnly(q); ok {
+	if m, digits, ok := searchQuery(q); ok {
 		// The set List's pages are then read from (see findSearch).
-		set, err := s.findSearch(ctx, q.Search, m, digits)
+		set, err := s.findSearch(ctx, q, m, digits)
 		if err != nil {
 			return 0, fmt.Errorf("storage: counting the work order list: %w", err)
 		}
@@ -79,7 +99,7 @@ func (s *Store) CountList(ctx context.Context, q ListQuery) (int, error) {
 // list has, as CountList and List would, from one search: what the window
 // reads per keystroke.
 func (s *Store) ListAndCount(ctx context.Context, q ListQuery) ([]Row, int, error) {
-	if m, digits, ok := searchOnly(q); ok && q.Limit > 0 {
+	if m, digits, ok := searchQuery(q); ok && q.Limit > 0 {
 		if err := s.prepareSort(ctx, q.Sort); err != nil {
 			return nil, 0, err
 		}

@@ -139,6 +139,7 @@ func (s *Store) findInMemory(ctx context.Context, conn rowsQueryer, set *searchS
 		s.buildSearchIndexLocked()
 	}
 	if set.hits, ok = x.find(set.search); ok {
+		set.hits = x.filter(set.hits, set.q, set.lists, set.now)
 		set.mem, set.seq, set.n = x, x.seq, set.hits.n
 	}
 	return ok, nil
@@ -170,6 +171,7 @@ func (s *Store) currentHits(set *searchSet) (x *searchIndex, hits searchHits, ok
 		if hits, ok = x.find(set.search); !ok {
 			return nil, hits, false
 		}
+		hits = x.filter(hits, set.q, set.lists, set.now)
 	}
 	return x, hits, true
 }

@@ -30,7 +30,7 @@ type indexRow struct {
 // indexRowColumns are read into an indexRow by scanIndexRow (from
 // work_orders w).
 const indexRowColumns = `w.id, w.number, w.customer_name, w.site, w.address, w.description,
- ` + `w.next_deadline, w.scheduled_start, CAST(w.nte_amount AS REAL), w.status, w.currency, w.quote_status`
+ ` + `w.deadline, w.scheduled_start, CAST(w.nte_amount AS REAL), w.status, w.currency, w.quote_status`
 
 func scanIndexRow(rows *sql.Rows, r *indexRow) error {
 	return rows.Scan(&r.id, &r.text[0], &r.text[1], &r.text[2], &r.text[3], &r.text[4],

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Search as you type reads, per keystroke, the length of the list and its
@@ -30,6 +31,12 @@ type searchSet struct {
 	search  string
 	match   string
 	numbers []string
+	// The list's filters the set was narrowed by (ListQuery.filtered), as
+	// filterKey writes them, and what the attention rule was judged with.
+	filter string
+	q      ListQuery
+	lists  attentionLists
+	now    time.Time
 
 	n    int
 	ids  []int64      // FTS5's answer
@@ -42,20 +49,40 @@ type searchSet struct {
 // pages of the current one, and a step back (a Backspace).
 const searchSetCache = 4
 
-// searchOnly reports whether the search is the list's only condition, and
-// returns it as splitSearch does.
-func searchOnly(q ListQuery) (match string, numbers []string, ok bool) {
-	if len(q.Statuses) > 0 || q.NeedsAttention {
-		return "", nil, false
-	}
+// searchQuery reports whether the list searches, and returns the search as
+// splitSearch does. Its statuses and attention filters, if any, narrow
+// the set the search finds (findSearch), as fast as the search alone.
+func searchQuery(q ListQuery) (match string, numbers []string, ok bool) {
 	match, numbers = splitSearch(q.Search)
 	return match, numbers, match != "" || len(numbers) > 0
 }
 
-// findSearch returns what the search finds: those work orders the
-// full-text match finds that, for each number term, match it or hold it in
-// their number (listFilter's condition). The set is shared: read only.
-func (s *Store) findSearch(ctx context.Context, search, match string, numbers []string) (*searchSet, error) {
+// filterKey tells the sets of one search under different filters apart:
+// the statuses, the attention filter (judged to the minute) and the work
+// order kept in view.
+func filterKey(q ListQuery, now time.Time) string {
+	if !q.filtered() {
+		return ""
+	}
+	var b strings.Builder
+	for _, st := range q.Statuses {
+		b.WriteString(string(st) + ",")
+	}
+	if q.NeedsAttention {
+		b.WriteString("attention@" + strconv.FormatInt(now.Unix()/60, 10))
+	}
+	b.WriteString("|keep:" + idsJSON(q.Keep))
+	return b.String()
+}
+
+// findSearch returns what the search of q finds, under q's filters: those
+// work orders the full-text match finds that, for each number term, match
+// it or hold it in their number (listFilter's condition), and that its
+// statuses and attention filters keep. The set is shared: read only.
+func (s *Store) findSearch(ctx context.Context, q ListQuery, match string, numbers []string) (*searchSet, error) {
+	search := q.Search
+	now := s.ruleNow()
+	filter := filterKey(q, now)
 	conn, err := s.r.Conn(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("storage: searching: %w", err)
@@ -71,20 +98,28 @@ func (s *Store) findSearch(ctx context.Context, search, match string, numbers []
 	}
 	s.searchMu.Lock()
 	for _, e := range s.searchSets {
-		if e.conn == dc && e.version == version && e.match == match && slices.Equal(e.numbers, numbers) {
+		if e.conn == dc && e.version == version && e.match == match && slices.Equal(e.numbers, numbers) && e.filter == filter {
 			s.searchMu.Unlock()
 			return e, nil
 		}
 	}
 	s.searchMu.Unlock()
 
-	set := &searchSet{conn: dc, version: version, search: search, match: match, numbers: numbers}
+	set := &searchSet{conn: dc, version: version, search: search, match: match, numbers: numbers, filter: filter, q: q, now: now}
+	if q.NeedsAttention {
+		if set.lists, err = readAttentionLists(ctx, conn); err != nil {
+			return nil, fmt.Errorf("storage: searching: %w", err)
+		}
+	}
 	ok, err := s.findInMemory(ctx, conn, set)
 	if err != nil {
 		return nil, fmt.Errorf("storage: searching: %w", err)
 	}
 	if !ok {
 		if set.ids, err = s.findWithFTS(ctx, conn, match, numbers); err != nil {
+			return nil, err
+		}
+		if set.ids, err = s.filterIDs(ctx, conn, q, set.ids); err != nil {
 			return nil, err
 		}
 		set.n = len(set.ids)
@@ -108,6 +143,9 @@ func (s *Store) searchPageIDs(ctx context.Context, q ListQuery, set *searchSet) 
 		// The index was dropped since (too far behind): FTS5 answers.
 		ids, err := s.findWithFTS(ctx, s.r, set.match, set.numbers)
 		if err != nil {
+			return nil, err
+		}
+		if ids, err = s.filterIDs(ctx, s.r, set.q, ids); err != nil {
 			return nil, err
 		}
 		set = &searchSet{ids: ids, n: len(ids)}

@@ -151,9 +151,7 @@ func TestUpgradeLeavesOnDemandIndexesToFirstUse(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if _, err := s.w.ExecContext(ctx, `UPDATE schema_version SET version = 6`); err != nil {
-			t.Fatal(err)
-		}
+		rewindSchema(t, s, 6)
 		s.Close()
 
 		s2, _ := openAt(t, path)

@@ -376,12 +376,12 @@ func TestMigrationDropsTheUTCTimeFromQueuedVisits(t *testing.T) {
 	}
 	for _, q := range []string{
 		`UPDATE outbox SET summary = 'Check in at ` + at.UTC().Format("2006-01-02 15:04") + ` UTC'`,
-		`UPDATE schema_version SET version = 5`,
 	} {
 		if _, err := s.w.ExecContext(ctx, q); err != nil {
 			t.Fatal(err)
 		}
 	}
+	rewindSchema(t, s, 5)
 	s.Close()
 
 	s2, _ := openAt(t, path)
@@ -408,12 +408,19 @@ func TestNextDeadlineColumnFollowsTheRule(t *testing.T) {
 			ack: time.Hour, on: 2 * time.Hour, due: 3 * time.Hour})
 	}
 	put(t, s, specs...)
+	// Every one has an invoice still to submit, by a date of its own.
+	invoiceBy := testNow.Add(4 * time.Hour)
+	for _, sp := range specs {
+		if err := putInvoice(ctx, s.w, sp.id, &api.Invoice{WorkOrderId: sp.id, Status: api.InvoiceDraft, SubmissionDeadline: &invoiceBy}, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
 	rows, err := s.List(ctx, ListQuery{Sort: SortNumber})
 	if err != nil {
 		t.Fatal(err)
 	}
 	at := map[api.Deadline]time.Time{api.AcknowledgeBy: testNow.Add(time.Hour), api.OnSiteBy: testNow.Add(2 * time.Hour),
-		api.DueBy: testNow.Add(3 * time.Hour)}
+		api.DueBy: testNow.Add(3 * time.Hour), api.InvoiceBy: invoiceBy}
 	for _, r := range rows {
 		want := r.Status.NextDeadline()
 		if r.NextDeadlineLabel != want.Label() || !r.NextDeadline.Equal(at[want]) {

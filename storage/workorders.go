@@ -236,7 +236,7 @@ const (
 // schema, or made on demand: onDemandIndex) so that a sorted, limited list
 // does not sort the whole table.
 var sortExpr = map[Column]string{
-	SortNextDeadline:   "w.next_deadline",
+	SortNextDeadline:   "w.deadline", // migration 0010: the SLA date ahead, or the invoice's
 	SortNumber:         "w.number",
 	SortCustomer:       "w.customer_name COLLATE NOCASE",
 	SortSite:           "w.site COLLATE NOCASE",
@@ -273,11 +273,18 @@ type ListQuery struct {
 	Search         string                // what the person typed; matched as word prefixes
 	Statuses       []api.WorkOrderStatus // empty = every status
 	NeedsAttention bool                  // only rows that need attention
-	Sort           Column
-	Desc           bool
-	Limit          int // 0 = no limit
-	Offset         int // rows to skip (with Limit: one page of the list)
+	// Keep are work orders listed whatever the statuses and attention
+	// filters say (the search still applies): those the person just acted
+	// on stay in view, with their new status, until they move on.
+	Keep   []int64
+	Sort   Column
+	Desc   bool
+	Limit  int // 0 = no limit
+	Offset int // rows to skip (with Limit: one page of the list)
 }
+
+// filtered reports whether q has a filter besides its search.
+func (q ListQuery) filtered() bool { return len(q.Statuses) > 0 || q.NeedsAttention }
 
 // Row is one line of the work order list: only what the list shows.
 type Row struct {
@@ -290,37 +297,13 @@ type Row struct {
 	QuoteStatus       api.QuoteStatus
 	ScheduledStart    time.Time // zero when not scheduled
 	NextDeadline      time.Time // zero when nothing is due in this status
-	NextDeadlineLabel string    // "Acknowledge by", "On site by", "Due" or ""
-	Attention         bool
+	NextDeadlineLabel string    // "Acknowledge by", "On site by", "Due", "Invoice by" or ""
+	Attention         bool      // Why is not NoAttention
+	Why               api.Attention
 }
 
 // AttentionWindow is how close a deadline must be for a work order to need attention.
-const AttentionWindow = 24 * time.Hour
-
-// attentionExpr is true for a work order that needs attention: the customer
-// requested a quote, a deadline is within AttentionWindow (or passed), one of
-// its outbox rows failed, or its invoice exceeds a non-zero NTE while the
-// customer can still refuse it. The IN subqueries are not correlated, so
-// SQLite evaluates each once per statement, not once per row. ?1 = now+window.
-const attentionExpr = `COALESCE((w.quote_status = 'Requested' AND w.status NOT IN ('Rejected','Recalled'))
- OR w.next_deadline < ?1
- OR w.id IN (SELECT t.work_order_id FROM outbox o JOIN outbox_targets t ON t.outbox_id = o.id WHERE o.state = 'failed')
- OR w.id IN (` + invoiceOverNteSQL + `), 0)`
-
-// invoiceOverNteSQL lists work orders whose invoice total exceeds their
-// non-zero NTE. Authorized and paid invoices are settled and need nothing.
-// Amounts in different currencies are never compared.
-const invoiceOverNteSQL = `SELECT i.work_order_id FROM invoices i JOIN work_orders n ON n.id = i.work_order_id
- WHERE i.status NOT IN ('Authorized','Paid') AND CAST(n.nte_amount AS REAL) > 0
-   AND (i.currency = '' OR i.currency = n.currency)
-   AND CAST(i.total AS REAL) > CAST(n.nte_amount AS REAL)`
-
-// attentionIdsSQL is the same set as attentionExpr, built from indexed
-// lookups so that counting it does not scan the table. ?1 = now+window.
-const attentionIdsSQL = `SELECT id FROM work_orders WHERE quote_status = 'Requested' AND status NOT IN ('Rejected','Recalled')
- UNION SELECT id FROM work_orders WHERE next_deadline < ?1
- UNION SELECT t.work_order_id FROM outbox o JOIN outbox_targets t ON t.outbox_id = o.id WHERE o.state = 'failed'
- UNION ` + invoiceOverNteSQL
+const AttentionWindow = api.AttentionWindow
 
 // List returns the list rows matching q, sorted as asked (ties by id). It
 // reads only the row columns, never the JSON, so a 50,000-row list opens fast.
@@ -331,7 +314,7 @@ func (s *Store) List(ctx context.Context, q ListQuery) ([]Row, error) {
 	if err := s.prepareSort(ctx, q.Sort); err != nil {
 		return nil, err
 	}
-	if m, digits, ok := searchOnly(q); ok && q.Limit > 0 {
+	if m, digits, ok := searchQuery(q); ok && q.Limit > 0 {
 		// A page of a search: from the set it finds (see findSearch).
 		rows, _, err := s.searchRows(ctx, q, m, digits)
 		return rows, err
@@ -352,9 +335,12 @@ func (s *Store) List(ctx context.Context, q ListQuery) ([]Row, error) {
 	}
 	listSQL := func(indexed string) string {
 		var b strings.Builder
-		b.WriteString(listColumns + ` FROM work_orders w` + indexed)
-		if len(where) > 0 {
-			b.WriteString(" WHERE " + strings.Join(where, " AND "))
+		// ?1 (now + AttentionWindow, which the attention filter uses)
+		// comes first in the text so the bare ?s that follow number from
+		// 2; "?1 IS NOT NULL" is constant and costs nothing.
+		b.WriteString(listColumns + ` FROM work_orders w` + indexed + " WHERE ?1 IS NOT NULL")
+		for _, w := range where {
+			b.WriteString(" AND " + w)
 		}
 		b.WriteString(listOrder(q))
 		if q.Limit > 0 {
@@ -370,13 +356,13 @@ func (s *Store) List(ctx context.Context, q ListQuery) ([]Row, error) {
 	if err != nil {
 		return nil, fmt.Errorf("storage: listing work orders: %w", err)
 	}
-	return scanListRows(rows, max(q.Limit, 64))
+	return scanListRows(rows, max(q.Limit, 64), s.ruleNow())
 }
 
-// searchRows returns the page q (Limit > 0) of a search that is the list's
-// only condition, and how many work orders it finds.
+// searchRows returns the page q (Limit > 0) of a search, under the list's
+// filters if it has any, and how many work orders it finds.
 func (s *Store) searchRows(ctx context.Context, q ListQuery, match string, numbers []string) ([]Row, int, error) {
-	set, err := s.findSearch(ctx, q.Search, match, numbers)
+	set, err := s.findSearch(ctx, q, match, numbers)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -384,21 +370,20 @@ func (s *Store) searchRows(ctx context.Context, q ListQuery, match string, numbe
 	if err != nil {
 		return nil, 0, err
 	}
-	rows, err := s.rowsByID(ctx, page, s.now().Add(AttentionWindow).UnixMilli())
+	rows, err := s.rowsByID(ctx, page)
 	return rows, set.n, err
 }
 
-// rowsByID reads the list rows of ids, in that order. soon is ?1 of
-// attentionExpr.
-func (s *Store) rowsByID(ctx context.Context, ids []int64, soon int64) ([]Row, error) {
+// rowsByID reads the list rows of ids, in that order.
+func (s *Store) rowsByID(ctx context.Context, ids []int64) ([]Row, error) {
 	if len(ids) == 0 {
 		return []Row{}, nil
 	}
-	rows, err := s.r.QueryContext(ctx, listColumns+` FROM work_orders w WHERE w.id IN (SELECT value FROM json_each(?2))`, soon, idsJSON(ids))
+	rows, err := s.r.QueryContext(ctx, listColumns+` FROM work_orders w WHERE w.id IN (SELECT value FROM json_each(?))`, idsJSON(ids))
 	if err != nil {
 		return nil, fmt.Errorf("storage: listing work orders: %w", err)
 	}
-	got, err := scanListRows(rows, len(ids))
+	got, err := scanListRows(rows, len(ids), s.ruleNow())
 	if err != nil {
 		return nil, err
 	}
@@ -422,10 +407,13 @@ func (s *Store) rowsByID(ctx context.Context, ids []int64, soon int64) ([]Row, e
 	return out, nil
 }
 
-// listColumns are what List reads of each row, in scanListRows' order; the
-// attention expression uses ?1.
+// listColumns are what List reads of each row, in scanListRows' order: the
+// row, and the facts of the attention rule the row does not hold. The IN
+// subqueries are not correlated, so SQLite evaluates each once per
+// statement, not once per row.
 const listColumns = `SELECT w.id, w.number, w.customer_name, w.site, w.status, w.nte_amount, w.currency,
- w.quote_status, w.scheduled_start, w.next_deadline, ` + attentionExpr
+ w.quote_status, w.scheduled_start, w.deadline,
+ w.id IN (` + refusedSQL + `), w.id IN (` + invoiceOverNteSQL + `)`
 
 // listOrder is the ORDER BY of q, with a leading space: q.Sort's key, ties
 // by id. Rows with no date sort after those with one, whichever the
@@ -442,17 +430,19 @@ func listOrder(q ListQuery) string {
 	return " ORDER BY " + key + dir + ", w.id" + dir
 }
 
-// scanListRows reads the rows of a listColumns query and closes them.
-func scanListRows(rows *sql.Rows, capacity int) ([]Row, error) {
+// scanListRows reads the rows of a listColumns query and closes them;
+// whether each needs attention is judged at now.
+func scanListRows(rows *sql.Rows, capacity int, now time.Time) ([]Row, error) {
 	defer rows.Close()
 	out := make([]Row, 0, capacity)
 	var (
 		r                    Row
 		status, nte, cur, q2 string
 		sched, deadline      sql.NullInt64
+		refused, overNte     bool
 	)
 	for rows.Next() {
-		if err := rows.Scan(&r.Id, &r.Number, &r.Customer, &r.Site, &status, &nte, &cur, &q2, &sched, &deadline, &r.Attention); err != nil {
+		if err := rows.Scan(&r.Id, &r.Number, &r.Customer, &r.Site, &status, &nte, &cur, &q2, &sched, &deadline, &refused, &overNte); err != nil {
 			return nil, fmt.Errorf("storage: reading the work order list: %w", err)
 		}
 		r.Status = api.WorkOrderStatus(status)
@@ -468,6 +458,9 @@ func scanListRows(rows *sql.Rows, capacity int) ([]Row, error) {
 		if deadline.Valid {
 			r.NextDeadlineLabel = r.Status.NextDeadline().Label()
 		}
+		r.Why = api.AttentionFacts{Status: r.Status, QuoteStatus: r.QuoteStatus, Deadline: r.NextDeadline,
+			Refused: refused, InvoiceOverNte: overNte}.Of(now)
+		r.Attention = r.Why != api.NoAttention
 		out = append(out, r)
 	}
 	if err := rows.Err(); err != nil {
@@ -505,17 +498,6 @@ func (s *Store) StatusCounts(ctx context.Context) (map[api.WorkOrderStatus]int, 
 		out[api.WorkOrderStatus(st)] = n
 	}
 	return out, rows.Err()
-}
-
-// NeedsAttentionCount is how many work orders List{NeedsAttention: true} returns.
-func (s *Store) NeedsAttentionCount(ctx context.Context) (int, error) {
-	var n int
-	err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM work_orders WHERE id IN (`+attentionIdsSQL+`)`,
-		s.now().Add(AttentionWindow).UnixMilli()).Scan(&n)
-	if err != nil {
-		return 0, fmt.Errorf("storage: counting work orders that need attention: %w", err)
-	}
-	return n, nil
 }
 
 // Count is the number of work orders in the replica.

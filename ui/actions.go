@@ -38,6 +38,7 @@ func (d *Desk) bulkAccept(ids []int64) {
 	}
 	store := d.store
 	var row *storage.OutboxRow
+	d.list.keep(ids...)
 	d.act(d.bulkButtons(), func(ctx context.Context) (err error) {
 		row, err = store.BulkAccept(ctx, ids)
 		return err
@@ -116,6 +117,7 @@ func (d *Desk) reject(ids []int64, reason string, failed func(error)) {
 		rctx = d.actionCtx(ids[0], storage.GroupWorkOrder)
 	}
 	var row *storage.OutboxRow
+	d.list.keep(ids...)
 	d.act(controls, func(context.Context) (err error) {
 		if len(ids) == 1 {
 			_, err = store.Reject(rctx, ids[0], reason)

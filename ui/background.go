@@ -102,6 +102,9 @@ func (d *Desk) act(controls []fyne.Disableable, write func(ctx context.Context) 
 		d.inFlight[c] = !c.Disabled()
 		c.Disable()
 	}
+	if d.detail.wo != nil {
+		d.list.keep(d.detail.wo.WorkOrderId) // acted on: it stays in the list (listView.keep)
+	}
 	d.write(write, func(err error) {
 		for _, c := range controls {
 			setEnabled(c, d.inFlight[c])

@@ -24,7 +24,7 @@ type cell struct {
 	mark  *personMark
 	box   *fyne.Container // everything above, laid out by cellLayout
 	badge *badge
-	check *widget.Check
+	check *tickBox // not focusable: Tab does not walk the rows
 	// onCheck is rebound on every update; the check box calls it only for
 	// changes made by the person, not for SetChecked from an update.
 	onCheck  func(bool)
@@ -37,7 +37,7 @@ func newCell() *cell {
 	c.ring.Hide()
 	c.text.Truncation = fyne.TextTruncateEllipsis
 	c.mark.Hide()
-	c.check = widget.NewCheck("", func(on bool) {
+	c.check = newTickBox(func(on bool) {
 		if !c.updating && c.onCheck != nil {
 			c.onCheck(on)
 		}
@@ -55,14 +55,21 @@ func newCell() *cell {
 // column truncates what no longer fits (the table updates every cell after
 // a resize).
 func (c *cell) setText(s string, align fyne.TextAlign, bold bool) {
+	c.setStyledText(s, align, bold, widget.MediumImportance)
+}
+
+// setStyledText is setText in the colour of importance: a deadline passed
+// in the theme's error colour, a reason to act in its warning colour.
+func (c *cell) setStyledText(s string, align fyne.TextAlign, bold bool, importance widget.Importance) {
 	c.text.Show()
 	c.badge.Hide()
 	c.check.Hide()
 	trunc := c.truncation(s, bold)
-	if c.text.Text != s || c.text.Alignment != align || c.text.TextStyle.Bold != bold || c.text.Truncation != trunc {
+	if c.text.Text != s || c.text.Alignment != align || c.text.TextStyle.Bold != bold || c.text.Truncation != trunc || c.text.Importance != importance {
 		c.text.Alignment = align
 		c.text.TextStyle.Bold = bold
 		c.text.Truncation = trunc
+		c.text.Importance = importance
 		c.text.SetText(s)
 	}
 }

@@ -58,6 +58,9 @@ func newCompletionForm() *completionForm {
 	f.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	f.title.Wrapping = fyne.TextWrapWord
 	f.form = widget.NewForm()
+	// Each label above its field: a long question beside a select made the
+	// Visit tab the widest of the detail.
+	f.form.Orientation = widget.Vertical
 	f.missing = widget.NewLabel("")
 	f.missing.Wrapping = fyne.TextWrapWord
 	f.missing.Importance = widget.DangerImportance

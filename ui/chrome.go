@@ -4,8 +4,8 @@ import (
 	"runtime"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
@@ -83,20 +83,6 @@ func (d *Desk) appearanceMenu() *fyne.MenuItem {
 	return item
 }
 
-func (d *Desk) addShortcuts() {
-	c := d.win.Canvas()
-	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyR, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { d.syncNow(nil) })
-	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { d.focusSearch() })
-	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyL, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { c.Focus(d.list.table) })
-	// Keys reach the canvas when no widget has the focus, as in a dialog
-	// just opened: Esc there closes it.
-	c.SetOnTypedKey(func(e *fyne.KeyEvent) {
-		if e.Name == fyne.KeyEscape {
-			dismissTopDialog(c)
-		}
-	})
-}
-
 // onMac: the shortcuts are Cmd ones there. Fyne's KeyModifierShortcutDefault,
 // which they are registered with, is Super on macOS and Control elsewhere.
 var onMac = runtime.GOOS == "darwin"
@@ -113,13 +99,6 @@ func shortcutLabel(key string) string {
 func (d *Desk) focusSearch() { d.win.Canvas().Focus(d.list.search) }
 
 func (d *Desk) showShortcuts() {
-	form := widget.NewForm(
-		widget.NewFormItem(shortcutLabel("R"), widget.NewLabel("Sync with the service now")),
-		widget.NewFormItem(shortcutLabel("F"), widget.NewLabel("Find a work order (number, customer, site, description)")),
-		widget.NewFormItem("Esc", widget.NewLabel("Clear the search (in the search box)")),
-		widget.NewFormItem(shortcutLabel("L"), widget.NewLabel("Move to the list")),
-		widget.NewFormItem("Up, Down", widget.NewLabel("Move through the list")),
-		widget.NewFormItem("Enter", widget.NewLabel("Open the highlighted work order")),
-	)
-	dialog.ShowCustom("Keyboard shortcuts", "Close", form, d.win)
+	form := widget.NewForm(d.keysHelp()...)
+	dialog.ShowCustom("Keyboard shortcuts", "Close", container.NewVScroll(form), d.win)
 }

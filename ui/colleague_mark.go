@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"image/color"
-	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -113,16 +112,6 @@ func (d *Desk) colleagueMarks() map[int64]storage.ColleagueChange {
 		}
 	}
 	return changes
-}
-
-// roomForMarks widens the Number column by a mark's width in office mode,
-// unless the person sized it themselves: a colleague's mark then never
-// cuts a work order's number short.
-func (v *listView) roomForMarks() {
-	key := "list.col." + strconv.Itoa(colNumber)
-	if v.prefs.FloatWithFallback(key, -1) < 0 {
-		v.table.SetColumnWidth(colNumber, columns[colNumber].width+newPersonMark().MinSize().Width+theme.Padding())
-	}
 }
 
 // sawColleagues clears the list's mark of a work order the person opens:

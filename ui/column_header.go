@@ -91,11 +91,17 @@ func titleEnd(title string) float32 {
 	return theme.InnerPadding() + fyne.MeasureText(title, theme.TextSize(), fyne.TextStyle{Bold: true}).Width
 }
 
-// headerWidth is what a column's header needs: its title, the sort arrow
-// after it, and the inner padding again.
-func headerWidth(title string) float32 {
+// headerWidth is what a column's header needs: its title, the sort arrow's
+// triangle after it when sorted, and the inner padding again. Only the
+// sorted column makes room for the arrow: the others' width goes to the
+// list's columns (listView.onResorted lays the panes out again).
+func headerWidth(title string, sorted bool) float32 {
 	if title == "" {
 		return 0
 	}
-	return float32(int(titleEnd(title) + theme.Padding() + arrowSize()*(arrowInkEnd-arrowInkStart) + theme.InnerPadding() + 1))
+	w := titleEnd(title) + theme.InnerPadding()
+	if sorted {
+		w += theme.Padding() + arrowSize()*(arrowInkEnd-arrowInkStart)
+	}
+	return float32(int(w + 1))
 }

@@ -82,7 +82,7 @@ func (e *dateEntry) Disable() {
 }
 
 // showCalendar opens a month calendar under the field, at its day (or
-// today), and fills the field with the day tapped.
+// today, which it marks), and fills the field with the day tapped.
 func (e *dateEntry) showCalendar() {
 	c := fyne.CurrentApp().Driver().CanvasForObject(e)
 	if c == nil {
@@ -92,13 +92,13 @@ func (e *dateEntry) showCalendar() {
 	if e.Date != nil {
 		at = *e.Date
 	}
-	cal := widget.NewCalendar(at, func(d time.Time) {
+	cal := newMonthPicker(at, e.Date, func(d time.Time) {
 		if e.popUp != nil {
 			e.popUp.Hide()
 		}
 		day := time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.Local)
 		e.SetDate(&day)
-	})
+	}).content
 	e.popUp = widget.NewPopUp(cal, c)
 	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(e)
 	e.popUp.ShowAtPosition(pos.Add(fyne.NewPos(0, e.Size().Height)))

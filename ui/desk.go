@@ -130,6 +130,7 @@ type Desk struct {
 	split  *container.Split
 	panes  *fyne.Container // the split, kept fitting by paneFit
 	fit    *paneFit
+	ring   *focusRing // around what has the keyboard
 
 	// seen is, per work order, the newest colleague's change the person
 	// has opened it since (office mode): its list mark is cleared.
@@ -179,9 +180,10 @@ func New(a fyne.App, deps Deps) *Desk {
 	d.list.onReadError = func(err error) { d.status.listProblem(err) }
 	d.list.onBulkAccept = d.bulkAccept
 	d.list.onBulkReject = d.showReject
+	d.list.search.window = d.typedShortcut
 	if deps.Office {
 		d.list.loadMarks = d.colleagueMarks
-		d.list.roomForMarks()
+		d.list.marked = true // before the first layout: the Number column has room for a mark
 	}
 
 	d.detail = newDetailView(d, []tab{
@@ -200,9 +202,11 @@ func New(a fyne.App, deps Deps) *Desk {
 		d.refused.Hide()
 		top = container.NewVBox(top, d.refused)
 	}
-	d.fit = newPaneFit(d.split, d.detail.needs)
+	d.fit = newPaneFit(d.split, d.list.leastWidth, d.detail.wants, d.detail.tabsFit.setCompact)
 	d.panes = container.New(d.fit, d.split)
-	d.win.SetContent(container.NewBorder(top, d.status.content(), nil, nil, d.panes))
+	d.list.onResorted = func() { d.fit.again(d.panes) }
+	d.ring = newFocusRing()
+	d.win.SetContent(d.ring.over(container.NewBorder(top, d.status.content(), nil, nil, d.panes)))
 	d.win.SetMainMenu(d.mainMenu())
 	d.addShortcuts()
 	d.win.Resize(fyne.NewSize(
@@ -263,6 +267,7 @@ func (d *Desk) Window() fyne.Window { return d.win }
 func (d *Desk) Start() {
 	d.started = true
 	d.status.start()
+	d.every(150*time.Millisecond, func() { d.ring.update(d.win.Canvas()) })
 	if d.deps.AskOffice != "" {
 		d.showConnectOffice()
 	}
@@ -408,7 +413,7 @@ func (d *Desk) dropped(paths []string) {
 		if !ok {
 			continue
 		}
-		if sel := d.detail.appTabs.Selected(); sel != nil && sel.Text == t.title() {
+		if d.detail.selectedTab() == t {
 			ft.filePanel().addFiles(paths)
 			return
 		}

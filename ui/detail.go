@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"image/color"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -50,6 +51,7 @@ type detailView struct {
 	reject    *widget.Button
 	tabs      []tab
 	appTabs   *container.AppTabs
+	tabsFit   *tabsFit
 	empty     fyne.CanvasObject
 	body      *fyne.Container
 	container *fyne.Container
@@ -81,7 +83,9 @@ func newDetailView(d *Desk, tabs []tab) *detailView {
 	v.reject = widget.NewButtonWithIcon("Reject…", theme.CancelIcon(), func() { d.showReject([]int64{v.wo.WorkOrderId}) })
 	v.reject.Importance = widget.DangerImportance
 
-	v.titleRow = container.NewHBox(v.number, v.status, v.quote)
+	// The badges wrap under the number on a narrow pane (a 960-pixel
+	// window) rather than widen it.
+	v.titleRow = newWrapRow(v.number, v.status, v.quote)
 	var items []*container.TabItem
 	for _, t := range tabs {
 		items = append(items, container.NewTabItemWithIcon(t.title(), t.icon(), t.content()))
@@ -98,7 +102,9 @@ func newDetailView(d *Desk, tabs []tab) *detailView {
 	v.header = header
 	card := container.NewStack(newThemedFill(theme.ColorNameHeaderBackground),
 		container.NewPadded(container.NewVBox(header, v.notice, v.queued, v.refused)))
-	v.body = container.NewBorder(card, nil, nil, nil, newTabsFit(v.appTabs))
+	fit, bar := newTabsFit(v.appTabs)
+	v.tabsFit = fit
+	v.body = container.NewBorder(card, nil, nil, nil, bar)
 
 	hint := widget.NewLabelWithStyle("Select a work order on the left to see it here.\nIn the list, the Up and Down keys move and Enter opens; "+shortcutLabel("F")+" searches.",
 		fyne.TextAlignCenter, fyne.TextStyle{Italic: true})
@@ -120,6 +126,32 @@ func (v *detailView) needs() float32 {
 		return 0
 	}
 	return v.body.MinSize().Width
+}
+
+// wants is the width the detail is laid out for: its tab bar, named or
+// compact, beside tabContentWidth.
+func (v *detailView) wants(compact bool) float32 {
+	return v.tabsFit.stripWidth(compact) + tabContentWidth
+}
+
+// showTab selects the tab titled title (named or not: a compact bar shows
+// icons only); false when there is none.
+func (v *detailView) showTab(title string) bool {
+	for i, t := range v.tabs {
+		if t.title() == title {
+			v.appTabs.SelectIndex(i)
+			return true
+		}
+	}
+	return false
+}
+
+// selectedTab is the tab shown, nil when none.
+func (v *detailView) selectedTab() tab {
+	if i := v.appTabs.SelectedIndex(); i >= 0 && i < len(v.tabs) {
+		return v.tabs[i]
+	}
+	return nil
 }
 
 // open shows work order id read from the replica, with its outbox.
@@ -145,9 +177,6 @@ func (v *detailView) show(p *storage.Pending) {
 	if len(v.container.Objects) == 0 || v.container.Objects[0] != v.body {
 		v.container.Objects = []fyne.CanvasObject{v.body}
 		v.container.Refresh()
-	}
-	if v.d.fit != nil {
-		defer v.d.fit.refit(v.d.panes) // once the tabs show wo: the width they need
 	}
 	v.number.Segments[0].(*widget.TextSegment).Text = wo.WorkOrderNumber
 	v.number.Refresh()
@@ -252,8 +281,17 @@ func (v *detailView) reloadIfOpen(changed []int64) {
 // with, which left a light band behind light text in dark mode).
 type themedFill struct {
 	widget.BaseWidget
-	name fyne.ThemeColorName
-	rect *canvas.Rectangle
+	name  fyne.ThemeColorName
+	alpha uint8 // a tint of the colour when not 0
+	rect  *canvas.Rectangle
+}
+
+// newThemedTint is a themedFill of the colour name at alpha: a tint.
+func newThemedTint(name fyne.ThemeColorName, alpha uint8) *themedFill {
+	f := newThemedFill(name)
+	f.alpha = alpha
+	f.Refresh()
+	return f
 }
 
 func newThemedFill(name fyne.ThemeColorName) *themedFill {
@@ -271,6 +309,12 @@ func (r *themedFillRenderer) MinSize() fyne.Size           { return fyne.Size{} 
 func (r *themedFillRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.f.rect} }
 func (r *themedFillRenderer) Destroy()                     {}
 func (r *themedFillRenderer) Refresh() {
-	r.f.rect.FillColor = theme.ColorForWidget(r.f.name, r.f)
+	c := theme.ColorForWidget(r.f.name, r.f)
+	if r.f.alpha != 0 {
+		n := color.NRGBAModel.Convert(c).(color.NRGBA)
+		n.A = r.f.alpha
+		c = n
+	}
+	r.f.rect.FillColor = c
 	r.f.rect.Refresh()
 }

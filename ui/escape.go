@@ -4,6 +4,7 @@ import (
 	"reflect"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -26,6 +27,65 @@ func dismissTopDialog(c fyne.Canvas) bool {
 		}
 	}
 	return false
+}
+
+// confirmTopDialog does what the topmost dialog offers, as a tap on its
+// confirming button would (the one drawn as the default: Fyne gives it high
+// importance, "Reject", "Save", "Yes"); a dialog with only a Close or OK
+// closes. A confirming button still disabled (a reason not yet given)
+// does nothing. It reports whether there was a dialog.
+func confirmTopDialog(c fyne.Canvas) bool {
+	top := c.Overlays().Top()
+	if top == nil {
+		return false
+	}
+	var primary *widget.Button
+	walkDialog(top, func(b *widget.Button) {
+		if primary == nil && b.Importance == widget.HighImportance && b.OnTapped != nil {
+			primary = b
+		}
+	})
+	if primary != nil {
+		if !primary.Disabled() {
+			primary.OnTapped()
+		}
+		return true
+	}
+	return dismissTopDialog(c)
+}
+
+// walkDialog visits every visible button of a dialog, in order.
+func walkDialog(o fyne.CanvasObject, visit func(*widget.Button)) {
+	if o == nil || !o.Visible() {
+		return
+	}
+	for _, ch := range dialogChildren(o) {
+		if b, ok := ch.(*widget.Button); ok && b.Visible() {
+			visit(b)
+			continue
+		}
+		walkDialog(ch, visit)
+	}
+}
+
+// dialogChildren are the parts of a dialog's object that buttonLabelled
+// looks into.
+func dialogChildren(o fyne.CanvasObject) []fyne.CanvasObject {
+	switch x := o.(type) {
+	case *fyne.Container:
+		return x.Objects
+	case *widget.PopUp:
+		return []fyne.CanvasObject{x.Content}
+	}
+	v := reflect.ValueOf(o)
+	if v.Kind() == reflect.Pointer && v.Elem().Kind() == reflect.Struct {
+		if f := v.Elem().FieldByName("Content"); f.IsValid() && f.CanInterface() {
+			if c, ok := f.Interface().(fyne.CanvasObject); ok {
+				return []fyne.CanvasObject{c}
+			}
+		}
+	}
+	return nil
 }
 
 // buttonLabelled finds a visible button reading label in a dialog. A dialog
@@ -96,10 +156,33 @@ func newEscMultiLineEntry() *escEntry {
 }
 
 func (e *escEntry) TypedKey(k *fyne.KeyEvent) {
-	if k.Name == fyne.KeyEscape {
-		if c := fyne.CurrentApp().Driver().CanvasForObject(e); c != nil && dismissTopDialog(c) {
+	c := fyne.CurrentApp().Driver().CanvasForObject(e)
+	switch k.Name {
+	case fyne.KeyEscape:
+		if c != nil && dismissTopDialog(c) {
+			return
+		}
+	case fyne.KeyReturn, fyne.KeyEnter:
+		// A line of its own confirms the dialog; a text of several lines
+		// takes Enter as a new line (Ctrl+Enter confirms: TypedShortcut).
+		if !e.MultiLine && c != nil && confirmTopDialog(c) {
 			return
 		}
 	}
 	e.Entry.TypedKey(k)
+}
+
+// AcceptsTab is false: Tab moves on to the next field or button, in a text
+// of several lines too (Fyne's keeps it, and the keyboard is stuck there).
+func (e *escEntry) AcceptsTab() bool { return false }
+
+// TypedShortcut confirms the dialog on Ctrl+Enter, in a text of several
+// lines too.
+func (e *escEntry) TypedShortcut(s fyne.Shortcut) {
+	if cs, ok := s.(*desktop.CustomShortcut); ok && (cs.KeyName == fyne.KeyReturn || cs.KeyName == fyne.KeyEnter) && cs.Modifier == fyne.KeyModifierShortcutDefault {
+		if c := fyne.CurrentApp().Driver().CanvasForObject(e); c != nil && confirmTopDialog(c) {
+			return
+		}
+	}
+	e.Entry.TypedShortcut(s)
 }

@@ -328,7 +328,7 @@ func TestCustomerEventsRaiseDesktopNotifications(t *testing.T) {
 	}
 
 	before := h.rows()
-	nowFunc = func() time.Time { return fixedNow.Add(2 * time.Minute) } // a minute on: shown alone, not with the NTE's
+	setNow(t, fixedNow.Add(2*time.Minute)) // a minute on: shown alone, not with the NTE's
 	h.menuItem("Dispatch a new work order").Action()
 	h.waitFor("the new work order notification", func() bool { return len(sent.all()) == 2 })
 	h.waitFor("the new work order in the list", func() bool { return h.desk.list.total == len(before)+1 })

@@ -75,16 +75,16 @@ func (t *invoiceTab) rebuildLines() {
 	t.relayout()
 }
 
-// lineLayout gives the description its own row, over the category, quantity,
-// rate and subtotal: the detail pane is narrow, and a description squeezed
-// between four number columns could not be read.
+// lineLayout gives the description its row, with the subtotal, over the
+// category, quantity and rate: the detail pane is narrow, and a
+// description squeezed between four number columns could not be read.
 func lineLayout(desc, kind, qty, rate, subtotal, remove fyne.CanvasObject) fyne.CanvasObject {
 	h := widget.NewEntry().MinSize().Height
 	fixed := func(w float32, o fyne.CanvasObject) fyne.CanvasObject {
 		return container.NewGridWrap(fyne.NewSize(w, h), o)
 	}
-	numbers := container.NewHBox(fixed(96, kind), fixed(72, qty), fixed(100, rate), layout.NewSpacer(), fixed(100, subtotal))
-	return container.NewVBox(container.NewBorder(nil, nil, nil, fixed(36, remove), desc), numbers)
+	numbers := container.NewHBox(fixed(96, kind), fixed(72, qty), fixed(100, rate))
+	return container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(fixed(100, subtotal), fixed(36, remove)), desc), numbers)
 }
 
 func (t *invoiceTab) newLineRow(i int, editable bool) *lineRow {

@@ -15,7 +15,7 @@ import (
 func (t *invoiceTab) renderNte(total api.Money) {
 	nte := t.wo.Nte.Amount.In(t.wo.Currency)
 	level, share := t.gauge.set(total, nte)
-	showIf(false, t.requestRow, t.requestNte)
+	showIf(false, t.requestRow, t.requestNte, t.askMore)
 	t.nteWarn.Importance = widget.WarningImportance
 	switch level {
 	case api.NteNoLimit:
@@ -41,15 +41,39 @@ func (t *invoiceTab) renderNte(total api.Money) {
 		t.nteWarn.Importance = widget.DangerImportance
 		t.nteWarn.SetText(fmt.Sprintf("Over the NTE by %s: the customer may refuse this invoice or dispute it later. %s", over.Format(), advice))
 		t.nteWarn.Show()
-		showIf(can, t.requestRow, t.requestNte)
+		ask := !can && t.wo.Nte.Quote != nil && t.wo.Nte.Quote.QuoteStatus == api.QuoteApproved && t.wo.Can(api.SendMessage) == nil
+		showIf(can || ask, t.requestRow)
+		showIf(can, t.requestNte)
+		showIf(ask, t.askMore)
 	}
 	if ok, _ := t.editable(); !ok {
 		// Advice to ask for more money is for invoices still being written;
 		// a submitted, authorized or paid one only shows where it stands.
 		t.nteWarn.Hide()
-		showIf(false, t.requestRow, t.requestNte)
+		showIf(false, t.requestRow, t.requestNte, t.askMore)
 	}
 	t.nteWarn.Refresh()
+}
+
+// onAskMore opens the Messages tab with a message to the customer asking
+// for more than the approved NTE, for the person to read over and send:
+// with a quote approved already, the service takes no new quote until the
+// customer rejects that one, and has no call to ask for more money.
+func (t *invoiceTab) onAskMore() {
+	m := t.d.messagesTab()
+	if m == nil {
+		return
+	}
+	nte := t.wo.Nte.Amount.In(t.wo.Currency)
+	total := t.inv.Totals(t.wo.Currency).Total
+	t.d.detail.showTab(m.title())
+	m.text.SetText(fmt.Sprintf("The invoice for %s comes to %s, more than the approved NTE of %s. "+
+		"Could you raise the NTE, or reject the approved quote so that we can submit a new one for the difference?",
+		t.wo.WorkOrderNumber, total.Format(), nte.Format()))
+	m.vis.SetSelectedIndex(0) // to the customer
+	if c := t.d.win.Canvas(); c != nil {
+		c.Focus(m.text)
+	}
 }
 
 // nteIncreaseAdvice says whether an NTE increase (a quote) can be requested

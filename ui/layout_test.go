@@ -121,8 +121,10 @@ func TestTheStatusFilterCountsEachStatus(t *testing.T) {
 	if h.desk.list.total != counts[api.StatusNew] {
 		t.Fatalf("filtering %q lists %d work orders", newLabel, h.desk.list.total)
 	}
-	// Accepting one moves it out of New: the count follows, the filter stays.
-	first := h.rows()[0]
+	// Accepting one moves it out of New: the count follows, the filter
+	// stays; the row itself stays in view, Accepted, until the person
+	// moves on to another work order (TestARowActedOnUnderAFilterStays).
+	first, second := h.rows()[0], h.rows()[1]
 	h.open(first.Id)
 	if first.Status != api.StatusNew {
 		t.Fatalf("the New filter lists a %s work order", first.Status)
@@ -132,8 +134,9 @@ func TestTheStatusFilterCountsEachStatus(t *testing.T) {
 	if want := fmt.Sprintf("New (%d)", counts[api.StatusNew]-1); sel.Selected != want {
 		t.Fatalf("after accepting one, the filter reads %q, want %q", sel.Selected, want)
 	}
+	h.open(second.Id)
 	if h.desk.list.total != counts[api.StatusNew]-1 {
-		t.Fatalf("after accepting one, the New filter lists %d work orders, want %d", h.desk.list.total, counts[api.StatusNew]-1)
+		t.Fatalf("after accepting one and moving on, the New filter lists %d work orders, want %d", h.desk.list.total, counts[api.StatusNew]-1)
 	}
 	if !strings.Contains(strings.Join(sel.Options, "|"), fmt.Sprintf("Accepted (%d)", counts[api.StatusAccepted]+1)) {
 		t.Errorf("the accepted one is not counted: %q", sel.Options)

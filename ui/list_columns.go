@@ -21,13 +21,13 @@ type column struct {
 // whichever columns the list's width shows.
 var columns = []column{
 	{"", 32, -1},
-	{"Number", 90, storage.SortNumber},
+	{"Number", 88, storage.SortNumber},
 	{"Customer", 144, storage.SortCustomer},
 	{"Status", 106, storage.SortStatus},
-	{"NTE", 92, storage.SortNte},
+	{"NTE", 86, storage.SortNte}, // with its currency's symbol: "¥191,000"
 	{"Cur", 46, storage.SortCurrency},
 	{"Quote", 98, storage.SortQuoteStatus},
-	{"Next deadline", 0, storage.SortNextDeadline}, // fitted to its text: deadlineWidths
+	{"Next deadline", 0, storage.SortNextDeadline}, // fitted to its text: deadlineWidth
 	{"Scheduled", 170, storage.SortScheduledStart},
 	{"Site", 200, storage.SortSite},
 }
@@ -50,61 +50,108 @@ const (
 // Checked in: due).
 var columnOrder = []int{colSelect, colNumber, colCustomer, colStatus, colDeadline, colNte, colCurrency, colQuote, colScheduled, colSite}
 
-// columnPriority is the order in which columns give way as the list
-// narrows: what an office person decides by (which work order, where it
-// stands, what is due next, how much may be spent) stays longest; the
-// customer, site and schedule are in the detail pane, whole. labelDeadline
-// is the deadline column widening to say what is due.
-var columnPriority = []int{colSelect, colNumber, colStatus, colDeadline, colNte, colCustomer, colCurrency, labelDeadline, colQuote, colScheduled, colSite}
-
-const labelDeadline = -1
-
-// customerMost is as wide as the Customer column grows into width the
-// other columns leave.
-const customerMost = 240
-
-// deadlineLabels shorten the service's deadline names for the list.
-var deadlineLabels = map[string]string{"Acknowledge by": "Acknowledge", "On site by": "On site"}
-
-// shortDeadline is the list's deadline text: how far it is in whole units
-// ("in 8 h", "3 days late"), after what is due ("On site · in 8 h") when
-// labelled. The summary tab has the date and the exact time left.
-func shortDeadline(label string, deadline time.Time, labelled bool) string {
-	s := howFar(deadline, false)
-	if !labelled {
-		return s
-	}
-	what := deadlineLabels[label]
-	if what == "" {
-		what = label
-	}
-	return what + " · " + s
+// columnRank is one entry of the list's priority table.
+type columnRank struct {
+	id int
+	// kept: the column stays however narrow the list; the split leaves
+	// the list the room its kept columns need (leastWidth), the detail
+	// pane the rest.
+	kept bool
 }
 
-// deadlineWidths are the deadline column's widths: the least that shows
-// any time left whole ("999 days late"), and the width that shows them
-// labelled ("Acknowledge · 47 h late"), in bold as a row needing attention
-// shows them.
-func deadlineWidths() (least, labelled float32) {
-	bold := fyne.TextStyle{Bold: true}
-	pad := 2*theme.InnerPadding() + 1
-	least = max(fyne.MeasureText("999 days late", theme.TextSize(), bold).Width+pad, headerWidth(columns[colDeadline].title))
-	labelled = fyne.MeasureText("Acknowledge · 47 h late", theme.TextSize(), bold).Width + pad
-	return float32(int(least)), float32(int(labelled))
+// columnPriority is the order in which columns give way as the list
+// narrows, from the end. Kept are what an office person decides by,
+// down to a 960-pixel window: which work order, for whom, where it
+// stands, what is due next and for what, how much may be spent (the NTE
+// carries its currency's symbol, so Cur may go). The customer is kept
+// shortened and takes what width is left; site and schedule are in the
+// detail pane, whole. A new column is one entry here (and one in columns
+// and columnOrder): the technicians' Assigned column (initials) goes after
+// colCustomer, kept.
+var columnPriority = []columnRank{
+	{colSelect, true},
+	{colNumber, true},
+	{colStatus, true},
+	{colDeadline, true},
+	{colNte, true},
+	{colCustomer, true},
+	{colCurrency, false},
+	{colQuote, false},
+	{colScheduled, false},
+	{colSite, false},
+}
+
+// customerLeast and customerMost are how narrow the Customer column gets
+// (a name shortened to its first word or so: "Sakura M…") and how wide it
+// grows into width the other columns leave.
+const (
+	customerLeast = 84
+	customerMost  = 240
+)
+
+// deadlineKinds name what is due in the list, long and short: a cell
+// says "Acknowledge · in 5 h" where it has the room, else "Ack · in 5 h".
+var deadlineKinds = map[string][2]string{
+	"Acknowledge by": {"Acknowledge", "Ack"},
+	"On site by":     {"On site", "Site"},
+	"Due":            {"Due", "Due"},
+	"Invoice by":     {"Invoice", "Inv"},
+}
+
+// shortDeadline is the list's deadline text: how far it is in whole units
+// ("in 8 h", "3 days late"), after what is due ("On site · in 8 h"), in
+// the kind's long or short name. The summary tab has the date and the
+// exact time left.
+func shortDeadline(label string, deadline time.Time, short bool) string {
+	s := howFar(deadline, false)
+	kind, ok := deadlineKinds[label]
+	if !ok {
+		if label == "" {
+			return s
+		}
+		kind = [2]string{label, label}
+	}
+	if short {
+		return kind[1] + " · " + s
+	}
+	return kind[0] + " · " + s
+}
+
+// deadlineWidth is the deadline column's natural width: what shows the
+// usual deadlines whole with their kind: "On site · 47 h late" in bold, as
+// a row needing attention shows it, and "Invoice · in 29 days"; a longer
+// one takes the kind's short name (deadlineText).
+func deadlineWidth() float32 {
+	w := max(fyne.MeasureText("On site · 47 h late", theme.TextSize(), fyne.TextStyle{Bold: true}).Width,
+		fyne.MeasureText("Invoice · in 29 days", theme.TextSize(), fyne.TextStyle{}).Width)
+	return float32(int(w + 2*theme.InnerPadding() + 1))
+}
+
+// headerNeed is what column id's header needs as the list is sorted now:
+// the sorted column's has room for its arrow (headerWidth).
+func (v *listView) headerNeed(id int) float32 {
+	return headerWidth(columns[id].title, id != colSelect && columns[id].sort == v.query.Sort)
 }
 
 // columnWidth is the width column id takes: the person's own (dragged)
-// width, or its natural one; the deadline's natural width is its least,
-// grown in fitColumns with what the list has left.
+// width, or its natural one. The customer's natural width is its least,
+// grown in fitColumns with what the list has left; the number's has room
+// for a colleague's mark in office mode, which never cuts it short.
 func (v *listView) columnWidth(id int) float32 {
 	if w, ok := v.draggedWidth(id); ok {
 		return w
 	}
-	if id == colDeadline {
-		least, _ := deadlineWidths()
-		return least
+	switch id {
+	case colDeadline:
+		return max(deadlineWidth(), v.headerNeed(id))
+	case colCustomer:
+		return max(customerLeast, v.headerNeed(id))
+	case colNumber:
+		if v.marked {
+			return max(columns[id].width+newPersonMark().MinSize().Width+theme.Padding(), v.headerNeed(id))
+		}
 	}
-	return max(columns[id].width, headerWidth(columns[id].title))
+	return max(columns[id].width, v.headerNeed(id))
 }
 
 // draggedWidth is the width the person gave column id, if they did.
@@ -113,27 +160,30 @@ func (v *listView) draggedWidth(id int) (float32, bool) {
 	return float32(w), w >= 0
 }
 
+// leastWidth is the width the list's kept columns need: the split never
+// gives the list less while the window has it.
+func (v *listView) leastWidth() float32 {
+	w := float32(0)
+	for _, r := range columnPriority {
+		if r.kept {
+			w += v.columnWidth(r.id) + theme.Padding()
+		}
+	}
+	return w
+}
+
 // fitColumns picks the columns that fit width, in priority order, and
-// shows them in their usual order; what is left widens the deadline until
-// it can say what is due, then the customer. It changes the table only
-// when the picked columns or their widths change.
+// shows them in their usual order; what is left widens the customer. It
+// changes the table only when the picked columns or their widths change.
 func (v *listView) fitColumns(width float32) {
 	pad := theme.Padding() // Fyne's table puts one between columns
 	pick := map[int]bool{}
 	widths := map[int]float32{}
 	used := float32(0)
-	_, labelled := deadlineWidths()
-	for _, id := range columnPriority {
-		if id == labelDeadline {
-			if _, dragged := v.draggedWidth(colDeadline); pick[colDeadline] && !dragged && widths[colDeadline] < labelled && used+labelled-widths[colDeadline] <= width {
-				used += labelled - widths[colDeadline]
-				widths[colDeadline] = labelled
-			}
-			continue
-		}
-		w := v.columnWidth(id)
-		if used+w+pad <= width || id == colSelect || id == colNumber {
-			pick[id], widths[id] = true, w
+	for _, r := range columnPriority {
+		w := v.columnWidth(r.id)
+		if r.kept || used+w+pad <= width {
+			pick[r.id], widths[r.id] = true, w
 			used += w + pad
 		}
 	}
@@ -146,7 +196,6 @@ func (v *listView) fitColumns(width float32) {
 			shown = append(shown, id)
 		}
 	}
-	v.deadlineLabelled = widths[colDeadline] >= labelled
 	if sameColumns(shown, v.cols) && sameWidths(widths, v.widths) {
 		return
 	}
@@ -157,16 +206,20 @@ func (v *listView) fitColumns(width float32) {
 	v.table.Refresh()
 }
 
-// deadlineText is row r's deadline as the column's width allows: labelled
-// when the column is wide enough for the usual ones, and without its label
-// when this one would not fit ("Acknowledge · 120 days late").
+// deadlineText is row r's deadline as its cell's width allows: with the
+// kind's long name, else its short one ("Acknowledge · 120 days late"
+// becomes "Ack · 120 days late"), else without it.
 func (v *listView) deadlineText(r storage.Row, bold bool) string {
-	s := shortDeadline(r.NextDeadlineLabel, r.NextDeadline, v.deadlineLabelled)
 	room := v.widths[colDeadline] - 2*theme.InnerPadding()
-	if v.deadlineLabelled && fyne.MeasureText(s, theme.TextSize(), fyne.TextStyle{Bold: bold}).Width > room {
-		return shortDeadline(r.NextDeadlineLabel, r.NextDeadline, false)
+	fits := func(s string) bool {
+		return fyne.MeasureText(s, theme.TextSize(), fyne.TextStyle{Bold: bold}).Width <= room
 	}
-	return s
+	for _, short := range []bool{false, true} {
+		if s := shortDeadline(r.NextDeadlineLabel, r.NextDeadline, short); fits(s) {
+			return s
+		}
+	}
+	return howFar(r.NextDeadline, false)
 }
 
 func sameColumns(a, b []int) bool {

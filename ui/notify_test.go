@@ -70,7 +70,7 @@ func TestSeveralUpdatesInAMinuteBecomeOne(t *testing.T) {
 		}
 	}
 
-	nowFunc = func() time.Time { return fixedNow.Add(61 * time.Second) }
+	setNow(t, fixedNow.Add(61*time.Second))
 	change(3)
 	if got := notes.all(); got[3].replace || got[3].title != "NTE changed: "+rows[3].Number {
 		t.Fatalf("a minute later the next update did not show alone: %+v", got[3])

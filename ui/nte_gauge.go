@@ -28,7 +28,7 @@ type nteGauge struct {
 }
 
 func newNteGauge() *nteGauge {
-	g := &nteGauge{label: widget.NewLabel(""), bar: widget.NewProgressBar(), colour: &nteGaugeTheme{}}
+	g := &nteGauge{label: wrapped(widget.NewLabel("")), bar: widget.NewProgressBar(), colour: &nteGaugeTheme{}}
 	// The bar stops at Max; the words must not, or an overrun reads "100%".
 	g.bar.TextFormatter = func() string { return fmt.Sprintf("%.0f%% of the NTE", g.share*100) }
 	g.barBox = container.NewThemeOverride(g.bar, g.colour)

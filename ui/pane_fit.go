@@ -6,45 +6,77 @@ import (
 	"fyne.io/fyne/v2/theme"
 )
 
-// paneFit lays out the list/detail split so that the detail pane gets the
-// width its tabs need whenever the window has it: on a 1024-pixel laptop
-// the list gives up columns (it scrolls sideways, and every column's text
-// is in the detail) rather than the invoice's Submit running off the edge.
-// The person's own divider position is kept whenever both fit.
+// tabContentWidth is the width every tab of the detail is laid out to fit
+// (TestEveryTabFitsItsWidth): long texts wrap, button rows wrap or stack.
+// With the tab bar beside it, it is what the detail pane needs.
+const tabContentWidth = 300
+
+// paneFit lays out the list/detail split. The list gets at least the width
+// of its kept columns (listView.leastWidth: number, customer, status,
+// deadline, NTE); the detail gets the width its tabs are laid out for
+// whenever the window has it, its tab bar dropping the tabs' names (icons
+// only) when that is what makes both fit (a 960-pixel window); the
+// person's own divider position is kept whenever both fit. The split moves
+// only when the window is resized or the person drags the divider: never
+// because another work order was opened.
 type paneFit struct {
 	split *container.Split
-	// detailNeeds is the width the open work order's tabs need.
-	detailNeeds func() float32
+	// listLeast is the width the list's kept columns need.
+	listLeast func() float32
+	// detailWants is the width the detail needs with its tabs named or,
+	// compact, as icons.
+	detailWants func(compact bool) float32
+	// compact drops (true) or restores the tabs' names.
+	compact func(bool)
 	// preferred is the offset the person chose (or the saved one); the
 	// split shows min(preferred, what leaves the detail its width).
 	preferred float64
 	set       float64 // the offset this layout last gave the split
-	needed    float32 // detailNeeds at the last layout
+	width     float32 // the width it was given for
+	compacted bool    // the tabs show icons only
 }
 
-func newPaneFit(split *container.Split, detailNeeds func() float32) *paneFit {
-	return &paneFit{split: split, detailNeeds: detailNeeds, preferred: split.Offset, set: split.Offset}
+func newPaneFit(split *container.Split, listLeast func() float32, detailWants func(bool) float32, compact func(bool)) *paneFit {
+	return &paneFit{split: split, listLeast: listLeast, detailWants: detailWants, compact: compact,
+		preferred: split.Offset, set: split.Offset}
 }
 
 func (p *paneFit) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].MinSize() }
 
 func (p *paneFit) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	if size.Width > 0 {
+	if size.Width > 0 && (size.Width != p.width || p.split.Offset != p.set) {
 		if p.split.Offset != p.set {
 			p.preferred = p.split.Offset // the person dragged the divider
 		}
+		p.width = size.Width
+		// The divider takes about two paddings.
+		gap := 2 * theme.Padding()
+		least := min(p.listLeast(), size.Width)
+		compact := p.compacted
+		// A width where not even the icons fit beside the list is no real
+		// window's (one laid out at a default size before its first frame):
+		// the bar is not rebuilt for it.
+		if least+p.detailWants(true)+gap <= size.Width {
+			compact = least+p.detailWants(false)+gap > size.Width
+		}
+		p.compacted = compact
+		p.compact(compact)
 		offset := p.preferred
-		p.needed = p.detailNeeds()
-		// The divider takes about one padding; the detail's own scroll
-		// bar needs nothing extra when the content fits.
-		if fit := float64((size.Width - p.needed - 2*theme.Padding()) / size.Width); offset > fit {
-			offset = max(fit, float64(p.split.Leading.MinSize().Width/size.Width))
+		if fit := float64((size.Width - p.detailWants(compact) - gap) / size.Width); offset > fit {
+			offset = max(fit, float64(least/size.Width))
 		}
 		p.split.Offset = offset
 		p.set = offset
 	}
 	objs[0].Move(fyne.NewPos(0, 0))
 	objs[0].Resize(size)
+}
+
+// again lays the panes out afresh at the next layout: what the list needs
+// changed (a column's header gained the sort arrow).
+func (p *paneFit) again(panes *fyne.Container) {
+	p.width = 0
+	panes.Refresh()
 }
 
 // Preferred is the divider position to remember: the person's, not the
@@ -54,21 +86,4 @@ func (p *paneFit) Preferred() float64 {
 		return p.split.Offset
 	}
 	return p.preferred
-}
-
-// refit lays panes out again when the detail now needs another width (a
-// work order opened, a wider invoice); otherwise it leaves the list, and
-// its scroll position, alone. Only the divider moves: refreshing panes
-// would also redraw every widget under them, the list's cells included,
-// each time a work order opens.
-func (p *paneFit) refit(panes *fyne.Container) {
-	if p.detailNeeds() == p.needed {
-		return
-	}
-	was := p.split.Offset
-	p.Layout(panes.Objects, panes.Size())
-	if now := p.split.Offset; now != was {
-		p.split.Offset = was
-		p.split.SetOffset(now) // lays the split out again at now
-	}
 }

@@ -77,6 +77,9 @@ func (t *quoteTab) onAddLine() {
 		Rate: it.Rate.In(t.wo.Currency), PriceListItemId: it.Id}
 	line.Subtotal = line.ComputedSubtotal()
 	t.lines = append(t.lines, line)
+	// The next line starts at one again: a quantity of 6 hours of labour
+	// is not meant for the part picked next.
+	t.qty.SetText("1")
 	t.renderLines()
 }
 

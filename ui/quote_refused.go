@@ -34,8 +34,9 @@ func (d *Desk) quotesRefusedText(wo *api.WorkOrder) string {
 }
 
 // gate says whether a quote can be asked for on wo now, and why, and shows
-// the form (or Try again) accordingly: the rules (quoteAllowed), then the
-// customer's refusal of quotes, remembered.
+// the form (with Copy into a new quote after a rejected one, or Try again)
+// accordingly: the rules (quoteAllowed, api's Can), then the customer's
+// refusal of quotes, remembered.
 func (t *quoteTab) gate(wo *api.WorkOrder) {
 	if wo == nil {
 		return
@@ -57,6 +58,7 @@ func (t *quoteTab) gate(wo *api.WorkOrder) {
 		t.explain.Importance = widget.WarningImportance
 	}
 	showIf(refused != "", t.tryAgain)
+	showIf(allowed && q != nil && q.QuoteStatus == api.QuoteRejected, t.copyRejected)
 	t.explain.SetText(why)
 	showIf(allowed, t.formBox)
 }

@@ -155,15 +155,8 @@ func tabIn[T tab](v *detailView) (T, bool) {
 	return *new(T), false
 }
 
-// selectTab shows tab t.
-func (v *detailView) selectTab(t tab) {
-	for _, it := range v.appTabs.Items {
-		if it.Text == t.title() {
-			v.appTabs.Select(it)
-			return
-		}
-	}
-}
+// selectTab shows tab t (by its title: a compact tab bar shows no names).
+func (v *detailView) selectTab(t tab) { v.showTab(t.title()) }
 
 // lineKey is what the person sets of a line, to compare two.
 func lineKey(l api.LineItem) string {

@@ -19,6 +19,8 @@ type searchEntry struct {
 	onEnter func()
 	onDown  func()
 	onFocus func()
+	// window runs the window's shortcut s, if it is one (Desk.typedShortcut).
+	window func(s fyne.Shortcut) bool
 }
 
 func (e *searchEntry) FocusGained() {
@@ -53,6 +55,14 @@ func (e *searchEntry) TypedKey(k *fyne.KeyEvent) {
 		return
 	}
 	e.Entry.TypedKey(k)
+}
+
+// TypedShortcut passes the window's shortcuts on (a detail tab, an
+// action) while the search box has the keyboard.
+func (e *searchEntry) TypedShortcut(s fyne.Shortcut) {
+	if e.window == nil || !e.window(s) {
+		e.Entry.TypedShortcut(s)
+	}
 }
 
 // lister reads the list's length and first page for a query, and shows

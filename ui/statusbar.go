@@ -206,9 +206,6 @@ func (s *statusBar) refresh() {
 		}
 	}
 	s.outbox.Refresh()
-	if n, err := s.d.store.NeedsAttentionCount(ctx); err == nil {
-		s.d.list.setAttentionCount(n)
-	}
 	s.showUploads(ctx)
 	last := s.d.store.LastSync(ctx)
 	if s.lastErr != nil && api.IsTemporary(s.lastErr) && staleFailure(s.lastErrAt, heard) {

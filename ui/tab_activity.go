@@ -41,6 +41,7 @@ func newActivityTab(d *Desk) *activityTab {
 		func() int { return len(t.items) },
 		func() fyne.CanvasObject {
 			title := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+			title.Wrapping = fyne.TextWrapWord // a long action is read whole, not cut at the edge
 			text := widget.NewLabel("")
 			text.Wrapping = fyne.TextWrapWord
 			retry := widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), nil)
@@ -70,7 +71,7 @@ func newActivityTab(d *Desk) *activityTab {
 			t.list.SetItemHeight(i, box.MinSize().Height)
 		},
 	)
-	t.empty = widget.NewLabel("Nothing has happened on this work order yet.")
+	t.empty = wrapped(widget.NewLabel("Nothing has happened on this work order yet."))
 	return t
 }
 

@@ -85,6 +85,9 @@ type invoiceTab struct {
 	gauge      *nteGauge
 	nteWarn    *widget.Label
 	requestNte *widget.Button
+	// askMore writes to the customer for more money when no quote can be
+	// submitted (one is approved already): the service has no call for it.
+	askMore    *widget.Button
 	requestRow *fyne.Container
 
 	problems   *widget.Label
@@ -167,7 +170,7 @@ func newInvoiceTab(d *Desk) *invoiceTab {
 	}
 
 	t.linesBox = container.NewVBox()
-	t.noLines = widget.NewLabel("No lines yet: add items from the price list below.")
+	t.noLines = wrapped(widget.NewLabel("No lines yet: add items from the price list below."))
 	t.noLines.Importance = widget.LowImportance
 	t.plNote = widget.NewLabel("")
 	t.plNote.Wrapping = fyne.TextWrapWord
@@ -185,7 +188,7 @@ func newInvoiceTab(d *Desk) *invoiceTab {
 	t.freeType.SetSelectedIndex(0)
 	t.addFree = widget.NewButtonWithIcon("Add line", theme.ContentAddIcon(), t.onAddFree)
 	t.addTax = widget.NewButtonWithIcon("Add tax line", theme.ContentAddIcon(), t.onAddTax)
-	t.freeBox = container.NewHBox(widget.NewLabel("Your own line:"), t.freeType, t.addFree)
+	t.freeBox = container.NewVBox(widget.NewLabel("Your own line:"), container.NewHBox(t.freeType, t.addFree))
 	t.discount = newWheelEntry(t.form)
 	t.discount.OnChanged = t.onDiscount // its placeholder follows the currency (show)
 	t.discTitle = widget.NewLabel("Discount")
@@ -202,7 +205,8 @@ func newInvoiceTab(d *Desk) *invoiceTab {
 	t.nteWarn.Wrapping = fyne.TextWrapWord
 	t.requestNte = widget.NewButtonWithIcon("Request NTE increase", theme.WarningIcon(), t.onRequestNte)
 	t.requestNte.Importance = widget.DangerImportance
-	t.requestRow = container.NewHBox(t.requestNte)
+	t.askMore = widget.NewButtonWithIcon("Ask the customer for more…", theme.MailComposeIcon(), t.onAskMore)
+	t.requestRow = container.NewHBox(t.requestNte, t.askMore)
 
 	t.problems = widget.NewLabel("")
 	t.problems.Wrapping = fyne.TextWrapWord
@@ -218,7 +222,9 @@ func newInvoiceTab(d *Desk) *invoiceTab {
 	t.del = widget.NewButtonWithIcon("Delete…", theme.DeleteIcon(), t.onDelete)
 	t.lastAction = widget.NewLabel("")
 	t.lastAction.Wrapping = fyne.TextWrapWord
-	t.buttons = container.NewHBox(t.del, layout.NewSpacer(), t.save, t.submit)
+	// Delete… under Save and Submit, apart from them: on a narrow pane the
+	// three in a row made the tab the widest of the detail.
+	t.buttons = container.NewVBox(container.NewHBox(layout.NewSpacer(), t.save, t.submit), container.NewHBox(t.del))
 
 	// Inline: an invoice carries a handful of files, and the tab scrolls.
 	t.files = newAttachmentPanel(d, true, heading("Invoice attachments"))
@@ -245,8 +251,12 @@ func (t *invoiceTab) content() fyne.CanvasObject {
 		widget.NewFormItem("Invoice number", container.NewStack(t.number, t.numberLbl)),
 		widget.NewFormItem("Invoice date", container.NewStack(t.date, t.dateLbl)),
 	)
-	picker := container.NewBorder(nil, nil, nil, t.addItem, t.priceSel)
-	t.adders = container.NewVBox(t.plNote, picker, container.NewHBox(t.freeBox, t.addTax), t.inputErr)
+	// The item on a row of its own, as on the Quote tab: its name and rate
+	// need the width a narrow detail pane has.
+	picker := container.NewVBox(t.priceSel, container.NewHBox(t.addItem))
+	// The tax line on a row of its own: beside the free line it made the
+	// tab the widest of the detail on a 1024-pixel laptop.
+	t.adders = container.NewVBox(t.plNote, picker, t.freeBox, container.NewHBox(t.addTax), t.inputErr)
 	t.discEntry = fixed(120, t.discount)
 	t.discRow = container.NewHBox(layout.NewSpacer(), t.discTitle, t.discEntry, t.discLbl)
 	totals := container.NewVBox(

@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -34,7 +35,7 @@ type messagesTab struct {
 	messages []storage.ThreadMessage
 	list     *widget.List
 	empty    *widget.Label
-	text     *widget.Entry
+	text     *messageEntry
 	vis      *widget.Select
 	send     *widget.Button
 	counter  *widget.Label
@@ -53,11 +54,15 @@ func newMessagesTab(d *Desk) *messagesTab {
 				widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), nil),
 				widget.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), nil),
 				widget.NewButtonWithIcon("Discard…", theme.DeleteIcon(), nil))
-			return container.NewVBox(who, body, buttons)
+			return container.NewStack(newThemedTint(theme.ColorNameWarning, 0x24), container.NewVBox(who, body, buttons))
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			m := t.messages[i]
-			box := o.(*fyne.Container)
+			item := o.(*fyne.Container)
+			// Internal notes are drawn on a tint, apart from what the
+			// customer reads.
+			showIf(!m.MessageVisibility.CustomerSees(), item.Objects[0])
+			box := item.Objects[1].(*fyne.Container)
 			who := box.Objects[0].(*widget.Label)
 			who.SetText(messageHeading(m))
 			who.Importance = widget.MediumImportance
@@ -78,11 +83,11 @@ func newMessagesTab(d *Desk) *messagesTab {
 			} else {
 				buttons.Hide()
 			}
-			t.list.SetItemHeight(i, box.MinSize().Height)
+			t.list.SetItemHeight(i, item.MinSize().Height)
 		},
 	)
 	t.empty = widget.NewLabel("No messages yet.")
-	t.text = widget.NewMultiLineEntry()
+	t.text = newMessageEntry(func() { t.d.press(t.send, "Messages", api.SendMessage) }, d.typedShortcut)
 	t.text.SetPlaceHolder("Write to the customer or the crew…")
 	t.text.SetMinRowsVisible(3)
 	t.counter = widget.NewLabel("")
@@ -118,6 +123,9 @@ func (t *messagesTab) content() fyne.CanvasObject {
 }
 
 func (t *messagesTab) show(wo *api.WorkOrder) {
+	if t.wo == nil || t.wo.WorkOrderId != wo.WorkOrderId {
+		t.vis.SetSelectedIndex(0) // another work order's message starts visible to all
+	}
 	t.wo = wo
 	msgs, err := t.d.store.Thread(context.Background(), wo.WorkOrderId)
 	if err != nil {
@@ -170,6 +178,10 @@ func (t *messagesTab) onSend() {
 		}
 		if t.wo != nil && t.wo.WorkOrderId == woID && strings.TrimSpace(t.text.Text) == text {
 			t.text.SetText("") // sent; a new message typed meanwhile stays
+			// Each message is to the customer unless the person says
+			// otherwise: a "Nobody (record only)" chosen once must not
+			// hide the next one.
+			t.vis.SetSelectedIndex(0)
 		}
 		t.d.queued("Message on " + number)
 	})
@@ -203,7 +215,10 @@ func messageHeading(m storage.ThreadMessage) string {
 		}
 	}
 	vis := ""
-	if m.MessageVisibility != "" && m.MessageVisibility != api.VisibilityAll {
+	switch {
+	case !m.MessageVisibility.CustomerSees():
+		vis = " · Internal · " + visibilityLabels[m.MessageVisibility]
+	case m.MessageVisibility != "" && m.MessageVisibility != api.VisibilityAll:
 		vis = " · " + visibilityLabels[m.MessageVisibility]
 	}
 	if m.Row != nil && m.Row.MayHaveBeenSent() {
@@ -214,6 +229,37 @@ func messageHeading(m storage.ThreadMessage) string {
 		return fmt.Sprintf("%s%s · not sent, refused by the service: %s", who, vis, sentence(strings.TrimSpace(m.Row.Error)))
 	}
 	return fmt.Sprintf("%s · %s%s", who, when, vis)
+}
+
+// messageEntry is the message being written: Ctrl+Enter sends it (Enter
+// is a new line), and the window's other shortcuts work while typing.
+type messageEntry struct {
+	widget.Entry
+	send   func()
+	window func(fyne.Shortcut) bool // the window's shortcuts (Desk.typedShortcut)
+}
+
+func newMessageEntry(send func(), window func(fyne.Shortcut) bool) *messageEntry {
+	e := &messageEntry{send: send, window: window}
+	e.MultiLine = true
+	e.Wrapping = fyne.TextWrapWord
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+// AcceptsTab is false: Tab moves on to the visibility and Send (Fyne's
+// multi-line entry keeps it, and the keyboard is stuck in the box).
+func (e *messageEntry) AcceptsTab() bool { return false }
+
+func (e *messageEntry) TypedShortcut(s fyne.Shortcut) {
+	if cs, ok := s.(*desktop.CustomShortcut); ok && (cs.KeyName == fyne.KeyReturn || cs.KeyName == fyne.KeyEnter) &&
+		cs.Modifier == fyne.KeyModifierShortcutDefault {
+		e.send()
+		return
+	}
+	if !e.window(s) {
+		e.Entry.TypedShortcut(s)
+	}
 }
 
 // A refused message is corrected in the compose box.

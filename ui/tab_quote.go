@@ -24,15 +24,18 @@ type quoteTab struct {
 	d  *Desk
 	wo *api.WorkOrder
 
-	current  *widget.Label
-	badge    *badge
-	explain  *widget.Label
-	tryAgain *widget.Button // shown where the service refused quotes (3004)
+	current *widget.Label
+	badge   *badge
+	explain *widget.Label
+	// copyRejected fills the form with the quote the customer rejected,
+	// to change what they objected to rather than type it all again.
+	copyRejected *widget.Button
+	tryAgain     *widget.Button // shown where the service refused quotes (3004)
 
 	amount     *widget.Entry
 	amountNote *widget.Label // "the total of the lines" while there are lines
 	carryNote  string        // what a pre-fill could not carry over (an invoice discount)
-	reason     *widget.Entry
+	reason     *escEntry
 	priceSel   *widget.Select
 	plNote     *widget.Label // why the price list cannot be used
 	qty        *widget.Entry
@@ -61,6 +64,8 @@ func newQuoteTab(d *Desk) *quoteTab {
 	t.badge = newBadge()
 	t.explain = widget.NewLabel("")
 	t.explain.Wrapping = fyne.TextWrapWord
+	t.copyRejected = widget.NewButtonWithIcon("Copy into a new quote", theme.ContentCopyIcon(), t.onCopyRejected)
+	t.copyRejected.Hide()
 	t.tryAgain = newTryQuotesAgain(t)
 
 	t.amount = widget.NewEntry()
@@ -71,7 +76,7 @@ func newQuoteTab(d *Desk) *quoteTab {
 	t.amountNote = widget.NewLabel("")
 	t.amountNote.Wrapping = fyne.TextWrapWord
 	t.amountNote.Hide()
-	t.reason = widget.NewMultiLineEntry()
+	t.reason = newEscMultiLineEntry() // Tab moves on from it
 	t.reason.SetPlaceHolder("Why the work costs more than the NTE (required)")
 	t.reason.SetMinRowsVisible(3)
 	t.reason.Wrapping = fyne.TextWrapWord
@@ -103,7 +108,7 @@ func newQuoteTab(d *Desk) *quoteTab {
 		container.NewHBox(widget.NewLabel("Qty"), container.NewGridWrap(fyne.NewSize(70, t.qty.MinSize().Height), t.qty), t.addLine))
 	t.formBox = container.NewVBox(
 		heading("Submit a quote"), form,
-		heading("Line items (optional, from the customer's price list)"), t.plNote, picker, t.linesBox, t.lineErr, t.total,
+		wrappedHeading("Line items (optional, from the customer's price list)"), t.plNote, picker, t.linesBox, t.lineErr, t.total,
 		container.NewHBox(layout.NewSpacer(), t.submit),
 	)
 	return t
@@ -113,7 +118,7 @@ func (t *quoteTab) title() string       { return "Quote" }
 func (t *quoteTab) icon() fyne.Resource { return theme.DocumentCreateIcon() }
 func (t *quoteTab) content() fyne.CanvasObject {
 	t.top = container.NewVBox(container.NewHBox(heading("Current quote"), t.badge), t.current, t.explain,
-		container.NewHBox(t.tryAgain), widget.NewSeparator())
+		container.NewHBox(t.copyRejected, t.tryAgain), widget.NewSeparator())
 	return container.NewVScroll(container.NewPadded(container.NewVBox(t.top, t.formBox)))
 }
 
@@ -243,6 +248,25 @@ func (t *quoteTab) clearForm() {
 	t.lines = nil
 	t.carryNote = ""
 	t.renderLines()
+}
+
+// onCopyRejected fills the form with the rejected quote: its lines (their
+// total is the amount) or its amount, and its reason, for the person to
+// change what the customer objected to.
+func (t *quoteTab) onCopyRejected() {
+	q := t.wo.Nte.Quote
+	if q == nil {
+		return
+	}
+	t.clearForm()
+	lines := append([]api.LineItem(nil), q.LineItems...)
+	for i := range lines {
+		lines[i].Rate = lines[i].Rate.In(t.wo.Currency)
+	}
+	// Our own reason (when this window sent the quote), never the
+	// customer's: Quote.Comment is their reason for rejecting it once
+	// rejected, so it is not carried over.
+	t.prefill(q.Amount, lines, t.d.ourQuoteReason(t.wo.WorkOrderId))
 }
 
 // prefill opens the form with lines (their total becomes the amount) or,

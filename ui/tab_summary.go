@@ -119,6 +119,13 @@ func heading(s string) fyne.CanvasObject {
 	return widget.NewLabelWithStyle(s, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 }
 
+// wrappedHeading is a heading long enough to wrap on a narrow pane.
+func wrappedHeading(s string) fyne.CanvasObject {
+	l := widget.NewLabelWithStyle(s, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	l.Wrapping = fyne.TextWrapWord
+	return l
+}
+
 func deadlineText(t *time.Time) string {
 	if t == nil || t.IsZero() {
 		return ""

@@ -56,7 +56,7 @@ func newVisitTab(d *Desk) *visitTab {
 	t.schedDate = newDateEntry()
 	t.schedTime = newTimePicker()
 	t.schedSave = widget.NewButtonWithIcon("Set scheduled start", theme.HistoryIcon(), t.onSchedule)
-	t.schedNow = widget.NewLabel("")
+	t.schedNow = wrapped(widget.NewLabel(""))
 	t.schedWhy = widget.NewLabel("")
 	t.schedWhy.Wrapping = fyne.TextWrapWord
 	t.schedWhy.Importance = widget.LowImportance
@@ -111,12 +111,16 @@ func (t *visitTab) content() fyne.CanvasObject {
 		heading("On site"),
 		widget.NewLabel("When did it happen?"), t.when, t.backNote, t.backBox,
 		t.form.box,
-		container.NewHBox(t.checkIn, t.pause, t.checkOut, t.completeDetails),
-		t.rules, t.lastState,
+		t.rules,
 	)
 	body := container.NewVBox(sched, widget.NewSeparator(), visit)
 	t.form.relayout = body.Refresh
-	return container.NewVScroll(container.NewPadded(body))
+	// The visit's buttons and what the last one did stay in sight below
+	// the form, however long the completion details a customer asks for;
+	// on a narrow pane they wrap to a second row.
+	actions := container.NewVBox(widget.NewSeparator(),
+		newWrapRow(t.checkIn, t.pause, t.checkOut, t.completeDetails), t.lastState)
+	return container.NewBorder(nil, container.NewPadded(actions), nil, nil, container.NewVScroll(container.NewPadded(body)))
 }
 
 func (t *visitTab) show(wo *api.WorkOrder) {

@@ -9,7 +9,7 @@ import (
 )
 
 // woTable is a widget.Table that opens the highlighted row on Enter (arrows
-// already move the highlight), marks the whole highlighted row while it has
+// already move the highlight), ticks it on Space, marks the whole highlighted row while it has
 // the keyboard (Fyne tints one cell in its faint hover colour), and reports
 // column widths after the person drags a header divider, so they can be
 // remembered.
@@ -18,6 +18,7 @@ type woTable struct {
 	highlighted widget.TableCellID
 	focused     bool
 	onEnter     func(row int)
+	onSpace     func(row int)
 	onResized   func(widths map[int]float32)
 }
 
@@ -68,6 +69,12 @@ func (t *woTable) focusedRow() int {
 func (t *woTable) TypedKey(e *fyne.KeyEvent) {
 	if (e.Name == fyne.KeyReturn || e.Name == fyne.KeyEnter) && t.onEnter != nil {
 		t.onEnter(t.highlighted.Row)
+		return
+	}
+	// Fyne's Table selects the highlighted cell on Space, which here
+	// would open the row; Space ticks it instead, as a tap on its box.
+	if e.Name == fyne.KeySpace && t.onSpace != nil {
+		t.onSpace(t.highlighted.Row)
 		return
 	}
 	t.Table.TypedKey(e)

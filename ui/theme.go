@@ -89,8 +89,10 @@ func (t deskTheme) Color(n fyne.ThemeColorName, system fyne.ThemeVariant) color.
 		return brandBlue
 	case theme.ColorNameFocus:
 		// Blended over a focused button, select or check box: strong
-		// enough to find at a glance where Tab went (Fyne's is a faint tint).
-		return color.NRGBA{R: 0x1f, G: 0x6f, B: 0xeb, A: 0x80}
+		// enough to find at a glance where Tab went (Fyne's is a faint
+		// tint), on the blue and red buttons too: it darkens them in light,
+		// lightens them in dark (the window also rings it: focusRing).
+		return pick(color.NRGBA{R: 0x0b, G: 0x2e, B: 0x6f, A: 0x66}, color.NRGBA{R: 0xff, G: 0xff, B: 0xff, A: 0x4d})
 	case theme.ColorNameSelection:
 		return color.NRGBA{R: 0x1f, G: 0x6f, B: 0xeb, A: 0x30}
 	case theme.ColorNameForeground:

@@ -13,16 +13,17 @@ import (
 
 // timePicker picks a local time of day from an hour select and a minute
 // select in minuteStep steps. A time set from elsewhere whose minute falls
-// between the steps (a back-date's "now", a scheduled start the service
-// holds) is offered exactly as well, never rounded.
+// between the steps (a scheduled start the service holds) is offered
+// exactly as well, never rounded.
 type timePicker struct {
 	hour   *widget.Select
 	minute *widget.Select
 	box    *fyne.Container
 }
 
-// minuteStep is the picker's minute granularity.
-const minuteStep = 5
+// minuteStep is the picker's minute granularity: to the minute, as a
+// back-dated arrival is written down ("arrived 14:07").
+const minuteStep = 1
 
 func newTimePicker() *timePicker {
 	p := &timePicker{}

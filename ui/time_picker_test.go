@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -10,13 +11,18 @@ import (
 )
 
 // TestTimePicker: nothing is picked until both the hour and the minute are;
-// the minutes come in five-minute steps, and a time set from elsewhere
-// between two steps is offered as it is, never rounded, until cleared.
+// the minutes come one by one (a back-dated arrival is written to the
+// minute), and a time set from elsewhere is offered as it is, never
+// rounded, until cleared.
 func TestTimePicker(t *testing.T) {
 	test.NewTempApp(t)
 	p := newTimePicker()
 	test.NewTempWindow(t, p.content())
-	steps := "00 05 10 15 20 25 30 35 40 45 50 55"
+	var each []string
+	for m := range 60 {
+		each = append(each, fmt.Sprintf("%02d", m))
+	}
+	steps := strings.Join(each, " ")
 
 	if _, _, ok := p.value(); ok {
 		t.Fatal("an untouched picker has a time")

@@ -27,8 +27,8 @@ func TestVisitTimesArePickedWithHourAndMinuteSelects(t *testing.T) {
 	if n := len(v.schedTime.hour.Options); n != 24 {
 		t.Fatalf("the hour select offers %d hours", n)
 	}
-	if got := strings.Join(v.schedTime.minute.Options, " "); got != "00 05 10 15 20 25 30 35 40 45 50 55" {
-		t.Fatalf("the minute select offers %s", got)
+	if got := v.schedTime.minute.Options; len(got) != 60 || got[7] != "07" {
+		t.Fatalf("the minute select offers %s, not every minute", strings.Join(got, " "))
 	}
 
 	// Scheduled start: a date, an hour and a minute, in local time.

@@ -1,0 +1,197 @@
+package realwindow
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The office coordinator's day at the keyboard and on small screens, in the
+// real window: keys go through the X server (xdotool, XTEST) to GLFW and
+// Fyne as a person's do, not through the driver.
+
+// tabTitles are the detail's tabs, in their order: Ctrl+1 … Ctrl+8.
+var tabTitles = []string{"Summary", "Quote", "Visit", "Messages", "Attachments", "Invoice", "Procedures", "Activity"}
+
+// keys presses keys on the keyboard, as xdotool names them ("ctrl+1",
+// "Return"), in the app's window.
+func (a *app) keys(keys ...string) {
+	a.t.Helper()
+	if _, err := exec.LookPath("xdotool"); err != nil {
+		a.t.Fatal("xdotool is needed to type on the real keyboard: make deps installs it")
+	}
+	win := a.xWindow()
+	args := append([]string{"windowfocus", "--sync", win, "key", "--clearmodifiers", "--delay", "80"}, keys...)
+	if out, err := a.xdotool(args...).CombinedOutput(); err != nil {
+		a.t.Fatalf("xdotool %v: %v: %s", keys, err, out)
+	}
+}
+
+// typeText types text on the keyboard into what has the focus.
+func (a *app) typeText(text string) {
+	a.t.Helper()
+	if out, err := a.xdotool("windowfocus", "--sync", a.xWindow(), "type", "--delay", "40", text).CombinedOutput(); err != nil {
+		a.t.Fatalf("xdotool type: %v: %s", err, out)
+	}
+}
+
+// xWindow is the X window of the app's process.
+func (a *app) xWindow() string {
+	a.t.Helper()
+	out, err := a.xdotool("search", "--sync", "--pid", strconv.Itoa(a.cmd.Process.Pid)).Output()
+	if err != nil {
+		a.t.Fatalf("finding the app's window: %v", err)
+	}
+	return strings.Fields(string(out))[0]
+}
+
+// xdotool is the command xdotool args on the app's own X server.
+func (a *app) xdotool(args ...string) *exec.Cmd {
+	cmd := exec.Command("xdotool", args...)
+	cmd.Env = append(os.Environ(), "DISPLAY="+a.screen.display)
+	return cmd
+}
+
+// until repeats command until its answer satisfies ok, for up to patience
+// (a key reaches the window through the X server, apart from the driver).
+func (a *app) until(what, command string, ok func(string) bool) string {
+	a.t.Helper()
+	for deadline := time.Now().Add(patience); ; time.Sleep(100 * time.Millisecond) {
+		answer := a.do(command)
+		if ok(answer) {
+			return answer
+		}
+		if time.Now().After(deadline) {
+			a.shoot("no-" + strings.ReplaceAll(what, " ", "-"))
+			a.t.Fatalf("%s: %q", what, answer)
+		}
+	}
+}
+
+// TestRealWindowKeyboardPath: from the keyboard alone, every detail tab
+// (Ctrl+1 … Ctrl+8), a message sent with Ctrl+Enter, Tab to Accept with a
+// ring around it (light and dark), Ctrl+Shift+I on a new work order saying
+// why in a dialog that Enter closes, the reject dialog cancelled with Esc,
+// and Space ticking a row.
+func TestRealWindowKeyboardPath(t *testing.T) {
+	t.Parallel()
+	a := start(t)
+	a.step("keys-start", "ready")
+
+	a.keys("ctrl+l")
+	for i, title := range tabTitles {
+		a.keys(fmt.Sprintf("ctrl+%d", i+1))
+		a.until("Ctrl+"+strconv.Itoa(i+1)+" shows "+title, "tabsel", func(s string) bool { return s == fmt.Sprintf("%d %s", i, title) })
+		a.shoot("keys-ctrl-" + strconv.Itoa(i+1) + "-" + strings.ToLower(title))
+	}
+
+	// A message, typed and sent from the keyboard.
+	a.keys("ctrl+4")
+	a.until("the Messages tab", "tabsel", func(s string) bool { return strings.HasPrefix(s, "3 ") })
+	a.do("focus *ui.messageEntry")
+	a.typeText("On our way, about 20 minutes")
+	a.keys("Return")
+	a.typeText("Gate code please")
+	a.shoot("keys-message-typed")
+	a.keys("ctrl+Return")
+	thread := a.until("the message sent with Ctrl+Enter", "texts *container.AppTabs", func(s string) bool {
+		return strings.Contains(s, "On our way, about 20 minutes | Gate code please") && strings.Contains(s, "0 / 3000")
+	})
+	if !strings.Contains(thread, "Customer and crew") {
+		t.Errorf("after sending, the next message is not for the customer and crew: %s", thread)
+	}
+	a.shoot("keys-ctrl-enter-sent")
+
+	// A new work order: Tab reaches Accept, ringed.
+	a.dialog("keys-status-filter", "tap ^All statuses")
+	a.closes("keys-new-only", `tap ^New \(\d+\)$`)
+	news := regexp.MustCompile(`\b[A-Z]{3}\d{5}\b`).FindAllString(a.do("texts *ui.woTable"), -1)
+	if len(news) < 2 {
+		t.Fatalf("the New filter lists %v", news)
+	}
+	a.do("tap ^" + news[0] + "$")
+	a.keys("ctrl+l")
+	for i := 0; ; i++ {
+		if strings.HasSuffix(a.do("focused"), "Accept") {
+			break
+		}
+		if i == 40 {
+			t.Fatalf("40 presses of Tab did not reach Accept: %s", a.do("focused"))
+		}
+		a.keys("Tab")
+	}
+	a.shoot("keys-accept-focused-light")
+	a.do("menu View/Appearance/Dark")
+	a.shoot("keys-accept-focused-dark")
+	a.do("menu View/Appearance/Light")
+
+	// Ctrl+Shift+I on a new one says why; Enter closes what it says.
+	a.keys("ctrl+shift+i")
+	a.until("a dialog saying why Check in cannot be done", "dialogs", func(s string) bool { return s == "1" })
+	if texts := a.do("texts"); !strings.Contains(texts, "accept") {
+		t.Errorf("Ctrl+Shift+I on a new work order says: %s", texts)
+	}
+	a.shoot("keys-check-in-refused")
+	a.keys("Return")
+	a.until("the dialog closed by Enter", "dialogs", func(s string) bool { return s == "0" })
+
+	// Ctrl+Shift+R opens Reject…, Esc cancels it.
+	a.keys("ctrl+shift+r")
+	a.until("the reject dialog", "dialogs", func(s string) bool { return s == "1" })
+	if texts := a.do("texts"); !strings.Contains(texts, "Reject this work order") {
+		t.Errorf("Ctrl+Shift+R opened: %s", texts)
+	}
+	a.shoot("keys-reject-dialog")
+	a.keys("Escape")
+	a.until("the reject dialog cancelled by Esc", "dialogs", func(s string) bool { return s == "0" })
+
+	// Space ticks the highlighted row; Reject counts it.
+	a.keys("ctrl+l", "Down", "space")
+	a.until("Space ticking a row", "texts", func(s string) bool { return strings.Contains(s, "| Reject 1 |") })
+	a.shoot("keys-space-ticked")
+}
+
+// TestRealWindowSmallScreens: at 1024x700 and in a 960x800 window the list
+// shows the number, customer, status, the deadline with what is due and
+// the NTE with its currency; at 960 the tabs show icons only, at 1024 their
+// names.
+func TestRealWindowSmallScreens(t *testing.T) {
+	t.Parallel()
+	a := start(t)
+	a.step("small-start", "ready")
+	// Triage at a glance: overdue in red, each row saying why it is there.
+	a.step("needs-attention", "tap ^Needs attention")
+	if list := a.do("texts *ui.woTable"); !regexp.MustCompile(` late \|`).MatchString(list) {
+		t.Errorf("under Needs attention no row says it is late: %s", list)
+	}
+	a.do("tap ^Needs attention")
+	for _, size := range []struct {
+		name  string
+		named bool
+	}{{"1024x700", true}, {"960x800", false}} {
+		a.step("small-"+size.name, "resize "+size.name)
+		list := a.do("texts *ui.woTable")
+		for _, want := range []struct{ what, re string }{
+			{"a number", `\b[A-Z]{3}\d{5}\b`},
+			{"a customer", `Sakura Mart Japan|Northwind Retail|Rheinland Offices|…`},
+			{"a status", `Accepted|Checked in|New`},
+			{"a deadline with what is due", `(On site|Due|Ack|Acknowledge|Invoice|Inv|Site) · `},
+			{"an NTE with its currency", `[$€£¥][\d,]+`},
+		} {
+			if !regexp.MustCompile(want.re).MatchString(list) {
+				t.Errorf("at %s the list shows no %s: %s", size.name, want.what, list)
+			}
+		}
+		tabs := a.do("texts *container.AppTabs")
+		if named := strings.Contains(tabs, "Summary |"); named != size.named {
+			t.Errorf("at %s the tabs show their names: %v", size.name, named)
+		}
+		a.step("small-"+size.name+"-invoice", "shortcut ctrl+6")
+		a.step("small-"+size.name+"-visit", "shortcut ctrl+3")
+	}
+}

@@ -1,0 +1,245 @@
+package ui
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	fynestorage "fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+	"github.com/shopspring/decimal"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/sandbox"
+	"github.com/workorderdesk/workdesk/storage"
+)
+
+// TestEachMessageStartsToTheCustomer: a note sent to "Nobody (record only)"
+// leaves the next message visible to the customer and crew again; in the
+// thread the note says it is internal and is drawn on a tint, a message
+// to the customer not.
+func TestEachMessageStartsToTheCustomer(t *testing.T) {
+	h := newHarness(t)
+	row := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted })
+	h.open(row.Id)
+	m := h.desk.messagesTab()
+	h.desk.detail.showTab("Messages")
+	send := func(text string, vis api.MessageVisibility) {
+		t.Helper()
+		m.vis.SetSelected(visibilityLabels[vis])
+		m.text.SetText(text)
+		test.Tap(m.send)
+		h.flush()
+		h.send()
+	}
+	send("Gate code is 4412", api.VisibilityNone)
+	if got := m.vis.Selected; got != visibilityLabels[api.VisibilityAll] {
+		t.Errorf("after a record-only note the next message is for %q", got)
+	}
+	send("On our way", api.VisibilityAll)
+	shown := map[string]bool{}
+	for i, msg := range m.messages {
+		item := m.list.CreateItem()
+		m.list.UpdateItem(i, item)
+		tinted := item.(*fyne.Container).Objects[0].Visible()
+		heading := messageHeading(msg)
+		switch msg.Text {
+		case "Gate code is 4412":
+			if !tinted || !strings.Contains(heading, "Internal · Nobody (record only)") {
+				t.Errorf("the internal note is drawn tinted %v, headed %q", tinted, heading)
+			}
+		case "On our way":
+			if tinted || strings.Contains(heading, "Internal") {
+				t.Errorf("the message to the customer is drawn tinted %v, headed %q", tinted, heading)
+			}
+		}
+		shown[msg.Text] = true
+	}
+	if !shown["Gate code is 4412"] || !shown["On our way"] {
+		t.Fatalf("the thread lacks the two messages: %v", shown)
+	}
+	// Another work order's message starts for the customer too.
+	m.vis.SetSelected(visibilityLabels[api.VisibilityCruOnly])
+	other := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted && r.Id != row.Id })
+	h.open(other.Id)
+	if got := m.vis.Selected; got != visibilityLabels[api.VisibilityAll] {
+		t.Errorf("on another work order the message is for %q", got)
+	}
+}
+
+// TestQuantityIsOneAgainAfterAddLine: the quantity typed for one price
+// list line is not left for the next one.
+func TestQuantityIsOneAgainAfterAddLine(t *testing.T) {
+	h := newHarness(t)
+	q := openQuotable(h)
+	q.priceSel.SetSelectedIndex(0)
+	q.qty.SetText("6")
+	test.Tap(q.addLine)
+	if len(q.lines) != 1 || !q.lines[0].Quantity.Equal(decimal.NewFromInt(6)) {
+		t.Fatalf("the line added: %+v", q.lines)
+	}
+	if q.qty.Text != "1" {
+		t.Errorf("after Add line the quantity reads %q", q.qty.Text)
+	}
+}
+
+// TestARejectedQuoteCopiesIntoANewOne: on a work order whose quote the
+// customer rejected, "Copy into a new quote" fills the form with its lines
+// or amount, for the person to change what the customer objected to.
+func TestARejectedQuoteCopiesIntoANewOne(t *testing.T) {
+	h := newHarness(t)
+	row := h.rowWhere(func(r storage.Row) bool {
+		return r.QuoteStatus == api.QuoteRejected && r.Status != api.StatusRejected && r.Status != api.StatusRecalled
+	})
+	h.open(row.Id)
+	h.desk.detail.showTab("Quote")
+	q := tabOf[*quoteTab](h)
+	if !q.copyRejected.Visible() {
+		t.Fatalf("%s has a rejected quote but no Copy into a new quote", row.Number)
+	}
+	rejected := h.desk.detail.wo.Nte.Quote
+	test.Tap(q.copyRejected)
+	if len(rejected.LineItems) > 0 {
+		if len(q.lines) != len(rejected.LineItems) {
+			t.Fatalf("the copy has %d lines, the rejected quote %d", len(q.lines), len(rejected.LineItems))
+		}
+	} else if q.amount.Text != amountText(rejected.Amount) {
+		t.Errorf("the copy's amount reads %q, the rejected quote's is %s", q.amount.Text, rejected.Amount.Format())
+	}
+	if q.reason.Text == rejected.Comment && rejected.Comment != "" {
+		t.Errorf("the customer's reason %q was copied as ours", rejected.Comment)
+	}
+}
+
+// TestABackDateToTheMinute: a check-in back-dated to 08:07 is queued at
+// 08:07, not rounded to five minutes.
+func TestABackDateToTheMinute(t *testing.T) {
+	h := newHarness(t)
+	v := h.desk.visitTab()
+	row := h.create(sandbox.WorkOrderSpec{Customer: "Northwind Retail", Status: api.StatusAccepted}) // allows back-dating
+	h.open(row.Id)
+	h.desk.detail.showTab("Visit")
+	at := fixedNow.Add(-53 * time.Minute) // 08:07
+	setBackDate(t, v, at)
+	test.Tap(v.checkIn)
+	h.flush()
+	rows, err := h.store.OutboxRows(context.Background(), row.Id)
+	if err != nil || len(rows) == 0 {
+		t.Fatalf("no check-in queued: %v; the window says %q", err, h.overlayText())
+	}
+	if got := rows[len(rows)-1].ActionDate; !got.Equal(at) {
+		t.Errorf("the check-in is queued at %s, the person chose %s", localTime(got), localTime(at))
+	}
+}
+
+// TestActivityLinesWrap: a long line of the Activity tab wraps in a narrow
+// pane instead of running off its edge.
+func TestActivityLinesWrap(t *testing.T) {
+	h := newHarness(t)
+	a := tabOf[*activityTab](h)
+	texts := a.list.CreateItem().(*fyne.Container).Objects[0].(*fyne.Container).Objects
+	for i, what := range []string{"title", "text"} {
+		if l := texts[i].(*widget.Label); l.Wrapping != fyne.TextWrapWord {
+			t.Errorf("the Activity line's %s does not wrap", what)
+		}
+	}
+}
+
+// TestAskTheCustomerForMore: an invoice over an NTE that an approved quote
+// set cannot be followed by a new quote; the Invoice tab offers to ask the
+// customer instead, which opens the Messages tab with the message written,
+// to the customer.
+func TestAskTheCustomerForMore(t *testing.T) {
+	h := newHarness(t)
+	inv := openInvoice(h, func(wo *api.WorkOrder, inv *api.Invoice, _ *api.PriceList) bool {
+		return wo.Nte.Quote != nil && wo.Nte.Quote.QuoteStatus == api.QuoteApproved && !wo.Nte.NoLimit() && inv.Status.Editable()
+	})
+	wo := h.desk.detail.wo
+	row := addPriceItem(t, inv, 0)
+	row.qty.SetText(wo.Nte.Amount.Amount.Mul(decimal.NewFromInt(3)).Div(inv.inv.LineItems[len(inv.inv.LineItems)-1].Rate.Amount).Ceil().String())
+	if !inv.askMore.Visible() {
+		t.Fatalf("over the NTE with an approved quote, no Ask the customer for more: %q", inv.nteWarn.Text)
+	}
+	test.Tap(inv.askMore)
+	m := h.desk.messagesTab()
+	if got := h.desk.detail.tabs[h.desk.detail.appTabs.SelectedIndex()].title(); got != "Messages" {
+		t.Errorf("Ask the customer for more shows the %s tab", got)
+	}
+	if !strings.Contains(m.text.Text, wo.WorkOrderNumber) || !strings.Contains(m.text.Text, "NTE") {
+		t.Errorf("the message written: %q", m.text.Text)
+	}
+	if m.vis.Selected != visibilityLabels[api.VisibilityAll] {
+		t.Errorf("the message is for %q, not the customer", m.vis.Selected)
+	}
+}
+
+// TestTheDatePickerMarksToday: the calendar of a date field shows today
+// apart from the other days, the day in the field as chosen, and picking
+// a day fills the field with it.
+func TestTheDatePickerMarksToday(t *testing.T) {
+	test.NewTempApp(t)
+	setNow(t, fixedNow) // Fri 20 Nov 2026
+	d := newDateEntry()
+	w := test.NewTempWindow(t, d)
+	w.Resize(fyne.NewSize(400, 400))
+	chosen := fixedNow.AddDate(0, 0, -3)
+	d.SetDate(&chosen)
+	d.showCalendar()
+	if d.popUp == nil || !d.popUp.Visible() {
+		t.Fatal("the calendar button opened nothing")
+	}
+	days := map[string]*widget.Button{}
+	walk(d.popUp.Content, func(o fyne.CanvasObject) {
+		if b, ok := o.(*widget.Button); ok && b.Text != "" {
+			days[b.Text] = b
+		}
+	})
+	if days["20"] == nil || days["20"].Importance != widget.MediumImportance {
+		t.Errorf("today, the 20th, is not marked: %+v", days["20"])
+	}
+	if days["17"] == nil || days["17"].Importance != widget.HighImportance {
+		t.Errorf("the chosen 17th is not drawn as chosen")
+	}
+	if days["18"] == nil || days["18"].Importance != widget.LowImportance {
+		t.Errorf("another day looks marked")
+	}
+	test.Tap(days["Today"])
+	if d.Date == nil || !sameDay(*d.Date, fixedNow) {
+		t.Errorf("Today filled the field with %v", d.Date)
+	}
+}
+
+// TestTheFilePickerOpensWhereTheLastFileCameFrom: after a file is picked
+// from a folder, the next picker opens there; a folder since removed is
+// passed over for the one picked from before it, and five are kept.
+func TestTheFilePickerOpensWhereTheLastFileCameFrom(t *testing.T) {
+	test.NewTempApp(t)
+	if lastFolder() != nil {
+		t.Fatal("a fresh app remembers a folder")
+	}
+	root := t.TempDir()
+	var dirs []string
+	for _, name := range []string{"receipts", "photos", "tickets", "a", "b", "c"} {
+		dir := filepath.Join(root, name)
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, dir)
+		rememberFolder(fynestorage.NewFileURI(filepath.Join(dir, "scan.pdf")))
+	}
+	if got := lastFolder(); got == nil || filepath.Clean(got.Path()) != dirs[5] {
+		t.Fatalf("the picker opens at %v, want %s", got, dirs[5])
+	}
+	os.Remove(dirs[5])
+	if got := lastFolder(); got == nil || filepath.Clean(got.Path()) != dirs[4] {
+		t.Errorf("with the last folder gone the picker opens at %v, want %s", got, dirs[4])
+	}
+	if n := len(fyne.CurrentApp().Preferences().StringList(recentFoldersKey)); n != recentFolders {
+		t.Errorf("%d folders are kept", n)
+	}
+}

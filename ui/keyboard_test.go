@@ -1,0 +1,277 @@
+package ui
+
+import (
+	"image/color"
+	"reflect"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/storage"
+)
+
+// press sends the shortcut mod+key the way the desktop driver does: to the
+// focused widget when it takes shortcuts (an entry), else to the window.
+func press(c fyne.Canvas, key fyne.KeyName, shift bool) {
+	mod := fyne.KeyModifierShortcutDefault
+	if shift {
+		mod |= fyne.KeyModifierShift
+	}
+	s := &desktop.CustomShortcut{KeyName: key, Modifier: mod}
+	if f, ok := c.Focused().(fyne.Shortcutable); ok {
+		f.TypedShortcut(s)
+		return
+	}
+	windowShortcut(c, s)
+}
+
+// windowShortcut hands s to the canvas's registered shortcuts, as the
+// desktop driver does. Fyne's test canvas holds the canvas that has them
+// as an embedded interface, which hides its TypedShortcut.
+func windowShortcut(c fyne.Canvas, s fyne.Shortcut) {
+	if sc, ok := c.(fyne.Shortcutable); ok {
+		sc.TypedShortcut(s)
+		return
+	}
+	inner := reflect.ValueOf(c).Elem().Field(0).Interface()
+	inner.(fyne.Shortcutable).TypedShortcut(s)
+}
+
+// typeKey presses a key without modifier: to the focused widget, else to
+// the window (as Esc and Enter reach a dialog just opened).
+func typeKey(c fyne.Canvas, key fyne.KeyName) {
+	ev := &fyne.KeyEvent{Name: key}
+	if f := c.Focused(); f != nil {
+		f.TypedKey(ev)
+		return
+	}
+	c.OnTypedKey()(ev)
+}
+
+// TestEveryTabHasAShortcut: Ctrl+1 … Ctrl+9 show the nine tabs in order,
+// from the list and from the search box alike, and the shortcut help
+// lists each one by its name.
+func TestEveryTabHasAShortcut(t *testing.T) {
+	h := newHarness(t)
+	c := h.win.Canvas()
+	help := map[string]string{}
+	for _, it := range h.desk.keysHelp() {
+		help[it.Text] = it.Widget.(*widget.Label).Text
+	}
+	for _, from := range []fyne.Focusable{h.desk.list.table, h.desk.list.search} {
+		c.Focus(from)
+		for i, tb := range h.desk.detail.tabs {
+			press(c, tabKeys[i], false)
+			if got := h.desk.detail.appTabs.SelectedIndex(); got != i {
+				t.Errorf("from the %T, %s shows tab %d, not %s", from, shortcutLabel(string(tabKeys[i])), got, tb.title())
+			}
+			if want := "Show the " + tb.title() + " tab"; help[shortcutLabel(string(tabKeys[i]))] != want {
+				t.Errorf("the shortcut help says %q for %s, want %q", help[shortcutLabel(string(tabKeys[i]))], shortcutLabel(string(tabKeys[i])), want)
+			}
+		}
+	}
+}
+
+// TestActionsByShortcut: Ctrl+Shift+A accepts the open work order; on one
+// that cannot be checked in, Ctrl+Shift+I says why in a dialog that Enter
+// closes; on an accepted one it checks in, from the Visit tab.
+func TestActionsByShortcut(t *testing.T) {
+	h := newHarness(t)
+	c := h.win.Canvas()
+	c.Focus(h.desk.list.table)
+	row := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusNew })
+	h.open(row.Id)
+
+	press(c, fyne.KeyI, true)
+	if !strings.Contains(h.overlayText(), "accept it first") {
+		t.Fatalf("Ctrl+Shift+I on a new work order says %q", h.overlayText())
+	}
+	typeKey(c, fyne.KeyReturn)
+	if h.win.Canvas().Overlays().Top() != nil {
+		t.Fatalf("Enter did not close the dialog: %q", h.overlayText())
+	}
+
+	press(c, fyne.KeyA, true)
+	h.flush()
+	h.send()
+	if wo, _ := h.store.WorkOrder(t.Context(), row.Id); wo.Status != api.StatusAccepted {
+		t.Fatalf("after Ctrl+Shift+A %s is %s", row.Number, wo.Status)
+	}
+
+	press(c, fyne.KeyI, true)
+	h.flush()
+	if got := h.desk.detail.tabs[h.desk.detail.appTabs.SelectedIndex()].title(); got != "Visit" {
+		t.Errorf("Ctrl+Shift+I shows the %s tab, not Visit", got)
+	}
+	if h.desk.detail.wo.Status != api.StatusCheckedIn {
+		t.Errorf("after Ctrl+Shift+I the work order is %s (queued: the detail shows what it will be)", h.desk.detail.wo.Status)
+	}
+}
+
+// TestCtrlEnterSendsTheMessage: in the message box Enter starts a new line
+// and Ctrl+Enter sends; the box empties, and the next message starts again
+// visible to the customer.
+func TestCtrlEnterSendsTheMessage(t *testing.T) {
+	h := newHarness(t)
+	row := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted })
+	h.open(row.Id)
+	press(h.win.Canvas(), fyne.Key4, false)
+	m := h.desk.messagesTab()
+	h.win.Canvas().Focus(m.text)
+	test.Type(m.text, "On our way")
+	typeKey(h.win.Canvas(), fyne.KeyReturn)
+	test.Type(m.text, "ETA 20 min")
+	if m.text.Text != "On our way\nETA 20 min" {
+		t.Fatalf("Enter in the message box: %q", m.text.Text)
+	}
+	press(h.win.Canvas(), fyne.KeyReturn, false)
+	h.flush()
+	thread, err := h.store.Thread(t.Context(), row.Id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(thread) == 0 || thread[len(thread)-1].Text != "On our way\nETA 20 min" {
+		t.Fatalf("Ctrl+Enter did not queue the message: %+v", thread)
+	}
+	if m.text.Text != "" {
+		t.Errorf("after sending the box still holds %q", m.text.Text)
+	}
+}
+
+// TestEnterConfirmsAndEscCancelsDialogs: the reject dialog confirms with
+// Ctrl+Enter in its reason and with Enter once nothing has the keyboard,
+// and only once a reason is given; Esc cancels it; Enter closes a message.
+func TestEnterConfirmsAndEscCancelsDialogs(t *testing.T) {
+	h := newHarness(t)
+	c := h.win.Canvas()
+	rows := h.rowsWhere(2, func(r storage.Row) bool { return r.Status == api.StatusNew })
+
+	h.open(rows[0].Id)
+	press(c, fyne.KeyR, true)
+	if !strings.Contains(h.overlayText(), "reject this work order") {
+		t.Fatalf("Ctrl+Shift+R opened %q", h.overlayText())
+	}
+	typeKey(c, fyne.KeyEscape)
+	if c.Overlays().Top() != nil {
+		t.Fatal("Esc did not cancel the reject dialog")
+	}
+
+	press(c, fyne.KeyR, true)
+	reason, _ := c.Focused().(*escEntry)
+	if reason == nil {
+		t.Fatalf("the reason does not have the keyboard: %T", c.Focused())
+	}
+	press(c, fyne.KeyReturn, false) // no reason yet: nothing happens
+	if c.Overlays().Top() == nil {
+		t.Fatal("Ctrl+Enter rejected without a reason")
+	}
+	test.Type(reason, "No technician free this week")
+	press(c, fyne.KeyReturn, false)
+	h.flush()
+	if c.Overlays().Top() != nil {
+		t.Fatalf("Ctrl+Enter in the reason did not reject: %q", h.overlayText())
+	}
+	if wo := h.desk.detail.wo; wo.Status != api.StatusRejected {
+		t.Errorf("after Ctrl+Enter the work order is %s", wo.Status)
+	}
+
+	h.open(rows[1].Id)
+	press(c, fyne.KeyR, true)
+	test.Type(c.Focused().(*escEntry), "Outside our area")
+	c.Unfocus()
+	typeKey(c, fyne.KeyReturn)
+	h.flush()
+	if c.Overlays().Top() != nil || h.desk.detail.wo.Status != api.StatusRejected {
+		t.Errorf("Enter did not reject: dialog %q, status %s", h.overlayText(), h.desk.detail.wo.Status)
+	}
+}
+
+// TestTabSkipsTheTickBoxesAndSpaceTicks: from the list, Tab goes on to the
+// next control, not into a row's tick box; Space ticks the highlighted row
+// and Reject then counts it.
+func TestTabSkipsTheTickBoxesAndSpaceTicks(t *testing.T) {
+	h := newHarness(t)
+	c := h.win.Canvas()
+	// (A tick box cannot take the keyboard at all: *tickBox is no
+	// fyne.Focusable.) From the list, Tab moves on to the detail's buttons.
+	c.Focus(h.desk.list.table)
+	for range 3 {
+		test.FocusNext(c)
+		if _, check := c.Focused().(*widget.Check); check && c.Focused() != fyne.Focusable(h.desk.list.attention) {
+			t.Fatalf("Tab went into a check box of the list")
+		}
+	}
+	v := h.desk.list
+	c.Focus(v.table)
+	v.table.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	typeKey(c, fyne.KeySpace)
+	if len(v.selected) != 1 || v.rejectBtn.Text != "Reject 1" {
+		t.Errorf("Space ticked %d rows; the bulk button reads %q", len(v.selected), v.rejectBtn.Text)
+	}
+	typeKey(c, fyne.KeySpace)
+	if len(v.selected) != 0 {
+		t.Errorf("a second Space left %d rows ticked", len(v.selected))
+	}
+}
+
+// TestTheFocusRingIsSeenInLightAndDark: the Accept button with the
+// keyboard is ringed in a colour that stands out at 3:1 from the header
+// behind it, in light and in dark; and in a dialog, drawn above the ring,
+// a focused button looks unlike an unfocused one, the blue default too.
+func TestTheFocusRingIsSeenInLightAndDark(t *testing.T) {
+	h := newHarness(t)
+	row := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusNew })
+	h.open(row.Id)
+	accept := h.desk.detail.accept
+	for _, appearance := range []string{appearanceLight, appearanceDark} {
+		h.desk.app.Settings().SetTheme(newTheme(appearance, true))
+		h.win.Canvas().Focus(accept)
+		h.desk.ring.update(h.win.Canvas())
+		ring := h.desk.ring.rect
+		if !ring.Visible() {
+			t.Fatalf("%s: no ring around the focused Accept", appearance)
+		}
+		drv := fyne.CurrentApp().Driver()
+		at, size := drv.AbsolutePositionForObject(ring), ring.Size()
+		bAt := drv.AbsolutePositionForObject(accept)
+		if at.X > bAt.X || at.Y > bAt.Y || at.X+size.Width < bAt.X+accept.Size().Width || at.Y+size.Height < bAt.Y+accept.Size().Height {
+			t.Errorf("%s: the ring %v+%v does not surround Accept %v+%v", appearance, at, size, bAt, accept.Size())
+		}
+		header := theme.Color(theme.ColorNameHeaderBackground)
+		if r := contrast(ring.StrokeColor, header); r < 3 {
+			t.Errorf("%s: the ring reads at %.1f:1 on the header", appearance, r)
+		}
+		// A dialog's buttons: its default (high importance) and Cancel.
+		for _, imp := range []widget.Importance{widget.HighImportance, widget.MediumImportance} {
+			b := widget.NewButton("Yes", nil)
+			b.Importance = imp
+			w := test.NewWindow(b)
+			plain := buttonFill(b)
+			w.Canvas().Focus(b)
+			focused := buttonFill(b)
+			w.Close()
+			if r := contrast(focused, plain); r < 1.4 {
+				t.Errorf("%s: a focused button of importance %d differs from an unfocused one at only %.2f:1", appearance, imp, r)
+			}
+		}
+	}
+}
+
+// buttonFill is the colour a button's background is drawn in.
+func buttonFill(b *widget.Button) color.Color {
+	for _, o := range test.WidgetRenderer(b).Objects() {
+		if r, ok := o.(*canvas.Rectangle); ok && r.FillColor != nil {
+			if _, _, _, a := r.FillColor.RGBA(); a > 0 {
+				return over(r.FillColor, theme.Color(theme.ColorNameBackground))
+			}
+		}
+	}
+	return theme.Color(theme.ColorNameBackground)
+}

@@ -1,0 +1,172 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/api"
+)
+
+// The keyboard path: every detail tab, the actions a coordinator takes all
+// day, and the list, each a shortcut; the table below is what the window
+// registers and what View › Keyboard shortcuts lists, so the two never
+// disagree.
+
+// deskKey is one shortcut of the window: key with the platform's shortcut
+// modifier (Ctrl, Cmd on a Mac), and Shift when shift is set.
+type deskKey struct {
+	key   fyne.KeyName
+	shift bool
+	what  string
+	run   func(d *Desk)
+}
+
+// keyLabel writes k as the keyboard says it: "Ctrl+Shift+A".
+func (k deskKey) label() string {
+	name := string(k.key)
+	switch k.key {
+	case fyne.KeyReturn:
+		name = "Enter"
+	}
+	if k.shift {
+		name = "Shift+" + name
+	}
+	return shortcutLabel(name)
+}
+
+func (k deskKey) shortcut() *desktop.CustomShortcut {
+	mod := fyne.KeyModifierShortcutDefault
+	if k.shift {
+		mod |= fyne.KeyModifierShift
+	}
+	return &desktop.CustomShortcut{KeyName: k.key, Modifier: mod}
+}
+
+// tabKeys are Ctrl+1 … Ctrl+9, one per detail tab in their order.
+var tabKeys = []fyne.KeyName{fyne.Key1, fyne.Key2, fyne.Key3, fyne.Key4, fyne.Key5, fyne.Key6, fyne.Key7, fyne.Key8, fyne.Key9}
+
+// deskKeys is every shortcut of the window, in the order the help lists them.
+func (d *Desk) deskKeys() []deskKey {
+	keys := []deskKey{
+		{key: fyne.KeyF, what: "Find a work order (number, customer, site, description)", run: (*Desk).focusSearch},
+		{key: fyne.KeyL, what: "Move to the list", run: func(d *Desk) { d.win.Canvas().Focus(d.list.table) }},
+		{key: fyne.KeyR, what: "Sync with the service now", run: func(d *Desk) { d.syncNow(nil) }},
+	}
+	for i, t := range d.detail.tabs {
+		if i >= len(tabKeys) {
+			break
+		}
+		title := t.title()
+		keys = append(keys, deskKey{key: tabKeys[i], what: "Show the " + title + " tab", run: func(d *Desk) { d.detail.showTab(title) }})
+	}
+	return append(keys,
+		deskKey{key: fyne.KeyA, shift: true, what: "Accept the open work order", run: func(d *Desk) {
+			d.press(d.detail.accept, "", api.Accept)
+		}},
+		deskKey{key: fyne.KeyR, shift: true, what: "Reject the open work order…", run: func(d *Desk) {
+			d.press(d.detail.reject, "", api.Reject)
+		}},
+		deskKey{key: fyne.KeyI, shift: true, what: "Check in (on the Visit tab, as it is filled in)", run: func(d *Desk) {
+			d.press(d.visitTab().checkIn, "Visit", api.CheckIn)
+		}},
+		deskKey{key: fyne.KeyO, shift: true, what: "Check out (on the Visit tab, as it is filled in)", run: func(d *Desk) {
+			d.press(d.visitTab().checkOut, "Visit", api.CheckOut)
+		}},
+		deskKey{key: fyne.KeyReturn, what: "Send the message being written (Messages tab)", run: func(d *Desk) {
+			d.press(d.messagesTab().send, "Messages", api.SendMessage)
+		}},
+	)
+}
+
+// press does what tapping b does, on the tab it is on: if the open work
+// order's rules refuse the action, the person is told why instead (a key
+// press on a greyed-out button would otherwise do nothing, silently).
+func (d *Desk) press(b *widget.Button, tab string, a api.Action) {
+	wo := d.detail.wo
+	if wo == nil {
+		d.info("No work order open", "Open a work order first: the shortcut acts on the one shown on the right.")
+		return
+	}
+	if tab != "" {
+		d.detail.showTab(tab)
+	}
+	if err := wo.Can(a); err != nil {
+		d.showError(err)
+		return
+	}
+	if b.Disabled() || !b.Visible() || b.OnTapped == nil {
+		return // being queued already, or waiting for what the form needs
+	}
+	b.OnTapped()
+}
+
+func (d *Desk) visitTab() *visitTab {
+	for _, t := range d.detail.tabs {
+		if v, ok := t.(*visitTab); ok {
+			return v
+		}
+	}
+	return nil
+}
+
+func (d *Desk) messagesTab() *messagesTab {
+	for _, t := range d.detail.tabs {
+		if m, ok := t.(*messagesTab); ok {
+			return m
+		}
+	}
+	return nil
+}
+
+// addShortcuts registers deskKeys on the window's canvas, and Enter and
+// Esc for the dialogs: keys reach the canvas when no widget has the focus,
+// as in a dialog just opened.
+func (d *Desk) addShortcuts() {
+	c := d.win.Canvas()
+	for _, k := range d.deskKeys() {
+		c.AddShortcut(k.shortcut(), func(fyne.Shortcut) { k.run(d) })
+	}
+	c.SetOnTypedKey(func(e *fyne.KeyEvent) {
+		switch e.Name {
+		case fyne.KeyEscape:
+			dismissTopDialog(c)
+		case fyne.KeyReturn, fyne.KeyEnter:
+			confirmTopDialog(c)
+		}
+	})
+}
+
+// typedShortcut runs the window's shortcut s, if it is one, for an entry
+// that has the keyboard: Fyne gives every shortcut to the focused entry,
+// which drops those it has no use for, so Ctrl+1 … Ctrl+9 and the actions
+// would not work while the person types. It reports whether s was one.
+func (d *Desk) typedShortcut(s fyne.Shortcut) bool {
+	cs, ok := s.(*desktop.CustomShortcut)
+	if !ok {
+		return false
+	}
+	for _, k := range d.deskKeys() {
+		if k.shortcut().ShortcutName() == cs.ShortcutName() {
+			k.run(d)
+			return true
+		}
+	}
+	return false
+}
+
+// keysHelp is the shortcut help's table: every deskKey, and the keys that
+// are not shortcuts.
+func (d *Desk) keysHelp() []*widget.FormItem {
+	var items []*widget.FormItem
+	for _, k := range d.deskKeys() {
+		items = append(items, widget.NewFormItem(k.label(), widget.NewLabel(k.what)))
+	}
+	return append(items,
+		widget.NewFormItem("Up, Down", widget.NewLabel("Move through the list")),
+		widget.NewFormItem("Space", widget.NewLabel("Tick or untick the highlighted row (to accept or reject several)")),
+		widget.NewFormItem("Enter", widget.NewLabel("Open the highlighted work order; in a dialog, do what it offers")),
+		widget.NewFormItem("Esc", widget.NewLabel("Clear the search (in the search box); in a dialog, cancel it")),
+		widget.NewFormItem("Tab", widget.NewLabel("Move to the next field or button")),
+	)
+}

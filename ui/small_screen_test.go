@@ -1,0 +1,231 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/storage"
+)
+
+// TestEveryTabFitsItsWidth: whichever work order of the demo is open, every
+// tab of the detail fits the width the split leaves it beside the list
+// (tabContentWidth): on a 1024-pixel laptop and in a 960-pixel window the
+// detail needs no sideways scrolling, and the list keeps its columns.
+func TestEveryTabFitsItsWidth(t *testing.T) {
+	h := newHarness(t)
+	h.win.Resize(fyne.NewSize(1024, 700))
+	for _, r := range h.rows() {
+		h.open(r.Id)
+		for _, tb := range h.desk.detail.tabs {
+			if w := tb.content().MinSize().Width; w > tabContentWidth {
+				t.Errorf("%s (%s): the %s tab needs %.0f px, more than the %d it is laid out for: %s",
+					r.Number, r.Status, tb.title(), w, tabContentWidth, widest(tb.content()))
+			}
+		}
+		if w := h.desk.detail.header.MinSize().Width; w > h.desk.detail.wants(true) {
+			t.Errorf("%s: the header needs %.0f px: %s", r.Number, w, widest(h.desk.detail.header))
+		}
+	}
+}
+
+// widest names the deepest object that makes o as wide as it is.
+func widest(o fyne.CanvasObject) string {
+	path := []string{}
+	for {
+		path = append(path, fmt.Sprintf("%T %.0f", o, o.MinSize().Width))
+		var kids []fyne.CanvasObject
+		switch c := o.(type) {
+		case *fyne.Container:
+			kids = c.Objects
+		case *container.Scroll:
+			kids = []fyne.CanvasObject{c.Content}
+		}
+		var next fyne.CanvasObject
+		for _, k := range kids {
+			if k.Visible() && (next == nil || k.MinSize().Width > next.MinSize().Width) {
+				next = k
+			}
+		}
+		if next == nil {
+			return strings.Join(path, " > ")
+		}
+		o = next
+	}
+}
+
+// cellAt draws the list's cell of row in column id, at that column's width.
+func cellAt(v *listView, row, id int) *cell {
+	c := newCell()
+	c.Resize(fyne.NewSize(v.widths[id], c.MinSize().Height))
+	v.updateCell(widget.TableCellID{Row: row, Col: slices.Index(v.cols, id)}, c)
+	return c
+}
+
+// TestAColleaguesMarkNeverCutsTheNumber: in a 960-pixel office window the
+// Number column has room for a colleague's initials beside every number.
+func TestAColleaguesMarkNeverCutsTheNumber(t *testing.T) {
+	h := newHarnessWith(t, harnessOptions{deps: func(d *Deps) { d.Demo, d.Office, d.Customer = false, true, nil }})
+	h.win.Resize(fyne.NewSize(960, 1080))
+	h.settle()
+	v := h.desk.list
+	v.marks = map[int64]storage.ColleagueChange{}
+	for _, r := range h.rows() {
+		v.marks[r.Id] = storage.ColleagueChange{Name: "Ana Ruiz"}
+	}
+	for row := range v.total {
+		c := cellAt(v, row, colNumber)
+		if !c.mark.Visible() || c.mark.text.Text != "AR" {
+			t.Fatalf("row %d shows no mark", row)
+		}
+		if c.text.Truncation != fyne.TextTruncateOff {
+			t.Errorf("row %d: the mark cuts %q short", row, c.text.Text)
+		}
+	}
+}
+
+// TestTheSplitStaysWhereThePersonLeftIt: the divider the person dragged
+// stays put while they open one work order after another, whatever each
+// one's tabs hold, and comes back there when the window grows again.
+func TestTheSplitStaysWhereThePersonLeftIt(t *testing.T) {
+	h := newHarness(t)
+	h.win.Resize(fyne.NewSize(1280, 800))
+	h.desk.split.SetOffset(0.52)
+	h.settle()
+	for i, r := range h.rows() {
+		if i%3 != 0 {
+			continue
+		}
+		h.open(r.Id)
+		h.desk.detail.showTab([]string{"Invoice", "Quote", "Visit", "Summary"}[i%4])
+		h.settle()
+		if got := h.desk.split.Offset; fmt.Sprintf("%.2f", got) != "0.52" {
+			t.Fatalf("after opening %s (%s) the divider moved to %.3f", r.Number, r.Status, got)
+		}
+	}
+	// A small window makes room for the detail; the person's place returns.
+	h.win.Resize(fyne.NewSize(1024, 700))
+	h.settle()
+	h.win.Resize(fyne.NewSize(1280, 800))
+	h.settle()
+	if got := h.desk.split.Offset; fmt.Sprintf("%.2f", got) != "0.52" {
+		t.Errorf("back at 1280x800 the divider is at %.3f, not where the person left it", got)
+	}
+}
+
+// TestAt960TheTabsKeepTheirIconsAndTheListItsColumns: in a 960-pixel window
+// the tab bar shows icons only, so that the list keeps its kept columns
+// and the detail its width; at 1024 the names come back.
+func TestAt960TheTabsKeepTheirIconsAndTheListItsColumns(t *testing.T) {
+	h := newHarness(t)
+	for _, c := range []struct {
+		w       float32
+		compact bool
+	}{{960, true}, {1024, false}, {960, true}, {1920, false}} {
+		h.win.Resize(fyne.NewSize(c.w, 800))
+		h.settle()
+		d := h.desk
+		if d.detail.tabsFit.compact != c.compact {
+			t.Errorf("at %.0f px the tabs' names show: %v", c.w, !c.compact)
+		}
+		for i, it := range d.detail.appTabs.Items {
+			if it.Icon == nil || (it.Text == "") != c.compact {
+				t.Errorf("at %.0f px tab %d shows %q with icon %v", c.w, i, it.Text, it.Icon != nil)
+			}
+		}
+		if list, least := d.split.Leading.Size().Width, d.list.leastWidth(); list+1 < least {
+			t.Errorf("at %.0f px the list has %.0f px of the %.0f its kept columns need", c.w, list, least)
+		}
+		if pane, wants := d.detail.content().Size().Width, d.detail.wants(c.compact); pane+1 < wants {
+			t.Errorf("at %.0f px the detail has %.0f px of the %.0f its tabs are laid out for", c.w, pane, wants)
+		}
+	}
+}
+
+// TestVisitButtonsStayInSight: on the Visit tab of a work order whose
+// customer asks for completion details at check-out, Check in, Pause and
+// Check out are on screen at 1280x800 and 1024x700 without scrolling,
+// below the form however long it grows.
+func TestVisitButtonsStayInSight(t *testing.T) {
+	h := newHarness(t)
+	vt := h.desk.detail.tabs[2].(*visitTab)
+	h.rowWhere(func(r storage.Row) bool {
+		if r.Status != api.StatusCheckedIn {
+			return false
+		}
+		h.open(r.Id)
+		h.desk.detail.showTab("Visit")
+		return vt.form.box.Visible()
+	})
+	// A customer that asks a dozen questions, and a back-dated visit.
+	cs := &api.CustomerSettings{RepairInfoRequired: api.Yes, RepairCodes: []api.RepairInfo{{CodeId: 1, Code: "Replaced part", Category: "Repair"}}}
+	for i := range 12 {
+		cs.CustomFields = append(cs.CustomFields, api.CustomFieldDescriptor{Id: api.FieldID(strconv.Itoa(i + 1)), Label: fmt.Sprintf("Question %d", i+1), IsRequired: api.Yes})
+	}
+	vt.form.show(vt.wo, cs)
+	vt.when.SetSelected(whenEarlier)
+	for _, size := range []fyne.Size{fyne.NewSize(1280, 800), fyne.NewSize(1024, 700)} {
+		h.win.Resize(size)
+		h.settle()
+		drv := fyne.CurrentApp().Driver()
+		for _, b := range []*widget.Button{vt.checkIn, vt.pause, vt.checkOut} {
+			at := drv.AbsolutePositionForObject(b)
+			if at.Y < 0 || at.Y+b.Size().Height > size.Height || at.X+b.Size().Width > size.Width || b.Size().Width == 0 {
+				t.Errorf("at %v %q is at %v, size %v: out of sight", size, b.Text, at, b.Size())
+			}
+		}
+	}
+}
+
+// TestTheStripWidthIsFynes: the tab bar's width the split plans with, named
+// and compact, is the width Fyne gives a bar of the detail's tabs.
+func TestTheStripWidthIsFynes(t *testing.T) {
+	h := newHarness(t)
+	fit := h.desk.detail.tabsFit
+	for _, compact := range []bool{false, true} {
+		var items []*container.TabItem
+		for i, icon := range fit.icons {
+			text := fit.titles[i]
+			if compact {
+				text = ""
+			}
+			items = append(items, container.NewTabItemWithIcon(text, icon, layout.NewSpacer()))
+		}
+		bar := container.NewAppTabs(items...)
+		bar.SetTabLocation(container.TabLocationLeading)
+		w := test.NewTempWindow(t, bar)
+		w.Resize(fyne.NewSize(1000, 800))
+		if got, want := fit.stripWidth(compact), bar.MinSize().Width; got < want-0.5 || got > want+0.5 {
+			t.Errorf("compact %v: the split plans a %.1f px bar; Fyne's is %.1f px", compact, got, want)
+		}
+	}
+}
+
+// TestTheListLeavesRoomForAnInitialsColumn: at 1024 and 960 px the window
+// has room, beside the detail, for the list's kept columns and one more
+// showing a person's initials (the technicians' Assigned column, to be one
+// more entry in columnPriority).
+func TestTheListLeavesRoomForAnInitialsColumn(t *testing.T) {
+	h := newHarness(t)
+	initials := newPersonMark().MinSize().Width + 2*theme.InnerPadding() + theme.Padding()
+	for _, w := range []float32{960, 1024} {
+		h.win.Resize(fyne.NewSize(w, 800))
+		h.settle()
+		d := h.desk
+		room := h.desk.panes.Size().Width - d.detail.wants(d.detail.tabsFit.compact) - 2*theme.Padding() - d.list.leastWidth()
+		t.Logf("at %.0f px: %.0f px beside the kept columns; an initials column takes %.0f", w, room, initials)
+		if room < initials {
+			t.Errorf("at %.0f px the list has %.0f px beside its kept columns, less than the %.0f an initials column takes", w, room, initials)
+		}
+	}
+}
