@@ -26,12 +26,14 @@ const MaxUpdatedBy = 100
 
 // NoteRequest is the body of PUT /api/workOrder/note, as live clients send
 // it: {WorkOrderId, InternalNote, PerformedBy {Name, Phone}, MessageId}.
-// InternalNote is always sent: an empty one clears the note.
+// InternalNote is always sent: an empty one clears the note. PerformedBy
+// is the person the note's history names; left empty, the Client fills
+// in its own (SetPerformedBy), as for every write.
 type NoteRequest struct {
-	WorkOrderId  int64   `json:"WorkOrderId"`
-	InternalNote string  `json:"InternalNote"`
-	PerformedBy  *Sender `json:"PerformedBy,omitempty"`
+	WorkOrderId  int64  `json:"WorkOrderId"`
+	InternalNote string `json:"InternalNote"`
 	Envelope
+	Performer
 }
 
 // NoteEntry is one version of the note in its history: the text, who

@@ -185,7 +185,7 @@ func TestInternalNoteHistory(t *testing.T) {
 	}
 	e.sb.AdvanceClock(60e9)
 	if err := e.client.SetInternalNote(e.ctx, &api.NoteRequest{WorkOrderId: id, InternalNote: "third",
-		PerformedBy: &api.Sender{Name: "Bo Chen"}}); err != nil {
+		Performer: api.Performer{PerformedBy: &api.Sender{Name: "Bo Chen"}}}); err != nil {
 		t.Fatal(err)
 	}
 	h, err := e.client.NoteHistory(e.ctx, id)
