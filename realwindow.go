@@ -23,6 +23,9 @@ package main
 //	typein TYPE TEXT      the same for the entries that are, or are inside, a TYPE
 //	typefield LABEL=TEXT  type TEXT into the entry of the form row labelled LABEL (same scope)
 //	key NAME              press a key (fyne.KeyName, e.g. Escape) on the focused widget
+//	typeby REGEXP TEXT    type TEXT into the entry on the row of the first
+//	                      visible text matching REGEXP (a form's label, as a
+//	                      person finds the field; same scope)
 //	focus [TYPE]          focus the first visible, enabled entry (same scope;
 //	                      that is, or is inside, a TYPE), as a click into it would
 //	tick REGEXP           tick the list's check box on the row whose text
@@ -199,6 +202,13 @@ func command(w fyne.Window, verb, arg string) (string, error) {
 		// the test's screenshots settle.
 		c.Unfocus()
 		return fmt.Sprintf("typed into %d entries", n), nil
+	case "typeby":
+		pattern, text, _ := strings.Cut(arg, " ")
+		re, err := regexp.Compile(pattern)
+		if err != nil {
+			return "", err
+		}
+		return typeBy(c, scope, re, text)
 	case "typefield":
 		label, text, _ := strings.Cut(arg, "=")
 		var e typable
@@ -364,6 +374,45 @@ func tapText(c fyne.Canvas, scope fyne.CanvasObject, within string, re *regexp.R
 	before := len(c.Overlays().List())
 	target.Tapped(ev)
 	return fmt.Sprintf("tapped %q, dialogs open: %d (were %d)", at.Text, len(c.Overlays().List()), before), nil
+}
+
+// typeBy types text into the visible, enabled entry level with the first
+// visible text matching re that is not itself inside an entry: the field a
+// form's label names.
+func typeBy(c fyne.Canvas, scope fyne.CanvasObject, re *regexp.Regexp, text string) (string, error) {
+	drv := fyne.CurrentApp().Driver()
+	var at *canvas.Text
+	var entries []typable
+	walkVisible(scope, nil, func(o fyne.CanvasObject, parents []fyne.CanvasObject) {
+		switch x := o.(type) {
+		case *canvas.Text:
+			if at == nil && re.MatchString(x.Text) && !slices.ContainsFunc(parents, func(p fyne.CanvasObject) bool { _, ok := p.(typable); return ok }) {
+				at = x
+			}
+		case typable:
+			if !x.Disabled() {
+				entries = append(entries, x)
+			}
+		}
+	})
+	if at == nil {
+		return "", fmt.Errorf("no label matches")
+	}
+	y := drv.AbsolutePositionForObject(at).Y + at.Size().Height/2
+	for _, e := range entries {
+		o := e.(fyne.CanvasObject)
+		top := drv.AbsolutePositionForObject(o).Y
+		if y < top || y >= top+o.Size().Height {
+			continue
+		}
+		c.Focus(e)
+		for _, r := range text {
+			e.TypedRune(r)
+		}
+		c.Unfocus() // as after type: a blinking cursor never lets screenshots settle
+		return fmt.Sprintf("typed into the entry by %q", at.Text), nil
+	}
+	return "", fmt.Errorf("no enabled entry on the row of %q", at.Text)
 }
 
 // tickRow taps the check box in the list's row whose text matches re: the

@@ -51,6 +51,7 @@ const (
 	TouchMessages                      // GET /api/messages
 	TouchAttachments                   // GET /api/attachments
 	TouchSettings                      // GET /api/customerSettings of every customer
+	TouchNote                          // GET /api/workOrder/noteHistory
 )
 
 // Has reports whether t includes what.
@@ -97,7 +98,7 @@ var eventKinds = map[string]eventKind{
 	ActionProcedureUpdated:       kind[ProcedureUpdatedEvent](touchWO),
 	ActionCompletionInfoChanged:  kind[CompletionInfoChangedEvent](touchWO | TouchInvoice),
 	ActionInvoiceStatusChanged:   kind[InvoiceStatusChangedEvent](TouchInvoice),
-	ActionInternalNoteChanged:    kind[InternalNoteChangedEvent](touchWO),
+	ActionInternalNoteChanged:    kind[InternalNoteChangedEvent](touchWO | TouchNote),
 	ActionFieldDescriptorUpdated: kind[FieldDescriptorsUpdatedEvent](TouchSettings),
 	// How the custom-field page's sample spells it.
 	"AdditionalFieldsDescriptorsUpdated": kind[FieldDescriptorsUpdatedEvent](TouchSettings),

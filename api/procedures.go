@@ -2,6 +2,8 @@ package api
 
 import (
 	"context"
+	"fmt"
+	"net/http"
 	"net/url"
 	"strconv"
 )
@@ -51,4 +53,44 @@ func (c *Client) DeleteStepAttachment(ctx context.Context, s StepRef, attachment
 	q := stepQuery(s)
 	q.Set("attachmentId", attachmentId)
 	return c.deleteQuery(ctx, "api/procedure/step/attachments/", q, nil)
+}
+
+// GetProcedures reads a work order's procedures with their steps (GET
+// /api/procedure). The list's key, Procedures, is our guess.
+func (c *Client) GetProcedures(ctx context.Context, workOrderId int64) ([]Procedure, error) {
+	var out struct {
+		Procedures []Procedure `json:"Procedures"`
+	}
+	err := c.getJSON(ctx, "api/procedure", idQuery(workOrderId), &out)
+	return out.Procedures, err
+}
+
+// GetStep reads one step as the service holds it (GET /api/procedure/step;
+// the record's key, Step, is our guess). An answer without it is an error,
+// never an empty step: a landed check reads "not there" as "send again".
+func (c *Client) GetStep(ctx context.Context, s StepRef) (*Step, error) {
+	var out struct {
+		Step *Step `json:"Step"`
+	}
+	if err := c.getJSON(ctx, "api/procedure/step", stepQuery(s), &out); err != nil {
+		return nil, err
+	}
+	if out.Step == nil {
+		return nil, fmt.Errorf("GET /api/procedure/step: the service's answer had no Step")
+	}
+	return out.Step, nil
+}
+
+// UpdateStep completes a step (PUT /api/procedure/step): its status, value,
+// comment and, for a Money step, currency. Only while the work order is
+// accepted, checked in, paused or on hold.
+func (c *Client) UpdateStep(ctx context.Context, r *StepRequest) error {
+	return c.sendJSON(ctx, http.MethodPut, "api/procedure/step", r, nil)
+}
+
+// MarkProcedureNotApplicable marks a procedure N/A (PUT
+// /api/procedure/markAsNA); a procedure that does not allow it is refused
+// with 3030.
+func (c *Client) MarkProcedureNotApplicable(ctx context.Context, r *MarkNARequest) error {
+	return c.sendJSON(ctx, http.MethodPut, "api/procedure/markAsNA", r, nil)
 }

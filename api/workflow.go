@@ -41,11 +41,21 @@ const (
 	// closed ones, as the sandbox assumes; CheckAssociates adds the branch.
 	Assign   Action = "assign"
 	Unassign Action = "unassign"
+	// UpdateStep completes a procedure step (PUT /api/procedure/step);
+	// CanUpdateStep and CheckStepUpdate judge it fully, Can by status.
+	UpdateStep Action = "complete a procedure step"
+	// MarkProcedureNA marks a whole procedure not applicable (PUT
+	// /api/procedure/markAsNA); CanMarkNotApplicable judges it fully.
+	MarkProcedureNA Action = "mark a procedure N/A"
+	// EditNote replaces the work order's internal note (PUT
+	// /api/workOrder/note), which the customer never sees.
+	EditNote Action = "edit the internal note"
 )
 
 // Actions lists every action, for tests and tables that walk them all.
 var Actions = []Action{Accept, Reject, SetAppointment, CheckIn, Pause, CheckOut, CompleteDetails, SubmitQuote,
-	SaveInvoice, SubmitInvoice, SendMessage, AttachFile, AddStepAttachment, RemoveStepAttachment, Assign, Unassign}
+	SaveInvoice, SubmitInvoice, SendMessage, AttachFile, AddStepAttachment, RemoveStepAttachment, Assign, Unassign,
+	UpdateStep, MarkProcedureNA, EditNote}
 
 // ErrNotAllowed matches every refusal of a rule with errors.Is.
 var ErrNotAllowed = errors.New("not allowed")
@@ -188,14 +198,23 @@ func (w *WorkOrder) Can(a Action) error {
 			return refuse("%s is %s: step attachments can change only while the work order is accepted, checked in, paused or on hold",
 				name, st.Label())
 		}
+	case UpdateStep, MarkProcedureNA:
+		if !w.ProceduresEditable() {
+			return refuse("%s is %s: its procedures can change only while it is accepted, checked in, paused or on hold",
+				name, st.Label())
+		}
+	case EditNote:
+		// The note is the contractor's own: no status but the closed ones
+		// (above) is known to refuse it (service-facts §4.1 names none).
 	}
 	return nil
 }
 
 // CanChangeStep says whether the attachments of step can be added or
 // removed (a is AddStepAttachment or RemoveStepAttachment, which follow one
-// rule): the work order's status and the procedure's own state (spec §2:
-// editable and not marked N/A), and the step must exist.
+// rule), or the step completed (UpdateStep): the work order's status and
+// the procedure's own state (spec §2: editable and not marked N/A), and
+// the step must exist.
 func (w *WorkOrder) CanChangeStep(a Action, step StepRef) error {
 	if err := w.Can(a); err != nil && w.Status.Closed() {
 		return err
@@ -204,7 +223,7 @@ func (w *WorkOrder) CanChangeStep(a Action, step StepRef) error {
 		if p.Id != step.ProcedureId {
 			continue
 		}
-		if err := w.CanChangeProcedure(p); err != nil {
+		if err := w.canChangeProcedure(a, p); err != nil {
 			return err
 		}
 		for _, st := range p.Steps {
@@ -217,17 +236,31 @@ func (w *WorkOrder) CanChangeStep(a Action, step StepRef) error {
 	return refuse("%s has no procedure %d", w.Name(), step.ProcedureId)
 }
 
-// CanChangeProcedure is the per-procedure part of CanChangeStep.
+// CanChangeProcedure is the per-procedure part of CanChangeStep for its
+// attachments.
 func (w *WorkOrder) CanChangeProcedure(p Procedure) error {
-	err := w.Can(AddStepAttachment)
+	return w.canChangeProcedure(AddStepAttachment, p)
+}
+
+// CanCompleteSteps is the per-procedure part of CanUpdateStep.
+func (w *WorkOrder) CanCompleteSteps(p Procedure) error {
+	return w.canChangeProcedure(UpdateStep, p)
+}
+
+func (w *WorkOrder) canChangeProcedure(a Action, p Procedure) error {
+	err := w.Can(a)
 	if err != nil && w.Status.Closed() {
 		return err // closed: the procedure's own state is beside the point
 	}
+	what := "attachments can't be changed"
+	if a == UpdateStep {
+		what = "its steps can't be changed"
+	}
 	if p.IsMarkedNa {
-		return refuse("the procedure %q is marked N/A: attachments can't be changed", p.Name)
+		return refuse("the procedure %q is marked N/A: %s", p.Name, what)
 	}
 	if p.IsReadOnly {
-		return refuse("the procedure %q is read-only: attachments can't be changed", p.Name)
+		return refuse("the procedure %q is read-only: %s", p.Name, what)
 	}
 	return err
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/serve"
+	"github.com/workorderdesk/workdesk/storage"
 )
 
 // eventsLock serialises event inserts from insert to commit, so event ids
@@ -44,6 +45,7 @@ func (h *Hub) record(ctx context.Context, tx pgx.Tx, wr *write) error {
 		body, err := json.Marshal(HubEvent{
 			Header:      api.EventHeader{WorkOrderId: id, Action: wr.route.Event, ActionDate: now, MessageId: wr.messageId},
 			PerformedBy: Performer{Name: wr.person.Name},
+			Subject:     storage.WriteSubject(wr.route.Kind, wr.request),
 			Reread:      wr.reread[id],
 			Detail:      whomOf(wr),
 			Message:     messageOf(wr),

@@ -51,13 +51,18 @@ import (
 //	{"Header": {"WorkOrderId": 42, "Action": "CheckedInByContractor",
 //	            "ActionDate": "...", "MessageId": "<the write's>"},
 //	 "PerformedBy": {"Name": "Ana Ruiz"},
+//	 "Subject": {"ProcedureId": 6101, "StepId": 9, "Status": "Done"},
 //	 "Reread": {"WorkOrder": {...}, ...}}
 //
 // "PerformedBy" is the person the hub's own record of the write names (who
-// signed in to make it), never anything a body said. A bulk write makes one
-// event per work order, each with the write's MessageId. A write done to
-// someone (an assignment) names them as the write did, under "Detail", the
-// request field the action table names (storage.Colleague.Whom):
+// signed in to make it), never anything a body said. "Subject", for the
+// writes whose action does not say it all (a step completed: which one), is
+// what the action table takes from the write's own request
+// (storage.WriteSubject), so a desktop can say "Ana Ruiz completed step 3
+// of Roof inspection". A bulk write makes one event per work order, each
+// with the write's MessageId. A write done to someone (an assignment) names
+// them as the write did, under "Detail", the request field the action
+// table names (storage.Colleague.Whom):
 //
 //	"Detail": {"AssociateIds": [7101]}
 //
@@ -70,6 +75,7 @@ import (
 type HubEvent struct {
 	Header       api.EventHeader `json:"Header"`
 	PerformedBy  Performer       `json:"PerformedBy,omitzero"`
+	Subject      json.RawMessage `json:"Subject,omitempty"`
 	Notification *Notified       `json:"Notification,omitempty"`
 	Reread       *Reread         `json:"Reread,omitempty"`
 	// Detail is whom a colleague's write was done to, as it named them.
@@ -123,6 +129,9 @@ type Reread struct {
 	Messages           json.RawMessage `json:"Messages,omitempty"`
 	Attachments        json.RawMessage `json:"Attachments,omitempty"`
 	InvoiceAttachments json.RawMessage `json:"InvoiceAttachments,omitempty"`
+	// NoteHistory is the service's whole answer to the internal note's
+	// history (its list's key is not published: the desktop reads it).
+	NoteHistory json.RawMessage `json:"NoteHistory,omitempty"`
 }
 
 // Longest a fact of a notification is passed on: the service caps comments
@@ -212,6 +221,9 @@ func notificationParts(action string) rereadParts {
 	if t.Has(api.TouchAttachments) {
 		p |= rereadAttachments
 	}
+	if t.Has(api.TouchNote) {
+		p |= rereadNotes
+	}
 	return p
 }
 
@@ -232,18 +244,25 @@ func notificationWorkOrder(ev api.Event) int64 {
 var partReads = []struct {
 	part rereadParts
 	kind string // a key of storedReads
-	key  string // the list's or record's member in the service's answer
+	key  string // the list's or record's member in the service's answer; "" = the whole answer
 	set  func(*Reread, json.RawMessage)
 }{
 	{rereadInvoice, "/api/invoice", "Invoice", func(r *Reread, v json.RawMessage) { r.Invoice = v }},
 	{rereadMessages, "/api/messages", "Messages", func(r *Reread, v json.RawMessage) { r.Messages = v }},
 	{rereadAttachments, "/api/attachments", "Attachments", func(r *Reread, v json.RawMessage) { r.Attachments = v }},
 	{rereadInvoiceAttachments, "/api/invoice/attachments", "Attachments", func(r *Reread, v json.RawMessage) { r.InvoiceAttachments = v }},
+	{rereadNotes, "/api/workorder/notehistory", "", func(r *Reread, v json.RawMessage) { r.NoteHistory = v }},
 }
 
 // member is the value under key (matched regardless of case) of a JSON
 // object; nil when there is none.
 func member(body []byte, key string) json.RawMessage {
+	if key == "" {
+		if json.Valid(body) {
+			return body
+		}
+		return nil
+	}
 	var m map[string]json.RawMessage
 	if json.Unmarshal(body, &m) != nil {
 		return nil

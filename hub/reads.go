@@ -41,6 +41,7 @@ var storedReads = map[string]readKind{
 	"/api/invoice/attachments":        {path: "api/invoice/attachments", keys: []string{"workOrderId"}},
 	"/api/procedure/step/attachments": {path: "api/procedure/step/attachments", keys: []string{"workOrderId", "procedureId", "stepId"}},
 	"/api/customersettings":           {path: "api/customerSettings", keys: []string{"customerId"}, customer: true},
+	"/api/workorder/notehistory":      {path: "api/workOrder/noteHistory", keys: []string{"workOrderId"}},
 }
 
 // readRef names one stored answer.

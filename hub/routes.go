@@ -30,6 +30,10 @@ var reads = map[readRoute]bool{
 	{http.MethodGet, "/api/procedure/step/attachments/getdownloadurl"}: true,
 	// A branch's technicians and subcontractors, read by each sync.
 	{http.MethodGet, "/api/associates"}: true,
+	// Procedures are read fresh: a landed check compares a step with
+	// what the service holds now.
+	{http.MethodGet, "/api/procedure"}:      true,
+	{http.MethodGet, "/api/procedure/step"}: true,
 }
 
 func init() {

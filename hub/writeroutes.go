@@ -23,6 +23,7 @@ const (
 	rereadAttachments
 	rereadInvoice
 	rereadInvoiceAttachments
+	rereadNotes
 )
 
 // groupParts is what a write of each group of the action table changes
@@ -33,6 +34,7 @@ var groupParts = map[storage.OutboxGroup]rereadParts{
 	storage.GroupFile:    rereadAttachments,
 	storage.GroupInvoice: rereadInvoice | rereadInvoiceAttachments,
 	storage.GroupVisit:   rereadInvoice,
+	storage.GroupNote:    rereadNotes,
 }
 
 // writeRoutes indexes the action table's routes by method and route.

@@ -32,8 +32,8 @@ func TestRealWindowEveryTabFileAndDialog(t *testing.T) {
 	a := start(t)
 	_, fileStep := a.openWorkOrderWithStepFile()
 
-	for _, tab := range []string{"Summary", "Quote", "Visit", "Messages", "Attachments", "Invoice", "Procedures", "Activity"} {
-		a.step("tab-"+strings.ToLower(tab), "tapin *container.AppTabs ^"+tab+"$")
+	for _, tab := range []string{"Summary", "Quote", "Visit", "Messages", "Attachments", "Invoice", "Procedures", "Internal note", "Activity"} {
+		a.step("tab-"+strings.ReplaceAll(strings.ToLower(tab), " ", "-"), "tapin *container.AppTabs ^"+tab+"$")
 	}
 
 	a.step("tab-attachments", "tapin *container.AppTabs ^Attachments$")
@@ -118,9 +118,10 @@ func TestRealWindowTypingAndSizes(t *testing.T) {
 	// Typing into every entry of each tab (the search box's own test is
 	// TestRealWindowNewWorkOrdersSearchAndOffline: what it finds changes
 	// the list).
-	for _, tab := range []string{"Quote", "Visit", "Messages", "Invoice", "Procedures"} {
-		a.step("tab-"+strings.ToLower(tab), "tapin *container.AppTabs ^"+tab+"$")
-		a.type_("typed-"+strings.ToLower(tab), "12.50 Test", "*container.AppTabs")
+	for _, tab := range []string{"Quote", "Visit", "Messages", "Invoice", "Procedures", "Internal note"} {
+		name := strings.ReplaceAll(strings.ToLower(tab), " ", "-")
+		a.step("tab-"+name, "tapin *container.AppTabs ^"+tab+"$")
+		a.type_("typed-"+name, "12.50 Test", "*container.AppTabs")
 		if tab == "Invoice" {
 			// 12.50 of each line is far above the NTE: the invoice offers
 			// to ask for more, which opens the quote form filled in.

@@ -197,6 +197,18 @@ func (s *Store) applyReread(ctx context.Context, tx *sql.Tx, woID int64, rr *Rer
 		}
 		touched = true
 	}
+	if rr.NoteHistory != nil && woID != 0 {
+		h, err := api.DecodeNoteHistory(rr.NoteHistory)
+		switch {
+		case err != nil:
+			s.log.Warn("the re-read internal note is unreadable; the next refresh reads it", "workOrder", woID, "err", err)
+		default:
+			if err := putNoteHistory(ctx, tx, woID, h, at); err != nil {
+				return nil, err
+			}
+			touched = true
+		}
+	}
 	for i := range rr.Settings {
 		if err := putCustomerSettings(ctx, tx, &rr.Settings[i], at); err != nil {
 			return nil, err

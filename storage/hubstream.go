@@ -252,7 +252,7 @@ func (e *Engine) applyStreamEvent(ctx context.Context, id, data string) error {
 			if rr == nil {
 				touches := api.Touches(ev.Header.Action)
 				if colleague && ev.Header.WorkOrderId > 0 {
-					touches = api.TouchWorkOrder | api.TouchInvoice | api.TouchMessages | api.TouchAttachments
+					touches = api.TouchWorkOrder | api.TouchInvoice | api.TouchMessages | api.TouchAttachments | api.TouchNote
 				}
 				rr = e.reread(ctx, ev, touches)
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -235,7 +236,17 @@ func TestEveryDocumentedNotificationIsApplied(t *testing.T) {
 				t.Fatalf("the customer's notification was not kept: %+v, %v", n, err)
 			}
 		}},
-		{action: api.ActionInternalNoteChanged, pick: in(api.StatusAccepted), check: func(t *testing.T, id int64) { sameAsService(t, id) }},
+		{action: api.ActionInternalNoteChanged, pick: in(api.StatusAccepted), check: func(t *testing.T, id int64) {
+			sameAsService(t, id)
+			want, err := c.NoteHistory(ctx, id)
+			if err != nil || len(want) == 0 {
+				t.Fatalf("the service lists no note: %v", err)
+			}
+			n, err := s.Note(ctx, id)
+			if err != nil || !reflect.DeepEqual(n.History, want) {
+				t.Fatalf("the replica's note history is %+v (%v); the service's is %+v", n, err, want)
+			}
+		}},
 		{action: api.ActionIsmStatusChanged, pick: in(api.StatusAccepted), check: func(t *testing.T, id int64) { sameAsService(t, id) }},
 		{action: api.ActionFieldDescriptorUpdated, pick: func(wo *api.WorkOrder) bool {
 			cs, err := c.GetCustomerSettings(ctx, wo.Customer.Id)

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/workorderdesk/workdesk/api"
 )
 
 // What the window and the office hub read of the action table. Each kind's
@@ -162,4 +164,39 @@ func WriteRoutes() []WriteRoute {
 		return strings.Compare(a.Method, b.Method)
 	})
 	return out
+}
+
+// WriteSubject is what the office hub's event of a write of kind k carries
+// besides its action ("Subject"): the part of its request (the service
+// call's body) that says what exactly was done, for ColleagueDid; nil for
+// a kind whose action says it all.
+func WriteSubject(k OutboxKind, request json.RawMessage) json.RawMessage {
+	a, ok := actions[k]
+	if !ok || a.subject == nil {
+		return nil
+	}
+	return a.subject(request)
+}
+
+// ColleagueDid says what a colleague did through the office hub, from its
+// event's action and subject and the work order as the replica has it:
+// "completed step 3 of Roof inspection"; the event's Colleague.Verb when
+// nothing more can be said ("edited the internal note"); "" for an event
+// no outbox action makes.
+func ColleagueDid(ev api.Event, wo *api.WorkOrder) string {
+	for _, a := range actions {
+		if a.colleague.Event != ev.Header.Action {
+			continue
+		}
+		if a.tell != nil && wo != nil {
+			var d struct{ Subject json.RawMessage }
+			if json.Unmarshal(ev.Raw, &d) == nil && len(d.Subject) > 0 {
+				if s := a.tell(d.Subject, wo); s != "" {
+					return s
+				}
+			}
+		}
+		return a.colleague.Verb
+	}
+	return ""
 }

@@ -32,6 +32,9 @@ const (
 	GroupMessage   OutboxGroup = "message"
 	GroupFile      OutboxGroup = "file" // work order attachments
 	GroupStep      OutboxGroup = "step" // procedure step attachments
+	// GroupProcedure: completing steps and marking procedures N/A.
+	GroupProcedure OutboxGroup = "procedure"
+	GroupNote      OutboxGroup = "note" // the internal note
 )
 
 // sendCtx is what an action needs to be sent or reconciled.
@@ -66,6 +69,13 @@ type action struct {
 	// colleague is the event the office hub makes of it and how the window
 	// tells a colleague's doing it.
 	colleague Colleague
+	// subject is what of the write the hub's event carries, read from its
+	// request, for tell (nil: nothing: the event's action says it all).
+	subject func(req json.RawMessage) json.RawMessage
+	// tell says what a colleague did, from the event's subject and the work
+	// order as the replica has it: "completed step 3 of Roof inspection"
+	// (nil, or "": colleague.Verb says it).
+	tell func(subject json.RawMessage, wo *api.WorkOrder) string
 	// conflicts are the actions a colleague may have done first that
 	// explain a refusal of this one (nil: none; a message is no reason for
 	// another's refusal).

@@ -29,6 +29,9 @@ type Draft struct {
 	Pte string
 	// Associates are who an assignment named.
 	Associates []int64
+	// Step is a step's completion: which step, its status, value and
+	// comment (Text holds the comment too).
+	Step *api.StepRequest
 }
 
 // Draft reads what the person entered for the row's action, its amounts

@@ -16,6 +16,7 @@ import (
 
 	"github.com/shopspring/decimal"
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/sandbox/sandboxtest"
 )
 
 // outboxKindsDeclared reads the outbox files for every OutboxKind constant, so a
@@ -471,6 +472,68 @@ func TestEveryOutboxKindEndToEnd(t *testing.T) {
 						if on, known := w.AssignedTo(gone); on || !known || w.Status != api.StatusCheckedIn {
 							t.Errorf("the %s: still assigned %v (known %v), %s; want them off, still checked in", where, on, known, w.Status)
 						}
+					}
+				}
+		}},
+		{KindStepUpdate, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+			// A number with its unit: the refrigeration checklist's first
+			// step, the temperature before service (°F).
+			id := svc.sb.Create(sandboxtest.WorkOrderSpec{Status: api.StatusCheckedIn, Procedure: sandboxtest.ProcedureEditable}).WorkOrderId
+			refresh(t, id)
+			used[id] = true
+			wo := local(t, id)
+			p := wo.Procedures()[0]
+			ref := api.StepRef{WorkOrderId: id, ProcedureId: p.Id, StepId: p.Sorted()[0].Id}
+			return func() (*OutboxRow, error) {
+					return s.UpdateStep(ctx, ref, api.StepUpdate{Status: api.StepDone, Value: "38.50", Comment: "before defrost"})
+				}, func(t *testing.T) {
+					remote, err := svc.client.GetStep(ctx, ref)
+					if err != nil || remote.Status != api.StepDone || remote.Value != "38.5" || remote.Comment != "before defrost" {
+						t.Errorf("the service's step is %+v, %v; want Done, 38.5, the comment", remote, err)
+					}
+					_, st, ok := local(t, id).Step(ref)
+					if !ok || st.Status != api.StepDone || st.ValueText(wo.Currency) != "38.5 °F" {
+						t.Errorf("the replica's step is %+v; want Done at 38.5 °F", st)
+					}
+				}
+		}},
+		{KindProcedureNA, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+			wo := take(t, func(w *api.WorkOrder) bool {
+				for _, p := range w.Procedures() {
+					if w.CanMarkNotApplicable(p.Id) == nil {
+						return true
+					}
+				}
+				return false
+			})
+			var proc int64
+			for _, p := range wo.Procedures() {
+				if wo.CanMarkNotApplicable(p.Id) == nil {
+					proc = p.Id
+					break
+				}
+			}
+			marked := func(w *api.WorkOrder) bool { p, ok := w.Procedure(proc); return ok && p.IsMarkedNa }
+			return func() (*OutboxRow, error) { return s.MarkProcedureNA(ctx, wo.WorkOrderId, proc) },
+				func(t *testing.T) {
+					if !marked(svc.remote(t, wo.WorkOrderId)) || !marked(local(t, wo.WorkOrderId)) {
+						t.Errorf("procedure %d is not marked N/A at the service (%v) and in the replica (%v)", proc,
+							marked(svc.remote(t, wo.WorkOrderId)), marked(local(t, wo.WorkOrderId)))
+					}
+				}
+		}},
+		{KindNote, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+			wo := take(t, status(api.StatusAccepted))
+			const text = "Gate code 4471; the dock closes at 16:00."
+			return func() (*OutboxRow, error) { return s.SetNote(ctx, wo.WorkOrderId, text, "") },
+				func(t *testing.T) {
+					h, err := svc.client.NoteHistory(ctx, wo.WorkOrderId)
+					if err != nil || api.CurrentNote(h).InternalNote != text {
+						t.Errorf("the service's note is %+v, %v", h, err)
+					}
+					n, err := s.Note(ctx, wo.WorkOrderId)
+					if err != nil || n.Current.InternalNote != text || n.Current.UpdatedBy == "" || n.Queued != nil {
+						t.Errorf("the replica's note is %+v, %v; want ours, with who wrote it", n, err)
 					}
 				}
 		}},

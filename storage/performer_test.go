@@ -45,3 +45,32 @@ func TestOutboxWritesNamePerformedBy(t *testing.T) {
 		}
 	}
 }
+
+// TestANoteNamesWhoWroteIt: the internal note's history says who wrote
+// each version; an edit queued and sent from the desktop carries the
+// person the client acts for (as every write does), so the history names
+// them, not the API's own user.
+func TestANoteNamesWhoWroteIt(t *testing.T) {
+	svc := newService(t, 80)
+	s := syncedStore(t, svc)
+	ctx := context.Background()
+	svc.client.SetPerformedBy("Ana Ruiz")
+	wo := pick(t, s, status(api.StatusAccepted))
+	mustRow(t)(s.SetNote(ctx, wo.WorkOrderId, "Gate code 4471; park behind the dock.", ""))
+	sendAll(t, NewSender(s, svc.client, SenderOptions{Backoff: noWait}))
+	calls := svc.wire.calls(http.MethodPut, "/api/workorder/note")
+	if len(calls) == 0 {
+		t.Fatal("no PUT /api/workOrder/note was sent")
+	}
+	var named struct{ PerformedBy *api.Sender }
+	if err := json.Unmarshal(calls[0].Body, &named); err != nil || named.PerformedBy == nil || named.PerformedBy.Name != "Ana Ruiz" {
+		t.Errorf("the note's write names %+v: %s", named.PerformedBy, calls[0].Body)
+	}
+	h, err := svc.client.NoteHistory(ctx, wo.WorkOrderId)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cur := api.CurrentNote(h); cur.InternalNote != "Gate code 4471; park behind the dock." || cur.UpdatedBy != "Ana Ruiz" {
+		t.Errorf("the service's history has %+v; want the note by Ana Ruiz", cur)
+	}
+}

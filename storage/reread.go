@@ -27,7 +27,8 @@ import (
 //	   "Invoice":            {...},  // GET /api/invoice's Invoice
 //	   "Messages":           [...],  // GET /api/messages' list ([] = read, none)
 //	   "Attachments":        [...],  // GET /api/attachments' list
-//	   "InvoiceAttachments": [...]}} // GET /api/invoice/attachments' list
+//	   "InvoiceAttachments": [...],  // GET /api/invoice/attachments' list
+//	   "NoteHistory":        {...}}} // GET /api/workOrder/noteHistory's whole answer
 //
 // A desktop applies it with Store.ApplyNotification and calls nobody;
 // an event without "Reread" (a company-level one: customer settings,
@@ -41,6 +42,11 @@ type Reread struct {
 	Attachments        *[]api.Attachment      `json:"Attachments,omitempty"`
 	InvoiceAttachments *[]api.Attachment      `json:"InvoiceAttachments,omitempty"`
 	Settings           []api.CustomerSettings `json:"Settings,omitempty"`
+	// NoteHistory is the internal note's history as the service answered
+	// it, whole: its list's key is not published, so api.DecodeNoteHistory
+	// reads it where it is applied (an unreadable one is skipped there,
+	// never the rest).
+	NoteHistory json.RawMessage `json:"NoteHistory,omitempty"`
 }
 
 // RereadOf is the "Reread" member of an event's JSON (see Reread); nil
@@ -120,6 +126,19 @@ func (y *Syncer) Reread(ctx context.Context, woID int64, touches api.Touch) (*Re
 			inv, err := y.c.GetInvoice(ctx, woID)
 			if err == nil {
 				rr.Invoice = inv
+			}
+			return err
+		})
+	}
+	if woID > 0 && touches.Has(api.TouchNote) {
+		part("internal note", func() error {
+			h, err := y.c.NoteHistory(ctx, woID)
+			if err != nil {
+				return err
+			}
+			raw, err := json.Marshal(h)
+			if err == nil {
+				rr.NoteHistory = raw
 			}
 			return err
 		})

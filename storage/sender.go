@@ -213,6 +213,17 @@ type errLocal struct{ err error }
 func (e errLocal) Error() string { return e.err.Error() }
 func (e errLocal) Unwrap() error { return e.err }
 
+// errAsk stops a row before it is sent because only the person can decide
+// (the internal note changed since their edit began): it is failed with
+// code, a code of ours (below zero, never the service's), so the window
+// can offer the choices that fit.
+type errAsk struct {
+	msg  string
+	code int
+}
+
+func (e errAsk) Error() string { return e.msg }
+
 // sendRow marks the row sending (committed before the call), calls the
 // service and records the outcome. finished is true when the row reached
 // done or failed.
@@ -272,7 +283,7 @@ func (x *Sender) sendRow(ctx context.Context, id int64) (finished bool, err erro
 		log.Info("the action may have been sent; the person decides", "why", msg)
 		x.s.notify(row.WorkOrderIds)
 		return true, nil
-	case api.IsBusiness(callErr) || errors.As(callErr, new(errLocal)):
+	case api.IsBusiness(callErr) || errors.As(callErr, new(errLocal)) || errors.As(callErr, new(errAsk)):
 		msg, code := serviceMessage(callErr)
 		if _, err := x.s.w.ExecContext(ctx, `UPDATE outbox SET state = 'failed', error = ?, error_code = ?, updated_at = ? WHERE id = ?`,
 			msg, code, x.s.now().UnixMilli(), id); err != nil {
@@ -327,6 +338,9 @@ func (x *Sender) setPending(ctx context.Context, id, next int64, msg string, may
 
 // serviceMessage is what the person sees for a refusal: the service's own words.
 func serviceMessage(err error) (string, int) {
+	if a, ok := errors.AsType[errAsk](err); ok {
+		return a.msg, a.code
+	}
 	var e *api.Error
 	if errors.As(err, &e) {
 		msg := e.Message

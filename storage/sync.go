@@ -499,6 +499,15 @@ func (y *Syncer) Refresh(ctx context.Context, woID int64) error {
 				return putAttachments(ctx, y.s.w, woID, attachmentsInvoice, atts, now())
 			})
 	}
+	parts = append(parts, func() error {
+		// The internal note's history is a read the service may answer
+		// under names we guessed wrong, or an older office hub not at all:
+		// that must not keep the rest from the window.
+		if _, err := y.s.rereadNote(ctx, y.c, woID); err != nil {
+			y.log.Info("could not read the internal note", "workOrder", woID, "err", err)
+		}
+		return nil
+	})
 	errs := make([]error, len(parts))
 	var wg sync.WaitGroup
 	for i, part := range parts {

@@ -39,6 +39,9 @@ func TestEachActionIsNamedAndCorrectedInWords(t *testing.T) {
 		{storage.KindStepAttachmentRemove, "Step file removal", "", nil},
 		{storage.KindAssign, "Assignment", "in the Visit tab and assign", []string{"RejectedByContractor"}},
 		{storage.KindUnassign, "Unassignment", "in the Visit tab and unassign", []string{"RejectedByContractor"}},
+		{storage.KindStepUpdate, "Step", "in the Procedures tab and save the step", []string{"ProcedureMarkedNaByContractor"}},
+		{storage.KindProcedureNA, "Procedure N/A", "", []string{"ProcedureMarkedNaByContractor"}},
+		{storage.KindNote, "Internal note", "in the Internal note tab and save it", []string{"InternalNoteEditedByContractor"}},
 	}
 	listed := map[storage.OutboxKind]bool{}
 	for _, c := range cases {
@@ -101,6 +104,9 @@ func TestEachColleagueActionIsToldInWords(t *testing.T) {
 		{"AssociatesAssigned", "", "assigned someone", "assigned someone to this", "Ben Okafor assigned someone to this at 10:02, before you."},
 		{"AssociatesUnassigned", "Kenji Sato and Mia Novak", "unassigned Kenji Sato and Mia Novak", "unassigned Kenji Sato and Mia Novak from this",
 			"Ben Okafor unassigned Kenji Sato and Mia Novak from this at 10:02, before you."},
+		{"StepUpdatedByContractor", "", "updated a procedure step", "updated a procedure step on this", "Ben Okafor updated a procedure step on this at 10:02, before you."},
+		{"ProcedureMarkedNaByContractor", "", "marked a procedure N/A", "marked a procedure N/A on this", "Already marked N/A by Ben Okafor at 10:02."},
+		{"InternalNoteEditedByContractor", "", "edited the internal note", "edited the internal note of this", "Ben Okafor edited the internal note of this at 10:02, before you."},
 		// What the hub calls a write it cannot name.
 		{"Changed", "", "changed", "changed this", "Ben Okafor changed this at 10:02, before you."},
 	}

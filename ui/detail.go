@@ -49,7 +49,6 @@ type detailView struct {
 	nte       *widget.Label
 	accept    *widget.Button
 	reject    *widget.Button
-	jobSheet  *widget.Button
 	tabs      []tab
 	appTabs   *container.AppTabs
 	tabsFit   *tabsFit
@@ -83,7 +82,6 @@ func newDetailView(d *Desk, tabs []tab) *detailView {
 	v.accept.Importance = widget.HighImportance
 	v.reject = widget.NewButtonWithIcon("Reject…", theme.CancelIcon(), func() { d.showReject([]int64{v.wo.WorkOrderId}) })
 	v.reject.Importance = widget.DangerImportance
-	v.jobSheet = widget.NewButtonWithIcon("Job sheet…", theme.DocumentPrintIcon(), func() { d.showJobSheet(v.wo) })
 
 	// The badges wrap under the number on a narrow pane (a 960-pixel
 	// window) rather than widen it.
@@ -99,7 +97,7 @@ func newDetailView(d *Desk, tabs []tab) *detailView {
 
 	v.invoice.Hide()
 	header := container.NewBorder(nil, nil, nil,
-		container.NewVBox(container.NewHBox(widget.NewLabel("NTE:"), v.nte), container.NewHBox(layout.NewSpacer(), v.invoice, v.accept, v.reject, v.jobSheet)),
+		container.NewVBox(container.NewHBox(widget.NewLabel("NTE:"), v.nte), container.NewHBox(layout.NewSpacer(), v.invoice, v.accept, v.reject)),
 		container.NewVBox(v.titleRow, v.where, v.colRow))
 	v.header = header
 	card := container.NewStack(newThemedFill(theme.ColorNameHeaderBackground),

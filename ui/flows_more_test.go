@@ -105,7 +105,7 @@ func (h *harness) activityItems() []activityItem {
 	h.t.Helper()
 	h.selectTab("Activity")
 	var items []activityItem
-	walk(h.desk.detail.tabs[7].content(), func(o fyne.CanvasObject) {
+	walk(tabOf[*activityTab](h).content(), func(o fyne.CanvasObject) {
 		box, ok := o.(*fyne.Container)
 		if !ok || len(box.Objects) != 2 {
 			return

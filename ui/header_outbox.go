@@ -89,7 +89,10 @@ func (d *Desk) newRefusalView(woID int64, r storage.OutboxRow) *refusalView {
 	v.title.Wrapping = fyne.TextWrapWord
 	v.title.Importance = widget.DangerImportance
 	text := sentence(strings.TrimSpace(r.Error))
-	if r.MayHaveBeenSent() {
+	switch {
+	case r.NoteChanged():
+		text = Sentence(r.Error) // our own words, which end as a sentence before anything added to them
+	case r.MayHaveBeenSent():
 		text = unsureText(r)
 	}
 	if why := d.colleagueFirst(woID, r); why != "" {
@@ -109,6 +112,19 @@ func (d *Desk) newRefusalView(woID int64, r storage.OutboxRow) *refusalView {
 		v.edit.OnTapped = d.stopCorrecting
 	}
 	showIf(r.Correctable() && !r.MayHaveBeenSent(), v.edit)
+	if r.NoteChanged() {
+		// Not refused: stopped, as the note changed since the edit began.
+		// The person chooses which note stays.
+		v.title.SetText(actionText(r) + " — not sent: the note changed meanwhile")
+		v.title.Importance = widget.WarningImportance
+		v.retry.SetText("Keep mine")
+		v.retry.OnTapped = func() { d.keepMyNote(id) }
+		v.discard.SetText("Take theirs")
+		v.discard.OnTapped = func() { d.takeTheirNote(id) }
+		if c := d.correcting; c == nil || c.row != r.Id {
+			v.edit.SetText("Merge by hand")
+		}
+	}
 	buttons := container.NewHBox(layout.NewSpacer(), v.retry, v.edit, v.discard)
 	icon := widget.NewIcon(theme.NewErrorThemedResource(theme.ErrorIcon()))
 	v.box = container.NewBorder(nil, nil, container.NewVBox(icon), nil, container.NewVBox(v.title, v.text, buttons))

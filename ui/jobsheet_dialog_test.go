@@ -13,7 +13,7 @@ import (
 	"github.com/workorderdesk/workdesk/api/sandbox"
 )
 
-// TestJobSheetOpens: Job sheet… in the work order's header, then Open,
+// TestJobSheetOpens: Job sheet… atop the work order's Summary, then Open,
 // hands the system's viewer a PDF of that work order with its steps.
 func TestJobSheetOpens(t *testing.T) {
 	var opened *url.URL

@@ -55,7 +55,7 @@ func typeKey(c fyne.Canvas, key fyne.KeyName) {
 	c.OnTypedKey()(ev)
 }
 
-// TestEveryTabHasAShortcut: Ctrl+1 … Ctrl+8 show the eight tabs in order,
+// TestEveryTabHasAShortcut: Ctrl+1 … Ctrl+9 show the nine tabs in order,
 // from the list and from the search box alike, and the shortcut help
 // lists each one by its name.
 func TestEveryTabHasAShortcut(t *testing.T) {

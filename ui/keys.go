@@ -43,7 +43,7 @@ func (k deskKey) shortcut() *desktop.CustomShortcut {
 	return &desktop.CustomShortcut{KeyName: k.key, Modifier: mod}
 }
 
-// tabKeys are Ctrl+1 … Ctrl+8, one per detail tab in their order.
+// tabKeys are Ctrl+1 … Ctrl+9, one per detail tab in their order.
 var tabKeys = []fyne.KeyName{fyne.Key1, fyne.Key2, fyne.Key3, fyne.Key4, fyne.Key5, fyne.Key6, fyne.Key7, fyne.Key8, fyne.Key9}
 
 // deskKeys is every shortcut of the window, in the order the help lists them.
@@ -139,7 +139,7 @@ func (d *Desk) addShortcuts() {
 
 // typedShortcut runs the window's shortcut s, if it is one, for an entry
 // that has the keyboard: Fyne gives every shortcut to the focused entry,
-// which drops those it has no use for, so Ctrl+1 … Ctrl+8 and the actions
+// which drops those it has no use for, so Ctrl+1 … Ctrl+9 and the actions
 // would not work while the person types. It reports whether s was one.
 func (d *Desk) typedShortcut(s fyne.Shortcut) bool {
 	cs, ok := s.(*desktop.CustomShortcut)

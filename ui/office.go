@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -202,6 +203,27 @@ func colleagueDidThis(name, action, whom string) string {
 	return name + " " + didTo + " this"
 }
 
+// colleagueDidEvent is the Activity title of a hub event, saying exactly
+// what was done where the event says it: "Ana Ruiz completed step 3 of
+// Roof inspection" (wo is the work order as the replica has it).
+func colleagueDidEvent(e storage.EventRecord, wo *api.WorkOrder) string {
+	if did := storage.ColleagueDid(e.Event, wo); did != "" {
+		return e.PerformedBy + " " + did
+	}
+	return colleagueDid(e.PerformedBy, e.Header.Action, e.Whom)
+}
+
+// colleagueDidThisEvent says it of the work order shown: the exact words
+// when the event has them ("Ana Ruiz completed step 3 of Roof
+// inspection"), else "Ana Ruiz checked in on this".
+func colleagueDidThisEvent(e storage.EventRecord, wo *api.WorkOrder) string {
+	w, ok := storage.ColleagueWording(e.Header.Action)
+	if did := storage.ColleagueDid(e.Event, wo); ok && did != "" && did != w.Verb {
+		return e.PerformedBy + " " + did
+	}
+	return colleagueDidThis(e.PerformedBy, e.Header.Action, e.Whom)
+}
+
 // colleagueBefore explains a refusal by what someone did first, at at:
 // "Already accepted by Ben Okafor at 10:02.", or for an action without a
 // past tense "Ben Okafor saved the invoice of this at 10:02, before you."
@@ -224,7 +246,11 @@ func (d *Desk) colleagueNote(woID int64) string {
 	if e == nil || nowFunc().Sub(at) > colleagueRecently {
 		return ""
 	}
-	return colleagueDidThis(e.PerformedBy, e.Header.Action, e.Whom) + " · " + localTime(at)
+	var wo *api.WorkOrder
+	if d.detail != nil && d.detail.wo != nil && d.detail.wo.WorkOrderId == woID {
+		wo = d.detail.wo
+	}
+	return colleagueDidThisEvent(*e, wo) + " · " + localTime(at)
 }
 
 // colleagueFirst explains a refused action of ours by what a colleague did

@@ -38,11 +38,18 @@ func (d *Desk) announceRefusal(r storage.OutboxRow) {
 	if n := d.notifier(); n != nil {
 		n.Notify(title, body, false)
 	}
-	d.status.alert(r.Id, where+": "+r.Summary+" was refused by the service. "+sentence(strings.TrimSpace(r.Error)))
+	what := " was refused by the service. "
+	if r.NoteChanged() {
+		what = " was not sent: the note changed meanwhile. "
+	}
+	d.status.alert(r.Id, where+": "+r.Summary+what+sentence(strings.TrimSpace(r.Error)))
 }
 
 // refusalNotification words the desktop notification of a refusal.
 func refusalNotification(r storage.OutboxRow, where string) (title, body string) {
+	if r.NoteChanged() {
+		return "Not sent: " + r.Summary + " on " + where, Sentence(r.Error)
+	}
 	return "Refused: " + r.Summary + " on " + where, Sentence(r.Error)
 }
 

@@ -106,7 +106,7 @@ func (t *activityTab) show(wo *api.WorkOrder) {
 				continue // our own action, coming back from the hub: listed as "You:" already
 			}
 			if e.PerformedBy != "" {
-				title, text = colleagueDid(e.PerformedBy, e.Header.Action, e.Whom), "Through the office hub."
+				title, text = colleagueDidEvent(e, wo), "Through the office hub."
 				if msg, ok := storage.EventMessage(e.Event); ok {
 					text = "Through the office hub: “" + msg + "”"
 				}

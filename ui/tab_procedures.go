@@ -17,10 +17,13 @@ import (
 )
 
 // proceduresTab shows the work order's procedures and steps in a tree and,
-// under it, the chosen step's description and attachments: stacked, not
-// side by side, so that on the detail pane (about 460 px for a tab) step
-// names, descriptions and file names each get the whole width. Tree and
-// file list are virtualized: the service puts no limit on how many there are.
+// under it, the chosen step: its description, its editor (status, a value
+// of its type, a comment: stepEditor) and its attachments, beside it as
+// ever. Stacked, not side by side, so that on the detail pane (about 460 px
+// for a tab) step names, descriptions and file names each get the whole
+// width. Tree and file list are virtualized: the service puts no limit on
+// how many there are. Choosing a procedure shows how far it is and, where
+// the customer allows it, marks it N/A.
 //
 // Step attachments are not in the replica; they are listed live each time a
 // step is chosen and again after one of our changes to them was answered
@@ -39,9 +42,16 @@ type proceduresTab struct {
 	sel       *api.StepRef
 	stepTitle *widget.Label
 	stepInfo  *widget.Label
+	editor    *stepEditor
 	files     *attachmentPanel
 	stepPanel *fyne.Container
 	noStep    *widget.Label
+
+	selProc   int64 // the chosen procedure, when a procedure is chosen
+	procTitle *widget.Label
+	procInfo  *widget.Label
+	naProc    *widget.Button
+	procPanel *fyne.Container
 }
 
 func newProceduresTab(d *Desk) *proceduresTab {
@@ -62,7 +72,8 @@ func newProceduresTab(d *Desk) *proceduresTab {
 	t.stepTitle.Wrapping = fyne.TextWrapWord
 	t.stepInfo = widget.NewLabel("")
 	t.stepInfo.Wrapping = fyne.TextWrapWord
-	t.files = newAttachmentPanel(d, false, container.NewVBox(t.stepTitle, t.stepInfo))
+	t.editor = newStepEditor(d)
+	t.files = newAttachmentPanel(d, false, container.NewVBox(t.stepTitle, t.stepInfo, t.editor.root, widget.NewSeparator()))
 	t.files.noPlace = "choose a step first: dropped files attach to the step shown"
 	t.stepPanel = container.NewStack(t.files)
 	t.noStep = widget.NewLabel("Choose a step above to see its description and files.")
@@ -70,6 +81,13 @@ func newProceduresTab(d *Desk) *proceduresTab {
 	t.noStep.Alignment = fyne.TextAlignCenter
 	t.noStep.Wrapping = fyne.TextWrapWord
 	t.stepPanel.Hide()
+
+	t.procTitle = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	t.procTitle.Wrapping = fyne.TextWrapWord
+	t.procInfo = wrapped(widget.NewLabel(""))
+	t.naProc = widget.NewButtonWithIcon("Mark N/A…", theme.CancelIcon(), func() { t.markNA(t.selProc) })
+	t.procPanel = container.NewVBox(t.procTitle, t.procInfo, container.NewHBox(t.naProc))
+	t.procPanel.Hide()
 	return t
 }
 
@@ -80,7 +98,7 @@ func (t *proceduresTab) content() fyne.CanvasObject {
 		return t.root // built once: the widgets can have only one parent
 	}
 	t.split = container.NewVSplit(t.tree,
-		container.NewPadded(container.NewStack(container.NewVBox(layout.NewSpacer(), t.noStep, layout.NewSpacer()), t.stepPanel)))
+		container.NewPadded(container.NewStack(container.NewVBox(layout.NewSpacer(), t.noStep, layout.NewSpacer()), t.procPanel, t.stepPanel)))
 	t.split.Offset = 0.4
 	t.empty.Hide()
 	t.root = container.NewStack(t.split, container.NewPadded(container.NewVBox(t.empty)))
@@ -136,7 +154,7 @@ func (t *proceduresTab) isBranch(id widget.TreeNodeID) bool {
 func (t *proceduresTab) nodeText(id string) string {
 	if pid, sid, ok := parseStepNode(id); ok {
 		if s := t.step(pid, sid); s != nil {
-			return stepText(*s)
+			return stepText(*s, t.wo.Currency)
 		}
 		return ""
 	}
@@ -147,12 +165,15 @@ func (t *proceduresTab) nodeText(id string) string {
 	return ""
 }
 
-func stepText(s api.Step) string {
+func stepText(s api.Step, currency string) string {
 	name := s.Label
 	if name == "" {
 		name = s.Description
 	}
-	text := fmt.Sprintf("%d. %s — %s", s.Order, name, statusText(s.Status))
+	text := fmt.Sprintf("%d. %s — %s", s.Order, name, api.StepStatusText(s.Status))
+	if v := s.ValueText(currency); v != "" {
+		text += ": " + v
+	}
 	if s.IsRequired {
 		text += " (required)"
 	}
@@ -189,7 +210,7 @@ func (t *proceduresTab) show(wo *api.WorkOrder) {
 	}
 	showIf(len(procs) == 0, t.empty)
 	if switching {
-		t.sel = nil
+		t.sel, t.selProc = nil, 0
 		t.tree.UnselectAll()
 		t.tree.OpenAllBranches()
 	}
@@ -197,9 +218,17 @@ func (t *proceduresTab) show(wo *api.WorkOrder) {
 	if t.sel != nil && t.step(t.sel.ProcedureId, t.sel.StepId) == nil {
 		t.sel = nil // the step went away with a newer copy of the work order
 	}
+	if t.selProc != 0 && t.procs[t.selProc] == nil {
+		t.selProc = 0
+	}
 	if t.sel == nil {
 		t.files.show(nil)
 		t.stepPanel.Hide()
+		if t.selProc != 0 {
+			t.renderProcedure()
+			return
+		}
+		t.procPanel.Hide()
 		t.noStep.Show()
 		return
 	}
@@ -209,9 +238,71 @@ func (t *proceduresTab) show(wo *api.WorkOrder) {
 func (t *proceduresTab) onSelected(id widget.TreeNodeID) {
 	pid, sid, ok := parseStepNode(id)
 	if !ok {
+		if p, err := strconv.ParseInt(strings.TrimPrefix(id, "p"), 10, 64); err == nil && t.procs[p] != nil {
+			t.selectProcedure(p)
+		}
 		return
 	}
 	t.selectStep(pid, sid)
+}
+
+// selectProcedure shows how far a procedure is and, where it may be,
+// offers to mark it N/A.
+func (t *proceduresTab) selectProcedure(pid int64) {
+	t.sel, t.selProc = nil, pid
+	t.files.show(nil)
+	t.stepPanel.Hide()
+	t.noStep.Hide()
+	t.renderProcedure()
+}
+
+func (t *proceduresTab) renderProcedure() {
+	p := t.procs[t.selProc]
+	t.procTitle.SetText(p.Name)
+	info := procedureSummary(*p)
+	if !p.AllowMarkNotApplicable && !p.IsMarkedNa {
+		info += " · the customer does not allow marking it N/A"
+	}
+	info += ". Choose one of its steps to complete it."
+	t.procInfo.SetText(info)
+	why := t.wo.CanMarkNotApplicable(p.Id)
+	showIf(p.AllowMarkNotApplicable && !p.IsMarkedNa, t.naProc)
+	t.d.enable(t.naProc, why == nil)
+	t.procPanel.Show()
+}
+
+// markNA asks, then queues marking procedure pid not applicable: its steps
+// can no longer be completed nor their files changed.
+func (t *proceduresTab) markNA(pid int64) {
+	if t.wo == nil || t.procs[pid] == nil {
+		return
+	}
+	if err := t.wo.CanMarkNotApplicable(pid); err != nil {
+		t.d.showError(err)
+		return
+	}
+	name, woID, store := t.procs[pid].Name, t.wo.WorkOrderId, t.d.store
+	c := newConfirm("Mark "+name+" N/A?",
+		"Mark the procedure “"+name+"” not applicable to this work order? Its steps can then no longer be completed, nor their files changed.",
+		func(ok bool) {
+			if !ok {
+				return
+			}
+			t.d.act([]fyne.Disableable{t.naProc}, func(ctx context.Context) error {
+				_, err := store.MarkProcedureNA(ctx, woID, pid)
+				return err
+			}, func(err error) {
+				if err != nil {
+					t.d.showError(err)
+					return
+				}
+				t.d.queued(name + " marked N/A")
+				t.d.detail.reloadIfOpen([]int64{woID})
+			})
+		}, t.d.win)
+	c.SetConfirmText("Mark N/A")
+	c.SetDismissText("Cancel")
+	c.Show()
 }
 
 // selectStep shows one step and lists its files.
@@ -220,6 +311,8 @@ func (t *proceduresTab) selectStep(pid, sid int64) {
 		return
 	}
 	t.sel = &api.StepRef{WorkOrderId: t.wo.WorkOrderId, ProcedureId: pid, StepId: sid}
+	t.selProc = 0
+	t.procPanel.Hide()
 	t.noStep.Hide()
 	t.stepPanel.Show()
 	t.renderStep()
@@ -244,18 +337,18 @@ func (t *proceduresTab) editable() (bool, string) {
 func (t *proceduresTab) renderStep() {
 	p := t.procs[t.sel.ProcedureId]
 	s := t.step(t.sel.ProcedureId, t.sel.StepId)
-	t.stepTitle.SetText(p.Name + " › " + stepText(*s))
+	t.stepTitle.SetText(p.Name + " › " + stepText(*s, t.wo.Currency))
 	var info []string
 	if s.Description != "" && s.Description != s.Label {
 		info = append(info, s.Description)
 	}
-	if s.Value != "" {
-		info = append(info, "Value: "+s.Value)
-	}
-	if s.Comment != "" {
-		info = append(info, "Comment: "+s.Comment)
-	}
 	t.stepInfo.SetText(strings.Join(info, "\n"))
+	showIf(len(info) > 0, t.stepInfo)
+	var replica *api.Step
+	if pend := t.d.detail.pending; pend != nil && pend.Replica.WorkOrderId == t.wo.WorkOrderId {
+		_, replica, _ = pend.Replica.Step(*t.sel)
+	}
+	t.editor.show(t.wo, *t.sel, replica)
 	t.files.show(t.stepPlace())
 	t.relayout()
 }
@@ -303,3 +396,25 @@ func (t *proceduresTab) relayout() {
 }
 
 func (t *proceduresTab) filePanel() *attachmentPanel { return t.files }
+
+// A refused step is corrected in its editor: the step chosen, what was
+// entered put back.
+var _ = correctIn(storage.FormStep, "in the Procedures tab", func(d *Desk, v *detailView, draft *storage.Draft, start func(func())) bool {
+	t, ok := tabIn[*proceduresTab](v)
+	if !ok || draft.Step == nil || t.step(draft.Step.ProcedureId, draft.Step.StepId) == nil {
+		return false
+	}
+	v.selectTab(t)
+	r := *draft.Step
+	t.tree.Select(stepNode(r.ProcedureId, r.StepId))
+	t.selectStep(r.ProcedureId, r.StepId)
+	d.unlessTyped(t.editor.dirty, "The step's editor holds what you have not saved.", "step", func() {
+		start(func() {
+			_, st, _ := t.wo.Step(r.Ref())
+			t.editor.fill(*st, r.Status, r.Value, r.Comment)
+			t.editor.dirty = true
+			t.editor.check()
+		})
+	})
+	return true
+})

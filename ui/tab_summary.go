@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -18,10 +19,16 @@ import (
 type summaryTab struct {
 	d   *Desk
 	box *fyne.Container
+	// jobSheet makes the printable sheet a technician takes on site. It
+	// heads the Summary, whose facts the sheet prints: the header has no
+	// width left for it in a 300-pixel detail.
+	jobSheet *widget.Button
+	wo       *api.WorkOrder
 }
 
 func newSummaryTab(d *Desk) *summaryTab {
 	t := &summaryTab{d: d, box: container.NewVBox()}
+	t.jobSheet = widget.NewButtonWithIcon("Job sheet…", theme.DocumentPrintIcon(), func() { d.showJobSheet(t.wo) })
 	return t
 }
 
@@ -32,7 +39,8 @@ func (t *summaryTab) content() fyne.CanvasObject {
 }
 
 func (t *summaryTab) show(wo *api.WorkOrder) {
-	var sections []fyne.CanvasObject
+	t.wo = wo
+	sections := []fyne.CanvasObject{container.NewHBox(layout.NewSpacer(), t.jobSheet)}
 	add := func(title string, rows ...[2]string) {
 		form := widget.NewForm()
 		for _, r := range rows {

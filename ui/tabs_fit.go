@@ -7,7 +7,7 @@ import (
 )
 
 // tabsFit lays the detail's tabs out so that every tab stays in sight down
-// the side of the pane. With their icons the eight tabs need about 450
+// the side of the pane. With their icons the nine tabs need about 510
 // pixels; a short pane (1024x700 with a refused action in the header) would
 // otherwise push the last ones behind Fyne's "⋮" overflow. There the tabs
 // drop their icons, which halves their height, and get them back when the

@@ -49,7 +49,7 @@ func (e *env) conformOrder(c conformCase) (int64, api.StepRef) {
 		// An editable procedure whose first step has one attachment to remove.
 		e.sb.st.gen.addProcedures(o, 0, fixedNow)
 		p := &o.wo.WorkDetails.Procedures[0]
-		p.IsReadOnly, p.IsMarkedNa = false, false
+		p.IsReadOnly, p.IsMarkedNa, p.AllowMarkNotApplicable = false, false, true
 		ref := api.StepRef{WorkOrderId: id, ProcedureId: p.Id, StepId: p.Steps[0].Id}
 		f := &file{meta: api.Attachment{AttachmentId: fmt.Sprintf("conform-%d", id), Name: "before.txt", MimeType: "text/plain", Size: 2},
 			data: []byte("hi"), woID: id, procID: ref.ProcedureId, stepID: ref.StepId}
@@ -116,10 +116,30 @@ func (e *env) perform(a api.Action, id int64, ref api.StepRef, wo *api.WorkOrder
 		}
 		rs, err := call(ctx, &api.AssignRequest{WorkOrderIds: []int64{id}, AssociateIds: []int64{e.technician(wo).Id}})
 		return bulkError(rs, err)
+	case api.UpdateStep:
+		r, err := wo.CheckStepUpdate(ref, conformStep)
+		if err != nil {
+			// The rules refuse it; the sandbox is asked what the person
+			// typed all the same.
+			r = &api.StepRequest{WorkOrderId: id, ProcedureId: ref.ProcedureId, StepId: ref.StepId,
+				Status: conformStep.Status, Value: conformStep.Value, Comment: conformStep.Comment}
+		}
+		return c.UpdateStep(ctx, r)
+	case api.MarkProcedureNA:
+		return c.MarkProcedureNotApplicable(ctx, &api.MarkNARequest{WorkOrderId: id, ProcedureId: ref.ProcedureId})
+	case api.EditNote:
+		return c.SetInternalNote(ctx, &api.NoteRequest{WorkOrderId: id, InternalNote: conformNote})
 	}
 	e.t.Fatalf("no way to perform %q", a)
 	return nil
 }
+
+// conformStep completes the fixture's first step (Temperature before
+// (°F), a Float); conformNote is the internal note written.
+var (
+	conformStep = api.StepUpdate{Status: api.StepDone, Value: "38.5", Comment: "before defrost"}
+	conformNote = "Gate code 4471; park behind the loading dock."
+)
 
 // completion is every detail wo's customer asks for at check-out, so that
 // the status alone decides whether a check-out is allowed.
@@ -152,6 +172,13 @@ func judge(wo *api.WorkOrder, a api.Action, ref api.StepRef, inv *api.Invoice) e
 		return wo.CanEditInvoice(inv)
 	case api.SubmitInvoice:
 		return wo.CheckSubmit(inv, nil)
+	case api.UpdateStep:
+		_, err := wo.CheckStepUpdate(ref, conformStep)
+		return err
+	case api.MarkProcedureNA:
+		return wo.CanMarkNotApplicable(ref.ProcedureId)
+	case api.EditNote:
+		return wo.CheckNote(conformNote)
 	}
 	return wo.Can(a)
 }
@@ -216,6 +243,22 @@ func TestWorkflowConformance(t *testing.T) {
 		conformCase{name: "CheckedIn/procedure read-only", status: api.StatusCheckedIn, action: api.RemoveStepAttachment,
 			adjust: func(o *order) { o.wo.WorkDetails.Procedures[0].IsReadOnly = true }},
 	)
+	// A step and a whole procedure: what the procedure's own state decides.
+	procedureStates := map[string]func(p *api.Procedure){
+		"marked N/A":        func(p *api.Procedure) { p.IsMarkedNa = true },
+		"read-only":         func(p *api.Procedure) { p.IsReadOnly = true },
+		"N/A not allowed":   func(p *api.Procedure) { p.AllowMarkNotApplicable = false },
+		"N/A, not allowed":  func(p *api.Procedure) { p.IsMarkedNa, p.AllowMarkNotApplicable = true, false },
+		"read-only allowed": func(p *api.Procedure) { p.IsReadOnly, p.AllowMarkNotApplicable = true, true },
+	}
+	for what, set := range procedureStates {
+		for _, st := range []api.WorkOrderStatus{api.StatusCheckedIn, api.StatusOnHold} {
+			for _, a := range []api.Action{api.UpdateStep, api.MarkProcedureNA} {
+				cases = append(cases, conformCase{name: fmt.Sprintf("%s/procedure %s/%s", st, what, a), status: st, action: a,
+					adjust: func(o *order) { set(&o.wo.WorkDetails.Procedures[0]) }})
+			}
+		}
+	}
 	for _, st := range []api.WorkOrderStatus{api.StatusAccepted, api.StatusCheckedOut} {
 		for _, a := range []api.Action{api.SaveInvoice, api.SubmitInvoice} {
 			cases = append(cases, conformCase{name: fmt.Sprintf("%s/before 4.1/%s", st, a), status: st, action: a,

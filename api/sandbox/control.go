@@ -10,6 +10,7 @@ package sandbox
 //	POST /_sandbox/dispatch          {}  → {"WorkOrder": {...}}
 //	POST /_sandbox/invoice/status    {"WorkOrderId": 27796401, "Status": "Authorized"|"Paid"|"Disputed"|"Submitted", "Comment": "..."}
 //	POST /_sandbox/procedure         {"WorkOrderId": 27796401, "ProcedureId": 6101, "IsMarkedNa": true, "IsReadOnly": false}
+//	POST /_sandbox/note              {"WorkOrderId": 27796401, "Comment": "Gate code 4471", "By": "Dana Whitfield"}
 //	POST /_sandbox/act               {"WorkOrderId": 27796401, "Action": "PutOnHold", "Comment": "..."}
 //	                                 (any documented notification action: see Sandbox.Act)
 //	POST /_sandbox/clock/advance     {"Seconds": 900}  → {"Now": "..."}
@@ -49,6 +50,7 @@ type controlRequest struct {
 	IsMarkedNa  bool              `json:"IsMarkedNa"`
 	IsReadOnly  bool              `json:"IsReadOnly"`
 	Seconds     float64           `json:"Seconds"`
+	By          string            `json:"By"`
 }
 
 func controlError(w http.ResponseWriter, status int, msg string) {
@@ -109,6 +111,8 @@ func (s *Sandbox) serveControl(w http.ResponseWriter, r *http.Request, p string)
 		err = s.SetInvoiceStatus(req.WorkOrderId, req.Status, req.Comment)
 	case "/procedure":
 		err = s.MarkProcedure(req.WorkOrderId, req.ProcedureId, req.IsMarkedNa, req.IsReadOnly)
+	case "/note":
+		err = s.EditNoteInDesktop(req.WorkOrderId, req.Comment, req.By)
 	case "/act":
 		err = s.Act(req.WorkOrderId, req.Action, ActOptions{Comment: req.Comment, Status: req.Status, Amount: req.Amount})
 	case "/clock/advance":
@@ -256,6 +260,12 @@ func (c *Control) SetInvoiceStatus(id int64, status api.InvoiceStatus, comment s
 
 func (c *Control) MarkProcedure(woID, procID int64, na bool, readOnly bool) error {
 	return c.post("procedure", controlRequest{WorkOrderId: woID, ProcedureId: procID, IsMarkedNa: na, IsReadOnly: readOnly}, nil)
+}
+
+// EditNoteInDesktop changes the internal note as a colleague in CorrigoPro
+// Desktop does (see Sandbox.EditNoteInDesktop).
+func (c *Control) EditNoteInDesktop(id int64, text, by string) error {
+	return c.post("note", controlRequest{WorkOrderId: id, Comment: text, By: by}, nil)
 }
 
 // Act makes a documented action happen to work order id (Sandbox.Act).

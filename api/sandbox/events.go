@@ -435,15 +435,6 @@ func actInvoiceStatus(s *Sandbox, o *order, a ActOptions, now time.Time) (any, *
 	return body, nil, err
 }
 
-func actNote(s *Sandbox, o *order, a ActOptions, now time.Time) (any, *api.Sender, error) {
-	if a.Comment == "" {
-		a.Comment = "Gate code 4471; park behind the loading dock."
-	}
-	o.note = a.Comment
-	s.st.touch(o, now)
-	return &api.InternalNoteChangedEvent{InternalNote: a.Comment, UpdatedBy: deskSender.Name}, deskSender, nil
-}
-
 // ismStatuses is the order Induction & Safety Management moves through.
 var ismStatuses = []string{"NotRequired", "Waiting", "Started", "Passed"}
 

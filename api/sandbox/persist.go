@@ -40,6 +40,7 @@ type snapOrder struct {
 	Messages  []api.Message
 	Files     []snapFile
 	InvFiles  []snapFile
+	Notes     []api.NoteEntry `json:",omitempty"`
 }
 
 type snapFile struct {
@@ -167,7 +168,7 @@ func (s *Sandbox) snapshot() snapshot {
 	for _, e := range st.byUpdate {
 		o := st.orders[e.id]
 		snap.Orders = append(snap.Orders, snapOrder{WorkOrder: o.wo, Customer: o.cust.Customer.Id, Invoice: o.invoice,
-			Messages: o.messages, Files: files(o.files), InvFiles: files(o.invFiles)})
+			Messages: o.messages, Files: files(o.files), InvFiles: files(o.invFiles), Notes: o.notes})
 	}
 	for _, fs := range st.steps {
 		snap.Steps = append(snap.Steps, files(fs)...)
@@ -216,7 +217,7 @@ func (s *Sandbox) load(path string) error {
 			return fmt.Errorf("%s names customer %d, which this world does not have", path, so.Customer)
 		}
 		st.load(&order{wo: so.WorkOrder, cust: cust, invoice: so.Invoice, messages: so.Messages,
-			files: files(so.Files), invFiles: files(so.InvFiles)})
+			files: files(so.Files), invFiles: files(so.InvFiles), notes: so.Notes})
 	}
 	for _, f := range files(snap.Steps) {
 		st.steps[f.stepID] = append(st.steps[f.stepID], f)

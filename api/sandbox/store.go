@@ -43,11 +43,11 @@ type order struct {
 	cust     *CustomerPolicy
 	invoice  *api.Invoice // nil = the empty draft every work order has (saves memory in big worlds)
 	messages []api.Message
-	files    []*file     // work order attachments; the provider can never remove them
-	invFiles []*file     // invoice attachments
-	done     *completion // what check-out or workDoneDetails told about the work
-	note     string      // the contractor's internal note (InternalNoteChanged)
-	ism      string      // Induction & Safety Management status ("" = never set)
+	files    []*file         // work order attachments; the provider can never remove them
+	invFiles []*file         // invoice attachments
+	done     *completion     // what check-out or workDoneDetails told about the work
+	notes    []api.NoteEntry // the internal note's versions, oldest first (InternalNoteChanged)
+	ism      string          // Induction & Safety Management status ("" = never set)
 }
 
 // file is an attachment with its content. Demo files share the embedded

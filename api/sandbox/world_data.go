@@ -193,10 +193,10 @@ type procedureDef struct {
 
 var procedureDefs = []procedureDef{
 	{"Refrigeration service checklist", []stepDef{
-		{"Record box temperature before service", "Temperature before (°F)", "String", false},
+		{"Record box temperature before service", "Temperature before (°F)", "Float", false},
 		{"Photo of the evaporator coil", "Coil photo", "String", true},
 		{"Check door gaskets and heaters", "Gaskets OK", "Bool", false},
-		{"Record box temperature after service", "Temperature after (°F)", "String", false},
+		{"Record box temperature after service", "Temperature after (°F)", "Float", false},
 	}},
 	{"HVAC preventive maintenance", []stepDef{
 		{"Replace filters and record the size", "Filter size", "String", false},
@@ -211,13 +211,14 @@ var procedureDefs = []procedureDef{
 	}},
 	{"Lighting repair record", []stepDef{
 		{"Fixture location", "Location", "String", false},
-		{"Lamps or ballasts replaced (quantity)", "Quantity", "String", false},
+		{"Lamps or ballasts replaced", "Lamps replaced (pcs)", "Integer", false},
 		{"Photo of the completed work", "Completion photo", "String", true},
+		{"Parts bought on site, if any", "Parts bought", "Money", false},
 	}},
 	{"Plumbing repair record", []stepDef{
 		{"Shut-off valve location", "Valve location", "String", false},
 		{"Photo of the leak source", "Leak photo", "String", true},
-		{"Pressure test result", "Test result", "String", false},
+		{"Pressure held during the test", "Test pressure (psi)", "Integer", false},
 	}},
 }
 

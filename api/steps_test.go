@@ -1,0 +1,146 @@
+package api
+
+import (
+	"strings"
+	"testing"
+)
+
+// What a person types as a step's value, read as the step's DataType says:
+// the value that is sent, or the refusal in words.
+func TestStepValueIsReadAsItsType(t *testing.T) {
+	cases := []struct {
+		dataType, currency, typed string
+		want                      string // sent; "" with refused
+		refused                   string // a part of the refusal
+	}{
+		{"Bool", "USD", "Yes", "true", ""},
+		{"bool", "USD", "n", "false", ""},
+		{"Bool", "USD", "perhaps", "", "takes yes or no"},
+		{"Integer", "USD", " 12 ", "12", ""},
+		{"Integer", "USD", "+7", "7", ""},
+		{"Integer", "USD", "1.5", "", "a whole number"},
+		{"Float", "USD", "38.50", "38.5", ""},
+		{"Float", "USD", "-4", "-4", ""},
+		{"Float", "USD", "2e9", "", "takes a number"},
+		{"Money", "USD", "125.5", "125.50", ""},
+		{"Money", "JPY", "1200", "1200", ""},
+		{"Money", "JPY", "1200.5", "", "JPY amounts have no decimals"},
+		{"Money", "USD", "1.005", "", "at most 2 decimals"},
+		{"Money", "EUR", "ten", "", "an amount in EUR"},
+		{"Integer", "USD", "", "", ""},
+		{"String", "USD", "  as typed ", "  as typed ", ""},
+		{"String", "USD", strings.Repeat("s", MaxCommentLength+1), "", "at most 3000"},
+		// Types we do not know take text: the service judges.
+		{"Date", "USD", "14/03/2025", "14/03/2025", ""},
+		{"", "USD", "anything", "anything", ""},
+		{"Checklist2027", "USD", "x", "x", ""},
+	}
+	for _, c := range cases {
+		s := Step{Id: 1, Label: "Reading (psi)", DataType: c.dataType}
+		got, err := s.ParseValue(c.typed, c.currency)
+		switch {
+		case c.refused != "" && (err == nil || !strings.Contains(err.Error(), c.refused)):
+			t.Errorf("%s %q: %q, %v; want a refusal saying %q", c.dataType, c.typed, got, err, c.refused)
+		case c.refused == "" && (err != nil || got != c.want):
+			t.Errorf("%s %q: %q, %v; want %q", c.dataType, c.typed, got, err, c.want)
+		}
+	}
+}
+
+// A numeric step's unit is what its label names last in parentheses.
+func TestStepUnitAndName(t *testing.T) {
+	cases := []struct{ label, dataType, unit, name, shown string }{
+		{"Temperature after (°F)", "Float", "°F", "Temperature after", "38.5 °F"},
+		{"Lamps replaced (pcs)", "Integer", "pcs", "Lamps replaced", "38.5 pcs"},
+		{"Coil photo (optional)", "String", "", "Coil photo (optional)", "38.5"},
+		{"Pressure", "Float", "", "Pressure", "38.5"},
+	}
+	for _, c := range cases {
+		s := Step{Label: c.label, DataType: c.dataType, Value: "38.5"}
+		if s.Unit() != c.unit || s.Name() != c.name || s.ValueText("USD") != c.shown {
+			t.Errorf("%q: unit %q, name %q, shown %q; want %q, %q, %q", c.label, s.Unit(), s.Name(), s.ValueText("USD"), c.unit, c.name, c.shown)
+		}
+	}
+	if got := (Step{DataType: "Money", Value: "125.50", Currency: "EUR"}).ValueText("USD"); !strings.Contains(got, "125.50") || !strings.Contains(got, "€") {
+		t.Errorf("a money value shows as %q; want it in euros", got)
+	}
+	if got := (Step{DataType: "Bool", Value: "False"}).ValueText(""); got != "No" {
+		t.Errorf("a bool value shows as %q; want No", got)
+	}
+}
+
+func stepOrder(status WorkOrderStatus, p Procedure) *WorkOrder {
+	return &WorkOrder{WorkOrderId: 9, WorkOrderNumber: "WN9", Status: status, Currency: "USD",
+		WorkDetails: &WorkDetails{Procedures: []Procedure{p}}}
+}
+
+// Completing a step and marking a procedure N/A: the work order's status,
+// then the procedure's own state.
+func TestStepAndProcedureRules(t *testing.T) {
+	open := Procedure{Id: 5, Name: "Roof inspection", AllowMarkNotApplicable: true,
+		Steps: []Step{{Id: 52, Order: 2, DataType: "Bool"}, {Id: 51, Order: 1, DataType: "Money"}}}
+	ref := StepRef{WorkOrderId: 9, ProcedureId: 5, StepId: 52}
+	cases := []struct {
+		name      string
+		status    WorkOrderStatus
+		change    func(p *Procedure)
+		step, mna string // a part of each refusal; "" = allowed
+	}{
+		{"checked in", StatusCheckedIn, nil, "", ""},
+		{"on hold", StatusOnHold, nil, "", ""},
+		{"new", StatusNew, nil, "procedures can change only while", "procedures can change only while"},
+		{"checked out", StatusCheckedOut, nil, "procedures can change only while", "procedures can change only while"},
+		{"rejected", StatusRejected, nil, "was rejected", "was rejected"},
+		{"marked N/A", StatusPaused, func(p *Procedure) { p.IsMarkedNa = true }, "marked N/A: its steps", "marked N/A already"},
+		{"read-only", StatusPaused, func(p *Procedure) { p.IsReadOnly = true }, "read-only: its steps", "read-only"},
+		{"N/A not allowed", StatusAccepted, func(p *Procedure) { p.AllowMarkNotApplicable = false }, "", "does not let"},
+		// A status the service documents nowhere locks nothing.
+		{"unknown status", "Dispatched", nil, "", ""},
+	}
+	for _, c := range cases {
+		p := open
+		p.Steps = append([]Step(nil), open.Steps...)
+		if c.change != nil {
+			c.change(&p)
+		}
+		wo := stepOrder(c.status, p)
+		check := func(what, want string, err error) {
+			if want == "" && err != nil || want != "" && (err == nil || !strings.Contains(err.Error(), want)) {
+				t.Errorf("%s: %s: %v; want %q", c.name, what, err, want)
+			}
+		}
+		_, err := wo.CheckStepUpdate(ref, StepUpdate{Status: StepDone, Value: "yes"})
+		check("completing a step", c.step, err)
+		check("marking N/A", c.mna, wo.CanMarkNotApplicable(5))
+	}
+	wo := stepOrder(StatusCheckedIn, open)
+	if _, err := wo.CheckStepUpdate(ref, StepUpdate{Status: StepUnknown}); err == nil {
+		t.Errorf("a person set a step back to Unknown")
+	}
+	if _, err := wo.CheckStepUpdate(StepRef{WorkOrderId: 9, ProcedureId: 5, StepId: 99}, StepUpdate{Status: StepDone}); err == nil {
+		t.Errorf("a step the procedure lacks was taken")
+	}
+	r, err := wo.CheckStepUpdate(StepRef{WorkOrderId: 9, ProcedureId: 5, StepId: 51}, StepUpdate{Status: StepNA, Comment: "none bought"})
+	if err != nil || r.Currency != "USD" || r.Status != StepNA {
+		t.Errorf("a money step marked N/A: %+v, %v; want it sent with USD", r, err)
+	}
+	if got := wo.DescribeStep(ref); got != "step 2 of Roof inspection" {
+		t.Errorf("the step is described as %q", got)
+	}
+}
+
+// The internal note: closed work orders refuse it, and it has a length.
+func TestNoteRule(t *testing.T) {
+	for _, st := range AllStatuses {
+		err := (&WorkOrder{Status: st}).CheckNote("gate code 4471")
+		if st.Closed() != (err != nil) {
+			t.Errorf("%s: a note is %v", st, err)
+		}
+	}
+	if err := (&WorkOrder{Status: StatusAccepted}).CheckNote(strings.Repeat("n", MaxNoteLength+1)); err == nil {
+		t.Errorf("a note longer than %d was taken", MaxNoteLength)
+	}
+	if err := (&WorkOrder{Status: StatusAccepted}).CheckNote(""); err != nil {
+		t.Errorf("clearing the note: %v", err)
+	}
+}

@@ -1,0 +1,289 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/test"
+
+	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/sandbox"
+	"github.com/workorderdesk/workdesk/storage"
+)
+
+// fixtureOpen creates a work order in the sandbox as spec says, reads it
+// into the replica and opens it.
+func fixtureOpen(h *harness, spec sandbox.WorkOrderSpec) *api.WorkOrder {
+	h.t.Helper()
+	created, err := h.sb.CreateWorkOrder(spec)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if err := h.eng.Refresh(context.Background(), created.WorkOrderId); err != nil {
+		h.t.Fatal(err)
+	}
+	h.desk.changed([]int64{created.WorkOrderId})
+	h.flush()
+	h.open(created.WorkOrderId)
+	return h.desk.detail.wo
+}
+
+// chooseStep opens the Procedures tab on the n-th step (from 1) of the work
+// order's first procedure.
+func chooseStep(h *harness, n int) (*proceduresTab, api.StepRef) {
+	h.t.Helper()
+	h.selectTab("Procedures")
+	t := tabOf[*proceduresTab](h)
+	p := h.desk.detail.wo.Procedures()[0]
+	s := p.Sorted()[n-1]
+	t.tree.Select(stepNode(p.Id, s.Id))
+	h.flush()
+	return t, api.StepRef{WorkOrderId: h.desk.detail.wo.WorkOrderId, ProcedureId: p.Id, StepId: s.Id}
+}
+
+// A person completes a step: Done, its temperature with the unit the step
+// names, a comment, Save. The step is queued as typed, shows its value in
+// the tree while it waits, and reaches the service when sent.
+func TestCompletingAStep(t *testing.T) {
+	h := newHarness(t)
+	fixtureOpen(h, sandbox.WorkOrderSpec{Status: api.StatusCheckedIn, Procedure: sandbox.ProcedureEditable, Currency: "USD"})
+	p, ref := chooseStep(h, 1) // Temperature before (°F), a Float
+	e := p.editor
+	if e.unit.Text != "°F" || e.kind.Text != "number" {
+		t.Errorf("the value's field says %q %q; want the unit °F and the type", e.unit.Text, e.kind.Text)
+	}
+	if !e.save.Disabled() {
+		t.Errorf("Save is enabled before anything was entered")
+	}
+	e.status.SetSelected("Done")
+	test.Type(e.value, "38.5")
+	test.Type(e.comment, "before defrost")
+	if e.save.Disabled() {
+		t.Fatalf("Save is disabled with a number entered: %q", e.problem.Text)
+	}
+	test.Tap(e.save)
+	h.flush()
+	rows, _ := h.store.OutboxRows(context.Background(), ref.WorkOrderId)
+	if len(rows) != 1 || rows[0].Kind != storage.KindStepUpdate || !strings.Contains(rows[0].Summary, "Step 1 of Refrigeration service checklist: Done") {
+		t.Fatalf("the outbox holds %+v; want the step queued", rows)
+	}
+	if got := p.nodeText(stepNode(ref.ProcedureId, ref.StepId)); !strings.Contains(got, "Done: 38.5 °F") {
+		t.Errorf("while queued, the tree says %q", got)
+	}
+	if !e.hint.Visible() || !strings.Contains(e.hint.Text, "waiting to be sent") {
+		t.Errorf("while queued, the editor says %q", e.hint.Text)
+	}
+	h.settle()
+	h.capture("procedures-step-completed")
+	h.send()
+	st, err := h.eng.Client.GetStep(context.Background(), ref)
+	if err != nil || st.Status != api.StepDone || st.Value != "38.5" || st.Comment != "before defrost" {
+		t.Errorf("the service's step is %+v, %v", st, err)
+	}
+	if e.hint.Visible() {
+		t.Errorf("once sent, the editor still says %q", e.hint.Text)
+	}
+}
+
+// A value the step's type cannot read is said under the field, and Save
+// waits; a yes/no step is a choice, a money step takes the work order's
+// currency.
+func TestAStepTakesAValueOfItsType(t *testing.T) {
+	h := newHarness(t)
+	fixtureOpen(h, sandbox.WorkOrderSpec{Status: api.StatusAccepted, Procedure: sandbox.ProcedureEditable, Currency: "JPY"})
+	p, _ := chooseStep(h, 4) // Temperature after (°F)
+	e := p.editor
+	e.status.SetSelected("Done")
+	test.Type(e.value, "cold")
+	if !e.problem.Visible() || !strings.Contains(e.problem.Text, "takes a number") || !e.save.Disabled() {
+		t.Errorf("a temperature of %q: problem %q (shown %v), Save disabled %v", "cold", e.problem.Text, e.problem.Visible(), e.save.Disabled())
+	}
+	p, ref := chooseStep(h, 3) // Gaskets OK, a Bool
+	e = p.editor
+	if e.kind.Text != "yes or no" || len(e.valueAt.Objects) != 1 || e.valueAt.Objects[0] != e.yesNo {
+		t.Errorf("a yes/no step offers %q %v", e.kind.Text, e.valueAt.Objects)
+	}
+	e.status.SetSelected("Done")
+	e.yesNo.SetSelected("No")
+	test.Tap(e.save)
+	h.flush()
+	rows, _ := h.store.OutboxRows(context.Background(), ref.WorkOrderId)
+	var r api.StepRequest
+	if len(rows) != 1 || json.Unmarshal(rows[0].Request, &r) != nil || r.Value != api.StepNo || r.Currency != "" {
+		t.Errorf("the yes/no step was queued as %+v", r)
+	}
+}
+
+// Marking a procedure N/A is offered where the customer allows it, asked
+// before, and queued.
+func TestMarkingAProcedureNotApplicable(t *testing.T) {
+	h := newHarness(t)
+	wo := fixtureOpen(h, sandbox.WorkOrderSpec{Status: api.StatusCheckedIn, Procedure: sandbox.ProcedureEditable})
+	h.selectTab("Procedures")
+	p := tabOf[*proceduresTab](h)
+	proc := wo.Procedures()[0]
+	p.tree.Select(procNode(proc.Id))
+	h.flush()
+	if !p.procPanel.Visible() || !p.naProc.Visible() || p.naProc.Disabled() {
+		t.Fatalf("choosing the procedure shows panel %v, Mark N/A shown %v disabled %v", p.procPanel.Visible(), p.naProc.Visible(), p.naProc.Disabled())
+	}
+	test.Tap(p.naProc)
+	if !strings.Contains(h.overlayText(), "not applicable") {
+		t.Fatalf("Mark N/A asks %q", h.overlayText())
+	}
+	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Mark N/A"))
+	h.flush()
+	rows, _ := h.store.OutboxRows(context.Background(), wo.WorkOrderId)
+	if len(rows) != 1 || rows[0].Kind != storage.KindProcedureNA {
+		t.Fatalf("the outbox holds %+v", rows)
+	}
+	if got := p.nodeText(procNode(proc.Id)); !strings.Contains(got, "marked N/A") {
+		t.Errorf("while queued the procedure reads %q", got)
+	}
+	if p.naProc.Visible() {
+		t.Errorf("Mark N/A is still offered on a procedure marked N/A")
+	}
+	h.send()
+	if got, err := h.eng.Client.GetWorkOrder(context.Background(), wo.WorkOrderId); err != nil || !got.WorkDetails.Procedures[0].IsMarkedNa {
+		t.Errorf("the service's procedure is not marked N/A")
+	}
+}
+
+// The internal note says before anything else that the customer never
+// sees it; it is edited, saved (queued), sent, and its history says who
+// wrote each version and when.
+func TestEditingTheInternalNote(t *testing.T) {
+	h := newHarness(t)
+	wo := fixtureOpen(h, sandbox.WorkOrderSpec{Status: api.StatusAccepted})
+	h.selectTab("Internal note")
+	n := tabOf[*noteTab](h)
+	shown := strings.Join(texts(n.content()), "\n")
+	if !strings.Contains(shown, "never shown to the customer") {
+		t.Errorf("the note tab does not say the customer never sees it:\n%s", shown)
+	}
+	if !n.save.Disabled() {
+		t.Errorf("Save is enabled before anything was typed")
+	}
+	test.Type(n.text, "Gate code 4471; park behind the dock.")
+	test.Tap(n.save)
+	h.flush()
+	rows, _ := h.store.OutboxRows(context.Background(), wo.WorkOrderId)
+	if len(rows) != 1 || rows[0].Kind != storage.KindNote {
+		t.Fatalf("the outbox holds %+v", rows)
+	}
+	if !strings.Contains(n.state.Text, "waiting to be sent") {
+		t.Errorf("while queued the note says %q", n.state.Text)
+	}
+	h.send()
+	if len(n.versions) != 1 || n.versions[0].InternalNote != "Gate code 4471; park behind the dock." || n.versions[0].UpdatedBy == "" {
+		t.Fatalf("the history shows %+v", n.versions)
+	}
+	if heading := versionHeading(n.versions[0], true); !strings.Contains(heading, "current") || !strings.Contains(heading, "20 Nov") {
+		t.Errorf("the version is headed %q", heading)
+	}
+	h.settle()
+	h.capture("internal-note")
+}
+
+// An edit of the note that meets a newer one when it is sent is not sent:
+// the header and the tab show both, and Merge by hand puts them together
+// in the editor; saving that replaces the edit.
+func TestANoteChangedMeanwhileIsMergedByHand(t *testing.T) {
+	h := newHarness(t)
+	wo := fixtureOpen(h, sandbox.WorkOrderSpec{Status: api.StatusAccepted})
+	h.selectTab("Internal note")
+	n := tabOf[*noteTab](h)
+	test.Type(n.text, "Ladder in the van.")
+	test.Tap(n.save)
+	h.flush()
+	if err := h.sb.EditNoteInDesktop(wo.WorkOrderId, "Alarm code 1234.", "Dana Whitfield"); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("Dana's note to be heard", func() bool {
+		note, _ := h.store.Note(context.Background(), wo.WorkOrderId)
+		return note.Current.InternalNote == "Alarm code 1234."
+	})
+	h.send()
+	refusals := h.desk.detail.refusals
+	if len(refusals) != 1 || refusals[0].retry.Text != "Keep mine" || refusals[0].discard.Text != "Take theirs" || refusals[0].edit.Text != "Merge by hand" {
+		t.Fatalf("the header offers %+v", refusals)
+	}
+	if !n.changed.Visible() || !strings.Contains(n.theirs.Text, "Dana Whitfield") || !strings.Contains(n.mine.Text, "Ladder in the van.") {
+		t.Errorf("the tab shows theirs %q and mine %q", n.theirs.Text, n.mine.Text)
+	}
+	h.settle()
+	h.capture("internal-note-changed-meanwhile")
+	test.Tap(refusals[0].edit)
+	h.flush()
+	if n.text.Text != "Alarm code 1234.\n\nLadder in the van." {
+		t.Fatalf("Merge by hand fills the editor with %q", n.text.Text)
+	}
+	n.text.SetText("Alarm code 1234. Ladder in the van.")
+	test.Tap(n.save)
+	h.flush()
+	h.send()
+	h2, err := h.eng.Client.NoteHistory(context.Background(), wo.WorkOrderId)
+	if err != nil || api.CurrentNote(h2).InternalNote != "Alarm code 1234. Ladder in the van." {
+		t.Errorf("the service's note is %+v, %v", h2, err)
+	}
+	if len(h.desk.detail.refusals) != 0 {
+		t.Errorf("the stopped edit is still in the header after the merge was sent")
+	}
+}
+
+// What a colleague did through the office hub is told in the Activity
+// tab in their name, saying which step they completed.
+func TestAColleaguesStepIsToldByName(t *testing.T) {
+	h := newHarness(t)
+	wo := fixtureOpen(h, sandbox.WorkOrderSpec{Status: api.StatusCheckedIn, Procedure: sandbox.ProcedureEditable})
+	p := wo.Procedures()[0]
+	subject, _ := json.Marshal(map[string]any{"ProcedureId": p.Id, "StepId": p.Sorted()[2].Id, "Status": "Done"})
+	raw, _ := json.Marshal(map[string]any{
+		"Header":      api.EventHeader{WorkOrderId: wo.WorkOrderId, Action: "StepUpdatedByContractor", ActionDate: fixedNow.Add(-time.Minute), MessageId: "m-1"},
+		"PerformedBy": map[string]string{"Name": "Ana Ruiz"},
+		"Subject":     json.RawMessage(subject),
+	})
+	ev, err := api.ParseEvent(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.store.HandleEvent(context.Background(), ev); err != nil {
+		t.Fatal(err)
+	}
+	h.desk.changed([]int64{wo.WorkOrderId})
+	h.flush()
+	h.selectTab("Activity")
+	shown := strings.Join(texts(tabOf[*activityTab](h).content()), "\n")
+	if want := "Ana Ruiz completed step 3 of " + p.Name; !strings.Contains(shown, want) {
+		t.Errorf("Activity shows:\n%s\nwant %q", shown, want)
+	}
+}
+
+// Offline, a saved note waits in the outbox and says so; the entry keeps
+// it. Once the service answers again it is sent, and the history has it.
+func TestAnOfflineNoteWaitsForTheConnection(t *testing.T) {
+	h, cut := newOfflineHarness(t)
+	r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted })
+	h.open(r.Id)
+	h.selectTab("Internal note")
+	n := tabOf[*noteTab](h)
+	cut.Store(true)
+	test.Type(n.text, "Key with the security desk.")
+	test.Tap(n.save)
+	h.flush()
+	h.send()
+	if !strings.Contains(n.state.Text, "waiting for the connection") || n.text.Text != "Key with the security desk." {
+		t.Fatalf("offline, the saved note reads %q and the entry %q", n.state.Text, n.text.Text)
+	}
+	if !n.save.Disabled() {
+		t.Errorf("Save is enabled again for the note already saved")
+	}
+	cut.Store(false)
+	h.resend(r.Id)
+	if len(n.versions) == 0 || n.versions[0].InternalNote != "Key with the security desk." || !strings.HasPrefix(n.state.Text, "Last changed by") {
+		t.Fatalf("once sent the note reads %q, its history %+v", n.state.Text, n.versions)
+	}
+}
