@@ -61,8 +61,15 @@ vet: deps
 # itself still instruments every package.
 RACE := -race -gcflags=modernc.org/...=-d=checkptr=0
 
+# ui/'s tests (one Fyne test app per process, so never t.Parallel) run as
+# three processes of one test binary beside the other packages' go test
+# (tools/test-shards.sh): alone they took longer than everything else.
+UI_SHARDS ?= 3
+
 unit: deps
-	PGTEST_REQUIRED=1 $(GO) test $(RACE) -tags $(TAGS) -timeout 15m ./...
+	@log=$$(mktemp); GO=$(GO) tools/test-shards.sh ./ui/ $(UI_SHARDS) $(RACE) -tags $(TAGS) >$$log 2>&1 & ui=$$!; \
+	PGTEST_REQUIRED=1 $(GO) test $(RACE) -tags $(TAGS) -timeout 15m $$($(GO) list -tags $(TAGS) ./... | grep -v '/ui$$'); rest=$$?; \
+	wait $$ui; uirc=$$?; cat $$log; rm -f $$log; [ $$rest = 0 ] && [ $$uirc = 0 ]
 	# The race detector empties Fyne's pool of spare cells on purpose, so
 	# counting the cells scrolling creates runs without it.
 	$(GO) test -tags $(TAGS) -count 1 -run 'TestScrollingFiftyThousandRows' ./ui/
