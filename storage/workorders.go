@@ -343,6 +343,9 @@ func (s *Store) List(ctx context.Context, q ListQuery) ([]Row, error) {
 		rows, _, err := s.searchRows(ctx, q, m, digits)
 		return rows, err
 	}
+	if err := s.waitFTSFor(ctx, q); err != nil {
+		return nil, err
+	}
 	dated := q.Sort == SortNextDeadline || q.Sort == SortScheduledStart
 	indexed := ""
 	if match != "" && q.Limit > 0 && !(dated && q.Desc) {
