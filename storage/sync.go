@@ -376,10 +376,15 @@ func (y *Syncer) fetch(ctx context.Context, ids []int64) error {
 func (s *Store) storeBatches(ctx context.Context, batches [][][]any, ids []int64) error {
 	list := idsJSON(ids)
 	return s.inTx(ctx, func(tx *sql.Tx) error {
+		all := make([][]any, 0, len(ids))
 		for _, rows := range batches {
-			if err := writeRows(ctx, tx, s.upsertBatch, rows); err != nil {
+			if err := upsertRows(ctx, tx, s.upsertBatch, rows); err != nil {
 				return err
 			}
+			all = append(all, rows...)
+		}
+		if err := putCrews(ctx, tx, all); err != nil {
+			return fmt.Errorf("storage: writing %d work orders: %w", len(ids), err)
 		}
 		if err := logSearchChanges(ctx, tx, list); err != nil {
 			return fmt.Errorf("storage: writing %d work orders: %w", len(ids), err)

@@ -80,6 +80,19 @@ func putRows(ctx context.Context, tx *sql.Tx, rows [][]any) error {
 // batch size): parsing an 800-parameter statement every time cost a third
 // of the insert.
 func writeRows(ctx context.Context, tx *sql.Tx, batch *batchStmts, rows [][]any) error {
+	if err := upsertRows(ctx, tx, batch, rows); err != nil {
+		return err
+	}
+	if err := putCrews(ctx, tx, rows); err != nil {
+		return fmt.Errorf("storage: writing %d work orders: %w", len(rows), err)
+	}
+	return nil
+}
+
+// upsertRows is writeRows without the crews: a sync writes the crews of
+// all the batches it commits together at once, three statements instead
+// of three per batch.
+func upsertRows(ctx context.Context, tx *sql.Tx, batch *batchStmts, rows [][]any) error {
 	for start := 0; start < len(rows); start += upsertChunk {
 		chunk := rows[start:min(start+upsertChunk, len(rows))]
 		args := make([]any, 0, len(chunk)*upsertArity)
@@ -98,9 +111,6 @@ func writeRows(ctx context.Context, tx *sql.Tx, batch *batchStmts, rows [][]any)
 			if _, err = tx.ExecContext(ctx, q, args...); err == nil {
 				_, err = tx.ExecContext(ctx, jq, jsonArgs...)
 			}
-		}
-		if err == nil {
-			err = putCrews(ctx, tx, chunk)
 		}
 		if err != nil {
 			return fmt.Errorf("storage: writing %d work orders: %w", len(chunk), err)
