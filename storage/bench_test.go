@@ -84,7 +84,7 @@ func reportCPU(b *testing.B, start time.Duration) {
 
 // syncOnce runs one first sync into a fresh replica and returns its wall
 // and CPU time, and the time the checkpoint it leaves behind takes.
-func syncOnce(b *testing.B, svc *benchService) (wall, cpu, checkpoint time.Duration) {
+func syncOnce(b *testing.B, svc *benchService) (wall, cpu, indexing, checkpoint time.Duration) {
 	ctx := context.Background()
 	dir, _ := os.MkdirTemp("", "bench-sync")
 	defer os.RemoveAll(dir)
@@ -102,6 +102,14 @@ func syncOnce(b *testing.B, svc *benchService) (wall, cpu, checkpoint time.Durat
 	if n, _ := s.Count(ctx); n < syncBenchSize {
 		b.Fatalf("synced %d work orders", n)
 	}
+	// The search index is rebuilt after the sync returns: not part of the
+	// sync's time either, but reported, and waited for, so that it neither
+	// hides nor runs into the next measurement.
+	started = time.Now()
+	if err := s.waitFTS(ctx); err != nil {
+		b.Fatal(err)
+	}
+	indexing = time.Since(started)
 	// The sync leaves its pages in the WAL (about 25 MB for 10,000 work
 	// orders); folding them into the database happens later, when the WAL
 	// passes wal_autocheckpoint or the app closes. Not part of the sync's
@@ -110,7 +118,7 @@ func syncOnce(b *testing.B, svc *benchService) (wall, cpu, checkpoint time.Durat
 	if _, err := s.w.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
 		b.Fatal(err)
 	}
-	return wall, cpu, time.Since(started)
+	return wall, cpu, indexing, time.Since(started)
 }
 
 // fetchOnce makes the calls a first sync makes (one search, then 50 ids per
@@ -200,11 +208,11 @@ func BenchmarkSyncWriter(b *testing.B) {
 				}
 				n += len(batches[start])
 			}
-			if err := s.storeBatches(ctx, group, changed, true); err != nil {
+			if err := s.storeBatches(ctx, group, changed); err != nil {
 				b.Fatal(err)
 			}
 		}
-		if err := s.resumeFTS(ctx, false); err != nil {
+		if err := s.resumeFTS(ctx, true); err != nil {
 			b.Fatal(err)
 		}
 		wall, cpu = wall+time.Since(started), cpu+cpuTime()-startCPU
@@ -217,11 +225,12 @@ func BenchmarkSyncWriter(b *testing.B) {
 
 func BenchmarkSync(b *testing.B) {
 	svc := syncService(b)
-	var wall, cpu, checkpoint time.Duration
+	var wall, cpu, indexing, checkpoint time.Duration
 	for b.Loop() {
-		w, c, cp := syncOnce(b, svc)
-		wall, cpu, checkpoint = wall+w, cpu+c, checkpoint+cp
+		w, c, ix, cp := syncOnce(b, svc)
+		wall, cpu, indexing, checkpoint = wall+w, cpu+c, indexing+ix, checkpoint+cp
 	}
+	b.ReportMetric(float64(indexing.Milliseconds())/float64(b.N), "later-indexing-ms/op")
 	b.ReportMetric(float64(wall.Milliseconds())/float64(b.N), "sync-ms/op")
 	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
 	b.ReportMetric(float64(checkpoint.Milliseconds())/float64(b.N), "later-checkpoint-ms/op")
@@ -245,16 +254,18 @@ func BenchmarkFetchOnly(b *testing.B) {
 func BenchmarkSyncOverFetchOnly(b *testing.B) {
 	svc := syncService(b)
 	var ratios []float64
-	var syncs, fetches []time.Duration
+	var syncs, fetches, indexings []time.Duration
 	for b.Loop() {
 		f, _ := fetchOnce(b, svc)
-		s, _, _ := syncOnce(b, svc)
+		s, _, ix, _ := syncOnce(b, svc)
 		ratios = append(ratios, float64(s)/float64(f))
-		syncs, fetches = append(syncs, s), append(fetches, f)
+		syncs, fetches, indexings = append(syncs, s), append(fetches, f), append(indexings, ix)
 	}
 	slices.Sort(ratios)
 	slices.Sort(syncs)
 	slices.Sort(fetches)
+	slices.Sort(indexings)
+	b.ReportMetric(float64(indexings[len(indexings)/2].Milliseconds()), "median-later-indexing-ms")
 	b.ReportMetric(ratios[len(ratios)/2], "median-sync/fetch")
 	b.ReportMetric(float64(syncs[len(syncs)/2].Milliseconds()), "median-sync-ms")
 	b.ReportMetric(float64(fetches[len(fetches)/2].Milliseconds()), "median-fetch-ms")

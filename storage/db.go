@@ -62,6 +62,8 @@ type Store struct {
 	search     liveSearch   // the in-memory search index (see search_live.go)
 
 	sortIndexes sync.Map // Column → true: its on-demand sort index exists (see ensureSortIndex)
+
+	deferred deferredIndex // the search index's rebuild after a bulk write (see search_deferred.go)
 }
 
 // The writer's page cache, in KiB as cache_size takes it (negative), and
@@ -102,6 +104,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		subs:  map[int]func([]int64){},
 	}
 	s.search.init()
+	s.deferred.init()
 	// synchronous=NORMAL in WAL mode loses at most the last commits on power
 	// loss, never consistency; an outbox row is still on disk before any
 	// send because the OS has it even if the process dies.
@@ -170,6 +173,7 @@ func dsn(path string, params ...string) string {
 // Close closes both connection pools. Pending outbox rows stay on disk.
 func (s *Store) Close() error {
 	var errs []error
+	s.deferred.close()
 	s.search.close()
 	if s.r != nil {
 		errs = append(errs, s.r.Close())

@@ -22,6 +22,9 @@ func (s *Store) ListedAmong(ctx context.Context, q ListQuery, ids []int64) ([]in
 		}
 		return s.foundAmong(ctx, set, ids)
 	}
+	if err := s.waitFTSFor(ctx, q); err != nil {
+		return nil, err
+	}
 	query, args := s.filteredQuery(q, "w.id", "w.id IN (SELECT value FROM json_each(?))", idsJSON(ids))
 	rows, err := s.r.QueryContext(ctx, query+" ORDER BY w.id", args...)
 	if err != nil {

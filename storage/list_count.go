@@ -90,6 +90,9 @@ func (s *Store) CountList(ctx context.Context, q ListQuery) (int, error) {
 		}
 		return set.n, nil
 	}
+	if err := s.waitFTSFor(ctx, q); err != nil {
+		return 0, err
+	}
 	query, args := s.filteredQuery(q, "COUNT(*)", "")
 	var n int
 	if err := s.r.QueryRowContext(ctx, query, args...).Scan(&n); err != nil {

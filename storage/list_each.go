@@ -34,6 +34,9 @@ func (s *Store) EachRow(ctx context.Context, q ListQuery, fn func(Row) error) er
 			}
 		}
 	}
+	if err := s.waitFTSFor(ctx, q); err != nil {
+		return err
+	}
 	_, where, args := listFilter(q)
 	args = append([]any{s.now().Add(AttentionWindow).UnixMilli()}, args...)
 	if err := s.prepareSort(ctx, q.Sort); err != nil {

@@ -160,6 +160,9 @@ func (s *Store) searchPageIDs(ctx context.Context, q ListQuery, set *searchSet) 
 
 // findWithFTS is findSearch's answer from the replica's FTS5 index.
 func (s *Store) findWithFTS(ctx context.Context, conn queryRower, match string, numbers []string) ([]int64, error) {
+	if err := s.waitFTS(ctx); err != nil {
+		return nil, fmt.Errorf("storage: searching: %w", err)
+	}
 	var ids []int64
 	var err error
 	if match != "" {

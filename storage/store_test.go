@@ -431,3 +431,21 @@ func TestNextDeadlineColumnFollowsTheRule(t *testing.T) {
 		t.Errorf("listed %d work orders, put %d", len(rows), len(statuses))
 	}
 }
+
+// TestJoinNonEmpty: the address and description columns a search reads
+// join the parts that are there, blanks dropped.
+func TestJoinNonEmpty(t *testing.T) {
+	for _, c := range []struct {
+		parts []string
+		want  string
+	}{
+		{nil, ""},
+		{[]string{" ", ""}, ""},
+		{[]string{"", " 1 Main St "}, "1 Main St"},
+		{[]string{"1 Main St", "", "Springfield", " ", "IL"}, "1 Main St, Springfield, IL"},
+	} {
+		if got := joinNonEmpty(", ", c.parts...); got != c.want {
+			t.Errorf("joinNonEmpty(%q) = %q, want %q", c.parts, got, c.want)
+		}
+	}
+}

@@ -55,12 +55,8 @@ type syncTuning struct {
 	// maxWaiting is how many fetched batches may wait for a slower one
 	// before them (about 2 MB).
 	maxWaiting int
-	// commitRows is how many fetched work orders are committed together. In
-	// a bulk write each commit also indexes its rows for search, as one
-	// FTS5 segment: far fewer, bigger segments than a commit per batch,
-	// whose merging cost more than the download, and still indexed while
-	// the download goes on instead of in one rebuild at the end, while the
-	// person waits.
+	// commitRows is how many fetched work orders are committed together:
+	// each commit flushes pages to the WAL, and most batches then share one.
 	commitRows int
 }
 
@@ -139,23 +135,21 @@ func (y *Syncer) sync(ctx context.Context) error {
 	// search names their customers, and the replica the stale ones.
 	settingsRead := y.refreshSettingsWhile(ctx, found)
 	if y.tune.bulk(len(need), len(stored)) {
-		fresh, derr := y.s.deferFTS(ctx)
-		if derr != nil {
-			return derr
+		// A rebuild after an earlier bulk write may still be under way.
+		if err := y.s.waitFTS(ctx); err != nil {
+			return err
 		}
-		// New rows are indexed for search in the transaction that writes
-		// them. Rows the replica held already have their old text in the
-		// index, and a bulk write an earlier run left unfinished may have
-		// rows missing from it: then the index is rebuilt at the end.
-		index := fresh && !anyStored(need, stored)
-		err = y.fetch(ctx, need, index)
-		// Finish even after a failure or cancellation: stored batches must be
-		// searchable, and the triggers must be on before anyone else writes.
-		if rerr := y.s.resumeFTS(context.WithoutCancel(ctx), !index); rerr != nil {
-			err = errors.Join(err, rerr)
+		if _, err := y.s.deferFTS(ctx); err != nil {
+			return err
 		}
+		// The indexes are rebuilt once the sync returns (so that they do
+		// not hold the writer while it finishes), even after a failure or
+		// cancellation: stored batches must become searchable (see
+		// search_deferred.go).
+		defer y.s.resumeFTSLater()
+		err = y.fetch(ctx, need)
 	} else {
-		err = y.fetch(ctx, need, false)
+		err = y.fetch(ctx, need)
 	}
 	if err != nil {
 		return err
@@ -201,21 +195,10 @@ func (t syncTuning) bulk(n, stored int) bool {
 	return n >= t.bulkMin && n*10 >= n+stored
 }
 
-// anyStored reports whether any of ids is in stored.
-func anyStored(ids []int64, stored map[int64]int64) bool {
-	for _, id := range ids {
-		if _, ok := stored[id]; ok {
-			return true
-		}
-	}
-	return false
-}
-
 // fetch reads ids in batches of api.MaxReadBatch with opts.Parallel calls in
 // flight; each batch is stored in its own transaction as soon as it arrives.
-// The first failure stops the rest; stored batches stay. index, in a bulk
-// write, indexes the stored rows for search in the same transactions.
-func (y *Syncer) fetch(ctx context.Context, ids []int64, index bool) error {
+// The first failure stops the rest; stored batches stay.
+func (y *Syncer) fetch(ctx context.Context, ids []int64) error {
 	total := len(ids)
 	if y.opts.Progress != nil {
 		y.opts.Progress(0, total)
@@ -314,7 +297,7 @@ func (y *Syncer) fetch(ctx context.Context, ids []int64, index bool) error {
 			changed = append(changed, g.ids...)
 			batches[i] = g.rows
 		}
-		if err := y.s.storeBatches(ctx, batches, changed, index); err != nil {
+		if err := y.s.storeBatches(ctx, batches, changed); err != nil {
 			writeFailed = true
 			fail(err)
 			return
@@ -389,39 +372,25 @@ func (y *Syncer) fetch(ctx context.Context, ids []int64, index bool) error {
 // storeBatches writes fetched batches (rows of workOrderArgs) of the work
 // orders ids in one transaction, each batch still all-or-nothing inside it:
 // taking every batch that is ready at once commits (and so flushes pages
-// to the WAL) far less often when the writer falls behind. index, in a
-// bulk write, indexes them for search too.
-func (s *Store) storeBatches(ctx context.Context, batches [][][]any, ids []int64, index bool) error {
+// to the WAL) far less often when the writer falls behind.
+func (s *Store) storeBatches(ctx context.Context, batches [][][]any, ids []int64) error {
 	list := idsJSON(ids)
 	return s.inTx(ctx, func(tx *sql.Tx) error {
+		all := make([][]any, 0, len(ids))
 		for _, rows := range batches {
-			if err := writeRows(ctx, tx, s.upsertBatch, rows); err != nil {
+			if err := upsertRows(ctx, tx, s.upsertBatch, rows); err != nil {
 				return err
 			}
+			all = append(all, rows...)
+		}
+		if err := putCrews(ctx, tx, all); err != nil {
+			return fmt.Errorf("storage: writing %d work orders: %w", len(ids), err)
 		}
 		if err := logSearchChanges(ctx, tx, list); err != nil {
 			return fmt.Errorf("storage: writing %d work orders: %w", len(ids), err)
 		}
-		if !index {
-			return nil
-		}
-		return indexForSearch(ctx, tx, list, len(ids))
-	})
-}
-
-// indexForSearch adds the n rows ids (an idsJSON array) to the search
-// index, in one statement.
-func indexForSearch(ctx context.Context, tx *sql.Tx, ids string, n int) error {
-	if n == 0 {
 		return nil
-	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO work_orders_fts(rowid, number, customer_name, site, address, description)
-SELECT id, number, customer_name, site, address, description FROM work_orders
-WHERE id IN (SELECT value FROM json_each(?))`, ids)
-	if err != nil {
-		return fmt.Errorf("storage: indexing %d work orders for search: %w", n, err)
-	}
-	return nil
+	})
 }
 
 // lastUpdates maps every stored work order to its LastUpdate (ns; 0 when

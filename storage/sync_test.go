@@ -369,6 +369,9 @@ func TestBulkSyncKeepsSearchWorking(t *testing.T) {
 	}
 	searchable := func(when string) {
 		t.Helper()
+		if err := s.waitFTS(ctx); err != nil { // the indexes are rebuilt after the sync returns
+			t.Fatal(err)
+		}
 		var deferred int
 		s.r.QueryRow(`SELECT COUNT(*) FROM fts_deferred`).Scan(&deferred)
 		if deferred != 0 {
