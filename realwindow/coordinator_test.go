@@ -15,8 +15,8 @@ import (
 // real window: keys go through the X server (xdotool, XTEST) to GLFW and
 // Fyne as a person's do, not through the driver.
 
-// tabTitles are the detail's tabs, in their order: Ctrl+1 … Ctrl+8.
-var tabTitles = []string{"Summary", "Quote", "Visit", "Messages", "Attachments", "Invoice", "Procedures", "Activity"}
+// tabTitles are the detail's tabs, in their order: Ctrl+1 … Ctrl+9.
+var tabTitles = []string{"Summary", "Quote", "Visit", "Messages", "Attachments", "Invoice", "Procedures", "Internal note", "Activity"}
 
 // keys presses keys on the keyboard, as xdotool names them ("ctrl+1",
 // "Return"), in the app's window.
@@ -74,7 +74,7 @@ func (a *app) until(what, command string, ok func(string) bool) string {
 }
 
 // TestRealWindowKeyboardPath: from the keyboard alone, every detail tab
-// (Ctrl+1 … Ctrl+8), a message sent with Ctrl+Enter, Tab to Accept with a
+// (Ctrl+1 … Ctrl+9), a message sent with Ctrl+Enter, Tab to Accept with a
 // ring around it (light and dark), Ctrl+Shift+I on a new work order saying
 // why in a dialog that Enter closes, the reject dialog cancelled with Esc,
 // and Space ticking a row.
@@ -87,7 +87,7 @@ func TestRealWindowKeyboardPath(t *testing.T) {
 	for i, title := range tabTitles {
 		a.keys(fmt.Sprintf("ctrl+%d", i+1))
 		a.until("Ctrl+"+strconv.Itoa(i+1)+" shows "+title, "tabsel", func(s string) bool { return s == fmt.Sprintf("%d %s", i, title) })
-		a.shoot("keys-ctrl-" + strconv.Itoa(i+1) + "-" + strings.ToLower(title))
+		a.shoot("keys-ctrl-" + strconv.Itoa(i+1) + "-" + strings.ReplaceAll(strings.ToLower(title), " ", "-"))
 	}
 
 	// A message, typed and sent from the keyboard.

@@ -94,8 +94,8 @@ func TestRealWindowTwoOfficeWindows(t *testing.T) {
 	for _, a := range []*app{ana, ben} {
 		a.do("tap " + number)
 	}
-	// A 960-pixel window shows the tabs as icons: Ctrl+8 is Activity.
-	ben.do("shortcut ctrl+8")
+	// A 960-pixel window shows the tabs as icons: Ctrl+9 is Activity.
+	ben.do("shortcut ctrl+9")
 	ana.shoot("office-before")
 
 	ana.do("tap ^Accept$")
