@@ -159,24 +159,29 @@ func (d *Desk) discardAction(id int64) {
 	showConfirm("Discard this action?",
 		"It will not be sent to the service. Actions queued after it on this work order go out next.",
 		func(ok bool) {
-			if !ok {
-				return
+			if ok {
+				d.discardRow(id)
 			}
-			store := d.store
-			var row *storage.OutboxRow
-			d.write(func(ctx context.Context) error {
-				row, _ = store.OutboxRow(ctx, id)
-				return store.Discard(ctx, id)
-			}, func(err error) {
-				if err != nil {
-					d.showError(err)
-					return
-				}
-				if row != nil {
-					d.changed(row.WorkOrderIds)
-				}
-			})
 		}, d.win)
+}
+
+// discardRow removes outbox row id, unsent, and shows its work orders
+// without it.
+func (d *Desk) discardRow(id int64) {
+	store := d.store
+	var row *storage.OutboxRow
+	d.write(func(ctx context.Context) error {
+		row, _ = store.OutboxRow(ctx, id)
+		return store.Discard(ctx, id)
+	}, func(err error) {
+		if err != nil {
+			d.showError(err)
+			return
+		}
+		if row != nil {
+			d.changed(row.WorkOrderIds)
+		}
+	})
 }
 
 // renderOutbox shows the open work order's waiting and refused actions in

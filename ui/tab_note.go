@@ -343,18 +343,5 @@ func (d *Desk) takeTheirNote(id int64) {
 	if c := d.correcting; c != nil && c.row == id {
 		d.correcting = nil
 	}
-	store := d.store
-	var row *storage.OutboxRow
-	d.write(func(ctx context.Context) error {
-		row, _ = store.OutboxRow(ctx, id)
-		return store.Discard(ctx, id)
-	}, func(err error) {
-		if err != nil {
-			d.showError(err)
-			return
-		}
-		if row != nil {
-			d.changed(row.WorkOrderIds)
-		}
-	})
+	d.discardRow(id)
 }
