@@ -132,3 +132,20 @@ func copyTemplate(tb testing.TB, path string) {
 		tb.Fatal(err)
 	}
 }
+
+// TestSetNowIsPutBackWhenTheTestEnds: a test that moves the window's clock
+// moves it for itself only. Tests that assigned nowFunc directly once left
+// every later test on their clock (links read "13:59", back-dating began
+// at 09:01).
+func TestSetNowIsPutBackWhenTheTestEnds(t *testing.T) {
+	later := fixedNow.Add(90 * time.Minute)
+	t.Run("moved", func(t *testing.T) {
+		setNow(t, later)
+		if got := nowFunc(); !got.Equal(later) {
+			t.Fatalf("the window's clock reads %v after setNow(%v)", got, later)
+		}
+	})
+	if got := nowFunc(); !got.Equal(fixedNow) {
+		t.Fatalf("after the test that moved it the clock reads %v, want %v", got, fixedNow)
+	}
+}
