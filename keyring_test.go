@@ -126,11 +126,11 @@ func liveSession(t *testing.T, k *switchKeyring) (*session, *mainQueue, sandbox.
 // said is every text the window (or its topmost dialog) shows.
 func said(w fyne.Window) string {
 	var out []string
-	var walk func(o fyne.CanvasObject)
-	walk = func(o fyne.CanvasObject) {
-		if o == nil || !o.Visible() {
-			return
-		}
+	top := w.Canvas().Overlays().Top()
+	if top == nil {
+		top = w.Content()
+	}
+	eachShown(top, func(o fyne.CanvasObject) {
 		switch x := o.(type) {
 		case *widget.Label:
 			out = append(out, x.Text)
@@ -139,23 +139,26 @@ func said(w fyne.Window) string {
 		case *canvas.Text:
 			out = append(out, x.Text)
 		}
-		switch x := o.(type) {
-		case *fyne.Container:
-			for _, c := range x.Objects {
-				walk(c)
-			}
-		case fyne.Widget:
-			for _, c := range test.WidgetRenderer(x).Objects() {
-				walk(c)
-			}
+	})
+	return strings.Join(out, " | ")
+}
+
+// eachShown calls visit with o and every object shown under it.
+func eachShown(o fyne.CanvasObject, visit func(fyne.CanvasObject)) {
+	if o == nil || !o.Visible() {
+		return
+	}
+	visit(o)
+	switch x := o.(type) {
+	case *fyne.Container:
+		for _, c := range x.Objects {
+			eachShown(c, visit)
+		}
+	case fyne.Widget:
+		for _, c := range test.WidgetRenderer(x).Objects() {
+			eachShown(c, visit)
 		}
 	}
-	if top := w.Canvas().Overlays().Top(); top != nil {
-		walk(top)
-	} else {
-		walk(w.Content())
-	}
-	return strings.Join(out, " | ")
 }
 
 func menuItem(t *testing.T, w fyne.Window, label string) *fyne.MenuItem {
@@ -175,8 +178,7 @@ func menuItem(t *testing.T, w fyne.Window, label string) *fyne.MenuItem {
 func formField(t *testing.T, w fyne.Window, label string) fyne.Focusable {
 	t.Helper()
 	var found fyne.Focusable
-	var walk func(o fyne.CanvasObject)
-	walk = func(o fyne.CanvasObject) {
+	eachShown(w.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
 		if f, ok := o.(*widget.Form); ok {
 			for _, it := range f.Items {
 				if it.Text == label {
@@ -184,18 +186,7 @@ func formField(t *testing.T, w fyne.Window, label string) fyne.Focusable {
 				}
 			}
 		}
-		switch x := o.(type) {
-		case *fyne.Container:
-			for _, c := range x.Objects {
-				walk(c)
-			}
-		case fyne.Widget:
-			for _, c := range test.WidgetRenderer(x).Objects() {
-				walk(c)
-			}
-		}
-	}
-	walk(w.Canvas().Overlays().Top())
+	})
 	if found == nil {
 		t.Fatalf("no %q field in the dialog: %s", label, said(w))
 	}
@@ -205,23 +196,11 @@ func formField(t *testing.T, w fyne.Window, label string) fyne.Focusable {
 func tapButton(t *testing.T, w fyne.Window, text string) {
 	t.Helper()
 	var found *widget.Button
-	var walk func(o fyne.CanvasObject)
-	walk = func(o fyne.CanvasObject) {
+	eachShown(w.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
 		if b, ok := o.(*widget.Button); ok && b.Text == text && found == nil {
 			found = b
 		}
-		switch x := o.(type) {
-		case *fyne.Container:
-			for _, c := range x.Objects {
-				walk(c)
-			}
-		case fyne.Widget:
-			for _, c := range test.WidgetRenderer(x).Objects() {
-				walk(c)
-			}
-		}
-	}
-	walk(w.Canvas().Overlays().Top())
+	})
 	if found == nil {
 		t.Fatalf("no %q button in the dialog: %s", text, said(w))
 	}

@@ -181,16 +181,7 @@ func (s *Store) branchesToRead(ctx context.Context) ([]int64, error) {
 	if err != nil {
 		return nil, fmt.Errorf("storage: reading the branches: %w", err)
 	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var b int64
-		if err := rows.Scan(&b); err != nil {
-			return nil, err
-		}
-		out = append(out, b)
-	}
-	return out, rows.Err()
+	return scanIDs(rows)
 }
 
 // refreshAssociates reads the associates of every branch due. The

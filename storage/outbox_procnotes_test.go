@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/workorderdesk/workdesk/api"
@@ -28,84 +27,6 @@ func stepFixture(t *testing.T, svc *service, s *Store) (int64, api.Procedure, []
 	}
 	p := wo.Procedures()[0]
 	return id, p, p.Sorted()
-}
-
-// A step completed, a procedure marked N/A or a note whose answer was
-// lost is found at the service and not sent again; one whose request was
-// lost is sent again. Either way it reached the service once.
-func TestProcedureAndNoteLostAnswers(t *testing.T) {
-	t.Parallel()
-	type lost struct {
-		name, method, path string
-		queue              func(t *testing.T, ctx context.Context, s *Store, svc *service) (*OutboxRow, func() bool)
-	}
-	cases := []lost{
-		{"step", http.MethodPut, "/api/procedure/step", func(t *testing.T, ctx context.Context, s *Store, svc *service) (*OutboxRow, func() bool) {
-			id, p, steps := stepFixture(t, svc, s)
-			ref := api.StepRef{WorkOrderId: id, ProcedureId: p.Id, StepId: steps[2].Id} // Gaskets OK, a Bool
-			row := mustRow(t)(s.UpdateStep(ctx, ref, api.StepUpdate{Status: api.StepDone, Value: "yes"}))
-			return row, func() bool {
-				st, err := svc.client.GetStep(ctx, ref)
-				return err == nil && st.Status == api.StepDone && st.Value == api.StepYes
-			}
-		}},
-		{"procedure N/A", http.MethodPut, "/api/procedure/markAsNA", func(t *testing.T, ctx context.Context, s *Store, svc *service) (*OutboxRow, func() bool) {
-			id, p, _ := stepFixture(t, svc, s) // the fixture's procedure may be marked N/A
-			row := mustRow(t)(s.MarkProcedureNA(ctx, id, p.Id))
-			return row, func() bool {
-				got, ok := svc.remote(t, id).Procedure(p.Id)
-				return ok && got.IsMarkedNa
-			}
-		}},
-		{"note", http.MethodPut, "/api/workOrder/note", func(t *testing.T, ctx context.Context, s *Store, svc *service) (*OutboxRow, func() bool) {
-			wo := pick(t, s, status(api.StatusPaused))
-			row := mustRow(t)(s.SetNote(ctx, wo.WorkOrderId, "lost: ladder in the van", ""))
-			return row, func() bool {
-				h, err := svc.client.NoteHistory(ctx, wo.WorkOrderId)
-				return err == nil && api.CurrentNote(h).InternalNote == "lost: ladder in the van"
-			}
-		}},
-	}
-	for _, c := range cases {
-		for _, f := range []struct {
-			name  string
-			fault faultKind
-			sends int
-		}{{"answer lost", dropAfter, 1}, {"request lost", dropBefore, 2}} {
-			t.Run(c.name+"/"+f.name, func(t *testing.T) {
-				t.Parallel()
-				svc := newService(t, 80)
-				s := syncedStore(t, svc)
-				ctx := context.Background()
-				row, there := c.queue(t, ctx, s, svc)
-				var first atomic.Bool
-				svc.wire.setFault(func(r *http.Request, _ []byte) faultKind {
-					if r.Method == c.method && strings.EqualFold(r.URL.Path, c.path) && first.CompareAndSwap(false, true) {
-						return f.fault
-					}
-					return pass
-				})
-				x := NewSender(s, svc.client, SenderOptions{Backoff: noWait})
-				sendAll(t, x)
-				if r := rowState(t, s, row.Id); r.State != OutboxPending {
-					t.Fatalf("after the lost attempt the row is %s %q; want pending", r.State, r.Error)
-				}
-				sendAll(t, x)
-				if r := rowState(t, s, row.Id); r.State != OutboxDone {
-					t.Fatalf("after the second pass the row is %s (code %d) %q; want done", r.State, r.ErrorCode, r.Error)
-				}
-				if !there() {
-					t.Errorf("the service does not hold the action")
-				}
-				if n := len(svc.wire.calls(c.method, c.path)); n != f.sends {
-					t.Errorf("the action was sent %d times; want %d", n, f.sends)
-				}
-				if n := len(svc.sb.Received(c.method, c.path)); n != 1 {
-					t.Errorf("the action reached the service %d times; want exactly once", n)
-				}
-			})
-		}
-	}
 }
 
 // An edit of the note made while a colleague changed it in CorrigoPro

@@ -124,6 +124,33 @@ var resendCases = []resendCase{
 			return 0
 		}
 	}},
+	// Steps, N/A and the note: their state is one value, so a count is
+	// whether the service holds ours.
+	{"step", http.MethodPut, "/api/procedure/step", func(t *testing.T, ctx context.Context, s *Store, svc *service) (*OutboxRow, func() int) {
+		id, p, steps := stepFixture(t, svc, s)
+		ref := api.StepRef{WorkOrderId: id, ProcedureId: p.Id, StepId: steps[2].Id} // Gaskets OK, a Bool
+		row := mustRow(t)(s.UpdateStep(ctx, ref, api.StepUpdate{Status: api.StepDone, Value: "yes"}))
+		return row, func() int {
+			st, err := svc.client.GetStep(ctx, ref)
+			return b2i(err == nil && st.Status == api.StepDone && st.Value == api.StepYes)
+		}
+	}},
+	{"procedure N/A", http.MethodPut, "/api/procedure/markAsNA", func(t *testing.T, ctx context.Context, s *Store, svc *service) (*OutboxRow, func() int) {
+		id, p, _ := stepFixture(t, svc, s) // the fixture's procedure may be marked N/A
+		row := mustRow(t)(s.MarkProcedureNA(ctx, id, p.Id))
+		return row, func() int {
+			got, ok := svc.remote(t, id).Procedure(p.Id)
+			return b2i(ok && got.IsMarkedNa)
+		}
+	}},
+	{"note", http.MethodPut, "/api/workOrder/note", func(t *testing.T, ctx context.Context, s *Store, svc *service) (*OutboxRow, func() int) {
+		wo := pick(t, s, status(api.StatusPaused))
+		row := mustRow(t)(s.SetNote(ctx, wo.WorkOrderId, "lost: ladder in the van", ""))
+		return row, func() int {
+			h, err := svc.client.NoteHistory(ctx, wo.WorkOrderId)
+			return b2i(err == nil && api.CurrentNote(h).InternalNote == "lost: ladder in the van")
+		}
+	}},
 }
 
 // TestLostAnswerIsReconciledBeforeResending: the service does not
@@ -260,4 +287,12 @@ func TestEveryKindHasAnAction(t *testing.T) {
 			t.Errorf("%s: entry %+v, %v", k, a, err)
 		}
 	}
+}
+
+// b2i is a count of one thing: 1 when there, else 0.
+func b2i(there bool) int {
+	if there {
+		return 1
+	}
+	return 0
 }

@@ -309,7 +309,11 @@ func (s *Store) searchPage(ctx context.Context, q ListQuery, ids []int64) ([]int
 	if err != nil {
 		return nil, fmt.Errorf("storage: listing work orders: %w", err)
 	}
-	return scanIDs(rows)
+	page, err := scanIDs(rows)
+	if err != nil {
+		return nil, fmt.Errorf("storage: listing work orders: %w", err)
+	}
+	return page, nil
 }
 
 // walkSortIndex reads rows in list order from the sort index and keeps those
@@ -348,18 +352,16 @@ func (s *Store) walkSortIndex(ctx context.Context, q ListQuery, order string, id
 	return page, true, nil // the whole index read: a short last page
 }
 
+// scanIDs reads a query's single column of ids and closes the rows.
 func scanIDs(rows *sql.Rows) ([]int64, error) {
 	defer rows.Close()
 	var ids []int64
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("storage: listing work orders: %w", err)
+			return nil, err
 		}
 		ids = append(ids, id)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("storage: listing work orders: %w", err)
-	}
-	return ids, nil
+	return ids, rows.Err()
 }

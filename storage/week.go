@@ -153,16 +153,7 @@ func (s *Store) plannedIDs(ctx context.Context) ([]int64, error) {
 	if err != nil {
 		return nil, fmt.Errorf("storage: reading the queued plans: %w", err)
 	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return scanIDs(rows)
 }
 
 // plannedVisit is work order id as the board shows it: its record with
