@@ -105,6 +105,7 @@ func newDetailView(d *Desk, tabs []tab) *detailView {
 	fit, bar := newTabsFit(v.appTabs)
 	v.tabsFit = fit
 	v.body = container.NewBorder(card, nil, nil, nil, bar)
+	v.titleRow.Layout.(*wrapRow).relayout = func() { v.body.Refresh() }
 
 	hint := widget.NewLabelWithStyle("Select a work order on the left to see it here.\nIn the list, the Up and Down keys move and Enter opens; "+shortcutLabel("F")+" searches.",
 		fyne.TextAlignCenter, fyne.TextStyle{Italic: true})

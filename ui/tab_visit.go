@@ -120,9 +120,11 @@ func (t *visitTab) content() fyne.CanvasObject {
 	// The visit's buttons and what the last one did stay in sight below
 	// the form, however long the completion details a customer asks for;
 	// on a narrow pane they wrap to a second row.
-	actions := container.NewVBox(widget.NewSeparator(),
-		newWrapRow(t.checkIn, t.pause, t.checkOut, t.completeDetails), t.lastState)
-	return container.NewBorder(nil, container.NewPadded(actions), nil, nil, container.NewVScroll(container.NewPadded(body)))
+	buttons := newWrapRow(t.checkIn, t.pause, t.checkOut, t.completeDetails)
+	actions := container.NewVBox(widget.NewSeparator(), buttons, t.lastState)
+	tab := container.NewBorder(nil, container.NewPadded(actions), nil, nil, container.NewVScroll(container.NewPadded(body)))
+	buttons.Layout.(*wrapRow).relayout = tab.Refresh
+	return tab
 }
 
 func (t *visitTab) show(wo *api.WorkOrder) {

@@ -10,8 +10,15 @@ import (
 // its widest object, never the width it was last given (Fyne's RowWrap
 // layout keeps that one, so a pane made narrower could not shrink it), and
 // its minimum height the rows its last width needed.
+//
+// That height is known only once laid out, after the containers above have
+// sized themselves by the old one: relayout, when set, is asked to lay them
+// out again whenever the number of rows changes, so a title that stopped
+// wrapping does not leave the lines under it where two rows would end
+// (they were drawn over the tabs below).
 type wrapRow struct {
-	rows int
+	rows     int
+	relayout func()
 }
 
 func newWrapRow(objs ...fyne.CanvasObject) *fyne.Container {
@@ -51,5 +58,9 @@ func (l *wrapRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 		o.Resize(fyne.NewSize(m.Width, m.Height))
 		x += m.Width + pad
 	}
+	changed := rows != max(1, l.rows) // MinSize assumed max(1, l.rows)
 	l.rows = rows
+	if changed && l.relayout != nil {
+		fyne.Do(l.relayout) // after this layout, not inside it
+	}
 }
