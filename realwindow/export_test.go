@@ -24,7 +24,8 @@ func TestRealWindowExportAndJobSheet(t *testing.T) {
 
 	a.dialog("export-status-filter", "tap ^All statuses")
 	a.closes("export-accepted-only", `tap ^Accepted \(\d+\)$`)
-	shown := regexp.MustCompile(`(\d+) of \d+ work orders`).FindStringSubmatch(a.do("texts"))
+	// The count follows the filter once the list's background read returns.
+	shown := regexp.MustCompile(`(\d+) of \d+ work orders`).FindStringSubmatch(a.waitMatch("the list's count", "texts", `\d+ of \d+ work orders`, patience))
 	if shown == nil {
 		t.Fatal("the list does not say how many of its work orders it shows")
 	}
