@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"image/color"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 
 	"fyne.io/fyne/v2"
@@ -119,11 +121,18 @@ func newListView(store *storage.Store, prefs fyne.Preferences, background, do fu
 	v.statusSel = widget.NewSelect(statusOptions(nil), nil)
 	v.statusSel.PlaceHolder = widestOption(v.statusSel.Options) // a Select is as wide as its placeholder
 	v.statusSel.SetSelectedIndex(0)
-	// Option 0 is every status, option i the status api.AllStatuses[i-1];
-	// the labels carry counts that change, so the index is what is read.
-	v.statusSel.OnChanged = func(string) {
+	// Option 0 is every status, option i the status api.AllStatuses[i-1].
+	// The labels carry counts that change, also while the choices are
+	// open: a tap on "New (0)" after the counts became "New (5)" still
+	// means New, and the filter then shows today's label.
+	v.statusSel.OnChanged = func(label string) {
+		i := statusIndex(label)
+		if i >= 0 && i < len(v.statusSel.Options) && v.statusSel.Selected != v.statusSel.Options[i] {
+			v.statusSel.Selected = v.statusSel.Options[i]
+			v.statusSel.Refresh()
+		}
 		v.query.Statuses, v.query.Keep = nil, nil
-		if i := v.statusSel.SelectedIndex(); i > 0 {
+		if i > 0 {
 			v.query.Statuses = []api.WorkOrderStatus{api.AllStatuses[i-1]}
 		}
 		v.requery()
@@ -269,6 +278,17 @@ func statusOptions(counts map[api.WorkOrderStatus]int) []string {
 		opts = append(opts, label(shortStatus(s), counts[s]))
 	}
 	return opts
+}
+
+// statusIndex is the position among statusOptions of a label, with or
+// without the count it carried when it was shown; -1 when none.
+func statusIndex(label string) int {
+	if i := strings.LastIndex(label, " ("); i > 0 && strings.HasSuffix(label, ")") {
+		if _, err := strconv.Atoi(label[i+2 : len(label)-1]); err == nil {
+			label = label[:i]
+		}
+	}
+	return slices.Index(statusOptions(nil), label)
 }
 
 // widestOption is the option that takes the most room on screen.
