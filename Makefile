@@ -75,6 +75,10 @@ RACE := -race -gcflags=modernc.org/...=-d=checkptr=0 -gcflags=github.com/go-text
 # the shards get equal shares; refresh it when tests come or go.
 UI_SHARDS ?= 3
 
+# The tests collect garbage half as often as Go's default: under the race
+# detector every object costs more to scan, and at GOGC=200 a window test
+# used a tenth less CPU for some 150 MB more of memory.
+unit: export GOGC = 200
 unit: deps
 	@log=$$(mktemp); GO=$(GO) SHARD_WEIGHTS=tools/ui-test-seconds.txt tools/test-shards.sh ./ui/ $(UI_SHARDS) $(RACE) -tags $(TAGS) >$$log 2>&1 & ui=$$!; \
 	PGTEST_REQUIRED=1 $(GO) test $(RACE) -tags $(TAGS) -timeout 15m $$($(GO) list -tags $(TAGS) ./... | grep -v '/ui$$'); rest=$$?; \
