@@ -35,7 +35,17 @@ func TestQuotesRefusedAreRemembered(t *testing.T) {
 		})
 	}
 	sakura := fresh("Sakura Mart Japan")
-	amount := func(wo *api.WorkOrder) api.Money { return api.MustMoney("250000", wo.Currency) }
+	// Above the work order's NTE, whatever the generated world gave it: a
+	// quote at or below it is refused here for that, before the customer's
+	// refusal could be what the test sees.
+	amount := func(wo *api.WorkOrder) api.Money {
+		t.Helper()
+		m, err := wo.Nte.Amount.In(wo.Currency).Add(api.MustMoney("250000", wo.Currency))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
 	row := mustRow(t)(s.SubmitQuote(ctx, sakura.WorkOrderId, amount(sakura), "Compressor replacement", nil))
 	sendAll(t, x)
 	if got := rowState(t, s, row.Id); got.State != OutboxFailed || got.ErrorCode != api.CodeQuotesNotAllowed {
