@@ -421,6 +421,7 @@ func (y *Syncer) Refresh(ctx context.Context, woID int64) error {
 	if err != nil {
 		return fmt.Errorf("refreshing work order %d: %w", woID, err)
 	}
+	before, errBefore := y.s.detailState(ctx, woID)
 	if err := y.s.putQuiet(ctx, []api.WorkOrder{*wo}); err != nil {
 		return err
 	}
@@ -487,9 +488,34 @@ func (y *Syncer) Refresh(ctx context.Context, woID int64) error {
 		}()
 	}
 	wg.Wait()
-	y.s.notify([]int64{woID})
+	// Most opens find what the replica already had: telling the window
+	// then drew the work order a second time and re-read the list and its
+	// counts, on every open.
+	if after, err := y.s.detailState(ctx, woID); errBefore != nil || err != nil || !slices.Equal(before, after) {
+		y.s.notify([]int64{woID})
+	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("refreshing work order %d: %w", woID, err)
 	}
 	return nil
+}
+
+// detailState is what Refresh may change of a work order, the times each
+// part was read aside: the record, its messages, attachments, invoice,
+// price list and internal note, as stored.
+func (s *Store) detailState(ctx context.Context, woID int64) ([]sql.NullString, error) {
+	state := make([]sql.NullString, 7)
+	err := s.r.QueryRowContext(ctx, `SELECT
+ (SELECT json FROM work_order_json WHERE id = ?1),
+ (SELECT json FROM messages WHERE work_order_id = ?1),
+ (SELECT json FROM attachments WHERE work_order_id = ?1 AND kind = ?2),
+ (SELECT json FROM attachments WHERE work_order_id = ?1 AND kind = ?3),
+ (SELECT json FROM invoices WHERE work_order_id = ?1),
+ (SELECT json FROM price_lists WHERE work_order_id = ?1),
+ (SELECT json FROM internal_notes WHERE work_order_id = ?1)`, woID, attachmentsWorkOrder, attachmentsInvoice).
+		Scan(&state[0], &state[1], &state[2], &state[3], &state[4], &state[5], &state[6])
+	if err != nil {
+		return nil, fmt.Errorf("storage: reading work order %d: %w", woID, err)
+	}
+	return state, nil
 }
