@@ -105,7 +105,7 @@ func newDetailView(d *Desk, tabs []tab) *detailView {
 	fit, bar := newTabsFit(v.appTabs)
 	v.tabsFit = fit
 	v.body = container.NewBorder(card, nil, nil, nil, bar)
-	v.titleRow.Layout.(*wrapRow).relayout = func() { v.body.Refresh() }
+	v.titleRow.Layout.(*wrapRow).relayout = func() { relayout(v.body) }
 
 	hint := widget.NewLabelWithStyle("Select a work order on the left to see it here.\nIn the list, the Up and Down keys move and Enter opens; "+shortcutLabel("F")+" searches.",
 		fyne.TextAlignCenter, fyne.TextStyle{Italic: true})
@@ -200,7 +200,7 @@ func (v *detailView) show(p *storage.Pending) {
 	if text, fill := invoiceBadge(v.d.storedInvoice(wo.WorkOrderId)); text != v.invoice.text.Text || v.invoice.Visible() != (text != "") {
 		v.invoice.Set(text, fill)
 		showIf(text != "", v.invoice)
-		v.header.Refresh() // the pill under the NTE may widen that column
+		relayout(v.header) // the pill under the NTE may widen that column
 	}
 	where := wo.Customer.Name
 	if site := wo.SiteName(); site != "" {
@@ -213,7 +213,7 @@ func (v *detailView) show(p *storage.Pending) {
 	if note := v.d.colleagueNote(wo.WorkOrderId); note != v.colleague.Text || v.colRow.Visible() != (note != "") {
 		v.colleague.SetText(note)
 		showIf(note != "", v.colRow)
-		v.header.Refresh()
+		relayout(v.header)
 	}
 	if note := v.d.customerNotice(p.Replica); note != v.notice.Text || v.notice.Visible() != (note != "") {
 		v.notice.SetText(note)

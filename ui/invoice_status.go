@@ -174,7 +174,7 @@ func (t *invoiceTab) renderAdders() {
 func (t *invoiceTab) recompute() {
 	// The notes below wrap; when one changes, the tab is laid out again or
 	// a longer note would run under what follows it. Only then: this runs
-	// on every keystroke, and relayout refreshes every widget of the tab.
+	// on every keystroke.
 	notes := func() string {
 		return fmt.Sprint(t.problems.Text, t.problems.Visible(), t.warnings.Text, t.warnings.Visible(),
 			t.settled.Text, t.nteWarn.Text, t.nteWarn.Visible(), t.requestRow.Visible(), t.discRow.Visible())

@@ -328,10 +328,11 @@ func (t *invoiceTab) show(wo *api.WorkOrder) {
 }
 
 // relayout re-runs the tab's layout: rows, notes and warnings come and go,
-// and a Fyne box only re-lays out its children when it is refreshed itself.
+// and a Fyne box only re-lays out its children when it is refreshed or
+// resized itself.
 func (t *invoiceTab) relayout() {
 	if t.body != nil {
-		t.body.Refresh()
+		relayout(t.body)
 	}
 }
 

@@ -116,14 +116,14 @@ func (t *visitTab) content() fyne.CanvasObject {
 		t.rules,
 	)
 	body := container.NewVBox(t.crew.content(), widget.NewSeparator(), sched, widget.NewSeparator(), visit)
-	t.form.relayout = body.Refresh
+	t.form.relayout = func() { relayout(body) }
 	// The visit's buttons and what the last one did stay in sight below
 	// the form, however long the completion details a customer asks for;
 	// on a narrow pane they wrap to a second row.
 	buttons := newWrapRow(t.checkIn, t.pause, t.checkOut, t.completeDetails)
 	actions := container.NewVBox(widget.NewSeparator(), buttons, t.lastState)
 	tab := container.NewBorder(nil, container.NewPadded(actions), nil, nil, container.NewVScroll(container.NewPadded(body)))
-	buttons.Layout.(*wrapRow).relayout = tab.Refresh
+	buttons.Layout.(*wrapRow).relayout = func() { relayout(tab) }
 	return tab
 }
 

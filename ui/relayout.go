@@ -1,0 +1,27 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+)
+
+// relayout lays c and every container inside it out again, as Fyne's
+// Container.Refresh does, without refreshing the widgets in them. A
+// container only re-lays out its children when it is refreshed or resized,
+// so a row that appeared or wrapped needs this; but Container.Refresh also
+// refreshes every widget below it, which re-measures every text and
+// re-colours every icon, and a tab bar refreshes the content of every tab:
+// the detail's header, grown by a line, redrew the whole work order (a
+// fifth of what opening one cost). Widgets lay themselves out when their
+// size changes; what changed in them is theirs to refresh.
+func relayout(c *fyne.Container) {
+	if c.Layout != nil {
+		c.Layout.Layout(c.Objects, c.Size())
+	}
+	for _, o := range c.Objects {
+		if k, ok := o.(*fyne.Container); ok && k.Visible() {
+			relayout(k)
+		}
+	}
+	canvas.Refresh(c)
+}
