@@ -111,46 +111,72 @@ func newScreen(t *testing.T, size string) *screen {
 }
 
 // shoot keeps a picture of the screen once it shows what the last step
-// changed: the screen is taken every 100 ms until two pictures in a row
-// agree (a blinking cursor never lets them, so after three seconds the last
-// one is kept; a picture read while the server was drawing never agrees
-// with the next). The pictures are compared raw; the one kept is compressed
-// to PNG, as the test's name, a number and name, while the test goes on.
+// changed: the screen is read every 100 ms until it has stayed the same
+// for 200 ms (a blinking cursor never lets it, so after three seconds the
+// last one is kept). The pictures are compared raw; the one kept is
+// compressed to PNG, as the test's name, a number and name, while the test
+// goes on.
 func (s *screen) shoot(name string) {
 	s.t.Helper()
 	s.taken++
 	path := filepath.Join(s.shots, fmt.Sprintf("%s-%03d-%s.png", s.name, s.taken, name))
 	var last []byte
+	var since time.Time
 	for deadline := time.Now().Add(3 * time.Second); ; {
 		time.Sleep(100 * time.Millisecond)
-		img, err := s.capture()
+		raw, err := s.read()
 		if err != nil {
 			s.t.Fatalf("screenshot %s: %v", name, err)
 		}
-		if bytes.Equal(img.Pix, last) || time.Now().After(deadline) {
+		if !bytes.Equal(raw, last) {
+			last, since = raw, time.Now()
+		}
+		if time.Since(since) >= 200*time.Millisecond || time.Now().After(deadline) {
 			s.saving.Add(1)
 			go func() {
 				defer s.saving.Done()
-				if err := writePNG(path, img); err != nil {
+				img, err := readXWD(raw)
+				if err == nil {
+					err = writePNG(path, img)
+				}
+				if err != nil {
 					s.t.Errorf("screenshot %s: %v", name, err)
 				}
 			}()
 			return
 		}
-		last = img.Pix
 	}
 }
 
-// capture reads the screen from the file Xvfb keeps its memory in (-fbdir;
-// an XWD image, see XWDFile.h), as the pixels a person would see. It once
-// ran ImageMagick's import for each picture, which asked the X server for
-// the screen: some 50 ms of CPU each, for 821 pictures a run.
+// capture is the screen as a picture (read).
 func (s *screen) capture() (*image.NRGBA, error) {
-	raw, err := os.ReadFile(s.fb)
+	raw, err := s.read()
 	if err != nil {
 		return nil, err
 	}
 	return readXWD(raw)
+}
+
+// read takes the screen from the file Xvfb keeps its memory in (-fbdir;
+// an XWD image, see XWDFile.h), as the pixels a person would see. It once
+// ran ImageMagick's import for each picture, which asked the X server for
+// the screen: some 50 ms of CPU each, for 821 pictures a run. A read is not
+// atomic with the server's drawing, as import's request was: the file is
+// read until two reads in a row agree, so that no picture is half of one
+// frame and half of the next.
+func (s *screen) read() ([]byte, error) {
+	var last []byte
+	for range 20 {
+		raw, err := os.ReadFile(s.fb)
+		if err != nil {
+			return nil, err
+		}
+		if bytes.Equal(raw, last) {
+			return raw, nil
+		}
+		last = raw
+	}
+	return nil, fmt.Errorf("the screen changed under each of 20 reads in a row")
 }
 
 // readXWD decodes the XWD image Xvfb keeps: a header of big-endian 32-bit
@@ -163,13 +189,14 @@ func readXWD(raw []byte) (*image.NRGBA, error) {
 		}
 		return binary.BigEndian.Uint32(raw[4*i:])
 	}
-	const version, zPixmap = 7, 2
-	headerSize, w, h := field(0), int(field(4)), int(field(5))
+	const version, zPixmap, headerFields = 7, 2, 25
+	headerSize, depth, w, h := field(0), field(3), int(field(4)), int(field(5))
 	order, bpp, stride := field(7), field(11), int(field(12))
 	masks := [3]uint32{field(14), field(15), field(16)}
 	colours := field(19)
-	if field(1) != version || field(2) != zPixmap || bpp != 32 || w <= 0 || h <= 0 || stride < 4*w {
-		return nil, fmt.Errorf("not a 32-bit XWD screen (version %d, format %d, %d bits a pixel, %dx%d)", field(1), field(2), bpp, w, h)
+	if field(1) != version || field(2) != zPixmap || depth != 24 || bpp != 32 || headerSize < 4*headerFields ||
+		w <= 0 || h <= 0 || w > 1<<14 || h > 1<<14 || stride < 4*w {
+		return nil, fmt.Errorf("not a 24-bit XWD screen (version %d, format %d, depth %d, %d bits a pixel, %dx%d)", field(1), field(2), depth, bpp, w, h)
 	}
 	start := int(headerSize) + 12*int(colours)
 	if len(raw) < start+stride*h {
@@ -177,12 +204,12 @@ func readXWD(raw []byte) (*image.NRGBA, error) {
 	}
 	var shifts [3]uint
 	for c, m := range masks {
-		if m == 0 {
-			return nil, fmt.Errorf("an XWD screen without a mask for colour %d", c)
-		}
-		for m&1 == 0 {
+		for m != 0 && m&1 == 0 {
 			m >>= 1
 			shifts[c]++
+		}
+		if m != 0xff {
+			return nil, fmt.Errorf("an XWD screen whose colour %d is not 8 bits (mask %#x)", c, masks[c])
 		}
 	}
 	img := image.NewNRGBA(image.Rect(0, 0, w, h))
@@ -227,6 +254,9 @@ func writePNG(path string, img image.Image) error {
 // their places, nothing cut or shifted.
 func TestRealWindowPicturesAreWhatXShows(t *testing.T) {
 	t.Parallel()
+	if _, err := exec.LookPath("import"); err != nil {
+		t.Fatal("ImageMagick's import is needed for this test: make deps installs it")
+	}
 	a := start(t)
 	a.do("ready")
 	for try := 0; ; try++ {
@@ -263,6 +293,17 @@ func TestRealWindowPicturesAreWhatXShows(t *testing.T) {
 		}
 		if differ > 0 {
 			t.Errorf("%d of %d pixels differ from the screen import took", differ, w*h)
+		}
+		// Red and blue read the wrong way round would agree on a grey
+		// screen: the window shows coloured pixels (its badges).
+		coloured := 0
+		for i := range w * h {
+			if r, b := before.Pix[4*i], before.Pix[4*i+2]; r > b+64 || b > r+64 {
+				coloured++
+			}
+		}
+		if coloured < 100 {
+			t.Errorf("only %d coloured pixels on the screen: the comparison proves little", coloured)
 		}
 		return
 	}

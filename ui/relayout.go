@@ -15,13 +15,17 @@ import (
 // fifth of what opening one cost). Widgets lay themselves out when their
 // size changes; what changed in them is theirs to refresh.
 func relayout(c *fyne.Container) {
+	layoutAll(c)
+	canvas.Refresh(c) // once: a refreshed container's whole tree is redrawn
+}
+
+func layoutAll(c *fyne.Container) {
 	if c.Layout != nil {
 		c.Layout.Layout(c.Objects, c.Size())
 	}
 	for _, o := range c.Objects {
 		if k, ok := o.(*fyne.Container); ok && k.Visible() {
-			relayout(k)
+			layoutAll(k)
 		}
 	}
-	canvas.Refresh(c)
 }
