@@ -11,9 +11,10 @@ import (
 // so a row that appeared or wrapped needs this; but Container.Refresh also
 // refreshes every widget below it, which re-measures every text and
 // re-colours every icon, and a tab bar refreshes the content of every tab:
-// the detail's header, grown by a line, redrew the whole work order (a
-// fifth of what opening one cost). Widgets lay themselves out when their
-// size changes; what changed in them is theirs to refresh.
+// the detail's header, grown by a line, redrew the whole work order, and
+// such refreshes were some 40% of what opening one cost. Widgets lay
+// themselves out when their size changes; what changed in them is theirs
+// to refresh.
 func relayout(c *fyne.Container) {
 	layoutAll(c)
 	canvas.Refresh(c) // once: a refreshed container's whole tree is redrawn
