@@ -15,17 +15,6 @@ import (
 	"github.com/workorderdesk/workdesk/pdftext/pdfcheck"
 )
 
-// Scripts are text in every script the tests print: what a work order
-// from a customer anywhere may hold.
-var Scripts = []struct{ Name, Text string }{
-	{"Japanese", "さくらマート 梅田店 大阪市北区梅田1-9-20 シフトリーダー"},
-	{"Chinese", "北京市朝阳区建国路88号 维修工单 冷库压缩机"},
-	{"Korean", "서울특별시 강남구 테헤란로 152 냉동기 점검"},
-	{"Cyrillic", "Москва, ул. Тверская, д. 7 — Дмитрий Волков, щёлочь"},
-	{"Greek", "Αθήνα, Οδός Ερμού 15 — Γιώργος Παπαδόπουλος"},
-	{"accented Latin", "Jürgen Groß-Ødegård, Łódź, São Paulo, Ærøskøbing, Čačak, İstanbul, Ångström, Ñuñoa"},
-}
-
 func primary() pdftext.Options {
 	return pdftext.Options{Regular: theme.DefaultTextFont().Content(), Bold: theme.DefaultTextBoldFont().Content()}
 }
@@ -42,7 +31,7 @@ func page(t *testing.T, opts pdftext.Options) []byte {
 	pdf.SetMargins(14, 14, 14)
 	pdf.AddPage()
 	w := set.Writer(pdf)
-	for _, s := range Scripts {
+	for _, s := range pdfcheck.Scripts {
 		w.SetFont("B", 11)
 		w.Cell(0, 6, s.Name, "L", 1)
 		w.SetFont("", 10)
@@ -75,7 +64,7 @@ func TestEveryScriptPrintsARealGlyph(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, s := range Scripts {
+			for _, s := range pdfcheck.Scripts {
 				for _, bad := range doc.Check(s.Text) {
 					t.Errorf("%s: %s", s.Name, bad)
 				}
@@ -123,7 +112,7 @@ func TestTextReadsBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := strings.Join(strings.Fields(string(out)), " ")
-	for _, s := range Scripts {
+	for _, s := range pdfcheck.Scripts {
 		if !strings.Contains(got, s.Text) {
 			t.Errorf("%s: %q not read back from:\n%s", s.Name, s.Text, out)
 		}

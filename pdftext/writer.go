@@ -245,3 +245,24 @@ func (w *Writer) fit(s string, room float64) int {
 	}
 	return end
 }
+
+// Paper is a sheet's paper size, as fpdf names it.
+type Paper string
+
+// The sizes the sheets print on: A4 (most of the world) and US Letter
+// (the Americas).
+const (
+	A4     Paper = "A4"
+	Letter Paper = "Letter"
+)
+
+// Papers are the sizes a person chooses from.
+var Papers = []Paper{A4, Letter}
+
+// OrA4 is p, or A4 when p is not a size the sheets print on.
+func (p Paper) OrA4() Paper {
+	if p == Letter {
+		return Letter
+	}
+	return A4
+}

@@ -306,3 +306,14 @@ func (d *Doc) Check(text string) []string {
 	}
 	return bad
 }
+
+// Scripts are text in every script the tests print: what a work order
+// from a customer anywhere may hold.
+var Scripts = []struct{ Name, Text string }{
+	{"Japanese", "さくらマート 梅田店 大阪市北区梅田1-9-20 シフトリーダー"},
+	{"Chinese", "北京市朝阳区建国路88号 维修工单 冷库压缩机"},
+	{"Korean", "서울특별시 강남구 테헤란로 152 냉동기 점검"},
+	{"Cyrillic", "Москва, ул. Тверская, д. 7 — Дмитрий Волков, щёлочь"},
+	{"Greek", "Αθήνα, Οδός Ερμού 15 — Γιώργος Παπαδόπουλος"},
+	{"accented Latin", "Jürgen Groß-Ødegård, Łódź, São Paulo, Ærøskøbing, Čačak, İstanbul, Ångström, Ñuñoa"},
+}
