@@ -229,13 +229,13 @@ func (v *View) recount() {
 				v.count.SetText(err.Error())
 				return
 			}
-			v.count.SetText(describe(sheet))
+			v.count.SetText(Describe(sheet))
 		})
 	})
 }
 
-// describe is the sheet in a line: "Kenji Sato, Tue 1 Dec 2026: 3 visits."
-func describe(s daysheet.Sheet) string {
+// Describe is the sheet in a line: "Kenji Sato, Tue 1 Dec 2026: 3 visits."
+func Describe(s daysheet.Sheet) string {
 	on, off := 0, 0
 	for _, visit := range s.Visits {
 		if visit.Off() {
