@@ -7,8 +7,9 @@ import (
 )
 
 // The board hands a technician their plan: a tap on a technician's row
-// (its name) opens their day sheet for the days shown, a tap on a day's
-// heading that day's, and Day sheet… the selected visit's technician's.
+// (its name) opens their day sheet for the days shown; a tap on a day's
+// heading that day's and Day sheet… the days shown, both for the selected
+// visit's technician.
 // What a day sheet is, is not the board's business: Options.DaySheet.
 
 const wordDaySheet = "Day sheet…"
@@ -23,17 +24,19 @@ func (b *Board) DaySheet(tech int64, from time.Time, days int) {
 
 // daySheetOfSelected is Day sheet…: the days shown, for the technician of
 // the selected visit (else nobody in particular).
-func (b *Board) daySheetOfSelected() {
-	tech := int64(0)
+func (b *Board) daySheetOfSelected() { b.DaySheet(b.selectedTech(), b.day, b.days()) }
+
+// selectedTech is the technician of the selected visit who has a row, 0
+// when none is selected or nobody known goes.
+func (b *Board) selectedTech() int64 {
 	if v := b.visit(b.selected); v != nil {
 		for _, a := range v.Assigned {
 			if b.rowOf(a.Id) >= 0 {
-				tech = a.Id
-				break
+				return a.Id
 			}
 		}
 	}
-	b.DaySheet(tech, b.day, b.days())
+	return 0
 }
 
 // rowOf is the index of tech's row, -1 when there is none.
@@ -47,7 +50,8 @@ func (b *Board) rowOf(tech int64) int {
 }
 
 // Tapped is a tap on the grid: on a technician's name, their day sheet of
-// the days shown; on a day's heading, that day's.
+// the days shown; on a day's heading, that day's, for the selected
+// visit's technician.
 func (a *area) Tapped(e *fyne.PointEvent) {
 	b := a.b
 	g := b.grid
@@ -58,7 +62,7 @@ func (a *area) Tapped(e *fyne.PointEvent) {
 		}
 	case e.Position.Y < g.HeaderHeight():
 		if at, ok := g.TimeAt(e.Position.X); ok {
-			b.DaySheet(0, at, 1)
+			b.DaySheet(b.selectedTech(), at, 1)
 		}
 	}
 }

@@ -32,8 +32,9 @@ func openWithSheets(t *testing.T) (*Board, fyne.Window, *[]sheetAsked) {
 
 // TestTappingARowOrADayOpensTheDaySheet: a tap on a technician's name
 // asks for their day sheet of the week shown (of the day, zoomed in); a
-// tap on a day's heading, that day's for nobody in particular; a tap on
-// "Not assigned" or on the grid asks nothing.
+// tap on a day's heading, that day's, for nobody in particular, or for
+// the selected visit's technician; a tap on "Not assigned" or on the
+// grid asks nothing.
 func TestTappingARowOrADayOpensTheDaySheet(t *testing.T) {
 	b, _, asked := openWithSheets(t)
 	g := b.grid
@@ -43,11 +44,14 @@ func TestTappingARowOrADayOpensTheDaySheet(t *testing.T) {
 	tap(20, g.RowTop(b.rowOf(0))+8)                // Not assigned
 	tap(g.XOf(at(10, 9, 0))+4, g.HeaderHeight()/2) // Thursday's heading
 	tap(g.XOf(at(10, 9, 0))+4, g.RowTop(row)+8)    // a free hour: nothing
+	b.Select(1)                                    // Kenji's Wednesday visit
+	tap(g.XOf(at(11, 9, 0))+4, g.HeaderHeight()/2) // Friday's heading
 	b.SetZoom(ZoomDay)
 	tap(20, g.RowTop(b.rowOf(miguel.Id))+8)
 	want := []sheetAsked{
 		{kenji.Id, at(7, 0, 0), 7},
 		{0, at(10, 0, 0), 1},
+		{kenji.Id, at(11, 0, 0), 1},
 		{miguel.Id, b.day, 1},
 	}
 	if len(*asked) != len(want) {
