@@ -6,6 +6,7 @@
 package printing
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -13,6 +14,8 @@ import (
 	"fyne.io/fyne/v2/lang"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"golang.org/x/text/language"
 
 	"github.com/workorderdesk/workdesk/pdftext"
 )
@@ -28,14 +31,17 @@ const prefPaper = "print.paper"
 // letterRegions print on US Letter; the rest of the world on A4.
 var letterRegions = []string{"US", "CA", "MX", "PH", "CL", "CO", "VE", "GT", "CR", "PR", "DO", "SV", "PA"}
 
-// DefaultPaper is the paper of the region of locale ("en-US": Letter).
+// DefaultPaper is the paper of the region locale names ("en-US",
+// "en-Latn-US": Letter); A4 where it names none ("en": a guess of the
+// region is no reason to leave A4, which most of the world uses).
 func DefaultPaper(locale string) pdftext.Paper {
-	_, region, _ := strings.Cut(strings.ReplaceAll(locale, "_", "-"), "-")
-	region, _, _ = strings.Cut(region, "-")
-	for _, r := range letterRegions {
-		if strings.EqualFold(region, r) {
-			return pdftext.Letter
-		}
+	tag, err := language.Parse(strings.ReplaceAll(locale, "_", "-"))
+	if err != nil {
+		return pdftext.A4
+	}
+	region, conf := tag.Region()
+	if conf == language.Exact && slices.Contains(letterRegions, region.String()) {
+		return pdftext.Letter
 	}
 	return pdftext.A4
 }
