@@ -166,7 +166,8 @@ FUZZTIME ?= 20s
 FUZZ_TARGETS := api:FuzzVerify api:FuzzVerifySignedClaims api:FuzzParseEvent api:FuzzParseAmount \
                 api:FuzzListAnswer api:FuzzReadLink \
                 storage:FuzzFTSQuery storage:FuzzParseIDList \
-                api/serve:FuzzRoute api/serve:FuzzIDs api/serve:FuzzTokenRequest api/serve:FuzzSearchParameters
+                api/serve:FuzzRoute api/serve:FuzzIDs api/serve:FuzzTokenRequest api/serve:FuzzSearchParameters \
+                pdftext:FuzzParseFace
 
 fuzz: deps
 	@for t in $(FUZZ_TARGETS); do \

@@ -133,10 +133,10 @@ func coverage(t map[string][]byte) (*runeSet, error) {
 	}
 	var sub []byte
 	for i := range int(binary.BigEndian.Uint16(cmap[2:])) {
-		rec := cmap[4+8*i:]
-		if len(rec) < 8 {
+		if 4+8*i+8 > len(cmap) {
 			break
 		}
+		rec := cmap[4+8*i:]
 		platform, encoding, off := binary.BigEndian.Uint16(rec), binary.BigEndian.Uint16(rec[2:]), binary.BigEndian.Uint32(rec[4:])
 		if !(platform == 3 && encoding == 1) && platform != 0 || int(off)+4 > len(cmap) {
 			continue

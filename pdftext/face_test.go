@@ -84,3 +84,18 @@ func collection(fonts ...[]byte) []byte {
 	}
 	return out.Bytes()
 }
+
+// FuzzParseFace: no font file on a computer, however broken, stops a
+// sheet: it is refused, never a panic.
+func FuzzParseFace(f *testing.F) {
+	noto := theme.DefaultTextFont().Content()
+	f.Add(noto, 0)
+	f.Add(noto[:4096], 0)
+	f.Add(noto[:12], 0)
+	f.Add(collection(noto[:2048], noto[:1024]), 1)
+	f.Add([]byte("OTTO"), 0)
+	f.Add([]byte("ttcf\x00\x01\x00\x00\x00\x00\x00\x09"), 3)
+	f.Fuzz(func(t *testing.T, data []byte, index int) {
+		parseFace("fuzz", data, index)
+	})
+}

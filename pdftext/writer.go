@@ -207,16 +207,18 @@ func (w *Writer) Lines(s string, width float64) []string {
 		}
 		w.seg.Init([]rune(para))
 		it := w.seg.LineIterator()
-		line := ""
+		// Widths add up (fpdf sets no kerning), so the line's width is
+		// kept as it grows rather than measured again.
+		line, lineW := "", 0.0
 		for it.Next() {
 			piece := string(it.Line().Text)
-			if w.Width(strings.TrimRight(line+piece, " ")) <= room {
-				line += piece
+			trimmed := strings.TrimRight(piece, " ")
+			if lineW+w.Width(trimmed) <= room {
+				line, lineW = line+piece, lineW+w.Width(piece)
 				continue
 			}
 			if line != "" {
 				lines = append(lines, strings.TrimRight(line, " "))
-				line = ""
 			}
 			// A piece wider than a line by itself: cut between letters.
 			for w.Width(strings.TrimRight(piece, " ")) > room {
@@ -224,7 +226,7 @@ func (w *Writer) Lines(s string, width float64) []string {
 				lines = append(lines, piece[:cut])
 				piece = piece[cut:]
 			}
-			line = piece
+			line, lineW = piece, w.Width(piece)
 		}
 		if strings.TrimSpace(line) != "" || len(lines) == 0 {
 			lines = append(lines, strings.TrimRight(line, " "))
@@ -235,13 +237,13 @@ func (w *Writer) Lines(s string, width float64) []string {
 
 // fit is how many bytes of s fit in room: at least one letter.
 func (w *Writer) fit(s string, room float64) int {
-	end := 0
+	end, width := 0, 0.0
 	for i, r := range s {
-		next := i + len(string(r))
-		if end > 0 && w.Width(s[:next]) > room {
+		width += w.Width(string(r))
+		if end > 0 && width > room {
 			break
 		}
-		end = next
+		end = i + len(string(r))
 	}
 	return end
 }
