@@ -13,7 +13,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/serve"
-	"github.com/workorderdesk/workdesk/storage"
 )
 
 // eventsLock serialises event inserts from insert to commit, so event ids
@@ -41,14 +40,15 @@ func (h *Hub) record(ctx context.Context, tx pgx.Tx, wr *write) error {
 		return nil
 	}
 	now := time.Now().UTC()
+	subject, detail, message := wr.subject().EventFields()
 	for _, id := range h.succeeded(wr) {
 		body, err := json.Marshal(HubEvent{
 			Header:      api.EventHeader{WorkOrderId: id, Action: wr.route.Event, ActionDate: now, MessageId: wr.messageId},
 			PerformedBy: Performer{Name: wr.person.Name},
-			Subject:     storage.WriteSubject(wr.route.Kind, wr.request),
+			Subject:     subject,
 			Reread:      wr.reread[id],
-			Detail:      whomOf(wr),
-			Message:     messageOf(wr),
+			Detail:      detail,
+			Message:     message,
 		})
 		if err != nil {
 			return err

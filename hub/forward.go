@@ -17,7 +17,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/serve"
-	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/outbox"
 )
 
 // write is one desktop write on its way to the service.
@@ -32,7 +32,7 @@ type write struct {
 	contentType string
 	replayable  bool
 	// request is the write as the landed checks read it (see
-	// storage.LandedQuery); upload, for a file, its name, step and size.
+	// outbox.LandedQuery); upload, for a file, its name, step and size.
 	request json.RawMessage
 	upload  *uploadInfo
 	// answer is the service's answer, kept for the audit and the refresh.
@@ -361,7 +361,7 @@ func prepareDelete(q url.Values, wr *write) *api.Error {
 			}
 			step = &api.StepRef{WorkOrderId: wo, ProcedureId: p, StepId: s}
 		}
-		wr.request = storage.RemoveRequest(wo, step, att)
+		wr.request = outbox.RemoveRequest(wo, step, att)
 	}
 	return nil
 }
@@ -376,6 +376,20 @@ func idsFromQuery(q url.Values, wr *write) *api.Error {
 	wr.workOrders = []int64{id}
 	wr.replayable = true
 	return nil
+}
+
+// subject is what the write's event carries of it (the action table's
+// Subject), read from its request; nothing for one that does not decode.
+func (wr *write) subject() outbox.Subject {
+	e, ok := outbox.Of(wr.route.Kind)
+	if !ok {
+		return outbox.Subject{}
+	}
+	req, err := e.Decode(wr.request)
+	if err != nil {
+		return outbox.Subject{}
+	}
+	return e.Subject(req)
 }
 
 // succeeded lists the work orders the write changed: all of them for a 200,

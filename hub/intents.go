@@ -12,7 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/serve"
-	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/outbox"
 )
 
 // A write's intent row (migration 0006): committed before the write is
@@ -95,7 +95,7 @@ func settleIntent(ctx context.Context, tx pgx.Tx, wr *write) error {
 	req := wr.request
 	if wr.upload != nil {
 		if n := wr.upload.size.Load(); n > 0 {
-			req = storage.UploadRequest(wr.workOrders[0], wr.upload.step, wr.upload.name, n)
+			req = outbox.UploadRequest(wr.workOrders[0], wr.upload.step, wr.upload.name, n)
 		}
 	}
 	_, err := tx.Exec(ctx, `UPDATE intents SET state = $5, status = $6, answer = $7, request = $8, updated = now()
@@ -131,11 +131,11 @@ func outcomeUnknownBody(messageId string) []byte {
 // false: it did not land, or its kind has no check (sending it again
 // changes nothing twice), and it may be sent.
 func (h *Hub) settle(ctx context.Context, wr *write) (done bool, err error) {
-	checked, landed, result, err := storage.Landed(ctx, h.client, storage.LandedQuery{
+	checked, landed, result, err := outbox.Landed(ctx, h.client, outbox.LandedQuery{
 		Kind: wr.route.Kind, Request: wr.request, WorkOrders: wr.workOrders, Done: h.db.answeredTwins(wr),
 	})
 	switch {
-	case errors.Is(err, storage.ErrOutcomeUnknown):
+	case errors.Is(err, outbox.ErrOutcomeUnknown):
 		h.log.Warn("a write in doubt that nothing can settle: answered 409, not sent again", "messageId", wr.messageId)
 		wr.status, wr.answer = http.StatusConflict, outcomeUnknownBody(wr.messageId)
 		return true, nil

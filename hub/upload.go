@@ -13,7 +13,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/serve"
-	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/outbox"
 )
 
 // maxField caps one form field of an upload; only the file part is large.
@@ -106,7 +106,7 @@ func (h *Hub) prepareUpload(w http.ResponseWriter, r *http.Request, wr *write) (
 		stepOf = &step
 	}
 	wr.upload = &uploadInfo{name: name, step: stepOf}
-	wr.request = storage.UploadRequest(wr.workOrders[0], stepOf, name, 0)
+	wr.request = outbox.UploadRequest(wr.workOrders[0], stepOf, name, 0)
 	pr, pw := io.Pipe()
 	mw := multipart.NewWriter(pw)
 	done := make(chan struct{})

@@ -277,18 +277,6 @@ func TestRetryKeepsMoneyExact(t *testing.T) {
 	}
 }
 
-// Every kind the outbox declares has its entry in the action table, and a
-// row says what the window needs without its request being decoded.
-func TestEveryKindHasAnAction(t *testing.T) {
-	t.Parallel()
-	for _, k := range outboxKindsDeclared(t) {
-		a, err := actionOf(k)
-		if err != nil || a.send == nil || a.group == "" {
-			t.Errorf("%s: entry %+v, %v", k, a, err)
-		}
-	}
-}
-
 // b2i is a count of one thing: 1 when there, else 0.
 func b2i(there bool) int {
 	if there {
