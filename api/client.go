@@ -32,6 +32,9 @@ func (e *Envelope) messageIdField() *string { return &e.MessageId }
 // resend of it carries).
 func (e *Envelope) SetMessageId(id string) { e.MessageId = id }
 
+// GetMessageId is the request's MessageId ("" when none was fixed).
+func (e *Envelope) GetMessageId() string { return e.MessageId }
+
 type hasMessageId interface{ messageIdField() *string }
 
 // Performer names the person acting, PerformedBy {Name, Phone}

@@ -18,6 +18,11 @@ type spec[R any] struct {
 	// landed tells, after an answer was lost, whether the write already
 	// took effect at the service (see Landed and Entry.Judged).
 	landed func(ctx context.Context, c *api.Client, r *R, q *LandedQuery) (bool, any, error)
+	// before reads, before the write is first sent, what its landed check
+	// will compare against (LandedQuery.Before): for a write matched by
+	// content, how many like it the service held then, so that one posted
+	// by someone else before ours is never taken for ours.
+	before func(ctx context.Context, c *api.Client, r *R) (json.RawMessage, error)
 	// subject is what the hub's event carries of the write.
 	subject func(r *R) Subject
 	// tell says what a colleague did, from the event's subject: "completed
@@ -83,6 +88,12 @@ func (s *impl[R]) landed(ctx context.Context, c *api.Client, req any, q *LandedQ
 }
 
 func (s *impl[R]) hasLanded() bool { return s.s.landed != nil }
+
+func (s *impl[R]) hasBefore() bool { return s.s.before != nil }
+
+func (s *impl[R]) before(ctx context.Context, c *api.Client, req any) (json.RawMessage, error) {
+	return s.s.before(ctx, c, req.(*R))
+}
 
 func (s *impl[R]) subject(req any) Subject {
 	if s.s.subject == nil {

@@ -77,8 +77,10 @@ func listStepFiles(ctx context.Context, c *api.Client, _ int64, step *api.StepRe
 	return out, err
 }
 
-const uploadJudged = "the file's list, re-read: it holds more files of this name and size than our uploads of it the " +
-	"service took. A file cannot be taken back, so it is uploaded again only when fewer are there."
+const uploadJudged = "the file's list, re-read: it holds more files of this name (and size, when known) than it held " +
+	"just before ours was first sent (Before), so a file of the same name someone else added earlier is never taken " +
+	"for ours. A file cannot be taken back: when nothing was kept before the first send, nothing can tell, and the " +
+	"person decides."
 
 const removeJudged = "the file's list, re-read: the attachment is no longer listed. Whoever removed it, it is gone as " +
 	"ours would leave it."
@@ -93,6 +95,7 @@ var _ = register(GroupFile,
 		call: sendUpload(func(ctx context.Context, c *api.Client, p *Upload, up api.Upload) (any, error) {
 			return c.UploadAttachment(ctx, p.WorkOrderId, up)
 		}),
+		before: uploadBefore(listWorkOrderFiles),
 		landed: uploadLanded(listWorkOrderFiles),
 	}),
 )
@@ -108,6 +111,7 @@ var _ = register(GroupInvoice,
 		call: sendUpload(func(ctx context.Context, c *api.Client, p *Upload, up api.Upload) (any, error) {
 			return c.UploadInvoiceAttachment(ctx, p.WorkOrderId, up)
 		}),
+		before: uploadBefore(listInvoiceFiles),
 		landed: uploadLanded(listInvoiceFiles),
 	}),
 	def(&Entry{
@@ -136,6 +140,7 @@ var _ = register(GroupStep,
 			}
 			return c.UploadStepAttachment(ctx, *p.Step, up)
 		}),
+		before: uploadBefore(listStepFiles),
 		landed: uploadLanded(listStepFiles),
 	}),
 	def(&Entry{
@@ -173,28 +178,43 @@ func sendUpload(call func(context.Context, *api.Client, *Upload, api.Upload) (an
 	}
 }
 
+// sameFile is the files of list an upload of r would be taken for: of its
+// name and, when both are known, its size (0 is not known: the hub
+// streams files, and the name decides).
+func sameFile(list []api.Attachment, r *Upload) []api.Attachment {
+	var out []api.Attachment
+	for _, a := range list {
+		if a.Name == r.Name && (r.Size == 0 || a.Size == 0 || a.Size == r.Size) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// uploadBefore counts the files like r the service holds before r is
+// first sent.
+func uploadBefore(list fileLister) func(context.Context, *api.Client, *Upload) (json.RawMessage, error) {
+	return func(ctx context.Context, c *api.Client, r *Upload) (json.RawMessage, error) {
+		atts, err := list(ctx, c, r.WorkOrderId, r.Step)
+		if err != nil {
+			return nil, err
+		}
+		return countBefore(len(sameFile(atts, r)))
+	}
+}
+
 // uploadLanded: a file cannot be taken back, so it is uploaded again only
-// when the service holds fewer files of its name and size than our writes
-// that were done with them. The attachment found is the write's result.
+// when the service holds no more files like it than before it was first
+// sent. The newest such file is the write's result.
 func uploadLanded(list fileLister) func(context.Context, *api.Client, *Upload, *LandedQuery) (bool, any, error) {
 	return func(ctx context.Context, c *api.Client, r *Upload, q *LandedQuery) (bool, any, error) {
 		atts, err := list(ctx, c, r.WorkOrderId, r.Step)
 		if err != nil {
 			return false, nil, err
 		}
-		// A size of 0 is not known (the hub streams files): the name decides.
-		sized := func(n int64) bool { return r.Size == 0 || n == 0 || n == r.Size }
-		var found []api.Attachment
-		for _, a := range atts {
-			if a.Name == r.Name && sized(a.Size) {
-				found = append(found, a)
-			}
-		}
-		sent, err := twins(ctx, q, func(p *Upload) bool {
-			return p.Name == r.Name && sized(p.Size) && (p.Step == nil) == (r.Step == nil) &&
-				(p.Step == nil || *p.Step == *r.Step)
-		})
-		if err != nil || len(found) <= sent {
+		found := sameFile(atts, r)
+		landed, err := newSince(q, len(found), "nothing recorded how many files of its name the list held before it was sent")
+		if err != nil || !landed {
 			return false, nil, err
 		}
 		return true, &found[len(found)-1], nil

@@ -48,23 +48,29 @@ type LandedQuery struct {
 	// hub's intent).
 	Request    json.RawMessage
 	WorkOrders []int64
-	// Done counts the other writes of this kind on WorkOrders[0] known to
-	// have taken effect that same says did the same thing (what the
-	// service holds of ours already). The outbox counts its done rows; the
-	// hub, the writes it forwarded and the service accepted.
-	Done func(ctx context.Context, same func(request json.RawMessage) bool) (int, error)
+	// Before is what Entry.Before read before the write was first sent;
+	// nil when nothing was kept (a row queued by an older version, an
+	// intent a restored database lost): a check that needs it cannot tell.
+	Before json.RawMessage
 }
 
-// twins counts, through q.Done, the writes done that same says did the
-// same thing as this one.
-func twins[R any](ctx context.Context, q *LandedQuery, same func(o *R) bool) (int, error) {
-	if q.Done == nil {
-		return 0, nil
+// likeBefore is what a check matched by content keeps before the first
+// send: how many writes like it the service held.
+type likeBefore struct {
+	Count int `json:"Count"`
+}
+
+func countBefore(n int) (json.RawMessage, error) { return json.Marshal(likeBefore{Count: n}) }
+
+// newSince reports whether the service holds more writes like ours (now)
+// than it did before ours was first sent; a query that kept nothing cannot
+// tell (why says what, in the person's words).
+func newSince(q *LandedQuery, now int, why string) (bool, error) {
+	var b likeBefore
+	if len(q.Before) == 0 || json.Unmarshal(q.Before, &b) != nil {
+		return false, &OutcomeUnknown{Why: "its answer was lost, and " + why}
 	}
-	return q.Done(ctx, func(raw json.RawMessage) bool {
-		o := new(R)
-		return json.Unmarshal(raw, o) == nil && same(o)
-	})
+	return now > b.Count, nil
 }
 
 // Landed asks the service whether an earlier attempt of q took effect.

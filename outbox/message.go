@@ -2,6 +2,7 @@ package outbox
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 
@@ -22,12 +23,15 @@ var _ = register(GroupMessage,
 		Colleague: Colleague{Event: "MessageSentByContractor", Verb: "sent a message", Of: "on"},
 		Fix:       &Fix{Form: FormMessage, Again: "send it"},
 		Rereads:   Messages,
-		Judged: "the thread, re-read: it holds more messages of ours with this text than our writes of it the service " +
-			"took. The thread lists only messages of visibility All (service-facts §4.3): for another, nothing can tell, " +
-			"and the person decides.",
+		Judged: "the thread, re-read: it holds more messages with this text from our side than it held just before " +
+			"ours was first sent (Before). One posted by another of the company's systems before ours is counted in " +
+			"Before, so it is never taken for ours. The thread lists only messages of visibility All (service-facts " +
+			"§4.3): for another, or when nothing was kept before the first send, nothing can tell, and the person decides.",
 	}, spec[api.MessageRequest]{
-		call:    noResult((*api.Client).SendMessage),
-		draft:   func(r *api.MessageRequest, _ string) *Draft { return &Draft{Text: r.Text, Visibility: r.MessageVisibility} },
+		call: noResult((*api.Client).SendMessage),
+		draft: func(r *api.MessageRequest, _ string) *Draft {
+			return &Draft{Text: r.Text, Visibility: r.MessageVisibility}
+		},
 		subject: func(r *api.MessageRequest) Subject {
 			if r.Text == "" {
 				return Subject{}
@@ -35,10 +39,20 @@ var _ = register(GroupMessage,
 			return Subject{Message: &MessageSubject{r.Text, r.MessageVisibility}}
 		},
 		// A message cannot be taken back: it is posted again only when the
-		// thread holds fewer of our messages with its text than our writes
-		// that were done with it.
+		// thread holds no more of ours with its text than it held before
+		// ours was first sent.
+		before: func(ctx context.Context, c *api.Client, r *api.MessageRequest) (json.RawMessage, error) {
+			if !listed(r.MessageVisibility) {
+				return nil, nil // the thread cannot show it: nothing to count
+			}
+			msgs, err := c.ListMessages(ctx, r.WorkOrderId)
+			if err != nil {
+				return nil, err
+			}
+			return countBefore(sameText(msgs, r.Text))
+		},
 		landed: func(ctx context.Context, c *api.Client, r *api.MessageRequest, q *LandedQuery) (bool, any, error) {
-			if r.MessageVisibility != "" && r.MessageVisibility != api.VisibilityAll {
+			if !listed(r.MessageVisibility) {
 				return false, nil, &OutcomeUnknown{Why: fmt.Sprintf("its answer was lost, and the service lists only the messages everyone sees, "+
 					"so it cannot tell whether this one (visible to %s) arrived", VisibilityWords(r.MessageVisibility))}
 			}
@@ -46,14 +60,8 @@ var _ = register(GroupMessage,
 			if err != nil {
 				return false, nil, err
 			}
-			there := 0
-			for _, m := range msgs {
-				if m.Text == r.Text && (m.Sender == nil || m.Sender.Type != "Customer") {
-					there++
-				}
-			}
-			sent, err := twins(ctx, q, func(o *api.MessageRequest) bool { return o.Text == r.Text })
-			return there > sent, nil, err
+			landed, err := newSince(q, sameText(msgs, r.Text), "nothing recorded how many messages with its text the thread held before it was sent")
+			return landed, nil, err
 		},
 	}),
 )
@@ -71,4 +79,20 @@ func VisibilityWords(v api.MessageVisibility) string {
 		return "nobody"
 	}
 	return string(v)
+}
+
+// listed reports whether the thread the service lists shows messages of
+// visibility v (only All's: service-facts §4.3).
+func listed(v api.MessageVisibility) bool { return v == "" || v == api.VisibilityAll }
+
+// sameText counts the thread's messages with text from our side (not the
+// customer's).
+func sameText(msgs []api.Message, text string) int {
+	n := 0
+	for _, m := range msgs {
+		if m.Text == text && (m.Sender == nil || m.Sender.Type != "Customer") {
+			n++
+		}
+	}
+	return n
 }

@@ -50,8 +50,10 @@ var _ = register(GroupNote,
 		Judged: "the note, re-read: it is ours now. Sent again it would only add a version, but a colleague's edit " +
 			"since would be overwritten; the same text set by someone else is the same note.",
 	}, spec[NoteEdit]{
-		wire:  func(p *NoteEdit) any { return &p.NoteRequest },
-		call:  func(ctx context.Context, c *api.Client, p *NoteEdit, _ Env) (any, error) { return nil, c.SetInternalNote(ctx, &p.NoteRequest) },
+		wire: func(p *NoteEdit) any { return &p.NoteRequest },
+		call: func(ctx context.Context, c *api.Client, p *NoteEdit, _ Env) (any, error) {
+			return nil, c.SetInternalNote(ctx, &p.NoteRequest)
+		},
 		draft: func(p *NoteEdit, _ string) *Draft { return &Draft{Text: p.InternalNote} },
 		// An edit goes out only over the note it began from; one that
 		// finds the note already as it says is done.

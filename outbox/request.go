@@ -173,7 +173,7 @@ func targetsOf(req any) []int64 {
 // what it names, and the service must act on nothing else.
 func checkTargets(req any) error {
 	var ids []int64
-	lists := 0
+	lists, badList := 0, false
 	var walk func(v reflect.Value)
 	walk = func(v reflect.Value) {
 		switch v.Kind() {
@@ -192,7 +192,7 @@ func checkTargets(req any) error {
 					lists++
 					for j := range fv.Len() {
 						if id := fv.Index(j).Int(); id <= 0 {
-							ids = append(ids, -1)
+							badList = true
 						}
 					}
 				case f.IsExported():
@@ -208,6 +208,8 @@ func checkTargets(req any) error {
 	walk(reflect.ValueOf(req))
 	named := slices.DeleteFunc(slices.Clone(ids), func(id int64) bool { return id == 0 })
 	switch {
+	case badList:
+		return invalidRequest("WorkOrderIds", "each of WorkOrderIds must be a positive integer")
 	case slices.ContainsFunc(named, func(id int64) bool { return id < 0 }):
 		return invalidRequest("WorkOrderId", "each work order id must be a positive integer")
 	case lists > 0 && len(named) > 0:
@@ -228,7 +230,17 @@ func checkTargets(req any) error {
 	return nil
 }
 
-// setMessageID fixes a request's MessageId when it has one.
+// SetMessageID fixes a request's MessageId when it has one.
+func SetMessageID(req any, id string) { setMessageID(req, id) }
+
+// MessageID is a request's MessageId ("" when it has none).
+func MessageID(req any) string {
+	if r, ok := req.(interface{ GetMessageId() string }); ok {
+		return r.GetMessageId()
+	}
+	return ""
+}
+
 func setMessageID(req any, id string) {
 	if r, ok := req.(interface{ SetMessageId(string) }); ok {
 		r.SetMessageId(id)

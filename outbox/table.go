@@ -102,10 +102,12 @@ type Entry struct {
 type typed interface {
 	decode(raw []byte, strict bool) (any, error)
 	targets(req any) []int64
-	wire(req any) any
+	wire(req any) any // the service call's body of req (given a new request, its type)
 	send(ctx context.Context, c *api.Client, req any, env Env) (any, error)
 	landed(ctx context.Context, c *api.Client, req any, q *LandedQuery) (bool, any, error)
 	hasLanded() bool
+	hasBefore() bool
+	before(ctx context.Context, c *api.Client, req any) (json.RawMessage, error)
 	subject(req any) Subject
 	tell(s Subject, wo *api.WorkOrder) string
 	effect(ctx context.Context, wo *api.WorkOrder, req any, env Env)
@@ -301,6 +303,21 @@ func (e *Entry) Send(ctx context.Context, c *api.Client, req any, messageID stri
 // HasLanded reports whether the kind has a landed check (see Landed).
 func (e *Entry) HasLanded() bool { return e.typed.hasLanded() }
 
+// NeedsBefore reports whether the kind's landed check compares against
+// what the service held before the write was first sent (Before).
+func (e *Entry) NeedsBefore() bool { return e.typed.hasBefore() }
+
+// Before reads what the landed check of a request will compare against:
+// called before it is first sent, its answer kept with the write (the
+// outbox's row, the hub's intent) and handed back as LandedQuery.Before.
+// nil for a kind that needs none.
+func (e *Entry) Before(ctx context.Context, c *api.Client, req any) (json.RawMessage, error) {
+	if !e.typed.hasBefore() {
+		return nil, nil
+	}
+	return e.typed.before(api.WithMessageId(ctx, ""), c, req)
+}
+
 // Subject is what of a request the hub's event carries besides its action.
 func (e *Entry) Subject(req any) Subject { return e.typed.subject(req) }
 
@@ -325,7 +342,9 @@ func (e *Entry) Draft(req any, currency string) (*Draft, bool) {
 // Rebase makes a request stopped to ask the person (Question) go over
 // what stopped it, as the replica holds it now, when sent again: the
 // person chose theirs.
-func (e *Entry) Rebase(ctx context.Context, req any, env Env) error { return e.typed.rebase(ctx, req, env) }
+func (e *Entry) Rebase(ctx context.Context, req any, env Env) error {
+	return e.typed.rebase(ctx, req, env)
+}
 
 // Required are the fields a request of this kind must carry (see
 // DecodeStrict).

@@ -63,7 +63,10 @@ type OutboxRow struct {
 	Attempts     int
 	// MaybeSent: an attempt may have reached the service with its answer
 	// lost, so the row is reconciled before it is sent again.
-	MaybeSent   bool
+	MaybeSent bool
+	// before is what the service held before the row was first sent, for
+	// its landed check (outbox.Entry.Before; nil: not read yet, or none).
+	before      json.RawMessage
 	NextAttempt time.Time // when a pending row is retried (zero = as soon as possible)
 	Created     time.Time
 	Updated     time.Time
@@ -317,9 +320,13 @@ func (s *Store) Retry(ctx context.Context, rowID int64) (*OutboxRow, error) {
 			if err != nil {
 				return err
 			}
-			// A new MessageId is a new request: nothing of it reached anyone.
-			if _, err := tx.ExecContext(ctx, `DELETE FROM outbox_maybe_sent WHERE outbox_id = ?`, rowID); err != nil {
-				return err
+			// A new MessageId is a new request: nothing of it reached anyone,
+			// and what its landed check compares against is read again
+			// before it goes (an earlier attempt may have landed meanwhile).
+			for _, q := range []string{`DELETE FROM outbox_maybe_sent WHERE outbox_id = ?`, `DELETE FROM outbox_landed_base WHERE outbox_id = ?`} {
+				if _, err := tx.ExecContext(ctx, q, rowID); err != nil {
+					return err
+				}
 			}
 			if len(targets) > 0 {
 				if _, err := tx.ExecContext(ctx, `DELETE FROM outbox_targets WHERE outbox_id = ?`, rowID); err != nil {
@@ -415,7 +422,8 @@ func (s *Store) Discard(ctx context.Context, rowID int64) error {
 }
 
 const outboxColumns = `o.id, o.kind, o.summary, o.message_id, o.request, o.state, o.attempts,
- EXISTS(SELECT 1 FROM outbox_maybe_sent m WHERE m.outbox_id = o.id), o.next_attempt_at,
+ EXISTS(SELECT 1 FROM outbox_maybe_sent m WHERE m.outbox_id = o.id),
+ (SELECT b.base FROM outbox_landed_base b WHERE b.outbox_id = o.id), o.next_attempt_at,
  o.created_at, o.updated_at, o.error, o.error_code, o.result, o.spool_file,
  (SELECT group_concat(t.work_order_id) FROM outbox_targets t WHERE t.outbox_id = o.id)`
 
@@ -423,12 +431,15 @@ func scanOutbox(sc interface{ Scan(...any) error }) (*OutboxRow, error) {
 	var r OutboxRow
 	var kind, state, req, result, spool string
 	var next, created, updated int64
-	var targets sql.NullString
-	if err := sc.Scan(&r.Id, &kind, &r.Summary, &r.MessageId, &req, &state, &r.Attempts, &r.MaybeSent, &next,
+	var targets, before sql.NullString
+	if err := sc.Scan(&r.Id, &kind, &r.Summary, &r.MessageId, &req, &state, &r.Attempts, &r.MaybeSent, &before, &next,
 		&created, &updated, &r.Error, &r.ErrorCode, &result, &spool, &targets); err != nil {
 		return nil, err
 	}
 	r.Kind, r.State, r.Request = outbox.Kind(kind), OutboxState(state), json.RawMessage(req)
+	if before.Valid {
+		r.before = json.RawMessage(before.String)
+	}
 	if next > 0 {
 		r.NextAttempt = time.UnixMilli(next).UTC()
 	}

@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 
 	"github.com/google/uuid"
@@ -11,26 +10,6 @@ import (
 )
 
 // Messages on a work order's thread.
-
-// doneTwins counts, for a landed check, the done rows of row's kind on its
-// work order, other than row, whose request same says did the same thing:
-// what the service already holds from us.
-func (s *Store) doneTwins(row *OutboxRow) func(context.Context, func(json.RawMessage) bool) (int, error) {
-	return func(ctx context.Context, same func(json.RawMessage) bool) (int, error) {
-		rows, err := s.OutboxRows(ctx, row.WorkOrderIds[0])
-		if err != nil {
-			return 0, err
-		}
-		n := 0
-		for i := range rows {
-			r := &rows[i]
-			if r.Id != row.Id && r.Kind == row.Kind && r.State == OutboxDone && same(r.Request) {
-				n++
-			}
-		}
-		return n, nil
-	}
-}
 
 // SendMessage queues a message on the work order's thread.
 func (s *Store) SendMessage(ctx context.Context, woID int64, text string, vis api.MessageVisibility) (*OutboxRow, error) {
