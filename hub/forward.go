@@ -239,9 +239,7 @@ func (h *Hub) forward(r *http.Request, wr *write, wait context.Context) error {
 			doubt = true
 		}
 		if !doubt {
-			if err := h.readBefore(after, wr); err != nil {
-				return err
-			}
+			h.readBefore(after, wr)
 		}
 		if err := h.db.openIntent(after, wr); err != nil {
 			return err
@@ -301,28 +299,28 @@ func (h *Hub) forward(r *http.Request, wr *write, wait context.Context) error {
 
 // readBefore reads, before a write is first sent, what its landed check
 // will compare against should its answer be lost (outbox.Entry.Before:
-// how many messages of its text the thread holds), for its intent. A
-// refusal of the read leaves nothing to compare against (the write will
-// be refused alike); a read that fails otherwise sends nothing.
-func (h *Hub) readBefore(ctx context.Context, wr *write) error {
+// how many messages of its text the thread holds), for its intent, within
+// RefreshTimeout. A read that fails or hangs does not hold the write: it
+// goes with nothing to compare against, and should its answer then be
+// lost, nothing can tell, and the person decides (409).
+func (h *Hub) readBefore(ctx context.Context, wr *write) {
 	wr.base = nil
 	e, ok := outbox.Of(wr.route.Kind)
 	if !ok || !e.NeedsBefore() {
-		return nil
+		return
 	}
 	req, err := e.Decode(wr.request)
 	if err != nil {
-		return nil
+		return
 	}
+	ctx, cancel := context.WithTimeout(ctx, h.opts.RefreshTimeout)
+	defer cancel()
 	base, err := e.Before(ctx, h.client, req)
-	switch {
-	case err != nil && api.IsBusiness(err):
-		return nil
-	case err != nil:
-		return errors.Join(errNotSent, fmt.Errorf("reading what the write will be checked against: %w", err))
+	if err != nil {
+		h.log.Warn("what a write will be checked against could not be read; it goes without", "messageId", wr.messageId, "err", err)
+		return
 	}
 	wr.base = base
-	return nil
 }
 
 // followWrite re-reads what a write the service accepted changed, within

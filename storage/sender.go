@@ -211,7 +211,7 @@ func (x *Sender) nextAttempt(ctx context.Context) (time.Time, bool) {
 // service and records the outcome. finished is true when the row reached
 // done or failed.
 func (x *Sender) sendRow(ctx context.Context, id int64) (finished bool, err error) {
-	if ok, err := x.keepBefore(ctx, id); !ok || err != nil {
+	if err := x.keepBefore(ctx, id); err != nil {
 		return false, err
 	}
 	now := x.s.now().UnixMilli()
@@ -302,38 +302,33 @@ func (x *Sender) sendRow(ctx context.Context, id int64) (finished bool, err erro
 // check will compare against should its answer be lost (outbox.Entry.Before:
 // how many messages of its text the thread holds). Kept before the row is
 // marked sending, so that a crash at any point leaves either nothing sent
-// or the count to judge by. ok is false when the row must wait: the read
-// failed for want of the network, and nothing was sent.
-func (x *Sender) keepBefore(ctx context.Context, id int64) (ok bool, err error) {
+// or the count to judge by. A read that fails keeps nothing: the row goes
+// (offline, it fails alike and is read again next time), and should its
+// answer then be lost, nothing can tell, and the person decides.
+func (x *Sender) keepBefore(ctx context.Context, id int64) error {
 	row, err := x.s.OutboxRow(ctx, id)
 	if err != nil {
-		return false, err
+		return err
 	}
 	e, known := outbox.Of(row.Kind)
 	if row.State != OutboxPending || !known || !e.NeedsBefore() || row.before != nil || row.MaybeSent {
-		return true, nil
+		return nil
 	}
 	req, err := e.Decode(row.Request)
 	if err != nil {
-		return true, nil // refused as unreadable when it is sent
+		return nil // refused as unreadable when it is sent
 	}
 	base, err := e.Before(ctx, x.c, req)
-	switch {
-	case err != nil && api.IsBusiness(err):
-		return true, nil // the send will be refused alike, and say why
-	case err != nil:
-		wait := x.opts.Backoff(row.Attempts + 1)
-		x.setPending(ctx, id, x.s.now().Add(wait).UnixMilli(), describeTemporary(err), false)
-		x.log.Info("action not sent: what it will be checked against could not be read; will retry", "row", id, "in", wait, "err", err)
-		x.s.notify(row.WorkOrderIds)
-		return false, nil
-	case base == nil:
-		return true, nil
+	if err != nil || base == nil {
+		if err != nil {
+			x.log.Info("what an action will be checked against could not be read; it goes without", "row", id, "err", err)
+		}
+		return nil
 	}
 	if _, err := x.s.w.ExecContext(ctx, `INSERT OR REPLACE INTO outbox_landed_base(outbox_id, base) VALUES (?, ?)`, id, string(base)); err != nil {
-		return false, fmt.Errorf("storage: keeping what row %d will be checked against: %w", id, err)
+		return fmt.Errorf("storage: keeping what row %d will be checked against: %w", id, err)
 	}
-	return true, nil
+	return nil
 }
 
 // attempt sends the row, unless an earlier attempt may have reached the
