@@ -16,7 +16,11 @@ import (
 // Windows' CJK fonts come) is made a font of its own that fpdf embeds and
 // that prints its letters with real glyphs.
 func TestCollectionFaceIsTaken(t *testing.T) {
-	ttc := collection(theme.DefaultTextFont().Content(), fonts.CJKFallback)
+	cjk, err := fonts.CJKFallback()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ttc := collection(theme.DefaultTextFont().Content(), cjk)
 	for i, want := range []rune{'Ж', '梅'} {
 		f, err := parseFace("pair.ttc", ttc, i)
 		if err != nil {

@@ -60,7 +60,11 @@ type Set struct {
 
 // bundled is WenQuanYi Micro Hei, parsed once per process.
 var bundled = sync.OnceValues(func() (*face, error) {
-	return parseFace("wqy-microhei.ttf", fonts.CJKFallback, 0)
+	b, err := fonts.CJKFallback()
+	if err != nil {
+		return nil, err
+	}
+	return parseFace("wqy-microhei.ttf", b, 0)
 })
 
 // New is the Set of opts.
