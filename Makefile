@@ -25,7 +25,7 @@ VERSION := $(shell sed -n 's/^Version *= *"\([^"]*\)".*/\1/p' FyneApp.toml)
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run test vet fmt-check unit smoke realwindow office-shot notes-shots bench perf fuzz measure-startup measure-memory screenshot walkthrough dist dist-hub hub-unit-check windows-smoke deps-check print-version clean
+.PHONY: deps build run test vet fmt-check unit smoke realwindow office-shot notes-shots bench perf scale fuzz measure-startup measure-memory screenshot walkthrough dist dist-hub hub-unit-check windows-smoke deps-check print-version clean
 
 deps:
 	@if command -v dpkg-query >/dev/null 2>&1; then \
@@ -154,6 +154,18 @@ bench: deps
 # Prints; never fails on a figure. PERF_ONLY=sync,search runs a subset.
 perf: deps
 	tools/perf.sh
+
+# How the cost grows with the contractor's size: the real binary against
+# `workdesk sandbox --work-orders N` through a first sync, the invoice
+# fetch, idle, a restart and incremental syncs, each figure beside its
+# target (tools/scale.sh). N may list sizes: N=10000,100000,200000. Needs
+# a throwaway GNOME Keyring (installed here). Prints; never fails on a figure.
+SCALE_APT_PKGS := gnome-keyring libsecret-tools dbus curl
+N ?= 100000
+
+scale: deps
+	@$(MAKE) --no-print-directory deps APT_PKGS="$(SCALE_APT_PKGS)"
+	N=$(N) tools/scale.sh
 
 # Fuzzes each parser that reads what others send or type, FUZZTIME each
 # (not part of `make test`; their seed corpora run there as ordinary tests).
