@@ -11,6 +11,7 @@ package storage
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"embed"
 	"errors"
 	"fmt"
@@ -193,6 +194,39 @@ func (s *Store) Close() error {
 		errs = append(errs, s.w.Close())
 	}
 	return errors.Join(errs...)
+}
+
+// walFoldBytes is the WAL's size past which a long background write (the
+// invoice fetch) folds it back into the replica. SQLite's own checkpoint
+// (wal_autocheckpoint) copies pages back but can start the WAL over only
+// at a moment no reader is in it, and with the window reading beside a
+// fetch of tens of thousands of invoices that moment did not come: the
+// WAL grew past 1 GB, and every read got slower with it.
+const walFoldBytes = 32 << 20
+
+// foldWAL copies the WAL into the replica and empties it once it is over
+// walFoldBytes. It waits a moment for the readers in the WAL to finish,
+// never long: the writer is held meanwhile, and a person's action may be
+// waiting for it. Not done now is done at the next call.
+func (s *Store) foldWAL(ctx context.Context) {
+	if fi, err := os.Stat(s.path + "-wal"); err != nil || fi.Size() < walFoldBytes {
+		return
+	}
+	conn, err := s.w.Conn(ctx)
+	if err != nil {
+		return
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "PRAGMA busy_timeout = 250"); err != nil {
+		return
+	}
+	var busy, frames, copied int
+	if err := conn.QueryRowContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)").Scan(&busy, &frames, &copied); err != nil || busy != 0 {
+		s.log.Debug("the WAL could not be folded back yet", "err", err)
+	}
+	if _, err := conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA busy_timeout = 10000"); err != nil {
+		conn.Raw(func(any) error { return driver.ErrBadConn }) // not back into the pool with a short timeout
+	}
 }
 
 // Path is the database file.
