@@ -139,9 +139,13 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		s.w.Close()
 		return nil, fmt.Errorf("storage: preparing statements: %w", err)
 	}
-	// mmap lets list and search reads come straight from the OS page cache.
+	// No mmap: each of the four readers mapped the replica on its own, and
+	// every page one of them had read counted in the window's resident
+	// memory once per mapping (453 MB of a 280 MB replica at 100,000 work
+	// orders). Reads come from the OS's page cache through each reader's
+	// own small cache instead.
 	readerDSN := dsn(abs, "_pragma=busy_timeout(10000)", "_pragma=query_only(1)", "_pragma=foreign_keys(1)",
-		"_pragma=cache_size(-16384)", "_pragma=mmap_size(268435456)")
+		"_pragma=cache_size(-16384)", "_pragma=mmap_size(0)")
 	if s.r, err = sql.Open("sqlite", readerDSN); err != nil {
 		s.w.Close()
 		return nil, fmt.Errorf("storage: opening %s for reading: %w", abs, err)
