@@ -150,7 +150,8 @@ bench: deps
 
 # The headline figures (first sync / fetch only, first frame at 50,000, search
 # as you type at 100,000 with and without a filter, the window's memory at
-# 50,000, the hub's notification fan-out), each printed beside its target.
+# 50,000, the hub's notification fan-out), each printed beside its target,
+# and the first frame and search at 10,000, 100,000 and 200,000 (PERF_SIZES).
 # Prints; never fails on a figure. PERF_ONLY=sync,search runs a subset.
 perf: deps
 	tools/perf.sh
@@ -186,13 +187,14 @@ fuzz: deps
 	done
 
 # Time from process start to the first frame over a 50,000-work-order
-# replica, under Xvfb (target: under 1 s).
+# replica (WORKDESK_BENCH_N=200000 for another size), under Xvfb.
 measure-startup: build
 	WORKDESK_BIN=$(CURDIR)/$(BIN) FYNE_SCALE=1 xvfb-run -a -s "-screen 0 1600x1000x24 -nolisten tcp" \
 	  $(GO) test -tags $(TAGS) -run '^$$' -bench StartupFirstFrame -benchtime 5x .
 
-# The window's resident memory on 50,000 work orders, driven through the
-# realwindow build's driver (searches typed into the search box).
+# The window's resident memory on 50,000 work orders (WORKDESK_BENCH_N),
+# driven through the realwindow build's driver (searches typed into the
+# search box).
 measure-memory: deps
 	$(GO) build -tags "$(TAGS) realwindow" -o $(BIN)-realwindow .
 	WORKDESK_BIN=$(CURDIR)/$(BIN)-realwindow FYNE_SCALE=1 xvfb-run -a -s "-screen 0 1600x1000x24 -nolisten tcp" \
