@@ -72,9 +72,12 @@ type Store struct {
 // appends every page once and never reads it again (readers have their
 // own connections): a big cache only kept them all, each a fresh
 // allocation, which cost a first sync of 10,000 work orders about 20 ms of
-// CPU; a small one recycles the pages it has written out.
+// CPU; a small one recycles the pages it has written out. Outside a bulk
+// write 8 MB holds the pages the incremental writes come back to (the
+// tables' last pages, the indexes' upper levels); at 32 MB it grew, over
+// the invoice fetch after a first sync, into memory the window kept.
 const (
-	writerCacheKiB = -32768
+	writerCacheKiB = -8192
 	bulkCacheKiB   = -4096
 )
 
@@ -143,9 +146,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	// every page one of them had read counted in the window's resident
 	// memory once per mapping (453 MB of a 280 MB replica at 100,000 work
 	// orders). Reads come from the OS's page cache through each reader's
-	// own small cache instead.
+	// own small cache instead (4 MB: SQLite's own, a copy of what the OS
+	// already holds, counted as the window's memory four times over).
 	readerDSN := dsn(abs, "_pragma=busy_timeout(10000)", "_pragma=query_only(1)", "_pragma=foreign_keys(1)",
-		"_pragma=cache_size(-16384)", "_pragma=mmap_size(0)")
+		"_pragma=cache_size(-4096)", "_pragma=mmap_size(0)")
 	if s.r, err = sql.Open("sqlite", readerDSN); err != nil {
 		s.w.Close()
 		return nil, fmt.Errorf("storage: opening %s for reading: %w", abs, err)
