@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/outbox"
 )
 
 // settingLastEventID is the id of the newest hub event applied, so a
@@ -69,7 +70,7 @@ func EventPerformer(ev api.Event) string {
 // ("AcceptedByContractor", ...), never one of the service's notifications,
 // or one that names who acted through the hub.
 func hubWrite(ev api.Event) bool {
-	if _, ours := ColleagueWording(ev.Header.Action); ours {
+	if _, ours := outbox.ColleagueWording(ev.Header.Action); ours {
 		return true
 	}
 	return EventPerformer(ev) != ""
