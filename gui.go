@@ -117,6 +117,14 @@ func runGUI(args []string) int {
 			fyne.DoAndWait(desk.Showcase)
 			status = captureWindow(desk.Window(), f.screenshot)
 			fyne.Do(a.Quit)
+			// Fyne 2.8 can miss the quit: a window event queued as its loop
+			// ends waits for that loop for ever (seen under load: the PNG
+			// written, the process never gone). A screenshot is a script's
+			// step, and a script must not hang on it.
+			time.Sleep(screenshotQuitWait)
+			fmt.Fprintln(os.Stderr, "screenshot: the window did not close; exiting")
+			s.backend.Close()
+			os.Exit(status)
 		}()
 	}
 	if drive != nil {
@@ -125,6 +133,10 @@ func runGUI(args []string) int {
 	a.Run()
 	return status
 }
+
+// screenshotQuitWait is how long --screenshot lets the window close after
+// its picture is written before the process ends without it.
+const screenshotQuitWait = 15 * time.Second
 
 // drive is set only in a build with the realwindow tag (realwindow.go): it
 // lets a test drive the running window as a person does.
