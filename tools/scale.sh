@@ -112,7 +112,13 @@ start_app() { # LOG ARGS...: the app in the background; sets APP
   APP=$!
   pids+=("$APP")
 }
-stop_app() { kill "$1" 2>/dev/null; wait "$1" 2>/dev/null; }
+# stop_app PID: asks the app to quit (SIGTERM, as a log-out does) and
+# kills it if it has not within 20 s.
+stop_app() {
+  kill "$1" 2>/dev/null
+  for _ in $(seq 40); do [ -d "/proc/$1" ] || break; sleep 0.5; done
+  kill -9 "$1" 2>/dev/null; wait "$1" 2>/dev/null
+}
 dispatch() { # N: the customer dispatches N new work orders
   for _ in $(seq "$1"); do
     curl -fsS -X POST -d '{}' "${SB_URL%/}/_sandbox/dispatch" >/dev/null || return 1
@@ -182,7 +188,7 @@ measure() {
   # A restart with 100 changes waiting, then three more syncs of 100.
   echo "scale: N=$n: a restart and incremental syncs of $CHANGES changes" >&2
   dispatch $CHANGES || echo "scale: the sandbox refused a dispatch" >&2
-  sed -i 's/}$/,"live.sync_every_seconds":15}/' "$prefs"
+  sed -i 's/}$/,"live.sync_every_seconds":30}/' "$prefs"
   log=$dir/restart.log
   start_app "$log" --data-dir "$dir/data" --window-size 1280x800
   app=$APP
@@ -203,19 +209,19 @@ measure() {
   echo "scale: N=$n: first frame, --screenshot --replica, --screenshot live" >&2
   local frames=() f
   for _ in 1 2 3 4 5; do
-    f=$(timeout 60 "$BIN" --replica "$db" --startup-probe --window-size 1280x800 2>/dev/null | sed -n 's/first frame after \([0-9]*\) ms/\1/p')
+    f=$(timeout -k 5 60 "$BIN" --replica "$db" --startup-probe --window-size 1280x800 2>/dev/null | sed -n 's/first frame after \([0-9]*\) ms/\1/p')
     frames+=("${f:-?}")
   done
   R[$n,frame]=$(printf '%s\n' "${frames[@]}" | sort -n | sed -n 3p)
   R[$n,frames]="${frames[*]}"
   local s0 rc
   s0=$(now_ms)
-  timeout 120 "$BIN" --replica "$db" --screenshot "$dir/offline.png" --window-size 1280x800 >/dev/null 2>"$dir/shot-offline.log"; rc=$?
-  R[$n,shotoff]=$(awk -v a="$s0" -v b="$(now_ms)" -v rc=$rc 'BEGIN { if (rc == 124) print "> 120 (killed)"; else printf "%.1f%s", (b - a) / 1000, rc ? " (exit " rc ")" : "" }')
+  timeout -k 5 120 "$BIN" --replica "$db" --screenshot "$dir/offline.png" --window-size 1280x800 >/dev/null 2>"$dir/shot-offline.log"; rc=$?
+  R[$n,shotoff]=$(awk -v a="$s0" -v b="$(now_ms)" -v rc=$rc 'BEGIN { if (rc == 124 || rc == 137) print "> 120 (killed)"; else printf "%.1f%s", (b - a) / 1000, rc ? " (exit " rc ")" : "" }')
   mkdir -p "$dir/fresh"
   s0=$(now_ms)
-  timeout 300 "$BIN" --data-dir "$dir/fresh" --screenshot "$dir/live.png" --window-size 1280x800 >/dev/null 2>"$dir/shot-live.log"; rc=$?
-  R[$n,shotlive]=$(awk -v a="$s0" -v b="$(now_ms)" -v rc=$rc 'BEGIN { if (rc == 124) print "> 300 (killed)"; else printf "%.1f%s", (b - a) / 1000, rc ? " (exit " rc ")" : "" }')
+  timeout -k 5 300 "$BIN" --data-dir "$dir/fresh" --screenshot "$dir/live.png" --window-size 1280x800 >/dev/null 2>"$dir/shot-live.log"; rc=$?
+  R[$n,shotlive]=$(awk -v a="$s0" -v b="$(now_ms)" -v rc=$rc 'BEGIN { if (rc == 124 || rc == 137) print "> 300 (killed)"; else printf "%.1f%s", (b - a) / 1000, rc ? " (exit " rc ")" : "" }')
 
   stop_app "$sb"
   rm -rf "$dir/data" "$dir/fresh"
