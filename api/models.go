@@ -206,12 +206,16 @@ type Asset struct {
 }
 
 type Procedure struct {
-	Id                     int64  `json:"Id"`
-	Order                  int    `json:"Order"`
-	Name                   string `json:"Name"`
-	Status                 string `json:"Status,omitempty"`
-	AllowMarkNotApplicable bool   `json:"AllowMarkNotApplicable,omitempty"`
-	IsMarkedNa             bool   `json:"IsMarkedNa,omitempty"` // as in the ProcedureMarked notification
+	Id     int64  `json:"Id"`
+	Order  int    `json:"Order"`
+	Name   string `json:"Name"`
+	Status string `json:"Status,omitempty"`
+	// AllowMarkNotApplicable: whether the customer lets the procedure be
+	// marked N/A (GET /api/procedure returns it, /docs/completing-procedures).
+	// nil: the answer did not say (the work order's WorkDetails may not
+	// carry it): unknown, and unknown locks nothing (MarkNAAllowed).
+	AllowMarkNotApplicable *bool `json:"AllowMarkNotApplicable,omitempty"`
+	IsMarkedNa             bool  `json:"IsMarkedNa,omitempty"` // as in the ProcedureMarked notification
 	// IsReadOnly: the service names no field for "not editable"; this name is our assumption.
 	IsReadOnly bool   `json:"IsReadOnly,omitempty"`
 	Asset      *Asset `json:"Asset,omitempty"`
