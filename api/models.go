@@ -90,6 +90,12 @@ type WorkOrder struct {
 	// are our guess. nil = the service did not say (unknown, never
 	// "nobody"); see Assigned.
 	Associates *[]Associate `json:"Associates,omitempty"`
+	// InternalNote is the contractor's internal note as it stands: a
+	// property of the work order in GET /api/workOrder and in search
+	// results (/docs/working-with-internal-notes, service-facts §16). nil:
+	// the answer did not carry it (an older service, another name): the
+	// note is then taken from its history (NoteOf).
+	InternalNote *string `json:"InternalNote,omitempty"`
 
 	raw []byte // see RawJSON
 }

@@ -214,6 +214,24 @@ func TestInternalNoteHistory(t *testing.T) {
 	if h, err := e.client.NoteHistory(e.ctx, id); err != nil || len(h) != 0 {
 		t.Fatalf("a work order without a note has the history %+v, %v", h, err)
 	}
+	// The work order carries the note as it stands (GET /api/workOrder
+	// and search results): "" when it has none.
+	noteOn := func(want string) {
+		t.Helper()
+		wo := e.read(id)
+		if wo.InternalNote == nil || *wo.InternalNote != want {
+			t.Errorf("GET /api/workOrder: InternalNote %v; want %q", wo.InternalNote, want)
+		}
+		found, err := e.client.SearchWorkOrders(e.ctx, api.SearchParameters{WorkOrderNumber: wo.WorkOrderNumber})
+		if err != nil || len(found) != 1 || found[0].InternalNote == nil || *found[0].InternalNote != want {
+			t.Errorf("search: %+v, %v; want InternalNote %q", found, err, want)
+		}
+		h, err := e.client.NoteHistory(e.ctx, id)
+		if err != nil || api.NoteOf(&wo, h).InternalNote != want {
+			t.Errorf("the note as it stands: %+v, %v; want %q", api.NoteOf(&wo, h), err, want)
+		}
+	}
+	noteOn("")
 	if err := e.client.SetInternalNote(e.ctx, &api.NoteRequest{WorkOrderId: id, InternalNote: "first"}); err != nil {
 		t.Fatal(err)
 	}
@@ -241,6 +259,11 @@ func TestInternalNoteHistory(t *testing.T) {
 	if cur := api.CurrentNote(h); cur.InternalNote != "third" {
 		t.Errorf("the current note is %q", cur.InternalNote)
 	}
+	noteOn("third")
+	if err := e.sb.EditNoteInDesktop(id, "", "Ana Ruiz"); err != nil {
+		t.Fatal(err)
+	}
+	noteOn("")
 
 	long := strings.Repeat("n", api.MaxNoteLength+1)
 	if err := e.client.SetInternalNote(e.ctx, &api.NoteRequest{WorkOrderId: id, InternalNote: long}); !api.HasCode(err, api.CodeInvalidModel) {
