@@ -60,6 +60,10 @@ var renamed = map[string][]renaming{
 		{"PriceList", "AllowProviderItems", "ProviderItemsAllowed"},
 		{"PriceList", "AllowPriceListItems", "PriceListItemsAllowed"},
 	},
+	// Where a work order lists its associates is our guess: a service
+	// that lists them nowhere (service-facts §16: assignment changes no
+	// property GET /api/workOrder returns) leaves it out.
+	"/api/workorder":                                 {{"WorkOrders[]", "Associates", ""}},
 	"/api/messages":                                  {{"", "Messages", "TextMessages"}},
 	"/api/attachments":                               {{"", "Attachments", "Files"}},
 	"/api/invoice/attachments":                       {{"", "Attachments", "Files"}},

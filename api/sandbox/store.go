@@ -136,6 +136,13 @@ func (s *store) load(o *order) {
 
 func (s *store) sortIndex() { slices.SortFunc(s.byUpdate, cmpEntry) }
 
+// changed records a change that moves no LastUpdate (an assignment).
+func (s *store) changed() {
+	if s.onChange != nil {
+		s.onChange()
+	}
+}
+
 // touch records a successful change: LastUpdate becomes now and the index
 // entry moves. Since the clock only runs forward the new entry nearly always
 // lands at the end, so this is a binary search plus one copy.
