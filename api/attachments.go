@@ -197,6 +197,10 @@ func (c *Client) Download(ctx context.Context, link DownloadURL, w io.Writer, pr
 	}
 }
 
+// uploadFields are an upload's form fields in the order they are written,
+// before the File part.
+var uploadFields = []string{"WorkOrderId", "ProcedureId", "StepId", "Name", "MimeType", "DocumentType", "MessageVisibility", "PerformedBy.Name", "MessageId"}
+
 // upload streams a multipart/form-data body: the fields, Name, MimeType,
 // DocumentType, MessageId and the File part last.
 func (c *Client) upload(ctx context.Context, path string, fields map[string]string, up Upload, out any) error {
@@ -288,7 +292,7 @@ func writeMultipart(mw *multipart.Writer, fields map[string]string, up Upload, m
 	if up.PerformedBy != "" {
 		all["PerformedBy.Name"] = up.PerformedBy
 	}
-	for _, k := range []string{"WorkOrderId", "ProcedureId", "StepId", "Name", "MimeType", "DocumentType", "MessageVisibility", "PerformedBy.Name", "MessageId"} {
+	for _, k := range uploadFields {
 		if v, ok := all[k]; ok {
 			if err := mw.WriteField(k, v); err != nil {
 				return err

@@ -89,7 +89,7 @@ type WorkOrder struct {
 	// lists them is not published (service-facts §5): this name and shape
 	// are our guess. nil = the service did not say (unknown, never
 	// "nobody"); see Assigned.
-	Associates *[]Associate `json:"Associates,omitempty"`
+	Associates *[]Associate `json:"Associates,omitempty" contract:"guess"`
 	// InternalNote is the contractor's internal note as it stands: a
 	// property of the work order in GET /api/workOrder and in search
 	// results (/docs/working-with-internal-notes, service-facts §16). nil:

@@ -123,6 +123,7 @@ func Generate(seed int64, n int, now time.Time) *World {
 	st.sortIndex()
 	g.cover(now)
 	st.assignCrews(seed)
+	st.addPrintouts(seed)
 	return &World{st: st}
 }
 
