@@ -103,7 +103,13 @@ func (r *BulkResult) UnmarshalJSON(b []byte) error {
 		r.Message = unsaid
 	}
 	if r.Unknown && len(other) > 0 {
-		r.Message = fmt.Sprintf("%s (its answer: %s)", r.Message, strings.TrimSpace(string(b)))
+		// What it said instead, for whoever reads the refusal: an item of
+		// a bulk answer carries no link nor token.
+		item := []rune(strings.TrimSpace(string(b)))
+		if len(item) > 200 {
+			item = append(item[:200], '…')
+		}
+		r.Message = fmt.Sprintf("%s (its answer: %s)", r.Message, string(item))
 	}
 	return nil
 }
@@ -129,13 +135,12 @@ func AccountFor(asked []int64, rs []BulkResult) []BulkResult {
 	if len(asked) == 0 {
 		return rs
 	}
-	by := make(map[int64]BulkResult, len(rs))
-	var others []BulkResult
-	for _, r := range MergeResults(rs) {
-		if r.WorkOrderId == 0 {
-			continue // names no work order: those asked for and unnamed are unknown below
+	merged := MergeResults(rs)
+	by := make(map[int64]BulkResult, len(merged))
+	for _, r := range merged {
+		if r.WorkOrderId != 0 { // one naming no work order: those unnamed are unknown below
+			by[r.WorkOrderId] = r
 		}
-		by[r.WorkOrderId] = r
 	}
 	out := make([]BulkResult, 0, len(asked))
 	seen := make(map[int64]bool, len(asked))
@@ -150,12 +155,12 @@ func AccountFor(asked []int64, rs []BulkResult) []BulkResult {
 		}
 		out = append(out, r)
 	}
-	for _, r := range MergeResults(rs) {
+	for _, r := range merged {
 		if r.WorkOrderId != 0 && !seen[r.WorkOrderId] {
-			others = append(others, r)
+			out = append(out, r)
 		}
 	}
-	return append(out, others...)
+	return out
 }
 
 // JudgeBulk settles the unknown results of a bulk action a by the work
