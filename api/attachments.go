@@ -197,10 +197,6 @@ func (c *Client) Download(ctx context.Context, link DownloadURL, w io.Writer, pr
 	}
 }
 
-// uploadFields are an upload's form fields in the order they are written,
-// before the File part.
-var uploadFields = []string{"WorkOrderId", "ProcedureId", "StepId", "Name", "MimeType", "DocumentType", "MessageVisibility", "PerformedBy.Name", "MessageId"}
-
 // upload streams a multipart/form-data body: the fields, Name, MimeType,
 // DocumentType, MessageId and the File part last.
 func (c *Client) upload(ctx context.Context, path string, fields map[string]string, up Upload, out any) error {
@@ -278,6 +274,11 @@ func (c *Client) upload(ctx context.Context, path string, fields map[string]stri
 
 var errUploadEnded = errors.New("upload ended")
 
+// UploadFields are an upload's form fields besides its file, in the order
+// they are written (service-facts §4.4; PerformedBy.Name is our guess at
+// the "Perfor…" field the form documents).
+var UploadFields = []string{"WorkOrderId", "ProcedureId", "StepId", "Name", "MimeType", "DocumentType", "MessageVisibility", "PerformedBy.Name", "MessageId"}
+
 func writeMultipart(mw *multipart.Writer, fields map[string]string, up Upload, mimeType, id string) error {
 	all := map[string]string{"Name": up.Name, "MimeType": mimeType, "MessageId": id}
 	if up.DocumentType != "" {
@@ -292,7 +293,7 @@ func writeMultipart(mw *multipart.Writer, fields map[string]string, up Upload, m
 	if up.PerformedBy != "" {
 		all["PerformedBy.Name"] = up.PerformedBy
 	}
-	for _, k := range uploadFields {
+	for _, k := range UploadFields {
 		if v, ok := all[k]; ok {
 			if err := mw.WriteField(k, v); err != nil {
 				return err

@@ -102,11 +102,11 @@ func WriteShapes() []WriteShape {
 	for _, w := range writeSamples {
 		out = append(out, WriteShape{Method: w.method, Path: w.path, What: w.what, Body: bodyShape(w.sample)})
 	}
-	// An upload's fields are text, in uploadFields' order; those marked
+	// An upload's fields are text, in UploadFields' order; those marked
 	// "?" go only when set, then the File part.
 	form := func(also ...string) []string {
 		var fs []string
-		for _, f := range uploadFields {
+		for _, f := range UploadFields {
 			switch {
 			case f == "DocumentType", f == "PerformedBy.Name", f == "MessageVisibility" && slices.Contains(also, f):
 				fs = append(fs, f+"?")

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -255,11 +256,15 @@ func (r MarkNARequest) MarshalJSON() ([]byte, error) {
 	return json.Marshal(markNAWire{WorkOrderId: r.WorkOrderId, ProcedureId: r.ProcedureId, MarkAsNa: new(!r.Clear), MessageId: r.MessageId})
 }
 
-// UnmarshalJSON reads a request as queued. One queued before MarkAsNa was
-// sent has no such key: it was a request to mark.
+// UnmarshalJSON reads a request as queued or as a desktop sent it. One
+// queued before MarkAsNa was sent has no such key: it was a request to
+// mark. A field the request does not have is refused (the office hub
+// decodes a desktop's body strictly; this decoder is the whole of it).
 func (r *MarkNARequest) UnmarshalJSON(b []byte) error {
 	var w markNAWire
-	if err := json.Unmarshal(b, &w); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&w); err != nil {
 		return err
 	}
 	*r = MarkNARequest{WorkOrderId: w.WorkOrderId, ProcedureId: w.ProcedureId, Clear: w.MarkAsNa != nil && !*w.MarkAsNa}

@@ -207,4 +207,9 @@ func TestMarkNARequestCarriesItsFlag(t *testing.T) {
 	if r := (MarkNARequest{}); json.Unmarshal([]byte(`{"MarkAsNa":"yes"}`), &r) == nil {
 		t.Errorf("a MarkAsNa that is not true or false was read")
 	}
+	// Read strictly: a field the request does not have is refused, never
+	// dropped (the hub forwards what it decoded).
+	if r := (MarkNARequest{}); json.Unmarshal([]byte(`{"WorkOrderId":9,"ProcedureId":5,"MarkAsNA":true,"Clear":true}`), &r) == nil {
+		t.Errorf("a body with a field the request does not have was read: %+v", r)
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/outbox"
 )
 
 // The replica's associates: each branch's technicians and subcontractors as
@@ -283,7 +284,7 @@ func (s *Store) AssigneesOf(ctx context.Context, ids []int64) (map[int64]Assigne
 	}
 	queued, err := s.outboxQuery(ctx, `SELECT `+outboxColumns+` FROM outbox o WHERE o.state IN ('pending','sending','failed')
  AND o.kind IN (?, ?) AND o.id IN (SELECT outbox_id FROM outbox_targets WHERE work_order_id IN (SELECT value FROM json_each(?))) ORDER BY o.id`,
-		string(KindAssign), string(KindUnassign), idsJSON(ids))
+		string(outbox.KindAssign), string(outbox.KindUnassign), idsJSON(ids))
 	if err != nil || len(queued) == 0 {
 		return out, err
 	}
@@ -311,7 +312,7 @@ func (s *Store) AssigneesOf(ctx context.Context, ids []int64) (map[int64]Assigne
 			if held[wo] {
 				continue
 			}
-			a.Who = assignApplied(a.Who, r.Kind, req.AssociateIds, names)
+			a.Who = outbox.AssignApplied(a.Who, r.Kind == outbox.KindAssign, req.AssociateIds, names)
 			// Where the record does not say, a queued unassignment
 			// leaves "unknown", never "nobody".
 			a.Known, a.Queued = !a.Partial || len(a.Who) > 0, true
@@ -327,7 +328,7 @@ type crewChange struct {
 	at   int64 // Unix ms
 	seq  int64 // orders changes of one moment: outbox row or event id
 	woID int64
-	kind OutboxKind
+	kind outbox.Kind
 	who  []int64
 }
 
@@ -336,7 +337,7 @@ type crewChange struct {
 // its own assignments and unassignments the service took (outbox rows
 // done, and the work orders a partly refused row's answer took), and
 // those a colleague made through the office hub, as its events tell
-// (KindAssign's colleague event, naming the associates), applied in the
+// (outbox.KindAssign's colleague event, naming the associates), applied in the
 // order they happened. What another office or CorrigoPro Desktop did
 // cannot be known from here.
 func (s *Store) officeAssigned(ctx context.Context, ids []int64, names map[int64]api.Associate) (map[int64][]api.Associate, error) {
@@ -344,7 +345,7 @@ func (s *Store) officeAssigned(ctx context.Context, ids []int64, names map[int64
 	for _, id := range ids {
 		asked[id] = true
 	}
-	kinds := []any{string(KindAssign), string(KindUnassign)}
+	kinds := []any{string(outbox.KindAssign), string(outbox.KindUnassign)}
 	var changes []crewChange
 	rows, err := s.r.QueryContext(ctx, `SELECT o.id, o.kind, o.request, o.updated_at, t.work_order_id FROM outbox o
  JOIN outbox_targets t ON t.outbox_id = o.id
@@ -363,7 +364,7 @@ func (s *Store) officeAssigned(ctx context.Context, ids []int64, names map[int64
 		if json.Unmarshal([]byte(request), &req) != nil {
 			continue
 		}
-		c.kind, c.who = OutboxKind(kind), req.AssociateIds
+		c.kind, c.who = outbox.Kind(kind), req.AssociateIds
 		changes = append(changes, c)
 	}
 	rows.Close()
@@ -392,7 +393,7 @@ func (s *Store) officeAssigned(ctx context.Context, ids []int64, names map[int64
 		}
 		for _, r := range results {
 			if r.Succeeded() && asked[r.WorkOrderId] {
-				changes = append(changes, crewChange{at: at, seq: seq, woID: r.WorkOrderId, kind: OutboxKind(kind), who: req.AssociateIds})
+				changes = append(changes, crewChange{at: at, seq: seq, woID: r.WorkOrderId, kind: outbox.Kind(kind), who: req.AssociateIds})
 			}
 		}
 	}
@@ -400,10 +401,10 @@ func (s *Store) officeAssigned(ctx context.Context, ids []int64, names map[int64
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("storage: reading this office's assignments: %w", err)
 	}
-	events := map[string]OutboxKind{KindAssign.Colleague().Event: KindAssign, KindUnassign.Colleague().Event: KindUnassign}
+	events := map[string]outbox.Kind{outbox.KindAssign.Colleague().Event: outbox.KindAssign, outbox.KindUnassign.Colleague().Event: outbox.KindUnassign}
 	rows, err = s.r.QueryContext(ctx, `SELECT id, work_order_id, COALESCE(action_date, received_at), json FROM events
  WHERE work_order_id IN (SELECT value FROM json_each(?)) AND action IN (?, ?)`,
-		idsJSON(ids), KindAssign.Colleague().Event, KindUnassign.Colleague().Event)
+		idsJSON(ids), outbox.KindAssign.Colleague().Event, outbox.KindUnassign.Colleague().Event)
 	if err != nil {
 		return nil, fmt.Errorf("storage: reading the office's assignments: %w", err)
 	}
@@ -435,27 +436,7 @@ func (s *Store) officeAssigned(ctx context.Context, ids []int64, names map[int64
 	})
 	out := map[int64][]api.Associate{}
 	for _, c := range changes {
-		out[c.woID] = assignApplied(out[c.woID], c.kind, c.who, names)
+		out[c.woID] = outbox.AssignApplied(out[c.woID], c.kind == outbox.KindAssign, c.who, names)
 	}
 	return out, nil
-}
-
-// assignApplied is who after an assignment (kind KindAssign) or an
-// unassignment of ids: someone already there stays once.
-func assignApplied(who []api.Associate, kind OutboxKind, ids []int64, names map[int64]api.Associate) []api.Associate {
-	out := slices.Clone(who)
-	for _, id := range ids {
-		i := slices.IndexFunc(out, func(a api.Associate) bool { return a.Id == id })
-		switch {
-		case kind == KindAssign && i < 0:
-			a, ok := names[id]
-			if !ok {
-				a = api.Associate{Id: id, Name: fmt.Sprintf("associate %d", id)}
-			}
-			out = append(out, a)
-		case kind == KindUnassign && i >= 0:
-			out = slices.Delete(out, i, i+1)
-		}
-	}
-	return out
 }

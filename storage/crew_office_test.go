@@ -11,6 +11,7 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/api/sandbox/sandboxtest"
+	"github.com/workorderdesk/workdesk/outbox"
 )
 
 // renamedService is newService speaking sandbox.DialectRenamed: among
@@ -85,7 +86,7 @@ func TestWhomTheOfficeAssignedShowsWhereTheRecordDoesNotSay(t *testing.T) {
 
 	// A colleague adds Miguel through the office hub.
 	ev, err := api.ParseEvent(fmt.Appendf(nil, `{"Header":{"WorkOrderId":%d,"Action":%q,"ActionDate":%q,"MessageId":"hub-1"},"PerformedBy":{"Name":"Ana Ruiz"},"Detail":{"AssociateIds":[%d]}}`,
-		wo.WorkOrderId, KindAssign.Colleague().Event, svc.sb.Now().Add(-time.Millisecond).UTC().Format(time.RFC3339Nano), miguel.Id))
+		wo.WorkOrderId, outbox.KindAssign.Colleague().Event, svc.sb.Now().Add(-time.Millisecond).UTC().Format(time.RFC3339Nano), miguel.Id))
 	if err != nil {
 		t.Fatal(err)
 	}
