@@ -153,6 +153,22 @@ func (c *Client) NoteHistory(ctx context.Context, workOrderId int64) ([]NoteEntr
 	return DecodeNoteHistory(raw)
 }
 
+// NoteNow reads the internal note as it stands: the work order (GET
+// /api/workOrder, its InternalNote) and the note's history (who and
+// when), judged by NoteOf. What an edit is held to before it is sent, and
+// whether a lost one landed (JudgeNoteEdit).
+func (c *Client) NoteNow(ctx context.Context, workOrderId int64) (NoteEntry, error) {
+	wo, err := c.GetWorkOrder(ctx, workOrderId)
+	if err != nil {
+		return NoteEntry{}, err
+	}
+	h, err := c.NoteHistory(ctx, workOrderId)
+	if err != nil {
+		return NoteEntry{}, err
+	}
+	return NoteOf(wo, h), nil
+}
+
 // SetInternalNote replaces the work order's internal note whole (PUT
 // /api/workOrder/note).
 func (c *Client) SetInternalNote(ctx context.Context, r *NoteRequest) error {
@@ -189,13 +205,13 @@ func NoteOf(wo *WorkOrder, history []NoteEntry) NoteEntry {
 	return NoteEntry{InternalNote: text}
 }
 
-// NoteEdit is what becomes of an edit of the note when it is to be sent,
+// NoteVerdict is what becomes of an edit of the note when it is to be sent,
 // judged against the note as it stands (NoteOf).
-type NoteEdit int
+type NoteVerdict int
 
 const (
 	// NoteSend: the note is still the one the edit began from.
-	NoteSend NoteEdit = iota
+	NoteSend NoteVerdict = iota
 	// NoteLanded: the note is the edit's text already; nothing to send.
 	NoteLanded
 	// NoteChanged: someone changed the note since the edit began: the
@@ -207,7 +223,7 @@ const (
 // the note now (NoteOf): the service replaces the note whole and keeps no
 // versions of its own for a conflict (none is documented), so an edit
 // never goes out over a note it did not begin from.
-func JudgeNoteEdit(now NoteEntry, base, mine string) NoteEdit {
+func JudgeNoteEdit(now NoteEntry, base, mine string) NoteVerdict {
 	switch now.InternalNote {
 	case mine:
 		return NoteLanded

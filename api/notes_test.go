@@ -98,7 +98,7 @@ func TestNoteOfTheWorkOrder(t *testing.T) {
 func TestJudgeNoteEdit(t *testing.T) {
 	cases := []struct {
 		now, base, mine string
-		want            NoteEdit
+		want            NoteVerdict
 	}{
 		{"gate 4471", "gate 4471", "gate 9000", NoteSend},
 		{"gate 9000", "gate 4471", "gate 9000", NoteLanded},

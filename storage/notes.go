@@ -82,24 +82,3 @@ func (s *Store) StoredNote(ctx context.Context, woID int64) (api.NoteEntry, erro
 	}
 	return api.NoteOf(wo, h), nil
 }
-
-// noteNow reads the internal note as it stands from the service: the
-// work order (its InternalNote) and the note's history (who and when),
-// both written to the replica. What an edit is judged against before it
-// is sent, and whether a lost one landed (api.JudgeNoteEdit). The reads
-// go under a MessageId of their own, never the edit's.
-func (s *Store) noteNow(ctx context.Context, c *api.Client, woID int64) (api.NoteEntry, error) {
-	ctx = api.WithMessageId(ctx, "")
-	wo, err := c.GetWorkOrder(ctx, woID)
-	if err != nil {
-		return api.NoteEntry{}, err
-	}
-	if err := s.putQuiet(ctx, []api.WorkOrder{*wo}); err != nil {
-		return api.NoteEntry{}, err
-	}
-	h, err := s.rereadNote(ctx, c, woID)
-	if err != nil {
-		return api.NoteEntry{}, err
-	}
-	return api.NoteOf(wo, h), nil
-}

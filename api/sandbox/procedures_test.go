@@ -226,9 +226,8 @@ func TestInternalNoteHistory(t *testing.T) {
 		if err != nil || len(found) != 1 || found[0].InternalNote == nil || *found[0].InternalNote != want {
 			t.Errorf("search: %+v, %v; want InternalNote %q", found, err, want)
 		}
-		h, err := e.client.NoteHistory(e.ctx, id)
-		if err != nil || api.NoteOf(&wo, h).InternalNote != want {
-			t.Errorf("the note as it stands: %+v, %v; want %q", api.NoteOf(&wo, h), err, want)
+		if now, err := e.client.NoteNow(e.ctx, id); err != nil || now.InternalNote != want {
+			t.Errorf("the note as it stands: %+v, %v; want %q", now, err, want)
 		}
 	}
 	noteOn("")
