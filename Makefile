@@ -7,10 +7,14 @@ SHOT    ?= docs/screenshot.png
 
 # Headers a Fyne 2.8 build links against (GLFW with X11 and Wayland), plus
 # Xvfb and friends for the real-window smoke test and screenshots, and
-# xdotool, which types on the real-window test's keyboard.
+# xdotool, which types on the real-window test's keyboard. The printed
+# outputs are read back by real programs: poppler-utils (pdftotext,
+# pdfinfo, pdftoppm) the PDFs, khal (a calendar program) imports the day
+# sheet's .ics, and LibreOffice (headless, no GUI) opens an exported .xlsx.
 APT_PKGS := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev \
             libxinerama-dev libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev \
-            xvfb xauth imagemagick xdotool postgresql
+            xvfb xauth imagemagick xdotool postgresql \
+            poppler-utils khal libreoffice-calc-nogui
 
 # What `make dist` needs on top: the Windows cross compiler, dpkg-shlibdeps
 # (dpkg-dev) for the .deb's dependencies, the archivers, and libegl1 (the
@@ -162,7 +166,8 @@ FUZZTIME ?= 20s
 FUZZ_TARGETS := api:FuzzVerify api:FuzzVerifySignedClaims api:FuzzParseEvent api:FuzzParseAmount \
                 api:FuzzListAnswer api:FuzzReadLink \
                 storage:FuzzFTSQuery storage:FuzzParseIDList \
-                api/serve:FuzzRoute api/serve:FuzzIDs api/serve:FuzzTokenRequest api/serve:FuzzSearchParameters
+                api/serve:FuzzRoute api/serve:FuzzIDs api/serve:FuzzTokenRequest api/serve:FuzzSearchParameters \
+                pdftext:FuzzParseFace
 
 fuzz: deps
 	@for t in $(FUZZ_TARGETS); do \
