@@ -110,13 +110,13 @@ func notificationIcon() string {
 		return ""
 	}
 	path := filepath.Join(dir, "workdesk", "notification-icon.png")
-	if b, err := os.ReadFile(path); err == nil && len(b) == len(assets.Icon.Content()) {
+	if b, err := os.ReadFile(path); err == nil && len(b) == len(assets.IconPNG) {
 		return path
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return ""
 	}
-	if err := os.WriteFile(path, assets.Icon.Content(), 0o600); err != nil {
+	if err := os.WriteFile(path, assets.IconPNG, 0o600); err != nil {
 		return ""
 	}
 	return path

@@ -76,7 +76,7 @@ func runGUI(args []string) int {
 		os.Setenv("GALLIUM_DRIVER", "softpipe")
 	}
 	a := app.NewWithID(appID)
-	a.SetIcon(assets.Icon)
+	a.SetIcon(fyne.NewStaticResource("icon.png", assets.IconPNG))
 	s := &session{app: a, flags: f, secrets: storage.NewSecrets(), notifier: desktopNotifier()}
 	if f.probe {
 		a.Lifecycle().SetOnStarted(func() { go probeFirstFrame(a) })
