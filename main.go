@@ -5,18 +5,23 @@
 //	workdesk doctor          check a live configuration end to end
 //	workdesk sandbox         run the simulated service for integrators
 //	workdesk receive         run the notification receiver headless
+//	workdesk daysheet        a technician's day sheet (PDF) and calendar (.ics)
 //	workdesk hub             run the office hub (workdesk-hub, installed beside workdesk)
 //
 // This package holds the flags and the wiring; each command's work lives in
-// its own package (doctor, receive, api/sandbox/cli, and workdesk-hub's).
+// its own package (doctor, receive, api/sandbox/cli, daysheet, and
+// workdesk-hub's).
 package main
 
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
+
+	"fyne.io/fyne/v2/app"
 
 	sandboxcli "github.com/workorderdesk/workdesk/api/sandbox/cli"
 	"github.com/workorderdesk/workdesk/doctor"
@@ -28,11 +33,12 @@ import (
 // the window. (On Windows these also get the console they were started
 // from: console_windows.go.)
 var commands = map[string]func(args []string) int{
-	"doctor":  func(args []string) int { return doctor.Run(args, os.Stdout) },
-	"sandbox": runSandbox,
-	"receive": runReceive,
-	"hub":     runHub,
-	"version": printVersion, "-version": printVersion, "--version": printVersion,
+	"doctor":   func(args []string) int { return doctor.Run(args, os.Stdout) },
+	"sandbox":  runSandbox,
+	"receive":  runReceive,
+	"daysheet": runDaySheetCommand,
+	"hub":      runHub,
+	"version":  printVersion, "-version": printVersion, "--version": printVersion,
 	"help": printUsage, "-h": printUsage, "-help": printUsage, "--help": printUsage,
 }
 
@@ -60,6 +66,15 @@ func runReceive(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return receive.Run(ctx, args, os.Stdout, os.Stderr, nil)
+}
+
+// runDaySheetCommand is `workdesk daysheet`, on the window's settings
+// (they say which replica it reads).
+func runDaySheetCommand(args []string) int {
+	// What the storage logs as it opens a replica is not this command's to
+	// say (a schedule mails what it prints); what goes wrong is.
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	return runDaySheet(args, app.NewWithID(appID).Preferences(), os.Stdout, os.Stderr)
 }
 
 func printVersion([]string) int {
@@ -90,6 +105,11 @@ const usage = `Work Order Desk
       run the notification receiver without a window: prints each verified
       notification once; with WORKDESK_BASE_URL, _TOKEN_URL, _CLIENT_ID and
       _CLIENT_SECRET set it also re-reads what each one touched
+  workdesk daysheet --technician NAME [--from YYYY-MM-DD] [--days N] [--pdf FILE] [--ics FILE] [--data-dir DIR] [--paper A4|Letter] [--internal-note]
+      a technician's visits of a day (or N days) in planned order, as a
+      PDF to print and an iCalendar file to import (importing it again
+      updates it), from the replica the window reads (the demo's when
+      nothing is configured); an unknown name lists the known ones
   workdesk hub serve|user ...
       the office hub: one receiver and one set of credentials for a whole
       office, on PostgreSQL (run workdesk hub for details); it runs

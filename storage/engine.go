@@ -30,15 +30,17 @@ type Engine struct {
 	// Service names what the engine talks to, for the status bar.
 	Service string
 
-	mu        sync.Mutex
-	rereadMu  sync.Mutex // one notification's re-read and apply at a time
-	progress  func(done, total int)
-	onEvent   []func(api.Event)
-	onApplied []func(api.Event)
-	receiver  string
-	stream    string // the hub's event stream, when Hub
-	hubURL    string // the hub, without a trailing slash, when Hub
-	hubHTTP   *http.Client
+	mu       sync.Mutex
+	rereadMu sync.Mutex // one notification's re-read and apply at a time
+	progress func(done, total int)
+	// invoiceProgress hears how far the background invoice fetch is.
+	invoiceProgress func(done, total int)
+	onEvent         []func(api.Event)
+	onApplied       []func(api.Event)
+	receiver        string
+	stream          string // the hub's event stream, when Hub
+	hubURL          string // the hub, without a trailing slash, when Hub
+	hubHTTP         *http.Client
 
 	stop context.CancelFunc
 	srvs []*http.Server
@@ -150,6 +152,18 @@ func OpenEngine(ctx context.Context, path string, opts EngineOptions) (*Engine, 
 			p(done, total)
 		}
 	}
+	outerInvoices := syncOpts.InvoiceProgress
+	syncOpts.InvoiceProgress = func(done, total int) {
+		if outerInvoices != nil {
+			outerInvoices(done, total)
+		}
+		e.mu.Lock()
+		p := e.invoiceProgress
+		e.mu.Unlock()
+		if p != nil {
+			p(done, total)
+		}
+	}
 	e.Syncer = NewSyncer(store, e.Client, syncOpts)
 	e.Sender = NewSender(store, e.Client, opts.Send)
 	runCtx, stop := context.WithCancel(context.Background())
@@ -168,7 +182,9 @@ func OpenEngine(ctx context.Context, path string, opts EngineOptions) (*Engine, 
 			backoff = DefaultBackoff
 		}
 		e.hubURL, e.hubHTTP = strings.TrimSuffix(conn.BaseURL, "/"), sc
-		go e.runStream(runCtx, e.hubURL+"/api/hub/events", sc, backoff)
+		wake := make(chan struct{}, 1)
+		e.answers.onChange(e.wakeWhenHeardAgain(wake))
+		go e.runStream(runCtx, e.hubURL+"/api/hub/events", sc, backoff, wake)
 	}
 	return e, nil
 }
@@ -436,7 +452,23 @@ func (e *Engine) invoicesAfterSync() {
 	}()
 }
 
+// OnInvoiceProgress has f told how far the background fetch of finished
+// work's invoices is (done of total; done == total when it ends or stops),
+// on a goroutine of the fetch.
+func (e *Engine) OnInvoiceProgress(f func(done, total int)) {
+	e.mu.Lock()
+	e.invoiceProgress = f
+	e.mu.Unlock()
+}
+
 func (e *Engine) Refresh(ctx context.Context, id int64) error { return e.Syncer.Refresh(ctx, id) }
+
+// RefreshProcedures reads the work order's procedures from GET
+// /api/procedure into the replica (Syncer.RefreshProcedures): the
+// Procedures tab asks as it opens.
+func (e *Engine) RefreshProcedures(ctx context.Context, id int64) error {
+	return e.Syncer.RefreshProcedures(ctx, id)
+}
 
 func (e *Engine) AttachmentLink(ctx context.Context, woID int64, attID string) (api.DownloadURL, error) {
 	return e.Client.AttachmentDownloadURL(ctx, woID, attID)

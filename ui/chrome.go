@@ -24,7 +24,8 @@ func (d *Desk) mainMenu() *fyne.MainMenu {
 	file := fyne.NewMenu("File", fyne.NewMenuItem("Sync now", func() { d.syncNow(nil) }), settings,
 		fyne.NewMenuItem("Check the connection…", d.showContractCheck),
 		fyne.NewMenuItemSeparator(),
-		fyne.NewMenuItem("Export list…", d.showExportList))
+		fyne.NewMenuItem("Export list…", d.showExportList),
+		fyne.NewMenuItem("Day sheet…", func() { d.showDaySheet(d.win, 0, nowFunc(), 1) }))
 	if d.deps.ConnectOffice != nil {
 		file.Items = append(file.Items, fyne.NewMenuItem("Connect to office hub…", d.showConnectOffice))
 	}

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -260,13 +261,13 @@ func (t *proceduresTab) renderProcedure() {
 	p := t.procs[t.selProc]
 	t.procTitle.SetText(p.Name)
 	info := procedureSummary(*p)
-	if !p.AllowMarkNotApplicable && !p.IsMarkedNa {
+	if p.MarkNAForbidden() && !p.IsMarkedNa {
 		info += " · the customer does not allow marking it N/A"
 	}
 	info += ". Choose one of its steps to complete it."
 	t.procInfo.SetText(info)
 	why := t.wo.CanMarkNotApplicable(p.Id)
-	showIf(p.AllowMarkNotApplicable && !p.IsMarkedNa, t.naProc)
+	showIf(p.MarkNAAllowed() && !p.IsMarkedNa, t.naProc)
 	t.d.enable(t.naProc, why == nil)
 	t.procPanel.Show()
 }
@@ -381,7 +382,7 @@ func (t *proceduresTab) stepPlace() *filePlace {
 		link: func(ctx context.Context, id string) (api.DownloadURL, error) {
 			return d.online.StepAttachmentLink(ctx, ref, id)
 		},
-		mine: func(r storage.OutboxRow) bool { return r.Group == storage.GroupStep && r.Step != nil && *r.Step == ref },
+		mine: func(r storage.OutboxRow) bool { return r.Group == outbox.GroupStep && r.Step != nil && *r.Step == ref },
 	}
 }
 
@@ -399,7 +400,7 @@ func (t *proceduresTab) filePanel() *attachmentPanel { return t.files }
 
 // A refused step is corrected in its editor: the step chosen, what was
 // entered put back.
-var _ = correctIn(storage.FormStep, "in the Procedures tab", func(d *Desk, v *detailView, draft *storage.Draft, start func(func())) bool {
+var _ = correctIn(outbox.FormStep, "in the Procedures tab", func(d *Desk, v *detailView, draft *outbox.Draft, start func(func())) bool {
 	t, ok := tabIn[*proceduresTab](v)
 	if !ok || draft.Step == nil || t.step(draft.Step.ProcedureId, draft.Step.StepId) == nil {
 		return false
