@@ -232,3 +232,23 @@ func (l *jsonList) end(messageId string) error {
 	l.write([]byte("}\n"))
 	return l.err
 }
+
+// workOrderDocs are the stored records of those of ids the replica holds,
+// as stored.
+func (db *DB) workOrderDocs(ctx context.Context, ids []int64) (map[int64]string, error) {
+	rows, err := db.Pool.Query(ctx, `SELECT id, doc FROM work_orders WHERE id = ANY($1)`, ids)
+	if err != nil {
+		return nil, fmt.Errorf("hub: reading stored work orders: %w", err)
+	}
+	defer rows.Close()
+	out := make(map[int64]string, len(ids))
+	for rows.Next() {
+		var id int64
+		var doc string
+		if err := rows.Scan(&id, &doc); err != nil {
+			return nil, fmt.Errorf("hub: reading stored work orders: %w", err)
+		}
+		out[id] = doc
+	}
+	return out, rows.Err()
+}

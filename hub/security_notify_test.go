@@ -45,7 +45,7 @@ func notifyWith(t *testing.T, client *http.Client, url, tok string, body []byte,
 
 // forged is a notification about id with body, plus what an attacker adds
 // to make a desktop name someone: a Sender and a PerformedBy.
-func forged(t *testing.T, id int64, action string, body any) []byte {
+func forged(t testing.TB, id int64, action string, body any) []byte {
 	t.Helper()
 	b, err := api.MarshalEvent(api.EventHeader{WorkOrderId: id, Action: action, ActionDate: time.Now().UTC(), MessageId: uuid.NewString(),
 		Sender: &api.Sender{Name: "Ben Okafor", Type: "CorrigoPro"}}, body)
@@ -61,7 +61,7 @@ func forged(t *testing.T, id int64, action string, body any) []byte {
 
 // serviceToken is a token the service signed: a notification's, or the
 // company's own access token.
-func notificationToken(t *testing.T, o *office) string {
+func notificationToken(t testing.TB, o *office) string {
 	t.Helper()
 	tok, err := api.MintToken(o.sb.Key(), api.SHA1, api.NewClaims(o.info.ClientID, time.Now(), 20*time.Minute))
 	if err != nil {
@@ -121,7 +121,12 @@ func TestSecurityForgedNotificationsReachNoDesktop(t *testing.T) {
 		{access, forged(t, id, api.ActionInvoiceStatusChanged, &api.InvoiceStatusChangedEvent{Status: api.InvoicePaid,
 			AuthNumber: "AUTH-7731", CheckNumber: "10442", Amount: &huge})},
 	}
-	for _, b := range bodies {
+	for i, b := range bodies {
+		// Each names a change that did happen (an NTE the customer set):
+		// a notification of nothing new makes no event at all.
+		if err := o.sb.SetNte(id, decimal.NewFromInt(int64(700+i))); err != nil {
+			t.Fatal(err)
+		}
 		if status := notifyWith(t, nil, a.srv.URL, b.tok, b.body, ""); status != http.StatusOK {
 			t.Fatalf("a notification under a token the service signed: HTTP %d, want 200", status)
 		}
@@ -155,6 +160,9 @@ func TestSecurityForgedNotificationsReachNoDesktop(t *testing.T) {
 				t.Errorf("the invoice's facts, labelled as the customer's notification: %+v", he.Notification)
 			}
 		}
+	}
+	if truth, err = svc.GetWorkOrder(ctx, id); err != nil {
+		t.Fatal(err)
 	}
 	wo, err := bo.Store.WorkOrder(ctx, id)
 	if err != nil {
