@@ -358,6 +358,7 @@ func (h *Hub) rereadNotified(ctx context.Context, batch []*noticeTurn) (map[int6
 	for _, b := range batch {
 		var action string
 		var rr *Reread
+		facts := true
 		if b.id == 0 {
 			// The company's own events (its check-out questions changed):
 			// the customers' settings the hub holds are read again; the
@@ -391,20 +392,26 @@ func (h *Hub) rereadNotified(ctx context.Context, batch []*noticeTurn) (map[int6
 			}
 			// What paces the next re-read is whether something the hub
 			// held changed: a part read for the first time says nothing.
-			res[b.id] = noticeResult{changed: f.moved || f.heldParts != 0}
+			evidence := f.moved || f.heldParts != 0
+			res[b.id] = noticeResult{changed: evidence}
 			if action != "" {
 				h.metrics.reread(rereadChanged, 1)
 			} else {
 				h.metrics.reread(rereadUnchanged, 1)
 			}
+			facts = factsBorneOut(b.pending.byAction[action], rr, f.moved || f.heldParts&notificationParts(action) != 0)
 		}
 		if action == "" {
 			continue
 		}
 		ev := b.pending.byAction[action]
+		var told *Notified
+		if facts {
+			told = notified(ev, rr)
+		}
 		body, err := json.Marshal(HubEvent{
 			Header:       api.EventHeader{WorkOrderId: b.id, Action: action, ActionDate: now, MessageId: ev.Header.MessageId},
-			Notification: notified(ev, rr),
+			Notification: told,
 			Reread:       rr,
 		})
 		if err != nil {
@@ -424,6 +431,24 @@ func (h *Hub) rereadNotified(ctx context.Context, batch []*noticeTurn) (map[int6
 		return nil
 	})
 	return res, err
+}
+
+// factsBorneOut says whether the facts only ev's body carries go out
+// with its event: when what its action touched changed from what the hub
+// held (moved), or, for an invoice's status, when the invoice as re-read
+// has the status the notification says. A first read of a part is no
+// sign of a change: a captured token naming a work order whose invoice
+// the hub never read must not make every desktop show a made-up check
+// number.
+func factsBorneOut(ev api.Event, rr *Reread, moved bool) bool {
+	if ev.Header.Action != api.ActionInvoiceStatusChanged {
+		return moved
+	}
+	var said, read struct{ Status api.InvoiceStatus }
+	if rr == nil || rr.Invoice == nil || json.Unmarshal(ev.Raw, &said) != nil || json.Unmarshal(rr.Invoice, &read) != nil {
+		return false
+	}
+	return said.Status != "" && strings.EqualFold(string(said.Status), string(read.Status))
 }
 
 // partJob is one part of a work order read again for a notification.

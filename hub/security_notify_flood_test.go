@@ -409,21 +409,27 @@ func TestSecurityNotificationRereadsFoldAndBatch(t *testing.T) {
 	}
 }
 
-// The facts only a body carries ride on an event only when its re-read
-// found a change, and each is cut to length: an authorization number of
+// The facts only a body carries ride on an event when its re-read bears
+// them out (here: the invoice the service has is Paid, as the
+// notification says), each cut to length: an authorization number of
 // 10,000 characters reaches desktops as 64, a comment of 5,000 as 3,000.
 // (An amount of more digits than any amount has is no notification: 400.)
+// The same facts of a work order whose invoice is not Paid do not.
 func TestSecurityNotificationFactsAreBounded(t *testing.T) {
 	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
 	a := o.start(nil)
 	_, creds := o.person(a, "Ana Ruiz")
-	id := newWorkOrder(t, o)
+	wo, err := o.sb.CreateWorkOrder(sandbox.WorkOrderSpec{Status: api.StatusCheckedOut, Invoice: api.InvoiceAuthorized})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, unpaid := wo.WorkOrderId, newWorkOrder(t, o)
 	if err := a.hub.SyncNow(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	stream := openStream(t, a, creds, "")
-	if err := o.sb.SetNte(id, decimal.NewFromInt(800)); err != nil {
+	if err := o.sb.SetInvoiceStatus(id, api.InvoicePaid, ""); err != nil {
 		t.Fatal(err)
 	}
 	body := notice(t, id, api.ActionInvoiceStatusChanged, map[string]any{
@@ -457,5 +463,14 @@ func TestSecurityNotificationFactsAreBounded(t *testing.T) {
 	huge := notice(t, id, api.ActionInvoiceStatusChanged, map[string]any{"Status": "Paid", "Amount": json.RawMessage("1" + strings.Repeat("0", 500))})
 	if status := notifyWith(t, nil, a.srv.URL, tok, huge, ""); status != http.StatusBadRequest {
 		t.Errorf("an amount of 501 digits: HTTP %d, want 400", status)
+	}
+	// A work order whose invoice is a draft: the event goes out (the hub
+	// had not read the invoice), without the facts of a Paid one.
+	forgedPaid := notice(t, unpaid, api.ActionInvoiceStatusChanged, map[string]any{"Status": "Paid", "AuthNumber": "FORGED-AUTH-1", "Amount": 99999.99})
+	if status := notifyWith(t, nil, a.srv.URL, tok, forgedPaid, ""); status != http.StatusOK {
+		t.Fatalf("HTTP %d", status)
+	}
+	if he, raw := waitEvent(t, stream, func(he HubEvent, _ sseEvent) bool { return he.Header.WorkOrderId == unpaid }); he.Notification != nil {
+		t.Errorf("the facts of a Paid invoice the service does not have reached the stream: %s", raw.Data)
 	}
 }
