@@ -193,7 +193,8 @@ screenshot: build
 	XDG_CONFIG_HOME="$$(mktemp -d)" FYNE_SCALE=1 xvfb-run -a -s "-screen 0 1600x1000x24 -nolisten tcp" \
 	  ./$(BIN) --screenshot $(SHOT) --window-size 1280x800 --data-dir "$$(mktemp -d)"
 
-# Runs the README's walkthrough as a test and writes a picture of each step.
+# Runs the user guide's walkthrough (docs/user-guide.md) as a test and
+# writes a picture of each step.
 walkthrough: deps
 	WORKDESK_WALKTHROUGH_DIR=$(CURDIR)/docs/walkthrough $(GO) test -tags $(TAGS) -run Walkthrough -count 1 ./ui/
 

@@ -7,11 +7,11 @@ import (
 	"testing"
 )
 
-// TestTheReadmeNamesTheDemoWorldAsItIs: the README tells where the demo
-// keeps its world by the names the app really gives it, in the data folder
-// and under --data-dir.
-func TestTheReadmeNamesTheDemoWorldAsItIs(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
+// TestTheUserGuideNamesTheDemoWorldAsItIs: the user guide tells where the
+// demo keeps its world by the names the app really gives it, in the data
+// folder and under --data-dir.
+func TestTheUserGuideNamesTheDemoWorldAsItIs(t *testing.T) {
+	guide, err := os.ReadFile(filepath.Join("docs", "user-guide.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,8 +29,8 @@ func TestTheReadmeNamesTheDemoWorldAsItIs(t *testing.T) {
 		filepath.Base(filepath.Dir(world)) + "/" + filepath.Base(world),
 		filepath.Base(demoWorldPath(inDataDir)),
 	} {
-		if !strings.Contains(string(readme), "`"+name+"`") {
-			t.Errorf("the README does not name the demo's world %s", name)
+		if !strings.Contains(string(guide), "`"+name+"`") {
+			t.Errorf("docs/user-guide.md does not name the demo's world %s", name)
 		}
 	}
 }

@@ -274,6 +274,11 @@ func (c *Client) upload(ctx context.Context, path string, fields map[string]stri
 
 var errUploadEnded = errors.New("upload ended")
 
+// UploadFields are an upload's form fields besides its file, in the order
+// they are written (service-facts §4.4; PerformedBy.Name is our guess at
+// the "Perfor…" field the form documents).
+var UploadFields = []string{"WorkOrderId", "ProcedureId", "StepId", "Name", "MimeType", "DocumentType", "MessageVisibility", "PerformedBy.Name", "MessageId"}
+
 func writeMultipart(mw *multipart.Writer, fields map[string]string, up Upload, mimeType, id string) error {
 	all := map[string]string{"Name": up.Name, "MimeType": mimeType, "MessageId": id}
 	if up.DocumentType != "" {
@@ -288,7 +293,7 @@ func writeMultipart(mw *multipart.Writer, fields map[string]string, up Upload, m
 	if up.PerformedBy != "" {
 		all["PerformedBy.Name"] = up.PerformedBy
 	}
-	for _, k := range []string{"WorkOrderId", "ProcedureId", "StepId", "Name", "MimeType", "DocumentType", "MessageVisibility", "PerformedBy.Name", "MessageId"} {
+	for _, k := range UploadFields {
 		if v, ok := all[k]; ok {
 			if err := mw.WriteField(k, v); err != nil {
 				return err

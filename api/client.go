@@ -28,6 +28,13 @@ type Envelope struct {
 
 func (e *Envelope) messageIdField() *string { return &e.MessageId }
 
+// SetMessageId fixes the request's MessageId (the outbox's, which every
+// resend of it carries).
+func (e *Envelope) SetMessageId(id string) { e.MessageId = id }
+
+// GetMessageId is the request's MessageId ("" when none was fixed).
+func (e *Envelope) GetMessageId() string { return e.MessageId }
+
 type hasMessageId interface{ messageIdField() *string }
 
 // Performer names the person acting, PerformedBy {Name, Phone}
@@ -42,6 +49,15 @@ type Performer struct {
 }
 
 func (p *Performer) performerField() **Sender { return &p.PerformedBy }
+
+// SetPerformedBy names who acts, whatever the request said before: the
+// office hub sets it from the person signed in ("" sends none).
+func (p *Performer) SetPerformedBy(name string) {
+	p.PerformedBy = nil
+	if name = strings.TrimSpace(name); name != "" {
+		p.PerformedBy = &Sender{Name: name}
+	}
+}
 
 type hasPerformer interface{ performerField() **Sender }
 

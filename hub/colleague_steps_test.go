@@ -8,6 +8,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
+	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -65,7 +66,7 @@ func TestOfficeDesktopHearsAColleaguesStepAndNote(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "completed step 3 of " + p.Name
-	if got := storage.ColleagueDid(ev, boWO); got != want {
+	if got := outbox.ColleagueDid(ev, boWO); got != want {
 		t.Errorf("Bo's desktop says Ana %q; want %q", got, want)
 	}
 	if _, st, ok := boWO.Step(ref); !ok || st.Status != api.StepDone || st.ValueText(boWO.Currency) != "Yes" || st.Comment != "both doors" {
@@ -85,7 +86,7 @@ func TestOfficeDesktopHearsAColleaguesStepAndNote(t *testing.T) {
 		t.Fatal(err)
 	}
 	ev = waitHeard(t, boHears, id, "InternalNoteEditedByContractor", 10*time.Second)
-	if got := storage.ColleagueDid(ev, boWO); got != "edited the internal note" {
+	if got := outbox.ColleagueDid(ev, boWO); got != "edited the internal note" {
 		t.Errorf("Bo's desktop says Ana %q", got)
 	}
 	n, err := bo.Store.Note(ctx, id)

@@ -14,7 +14,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
-	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/migrate"
 )
 
 //go:embed migrations/*.sql
@@ -98,7 +98,7 @@ func (db *DB) Close() {
 // in one transaction with its version bump, holding a transaction-scoped
 // advisory lock so two instances starting together do not both apply one.
 func (db *DB) migrate(ctx context.Context) error {
-	ms, err := storage.ReadMigrations(migrationFiles)
+	ms, err := migrate.Read(migrationFiles)
 	if err != nil {
 		return err
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/serve"
-	"github.com/workorderdesk/workdesk/storage"
 )
 
 // eventsLock serialises event inserts from insert to commit, so event ids
@@ -41,14 +40,15 @@ func (h *Hub) record(ctx context.Context, tx pgx.Tx, wr *write) error {
 		return nil
 	}
 	now := time.Now().UTC()
+	subject, detail, message := wr.subject().EventFields()
 	for _, id := range h.succeeded(wr) {
 		body, err := json.Marshal(HubEvent{
 			Header:      api.EventHeader{WorkOrderId: id, Action: wr.route.Event, ActionDate: now, MessageId: wr.messageId},
 			PerformedBy: Performer{Name: wr.person.Name},
-			Subject:     storage.WriteSubject(wr.route.Kind, wr.request),
+			Subject:     subject,
 			Reread:      wr.reread[id],
-			Detail:      whomOf(wr),
-			Message:     messageOf(wr),
+			Detail:      detail,
+			Message:     message,
 		})
 		if err != nil {
 			return err
@@ -74,8 +74,22 @@ func (h *Hub) audit(ctx context.Context, tx pgx.Tx, wr *write) error {
 		SELECT $1::bigint, $2::bigint, $3::text, $4::text, $5::text, $6::int, $7::text
 		WHERE NOT EXISTS (SELECT 1 FROM audit WHERE message_id = $5 AND person_id = $1
 			AND work_order_id IS NOT DISTINCT FROM $2 AND method = $3 AND path = $4 AND status = $6)`
+	results, perItem := itemResults(wr)
 	for _, id := range ids {
-		if _, err := tx.Exec(ctx, q, wr.person.Id, id, wr.method, wr.path, wr.messageId, wr.status, string(wr.answer)); err != nil {
+		status, answer := wr.status, string(wr.answer)
+		if perItem && id != nil {
+			// Each work order's row says what became of it: a refused item
+			// is audited as refused, with the service's words for it.
+			r, found := results[*id]
+			switch {
+			case !found:
+				status, answer = http.StatusBadGateway, `{"Message":"the service's answer gave no outcome for this work order"}`
+			case !r.Succeeded():
+				b, _ := json.Marshal(r)
+				status, answer = http.StatusBadRequest, string(b)
+			}
+		}
+		if _, err := tx.Exec(ctx, q, wr.person.Id, id, wr.method, wr.path, wr.messageId, status, answer); err != nil {
 			return fmt.Errorf("hub: writing the audit: %w", err)
 		}
 	}

@@ -50,7 +50,10 @@ func (l *serviceLog) count() int {
 // after running then (a kill of the hub, say).
 type serviceFault struct {
 	loseAnswer bool
-	then       func()
+	// loseRequest cuts the connection before the service reads the call:
+	// the hub cannot tell it from a lost answer, but nothing was applied.
+	loseRequest bool
+	then        func()
 }
 
 // logWrites puts a watch on the service: every JSON write is logged, and
@@ -74,6 +77,9 @@ func (o *office) logWrites(fault func(r *http.Request, n int) serviceFault) *ser
 			l.mu.Unlock()
 		}
 		f := fault(r, n)
+		if f.loseRequest {
+			panic(http.ErrAbortHandler)
+		}
 		if !f.loseAnswer {
 			return false
 		}

@@ -12,12 +12,13 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/serve"
-	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/outbox"
 )
 
 // write is one desktop write on its way to the service.
@@ -32,9 +33,12 @@ type write struct {
 	contentType string
 	replayable  bool
 	// request is the write as the landed checks read it (see
-	// storage.LandedQuery); upload, for a file, its name, step and size.
+	// outbox.LandedQuery); upload, for a file, its name, step and size.
 	request json.RawMessage
 	upload  *uploadInfo
+	// base is what its landed check compares against, read before it was
+	// first sent (outbox.Entry.Before) and kept in its intent.
+	base json.RawMessage
 	// answer is the service's answer, kept for the audit and the refresh.
 	status int
 	answer []byte
@@ -228,10 +232,14 @@ func (h *Hub) forward(r *http.Request, wr *write, wait context.Context) error {
 			return nil
 		case found && in.state == intentSending:
 			doubt = true
+			wr.base = in.base
 		case !found && h.restoredCare():
 			// The database may have lost this write's intent: it may be
 			// a retry of one the service took.
 			doubt = true
+		}
+		if !doubt {
+			h.readBefore(after, wr)
 		}
 		if err := h.db.openIntent(after, wr); err != nil {
 			return err
@@ -289,6 +297,32 @@ func (h *Hub) forward(r *http.Request, wr *write, wait context.Context) error {
 	return err
 }
 
+// readBefore reads, before a write is first sent, what its landed check
+// will compare against should its answer be lost (outbox.Entry.Before:
+// how many messages of its text the thread holds), for its intent, within
+// RefreshTimeout. A read that fails or hangs does not hold the write: it
+// goes with nothing to compare against, and should its answer then be
+// lost, nothing can tell, and the person decides (409).
+func (h *Hub) readBefore(ctx context.Context, wr *write) {
+	wr.base = nil
+	e, ok := outbox.Of(wr.route.Kind)
+	if !ok || !e.NeedsBefore() {
+		return
+	}
+	req, err := e.Decode(wr.request)
+	if err != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, h.opts.RefreshTimeout)
+	defer cancel()
+	base, err := e.Before(ctx, h.client, req)
+	if err != nil {
+		h.log.Warn("what a write will be checked against could not be read; it goes without", "messageId", wr.messageId, "err", err)
+		return
+	}
+	wr.base = base
+}
+
 // followWrite re-reads what a write the service accepted changed, within
 // RefreshTimeout: its work orders, 50 per call, the reads stored about
 // them and what its event carries, before the desktop is answered (it
@@ -300,54 +334,96 @@ func (h *Hub) followWrite(ctx context.Context, wr *write) {
 	wr.reread = h.reread(ctx, h.succeeded(wr), wr.route.Reread)
 }
 
-// prepareJSON reads a JSON body and finds the work orders it names; a
-// malformed body is refused as the service would, and nothing is forwarded.
+// prepareJSON decodes a JSON write once, strictly, into its kind's typed
+// request (outbox.Entry.DecodeStrict: a body is the sender's claim), and
+// makes what is forwarded, audited and told from that value alone: the
+// work orders it names, every one of them (locked, audited, streamed), who
+// acts (the person signed in, whatever the body said), and the body sent,
+// re-encoded from the typed value rather than the bytes received. A body
+// that cannot be read so is refused as the service would (400), before
+// anything is written or sent.
 func prepareJSON(w http.ResponseWriter, r *http.Request, wr *write) *api.Error {
 	b, bad := serve.ReadBody(w, r)
 	if bad != nil {
 		return bad
 	}
-	var env struct {
-		MessageId    string // not read here (serve.MessageId is), but one that is not a string is refused
-		WorkOrderId  int64
-		WorkOrderIds []int64
+	if len(bytes.TrimSpace(b)) == 0 {
+		return serve.Invalid("", "the request body is empty")
 	}
-	if bad := serve.DecodeJSON(b, &env); bad != nil {
+	e, ok := outbox.Of(wr.route.Kind)
+	if !ok {
+		return serve.Invalid("", "this write is not one the hub forwards")
+	}
+	req, err := e.DecodeStrict(b)
+	if err != nil {
+		var ir *outbox.InvalidRequest
+		if errors.As(err, &ir) {
+			return serve.Invalid(ir.Field, "%s", ir.Msg)
+		}
+		return serve.Invalid("", "the request body is not valid: %v", err)
+	}
+	if bad := messageIdOf(r.URL.Query(), req, wr); bad != nil {
 		return bad
 	}
-	wr.messageId = serve.MessageId(r.URL.Query(), b)
-	switch {
-	case env.WorkOrderId > 0:
-		wr.workOrders = []int64{env.WorkOrderId}
-	case len(env.WorkOrderIds) > api.MaxBulk:
+	wr.workOrders = e.Targets(req)
+	if len(wr.workOrders) > api.MaxBulk {
 		// Each work order named takes a lock in PostgreSQL until the write
 		// is done: a body of thousands would exhaust them for everyone.
-		return serve.Invalid("WorkOrderIds", "at most %d work orders per bulk call; %d were given", api.MaxBulk, len(env.WorkOrderIds))
-	case len(env.WorkOrderIds) > 0:
-		for _, id := range env.WorkOrderIds {
-			if id <= 0 {
-				return serve.Invalid("WorkOrderIds", "each of WorkOrderIds must be a positive integer")
-			}
-		}
-		wr.workOrders = env.WorkOrderIds
-	default:
-		return serve.Invalid("WorkOrderId", "WorkOrderId is required")
+		return serve.Invalid("WorkOrderIds", "at most %d work orders per bulk call; %d were given", api.MaxBulk, len(wr.workOrders))
+	}
+	outbox.SetPerformedBy(req, wr.person.Name)
+	wire, err := e.Wire(req)
+	if err != nil {
+		return serve.Invalid("", "the request cannot be forwarded: %v", err)
 	}
 	wr.contentType = "application/json; charset=utf-8"
-	wr.body = func() io.Reader { return bytes.NewReader(b) }
+	wr.body = func() io.Reader { return bytes.NewReader(wire) }
 	wr.replayable = true
-	wr.request = b
+	wr.request = wire
 	return nil
 }
 
+// messageIdOf takes a write's MessageId from its typed request, or its
+// query when the body has none (one made up, as the service does, when
+// neither has one), and puts it in the request forwarded: the audit, the
+// intent and the service see one id. A query and a body that disagree are
+// refused.
+func messageIdOf(q url.Values, req any, wr *write) *api.Error {
+	inBody := outbox.MessageID(req)
+	inQuery := serve.Query(q, "messageId")
+	switch {
+	case inBody != "" && inQuery != "" && inBody != inQuery:
+		return serve.Invalid("MessageId", "the query's messageId and the body's MessageId differ")
+	case inBody != "":
+		wr.messageId = inBody
+	case inQuery != "":
+		wr.messageId = inQuery
+	default:
+		wr.messageId = uuid.NewString()
+	}
+	if !utf8.ValidString(wr.messageId) || len(wr.messageId) > maxMessageId {
+		return serve.Invalid("MessageId", "the MessageId is not valid")
+	}
+	outbox.SetMessageID(req, wr.messageId)
+	return nil
+}
+
+// maxMessageId bounds a MessageId (a GUID is 36 characters): it is stored
+// in every audit row and intent of the write.
+const maxMessageId = 100
+
 // prepareDelete reads a removal's query: the work order it names, and for
-// a file its step and attachment.
+// a file its step and attachment. A parameter given twice is refused: the
+// hub and the service could read different ones.
 func prepareDelete(q url.Values, wr *write) *api.Error {
+	if bad := singleValued(q); bad != nil {
+		return bad
+	}
 	if bad := idsFromQuery(q, wr); bad != nil {
 		return bad
 	}
 	wo := wr.workOrders[0]
-	wr.request, _ = json.Marshal(map[string]int64{"WorkOrderId": wo})
+	wr.request, _ = json.Marshal(outbox.WorkOrderOnly{WorkOrderId: wo})
 	if att := serve.Query(q, "attachmentId"); att != "" {
 		var step *api.StepRef
 		if serve.Query(q, "procedureId") != "" || serve.Query(q, "stepId") != "" {
@@ -361,7 +437,26 @@ func prepareDelete(q url.Values, wr *write) *api.Error {
 			}
 			step = &api.StepRef{WorkOrderId: wo, ProcedureId: p, StepId: s}
 		}
-		wr.request = storage.RemoveRequest(wo, step, att)
+		wr.request = outbox.RemoveRequest(wo, step, att)
+	}
+	return nil
+}
+
+// singleValued refuses a query that gives a parameter twice, in any case,
+// or a value that is not UTF-8.
+func singleValued(q url.Values) *api.Error {
+	seen := map[string]bool{}
+	for k, vs := range q {
+		fold := strings.ToLower(k)
+		if seen[fold] || len(vs) > 1 {
+			return serve.Invalid(k, "the parameter %q is given twice", k)
+		}
+		seen[fold] = true
+		for _, v := range vs {
+			if !utf8.ValidString(v) {
+				return serve.Invalid(k, "the parameter %q is not valid UTF-8", k)
+			}
+		}
 	}
 	return nil
 }
@@ -378,21 +473,53 @@ func idsFromQuery(q url.Values, wr *write) *api.Error {
 	return nil
 }
 
-// succeeded lists the work orders the write changed: all of them for a 200,
-// except the items a bulk answer reports as failed.
-func (h *Hub) succeeded(wr *write) []int64 {
-	if len(wr.workOrders) < 2 {
-		return wr.workOrders
+// subject is what the write's event carries of it (the action table's
+// Subject), read from its request; nothing for one that does not decode.
+func (wr *write) subject() outbox.Subject {
+	e, ok := outbox.Of(wr.route.Kind)
+	if !ok {
+		return outbox.Subject{}
 	}
-	var results []api.BulkResult
-	if json.Unmarshal(wr.answer, &results) != nil {
+	req, err := e.Decode(wr.request)
+	if err != nil {
+		return outbox.Subject{}
+	}
+	return e.Subject(req)
+}
+
+// succeeded lists the work orders the write changed: for a bulk write the
+// service answered per item (an array, one item or many), exactly the
+// items it reports done; for any other write the service took, all of them.
+func (h *Hub) succeeded(wr *write) []int64 {
+	results, perItem := itemResults(wr)
+	if !perItem {
+		if wr.status != http.StatusOK {
+			return nil
+		}
 		return wr.workOrders
 	}
 	var ok []int64
-	for _, r := range results {
-		if r.Succeeded() {
-			ok = append(ok, r.WorkOrderId)
+	for _, id := range wr.workOrders {
+		if r, found := results[id]; found && r.Succeeded() {
+			ok = append(ok, id)
 		}
 	}
 	return ok
+}
+
+// itemResults are a bulk write's per-item outcomes by work order, when the
+// service answered it with an array (its documented bulk answer).
+func itemResults(wr *write) (map[int64]api.BulkResult, bool) {
+	if wr.status != http.StatusOK {
+		return nil, false
+	}
+	var results []api.BulkResult
+	if json.Unmarshal(wr.answer, &results) != nil {
+		return nil, false
+	}
+	out := make(map[int64]api.BulkResult, len(results))
+	for _, r := range api.MergeResults(results) {
+		out[r.WorkOrderId] = r
+	}
+	return out, true
 }

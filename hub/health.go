@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/migrate"
 )
 
 // readyTimeout bounds the database check of GET /readyz: a load balancer
@@ -58,7 +58,7 @@ func (h *Hub) ready(ctx context.Context) error {
 
 // latestSchema is the version the embedded migrations bring a database to.
 var latestSchema = sync.OnceValues(func() (int, error) {
-	ms, err := storage.ReadMigrations(migrationFiles)
+	ms, err := migrate.Read(migrationFiles)
 	if err != nil || len(ms) == 0 {
 		return 0, fmt.Errorf("hub: no migrations: %w", err)
 	}

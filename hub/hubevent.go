@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/workorderdesk/workdesk/api"
-	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/outbox"
 )
 
 // What a desktop in an office hears (GET /api/hub/events): one JSON object
@@ -64,11 +64,11 @@ import (
 // signed in to make it), never anything a body said. "Subject", for the
 // writes whose action does not say it all (a step completed: which one), is
 // what the action table takes from the write's own request
-// (storage.WriteSubject), so a desktop can say "Ana Ruiz completed step 3
+// (outbox.Subject), so a desktop can say "Ana Ruiz completed step 3
 // of Roof inspection". A bulk write makes one event per work order, each
 // with the write's MessageId. A write done to someone (an assignment) names
 // them as the write did, under "Detail", the request field the action
-// table names (storage.Colleague.Whom):
+// table names (outbox.Colleague.Whom):
 //
 //	"Detail": {"AssociateIds": [7101]}
 //
@@ -89,25 +89,7 @@ type HubEvent struct {
 	// Message is what the person wrote, on the event of a message posted
 	// through the hub: the service signs every message of its API alike,
 	// so desktops find the author of each one in the thread by it.
-	Message *HubMessage `json:"Message,omitempty"`
-}
-
-// HubMessage is a message written through the hub, as its request said.
-type HubMessage struct {
-	Text              string                `json:"Text"`
-	MessageVisibility api.MessageVisibility `json:"MessageVisibility,omitempty"`
-}
-
-// messageOf is the message a write posts, when it posts one.
-func messageOf(wr *write) *HubMessage {
-	if wr.route.Kind != storage.KindMessage || wr.body == nil {
-		return nil
-	}
-	var m HubMessage
-	if err := json.NewDecoder(wr.body()).Decode(&m); err != nil || m.Text == "" {
-		return nil
-	}
-	return &m
+	Message *outbox.MessageSubject `json:"Message,omitempty"`
 }
 
 // Performer names the person who acted through the hub.
@@ -384,23 +366,4 @@ func containsRef(refs []readRef, ref readRef) bool {
 		}
 	}
 	return false
-}
-
-// whomOf copies the request field the action table names (Whom) from a
-// forwarded JSON write into its event's Detail; nil when there is none.
-func whomOf(wr *write) map[string]json.RawMessage {
-	field := wr.route.Whom
-	if field == "" || wr.body == nil || !wr.replayable {
-		return nil
-	}
-	var m map[string]json.RawMessage
-	if json.NewDecoder(wr.body()).Decode(&m) != nil {
-		return nil
-	}
-	for k, v := range m {
-		if strings.EqualFold(k, field) {
-			return map[string]json.RawMessage{field: v}
-		}
-	}
-	return nil
 }

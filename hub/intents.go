@@ -12,7 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/serve"
-	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/outbox"
 )
 
 // A write's intent row (migration 0006): committed before the write is
@@ -29,16 +29,17 @@ type intent struct {
 	id     int64
 	state  string
 	answer []byte
+	base   json.RawMessage // landed_base: what the service held before the first send
 }
 
 // loadIntent is wr's intent, if an earlier attempt left one: the same
 // person, operation and MessageId.
 func loadIntent(ctx context.Context, tx pgx.Tx, wr *write) (intent, bool, error) {
 	var in intent
-	var answer *string
-	err := tx.QueryRow(ctx, `SELECT id, state, answer FROM intents
+	var answer, base *string
+	err := tx.QueryRow(ctx, `SELECT id, state, answer, landed_base FROM intents
 		WHERE person_id = $1 AND message_id = $2 AND method = $3 AND route = $4`,
-		wr.person.Id, wr.messageId, wr.method, serve.Route(wr.route.Path)).Scan(&in.id, &in.state, &answer)
+		wr.person.Id, wr.messageId, wr.method, serve.Route(wr.route.Path)).Scan(&in.id, &in.state, &answer, &base)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return intent{}, false, nil
 	}
@@ -47,6 +48,9 @@ func loadIntent(ctx context.Context, tx pgx.Tx, wr *write) (intent, bool, error)
 	}
 	if answer != nil {
 		in.answer = []byte(*answer)
+	}
+	if base != nil {
+		in.base = json.RawMessage(*base)
 	}
 	if in.state == intentAnswered && !json.Valid(in.answer) {
 		// Not an answer that can be given again: ask the service.
@@ -60,12 +64,17 @@ func loadIntent(ctx context.Context, tx pgx.Tx, wr *write) (intent, bool, error)
 // whatever happens to the write's transaction. An intent the service
 // refused before starts over: a refusal changed nothing.
 func (db *DB) openIntent(ctx context.Context, wr *write) error {
-	_, err := db.Pool.Exec(ctx, `INSERT INTO intents (person_id, message_id, method, route, path, kind, work_orders, request, state)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'sending')
+	var base *string
+	if wr.base != nil {
+		b := string(wr.base)
+		base = &b
+	}
+	_, err := db.Pool.Exec(ctx, `INSERT INTO intents (person_id, message_id, method, route, path, kind, work_orders, request, state, landed_base)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'sending', $9)
 		ON CONFLICT (person_id, message_id, method, route) DO UPDATE
-		SET state = 'sending', attempts = intents.attempts + 1, updated = now()`,
+		SET state = 'sending', attempts = intents.attempts + 1, updated = now(), landed_base = EXCLUDED.landed_base`,
 		wr.person.Id, wr.messageId, wr.method, serve.Route(wr.route.Path), wr.path, string(wr.route.Kind),
-		wr.workOrders, string(wr.request))
+		wr.workOrders, string(wr.request), base)
 	if err != nil {
 		return fmt.Errorf("hub: writing the write's intent: %w", err)
 	}
@@ -95,7 +104,7 @@ func settleIntent(ctx context.Context, tx pgx.Tx, wr *write) error {
 	req := wr.request
 	if wr.upload != nil {
 		if n := wr.upload.size.Load(); n > 0 {
-			req = storage.UploadRequest(wr.workOrders[0], wr.upload.step, wr.upload.name, n)
+			req = outbox.UploadRequest(wr.workOrders[0], wr.upload.step, wr.upload.name, n)
 		}
 	}
 	_, err := tx.Exec(ctx, `UPDATE intents SET state = $5, status = $6, answer = $7, request = $8, updated = now()
@@ -120,8 +129,8 @@ func answerError(wr *write) error {
 func outcomeUnknownBody(messageId string) []byte {
 	_, b := serve.ErrorBody(&api.Error{StatusCode: http.StatusConflict,
 		Message: api.OutcomeUnknown + ": this write may have reached the service already, and nothing the service offers can tell " +
-			"(it lists only messages everyone sees). The hub did not send it again and will not under this MessageId: " +
-			"send it again as a new one, or discard it."}, messageId)
+			"(it lists only messages everyone sees, or the hub kept no record of what was there before it was sent). " +
+			"The hub did not send it again and will not under this MessageId: send it again as a new one, or discard it."}, messageId)
 	return b
 }
 
@@ -131,11 +140,11 @@ func outcomeUnknownBody(messageId string) []byte {
 // false: it did not land, or its kind has no check (sending it again
 // changes nothing twice), and it may be sent.
 func (h *Hub) settle(ctx context.Context, wr *write) (done bool, err error) {
-	checked, landed, result, err := storage.Landed(ctx, h.client, storage.LandedQuery{
-		Kind: wr.route.Kind, Request: wr.request, WorkOrders: wr.workOrders, Done: h.db.answeredTwins(wr),
+	checked, landed, result, err := outbox.Landed(ctx, h.client, outbox.LandedQuery{
+		Kind: wr.route.Kind, Request: wr.request, WorkOrders: wr.workOrders, Before: wr.base,
 	})
 	switch {
-	case errors.Is(err, storage.ErrOutcomeUnknown):
+	case errors.Is(err, outbox.ErrOutcomeUnknown):
 		h.log.Warn("a write in doubt that nothing can settle: answered 409, not sent again", "messageId", wr.messageId)
 		wr.status, wr.answer = http.StatusConflict, outcomeUnknownBody(wr.messageId)
 		return true, nil
@@ -166,31 +175,6 @@ func answerOf(result any, messageId string) []byte {
 	}
 	b, _ := json.Marshal(v)
 	return b
-}
-
-// answeredTwins counts, for the landed checks, the writes of wr's kind on
-// its work order that the service took, other than wr, that same says did
-// the same thing: what the service holds of the office's already.
-func (db *DB) answeredTwins(wr *write) func(context.Context, func(json.RawMessage) bool) (int, error) {
-	return func(ctx context.Context, same func(json.RawMessage) bool) (int, error) {
-		rows, err := db.Pool.Query(ctx, `SELECT request FROM intents WHERE state = 'answered' AND kind = $1
-			AND work_orders @> ARRAY[$2]::bigint[] AND NOT (person_id = $3 AND message_id = $4)`,
-			string(wr.route.Kind), wr.workOrders[0], wr.person.Id, wr.messageId)
-		if err != nil {
-			return 0, fmt.Errorf("hub: counting the writes the service took: %w", err)
-		}
-		reqs, err := pgx.CollectRows(rows, pgx.RowTo[string])
-		if err != nil {
-			return 0, fmt.Errorf("hub: counting the writes the service took: %w", err)
-		}
-		n := 0
-		for _, r := range reqs {
-			if same(json.RawMessage(r)) {
-				n++
-			}
-		}
-		return n, nil
-	}
 }
 
 // recordUntilTaken writes wr's record (audit, intent, events) again, in a
@@ -237,8 +221,8 @@ const orphanAfter = 2 * time.Minute
 // as if answered, one that did not is marked unsent (sent, under its
 // MessageId, if its desktop ever sends it again).
 func (h *Hub) settleOrphans(ctx context.Context) error {
-	rows, err := h.db.Pool.Query(ctx, `SELECT i.id, i.person_id, p.name, i.message_id, i.method, i.route, i.path, i.work_orders, i.request
-		FROM intents i JOIN people p ON p.id = i.person_id
+	rows, err := h.db.Pool.Query(ctx, `SELECT i.id, i.person_id, p.name, i.message_id, i.method, i.route, i.path, i.work_orders, i.request,
+		i.landed_base FROM intents i JOIN people p ON p.id = i.person_id
 		WHERE i.state = 'sending' AND i.updated < now() - $1::interval ORDER BY i.id LIMIT 100`, orphanAfter)
 	if err != nil {
 		return fmt.Errorf("hub: listing writes in doubt: %w", err)
@@ -252,12 +236,16 @@ func (h *Hub) settleOrphans(ctx context.Context) error {
 	for rows.Next() {
 		var o orphan
 		var request string
+		var base *string
 		wr := &write{}
-		if err := rows.Scan(&o.id, &wr.person.Id, &wr.person.Name, &wr.messageId, &wr.method, &o.route, &wr.path, &wr.workOrders, &request); err != nil {
+		if err := rows.Scan(&o.id, &wr.person.Id, &wr.person.Name, &wr.messageId, &wr.method, &o.route, &wr.path, &wr.workOrders, &request, &base); err != nil {
 			rows.Close()
 			return fmt.Errorf("hub: listing writes in doubt: %w", err)
 		}
 		wr.request = json.RawMessage(request)
+		if base != nil {
+			wr.base = json.RawMessage(*base)
+		}
 		o.wr = wr
 		orphans = append(orphans, o)
 	}

@@ -57,6 +57,56 @@ func TestHubAMessageNothingCanSettleIsNotSentAgain(t *testing.T) {
 	}
 }
 
+// The thread already holds "On my way", posted by another of the company's
+// systems. Ana's "On my way" through the hub is lost on its way to the
+// service, so the hub cannot tell it from a lost answer; asked, the thread
+// shows one "On my way", as before Ana's was sent: hers is not taken for
+// sent, and her desktop's retry posts it, once.
+func TestHubAMessageAlreadyInTheThreadIsNotTakenForOurs(t *testing.T) {
+	t.Parallel()
+	o := newOffice(t, sandbox.Options{NoMessageIdDedup: true})
+	a := o.start(nil)
+	ana, _ := o.person(a, "Ana Ruiz")
+	id := newWorkOrder(t, o)
+	ctx := context.Background()
+	if err := ana.Accept(ctx, &api.AcceptRequest{WorkOrderId: id}); err != nil {
+		t.Fatal(err)
+	}
+	company, err := api.NewClient(o.info.BaseURL, nil, api.NewClientCredentials(api.CredentialsConfig{
+		TokenURL: o.info.TokenURL, ClientID: o.info.ClientID, ClientSecret: o.info.ClientSecret}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const text = "On my way"
+	if err := company.SendMessage(ctx, &api.MessageRequest{WorkOrderId: id, Text: text}); err != nil {
+		t.Fatal(err)
+	}
+	served := o.logWrites(func(r *http.Request, n int) serviceFault { return serviceFault{loseRequest: n == 1} })
+	req := &api.MessageRequest{WorkOrderId: id, Text: text}
+	for try := 1; ; try++ {
+		err := ana.SendMessage(ctx, req)
+		if err == nil {
+			break
+		}
+		if try == 3 || api.IsOutcomeUnknown(err) {
+			t.Fatalf("attempt %d: %v; want the message posted once the retry comes", try, err)
+		}
+	}
+	msgs, err := company.ListMessages(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	there := 0
+	for _, m := range msgs {
+		if m.Text == text {
+			there++
+		}
+	}
+	if there != 2 {
+		t.Fatalf("the thread holds %q %d times, want 2: the other system's and Ana's (%d posts reached the hub's watch)", text, there, served.count())
+	}
+}
+
 // The office restores its database from a backup taken before Ana's
 // accept, whose answer she never got. The restored database has no trace
 // of it; the hub sees that the database is another one and, before

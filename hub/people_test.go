@@ -14,7 +14,7 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/hub/pgtest"
-	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/migrate"
 )
 
 // Opening an empty database migrates it; opening it again (a second
@@ -37,7 +37,7 @@ func TestMigrationsApplyOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ms, _ := storage.ReadMigrations(migrationFiles)
+	ms, _ := migrate.Read(migrationFiles)
 	if v != ms[len(ms)-1].Version {
 		t.Fatalf("schema version %d, want %d", v, ms[len(ms)-1].Version)
 	}

@@ -7,7 +7,6 @@ package hub
 import (
 	"context"
 	"errors"
-	"github.com/workorderdesk/workdesk/api"
 	"net/http"
 	"net/url"
 	"strings"
@@ -15,6 +14,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/workorderdesk/workdesk/api"
 
 	"github.com/workorderdesk/workdesk/api/sandbox"
 )

@@ -10,10 +10,11 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/serve"
-	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/outbox"
 )
 
 // maxField caps one form field of an upload; only the file part is large.
@@ -54,6 +55,7 @@ func (h *Hub) prepareUpload(w http.ResponseWriter, r *http.Request, wr *write) (
 	var file *multipart.Part
 	var name string
 	var step api.StepRef
+	seen := map[string]bool{}
 	for file == nil {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
@@ -70,8 +72,22 @@ func (h *Hub) prepareUpload(w http.ResponseWriter, r *http.Request, wr *write) (
 		if err != nil {
 			return nil, serve.Invalid("", "the upload cannot be read: %v", err)
 		}
-		fields = append(fields, formField{part.FormName(), string(v)})
-		switch strings.ToLower(part.FormName()) {
+		// The form is the sender's claim too: each field once, one the
+		// service's form has, in UTF-8; who acts is the person signed in.
+		field, known := uploadField(part.FormName())
+		switch {
+		case !known:
+			return nil, serve.Invalid(part.FormName(), "the field %q is not part of an upload", part.FormName())
+		case seen[field]:
+			return nil, serve.Invalid(field, "the field %q is given twice", field)
+		case !utf8.Valid(v):
+			return nil, serve.Invalid(field, "the field %q is not valid UTF-8", field)
+		}
+		seen[field] = true
+		if field != performedByField {
+			fields = append(fields, formField{field, string(v)})
+		}
+		switch strings.ToLower(field) {
 		case "workorderid":
 			id, bad := serve.ID("WorkOrderId", string(v))
 			if bad != nil {
@@ -98,6 +114,12 @@ func (h *Hub) prepareUpload(w http.ResponseWriter, r *http.Request, wr *write) (
 	if name == "" {
 		name = file.FileName()
 	}
+	if !utf8.ValidString(name) || !utf8.ValidString(file.FileName()) {
+		return nil, serve.Invalid("Name", "the file's name is not valid UTF-8")
+	}
+	if wr.person.Name != "" {
+		fields = append(fields, formField{performedByField, wr.person.Name})
+	}
 	// The landed check goes by the file's name and step; its size is
 	// known once it has passed (uploadSize).
 	var stepOf *api.StepRef
@@ -106,7 +128,7 @@ func (h *Hub) prepareUpload(w http.ResponseWriter, r *http.Request, wr *write) (
 		stepOf = &step
 	}
 	wr.upload = &uploadInfo{name: name, step: stepOf}
-	wr.request = storage.UploadRequest(wr.workOrders[0], stepOf, name, 0)
+	wr.request = outbox.UploadRequest(wr.workOrders[0], stepOf, name, 0)
 	pr, pw := io.Pipe()
 	mw := multipart.NewWriter(pw)
 	done := make(chan struct{})
@@ -134,6 +156,20 @@ func (h *Hub) prepareUpload(w http.ResponseWriter, r *http.Request, wr *write) (
 }
 
 type formField struct{ name, value string }
+
+// performedByField is the upload's field naming who acts (api.UploadFields).
+const performedByField = "PerformedBy.Name"
+
+// uploadField is the service's spelling of an upload's form field, and
+// whether the service's form has it (names match regardless of case).
+func uploadField(name string) (string, bool) {
+	for _, f := range api.UploadFields {
+		if strings.EqualFold(f, name) {
+			return f, true
+		}
+	}
+	return "", false
+}
 
 // uploadInfo is what the landed check of an upload reads: the file's name
 // and step, and its size once it has passed whole.

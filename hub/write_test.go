@@ -426,3 +426,53 @@ func TestSecurityABulkWriteOverTheLimitIsRefusedBeforeAnythingIsLocked(t *testin
 		t.Fatalf("%d refused bulk writes reached the service", n)
 	}
 }
+
+// A bulk write the service answers per item, one item or many, is judged
+// per item: a refused item (an accept of a work order already accepted)
+// makes no event, its audit row says refused, and the write, a definite
+// answer, is never sent again: the desktop's retry with its MessageId is
+// answered from the record.
+func TestHubABulkWriteIsJudgedPerItem(t *testing.T) {
+	t.Parallel()
+	o := newOffice(t, sandbox.Options{})
+	a := o.start(nil)
+	ana, creds := o.person(a, "Ana Ruiz")
+	ctx := context.Background()
+	taken, fresh := newWorkOrder(t, o), newWorkOrder(t, o)
+	if err := ana.Accept(ctx, &api.AcceptRequest{WorkOrderId: taken}); err != nil {
+		t.Fatal(err)
+	}
+	events := openStream(t, a, creds, "")
+	for _, ids := range [][]int64{{taken}, {taken, fresh}} {
+		before := o.writes.Load()
+		req := &api.BulkRequest{WorkOrderIds: ids}
+		for try := range 3 {
+			results, err := ana.BulkAccept(ctx, req)
+			if err != nil {
+				t.Fatalf("bulk accept of %v, try %d: %v; want the per-item answer", ids, try+1, err)
+			}
+			for _, r := range results {
+				if r.WorkOrderId == taken && r.Succeeded() || r.WorkOrderId == fresh && !r.Succeeded() {
+					t.Fatalf("bulk accept of %v: results %+v", ids, results)
+				}
+			}
+		}
+		if n := o.writes.Load() - before; n != 1 {
+			t.Fatalf("the bulk accept of %v reached the service %d times over three tries, want once", ids, n)
+		}
+	}
+	he, _ := waitEvent(t, events, func(HubEvent, sseEvent) bool { return true })
+	if he.Header.WorkOrderId != fresh || he.Header.Action != "AcceptedByContractor" {
+		t.Fatalf("the first event after the bulk accepts is %+v; want only the fresh work order's acceptance (the refused item makes none)", he.Header)
+	}
+	audit := readAudit(t, a, creds, taken)
+	refused := 0
+	for _, e := range audit {
+		if strings.Contains(e.Operation, "bulk") && e.Status != http.StatusOK {
+			refused++
+		}
+	}
+	if refused != 2 {
+		t.Fatalf("the taken work order's audit %+v; want two rows of the bulk accepts saying refused", audit)
+	}
+}

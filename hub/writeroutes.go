@@ -2,16 +2,16 @@ package hub
 
 import (
 	"github.com/workorderdesk/workdesk/api/serve"
-	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/outbox"
 )
 
 // writeRoute is a write the hub forwards: the service call of one kind of
-// the outbox's action table (storage.WriteRoutes: its route, its kind,
+// the outbox's action table (outbox.WriteRoutes: its route, its kind,
 // whose landed check settles a write in doubt, and the hub event a
 // colleague's doing it becomes), and what of the work order that event
 // carries re-read besides its record.
 type writeRoute struct {
-	storage.WriteRoute
+	outbox.WriteRoute
 	Reread rereadParts
 }
 
@@ -26,22 +26,29 @@ const (
 	rereadNotes
 )
 
-// groupParts is what a write of each group of the action table changes
-// besides the work order's record: the part of it the group is about (a
-// check-out or completion details reach the invoice).
-var groupParts = map[storage.OutboxGroup]rereadParts{
-	storage.GroupMessage: rereadMessages,
-	storage.GroupFile:    rereadAttachments,
-	storage.GroupInvoice: rereadInvoice | rereadInvoiceAttachments,
-	storage.GroupVisit:   rereadInvoice,
-	storage.GroupNote:    rereadNotes,
+// partsOf are the parts of the work order the hub re-reads into the event
+// of a write that changes parts (the action table's Rereads).
+func partsOf(p outbox.Parts) rereadParts {
+	var out rereadParts
+	for _, m := range []struct {
+		of   outbox.Parts
+		part rereadParts
+	}{
+		{outbox.Messages, rereadMessages}, {outbox.Attachments, rereadAttachments}, {outbox.Invoice, rereadInvoice},
+		{outbox.InvoiceAttachments, rereadInvoiceAttachments}, {outbox.Note, rereadNotes},
+	} {
+		if p.Has(m.of) {
+			out |= m.part
+		}
+	}
+	return out
 }
 
 // writeRoutes indexes the action table's routes by method and route.
 var writeRoutes = func() map[readRoute]writeRoute {
 	m := map[readRoute]writeRoute{}
-	for _, w := range storage.WriteRoutes() {
-		m[readRoute{w.Method, serve.Route(w.Path)}] = writeRoute{WriteRoute: w, Reread: groupParts[w.Group]}
+	for _, w := range outbox.WriteRoutes() {
+		m[readRoute{w.Method, serve.Route(w.Path)}] = writeRoute{WriteRoute: w, Reread: partsOf(w.Rereads)}
 	}
 	return m
 }()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/outbox"
 )
 
 // The replica's associates: each branch's technicians and subcontractors as
@@ -255,7 +256,7 @@ func (s *Store) AssigneesOf(ctx context.Context, ids []int64) (map[int64]Assigne
 	}
 	queued, err := s.outboxQuery(ctx, `SELECT `+outboxColumns+` FROM outbox o WHERE o.state IN ('pending','sending','failed')
  AND o.kind IN (?, ?) AND o.id IN (SELECT outbox_id FROM outbox_targets WHERE work_order_id IN (SELECT value FROM json_each(?))) ORDER BY o.id`,
-		string(KindAssign), string(KindUnassign), idsJSON(ids))
+		string(outbox.KindAssign), string(outbox.KindUnassign), idsJSON(ids))
 	if err != nil || len(queued) == 0 {
 		return out, err
 	}
@@ -281,30 +282,10 @@ func (s *Store) AssigneesOf(ctx context.Context, ids []int64) (map[int64]Assigne
 			if held[wo] {
 				continue
 			}
-			a.Who = assignApplied(a.Who, r.Kind, req.AssociateIds, names)
+			a.Who = outbox.AssignApplied(a.Who, r.Kind == outbox.KindAssign, req.AssociateIds, names)
 			a.Known, a.Queued = true, true
 			out[wo] = a
 		}
 	}
 	return out, nil
-}
-
-// assignApplied is who after an assignment (kind KindAssign) or an
-// unassignment of ids: someone already there stays once.
-func assignApplied(who []api.Associate, kind OutboxKind, ids []int64, names map[int64]api.Associate) []api.Associate {
-	out := slices.Clone(who)
-	for _, id := range ids {
-		i := slices.IndexFunc(out, func(a api.Associate) bool { return a.Id == id })
-		switch {
-		case kind == KindAssign && i < 0:
-			a, ok := names[id]
-			if !ok {
-				a = api.Associate{Id: id, Name: fmt.Sprintf("associate %d", id)}
-			}
-			out = append(out, a)
-		case kind == KindUnassign && i >= 0:
-			out = slices.Delete(out, i, i+1)
-		}
-	}
-	return out
 }

@@ -2,34 +2,14 @@ package storage
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/outbox"
 )
 
-// eventWhom lists the ids a hub event says its action was done to: the
-// request field the action table names (Colleague.Whom), which the hub
-// copies into the event's Detail.
-func eventWhom(ev api.Event) []int64 {
-	if len(ev.Raw) == 0 {
-		return nil
-	}
-	var d struct {
-		Detail map[string]json.RawMessage `json:"Detail"`
-	}
-	if json.Unmarshal(ev.Raw, &d) != nil || len(d.Detail) == 0 {
-		return nil
-	}
-	w, ok := ColleagueWording(ev.Header.Action)
-	if !ok || w.Whom == "" {
-		return nil
-	}
-	var ids []int64
-	if json.Unmarshal(d.Detail[w.Whom], &ids) != nil {
-		return nil
-	}
-	return ids
-}
+// eventWhom lists the ids a hub event says its action was done to (the
+// action table's Subject: whom the write named).
+func eventWhom(ev api.Event) []int64 { return outbox.ReadSubject(ev.Raw).Whom }
 
 // whomNames names associates: as their branch lists them, else as the
 // work order does (someone since taken off a branch's list).

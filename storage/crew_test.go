@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/outbox"
 )
 
 // The sync keeps each branch's associates and who each work order is
@@ -139,7 +140,7 @@ func TestAssignIsCheckedThenShownQueued(t *testing.T) {
 	// Queued and not sent (offline): the work order shows them assigned.
 	who := technicianOff(t, s, wo)
 	row := mustRow(t)(s.Assign(ctx, []int64{wo.WorkOrderId}, []int64{who}))
-	if row.Group != GroupCrew || row.Summary == "" || !strings.HasPrefix(row.Summary, "Assign ") {
+	if row.Group != outbox.GroupCrew || row.Summary == "" || !strings.HasPrefix(row.Summary, "Assign ") {
 		t.Errorf("the row: group %s, summary %q", row.Group, row.Summary)
 	}
 	got, _ := s.AssigneesOf(ctx, []int64{wo.WorkOrderId})
@@ -183,7 +184,7 @@ func TestPlanVisitQueuesTheAssignmentThenTheAppointment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if kinds := rowKinds(rows); !slices.Equal(kinds, []OutboxKind{KindAssign, KindAppointment}) {
+	if kinds := rowKinds(rows); !slices.Equal(kinds, []outbox.Kind{outbox.KindAssign, outbox.KindAppointment}) {
 		t.Fatalf("queued %v; want an assignment, then an appointment", kinds)
 	}
 	if rows[0].Id > rows[1].Id {
@@ -205,14 +206,14 @@ func TestPlanVisitQueuesTheAssignmentThenTheAppointment(t *testing.T) {
 
 	// Again, an hour later: only the appointment.
 	rows, err = s.PlanVisit(ctx, wo.WorkOrderId, kenji, kenji, start.Add(time.Hour))
-	if err != nil || !slices.Equal(rowKinds(rows), []OutboxKind{KindAppointment}) {
+	if err != nil || !slices.Equal(rowKinds(rows), []outbox.Kind{outbox.KindAppointment}) {
 		t.Errorf("moving the visit within the technician's row queued %v, %v; want the appointment alone", rowKinds(rows), err)
 	}
 	sendAll(t, x)
 	// To another technician: Kenji off, the other on, the appointment.
 	other := technicianOff(t, s, local(t, s, wo.WorkOrderId))
 	rows, err = s.PlanVisit(ctx, wo.WorkOrderId, other, kenji, start.Add(2*time.Hour))
-	if err != nil || !slices.Equal(rowKinds(rows), []OutboxKind{KindUnassign, KindAssign, KindAppointment}) {
+	if err != nil || !slices.Equal(rowKinds(rows), []outbox.Kind{outbox.KindUnassign, outbox.KindAssign, outbox.KindAppointment}) {
 		t.Fatalf("moving the visit to another technician queued %v, %v", rowKinds(rows), err)
 	}
 	sendAll(t, x)
@@ -349,8 +350,8 @@ func TestWeekReadsVisitsAndWaitingWork(t *testing.T) {
 	}
 }
 
-func rowKinds(rows []*OutboxRow) []OutboxKind {
-	var out []OutboxKind
+func rowKinds(rows []*OutboxRow) []outbox.Kind {
+	var out []outbox.Kind
 	for _, r := range rows {
 		out = append(out, r.Kind)
 	}

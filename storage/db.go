@@ -14,19 +14,17 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/migrate"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver (pure Go, FTS5 built in)
 )
 
@@ -248,7 +246,7 @@ func (s *Store) migrate(ctx context.Context) error {
 	} else if err != nil {
 		return fmt.Errorf("storage: reading the schema version: %w", err)
 	}
-	ms, err := ReadMigrations(migrationFiles)
+	ms, err := migrate.Read(migrationFiles)
 	if err != nil {
 		return err
 	}
@@ -278,37 +276,6 @@ func (s *Store) migrate(ctx context.Context) error {
 		s.log.Info("applied schema migration", "name", m.Name)
 	}
 	return nil
-}
-
-// Migration is one schema change, from a file named NNNN_what.sql.
-type Migration struct {
-	Version int
-	Name    string
-	SQL     string
-}
-
-// ReadMigrations lists the files named NNNN_what.sql in fsys's migrations
-// folder, in version order (the replica's and the hub's schemas both).
-func ReadMigrations(fsys fs.FS) ([]Migration, error) {
-	entries, err := fs.ReadDir(fsys, "migrations")
-	if err != nil {
-		return nil, fmt.Errorf("reading embedded migrations: %w", err)
-	}
-	var ms []Migration
-	for _, e := range entries {
-		num, _, ok := strings.Cut(e.Name(), "_")
-		v, err := strconv.Atoi(num)
-		if !ok || err != nil {
-			return nil, fmt.Errorf("migration file %s is not named NNNN_name.sql", e.Name())
-		}
-		b, err := fs.ReadFile(fsys, "migrations/"+e.Name())
-		if err != nil {
-			return nil, err
-		}
-		ms = append(ms, Migration{Version: v, Name: e.Name(), SQL: string(b)})
-	}
-	sort.Slice(ms, func(i, j int) bool { return ms[i].Version < ms[j].Version })
-	return ms, nil
 }
 
 // SchemaVersion is the version of the applied schema.

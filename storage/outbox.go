@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/outbox"
 )
 
 // Every action a person takes becomes an outbox row first: validated here,
@@ -21,12 +22,10 @@ import (
 // method returns, the action is neither lost nor applied twice: a resend
 // reuses the MessageId, and since the service is not documented to
 // de-duplicate by it, a row whose answer was lost is first reconciled with
-// the service (see action.landed) and sent again only if it did not land.
-// What each kind does is in its group's file (outbox_*.go).
-
-// OutboxKind names the operation of an outbox row. Each group's file
-// declares its kinds beside their entries in the action table.
-type OutboxKind string
+// the service (the action table's landed check, outbox.Landed) and sent
+// again only if it did not land. What each kind does is its entry in the
+// action table (package outbox); how it is checked before it is queued is
+// its enqueue method in its group's file (outbox_*.go).
 
 // OutboxState is where a row is in its life.
 type OutboxState string
@@ -50,7 +49,7 @@ const (
 // OutboxRow is one queued action.
 type OutboxRow struct {
 	Id      int64
-	Kind    OutboxKind
+	Kind    outbox.Kind
 	Summary string // e.g. "Check in", "Reject: no capacity"
 	// ActionDate is when a check-in, pause or check-out happened (what the
 	// person back-dated to, or when they acted), for showing in local time.
@@ -64,7 +63,10 @@ type OutboxRow struct {
 	Attempts     int
 	// MaybeSent: an attempt may have reached the service with its answer
 	// lost, so the row is reconciled before it is sent again.
-	MaybeSent   bool
+	MaybeSent bool
+	// before is what the service held before the row was first sent, for
+	// its landed check (outbox.Entry.Before; nil: not read yet, or none).
+	before      json.RawMessage
 	NextAttempt time.Time // when a pending row is retried (zero = as soon as possible)
 	Created     time.Time
 	Updated     time.Time
@@ -75,7 +77,10 @@ type OutboxRow struct {
 	Request     json.RawMessage // the request as it will be sent
 
 	// What the window shows, so that it never decodes Request.
-	Group OutboxGroup // which part of the work order the action is about
+	Group outbox.Group // which part of the work order the action is about
+	// Touches are the parts of the work order it changes besides its
+	// record (its entry's Rereads): an invoice file's, the invoice's files.
+	Touches outbox.Parts
 	// Status is the work order status the action leads to ("" = none).
 	Status api.WorkOrderStatus
 	// Comment is what the person wrote with it: a reason, comment or message.
@@ -85,10 +90,10 @@ type OutboxRow struct {
 }
 
 // Visit reports whether the row is a check-in, pause or check-out.
-func (r OutboxRow) Visit() bool { return r.Group == GroupVisit }
+func (r OutboxRow) Visit() bool { return r.Group == outbox.GroupVisit }
 
 // MayHaveBeenSent reports a row whose answer was lost when nothing could
-// tell whether it took effect (ErrOutcomeUnknown, or the office hub's 409
+// tell whether it took effect (outbox.ErrOutcomeUnknown, or the office hub's 409
 // "outcome unknown"): it waits for the person to send it again or discard
 // it, in the header and on the Activity tab.
 func (r OutboxRow) MayHaveBeenSent() bool {
@@ -115,18 +120,29 @@ var ErrInvalid = errors.New("invalid request")
 
 func (e *InputError) Is(target error) bool { return target == ErrInvalid }
 
+// refused turns a refusal of the api rules into an InputError for the
+// person; other errors pass unchanged.
+func refused(err error) error {
+	var r *api.RuleError
+	if errors.As(err, &r) {
+		return &InputError{Msg: r.Msg}
+	}
+	return err
+}
+
+// ruleOf is the api rule that judges kind before it is queued.
+func ruleOf(kind outbox.Kind) api.Action {
+	e, _ := outbox.Of(kind)
+	return e.Rule
+}
+
 func invalid(format string, args ...any) error {
 	return &InputError{Msg: fmt.Sprintf(format, args...)}
 }
 
-// workOrderPayload is the stored request of operations that name only a work order.
-type workOrderPayload struct {
-	WorkOrderId int64 `json:"WorkOrderId"`
-}
-
 // newRow is what an enqueue method hands to enqueue.
 type newRow struct {
-	kind      OutboxKind
+	kind      outbox.Kind
 	summary   string
 	targets   []int64
 	messageID string
@@ -304,9 +320,13 @@ func (s *Store) Retry(ctx context.Context, rowID int64) (*OutboxRow, error) {
 			if err != nil {
 				return err
 			}
-			// A new MessageId is a new request: nothing of it reached anyone.
-			if _, err := tx.ExecContext(ctx, `DELETE FROM outbox_maybe_sent WHERE outbox_id = ?`, rowID); err != nil {
-				return err
+			// A new MessageId is a new request: nothing of it reached anyone,
+			// and what its landed check compares against is read again
+			// before it goes (an earlier attempt may have landed meanwhile).
+			for _, q := range []string{`DELETE FROM outbox_maybe_sent WHERE outbox_id = ?`, `DELETE FROM outbox_landed_base WHERE outbox_id = ?`} {
+				if _, err := tx.ExecContext(ctx, q, rowID); err != nil {
+					return err
+				}
 			}
 			if len(targets) > 0 {
 				if _, err := tx.ExecContext(ctx, `DELETE FROM outbox_targets WHERE outbox_id = ?`, rowID); err != nil {
@@ -402,7 +422,8 @@ func (s *Store) Discard(ctx context.Context, rowID int64) error {
 }
 
 const outboxColumns = `o.id, o.kind, o.summary, o.message_id, o.request, o.state, o.attempts,
- EXISTS(SELECT 1 FROM outbox_maybe_sent m WHERE m.outbox_id = o.id), o.next_attempt_at,
+ EXISTS(SELECT 1 FROM outbox_maybe_sent m WHERE m.outbox_id = o.id),
+ (SELECT b.base FROM outbox_landed_base b WHERE b.outbox_id = o.id), o.next_attempt_at,
  o.created_at, o.updated_at, o.error, o.error_code, o.result, o.spool_file,
  (SELECT group_concat(t.work_order_id) FROM outbox_targets t WHERE t.outbox_id = o.id)`
 
@@ -410,12 +431,15 @@ func scanOutbox(sc interface{ Scan(...any) error }) (*OutboxRow, error) {
 	var r OutboxRow
 	var kind, state, req, result, spool string
 	var next, created, updated int64
-	var targets sql.NullString
-	if err := sc.Scan(&r.Id, &kind, &r.Summary, &r.MessageId, &req, &state, &r.Attempts, &r.MaybeSent, &next,
+	var targets, before sql.NullString
+	if err := sc.Scan(&r.Id, &kind, &r.Summary, &r.MessageId, &req, &state, &r.Attempts, &r.MaybeSent, &before, &next,
 		&created, &updated, &r.Error, &r.ErrorCode, &result, &spool, &targets); err != nil {
 		return nil, err
 	}
-	r.Kind, r.State, r.Request = OutboxKind(kind), OutboxState(state), json.RawMessage(req)
+	r.Kind, r.State, r.Request = outbox.Kind(kind), OutboxState(state), json.RawMessage(req)
+	if before.Valid {
+		r.before = json.RawMessage(before.String)
+	}
 	if next > 0 {
 		r.NextAttempt = time.UnixMilli(next).UTC()
 	}
@@ -423,8 +447,8 @@ func scanOutbox(sc interface{ Scan(...any) error }) (*OutboxRow, error) {
 	if result != "" {
 		_ = json.Unmarshal([]byte(result), &r.BulkResults) // other kinds keep other results
 	}
-	if a, ok := actions[r.Kind]; ok {
-		r.Group, r.Status = a.group, a.status
+	if e, ok := outbox.Of(r.Kind); ok {
+		r.Group, r.Status, r.Touches = e.Group, e.Status, e.Rereads
 	}
 	// The fields every kind's request may carry, read once for the window.
 	var f struct {
@@ -437,7 +461,7 @@ func scanOutbox(sc interface{ Scan(...any) error }) (*OutboxRow, error) {
 		if r.Visit() {
 			r.ActionDate = visitActionDate(r.Request)
 		}
-		if r.Kind == KindAppointment && f.ScheduledStart != nil {
+		if r.Kind == outbox.KindAppointment && f.ScheduledStart != nil {
 			r.Scheduled = *f.ScheduledStart
 		}
 		r.Comment, r.Step = f.Comment, f.Step
@@ -508,4 +532,36 @@ func (s *Store) OutboxSummary(ctx context.Context) (pending, failed int) {
 		return 0, 0
 	}
 	return pending, failed
+}
+
+// visitActionDate is when a stored visit happened, for showing.
+func visitActionDate(raw []byte) time.Time {
+	var p outbox.Visit
+	if json.Unmarshal(raw, &p) != nil {
+		return time.Time{}
+	}
+	return p.ActionDate()
+}
+
+// Draft reads what the person entered for the row's action, its amounts
+// in currency (the work order's: the stored request carries none); false
+// for actions with nothing to correct (accepting, bulk actions, files) or a
+// request this build cannot read.
+func (r OutboxRow) Draft(currency string) (*outbox.Draft, bool) {
+	e, ok := outbox.Of(r.Kind)
+	if !ok || e.Fix == nil {
+		return nil, false
+	}
+	req, err := e.Decode(r.Request)
+	if err != nil {
+		return nil, false
+	}
+	return e.Draft(req, currency)
+}
+
+// Correctable reports whether the row's action has content to put back
+// into a form (see Draft).
+func (r OutboxRow) Correctable() bool {
+	_, ok := r.Draft("")
+	return ok && len(r.WorkOrderIds) == 1
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/outbox"
 )
 
 // TestCorrectionOfARetriedActionIsNotQueuedBesideIt: a refused message is
@@ -44,7 +45,7 @@ func TestCorrectionOfARetriedActionIsNotQueuedBesideIt(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, r := range rows {
-			if r.Kind == KindMessage && r.State != OutboxDiscarded {
+			if r.Kind == outbox.KindMessage && r.State != OutboxDiscarded {
 				n++
 			}
 		}

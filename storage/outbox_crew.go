@@ -2,14 +2,13 @@ package storage
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 
 	"github.com/google/uuid"
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/outbox"
 )
 
 // Who goes: assigning technicians and subcontractors to work orders, and
@@ -19,124 +18,20 @@ import (
 // the work orders it took and refused for the others, as a bulk
 // acceptance is.
 
-// GroupCrew: the actions about who goes to a work order.
-const GroupCrew OutboxGroup = "crew"
-
-const (
-	KindAssign   OutboxKind = "assign"
-	KindUnassign OutboxKind = "unassign"
-)
-
-// FormCrew is where a refused assignment is corrected: who is assigned.
-const FormCrew Form = "crew"
-
-// What a colleague's assignments are called: "Ana Ruiz assigned Kenji Sato
-// to this".
-var (
-	assignedTo     = Colleague{Event: "AssociatesAssigned", Verb: "assigned", Of: "to", Whom: "AssociateIds"}
-	unassignedFrom = Colleague{Event: "AssociatesUnassigned", Verb: "unassigned", Of: "from", Whom: "AssociateIds"}
-)
-
-var _ = register(GroupCrew, map[OutboxKind]*action{
-	KindAssign: {
-		rule:      api.Assign,
-		noun:      "Assignment",
-		route:     Route{http.MethodPut, "/api/bulk/assign"},
-		colleague: assignedTo,
-		conflicts: []OutboxKind{KindReject},
-		fix:       &fix{form: FormCrew, again: "assign", draft: draftCrew},
-		effect:    crewEffect(KindAssign),
-		send:      sendCrew((*api.Client).BulkAssign),
-		landed:    crewLanded(KindAssign),
-	},
-	KindUnassign: {
-		rule:      api.Unassign,
-		noun:      "Unassignment",
-		route:     Route{http.MethodPut, "/api/bulk/unassign"},
-		colleague: unassignedFrom,
-		conflicts: []OutboxKind{KindReject},
-		fix:       &fix{form: FormCrew, again: "unassign", draft: draftCrew},
-		effect:    crewEffect(KindUnassign),
-		send:      sendCrew((*api.Client).BulkUnassign),
-		landed:    crewLanded(KindUnassign),
-	},
-})
-
-func draftCrew(raw json.RawMessage, _ string) (*Draft, error) {
-	var q api.AssignRequest
-	err := json.Unmarshal(raw, &q)
-	return &Draft{Associates: q.AssociateIds}, err
-}
-
-// crewEffect shows the work order with the queued change of who goes.
-func crewEffect(kind OutboxKind) func(context.Context, *Store, *api.WorkOrder, *OutboxRow) {
-	return func(ctx context.Context, s *Store, wo *api.WorkOrder, row *OutboxRow) {
-		var req api.AssignRequest
-		if json.Unmarshal(row.Request, &req) != nil {
-			return
-		}
-		who, _ := wo.Assigned()
-		wo.SetAssigned(assignApplied(who, kind, req.AssociateIds, s.associatesByID(ctx)))
-	}
-}
-
-func sendCrew(call func(*api.Client, context.Context, *api.AssignRequest) ([]api.BulkResult, error)) func(context.Context, *sendCtx) (any, error) {
-	return func(ctx context.Context, sc *sendCtx) (any, error) {
-		var r api.AssignRequest
-		if err := sc.decode(&r); err != nil {
-			return nil, err
-		}
-		r.MessageId = sc.row.MessageId
-		return call(sc.c, ctx, &r)
-	}
-}
-
-// crewLanded: an assignment whose answer was lost took effect when every
-// work order lists every associate (an unassignment: none of them); each
-// one's outcome is then a success. A work order that does not say who is
-// assigned cannot tell: the row is sent again, which the service documents
-// as a no-op for someone already assigned.
-func crewLanded(kind OutboxKind) func(context.Context, *sendCtx) (bool, any, error) {
-	return func(ctx context.Context, sc *sendCtx) (bool, any, error) {
-		var req api.AssignRequest
-		if err := sc.decode(&req); err != nil {
-			return false, nil, err
-		}
-		wos, err := sc.c.GetWorkOrders(ctx, sc.row.WorkOrderIds)
-		if err != nil {
-			return false, nil, err
-		}
-		if len(wos) != len(sc.row.WorkOrderIds) {
-			return false, nil, nil
-		}
-		out := make([]api.BulkResult, 0, len(wos))
-		for _, wo := range wos {
-			for _, id := range req.AssociateIds {
-				on, known := wo.AssignedTo(id)
-				if !known || on != (kind == KindAssign) {
-					return false, nil, nil
-				}
-			}
-			out = append(out, api.BulkResult{WorkOrderId: wo.WorkOrderId})
-		}
-		return true, out, nil
-	}
-}
-
 // Assign queues assigning the associates to each of the work orders, in
 // one call. Each work order's status and branch are checked first (the
 // branch's list as the last sync read it; unread, the service judges);
 // nothing is queued while one is refused.
 func (s *Store) Assign(ctx context.Context, woIDs, associateIDs []int64) (*OutboxRow, error) {
-	return s.crew(ctx, KindAssign, woIDs, associateIDs)
+	return s.crew(ctx, outbox.KindAssign, woIDs, associateIDs)
 }
 
 // Unassign queues taking the associates off each of the work orders.
 func (s *Store) Unassign(ctx context.Context, woIDs, associateIDs []int64) (*OutboxRow, error) {
-	return s.crew(ctx, KindUnassign, woIDs, associateIDs)
+	return s.crew(ctx, outbox.KindUnassign, woIDs, associateIDs)
 }
 
-func (s *Store) crew(ctx context.Context, kind OutboxKind, woIDs, associateIDs []int64) (*OutboxRow, error) {
+func (s *Store) crew(ctx context.Context, kind outbox.Kind, woIDs, associateIDs []int64) (*OutboxRow, error) {
 	n, err := s.crewRow(ctx, kind, woIDs, associateIDs)
 	if err != nil {
 		return nil, err
@@ -145,7 +40,7 @@ func (s *Store) crew(ctx context.Context, kind OutboxKind, woIDs, associateIDs [
 }
 
 // crewRow checks an assignment or unassignment and builds its row.
-func (s *Store) crewRow(ctx context.Context, kind OutboxKind, woIDs, associateIDs []int64) (newRow, error) {
+func (s *Store) crewRow(ctx context.Context, kind outbox.Kind, woIDs, associateIDs []int64) (newRow, error) {
 	targets, who := unique(woIDs), unique(associateIDs)
 	if len(targets) == 0 {
 		return newRow{}, invalid("no work orders selected")
@@ -160,7 +55,7 @@ func (s *Store) crewRow(ctx context.Context, kind OutboxKind, woIDs, associateID
 		if err != nil {
 			return newRow{}, err
 		}
-		if err := wo.Can(actions[kind].rule); err != nil {
+		if err := wo.Can(ruleOf(kind)); err != nil {
 			problems = append(problems, err.Error())
 			continue
 		}
@@ -186,14 +81,14 @@ func (s *Store) crewRow(ctx context.Context, kind OutboxKind, woIDs, associateID
 
 // crewSummary: "Assign Kenji Sato", "Unassign Kenji Sato and Mia Novak
 // from 3 work orders".
-func crewSummary(kind OutboxKind, who []int64, orders int, byID map[int64]api.Associate) string {
+func crewSummary(kind outbox.Kind, who []int64, orders int, byID map[int64]api.Associate) string {
 	s := "Assign " + NameAssociates(who, byID)
-	if kind == KindUnassign {
+	if kind == outbox.KindUnassign {
 		s = "Unassign " + NameAssociates(who, byID)
 	}
 	if orders > 1 {
 		to := " to"
-		if kind == KindUnassign {
+		if kind == outbox.KindUnassign {
 			to = " from"
 		}
 		s += fmt.Sprintf("%s %d work orders", to, orders)

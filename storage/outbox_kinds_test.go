@@ -3,13 +3,9 @@ package storage
 import (
 	"context"
 	"errors"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -17,63 +13,15 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox/sandboxtest"
+	"github.com/workorderdesk/workdesk/outbox"
 )
-
-// outboxKindsDeclared reads the outbox files for every OutboxKind constant, so a
-// kind added later without an end-to-end case below fails the test.
-func outboxKindsDeclared(t *testing.T) []OutboxKind {
-	t.Helper()
-	files, err := filepath.Glob("outbox*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var kinds []OutboxKind
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		kinds = append(kinds, kindsIn(f)...)
-	}
-	if len(kinds) == 0 {
-		t.Fatal("found no OutboxKind constants in outbox*.go")
-	}
-	return kinds
-}
-
-// kindsIn lists the OutboxKind constants f declares.
-func kindsIn(f *ast.File) []OutboxKind {
-	var kinds []OutboxKind
-	for _, d := range f.Decls {
-		g, ok := d.(*ast.GenDecl)
-		if !ok || g.Tok != token.CONST {
-			continue
-		}
-		for _, sp := range g.Specs {
-			v := sp.(*ast.ValueSpec)
-			if id, ok := v.Type.(*ast.Ident); !ok || id.Name != "OutboxKind" {
-				continue
-			}
-			for _, val := range v.Values {
-				if lit, ok := val.(*ast.BasicLit); ok {
-					s, _ := strconv.Unquote(lit.Value)
-					kinds = append(kinds, OutboxKind(s))
-				}
-			}
-		}
-	}
-	return kinds
-}
 
 // kindCase is one outbox kind sent end to end: prepare picks a work order
 // in the right state (and sets up what the action needs, as the customer or
 // another device would) and returns the person's action and what they
 // then see, at the service and in the replica.
 type kindCase struct {
-	kind    OutboxKind
+	kind    outbox.Kind
 	prepare func(t *testing.T) (act func() (*OutboxRow, error), check func(t *testing.T))
 }
 
@@ -199,27 +147,27 @@ func TestEveryOutboxKindEndToEnd(t *testing.T) {
 	}
 
 	cases := []kindCase{
-		{KindAccept, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+		{outbox.KindAccept, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
 			wo := take(t, status(api.StatusNew))
 			return func() (*OutboxRow, error) { return s.Accept(ctx, wo.WorkOrderId, "on our way") },
 				func(t *testing.T) { statusIs(t, api.StatusAccepted, wo.WorkOrderId) }
 		}},
-		{KindReject, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+		{outbox.KindReject, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
 			wo := take(t, status(api.StatusNew))
 			return func() (*OutboxRow, error) { return s.Reject(ctx, wo.WorkOrderId, "outside our service area") },
 				func(t *testing.T) { statusIs(t, api.StatusRejected, wo.WorkOrderId) }
 		}},
-		{KindBulkAccept, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+		{outbox.KindBulkAccept, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
 			woIDs := newOnes(t, 2)
 			return func() (*OutboxRow, error) { return s.BulkAccept(ctx, woIDs) },
 				func(t *testing.T) { statusIs(t, api.StatusAccepted, woIDs...) }
 		}},
-		{KindBulkReject, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+		{outbox.KindBulkReject, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
 			woIDs := newOnes(t, 2)
 			return func() (*OutboxRow, error) { return s.BulkReject(ctx, woIDs, "no technician free this month") },
 				func(t *testing.T) { statusIs(t, api.StatusRejected, woIDs...) }
 		}},
-		{KindAppointment, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+		{outbox.KindAppointment, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
 			wo := take(t, status(api.StatusAccepted))
 			start := svc.sb.Clock().Now().Add(49 * time.Hour).Truncate(time.Minute)
 			return func() (*OutboxRow, error) { return s.SetAppointment(ctx, wo.WorkOrderId, start, "") },
@@ -231,17 +179,17 @@ func TestEveryOutboxKindEndToEnd(t *testing.T) {
 					}
 				}
 		}},
-		{KindCheckIn, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+		{outbox.KindCheckIn, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
 			wo := take(t, status(api.StatusAccepted))
 			return func() (*OutboxRow, error) { return s.CheckIn(ctx, wo.WorkOrderId, nil, "") },
 				func(t *testing.T) { statusIs(t, api.StatusCheckedIn, wo.WorkOrderId) }
 		}},
-		{KindPause, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+		{outbox.KindPause, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
 			wo := take(t, status(api.StatusCheckedIn))
 			return func() (*OutboxRow, error) { return s.Pause(ctx, wo.WorkOrderId, nil, "parts on order") },
 				func(t *testing.T) { statusIs(t, api.StatusPaused, wo.WorkOrderId) }
 		}},
-		{KindCheckOut, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+		{outbox.KindCheckOut, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
 			// At a customer that requires completion information, with it.
 			wo := take(t, func(w *api.WorkOrder) bool {
 				cs, _ := s.CustomerSettings(ctx, w.Customer.Id)
@@ -251,13 +199,13 @@ func TestEveryOutboxKindEndToEnd(t *testing.T) {
 			return func() (*OutboxRow, error) { return s.CheckOutWith(ctx, wo.WorkOrderId, nil, "done", done) },
 				func(t *testing.T) { statusIs(t, api.StatusCheckedOut, wo.WorkOrderId) }
 		}},
-		{KindWorkDoneDetails, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+		{outbox.KindWorkDoneDetails, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
 			wo := take(t, status(api.StatusNeedsCompletionDetails))
 			done := fullCompletion(t, s, wo)
 			return func() (*OutboxRow, error) { return s.CompleteWorkDetails(ctx, wo.WorkOrderId, "filters changed", done) },
 				func(t *testing.T) { statusIs(t, api.StatusCheckedOut, wo.WorkOrderId) }
 		}},
-		{KindQuote, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+		{outbox.KindQuote, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
 			// The customer asked for this quote, so it accepts quotes.
 			wo := take(t, func(w *api.WorkOrder) bool {
 				return w.Can(api.SubmitQuote) == nil && w.Nte.Quote != nil && w.Nte.Quote.QuoteStatus == api.QuoteRequested
@@ -273,7 +221,7 @@ func TestEveryOutboxKindEndToEnd(t *testing.T) {
 					}
 				}
 		}},
-		{KindMessage, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+		{outbox.KindMessage, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
 			wo := take(t, status(api.StatusAccepted))
 			text := "kinds: technician arrives at 9"
 			return func() (*OutboxRow, error) { return s.SendMessage(ctx, wo.WorkOrderId, text, api.VisibilityAll) },
@@ -291,7 +239,7 @@ func TestEveryOutboxKindEndToEnd(t *testing.T) {
 					}
 				}
 		}},
-		{KindAttachment, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+		{outbox.KindAttachment, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
 			wo := take(t, status(api.StatusAccepted))
 			path := file(t, "kinds-meter.jpg", "\xff\xd8 meter reading")
 			return func() (*OutboxRow, error) { return s.AttachFile(ctx, wo.WorkOrderId, path, api.VisibilityAll) },
@@ -308,7 +256,7 @@ func TestEveryOutboxKindEndToEnd(t *testing.T) {
 					}
 				}
 		}},
-		{KindInvoiceSave, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+		{outbox.KindInvoiceSave, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
 			wo := take(t, editableInvoice)
 			inv := completeInvoice(t, wo, "KINDS-SAVE-1")
 			return func() (*OutboxRow, error) { return s.SaveInvoice(ctx, wo.WorkOrderId, inv) },
@@ -326,7 +274,7 @@ func TestEveryOutboxKindEndToEnd(t *testing.T) {
 					}
 				}
 		}},
-		{KindInvoiceSubmit, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+		{outbox.KindInvoiceSubmit, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
 			wo := take(t, func(w *api.WorkOrder) bool {
 				return editableInvoice(w) && w.Nte.Quote == nil
 			})
@@ -350,7 +298,7 @@ func TestEveryOutboxKindEndToEnd(t *testing.T) {
 					}
 				}
 		}},
-		{KindInvoiceDelete, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+		{outbox.KindInvoiceDelete, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
 			wo := take(t, editableInvoice)
 			inv := completeInvoice(t, wo, "KINDS-DELETE-1")
 			if _, err := svc.client.SaveInvoice(ctx, &api.SaveInvoiceRequest{WorkOrderId: wo.WorkOrderId, Invoice: inv}); err != nil {
@@ -374,7 +322,7 @@ func TestEveryOutboxKindEndToEnd(t *testing.T) {
 					}
 				}
 		}},
-		{KindInvoiceAttachmentAdd, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+		{outbox.KindInvoiceAttachmentAdd, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
 			wo := take(t, editableInvoice)
 			path := file(t, "kinds-receipt.pdf", "%PDF-1.4 receipt")
 			return func() (*OutboxRow, error) { return s.AddInvoiceAttachment(ctx, wo.WorkOrderId, path) },
@@ -391,7 +339,7 @@ func TestEveryOutboxKindEndToEnd(t *testing.T) {
 					}
 				}
 		}},
-		{KindInvoiceAttachmentRemove, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+		{outbox.KindInvoiceAttachmentRemove, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
 			wo := take(t, editableInvoice)
 			att, err := svc.client.UploadInvoiceAttachment(ctx, wo.WorkOrderId, api.Upload{Name: "kinds-old-receipt.pdf",
 				MimeType: "application/pdf", Content: strings.NewReader("%PDF old")})
@@ -416,7 +364,7 @@ func TestEveryOutboxKindEndToEnd(t *testing.T) {
 					}
 				}
 		}},
-		{KindStepAttachmentAdd, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+		{outbox.KindStepAttachmentAdd, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
 			ref := editableStep(t)
 			path := file(t, "kinds-step.jpg", "\xff\xd8 gauge after repair")
 			return func() (*OutboxRow, error) { return s.AddStepAttachment(ctx, ref, path) },
@@ -426,7 +374,7 @@ func TestEveryOutboxKindEndToEnd(t *testing.T) {
 					}
 				}
 		}},
-		{KindStepAttachmentRemove, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+		{outbox.KindStepAttachmentRemove, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
 			ref := editableStep(t)
 			att, err := svc.client.UploadStepAttachment(ctx, ref, api.Upload{Name: "kinds-old-step.jpg",
 				MimeType: "image/jpeg", Content: strings.NewReader("old jpg")})
@@ -440,7 +388,7 @@ func TestEveryOutboxKindEndToEnd(t *testing.T) {
 					}
 				}
 		}},
-		{KindAssign, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+		{outbox.KindAssign, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
 			// Two accepted work orders of one branch, a technician of it
 			// on neither.
 			first := take(t, status(api.StatusAccepted))
@@ -459,7 +407,7 @@ func TestEveryOutboxKindEndToEnd(t *testing.T) {
 					}
 				}
 		}},
-		{KindUnassign, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+		{outbox.KindUnassign, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
 			wo := take(t, func(w *api.WorkOrder) bool {
 				who, _ := w.Assigned()
 				return status(api.StatusCheckedIn)(w) && len(who) > 0
@@ -475,7 +423,7 @@ func TestEveryOutboxKindEndToEnd(t *testing.T) {
 					}
 				}
 		}},
-		{KindStepUpdate, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+		{outbox.KindStepUpdate, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
 			// A number with its unit: the refrigeration checklist's first
 			// step, the temperature before service (°F).
 			id := svc.sb.Create(sandboxtest.WorkOrderSpec{Status: api.StatusCheckedIn, Procedure: sandboxtest.ProcedureEditable}).WorkOrderId
@@ -497,7 +445,7 @@ func TestEveryOutboxKindEndToEnd(t *testing.T) {
 					}
 				}
 		}},
-		{KindProcedureNA, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+		{outbox.KindProcedureNA, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
 			wo := take(t, func(w *api.WorkOrder) bool {
 				for _, p := range w.Procedures() {
 					if w.CanMarkNotApplicable(p.Id) == nil {
@@ -522,7 +470,7 @@ func TestEveryOutboxKindEndToEnd(t *testing.T) {
 					}
 				}
 		}},
-		{KindNote, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
+		{outbox.KindNote, func(t *testing.T) (func() (*OutboxRow, error), func(*testing.T)) {
 			wo := take(t, status(api.StatusAccepted))
 			const text = "Gate code 4471; the dock closes at 16:00."
 			return func() (*OutboxRow, error) { return s.SetNote(ctx, wo.WorkOrderId, text, "") },
@@ -539,11 +487,11 @@ func TestEveryOutboxKindEndToEnd(t *testing.T) {
 		}},
 	}
 
-	covered := map[OutboxKind]bool{}
+	covered := map[outbox.Kind]bool{}
 	for _, c := range cases {
 		covered[c.kind] = true
 	}
-	for _, k := range outboxKindsDeclared(t) {
+	for _, k := range outbox.Kinds() {
 		if !covered[k] {
 			t.Errorf("outbox kind %q has no end-to-end case", k)
 		}
@@ -571,7 +519,8 @@ func TestEveryOutboxKindEndToEnd(t *testing.T) {
 				t.Fatalf("row = %s (code %d) %q; want done", got.State, got.ErrorCode, got.Error)
 			}
 			sent := 0
-			route := actions[c.kind].route // what the hub forwards and names for it
+			e, _ := outbox.Of(c.kind)
+			route := e.Route // what the hub forwards and names for it
 			svc.wire.mu.Lock()
 			for _, r := range svc.wire.log {
 				if r.MessageId == row.MessageId {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/outbox"
 )
 
 // What the window shows of the outbox on a work order: the status and
@@ -113,16 +114,18 @@ func (s *Store) unfinished(ctx context.Context, woID int64) ([]OutboxRow, error)
 
 // applyExpected gives wo the status and effects row will have once sent.
 func (s *Store) applyExpected(ctx context.Context, wo *api.WorkOrder, row *OutboxRow) {
-	a, ok := actions[row.Kind]
+	e, ok := outbox.Of(row.Kind)
 	if !ok {
 		return
 	}
-	if a.status != "" {
-		wo.Status = a.status
+	req, err := e.Decode(row.Request)
+	if err != nil {
+		if e.Status != "" {
+			wo.Status = e.Status
+		}
+		return
 	}
-	if a.effect != nil {
-		a.effect(ctx, s, wo, row)
-	}
+	e.Effect(ctx, wo, req, s.envFor(row, ""))
 }
 
 // expected is the work order as the person sees it: the replica, with the

@@ -10,6 +10,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox/sandboxtest"
+	"github.com/workorderdesk/workdesk/outbox"
 )
 
 // stepFixture is a checked-in work order of the service with an editable
@@ -48,7 +49,7 @@ func TestNoteChangedMeanwhileIsAsked(t *testing.T) {
 		x := NewSender(s, svc.client, SenderOptions{Backoff: noWait})
 		sendAll(t, x)
 		got := rowState(t, s, row.Id)
-		if !got.NoteChanged() || !strings.Contains(got.Error, "Dana Whitfield changed the internal note") {
+		if got.Asked() == nil || !strings.Contains(got.Error, "Dana Whitfield changed the internal note") {
 			t.Fatalf("the edit is %s (code %d) %q; want it waiting for the person, naming who changed it", got.State, got.ErrorCode, got.Error)
 		}
 		if n := len(svc.sb.Received(http.MethodPut, "/api/workOrder/note")); n != 0 {
@@ -71,7 +72,7 @@ func TestNoteChangedMeanwhileIsAsked(t *testing.T) {
 	t.Run("keep mine", func(t *testing.T) {
 		t.Parallel()
 		svc, s, x, id, row := setup(t)
-		if _, err := s.KeepMyNote(ctx, row.Id); err != nil {
+		if _, err := s.KeepMine(ctx, row.Id); err != nil {
 			t.Fatal(err)
 		}
 		sendAll(t, x)
@@ -186,8 +187,8 @@ func TestStepUpdatesQueueInOrder(t *testing.T) {
 	if got.State != OutboxFailed || !strings.Contains(got.Error, "marked N/A") {
 		t.Fatalf("the step of a procedure marked N/A is %s %q; want refused", got.State, got.Error)
 	}
-	if !strings.Contains(strings.Join(KindStepUpdate.Conflicts(), ","), "ProcedureMarkedNaByContractor") {
-		t.Errorf("a refused step is not explained by a colleague's N/A mark: %v", KindStepUpdate.Conflicts())
+	if !strings.Contains(strings.Join(outbox.KindStepUpdate.Conflicts(), ","), "ProcedureMarkedNaByContractor") {
+		t.Errorf("a refused step is not explained by a colleague's N/A mark: %v", outbox.KindStepUpdate.Conflicts())
 	}
 	if d, ok := got.Draft("USD"); !ok || d.Step == nil || d.Step.Value != api.StepNo || d.Text != "left door torn" {
 		t.Errorf("the refused step reads back as %+v; want its value and comment", d)

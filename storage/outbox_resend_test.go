@@ -238,6 +238,77 @@ func TestIdenticalMessagesAreBothPosted(t *testing.T) {
 	}
 }
 
+// A message whose text the thread already holds (posted by another of the
+// company's systems) and whose request was lost is not taken for sent: the
+// check compares the thread with what it held before ours was first sent,
+// so ours is posted, once.
+func TestAMessageAlreadyInTheThreadIsNotTakenForOurs(t *testing.T) {
+	t.Parallel()
+	svc := newService(t, 80)
+	s := syncedStore(t, svc)
+	ctx := context.Background()
+	wo := pick(t, s, status(api.StatusAccepted))
+	text := "On my way"
+	if err := svc.client.SendMessage(ctx, &api.MessageRequest{WorkOrderId: wo.WorkOrderId, Text: text}); err != nil {
+		t.Fatal(err)
+	}
+	row := mustRow(t)(s.SendMessage(ctx, wo.WorkOrderId, text, ""))
+	var first atomic.Bool
+	svc.wire.setFault(func(r *http.Request, _ []byte) faultKind {
+		if r.Method == http.MethodPost && r.URL.Path == "/api/messages" && first.CompareAndSwap(false, true) {
+			return dropBefore // lost on its way: it may have been sent, but was not
+		}
+		return pass
+	})
+	x := NewSender(s, svc.client, SenderOptions{Backoff: noWait})
+	sendAll(t, x)
+	sendAll(t, x)
+	if r := rowState(t, s, row.Id); r.State != OutboxDone {
+		t.Fatalf("the row is %s (code %d) %q; want done", r.State, r.ErrorCode, r.Error)
+	}
+	reached := 0
+	for _, m := range svc.sb.Received(http.MethodPost, "/api/messages") {
+		if m.MessageId == row.MessageId {
+			reached++
+		}
+	}
+	if reached != 1 {
+		t.Errorf("the row's MessageId reached the service %d times; want once (it was never posted: the other system's message was taken for it)", reached)
+	}
+	msgs, err := svc.client.ListMessages(ctx, wo.WorkOrderId)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := countText(msgs, text); n != 2 {
+		t.Errorf("the thread holds %q %d times; want 2 (the other system's and ours)", text, n)
+	}
+}
+
+// A message in doubt with nothing kept of what the thread held before it
+// was first sent (queued and sent by an older version, or the record lost)
+// cannot be settled by the thread: the person decides, and it is not sent
+// again on its own.
+func TestAMessageInDoubtWithNothingKeptAsksThePerson(t *testing.T) {
+	t.Parallel()
+	svc := newService(t, 80)
+	s := syncedStore(t, svc)
+	ctx := context.Background()
+	wo := pick(t, s, status(api.StatusAccepted))
+	row := mustRow(t)(s.SendMessage(ctx, wo.WorkOrderId, "Ladder on site", ""))
+	if _, err := s.w.ExecContext(ctx, `INSERT INTO outbox_maybe_sent(outbox_id) VALUES (?)`, row.Id); err != nil {
+		t.Fatal(err)
+	}
+	x := NewSender(s, svc.client, SenderOptions{Backoff: noWait})
+	sendAll(t, x)
+	r := rowState(t, s, row.Id)
+	if !r.MayHaveBeenSent() {
+		t.Fatalf("the row is %s (code %d) %q; want it waiting for the person as may have been sent", r.State, r.ErrorCode, r.Error)
+	}
+	if n := len(svc.sb.Received(http.MethodPost, "/api/messages")); n != 0 {
+		t.Errorf("the message reached the service %d times; want none until the person decides", n)
+	}
+}
+
 // A failed quote is retried from its stored request with a new MessageId;
 // the amount goes out exactly as typed, though float64 would round it.
 func TestRetryKeepsMoneyExact(t *testing.T) {
@@ -274,18 +345,6 @@ func TestRetryKeepsMoneyExact(t *testing.T) {
 	q := svc.remote(t, wo.WorkOrderId).Nte.Quote
 	if q == nil || q.QuoteStatus != api.QuoteSubmitted || q.Amount.Amount.String() != typed {
 		t.Errorf("the service has the quote %+v; want %s submitted", q, typed)
-	}
-}
-
-// Every kind the outbox declares has its entry in the action table, and a
-// row says what the window needs without its request being decoded.
-func TestEveryKindHasAnAction(t *testing.T) {
-	t.Parallel()
-	for _, k := range outboxKindsDeclared(t) {
-		a, err := actionOf(k)
-		if err != nil || a.send == nil || a.group == "" {
-			t.Errorf("%s: entry %+v, %v", k, a, err)
-		}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/outbox"
 )
 
 // Check-out from Paused is refused before anything is queued, as the
@@ -87,7 +88,7 @@ func TestOutboxRowSaysWhatTheWindowNeeds(t *testing.T) {
 	ctx := context.Background()
 	n := pick(t, s, status(api.StatusNew))
 	rej := mustRow(t)(s.Reject(ctx, n.WorkOrderId, "no capacity this week"))
-	if rej.Group != GroupWorkOrder || rej.Status != api.StatusRejected || rej.Comment != "no capacity this week" || rej.Visit() || rej.Upload {
+	if rej.Group != outbox.GroupWorkOrder || rej.Status != api.StatusRejected || rej.Comment != "no capacity this week" || rej.Visit() || rej.Upload {
 		t.Errorf("reject row: group %s status %s comment %q visit %v upload %v", rej.Group, rej.Status, rej.Comment, rej.Visit(), rej.Upload)
 	}
 	a := pick(t, s, status(api.StatusAccepted))
@@ -96,7 +97,7 @@ func TestOutboxRowSaysWhatTheWindowNeeds(t *testing.T) {
 		t.Errorf("check-in row: visit %v status %s at %v", in.Visit(), in.Status, in.ActionDate)
 	}
 	msg := mustRow(t)(s.SendMessage(ctx, a.WorkOrderId, "gate code 4711", ""))
-	if msg.Group != GroupMessage || msg.Comment != "gate code 4711" {
+	if msg.Group != outbox.GroupMessage || msg.Comment != "gate code 4711" {
 		t.Errorf("message row: group %s comment %q", msg.Group, msg.Comment)
 	}
 	var ref api.StepRef
@@ -110,7 +111,7 @@ func TestOutboxRowSaysWhatTheWindowNeeds(t *testing.T) {
 		return false
 	})
 	step := mustRow(t)(s.AddStepAttachment(ctx, ref, tempFile(t, "gauge.jpg", "\xff\xd8")))
-	if step.Group != GroupStep || step.Step == nil || *step.Step != ref || !step.Upload {
+	if step.Group != outbox.GroupStep || step.Step == nil || *step.Step != ref || !step.Upload {
 		t.Errorf("step row: group %s step %v upload %v", step.Group, step.Step, step.Upload)
 	}
 }

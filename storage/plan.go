@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/outbox"
 )
 
 // PlanVisit queues what the dispatch board plans: associate goes to work
@@ -32,7 +33,7 @@ func (s *Store) PlanVisit(ctx context.Context, woID, associate, instead int64, s
 	var rows []newRow
 	if instead != 0 && instead != associate {
 		if on, _ := wo.AssignedTo(instead); on {
-			n, err := s.crewRow(ctx, KindUnassign, []int64{woID}, []int64{instead})
+			n, err := s.crewRow(ctx, outbox.KindUnassign, []int64{woID}, []int64{instead})
 			if err != nil {
 				return nil, err
 			}
@@ -41,7 +42,7 @@ func (s *Store) PlanVisit(ctx context.Context, woID, associate, instead int64, s
 	}
 	if associate != 0 {
 		if on, _ := wo.AssignedTo(associate); !on {
-			n, err := s.crewRow(ctx, KindAssign, []int64{woID}, []int64{associate})
+			n, err := s.crewRow(ctx, outbox.KindAssign, []int64{woID}, []int64{associate})
 			if err != nil {
 				return nil, err
 			}
@@ -55,7 +56,7 @@ func (s *Store) PlanVisit(ctx context.Context, woID, associate, instead int64, s
 	id := uuid.NewString()
 	r := &api.AppointmentRequest{WorkOrderId: woID, ScheduledStart: start.UTC(), Pte: pte}
 	r.MessageId = id
-	rows = append(rows, newRow{kind: KindAppointment, summary: "Schedule the visit", targets: []int64{woID}, messageID: id, request: r})
+	rows = append(rows, newRow{kind: outbox.KindAppointment, summary: "Schedule the visit", targets: []int64{woID}, messageID: id, request: r})
 	return s.enqueueAll(ctx, rows)
 }
 

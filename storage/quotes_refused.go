@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/outbox"
 )
 
 // Whether a customer accepts quotes is learned only from a refusal: 3004
@@ -43,7 +44,7 @@ func (s *Store) QuotesRefused(ctx context.Context, customerID int64) (*QuotesRef
 	err := s.r.QueryRowContext(ctx, `SELECT CASE WHEN o.state = 'discarded' THEN o.created_at ELSE o.updated_at END AS refused_at, o.error
  FROM outbox o JOIN outbox_targets t ON t.outbox_id = o.id JOIN work_orders w ON w.id = t.work_order_id
  WHERE o.kind = ? AND o.error_code = ? AND w.customer_id = ? ORDER BY refused_at DESC LIMIT 1`,
-		string(KindQuote), api.CodeQuotesNotAllowed, customerID).Scan(&at, &msg)
+		string(outbox.KindQuote), api.CodeQuotesNotAllowed, customerID).Scan(&at, &msg)
 	if errors.Is(err, sql.ErrNoRows) || err == nil && !at.Valid {
 		return nil, nil
 	}

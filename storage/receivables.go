@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/outbox"
 )
 
 // The receivables view reads the invoices the replica holds across work
@@ -147,10 +148,10 @@ var metBy = map[string]api.Deadline{
 }
 
 // metByKind is metBy for our own actions the service took.
-var metByKind = map[OutboxKind]api.Deadline{
-	KindAccept: api.AcknowledgeBy, KindReject: api.AcknowledgeBy,
-	KindBulkAccept: api.AcknowledgeBy, KindBulkReject: api.AcknowledgeBy,
-	KindCheckIn: api.OnSiteBy, KindCheckOut: api.DueBy,
+var metByKind = map[outbox.Kind]api.Deadline{
+	outbox.KindAccept: api.AcknowledgeBy, outbox.KindReject: api.AcknowledgeBy,
+	outbox.KindBulkAccept: api.AcknowledgeBy, outbox.KindBulkReject: api.AcknowledgeBy,
+	outbox.KindCheckIn: api.OnSiteBy, outbox.KindCheckOut: api.DueBy,
 }
 
 // SlaRecords reads the work orders with an SLA deadline from from on,
@@ -219,8 +220,8 @@ WHERE action IN (?,?,?,?,?) AND action_date IS NOT NULL GROUP BY work_order_id, 
 	}
 	obRows, err := s.r.QueryContext(ctx, `SELECT t.work_order_id, o.kind, o.request, o.updated_at FROM outbox o
 JOIN outbox_targets t ON t.outbox_id = o.id WHERE o.state = ? AND o.kind IN (?,?,?,?,?,?)`,
-		string(OutboxDone), string(KindAccept), string(KindReject), string(KindBulkAccept), string(KindBulkReject),
-		string(KindCheckIn), string(KindCheckOut))
+		string(OutboxDone), string(outbox.KindAccept), string(outbox.KindReject), string(outbox.KindBulkAccept), string(outbox.KindBulkReject),
+		string(outbox.KindCheckIn), string(outbox.KindCheckOut))
 	if err != nil {
 		return nil, fmt.Errorf("storage: reading our recorded actions: %w", err)
 	}
@@ -231,9 +232,9 @@ JOIN outbox_targets t ON t.outbox_id = o.id WHERE o.state = ? AND o.kind IN (?,?
 		if err := obRows.Scan(&woID, &kind, &request, &landed); err != nil {
 			return nil, fmt.Errorf("storage: reading our recorded actions: %w", err)
 		}
-		k := OutboxKind(kind)
+		k := outbox.Kind(kind)
 		when := time.UnixMilli(landed).UTC()
-		if k == KindCheckIn || k == KindCheckOut {
+		if k == outbox.KindCheckIn || k == outbox.KindCheckOut {
 			when = visitActionDate([]byte(request))
 		}
 		met(woID, metByKind[k], when)

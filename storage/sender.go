@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/outbox"
 )
 
 // SenderOptions tune a Sender; the zero value is sensible.
@@ -206,28 +207,13 @@ func (x *Sender) nextAttempt(ctx context.Context) (time.Time, bool) {
 	return time.UnixMilli(next.Int64), true
 }
 
-// errLocal marks a failure of ours that sending again cannot fix (the
-// spooled file vanished, the stored request is unreadable).
-type errLocal struct{ err error }
-
-func (e errLocal) Error() string { return e.err.Error() }
-func (e errLocal) Unwrap() error { return e.err }
-
-// errAsk stops a row before it is sent because only the person can decide
-// (the internal note changed since their edit began): it is failed with
-// code, a code of ours (below zero, never the service's), so the window
-// can offer the choices that fit.
-type errAsk struct {
-	msg  string
-	code int
-}
-
-func (e errAsk) Error() string { return e.msg }
-
 // sendRow marks the row sending (committed before the call), calls the
 // service and records the outcome. finished is true when the row reached
 // done or failed.
 func (x *Sender) sendRow(ctx context.Context, id int64) (finished bool, err error) {
+	if err := x.keepBefore(ctx, id); err != nil {
+		return false, err
+	}
 	now := x.s.now().UnixMilli()
 	res, err := x.s.w.ExecContext(ctx, `UPDATE outbox SET state = 'sending', attempts = attempts + 1, updated_at = ?
  WHERE id = ? AND state = 'pending'`, now, id)
@@ -246,10 +232,10 @@ func (x *Sender) sendRow(ctx context.Context, id int64) (finished bool, err erro
 		return false, fmt.Errorf("storage: reading row %d: %w", id, err)
 	}
 	log := x.log.With("row", id, "kind", row.Kind, "workOrders", row.WorkOrderIds, "attempt", row.Attempts)
-	act, callErr := actionOf(row.Kind)
+	act, callErr := outbox.MustOf(row.Kind)
 	var result any
 	if callErr == nil {
-		result, callErr = x.attempt(ctx, act, &sendCtx{s: x.s, c: x.c, row: row, spool: spool}, log)
+		result, callErr = x.attempt(ctx, act, row, spool, log)
 	}
 
 	switch {
@@ -258,20 +244,20 @@ func (x *Sender) sendRow(ctx context.Context, id int64) (finished bool, err erro
 			return false, err
 		}
 		log.Info("action sent")
-		x.refresh(ctx, row, act)
+		x.refresh(ctx, row, act, result)
 		return true, nil
 	case ctx.Err() != nil:
 		// Shutting down mid-call: the outcome is unknown, so the row goes
 		// back to pending and is resent, same MessageId, on the next run.
 		x.setPending(context.WithoutCancel(ctx), id, 0, "", true)
 		return false, ctx.Err()
-	case errors.Is(callErr, ErrOutcomeUnknown) || api.IsOutcomeUnknown(callErr):
+	case errors.Is(callErr, outbox.ErrOutcomeUnknown) || api.IsOutcomeUnknown(callErr):
 		// Nothing can tell whether an earlier attempt took effect (a landed
-		// check's ErrOutcomeUnknown, or the office hub's 409 for the same):
+		// check's outbox.ErrOutcomeUnknown, or the office hub's 409 for the same):
 		// the row waits as "may have been sent" for the person to send it
 		// again (a new MessageId) or discard it.
-		msg := ErrOutcomeUnknown.Error()
-		if u, ok := errors.AsType[*OutcomeUnknown](callErr); ok {
+		msg := outbox.ErrOutcomeUnknown.Error()
+		if u, ok := errors.AsType[*outbox.OutcomeUnknown](callErr); ok {
 			msg = u.Why
 		} else if e, ok := errors.AsType[*api.Error](callErr); ok && e.Message != "" {
 			msg = e.Message
@@ -283,13 +269,19 @@ func (x *Sender) sendRow(ctx context.Context, id int64) (finished bool, err erro
 		log.Info("the action may have been sent; the person decides", "why", msg)
 		x.s.notify(row.WorkOrderIds)
 		return true, nil
-	case api.IsBusiness(callErr) || errors.As(callErr, new(errLocal)) || errors.As(callErr, new(errAsk)):
+	case api.IsBusiness(callErr) || errors.As(callErr, new(outbox.LocalError)) || errors.As(callErr, new(*outbox.Stopped)):
 		msg, code := serviceMessage(callErr)
 		if _, err := x.s.w.ExecContext(ctx, `UPDATE outbox SET state = 'failed', error = ?, error_code = ?, updated_at = ? WHERE id = ?`,
 			msg, code, x.s.now().UnixMilli(), id); err != nil {
 			return false, fmt.Errorf("storage: recording the refusal of row %d: %w", id, err)
 		}
-		log.Info("the service refused the action", "code", code)
+		if code == codeAsked {
+			// The person decides over what stopped it: the replica shows it.
+			x.refreshParts(ctx, row, act.Rereads, nil)
+			log.Info("the action waits for the person's decision")
+		} else {
+			log.Info("the service refused the action", "code", code)
+		}
 		x.s.notify(row.WorkOrderIds)
 		return true, nil
 	default:
@@ -306,12 +298,46 @@ func (x *Sender) sendRow(ctx context.Context, id int64) (finished bool, err erro
 	}
 }
 
+// keepBefore reads and keeps, before a row is first sent, what its landed
+// check will compare against should its answer be lost (outbox.Entry.Before:
+// how many messages of its text the thread holds). Kept before the row is
+// marked sending, so that a crash at any point leaves either nothing sent
+// or the count to judge by. A read that fails keeps nothing: the row goes
+// (offline, it fails alike and is read again next time), and should its
+// answer then be lost, nothing can tell, and the person decides.
+func (x *Sender) keepBefore(ctx context.Context, id int64) error {
+	row, err := x.s.OutboxRow(ctx, id)
+	if err != nil {
+		return err
+	}
+	e, known := outbox.Of(row.Kind)
+	if row.State != OutboxPending || !known || !e.NeedsBefore() || row.before != nil || row.MaybeSent {
+		return nil
+	}
+	req, err := e.Decode(row.Request)
+	if err != nil {
+		return nil // refused as unreadable when it is sent
+	}
+	base, err := e.Before(ctx, x.c, req)
+	if err != nil || base == nil {
+		if err != nil {
+			x.log.Info("what an action will be checked against could not be read; it goes without", "row", id, "err", err)
+		}
+		return nil
+	}
+	if _, err := x.s.w.ExecContext(ctx, `INSERT OR REPLACE INTO outbox_landed_base(outbox_id, base) VALUES (?, ?)`, id, string(base)); err != nil {
+		return fmt.Errorf("storage: keeping what row %d will be checked against: %w", id, err)
+	}
+	return nil
+}
+
 // attempt sends the row, unless an earlier attempt may have reached the
 // service with its answer lost (a timeout, a crash mid-call) and the
 // action's landed check finds its effect already there.
-func (x *Sender) attempt(ctx context.Context, act *action, sc *sendCtx, log *slog.Logger) (any, error) {
-	if sc.row.MaybeSent && act.landed != nil {
-		landed, result, err := act.landed(ctx, sc)
+func (x *Sender) attempt(ctx context.Context, act *outbox.Entry, row *OutboxRow, spool string, log *slog.Logger) (any, error) {
+	if row.MaybeSent && act.HasLanded() {
+		_, landed, result, err := outbox.Landed(ctx, x.c, outbox.LandedQuery{
+			Kind: row.Kind, Request: row.Request, WorkOrders: row.WorkOrderIds, Before: row.before})
 		if err != nil || landed {
 			if landed {
 				log.Info("an earlier attempt had reached the service; not sending again")
@@ -319,7 +345,11 @@ func (x *Sender) attempt(ctx context.Context, act *action, sc *sendCtx, log *slo
 			return result, err
 		}
 	}
-	return act.send(api.WithMessageId(ctx, sc.row.MessageId), sc)
+	req, err := act.Decode(row.Request)
+	if err != nil {
+		return nil, err
+	}
+	return act.Send(ctx, x.c, req, row.MessageId, x.s.envFor(row, spool))
 }
 
 // setPending puts the row back in the queue; maybeSent records that the
@@ -338,8 +368,8 @@ func (x *Sender) setPending(ctx context.Context, id, next int64, msg string, may
 
 // serviceMessage is what the person sees for a refusal: the service's own words.
 func serviceMessage(err error) (string, int) {
-	if a, ok := errors.AsType[errAsk](err); ok {
-		return a.msg, a.code
+	if a, ok := errors.AsType[*outbox.Stopped](err); ok {
+		return a.Why, codeAsked
 	}
 	var e *api.Error
 	if errors.As(err, &e) {
@@ -430,8 +460,8 @@ func (x *Sender) finish(ctx context.Context, row *OutboxRow, result any, spool s
 			}
 			return putInvoice(ctx, tx, woID, inv, now.UnixMilli())
 		}
-		if a, ok := actions[row.Kind]; ok && a.record != nil && state == OutboxDone {
-			return a.record(ctx, tx, woID)
+		if e, ok := outbox.Of(row.Kind); ok && state == OutboxDone {
+			return forget(ctx, tx, woID, e.Forgets)
 		}
 		return nil
 	})
@@ -446,7 +476,7 @@ func (x *Sender) finish(ctx context.Context, row *OutboxRow, result any, spool s
 
 // refresh re-reads what the action changed so the replica shows the
 // service's truth. Failures only delay that until the next sync.
-func (x *Sender) refresh(ctx context.Context, row *OutboxRow, act *action) {
+func (x *Sender) refresh(ctx context.Context, row *OutboxRow, act *outbox.Entry, result any) {
 	ids := row.WorkOrderIds
 	wos, err := x.c.GetWorkOrders(ctx, ids)
 	if err == nil {
@@ -455,12 +485,19 @@ func (x *Sender) refresh(ctx context.Context, row *OutboxRow, act *action) {
 	if err != nil {
 		x.log.Info("could not re-read the work order after an action; the next sync will", "err", err)
 	}
-	if act.refresh != nil {
-		if err := act.refresh(ctx, &sendCtx{s: x.s, c: x.c, row: row}, ids[0]); err != nil {
-			x.log.Info("could not refresh the cache after an action", "err", err)
-		}
-	}
+	x.refreshParts(ctx, row, act.Rereads&^act.Forgets, result)
 	x.s.notify(ids)
+}
+
+// refreshParts re-reads the parts of the row's work order an action
+// changed, but for one its answer carried (a saved invoice).
+func (x *Sender) refreshParts(ctx context.Context, row *OutboxRow, parts outbox.Parts, result any) {
+	if _, ok := result.(*api.Invoice); ok {
+		parts &^= outbox.Invoice
+	}
+	if err := x.s.refreshParts(ctx, x.c, row.WorkOrderIds[0], parts); err != nil {
+		x.log.Info("could not refresh the cache after an action", "err", err)
+	}
 }
 
 // putQuiet writes work orders without notifying (the caller notifies once).

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/migrate"
 )
 
 func TestOpenAppliesMigrationsAndReopenKeepsData(t *testing.T) {
@@ -22,7 +23,7 @@ func TestOpenAppliesMigrationsAndReopenKeepsData(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}
-	ms, _ := ReadMigrations(migrationFiles)
+	ms, _ := migrate.Read(migrationFiles)
 	want := ms[len(ms)-1].Version
 	if v, err := s.SchemaVersion(ctx); err != nil || v != want {
 		t.Fatalf("schema version = %d, %v; want %d", v, err, want)

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/outbox"
 )
 
 // ThreadMessage is one message of a work order's thread as the person sees
@@ -57,7 +58,7 @@ func (s *Store) Thread(ctx context.Context, woID int64) ([]ThreadMessage, error)
 	rows, err := s.outboxQuery(ctx, `SELECT `+outboxColumns+` FROM outbox o JOIN outbox_targets x ON x.outbox_id = o.id
  WHERE x.work_order_id = ? AND o.kind = ? AND (o.state IN ('pending','sending','failed') OR (o.state = 'done' AND (o.updated_at > ?
    OR COALESCE(json_extract(o.request, '$.MessageVisibility'), '') NOT IN ('', 'All'))))
- ORDER BY o.id`, woID, string(KindMessage), fetched)
+ ORDER BY o.id`, woID, string(outbox.KindMessage), fetched)
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +109,7 @@ func (s *Store) authors(ctx context.Context, woID int64, thread []ThreadMessage)
 	}
 	var mine []written
 	sent, err := s.outboxQuery(ctx, `SELECT `+outboxColumns+` FROM outbox o JOIN outbox_targets x ON x.outbox_id = o.id
- WHERE x.work_order_id = ? AND o.kind = ? AND o.state = 'done' ORDER BY o.id`, woID, string(KindMessage))
+ WHERE x.work_order_id = ? AND o.kind = ? AND o.state = 'done' ORDER BY o.id`, woID, string(outbox.KindMessage))
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/outbox"
 )
 
 // What the dispatch board reads: the visits of a week as the person sees
@@ -68,7 +69,7 @@ type Week struct {
 const WaitingLimit = 300
 
 // planKinds are the actions that change where a visit is on the board.
-var planKinds = []OutboxKind{KindAppointment, KindAssign, KindUnassign}
+var planKinds = []outbox.Kind{outbox.KindAppointment, outbox.KindAssign, outbox.KindUnassign}
 
 const visitColumns = `SELECT w.id, w.number, w.customer_name, w.site, w.status, w.scheduled_start, w.on_site_by,
  COALESCE(j.json->>'$.BranchId', 0), COALESCE(j.json->>'$.Schedule.Pte', '') FROM work_orders w JOIN work_order_json j ON j.id = w.id`
@@ -178,7 +179,7 @@ func (s *Store) plannedVisit(ctx context.Context, id int64) (*Visit, error) {
 			continue
 		}
 		s.applyExpected(ctx, wo, r)
-		if r.Kind == KindAppointment {
+		if r.Kind == outbox.KindAppointment {
 			var q api.AppointmentRequest
 			if json.Unmarshal(r.Request, &q) == nil && !q.ScheduledStart.IsZero() {
 				start := q.ScheduledStart

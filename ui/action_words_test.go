@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -13,37 +14,37 @@ import (
 // knows needs its row here, so a new action is worded on purpose.
 func TestEachActionIsNamedAndCorrectedInWords(t *testing.T) {
 	cases := []struct {
-		kind      storage.OutboxKind
+		kind      outbox.Kind
 		noun      string
 		hint      string   // while correcting it
 		conflicts []string // hub events that explain its refusal
 	}{
-		{storage.KindAccept, "Acceptance", "", []string{"AcceptedByContractor", "RejectedByContractor"}},
-		{storage.KindReject, "Rejection", "in the reason dialog and reject again", []string{"AcceptedByContractor", "RejectedByContractor"}},
-		{storage.KindBulkAccept, "Acceptance", "", []string{"AcceptedByContractor", "RejectedByContractor"}},
-		{storage.KindBulkReject, "Rejection", "", []string{"AcceptedByContractor", "RejectedByContractor"}},
-		{storage.KindAppointment, "Scheduled start", "in the Visit tab and set the scheduled start", []string{"RejectedByContractor", "CheckedOutByContractor"}},
-		{storage.KindCheckIn, "Check-in", "in the Visit tab and check in", []string{"CheckedInByContractor", "CheckedOutByContractor", "RejectedByContractor"}},
-		{storage.KindPause, "Pause", "in the Visit tab and pause", []string{"PausedByContractor", "CheckedOutByContractor"}},
-		{storage.KindCheckOut, "Check-out", "in the Visit tab and check out", []string{"CheckedOutByContractor", "PausedByContractor"}},
-		{storage.KindWorkDoneDetails, "Completion details", "", nil},
-		{storage.KindQuote, "Quote", "in the Quote tab and submit it", []string{"QuoteSubmitted"}},
-		{storage.KindMessage, "Message", "in the Messages tab and send it", nil},
-		{storage.KindAttachment, "File", "", nil},
-		{storage.KindInvoiceSave, "Invoice", "in the Invoice tab and save it", []string{"InvoiceSubmitted", "InvoiceDeleted"}},
-		{storage.KindInvoiceSubmit, "Invoice submission", "in the Invoice tab and submit it", []string{"InvoiceSubmitted", "InvoiceDeleted"}},
-		{storage.KindInvoiceDelete, "Invoice deletion", "", []string{"InvoiceSubmitted", "InvoiceDeleted"}},
-		{storage.KindInvoiceAttachmentAdd, "Invoice file", "", nil},
-		{storage.KindInvoiceAttachmentRemove, "Invoice file removal", "", nil},
-		{storage.KindStepAttachmentAdd, "Step file", "", nil},
-		{storage.KindStepAttachmentRemove, "Step file removal", "", nil},
-		{storage.KindAssign, "Assignment", "in the Visit tab and assign", []string{"RejectedByContractor"}},
-		{storage.KindUnassign, "Unassignment", "in the Visit tab and unassign", []string{"RejectedByContractor"}},
-		{storage.KindStepUpdate, "Step", "in the Procedures tab and save the step", []string{"ProcedureMarkedNaByContractor"}},
-		{storage.KindProcedureNA, "Procedure N/A", "", []string{"ProcedureMarkedNaByContractor"}},
-		{storage.KindNote, "Internal note", "in the Internal note tab and save it", []string{"InternalNoteEditedByContractor"}},
+		{outbox.KindAccept, "Acceptance", "", []string{"AcceptedByContractor", "RejectedByContractor"}},
+		{outbox.KindReject, "Rejection", "in the reason dialog and reject again", []string{"AcceptedByContractor", "RejectedByContractor"}},
+		{outbox.KindBulkAccept, "Acceptance", "", []string{"AcceptedByContractor", "RejectedByContractor"}},
+		{outbox.KindBulkReject, "Rejection", "", []string{"AcceptedByContractor", "RejectedByContractor"}},
+		{outbox.KindAppointment, "Scheduled start", "in the Visit tab and set the scheduled start", []string{"RejectedByContractor", "CheckedOutByContractor"}},
+		{outbox.KindCheckIn, "Check-in", "in the Visit tab and check in", []string{"CheckedInByContractor", "CheckedOutByContractor", "RejectedByContractor"}},
+		{outbox.KindPause, "Pause", "in the Visit tab and pause", []string{"PausedByContractor", "CheckedOutByContractor"}},
+		{outbox.KindCheckOut, "Check-out", "in the Visit tab and check out", []string{"CheckedOutByContractor", "PausedByContractor"}},
+		{outbox.KindWorkDoneDetails, "Completion details", "", nil},
+		{outbox.KindQuote, "Quote", "in the Quote tab and submit it", []string{"QuoteSubmitted"}},
+		{outbox.KindMessage, "Message", "in the Messages tab and send it", nil},
+		{outbox.KindAttachment, "File", "", nil},
+		{outbox.KindInvoiceSave, "Invoice", "in the Invoice tab and save it", []string{"InvoiceSubmitted", "InvoiceDeleted"}},
+		{outbox.KindInvoiceSubmit, "Invoice submission", "in the Invoice tab and submit it", []string{"InvoiceSubmitted", "InvoiceDeleted"}},
+		{outbox.KindInvoiceDelete, "Invoice deletion", "", []string{"InvoiceSubmitted", "InvoiceDeleted"}},
+		{outbox.KindInvoiceAttachmentAdd, "Invoice file", "", nil},
+		{outbox.KindInvoiceAttachmentRemove, "Invoice file removal", "", nil},
+		{outbox.KindStepAttachmentAdd, "Step file", "", nil},
+		{outbox.KindStepAttachmentRemove, "Step file removal", "", nil},
+		{outbox.KindAssign, "Assignment", "in the Visit tab and assign", []string{"RejectedByContractor"}},
+		{outbox.KindUnassign, "Unassignment", "in the Visit tab and unassign", []string{"RejectedByContractor"}},
+		{outbox.KindStepUpdate, "Step", "in the Procedures tab and save the step", []string{"ProcedureMarkedNaByContractor"}},
+		{outbox.KindProcedureNA, "Procedure N/A", "", []string{"ProcedureMarkedNaByContractor"}},
+		{outbox.KindNote, "Internal note", "in the Internal note tab and save it", []string{"InternalNoteEditedByContractor"}},
 	}
-	listed := map[storage.OutboxKind]bool{}
+	listed := map[outbox.Kind]bool{}
 	for _, c := range cases {
 		listed[c.kind] = true
 		r := storage.OutboxRow{Kind: c.kind, Summary: "the summary"}
@@ -61,12 +62,12 @@ func TestEachActionIsNamedAndCorrectedInWords(t *testing.T) {
 			t.Errorf("%s: a refusal is explained by a colleague's %v; want %v", c.kind, got, c.conflicts)
 		}
 	}
-	for _, k := range storage.Kinds() {
+	for _, k := range outbox.Kinds() {
 		if !listed[k] {
 			t.Errorf("the outbox kind %q has no row here", k)
 		}
 		// Every form an action is corrected in is one the window has.
-		if form, _ := k.CorrectedIn(); form != storage.NoForm && correctors[form].open == nil {
+		if form, _ := k.CorrectedIn(); form != outbox.NoForm && correctors[form].open == nil {
 			t.Errorf("%s is corrected in the form %q, which no view registers (correctIn)", k, form)
 		}
 	}
@@ -123,7 +124,7 @@ func TestEachColleagueActionIsToldInWords(t *testing.T) {
 			t.Errorf("%s: a refusal is explained as %q; want %q", c.event, got, c.before)
 		}
 	}
-	for _, r := range storage.WriteRoutes() {
+	for _, r := range outbox.WriteRoutes() {
 		if !worded[r.Event] {
 			t.Errorf("the hub event %q (%s %s) has no row here", r.Event, r.Method, r.Path)
 		}

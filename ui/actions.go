@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -114,7 +115,7 @@ func (d *Desk) reject(ids []int64, reason string, failed func(error)) {
 		if d.detail.wo != nil && d.detail.wo.WorkOrderId == ids[0] {
 			controls = []fyne.Disableable{d.detail.reject}
 		}
-		rctx = d.actionCtx(ids[0], storage.GroupWorkOrder)
+		rctx = d.actionCtx(ids[0], outbox.GroupWorkOrder)
 	}
 	var row *storage.OutboxRow
 	d.list.keep(ids...)
@@ -176,7 +177,7 @@ func (d *Desk) openURL(link api.DownloadURL) error {
 }
 
 // A refused rejection is corrected in its reason dialog.
-var _ = correctIn(storage.FormReason, "in the reason dialog", func(d *Desk, v *detailView, draft *storage.Draft, start func(func())) bool {
+var _ = correctIn(outbox.FormReason, "in the reason dialog", func(d *Desk, v *detailView, draft *outbox.Draft, start func(func())) bool {
 	start(func() { d.showRejectWith([]int64{v.wo.WorkOrderId}, draft.Text, d.stopCorrecting) })
 	return true
 })

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -48,7 +49,7 @@ func TestAFileIsCopiedAndQueuedWithoutHoldingTheWindow(t *testing.T) {
 	if !strings.Contains(p.pending.Text, "Attach site-video.mp4 — Queued") || p.busyBar.Visible() {
 		t.Fatalf("once queued the panel says %q (bar shown %v)", p.pending.Text, p.busyBar.Visible())
 	}
-	if rows, _ := h.store.OutboxRows(ctx, r.Id); len(rows) != 1 || rows[0].Kind != storage.KindAttachment {
+	if rows, _ := h.store.OutboxRows(ctx, r.Id); len(rows) != 1 || rows[0].Kind != outbox.KindAttachment {
 		t.Fatalf("the outbox holds %+v", rows)
 	}
 	if note := h.desk.status.note.Text; !strings.Contains(note, "site-video.mp4 for "+r.Number+": queued") {

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -128,7 +129,7 @@ func TestAnActionTappedWhileTheWriterIsBusyDoesNotHoldTheWindow(t *testing.T) {
 		queued, _ = h.store.OutboxRows(ctx, wo.WorkOrderId)
 		return len(queued) >= 2 && !h.desk.busy(accept) && !h.desk.busy(msgs.send)
 	})
-	if len(queued) != 2 || queued[0].Kind != storage.KindAccept || queued[1].Kind != storage.KindMessage {
+	if len(queued) != 2 || queued[0].Kind != outbox.KindAccept || queued[1].Kind != outbox.KindMessage {
 		kinds := make([]string, len(queued))
 		for i, r := range queued {
 			kinds[i] = string(r.Kind)

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -58,13 +59,13 @@ func TestDispatchBoardPlansThroughTheOutbox(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var kinds []storage.OutboxKind
+	var kinds []outbox.Kind
 	for _, r := range rows {
 		if r.WorkOrderIds[0] == wo.WorkOrderId {
 			kinds = append(kinds, r.Kind)
 		}
 	}
-	if !slices.Equal(kinds, []storage.OutboxKind{storage.KindAssign, storage.KindAppointment}) {
+	if !slices.Equal(kinds, []outbox.Kind{outbox.KindAssign, outbox.KindAppointment}) {
 		t.Fatalf("queued %v; want the assignment, then the appointment", kinds)
 	}
 	visit := func() storage.Visit {

@@ -13,7 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
-	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/outbox"
 )
 
 // completionForm asks for exactly what the work order's customer requires
@@ -331,8 +331,8 @@ func (t *visitTab) checkOutWrite(at *time.Time) (func(context.Context) error, er
 	store, woID := t.d.store, t.wo.WorkOrderId
 	// Read now, on the main goroutine: while the person corrects a refused
 	// check-out, the new one replaces it, with the comment it carried.
-	rctx := t.d.actionCtx(woID, storage.GroupVisit)
-	comment := t.d.keptComment(woID, storage.FormCheckOut)
+	rctx := t.d.actionCtx(woID, outbox.GroupVisit)
+	comment := t.d.keptComment(woID, outbox.FormCheckOut)
 	return func(context.Context) error {
 		_, err := store.CheckOutWith(rctx, woID, at, comment, done)
 		return err

@@ -11,7 +11,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
-	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/outbox"
 )
 
 // staleSettings makes the replica's copy of woID's customer settings say
@@ -33,13 +33,13 @@ func staleSettings(t *testing.T, h *harness, woID int64) {
 	}
 }
 
-func queuedKinds(t *testing.T, h *harness, woID int64) []storage.OutboxKind {
+func queuedKinds(t *testing.T, h *harness, woID int64) []outbox.Kind {
 	t.Helper()
 	rows, err := h.store.OutboxRows(context.Background(), woID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []storage.OutboxKind
+	var out []outbox.Kind
 	for _, r := range rows {
 		out = append(out, r.Kind)
 	}
@@ -111,7 +111,7 @@ func TestCheckOutFormAsksWhatTheCustomerRequires(t *testing.T) {
 	h.dismissOverlays()
 	h.capture("checkout-form")
 	for _, k := range queuedKinds(t, h, r.Id) {
-		if k == storage.KindCheckOut {
+		if k == outbox.KindCheckOut {
 			t.Fatal("a check-out was queued without what the customer requires")
 		}
 	}
@@ -151,7 +151,7 @@ func TestAPMRMCheckOutWithoutTheDetailsAsksFirst(t *testing.T) {
 	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Fill them in"))
 	h.flush()
 	for _, k := range queuedKinds(t, h, r.Id) {
-		if k == storage.KindCheckOut {
+		if k == outbox.KindCheckOut {
 			t.Fatal("a check-out was queued although the person chose to fill the details in")
 		}
 	}
@@ -247,7 +247,7 @@ func TestOfflineCheckInAtStrictCustomerAsksFirst(t *testing.T) {
 		t.Fatal("the check-in was queued before the person answered")
 	}
 	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Queue check in"))
-	if kinds := queuedKinds(t, h, r.Id); len(kinds) != 1 || kinds[0] != storage.KindCheckIn {
+	if kinds := queuedKinds(t, h, r.Id); len(kinds) != 1 || kinds[0] != outbox.KindCheckIn {
 		t.Fatalf("after confirming, queued %v", kinds)
 	}
 }

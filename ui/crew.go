@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -259,7 +260,7 @@ func (d *Desk) assign(woIDs, add, drop []int64) {
 	store := d.store
 	rctx := context.Background()
 	if len(woIDs) == 1 {
-		rctx = d.actionCtx(woIDs[0], storage.GroupCrew) // read now: a correction replaces the refused one
+		rctx = d.actionCtx(woIDs[0], outbox.GroupCrew) // read now: a correction replaces the refused one
 	}
 	var rows []*storage.OutboxRow
 	d.act(d.crewControls(woIDs), func(context.Context) error {
@@ -283,7 +284,7 @@ func (d *Desk) assign(woIDs, add, drop []int64) {
 			d.showError(err)
 			return
 		}
-		if d.correcting != nil && len(woIDs) == 1 && d.correcting.wo == woIDs[0] && d.correcting.group == storage.GroupCrew {
+		if d.correcting != nil && len(woIDs) == 1 && d.correcting.wo == woIDs[0] && d.correcting.group == outbox.GroupCrew {
 			d.correcting = nil
 		}
 		if len(woIDs) > 1 {
@@ -317,7 +318,7 @@ func (d *Desk) stopCorrectingIfAny() {
 
 // A refused assignment is corrected in the Visit tab's Assign… dialog,
 // with whom it named ticked.
-var _ = correctIn(storage.FormCrew, "in the Visit tab", func(d *Desk, v *detailView, draft *storage.Draft, start func(func())) bool {
+var _ = correctIn(outbox.FormCrew, "in the Visit tab", func(d *Desk, v *detailView, draft *outbox.Draft, start func(func())) bool {
 	t, ok := tabIn[*visitTab](v)
 	if !ok {
 		return false

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -195,7 +196,7 @@ func TestBulkAssignFromTickedRows(t *testing.T) {
 	test.Tap(buttonIn(t, dlg, "Save"))
 	h.flush()
 	rows, _ := h.store.UnfinishedOutbox(ctx)
-	if len(rows) != 1 || rows[0].Kind != storage.KindAssign || !slices.Equal(rows[0].WorkOrderIds, []int64{min(first.WorkOrderId, second.WorkOrderId), max(first.WorkOrderId, second.WorkOrderId)}) {
+	if len(rows) != 1 || rows[0].Kind != outbox.KindAssign || !slices.Equal(rows[0].WorkOrderIds, []int64{min(first.WorkOrderId, second.WorkOrderId), max(first.WorkOrderId, second.WorkOrderId)}) {
 		t.Fatalf("queued %+v; want one assignment of both", rows)
 	}
 	if len(v.selected) != 0 {

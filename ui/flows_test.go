@@ -15,6 +15,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
+	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -290,11 +291,11 @@ func TestDroppedFilesAttachWhereThePersonIsLooking(t *testing.T) {
 	h.selectTab("Invoice")
 	h.desk.dropped([]string{photo})
 	rows, _ := h.store.OutboxRows(context.Background(), r.Id)
-	var kinds []storage.OutboxKind
+	var kinds []outbox.Kind
 	for _, row := range rows {
 		kinds = append(kinds, row.Kind)
 	}
-	if len(kinds) != 2 || kinds[0] != storage.KindAttachment || kinds[1] != storage.KindInvoiceAttachmentAdd {
+	if len(kinds) != 2 || kinds[0] != outbox.KindAttachment || kinds[1] != outbox.KindInvoiceAttachmentAdd {
 		t.Fatalf("two drops queued %v, want a work order attachment then an invoice attachment", kinds)
 	}
 

@@ -90,7 +90,7 @@ func (d *Desk) newRefusalView(woID int64, r storage.OutboxRow) *refusalView {
 	v.title.Importance = widget.DangerImportance
 	text := sentence(strings.TrimSpace(r.Error))
 	switch {
-	case r.NoteChanged():
+	case r.Asked() != nil:
 		text = Sentence(r.Error) // our own words, which end as a sentence before anything added to them
 	case r.MayHaveBeenSent():
 		text = unsureText(r)
@@ -112,17 +112,17 @@ func (d *Desk) newRefusalView(woID int64, r storage.OutboxRow) *refusalView {
 		v.edit.OnTapped = d.stopCorrecting
 	}
 	showIf(r.Correctable() && !r.MayHaveBeenSent(), v.edit)
-	if r.NoteChanged() {
-		// Not refused: stopped, as the note changed since the edit began.
-		// The person chooses which note stays.
-		v.title.SetText(actionText(r) + " — not sent: the note changed meanwhile")
+	if q := r.Asked(); q != nil {
+		// Not refused: stopped before it was sent (the note changed since
+		// the edit began). The person chooses which stays.
+		v.title.SetText(actionText(r) + " — " + q.Title)
 		v.title.Importance = widget.WarningImportance
-		v.retry.SetText("Keep mine")
-		v.retry.OnTapped = func() { d.keepMyNote(id) }
-		v.discard.SetText("Take theirs")
-		v.discard.OnTapped = func() { d.takeTheirNote(id) }
+		v.retry.SetText(q.Keep)
+		v.retry.OnTapped = func() { d.keepMine(r) }
+		v.discard.SetText(q.Take)
+		v.discard.OnTapped = func() { d.takeTheirs(id) }
 		if c := d.correcting; c == nil || c.row != r.Id {
-			v.edit.SetText("Merge by hand")
+			v.edit.SetText(q.Merge)
 		}
 	}
 	buttons := container.NewHBox(layout.NewSpacer(), v.retry, v.edit, v.discard)

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -70,7 +71,7 @@ func (t *invoiceTab) onSave() {
 	store, woID, number, draft := t.d.store, t.wo.WorkOrderId, t.wo.WorkOrderNumber, t.draftForSave()
 	t.dirty, t.savingRow = false, queueing
 	var row *storage.OutboxRow
-	rctx := t.d.actionCtx(woID, storage.GroupInvoice) // read now: a correction replaces the refused one
+	rctx := t.d.actionCtx(woID, outbox.GroupInvoice) // read now: a correction replaces the refused one
 	t.d.act(t.actionControls(), func(context.Context) (err error) {
 		row, err = store.SaveInvoice(rctx, woID, draft)
 		return err
@@ -125,7 +126,7 @@ func (t *invoiceTab) onSubmit() {
 		var saveErr error
 		// Read now: a correction replaces the refused save or submission
 		// (each replaces a refused one of its own kind only).
-		rctx := t.d.actionCtx(woID, storage.GroupInvoice)
+		rctx := t.d.actionCtx(woID, outbox.GroupInvoice)
 		t.d.act(t.actionControls(), func(context.Context) error {
 			if draft != nil {
 				if saved, saveErr = store.SaveInvoice(rctx, woID, *draft); saveErr != nil {
@@ -166,7 +167,7 @@ func (t *invoiceTab) onDelete() {
 			if !ok {
 				return
 			}
-			rctx := t.d.actionCtx(woID, storage.GroupInvoice)
+			rctx := t.d.actionCtx(woID, outbox.GroupInvoice)
 			t.d.act(t.actionControls(), func(context.Context) error {
 				_, err := store.DeleteInvoice(rctx, woID)
 				return err
@@ -208,7 +209,7 @@ func (t *invoiceTab) lastInvoiceAction() (text string, refused bool) {
 	}
 	for i := len(rows) - 1; i >= 0; i-- {
 		r := rows[i]
-		if r.Group != storage.GroupInvoice {
+		if r.Group != outbox.GroupInvoice {
 			continue
 		}
 		text := "Last invoice action: " + actionText(r) + " — " + outboxStateText(r)
@@ -223,7 +224,7 @@ func (t *invoiceTab) lastInvoiceAction() (text string, refused bool) {
 // A refused invoice save is corrected in the invoice form, as unsaved
 // edits; a refused submission carries no content (it submits the invoice as
 // saved), so the tab is only shown.
-var _ = correctIn(storage.FormInvoice, "in the Invoice tab", func(d *Desk, v *detailView, draft *storage.Draft, start func(func())) bool {
+var _ = correctIn(outbox.FormInvoice, "in the Invoice tab", func(d *Desk, v *detailView, draft *outbox.Draft, start func(func())) bool {
 	t, ok := tabIn[*invoiceTab](v)
 	if !ok {
 		return false

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -172,11 +173,11 @@ func (d *Desk) showConnectOffice() {
 // them; "someone" when it did not): "assigned Kenji Sato", "assigned Kenji
 // Sato to".
 func colleagueVerb(action, whom string) (verb, didTo string) {
-	w, ok := storage.ColleagueWording(action)
+	w, ok := outbox.ColleagueWording(action)
 	if !ok {
 		return "changed", "changed"
 	}
-	if w.Whom == "" {
+	if !w.ToWhom {
 		return w.Verb, w.DidTo()
 	}
 	if whom == "" {
@@ -207,7 +208,7 @@ func colleagueDidThis(name, action, whom string) string {
 // what was done where the event says it: "Ana Ruiz completed step 3 of
 // Roof inspection" (wo is the work order as the replica has it).
 func colleagueDidEvent(e storage.EventRecord, wo *api.WorkOrder) string {
-	if did := storage.ColleagueDid(e.Event, wo); did != "" {
+	if did := outbox.ColleagueDid(e.Event, wo); did != "" {
 		return e.PerformedBy + " " + did
 	}
 	return colleagueDid(e.PerformedBy, e.Header.Action, e.Whom)
@@ -217,8 +218,8 @@ func colleagueDidEvent(e storage.EventRecord, wo *api.WorkOrder) string {
 // when the event has them ("Ana Ruiz completed step 3 of Roof
 // inspection"), else "Ana Ruiz checked in on this".
 func colleagueDidThisEvent(e storage.EventRecord, wo *api.WorkOrder) string {
-	w, ok := storage.ColleagueWording(e.Header.Action)
-	if did := storage.ColleagueDid(e.Event, wo); ok && did != "" && did != w.Verb {
+	w, ok := outbox.ColleagueWording(e.Header.Action)
+	if did := outbox.ColleagueDid(e.Event, wo); ok && did != "" && did != w.Verb {
 		return e.PerformedBy + " " + did
 	}
 	return colleagueDidThis(e.PerformedBy, e.Header.Action, e.Whom)
@@ -228,7 +229,7 @@ func colleagueDidThisEvent(e storage.EventRecord, wo *api.WorkOrder) string {
 // "Already accepted by Ben Okafor at 10:02.", or for an action without a
 // past tense "Ben Okafor saved the invoice of this at 10:02, before you."
 func colleagueBefore(name, action, whom, at string) string {
-	if w, ok := storage.ColleagueWording(action); ok && w.Past != "" {
+	if w, ok := outbox.ColleagueWording(action); ok && w.Past != "" {
 		return "Already " + w.Past + " by " + name + " at " + at + "."
 	}
 	return colleagueDidThis(name, action, whom) + " at " + at + ", before you."

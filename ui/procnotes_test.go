@@ -11,6 +11,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
+	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -67,7 +68,7 @@ func TestCompletingAStep(t *testing.T) {
 	test.Tap(e.save)
 	h.flush()
 	rows, _ := h.store.OutboxRows(context.Background(), ref.WorkOrderId)
-	if len(rows) != 1 || rows[0].Kind != storage.KindStepUpdate || !strings.Contains(rows[0].Summary, "Step 1 of Refrigeration service checklist: Done") {
+	if len(rows) != 1 || rows[0].Kind != outbox.KindStepUpdate || !strings.Contains(rows[0].Summary, "Step 1 of Refrigeration service checklist: Done") {
 		t.Fatalf("the outbox holds %+v; want the step queued", rows)
 	}
 	if got := p.nodeText(stepNode(ref.ProcedureId, ref.StepId)); !strings.Contains(got, "Done: 38.5 °F") {
@@ -137,7 +138,7 @@ func TestMarkingAProcedureNotApplicable(t *testing.T) {
 	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Mark N/A"))
 	h.flush()
 	rows, _ := h.store.OutboxRows(context.Background(), wo.WorkOrderId)
-	if len(rows) != 1 || rows[0].Kind != storage.KindProcedureNA {
+	if len(rows) != 1 || rows[0].Kind != outbox.KindProcedureNA {
 		t.Fatalf("the outbox holds %+v", rows)
 	}
 	if got := p.nodeText(procNode(proc.Id)); !strings.Contains(got, "marked N/A") {
@@ -171,7 +172,7 @@ func TestEditingTheInternalNote(t *testing.T) {
 	test.Tap(n.save)
 	h.flush()
 	rows, _ := h.store.OutboxRows(context.Background(), wo.WorkOrderId)
-	if len(rows) != 1 || rows[0].Kind != storage.KindNote {
+	if len(rows) != 1 || rows[0].Kind != outbox.KindNote {
 		t.Fatalf("the outbox holds %+v", rows)
 	}
 	if !strings.Contains(n.state.Text, "waiting to be sent") {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -51,7 +52,7 @@ func (d *Desk) ourQuoteReason(woID int64) string {
 	var newest *storage.OutboxRow
 	for i := range rows {
 		r := &rows[i]
-		if r.Kind != storage.KindQuote || r.State != storage.OutboxDone {
+		if r.Group != outbox.GroupQuote || r.State != storage.OutboxDone {
 			continue
 		}
 		if newest == nil || r.Created.After(newest.Created) || r.Created.Equal(newest.Created) && r.Id > newest.Id {

@@ -8,14 +8,14 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
-	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/outbox"
 )
 
 // quotesRefusedText says why the quote form is closed at wo's customer:
 // the service refused a quote there with 3004 (storage remembers it per
 // customer). "" when it did not, or the person asked to try again since.
 func (d *Desk) quotesRefusedText(wo *api.WorkOrder) string {
-	if c := d.correcting; c != nil && c.wo == wo.WorkOrderId && c.group == storage.GroupQuote {
+	if c := d.correcting; c != nil && c.wo == wo.WorkOrderId && c.group == outbox.GroupQuote {
 		return "" // Edit of the refused quote: the person tries again
 	}
 	r, err := d.store.QuotesRefused(context.Background(), wo.Customer.Id)

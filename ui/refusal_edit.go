@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -16,9 +17,9 @@ import (
 // correction is a refused action the person is correcting in its form.
 type correction struct {
 	wo, row int64
-	group   storage.OutboxGroup // the part of the work order its form is in
-	form    storage.Form        // where it is corrected
-	draft   *storage.Draft      // what the refused action carried
+	group   outbox.Group  // the part of the work order its form is in
+	form    outbox.Form   // where it is corrected
+	draft   *outbox.Draft // what the refused action carried
 }
 
 // corrector is how a form takes a refused action back. Each form registers
@@ -30,15 +31,15 @@ type corrector struct {
 	// action's work order) and fills it with draft through start, first
 	// asking whether to replace what the person typed there (unlessTyped);
 	// false when the form is not there to be shown.
-	open func(d *Desk, v *detailView, draft *storage.Draft, start func(fill func())) bool
+	open func(d *Desk, v *detailView, draft *outbox.Draft, start func(fill func())) bool
 }
 
 // correctors are the forms that take refused actions back.
-var correctors = map[storage.Form]corrector{}
+var correctors = map[outbox.Form]corrector{}
 
 // correctIn registers how form takes a refused action back, at package
 // initialization.
-func correctIn(form storage.Form, where string, open func(d *Desk, v *detailView, draft *storage.Draft, start func(fill func())) bool) bool {
+func correctIn(form outbox.Form, where string, open func(d *Desk, v *detailView, draft *outbox.Draft, start func(fill func())) bool) bool {
 	correctors[form] = corrector{where: where, open: open}
 	return true
 }
@@ -56,7 +57,7 @@ func correctingHint(r storage.OutboxRow) string {
 // actionCtx is the context for queueing an action on work order woID from
 // the form of group: while the person corrects a refused action there, the
 // new action replaces it.
-func (d *Desk) actionCtx(woID int64, group storage.OutboxGroup) context.Context {
+func (d *Desk) actionCtx(woID int64, group outbox.Group) context.Context {
 	ctx := context.Background()
 	if c := d.correcting; c != nil && c.wo == woID && c.group == group {
 		return storage.Replacing(ctx, c.row)
@@ -67,7 +68,7 @@ func (d *Desk) actionCtx(woID int64, group storage.OutboxGroup) context.Context 
 // keptComment is the comment the refused action on woID being corrected
 // in form carried, for forms without a field for it (a check-out's): the
 // correction keeps it rather than drop what the person had written.
-func (d *Desk) keptComment(woID int64, form storage.Form) string {
+func (d *Desk) keptComment(woID int64, form outbox.Form) string {
 	if c := d.correcting; c != nil && c.wo == woID && c.form == form && c.draft != nil {
 		return c.draft.Text
 	}
@@ -78,7 +79,7 @@ func (d *Desk) keptComment(woID int64, form storage.Form) string {
 // start goes out with: the one of the refused appointment being corrected,
 // else the work order's own, so that moving the start never drops it.
 func (d *Desk) keptPte(wo *api.WorkOrder) string {
-	if c := d.correcting; c != nil && c.wo == wo.WorkOrderId && c.form == storage.FormSchedule && c.draft != nil && c.draft.Pte != "" {
+	if c := d.correcting; c != nil && c.wo == wo.WorkOrderId && c.form == outbox.FormSchedule && c.draft != nil && c.draft.Pte != "" {
 		return c.draft.Pte
 	}
 	if wo.Schedule != nil {

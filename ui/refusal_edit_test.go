@@ -13,6 +13,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
+	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -86,7 +87,7 @@ func TestARefusedCheckOutComesBackWithItsCompletionDetails(t *testing.T) {
 		t.Fatalf("the check-out showed %q", txt)
 	}
 	h.send()
-	refused := onlyRow(t, h, r.Id, storage.KindCheckOut, storage.OutboxFailed)
+	refused := onlyRow(t, h, r.Id, outbox.KindCheckOut, storage.OutboxFailed)
 
 	// Another work order opened in between: the form is built afresh.
 	other := h.rowWhere(func(o storage.Row) bool { return o.Id != r.Id && o.Status == api.StatusAccepted })
@@ -121,7 +122,7 @@ func TestARefusedCheckOutComesBackWithItsCompletionDetails(t *testing.T) {
 	if got := rowOf(t, h, refused.Id).State; got != storage.OutboxDiscarded {
 		t.Fatalf("after the corrected check-out was queued, the refused one is %s", got)
 	}
-	fixed := onlyRow(t, h, r.Id, storage.KindCheckOut, storage.OutboxPending)
+	fixed := onlyRow(t, h, r.Id, outbox.KindCheckOut, storage.OutboxPending)
 	if d, _ := fixed.Draft(""); d.Completion.RepairInfo == nil || d.Completion.RepairInfo.Label() != code || len(d.Completion.CustomFields) < 2 {
 		t.Fatalf("the corrected check-out carries %+v", d.Completion)
 	}
@@ -279,7 +280,7 @@ func TestACorrectedCheckOutKeepsItsComment(t *testing.T) {
 	if txt := h.overlayText(); txt != "" {
 		t.Fatalf("checking out the corrected check-out showed %q", txt)
 	}
-	fixed := onlyRow(t, h, r.Id, storage.KindCheckOut, storage.OutboxPending)
+	fixed := onlyRow(t, h, r.Id, outbox.KindCheckOut, storage.OutboxPending)
 	if d, _ := fixed.Draft(""); d.Text != "Filters changed, unit 4 still noisy" {
 		t.Fatalf("the corrected check-out carries the comment %q", d.Text)
 	}

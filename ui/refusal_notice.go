@@ -39,16 +39,16 @@ func (d *Desk) announceRefusal(r storage.OutboxRow) {
 		n.Notify(title, body, false)
 	}
 	what := " was refused by the service. "
-	if r.NoteChanged() {
-		what = " was not sent: the note changed meanwhile. "
+	if q := r.Asked(); q != nil {
+		what = " " + q.Notice + " "
 	}
 	d.status.alert(r.Id, where+": "+r.Summary+what+sentence(strings.TrimSpace(r.Error)))
 }
 
 // refusalNotification words the desktop notification of a refusal.
 func refusalNotification(r storage.OutboxRow, where string) (title, body string) {
-	if r.NoteChanged() {
-		return "Not sent: " + r.Summary + " on " + where, Sentence(r.Error)
+	if q := r.Asked(); q != nil {
+		return q.Notified + ": " + r.Summary + " on " + where, Sentence(r.Error)
 	}
 	return "Refused: " + r.Summary + " on " + where, Sentence(r.Error)
 }

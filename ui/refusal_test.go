@@ -15,6 +15,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
+	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -43,7 +44,7 @@ func rowOf(t *testing.T, h *harness, id int64) *storage.OutboxRow {
 }
 
 // onlyRow is the one outbox row of kind on a work order.
-func onlyRow(t *testing.T, h *harness, woID int64, kind storage.OutboxKind, state storage.OutboxState) *storage.OutboxRow {
+func onlyRow(t *testing.T, h *harness, woID int64, kind outbox.Kind, state storage.OutboxState) *storage.OutboxRow {
 	t.Helper()
 	rows, _ := h.store.OutboxRows(context.Background(), woID)
 	var found *storage.OutboxRow
@@ -117,7 +118,7 @@ func TestARefusedQuoteShowsInTheHeaderAndIsCorrectedInPlace(t *testing.T) {
 	if s := h.desk.status.note.Text; !strings.Contains(s, r.Number) || !strings.Contains(s, "refused") {
 		t.Fatalf("the status bar says %q after the refusal", s)
 	}
-	refused := onlyRow(t, h, r.Id, storage.KindQuote, storage.OutboxFailed)
+	refused := onlyRow(t, h, r.Id, outbox.KindQuote, storage.OutboxFailed)
 
 	// Edit: the Quote tab, with what was asked and why.
 	q.clearForm()
@@ -198,7 +199,7 @@ func TestARefusedRejectionIsEditedInItsDialog(t *testing.T) {
 	if !strings.Contains(rv.text.Text, "is checked in") || strings.Contains(rv.text.Text, "CheckedIn") {
 		t.Fatalf("the refused rejection reads %q; want the status in words", rv.text.Text)
 	}
-	refused := onlyRow(t, h, r.Id, storage.KindReject, storage.OutboxFailed)
+	refused := onlyRow(t, h, r.Id, outbox.KindReject, storage.OutboxFailed)
 
 	test.Tap(rv.edit)
 	if got := dialogEntry(t, h.win.Canvas().Overlays().Top()).Text; got != "No technician free this week" {
@@ -216,7 +217,7 @@ func TestARefusedRejectionIsEditedInItsDialog(t *testing.T) {
 	if got := rowOf(t, h, refused.Id).State; got != storage.OutboxDiscarded {
 		t.Fatalf("rejecting again left the refused rejection %s", got)
 	}
-	fixed := onlyRow(t, h, r.Id, storage.KindReject, storage.OutboxPending)
+	fixed := onlyRow(t, h, r.Id, outbox.KindReject, storage.OutboxPending)
 	if d, _ := fixed.Draft(""); d.Text != "No technician free until next month" {
 		t.Fatalf("the corrected rejection carries %q", d.Text)
 	}
@@ -270,7 +271,7 @@ func TestARefusedCheckInIsEditedAndDiscardedFromTheHeader(t *testing.T) {
 	if s := h.desk.status.note.Text; strings.Contains(s, "refused") {
 		t.Fatalf("the status bar still says %q once the refusal was discarded", s)
 	}
-	if got := onlyRow(t, h, hp.Id, storage.KindCheckIn, storage.OutboxDiscarded); got == nil {
+	if got := onlyRow(t, h, hp.Id, outbox.KindCheckIn, storage.OutboxDiscarded); got == nil {
 		t.Fatal("the check-in was not discarded")
 	}
 	if got := h.desk.detail.status.text.Text; got != "Accepted" || v.checkIn.Disabled() {
@@ -369,7 +370,7 @@ func TestARefusedInvoiceIsCorrectedInTheInvoiceTab(t *testing.T) {
 	if !strings.Contains(rv.text.Text, "exceeds the NTE") || !rv.edit.Visible() {
 		t.Fatalf("the refused invoice reads %q (Edit shown: %v)", rv.text.Text, rv.edit.Visible())
 	}
-	refused := onlyRow(t, h, woID, storage.KindInvoiceSubmit, storage.OutboxFailed)
+	refused := onlyRow(t, h, woID, outbox.KindInvoiceSubmit, storage.OutboxFailed)
 	test.Tap(rv.edit)
 	if sel := h.desk.detail.appTabs.Selected(); sel == nil || sel.Text != "Invoice" {
 		t.Fatal("Edit did not open the Invoice tab")

@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
-	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/outbox"
 )
 
 // stepEditor completes one procedure step: its status (Done, N/A, Open),
@@ -242,7 +242,7 @@ func (e *stepEditor) onSave() {
 		return
 	}
 	store, ref, what := e.d.store, e.ref, e.wo.DescribeStep(e.ref)
-	rctx := e.d.actionCtx(ref.WorkOrderId, storage.GroupProcedure) // read now: a correction replaces the refused one
+	rctx := e.d.actionCtx(ref.WorkOrderId, outbox.GroupProcedure) // read now: a correction replaces the refused one
 	e.d.act([]fyne.Disableable{e.save}, func(context.Context) error {
 		_, err := store.UpdateStep(rctx, ref, u)
 		return err

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/outbox"
 	store "github.com/workorderdesk/workdesk/storage"
 )
 
@@ -61,7 +62,7 @@ func (t *attachmentsTab) show(wo *api.WorkOrder) {
 		link: func(ctx context.Context, id string) (api.DownloadURL, error) {
 			return d.online.AttachmentLink(ctx, woID, id)
 		},
-		mine: func(r store.OutboxRow) bool { return r.Group == store.GroupFile },
+		mine: func(r store.OutboxRow) bool { return r.Group == outbox.GroupFile },
 	})
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -452,7 +453,7 @@ func (t *invoiceTab) invoicePlace() *filePlace {
 			return online.InvoiceAttachmentLink(ctx, woID, id)
 		},
 		mine: func(r storage.OutboxRow) bool {
-			return r.Kind == storage.KindInvoiceAttachmentAdd || r.Kind == storage.KindInvoiceAttachmentRemove
+			return r.Touches.Has(outbox.InvoiceAttachments)
 		},
 	}
 }

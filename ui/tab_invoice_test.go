@@ -14,6 +14,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -229,7 +230,7 @@ func TestSubmittingACompleteInvoiceShowsItSubmitted(t *testing.T) {
 		t.Error("a submitted invoice can still be edited or submitted")
 	}
 	rows, _ := h.store.OutboxRows(context.Background(), wo.WorkOrderId)
-	if len(rows) != 1 || rows[0].Kind != storage.KindInvoiceSubmit || rows[0].State != storage.OutboxDone {
+	if len(rows) != 1 || rows[0].Kind != outbox.KindInvoiceSubmit || rows[0].State != storage.OutboxDone {
 		t.Errorf("outbox after submitting: %+v", rows)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -167,7 +168,7 @@ func (t *messagesTab) onSend() {
 		return
 	}
 	store, woID, number, vis := t.d.store, t.wo.WorkOrderId, t.wo.WorkOrderNumber, t.visibility()
-	rctx := t.d.actionCtx(woID, storage.GroupMessage) // read now: a correction replaces the refused one
+	rctx := t.d.actionCtx(woID, outbox.GroupMessage) // read now: a correction replaces the refused one
 	t.d.act([]fyne.Disableable{t.send}, func(context.Context) error {
 		_, err := store.SendMessage(rctx, woID, text, vis)
 		return err
@@ -263,7 +264,7 @@ func (e *messageEntry) TypedShortcut(s fyne.Shortcut) {
 }
 
 // A refused message is corrected in the compose box.
-var _ = correctIn(storage.FormMessage, "in the Messages tab", func(d *Desk, v *detailView, draft *storage.Draft, start func(func())) bool {
+var _ = correctIn(outbox.FormMessage, "in the Messages tab", func(d *Desk, v *detailView, draft *outbox.Draft, start func(func())) bool {
 	t, ok := tabIn[*messagesTab](v)
 	if !ok {
 		return false
@@ -288,7 +289,7 @@ func (t *messagesTab) edit(text string, vis api.MessageVisibility) {
 
 // holdsOther reports whether the compose box holds a message other than
 // the refused one.
-func (t *messagesTab) holdsOther(d *storage.Draft) bool {
+func (t *messagesTab) holdsOther(d *outbox.Draft) bool {
 	typed := strings.TrimSpace(t.text.Text)
 	return typed != "" && typed != strings.TrimSpace(d.Text)
 }

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -277,7 +278,7 @@ func (t *noteTab) onSave() {
 		return
 	}
 	store, woID, base, number := t.d.store, t.wo.WorkOrderId, t.base, t.wo.WorkOrderNumber
-	rctx := t.d.actionCtx(woID, storage.GroupNote) // read now: a merge replaces the stopped edit
+	rctx := t.d.actionCtx(woID, outbox.GroupNote) // read now: a merge replaces the stopped edit
 	t.d.act([]fyne.Disableable{t.save}, func(context.Context) error {
 		_, err := store.SetNote(rctx, woID, text, base)
 		return err
@@ -297,7 +298,7 @@ func (t *noteTab) onSave() {
 
 // A stopped edit is merged by hand in the note's editor: theirs, then
 // ours, for the person to make one note of; saving it replaces the edit.
-var _ = correctIn(storage.FormNote, "in the Internal note tab", func(d *Desk, v *detailView, draft *storage.Draft, start func(func())) bool {
+var _ = correctIn(outbox.FormNote, "in the Internal note tab", func(d *Desk, v *detailView, draft *outbox.Draft, start func(func())) bool {
 	t, ok := tabIn[*noteTab](v)
 	if !ok || t.note == nil {
 		return false
@@ -320,28 +321,3 @@ var _ = correctIn(storage.FormNote, "in the Internal note tab", func(d *Desk, v 
 	})
 	return true
 })
-
-// keepMyNote sends a stopped edit of the note over the newer one.
-func (d *Desk) keepMyNote(id int64) {
-	store := d.store
-	var row *storage.OutboxRow
-	d.write(func(ctx context.Context) (err error) {
-		row, err = store.KeepMyNote(ctx, id)
-		return err
-	}, func(err error) {
-		if err != nil {
-			d.showError(err)
-			return
-		}
-		d.queued("Internal note: yours over theirs")
-		d.changed(row.WorkOrderIds)
-	})
-}
-
-// takeTheirNote gives up a stopped edit: the newer note stays.
-func (d *Desk) takeTheirNote(id int64) {
-	if c := d.correcting; c != nil && c.row == id {
-		d.correcting = nil
-	}
-	d.discardRow(id)
-}

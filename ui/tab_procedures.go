@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -381,7 +382,7 @@ func (t *proceduresTab) stepPlace() *filePlace {
 		link: func(ctx context.Context, id string) (api.DownloadURL, error) {
 			return d.online.StepAttachmentLink(ctx, ref, id)
 		},
-		mine: func(r storage.OutboxRow) bool { return r.Group == storage.GroupStep && r.Step != nil && *r.Step == ref },
+		mine: func(r storage.OutboxRow) bool { return r.Group == outbox.GroupStep && r.Step != nil && *r.Step == ref },
 	}
 }
 
@@ -399,7 +400,7 @@ func (t *proceduresTab) filePanel() *attachmentPanel { return t.files }
 
 // A refused step is corrected in its editor: the step chosen, what was
 // entered put back.
-var _ = correctIn(storage.FormStep, "in the Procedures tab", func(d *Desk, v *detailView, draft *storage.Draft, start func(func())) bool {
+var _ = correctIn(outbox.FormStep, "in the Procedures tab", func(d *Desk, v *detailView, draft *outbox.Draft, start func(func())) bool {
 	t, ok := tabIn[*proceduresTab](v)
 	if !ok || draft.Step == nil || t.step(draft.Step.ProcedureId, draft.Step.StepId) == nil {
 		return false

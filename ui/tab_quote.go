@@ -14,7 +14,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/workorderdesk/workdesk/api"
-	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/outbox"
 )
 
 // quoteTab shows the current quote and the form to ask for a higher NTE.
@@ -221,7 +221,7 @@ func (t *quoteTab) onSubmit() {
 		return
 	}
 	store, woID, reason, lines := t.d.store, wo.WorkOrderId, strings.TrimSpace(t.reason.Text), append([]api.LineItem(nil), t.lines...)
-	rctx := t.d.actionCtx(woID, storage.GroupQuote) // read now: a correction replaces the refused one
+	rctx := t.d.actionCtx(woID, outbox.GroupQuote) // read now: a correction replaces the refused one
 	t.d.act([]fyne.Disableable{t.submit}, func(context.Context) error {
 		_, err := store.SubmitQuote(rctx, woID, amount, reason, lines)
 		return err
@@ -318,7 +318,7 @@ func quoteExample(wo *api.WorkOrder) string {
 }
 
 // A refused quote is corrected in the quote form.
-var _ = correctIn(storage.FormQuote, "in the Quote tab", func(d *Desk, v *detailView, draft *storage.Draft, start func(func())) bool {
+var _ = correctIn(outbox.FormQuote, "in the Quote tab", func(d *Desk, v *detailView, draft *outbox.Draft, start func(func())) bool {
 	t, ok := tabIn[*quoteTab](v)
 	if !ok {
 		return false
@@ -335,7 +335,7 @@ var _ = correctIn(storage.FormQuote, "in the Quote tab", func(d *Desk, v *detail
 
 // holdsOther reports whether the quote form holds an amount, reason or
 // lines other than the refused quote's.
-func (t *quoteTab) holdsOther(d *storage.Draft) bool {
+func (t *quoteTab) holdsOther(d *outbox.Draft) bool {
 	reason := strings.TrimSpace(t.reason.Text)
 	if strings.TrimSpace(t.amount.Text) == "" && reason == "" && len(t.lines) == 0 {
 		return false

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -234,7 +235,7 @@ func actualActionDate(when string, date *time.Time, at *timePicker, now time.Tim
 func (t *visitTab) visitWrite(queue func(*storage.Store, context.Context, int64, *time.Time, string) (*storage.OutboxRow, error)) func(*time.Time) (func(context.Context) error, error) {
 	store, woID := t.d.store, t.wo.WorkOrderId
 	return func(at *time.Time) (func(context.Context) error, error) {
-		rctx := t.d.actionCtx(woID, storage.GroupVisit) // read now: a correction replaces the refused one
+		rctx := t.d.actionCtx(woID, outbox.GroupVisit) // read now: a correction replaces the refused one
 		return func(context.Context) error { _, err := queue(store, rctx, woID, at, ""); return err }, nil
 	}
 }
@@ -277,7 +278,7 @@ func (t *visitTab) onSchedule() {
 		return
 	}
 	store, woID, pte := t.d.store, t.wo.WorkOrderId, t.d.keptPte(t.wo)
-	rctx := t.d.actionCtx(woID, storage.GroupWorkOrder) // read now: a correction replaces the refused one
+	rctx := t.d.actionCtx(woID, outbox.GroupWorkOrder) // read now: a correction replaces the refused one
 	t.d.act([]fyne.Disableable{t.schedSave}, func(context.Context) error {
 		_, err := store.SetAppointment(rctx, woID, at, pte)
 		return err
@@ -323,7 +324,7 @@ func wrapped(l *widget.Label) *widget.Label {
 // check-in, pause or check-out in "when did it happen", a check-out with
 // its completion details.
 var (
-	_ = correctIn(storage.FormSchedule, "in the Visit tab", func(d *Desk, v *detailView, draft *storage.Draft, start func(func())) bool {
+	_ = correctIn(outbox.FormSchedule, "in the Visit tab", func(d *Desk, v *detailView, draft *outbox.Draft, start func(func())) bool {
 		t, ok := tabIn[*visitTab](v)
 		if ok {
 			v.selectTab(t)
@@ -331,17 +332,17 @@ var (
 		}
 		return ok
 	})
-	_ = correctIn(storage.FormVisit, "in the Visit tab", func(d *Desk, v *detailView, draft *storage.Draft, start func(func())) bool {
+	_ = correctIn(outbox.FormVisit, "in the Visit tab", func(d *Desk, v *detailView, draft *outbox.Draft, start func(func())) bool {
 		return correctVisit(d, v, draft, start, false)
 	})
-	_ = correctIn(storage.FormCheckOut, "in the Visit tab", func(d *Desk, v *detailView, draft *storage.Draft, start func(func())) bool {
+	_ = correctIn(outbox.FormCheckOut, "in the Visit tab", func(d *Desk, v *detailView, draft *outbox.Draft, start func(func())) bool {
 		return correctVisit(d, v, draft, start, true)
 	})
 )
 
 // correctVisit puts a refused visit action back: its moment and, for a
 // check-out (completes), its completion details.
-func correctVisit(d *Desk, v *detailView, draft *storage.Draft, start func(func()), completes bool) bool {
+func correctVisit(d *Desk, v *detailView, draft *outbox.Draft, start func(func()), completes bool) bool {
 	t, ok := tabIn[*visitTab](v)
 	if !ok {
 		return false

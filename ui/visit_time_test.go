@@ -11,6 +11,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
+	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -98,7 +99,7 @@ func TestMovingTheStartKeepsTheAccessType(t *testing.T) {
 	v.schedTime.hour.SetSelected("10")
 	v.schedTime.minute.SetSelected("30")
 	test.Tap(v.schedSave)
-	row := onlyRow(t, h, r.Id, storage.KindAppointment, storage.OutboxPending)
+	row := onlyRow(t, h, r.Id, outbox.KindAppointment, storage.OutboxPending)
 	if d, ok := row.Draft(wo.Currency); !ok || d.Pte != wo.Schedule.Pte {
 		t.Errorf("the new start goes out with access type %q, want the work order's %q", d.Pte, wo.Schedule.Pte)
 	}

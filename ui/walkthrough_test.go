@@ -17,7 +17,7 @@ import (
 )
 
 // TestWalkthroughNewToAuthorizedInvoice walks one work order from New to an
-// authorized invoice entirely in the window, as the README's walkthrough
+// authorized invoice entirely in the window, as the user guide's walkthrough
 // shows: accept, schedule, back-dated check-in, a quote the demo customer
 // approves, check-out, an invoice from the price list, submit, authorized.
 // With WORKDESK_WALKTHROUGH_DIR set it writes a screenshot of each step

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The unit is new or changed: systemd reads it again. The hub is not
-# started: it needs its settings and secrets first (README, "Running the hub").
+# started: it needs its settings and secrets first (docs/office-hub.md).
 set -e
 if [ -d /run/systemd/system ]; then
 	systemctl daemon-reload >/dev/null 2>&1 || true
