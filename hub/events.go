@@ -131,7 +131,9 @@ func (h *Hub) handleNotification(ctx context.Context, ev api.Event) error {
 		return errHubAction
 	}
 	id := notificationWorkOrder(ev)
-	if id == 0 && !api.KnownAction(ev.Header.Action) {
+	if id == 0 && !api.Touches(ev.Header.Action).Has(api.TouchSettings) {
+		// Of no work order, and not the company's settings: nothing to
+		// read again, nothing to tell.
 		return nil
 	}
 	select {

@@ -33,7 +33,7 @@ import (
 // the re-read that covers it is recorded (200), or has failed (500: the
 // service sends it again later).
 const (
-	noticeGap     = 2 * time.Second
+	noticeGap     = 4 * time.Second
 	noticeGapMost = 8 * time.Second
 	// noticeRunners is how many batches of re-reads run at once.
 	noticeRunners = 2

@@ -239,8 +239,9 @@ func forgedFlood(t testing.TB, wos int, warmed bool, n int, over time.Duration) 
 // the documentation's samples use); refuses the hub's own names (400),
 // logged and with no call to the service; answers an unknown action 200
 // and re-reads its work order, telling no desktop; and a notification of a
-// work order the service does not know streams nothing. The first event
-// any desktop hears afterwards is a real change's.
+// work order the service does not know, or of a work order's action naming
+// none, streams nothing. The first event any desktop hears afterwards is a
+// real change's.
 func TestSecurityNotifyTakesTheDocumentedActionsOnly(t *testing.T) {
 	t.Parallel()
 	o := newOffice(t, sandbox.Options{})
@@ -293,6 +294,13 @@ func TestSecurityNotifyTakesTheDocumentedActionsOnly(t *testing.T) {
 	}
 	if status := notifyWith(t, nil, a.srv.URL, tok, notice(t, 987654321, api.ActionNteChanged, nil), ""); status != http.StatusOK {
 		t.Errorf("a notification of a work order the service does not know: HTTP %d, want 200", status)
+	}
+	before := calls.n.Load()
+	if status := notifyWith(t, nil, a.srv.URL, tok, notice(t, 0, api.ActionNteChanged, nil), ""); status != http.StatusOK {
+		t.Errorf("a work order's action naming none: HTTP %d, want 200", status)
+	}
+	if n := calls.n.Load() - before; n != 0 {
+		t.Errorf("a work order's action naming none cost %d calls at the service, want none", n)
 	}
 	if err := o.sb.SetNte(control, decimal.NewFromInt(999)); err != nil {
 		t.Fatal(err)
