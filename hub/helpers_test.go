@@ -290,6 +290,10 @@ func (o *office) startOn(url string, tune func(*Options)) *instance {
 // stop ends the instance as a dying process would, as far as others can
 // tell: its server, its background work and every database connection go.
 func (in *instance) stop() {
+	// No new connection first: a desktop's event stream that reconnected
+	// between the two calls below would be active, and Close would wait
+	// for it for ever.
+	in.srv.Listener.Close()
 	in.srv.CloseClientConnections()
 	in.srv.Close()
 	in.hub.Close()

@@ -1,0 +1,85 @@
+package hub
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/netip"
+	"sync/atomic"
+	"testing"
+)
+
+// fakeConn is a connection from an address, that knows whether it was
+// closed.
+type fakeConn struct {
+	net.Conn
+	from   netip.AddrPort
+	closed atomic.Bool
+}
+
+func (f *fakeConn) RemoteAddr() net.Addr { return net.TCPAddrFromAddrPort(f.from) }
+func (f *fakeConn) Close() error         { f.closed.Store(true); return nil }
+
+// Signed-in connections keep their share: of 10 connections 3 are kept
+// for them, so anonymous ones never hold more than 7, and none signed in
+// is ever closed to make room for an anonymous one; a light client's new
+// connection takes the place of one of a heavy holder's, whose own new
+// ones are refused.
+func TestConnClassesKeepTheSignedInShare(t *testing.T) {
+	t.Parallel()
+	c := newConnClasses(connCaps{total: 10, signedInShare: 3, perClient: 100, perNetwork: 100, bits4: 24, bits6: 56}, nil, nil, func(trip) {})
+	port := uint16(1000)
+	conn := func(ip string) *fakeConn {
+		port++
+		f := &fakeConn{from: netip.AddrPortFrom(netip.MustParseAddr(ip), port)}
+		c.track(f, http.StateNew)
+		return f
+	}
+	signIn := func(f *fakeConn) {
+		c.track(f, http.StateActive)
+		signedIn(c.connContext(context.Background(), f))
+	}
+	closed := func(fs []*fakeConn) (n int) {
+		for _, f := range fs {
+			if f.closed.Load() {
+				n++
+			}
+		}
+		return n
+	}
+	var flood []*fakeConn
+	for range 20 {
+		flood = append(flood, conn("10.0.0.1"))
+	}
+	if anon, _ := c.counts(); anon != 7 || closed(flood) != 13 {
+		t.Fatalf("20 from one address: %d anonymous, %d closed; want the 7 not kept for those signed in, 13 refused", anon, closed(flood))
+	}
+	var desks []*fakeConn
+	for i := range 6 {
+		d := conn(netip.AddrFrom4([4]byte{10, 1, byte(i), 1}).String())
+		if d.closed.Load() {
+			t.Fatalf("desk %d's new connection was refused beside the flood", i)
+		}
+		signIn(d)
+		desks = append(desks, d)
+	}
+	// Four of the desks' took a flood connection's place (the first at
+	// the anonymous share, three at the cap of 10); the flood's next takes
+	// the one place left, the one after that is refused.
+	flood = append(flood, conn("10.0.0.1"), conn("10.0.0.1"))
+	if anon, signed := c.counts(); anon != 4 || signed != 6 || closed(flood) != 18 {
+		t.Fatalf("%d anonymous, %d signed in, %d of the flood's 22 closed; want 4, 6 and 18", anon, signed, closed(flood))
+	}
+	// At the cap of 10, a light client's new one takes the place of one of
+	// the flood's, never of one signed in.
+	late := conn("10.3.0.1")
+	if late.closed.Load() || closed(flood) != 19 {
+		t.Errorf("a light client's connection at the cap: closed %v; the flood's closed %d of 22, want 19", late.closed.Load(), closed(flood))
+	}
+	if n := closed(desks); n > 0 {
+		t.Errorf("%d signed-in connections were closed for anonymous ones", n)
+	}
+	if anon, signed := c.counts(); anon+signed > 10 || anon > 7 {
+		t.Errorf("%d anonymous and %d signed in: over the caps", anon, signed)
+	}
+}
