@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/netip"
 	"sync"
+	"time"
 )
 
 // A few addresses cannot fill the hub. Its connections are of two
@@ -18,14 +19,15 @@ import (
 // client address (Options.ConnsPerClient), per network (ConnsPerNetwork:
 // an IPv4 /24 or IPv6 /56, NetworkBits4 and NetworkBits6) and in all (the
 // hub's connections less SignedInShare, kept for signed-in ones). A new
-// connection over a cap closes an anonymous connection of that address,
-// network or of the hub that has not completed a request (then, failing
-// one, one idle between requests): the oldest of the heaviest holder
-// there (victimLocked). So a stalled socket never keeps out a desktop: the desktop's new connection
-// takes the place of the stalled one, and its first request with a token
-// moves it out of the anonymous class, where nothing anonymous can close
-// it. Only when every anonymous connection in the way is in the middle of
-// a request after completing one is the new connection closed instead.
+// connection over a cap closes an anonymous connection in the way that
+// has not completed a request (failing one, one idle between requests)
+// whose holder, its address then network, is much heavier than the new
+// one's, or heavier and stalled (victimLocked); else the new one is
+// closed. So a stalled socket never keeps out a desktop: the desktop's new
+// connection (its address holds none) takes the place of a stalled one,
+// and its first request with a token moves it out of the anonymous class,
+// where nothing anonymous can close it; a flood's own new connections are
+// refused.
 //
 // Behind a trusted proxy the peer is the proxy, and the client is known
 // only from each request's X-Forwarded-For: the proxy's connections count
@@ -72,6 +74,7 @@ type connClasses struct {
 	// onTrip hears a connection closed or refused by a cap: the client
 	// address it came from and which cap.
 	onTrip func(trip)
+	now    func() time.Time
 
 	mu     sync.Mutex
 	conns  map[net.Conn]*tracked
@@ -109,13 +112,15 @@ type tracked struct {
 	// completed: it has answered a request; active: a request is being
 	// served (its headers read).
 	completed, active bool
+	// opened is when it was accepted.
+	opened time.Time
 	// elem is its place among the anonymous; nil once signed in.
 	elem *list.Element
 	gone bool
 }
 
 func newConnClasses(caps connCaps, proxies, service []netip.Prefix, onTrip func(trip)) *connClasses {
-	return &connClasses{caps: caps, proxies: proxies, service: service, onTrip: onTrip, conns: map[net.Conn]*tracked{},
+	return &connClasses{caps: caps, proxies: proxies, service: service, onTrip: onTrip, now: time.Now, conns: map[net.Conn]*tracked{},
 		nets: map[netip.Prefix]*netCount{}}
 }
 
@@ -198,7 +203,7 @@ func (c *connClasses) track(conn net.Conn, state http.ConnState) {
 // keep within the caps, or the new one (makeRoomLocked): false then.
 func (c *connClasses) admit(conn net.Conn) bool {
 	a, ok := peerAddr(conn.RemoteAddr().String())
-	t := &tracked{conn: conn}
+	t := &tracked{conn: conn, opened: c.now()}
 	switch {
 	case ok && trusted(c.proxies, a):
 		t.proxied = true
@@ -221,24 +226,24 @@ func (c *connClasses) admit(conn net.Conn) bool {
 }
 
 // makeRoomLocked finds room for t in each of scopes that holds more than
-// its cap less room: it closes a connection of the heaviest holder there
-// (victimLocked) when that holder is far heavier than t's own, and else
-// refuses t (an address over its own cap always). Refusing a heavy
-// holder's new connection rather than closing its old one is what keeps a
-// flood from closing its own sockets in a loop: each one closed would
-// come back at once and close another.
+// its cap less room: it closes a connection there of a holder heavier than
+// t's own (victimLocked), or else refuses t (an address over its own cap
+// always). Refusing a heavy holder's new connection rather than closing
+// its old one is what keeps a flood from closing its own sockets in a
+// loop: each one closed would come back at once and close another.
 func (c *connClasses) makeRoomLocked(t *tracked, scopes []scope, room int) (victims []*tracked, trips []trip, refused bool) {
+	now := c.now()
 	for _, s := range scopes {
 		if s.count()+room <= s.cap {
 			continue
 		}
-		// Most often t is one of the heavy holders': refused without a
+		// Most often t is one of the heaviest holders': refused without a
 		// look through the anonymous.
 		var v *tracked
-		if s.weigh != nil && farHeavier(s.heaviest(), s.weigh(t)) {
-			v = c.victimLocked(s, func(v *tracked) bool { return v != t && s.in(v) })
+		if s.weigh != nil && heavier(s.heaviest(), s.weigh(t)) {
+			v = c.victimLocked(s, t, now)
 		}
-		if v == nil || !farHeavier(s.weigh(v), s.weigh(t)) {
+		if v == nil {
 			trips = append(trips, trip{t.client, s.why + ": a new one refused", s.label})
 			return victims, trips, true
 		}
@@ -335,44 +340,49 @@ func (c *connClasses) scopesLocked(t *tracked) []scope {
 			why: fmt.Sprintf("connections (more than %d)", c.caps.total), label: capTotal})
 }
 
-// victimLocked is the anonymous connection to close for a new one in s,
-// among those in: of the heaviest holder in s (the address, then the
-// network, with the most anonymous connections), the oldest that has not
-// completed a request; failing any, the same among those idle between
-// requests; nil when each is in the middle of a request after completing
-// one. Taking from the heaviest first, not the oldest of all, is what
-// keeps a desktop's new connection from being pushed out by a flood of
-// newer stalled ones before its first request is read: it belongs to the
-// lightest holder there is.
-func (c *connClasses) victimLocked(s scope, in func(*tracked) bool) *tracked {
-	var best *tracked
-	var bestTier int
-	var bestWeight [2]int
+// stalledAfter is how long an anonymous connection may go without
+// completing its first request before a lighter client's new one may take
+// its place: a desktop's first request is read in milliseconds, so its
+// new connection is never taken; each one taken was held this long, so a
+// flood from many light addresses replaces its own sockets at most once
+// per stalledAfter each, not in a loop.
+const stalledAfter = 2 * time.Second
+
+// victimLocked is the anonymous connection in s to close for t: the
+// oldest of those that have not completed a request (failing any, of those
+// idle between requests) whose holder (its address, then network) is far
+// heavier than t's (more than twice, and more than one more), or, when t's
+// address holds none, heavier and stalled (no request completed in
+// stalledAfter). nil when there is none: t's own holder is about as heavy
+// as any. Taking only from heavier
+// holders keeps a desktop's new connection (its address holds none) from
+// being closed by a flood's newer ones before its first request is read.
+func (c *connClasses) victimLocked(s scope, t *tracked, now time.Time) *tracked {
+	wt := s.weigh(t)
+	// Only a client that holds no anonymous connection yet (a desktop, a
+	// flood's address whose every socket was closed) takes a stalled one's
+	// place: a flood's addresses that hold some would take each other's
+	// in turn.
+	fresh := c.weightOf(t)[1] == 0
+	var idle *tracked
 	for e := c.anon.Front(); e != nil; e = e.Next() {
-		t := e.Value.(*tracked)
-		if !in(t) {
+		v := e.Value.(*tracked)
+		if v == t || !s.in(v) || v.completed && v.active {
 			continue
 		}
-		tier := 2
-		switch {
-		case !t.completed:
-			tier = 0
-		case !t.active:
-			tier = 1
-		}
-		if tier == 2 {
+		wv := s.weigh(v)
+		stalled := fresh && !v.completed && now.Sub(v.opened) > stalledAfter
+		if !farHeavier(wv, wt) && !(heavier(wv, wt) && stalled) {
 			continue
 		}
-		var w [2]int
-		if s.weigh != nil {
-			w = s.weigh(t)
+		if !v.completed {
+			return v // the list runs oldest first
 		}
-		// The list runs oldest first: a tie keeps the older.
-		if best == nil || tier < bestTier || tier == bestTier && heavier(w, bestWeight) {
-			best, bestTier, bestWeight = t, tier, w
+		if idle == nil {
+			idle = v
 		}
 	}
-	return best
+	return idle
 }
 
 func heavier(a, b [2]int) bool { return a[0] > b[0] || a[0] == b[0] && a[1] > b[1] }

@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // fakeConn is a connection from an address, that knows whether it was
@@ -81,5 +82,44 @@ func TestConnClassesKeepTheSignedInShare(t *testing.T) {
 	}
 	if anon, signed := c.counts(); anon+signed > 10 || anon > 7 {
 		t.Errorf("%d anonymous and %d signed in: over the caps", anon, signed)
+	}
+}
+
+// A flood of one connection from each of many addresses of the office's
+// own IPv6 /56 (one /64 each) fills the network's share: a desktop of that
+// /56 still gets in, in place of a connection stalled for longer than
+// stalledAfter; the flood's fresh addresses replace its stalled sockets
+// only once each is that old, and its addresses that hold one already are
+// refused.
+func TestConnClassesLetADesktopPastManyLightStalledOnes(t *testing.T) {
+	t.Parallel()
+	now := time.Unix(1_800_000_000, 0)
+	c := newConnClasses(connCaps{total: 100, signedInShare: 25, perClient: 4, perNetwork: 4, bits4: 24, bits6: 56}, nil, nil, func(trip) {})
+	c.now = func() time.Time { return now }
+	port := uint16(1000)
+	conn := func(ip string) *fakeConn {
+		port++
+		f := &fakeConn{from: netip.AddrPortFrom(netip.MustParseAddr(ip), port)}
+		c.track(f, http.StateNew)
+		return f
+	}
+	var flood []*fakeConn
+	for _, sub := range []string{"11a", "11b", "11c", "11d"} {
+		flood = append(flood, conn("2001:db8:0:"+sub+"::1"))
+	}
+	if fresh := conn("2001:db8:0:11e::1"); !fresh.closed.Load() {
+		t.Error("a fresh address's connection took the place of one opened a moment ago")
+	}
+	now = now.Add(stalledAfter + time.Second)
+	desk := conn("2001:db8:0:1ff::9")
+	if desk.closed.Load() || !flood[0].closed.Load() {
+		t.Errorf("a desktop of the crowded /56: refused %v; the oldest stalled one closed %v; want in, and it closed", desk.closed.Load(), flood[0].closed.Load())
+	}
+	if again := conn("2001:db8:0:11c::1"); !again.closed.Load() {
+		t.Error("an address that holds a connection already took another's place")
+	}
+	if fresh := conn("2001:db8:0:11f::1"); fresh.closed.Load() || !flood[1].closed.Load() || desk.closed.Load() {
+		t.Errorf("a fresh address after the stall age: refused %v, the oldest stalled one closed %v, the desktop's closed %v; want in, closed, open",
+			fresh.closed.Load(), flood[1].closed.Load(), desk.closed.Load())
 	}
 }
