@@ -88,7 +88,12 @@ type rereads struct {
 	// folded counts the notifications that joined a re-read already
 	// waiting (the coalesced metric).
 	folded atomic.Int64
+	closed bool
 }
+
+// errHubClosing answers the notifications the hub will not read again:
+// the service sends them again.
+var errHubClosing = errors.New("hub: closing")
 
 func newRereads(h *Hub) *rereads {
 	r := &rereads{h: h, turns: map[int64]*noticeTurn{}, wake: make(chan struct{}, 1), slots: make(chan struct{}, noticeRunners)}
@@ -102,6 +107,11 @@ func newRereads(h *Hub) *rereads {
 func (r *rereads) add(id int64, ev api.Event) <-chan error {
 	done := make(chan error, 1)
 	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		done <- errHubClosing
+		return done
+	}
 	t := r.turns[id]
 	if t == nil {
 		t = &noticeTurn{id: id}
@@ -254,10 +264,11 @@ type noticeResult struct {
 func (r *rereads) closing() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.closed = true
 	for _, t := range r.turns {
 		if t.pending != nil {
 			for _, w := range t.pending.waiters {
-				w <- errors.New("hub: closing")
+				w <- errHubClosing
 			}
 			t.pending = nil
 		}
