@@ -326,7 +326,7 @@ func (h *Hub) rereadNotified(ctx context.Context, batch []*noticeTurn) (map[int6
 				res[id] = noticeResult{err: why}
 			default:
 				f := &found{rr: &Reread{WorkOrder: raw}}
-				if !held || !sameJSON([]byte(old), raw) {
+				if !held || old.untold || !sameJSON([]byte(old.doc), raw) {
 					f.moved = true
 					moved = append(moved, id)
 				}
@@ -434,12 +434,14 @@ func (h *Hub) rereadNotified(ctx context.Context, batch []*noticeTurn) (map[int6
 		return res, nil
 	}
 	err := pgx.BeginFunc(ctx, h.db.Pool, func(tx pgx.Tx) error {
+		var ids []int64
 		for _, e := range events {
 			if err := insertEvent(ctx, tx, e.messageId, e.action, e.id, e.body); err != nil {
 				return err
 			}
+			ids = append(ids, e.id)
 		}
-		return nil
+		return told(ctx, tx, ids)
 	})
 	return res, err
 }

@@ -82,6 +82,25 @@ func postNotice(client *http.Client, url, tok string, body []byte) int {
 	return resp.StatusCode
 }
 
+// announce has the hub tell desktops of new work orders ids, as the
+// customer's NewWorkOrder notifications do: until then a notification of
+// one of them makes an event, since the sync that stored it told no one.
+func announce(t testing.TB, o *office, in *instance, ids []int64) {
+	t.Helper()
+	tok := notificationToken(t, o)
+	var wg sync.WaitGroup
+	for _, id := range ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if status := postNotice(nil, in.srv.URL, tok, notice(t, id, api.ActionNewWorkOrder, nil)); status != http.StatusOK {
+				t.Errorf("announcing work order %d: HTTP %d", id, status)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
 // notice is a signed notification of action about id (0: a header
 // only), with body's fields.
 func notice(t testing.TB, id int64, action string, body any) []byte {
@@ -189,6 +208,7 @@ func forgedFlood(t testing.TB, wos int, warmed bool, n int, over time.Duration) 
 	if err := a.hub.SyncNow(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	announce(t, o, a, ids)
 	if warmed {
 		warm(t, a, token(t, a, creds), ids)
 	}
@@ -252,6 +272,7 @@ func TestSecurityNotifyTakesTheDocumentedActionsOnly(t *testing.T) {
 	if err := a.hub.SyncNow(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	announce(t, o, a, []int64{documented, unknown, control})
 	stream := openStream(t, a, creds, "")
 	tok := notificationToken(t, o)
 	if len(api.DocumentedActions) != 27 {
@@ -334,7 +355,7 @@ func storedWorkOrder(t *testing.T, in *instance, id int64) api.WorkOrder {
 		t.Fatal(err)
 	}
 	var wo api.WorkOrder
-	if err := json.Unmarshal([]byte(docs[id]), &wo); err != nil {
+	if err := json.Unmarshal([]byte(docs[id].doc), &wo); err != nil {
 		t.Fatalf("work order %d as the hub holds it: %v", id, err)
 	}
 	return wo
@@ -480,5 +501,48 @@ func TestSecurityNotificationFactsAreBounded(t *testing.T) {
 	}
 	if he, raw := waitEvent(t, stream, func(he HubEvent, _ sseEvent) bool { return he.Header.WorkOrderId == unpaid }); he.Notification != nil {
 		t.Errorf("the facts of a Paid invoice the service does not have reached the stream: %s", raw.Data)
+	}
+}
+
+// The minute's sync can store a change before the customer's notification
+// of it arrives: the notification still tells desktops (once), though its
+// re-read finds the record as the hub holds it. The same notification
+// again tells nothing, nor does one naming a change the sync stored longer
+// ago than notifications take.
+func TestANotificationAfterTheSyncOfItsChangeStillTellsDesktops(t *testing.T) {
+	t.Parallel()
+	o := newOffice(t, sandbox.Options{})
+	a := o.start(nil)
+	firstSyncDone(t, a)
+	_, creds := o.person(a, "Ana Ruiz")
+	ids := []int64{newWorkOrder(t, o), newWorkOrder(t, o)}
+	ctx := context.Background()
+	if err := a.hub.SyncNow(ctx); err != nil {
+		t.Fatal(err)
+	}
+	announce(t, o, a, ids)
+	heard, all := eventsHeard(openStream(t, a, creds, ""))
+	for _, id := range ids {
+		if err := o.sb.SetNte(id, decimal.NewFromInt(3210)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := a.hub.SyncNow(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// The second's change was stored an hour ago, as far as anyone knows.
+	if _, err := o.db.Pool.Exec(ctx, `UPDATE work_orders SET synced_unannounced = now() - interval '1 hour' WHERE id = $1`, ids[1]); err != nil {
+		t.Fatal(err)
+	}
+	tok := notificationToken(t, o)
+	for _, id := range []int64{ids[0], ids[0], ids[1]} {
+		if status := postNotice(nil, a.srv.URL, tok, notice(t, id, api.ActionNteChanged, nil)); status != http.StatusOK {
+			t.Fatalf("HTTP %d", status)
+		}
+	}
+	time.Sleep(200 * time.Millisecond)
+	got := all()
+	if heard() != 1 || got[0].Header.WorkOrderId != ids[0] || got[0].Reread == nil || !strings.Contains(string(got[0].Reread.WorkOrder), "3210") {
+		t.Errorf("heard %d events (%+v), want one: the first work order's change, re-read", heard(), got)
 	}
 }
