@@ -92,7 +92,9 @@ func associateText(a api.Associate) string {
 }
 
 // assignedText is the list's Assigned cell: a name, or several people's
-// initials; "unknown" where the service did not say, never "nobody".
+// initials; "unknown" where the service did not say, never "nobody";
+// where it does not say but this office assigned some, those with
+// partlyKnown after them (the rest are not known).
 func assignedText(a storage.Assignees) string {
 	switch {
 	case !a.Known:
@@ -100,13 +102,24 @@ func assignedText(a storage.Assignees) string {
 	case len(a.Who) == 0:
 		return "—"
 	case len(a.Who) == 1:
-		return a.Who[0].Name
+		return a.Who[0].Name + partly(a)
 	}
 	var in []string
 	for _, p := range a.Who {
 		in = append(in, p.Initials())
 	}
-	return strings.Join(in, ", ")
+	return strings.Join(in, ", ") + partly(a)
+}
+
+// partlyKnown follows the people this office assigned to a work order
+// whose record does not say who goes: others may be assigned too.
+const partlyKnown = " +?"
+
+func partly(a storage.Assignees) string {
+	if a.Partial {
+		return partlyKnown
+	}
+	return ""
 }
 
 // showAssign asks whom to assign to the work orders woIDs: the people of

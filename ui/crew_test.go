@@ -77,6 +77,20 @@ func TestTheListShowsAndFiltersWhoIsAssigned(t *testing.T) {
 	if got := cellText(none.WorkOrderId); got != "unknown" {
 		t.Errorf("a record that does not say: %q; want unknown", got)
 	}
+	// This office assigns someone to it: the cell names them, marked as
+	// what is known of it, never as the whole crew nor as unassigned.
+	crew, _, _ := h.store.Associates(ctx, none.BranchId)
+	if len(crew) == 0 {
+		t.Fatal("the demo lists nobody for the branch")
+	}
+	if _, err := h.store.Assign(ctx, []int64{none.WorkOrderId}, []int64{crew[0].Id}); err != nil {
+		t.Fatal(err)
+	}
+	h.desk.list.reload()
+	h.flush()
+	if got := cellText(none.WorkOrderId); got != crew[0].Name+partlyKnown && got != crew[0].Initials()+partlyKnown {
+		t.Errorf("assigned here, the record silent: %q; want %q", got, crew[0].Name+partlyKnown)
+	}
 
 	// The filter: the technician's work orders, then the unassigned ones.
 	pick := func(option string) {
