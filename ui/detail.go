@@ -210,7 +210,10 @@ func (v *detailView) show(p *storage.Pending) {
 	if text, fill := invoiceBadge(v.d.storedInvoice(wo.WorkOrderId)); text != v.invoice.text.Text || v.invoice.Visible() != (text != "") {
 		v.invoice.Set(text, fill)
 		showIf(text != "", v.invoice)
-		relayout(v.header) // the pill under the NTE may widen that column
+		// The pill under the NTE may widen that column and makes the
+		// header taller: laid out within its old height, the customer
+		// line was drawn over the first tab's icon (A10).
+		relayout(v.body)
 	}
 	where := wo.Customer.Name
 	if site := wo.SiteName(); site != "" {
@@ -223,7 +226,7 @@ func (v *detailView) show(p *storage.Pending) {
 	if note := v.d.colleagueNote(wo.WorkOrderId); note != v.colleague.Text || v.colRow.Visible() != (note != "") {
 		v.colleague.SetText(note)
 		showIf(note != "", v.colRow)
-		relayout(v.header)
+		relayout(v.body) // a line more or less: the tabs move
 	}
 	if note := v.d.customerNotice(p.Replica); note != v.notice.Text || v.notice.Visible() != (note != "") {
 		v.notice.SetText(note)

@@ -33,6 +33,7 @@ func (v *listView) newAssigneeFilter() *widget.Select {
 		}
 		if v.query.Assignee != v.assignees[i] {
 			v.query.Assignee = v.assignees[i]
+			v.moveOn()
 			v.requery()
 		}
 	}

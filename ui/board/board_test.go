@@ -352,6 +352,30 @@ func TestTheGhostNeverPrintsOverABlock(t *testing.T) {
 	}
 }
 
+// A drag aimed at a row below one that grew for the ghost on the way
+// lands where it was aimed: the row passed over gives its lane back
+// before the row under the pointer is chosen.
+func TestADragPastAGrownRowLandsWhereAimed(t *testing.T) {
+	f := smallWeek()
+	b, _ := open(t, f, big)
+	target := b.rowIndex(hannah.Id)
+	y := b.grid.RowTop(target) + 6 // aimed before the drag, as the grid is drawn then
+	blk := waitingBlock(t, b, 4)
+	origin := fyne.CurrentApp().Driver().AbsolutePositionForObject(b.area)
+	over := func(row int, when time.Time, y float32) {
+		p := origin.Add(fyne.NewPos(b.grid.XOf(when)+1, y))
+		blk.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{AbsolutePosition: p}})
+	}
+	over(b.rowIndex(kenji.Id), at(9, 9, 0), b.grid.RowTop(b.rowIndex(kenji.Id))+6) // Kenji's full Wednesday: it grows
+	if b.grow.row != b.rowIndex(kenji.Id) {
+		t.Fatalf("Kenji's row did not grow for the ghost (grow %+v)", b.grow)
+	}
+	over(target, at(9, 9, 0), y)
+	if b.drag == nil || b.drag.row != target {
+		t.Fatalf("aimed at Hannah Schmidt's row, the ghost is over row %d", b.drag.row)
+	}
+}
+
 // A work order whose record does not say who goes shows in the row of
 // the technician this office assigned, its number marked: others may go
 // too.

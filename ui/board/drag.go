@@ -41,14 +41,29 @@ func (b *Board) dragged(woID, from int64, src *xwidget.Block, abs fyne.Position)
 	}
 	d := b.drag
 	p := abs.Subtract(d.origin)
-	row, okRow := b.grid.RowAt(p.Y)
-	at, okAt := b.grid.TimeAt(p.X)
-	if !okRow || !okAt || p.X > b.area.Size().Width {
-		d.ok = false
-		park(b.ghost)
-		b.roomFor(-1, 0)
-		b.say("Drop it on a technician's day and hour.", false)
-		return
+	// The row under the pointer as the grid will be drawn: a row the
+	// ghost left gives its lane back and the one it is over may take one
+	// (roomFor), which moves the rows below; a few rounds settle it (a
+	// row grows downwards, so the one under the pointer stays so).
+	var row, lane int
+	var at time.Time
+	for range 3 {
+		var okRow, okAt bool
+		row, okRow = b.grid.RowAt(p.Y)
+		at, okAt = b.grid.TimeAt(p.X)
+		if !okRow || !okAt || p.X > b.area.Size().Width {
+			d.ok = false
+			park(b.ghost)
+			b.roomFor(-1, 0)
+			b.say("Drop it on a technician's day and hour.", false)
+			return
+		}
+		// The ghost takes the first lane no block of that row holds
+		// then: drawn over a block, the two were unreadable (A02).
+		lane = b.freeLane(row, at)
+		if !b.roomFor(row, lane+1) {
+			break
+		}
 	}
 	d.row, d.at, d.ok = row, at, true
 	refused, warnings := b.problems(v, b.rows[row].tech, at)
@@ -56,11 +71,6 @@ func (b *Board) dragged(woID, from int64, src *xwidget.Block, abs fyne.Position)
 	if refused != nil || len(warnings) > 0 {
 		state |= xwidget.BlockWarning
 	}
-	// The ghost takes the first lane no block of that row holds then,
-	// the row growing by a lane while it is over it if none is free:
-	// drawn over a block, the two were unreadable (A02).
-	lane := b.freeLane(row, at)
-	b.roomFor(row, lane+1)
 	g := b.grid
 	lh := b.laneHeight()
 	y := g.RowTop(row) - g.HeaderHeight() + 2 + float32(lane)*lh
@@ -116,9 +126,9 @@ func (b *Board) freeLane(row int, at time.Time) int {
 }
 
 // roomFor gives row at least lanes lanes while a block is dragged over it
-// (row -1: none), laying the grid out again only when that changes. The
-// row grows downwards, so the pointer stays over it.
-func (b *Board) roomFor(row, lanes int) {
+// (row -1: none), laying the grid out again only when that changes, which
+// it reports. The row grows downwards, so the pointer stays over it.
+func (b *Board) roomFor(row, lanes int) bool {
 	if row >= 0 && row < len(b.lanes) {
 		base := max(float32(max(1, b.lanes[row]))*b.laneHeight()+4, 2*theme.TextSize()+20) // rowHeight without the growth
 		if base >= float32(lanes)*b.laneHeight()+4 {
@@ -126,11 +136,12 @@ func (b *Board) roomFor(row, lanes int) {
 		}
 	}
 	if row == b.grow.row && lanes == b.grow.lanes {
-		return
+		return false
 	}
 	b.grow.row, b.grow.lanes = row, lanes
 	b.grid.SetRows(b.gridRows())
 	b.place()
+	return true
 }
 
 // dragEnded drops the dragged work order where the ghost was.

@@ -182,10 +182,9 @@ func open(t testing.TB, f *fake, size fyne.Size) (*Board, fyne.Window) {
 func dragTo(b *Board, blk *xwidget.Block, row int, when time.Time) {
 	origin := fyne.CurrentApp().Driver().AbsolutePositionForObject(b.area)
 	x := b.grid.XOf(when) + 1
-	// A few steps on the way, as a hand moves, aiming at the row where it
-	// is drawn now: a row the ghost passes over makes room for it.
+	y := b.grid.RowTop(row) + 6
+	// A few steps on the way, as a hand moves.
 	for _, f := range []float32{0.3, 0.7, 1} {
-		y := b.grid.RowTop(row) + 6
 		p := origin.Add(fyne.NewPos(x*f, y*f))
 		blk.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{AbsolutePosition: p}})
 	}
