@@ -9,7 +9,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/theme"
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
@@ -41,30 +40,20 @@ func (b *Board) dragged(woID, from int64, src *xwidget.Block, abs fyne.Position)
 	}
 	d := b.drag
 	p := abs.Subtract(d.origin)
-	// The row under the pointer as the grid will be drawn: a row the
-	// ghost left gives its lane back and the one it is over may take one
-	// (roomFor), which moves the rows below; a few rounds settle it (a
-	// row grows downwards, so the one under the pointer stays so).
-	var row, lane int
-	var at time.Time
-	for range 3 {
-		var okRow, okAt bool
-		row, okRow = b.grid.RowAt(p.Y)
-		at, okAt = b.grid.TimeAt(p.X)
-		if !okRow || !okAt || p.X > b.area.Size().Width {
-			d.ok = false
-			park(b.ghost)
-			b.roomFor(-1, 0)
-			b.say("Drop it on a technician's day and hour.", false)
-			return
-		}
-		// The ghost takes the first lane no block of that row holds
-		// then: drawn over a block, the two were unreadable (A02).
-		lane = b.freeLane(row, at)
-		if !b.roomFor(row, lane+1) {
-			break
-		}
+	row, okRow := b.rowUnder(p.Y)
+	at, okAt := b.grid.TimeAt(p.X)
+	if !okRow || !okAt || p.X > b.area.Size().Width {
+		d.ok = false
+		park(b.ghost)
+		b.roomFor(-1, 0)
+		b.say("Drop it on a technician's day and hour.", false)
+		return
 	}
+	// The ghost takes the first lane no block of that row holds then, the
+	// row growing by a lane while it is over it if none is free: drawn
+	// over a block, the two were unreadable (A02).
+	lane := b.freeLane(row, at)
+	b.roomFor(row, lane+1)
 	d.row, d.at, d.ok = row, at, true
 	refused, warnings := b.problems(v, b.rows[row].tech, at)
 	state := xwidget.BlockGhost
@@ -125,15 +114,23 @@ func (b *Board) freeLane(row int, at time.Time) int {
 	return lane
 }
 
+// rowUnder is the row under y as the grid is drawn without the room made
+// for the ghost: that room grows the row under the pointer downwards, so
+// the pointer is chosen by the rows as they were, never captured by the
+// lane added below the row it left; the pointer aimed at a row lands there.
+func (b *Board) rowUnder(y float32) (int, bool) {
+	if r := b.grow.row; r >= 0 && r < len(b.rows) && y >= b.grid.RowTop(r)+b.baseRowHeight(r) {
+		y += b.rowHeight(r) - b.baseRowHeight(r)
+	}
+	return b.grid.RowAt(y)
+}
+
 // roomFor gives row at least lanes lanes while a block is dragged over it
 // (row -1: none), laying the grid out again only when that changes, which
 // it reports. The row grows downwards, so the pointer stays over it.
 func (b *Board) roomFor(row, lanes int) bool {
-	if row >= 0 && row < len(b.lanes) {
-		base := max(float32(max(1, b.lanes[row]))*b.laneHeight()+4, 2*theme.TextSize()+20) // rowHeight without the growth
-		if base >= float32(lanes)*b.laneHeight()+4 {
-			row, lanes = -1, 0 // it fits as it is
-		}
+	if row >= 0 && row < len(b.lanes) && b.baseRowHeight(row) >= float32(lanes)*b.laneHeight()+4 {
+		row, lanes = -1, 0 // it fits as it is
 	}
 	if row == b.grow.row && lanes == b.grow.lanes {
 		return false

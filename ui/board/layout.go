@@ -269,6 +269,21 @@ func (b *Board) rowHeight(i int) float32 {
 	if i == b.grow.row {
 		lanes = max(lanes, b.grow.lanes)
 	}
+	return b.heightFor(lanes)
+}
+
+// baseRowHeight is row i's height without the room a dragged block's
+// ghost makes in it (roomFor).
+func (b *Board) baseRowHeight(i int) float32 {
+	lanes := 1
+	if i < len(b.lanes) {
+		lanes = max(1, b.lanes[i])
+	}
+	return b.heightFor(lanes)
+}
+
+// heightFor is the height of a row of lanes lanes, with room for its label.
+func (b *Board) heightFor(lanes int) float32 {
 	return max(float32(lanes)*b.laneHeight()+4, 2*theme.TextSize()+20)
 }
 
