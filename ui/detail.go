@@ -212,8 +212,11 @@ func (v *detailView) show(p *storage.Pending) {
 		showIf(text != "", v.invoice)
 		// The pill under the NTE may widen that column and makes the
 		// header taller: laid out within its old height, the customer
-		// line was drawn over the first tab's icon (A10).
+		// line was drawn over the first tab's icon (A10), the first
+		// work order opened after a start most of all, before the
+		// pane had its size; once more after this frame, when it has.
 		relayout(v.body)
+		fyne.Do(func() { relayout(v.body) })
 	}
 	where := wo.Customer.Name
 	if site := wo.SiteName(); site != "" {
