@@ -18,6 +18,10 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/actiontext"
+	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // attachmentPanel is the files of one place (a work order, its invoice, a
@@ -62,15 +66,15 @@ func newAttachmentPanel(d *Desk, inline bool, header fyne.CanvasObject) *attachm
 	p.add = widget.NewButtonWithIcon("Add file…", theme.ContentAddIcon(), p.onAdd)
 	p.refresh = widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), func() { p.reload() })
 	p.refresh.Hide()
-	p.state = wrapped(widget.NewLabel(""))
+	p.state = arrange.Wrapped(widget.NewLabel(""))
 	p.state.Hide()
-	p.pending = wrapped(widget.NewLabel(""))
+	p.pending = arrange.Wrapped(widget.NewLabel(""))
 	p.pending.Importance = widget.LowImportance
 	p.pending.Hide()
 	p.busyBar = widget.NewProgressBarInfinite()
 	p.busyBar.Stop()
 	p.busyBar.Hide()
-	p.empty = wrapped(widget.NewLabel(""))
+	p.empty = arrange.Wrapped(widget.NewLabel(""))
 	p.empty.Importance = widget.LowImportance
 	p.empty.Hide()
 
@@ -114,14 +118,14 @@ func newFileRow() fyne.CanvasObject {
 func (p *attachmentPanel) updateRow(row *fyne.Container, a api.Attachment) {
 	lines := row.Objects[0].(*fyne.Container)
 	lines.Objects[0].(*widget.Label).SetText(a.Name)
-	lines.Objects[1].(*widget.Label).SetText(api.HumanSize(a.Size) + "   ·   " + localTime(a.Created))
+	lines.Objects[1].(*widget.Label).SetText(api.HumanSize(a.Size) + "   ·   " + format.Time(a.Created))
 	buttons := row.Objects[2].(*fyne.Container).Objects[1].(*fyne.Container)
 	buttons.Objects[0].(*widget.Button).OnTapped = func() { p.open(a) }
 	remove := buttons.Objects[1].(*widget.Button)
 	remove.OnTapped = func() { p.confirmRemove(a) }
 	pl := p.place
-	showIf(pl != nil && pl.remove != nil, remove)
-	setEnabled(remove, pl != nil && pl.canRemove && !p.removing[a.AttachmentId])
+	arrange.ShowIf(pl != nil && pl.remove != nil, remove)
+	arrange.SetEnabled(remove, pl != nil && pl.canRemove && !p.removing[a.AttachmentId])
 }
 
 // show shows the files of pl (nil: no place chosen). The same place shown
@@ -186,7 +190,7 @@ func (p *attachmentPanel) reload() {
 			return // another place, or a later listing, is on screen
 		}
 		if err != nil {
-			p.setState("Could not list the files: " + plainError(err) + " Use Refresh to try again.")
+			p.setState("Could not list the files: " + format.Error(err) + " Use Refresh to try again.")
 			return
 		}
 		p.items = files
@@ -204,7 +208,7 @@ func (p *attachmentPanel) reload() {
 
 func (p *attachmentPanel) setState(s string) {
 	p.state.SetText(s)
-	showIf(s != "", p.state)
+	arrange.ShowIf(s != "", p.state)
 	p.Refresh() // the text wraps: its new height needs a layout
 }
 
@@ -219,10 +223,10 @@ func (p *attachmentPanel) render() {
 	if pl.warn {
 		p.note.Importance = widget.WarningImportance
 	}
-	showIf(pl.note != "", p.note)
+	arrange.ShowIf(pl.note != "", p.note)
 	p.note.Refresh()
-	setEnabled(p.add, p.place != nil && pl.whyNot == "")
-	showIf(pl.live, p.refresh)
+	arrange.SetEnabled(p.add, p.place != nil && pl.whyNot == "")
+	arrange.ShowIf(pl.live, p.refresh)
 	if !pl.live {
 		p.setState("")
 	}
@@ -232,7 +236,7 @@ func (p *attachmentPanel) render() {
 
 func (p *attachmentPanel) renderRows() {
 	pl := p.place
-	showIf(len(p.items) == 0 && pl != nil && !pl.live && pl.empty != "", p.empty)
+	arrange.ShowIf(len(p.items) == 0 && pl != nil && !pl.live && pl.empty != "", p.empty)
 	if pl != nil {
 		p.empty.SetText(pl.empty)
 	}
@@ -264,12 +268,12 @@ func (p *attachmentPanel) renderPending() {
 		rows, _ := p.d.store.OutboxRows(context.Background(), pl.woID)
 		for _, r := range rows {
 			if pl.mine(r) && r.State != storage.OutboxDone && r.State != storage.OutboxDiscarded {
-				lines = append(lines, actionText(r)+" — "+outboxStateText(r))
+				lines = append(lines, actiontext.What(r)+" — "+actiontext.State(r))
 			}
 		}
 	}
 	p.pending.SetText(strings.Join(lines, "\n"))
-	showIf(len(lines) > 0, p.pending)
+	arrange.ShowIf(len(lines) > 0, p.pending)
 	if copying > 0 {
 		p.busyBar.Show()
 		p.busyBar.Start()
@@ -301,7 +305,7 @@ func (p *attachmentPanel) latestFinished() int64 {
 }
 
 func (p *attachmentPanel) onAdd() {
-	openFileDialog(func(r fyne.URIReadCloser, err error) {
+	dialogs.OpenFile(func(r fyne.URIReadCloser, err error) {
 		if err != nil || r == nil {
 			return
 		}
@@ -383,7 +387,7 @@ func (p *attachmentPanel) confirmRemove(a api.Attachment) {
 		p.d.showError(errors.New(pl.note))
 		return
 	}
-	c := newConfirm("Remove "+a.Name+"?", "The file is removed from "+pl.from+" at the service.", func(ok bool) {
+	c := dialogs.NewConfirm("Remove "+a.Name+"?", "The file is removed from "+pl.from+" at the service.", func(ok bool) {
 		if !ok || p.removing[a.AttachmentId] {
 			return
 		}

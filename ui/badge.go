@@ -10,6 +10,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/palette"
 )
 
 // badge is a small coloured pill with white text (quote and work order
@@ -64,7 +67,7 @@ func (b *badge) SetQueued(on bool) {
 		return
 	}
 	b.queued = on
-	showIf(on, b.clock)
+	arrange.ShowIf(on, b.clock)
 	b.Refresh()
 }
 
@@ -122,7 +125,7 @@ func invoiceBadge(inv *api.Invoice) (string, color.Color) {
 	if inv == nil || inv.Status == "" || inv.Status == api.InvoiceDraft {
 		return "", nil
 	}
-	return "Invoice " + statusText(inv.Status), invoiceStatusColor(inv.Status)
+	return "Invoice " + format.Status(inv.Status), palette.Invoice(inv.Status)
 }
 
 // invoiceNextStep says, for a person, what the invoice's status means for
@@ -140,34 +143,17 @@ func invoiceNextStep(inv *api.Invoice) string {
 		}
 		return s
 	}
-	waits := invoiceWaits(inv.Status)
+	waits := format.InvoiceWaits(inv.Status)
 	if waits == "" {
 		return ""
 	}
-	s := "Invoice " + strings.ToLower(statusText(inv.Status))
+	s := "Invoice " + strings.ToLower(format.Status(inv.Status))
 	if inv.Status == api.InvoicePaid && inv.PaidDate != nil && !inv.PaidDate.IsZero() {
-		s += " on " + localTime(*inv.PaidDate)
+		s += " on " + format.Time(*inv.PaidDate)
 	}
 	s += " — " + waits
 	if inv.Status == api.InvoiceAuthorized && inv.AuthNumber != "" {
 		s += " (authorization " + inv.AuthNumber + ")"
 	}
 	return s
-}
-
-// invoiceWaits says what an invoice that has left the contractor's hands
-// waits for; "" for a status the contractor acts on (draft, disputed) or
-// one it does not know.
-func invoiceWaits(s api.InvoiceStatus) string {
-	switch s {
-	case api.InvoiceSubmitted:
-		return "waiting for the customer to authorize it"
-	case api.InvoicePendingVerification:
-		return "waiting for the customer to verify the work"
-	case api.InvoiceAuthorized:
-		return "nothing more to do; payment follows"
-	case api.InvoicePaid:
-		return "nothing more to do"
-	}
-	return ""
 }

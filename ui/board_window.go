@@ -10,6 +10,8 @@ import (
 
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui/board"
+	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/palette"
 )
 
 // The dispatch board opens in a window of its own (View › Dispatch board),
@@ -79,7 +81,7 @@ func (d *Desk) showBoard() {
 	}
 	w := d.app.NewWindow("Dispatch board — Work Order Desk")
 	src := boardSource{d.store}
-	b := board.New(src, src, board.Options{Window: w, StatusColor: statusColor, Now: nowFunc,
+	b := board.New(src, src, board.Options{Window: w, StatusColor: palette.Status, Now: format.Now,
 		Background: d.deps.Background, Do: d.do})
 	w.SetContent(b.Content())
 	w.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyP, Modifier: fyne.KeyModifierShortcutDefault},

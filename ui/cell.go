@@ -8,6 +8,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/palette"
 )
 
 // cell is one table cell: a row background (selection, attention), and one
@@ -33,7 +35,7 @@ type cell struct {
 
 func newCell() *cell {
 	c := &cell{bg: canvas.NewRectangle(color.Transparent), text: widget.NewLabel(""), badge: newBadge(), mark: newPersonMark()}
-	c.ring = container.New(rowRingLayout{}, canvas.NewRectangle(brandBlue), canvas.NewRectangle(brandBlue))
+	c.ring = container.New(rowRingLayout{}, canvas.NewRectangle(palette.Brand), canvas.NewRectangle(palette.Brand))
 	c.ring.Hide()
 	c.text.Truncation = fyne.TextTruncateEllipsis
 	c.mark.Hide()
@@ -131,7 +133,7 @@ func (c *cell) setBackground(fill color.Color) {
 // setFocused shows or hides the keyboard's row mark.
 func (c *cell) setFocused(on bool) {
 	if on != c.ring.Visible() {
-		showIf(on, c.ring)
+		arrange.ShowIf(on, c.ring)
 	}
 }
 

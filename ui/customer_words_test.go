@@ -9,6 +9,7 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // TestTheCustomersWordAsItReachesTheWindow: a work order the customer puts
@@ -86,9 +87,9 @@ func TestInvoiceNoticeInWords(t *testing.T) {
 		want string
 	}{
 		{"directly", api.InvoiceStatusChangedEvent{Status: api.InvoicePaid, PaidDate: &paid, CheckNumber: "10442", Amount: &amount},
-			"The customer's notification: Paid " + dayText(paid) + ", check 10442, $1,240.00"},
+			"The customer's notification: Paid " + format.Day(paid) + ", check 10442, $1,240.00"},
 		{"through the hub", api.InvoiceStatusChangedEvent{PaidDate: &paid, CheckNumber: "10442", Amount: &amount},
-			"The customer's notification: Paid " + dayText(paid) + ", check 10442, $1,240.00"},
+			"The customer's notification: Paid " + format.Day(paid) + ", check 10442, $1,240.00"},
 		{"authorized", api.InvoiceStatusChangedEvent{Status: api.InvoiceAuthorized, AuthNumber: "A-77"},
 			"The customer's notification: Authorized, authorization A-77"},
 		{"a reason only", api.InvoiceStatusChangedEvent{Comment: "Missing the receipt"},

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"errors"
 	"strings"
 	"time"
 
@@ -9,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // dateEntry is a day, typed or picked from a calendar, written the way the
@@ -33,19 +33,19 @@ type dateEntry struct {
 func newDateEntry() *dateEntry {
 	e := &dateEntry{}
 	e.ExtendBaseWidget(e)
-	e.SetPlaceHolder("e.g. " + nowFunc().Format(dayLayout))
+	e.SetPlaceHolder(format.DayExample())
 	e.Validator = func(s string) error {
 		if strings.TrimSpace(s) == "" {
 			return nil
 		}
-		if _, err := parseDay(s); err != nil {
+		if _, err := format.ParseDay(s); err != nil {
 			return err
 		}
 		return nil
 	}
 	e.Entry.OnChanged = func(s string) {
 		e.Date = nil
-		if d, err := parseDay(s); err == nil {
+		if d, err := format.ParseDay(s); err == nil {
 			e.Date = &d
 		}
 		if e.OnChanged != nil {
@@ -68,7 +68,7 @@ func (e *dateEntry) SetDate(d *time.Time) {
 		e.SetText("")
 		return
 	}
-	e.SetText(dayText(*d))
+	e.SetText(format.Day(*d))
 }
 
 func (e *dateEntry) Enable() {
@@ -88,7 +88,7 @@ func (e *dateEntry) showCalendar() {
 	if c == nil {
 		return
 	}
-	at := nowFunc()
+	at := format.Now()
 	if e.Date != nil {
 		at = *e.Date
 	}
@@ -103,22 +103,6 @@ func (e *dateEntry) showCalendar() {
 	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(e)
 	e.popUp.ShowAtPosition(pos.Add(fyne.NewPos(0, e.Size().Height)))
 	e.popUp.Resize(fyne.NewSize(max(e.Size().Width, cal.MinSize().Width), cal.MinSize().Height))
-}
-
-// dayInputs are the ways parseDay reads a day: the window's own, without
-// the weekday, with the month in full, and ISO.
-var dayInputs = []string{dayLayout, "2 Jan 2006", "Monday 2 January 2006", "2 January 2006", "Mon 2 January 2006", "Monday 2 Jan 2006", "2006-01-02"}
-
-// parseDay reads a day as dateEntry takes it, in plain words when it
-// cannot.
-func parseDay(s string) (time.Time, error) {
-	s = strings.Join(strings.Fields(strings.ReplaceAll(s, ",", " ")), " ")
-	for _, layout := range dayInputs {
-		if d, err := time.ParseInLocation(layout, s, time.Local); err == nil {
-			return d, nil
-		}
-	}
-	return time.Time{}, errors.New("not a date: write it as " + nowFunc().Format("2 Jan 2006") + ", or pick it with the calendar button")
 }
 
 // invoiceDateFromLocal keeps the calendar day picked, as a UTC midnight:

@@ -15,22 +15,6 @@ import (
 	"github.com/workorderdesk/workdesk/storage"
 )
 
-// TestOneWayToWriteADate: a moment reads "Fri 20 Nov 2026 09:00" in any
-// year, a day "Fri 20 Nov 2026", and a moment of today only its time.
-func TestOneWayToWriteADate(t *testing.T) {
-	for _, c := range []struct{ got, want string }{
-		{localTime(fixedNow), "Fri 20 Nov 2026 09:00"},
-		{localTime(time.Date(2025, 3, 4, 17, 5, 0, 0, time.UTC)), "Tue 4 Mar 2025 17:05"},
-		{dayText(fixedNow), "Fri 20 Nov 2026"},
-		{clockText(fixedNow.Add(2 * time.Hour)), "11:00"},
-		{clockText(fixedNow.Add(-12 * time.Hour)), "Thu 19 Nov 2026 21:00"},
-	} {
-		if c.got != c.want {
-			t.Errorf("reads %q, want %q", c.got, c.want)
-		}
-	}
-}
-
 // TestTheDateEntryTakesTheDayAsTheWindowWritesIt: a date field shows its
 // day as the window writes days, takes it typed that way (with or without
 // the weekday, the month short or long, or as 2026-11-20), says in plain

@@ -16,6 +16,8 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 )
 
 // Online is what needs the service right now and cannot be queued: syncing,
@@ -128,8 +130,8 @@ type Desk struct {
 	detail *detailView
 	status *statusBar
 	split  *container.Split
-	panes  *fyne.Container // the split, kept fitting by paneFit
-	fit    *paneFit
+	panes  *fyne.Container // the split, kept fitting by arrange.PaneFit
+	fit    *arrange.PaneFit
 	ring   *focusRing // around what has the keyboard
 	// recvWin is the receivables window while open (View › Receivables).
 	recvWin *receivablesWindow
@@ -207,9 +209,9 @@ func New(a fyne.App, deps Deps) *Desk {
 		d.refused.Hide()
 		top = container.NewVBox(top, d.refused)
 	}
-	d.fit = newPaneFit(d.split, d.list.leastWidth, d.detail.wants, d.detail.tabsFit.setCompact)
+	d.fit = arrange.NewPaneFit(d.split, d.list.leastWidth, d.detail.wants, d.detail.tabsFit.setCompact)
 	d.panes = container.New(d.fit, d.split)
-	d.list.onResorted = func() { d.fit.again(d.panes) }
+	d.list.onResorted = func() { d.fit.Again(d.panes) }
 	d.ring = newFocusRing()
 	d.win.SetContent(d.ring.over(container.NewBorder(top, d.status.content(), nil, nil, d.panes)))
 	d.win.SetMainMenu(d.mainMenu())
@@ -359,10 +361,10 @@ func (d *Desk) showErrorIn(w fyne.Window, err error) {
 	if errors.As(err, &apiErr) {
 		err = errors.New(apiErr.Message)
 	}
-	showErrorDialog(err, w)
+	dialogs.Error(err, w)
 }
 
-func (d *Desk) info(title, msg string) { showInfoDialog(title, msg, d.win) }
+func (d *Desk) info(title, msg string) { dialogs.Info(title, msg, d.win) }
 
 // Showcase opens the first work order of the list, so a screenshot shows
 // the detail view too.

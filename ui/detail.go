@@ -14,6 +14,9 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/palette"
 )
 
 // tab is one page of the detail view; show is called with the work order
@@ -69,10 +72,10 @@ func newDetailView(d *Desk, tabs []tab) *detailView {
 	v.colleague.Importance = widget.HighImportance
 	v.colRow = container.NewBorder(nil, nil, widget.NewIcon(theme.AccountIcon()), nil, v.colleague)
 	v.colRow.Hide()
-	v.notice = wrapped(widget.NewLabel(""))
+	v.notice = arrange.Wrapped(widget.NewLabel(""))
 	v.notice.Importance = widget.WarningImportance
 	v.notice.Hide()
-	v.queued = wrapped(widget.NewLabel(""))
+	v.queued = arrange.Wrapped(widget.NewLabel(""))
 	v.queued.Importance = widget.WarningImportance
 	v.queued.Hide()
 	v.refused = container.NewVBox()
@@ -85,7 +88,7 @@ func newDetailView(d *Desk, tabs []tab) *detailView {
 
 	// The badges wrap under the number on a narrow pane (a 960-pixel
 	// window) rather than widen it.
-	v.titleRow = newWrapRow(v.number, v.status, v.quote)
+	v.titleRow = arrange.NewWrapRow(v.number, v.status, v.quote)
 	var items []*container.TabItem
 	for _, t := range tabs {
 		items = append(items, container.NewTabItemWithIcon(t.title(), t.icon(), t.content()))
@@ -105,7 +108,7 @@ func newDetailView(d *Desk, tabs []tab) *detailView {
 	fit, bar := newTabsFit(v.appTabs)
 	v.tabsFit = fit
 	v.body = container.NewBorder(card, nil, nil, nil, bar)
-	v.titleRow.Layout.(*wrapRow).relayout = func() { relayout(v.body) }
+	v.titleRow.Layout.(*arrange.WrapRow).OnRowsChanged = func() { arrange.Relayout(v.body) }
 
 	hint := widget.NewLabelWithStyle("Select a work order on the left to see it here.\nIn the list, the Up and Down keys move and Enter opens; "+shortcutLabel("F")+" searches.",
 		fyne.TextAlignCenter, fyne.TextStyle{Italic: true})
@@ -130,9 +133,9 @@ func (v *detailView) needs() float32 {
 }
 
 // wants is the width the detail is laid out for: its tab bar, named or
-// compact, beside tabContentWidth.
+// compact, beside arrange.TabWidth.
 func (v *detailView) wants(compact bool) float32 {
-	return v.tabsFit.stripWidth(compact) + tabContentWidth
+	return v.tabsFit.stripWidth(compact) + arrange.TabWidth
 }
 
 // showTab selects the tab titled title (named or not: a compact bar shows
@@ -181,26 +184,26 @@ func (v *detailView) show(p *storage.Pending) {
 	}
 	v.number.Segments[0].(*widget.TextSegment).Text = wo.WorkOrderNumber
 	v.number.Refresh()
-	status := statusText(wo.Status)
+	status := format.Status(wo.Status)
 	if p.StatusQueued() {
 		status += " · queued"
 	}
-	v.status.Set(status, statusColor(wo.Status))
+	v.status.Set(status, palette.Status(wo.Status))
 	v.status.SetQueued(p.StatusQueued())
 	if q := wo.Nte.Quote; q != nil {
-		text := "Quote " + statusText(q.QuoteStatus)
+		text := "Quote " + format.Status(q.QuoteStatus)
 		if r := p.Replica.Nte.Quote; r == nil || r.QuoteStatus != q.QuoteStatus {
 			text += " · queued"
 		}
-		v.quote.Set(text, quoteColor(q.QuoteStatus))
+		v.quote.Set(text, palette.Quote(q.QuoteStatus))
 	} else {
 		v.quote.Set("", nil)
 	}
 	v.renderOutbox()
 	if text, fill := invoiceBadge(v.d.storedInvoice(wo.WorkOrderId)); text != v.invoice.text.Text || v.invoice.Visible() != (text != "") {
 		v.invoice.Set(text, fill)
-		showIf(text != "", v.invoice)
-		relayout(v.header) // the pill under the NTE may widen that column
+		arrange.ShowIf(text != "", v.invoice)
+		arrange.Relayout(v.header) // the pill under the NTE may widen that column
 	}
 	where := wo.Customer.Name
 	if site := wo.SiteName(); site != "" {
@@ -212,21 +215,21 @@ func (v *detailView) show(p *storage.Pending) {
 	v.where.SetText(where)
 	if note := v.d.colleagueNote(wo.WorkOrderId); note != v.colleague.Text || v.colRow.Visible() != (note != "") {
 		v.colleague.SetText(note)
-		showIf(note != "", v.colRow)
-		relayout(v.header)
+		arrange.ShowIf(note != "", v.colRow)
+		arrange.Relayout(v.header)
 	}
 	if note := v.d.customerNotice(p.Replica); note != v.notice.Text || v.notice.Visible() != (note != "") {
 		v.notice.SetText(note)
-		showIf(note != "", v.notice)
+		arrange.ShowIf(note != "", v.notice)
 	}
 	v.titleRow.Refresh()
 	if wo.Nte.Amount.IsZero() {
 		v.nte.SetText("no limit") // a currency beside it would read as an amount
 	} else {
-		v.nte.SetText(nteText(wo.Nte.Amount) + "  " + wo.Currency)
+		v.nte.SetText(format.Nte(wo.Nte.Amount) + "  " + wo.Currency)
 	}
-	showIf(wo.Can(api.Accept) == nil, v.accept)
-	showIf(wo.Can(api.Reject) == nil, v.reject)
+	arrange.ShowIf(wo.Can(api.Accept) == nil, v.accept)
+	arrange.ShowIf(wo.Can(api.Reject) == nil, v.reject)
 	for _, t := range v.tabs {
 		t.show(wo)
 	}

@@ -11,6 +11,8 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // pressEsc delivers Esc as the desktop window does: to the focused widget,
@@ -56,9 +58,9 @@ func TestEscClosesEveryDialog(t *testing.T) {
 		{"Change the NTE, typing in it", func() {
 			h.menuItem("Change the NTE…").Action()
 			h.flush()
-			var e *escEntry
+			var e *dialogs.Entry
 			walk(h.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
-				if x, ok := o.(*escEntry); ok {
+				if x, ok := o.(*dialogs.Entry); ok {
 					e = x
 				}
 			})
@@ -116,7 +118,7 @@ func TestEscClosesEveryDialog(t *testing.T) {
 	h.flush()
 	test.Type(h.win.Canvas().Focused(), "no access")
 	pressEsc(h)
-	if h.win.Canvas().Overlays().Top() != nil || h.desk.detail.status.text.Text != statusText(api.StatusNew) {
+	if h.win.Canvas().Overlays().Top() != nil || h.desk.detail.status.text.Text != format.Status(api.StatusNew) {
 		t.Fatalf("after Esc in the reject dialog: dialog open %v, status %q", h.win.Canvas().Overlays().Top() != nil, h.desk.detail.status.text.Text)
 	}
 }
@@ -126,9 +128,9 @@ func TestEscClosesEveryDialog(t *testing.T) {
 func typeInFirstEntry(h *harness) {
 	h.t.Helper()
 	h.flush()
-	var e *escEntry
+	var e *dialogs.Entry
 	walk(h.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
-		if x, ok := o.(*escEntry); ok && e == nil {
+		if x, ok := o.(*dialogs.Entry); ok && e == nil {
 			e = x
 		}
 	})

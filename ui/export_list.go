@@ -7,6 +7,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/export"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // listExportColumns are the columns of an exported list: what the list shows,
@@ -34,7 +35,7 @@ func listTable(store *storage.Store, q storage.ListQuery, n int) export.Table {
 			row := make([]any, len(listExportColumns))
 			return store.EachRow(ctx, q, func(r storage.Row) error {
 				row[0], row[1], row[2] = r.Number, r.Customer, r.Site
-				row[3] = statusText(r.Status)
+				row[3] = format.Status(r.Status)
 				// An NTE of 0 is no limit, not an amount: a sum over the
 				// column must not take it for one.
 				row[4], row[5] = "No limit", ""
@@ -43,7 +44,7 @@ func listTable(store *storage.Store, q storage.ListQuery, n int) export.Table {
 				}
 				row[6] = nil
 				if r.QuoteStatus != "" {
-					row[6] = statusText(r.QuoteStatus)
+					row[6] = format.Status(r.QuoteStatus)
 				}
 				row[7], row[8], row[9] = r.ScheduledStart, r.NextDeadlineLabel, r.NextDeadline
 				row[10] = ""
@@ -75,7 +76,7 @@ func listDescription(q storage.ListQuery) string {
 		parts = append(parts, fmt.Sprintf("search %q", s))
 	}
 	for _, st := range q.Statuses {
-		parts = append(parts, "status "+statusText(st))
+		parts = append(parts, "status "+format.Status(st))
 	}
 	if q.NeedsAttention {
 		parts = append(parts, "needing attention")

@@ -15,6 +15,8 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // TestBulkRejectAsksWhyAndReportsEachWorkOrder ticks two New rows, rejects
@@ -84,7 +86,7 @@ func dialogEntry(t *testing.T, dlg fyne.CanvasObject) *widget.Entry {
 		if x, ok := o.(*widget.Entry); ok && e == nil {
 			e = x
 		}
-		if x, ok := o.(*escEntry); ok && e == nil {
+		if x, ok := o.(*dialogs.Entry); ok && e == nil {
 			e = &x.Entry
 		}
 	})
@@ -284,7 +286,7 @@ func TestANotificationKeepsTheSelectionAndScrollPosition(t *testing.T) {
 	test.Type(entry, raised.Amount.StringFixed(int32(api.MinorUnits(raised.Currency))))
 	test.Tap(buttonIn(t, dlg, "Change"))
 	h.waitFor("the new NTE in the list", func() bool {
-		return screenRowOf(t, h.win, tbl, target.Number).cells["NTE"].text() == raised.Format()
+		return screenRowOf(t, h.win, tbl, target.Number).cells["NTE"].text() == format.Money(raised)
 	})
 
 	if after := screen(); !slices.Equal(before, after) {
@@ -297,13 +299,13 @@ func TestANotificationKeepsTheSelectionAndScrollPosition(t *testing.T) {
 	if got := h.desk.detail.number.String(); got != target.Number {
 		t.Errorf("the detail view switched to %q", got)
 	}
-	if got := h.desk.detail.nte.Text; !strings.HasPrefix(got, raised.Format()) {
-		t.Errorf("the header NTE reads %q, want %s (was %s)", got, raised.Format(), oldNte)
+	if got := h.desk.detail.nte.Text; !strings.HasPrefix(got, format.Money(raised)) {
+		t.Errorf("the header NTE reads %q, want %s (was %s)", got, format.Money(raised), oldNte)
 	}
 	if got := screenRowOf(t, h.win, tbl, ticked).cells[""].text(); got != "[x]" || h.desk.list.acceptBtn.Text != "Accept 1" {
 		t.Errorf("the tick on %s was lost (box %s, bulk button %q)", ticked, got, h.desk.list.acceptBtn.Text)
 	}
-	want := fyne.Notification{Title: "NTE changed: " + target.Number, Content: "The customer set the NTE to " + raised.Format() + "."}
+	want := fyne.Notification{Title: "NTE changed: " + target.Number, Content: "The customer set the NTE to " + format.Money(raised) + "."}
 	if !slices.Contains(sent.all(), want) {
 		t.Errorf("desktop notifications sent: %+v; want %+v", sent.all(), want)
 	}
@@ -342,7 +344,7 @@ func TestCustomerEventsRaiseDesktopNotifications(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want = fyne.Notification{Title: "New work order: " + wo.WorkOrderNumber, Content: wo.Customer.Name + " sent a new work order. " + Sentence(wo.AccompanyingMessage)}
+	want = fyne.Notification{Title: "New work order: " + wo.WorkOrderNumber, Content: wo.Customer.Name + " sent a new work order. " + format.Sentence(wo.AccompanyingMessage)}
 	if got := sent.all()[1]; got != want {
 		t.Errorf("the dispatch raised %+v, want %+v", got, want)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 func TestSelectingAWorkOrderShowsItsDetail(t *testing.T) {
@@ -182,7 +183,7 @@ func TestBackdatedCheckInCarriesTheVisitTime(t *testing.T) {
 	if got := h.desk.detail.status.text.Text; got != "Checked in" {
 		t.Fatalf("after a back-dated check-in the header reads %q, want Checked in (%s)", got, v.lastState.Text)
 	}
-	when := localTime(earlier) // the person's own clock, not the wire's UTC
+	when := format.Time(earlier) // the person's own clock, not the wire's UTC
 	if got := v.lastState.Text; !strings.Contains(got, "Check in at "+when) || !strings.Contains(got, "the service accepted it") {
 		t.Fatalf("the Visit tab says %q; want the check-in at %s, accepted", got, when)
 	}

@@ -2,14 +2,11 @@ package ui
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"fyne.io/fyne/v2"
-	fynestorage "fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 	"github.com/shopspring/decimal"
@@ -17,6 +14,7 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // TestEachMessageStartsToTheCustomer: a note sent to "Nobody (record only)"
@@ -108,8 +106,8 @@ func TestARejectedQuoteCopiesIntoANewOne(t *testing.T) {
 		if len(q.lines) != len(rejected.LineItems) {
 			t.Fatalf("the copy has %d lines, the rejected quote %d", len(q.lines), len(rejected.LineItems))
 		}
-	} else if q.amount.Text != amountText(rejected.Amount) {
-		t.Errorf("the copy's amount reads %q, the rejected quote's is %s", q.amount.Text, rejected.Amount.Format())
+	} else if q.amount.Text != format.Amount(rejected.Amount) {
+		t.Errorf("the copy's amount reads %q, the rejected quote's is %s", q.amount.Text, format.Money(rejected.Amount))
 	}
 	if q.reason.Text == rejected.Comment && rejected.Comment != "" {
 		t.Errorf("the customer's reason %q was copied as ours", rejected.Comment)
@@ -133,7 +131,7 @@ func TestABackDateToTheMinute(t *testing.T) {
 		t.Fatalf("no check-in queued: %v; the window says %q", err, h.overlayText())
 	}
 	if got := rows[len(rows)-1].ActionDate; !got.Equal(at) {
-		t.Errorf("the check-in is queued at %s, the person chose %s", localTime(got), localTime(at))
+		t.Errorf("the check-in is queued at %s, the person chose %s", format.Time(got), format.Time(at))
 	}
 }
 
@@ -211,35 +209,5 @@ func TestTheDatePickerMarksToday(t *testing.T) {
 	test.Tap(days["Today"])
 	if d.Date == nil || !sameDay(*d.Date, fixedNow) {
 		t.Errorf("Today filled the field with %v", d.Date)
-	}
-}
-
-// TestTheFilePickerOpensWhereTheLastFileCameFrom: after a file is picked
-// from a folder, the next picker opens there; a folder since removed is
-// passed over for the one picked from before it, and five are kept.
-func TestTheFilePickerOpensWhereTheLastFileCameFrom(t *testing.T) {
-	test.NewTempApp(t)
-	if lastFolder() != nil {
-		t.Fatal("a fresh app remembers a folder")
-	}
-	root := t.TempDir()
-	var dirs []string
-	for _, name := range []string{"receipts", "photos", "tickets", "a", "b", "c"} {
-		dir := filepath.Join(root, name)
-		if err := os.Mkdir(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		dirs = append(dirs, dir)
-		rememberFolder(fynestorage.NewFileURI(filepath.Join(dir, "scan.pdf")))
-	}
-	if got := lastFolder(); got == nil || filepath.Clean(got.Path()) != dirs[5] {
-		t.Fatalf("the picker opens at %v, want %s", got, dirs[5])
-	}
-	os.Remove(dirs[5])
-	if got := lastFolder(); got == nil || filepath.Clean(got.Path()) != dirs[4] {
-		t.Errorf("with the last folder gone the picker opens at %v, want %s", got, dirs[4])
-	}
-	if n := len(fyne.CurrentApp().Preferences().StringList(recentFoldersKey)); n != recentFolders {
-		t.Errorf("%d folders are kept", n)
 	}
 }

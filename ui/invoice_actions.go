@@ -16,6 +16,8 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/actiontext"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 )
 
 // draftForSave is the draft as the service expects it.
@@ -151,7 +153,7 @@ func (t *invoiceTab) onSubmit() {
 		doSubmit()
 		return
 	}
-	showConfirm("Submit above the NTE?", strings.Join(warnings, "\n")+"\n\nSubmit anyway?",
+	dialogs.Confirm("Submit above the NTE?", strings.Join(warnings, "\n")+"\n\nSubmit anyway?",
 		func(ok bool) {
 			if ok {
 				doSubmit()
@@ -161,7 +163,7 @@ func (t *invoiceTab) onSubmit() {
 
 func (t *invoiceTab) onDelete() {
 	store, woID, number := t.d.store, t.wo.WorkOrderId, t.wo.WorkOrderNumber
-	showConfirm("Delete the invoice?",
+	dialogs.Confirm("Delete the invoice?",
 		"Its lines, number and date are removed at the service. Attachments stay. This cannot be undone.",
 		func(ok bool) {
 			if !ok {
@@ -212,7 +214,7 @@ func (t *invoiceTab) lastInvoiceAction() (text string, refused bool) {
 		if r.Group != outbox.GroupInvoice {
 			continue
 		}
-		text := "Last invoice action: " + actionText(r) + " — " + outboxStateText(r)
+		text := "Last invoice action: " + actiontext.What(r) + " — " + actiontext.State(r)
 		if r.State == storage.OutboxFailed {
 			text += " Fix the invoice, then retry, edit or discard this action at the top of the work order."
 		}

@@ -17,6 +17,8 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // priceItem finds the price list entry a line refers to.
@@ -126,7 +128,7 @@ func (t *invoiceTab) newLineRow(i int, editable bool) *lineRow {
 		t.edited()
 	}
 	r.rate = newWheelEntry(t.form)
-	r.rate.SetText(amountText(l.Rate.In(t.wo.Currency)))
+	r.rate.SetText(format.Amount(l.Rate.In(t.wo.Currency)))
 	r.rate.Validator = func(s string) error { _, err := parseRate(s, t.wo.Currency); return err }
 	r.rate.OnChanged = func(s string) {
 		if t.rendering {
@@ -134,7 +136,7 @@ func (t *invoiceTab) newLineRow(i int, editable bool) *lineRow {
 		}
 		m, err := parseRate(s, t.wo.Currency)
 		if err != nil {
-			t.inputErr.SetText(fmt.Sprintf("Line %d: %v. The line keeps %s until you fix it.", i+1, err, t.inv.LineItems[i].Rate.Format()))
+			t.inputErr.SetText(fmt.Sprintf("Line %d: %v. The line keeps %s until you fix it.", i+1, err, format.Money(t.inv.LineItems[i].Rate)))
 			return
 		}
 		t.inputErr.SetText("")
@@ -149,8 +151,8 @@ func (t *invoiceTab) newLineRow(i int, editable bool) *lineRow {
 		t.edited()
 	})
 	r.remove.Importance = widget.LowImportance
-	setEnabled(r.qty, l.Type != api.LineTax)
-	setEnabled(r.rate, !t.rateFixed(l))
+	arrange.SetEnabled(r.qty, l.Type != api.LineTax)
+	arrange.SetEnabled(r.rate, !t.rateFixed(l))
 	r.box = lineLayout(r.desc, r.kind, r.qty, r.rate, r.subtotal, r.remove)
 	return r
 }
@@ -164,10 +166,10 @@ func (t *invoiceTab) newLineText(i int) *lineRow {
 		kind = "Price list"
 	}
 	r := &lineRow{
-		descLbl:  widget.NewLabel(orDash(l.Description)),
+		descLbl:  widget.NewLabel(format.OrDash(l.Description)),
 		kind:     widget.NewLabel(kind),
 		qtyLbl:   widget.NewLabel(l.Quantity.String()),
-		rateLbl:  widget.NewLabel(l.Rate.In(t.wo.Currency).Format()),
+		rateLbl:  widget.NewLabel(format.Money(l.Rate.In(t.wo.Currency))),
 		subtotal: widget.NewLabelWithStyle("", fyne.TextAlignTrailing, fyne.TextStyle{}),
 	}
 	r.descLbl.Wrapping = fyne.TextWrapWord
@@ -226,7 +228,7 @@ func (t *invoiceTab) onDiscount(s string) {
 	}
 	m, err := parseRate(s, t.wo.Currency)
 	if err != nil {
-		t.inputErr.SetText("Discount: " + err.Error() + ". The invoice keeps " + t.inv.DiscountAmount.Format() + " until you fix it.")
+		t.inputErr.SetText("Discount: " + err.Error() + ". The invoice keeps " + format.Money(t.inv.DiscountAmount) + " until you fix it.")
 		return
 	}
 	t.inputErr.SetText("")

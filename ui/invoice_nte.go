@@ -10,12 +10,14 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 func (t *invoiceTab) renderNte(total api.Money) {
 	nte := t.wo.Nte.Amount.In(t.wo.Currency)
 	level, share := t.gauge.set(total, nte)
-	showIf(false, t.requestRow, t.requestNte, t.askMore)
+	arrange.ShowIf(false, t.requestRow, t.requestNte, t.askMore)
 	t.nteWarn.Importance = widget.WarningImportance
 	switch level {
 	case api.NteNoLimit:
@@ -27,7 +29,7 @@ func (t *invoiceTab) renderNte(total api.Money) {
 		t.nteWarn.Hide()
 	case api.NteNear:
 		left, _ := nte.Add(api.Money{Amount: total.Amount.Neg(), Currency: nte.Currency})
-		msg := fmt.Sprintf("Close to the NTE: the total is %.0f%% of it, %s left.", share*100, left.Format())
+		msg := fmt.Sprintf("Close to the NTE: the total is %.0f%% of it, %s left.", share*100, format.Money(left))
 		if can, _ := nteIncreaseAdvice(t.wo); can {
 			msg += " If the work costs more, request an NTE increase before the invoice passes it."
 		}
@@ -39,18 +41,18 @@ func (t *invoiceTab) renderNte(total api.Money) {
 		over := api.Money{Amount: total.Amount.Sub(nte.Amount), Currency: nte.Currency}
 		can, advice := nteIncreaseAdvice(t.wo)
 		t.nteWarn.Importance = widget.DangerImportance
-		t.nteWarn.SetText(fmt.Sprintf("Over the NTE by %s: the customer may refuse this invoice or dispute it later. %s", over.Format(), advice))
+		t.nteWarn.SetText(fmt.Sprintf("Over the NTE by %s: the customer may refuse this invoice or dispute it later. %s", format.Money(over), advice))
 		t.nteWarn.Show()
 		ask := !can && t.wo.Nte.Quote != nil && t.wo.Nte.Quote.QuoteStatus == api.QuoteApproved && t.wo.Can(api.SendMessage) == nil
-		showIf(can || ask, t.requestRow)
-		showIf(can, t.requestNte)
-		showIf(ask, t.askMore)
+		arrange.ShowIf(can || ask, t.requestRow)
+		arrange.ShowIf(can, t.requestNte)
+		arrange.ShowIf(ask, t.askMore)
 	}
 	if ok, _ := t.editable(); !ok {
 		// Advice to ask for more money is for invoices still being written;
 		// a submitted, authorized or paid one only shows where it stands.
 		t.nteWarn.Hide()
-		showIf(false, t.requestRow, t.requestNte, t.askMore)
+		arrange.ShowIf(false, t.requestRow, t.requestNte, t.askMore)
 	}
 	t.nteWarn.Refresh()
 }
@@ -69,7 +71,7 @@ func (t *invoiceTab) onAskMore() {
 	t.d.detail.showTab(m.title())
 	m.text.SetText(fmt.Sprintf("The invoice for %s comes to %s, more than the approved NTE of %s. "+
 		"Could you raise the NTE, or reject the approved quote so that we can submit a new one for the difference?",
-		t.wo.WorkOrderNumber, total.Format(), nte.Format()))
+		t.wo.WorkOrderNumber, format.Money(total), format.Money(nte)))
 	m.vis.SetSelectedIndex(0) // to the customer
 	if c := t.d.win.Canvas(); c != nil {
 		c.Focus(m.text)

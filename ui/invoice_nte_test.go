@@ -12,6 +12,8 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/palette"
 )
 
 func TestAnInvoiceOverTheNteRequestsAnIncrease(t *testing.T) {
@@ -56,8 +58,8 @@ func TestAnInvoiceOverTheNteRequestsAnIncrease(t *testing.T) {
 	}
 	shown := strings.Join(texts(q.linesBox), "\n")
 	for _, l := range lines {
-		if !strings.Contains(shown, l.Description) || !strings.Contains(shown, l.ComputedSubtotal().Format()) {
-			t.Errorf("the quote form does not show the line %s at %s:\n%s", l.Description, l.ComputedSubtotal().Format(), shown)
+		if !strings.Contains(shown, l.Description) || !strings.Contains(shown, format.Money(l.ComputedSubtotal())) {
+			t.Errorf("the quote form does not show the line %s at %s:\n%s", l.Description, format.Money(l.ComputedSubtotal()), shown)
 		}
 	}
 	if !q.formBox.Visible() {
@@ -174,10 +176,10 @@ func TestTheNteGaugeShowsAnOverrunInRed(t *testing.T) {
 		bar         color.Color
 		what        string
 	}{
-		{"1084.40", "103% of the NTE", colRejected, "red"},
-		{"997.50", "95% of the NTE", colRequested, "amber"},
+		{"1084.40", "103% of the NTE", palette.Rejected, "red"},
+		{"997.50", "95% of the NTE", palette.Requested, "amber"},
 		{"525.00", "50% of the NTE", themePrimary, "the theme's primary colour"},
-		{"1084.40", "103% of the NTE", colRejected, "red again"},
+		{"1084.40", "103% of the NTE", palette.Rejected, "red again"},
 	} {
 		row.rate.SetText(c.rate)
 		words, bar := gaugeSeen(t, inv)

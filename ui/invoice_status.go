@@ -6,7 +6,6 @@ package ui
 
 import (
 	"fmt"
-	"image/color"
 	"slices"
 	"strings"
 
@@ -14,6 +13,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/palette"
 )
 
 // status is the invoice status as the service last told it; the draft's
@@ -28,21 +30,9 @@ func (t *invoiceTab) status() api.InvoiceStatus {
 // editable says whether the invoice may change now, and why not.
 func (t *invoiceTab) editable() (bool, string) {
 	if err := t.wo.CanEditInvoice(&api.Invoice{Status: t.status()}); err != nil {
-		return false, sentence(err.Error()) + "."
+		return false, format.Capital(err.Error()) + "."
 	}
 	return true, ""
-}
-
-func invoiceStatusColor(s api.InvoiceStatus) color.Color {
-	switch s {
-	case api.InvoiceSubmitted:
-		return colSubmitted
-	case api.InvoiceAuthorized, api.InvoicePaid:
-		return colApproved
-	case api.InvoiceDisputed:
-		return colRejected
-	}
-	return colNeutral
 }
 
 func (t *invoiceTab) renderStatus() {
@@ -50,7 +40,7 @@ func (t *invoiceTab) renderStatus() {
 	if st == "" {
 		st = api.InvoiceDraft
 	}
-	t.badge.Set(statusText(st), invoiceStatusColor(st))
+	t.badge.Set(format.Status(st), palette.Invoice(st))
 	inv := t.stored
 	var parts []string
 	if inv == nil {
@@ -63,10 +53,10 @@ func (t *invoiceTab) renderStatus() {
 			parts = append(parts, "Check number "+inv.CheckNumber)
 		}
 		if inv.PaidDate != nil {
-			parts = append(parts, "Paid on "+localTime(*inv.PaidDate))
+			parts = append(parts, "Paid on "+format.Time(*inv.PaidDate))
 		}
 		if inv.SubmissionDeadline != nil && inv.Status.Editable() { // a deadline to submit by, until submitted
-			parts = append(parts, "Submit by "+deadlineText(inv.SubmissionDeadline))
+			parts = append(parts, "Submit by "+format.Deadline(inv.SubmissionDeadline))
 		}
 		if inv.IsPreBilled || t.wo.IsPreBilled {
 			parts = append(parts, "Pre-billed: submitting this invoice is how the work order is accepted")
@@ -103,25 +93,14 @@ func (t *invoiceTab) renderStatus() {
 		t.editNote.Show()
 	}
 	for _, w := range []fyne.Disableable{t.number, t.date, t.discount, t.priceSel, t.freeType, t.addFree} {
-		setEnabled(w, ok)
+		arrange.SetEnabled(w, ok)
 	}
 	// An invoice that takes no changes is read, not edited: its number,
 	// date, lines and totals show as text, not as faint disabled entries,
 	// and the controls that could not be used are not shown at all.
-	showIf(ok, t.number, t.date, t.adders, t.discTitle, t.discEntry, t.buttons, t.unsaved)
-	showIf(!ok, t.numberLbl, t.dateLbl)
+	arrange.ShowIf(ok, t.number, t.date, t.adders, t.discTitle, t.discEntry, t.buttons, t.unsaved)
+	arrange.ShowIf(!ok, t.numberLbl, t.dateLbl)
 	t.renderLastAction()
-}
-
-// showIf shows the objects when on holds and hides them otherwise.
-func showIf(on bool, objs ...fyne.CanvasObject) {
-	for _, o := range objs {
-		if on {
-			o.Show()
-		} else {
-			o.Hide()
-		}
-	}
 }
 
 // renderAdders offers the price list and, when the customer allows them,
@@ -161,7 +140,7 @@ func (t *invoiceTab) renderAdders() {
 		t.plNote.Hide()
 	}
 	ok, _ := t.editable()
-	setEnabled(t.addItem, ok && len(opts) > 0)
+	arrange.SetEnabled(t.addItem, ok && len(opts) > 0)
 	if t.pl == nil || !t.pl.AllowProviderItems.False() {
 		t.freeBox.Show()
 	} else {
@@ -189,13 +168,13 @@ func (t *invoiceTab) recompute() {
 	for i, r := range t.rows {
 		l := t.inv.LineItems[i]
 		l.Rate = l.Rate.In(cur)
-		r.subtotal.SetText(l.ComputedSubtotal().Format())
+		r.subtotal.SetText(format.Money(l.ComputedSubtotal()))
 	}
 	tt := t.inv.Totals(cur)
 	t.inv.TotalAmount = tt.Total
-	lines := "Lines " + tt.Lines.Format()
+	lines := "Lines " + format.Money(tt.Lines)
 	if !tt.Tax.IsZero() {
-		lines += " (tax " + tt.Tax.Format() + ")"
+		lines += " (tax " + format.Money(tt.Tax) + ")"
 	}
 	t.linesSum.SetText(lines)
 	if tt.Discount.IsZero() {
@@ -203,14 +182,14 @@ func (t *invoiceTab) recompute() {
 	} else {
 		// An en dash for the minus: U+2212 is in no font Fyne bundles
 		// (glyphs_test.go), and a system may lack it.
-		t.discLbl.SetText("–" + tt.Discount.Format())
+		t.discLbl.SetText("–" + format.Money(tt.Discount))
 	}
-	t.total.SetText("Total " + tt.Total.Format() + "  " + cur)
+	t.total.SetText("Total " + format.Money(tt.Total) + "  " + cur)
 	if ok, _ := t.editable(); !ok {
 		// Read, not edited: a discount shows as text, and only if there is one.
 		t.discRow.Hidden = tt.Discount.IsZero()
 		if !tt.Discount.IsZero() {
-			t.discLbl.SetText("Discount –" + tt.Discount.Format())
+			t.discLbl.SetText("Discount –" + format.Money(tt.Discount))
 		}
 	} else {
 		t.discRow.Hidden = false
@@ -222,7 +201,7 @@ func (t *invoiceTab) recompute() {
 	ok, _ := t.editable()
 	// Assumption: no composite tax in the customer's service area, so one
 	// tax line at most (the service answers 3042 otherwise).
-	setEnabled(t.addTax, ok && !hasTax)
+	arrange.SetEnabled(t.addTax, ok && !hasTax)
 
 	t.renderNte(tt.Total)
 
@@ -295,10 +274,10 @@ func invoiceSettledText(s api.InvoiceStatus) string {
 	if s.Editable() {
 		return ""
 	}
-	if waits := invoiceWaits(s); waits != "" {
-		return statusText(s) + " — " + waits + "."
+	if waits := format.InvoiceWaits(s); waits != "" {
+		return format.Status(s) + " — " + waits + "."
 	}
-	return statusText(s) + " — the service takes no changes or new submission now."
+	return format.Status(s) + " — the service takes no changes or new submission now."
 }
 
 // checks runs the service's submit checks (api) on the draft with the status the service

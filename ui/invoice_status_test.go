@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // openSubmittableInvoice opens, on the Invoice tab, a checked-out work
@@ -136,10 +137,10 @@ func TestASubmittedInvoiceReadsAsText(t *testing.T) {
 		}
 	})
 	shown := "\n" + strings.Join(labels, "\n") + "\n"
-	want := []string{"INV-READ-7", dayText(day), "Total " + stored.TotalAmount.In(h.desk.detail.wo.Currency).Format()}
+	want := []string{"INV-READ-7", format.Day(day), "Total " + format.Money(stored.TotalAmount.In(h.desk.detail.wo.Currency))}
 	for _, l := range stored.LineItems {
 		l.Rate = l.Rate.In(h.desk.detail.wo.Currency)
-		want = append(want, "\n"+l.Description+"\n", "\n"+l.Quantity.String()+"\n", "\n"+l.Rate.Format()+"\n", "\n"+l.ComputedSubtotal().Format()+"\n")
+		want = append(want, "\n"+l.Description+"\n", "\n"+l.Quantity.String()+"\n", "\n"+format.Money(l.Rate)+"\n", "\n"+format.Money(l.ComputedSubtotal())+"\n")
 	}
 	for _, w := range want {
 		if !strings.Contains(shown, w) {

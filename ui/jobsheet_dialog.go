@@ -20,6 +20,9 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/export"
 	"github.com/workorderdesk/workdesk/jobsheet"
+	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // jobSheetFonts are the fonts the sheet is set in: the Noto Sans Fyne
@@ -44,7 +47,7 @@ func jobSheetName(wo *api.WorkOrder) string {
 // subset), so it runs off the main goroutine.
 func renderJobSheet(wo *api.WorkOrder) ([]byte, error) {
 	var buf bytes.Buffer
-	err := jobsheet.Write(&buf, wo, jobsheet.Options{Fonts: jobSheetFonts(), Printed: nowFunc()})
+	err := jobsheet.Write(&buf, wo, jobsheet.Options{Fonts: jobSheetFonts(), Printed: format.Now()})
 	return buf.Bytes(), err
 }
 
@@ -60,7 +63,7 @@ func (d *Desk) showJobSheet(wo *api.WorkOrder) {
 	status.Wrapping = fyne.TextWrapWord
 	status.Hide()
 	var open, save *widget.Button
-	busy := func(on bool) { setEnabled(open, !on); setEnabled(save, !on) }
+	busy := func(on bool) { arrange.SetEnabled(open, !on); arrange.SetEnabled(save, !on) }
 	say := func(text string, importance widget.Importance) {
 		status.Importance = importance
 		status.SetText(text)
@@ -88,13 +91,13 @@ func (d *Desk) showJobSheet(wo *api.WorkOrder) {
 				opener = d.app.OpenURL
 			}
 			if err := opener(&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}); err != nil {
-				return fmt.Errorf("no program opened it (%s); it is at %s, or use Save as…", strings.TrimSuffix(plainError(err), "."), path)
+				return fmt.Errorf("no program opened it (%s); it is at %s, or use Save as…", strings.TrimSuffix(format.Error(err), "."), path)
 			}
 			return nil
 		}, func(err error) {
 			busy(false)
 			if err != nil {
-				say("The job sheet could not be opened: "+plainError(err), widget.WarningImportance)
+				say("The job sheet could not be opened: "+format.Error(err), widget.WarningImportance)
 				return
 			}
 			say("Opened "+name+" in your PDF viewer: print it from there.", widget.MediumImportance)
@@ -104,7 +107,7 @@ func (d *Desk) showJobSheet(wo *api.WorkOrder) {
 	save = widget.NewButtonWithIcon("Save as…", theme.DocumentSaveIcon(), func() {
 		fd := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
 			if err != nil {
-				say("Could not save: "+plainError(err), widget.WarningImportance)
+				say("Could not save: "+format.Error(err), widget.WarningImportance)
 				return
 			}
 			if w == nil {
@@ -122,7 +125,7 @@ func (d *Desk) showJobSheet(wo *api.WorkOrder) {
 			}, func(err error) {
 				busy(false)
 				if err != nil {
-					say("The job sheet could not be saved, and nothing was: "+plainError(err), widget.WarningImportance)
+					say("The job sheet could not be saved, and nothing was: "+format.Error(err), widget.WarningImportance)
 					return
 				}
 				say("Saved as "+savedAs+".", widget.MediumImportance)
@@ -130,7 +133,7 @@ func (d *Desk) showJobSheet(wo *api.WorkOrder) {
 		}, d.win)
 		fd.SetFileName(name)
 		fd.SetFilter(fynestorage.NewExtensionFileFilter([]string{".pdf"}))
-		showFilePicker(fd, d.win)
+		dialogs.ShowFilePicker(fd, d.win)
 	})
 	about := widget.NewLabel("A one- or two-page PDF to take on site: where to go and whom to call, the access and appointment, the deadlines and the NTE, and every procedure step with a box to tick and room for notes.")
 	about.Wrapping = fyne.TextWrapWord

@@ -15,6 +15,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 )
 
 // press sends the shortcut mod+key the way the desktop driver does: to the
@@ -164,7 +165,7 @@ func TestEnterConfirmsAndEscCancelsDialogs(t *testing.T) {
 	}
 
 	press(c, fyne.KeyR, true)
-	reason, _ := c.Focused().(*escEntry)
+	reason, _ := c.Focused().(*dialogs.Entry)
 	if reason == nil {
 		t.Fatalf("the reason does not have the keyboard: %T", c.Focused())
 	}
@@ -184,7 +185,7 @@ func TestEnterConfirmsAndEscCancelsDialogs(t *testing.T) {
 
 	h.open(rows[1].Id)
 	press(c, fyne.KeyR, true)
-	test.Type(c.Focused().(*escEntry), "Outside our area")
+	test.Type(c.Focused().(*dialogs.Entry), "Outside our area")
 	c.Unfocus()
 	typeKey(c, fyne.KeyReturn)
 	h.flush()

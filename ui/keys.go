@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 )
 
 // The keyboard path: every detail tab, the actions a coordinator takes all
@@ -130,9 +131,9 @@ func (d *Desk) addShortcuts() {
 	c.SetOnTypedKey(func(e *fyne.KeyEvent) {
 		switch e.Name {
 		case fyne.KeyEscape:
-			dismissTopDialog(c)
+			dialogs.DismissTop(c)
 		case fyne.KeyReturn, fyne.KeyEnter:
-			confirmTopDialog(c)
+			dialogs.ConfirmTop(c)
 		}
 	})
 }

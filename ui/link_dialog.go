@@ -15,6 +15,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // linkDialog opens or saves one file through a temporary download link.
@@ -104,26 +107,20 @@ func (l *linkDialog) tick() {
 		l.valid.SetText("No link yet: one is fetched when you open or save the file.")
 		return
 	}
-	left := l.link.Remaining(nowFunc())
+	left := l.link.Remaining(format.Now())
 	if left <= 0 {
 		l.link = api.DownloadURL{}
 		l.valid.SetText("The link has expired: a new one is fetched when you open or save the file.")
 		return
 	}
-	l.valid.SetText("Link valid for " + countdownText(left))
-}
-
-// countdownText shows a duration as m:ss, "15:00" down to "0:00".
-func countdownText(d time.Duration) string {
-	s := int(d / time.Second)
-	return fmt.Sprintf("%d:%02d", s/60, s%60)
+	l.valid.SetText("Link valid for " + format.Countdown(left))
 }
 
 // withLink runs use with a link valid for at least linkMargin, fetching a
 // fresh one when there is none or it is about to expire; failed runs
 // instead when no link can be had. Either may be nil.
 func (l *linkDialog) withLink(use func(api.DownloadURL), failed func()) {
-	if l.link.URL != "" && l.link.Remaining(nowFunc()) > linkMargin {
+	if l.link.URL != "" && l.link.Remaining(format.Now()) > linkMargin {
 		if use != nil {
 			use(l.link)
 		}
@@ -147,7 +144,7 @@ func (l *linkDialog) withLink(use func(api.DownloadURL), failed func()) {
 			l.waiting = nil
 			if l.closed() || err != nil {
 				if err != nil && !l.closed() {
-					l.status.SetText("Could not get a download link: " + plainError(err))
+					l.status.SetText("Could not get a download link: " + format.Error(err))
 					l.tick()
 				}
 				for _, w := range waiting {
@@ -205,7 +202,7 @@ func (l *linkDialog) openInBrowser() {
 				if err != nil {
 					l.status.Importance = widget.WarningImportance
 					l.status.SetText(fmt.Sprintf("Your browser could not be opened (%s). Copy link and paste it into a browser while it is valid (%s left), or Save as… to keep the file.",
-						strings.TrimSuffix(plainError(err), "."), countdownText(link.Remaining(nowFunc()))))
+						strings.TrimSuffix(format.Error(err), "."), format.Countdown(link.Remaining(format.Now()))))
 					return
 				}
 				l.status.SetText("Opened in your browser.")
@@ -221,14 +218,14 @@ func (l *linkDialog) copyLink() {
 		l.d.app.Clipboard().SetContent(link.URL)
 		l.status.Importance = widget.MediumImportance
 		l.status.SetText(fmt.Sprintf("Link copied: paste it into a browser within %s (it stops working at %s).",
-			countdownText(link.Remaining(nowFunc())), clockText(nowFunc().Add(link.Remaining(nowFunc())))))
+			format.Countdown(link.Remaining(format.Now())), format.Clock(format.Now().Add(link.Remaining(format.Now())))))
 	}, nil)
 }
 
 func (l *linkDialog) askSave() {
 	fd := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
 		if err != nil {
-			l.status.SetText("Could not save: " + plainError(err))
+			l.status.SetText("Could not save: " + format.Error(err))
 			return
 		}
 		if w == nil {
@@ -237,7 +234,7 @@ func (l *linkDialog) askSave() {
 		l.saveTo(w)
 	}, l.d.win)
 	fd.SetFileName(l.name)
-	showFilePicker(fd, l.d.win)
+	dialogs.ShowFilePicker(fd, l.d.win)
 }
 
 // saveTo downloads the file into w, showing progress, and closes w; it
@@ -275,7 +272,7 @@ func (l *linkDialog) saveTo(w io.WriteCloser) {
 			l.d.do(func() {
 				l.setBusy(false)
 				if err != nil {
-					l.status.SetText("The download failed: " + plainError(err))
+					l.status.SetText("The download failed: " + format.Error(err))
 					return
 				}
 				l.progress.SetValue(1)
@@ -289,8 +286,8 @@ func (l *linkDialog) saveTo(w io.WriteCloser) {
 }
 
 func (l *linkDialog) setBusy(busy bool) {
-	setEnabled(l.saveBtn, !busy)
-	setEnabled(l.openBtn, !busy)
+	arrange.SetEnabled(l.saveBtn, !busy)
+	arrange.SetEnabled(l.openBtn, !busy)
 }
 
 // savedName is where a file was saved, as a person finds it again: its

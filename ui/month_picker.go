@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // monthPicker is the date entry's calendar: a month of day buttons, Monday
@@ -32,7 +33,7 @@ func newMonthPicker(at time.Time, chosen *time.Time, onPick func(time.Time)) *mo
 	prev := widget.NewButtonWithIcon("", theme.NavigateBackIcon(), func() { p.show(p.month.AddDate(0, -1, 0)) })
 	next := widget.NewButtonWithIcon("", theme.NavigateNextIcon(), func() { p.show(p.month.AddDate(0, 1, 0)) })
 	prev.Importance, next.Importance = widget.LowImportance, widget.LowImportance
-	today := widget.NewButton("Today", func() { p.onPick(nowFunc().In(time.Local)) })
+	today := widget.NewButton("Today", func() { p.onPick(format.Now().In(time.Local)) })
 	today.Importance = widget.LowImportance
 	p.days = container.NewGridWithColumns(7)
 	p.content = container.NewBorder(container.NewBorder(nil, nil, prev, next, p.title), container.NewHBox(layout.NewSpacer(), today),
@@ -45,7 +46,7 @@ func newMonthPicker(at time.Time, chosen *time.Time, onPick func(time.Time)) *mo
 func (p *monthPicker) show(first time.Time) {
 	p.month = first
 	p.title.SetText(first.Format("January 2006"))
-	now := nowFunc().In(time.Local)
+	now := format.Now().In(time.Local)
 	var cells []fyne.CanvasObject
 	for d := time.Monday; d < time.Monday+7; d++ {
 		cells = append(cells, widget.NewLabelWithStyle((d % 7).String()[:2], fyne.TextAlignCenter, fyne.TextStyle{Italic: true}))

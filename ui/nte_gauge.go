@@ -10,6 +10,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/palette"
 )
 
 // nteGauge weighs an amount against the work order's NTE: a line in words
@@ -28,7 +31,7 @@ type nteGauge struct {
 }
 
 func newNteGauge() *nteGauge {
-	g := &nteGauge{label: wrapped(widget.NewLabel("")), bar: widget.NewProgressBar(), colour: &nteGaugeTheme{}}
+	g := &nteGauge{label: arrange.Wrapped(widget.NewLabel("")), bar: widget.NewProgressBar(), colour: &nteGaugeTheme{}}
 	// The bar stops at Max; the words must not, or an overrun reads "100%".
 	g.bar.TextFormatter = func() string { return fmt.Sprintf("%.0f%% of the NTE", g.share*100) }
 	g.barBox = container.NewThemeOverride(g.bar, g.colour)
@@ -48,7 +51,7 @@ func (g *nteGauge) set(total, nte api.Money) (api.NteLevel, float64) {
 		g.barBox.Hide()
 		return level, share
 	}
-	g.label.SetText(fmt.Sprintf("Total %s of the NTE %s", total.Format(), nte.Format()))
+	g.label.SetText(fmt.Sprintf("Total %s of the NTE %s", format.Money(total), format.Money(nte)))
 	g.barBox.Show()
 	g.share = share
 	g.colour.primary = nteGaugeColor(level)
@@ -86,9 +89,9 @@ func (g *nteGaugeTheme) Size(n fyne.ThemeSizeName) float32 { return g.app().Size
 func nteGaugeColor(level api.NteLevel) color.Color {
 	switch level {
 	case api.NteNear:
-		return colRequested
+		return palette.Requested
 	case api.NteOver:
-		return colRejected
+		return palette.Rejected
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/ui/palette"
 )
 
 // TestNteGauge weighs amounts against an NTE of $1,050.00: the words say
@@ -30,8 +31,8 @@ func TestNteGauge(t *testing.T) {
 		value float64
 	}{
 		{"525.00", api.NteWithin, "Total $525.00 of the NTE $1,050.00", "50% of the NTE", nil, 0.5},
-		{"997.50", api.NteNear, "Total $997.50 of the NTE $1,050.00", "95% of the NTE", colRequested, 0.95},
-		{"1260.00", api.NteOver, "Total $1,260.00 of the NTE $1,050.00", "120% of the NTE", colRejected, 1},
+		{"997.50", api.NteNear, "Total $997.50 of the NTE $1,050.00", "95% of the NTE", palette.Requested, 0.95},
+		{"1260.00", api.NteOver, "Total $1,260.00 of the NTE $1,050.00", "120% of the NTE", palette.Rejected, 1},
 	} {
 		level, _ := g.set(api.MustMoney(c.total, "USD"), nte)
 		w.Resize(g.MinSize().AddWidthHeight(200, 0))

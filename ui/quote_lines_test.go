@@ -16,6 +16,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // openQuotable opens, on the Quote tab, an accepted USD work order with an
@@ -53,7 +54,7 @@ func TestQuoteLinesTotalIntoTheAmount(t *testing.T) {
 	if q.amount.Disabled() || q.amountNote.Visible() {
 		t.Fatal("without lines the amount must be typed")
 	}
-	money := func(d decimal.Decimal) string { return api.Money{Amount: d, Currency: wo.Currency}.Format() }
+	money := func(d decimal.Decimal) string { return format.Money(api.Money{Amount: d, Currency: wo.Currency}) }
 	rate := func(i int) decimal.Decimal { return q.priceList.Items[i].Rate.Amount }
 	add := func(item int, qty string) {
 		q.priceSel.SetSelectedIndex(item)
@@ -161,9 +162,9 @@ func TestAnNteIncreaseFromADiscountedInvoiceAsksForTheLinesTotal(t *testing.T) {
 
 	q := tabOf[*quoteTab](h)
 	if q.amount.Text != tt.Lines.Amount.StringFixed(2) || !q.amount.Disabled() {
-		t.Fatalf("the quote amount reads %q (disabled %v), want the lines' total %s", q.amount.Text, q.amount.Disabled(), tt.Lines.Format())
+		t.Fatalf("the quote amount reads %q (disabled %v), want the lines' total %s", q.amount.Text, q.amount.Disabled(), format.Money(tt.Lines))
 	}
-	if !strings.Contains(q.amountNote.Text, tt.Total.Format()) || !strings.Contains(q.amountNote.Text, "discount") {
+	if !strings.Contains(q.amountNote.Text, format.Money(tt.Total)) || !strings.Contains(q.amountNote.Text, "discount") {
 		t.Errorf("the quote does not explain the invoice's discount: %q", q.amountNote.Text)
 	}
 }

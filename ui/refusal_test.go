@@ -17,6 +17,7 @@ import (
 	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // headerRefusal is the header's view of the refused action whose title
@@ -386,7 +387,7 @@ func TestARefusedInvoiceIsCorrectedInTheInvoiceTab(t *testing.T) {
 	}
 	h.send()
 	h.waitFor("the submitted invoice", func() bool {
-		return inv.badge.text.Text == "Submitted" || inv.badge.text.Text == statusText(api.InvoicePendingVerification)
+		return inv.badge.text.Text == "Submitted" || inv.badge.text.Text == format.Status(api.InvoicePendingVerification)
 	})
 	if h.desk.detail.refused.Visible() {
 		t.Fatal("the refusal is still in the header")

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 )
 
 // This file reads the work order table the way a person does: by what is
@@ -236,7 +237,7 @@ func formEntry(t *testing.T, o fyne.CanvasObject, label string) *widget.Entry {
 				if e, ok := w.(*widget.Entry); ok && found == nil {
 					found = e
 				}
-				if e, ok := w.(*escEntry); ok && found == nil {
+				if e, ok := w.(*dialogs.Entry); ok && found == nil {
 					found = &e.Entry // a dialog's entry that passes Esc on
 				}
 			})

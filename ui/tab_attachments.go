@@ -13,6 +13,7 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
 	store "github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // attachmentsTab lists the work order's files, adds new ones and opens
@@ -46,7 +47,7 @@ func (t *attachmentsTab) show(wo *api.WorkOrder) {
 	t.wo = wo
 	why := ""
 	if err := wo.Can(api.AttachFile); err != nil {
-		why = sentence(err.Error()) + "."
+		why = format.Capital(err.Error()) + "."
 	}
 	woID, d := wo.WorkOrderId, t.d
 	t.files.show(&filePlace{

@@ -17,6 +17,8 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // invoiceTab builds the invoice from the customer's price list, weighs it
@@ -171,7 +173,7 @@ func newInvoiceTab(d *Desk) *invoiceTab {
 	}
 
 	t.linesBox = container.NewVBox()
-	t.noLines = wrapped(widget.NewLabel("No lines yet: add items from the price list below."))
+	t.noLines = arrange.Wrapped(widget.NewLabel("No lines yet: add items from the price list below."))
 	t.noLines.Importance = widget.LowImportance
 	t.plNote = widget.NewLabel("")
 	t.plNote.Wrapping = fyne.TextWrapWord
@@ -185,7 +187,7 @@ func newInvoiceTab(d *Desk) *invoiceTab {
 		types = append(types, string(ty))
 	}
 	t.freeType = widget.NewSelect(types, nil)
-	t.freeType.PlaceHolder = widestOption(types) // a Select is as wide as its placeholder
+	t.freeType.PlaceHolder = arrange.WidestOption(types) // a Select is as wide as its placeholder
 	t.freeType.SetSelectedIndex(0)
 	t.addFree = widget.NewButtonWithIcon("Add line", theme.ContentAddIcon(), t.onAddFree)
 	t.addTax = widget.NewButtonWithIcon("Add tax line", theme.ContentAddIcon(), t.onAddTax)
@@ -228,7 +230,7 @@ func newInvoiceTab(d *Desk) *invoiceTab {
 	t.buttons = container.NewVBox(container.NewHBox(layout.NewSpacer(), t.save, t.submit), container.NewHBox(t.del))
 
 	// Inline: an invoice carries a handful of files, and the tab scrolls.
-	t.files = newAttachmentPanel(d, true, heading("Invoice attachments"))
+	t.files = newAttachmentPanel(d, true, arrange.Heading("Invoice attachments"))
 	t.files.noPlace = "files can be added to the invoice once the service shows it"
 	return t
 }
@@ -247,7 +249,7 @@ func (t *invoiceTab) content() fyne.CanvasObject {
 	fixed := func(w float32, o fyne.CanvasObject) fyne.CanvasObject {
 		return container.NewGridWrap(fyne.NewSize(w, o.MinSize().Height), o)
 	}
-	status := container.NewVBox(container.NewHBox(heading("Invoice"), t.badge), t.details, t.editNote)
+	status := container.NewVBox(container.NewHBox(arrange.Heading("Invoice"), t.badge), t.details, t.editNote)
 	head := widget.NewForm(
 		widget.NewFormItem("Invoice number", container.NewStack(t.number, t.numberLbl)),
 		widget.NewFormItem("Invoice date", container.NewStack(t.date, t.dateLbl)),
@@ -265,12 +267,12 @@ func (t *invoiceTab) content() fyne.CanvasObject {
 		t.discRow,
 		container.NewHBox(layout.NewSpacer(), t.total),
 	)
-	nte := container.NewVBox(heading("Against the NTE"), t.gauge, t.nteWarn, t.requestRow)
+	nte := container.NewVBox(arrange.Heading("Against the NTE"), t.gauge, t.nteWarn, t.requestRow)
 	// What changes when the person saves or submits (the unsaved note, the
 	// last action) sits below the buttons, so the buttons stay put.
 	actions := container.NewVBox(t.problems, t.warnings, t.settled, t.buttons, t.unsaved, t.lastAction)
 	t.body = container.NewVBox(status, head, widget.NewSeparator(),
-		heading("Lines"), t.linesBox, t.noLines, t.adders, totals, widget.NewSeparator(),
+		arrange.Heading("Lines"), t.linesBox, t.noLines, t.adders, totals, widget.NewSeparator(),
 		nte, widget.NewSeparator(), actions, widget.NewSeparator(), t.files)
 	t.scroll = container.NewVScroll(container.NewPadded(container.NewVBox(t.hidden, t.body)))
 	return t.scroll
@@ -292,7 +294,7 @@ func (t *invoiceTab) show(wo *api.WorkOrder) {
 	if !wo.InvoiceVisible() {
 		t.hidden.SetText(fmt.Sprintf("%s was received before service version 4.1 (13 September 2018). "+
 			"The service hides the invoice of such work orders until they are Completed (checked out); "+
-			"it is %s now. The invoice appears here once the work is completed.", wo.WorkOrderNumber, statusText(wo.Status)))
+			"it is %s now. The invoice appears here once the work is completed.", wo.WorkOrderNumber, format.Status(wo.Status)))
 		t.hidden.Show()
 		t.body.Hide()
 		t.files.show(nil) // a drop here must not reach the invoice shown before
@@ -333,7 +335,7 @@ func (t *invoiceTab) show(wo *api.WorkOrder) {
 // resized itself.
 func (t *invoiceTab) relayout() {
 	if t.body != nil {
-		relayout(t.body)
+		arrange.Relayout(t.body)
 	}
 }
 
@@ -417,12 +419,12 @@ func (t *invoiceTab) renderDraft() {
 	if t.inv.DiscountAmount.IsZero() {
 		t.discount.SetText("")
 	} else {
-		t.discount.SetText(amountText(t.inv.DiscountAmount.In(t.wo.Currency)))
+		t.discount.SetText(format.Amount(t.inv.DiscountAmount.In(t.wo.Currency)))
 	}
 	t.rendering = false
-	t.numberLbl.SetText(orDash(t.inv.InvoiceNumber))
+	t.numberLbl.SetText(format.OrDash(t.inv.InvoiceNumber))
 	if d := invoiceDateToLocal(t.inv.InvoiceDate); d != nil {
-		t.dateLbl.SetText(dayText(*d))
+		t.dateLbl.SetText(format.Day(*d))
 	} else {
 		t.dateLbl.SetText("—")
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // tabOf returns the detail view's tab of type T.
@@ -101,7 +102,7 @@ func TestBuildingAnInvoiceFromThePriceListShowsTotalAndNteWarning(t *testing.T) 
 	wo := h.desk.detail.wo
 	cur := wo.Currency
 	clearLines(t, inv)
-	if !strings.Contains(inv.total.Text, api.Money{Currency: cur}.Format()) {
+	if !strings.Contains(inv.total.Text, format.Money(api.Money{Currency: cur})) {
 		t.Fatalf("an invoice without lines shows %q", inv.total.Text)
 	}
 
@@ -137,7 +138,7 @@ func TestBuildingAnInvoiceFromThePriceListShowsTotalAndNteWarning(t *testing.T) 
 	}
 	target := nte.Amount.Mul(decimal.NewFromFloat(0.95)).Sub(others)
 	if !target.IsPositive() {
-		t.Fatalf("the fixed-rate line alone (%s) is above 95%% of the NTE %s; pick another work order", others, nte.Format())
+		t.Fatalf("the fixed-rate line alone (%s) is above 95%% of the NTE %s; pick another work order", others, format.Money(nte))
 	}
 	qty := target.Div(first.Rate.Amount).Truncate(2)
 	row.qty.SetText(qty.String())
@@ -157,14 +158,14 @@ func TestBuildingAnInvoiceFromThePriceListShowsTotalAndNteWarning(t *testing.T) 
 	for _, l := range inv.inv.LineItems {
 		want, _ = want.Add(l.ComputedSubtotal())
 	}
-	if !strings.Contains(inv.total.Text, want.Format()) {
-		t.Fatalf("the total reads %q, want %s", inv.total.Text, want.Format())
+	if !strings.Contains(inv.total.Text, format.Money(want)) {
+		t.Fatalf("the total reads %q, want %s", inv.total.Text, format.Money(want))
 	}
-	if !row.subtotal.Visible() || row.subtotal.Text != inv.inv.LineItems[0].ComputedSubtotal().Format() {
+	if !row.subtotal.Visible() || row.subtotal.Text != format.Money(inv.inv.LineItems[0].ComputedSubtotal()) {
 		t.Errorf("the line subtotal reads %q", row.subtotal.Text)
 	}
 	if !inv.nteWarn.Visible() || !strings.Contains(inv.nteWarn.Text, "Close to the NTE") {
-		t.Errorf("at %s of an NTE of %s the warning reads %q", want.Format(), nte.Format(), inv.nteWarn.Text)
+		t.Errorf("at %s of an NTE of %s the warning reads %q", format.Money(want), format.Money(nte), inv.nteWarn.Text)
 	}
 	if inv.gauge.bar.Value < 0.9 || inv.gauge.bar.Value > 1 {
 		t.Errorf("the NTE gauge stands at %.2f", inv.gauge.bar.Value)
@@ -183,7 +184,7 @@ func TestBuildingAnInvoiceFromThePriceListShowsTotalAndNteWarning(t *testing.T) 
 	}
 	if !stored.TotalAmount.Amount.Equal(want.Amount) || len(stored.LineItems) != len(inv.inv.LineItems) || stored.InvoiceNumber != "INV-TEST-1" {
 		t.Fatalf("the service holds total %s with %d lines, number %q; want %s with %d lines",
-			stored.TotalAmount.Format(), len(stored.LineItems), stored.InvoiceNumber, want.Format(), len(inv.inv.LineItems))
+			format.Money(stored.TotalAmount), len(stored.LineItems), stored.InvoiceNumber, format.Money(want), len(inv.inv.LineItems))
 	}
 	if !strings.Contains(inv.lastAction.Text, "Sent") {
 		t.Errorf("after sending, the tab says %q", inv.lastAction.Text)

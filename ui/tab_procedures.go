@@ -15,6 +15,9 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // proceduresTab shows the work order's procedures and steps in a tree and,
@@ -85,7 +88,7 @@ func newProceduresTab(d *Desk) *proceduresTab {
 
 	t.procTitle = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	t.procTitle.Wrapping = fyne.TextWrapWord
-	t.procInfo = wrapped(widget.NewLabel(""))
+	t.procInfo = arrange.Wrapped(widget.NewLabel(""))
 	t.naProc = widget.NewButtonWithIcon("Mark N/A…", theme.CancelIcon(), func() { t.markNA(t.selProc) })
 	t.procPanel = container.NewVBox(t.procTitle, t.procInfo, container.NewHBox(t.naProc))
 	t.procPanel.Hide()
@@ -207,9 +210,9 @@ func (t *proceduresTab) show(wo *api.WorkOrder) {
 	// Without procedures there is no tree and no step to choose: one line
 	// says so instead of an empty tree and "choose a step".
 	if t.split != nil {
-		showIf(len(procs) > 0, t.split)
+		arrange.ShowIf(len(procs) > 0, t.split)
 	}
-	showIf(len(procs) == 0, t.empty)
+	arrange.ShowIf(len(procs) == 0, t.empty)
 	if switching {
 		t.sel, t.selProc = nil, 0
 		t.tree.UnselectAll()
@@ -267,7 +270,7 @@ func (t *proceduresTab) renderProcedure() {
 	info += ". Choose one of its steps to complete it."
 	t.procInfo.SetText(info)
 	why := t.wo.CanMarkNotApplicable(p.Id)
-	showIf(p.AllowMarkNotApplicable && !p.IsMarkedNa, t.naProc)
+	arrange.ShowIf(p.AllowMarkNotApplicable && !p.IsMarkedNa, t.naProc)
 	t.d.enable(t.naProc, why == nil)
 	t.procPanel.Show()
 }
@@ -283,7 +286,7 @@ func (t *proceduresTab) markNA(pid int64) {
 		return
 	}
 	name, woID, store := t.procs[pid].Name, t.wo.WorkOrderId, t.d.store
-	c := newConfirm("Mark "+name+" N/A?",
+	c := dialogs.NewConfirm("Mark "+name+" N/A?",
 		"Mark the procedure “"+name+"” not applicable to this work order? Its steps can then no longer be completed, nor their files changed.",
 		func(ok bool) {
 			if !ok {
@@ -330,7 +333,7 @@ func (t *proceduresTab) editable() (bool, string) {
 		return false, ""
 	}
 	if err := t.wo.CanChangeProcedure(*p); err != nil {
-		return false, sentence(err.Error()) + ". You can still open them."
+		return false, format.Capital(err.Error()) + ". You can still open them."
 	}
 	return true, ""
 }
@@ -344,7 +347,7 @@ func (t *proceduresTab) renderStep() {
 		info = append(info, s.Description)
 	}
 	t.stepInfo.SetText(strings.Join(info, "\n"))
-	showIf(len(info) > 0, t.stepInfo)
+	arrange.ShowIf(len(info) > 0, t.stepInfo)
 	var replica *api.Step
 	if pend := t.d.detail.pending; pend != nil && pend.Replica.WorkOrderId == t.wo.WorkOrderId {
 		_, replica, _ = pend.Replica.Step(*t.sel)

@@ -15,6 +15,10 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
+	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
+	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/palette"
 )
 
 // quoteTab shows the current quote and the form to ask for a higher NTE.
@@ -35,7 +39,7 @@ type quoteTab struct {
 	amount     *widget.Entry
 	amountNote *widget.Label // "the total of the lines" while there are lines
 	carryNote  string        // what a pre-fill could not carry over (an invoice discount)
-	reason     *escEntry
+	reason     *dialogs.Entry
 	priceSel   *widget.Select
 	plNote     *widget.Label // why the price list cannot be used
 	qty        *widget.Entry
@@ -76,7 +80,7 @@ func newQuoteTab(d *Desk) *quoteTab {
 	t.amountNote = widget.NewLabel("")
 	t.amountNote.Wrapping = fyne.TextWrapWord
 	t.amountNote.Hide()
-	t.reason = newEscMultiLineEntry() // Tab moves on from it
+	t.reason = dialogs.NewMultiLineEntry() // Tab moves on from it
 	t.reason.SetPlaceHolder("Why the work costs more than the NTE (required)")
 	t.reason.SetMinRowsVisible(3)
 	t.reason.Wrapping = fyne.TextWrapWord
@@ -107,8 +111,8 @@ func newQuoteTab(d *Desk) *quoteTab {
 	picker := container.NewVBox(t.priceSel,
 		container.NewHBox(widget.NewLabel("Qty"), container.NewGridWrap(fyne.NewSize(70, t.qty.MinSize().Height), t.qty), t.addLine))
 	t.formBox = container.NewVBox(
-		heading("Submit a quote"), form,
-		wrappedHeading("Line items (optional, from the customer's price list)"), t.plNote, picker, t.linesBox, t.lineErr, t.total,
+		arrange.Heading("Submit a quote"), form,
+		arrange.WrappedHeading("Line items (optional, from the customer's price list)"), t.plNote, picker, t.linesBox, t.lineErr, t.total,
 		container.NewHBox(layout.NewSpacer(), t.submit),
 	)
 	return t
@@ -117,7 +121,7 @@ func newQuoteTab(d *Desk) *quoteTab {
 func (t *quoteTab) title() string       { return "Quote" }
 func (t *quoteTab) icon() fyne.Resource { return theme.DocumentCreateIcon() }
 func (t *quoteTab) content() fyne.CanvasObject {
-	t.top = container.NewVBox(container.NewHBox(heading("Current quote"), t.badge), t.current, t.explain,
+	t.top = container.NewVBox(container.NewHBox(arrange.Heading("Current quote"), t.badge), t.current, t.explain,
 		container.NewHBox(t.copyRejected, t.tryAgain), widget.NewSeparator())
 	return container.NewVScroll(container.NewPadded(container.NewVBox(t.top, t.formBox)))
 }
@@ -131,8 +135,8 @@ func (t *quoteTab) show(wo *api.WorkOrder) {
 		t.badge.Set("", nil)
 		t.current.SetText("No quote on this work order.")
 	} else {
-		t.badge.Set(statusText(q.QuoteStatus), quoteColor(q.QuoteStatus))
-		text := q.Amount.Format()
+		t.badge.Set(format.Status(q.QuoteStatus), palette.Quote(q.QuoteStatus))
+		text := format.Money(q.Amount)
 		if q.QuoteStatus == api.QuoteRequested && q.Amount.IsZero() {
 			text = "Requested by the customer"
 		}
@@ -144,7 +148,7 @@ func (t *quoteTab) show(wo *api.WorkOrder) {
 		}
 		for _, l := range q.LineItems {
 			l.Rate = l.Rate.In(wo.Currency)
-			text += fmt.Sprintf("\n•  %s: %s × %s = %s", l.Description, l.Quantity, l.Rate.Format(), l.ComputedSubtotal().Format())
+			text += fmt.Sprintf("\n•  %s: %s × %s = %s", l.Description, l.Quantity, format.Money(l.Rate), format.Money(l.ComputedSubtotal()))
 		}
 		if reasons != "" {
 			text += "\n" + reasons
@@ -164,9 +168,9 @@ func (t *quoteTab) show(wo *api.WorkOrder) {
 // api's Can), and why or why not.
 func quoteAllowed(wo *api.WorkOrder) (bool, string) {
 	if err := wo.Can(api.SubmitQuote); err != nil {
-		return false, sentence(err.Error()) + "."
+		return false, format.Capital(err.Error()) + "."
 	}
-	nte := "The NTE is " + nteText(wo.Nte.Amount) + "."
+	nte := "The NTE is " + format.Nte(wo.Nte.Amount) + "."
 	if wo.Nte.NoLimit() {
 		nte = "NTE: no limit (the customer set no maximum)."
 	}
@@ -233,7 +237,7 @@ func (t *quoteTab) onSubmit() {
 		if t.wo != nil && t.wo.WorkOrderId == woID {
 			t.clearForm()
 		}
-		t.d.queued("Quote " + amount.Format() + " for " + wo.WorkOrderNumber)
+		t.d.queued("Quote " + format.Money(amount) + " for " + wo.WorkOrderNumber)
 	})
 }
 
@@ -278,12 +282,12 @@ func (t *quoteTab) prefill(amount api.Money, lines []api.LineItem, reason string
 	}
 	t.carryNote = ""
 	if len(t.lines) == 0 {
-		t.amount.SetText(amountText(amount))
+		t.amount.SetText(format.Amount(amount))
 	} else if total, err := t.linesTotal(); err == nil && !total.Amount.Equal(amount.Amount) {
 		// A quote has an amount and lines, no discount: the lines' total
 		// is asked for, and the person is told why it is not the amount
 		// they came with.
-		t.carryNote = fmt.Sprintf("The invoice comes to %s after its discount; a quote has no discount line, so it asks for the lines' total of %s.", amount.Format(), total.Format())
+		t.carryNote = fmt.Sprintf("The invoice comes to %s after its discount; a quote has no discount line, so it asks for the lines' total of %s.", format.Money(amount), format.Money(total))
 	}
 	t.renderLines()
 	if t.reason.Text == "" {
@@ -344,7 +348,7 @@ func (t *quoteTab) holdsOther(d *outbox.Draft) bool {
 		return true
 	}
 	if len(t.lines) == 0 {
-		return strings.TrimSpace(t.amount.Text) != amountText(d.Amount)
+		return strings.TrimSpace(t.amount.Text) != format.Amount(d.Amount)
 	}
 	for i, l := range t.lines {
 		if lineKey(l) != lineKey(d.Lines[i]) {

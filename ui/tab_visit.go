@@ -15,6 +15,8 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // visitTab sets the scheduled start and records check-in, pause and check-out.
@@ -59,7 +61,7 @@ func newVisitTab(d *Desk) *visitTab {
 	t.schedDate = newDateEntry()
 	t.schedTime = newTimePicker()
 	t.schedSave = widget.NewButtonWithIcon("Set scheduled start", theme.HistoryIcon(), t.onSchedule)
-	t.schedNow = wrapped(widget.NewLabel(""))
+	t.schedNow = arrange.Wrapped(widget.NewLabel(""))
 	t.schedWhy = widget.NewLabel("")
 	t.schedWhy.Wrapping = fyne.TextWrapWord
 	t.schedWhy.Importance = widget.LowImportance
@@ -73,7 +75,7 @@ func newVisitTab(d *Desk) *visitTab {
 		if s == whenEarlier {
 			// Start from now: a back-date is usually minutes or hours ago.
 			if t.backDate.Date == nil {
-				now := nowFunc().In(time.Local)
+				now := format.Now().In(time.Local)
 				t.backDate.SetDate(&now)
 				t.backTime.setTime(now)
 			}
@@ -94,7 +96,7 @@ func newVisitTab(d *Desk) *visitTab {
 	t.lastState.Wrapping = fyne.TextWrapWord
 	t.form = newCompletionForm()
 	t.completeDetails = newCompleteDetailsButton(t)
-	t.backNote = wrapped(widget.NewLabel(""))
+	t.backNote = arrange.Wrapped(widget.NewLabel(""))
 	t.backNote.Importance = widget.LowImportance
 	t.backNote.Hide()
 	return t
@@ -104,27 +106,27 @@ func (t *visitTab) title() string       { return "Visit" }
 func (t *visitTab) icon() fyne.Resource { return theme.AccountIcon() }
 func (t *visitTab) content() fyne.CanvasObject {
 	sched := container.NewVBox(
-		heading("Scheduled start"), t.schedNow,
+		arrange.Heading("Scheduled start"), t.schedNow,
 		dateAndTime(t.schedDate, t.schedTime),
 		container.NewHBox(t.schedSave), t.schedWhy,
-		wrapped(widget.NewLabelWithStyle("Local time ("+time.Now().Format("MST")+"). The customer is told through an appointment notification.",
+		arrange.Wrapped(widget.NewLabelWithStyle("Local time ("+time.Now().Format("MST")+"). The customer is told through an appointment notification.",
 			fyne.TextAlignLeading, fyne.TextStyle{Italic: true})),
 	)
 	visit := container.NewVBox(
-		heading("On site"),
+		arrange.Heading("On site"),
 		widget.NewLabel("When did it happen?"), t.when, t.backNote, t.backBox,
 		t.form.box,
 		t.rules,
 	)
 	body := container.NewVBox(t.crew.content(), widget.NewSeparator(), sched, widget.NewSeparator(), visit)
-	t.form.relayout = func() { relayout(body) }
+	t.form.relayout = func() { arrange.Relayout(body) }
 	// The visit's buttons and what the last one did stay in sight below
 	// the form, however long the completion details a customer asks for;
 	// on a narrow pane they wrap to a second row.
-	buttons := newWrapRow(t.checkIn, t.pause, t.checkOut, t.completeDetails)
+	buttons := arrange.NewWrapRow(t.checkIn, t.pause, t.checkOut, t.completeDetails)
 	actions := container.NewVBox(widget.NewSeparator(), buttons, t.lastState)
 	tab := container.NewBorder(nil, container.NewPadded(actions), nil, nil, container.NewVScroll(container.NewPadded(body)))
-	buttons.Layout.(*wrapRow).relayout = func() { relayout(tab) }
+	buttons.Layout.(*arrange.WrapRow).OnRowsChanged = func() { arrange.Relayout(tab) }
 	return tab
 }
 
@@ -153,7 +155,7 @@ func (t *visitTab) show(wo *api.WorkOrder) {
 	t.d.enable(t.checkOut, wo.Can(api.CheckOut) == nil)
 	why := ""
 	if err := wo.Can(api.SetAppointment); err != nil {
-		why = sentence(err.Error()) + "."
+		why = format.Capital(err.Error()) + "."
 	}
 	for _, w := range []fyne.Disableable{t.schedSave, t.schedDate, t.schedTime.hour, t.schedTime.minute} {
 		t.d.enable(w, why == "")
@@ -172,7 +174,7 @@ func (t *visitTab) show(wo *api.WorkOrder) {
 // visitRules explains which visit actions the status allows, and why not the others.
 func visitRules(s api.WorkOrderStatus) string {
 	if s.Closed() {
-		return "Nothing can be done on a " + strings.ToLower(statusText(s)) + " work order."
+		return "Nothing can be done on a " + strings.ToLower(format.Status(s)) + " work order."
 	}
 	switch s {
 	case api.StatusNew:
@@ -191,14 +193,6 @@ func visitRules(s api.WorkOrderStatus) string {
 		return "The customer put this work order on hold: no visit actions until they release it."
 	}
 	return ""
-}
-
-func setEnabled(w fyne.Disableable, on bool) {
-	if on {
-		w.Enable()
-	} else {
-		w.Disable()
-	}
 }
 
 // parseLocal reads a picked date and time of day as local time.
@@ -224,7 +218,7 @@ func actualActionDate(when string, date *time.Time, at *timePicker, now time.Tim
 		return nil, err
 	}
 	if t.After(now) {
-		return nil, fmt.Errorf("%s is in the future: a visit can only be back-dated", localTime(t))
+		return nil, fmt.Errorf("%s is in the future: a visit can only be back-dated", format.Time(t))
 	}
 	return &t, nil
 }
@@ -246,7 +240,7 @@ func (t *visitTab) visitWrite(queue func(*storage.Store, context.Context, int64,
 // on yes) and reports whether it did.
 func (t *visitTab) onVisit(action string, write func(at *time.Time) (func(context.Context) error, error), confirm func(queue func()) bool) {
 	wo := t.wo
-	at, err := actualActionDate(t.when.Selected, t.backDate.Date, t.backTime, nowFunc())
+	at, err := actualActionDate(t.when.Selected, t.backDate.Date, t.backTime, format.Now())
 	if err != nil {
 		t.d.showError(err)
 		return
@@ -311,13 +305,6 @@ func (t *visitTab) queued(woID int64, reset func()) func(error) {
 // dateAndTime puts a date picker and the hour and minute selects on one line.
 func dateAndTime(date *dateEntry, at *timePicker) *fyne.Container {
 	return container.NewBorder(nil, nil, nil, at.content(), date)
-}
-
-// wrapped makes a label wrap to the width it is given instead of demanding
-// the width of its whole sentence.
-func wrapped(l *widget.Label) *widget.Label {
-	l.Wrapping = fyne.TextWrapWord
-	return l
 }
 
 // A refused scheduled start is corrected in its pickers; a refused

@@ -12,6 +12,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/palette"
 )
 
 // appearanceChoice is an item of View › Appearance.
@@ -142,14 +143,14 @@ func TestHintTextReadsInLightAndDark(t *testing.T) {
 // tab's words about an approved quote are in other colours.
 func TestAmberIsNeverGoodNews(t *testing.T) {
 	good := map[string]color.Color{
-		"checked out":        statusColor(api.StatusCheckedOut),
-		"verified":           statusColor(api.StatusVerified),
-		"approved quote":     quoteColor(api.QuoteApproved),
-		"authorized invoice": invoiceStatusColor(api.InvoiceAuthorized),
-		"paid invoice":       invoiceStatusColor(api.InvoicePaid),
+		"checked out":        palette.Status(api.StatusCheckedOut),
+		"verified":           palette.Status(api.StatusVerified),
+		"approved quote":     palette.Quote(api.QuoteApproved),
+		"authorized invoice": palette.Invoice(api.InvoiceAuthorized),
+		"paid invoice":       palette.Invoice(api.InvoicePaid),
 	}
 	for what, c := range good {
-		if c == colRequested {
+		if c == palette.Requested {
 			t.Errorf("a %s is drawn amber", what)
 		}
 	}

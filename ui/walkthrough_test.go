@@ -14,6 +14,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // TestWalkthroughNewToAuthorizedInvoice walks one work order from New to an
@@ -95,7 +96,7 @@ func TestWalkthroughNewToAuthorizedInvoice(t *testing.T) {
 		quote = quote.Add(q.priceList.Items[w.item].Rate.Amount.Mul(decimal.NewFromInt(w.qty)))
 	}
 	if !quote.GreaterThan(r.Nte.Amount) {
-		t.Fatalf("the repair (%s) does not exceed the NTE (%s): pick other quantities", quote, r.Nte.Format())
+		t.Fatalf("the repair (%s) does not exceed the NTE (%s): pick other quantities", quote, format.Money(r.Nte))
 	}
 	if q.amount.Text != quote.StringFixed(2) || !q.amount.Disabled() {
 		t.Fatalf("with lines totalling %s the amount reads %q (disabled %v)", quote.StringFixed(2), q.amount.Text, q.amount.Disabled())
@@ -110,7 +111,7 @@ func TestWalkthroughNewToAuthorizedInvoice(t *testing.T) {
 
 	h.menuItem("Approve the quote").Action()
 	h.waitFor("the quote approval", func() bool { return h.desk.detail.quote.text.Text == "Quote Approved" })
-	if nte := (api.Money{Amount: quote, Currency: "USD"}).Format(); !strings.HasPrefix(h.desk.detail.nte.Text, nte) {
+	if nte := format.Money((api.Money{Amount: quote, Currency: "USD"})); !strings.HasPrefix(h.desk.detail.nte.Text, nte) {
 		t.Fatalf("after approval the NTE reads %q, want %s", h.desk.detail.nte.Text, nte)
 	}
 	shot("quote-approved-by-customer")
@@ -133,7 +134,7 @@ func TestWalkthroughNewToAuthorizedInvoice(t *testing.T) {
 		test.Tap(inv.addItem)
 		inv.rows[len(inv.rows)-1].qty.SetText(fmt.Sprint(w.qty))
 	}
-	if want := (api.Money{Amount: quote, Currency: "USD"}).Format(); !strings.Contains(inv.total.Text, want) {
+	if want := format.Money((api.Money{Amount: quote, Currency: "USD"})); !strings.Contains(inv.total.Text, want) {
 		t.Fatalf("the invoice of the quoted work totals %q, want %s", inv.total.Text, want)
 	}
 	test.Tap(inv.save)
@@ -143,7 +144,7 @@ func TestWalkthroughNewToAuthorizedInvoice(t *testing.T) {
 		t.Fatalf("submitting the invoice showed %q", txt)
 	}
 	h.send()
-	if got := inv.badge.text.Text; got != statusText(api.InvoiceSubmitted) && got != statusText(api.InvoicePendingVerification) {
+	if got := inv.badge.text.Text; got != format.Status(api.InvoiceSubmitted) && got != format.Status(api.InvoicePendingVerification) {
 		t.Fatalf("after submitting, the invoice status reads %q (%s)", got, inv.lastAction.Text)
 	}
 	shot("invoice-submitted")

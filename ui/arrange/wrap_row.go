@@ -1,31 +1,31 @@
-package ui
+package arrange
 
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 )
 
-// wrapRow lays its objects out left to right at their minimum sizes,
+// WrapRow lays its objects out left to right at their minimum sizes,
 // wrapping to another row where the width runs out. Its minimum width is
 // its widest object, never the width it was last given (Fyne's RowWrap
 // layout keeps that one, so a pane made narrower could not shrink it), and
 // its minimum height the rows its last width needed.
 //
 // That height is known only once laid out, after the containers above have
-// sized themselves by the old one: relayout, when set, is asked to lay them
+// sized themselves by the old one: OnRowsChanged, when set, is asked to lay them
 // out again whenever the number of rows changes, so a title that stopped
 // wrapping does not leave the lines under it where two rows would end
 // (they were drawn over the tabs below).
-type wrapRow struct {
-	rows     int
-	relayout func()
+type WrapRow struct {
+	rows          int
+	OnRowsChanged func()
 }
 
-func newWrapRow(objs ...fyne.CanvasObject) *fyne.Container {
-	return &fyne.Container{Layout: &wrapRow{}, Objects: objs}
+func NewWrapRow(objs ...fyne.CanvasObject) *fyne.Container {
+	return &fyne.Container{Layout: &WrapRow{}, Objects: objs}
 }
 
-func (l *wrapRow) MinSize(objs []fyne.CanvasObject) fyne.Size {
+func (l *WrapRow) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	var w, h float32
 	for _, o := range objs {
 		if o.Visible() {
@@ -37,7 +37,7 @@ func (l *wrapRow) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	return fyne.NewSize(w, float32(rows)*h+float32(rows-1)*theme.Padding())
 }
 
-func (l *wrapRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+func (l *WrapRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	pad := theme.Padding()
 	var h float32
 	for _, o := range objs {
@@ -60,7 +60,7 @@ func (l *wrapRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	}
 	changed := rows != max(1, l.rows) // MinSize assumed max(1, l.rows)
 	l.rows = rows
-	if changed && l.relayout != nil {
-		fyne.Do(l.relayout) // after this layout, not inside it
+	if changed && l.OnRowsChanged != nil {
+		fyne.Do(l.OnRowsChanged) // after this layout, not inside it
 	}
 }

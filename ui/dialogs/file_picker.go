@@ -1,4 +1,4 @@
-package ui
+package dialogs
 
 import (
 	"os"
@@ -10,10 +10,10 @@ import (
 	"fyne.io/fyne/v2/storage"
 )
 
-// openFileDialog is dialog.ShowFileOpen at a size where a folder's files can
+// OpenFile is dialog.ShowFileOpen at a size where a folder's files can
 // be seen, opening in the folder a file was last picked from (recentFolders).
-func openFileDialog(cb func(fyne.URIReadCloser, error), w fyne.Window) {
-	showFilePicker(dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+func OpenFile(cb func(fyne.URIReadCloser, error), w fyne.Window) {
+	ShowFilePicker(dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
 		if r != nil {
 			rememberFolder(r.URI())
 		}
@@ -21,7 +21,7 @@ func openFileDialog(cb func(fyne.URIReadCloser, error), w fyne.Window) {
 	}, w), w)
 }
 
-// showFilePicker shows fd at a size where a folder's files can be seen
+// ShowFilePicker shows fd at a size where a folder's files can be seen
 // (Fyne's default shows about four rows), in the folder a file was last
 // picked from or saved to. Fyne 2.8.1 builds the picker only in Show, and
 // its Resize reads the picker's minimum size, so a Resize before Show
@@ -32,7 +32,7 @@ func openFileDialog(cb func(fyne.URIReadCloser, error), w fyne.Window) {
 // A save picker focuses its file name, which keeps every key, Esc too; the
 // name is filled in already, so the picker opens with nothing focused and
 // Esc reaches the window, which closes it (a click in the name types there).
-func showFilePicker(fd *dialog.FileDialog, w fyne.Window) {
+func ShowFilePicker(fd *dialog.FileDialog, w fyne.Window) {
 	if at := lastFolder(); at != nil {
 		fd.SetLocation(at)
 	}

@@ -1,11 +1,11 @@
-package ui
+package arrange
 
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 )
 
-// relayout lays c and every container inside it out again, as Fyne's
+// Relayout lays c and every container inside it out again, as Fyne's
 // Container.Refresh does, without refreshing the widgets in them. A
 // container only re-lays out its children when it is refreshed or resized,
 // so a row that appeared or wrapped needs this; but Container.Refresh also
@@ -15,7 +15,7 @@ import (
 // such refreshes were some 40% of what opening one cost. Widgets lay
 // themselves out when their size changes; what changed in them is theirs
 // to refresh.
-func relayout(c *fyne.Container) {
+func Relayout(c *fyne.Container) {
 	layoutAll(c)
 	canvas.Refresh(c) // once: a refreshed container's whole tree is redrawn
 }
@@ -28,5 +28,25 @@ func layoutAll(c *fyne.Container) {
 		if k, ok := o.(*fyne.Container); ok && k.Visible() {
 			layoutAll(k)
 		}
+	}
+}
+
+// ShowIf shows the objects when on holds and hides them otherwise.
+func ShowIf(on bool, objs ...fyne.CanvasObject) {
+	for _, o := range objs {
+		if on {
+			o.Show()
+		} else {
+			o.Hide()
+		}
+	}
+}
+
+// SetEnabled enables w when on holds and disables it otherwise.
+func SetEnabled(w fyne.Disableable, on bool) {
+	if on {
+		w.Enable()
+	} else {
+		w.Disable()
 	}
 }

@@ -1,4 +1,4 @@
-package ui
+package dialogs
 
 import (
 	"reflect"
@@ -12,10 +12,10 @@ import (
 // words Fyne's and this app's dialogs use for them.
 var dismissLabels = []string{"Cancel", "Close", "No", "OK"}
 
-// dismissTopDialog closes the topmost dialog as its Cancel (Close, No, OK)
+// DismissTop closes the topmost dialog as its Cancel (Close, No, OK)
 // button does, so its callbacks run as on a tap: a file's link is let go,
 // a confirmation answers no. It reports whether there was one to close.
-func dismissTopDialog(c fyne.Canvas) bool {
+func DismissTop(c fyne.Canvas) bool {
 	top := c.Overlays().Top()
 	if top == nil {
 		return false
@@ -29,12 +29,12 @@ func dismissTopDialog(c fyne.Canvas) bool {
 	return false
 }
 
-// confirmTopDialog does what the topmost dialog offers, as a tap on its
+// ConfirmTop does what the topmost dialog offers, as a tap on its
 // confirming button would (the one drawn as the default: Fyne gives it high
 // importance, "Reject", "Save", "Yes"); a dialog with only a Close or OK
 // closes. A confirming button still disabled (a reason not yet given)
 // does nothing. It reports whether there was a dialog.
-func confirmTopDialog(c fyne.Canvas) bool {
+func ConfirmTop(c fyne.Canvas) bool {
 	top := c.Overlays().Top()
 	if top == nil {
 		return false
@@ -51,7 +51,7 @@ func confirmTopDialog(c fyne.Canvas) bool {
 		}
 		return true
 	}
-	return dismissTopDialog(c)
+	return DismissTop(c)
 }
 
 // walkDialog visits every visible button of a dialog, in order.
@@ -125,47 +125,49 @@ func buttonLabelled(o fyne.CanvasObject, label string) *widget.Button {
 	return nil
 }
 
-// escEntry is an Entry for a dialog that passes Esc on to close it: Fyne's
+// Entry is a widget.Entry for a dialog that passes Esc on to close it: Fyne's
 // entries keep every key they are given, so while a field has the focus
 // Esc would otherwise do nothing.
-type escEntry struct {
+type Entry struct {
 	widget.Entry
 }
 
-func newEscEntry() *escEntry {
-	e := &escEntry{}
+// NewEntry is a one-line Entry.
+func NewEntry() *Entry {
+	e := &Entry{}
 	e.ExtendBaseWidget(e)
 	return e
 }
 
-// newEscPasswordEntry hides what is typed, with Fyne's button to show it.
-func newEscPasswordEntry() *escEntry {
-	e := &escEntry{}
+// NewPasswordEntry hides what is typed, with Fyne's button to show it.
+func NewPasswordEntry() *Entry {
+	e := &Entry{}
 	e.Password = true
 	e.Wrapping = fyne.TextWrap(fyne.TextTruncateClip)
 	e.ExtendBaseWidget(e)
 	return e
 }
 
-func newEscMultiLineEntry() *escEntry {
-	e := &escEntry{}
+// NewMultiLineEntry takes a text of several lines.
+func NewMultiLineEntry() *Entry {
+	e := &Entry{}
 	e.MultiLine = true
 	e.Wrapping = fyne.TextWrapWord
 	e.ExtendBaseWidget(e)
 	return e
 }
 
-func (e *escEntry) TypedKey(k *fyne.KeyEvent) {
+func (e *Entry) TypedKey(k *fyne.KeyEvent) {
 	c := fyne.CurrentApp().Driver().CanvasForObject(e)
 	switch k.Name {
 	case fyne.KeyEscape:
-		if c != nil && dismissTopDialog(c) {
+		if c != nil && DismissTop(c) {
 			return
 		}
 	case fyne.KeyReturn, fyne.KeyEnter:
 		// A line of its own confirms the dialog; a text of several lines
 		// takes Enter as a new line (Ctrl+Enter confirms: TypedShortcut).
-		if !e.MultiLine && c != nil && confirmTopDialog(c) {
+		if !e.MultiLine && c != nil && ConfirmTop(c) {
 			return
 		}
 	}
@@ -174,13 +176,13 @@ func (e *escEntry) TypedKey(k *fyne.KeyEvent) {
 
 // AcceptsTab is false: Tab moves on to the next field or button, in a text
 // of several lines too (Fyne's keeps it, and the keyboard is stuck there).
-func (e *escEntry) AcceptsTab() bool { return false }
+func (e *Entry) AcceptsTab() bool { return false }
 
 // TypedShortcut confirms the dialog on Ctrl+Enter, in a text of several
 // lines too.
-func (e *escEntry) TypedShortcut(s fyne.Shortcut) {
+func (e *Entry) TypedShortcut(s fyne.Shortcut) {
 	if cs, ok := s.(*desktop.CustomShortcut); ok && (cs.KeyName == fyne.KeyReturn || cs.KeyName == fyne.KeyEnter) && cs.Modifier == fyne.KeyModifierShortcutDefault {
-		if c := fyne.CurrentApp().Driver().CanvasForObject(e); c != nil && confirmTopDialog(c) {
+		if c := fyne.CurrentApp().Driver().CanvasForObject(e); c != nil && ConfirmTop(c) {
 			return
 		}
 	}

@@ -1,4 +1,4 @@
-package ui
+package dialogs
 
 import (
 	"unicode"
@@ -12,26 +12,26 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// showMessage is Fyne's information or error dialog with its icon beside
+// Message is Fyne's information or error dialog with its icon beside
 // the text: Fyne draws the icon over the text's top right corner, where a
 // long message runs under it.
-func showMessage(title, message string, icon fyne.Resource, w fyne.Window) {
+func Message(title, message string, icon fyne.Resource, w fyne.Window) {
 	dlg := dialog.NewCustom(title, "OK", iconBeside(message, icon), w)
 	fitMessage(dlg, w)
 	dlg.Show()
 }
 
-// newConfirm is dialog.NewConfirm (No and Yes, SetConfirmText to rename
+// NewConfirm is dialog.NewConfirm (No and Yes, SetConfirmText to rename
 // Yes) with its question icon beside the text, not over it.
-func newConfirm(title, message string, callback func(bool), w fyne.Window) *dialog.ConfirmDialog {
+func NewConfirm(title, message string, callback func(bool), w fyne.Window) *dialog.ConfirmDialog {
 	dlg := dialog.NewCustomConfirm(title, "Yes", "No", iconBeside(message, theme.QuestionIcon()), callback, w)
 	fitMessage(dlg, w)
 	return dlg
 }
 
-// showConfirm is dialog.ShowConfirm with the icon beside the text.
-func showConfirm(title, message string, callback func(bool), w fyne.Window) {
-	newConfirm(title, message, callback, w).Show()
+// Confirm is dialog.ShowConfirm with the icon beside the text.
+func Confirm(title, message string, callback func(bool), w fyne.Window) {
+	NewConfirm(title, message, callback, w).Show()
 }
 
 // iconBeside lays a message out with icon to its left.
@@ -55,14 +55,10 @@ func fitMessage(dlg dialog.Dialog, w fyne.Window) {
 	}
 }
 
-// ShowInfo is the information dialog of the window's own dialogs, for
-// main's Help › About.
-func ShowInfo(title, message string, w fyne.Window) { showInfoDialog(title, message, w) }
-
-// showErrorDialog is dialog.ShowError with the icon beside the text.
-func showErrorDialog(err error, w fyne.Window) {
-	showMessage("Error", err.Error(), theme.ErrorIcon(), w)
+// Error is dialog.ShowError with the icon beside the text.
+func Error(err error, w fyne.Window) {
+	Message("Error", err.Error(), theme.ErrorIcon(), w)
 }
 
-// showInfoDialog is dialog.ShowInformation with the icon beside the text.
-func showInfoDialog(title, msg string, w fyne.Window) { showMessage(title, msg, theme.InfoIcon(), w) }
+// Info is dialog.ShowInformation with the icon beside the text.
+func Info(title, msg string, w fyne.Window) { Message(title, msg, theme.InfoIcon(), w) }

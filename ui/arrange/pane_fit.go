@@ -1,4 +1,4 @@
-package ui
+package arrange
 
 import (
 	"fyne.io/fyne/v2"
@@ -6,12 +6,12 @@ import (
 	"fyne.io/fyne/v2/theme"
 )
 
-// tabContentWidth is the width every tab of the detail is laid out to fit
+// TabWidth is the width every tab of the detail is laid out to fit
 // (TestEveryTabFitsItsWidth): long texts wrap, button rows wrap or stack.
 // With the tab bar beside it, it is what the detail pane needs.
-const tabContentWidth = 300
+const TabWidth = 300
 
-// paneFit lays out the list/detail split. The list gets at least the width
+// PaneFit lays out the list/detail split. The list gets at least the width
 // of its kept columns (listView.leastWidth: number, customer, status,
 // deadline, NTE); the detail gets the width its tabs are laid out for
 // whenever the window has it, its tab bar dropping the tabs' names (icons
@@ -19,7 +19,7 @@ const tabContentWidth = 300
 // person's own divider position is kept whenever both fit. The split moves
 // only when the window is resized or the person drags the divider: never
 // because another work order was opened.
-type paneFit struct {
+type PaneFit struct {
 	split *container.Split
 	// listLeast is the width the list's kept columns need.
 	listLeast func() float32
@@ -36,14 +36,14 @@ type paneFit struct {
 	compacted bool    // the tabs show icons only
 }
 
-func newPaneFit(split *container.Split, listLeast func() float32, detailWants func(bool) float32, compact func(bool)) *paneFit {
-	return &paneFit{split: split, listLeast: listLeast, detailWants: detailWants, compact: compact,
+func NewPaneFit(split *container.Split, listLeast func() float32, detailWants func(bool) float32, compact func(bool)) *PaneFit {
+	return &PaneFit{split: split, listLeast: listLeast, detailWants: detailWants, compact: compact,
 		preferred: split.Offset, set: split.Offset}
 }
 
-func (p *paneFit) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].MinSize() }
+func (p *PaneFit) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].MinSize() }
 
-func (p *paneFit) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+func (p *PaneFit) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	if size.Width > 0 && (size.Width != p.width || p.split.Offset != p.set) {
 		if p.split.Offset != p.set {
 			p.preferred = p.split.Offset // the person dragged the divider
@@ -72,16 +72,16 @@ func (p *paneFit) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	objs[0].Resize(size)
 }
 
-// again lays the panes out afresh at the next layout: what the list needs
+// Again lays the panes out afresh at the next layout: what the list needs
 // changed (a column's header gained the sort arrow).
-func (p *paneFit) again(panes *fyne.Container) {
+func (p *PaneFit) Again(panes *fyne.Container) {
 	p.width = 0
 	panes.Refresh()
 }
 
 // Preferred is the divider position to remember: the person's, not the
 // one a small window forced.
-func (p *paneFit) Preferred() float64 {
+func (p *PaneFit) Preferred() float64 {
 	if p.split.Offset != p.set {
 		return p.split.Offset
 	}
