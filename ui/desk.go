@@ -18,6 +18,7 @@ import (
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui/arrange"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
+	"github.com/workorderdesk/workdesk/ui/files"
 )
 
 // Online is what needs the service right now and cannot be queued: syncing,
@@ -409,7 +410,7 @@ func (d *Desk) do(f func()) { d.deps.Do(f) }
 // shown go there.
 type fileTab interface {
 	tab
-	filePanel() *attachmentPanel
+	filePanel() *files.Panel
 }
 
 // dropped attaches files dropped on the window where the person is looking:
@@ -423,19 +424,19 @@ func (d *Desk) dropped(paths []string) {
 		d.showError(errors.New("open a work order first, then drop the files on the window"))
 		return
 	}
-	var workOrder *attachmentPanel
+	var workOrder *files.Panel
 	for _, t := range d.detail.tabs {
 		ft, ok := t.(fileTab)
 		if !ok {
 			continue
 		}
 		if d.detail.selectedTab() == t {
-			ft.filePanel().addFiles(paths)
+			ft.filePanel().AddFiles(paths)
 			return
 		}
 		if _, ok := t.(*attachmentsTab); ok {
 			workOrder = ft.filePanel()
 		}
 	}
-	workOrder.addFiles(paths)
+	workOrder.AddFiles(paths)
 }

@@ -3,10 +3,8 @@ package ui
 import (
 	"context"
 	"fmt"
-	"image/color"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
@@ -17,6 +15,7 @@ import (
 	"github.com/workorderdesk/workdesk/ui/arrange"
 	"github.com/workorderdesk/workdesk/ui/format"
 	"github.com/workorderdesk/workdesk/ui/palette"
+	"github.com/workorderdesk/workdesk/ui/xwidget"
 )
 
 // tab is one page of the detail view; show is called with the work order
@@ -38,9 +37,9 @@ type detailView struct {
 
 	number    *widget.RichText // a heading that follows the theme (dark mode)
 	titleRow  *fyne.Container  // number and badges: re-laid out when they change size
-	status    *badge
-	quote     *badge
-	invoice   *badge // where the invoice stands once submitted (the work order stays Checked out)
+	status    *xwidget.Badge
+	quote     *xwidget.Badge
+	invoice   *xwidget.Badge // where the invoice stands once submitted (the work order stays Checked out)
 	header    *fyne.Container
 	where     *widget.Label
 	colleague *widget.Label   // office mode: a colleague changed it lately
@@ -64,7 +63,7 @@ type detailView struct {
 func newDetailView(d *Desk, tabs []tab) *detailView {
 	v := &detailView{d: d, tabs: tabs}
 	v.number = widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleSubHeading})
-	v.status, v.quote, v.invoice = newBadge(), newBadge(), newBadge()
+	v.status, v.quote, v.invoice = xwidget.NewBadge(), xwidget.NewBadge(), xwidget.NewBadge()
 	v.where = widget.NewLabel("")
 	v.where.Truncation = fyne.TextTruncateEllipsis
 	v.colleague = widget.NewLabel("")
@@ -103,7 +102,7 @@ func newDetailView(d *Desk, tabs []tab) *detailView {
 		container.NewVBox(container.NewHBox(widget.NewLabel("NTE:"), v.nte), container.NewHBox(layout.NewSpacer(), v.invoice, v.accept, v.reject)),
 		container.NewVBox(v.titleRow, v.where, v.colRow))
 	v.header = header
-	card := container.NewStack(newThemedFill(theme.ColorNameHeaderBackground),
+	card := container.NewStack(xwidget.NewThemedFill(theme.ColorNameHeaderBackground),
 		container.NewPadded(container.NewVBox(header, v.notice, v.queued, v.refused)))
 	fit, bar := newTabsFit(v.appTabs)
 	v.tabsFit = fit
@@ -200,7 +199,7 @@ func (v *detailView) show(p *storage.Pending) {
 		v.quote.Set("", nil)
 	}
 	v.renderOutbox()
-	if text, fill := invoiceBadge(v.d.storedInvoice(wo.WorkOrderId)); text != v.invoice.text.Text || v.invoice.Visible() != (text != "") {
+	if text, fill := invoiceBadge(v.d.storedInvoice(wo.WorkOrderId)); text != v.invoice.Text() || v.invoice.Visible() != (text != "") {
 		v.invoice.Set(text, fill)
 		arrange.ShowIf(text != "", v.invoice)
 		arrange.Relayout(v.header) // the pill under the NTE may widen that column
@@ -278,47 +277,4 @@ func (v *detailView) reloadIfOpen(changed []int64) {
 			return
 		}
 	}
-}
-
-// themedFill is a background that takes its colour from the current theme
-// each time it is refreshed (a plain rectangle keeps the colour it was made
-// with, which left a light band behind light text in dark mode).
-type themedFill struct {
-	widget.BaseWidget
-	name  fyne.ThemeColorName
-	alpha uint8 // a tint of the colour when not 0
-	rect  *canvas.Rectangle
-}
-
-// newThemedTint is a themedFill of the colour name at alpha: a tint.
-func newThemedTint(name fyne.ThemeColorName, alpha uint8) *themedFill {
-	f := newThemedFill(name)
-	f.alpha = alpha
-	f.Refresh()
-	return f
-}
-
-func newThemedFill(name fyne.ThemeColorName) *themedFill {
-	f := &themedFill{name: name, rect: canvas.NewRectangle(theme.Color(name))}
-	f.ExtendBaseWidget(f)
-	return f
-}
-
-func (f *themedFill) CreateRenderer() fyne.WidgetRenderer { return &themedFillRenderer{f} }
-
-type themedFillRenderer struct{ f *themedFill }
-
-func (r *themedFillRenderer) Layout(s fyne.Size)           { r.f.rect.Resize(s) }
-func (r *themedFillRenderer) MinSize() fyne.Size           { return fyne.Size{} }
-func (r *themedFillRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.f.rect} }
-func (r *themedFillRenderer) Destroy()                     {}
-func (r *themedFillRenderer) Refresh() {
-	c := theme.ColorForWidget(r.f.name, r.f)
-	if r.f.alpha != 0 {
-		n := color.NRGBAModel.Convert(c).(color.NRGBA)
-		n.A = r.f.alpha
-		c = n
-	}
-	r.f.rect.FillColor = c
-	r.f.rect.Refresh()
 }

@@ -197,7 +197,7 @@ func TestARefusedActionOffersRetryAndDiscard(t *testing.T) {
 	if it := h.activityAbout("Quote"); it.text != "Sent: the service accepted it." || it.retry != nil {
 		t.Fatalf("after Retry and sending, the quote reads %q", it.text)
 	}
-	if got := h.desk.detail.quote.text.Text; got != "Quote Submitted" {
+	if got := h.desk.detail.quote.Text(); got != "Quote Submitted" {
 		t.Fatalf("after the retried quote went through, the header reads %q", got)
 	}
 
@@ -226,7 +226,7 @@ func TestARefusedActionOffersRetryAndDiscard(t *testing.T) {
 	}
 	h.send()
 	h.desk.changed([]int64{hp.Id})
-	if got := h.desk.detail.status.text.Text; got != "Accepted" {
+	if got := h.desk.detail.status.Text(); got != "Accepted" {
 		t.Fatalf("the discarded check-in went out: the header reads %q", got)
 	}
 }

@@ -175,39 +175,3 @@ func TestAskTheCustomerForMore(t *testing.T) {
 		t.Errorf("the message is for %q, not the customer", m.vis.Selected)
 	}
 }
-
-// TestTheDatePickerMarksToday: the calendar of a date field shows today
-// apart from the other days, the day in the field as chosen, and picking
-// a day fills the field with it.
-func TestTheDatePickerMarksToday(t *testing.T) {
-	test.NewTempApp(t)
-	setNow(t, fixedNow) // Fri 20 Nov 2026
-	d := newDateEntry()
-	w := test.NewTempWindow(t, d)
-	w.Resize(fyne.NewSize(400, 400))
-	chosen := fixedNow.AddDate(0, 0, -3)
-	d.SetDate(&chosen)
-	d.showCalendar()
-	if d.popUp == nil || !d.popUp.Visible() {
-		t.Fatal("the calendar button opened nothing")
-	}
-	days := map[string]*widget.Button{}
-	walk(d.popUp.Content, func(o fyne.CanvasObject) {
-		if b, ok := o.(*widget.Button); ok && b.Text != "" {
-			days[b.Text] = b
-		}
-	})
-	if days["20"] == nil || days["20"].Importance != widget.MediumImportance {
-		t.Errorf("today, the 20th, is not marked: %+v", days["20"])
-	}
-	if days["17"] == nil || days["17"].Importance != widget.HighImportance {
-		t.Errorf("the chosen 17th is not drawn as chosen")
-	}
-	if days["18"] == nil || days["18"].Importance != widget.LowImportance {
-		t.Errorf("another day looks marked")
-	}
-	test.Tap(days["Today"])
-	if d.Date == nil || !sameDay(*d.Date, fixedNow) {
-		t.Errorf("Today filled the field with %v", d.Date)
-	}
-}

@@ -19,6 +19,7 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/ui/arrange"
 	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/xwidget"
 )
 
 // priceItem finds the price list entry a line refers to.
@@ -95,7 +96,7 @@ func (t *invoiceTab) newLineRow(i int, editable bool) *lineRow {
 	}
 	l := t.inv.LineItems[i]
 	r := &lineRow{}
-	r.desc = newWheelEntry(t.form)
+	r.desc = xwidget.NewWheelEntry(t.form)
 	r.desc.SetText(l.Description)
 	r.desc.SetPlaceHolder("Description (required)")
 	r.desc.OnChanged = func(s string) {
@@ -111,7 +112,7 @@ func (t *invoiceTab) newLineRow(i int, editable bool) *lineRow {
 	}
 	r.kind = widget.NewLabel(kind)
 	r.kind.Truncation = fyne.TextTruncateEllipsis
-	r.qty = newWheelEntry(t.form)
+	r.qty = xwidget.NewWheelEntry(t.form)
 	r.qty.SetText(l.Quantity.String())
 	r.qty.Validator = func(s string) error { _, err := parseQuantity(s); return err }
 	r.qty.OnChanged = func(s string) {
@@ -127,7 +128,7 @@ func (t *invoiceTab) newLineRow(i int, editable bool) *lineRow {
 		t.inv.LineItems[i].Quantity = q
 		t.edited()
 	}
-	r.rate = newWheelEntry(t.form)
+	r.rate = xwidget.NewWheelEntry(t.form)
 	r.rate.SetText(format.Amount(l.Rate.In(t.wo.Currency)))
 	r.rate.Validator = func(s string) error { _, err := parseRate(s, t.wo.Currency); return err }
 	r.rate.OnChanged = func(s string) {

@@ -16,7 +16,7 @@ import (
 
 func (t *invoiceTab) renderNte(total api.Money) {
 	nte := t.wo.Nte.Amount.In(t.wo.Currency)
-	level, share := t.gauge.set(total, nte)
+	level, share := setNte(t.gauge, total, nte)
 	arrange.ShowIf(false, t.requestRow, t.requestNte, t.askMore)
 	t.nteWarn.Importance = widget.WarningImportance
 	switch level {

@@ -114,12 +114,12 @@ func TestOverTheNteWithoutAPossibleQuoteSaysOnceWhy(t *testing.T) {
 // filled part.
 func gaugeSeen(t *testing.T, inv *invoiceTab) (string, color.Color) {
 	t.Helper()
-	if !inv.gauge.barBox.Visible() || !inv.gauge.bar.Visible() {
+	if !inv.gauge.BarShown() || !inv.gauge.Bar.Visible() {
 		t.Fatal("the NTE gauge is hidden")
 	}
 	var text string
 	var rects []*canvas.Rectangle
-	for _, o := range test.WidgetRenderer(inv.gauge.bar).Objects() {
+	for _, o := range test.WidgetRenderer(inv.gauge.Bar).Objects() {
 		switch c := o.(type) {
 		case *canvas.Text:
 			text = c.Text
@@ -187,8 +187,8 @@ func TestTheNteGaugeShowsAnOverrunInRed(t *testing.T) {
 			t.Errorf("at $%s of $1,050.00 the gauge reads %q in %v, want %q in %s (%v)", c.rate, words, bar, c.words, c.what, c.bar)
 		}
 	}
-	if want := "Total $1,084.40 of the NTE $1,050.00"; inv.gauge.label.Text != want {
-		t.Errorf("the NTE line reads %q, want %q", inv.gauge.label.Text, want)
+	if want := "Total $1,084.40 of the NTE $1,050.00"; inv.gauge.Label.Text != want {
+		t.Errorf("the NTE line reads %q, want %q", inv.gauge.Label.Text, want)
 	}
 	if !strings.Contains(inv.nteWarn.Text, "Over the NTE by $34.40") {
 		t.Errorf("over the NTE the tab warns %q", inv.nteWarn.Text)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/xwidget"
 )
 
 // openSubmittableInvoice opens, on the Invoice tab, a checked-out work
@@ -42,8 +43,8 @@ func TestTheHeaderAndSummaryFollowTheInvoice(t *testing.T) {
 	inv := openSubmittableInvoice(h)
 	id := h.desk.detail.wo.WorkOrderId
 	header := h.desk.detail.invoice
-	if header.text.Text != "" {
-		t.Errorf("a draft invoice shows %q in the header", header.text.Text)
+	if header.Text() != "" {
+		t.Errorf("a draft invoice shows %q in the header", header.Text())
 	}
 	if s := summaryText(h); !strings.Contains(s, "; submit the invoice") {
 		t.Errorf("before submitting, the summary says:\n%s", s)
@@ -58,8 +59,8 @@ func TestTheHeaderAndSummaryFollowTheInvoice(t *testing.T) {
 	}
 	step := func(badge, says string) {
 		t.Helper()
-		h.waitFor(badge, func() bool { return header.text.Text == badge })
-		if got := h.desk.detail.status.text.Text; got != "Checked out" && got != "Verified" {
+		h.waitFor(badge, func() bool { return header.Text() == badge })
+		if got := h.desk.detail.status.Text(); got != "Checked out" && got != "Verified" {
 			t.Errorf("%s: the work order's own badge reads %q", badge, got)
 		}
 		s := summaryText(h)
@@ -109,7 +110,7 @@ func TestASubmittedInvoiceReadsAsText(t *testing.T) {
 	h.send()
 	test.Tap(inv.submit)
 	h.send()
-	h.waitFor("the submitted invoice", func() bool { return inv.badge.text.Text == "Submitted" })
+	h.waitFor("the submitted invoice", func() bool { return inv.badge.Text() == "Submitted" })
 	h.selectTab("Invoice")
 	h.settle()
 
@@ -122,14 +123,14 @@ func TestASubmittedInvoiceReadsAsText(t *testing.T) {
 		switch w := o.(type) {
 		case *widget.Entry:
 			t.Errorf("a submitted invoice shows an entry reading %q (disabled=%v)", w.Text, w.Disabled())
-		case *wheelEntry:
+		case *xwidget.WheelEntry:
 			t.Errorf("a submitted invoice shows an entry reading %q (disabled=%v)", w.Text, w.Disabled())
-		case *dateEntry:
+		case *xwidget.DateEntry:
 			t.Errorf("a submitted invoice shows a date entry reading %q (disabled=%v)", w.Text, w.Disabled())
 		case *widget.Select:
 			t.Errorf("a submitted invoice shows a picker %q", w.PlaceHolder)
 		case *widget.Button:
-			if w != inv.files.add {
+			if w != inv.files.Add {
 				t.Errorf("a submitted invoice shows the %q button", w.Text)
 			}
 		case *widget.Label:

@@ -115,7 +115,7 @@ func (d *Desk) showJobSheet(wo *api.WorkOrder) {
 			}
 			busy(true)
 			say("Saving…", widget.MediumImportance)
-			savedAs := savedName(w.URI())
+			savedAs := dialogs.SavedName(w.URI())
 			d.run(func(context.Context) error {
 				pdf, err := renderJobSheet(wo)
 				if err == nil {

@@ -200,7 +200,7 @@ func TestEnterConfirmsAndEscCancelsDialogs(t *testing.T) {
 func TestTabSkipsTheTickBoxesAndSpaceTicks(t *testing.T) {
 	h := newHarness(t)
 	c := h.win.Canvas()
-	// (A tick box cannot take the keyboard at all: *tickBox is no
+	// (A tick box cannot take the keyboard at all: *xwidget.TickBox is no
 	// fyne.Focusable.) From the list, Tab moves on to the detail's buttons.
 	c.Focus(h.desk.list.table)
 	for range 3 {

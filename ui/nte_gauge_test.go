@@ -10,6 +10,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/ui/palette"
+	"github.com/workorderdesk/workdesk/ui/xwidget"
 )
 
 // TestNteGauge weighs amounts against an NTE of $1,050.00: the words say
@@ -34,30 +35,30 @@ func TestNteGauge(t *testing.T) {
 		{"997.50", api.NteNear, "Total $997.50 of the NTE $1,050.00", "95% of the NTE", palette.Requested, 0.95},
 		{"1260.00", api.NteOver, "Total $1,260.00 of the NTE $1,050.00", "120% of the NTE", palette.Rejected, 1},
 	} {
-		level, _ := g.set(api.MustMoney(c.total, "USD"), nte)
+		level, _ := setNte(g, api.MustMoney(c.total, "USD"), nte)
 		w.Resize(g.MinSize().AddWidthHeight(200, 0))
 		words, fill := drawnBar(t, g)
 		want := c.bar
 		if want == nil {
 			want = theme.Color(theme.ColorNamePrimary)
 		}
-		if level != c.level || g.label.Text != c.label || words != c.words || !sameColor(fill, want) || g.bar.Value != c.value {
+		if level != c.level || g.Label.Text != c.label || words != c.words || !sameColor(fill, want) || g.Bar.Value != c.value {
 			t.Errorf("%s: level %v, %q, bar %q in %v at %.2f; want level %v, %q, %q in %v at %.2f",
-				c.total, level, g.label.Text, words, fill, g.bar.Value, c.level, c.label, c.words, want, c.value)
+				c.total, level, g.Label.Text, words, fill, g.Bar.Value, c.level, c.label, c.words, want, c.value)
 		}
 	}
-	if level, _ := g.set(api.MustMoney("1260.00", "USD"), api.Money{Currency: "USD"}); level != api.NteNoLimit ||
-		g.barBox.Visible() || g.label.Text != "NTE: no limit. The customer set no maximum for this work order." {
-		t.Errorf("without an NTE: level %v, bar shown %v, %q", level, g.barBox.Visible(), g.label.Text)
+	if level, _ := setNte(g, api.MustMoney("1260.00", "USD"), api.Money{Currency: "USD"}); level != api.NteNoLimit ||
+		g.BarShown() || g.Label.Text != "NTE: no limit. The customer set no maximum for this work order." {
+		t.Errorf("without an NTE: level %v, bar shown %v, %q", level, g.BarShown(), g.Label.Text)
 	}
 }
 
 // drawnBar is the gauge bar's words and the colour of its filled part.
-func drawnBar(t *testing.T, g *nteGauge) (string, color.Color) {
+func drawnBar(t *testing.T, g *xwidget.Gauge) (string, color.Color) {
 	t.Helper()
 	var text string
 	var fill color.Color
-	for _, o := range test.WidgetRenderer(g.bar).Objects() {
+	for _, o := range test.WidgetRenderer(g.Bar).Objects() {
 		switch c := o.(type) {
 		case *canvas.Text:
 			text = c.Text

@@ -18,7 +18,9 @@ import (
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/files"
 	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/xwidget"
 )
 
 // invoiceTab builds the invoice from the customer's price list, weighs it
@@ -53,13 +55,13 @@ type invoiceTab struct {
 	hidden *widget.Label
 	body   *fyne.Container
 
-	badge    *badge
+	badge    *xwidget.Badge
 	details  *widget.Label
 	editNote *widget.Label
 	unsaved  *widget.Label
 
-	number    *wheelEntry
-	date      *dateEntry
+	number    *xwidget.WheelEntry
+	date      *xwidget.DateEntry
 	numberLbl *widget.Label // the number and date as text once the invoice takes no changes
 	dateLbl   *widget.Label
 
@@ -73,7 +75,7 @@ type invoiceTab struct {
 	addFree  *widget.Button
 	addTax   *widget.Button
 	freeBox  *fyne.Container
-	discount *wheelEntry
+	discount *xwidget.WheelEntry
 	inputErr *widget.Label
 	adders   *fyne.Container // everything that adds lines: hidden when nothing may change
 
@@ -85,7 +87,7 @@ type invoiceTab struct {
 	discLbl  *widget.Label
 	total    *widget.Label
 
-	gauge      *nteGauge
+	gauge      *xwidget.Gauge
 	nteWarn    *widget.Label
 	requestNte *widget.Button
 	// askMore writes to the customer for more money when no quote can be
@@ -105,17 +107,17 @@ type invoiceTab struct {
 	// missing, so the checklist turns red until it is complete.
 	submitTried bool
 
-	files *attachmentPanel
+	files *files.Panel
 }
 
 // lineRow is the widgets of one invoice line: entries while the invoice
 // may change, plain text (the *Lbl fields; the entries nil) once it may not.
 type lineRow struct {
 	box      fyne.CanvasObject
-	desc     *wheelEntry
+	desc     *xwidget.WheelEntry
 	kind     *widget.Label
-	qty      *wheelEntry
-	rate     *wheelEntry
+	qty      *xwidget.WheelEntry
+	rate     *xwidget.WheelEntry
 	subtotal *widget.Label
 	remove   *widget.Button
 
@@ -139,7 +141,7 @@ func newInvoiceTab(d *Desk) *invoiceTab {
 	t.hidden.Wrapping = fyne.TextWrapWord
 	t.hidden.Importance = widget.WarningImportance
 
-	t.badge = newBadge()
+	t.badge = xwidget.NewBadge()
 	t.details = widget.NewLabel("")
 	t.details.Wrapping = fyne.TextWrapWord
 	t.editNote = widget.NewLabel("")
@@ -150,7 +152,7 @@ func newInvoiceTab(d *Desk) *invoiceTab {
 	t.unsaved = widget.NewLabel("")
 	t.unsaved.Importance = widget.WarningImportance
 
-	t.number = newWheelEntry(t.form)
+	t.number = xwidget.NewWheelEntry(t.form)
 	t.number.SetPlaceHolder("e.g. INV-2026-0142")
 	t.number.OnChanged = func(s string) {
 		if t.rendering {
@@ -162,8 +164,8 @@ func newInvoiceTab(d *Desk) *invoiceTab {
 	t.numberLbl = widget.NewLabel("")
 	t.numberLbl.Wrapping = fyne.TextWrapWord
 	t.dateLbl = widget.NewLabel("")
-	t.date = newDateEntry()
-	t.date.form = t.form
+	t.date = xwidget.NewDateEntry(format.Calendar{})
+	t.date.Form = t.form
 	t.date.OnChanged = func(d *time.Time) {
 		if t.rendering {
 			return
@@ -192,7 +194,7 @@ func newInvoiceTab(d *Desk) *invoiceTab {
 	t.addFree = widget.NewButtonWithIcon("Add line", theme.ContentAddIcon(), t.onAddFree)
 	t.addTax = widget.NewButtonWithIcon("Add tax line", theme.ContentAddIcon(), t.onAddTax)
 	t.freeBox = container.NewVBox(widget.NewLabel("Your own line:"), container.NewHBox(t.freeType, t.addFree))
-	t.discount = newWheelEntry(t.form)
+	t.discount = xwidget.NewWheelEntry(t.form)
 	t.discount.OnChanged = t.onDiscount // its placeholder follows the currency (show)
 	t.discTitle = widget.NewLabel("Discount")
 	t.inputErr = widget.NewLabel("")
@@ -230,8 +232,8 @@ func newInvoiceTab(d *Desk) *invoiceTab {
 	t.buttons = container.NewVBox(container.NewHBox(layout.NewSpacer(), t.save, t.submit), container.NewHBox(t.del))
 
 	// Inline: an invoice carries a handful of files, and the tab scrolls.
-	t.files = newAttachmentPanel(d, true, arrange.Heading("Invoice attachments"))
-	t.files.noPlace = "files can be added to the invoice once the service shows it"
+	t.files = files.NewPanel(host{d}, d.store, true, arrange.Heading("Invoice attachments"))
+	t.files.NoPlace = "files can be added to the invoice once the service shows it"
 	return t
 }
 
@@ -297,7 +299,7 @@ func (t *invoiceTab) show(wo *api.WorkOrder) {
 			"it is %s now. The invoice appears here once the work is completed.", wo.WorkOrderNumber, format.Status(wo.Status)))
 		t.hidden.Show()
 		t.body.Hide()
-		t.files.show(nil) // a drop here must not reach the invoice shown before
+		t.files.SetPlace(nil) // a drop here must not reach the invoice shown before
 		return
 	}
 	t.hidden.Hide()
@@ -325,7 +327,7 @@ func (t *invoiceTab) show(wo *api.WorkOrder) {
 	}
 	t.renderStatus()
 	t.renderAdders()
-	t.files.show(t.invoicePlace())
+	t.files.SetPlace(t.invoicePlace())
 	t.recompute()
 	t.relayout()
 }
@@ -434,30 +436,30 @@ func (t *invoiceTab) renderDraft() {
 
 // invoicePlace is the invoice's files as the attachment panel needs them:
 // read from the replica, added and removed only while the invoice may change.
-func (t *invoiceTab) invoicePlace() *filePlace {
+func (t *invoiceTab) invoicePlace() *files.Place {
 	ok, why := t.editable()
 	note, whyNot := "Files up to 20 MB, e.g. receipts or the signed work ticket.", ""
 	if !ok {
 		note, whyNot = "Files cannot be added or removed: "+strings.ToLower(why[:1])+why[1:], why
 	}
 	store, online, woID := t.d.store, t.d.online, t.wo.WorkOrderId
-	return &filePlace{
-		key: fmt.Sprintf("invoice %d", woID), woID: woID, what: "the invoice of " + t.wo.WorkOrderNumber, from: "the invoice",
-		note: note, empty: "No files on the invoice.", whyNot: whyNot, canRemove: ok,
-		list: func(ctx context.Context) ([]api.Attachment, error) { return store.InvoiceAttachments(ctx, woID) },
-		add: func(path string) func(context.Context) error {
+	return &files.Place{
+		Key: fmt.Sprintf("invoice %d", woID), WoID: woID, What: "the invoice of " + t.wo.WorkOrderNumber, From: "the invoice",
+		Note: note, Empty: "No files on the invoice.", WhyNot: whyNot, CanRemove: ok,
+		List: func(ctx context.Context) ([]api.Attachment, error) { return store.InvoiceAttachments(ctx, woID) },
+		Add: func(path string) func(context.Context) error {
 			return func(ctx context.Context) error { _, err := store.AddInvoiceAttachment(ctx, woID, path); return err }
 		},
-		remove: func(id string) func(context.Context) error {
+		Remove: func(id string) func(context.Context) error {
 			return func(ctx context.Context) error { _, err := store.RemoveInvoiceAttachment(ctx, woID, id); return err }
 		},
-		link: func(ctx context.Context, id string) (api.DownloadURL, error) {
+		Link: func(ctx context.Context, id string) (api.DownloadURL, error) {
 			return online.InvoiceAttachmentLink(ctx, woID, id)
 		},
-		mine: func(r storage.OutboxRow) bool {
+		Mine: func(r storage.OutboxRow) bool {
 			return r.Touches.Has(outbox.InvoiceAttachments)
 		},
 	}
 }
 
-func (t *invoiceTab) filePanel() *attachmentPanel { return t.files }
+func (t *invoiceTab) filePanel() *files.Panel { return t.files }

@@ -19,6 +19,7 @@ import (
 	"github.com/workorderdesk/workdesk/ui/actiontext"
 	"github.com/workorderdesk/workdesk/ui/arrange"
 	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/xwidget"
 )
 
 // visibilityLabels say who sees a message, in the service's terms.
@@ -58,7 +59,7 @@ func newMessagesTab(d *Desk) *messagesTab {
 				widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), nil),
 				widget.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), nil),
 				widget.NewButtonWithIcon("Discard…", theme.DeleteIcon(), nil))
-			return container.NewStack(newThemedTint(theme.ColorNameWarning, 0x24), container.NewVBox(who, body, buttons))
+			return container.NewStack(xwidget.NewThemedTint(theme.ColorNameWarning, 0x24), container.NewVBox(who, body, buttons))
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			m := t.messages[i]

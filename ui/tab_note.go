@@ -16,6 +16,7 @@ import (
 	"github.com/workorderdesk/workdesk/ui/actiontext"
 	"github.com/workorderdesk/workdesk/ui/arrange"
 	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/xwidget"
 )
 
 // noteTab is the work order's internal note: the company's own, never
@@ -60,7 +61,7 @@ func newNoteTab(d *Desk) *noteTab {
 	say := widget.NewLabelWithStyle(noteNeverShown, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	say.Wrapping = fyne.TextWrapWord
 	say.Importance = widget.WarningImportance
-	t.banner = container.NewStack(newThemedFill(theme.ColorNameHeaderBackground),
+	t.banner = container.NewStack(xwidget.NewThemedFill(theme.ColorNameHeaderBackground),
 		container.NewPadded(container.NewBorder(nil, nil, lock, nil, say)))
 
 	t.text = widget.NewMultiLineEntry()

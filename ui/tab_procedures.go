@@ -17,6 +17,7 @@ import (
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui/arrange"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
+	"github.com/workorderdesk/workdesk/ui/files"
 	"github.com/workorderdesk/workdesk/ui/format"
 )
 
@@ -47,7 +48,7 @@ type proceduresTab struct {
 	stepTitle *widget.Label
 	stepInfo  *widget.Label
 	editor    *stepEditor
-	files     *attachmentPanel
+	files     *files.Panel
 	stepPanel *fyne.Container
 	noStep    *widget.Label
 
@@ -77,8 +78,8 @@ func newProceduresTab(d *Desk) *proceduresTab {
 	t.stepInfo = widget.NewLabel("")
 	t.stepInfo.Wrapping = fyne.TextWrapWord
 	t.editor = newStepEditor(d)
-	t.files = newAttachmentPanel(d, false, container.NewVBox(t.stepTitle, t.stepInfo, t.editor.root, widget.NewSeparator()))
-	t.files.noPlace = "choose a step first: dropped files attach to the step shown"
+	t.files = files.NewPanel(host{d}, d.store, false, container.NewVBox(t.stepTitle, t.stepInfo, t.editor.root, widget.NewSeparator()))
+	t.files.NoPlace = "choose a step first: dropped files attach to the step shown"
 	t.stepPanel = container.NewStack(t.files)
 	t.noStep = widget.NewLabel("Choose a step above to see its description and files.")
 	t.noStep.Importance = widget.LowImportance
@@ -226,7 +227,7 @@ func (t *proceduresTab) show(wo *api.WorkOrder) {
 		t.selProc = 0
 	}
 	if t.sel == nil {
-		t.files.show(nil)
+		t.files.SetPlace(nil)
 		t.stepPanel.Hide()
 		if t.selProc != 0 {
 			t.renderProcedure()
@@ -254,7 +255,7 @@ func (t *proceduresTab) onSelected(id widget.TreeNodeID) {
 // offers to mark it N/A.
 func (t *proceduresTab) selectProcedure(pid int64) {
 	t.sel, t.selProc = nil, pid
-	t.files.show(nil)
+	t.files.SetPlace(nil)
 	t.stepPanel.Hide()
 	t.noStep.Hide()
 	t.renderProcedure()
@@ -353,22 +354,22 @@ func (t *proceduresTab) renderStep() {
 		_, replica, _ = pend.Replica.Step(*t.sel)
 	}
 	t.editor.show(t.wo, *t.sel, replica)
-	t.files.show(t.stepPlace())
+	t.files.SetPlace(t.stepPlace())
 	t.relayout()
 }
 
 // stepPlace is the chosen step as the attachment panel needs it: listed
 // live from the service (the replica does not keep step files), changed
 // only while its procedure allows.
-func (t *proceduresTab) stepPlace() *filePlace {
+func (t *proceduresTab) stepPlace() *files.Place {
 	ref := *t.sel
 	ok, why := t.editable()
 	d := t.d
-	return &filePlace{
-		key: fmt.Sprintf("step %d/%d/%d", ref.WorkOrderId, ref.ProcedureId, ref.StepId), woID: ref.WorkOrderId,
-		what: "the step", from: "the step", noun: "the step's files", empty: "No files on this step.",
-		note: why, warn: true, whyNot: why, canRemove: ok, live: true,
-		list: func(ctx context.Context) ([]api.Attachment, error) {
+	return &files.Place{
+		Key: fmt.Sprintf("step %d/%d/%d", ref.WorkOrderId, ref.ProcedureId, ref.StepId), WoID: ref.WorkOrderId,
+		What: "the step", From: "the step", Noun: "the step's files", Empty: "No files on this step.",
+		Note: why, Warn: true, WhyNot: why, CanRemove: ok, Live: true,
+		List: func(ctx context.Context) ([]api.Attachment, error) {
 			atts, err := d.online.StepAttachments(ctx, ref)
 			out := make([]api.Attachment, len(atts))
 			for i, a := range atts {
@@ -376,16 +377,16 @@ func (t *proceduresTab) stepPlace() *filePlace {
 			}
 			return out, err
 		},
-		add: func(path string) func(context.Context) error {
+		Add: func(path string) func(context.Context) error {
 			return func(ctx context.Context) error { _, err := d.store.AddStepAttachment(ctx, ref, path); return err }
 		},
-		remove: func(id string) func(context.Context) error {
+		Remove: func(id string) func(context.Context) error {
 			return func(ctx context.Context) error { _, err := d.store.RemoveStepAttachment(ctx, ref, id); return err }
 		},
-		link: func(ctx context.Context, id string) (api.DownloadURL, error) {
+		Link: func(ctx context.Context, id string) (api.DownloadURL, error) {
 			return d.online.StepAttachmentLink(ctx, ref, id)
 		},
-		mine: func(r storage.OutboxRow) bool { return r.Group == outbox.GroupStep && r.Step != nil && *r.Step == ref },
+		Mine: func(r storage.OutboxRow) bool { return r.Group == outbox.GroupStep && r.Step != nil && *r.Step == ref },
 	}
 }
 
@@ -399,7 +400,7 @@ func (t *proceduresTab) relayout() {
 	}
 }
 
-func (t *proceduresTab) filePanel() *attachmentPanel { return t.files }
+func (t *proceduresTab) filePanel() *files.Panel { return t.files }
 
 // A refused step is corrected in its editor: the step chosen, what was
 // entered put back.

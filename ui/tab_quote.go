@@ -19,6 +19,7 @@ import (
 	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/format"
 	"github.com/workorderdesk/workdesk/ui/palette"
+	"github.com/workorderdesk/workdesk/ui/xwidget"
 )
 
 // quoteTab shows the current quote and the form to ask for a higher NTE.
@@ -29,7 +30,7 @@ type quoteTab struct {
 	wo *api.WorkOrder
 
 	current *widget.Label
-	badge   *badge
+	badge   *xwidget.Badge
 	explain *widget.Label
 	// copyRejected fills the form with the quote the customer rejected,
 	// to change what they objected to rather than type it all again.
@@ -65,7 +66,7 @@ func newQuoteTab(d *Desk) *quoteTab {
 	t := &quoteTab{d: d}
 	t.current = widget.NewLabel("")
 	t.current.Wrapping = fyne.TextWrapWord
-	t.badge = newBadge()
+	t.badge = xwidget.NewBadge()
 	t.explain = widget.NewLabel("")
 	t.explain.Wrapping = fyne.TextWrapWord
 	t.copyRejected = widget.NewButtonWithIcon("Copy into a new quote", theme.ContentCopyIcon(), t.onCopyRejected)

@@ -17,6 +17,7 @@ import (
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui/arrange"
 	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/xwidget"
 )
 
 // visitTab sets the scheduled start and records check-in, pause and check-out.
@@ -26,15 +27,15 @@ type visitTab struct {
 
 	crew *crewSection // who goes (crew.go)
 
-	schedDate *dateEntry
-	schedTime *timePicker
+	schedDate *xwidget.DateEntry
+	schedTime *xwidget.TimePicker
 	schedSave *widget.Button
 	schedNow  *widget.Label
 	schedWhy  *widget.Label // why the scheduled start cannot be set now
 
 	when      *widget.RadioGroup
-	backDate  *dateEntry
-	backTime  *timePicker
+	backDate  *xwidget.DateEntry
+	backTime  *xwidget.TimePicker
 	backBox   *fyne.Container
 	checkIn   *widget.Button
 	pause     *widget.Button
@@ -58,8 +59,8 @@ const (
 
 func newVisitTab(d *Desk) *visitTab {
 	t := &visitTab{d: d, crew: newCrewSection(d)}
-	t.schedDate = newDateEntry()
-	t.schedTime = newTimePicker()
+	t.schedDate = xwidget.NewDateEntry(format.Calendar{})
+	t.schedTime = xwidget.NewTimePicker()
 	t.schedSave = widget.NewButtonWithIcon("Set scheduled start", theme.HistoryIcon(), t.onSchedule)
 	t.schedNow = arrange.Wrapped(widget.NewLabel(""))
 	t.schedWhy = widget.NewLabel("")
@@ -67,8 +68,8 @@ func newVisitTab(d *Desk) *visitTab {
 	t.schedWhy.Importance = widget.LowImportance
 	t.schedWhy.Hide()
 
-	t.backDate = newDateEntry()
-	t.backTime = newTimePicker()
+	t.backDate = xwidget.NewDateEntry(format.Calendar{})
+	t.backTime = xwidget.NewTimePicker()
 	t.backBox = dateAndTime(t.backDate, t.backTime)
 	t.backBox.Hide()
 	t.when = widget.NewRadioGroup([]string{whenNow, whenEarlier}, func(s string) {
@@ -77,7 +78,7 @@ func newVisitTab(d *Desk) *visitTab {
 			if t.backDate.Date == nil {
 				now := format.Now().In(time.Local)
 				t.backDate.SetDate(&now)
-				t.backTime.setTime(now)
+				t.backTime.SetTime(now)
 			}
 			t.backBox.Show()
 		} else {
@@ -139,16 +140,16 @@ func (t *visitTab) show(wo *api.WorkOrder) {
 		if s := wo.ScheduledStart(); !s.IsZero() {
 			lt := s.In(time.Local)
 			t.schedDate.SetDate(&lt)
-			t.schedTime.setTime(lt)
+			t.schedTime.SetTime(lt)
 		} else {
 			t.schedDate.SetDate(nil)
-			t.schedTime.clear()
+			t.schedTime.Clear()
 		}
 		// A back-dated time belongs to one visit: never offer another
 		// work order's date and time.
 		t.when.SetSelected(whenNow)
 		t.backDate.SetDate(nil)
-		t.backTime.clear()
+		t.backTime.Clear()
 	}
 	t.d.enable(t.checkIn, wo.Can(api.CheckIn) == nil)
 	t.d.enable(t.pause, wo.Can(api.Pause) == nil)
@@ -157,7 +158,7 @@ func (t *visitTab) show(wo *api.WorkOrder) {
 	if err := wo.Can(api.SetAppointment); err != nil {
 		why = format.Capital(err.Error()) + "."
 	}
-	for _, w := range []fyne.Disableable{t.schedSave, t.schedDate, t.schedTime.hour, t.schedTime.minute} {
+	for _, w := range []fyne.Disableable{t.schedSave, t.schedDate, t.schedTime.Hour, t.schedTime.Minute} {
 		t.d.enable(w, why == "")
 	}
 	t.schedWhy.SetText(why)
@@ -196,11 +197,11 @@ func visitRules(s api.WorkOrderStatus) string {
 }
 
 // parseLocal reads a picked date and time of day as local time.
-func parseLocal(date *time.Time, at *timePicker) (time.Time, error) {
+func parseLocal(date *time.Time, at *xwidget.TimePicker) (time.Time, error) {
 	if date == nil {
 		return time.Time{}, errors.New("pick a date")
 	}
-	h, m, ok := at.value()
+	h, m, ok := at.Value()
 	if !ok {
 		return time.Time{}, errors.New("pick the hour and the minute")
 	}
@@ -209,7 +210,7 @@ func parseLocal(date *time.Time, at *timePicker) (time.Time, error) {
 }
 
 // actualActionDate is nil for "now", or the back-dated moment, refused in the future.
-func actualActionDate(when string, date *time.Time, at *timePicker, now time.Time) (*time.Time, error) {
+func actualActionDate(when string, date *time.Time, at *xwidget.TimePicker, now time.Time) (*time.Time, error) {
 	if when != whenEarlier {
 		return nil, nil
 	}
@@ -303,8 +304,8 @@ func (t *visitTab) queued(woID int64, reset func()) func(error) {
 }
 
 // dateAndTime puts a date picker and the hour and minute selects on one line.
-func dateAndTime(date *dateEntry, at *timePicker) *fyne.Container {
-	return container.NewBorder(nil, nil, nil, at.content(), date)
+func dateAndTime(date *xwidget.DateEntry, at *xwidget.TimePicker) *fyne.Container {
+	return container.NewBorder(nil, nil, nil, at, date)
 }
 
 // A refused scheduled start is corrected in its pickers; a refused
@@ -354,7 +355,7 @@ func (t *visitTab) editSchedule(at *time.Time) {
 	}
 	lt := at.In(time.Local)
 	t.schedDate.SetDate(&lt)
-	t.schedTime.setTime(lt)
+	t.schedTime.SetTime(lt)
 }
 
 // editVisit puts the moment of a refused check-in, pause or check-out back:
@@ -367,5 +368,5 @@ func (t *visitTab) editVisit(at *time.Time) {
 	lt := at.In(time.Local)
 	t.when.SetSelected(whenEarlier)
 	t.backDate.SetDate(&lt)
-	t.backTime.setTime(lt)
+	t.backTime.SetTime(lt)
 }

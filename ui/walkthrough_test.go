@@ -45,7 +45,7 @@ func TestWalkthroughNewToAuthorizedInvoice(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	header := func() string { return h.desk.detail.status.text.Text }
+	header := func() string { return h.desk.detail.status.Text() }
 
 	// Northwind Retail lets visits be back-dated and takes quotes.
 	r := h.create(sandbox.WorkOrderSpec{Customer: "Northwind Retail"})
@@ -66,8 +66,8 @@ func TestWalkthroughNewToAuthorizedInvoice(t *testing.T) {
 	arrived := fixedNow.Add(-90 * time.Minute)
 	v.when.SetSelected(whenEarlier)
 	v.backDate.SetDate(&arrived)
-	v.backTime.hour.SetSelected(arrived.Format("15"))
-	v.backTime.minute.SetSelected(arrived.Format("04"))
+	v.backTime.Hour.SetSelected(arrived.Format("15"))
+	v.backTime.Minute.SetSelected(arrived.Format("04"))
 	test.Tap(v.checkIn)
 	h.send()
 	if header() != "Checked in" {
@@ -104,13 +104,13 @@ func TestWalkthroughNewToAuthorizedInvoice(t *testing.T) {
 	q.reason.SetText("The walk-in cooler is leaking refrigerant: finding and brazing the leak takes two visits with a helper, and the system must be recharged.")
 	test.Tap(q.submit)
 	h.send()
-	if got := h.desk.detail.quote.text.Text; got != "Quote Submitted" {
+	if got := h.desk.detail.quote.Text(); got != "Quote Submitted" {
 		t.Fatalf("after submitting the quote the header shows %q", got)
 	}
 	shot("quote-submitted")
 
 	h.menuItem("Approve the quote").Action()
-	h.waitFor("the quote approval", func() bool { return h.desk.detail.quote.text.Text == "Quote Approved" })
+	h.waitFor("the quote approval", func() bool { return h.desk.detail.quote.Text() == "Quote Approved" })
 	if nte := format.Money((api.Money{Amount: quote, Currency: "USD"})); !strings.HasPrefix(h.desk.detail.nte.Text, nte) {
 		t.Fatalf("after approval the NTE reads %q, want %s", h.desk.detail.nte.Text, nte)
 	}
@@ -144,12 +144,12 @@ func TestWalkthroughNewToAuthorizedInvoice(t *testing.T) {
 		t.Fatalf("submitting the invoice showed %q", txt)
 	}
 	h.send()
-	if got := inv.badge.text.Text; got != format.Status(api.InvoiceSubmitted) && got != format.Status(api.InvoicePendingVerification) {
+	if got := inv.badge.Text(); got != format.Status(api.InvoiceSubmitted) && got != format.Status(api.InvoicePendingVerification) {
 		t.Fatalf("after submitting, the invoice status reads %q (%s)", got, inv.lastAction.Text)
 	}
 	shot("invoice-submitted")
 
 	h.menuItem("Authorize the invoice").Action()
-	h.waitFor("the invoice authorization", func() bool { return inv.badge.text.Text == "Authorized" })
+	h.waitFor("the invoice authorization", func() bool { return inv.badge.Text() == "Authorized" })
 	shot("invoice-authorized")
 }

@@ -79,3 +79,12 @@ func lastFolder() fyne.ListableURI {
 	}
 	return nil
 }
+
+// SavedName is where a file was saved, as a person finds it again: its
+// name, in its folder.
+func SavedName(u fyne.URI) string {
+	if dir := filepath.Dir(u.Path()); u.Path() != "" && dir != "." {
+		return u.Name() + " in " + dir
+	}
+	return u.Name()
+}

@@ -119,3 +119,15 @@ func Month(t time.Time) string { return t.Format("January 2006") }
 
 // Weekday is the short name of a day of the week in a calendar's header: "Mo".
 func Weekday(d time.Weekday) string { return d.String()[:2] }
+
+// Calendar is the date widgets' way of writing and reading days (an
+// xwidget.Calendar): this package's.
+type Calendar struct{}
+
+func (Calendar) Day(t time.Time) string               { return Day(t) }
+func (Calendar) ParseDay(s string) (time.Time, error) { return ParseDay(s) }
+func (Calendar) DayExample() string                   { return DayExample() }
+func (Calendar) Month(t time.Time) string             { return Month(t) }
+func (Calendar) Weekday(d time.Weekday) string        { return Weekday(d) }
+func (Calendar) Today() time.Time                     { return Now() }
+func (Calendar) TodayLabel() string                   { return "Today" }

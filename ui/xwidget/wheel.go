@@ -1,4 +1,4 @@
-package ui
+package xwidget
 
 import (
 	"fyne.io/fyne/v2"
@@ -6,30 +6,31 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// wheelEntry is a one-line Entry over which the mouse wheel scrolls the
+// WheelEntry is a one-line Entry over which the mouse wheel scrolls the
 // form around it. Fyne 2.8 gives every entry a scroll of its own that takes
 // the wheel even when it has nothing to scroll, so over a long invoice the
 // form stood still wherever the pointer met a field.
-type wheelEntry struct {
+type WheelEntry struct {
 	widget.Entry
 	form func() *container.Scroll // the scroll the wheel moves; nil: none
 }
 
-func newWheelEntry(form func() *container.Scroll) *wheelEntry {
-	e := &wheelEntry{form: form}
+// NewWheelEntry makes an entry whose wheel scrolls form() (nil: none).
+func NewWheelEntry(form func() *container.Scroll) *WheelEntry {
+	e := &WheelEntry{form: form}
 	e.ExtendBaseWidget(e)
 	return e
 }
 
-func (e *wheelEntry) CreateRenderer() fyne.WidgetRenderer {
-	return passWheel(e.Entry.CreateRenderer(), e.form)
+func (e *WheelEntry) CreateRenderer() fyne.WidgetRenderer {
+	return PassWheel(e.Entry.CreateRenderer(), e.form)
 }
 
-// passWheel lays a transparent layer over what r draws that hands the
+// PassWheel lays a transparent layer over what r draws that hands the
 // wheel to form. The desktop driver gives the wheel to the topmost
 // scrollable under the pointer, which is this layer, while taps, drags and
 // the text cursor still reach the entry: the layer takes nothing else.
-func passWheel(r fyne.WidgetRenderer, form func() *container.Scroll) fyne.WidgetRenderer {
+func PassWheel(r fyne.WidgetRenderer, form func() *container.Scroll) fyne.WidgetRenderer {
 	if form == nil {
 		return r
 	}
@@ -55,7 +56,7 @@ func (r *wheelRenderer) Objects() []fyne.CanvasObject {
 	return append(append(out, inner...), r.layer)
 }
 
-// wheelLayer is the layer passWheel lays over an entry.
+// wheelLayer is the layer PassWheel lays over an entry.
 type wheelLayer struct {
 	widget.BaseWidget
 	form func() *container.Scroll

@@ -1,36 +1,9 @@
 package ui
 
 import (
-	"strings"
 	"testing"
 	"time"
-
-	"fyne.io/fyne/v2/test"
 )
-
-// TestDateEntrySaysWhatIsWrongInPlainWords: an empty date is not an error,
-// a picked one is valid, and a typed one that cannot be read says so in
-// words, never with Go's parse error.
-func TestDateEntrySaysWhatIsWrongInPlainWords(t *testing.T) {
-	test.NewTempApp(t)
-	d := newDateEntry()
-	test.NewTempWindow(t, d)
-
-	if err := d.Validate(); err != nil {
-		t.Fatalf("an untouched date entry says %v", err)
-	}
-	day := time.Date(2026, 11, 20, 0, 0, 0, 0, time.Local)
-	d.SetDate(&day)
-	if err := d.Validate(); err != nil || d.Text == "" {
-		t.Fatalf("a picked date reads %q and says %v", d.Text, err)
-	}
-	d.SetText("")
-	test.Type(d, "the 31st")
-	err := d.Validate()
-	if err == nil || !strings.HasPrefix(err.Error(), "not a date: write it as ") || !strings.HasSuffix(err.Error(), "or pick it with the calendar button") || strings.Contains(err.Error(), "parsing time") {
-		t.Fatalf("a date typed as words says %v", err)
-	}
-}
 
 // TestAnInvoiceDateIsADayInEveryZone: the day picked is the day stored, as
 // UTC midnight, and shown again as that day, whatever the local zone.

@@ -1,10 +1,9 @@
-package ui
+package files
 
 import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -25,7 +24,7 @@ import (
 // or logged, it is forgotten when it expires or the dialog closes, and an
 // expired link is always replaced by a fresh one, never reused.
 type linkDialog struct {
-	d        *Desk
+	host     Links
 	name     string
 	fetch    func(context.Context) (api.DownloadURL, error)
 	link     api.DownloadURL
@@ -54,8 +53,8 @@ type linkWaiter struct {
 // it does not expire between the click and the request.
 const linkMargin = 5 * time.Second
 
-func newLinkDialog(d *Desk, name string, fetch func(context.Context) (api.DownloadURL, error)) *linkDialog {
-	l := &linkDialog{d: d, name: name, fetch: fetch, stop: make(chan struct{})}
+func newLinkDialog(host Links, name string, fetch func(context.Context) (api.DownloadURL, error)) *linkDialog {
+	l := &linkDialog{host: host, name: name, fetch: fetch, stop: make(chan struct{})}
 	l.valid = widget.NewLabel("")
 	l.status = widget.NewLabel("")
 	l.status.Wrapping = fyne.TextWrapWord
@@ -69,12 +68,12 @@ func newLinkDialog(d *Desk, name string, fetch func(context.Context) (api.Downlo
 	note.Wrapping = fyne.TextWrapWord
 	note.Importance = widget.LowImportance
 	body := container.NewVBox(l.valid, container.NewHBox(l.openBtn, l.copyBtn, l.saveBtn), l.progress, l.status, note)
-	l.dlg = dialog.NewCustom("Open "+name, "Close", body, d.win)
+	l.dlg = dialog.NewCustom("Open "+name, "Close", body, host.Window())
 	l.dlg.SetOnClosed(l.close)
 	l.dlg.Resize(fyne.NewSize(520, 260))
 	l.dlg.Show()
 	l.withLink(nil, nil)
-	if d.started {
+	if host.Ticking() {
 		go l.countdown()
 	}
 	return l
@@ -88,10 +87,10 @@ func (l *linkDialog) countdown() {
 	for {
 		select {
 		case <-tk.C:
-			l.d.do(l.tick)
+			l.host.Do(l.tick)
 		case <-l.stop:
 			return
-		case <-l.d.closed:
+		case <-l.host.Closed():
 			return
 		}
 	}
@@ -134,11 +133,11 @@ func (l *linkDialog) withLink(use func(api.DownloadURL), failed func()) {
 	l.fetching = true
 	l.tick()
 	l.status.SetText("")
-	l.d.deps.Background(func() {
+	l.host.Background(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		link, err := l.fetch(ctx)
-		l.d.do(func() {
+		l.host.Do(func() {
 			l.fetching = false
 			waiting := l.waiting
 			l.waiting = nil
@@ -193,9 +192,9 @@ func (l *linkDialog) openInBrowser() {
 	l.withLink(func(link api.DownloadURL) {
 		l.status.Importance = widget.MediumImportance
 		l.status.SetText("Opening " + l.name + " in your browser…")
-		l.d.deps.Background(func() {
-			err := l.d.openURL(link)
-			l.d.do(func() {
+		l.host.Background(func() {
+			err := l.host.OpenURL(link)
+			l.host.Do(func() {
 				if l.closed() {
 					return
 				}
@@ -215,7 +214,7 @@ func (l *linkDialog) openInBrowser() {
 // open itself or another computer, and says how long it works.
 func (l *linkDialog) copyLink() {
 	l.withLink(func(link api.DownloadURL) {
-		l.d.app.Clipboard().SetContent(link.URL)
+		fyne.CurrentApp().Clipboard().SetContent(link.URL)
 		l.status.Importance = widget.MediumImportance
 		l.status.SetText(fmt.Sprintf("Link copied: paste it into a browser within %s (it stops working at %s).",
 			format.Countdown(link.Remaining(format.Now())), format.Clock(format.Now().Add(link.Remaining(format.Now())))))
@@ -232,9 +231,9 @@ func (l *linkDialog) askSave() {
 			return
 		}
 		l.saveTo(w)
-	}, l.d.win)
+	}, l.host.Window())
 	fd.SetFileName(l.name)
-	dialogs.ShowFilePicker(fd, l.d.win)
+	dialogs.ShowFilePicker(fd, l.host.Window())
 }
 
 // saveTo downloads the file into w, showing progress, and closes w; it
@@ -242,34 +241,34 @@ func (l *linkDialog) askSave() {
 func (l *linkDialog) saveTo(w io.WriteCloser) {
 	savedAs := l.name
 	if u, ok := w.(interface{ URI() fyne.URI }); ok && u.URI() != nil {
-		savedAs = savedName(u.URI())
+		savedAs = dialogs.SavedName(u.URI())
 	}
 	l.setBusy(true)
 	l.withLink(func(link api.DownloadURL) {
 		l.progress.SetValue(0)
 		l.progress.Show()
 		l.status.SetText("Downloading " + l.name + "…")
-		l.d.deps.Background(func() {
+		l.host.Background(func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 			defer cancel()
 			// The window going away ends the download: nobody is left to
 			// see it finish, and the replica behind it is closing.
 			go func() {
 				select {
-				case <-l.d.closed:
+				case <-l.host.Closed():
 					cancel()
 				case <-ctx.Done():
 				}
 			}()
-			err := l.d.online.Download(ctx, link, w, func(done, total int64) {
+			err := l.host.Download(ctx, link, w, func(done, total int64) {
 				if total > 0 {
-					l.d.do(func() { l.progress.SetValue(float64(done) / float64(total)) })
+					l.host.Do(func() { l.progress.SetValue(float64(done) / float64(total)) })
 				}
 			})
 			if cerr := w.Close(); err == nil {
 				err = cerr
 			}
-			l.d.do(func() {
+			l.host.Do(func() {
 				l.setBusy(false)
 				if err != nil {
 					l.status.SetText("The download failed: " + format.Error(err))
@@ -288,13 +287,4 @@ func (l *linkDialog) saveTo(w io.WriteCloser) {
 func (l *linkDialog) setBusy(busy bool) {
 	arrange.SetEnabled(l.saveBtn, !busy)
 	arrange.SetEnabled(l.openBtn, !busy)
-}
-
-// savedName is where a file was saved, as a person finds it again: its
-// name, in its folder.
-func savedName(u fyne.URI) string {
-	if dir := filepath.Dir(u.Path()); u.Path() != "" && dir != "." {
-		return u.Name() + " in " + dir
-	}
-	return u.Name()
 }

@@ -1,4 +1,4 @@
-package ui
+package files
 
 import (
 	"cmp"
@@ -24,18 +24,20 @@ import (
 	"github.com/workorderdesk/workdesk/ui/format"
 )
 
-// attachmentPanel is the files of one place (a work order, its invoice, a
+// Panel is the files of one place (a work order, its invoice, a
 // procedure step) and what a person does with them: see them listed, add
 // one with Add file… or by dropping it on the window, see it being copied
 // and then queued, remove one where the service allows it, and open or save
 // one through its temporary link (linkDialog). The three tabs that show
-// files each describe their place (filePlace) and lay the panel out; the
+// files each describe their place (Place) and lay the panel out; the
 // flow itself is written once, here.
-type attachmentPanel struct {
+type Panel struct {
 	widget.BaseWidget
-	d       *Desk
-	place   *filePlace // nil: no place chosen (no step picked yet)
-	noPlace string     // why files cannot be added while place is nil
+	host  Host
+	rows  Outbox
+	place *Place // nil: no place chosen (no step picked yet)
+	// NoPlace says why files cannot be added while no place is shown.
+	NoPlace string
 
 	items    []api.Attachment
 	gen      int                 // listing generation: an answer for an earlier listing is dropped
@@ -44,8 +46,8 @@ type attachmentPanel struct {
 	removing map[string]bool     // attachment ids whose removal is being queued
 	link     *linkDialog         // the open file's dialog, while it is open
 
-	note    *widget.Label // what may be done here, or why not
-	add     *widget.Button
+	note    *widget.Label  // what may be done here, or why not
+	Add     *widget.Button // Add file…
 	refresh *widget.Button // live places: list again
 	state   *widget.Label  // live places: loading, how many, a failed listing
 	pending *widget.Label  // files being copied, our changes on their way, the last refusal
@@ -56,14 +58,15 @@ type attachmentPanel struct {
 	root    fyne.CanvasObject
 }
 
-// newAttachmentPanel makes a panel under header (nil for none); inline puts
-// the rows in a box inside the tab's own scroll instead of a list of their own.
-func newAttachmentPanel(d *Desk, inline bool, header fyne.CanvasObject) *attachmentPanel {
-	p := &attachmentPanel{d: d, copying: map[string][]string{}, removing: map[string]bool{}}
+// NewPanel makes a panel under header (nil for none), showing our changes
+// on their way from rows; inline puts the rows in a box inside the tab's
+// own scroll instead of a list of their own.
+func NewPanel(host Host, rows Outbox, inline bool, header fyne.CanvasObject) *Panel {
+	p := &Panel{host: host, rows: rows, copying: map[string][]string{}, removing: map[string]bool{}}
 	p.note = widget.NewLabel("")
 	p.note.Wrapping = fyne.TextWrapWord
 	p.note.Hide()
-	p.add = widget.NewButtonWithIcon("Add file…", theme.ContentAddIcon(), p.onAdd)
+	p.Add = widget.NewButtonWithIcon("Add file…", theme.ContentAddIcon(), p.onAdd)
 	p.refresh = widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), func() { p.reload() })
 	p.refresh.Hide()
 	p.state = arrange.Wrapped(widget.NewLabel(""))
@@ -78,7 +81,7 @@ func newAttachmentPanel(d *Desk, inline bool, header fyne.CanvasObject) *attachm
 	p.empty.Importance = widget.LowImportance
 	p.empty.Hide()
 
-	top := []fyne.CanvasObject{p.note, container.NewHBox(p.add, p.refresh), p.state, p.pending, p.busyBar}
+	top := []fyne.CanvasObject{p.note, container.NewHBox(p.Add, p.refresh), p.state, p.pending, p.busyBar}
 	if header != nil {
 		top = append([]fyne.CanvasObject{header}, top...)
 	}
@@ -97,7 +100,7 @@ func newAttachmentPanel(d *Desk, inline bool, header fyne.CanvasObject) *attachm
 	return p
 }
 
-func (p *attachmentPanel) CreateRenderer() fyne.WidgetRenderer {
+func (p *Panel) CreateRenderer() fyne.WidgetRenderer {
 	return widget.NewSimpleRenderer(p.root)
 }
 
@@ -115,7 +118,7 @@ func newFileRow() fyne.CanvasObject {
 		container.New(layout.NewCustomPaddedVBoxLayout(0), name, meta))
 }
 
-func (p *attachmentPanel) updateRow(row *fyne.Container, a api.Attachment) {
+func (p *Panel) updateRow(row *fyne.Container, a api.Attachment) {
 	lines := row.Objects[0].(*fyne.Container)
 	lines.Objects[0].(*widget.Label).SetText(a.Name)
 	lines.Objects[1].(*widget.Label).SetText(api.HumanSize(a.Size) + "   ·   " + format.Time(a.Created))
@@ -124,16 +127,16 @@ func (p *attachmentPanel) updateRow(row *fyne.Container, a api.Attachment) {
 	remove := buttons.Objects[1].(*widget.Button)
 	remove.OnTapped = func() { p.confirmRemove(a) }
 	pl := p.place
-	arrange.ShowIf(pl != nil && pl.remove != nil, remove)
-	arrange.SetEnabled(remove, pl != nil && pl.canRemove && !p.removing[a.AttachmentId])
+	arrange.ShowIf(pl != nil && pl.Remove != nil, remove)
+	arrange.SetEnabled(remove, pl != nil && pl.CanRemove && !p.removing[a.AttachmentId])
 }
 
-// show shows the files of pl (nil: no place chosen). The same place shown
+// SetPlace shows the files of pl (nil: no place chosen). The same place shown
 // again (the work order changed) keeps its list on screen while it is read
 // again; a live place is listed again only once one of our changes to it
 // has been answered.
-func (p *attachmentPanel) show(pl *filePlace) {
-	same := p.place != nil && pl != nil && p.place.key == pl.key
+func (p *Panel) SetPlace(pl *Place) {
+	same := p.place != nil && pl != nil && p.place.Key == pl.Key
 	p.place = pl
 	if pl == nil {
 		p.gen++
@@ -150,7 +153,7 @@ func (p *attachmentPanel) show(pl *filePlace) {
 			p.list.ScrollToTop()
 		}
 		p.reload()
-	case !pl.live:
+	case !pl.Live:
 		p.reload()
 	case done > p.seenDone:
 		p.seenDone = done
@@ -161,29 +164,29 @@ func (p *attachmentPanel) show(pl *filePlace) {
 
 // reload reads the files again: a live place from the service, in the
 // background, saying so meanwhile; otherwise from the replica.
-func (p *attachmentPanel) reload() {
+func (p *Panel) reload() {
 	pl := p.place
 	if pl == nil {
 		return
 	}
 	p.gen++
-	if !pl.live {
-		p.items, _ = pl.list(context.Background()) // nil on a failed read
+	if !pl.Live {
+		p.items, _ = pl.List(context.Background()) // nil on a failed read
 		p.renderRows()
 		return
 	}
 	gen := p.gen
 	p.items = nil
 	p.renderRows()
-	if p.d.online == nil {
-		p.setState("Listing " + pl.noun + " needs a connection to the service.")
+	if !p.host.Connected() {
+		p.setState("Listing " + pl.Noun + " needs a connection to the service.")
 		return
 	}
-	p.setState("Loading " + pl.noun + "…")
+	p.setState("Loading " + pl.Noun + "…")
 	var files []api.Attachment
-	p.d.run(func(ctx context.Context) error {
+	p.host.Run(func(ctx context.Context) error {
 		var err error
-		files, err = pl.list(ctx)
+		files, err = pl.List(ctx)
 		return err
 	}, func(err error) {
 		if gen != p.gen {
@@ -196,7 +199,7 @@ func (p *attachmentPanel) reload() {
 		p.items = files
 		switch len(files) {
 		case 0:
-			p.setState(cmp.Or(pl.empty, "No files."))
+			p.setState(cmp.Or(pl.Empty, "No files."))
 		case 1:
 			p.setState("1 file.")
 		default:
@@ -206,39 +209,39 @@ func (p *attachmentPanel) reload() {
 	})
 }
 
-func (p *attachmentPanel) setState(s string) {
+func (p *Panel) setState(s string) {
 	p.state.SetText(s)
 	arrange.ShowIf(s != "", p.state)
 	p.Refresh() // the text wraps: its new height needs a layout
 }
 
 // render shows what the place allows, the rows and our pending changes.
-func (p *attachmentPanel) render() {
+func (p *Panel) render() {
 	pl := p.place
 	if pl == nil {
-		pl = &filePlace{whyNot: p.noPlace} // nothing to show, nothing to add to
+		pl = &Place{WhyNot: p.NoPlace} // nothing to show, nothing to add to
 	}
-	p.note.SetText(pl.note)
+	p.note.SetText(pl.Note)
 	p.note.Importance = widget.LowImportance
-	if pl.warn {
+	if pl.Warn {
 		p.note.Importance = widget.WarningImportance
 	}
-	arrange.ShowIf(pl.note != "", p.note)
+	arrange.ShowIf(pl.Note != "", p.note)
 	p.note.Refresh()
-	arrange.SetEnabled(p.add, p.place != nil && pl.whyNot == "")
-	arrange.ShowIf(pl.live, p.refresh)
-	if !pl.live {
+	arrange.SetEnabled(p.Add, p.place != nil && pl.WhyNot == "")
+	arrange.ShowIf(pl.Live, p.refresh)
+	if !pl.Live {
 		p.setState("")
 	}
 	p.renderRows()
 	p.renderPending()
 }
 
-func (p *attachmentPanel) renderRows() {
+func (p *Panel) renderRows() {
 	pl := p.place
-	arrange.ShowIf(len(p.items) == 0 && pl != nil && !pl.live && pl.empty != "", p.empty)
+	arrange.ShowIf(len(p.items) == 0 && pl != nil && !pl.Live && pl.Empty != "", p.empty)
 	if pl != nil {
-		p.empty.SetText(pl.empty)
+		p.empty.SetText(pl.Empty)
 	}
 	if p.list != nil {
 		p.list.Refresh()
@@ -257,17 +260,17 @@ func (p *attachmentPanel) renderRows() {
 // renderPending shows the files being copied for this place, then our
 // changes to its files still on their way and the last refusal, so a
 // queued file does not look lost; it takes no room when there are none.
-func (p *attachmentPanel) renderPending() {
+func (p *Panel) renderPending() {
 	var lines []string
 	copying := 0
 	if pl := p.place; pl != nil {
-		for _, name := range p.copying[pl.key] {
+		for _, name := range p.copying[pl.Key] {
 			lines = append(lines, "Copying "+name+"…")
 		}
 		copying = len(lines)
-		rows, _ := p.d.store.OutboxRows(context.Background(), pl.woID)
+		rows, _ := p.rows.OutboxRows(context.Background(), pl.WoID)
 		for _, r := range rows {
-			if pl.mine(r) && r.State != storage.OutboxDone && r.State != storage.OutboxDiscarded {
+			if pl.Mine(r) && r.State != storage.OutboxDone && r.State != storage.OutboxDiscarded {
 				lines = append(lines, actiontext.What(r)+" — "+actiontext.State(r))
 			}
 		}
@@ -286,62 +289,62 @@ func (p *attachmentPanel) renderPending() {
 
 // latestFinished is the id of the newest of our changes to the place's
 // files that the service has answered (done or refused); 0 when none.
-func (p *attachmentPanel) latestFinished() int64 {
+func (p *Panel) latestFinished() int64 {
 	pl := p.place
-	if pl == nil || !pl.live {
+	if pl == nil || !pl.Live {
 		return 0
 	}
-	rows, err := p.d.store.OutboxRows(context.Background(), pl.woID)
+	rows, err := p.rows.OutboxRows(context.Background(), pl.WoID)
 	if err != nil {
 		return 0
 	}
 	var latest int64
 	for _, r := range rows {
-		if pl.mine(r) && (r.State == storage.OutboxDone || r.State == storage.OutboxFailed) && r.Id > latest {
+		if pl.Mine(r) && (r.State == storage.OutboxDone || r.State == storage.OutboxFailed) && r.Id > latest {
 			latest = r.Id
 		}
 	}
 	return latest
 }
 
-func (p *attachmentPanel) onAdd() {
+func (p *Panel) onAdd() {
 	dialogs.OpenFile(func(r fyne.URIReadCloser, err error) {
 		if err != nil || r == nil {
 			return
 		}
 		path := r.URI().Path()
 		r.Close()
-		p.addFiles([]string{path})
-	}, p.d.win)
+		p.AddFiles([]string{path})
+	}, p.host.Window())
 }
 
-// addFiles copies files into the spool and queues them for the place shown,
+// AddFiles copies files into the spool and queues them for the place shown,
 // in the background: a copy of up to 20 MB and the wait for the replica's
 // writer must not freeze the window. A file over the service's 20 MB limit
 // is refused before anything is copied, and so is every file while the
 // place takes none.
-func (p *attachmentPanel) addFiles(paths []string) {
+func (p *Panel) AddFiles(paths []string) {
 	pl := p.place
 	switch {
 	case len(paths) == 0:
 		return
 	case pl == nil:
-		p.d.showError(errors.New(p.noPlace))
+		p.host.ShowError(errors.New(p.NoPlace))
 		return
-	case pl.whyNot != "":
-		p.d.showError(errors.New(pl.whyNot))
+	case pl.WhyNot != "":
+		p.host.ShowError(errors.New(pl.WhyNot))
 		return
 	}
 	names := make([]string, len(paths))
 	writes := make([]func(context.Context) error, len(paths))
 	for i, path := range paths {
 		names[i] = filepath.Base(path)
-		writes[i] = pl.add(path)
+		writes[i] = pl.Add(path)
 	}
-	p.copying[pl.key] = append(p.copying[pl.key], names...)
+	p.copying[pl.Key] = append(p.copying[pl.Key], names...)
 	p.renderPending()
 	var refused, queued []string
-	p.d.write(func(ctx context.Context) error {
+	p.host.Write(func(ctx context.Context) error {
 		for i, path := range paths {
 			if fi, err := os.Stat(path); err == nil && fi.Size() > api.MaxAttachmentSize {
 				refused = append(refused, fmt.Sprintf("%s is %s", names[i], api.HumanSize(fi.Size())))
@@ -354,23 +357,23 @@ func (p *attachmentPanel) addFiles(paths []string) {
 		}
 		return nil
 	}, func(err error) {
-		left := p.copying[pl.key]
+		left := p.copying[pl.Key]
 		for _, n := range names {
 			if i := slices.Index(left, n); i >= 0 {
 				left = slices.Delete(left, i, i+1)
 			}
 		}
-		p.copying[pl.key] = left
+		p.copying[pl.Key] = left
 		switch {
 		case err != nil:
-			p.d.showError(err)
+			p.host.ShowError(err)
 		case len(refused) > 0:
-			p.d.showError(fmt.Errorf("not attached, over the service's 20 MB limit: %s", strings.Join(refused, "; ")))
+			p.host.ShowError(fmt.Errorf("not attached, over the service's 20 MB limit: %s", strings.Join(refused, "; ")))
 		}
 		if len(queued) == 1 {
-			p.d.queued(queued[0] + " for " + pl.what)
+			p.host.Queued(queued[0] + " for " + pl.What)
 		} else if len(queued) > 1 {
-			p.d.queued(fmt.Sprintf("%d files for %s", len(queued), pl.what))
+			p.host.Queued(fmt.Sprintf("%d files for %s", len(queued), pl.What))
 		}
 		p.renderPending()
 	})
@@ -378,32 +381,32 @@ func (p *attachmentPanel) addFiles(paths []string) {
 
 // confirmRemove asks before queueing the removal of a; Remove stays
 // disabled on the file while the removal is being queued.
-func (p *attachmentPanel) confirmRemove(a api.Attachment) {
+func (p *Panel) confirmRemove(a api.Attachment) {
 	pl := p.place
-	if pl == nil || pl.remove == nil {
+	if pl == nil || pl.Remove == nil {
 		return
 	}
-	if !pl.canRemove {
-		p.d.showError(errors.New(pl.note))
+	if !pl.CanRemove {
+		p.host.ShowError(errors.New(pl.Note))
 		return
 	}
-	c := dialogs.NewConfirm("Remove "+a.Name+"?", "The file is removed from "+pl.from+" at the service.", func(ok bool) {
+	c := dialogs.NewConfirm("Remove "+a.Name+"?", "The file is removed from "+pl.From+" at the service.", func(ok bool) {
 		if !ok || p.removing[a.AttachmentId] {
 			return
 		}
 		p.removing[a.AttachmentId] = true
 		p.renderRows()
-		p.d.write(pl.remove(a.AttachmentId), func(err error) {
+		p.host.Write(pl.Remove(a.AttachmentId), func(err error) {
 			delete(p.removing, a.AttachmentId)
 			p.renderRows()
 			if err != nil {
-				p.d.showError(err)
+				p.host.ShowError(err)
 				return
 			}
-			p.d.queued("Remove " + a.Name)
+			p.host.Queued("Remove " + a.Name)
 			p.renderPending()
 		})
-	}, p.d.win)
+	}, p.host.Window())
 	c.SetConfirmText("Remove")
 	c.SetDismissText("Cancel")
 	c.Show()
@@ -411,17 +414,17 @@ func (p *attachmentPanel) confirmRemove(a api.Attachment) {
 
 // open shows a's dialog, which fetches a fresh temporary link to open or
 // save the file; the link is never kept beyond the dialog.
-func (p *attachmentPanel) open(a api.Attachment) {
+func (p *Panel) open(a api.Attachment) {
 	pl := p.place
 	if pl == nil {
 		return
 	}
-	if p.d.online == nil {
-		p.d.showError(errors.New("opening files needs a connection to the service"))
+	if !p.host.Connected() {
+		p.host.ShowError(errors.New("opening files needs a connection to the service"))
 		return
 	}
-	link, id := pl.link, a.AttachmentId
-	p.link = newLinkDialog(p.d, a.Name, func(ctx context.Context) (api.DownloadURL, error) { return link(ctx, id) })
+	link, id := pl.Link, a.AttachmentId
+	p.link = newLinkDialog(p.host, a.Name, func(ctx context.Context) (api.DownloadURL, error) { return link(ctx, id) })
 	p.link.onClosed = func(l *linkDialog) {
 		if p.link == l {
 			p.link = nil

@@ -1,4 +1,4 @@
-package ui
+package xwidget
 
 import (
 	"fyne.io/fyne/v2"
@@ -7,26 +7,27 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// tickBox is the list's check box for bulk actions. Unlike Fyne's Check it
-// takes no keyboard focus, so Tab from the list does not walk every row's
-// box: the keyboard ticks the highlighted row with Space (woTable). A tap
-// ticks or unticks it and tells onChanged.
-type tickBox struct {
+// TickBox is a check box for ticking a row of a list (for bulk actions).
+// Unlike Fyne's Check it takes no keyboard focus, so Tab from the list does
+// not walk every row's box: the list ticks its highlighted row with Space
+// itself. A tap ticks or unticks it and tells onChanged.
+type TickBox struct {
 	widget.BaseWidget
 	Checked   bool
 	onChanged func(bool)
 	img       *canvas.Image
 }
 
-func newTickBox(changed func(bool)) *tickBox {
-	t := &tickBox{onChanged: changed, img: canvas.NewImageFromResource(theme.CheckButtonIcon())}
+// NewTickBox makes an unticked box that tells changed of each tap.
+func NewTickBox(changed func(bool)) *TickBox {
+	t := &TickBox{onChanged: changed, img: canvas.NewImageFromResource(theme.CheckButtonIcon())}
 	t.img.FillMode = canvas.ImageFillContain
 	t.ExtendBaseWidget(t)
 	return t
 }
 
 // SetChecked shows on without telling onChanged (a row drawn, not ticked).
-func (t *tickBox) SetChecked(on bool) {
+func (t *TickBox) SetChecked(on bool) {
 	if t.Checked != on {
 		t.Checked = on
 		t.Refresh()
@@ -34,9 +35,9 @@ func (t *tickBox) SetChecked(on bool) {
 }
 
 // Ticked reports whether the box is ticked (for the real-window driver).
-func (t *tickBox) Ticked() bool { return t.Checked }
+func (t *TickBox) Ticked() bool { return t.Checked }
 
-func (t *tickBox) Tapped(*fyne.PointEvent) {
+func (t *TickBox) Tapped(*fyne.PointEvent) {
 	t.Checked = !t.Checked
 	t.Refresh()
 	if t.onChanged != nil {
@@ -44,14 +45,14 @@ func (t *tickBox) Tapped(*fyne.PointEvent) {
 	}
 }
 
-func (t *tickBox) MinSize() fyne.Size {
+func (t *TickBox) MinSize() fyne.Size {
 	pad := t.Theme().Size(theme.SizeNameInnerPadding)
 	return fyne.NewSquareSize(t.Theme().Size(theme.SizeNameInlineIcon) + 2*pad)
 }
 
-func (t *tickBox) CreateRenderer() fyne.WidgetRenderer { return &tickBoxRenderer{t} }
+func (t *TickBox) CreateRenderer() fyne.WidgetRenderer { return &tickBoxRenderer{t} }
 
-type tickBoxRenderer struct{ t *tickBox }
+type tickBoxRenderer struct{ t *TickBox }
 
 func (r *tickBoxRenderer) Layout(size fyne.Size) {
 	icon := r.t.Theme().Size(theme.SizeNameInlineIcon)
