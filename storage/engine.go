@@ -168,7 +168,9 @@ func OpenEngine(ctx context.Context, path string, opts EngineOptions) (*Engine, 
 			backoff = DefaultBackoff
 		}
 		e.hubURL, e.hubHTTP = strings.TrimSuffix(conn.BaseURL, "/"), sc
-		go e.runStream(runCtx, e.hubURL+"/api/hub/events", sc, backoff)
+		wake := make(chan struct{}, 1)
+		e.answers.onChange(e.wakeWhenHeardAgain(wake))
+		go e.runStream(runCtx, e.hubURL+"/api/hub/events", sc, backoff, wake)
 	}
 	return e, nil
 }

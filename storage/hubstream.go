@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/workorderdesk/workdesk/api"
@@ -116,9 +117,16 @@ func (e *Engine) setStream(state string) {
 	e.mu.Unlock()
 }
 
+// maxStreamWait caps the stream's back-off: the hub may come back while the
+// desktop makes no other call, and a colleague's updates must not wait
+// minutes for the stream to try again.
+const maxStreamWait = 30 * time.Second
+
 // runStream holds the hub's event stream until ctx ends, reconnecting with
-// Last-Event-ID after a drop and backing off while the hub is unreachable.
-func (e *Engine) runStream(ctx context.Context, url string, hc *http.Client, backoff func(int) time.Duration) {
+// Last-Event-ID after a drop and backing off while the hub is unreachable
+// (at most maxStreamWait), and at once when wake says a call to the hub
+// was answered again.
+func (e *Engine) runStream(ctx context.Context, url string, hc *http.Client, backoff func(int) time.Duration, wake <-chan struct{}) {
 	attempt := 0
 	for ctx.Err() == nil {
 		got, err := e.streamOnce(ctx, url, hc)
@@ -135,11 +143,34 @@ func (e *Engine) runStream(ctx context.Context, url string, hc *http.Client, bac
 		}
 		attempt++
 		e.Store.log.Info("hub event stream dropped; reconnecting", "err", err)
+		t := time.NewTimer(min(backoff(attempt), maxStreamWait))
 		select {
 		case <-ctx.Done():
+			t.Stop()
 			return
-		case <-time.After(backoff(attempt)):
+		case <-t.C:
+		case <-wake:
+			t.Stop()
 		}
+	}
+}
+
+// wakeWhenHeardAgain signals wake when the hub answers again after a
+// silence: the outbox's calls may reach it before the stream's next try.
+func (e *Engine) wakeWhenHeardAgain(wake chan<- struct{}) func() {
+	var mu sync.Mutex
+	silent := false
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		now := e.answers.Silent() != nil
+		if silent && !now {
+			select {
+			case wake <- struct{}{}:
+			default:
+			}
+		}
+		silent = now
 	}
 }
 

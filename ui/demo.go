@@ -163,12 +163,13 @@ func (d *Desk) askProcedureNA() {
 // was applied to the replica: the customer's decisions raise a desktop
 // notification, since the person may be looking elsewhere.
 func (d *Desk) EventReceived(ev api.Event) {
+	// Read here, off the window's goroutine: the event is in the replica.
+	wo, err := d.store.WorkOrder(context.Background(), ev.Header.WorkOrderId)
+	if err != nil {
+		wo = nil
+	}
 	d.do(func() {
-		number, currency := fmt.Sprintf("work order %d", ev.Header.WorkOrderId), ""
-		if wo, err := d.store.WorkOrder(context.Background(), ev.Header.WorkOrderId); err == nil {
-			number, currency = wo.WorkOrderNumber, wo.Currency
-		}
-		if title, body := notificationFor(ev, number, currency); title != "" {
+		if title, body := notificationFor(ev, wo); title != "" {
 			d.notifyCustomer(title, body)
 		}
 	})
@@ -176,8 +177,15 @@ func (d *Desk) EventReceived(ev api.Event) {
 
 // notificationFor words a desktop notification, or returns "" for events
 // that do not deserve one. Every title is "<what> <happened>: <number>"
-// ("Invoice authorized: NWR73267"), every body a sentence.
-func notificationFor(ev api.Event, number, currency string) (title, body string) {
+// ("Invoice authorized: NWR73267"), every body a sentence. wo is the work
+// order as the replica has it after the event (nil when it has none):
+// through the office hub an event carries no body of the customer's, so
+// what it names comes from there.
+func notificationFor(ev api.Event, wo *api.WorkOrder) (title, body string) {
+	number, currency, customer := fmt.Sprintf("work order %d", ev.Header.WorkOrderId), "", ""
+	if wo != nil {
+		number, currency, customer = wo.WorkOrderNumber, wo.Currency, wo.Customer.Name
+	}
 	switch b := ev.Body.(type) {
 	case *api.QuoteChangedEvent:
 		switch b.Quote.QuoteStatus {
@@ -194,11 +202,24 @@ func notificationFor(ev api.Event, number, currency string) (title, body string)
 	case *api.NteChangedEvent:
 		return "NTE changed: " + number, "The customer set the NTE to " + format.Nte(b.Amount.In(currency)) + "."
 	case *api.NewWorkOrderEvent:
-		body := format.OrDash(b.Details.Customer.Name) + " sent a new work order."
-		if msg := format.Sentence(b.Details.AccompanyingMessage); msg != "" {
+		if b.Details.WorkOrderNumber != "" {
+			number = b.Details.WorkOrderNumber
+		}
+		if b.Details.Customer.Name != "" {
+			customer = b.Details.Customer.Name
+		}
+		msg := b.Details.AccompanyingMessage
+		if msg == "" && wo != nil {
+			msg = wo.AccompanyingMessage
+		}
+		body := "A customer sent a new work order."
+		if customer != "" {
+			body = customer + " sent a new work order."
+		}
+		if msg := format.Sentence(msg); msg != "" {
 			body += " " + msg
 		}
-		return "New work order: " + b.Details.WorkOrderNumber, body
+		return "New work order: " + number, body
 	case *api.InvoiceStatusChangedEvent:
 		return "Invoice " + strings.ToLower(format.Status(b.Status)) + ": " + number, invoiceNews(b)
 	}

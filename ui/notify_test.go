@@ -94,8 +94,9 @@ func TestNotificationsAreWordedAlike(t *testing.T) {
 		events = append(events, &api.InvoiceStatusChangedEvent{Status: s, AuthNumber: "A-17", Comment: "see note"})
 	}
 	title := regexp.MustCompile(`^[A-Z][A-Za-z]* [a-z ]+: NWR\d{5}$`)
+	wo := &api.WorkOrder{WorkOrderNumber: "NWR73267", Currency: "USD"}
 	for _, body := range events {
-		tt, b := notificationFor(api.Event{Body: body}, "NWR73267", "USD")
+		tt, b := notificationFor(api.Event{Body: body}, wo)
 		if !title.MatchString(tt) && !strings.HasPrefix(tt, "NTE changed: ") {
 			t.Errorf("%T: title %q", body, tt)
 		}
@@ -103,7 +104,16 @@ func TestNotificationsAreWordedAlike(t *testing.T) {
 			t.Errorf("%T: body %q is not a sentence", body, b)
 		}
 	}
-	if tt, b := notificationFor(api.Event{Body: &api.InvoiceStatusChangedEvent{Status: api.InvoiceAuthorized, AuthNumber: "A-17"}}, "NWR73267", "USD"); tt != "Invoice authorized: NWR73267" || b != "The customer authorized the invoice. Authorization A-17." {
+	if tt, b := notificationFor(api.Event{Body: &api.InvoiceStatusChangedEvent{Status: api.InvoiceAuthorized, AuthNumber: "A-17"}}, wo); tt != "Invoice authorized: NWR73267" || b != "The customer authorized the invoice. Authorization A-17." {
 		t.Errorf("an authorized invoice: %q, %q", tt, b)
+	}
+	// Through the office hub a new work order's event carries no body of
+	// the customer's: it is named from the replica, never with a dash.
+	arrived := &api.WorkOrder{WorkOrderNumber: "KFU73227", Customer: api.Customer{Name: "Sakura Mart"}, AccompanyingMessage: "Door sticks"}
+	if tt, b := notificationFor(api.Event{Header: api.EventHeader{WorkOrderId: 9}, Body: &api.NewWorkOrderEvent{}}, arrived); tt != "New work order: KFU73227" || b != "Sakura Mart sent a new work order. Door sticks." {
+		t.Errorf("a new work order heard through the hub: %q, %q", tt, b)
+	}
+	if tt, b := notificationFor(api.Event{Header: api.EventHeader{WorkOrderId: 9}, Body: &api.NewWorkOrderEvent{}}, nil); tt != "New work order: work order 9" || strings.Contains(b, "—") {
+		t.Errorf("a new work order the replica lacks: %q, %q", tt, b)
 	}
 }

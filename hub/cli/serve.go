@@ -155,7 +155,8 @@ func serveCommand(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintf(env.Out, "metrics:              %smetrics\n", base)
 	}
 	if strings.HasPrefix(base, "http://") {
-		fmt.Fprintln(env.Out, "(unencrypted: desktops refuse it unless told to allow it, and the service posts notifications only to HTTPS;"+
+		fmt.Fprintln(env.Out, "(unencrypted: a desktop on another computer refuses it unless its person ticks \"Allow an unencrypted connection\""+
+			" (one on this computer, at localhost or 127.0.0.1, needs no tick), and the service posts notifications only to HTTPS;"+
 			" give --tls-cert and --tls-key, or put the hub behind an HTTPS proxy and pass --public-url)")
 	}
 
