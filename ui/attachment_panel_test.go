@@ -15,7 +15,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
-	"github.com/workorderdesk/workdesk/ui/files"
 )
 
 // TestEachPlaceOffersWhatItsRulesAllow: the same panel shows the files of a
@@ -24,7 +23,7 @@ import (
 // may change, and it says why); every file can be opened.
 func TestEachPlaceOffersWhatItsRulesAllow(t *testing.T) {
 	h := newHarness(t)
-	buttons := func(p *files.Panel) (open, remove []*widget.Button) {
+	buttons := func(p fyne.CanvasObject) (open, remove []*widget.Button) {
 		walk(p, func(o fyne.CanvasObject) {
 			if b, ok := o.(*widget.Button); ok {
 				switch b.Text {
@@ -55,12 +54,12 @@ func TestEachPlaceOffersWhatItsRulesAllow(t *testing.T) {
 	inv := openInvoice(h, func(_ *api.WorkOrder, i *api.Invoice, _ *api.PriceList) bool { return i.Status.Editable() })
 	receipt := filepath.Join(t.TempDir(), "receipt.pdf")
 	os.WriteFile(receipt, []byte("%PDF-1.4"), 0o600)
-	inv.files.AddFiles([]string{receipt})
+	inv.tab.AddFiles([]string{receipt}) // what dropping it on the window does
 	h.send()
-	open, remove = buttons(inv.files)
-	if len(open) != 1 || len(remove) != 1 || remove[0].Disabled() || inv.files.Add.Disabled() {
+	open, remove = buttons(inv.tab.Content())
+	if len(open) != 1 || len(remove) != 1 || remove[0].Disabled() || inv.button("Add file…").Disabled() {
 		t.Errorf("an invoice that may change: %d Open…, %d Remove… (disabled %v), Add disabled %v",
-			len(open), len(remove), len(remove) == 1 && remove[0].Disabled(), inv.files.Add.Disabled())
+			len(open), len(remove), len(remove) == 1 && remove[0].Disabled(), inv.button("Add file…").Disabled())
 	}
 
 	p, _ := openStep(h, func(_ *api.WorkOrder, p api.Procedure) bool { return p.IsMarkedNa })
@@ -158,4 +157,16 @@ find:
 			t.Fatalf("the second step lists %q, not its own %q", p.files.Items()[i].Name, a.Name)
 		}
 	}
+}
+
+// workOrderFile is a work order of the demo world with a file, and the file.
+func workOrderFile(h *harness) (int64, api.Attachment) {
+	h.t.Helper()
+	for _, r := range h.rows() {
+		if atts, err := h.eng.Client.ListAttachments(context.Background(), r.Id); err == nil && len(atts) > 0 {
+			return r.Id, atts[0]
+		}
+	}
+	h.t.Fatal("no work order of the demo world has a file")
+	return 0, api.Attachment{}
 }

@@ -18,7 +18,7 @@ import (
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui/arrange"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
-	"github.com/workorderdesk/workdesk/ui/files"
+	"github.com/workorderdesk/workdesk/ui/invoice"
 )
 
 // Online is what needs the service right now and cannot be queued: syncing,
@@ -195,7 +195,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	}
 
 	d.detail = newDetailView(d, []tab{
-		newSummaryTab(d), newQuoteTab(d), newVisitTab(d), newMessagesTab(d), newAttachmentsTab(d), newInvoiceTab(d), newProceduresTab(d), newNoteTab(d), newActivityTab(d),
+		newSummaryTab(d), newQuoteTab(d), newVisitTab(d), newMessagesTab(d), newAttachmentsTab(d), invoice.New(d.store, d.store, d.online, host{d}, host{d}), newProceduresTab(d), newNoteTab(d), newActivityTab(d),
 	})
 	d.status = newStatusBar(d)
 
@@ -410,7 +410,7 @@ func (d *Desk) do(f func()) { d.deps.Do(f) }
 // shown go there.
 type fileTab interface {
 	tab
-	filePanel() *files.Panel
+	AddFiles(paths []string)
 }
 
 // dropped attaches files dropped on the window where the person is looking:
@@ -424,18 +424,18 @@ func (d *Desk) dropped(paths []string) {
 		d.showError(errors.New("open a work order first, then drop the files on the window"))
 		return
 	}
-	var workOrder *files.Panel
+	var workOrder fileTab
 	for _, t := range d.detail.tabs {
 		ft, ok := t.(fileTab)
 		if !ok {
 			continue
 		}
 		if d.detail.selectedTab() == t {
-			ft.filePanel().AddFiles(paths)
+			ft.AddFiles(paths)
 			return
 		}
 		if _, ok := t.(*attachmentsTab); ok {
-			workOrder = ft.filePanel()
+			workOrder = ft
 		}
 	}
 	workOrder.AddFiles(paths)

@@ -18,13 +18,14 @@ import (
 	"github.com/workorderdesk/workdesk/ui/xwidget"
 )
 
-// tab is one page of the detail view; show is called with the work order
-// whenever it is opened or changes.
+// tab is one page of the detail view; Show is called with the work order
+// whenever it is opened or changes. Its methods are exported so that a view
+// in a package of its own (ui/invoice) is one.
 type tab interface {
-	title() string
-	icon() fyne.Resource
-	content() fyne.CanvasObject
-	show(wo *api.WorkOrder)
+	Title() string
+	Icon() fyne.Resource
+	Content() fyne.CanvasObject
+	Show(wo *api.WorkOrder)
 }
 
 // detailView is the right pane: the selected work order's header and tabs.
@@ -90,7 +91,7 @@ func newDetailView(d *Desk, tabs []tab) *detailView {
 	v.titleRow = arrange.NewWrapRow(v.number, v.status, v.quote)
 	var items []*container.TabItem
 	for _, t := range tabs {
-		items = append(items, container.NewTabItemWithIcon(t.title(), t.icon(), t.content()))
+		items = append(items, container.NewTabItemWithIcon(t.Title(), t.Icon(), t.Content()))
 	}
 	v.appTabs = container.NewAppTabs(items...)
 	// Eight tabs do not fit across the detail pane; down its side they all
@@ -141,7 +142,7 @@ func (v *detailView) wants(compact bool) float32 {
 // icons only); false when there is none.
 func (v *detailView) showTab(title string) bool {
 	for i, t := range v.tabs {
-		if t.title() == title {
+		if t.Title() == title {
 			v.appTabs.SelectIndex(i)
 			return true
 		}
@@ -230,7 +231,7 @@ func (v *detailView) show(p *storage.Pending) {
 	arrange.ShowIf(wo.Can(api.Accept) == nil, v.accept)
 	arrange.ShowIf(wo.Can(api.Reject) == nil, v.reject)
 	for _, t := range v.tabs {
-		t.show(wo)
+		t.Show(wo)
 	}
 	if switching {
 		for _, it := range v.appTabs.Items {

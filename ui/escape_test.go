@@ -44,14 +44,14 @@ func TestEscClosesEveryDialog(t *testing.T) {
 		open func()
 	}{
 		{"the attachments file picker", func() { h.selectTab("Attachments"); test.Tap(tabOf[*attachmentsTab](h).files.Add) }},
-		{"the invoice file picker", func() { h.selectTab("Invoice"); test.Tap(tabOf[*invoiceTab](h).files.Add) }},
+		{"the invoice file picker", func() { h.selectTab("Invoice"); test.Tap(invoiceOf(h).button("Add file…")) }},
 		{"the step file picker", func() {
 			h.selectTab("Procedures")
 			procs.tree.Select(stepNode(p.Id, p.Steps[0].Id))
 			h.flush()
 			test.Tap(procs.files.Add)
 		}},
-		{"Delete the invoice?", func() { h.selectTab("Invoice"); tabOf[*invoiceTab](h).onDelete() }},
+		{"Delete the invoice?", func() { h.selectTab("Invoice"); invoiceOf(h).button("Delete…").OnTapped() }},
 		{"Live connection", h.menuItem("Live connection…").Action},
 		{"Keyboard shortcuts", h.menuItem("Keyboard shortcuts").Action},
 		{"Change the NTE", h.menuItem("Change the NTE…").Action},

@@ -27,7 +27,7 @@ func TestEveryFileButtonOpensAPickerAndCancelCloses(t *testing.T) {
 	pickAndCancel(h, "work order attachments", tabOf[*attachmentsTab](h).files.Add, "Open")
 
 	h.selectTab("Invoice")
-	pickAndCancel(h, "invoice attachments", tabOf[*invoiceTab](h).files.Add, "Open")
+	pickAndCancel(h, "invoice attachments", invoiceOf(h).button("Add file…"), "Open")
 
 	h.selectTab("Procedures")
 	procs := tabOf[*proceduresTab](h)

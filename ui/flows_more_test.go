@@ -72,7 +72,7 @@ func TestBulkRejectAsksWhyAndReportsEachWorkOrder(t *testing.T) {
 	}
 	for _, r := range []storage.Row{first, second} {
 		h.open(r.Id)
-		if summary := strings.Join(texts(h.desk.detail.tabs[0].content()), "\n"); !strings.Contains(summary, reason) {
+		if summary := strings.Join(texts(h.desk.detail.tabs[0].Content()), "\n"); !strings.Contains(summary, reason) {
 			t.Errorf("the summary of %s does not say why it was rejected", r.Number)
 		}
 	}
@@ -107,7 +107,7 @@ func (h *harness) activityItems() []activityItem {
 	h.t.Helper()
 	h.selectTab("Activity")
 	var items []activityItem
-	walk(tabOf[*activityTab](h).content(), func(o fyne.CanvasObject) {
+	walk(tabOf[*activityTab](h).Content(), func(o fyne.CanvasObject) {
 		box, ok := o.(*fyne.Container)
 		if !ok || len(box.Objects) != 2 {
 			return

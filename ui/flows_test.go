@@ -32,7 +32,7 @@ func TestSelectingAWorkOrderShowsItsDetail(t *testing.T) {
 		t.Fatalf("header shows %q, want %q", got, r.Number)
 	}
 	wo, _ := h.store.WorkOrder(context.Background(), r.Id)
-	summary := strings.Join(texts(h.desk.detail.tabs[0].content()), "\n")
+	summary := strings.Join(texts(h.desk.detail.tabs[0].Content()), "\n")
 	if !strings.Contains(summary, wo.AccompanyingMessage) {
 		t.Errorf("summary does not show the description %q", wo.AccompanyingMessage)
 	}
@@ -110,7 +110,7 @@ func TestRejectNeedsAReasonThenRejects(t *testing.T) {
 	if got := h.desk.detail.status.Text(); got != "Rejected" {
 		t.Fatalf("after rejecting, the header status reads %q, want Rejected", got)
 	}
-	if summary := strings.Join(texts(h.desk.detail.tabs[0].content()), "\n"); !strings.Contains(summary, "No refrigeration technician free this week") {
+	if summary := strings.Join(texts(h.desk.detail.tabs[0].Content()), "\n"); !strings.Contains(summary, "No refrigeration technician free this week") {
 		t.Error("the summary of a rejected work order does not say why it was rejected")
 	}
 }
@@ -422,9 +422,9 @@ func TestTheWindowNeverGrowsWithItsContent(t *testing.T) {
 	h.desk.refreshDetails(r.Id)
 	h.flush()
 	for _, tb := range h.desk.detail.tabs {
-		h.selectTab(tb.title())
+		h.selectTab(tb.Title())
 		if w := h.win.Content().MinSize().Width; w > 1024 {
-			t.Fatalf("on the %s tab the window needs %.0f px: content would push it wider than the screen", tb.title(), w)
+			t.Fatalf("on the %s tab the window needs %.0f px: content would push it wider than the screen", tb.Title(), w)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/outbox"
 )
 
 // host is the window as its views and widgets see it. Each of them
@@ -31,4 +32,42 @@ func (h host) OpenURL(link api.DownloadURL) error { return h.d.openURL(link) }
 
 func (h host) Download(ctx context.Context, link api.DownloadURL, w io.Writer, progress func(done, total int64)) error {
 	return h.d.online.Download(ctx, link, w, progress)
+}
+
+func (h host) Act(controls []fyne.Disableable, write func(ctx context.Context) error, done func(error)) {
+	h.d.act(controls, write, done)
+}
+func (h host) Busy(w fyne.Disableable) bool       { return h.d.busy(w) }
+func (h host) Enable(w fyne.Disableable, on bool) { h.d.enable(w, on) }
+
+func (h host) Replacing(woID int64, group outbox.Group) context.Context {
+	return h.d.actionCtx(woID, group)
+}
+
+// QuoteAllowed is the Quote tab's rule, for the views that offer a quote.
+func (h host) QuoteAllowed(wo *api.WorkOrder) (bool, string) { return quoteAllowed(wo) }
+
+// RequestNte opens the Quote tab filled with total and lines.
+func (h host) RequestNte(total api.Money, lines []api.LineItem, reason string) {
+	q, ok := tabIn[*quoteTab](h.d.detail)
+	if !ok {
+		return
+	}
+	h.d.detail.selectTab(q)
+	q.prefill(total, lines, reason)
+}
+
+// WriteToCustomer opens the Messages tab with text to the customer, the
+// keyboard in it.
+func (h host) WriteToCustomer(text string) {
+	m := h.d.messagesTab()
+	if m == nil {
+		return
+	}
+	h.d.detail.showTab(m.Title())
+	m.text.SetText(text)
+	m.vis.SetSelectedIndex(0) // to the customer
+	if c := h.d.win.Canvas(); c != nil {
+		c.Focus(m.text)
+	}
 }

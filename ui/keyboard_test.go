@@ -71,9 +71,9 @@ func TestEveryTabHasAShortcut(t *testing.T) {
 		for i, tb := range h.desk.detail.tabs {
 			press(c, tabKeys[i], false)
 			if got := h.desk.detail.appTabs.SelectedIndex(); got != i {
-				t.Errorf("from the %T, %s shows tab %d, not %s", from, shortcutLabel(string(tabKeys[i])), got, tb.title())
+				t.Errorf("from the %T, %s shows tab %d, not %s", from, shortcutLabel(string(tabKeys[i])), got, tb.Title())
 			}
-			if want := "Show the " + tb.title() + " tab"; help[shortcutLabel(string(tabKeys[i]))] != want {
+			if want := "Show the " + tb.Title() + " tab"; help[shortcutLabel(string(tabKeys[i]))] != want {
 				t.Errorf("the shortcut help says %q for %s, want %q", help[shortcutLabel(string(tabKeys[i]))], shortcutLabel(string(tabKeys[i])), want)
 			}
 		}
@@ -108,7 +108,7 @@ func TestActionsByShortcut(t *testing.T) {
 
 	press(c, fyne.KeyI, true)
 	h.flush()
-	if got := h.desk.detail.tabs[h.desk.detail.appTabs.SelectedIndex()].title(); got != "Visit" {
+	if got := h.desk.detail.tabs[h.desk.detail.appTabs.SelectedIndex()].Title(); got != "Visit" {
 		t.Errorf("Ctrl+Shift+I shows the %s tab, not Visit", got)
 	}
 	if h.desk.detail.wo.Status != api.StatusCheckedIn {

@@ -58,7 +58,7 @@ func (d *Desk) deskKeys() []deskKey {
 		if i >= len(tabKeys) {
 			break
 		}
-		title := t.title()
+		title := t.Title()
 		keys = append(keys, deskKey{key: tabKeys[i], what: "Show the " + title + " tab", run: func(d *Desk) { d.detail.showTab(title) }})
 	}
 	return append(keys,

@@ -140,7 +140,7 @@ func TestAWorkOrderWithoutProceduresSaysSo(t *testing.T) {
 	h.settle()
 	h.capture("procedures-none")
 	p := tabOf[*proceduresTab](h)
-	shown := strings.Join(texts(p.content()), "\n")
+	shown := strings.Join(texts(p.Content()), "\n")
 	if !strings.Contains(shown, "This work order has no procedures") {
 		t.Errorf("the tab shows:\n%s", shown)
 	}

@@ -43,7 +43,7 @@ func (t *quoteTab) loadPriceList() {
 	t.priceList = pl
 	var opts []string
 	for _, it := range pl.Items {
-		opts = append(opts, priceItemLabel(it, t.wo.Currency))
+		opts = append(opts, format.PriceItem(it, t.wo.Currency))
 	}
 	t.priceSel.Options = opts
 	t.priceSel.PlaceHolder = "Price list item…"
@@ -54,22 +54,12 @@ func (t *quoteTab) loadPriceList() {
 	arrange.SetEnabled(t.addLine, len(opts) > 0)
 }
 
-// priceItemLabel names a price list item with its rate; call it only for a
-// list CurrencyProblem accepts.
-func priceItemLabel(it api.PriceListItem, currency string) string {
-	s := it.Description + " — " + format.Money(it.Rate.In(currency))
-	if it.Unit != "" {
-		s += " / " + it.Unit
-	}
-	return s
-}
-
 func (t *quoteTab) onAddLine() {
 	if t.priceList == nil || t.priceSel.SelectedIndex() < 0 {
 		t.d.showError(errors.New("pick an item from the price list first"))
 		return
 	}
-	qty, err := parseQuantity(t.qty.Text)
+	qty, err := format.ParseQuantity(t.qty.Text)
 	if err != nil {
 		t.d.showError(err)
 		return
@@ -122,7 +112,7 @@ func (t *quoteTab) renderLines() {
 		desc.Truncation = fyne.TextTruncateEllipsis
 		qty := widget.NewEntry()
 		qty.SetText(l.Quantity.String())
-		qty.Validator = func(s string) error { _, err := parseQuantity(s); return err }
+		qty.Validator = func(s string) error { _, err := format.ParseQuantity(s); return err }
 		qty.OnChanged = func(s string) { t.onLineQuantity(i, s) }
 		sub := widget.NewLabelWithStyle(format.Money(l.ComputedSubtotal()), fyne.TextAlignTrailing, fyne.TextStyle{})
 		t.lineRows = append(t.lineRows, quoteLineRow{qty: qty, subtotal: sub})
@@ -138,7 +128,7 @@ func (t *quoteTab) renderLines() {
 // onLineQuantity keeps a line, its subtotal and the amount in step with its
 // quantity entry; an unreadable quantity is named and the line keeps its old one.
 func (t *quoteTab) onLineQuantity(i int, s string) {
-	q, err := parseQuantity(s)
+	q, err := format.ParseQuantity(s)
 	if err != nil {
 		t.lineErr.SetText(fmt.Sprintf("Line %d: %v. The line keeps %s until you fix it.", i+1, err, t.lines[i].Quantity))
 		t.lineErr.Show()

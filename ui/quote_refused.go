@@ -82,7 +82,7 @@ func newTryQuotesAgain(t *quoteTab) *widget.Button {
 					return
 				}
 				if t.wo != nil {
-					t.show(t.wo)
+					t.Show(t.wo)
 				}
 			})
 		})

@@ -158,7 +158,7 @@ func tabIn[T tab](v *detailView) (T, bool) {
 }
 
 // selectTab shows tab t (by its title: a compact tab bar shows no names).
-func (v *detailView) selectTab(t tab) { v.showTab(t.title()) }
+func (v *detailView) selectTab(t tab) { v.showTab(t.Title()) }
 
 // lineKey is what the person sets of a line, to compare two.
 func lineKey(l api.LineItem) string {

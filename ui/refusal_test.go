@@ -360,9 +360,9 @@ func TestARefusedInvoiceIsCorrectedInTheInvoiceTab(t *testing.T) {
 		return level != api.NteOver
 	})
 	woID := h.desk.detail.wo.WorkOrderId
-	extra := addPriceItem(t, inv, 0)
-	extra.qty.SetText("999")
-	test.Tap(inv.submit)
+	inv.addPriceItem(0)
+	inv.quantity(inv.lineCount() - 1).SetText("999")
+	test.Tap(inv.button("Submit invoice"))
 	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Yes")) // above the NTE: submit anyway
 	h.selectTab("Summary")
 	h.send()
@@ -377,8 +377,8 @@ func TestARefusedInvoiceIsCorrectedInTheInvoiceTab(t *testing.T) {
 		t.Fatal("Edit did not open the Invoice tab")
 	}
 
-	test.Tap(inv.rows[len(inv.rows)-1].remove)
-	test.Tap(inv.submit)
+	inv.removeLine(inv.lineCount() - 1)
+	test.Tap(inv.button("Submit invoice"))
 	if txt := h.overlayText(); txt != "" {
 		t.Fatalf("submitting the corrected invoice showed %q", txt)
 	}
@@ -387,7 +387,7 @@ func TestARefusedInvoiceIsCorrectedInTheInvoiceTab(t *testing.T) {
 	}
 	h.send()
 	h.waitFor("the submitted invoice", func() bool {
-		return inv.badge.Text() == "Submitted" || inv.badge.Text() == format.Status(api.InvoicePendingVerification)
+		return inv.badge() == "Submitted" || inv.badge() == format.Status(api.InvoicePendingVerification)
 	})
 	if h.desk.detail.refused.Visible() {
 		t.Fatal("the refusal is still in the header")

@@ -29,9 +29,9 @@ func TestEveryTabFitsItsWidth(t *testing.T) {
 	for _, r := range h.rows() {
 		h.open(r.Id)
 		for _, tb := range h.desk.detail.tabs {
-			if w := tb.content().MinSize().Width; w > arrange.TabWidth {
+			if w := tb.Content().MinSize().Width; w > arrange.TabWidth {
 				t.Errorf("%s (%s): the %s tab needs %.0f px, more than the %d it is laid out for: %s",
-					r.Number, r.Status, tb.title(), w, arrange.TabWidth, widest(tb.content()))
+					r.Number, r.Status, tb.Title(), w, arrange.TabWidth, widest(tb.Content()))
 			}
 		}
 		if w := h.desk.detail.header.MinSize().Width; w > h.desk.detail.wants(true) {

@@ -78,13 +78,13 @@ func newActivityTab(d *Desk) *activityTab {
 	return t
 }
 
-func (t *activityTab) title() string       { return "Activity" }
-func (t *activityTab) icon() fyne.Resource { return theme.HistoryIcon() }
-func (t *activityTab) content() fyne.CanvasObject {
+func (t *activityTab) Title() string       { return "Activity" }
+func (t *activityTab) Icon() fyne.Resource { return theme.HistoryIcon() }
+func (t *activityTab) Content() fyne.CanvasObject {
 	return container.NewStack(t.empty, t.list)
 }
 
-func (t *activityTab) show(wo *api.WorkOrder) {
+func (t *activityTab) Show(wo *api.WorkOrder) {
 	t.wo = wo
 	ctx := context.Background()
 	var items []activity

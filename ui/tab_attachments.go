@@ -39,12 +39,14 @@ func newAttachmentsTab(d *Desk) *attachmentsTab {
 	return t
 }
 
-func (t *attachmentsTab) title() string              { return "Attachments" }
-func (t *attachmentsTab) icon() fyne.Resource        { return theme.FolderIcon() }
-func (t *attachmentsTab) content() fyne.CanvasObject { return container.NewPadded(t.files) }
-func (t *attachmentsTab) filePanel() *files.Panel    { return t.files }
+func (t *attachmentsTab) Title() string              { return "Attachments" }
+func (t *attachmentsTab) Icon() fyne.Resource        { return theme.FolderIcon() }
+func (t *attachmentsTab) Content() fyne.CanvasObject { return container.NewPadded(t.files) }
 
-func (t *attachmentsTab) show(wo *api.WorkOrder) {
+// AddFiles attaches files dropped on the window while the tab is shown.
+func (t *attachmentsTab) AddFiles(paths []string) { t.files.AddFiles(paths) }
+
+func (t *attachmentsTab) Show(wo *api.WorkOrder) {
 	t.wo = wo
 	why := ""
 	if err := wo.Can(api.AttachFile); err != nil {

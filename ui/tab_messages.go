@@ -118,16 +118,16 @@ func newMessagesTab(d *Desk) *messagesTab {
 	return t
 }
 
-func (t *messagesTab) title() string       { return "Messages" }
-func (t *messagesTab) icon() fyne.Resource { return theme.MailComposeIcon() }
-func (t *messagesTab) content() fyne.CanvasObject {
+func (t *messagesTab) Title() string       { return "Messages" }
+func (t *messagesTab) Icon() fyne.Resource { return theme.MailComposeIcon() }
+func (t *messagesTab) Content() fyne.CanvasObject {
 	compose := container.NewVBox(t.text,
 		container.NewBorder(nil, nil, widget.NewLabel("Visible to"), nil, t.vis),
 		container.NewHBox(layout.NewSpacer(), t.counter, t.send))
 	return container.NewBorder(nil, container.NewPadded(compose), nil, nil, container.NewStack(t.empty, t.list))
 }
 
-func (t *messagesTab) show(wo *api.WorkOrder) {
+func (t *messagesTab) Show(wo *api.WorkOrder) {
 	if t.wo == nil || t.wo.WorkOrderId != wo.WorkOrderId {
 		t.vis.SetSelectedIndex(0) // another work order's message starts visible to all
 	}

@@ -98,9 +98,9 @@ func newNoteTab(d *Desk) *noteTab {
 	return t
 }
 
-func (t *noteTab) title() string       { return "Internal note" }
-func (t *noteTab) icon() fyne.Resource { return theme.VisibilityOffIcon() }
-func (t *noteTab) content() fyne.CanvasObject {
+func (t *noteTab) Title() string       { return "Internal note" }
+func (t *noteTab) Icon() fyne.Resource { return theme.VisibilityOffIcon() }
+func (t *noteTab) Content() fyne.CanvasObject {
 	if t.root != nil {
 		return t.root
 	}
@@ -128,7 +128,7 @@ func versionHeading(v api.NoteEntry, current bool) string {
 	return s
 }
 
-func (t *noteTab) show(wo *api.WorkOrder) {
+func (t *noteTab) Show(wo *api.WorkOrder) {
 	switching := t.wo == nil || t.wo.WorkOrderId != wo.WorkOrderId
 	t.wo = wo
 	n, err := t.d.store.Note(context.Background(), wo.WorkOrderId)

@@ -96,9 +96,9 @@ func newProceduresTab(d *Desk) *proceduresTab {
 	return t
 }
 
-func (t *proceduresTab) title() string       { return "Procedures" }
-func (t *proceduresTab) icon() fyne.Resource { return theme.ListIcon() }
-func (t *proceduresTab) content() fyne.CanvasObject {
+func (t *proceduresTab) Title() string       { return "Procedures" }
+func (t *proceduresTab) Icon() fyne.Resource { return theme.ListIcon() }
+func (t *proceduresTab) Content() fyne.CanvasObject {
 	if t.root != nil {
 		return t.root // built once: the widgets can have only one parent
 	}
@@ -198,7 +198,7 @@ func (t *proceduresTab) step(pid, sid int64) *api.Step {
 	return nil
 }
 
-func (t *proceduresTab) show(wo *api.WorkOrder) {
+func (t *proceduresTab) Show(wo *api.WorkOrder) {
 	switching := t.wo == nil || t.wo.WorkOrderId != wo.WorkOrderId
 	t.wo = wo
 	t.procs = map[int64]*api.Procedure{}
@@ -400,7 +400,8 @@ func (t *proceduresTab) relayout() {
 	}
 }
 
-func (t *proceduresTab) filePanel() *files.Panel { return t.files }
+// AddFiles attaches files dropped on the window while the tab is shown.
+func (t *proceduresTab) AddFiles(paths []string) { t.files.AddFiles(paths) }
 
 // A refused step is corrected in its editor: the step chosen, what was
 // entered put back.

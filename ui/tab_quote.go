@@ -119,15 +119,15 @@ func newQuoteTab(d *Desk) *quoteTab {
 	return t
 }
 
-func (t *quoteTab) title() string       { return "Quote" }
-func (t *quoteTab) icon() fyne.Resource { return theme.DocumentCreateIcon() }
-func (t *quoteTab) content() fyne.CanvasObject {
+func (t *quoteTab) Title() string       { return "Quote" }
+func (t *quoteTab) Icon() fyne.Resource { return theme.DocumentCreateIcon() }
+func (t *quoteTab) Content() fyne.CanvasObject {
 	t.top = container.NewVBox(container.NewHBox(arrange.Heading("Current quote"), t.badge), t.current, t.explain,
 		container.NewHBox(t.copyRejected, t.tryAgain), widget.NewSeparator())
 	return container.NewVScroll(container.NewPadded(container.NewVBox(t.top, t.formBox)))
 }
 
-func (t *quoteTab) show(wo *api.WorkOrder) {
+func (t *quoteTab) Show(wo *api.WorkOrder) {
 	switching := t.wo == nil || t.wo.WorkOrderId != wo.WorkOrderId
 	t.wo = wo
 	t.amount.SetPlaceHolder("e.g. " + quoteExample(wo))

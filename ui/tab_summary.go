@@ -33,13 +33,13 @@ func newSummaryTab(d *Desk) *summaryTab {
 	return t
 }
 
-func (t *summaryTab) title() string       { return "Summary" }
-func (t *summaryTab) icon() fyne.Resource { return theme.InfoIcon() }
-func (t *summaryTab) content() fyne.CanvasObject {
+func (t *summaryTab) Title() string       { return "Summary" }
+func (t *summaryTab) Icon() fyne.Resource { return theme.InfoIcon() }
+func (t *summaryTab) Content() fyne.CanvasObject {
 	return container.NewVScroll(container.NewPadded(t.box))
 }
 
-func (t *summaryTab) show(wo *api.WorkOrder) {
+func (t *summaryTab) Show(wo *api.WorkOrder) {
 	t.wo = wo
 	sections := []fyne.CanvasObject{container.NewHBox(layout.NewSpacer(), t.jobSheet)}
 	add := func(title string, rows ...[2]string) {

@@ -103,9 +103,9 @@ func newVisitTab(d *Desk) *visitTab {
 	return t
 }
 
-func (t *visitTab) title() string       { return "Visit" }
-func (t *visitTab) icon() fyne.Resource { return theme.AccountIcon() }
-func (t *visitTab) content() fyne.CanvasObject {
+func (t *visitTab) Title() string       { return "Visit" }
+func (t *visitTab) Icon() fyne.Resource { return theme.AccountIcon() }
+func (t *visitTab) Content() fyne.CanvasObject {
 	sched := container.NewVBox(
 		arrange.Heading("Scheduled start"), t.schedNow,
 		dateAndTime(t.schedDate, t.schedTime),
@@ -131,7 +131,7 @@ func (t *visitTab) content() fyne.CanvasObject {
 	return tab
 }
 
-func (t *visitTab) show(wo *api.WorkOrder) {
+func (t *visitTab) Show(wo *api.WorkOrder) {
 	switching := t.wo == nil || t.wo.WorkOrderId != wo.WorkOrderId
 	t.wo = wo
 	t.crew.show(wo)

@@ -125,31 +125,28 @@ func TestWalkthroughNewToAuthorizedInvoice(t *testing.T) {
 	}
 
 	h.selectTab("Invoice")
-	inv := h.desk.detail.tabs[5].(*invoiceTab)
-	inv.number.SetText("INV-" + r.Number)
+	inv := invoiceOf(h)
+	inv.number().SetText("INV-" + r.Number)
 	today := fixedNow
-	inv.date.SetDate(&today)
+	inv.date().SetDate(&today)
 	for _, w := range work {
-		inv.priceSel.SetSelectedIndex(w.item)
-		test.Tap(inv.addItem)
-		inv.rows[len(inv.rows)-1].qty.SetText(fmt.Sprint(w.qty))
+		inv.addPriceItem(w.item)
+		inv.quantity(inv.lineCount() - 1).SetText(fmt.Sprint(w.qty))
 	}
-	if want := format.Money((api.Money{Amount: quote, Currency: "USD"})); !strings.Contains(inv.total.Text, want) {
-		t.Fatalf("the invoice of the quoted work totals %q, want %s", inv.total.Text, want)
-	}
-	test.Tap(inv.save)
+	inv.check(t, "Total "+format.Money(api.Money{Amount: quote, Currency: "USD"})+"  USD")
+	test.Tap(inv.button("Save"))
 	h.send()
-	test.Tap(inv.submit)
+	test.Tap(inv.button("Submit invoice"))
 	if txt := h.overlayText(); txt != "" {
 		t.Fatalf("submitting the invoice showed %q", txt)
 	}
 	h.send()
-	if got := inv.badge.Text(); got != format.Status(api.InvoiceSubmitted) && got != format.Status(api.InvoicePendingVerification) {
-		t.Fatalf("after submitting, the invoice status reads %q (%s)", got, inv.lastAction.Text)
+	if got := inv.badge(); got != format.Status(api.InvoiceSubmitted) && got != format.Status(api.InvoicePendingVerification) {
+		t.Fatalf("after submitting, the invoice status reads %q:\n%s", got, inv.text())
 	}
 	shot("invoice-submitted")
 
 	h.menuItem("Authorize the invoice").Action()
-	h.waitFor("the invoice authorization", func() bool { return inv.badge.Text() == "Authorized" })
+	h.waitFor("the invoice authorization", func() bool { return inv.badge() == "Authorized" })
 	shot("invoice-authorized")
 }

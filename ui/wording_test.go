@@ -29,7 +29,8 @@ func TestNoLimitReadsTheSameEverywhere(t *testing.T) {
 	if got := format.Nte(none.Nte); got != "no limit" {
 		t.Errorf("the list's NTE column reads %q, want \"no limit\"", got)
 	}
-	if got := tabOf[*invoiceTab](h).gauge.Label.Text; !strings.HasPrefix(got, "NTE: no limit.") {
+	h.selectTab("Invoice")
+	if got := invoiceOf(h).text(); !strings.Contains(got, "\nNTE: no limit. The customer set no maximum") {
 		t.Errorf("the Invoice tab reads %q, want \"NTE: no limit.\"", got)
 	}
 	if got := tabOf[*quoteTab](h).explain.Text; strings.Contains(strings.ToLower(got), "the nte is no limit") || strings.Contains(got, "No limit") {

@@ -21,3 +21,14 @@ func Nte(m api.Money) string {
 	}
 	return m.Format()
 }
+
+// PriceItem names a price list item with its rate in currency, as a
+// picker lists it: "Service call — $95.00 / visit". Call it only for a
+// price list whose currency is the work order's (api's CurrencyProblem).
+func PriceItem(it api.PriceListItem, currency string) string {
+	s := it.Description + " — " + Money(it.Rate.In(currency))
+	if it.Unit != "" {
+		s += " / " + it.Unit
+	}
+	return s
+}

@@ -1,4 +1,4 @@
-package ui
+package invoice
 
 // The invoice against the NTE: the gauge (nte_gauge.go) and the one thing
 // the person can do about an invoice above it.
@@ -14,7 +14,7 @@ import (
 	"github.com/workorderdesk/workdesk/ui/format"
 )
 
-func (t *invoiceTab) renderNte(total api.Money) {
+func (t *Tab) renderNte(total api.Money) {
 	nte := t.wo.Nte.Amount.In(t.wo.Currency)
 	level, share := setNte(t.gauge, total, nte)
 	arrange.ShowIf(false, t.requestRow, t.requestNte, t.askMore)
@@ -30,7 +30,7 @@ func (t *invoiceTab) renderNte(total api.Money) {
 	case api.NteNear:
 		left, _ := nte.Add(api.Money{Amount: total.Amount.Neg(), Currency: nte.Currency})
 		msg := fmt.Sprintf("Close to the NTE: the total is %.0f%% of it, %s left.", share*100, format.Money(left))
-		if can, _ := nteIncreaseAdvice(t.wo); can {
+		if can, _ := t.nteIncreaseAdvice(t.wo); can {
 			msg += " If the work costs more, request an NTE increase before the invoice passes it."
 		}
 		t.nteWarn.SetText(msg)
@@ -39,7 +39,7 @@ func (t *invoiceTab) renderNte(total api.Money) {
 		// One message, and the button only when it can be used: never
 		// advice the person cannot follow next to a disabled button.
 		over := api.Money{Amount: total.Amount.Sub(nte.Amount), Currency: nte.Currency}
-		can, advice := nteIncreaseAdvice(t.wo)
+		can, advice := t.nteIncreaseAdvice(t.wo)
 		t.nteWarn.Importance = widget.DangerImportance
 		t.nteWarn.SetText(fmt.Sprintf("Over the NTE by %s: the customer may refuse this invoice or dispute it later. %s", format.Money(over), advice))
 		t.nteWarn.Show()
@@ -61,28 +61,19 @@ func (t *invoiceTab) renderNte(total api.Money) {
 // for more than the approved NTE, for the person to read over and send:
 // with a quote approved already, the service takes no new quote until the
 // customer rejects that one, and has no call to ask for more money.
-func (t *invoiceTab) onAskMore() {
-	m := t.d.messagesTab()
-	if m == nil {
-		return
-	}
+func (t *Tab) onAskMore() {
 	nte := t.wo.Nte.Amount.In(t.wo.Currency)
 	total := t.inv.Totals(t.wo.Currency).Total
-	t.d.detail.showTab(m.title())
-	m.text.SetText(fmt.Sprintf("The invoice for %s comes to %s, more than the approved NTE of %s. "+
+	t.other.WriteToCustomer(fmt.Sprintf("The invoice for %s comes to %s, more than the approved NTE of %s. "+
 		"Could you raise the NTE, or reject the approved quote so that we can submit a new one for the difference?",
 		t.wo.WorkOrderNumber, format.Money(total), format.Money(nte)))
-	m.vis.SetSelectedIndex(0) // to the customer
-	if c := t.d.win.Canvas(); c != nil {
-		c.Focus(m.text)
-	}
 }
 
 // nteIncreaseAdvice says whether an NTE increase (a quote) can be requested
 // now, and what the person can do about an invoice above the NTE: exactly
 // one thing they are able to do, never a request they cannot make.
-func nteIncreaseAdvice(wo *api.WorkOrder) (bool, string) {
-	ok, why := quoteAllowed(wo)
+func (t *Tab) nteIncreaseAdvice(wo *api.WorkOrder) (bool, string) {
+	ok, why := t.other.QuoteAllowed(wo)
 	if ok {
 		return true, "Request an NTE increase before you submit: the NTE rises when the customer approves your quote."
 	}
@@ -103,16 +94,11 @@ func nteIncreaseAdvice(wo *api.WorkOrder) (bool, string) {
 
 // onRequestNte opens the quote form filled with the invoice total and its
 // lines, so the customer sees what the extra money is for.
-func (t *invoiceTab) onRequestNte() {
-	if ok, why := quoteAllowed(t.wo); !ok {
-		t.d.showError(errors.New(why))
+func (t *Tab) onRequestNte() {
+	if ok, why := t.other.QuoteAllowed(t.wo); !ok {
+		t.win.ShowError(errors.New(why))
 		return
 	}
-	q, ok := tabIn[*quoteTab](t.d.detail)
-	if !ok {
-		return
-	}
-	t.d.detail.selectTab(q)
 	total := t.inv.Totals(t.wo.Currency).Total
-	q.prefill(total, t.currentLines(), "Invoice total exceeds the NTE")
+	t.other.RequestNte(total, t.currentLines(), "Invoice total exceeds the NTE")
 }

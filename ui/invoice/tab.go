@@ -1,4 +1,4 @@
-package ui
+package invoice
 
 import (
 	"context"
@@ -23,7 +23,7 @@ import (
 	"github.com/workorderdesk/workdesk/ui/xwidget"
 )
 
-// invoiceTab builds the invoice from the customer's price list, weighs it
+// Tab builds the invoice from the customer's price list, weighs it
 // against the NTE and saves, submits or deletes it through the outbox.
 //
 // The form edits a copy of the invoice (draft). It is replaced by the
@@ -31,8 +31,13 @@ import (
 // on its way, so the service's own numbers and status changes show up; while
 // a save waits in the outbox the draft stays on screen, since the replica
 // still holds the old invoice until the service answers.
-type invoiceTab struct {
-	d  *Desk
+type Tab struct {
+	replica Replica
+	queue   Queue
+	links   Links
+	win     Window
+	other   Elsewhere
+
 	wo *api.WorkOrder
 	pl *api.PriceList
 
@@ -135,8 +140,9 @@ type invoiceDraft struct {
 // freeLineTypes are the categories of a line the contractor defines itself.
 var freeLineTypes = []api.LineItemType{api.LineLabor, api.LineMaterial, api.LineTravel, api.LineOther}
 
-func newInvoiceTab(d *Desk) *invoiceTab {
-	t := &invoiceTab{d: d, drafts: map[int64]*invoiceDraft{}}
+// New makes the tab; Show fills it with a work order.
+func New(replica Replica, queue Queue, links Links, win Window, other Elsewhere) *Tab {
+	t := &Tab{replica: replica, queue: queue, links: links, win: win, other: other, drafts: map[int64]*invoiceDraft{}}
 	t.hidden = widget.NewLabel("")
 	t.hidden.Wrapping = fyne.TextWrapWord
 	t.hidden.Importance = widget.WarningImportance
@@ -232,19 +238,19 @@ func newInvoiceTab(d *Desk) *invoiceTab {
 	t.buttons = container.NewVBox(container.NewHBox(layout.NewSpacer(), t.save, t.submit), container.NewHBox(t.del))
 
 	// Inline: an invoice carries a handful of files, and the tab scrolls.
-	t.files = files.NewPanel(host{d}, d.store, true, arrange.Heading("Invoice attachments"))
+	t.files = files.NewPanel(win, replica, true, arrange.Heading("Invoice attachments"))
 	t.files.NoPlace = "files can be added to the invoice once the service shows it"
 	return t
 }
 
 // form is the invoice's scroll: the wheel moves it over the fields too.
-func (t *invoiceTab) form() *container.Scroll { return t.scroll }
+func (t *Tab) form() *container.Scroll { return t.scroll }
 
-func (t *invoiceTab) title() string { return "Invoice" }
+func (t *Tab) Title() string { return "Invoice" }
 
-func (t *invoiceTab) icon() fyne.Resource { return theme.DocumentIcon() }
+func (t *Tab) Icon() fyne.Resource { return theme.DocumentIcon() }
 
-func (t *invoiceTab) content() fyne.CanvasObject {
+func (t *Tab) Content() fyne.CanvasObject {
 	if t.scroll != nil {
 		return t.scroll // built once: the widgets can have only one parent
 	}
@@ -280,7 +286,7 @@ func (t *invoiceTab) content() fyne.CanvasObject {
 	return t.scroll
 }
 
-func (t *invoiceTab) show(wo *api.WorkOrder) {
+func (t *Tab) Show(wo *api.WorkOrder) {
 	switching := t.wo == nil || t.wo.WorkOrderId != wo.WorkOrderId
 	if switching {
 		t.stashDraft()
@@ -305,9 +311,9 @@ func (t *invoiceTab) show(wo *api.WorkOrder) {
 	t.hidden.Hide()
 	t.body.Show()
 	ctx := context.Background()
-	t.pl, _ = t.d.store.PriceList(ctx, wo.WorkOrderId)
+	t.pl, _ = t.replica.PriceList(ctx, wo.WorkOrderId)
 	t.stored = nil
-	if inv, err := t.d.store.Invoice(ctx, wo.WorkOrderId); err == nil {
+	if inv, err := t.replica.Invoice(ctx, wo.WorkOrderId); err == nil {
 		t.stored = inv
 	}
 	reload := false
@@ -335,7 +341,7 @@ func (t *invoiceTab) show(wo *api.WorkOrder) {
 // relayout re-runs the tab's layout: rows, notes and warnings come and go,
 // and a Fyne box only re-lays out its children when it is refreshed or
 // resized itself.
-func (t *invoiceTab) relayout() {
+func (t *Tab) relayout() {
 	if t.body != nil {
 		arrange.Relayout(t.body)
 	}
@@ -343,14 +349,14 @@ func (t *invoiceTab) relayout() {
 
 // saveInFlight reports whether the draft waits for a queued save. A refused
 // save hands the draft back to the person to fix.
-func (t *invoiceTab) saveInFlight() bool {
+func (t *Tab) saveInFlight() bool {
 	switch t.savingRow {
 	case 0:
 		return false
 	case queueing:
 		return true
 	}
-	row, err := t.d.store.OutboxRow(context.Background(), t.savingRow)
+	row, err := t.replica.OutboxRow(context.Background(), t.savingRow)
 	if err != nil {
 		t.savingRow = 0
 		return false
@@ -369,7 +375,7 @@ func (t *invoiceTab) saveInFlight() bool {
 
 // stashDraft sets the open work order's draft aside when it holds edits or
 // waits for a save, so coming back to the work order restores it.
-func (t *invoiceTab) stashDraft() {
+func (t *Tab) stashDraft() {
 	if t.wo == nil || t.fresh {
 		return // nothing was loaded for it (its invoice was hidden)
 	}
@@ -386,7 +392,7 @@ func (t *invoiceTab) stashDraft() {
 // restoreDraft puts back the draft set aside for the open work order; false
 // when there is none or it may no longer be sent, because the replica's
 // invoice has meanwhile moved to a status that takes no changes.
-func (t *invoiceTab) restoreDraft() bool {
+func (t *Tab) restoreDraft() bool {
 	id := t.wo.WorkOrderId
 	dr, ok := t.drafts[id]
 	delete(t.drafts, id)
@@ -399,7 +405,7 @@ func (t *invoiceTab) restoreDraft() bool {
 }
 
 // loadDraft copies the replica's invoice (or an empty one) into the form.
-func (t *invoiceTab) loadDraft() {
+func (t *Tab) loadDraft() {
 	t.dirty = false
 	t.loaded = t.stored
 	if t.stored != nil {
@@ -414,7 +420,7 @@ func (t *invoiceTab) loadDraft() {
 }
 
 // renderDraft fills the form from the draft.
-func (t *invoiceTab) renderDraft() {
+func (t *Tab) renderDraft() {
 	t.rendering = true
 	t.number.SetText(t.inv.InvoiceNumber)
 	t.date.SetDate(invoiceDateToLocal(t.inv.InvoiceDate))
@@ -436,25 +442,25 @@ func (t *invoiceTab) renderDraft() {
 
 // invoicePlace is the invoice's files as the attachment panel needs them:
 // read from the replica, added and removed only while the invoice may change.
-func (t *invoiceTab) invoicePlace() *files.Place {
+func (t *Tab) invoicePlace() *files.Place {
 	ok, why := t.editable()
 	note, whyNot := "Files up to 20 MB, e.g. receipts or the signed work ticket.", ""
 	if !ok {
 		note, whyNot = "Files cannot be added or removed: "+strings.ToLower(why[:1])+why[1:], why
 	}
-	store, online, woID := t.d.store, t.d.online, t.wo.WorkOrderId
+	replica, queue, links, woID := t.replica, t.queue, t.links, t.wo.WorkOrderId
 	return &files.Place{
 		Key: fmt.Sprintf("invoice %d", woID), WoID: woID, What: "the invoice of " + t.wo.WorkOrderNumber, From: "the invoice",
 		Note: note, Empty: "No files on the invoice.", WhyNot: whyNot, CanRemove: ok,
-		List: func(ctx context.Context) ([]api.Attachment, error) { return store.InvoiceAttachments(ctx, woID) },
+		List: func(ctx context.Context) ([]api.Attachment, error) { return replica.InvoiceAttachments(ctx, woID) },
 		Add: func(path string) func(context.Context) error {
-			return func(ctx context.Context) error { _, err := store.AddInvoiceAttachment(ctx, woID, path); return err }
+			return func(ctx context.Context) error { _, err := queue.AddInvoiceAttachment(ctx, woID, path); return err }
 		},
 		Remove: func(id string) func(context.Context) error {
-			return func(ctx context.Context) error { _, err := store.RemoveInvoiceAttachment(ctx, woID, id); return err }
+			return func(ctx context.Context) error { _, err := queue.RemoveInvoiceAttachment(ctx, woID, id); return err }
 		},
 		Link: func(ctx context.Context, id string) (api.DownloadURL, error) {
-			return online.InvoiceAttachmentLink(ctx, woID, id)
+			return links.InvoiceAttachmentLink(ctx, woID, id)
 		},
 		Mine: func(r storage.OutboxRow) bool {
 			return r.Touches.Has(outbox.InvoiceAttachments)
@@ -462,4 +468,5 @@ func (t *invoiceTab) invoicePlace() *files.Place {
 	}
 }
 
-func (t *invoiceTab) filePanel() *files.Panel { return t.files }
+// AddFiles attaches files dropped on the window while the tab is shown.
+func (t *Tab) AddFiles(paths []string) { t.files.AddFiles(paths) }

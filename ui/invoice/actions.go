@@ -1,4 +1,4 @@
-package ui
+package invoice
 
 // The invoice's own actions (save, submit, delete), queued in the
 // background through the outbox, and the newest of them under the buttons.
@@ -21,7 +21,7 @@ import (
 )
 
 // draftForSave is the draft as the service expects it.
-func (t *invoiceTab) draftForSave() api.Invoice {
+func (t *Tab) draftForSave() api.Invoice {
 	inv := t.inv
 	inv.WorkOrderId = t.wo.WorkOrderId
 	inv.Currency = t.wo.Currency
@@ -36,14 +36,14 @@ const queueing = -1
 
 // actionControls are the buttons of the invoice's own actions: while one
 // is being queued, none of them starts another.
-func (t *invoiceTab) actionControls() []fyne.Disableable {
+func (t *Tab) actionControls() []fyne.Disableable {
 	return []fyne.Disableable{t.save, t.submit, t.del}
 }
 
 // saveQueued settles the draft of work order woID once its save was
 // queued (row) or refused (err): the draft then waits for the row, or is
 // unsaved again. The person may have opened another work order meanwhile.
-func (t *invoiceTab) saveQueued(woID int64, row *storage.OutboxRow, err error) {
+func (t *Tab) saveQueued(woID int64, row *storage.OutboxRow, err error) {
 	dirty, saving := &t.dirty, &t.savingRow
 	if t.wo == nil || t.wo.WorkOrderId != woID || t.fresh {
 		dr, ok := t.drafts[woID]
@@ -62,27 +62,27 @@ func (t *invoiceTab) saveQueued(woID int64, row *storage.OutboxRow, err error) {
 	*saving = row.Id
 }
 
-func (t *invoiceTab) onSave() {
+func (t *Tab) onSave() {
 	if t.inputErr.Text != "" {
-		t.d.showError(errors.New("fix the highlighted entry first: " + t.inputErr.Text))
+		t.win.ShowError(errors.New("fix the highlighted entry first: " + t.inputErr.Text))
 		return
 	}
-	if t.d.busy(t.save) {
+	if t.win.Busy(t.save) {
 		return
 	}
-	store, woID, number, draft := t.d.store, t.wo.WorkOrderId, t.wo.WorkOrderNumber, t.draftForSave()
+	queue, woID, number, draft := t.queue, t.wo.WorkOrderId, t.wo.WorkOrderNumber, t.draftForSave()
 	t.dirty, t.savingRow = false, queueing
 	var row *storage.OutboxRow
-	rctx := t.d.actionCtx(woID, outbox.GroupInvoice) // read now: a correction replaces the refused one
-	t.d.act(t.actionControls(), func(context.Context) (err error) {
-		row, err = store.SaveInvoice(rctx, woID, draft)
+	rctx := t.win.Replacing(woID, outbox.GroupInvoice) // read now: a correction replaces the refused one
+	t.win.Act(t.actionControls(), func(context.Context) (err error) {
+		row, err = queue.SaveInvoice(rctx, woID, draft)
 		return err
 	}, func(err error) {
 		t.saveQueued(woID, row, err)
 		if err != nil {
-			t.d.showError(err)
+			t.win.ShowError(err)
 		} else {
-			t.d.queued("Invoice of " + number)
+			t.win.Queued("Invoice of " + number)
 		}
 		t.rerender(woID)
 	})
@@ -90,7 +90,7 @@ func (t *invoiceTab) onSave() {
 
 // rerender shows the buttons, checks and last action again after an action
 // on work order woID was queued, if it is still the one open.
-func (t *invoiceTab) rerender(woID int64) {
+func (t *Tab) rerender(woID int64) {
 	if t.wo != nil && t.wo.WorkOrderId == woID {
 		t.recompute()
 		t.renderLastAction()
@@ -99,9 +99,9 @@ func (t *invoiceTab) rerender(woID int64) {
 
 // onSubmit saves unsaved changes first (the outbox sends them in order),
 // then queues the submission.
-func (t *invoiceTab) onSubmit() {
+func (t *Tab) onSubmit() {
 	if t.inputErr.Text != "" {
-		t.d.showError(errors.New("fix the highlighted entry first: " + t.inputErr.Text))
+		t.win.ShowError(errors.New("fix the highlighted entry first: " + t.inputErr.Text))
 		return
 	}
 	blocking, warnings := t.checks()
@@ -114,10 +114,10 @@ func (t *invoiceTab) onSubmit() {
 		return
 	}
 	doSubmit := func() {
-		if t.d.busy(t.submit) {
+		if t.win.Busy(t.submit) {
 			return
 		}
-		store, woID, number := t.d.store, t.wo.WorkOrderId, t.wo.WorkOrderNumber
+		queue, woID, number := t.queue, t.wo.WorkOrderId, t.wo.WorkOrderNumber
 		var draft *api.Invoice
 		if t.dirty {
 			d := t.draftForSave()
@@ -128,23 +128,23 @@ func (t *invoiceTab) onSubmit() {
 		var saveErr error
 		// Read now: a correction replaces the refused save or submission
 		// (each replaces a refused one of its own kind only).
-		rctx := t.d.actionCtx(woID, outbox.GroupInvoice)
-		t.d.act(t.actionControls(), func(context.Context) error {
+		rctx := t.win.Replacing(woID, outbox.GroupInvoice)
+		t.win.Act(t.actionControls(), func(context.Context) error {
 			if draft != nil {
-				if saved, saveErr = store.SaveInvoice(rctx, woID, *draft); saveErr != nil {
+				if saved, saveErr = queue.SaveInvoice(rctx, woID, *draft); saveErr != nil {
 					return saveErr
 				}
 			}
-			_, err := store.SubmitInvoice(rctx, woID, false)
+			_, err := queue.SubmitInvoice(rctx, woID, false)
 			return err
 		}, func(err error) {
 			if draft != nil {
 				t.saveQueued(woID, saved, saveErr)
 			}
 			if err != nil {
-				t.d.showError(err)
+				t.win.ShowError(err)
 			} else {
-				t.d.queued("Submit invoice of " + number)
+				t.win.Queued("Submit invoice of " + number)
 			}
 			t.rerender(woID)
 		})
@@ -158,24 +158,24 @@ func (t *invoiceTab) onSubmit() {
 			if ok {
 				doSubmit()
 			}
-		}, t.d.win)
+		}, t.win.Window())
 }
 
-func (t *invoiceTab) onDelete() {
-	store, woID, number := t.d.store, t.wo.WorkOrderId, t.wo.WorkOrderNumber
+func (t *Tab) onDelete() {
+	queue, woID, number := t.queue, t.wo.WorkOrderId, t.wo.WorkOrderNumber
 	dialogs.Confirm("Delete the invoice?",
 		"Its lines, number and date are removed at the service. Attachments stay. This cannot be undone.",
 		func(ok bool) {
 			if !ok {
 				return
 			}
-			rctx := t.d.actionCtx(woID, outbox.GroupInvoice)
-			t.d.act(t.actionControls(), func(context.Context) error {
-				_, err := store.DeleteInvoice(rctx, woID)
+			rctx := t.win.Replacing(woID, outbox.GroupInvoice)
+			t.win.Act(t.actionControls(), func(context.Context) error {
+				_, err := queue.DeleteInvoice(rctx, woID)
 				return err
 			}, func(err error) {
 				if err != nil {
-					t.d.showError(err)
+					t.win.ShowError(err)
 					return
 				}
 				if t.wo != nil && t.wo.WorkOrderId == woID && !t.fresh {
@@ -183,15 +183,15 @@ func (t *invoiceTab) onDelete() {
 				} else {
 					delete(t.drafts, woID)
 				}
-				t.d.queued("Delete invoice of " + number)
+				t.win.Queued("Delete invoice of " + number)
 				t.rerender(woID)
 			})
-		}, t.d.win)
+		}, t.win.Window())
 }
 
 // renderLastAction shows the newest invoice action under the buttons, in
 // red when the service refused it (with the service's own message).
-func (t *invoiceTab) renderLastAction() {
+func (t *Tab) renderLastAction() {
 	text, refused := t.lastInvoiceAction()
 	if refused {
 		t.lastAction.Importance = widget.DangerImportance
@@ -204,8 +204,8 @@ func (t *invoiceTab) renderLastAction() {
 
 // lastInvoiceAction describes the newest invoice action on the work order;
 // a refusal carries the service's own message.
-func (t *invoiceTab) lastInvoiceAction() (text string, refused bool) {
-	rows, err := t.d.store.OutboxRows(context.Background(), t.wo.WorkOrderId)
+func (t *Tab) lastInvoiceAction() (text string, refused bool) {
+	rows, err := t.replica.OutboxRows(context.Background(), t.wo.WorkOrderId)
 	if err != nil {
 		return "", false
 	}
@@ -223,28 +223,9 @@ func (t *invoiceTab) lastInvoiceAction() (text string, refused bool) {
 	return "", false
 }
 
-// A refused invoice save is corrected in the invoice form, as unsaved
-// edits; a refused submission carries no content (it submits the invoice as
-// saved), so the tab is only shown.
-var _ = correctIn(outbox.FormInvoice, "in the Invoice tab", func(d *Desk, v *detailView, draft *outbox.Draft, start func(func())) bool {
-	t, ok := tabIn[*invoiceTab](v)
-	if !ok {
-		return false
-	}
-	v.selectTab(t)
-	if draft.Invoice == nil {
-		start(nil)
-		return true
-	}
-	d.unlessTyped(t.holdsOther(*draft.Invoice), "The Invoice tab holds changes you have not saved.", "invoice", func() {
-		start(func() { t.editDraft(*draft.Invoice) })
-	})
-	return true
-})
-
-// holdsOther reports whether the invoice form holds unsaved changes other
+// HoldsOther reports whether the invoice form holds unsaved changes other
 // than the refused save's content.
-func (t *invoiceTab) holdsOther(inv api.Invoice) bool {
+func (t *Tab) HoldsOther(inv api.Invoice) bool {
 	return t.dirty && invoiceKey(t.inv) != invoiceKey(inv)
 }
 
@@ -257,13 +238,13 @@ func invoiceKey(inv api.Invoice) string {
 	}
 	fmt.Fprintf(&b, "%s|%s|%s", inv.InvoiceNumber, date, inv.DiscountAmount.Amount)
 	for _, l := range inv.LineItems {
-		b.WriteString("\n" + lineKey(l))
+		fmt.Fprintf(&b, "\n%s|%s|%s|%s|%d", l.Type, l.Description, l.Quantity, l.Rate.Amount, l.PriceListItemId)
 	}
 	return b.String()
 }
 
-// editDraft puts a refused invoice save back into the form, as unsaved edits.
-func (t *invoiceTab) editDraft(inv api.Invoice) {
+// EditDraft puts a refused invoice save back into the form, as unsaved edits.
+func (t *Tab) EditDraft(inv api.Invoice) {
 	inv.LineItems = append([]api.LineItem(nil), inv.LineItems...)
 	inv.WorkOrderId = t.wo.WorkOrderId
 	inv.Currency = t.wo.Currency

@@ -1,4 +1,4 @@
-package ui
+package invoice
 
 import (
 	"image/color"
@@ -16,10 +16,14 @@ import (
 // TestNteGauge weighs amounts against an NTE of $1,050.00: the words say
 // the whole share, past 100% too, while the bar stops full; the bar is the
 // theme's colour well within the NTE, amber near it and red above it; and
-// without an NTE the gauge says so and draws no bar.
+// without an NTE the gauge says so and draws no bar. Amber is never good
+// news: within the NTE the bar is never amber.
 func TestNteGauge(t *testing.T) {
+	if c := nteGaugeColor(api.NteWithin); c != nil {
+		t.Errorf("an invoice within its NTE has the gauge in %v, want the theme's own", c)
+	}
 	test.NewTempApp(t)
-	test.ApplyTheme(t, newTheme(appearanceLight, false))
+	test.ApplyTheme(t, theme.LightTheme())
 	g := newNteGauge()
 	w := test.NewTempWindow(t, g)
 	nte := api.MustMoney("1050.00", "USD")

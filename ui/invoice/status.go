@@ -1,4 +1,4 @@
-package ui
+package invoice
 
 // The invoice's status and what follows from it: whether it may change,
 // what the person sees about it, and what is still missing before it can be
@@ -20,7 +20,7 @@ import (
 
 // status is the invoice status as the service last told it; the draft's
 // copy may be older.
-func (t *invoiceTab) status() api.InvoiceStatus {
+func (t *Tab) status() api.InvoiceStatus {
 	if t.stored != nil {
 		return t.stored.Status
 	}
@@ -28,14 +28,14 @@ func (t *invoiceTab) status() api.InvoiceStatus {
 }
 
 // editable says whether the invoice may change now, and why not.
-func (t *invoiceTab) editable() (bool, string) {
+func (t *Tab) editable() (bool, string) {
 	if err := t.wo.CanEditInvoice(&api.Invoice{Status: t.status()}); err != nil {
 		return false, format.Capital(err.Error()) + "."
 	}
 	return true, ""
 }
 
-func (t *invoiceTab) renderStatus() {
+func (t *Tab) renderStatus() {
 	st := t.status()
 	if st == "" {
 		st = api.InvoiceDraft
@@ -68,7 +68,7 @@ func (t *invoiceTab) renderStatus() {
 			parts = append(parts, "Waiting for the customer to verify the work: prepare the lines now; it can be submitted once the work is verified")
 		}
 	}
-	if n := t.d.invoiceNotice(t.wo); n != "" {
+	if n := t.notice(); n != "" {
 		parts = append(parts, n)
 	}
 	t.details.SetText(strings.Join(parts, "\n"))
@@ -105,12 +105,12 @@ func (t *invoiceTab) renderStatus() {
 
 // renderAdders offers the price list and, when the customer allows them,
 // the contractor's own lines.
-func (t *invoiceTab) renderAdders() {
+func (t *Tab) renderAdders() {
 	var opts []string
 	problem := t.pl.CurrencyProblem(t.wo.Currency)
 	if t.pl != nil && !t.pl.AllowPriceListItems.False() && problem == "" {
 		for _, it := range t.pl.Items {
-			s := priceItemLabel(it, t.wo.Currency)
+			s := format.PriceItem(it, t.wo.Currency)
 			if it.IsRateReadOnly {
 				s += " (fixed rate)"
 			}
@@ -150,7 +150,7 @@ func (t *invoiceTab) renderAdders() {
 
 // recompute refreshes everything derived from the draft: subtotals, totals,
 // the NTE gauge, the submit checks and the buttons.
-func (t *invoiceTab) recompute() {
+func (t *Tab) recompute() {
 	// The notes below wrap; when one changes, the tab is laid out again or
 	// a longer note would run under what follows it. Only then: this runs
 	// on every keystroke.
@@ -239,18 +239,18 @@ func (t *invoiceTab) recompute() {
 		t.warnings.SetText("")
 		t.warnings.Hide()
 	}
-	t.d.enable(t.save, ok && t.dirty)
+	t.win.Enable(t.save, ok && t.dirty)
 	// Submit stays pressable while something is missing: pressing it turns
 	// the checklist red instead of leaving the person guessing at a grey
 	// button.
-	t.d.enable(t.submit, ok && settled == "")
-	t.d.enable(t.del, ok && t.stored != nil && (len(t.stored.LineItems) > 0 || t.stored.InvoiceNumber != ""))
+	t.win.Enable(t.submit, ok && settled == "")
+	t.win.Enable(t.del, ok && t.stored != nil && (len(t.stored.LineItems) > 0 || t.stored.InvoiceNumber != ""))
 }
 
 // renderChecklist shows what is still missing before the invoice can be
 // submitted: a neutral to-do list while the person works on it, red once
 // they pressed Submit and the service would refuse it.
-func (t *invoiceTab) renderChecklist(blocking []string) {
+func (t *Tab) renderChecklist(blocking []string) {
 	if len(blocking) == 0 {
 		t.problems.SetText("")
 		t.problems.Hide()
@@ -282,7 +282,7 @@ func invoiceSettledText(s api.InvoiceStatus) string {
 
 // checks runs the service's submit checks (api) on the draft with the status the service
 // last reported (a notification may have moved it while the person typed).
-func (t *invoiceTab) checks() (blocking, warnings []string) {
+func (t *Tab) checks() (blocking, warnings []string) {
 	inv := t.inv
 	inv.Status = t.status()
 	return t.wo.SubmitChecks(&inv, t.pl)

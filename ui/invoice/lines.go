@@ -1,4 +1,4 @@
-package ui
+package invoice
 
 // The invoice's lines: one row of entries per line while it may change,
 // plain text once it may not, and the price list and free lines they are
@@ -7,7 +7,6 @@ package ui
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -23,7 +22,7 @@ import (
 )
 
 // priceItem finds the price list entry a line refers to.
-func (t *invoiceTab) priceItem(id int64) *api.PriceListItem {
+func (t *Tab) priceItem(id int64) *api.PriceListItem {
 	if t.pl == nil || id == 0 {
 		return nil
 	}
@@ -35,16 +34,16 @@ func (t *invoiceTab) priceItem(id int64) *api.PriceListItem {
 	return nil
 }
 
-func (t *invoiceTab) rateFixed(l api.LineItem) bool {
+func (t *Tab) rateFixed(l api.LineItem) bool {
 	it := t.priceItem(l.PriceListItemId)
 	return it != nil && it.IsRateReadOnly
 }
 
-func (t *invoiceTab) minor() int32 { return int32(api.MinorUnits(t.wo.Currency)) }
+func (t *Tab) minor() int32 { return int32(api.MinorUnits(t.wo.Currency)) }
 
 // rebuildLines makes one row per line; edits then update rows in place so
 // the entry being typed in keeps its focus.
-func (t *invoiceTab) rebuildLines() {
+func (t *Tab) rebuildLines() {
 	t.rendering = true
 	defer func() { t.rendering = false }()
 	ok, _ := t.editable()
@@ -90,7 +89,7 @@ func lineLayout(desc, kind, qty, rate, subtotal, remove fyne.CanvasObject) fyne.
 	return container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(fixed(100, subtotal), fixed(36, remove)), desc), numbers)
 }
 
-func (t *invoiceTab) newLineRow(i int, editable bool) *lineRow {
+func (t *Tab) newLineRow(i int, editable bool) *lineRow {
 	if !editable {
 		return t.newLineText(i)
 	}
@@ -114,12 +113,12 @@ func (t *invoiceTab) newLineRow(i int, editable bool) *lineRow {
 	r.kind.Truncation = fyne.TextTruncateEllipsis
 	r.qty = xwidget.NewWheelEntry(t.form)
 	r.qty.SetText(l.Quantity.String())
-	r.qty.Validator = func(s string) error { _, err := parseQuantity(s); return err }
+	r.qty.Validator = func(s string) error { _, err := format.ParseQuantity(s); return err }
 	r.qty.OnChanged = func(s string) {
 		if t.rendering {
 			return
 		}
-		q, err := parseQuantity(s)
+		q, err := format.ParseQuantity(s)
 		if err != nil {
 			t.inputErr.SetText(fmt.Sprintf("Line %d: %v. The line keeps %s until you fix it.", i+1, err, t.inv.LineItems[i].Quantity))
 			return
@@ -130,12 +129,12 @@ func (t *invoiceTab) newLineRow(i int, editable bool) *lineRow {
 	}
 	r.rate = xwidget.NewWheelEntry(t.form)
 	r.rate.SetText(format.Amount(l.Rate.In(t.wo.Currency)))
-	r.rate.Validator = func(s string) error { _, err := parseRate(s, t.wo.Currency); return err }
+	r.rate.Validator = func(s string) error { _, err := format.ParseRate(s, t.wo.Currency); return err }
 	r.rate.OnChanged = func(s string) {
 		if t.rendering {
 			return
 		}
-		m, err := parseRate(s, t.wo.Currency)
+		m, err := format.ParseRate(s, t.wo.Currency)
 		if err != nil {
 			t.inputErr.SetText(fmt.Sprintf("Line %d: %v. The line keeps %s until you fix it.", i+1, err, format.Money(t.inv.LineItems[i].Rate)))
 			return
@@ -160,7 +159,7 @@ func (t *invoiceTab) newLineRow(i int, editable bool) *lineRow {
 
 // newLineText shows line i of an invoice that takes no changes as plain
 // text in the same columns as the entries.
-func (t *invoiceTab) newLineText(i int) *lineRow {
+func (t *Tab) newLineText(i int) *lineRow {
 	l := t.inv.LineItems[i]
 	kind := string(l.Type)
 	if l.PriceListItemId != 0 {
@@ -181,53 +180,11 @@ func (t *invoiceTab) newLineText(i int) *lineRow {
 	return r
 }
 
-// parseQuantity accepts a decimal above zero (hours may be fractional),
-// bounded as every amount is (api.ParseAmount): "1e10000000" is refused at
-// once, not written out to ten million digits on every keystroke.
-func parseQuantity(s string) (decimal.Decimal, error) {
-	q, err := api.ParseAmount(strings.TrimSpace(s))
-	if errors.Is(err, api.ErrAmountTooLarge) {
-		return decimal.Zero, fmt.Errorf("the quantity is too large: at most %d digits", api.MaxAmountDigits)
-	}
-	if err != nil {
-		return decimal.Zero, errors.New("the quantity must be a number, e.g. 1.5")
-	}
-	if !q.IsPositive() {
-		return decimal.Zero, errors.New("the quantity must be greater than zero")
-	}
-	return q, nil
-}
-
-// parseRate accepts a non-negative amount with at most the currency's decimals.
-func parseRate(s, currency string) (api.Money, error) {
-	s = strings.ReplaceAll(strings.TrimSpace(s), ",", "")
-	if s == "" {
-		return api.Money{Currency: currency}, nil
-	}
-	m, err := api.NewMoney(s, currency)
-	if errors.Is(err, api.ErrAmountTooLarge) {
-		return api.Money{}, fmt.Errorf("the amount is too large: at most %d digits", api.MaxAmountDigits)
-	}
-	if err != nil {
-		return api.Money{}, errors.New("the amount must be a number, e.g. " + decimal.NewFromInt(85).StringFixed(int32(api.MinorUnits(currency))))
-	}
-	if m.Amount.IsNegative() {
-		return api.Money{}, errors.New("the amount cannot be negative")
-	}
-	if !m.FitsMinorUnits() {
-		if api.MinorUnits(currency) == 0 {
-			return api.Money{}, fmt.Errorf("%s amounts have no decimals", currency)
-		}
-		return api.Money{}, fmt.Errorf("%s amounts have at most %d decimals", currency, api.MinorUnits(currency))
-	}
-	return m, nil
-}
-
-func (t *invoiceTab) onDiscount(s string) {
+func (t *Tab) onDiscount(s string) {
 	if t.rendering {
 		return
 	}
-	m, err := parseRate(s, t.wo.Currency)
+	m, err := format.ParseRate(s, t.wo.Currency)
 	if err != nil {
 		t.inputErr.SetText("Discount: " + err.Error() + ". The invoice keeps " + format.Money(t.inv.DiscountAmount) + " until you fix it.")
 		return
@@ -237,14 +194,14 @@ func (t *invoiceTab) onDiscount(s string) {
 	t.edited()
 }
 
-func (t *invoiceTab) onAddItem() {
+func (t *Tab) onAddItem() {
 	if problem := t.pl.CurrencyProblem(t.wo.Currency); problem != "" {
-		t.d.showError(errors.New(problem))
+		t.win.ShowError(errors.New(problem))
 		return
 	}
 	i := t.priceSel.SelectedIndex()
 	if t.pl == nil || i < 0 || i >= len(t.pl.Items) {
-		t.d.showError(errors.New("pick an item from the price list first"))
+		t.win.ShowError(errors.New("pick an item from the price list first"))
 		return
 	}
 	it := t.pl.Items[i]
@@ -256,7 +213,7 @@ func (t *invoiceTab) onAddItem() {
 		Rate: it.Rate.In(t.wo.Currency), PriceListItemId: it.Id})
 }
 
-func (t *invoiceTab) onAddFree() {
+func (t *Tab) onAddFree() {
 	kind := api.LineItemType(t.freeType.Selected)
 	if kind == "" {
 		kind = api.LineLabor
@@ -265,13 +222,13 @@ func (t *invoiceTab) onAddFree() {
 }
 
 // onAddTax adds the invoice's one tax line; its rate is the tax amount.
-func (t *invoiceTab) onAddTax() {
+func (t *Tab) onAddTax() {
 	t.addLine(api.LineItem{Type: api.LineTax, Description: "Tax", Quantity: decimal.NewFromInt(1), Rate: api.Money{Currency: t.wo.Currency}})
 }
 
-func (t *invoiceTab) addLine(l api.LineItem) {
+func (t *Tab) addLine(l api.LineItem) {
 	if ok, why := t.editable(); !ok {
-		t.d.showError(errors.New(why))
+		t.win.ShowError(errors.New(why))
 		return
 	}
 	l.Subtotal = l.ComputedSubtotal()
@@ -280,13 +237,13 @@ func (t *invoiceTab) addLine(l api.LineItem) {
 	t.edited()
 }
 
-func (t *invoiceTab) edited() {
+func (t *Tab) edited() {
 	t.dirty = true
 	t.recompute()
 }
 
 // currentLines is the draft's lines with computed subtotals.
-func (t *invoiceTab) currentLines() []api.LineItem {
+func (t *Tab) currentLines() []api.LineItem {
 	out := append([]api.LineItem(nil), t.inv.LineItems...)
 	for i := range out {
 		out[i].Rate = out[i].Rate.In(t.wo.Currency)
