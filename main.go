@@ -5,13 +5,17 @@
 //	workdesk doctor          check a live configuration end to end
 //	workdesk sandbox         run the simulated service for integrators
 //	workdesk receive         run the notification receiver headless
+//	workdesk daysheet        a technician's day sheet (PDF) and calendar (.ics)
 //	workdesk hub             run the office hub on PostgreSQL, and manage its staff accounts
 package main
 
 import (
 	"fmt"
+	"log/slog"
 	"os"
 	"time"
+
+	"fyne.io/fyne/v2/app"
 )
 
 // mainStarted approximates the process start where the kernel's record is not at hand.
@@ -30,6 +34,12 @@ func main() {
 		os.Exit(runSandbox(args[1:]))
 	case "receive":
 		os.Exit(runReceive(args[1:]))
+	case "daysheet":
+		// What the storage logs as it opens a replica is not this
+		// command's to say (a schedule mails what it prints); what goes
+		// wrong is. The window's settings say which replica it reads.
+		slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+		os.Exit(runDaySheet(args[1:], app.NewWithID(appID).Preferences(), os.Stdout, os.Stderr))
 	case "hub":
 		os.Exit(runHub(args[1:]))
 	case "version", "-version", "--version":
@@ -59,6 +69,11 @@ const usage = `Work Order Desk
       run the notification receiver without a window: prints each verified
       notification once; with WORKDESK_BASE_URL, _TOKEN_URL, _CLIENT_ID and
       _CLIENT_SECRET set it also re-reads what each one touched
+  workdesk daysheet --technician NAME [--from YYYY-MM-DD] [--days N] [--pdf FILE] [--ics FILE] [--data-dir DIR] [--paper A4|Letter] [--internal-note]
+      a technician's visits of a day (or N days) in planned order, as a
+      PDF to print and an iCalendar file to import (importing it again
+      updates it), from the replica the window reads (the demo's when
+      nothing is configured); an unknown name lists the known ones
   workdesk hub serve|user ...
       the office hub: one receiver and one set of credentials for a whole
       office, on PostgreSQL (run workdesk hub for details); a server runs

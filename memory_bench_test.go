@@ -17,8 +17,8 @@ import (
 	"github.com/workorderdesk/workdesk/storage"
 )
 
-// BenchmarkWindowMemory50k starts the real binary on a replica of 50,000
-// work orders (filled by a real sync from the sandbox) and reads its
+// BenchmarkWindowMemory starts the real binary on a replica of 50,000
+// work orders (WORKDESK_BENCH_N; filled by a real sync from the sandbox) and reads its
 // resident memory from /proc: once the list shows them all, once the
 // in-memory search index is ready, and after searches typed into the search
 // box (VmRSS, of which RssAnon is the process's own and RssFile the
@@ -27,18 +27,19 @@ import (
 // first alternating. Needs a display (Xvfb) and the app built with the
 // realwindow tag, whose driver types into the window as a person does;
 // `make measure-memory` does both. Linux only (/proc). Reports medians.
-func BenchmarkWindowMemory50k(b *testing.B) {
+func BenchmarkWindowMemory(b *testing.B) {
 	bin := os.Getenv("WORKDESK_BIN")
 	if bin == "" || os.Getenv("DISPLAY") == "" {
 		b.Skip("set WORKDESK_BIN (built with -tags realwindow) and run under a display: make measure-memory")
 	}
 	replica := filepath.Join(b.TempDir(), "replica.db")
-	seedReplica(b, replica, 50000)
+	n := benchSize(b, 50_000)
+	seedReplica(b, replica, n)
 	runs := map[bool][]memorySample{}
 	i := 0
 	for b.Loop() {
 		for _, index := range []bool{i%2 == 0, i%2 != 0} {
-			runs[index] = append(runs[index], windowMemory(b, bin, replica, index))
+			runs[index] = append(runs[index], windowMemory(b, bin, replica, n, index))
 		}
 		i++
 	}
@@ -68,7 +69,7 @@ type procMemory struct{ rss, anon, file, hwm float64 }
 // windowMemory runs the app once, with the in-memory search index or
 // without, and reads its memory when the list shows every work order and
 // after searching.
-func windowMemory(b *testing.B, bin, replica string, index bool) (m memorySample) {
+func windowMemory(b *testing.B, bin, replica string, n int, index bool) (m memorySample) {
 	cmd := exec.Command(bin, "--replica", replica, "--window-size", "1280x800")
 	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+b.TempDir(), "FYNE_SCALE=1")
 	if !index {
@@ -141,8 +142,9 @@ func windowMemory(b *testing.B, bin, replica string, index bool) (m memorySample
 			time.Sleep(20 * time.Millisecond)
 		}
 	}
-	all := regexp.MustCompile(`(^|\| )50,?000 work orders`)
-	some := regexp.MustCompile(` of 50,?000 work orders`)
+	total := strings.ReplaceAll(regexp.QuoteMeta(thousands(n)), ",", ",?")
+	all := regexp.MustCompile(`(^|\| )` + total + ` work orders`)
+	some := regexp.MustCompile(` of ` + total + ` work orders`)
 	waitFor("the whole list", all)
 	m.shown = vm(b, cmd.Process.Pid)
 	if index {
@@ -161,6 +163,15 @@ func windowMemory(b *testing.B, bin, replica string, index bool) (m memorySample
 	}
 	m.searched = vm(b, cmd.Process.Pid)
 	return m
+}
+
+// thousands is n as the window writes a count: "50,000".
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // vm reads a process's resident memory, in MB.

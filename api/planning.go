@@ -62,3 +62,15 @@ func (w *WorkOrder) CheckVisit(start time.Time, length time.Duration, booked []B
 // be planned: not yet accepted (it may be planned before), accepted, or
 // paused to come back. On hold waits for the customer, not for a visit.
 var VisitAhead = []WorkOrderStatus{StatusNew, StatusAccepted, StatusPaused}
+
+// VisitOver reports whether the work order's visit is behind it: checked
+// out (whatever the customer made of it since) or closed. Its planned
+// start no longer books anyone: the board leaves it out of the plan, and
+// a technician's calendar cancels it.
+func (s WorkOrderStatus) VisitOver() bool {
+	switch s {
+	case StatusCheckedOut, StatusNeedsCompletionDetails, StatusVerified, StatusRejected, StatusRecalled:
+		return true
+	}
+	return false
+}

@@ -100,7 +100,7 @@ func TestArchitectureListsEveryPackage(t *testing.T) {
 
 // uiFoundation are the packages under ui/ that every view may import: they
 // hold no view. ui/xwidget imports none of the module's packages at all.
-var uiFoundation = []string{"ui/actiontext", "ui/arrange", "ui/dialogs", "ui/files", "ui/format", "ui/palette", "ui/xwidget"}
+var uiFoundation = []string{"ui/actiontext", "ui/arrange", "ui/dialogs", "ui/files", "ui/format", "ui/palette", "ui/printing", "ui/xwidget"}
 
 // TestViewsImportNoOtherView holds the arrows among ui's packages: a view
 // (any other package under ui/) imports neither ui nor another view, only

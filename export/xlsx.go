@@ -39,8 +39,11 @@ func WriteXLSX(ctx context.Context, w io.Writer, t Table, opts Options) error {
 	if err != nil {
 		return err
 	}
-	for i, c := range t.Columns {
-		if err := sw.SetColWidth(i+1, i+1, columnWidth(c)); err != nil {
+	// Last column first: excelize puts each width it is given before the
+	// ones it has, and spreadsheet programs expect the <col> entries
+	// ascending (Excel offers to "repair" a file whose are not).
+	for i := len(t.Columns) - 1; i >= 0; i-- {
+		if err := sw.SetColWidth(i+1, i+1, columnWidth(t.Columns[i])); err != nil {
 			return err
 		}
 	}

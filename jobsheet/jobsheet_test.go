@@ -15,10 +15,16 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/jobsheet"
+	"github.com/workorderdesk/workdesk/pdftext"
 )
 
-func fonts() jobsheet.Fonts {
-	return jobsheet.Fonts{Regular: theme.DefaultTextFont().Content(), Bold: theme.DefaultTextBoldFont().Content()}
+func fonts(t testing.TB) *pdftext.Set {
+	t.Helper()
+	set, err := pdftext.New(pdftext.Options{Regular: theme.DefaultTextFont().Content(), Bold: theme.DefaultTextBoldFont().Content()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set
 }
 
 // demoWorkOrder is a work order of the demo world with a procedure, at a
@@ -52,7 +58,7 @@ func TestJobSheetHoldsTheWork(t *testing.T) {
 				wo.Contact = &api.Contact{FullName: "Jürgen Groß-Ødegård", Phones: []string{"+49 221 5555 0500"}}
 			}
 			var buf bytes.Buffer
-			if err := jobsheet.Write(&buf, &wo, jobsheet.Options{Fonts: fonts(), Printed: time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)}); err != nil {
+			if err := jobsheet.Write(&buf, &wo, jobsheet.Options{Fonts: fonts(t), Printed: time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)}); err != nil {
 				t.Fatal(err)
 			}
 			path := filepath.Join(t.TempDir(), "sheet.pdf")
@@ -97,6 +103,9 @@ func TestJobSheetPicture(t *testing.T) {
 		t.Skip("set JOBSHEET_PNG=1 to render docs/notes/job-sheet-*.png")
 	}
 	wo := demoWorkOrder(t, "JPY")
+	// A store of the Japanese customer as the window shows it (A09).
+	wo.ServiceLocation = &api.ServiceLocation{SpaceName: "さくらマート 梅田店",
+		Address: &api.Address{Street1: "北区梅田1-9-20", City: "大阪市", PostalCode: "530-0001", Country: "JP"}}
 	long := demoWorkOrder(t, "EUR")
 	// A work order with four procedures runs onto a second page.
 	for range 3 {
@@ -104,7 +113,9 @@ func TestJobSheetPicture(t *testing.T) {
 	}
 	for name, w := range map[string]*api.WorkOrder{"job-sheet": &wo, "job-sheet-long": &long} {
 		var buf bytes.Buffer
-		if err := jobsheet.Write(&buf, w, jobsheet.Options{Fonts: fonts(), Printed: time.Now()}); err != nil {
+		opts := jobsheet.Options{Fonts: fonts(t), Printed: time.Now(), AssignedKnown: true,
+			Assigned: []api.Associate{{Id: 7101, Name: "Haruto Kimura"}}, AccessNote: "Gate code 4471; the key safe is left of the loading dock."}
+		if err := jobsheet.Write(&buf, w, opts); err != nil {
 			t.Fatal(err)
 		}
 		pdf := filepath.Join(t.TempDir(), name+".pdf")

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/xuri/excelize/v2"
+
+	"github.com/workorderdesk/workdesk/export/ooxmlcheck"
 )
 
 // TestRealWindowExportAndJobSheet: File › Export list… saves the list as
@@ -41,6 +43,11 @@ func TestRealWindowExportAndJobSheet(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(h, "work-orders-*.xlsx"))
 	if len(files) != 1 || !strings.Contains(strings.ReplaceAll(done, " | ", ""), files[0]) {
 		t.Fatalf("the report names no file saved in %s (%v): %s", h, files, done)
+	}
+	if raw, err := os.ReadFile(files[0]); err == nil {
+		for _, p := range ooxmlcheck.Check(raw) {
+			t.Errorf("the saved workbook: %s", p)
+		}
 	}
 	f, err := excelize.OpenFile(files[0])
 	if err != nil {

@@ -1,7 +1,7 @@
 package storage
 
 // Benchmarks (go test -run '^$' -bench . -benchtime 3x ./storage/):
-//   BenchmarkSync / BenchmarkFetchOnly: first sync of 10,000 work orders from
+//   BenchmarkSync / BenchmarkFetchOnly: first sync of 10,000 work orders (WORKDESK_BENCH_N) from
 //     the in-process sandbox into a fresh replica, against the same HTTP calls
 //     with the answers decoded and thrown away. Target: sync ≤ 1.5× fetch-only,
 //     which BenchmarkSyncOverFetchOnly measures in back-to-back pairs.
@@ -28,6 +28,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"sync"
 	"syscall"
 	"testing"
@@ -37,7 +38,14 @@ import (
 	"github.com/workorderdesk/workdesk/api/sandbox"
 )
 
-const syncBenchSize = 10_000
+// syncBenchSize is how many work orders the sync benchmarks' world holds:
+// WORKDESK_BENCH_N when set (to see how a sync's cost grows), else 10,000.
+var syncBenchSize = func() int {
+	if n, err := strconv.Atoi(os.Getenv("WORKDESK_BENCH_N")); err == nil && n >= 60 {
+		return n
+	}
+	return 10_000
+}()
 
 var (
 	benchSvcOnce sync.Once

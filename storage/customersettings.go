@@ -85,10 +85,18 @@ const SettingsMaxAge = time.Hour
 func (s *Store) customersOf(ctx context.Context, ids []int64) ([]int64, error) {
 	// Customers never read yet (a replica from before customer settings
 	// existed) are refreshed too, whether or not their work orders changed.
-	rows, err := s.r.QueryContext(ctx, `SELECT DISTINCT customer_id FROM work_orders
- WHERE customer_id > 0 AND (id IN (SELECT value FROM json_each(?))
-   OR customer_id NOT IN (SELECT customer_id FROM customer_settings)
-   OR customer_id IN (SELECT customer_id FROM customer_settings WHERE fetched_at < ?)) ORDER BY customer_id`,
+	// Every customer held is found by stepping through the customer index
+	// (work_orders_by_customer) from one to the next, a seek each: a
+	// DISTINCT over the table read every stored work order on every sync.
+	rows, err := s.r.QueryContext(ctx, `WITH RECURSIVE held(id) AS (
+   SELECT MIN(customer_id) FROM work_orders WHERE customer_id > 0
+   UNION ALL
+   SELECT (SELECT MIN(customer_id) FROM work_orders WHERE customer_id > held.id) FROM held WHERE held.id IS NOT NULL)
+ SELECT customer_id FROM work_orders WHERE id IN (SELECT value FROM json_each(?1)) AND customer_id > 0
+ UNION
+ SELECT id FROM held WHERE id IS NOT NULL AND (id NOT IN (SELECT customer_id FROM customer_settings)
+   OR id IN (SELECT customer_id FROM customer_settings WHERE fetched_at < ?2))
+ ORDER BY 1`,
 		idsJSON(ids), s.now().Add(-SettingsMaxAge).UnixMilli())
 	if err != nil {
 		return nil, fmt.Errorf("storage: reading customers: %w", err)

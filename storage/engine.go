@@ -30,15 +30,17 @@ type Engine struct {
 	// Service names what the engine talks to, for the status bar.
 	Service string
 
-	mu        sync.Mutex
-	rereadMu  sync.Mutex // one notification's re-read and apply at a time
-	progress  func(done, total int)
-	onEvent   []func(api.Event)
-	onApplied []func(api.Event)
-	receiver  string
-	stream    string // the hub's event stream, when Hub
-	hubURL    string // the hub, without a trailing slash, when Hub
-	hubHTTP   *http.Client
+	mu       sync.Mutex
+	rereadMu sync.Mutex // one notification's re-read and apply at a time
+	progress func(done, total int)
+	// invoiceProgress hears how far the background invoice fetch is.
+	invoiceProgress func(done, total int)
+	onEvent         []func(api.Event)
+	onApplied       []func(api.Event)
+	receiver        string
+	stream          string // the hub's event stream, when Hub
+	hubURL          string // the hub, without a trailing slash, when Hub
+	hubHTTP         *http.Client
 
 	stop context.CancelFunc
 	srvs []*http.Server
@@ -145,6 +147,18 @@ func OpenEngine(ctx context.Context, path string, opts EngineOptions) (*Engine, 
 		}
 		e.mu.Lock()
 		p := e.progress
+		e.mu.Unlock()
+		if p != nil {
+			p(done, total)
+		}
+	}
+	outerInvoices := syncOpts.InvoiceProgress
+	syncOpts.InvoiceProgress = func(done, total int) {
+		if outerInvoices != nil {
+			outerInvoices(done, total)
+		}
+		e.mu.Lock()
+		p := e.invoiceProgress
 		e.mu.Unlock()
 		if p != nil {
 			p(done, total)
@@ -436,6 +450,15 @@ func (e *Engine) invoicesAfterSync() {
 			e.mu.Unlock()
 		}
 	}()
+}
+
+// OnInvoiceProgress has f told how far the background fetch of finished
+// work's invoices is (done of total; done == total when it ends or stops),
+// on a goroutine of the fetch.
+func (e *Engine) OnInvoiceProgress(f func(done, total int)) {
+	e.mu.Lock()
+	e.invoiceProgress = f
+	e.mu.Unlock()
 }
 
 func (e *Engine) Refresh(ctx context.Context, id int64) error { return e.Syncer.Refresh(ctx, id) }

@@ -2,9 +2,11 @@ package storage
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/workorderdesk/workdesk/api"
 )
@@ -53,103 +55,181 @@ func (y *Syncer) waitIdle(ctx context.Context) error {
 
 // FetchInvoices reads the invoices of finished work the replica lacks or
 // holds older than their work order, invoiceFetchParallel calls at a time,
-// each after any running sync; the window hears of them in groups
-// (Store.Subscribe). A work order the service no longer shows is skipped;
-// another failure stops the run, and the next sync's run tries again.
-// It returns how many invoices it stored.
+// each after any running sync. What comes back is written in groups, one
+// transaction each, and the window hears of them at most once a second
+// (Store.Subscribe): at 100,000 work orders a transaction and a reload of
+// the window per few invoices made the fetch cost more per invoice the
+// larger the replica, and kept both cores busy for minutes. The WAL is
+// folded back into the replica as it goes. A work order the service no
+// longer shows is skipped; another failure stops the run, and the next
+// sync's run tries again with what is still missing (what was stored is
+// not read again). It returns how many invoices it stored.
 func (y *Syncer) FetchInvoices(ctx context.Context) (int, error) {
 	ids, err := y.s.invoicesToFetch(ctx)
 	if err != nil || len(ids) == 0 {
 		return 0, err
 	}
-	y.log.Info("fetching the invoices of finished work", "count", len(ids))
+	total := len(ids)
+	y.log.Info("fetching the invoices of finished work", "count", total)
+	progress := y.opts.InvoiceProgress
+	if progress == nil {
+		progress = func(int, int) {}
+	}
+	progress(0, total)
 	var (
 		mu       sync.Mutex
-		stored   int
-		changed  []int64
 		firstErr error
 	)
-	flush := func(force bool) {
+	failed := func(err error) bool {
 		mu.Lock()
-		batch := changed
-		if !force && len(batch) < 20 {
-			mu.Unlock()
-			return
+		defer mu.Unlock()
+		if err != nil && firstErr == nil {
+			firstErr = err
 		}
-		changed = nil
-		mu.Unlock()
-		if len(batch) > 0 {
-			y.s.notify(batch)
-		}
+		return firstErr != nil
 	}
 	next := make(chan int64)
+	got := make(chan fetchedInvoice, invoiceWriteGroup)
 	var wg sync.WaitGroup
 	for range invoiceFetchParallel {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for id := range next {
-				ok, err := y.fetchInvoice(ctx, id)
-				if err != nil {
-					mu.Lock()
-					if firstErr == nil {
-						firstErr = err
-					}
-					mu.Unlock()
+				inv, err := y.readInvoice(ctx, id)
+				if failed(err) {
 					continue
 				}
-				if !ok {
-					continue
-				}
-				mu.Lock()
-				stored++
-				changed = append(changed, id)
-				mu.Unlock()
-				flush(false)
+				got <- fetchedInvoice{id: id, inv: inv}
 			}
 		}()
 	}
-feed:
-	for _, id := range ids {
-		if err := y.waitIdle(ctx); err != nil {
-			break
+	go func() {
+		defer close(next)
+		for _, id := range ids {
+			if y.waitIdle(ctx) != nil || failed(nil) {
+				return
+			}
+			select {
+			case next <- id:
+			case <-ctx.Done():
+				return
+			}
 		}
-		mu.Lock()
-		failed := firstErr != nil
-		mu.Unlock()
-		if failed {
-			break
+	}()
+	go func() {
+		wg.Wait()
+		close(got)
+	}()
+	stored, done := 0, 0
+	var group []fetchedInvoice
+	var heard []int64
+	told := time.Now()
+	writeFailed := false // a failed read still lets those read before it be stored
+	write := func() {
+		if len(group) > 0 && !writeFailed {
+			n, err := y.s.putInvoices(ctx, group)
+			writeFailed = failed(err) && err != nil
+			if err == nil {
+				stored += n
+				for _, g := range group {
+					if g.inv != nil {
+						heard = append(heard, g.id)
+					}
+				}
+			}
 		}
-		select {
-		case next <- id:
-		case <-ctx.Done():
-			break feed
+		done += len(group)
+		group = group[:0]
+		if time.Since(told) >= invoiceTellEvery || done == total {
+			y.s.notify(heard)
+			heard, told = nil, time.Now()
+			progress(done, total)
+			y.s.foldWAL(ctx)
 		}
 	}
-	close(next)
-	wg.Wait()
-	flush(true)
+	// A group is written when full, or when a quarter second has passed:
+	// a transaction per invoice cost more than the invoice.
+	tick := time.NewTicker(invoiceWriteEvery)
+	defer tick.Stop()
+read:
+	for {
+		select {
+		case g, ok := <-got:
+			if !ok {
+				break read
+			}
+			group = append(group, g)
+			if len(group) >= invoiceWriteGroup {
+				write()
+			}
+		case <-tick.C:
+			write()
+		}
+	}
+	write()
+	y.s.notify(heard)
+	if done < total {
+		progress(total, total) // stopped: the window says nothing more of it
+	}
 	if firstErr == nil {
 		firstErr = ctx.Err()
 	}
-	y.log.Info("fetched the invoices of finished work", "stored", stored, "of", len(ids), "err", firstErr)
+	y.log.Info("fetched the invoices of finished work", "stored", stored, "of", total, "err", firstErr)
 	return stored, firstErr
 }
 
-// fetchInvoice reads one invoice into the replica. A work order the
-// service refuses as not found (3005) is left as it is.
-func (y *Syncer) fetchInvoice(ctx context.Context, woID int64) (stored bool, err error) {
+// invoiceWriteGroup is the most invoices written in one transaction,
+// invoiceWriteEvery the longest one waits to be written, and
+// invoiceTellEvery how often the window hears of those written.
+const (
+	invoiceWriteGroup = 100
+	invoiceWriteEvery = 250 * time.Millisecond
+	invoiceTellEvery  = time.Second
+)
+
+// fetchedInvoice is one invoice read; inv is nil when the service no
+// longer shows the work order.
+type fetchedInvoice struct {
+	id  int64
+	inv *api.Invoice
+}
+
+// putInvoices writes the invoices read in one transaction and returns how
+// many it wrote.
+func (s *Store) putInvoices(ctx context.Context, group []fetchedInvoice) (int, error) {
+	n := 0
+	at := s.now().UnixMilli()
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		n = 0
+		for _, g := range group {
+			if g.inv == nil {
+				continue
+			}
+			if err := putInvoice(ctx, tx, g.id, g.inv, at); err != nil {
+				return err
+			}
+			n++
+		}
+		return nil
+	})
+	return n, err
+}
+
+// readInvoice reads one invoice. A work order the service refuses as not
+// found (3005) is left as it is: nil and no error.
+func (y *Syncer) readInvoice(ctx context.Context, woID int64) (*api.Invoice, error) {
 	inv, err := y.c.GetInvoice(ctx, woID)
 	var apiErr *api.Error
 	if errors.As(err, &apiErr) && apiErr.Code == api.CodeNotFoundOrRecalled {
 		y.log.Info("invoice not found for a finished work order; skipped", "workOrder", woID)
-		return false, nil
+		return nil, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("fetching the invoice of work order %d: %w", woID, err)
+		return nil, fmt.Errorf("fetching the invoice of work order %d: %w", woID, err)
 	}
 	if inv.WorkOrderId == 0 {
 		inv.WorkOrderId = woID
 	}
-	return true, putInvoice(ctx, y.s.w, woID, inv, y.s.now().UnixMilli())
+	return inv, nil
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -294,5 +296,60 @@ func TestReceivablesSlaRecords(t *testing.T) {
 	}
 	if r.Customer.Name == "" || r.Sla == nil || r.Sla.OnSiteBy == nil {
 		t.Errorf("record = %+v; want its customer and deadlines", r)
+	}
+}
+
+// The fetch says how far it is, and one that stopped (here the service
+// refused the eleventh invoice) goes on where it stopped: the invoices
+// read before the stop are kept, and the next run reads only the rest.
+func TestInvoiceFetchShowsProgressAndResumes(t *testing.T) {
+	t.Parallel()
+	svc := newService(t, 120)
+	s, _ := openTest(t)
+	s.now = svc.sb.Clock().Now
+	var mu sync.Mutex
+	var told [][2]int
+	y := NewSyncer(s, svc.client, SyncOptions{InvoiceProgress: func(done, total int) {
+		mu.Lock()
+		told = append(told, [2]int{done, total})
+		mu.Unlock()
+	}})
+	ctx := context.Background()
+	if err := y.SyncNow(ctx); err != nil {
+		t.Fatal(err)
+	}
+	all := finished(t, s)
+	var calls atomic.Int32
+	svc.wire.setFault(func(r *http.Request, _ []byte) faultKind {
+		if r.URL.Path == "/api/invoice" && calls.Add(1) > 10 {
+			return serverRefusal
+		}
+		return pass
+	})
+	first, err := y.FetchInvoices(ctx)
+	if err == nil || first == 0 || first > 10 {
+		t.Fatalf("the first run stored %d invoices (%v); want up to the 10 read before the refusal, and its error", first, err)
+	}
+	mu.Lock()
+	if len(told) < 2 || told[0] != [2]int{0, len(all)} || told[len(told)-1] != [2]int{len(all), len(all)} {
+		t.Errorf("the first run told %v; want 0 of %d first and, stopped, %d of %d last", told, len(all), len(all), len(all))
+	}
+	told = nil
+	mu.Unlock()
+	svc.wire.setFault(nil)
+	svc.wire.reset()
+	second, err := y.FetchInvoices(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first+second != len(all) || len(invoiceCalls(svc)) != len(all)-first {
+		t.Errorf("the second run stored %d with %d calls after %d stored; want the other %d of %d",
+			second, len(invoiceCalls(svc)), first, len(all)-first, len(all))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	rest := len(all) - first
+	if len(told) < 2 || told[0] != [2]int{0, rest} || told[len(told)-1] != [2]int{rest, rest} {
+		t.Errorf("the second run told %v; want 0 of %d first and %d of %d last", told, rest, rest, rest)
 	}
 }

@@ -211,7 +211,7 @@ func (x *Sender) nextAttempt(ctx context.Context) (time.Time, bool) {
 // service and records the outcome. finished is true when the row reached
 // done or failed.
 func (x *Sender) sendRow(ctx context.Context, id int64) (finished bool, err error) {
-	if err := x.keepBefore(ctx, id); err != nil {
+	if goOn, err := x.keepBefore(ctx, id); !goOn || err != nil {
 		return false, err
 	}
 	now := x.s.now().UnixMilli()
@@ -302,33 +302,42 @@ func (x *Sender) sendRow(ctx context.Context, id int64) (finished bool, err erro
 // check will compare against should its answer be lost (outbox.Entry.Before:
 // how many messages of its text the thread holds). Kept before the row is
 // marked sending, so that a crash at any point leaves either nothing sent
-// or the count to judge by. A read that fails keeps nothing: the row goes
-// (offline, it fails alike and is read again next time), and should its
-// answer then be lost, nothing can tell, and the person decides.
-func (x *Sender) keepBefore(ctx context.Context, id int64) error {
+// or the count to judge by. When the read could not leave this computer
+// (no network, no token), the row waits as a send would have (goOn false);
+// a read that reached the service but failed keeps nothing, and the row
+// goes: should its answer then be lost, nothing can tell, and the person
+// decides.
+func (x *Sender) keepBefore(ctx context.Context, id int64) (goOn bool, err error) {
 	row, err := x.s.OutboxRow(ctx, id)
 	if err != nil {
-		return err
+		return false, err
 	}
 	e, known := outbox.Of(row.Kind)
 	if row.State != OutboxPending || !known || !e.NeedsBefore() || row.before != nil || row.MaybeSent {
-		return nil
+		return true, nil
 	}
 	req, err := e.Decode(row.Request)
 	if err != nil {
-		return nil // refused as unreadable when it is sent
+		return true, nil // refused as unreadable when it is sent
 	}
 	base, err := e.Before(ctx, x.c, req)
-	if err != nil || base == nil {
-		if err != nil {
-			x.log.Info("what an action will be checked against could not be read; it goes without", "row", id, "err", err)
-		}
-		return nil
+	switch {
+	case err != nil && api.NeverSent(err) && ctx.Err() == nil:
+		wait := x.opts.Backoff(row.Attempts + 1)
+		x.setPending(ctx, id, x.s.now().Add(wait).UnixMilli(), describeTemporary(err), false)
+		x.log.Info("action not delivered; will retry", "row", id, "in", wait, "err", err)
+		x.s.notify(row.WorkOrderIds)
+		return false, nil
+	case err != nil:
+		x.log.Info("what an action will be checked against could not be read; it goes without", "row", id, "err", err)
+		return true, nil
+	case base == nil:
+		return true, nil
 	}
 	if _, err := x.s.w.ExecContext(ctx, `INSERT OR REPLACE INTO outbox_landed_base(outbox_id, base) VALUES (?, ?)`, id, string(base)); err != nil {
-		return fmt.Errorf("storage: keeping what row %d will be checked against: %w", id, err)
+		return false, fmt.Errorf("storage: keeping what row %d will be checked against: %w", id, err)
 	}
-	return nil
+	return true, nil
 }
 
 // attempt sends the row, unless an earlier attempt may have reached the

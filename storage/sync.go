@@ -24,6 +24,10 @@ type SyncOptions struct {
 	// search, so changes stamped in the same instant as the last one seen
 	// are not missed. 0 = 2 minutes.
 	Overlap time.Duration
+	// InvoiceProgress is told how many of the invoices of finished work
+	// that FetchInvoices reads are read so far (done == total at the end,
+	// also when it stops early). Same goroutine rules as Progress.
+	InvoiceProgress func(done, total int)
 	// Parallel is how many GET /api/workOrder calls are in flight. 0 = 4.
 	Parallel int
 	Logger   *slog.Logger
@@ -112,7 +116,13 @@ func (y *Syncer) sync(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("sync: searching for changed work orders: %w", err)
 	}
-	stored, err := y.s.lastUpdates(ctx)
+	seen := make([]int64, len(found))
+	for i, wo := range found {
+		seen[i] = wo.WorkOrderId
+	}
+	// Only the versions of the work orders the search named: an
+	// incremental sync costs what changed, not what the replica holds.
+	stored, err := y.s.lastUpdates(ctx, seen)
 	if err != nil {
 		return err
 	}
@@ -130,11 +140,21 @@ func (y *Syncer) sync(ctx context.Context) error {
 		}
 		need = append(need, wo.WorkOrderId)
 	}
+	stored = nil
 	y.log.Info("sync started", "incremental", hasHW, "changed", len(found), "toFetch", len(need))
 	// The customers' settings are read while the work orders are: the
 	// search names their customers, and the replica the stale ones.
 	settingsRead := y.refreshSettingsWhile(ctx, found)
-	if y.tune.bulk(len(need), len(stored)) {
+	found = nil // the search's answer is large at size; only the ids are kept
+	bulk := false
+	if len(need) >= y.tune.bulkMin { // the replica's size matters only then
+		held, err := y.s.Count(ctx)
+		if err != nil {
+			return err
+		}
+		bulk = y.tune.bulk(len(need), held)
+	}
+	if bulk {
 		// A rebuild after an earlier bulk write may still be under way.
 		if err := y.s.waitFTS(ctx); err != nil {
 			return err
@@ -154,10 +174,6 @@ func (y *Syncer) sync(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	seen := make([]int64, len(found))
-	for i, wo := range found {
-		seen[i] = wo.WorkOrderId
-	}
 	if !settingsRead() {
 		y.refreshCustomerSettings(ctx, seen) // the search named no customers: from the stored rows
 	}
@@ -167,7 +183,7 @@ func (y *Syncer) sync(ctx context.Context) error {
 	switch {
 	case newest.After(mark):
 		mark = newest // service time: immune to a skewed local clock
-	case newest.IsZero() && len(found) > 0:
+	case newest.IsZero() && len(seen) > 0:
 		// The search answer carries no LastUpdate: fall back on our clock,
 		// which the overlap protects against small skew.
 		mark = started
@@ -393,24 +409,34 @@ func (s *Store) storeBatches(ctx context.Context, batches [][][]any, ids []int64
 	})
 }
 
-// lastUpdates maps every stored work order to its LastUpdate (ns; 0 when
-// the service sent none).
-func (s *Store) lastUpdates(ctx context.Context) (map[int64]int64, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT id, COALESCE(last_update, 0) FROM work_orders`)
-	if err != nil {
-		return nil, fmt.Errorf("storage: reading stored versions: %w", err)
-	}
-	defer rows.Close()
-	out := map[int64]int64{}
-	for rows.Next() {
-		var id, lu int64
-		if err := rows.Scan(&id, &lu); err != nil {
+// lastUpdates maps each of ids that is stored to its LastUpdate (ns; 0
+// when the service sent none).
+func (s *Store) lastUpdates(ctx context.Context, ids []int64) (map[int64]int64, error) {
+	out := make(map[int64]int64, min(len(ids), 1024))
+	for start := 0; start < len(ids); start += lastUpdatesChunk {
+		chunk := ids[start:min(start+lastUpdatesChunk, len(ids))]
+		rows, err := s.r.QueryContext(ctx, `SELECT id, COALESCE(last_update, 0) FROM work_orders WHERE id IN (SELECT value FROM json_each(?))`, idsJSON(chunk))
+		if err != nil {
 			return nil, fmt.Errorf("storage: reading stored versions: %w", err)
 		}
-		out[id] = lu
+		for rows.Next() {
+			var id, lu int64
+			if err := rows.Scan(&id, &lu); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("storage: reading stored versions: %w", err)
+			}
+			out[id] = lu
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("storage: reading stored versions: %w", err)
+		}
 	}
-	return out, rows.Err()
+	return out, nil
 }
+
+// lastUpdatesChunk is how many ids one read of stored versions names.
+const lastUpdatesChunk = 10_000
 
 // Refresh reads one work order and its details (messages, attachments and,
 // where invoicing can see it, the invoice, price list and invoice

@@ -74,23 +74,43 @@ var planKinds = []outbox.Kind{outbox.KindAppointment, outbox.KindAssign, outbox.
 const visitColumns = `SELECT w.id, w.number, w.customer_name, w.site, w.status, w.scheduled_start, w.on_site_by,
  COALESCE(j.json->>'$.BranchId', 0), COALESCE(j.json->>'$.Schedule.Pte', '') FROM work_orders w JOIN work_order_json j ON j.id = w.id`
 
-// Week reads the board's data for [from, to).
+// Week reads the board's data for [from, to). A visit whose work order
+// is checked out or closed (queued actions included) is not in its plan:
+// a visit done early, back-dated, must not keep the technician booked on
+// the day it was planned for (A13).
 func (s *Store) Week(ctx context.Context, from, to time.Time) (*Week, error) {
 	wk := &Week{From: from, To: to}
+	visits, waiting, err := s.weekVisits(ctx, from, to)
+	if err != nil {
+		return nil, err
+	}
+	wk.Visits = slices.DeleteFunc(visits, func(v Visit) bool { return v.Status.VisitOver() })
+	wk.Waiting = waiting
+	if wk.Crew, err = s.AllAssociates(ctx); err != nil {
+		return nil, err
+	}
+	return wk, nil
+}
+
+// weekVisits are the visits starting in [from, to), by start, visits over
+// included, and the work waiting for a visit, as the person sees them: a
+// work order with a plan or a status change still queued is read whole
+// with it applied.
+func (s *Store) weekVisits(ctx context.Context, from, to time.Time) (visits, waiting []Visit, err error) {
 	// Work orders with a plan still queued are read whole, with it applied.
 	touched, err := s.plannedIDs(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	visits, err := s.visits(ctx, visitColumns+` WHERE (w.scheduled_start IS NULL) = 0 AND w.scheduled_start >= ? AND w.scheduled_start < ?
+	visits, err = s.visits(ctx, visitColumns+` WHERE (w.scheduled_start IS NULL) = 0 AND w.scheduled_start >= ? AND w.scheduled_start < ?
  ORDER BY w.scheduled_start, w.id`, from.UnixMilli(), to.UnixMilli())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	waiting, err := s.visits(ctx, visitColumns+` WHERE w.scheduled_start IS NULL AND w.status IN ('New','Accepted','Paused')
+	waiting, err = s.visits(ctx, visitColumns+` WHERE w.scheduled_start IS NULL AND w.status IN ('New','Accepted','Paused')
  ORDER BY w.on_site_by IS NULL, w.on_site_by, w.id LIMIT ?`, WaitingLimit)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var ids []int64
 	for _, list := range [][]Visit{visits, waiting} {
@@ -98,9 +118,20 @@ func (s *Store) Week(ctx context.Context, from, to time.Time) (*Week, error) {
 			ids = append(ids, v.WorkOrderId)
 		}
 	}
+	// So are those whose status a queued action changes (a check-out sent
+	// from a site without signal).
+	changing, err := s.statusQueuedIDs(ctx, ids)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, id := range changing {
+		if !slices.Contains(touched, id) {
+			touched = append(touched, id)
+		}
+	}
 	who, err := s.AssigneesOf(ctx, ids)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	keep := func(v Visit) bool { return !slices.Contains(touched, v.WorkOrderId) }
 	for _, list := range []*[]Visit{&visits, &waiting} {
@@ -114,7 +145,7 @@ func (s *Store) Week(ctx context.Context, from, to time.Time) (*Week, error) {
 	for _, id := range touched {
 		v, err := s.plannedVisit(ctx, id)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		switch {
 		case v == nil:
@@ -138,11 +169,32 @@ func (s *Store) Week(ctx context.Context, from, to time.Time) (*Week, error) {
 	if len(waiting) > WaitingLimit {
 		waiting = waiting[:WaitingLimit]
 	}
-	wk.Visits, wk.Waiting = visits, waiting
-	if wk.Crew, err = s.AllAssociates(ctx); err != nil {
+	return visits, waiting, nil
+}
+
+// statusQueuedIDs are those of ids with an action waiting in the outbox
+// (not refused) that changes the work order's status.
+func (s *Store) statusQueuedIDs(ctx context.Context, ids []int64) ([]int64, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var kinds []string
+	for _, e := range outbox.Entries() {
+		if e.Status != "" {
+			kinds = append(kinds, string(e.Kind))
+		}
+	}
+	rawKinds, err := json.Marshal(kinds)
+	if err != nil {
 		return nil, err
 	}
-	return wk, nil
+	rows, err := s.r.QueryContext(ctx, `SELECT DISTINCT t.work_order_id FROM outbox o JOIN outbox_targets t ON t.outbox_id = o.id
+ WHERE o.state IN ('pending','sending') AND o.kind IN (SELECT value FROM json_each(?))
+ AND t.work_order_id IN (SELECT value FROM json_each(?)) ORDER BY t.work_order_id`, string(rawKinds), idsJSON(ids))
+	if err != nil {
+		return nil, fmt.Errorf("storage: reading the queued status changes: %w", err)
+	}
+	return scanIDs(rows)
 }
 
 // plannedIDs are the work orders with an appointment or assignment not yet
@@ -161,19 +213,32 @@ func (s *Store) plannedIDs(ctx context.Context) ([]int64, error) {
 // every action still unfinished on it applied in order, and the first
 // refusal among them, which holds back the ones after it.
 func (s *Store) plannedVisit(ctx context.Context, id int64) (*Visit, error) {
-	wo, err := s.WorkOrder(ctx, id)
-	if err != nil {
-		return nil, nil // not in the replica (yet): nothing to place
-	}
-	rows, err := s.unfinished(ctx, id)
-	if err != nil {
+	wo, held, queued, err := s.seenWorkOrder(ctx, id)
+	if err != nil || wo == nil {
 		return nil, err
 	}
 	v := visitOf(wo)
+	v.HeldBy, v.Queued = held, queued
+	return &v, nil
+}
+
+// seenWorkOrder is work order id as the person sees it: its record with
+// every action still unfinished on it applied in order (nil when the
+// replica does not hold it yet); held is the first refusal among them
+// (0: none), queued whether a plan of it waits.
+func (s *Store) seenWorkOrder(ctx context.Context, id int64) (wo *api.WorkOrder, held int64, queued bool, err error) {
+	wo, err = s.WorkOrder(ctx, id)
+	if err != nil {
+		return nil, 0, false, nil // not in the replica (yet): nothing to place
+	}
+	rows, err := s.unfinished(ctx, id)
+	if err != nil {
+		return nil, 0, false, err
+	}
 	for i := range rows {
 		r := &rows[i]
-		if r.State == OutboxFailed && v.HeldBy == 0 {
-			v.HeldBy = r.Id
+		if r.State == OutboxFailed && held == 0 {
+			held = r.Id
 		}
 		if !slices.Contains(planKinds, r.Kind) && r.State == OutboxFailed {
 			continue
@@ -187,14 +252,10 @@ func (s *Store) plannedVisit(ctx context.Context, id int64) (*Visit, error) {
 			}
 		}
 		if slices.Contains(planKinds, r.Kind) {
-			v.Queued = true
+			queued = true
 		}
 	}
-	held := v.HeldBy
-	queued := v.Queued
-	v = visitOf(wo)
-	v.HeldBy, v.Queued = held, queued
-	return &v, nil
+	return wo, held, queued, nil
 }
 
 // visitOf is the board's view of a whole record.

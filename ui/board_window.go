@@ -8,8 +8,12 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 
+	"fyne.io/fyne/v2/dialog"
+
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui/board"
+	"github.com/workorderdesk/workdesk/ui/daysheetview"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/format"
 	"github.com/workorderdesk/workdesk/ui/palette"
 )
@@ -82,7 +86,8 @@ func (d *Desk) showBoard() {
 	w := d.app.NewWindow("Dispatch board — Work Order Desk")
 	src := boardSource{d.store}
 	b := board.New(src, src, board.Options{Window: w, StatusColor: palette.Status, Now: format.Now,
-		Background: d.deps.Background, Do: d.do})
+		Background: d.deps.Background, Do: d.do,
+		DaySheet: func(tech int64, from time.Time, days int) { d.showDaySheet(w, tech, from, days) }})
 	w.SetContent(b.Content())
 	w.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyP, Modifier: fyne.KeyModifierShortcutDefault},
 		func(fyne.Shortcut) { b.PlanSelected() })
@@ -111,4 +116,21 @@ func (d *Desk) boardChanged() {
 	if d.boardWin != nil {
 		d.boardWin.board.Reload()
 	}
+}
+
+// showDaySheet opens a technician's day sheet and calendar (tech 0: the
+// first technician) over win: the board's window, or the main one (File ›
+// Day sheet…).
+func (d *Desk) showDaySheet(win fyne.Window, tech int64, from time.Time, days int) {
+	opener := d.deps.OpenURL
+	if opener == nil {
+		opener = d.app.OpenURL
+	}
+	domain := ""
+	if d.deps.Demo {
+		domain = "demo" // the demo's work order numbers are not the service's
+	}
+	daysheetview.Show(daysheetview.StoreSource(d.store), daysheetview.Options{Window: win, Prefs: d.app.Preferences(),
+		Now: format.Now, Background: d.deps.Background, Do: d.do, OpenURL: opener, Domain: domain,
+		ShowFilePicker: func(fd *dialog.FileDialog) { dialogs.ShowFilePicker(fd, win) }}, tech, from, days)
 }

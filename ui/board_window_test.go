@@ -2,7 +2,11 @@ package ui
 
 import (
 	"context"
+	"net/url"
+	"os"
+	"os/exec"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,6 +16,7 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // View › Dispatch board over the demo: a work order planned on it is
@@ -135,5 +140,41 @@ func TestAColleaguesPlanAppearsOnTheBoard(t *testing.T) {
 	h.flush()
 	if !b.Shows(wo.WorkOrderId, wk.Crew[0].Id) {
 		t.Errorf("%s, planned for %s by a colleague, is not on the board", wo.WorkOrderNumber, wk.Crew[0].Name)
+	}
+}
+
+// TestDaySheetFromTheFileMenu: File › Day sheet… opens the day sheet on
+// the main window for today, the first technician chosen; Open PDF hands
+// the viewer their sheet, read from the replica.
+func TestDaySheetFromTheFileMenu(t *testing.T) {
+	var opened []*url.URL
+	h := newHarnessWith(t, harnessOptions{deps: func(d *Deps) {
+		d.OpenURL = func(u *url.URL) error { opened = append(opened, u); return nil }
+	}})
+	h.win.SetMainMenu(h.desk.mainMenu())
+	crew, err := h.store.AllAssociates(t.Context())
+	if err != nil || len(crew) == 0 {
+		t.Fatalf("the replica knows no technicians (%v)", err)
+	}
+	h.menuItem("Day sheet…").Action()
+	h.flush()
+	got := h.overlayText()
+	for _, want := range []string{"day sheet and calendar", strings.ToLower(crew[0].Name + ", " + format.Now().Format("Mon 2 Jan 2006"))} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the dialog lacks %q: %q", want, got)
+		}
+	}
+	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Open PDF"))
+	h.flush()
+	if len(opened) != 1 {
+		t.Fatalf("the viewer was handed %v", opened)
+	}
+	t.Cleanup(func() { os.Remove(opened[0].Path) })
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		t.Skip("pdftotext (poppler-utils) is not installed")
+	}
+	out, err := exec.Command("pdftotext", opened[0].Path, "-").Output()
+	if err != nil || !strings.Contains(string(out), crew[0].Name) {
+		t.Errorf("the sheet (%v) reads:\n%s", err, out)
 	}
 }

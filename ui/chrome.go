@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 func (d *Desk) toolbar() fyne.CanvasObject {
@@ -24,7 +25,8 @@ func (d *Desk) mainMenu() *fyne.MainMenu {
 	file := fyne.NewMenu("File", fyne.NewMenuItem("Sync now", func() { d.syncNow(nil) }), settings,
 		fyne.NewMenuItem("Check the connection…", d.showContractCheck),
 		fyne.NewMenuItemSeparator(),
-		fyne.NewMenuItem("Export list…", d.showExportList))
+		fyne.NewMenuItem("Export list…", d.showExportList),
+		fyne.NewMenuItem("Day sheet…", func() { d.showDaySheet(d.win, 0, format.Now(), 1) }))
 	if d.deps.ConnectOffice != nil {
 		file.Items = append(file.Items, fyne.NewMenuItem("Connect to office hub…", d.showConnectOffice))
 	}

@@ -6,9 +6,11 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/url"
+	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -220,7 +222,10 @@ func New(a fyne.App, deps Deps) *Desk {
 	d.win.Resize(fyne.NewSize(
 		float32(prefs.FloatWithFallback("window.width", 1280)),
 		float32(prefs.FloatWithFallback("window.height", 800))))
-	unsubscribe := d.store.Subscribe(func(changed []int64) { d.do(func() { d.changed(changed) }) })
+	unsubscribe := d.store.Subscribe(d.coalesced(d.changed))
+	if p, ok := deps.Online.(invoiceFetch); ok {
+		p.OnInvoiceProgress(func(done, total int) { d.do(func() { d.invoiceProgress(done, total) }) })
+	}
 	// The layout is saved however the window goes: its close button, File ›
 	// Quit, a switch between Demo and Live (which closes it), or the app
 	// stopping without closing it (a quit from the system tray or the OS).
@@ -326,6 +331,9 @@ func (d *Desk) refreshDetails(id int64) {
 }
 
 func (d *Desk) syncNow(done chan struct{}) {
+	if d.online == nil && done != nil {
+		close(done) // a replica browsed offline shows all it will at once
+	}
 	if d.syncing || d.online == nil {
 		return
 	}
@@ -348,6 +356,54 @@ func (d *Desk) syncNow(done chan struct{}) {
 			}
 		})
 	})
+}
+
+// coalesced hands changes to f on the main goroutine, those that come
+// while one hand-over waits merged into it: a burst of writes (a sync, the
+// invoice fetch) then costs the window one reload, not one per write
+// queued behind each other.
+func (d *Desk) coalesced(f func(ids []int64)) func(changed []int64) {
+	var (
+		mu      sync.Mutex
+		pending []int64
+		queued  bool
+	)
+	return func(changed []int64) {
+		mu.Lock()
+		pending = append(pending, changed...)
+		if queued {
+			mu.Unlock()
+			return
+		}
+		queued = true
+		mu.Unlock()
+		d.do(func() {
+			mu.Lock()
+			ids := pending
+			pending, queued = nil, false
+			mu.Unlock()
+			f(ids)
+		})
+	}
+}
+
+// invoiceFetch is what an Online that fetches the invoices of finished
+// work in the background tells of it (storage.Engine).
+type invoiceFetch interface {
+	OnInvoiceProgress(func(done, total int))
+}
+
+// invoiceProgress shows how far the background invoice fetch is, while
+// no sync shows its own progress.
+func (d *Desk) invoiceProgress(done, total int) {
+	if d.syncing {
+		return
+	}
+	if done >= total {
+		d.status.hideProgress()
+		return
+	}
+	d.status.progress(fmt.Sprintf("Reading invoices: %s of %s", count(done), count(total)), done, total)
 }
 
 // showError tells the person what went wrong in plain words.

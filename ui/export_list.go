@@ -10,6 +10,13 @@ import (
 	"github.com/workorderdesk/workdesk/ui/format"
 )
 
+// Words of an exported list besides its column titles, in one place.
+const (
+	exportSheetWorkOrders = "Work orders"
+	exportNoLimit         = "No limit"
+	exportYes             = "Yes"
+)
+
 // listExportColumns are the columns of an exported list: what the list shows,
 // typed, and the deadline's name beside its date.
 var listExportColumns = []export.Column{
@@ -21,39 +28,85 @@ var listExportColumns = []export.Column{
 	{Title: "Currency", Kind: export.Text, Width: 9},
 	{Title: "Quote", Kind: export.Text, Width: 11},
 	{Title: "Scheduled", Kind: export.DateTime},
+	{Title: "Assigned", Kind: export.Text, Width: 24},
 	{Title: "Next deadline", Kind: export.Text, Width: 15},
 	{Title: "Deadline at", Kind: export.DateTime},
 	{Title: "Needs attention", Kind: export.Text, Width: 15},
 }
 
 // listTable is the list of query q as a table to export: every row the
-// list shows for it, in its order, read from the replica one at a time.
-// n is how many the list counted, for the progress bar.
+// list shows for it, in its order, read from the replica one at a time,
+// with who each is assigned to (read a batch of rows at a time). n is how
+// many the list counted, for the progress bar.
 func listTable(store *storage.Store, q storage.ListQuery, n int) export.Table {
-	return export.Table{Sheet: "Work orders", Columns: listExportColumns, Len: n,
+	return export.Table{Sheet: exportSheetWorkOrders, Columns: listExportColumns, Len: n,
 		Rows: func(ctx context.Context, yield func([]any) error) error {
 			row := make([]any, len(listExportColumns))
-			return store.EachRow(ctx, q, func(r storage.Row) error {
-				row[0], row[1], row[2] = r.Number, r.Customer, r.Site
-				row[3] = format.Status(r.Status)
-				// An NTE of 0 is no limit, not an amount: a sum over the
-				// column must not take it for one.
-				row[4], row[5] = "No limit", ""
-				if !r.Nte.IsZero() {
-					row[4], row[5] = r.Nte, r.Nte.Currency
+			batch := make([]storage.Row, 0, assignedBatch)
+			flush := func() error {
+				who, err := store.AssigneesOf(ctx, rowIDs(batch))
+				if err != nil {
+					return err
 				}
-				row[6] = nil
-				if r.QuoteStatus != "" {
-					row[6] = format.Status(r.QuoteStatus)
+				for _, r := range batch {
+					if err := yield(listExportRow(row, r, who[r.Id])); err != nil {
+						return err
+					}
 				}
-				row[7], row[8], row[9] = r.ScheduledStart, r.NextDeadlineLabel, r.NextDeadline
-				row[10] = ""
-				if r.Attention {
-					row[10] = "Yes"
+				batch = batch[:0]
+				return nil
+			}
+			err := store.EachRow(ctx, q, func(r storage.Row) error {
+				if batch = append(batch, r); len(batch) == assignedBatch {
+					return flush()
 				}
-				return yield(row)
+				return nil
 			})
+			if err != nil {
+				return err
+			}
+			return flush()
 		}}
+}
+
+// assignedBatch is how many rows' assignees an export reads at once.
+const assignedBatch = 500
+
+// listExportRow fills row with r's cells, a is who r is assigned to.
+func listExportRow(row []any, r storage.Row, a storage.Assignees) []any {
+	row[0], row[1], row[2] = r.Number, r.Customer, r.Site
+	row[3] = format.Status(r.Status)
+	// An NTE of 0 is no limit, not an amount: a sum over the column must
+	// not take it for one.
+	row[4], row[5] = exportNoLimit, ""
+	if !r.Nte.IsZero() {
+		row[4], row[5] = r.Nte, r.Nte.Currency
+	}
+	row[6] = nil
+	if r.QuoteStatus != "" {
+		row[6] = format.Status(r.QuoteStatus)
+	}
+	row[7], row[8] = r.ScheduledStart, assignedExport(a)
+	row[9], row[10] = r.NextDeadlineLabel, r.NextDeadline
+	row[11] = ""
+	if r.Attention {
+		row[11] = exportYes
+	}
+	return row
+}
+
+// assignedExport is the Assigned cell of an export: every name in full
+// (a spreadsheet has the room the list has not), empty for nobody, and
+// "unknown" where the service did not say, as the list shows it.
+func assignedExport(a storage.Assignees) string {
+	if !a.Known {
+		return assignedText(a)
+	}
+	var names []string
+	for _, p := range a.Who {
+		names = append(names, p.Name)
+	}
+	return strings.Join(names, ", ")
 }
 
 // showExportList is File › Export list…: the list as it is searched,

@@ -18,6 +18,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/export"
+	"github.com/workorderdesk/workdesk/export/ooxmlcheck"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -52,6 +53,17 @@ func TestExportListHasTheFilteredRows(t *testing.T) {
 	for _, r := range shown {
 		want = append(want, r.Number)
 	}
+	whom, err := h.store.AssigneesOf(t.Context(), rowIDs(shown))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wantWho []string
+	for _, r := range shown {
+		wantWho = append(wantWho, assignedExport(whom[r.Id]))
+	}
+	if !slices.ContainsFunc(wantWho, func(s string) bool { return s != "" && s != "unknown" }) {
+		t.Fatal("no work order shown is assigned to anyone: the Assigned column would test nothing")
+	}
 	dir := t.TempDir()
 	for _, f := range []export.Format{export.CSV, export.XLSX} {
 		path := filepath.Join(dir, "list"+f.Ext())
@@ -62,7 +74,7 @@ func TestExportListHasTheFilteredRows(t *testing.T) {
 			t.Errorf("%s: the window says %q", f, got)
 		}
 		h.dismissOverlays()
-		var got []string
+		var got, gotWho []string
 		if f == export.CSV {
 			b, err := os.ReadFile(path)
 			if err != nil {
@@ -72,13 +84,23 @@ func TestExportListHasTheFilteredRows(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if recs[0][8] != "Assigned" {
+				t.Errorf("CSV column 9 is %q, not Assigned", recs[0][8])
+			}
 			for _, r := range recs[1:] {
 				if r[3] != "Accepted" {
 					t.Errorf("CSV row %v is not Accepted", r)
 				}
-				got = append(got, r[0])
+				got, gotWho = append(got, r[0]), append(gotWho, r[8])
 			}
 		} else {
+			raw, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range ooxmlcheck.Check(raw) {
+				t.Errorf("the workbook: %s", p)
+			}
 			x, err := excelize.OpenFile(path)
 			if err != nil {
 				t.Fatal(err)
@@ -88,12 +110,22 @@ func TestExportListHasTheFilteredRows(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if rows[0][8] != "Assigned" {
+				t.Errorf("column I is %q, not Assigned", rows[0][8])
+			}
 			for _, r := range rows[1:] {
-				got = append(got, r[0])
+				who := ""
+				if len(r) > 8 {
+					who = r[8]
+				}
+				got, gotWho = append(got, r[0]), append(gotWho, who)
 			}
 		}
 		if !slices.Equal(got, want) {
 			t.Errorf("%s holds %d rows %v…, the list shows %d %v…", f, len(got), got[:min(3, len(got))], len(want), want[:min(3, len(want))])
+		}
+		if !slices.Equal(gotWho, wantWho) {
+			t.Errorf("%s's Assigned column is %q, want %q", f, gotWho, wantWho)
 		}
 	}
 }

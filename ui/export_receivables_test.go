@@ -18,6 +18,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/export"
+	"github.com/workorderdesk/workdesk/export/ooxmlcheck"
 )
 
 // TestExportReceivablesFiltered: the receivables window's Export… offers
@@ -133,6 +134,13 @@ func TestExportReceivablesFiltered(t *testing.T) {
 
 func checkReceivablesXLSX(t *testing.T, path string, want [][]any) {
 	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ooxmlcheck.Check(raw) {
+		t.Errorf("the workbook: %s", p)
+	}
 	x, err := excelize.OpenFile(path)
 	if err != nil {
 		t.Fatal(err)

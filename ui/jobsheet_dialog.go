@@ -20,17 +20,32 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/export"
 	"github.com/workorderdesk/workdesk/jobsheet"
+	"github.com/workorderdesk/workdesk/pdftext"
 	"github.com/workorderdesk/workdesk/ui/arrange"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/printing"
 )
 
-// jobSheetFonts are the fonts the sheet is set in: the Noto Sans Fyne
-// bundles (and so the binary holds already), which prints "Köln", "¥" and
-// "€" as the window shows them. Its licence is the SIL Open Font License.
-func jobSheetFonts() jobsheet.Fonts {
-	return jobsheet.Fonts{Regular: theme.DefaultTextFont().Content(), Bold: theme.DefaultTextBoldFont().Content()}
-}
+// The job sheet dialog's words, in one place.
+const (
+	jobSheetFileName  = "%s job sheet.pdf"
+	jobSheetTitle     = "Job sheet for %s"
+	jobSheetAbout     = "A one- or two-page PDF to take on site: where to go and whom to call, the access and appointment, the technician, the deadlines and the NTE, and every procedure step with a box to tick and room for notes."
+	jobSheetNoteTick  = "Print the internal note (access details, gate codes)"
+	jobSheetPaper     = "Paper"
+	jobSheetOpen      = "Open"
+	jobSheetSaveAs    = "Save as…"
+	jobSheetClose     = "Close"
+	jobSheetMaking    = "Making the job sheet…"
+	jobSheetSaving    = "Saving…"
+	jobSheetNoProgram = "no program opened it (%s); it is at %s, or use Save as…"
+	jobSheetNotOpened = "The job sheet could not be opened: "
+	jobSheetOpened    = "Opened %s in your PDF viewer: print it from there."
+	jobSheetNotSaved  = "The job sheet could not be saved, and nothing was: "
+	jobSheetCantSave  = "Could not save: "
+	jobSheetSavedAs   = "Saved as %s."
+)
 
 // jobSheetName is the file name of wo's sheet.
 func jobSheetName(wo *api.WorkOrder) string {
@@ -40,14 +55,33 @@ func jobSheetName(wo *api.WorkOrder) string {
 		}
 		return r
 	}, wo.WorkOrderNumber)
-	return name + " job sheet.pdf"
+	return fmt.Sprintf(jobSheetFileName, name)
 }
 
-// renderJobSheet makes wo's sheet; it takes a moment (the fonts are
-// subset), so it runs off the main goroutine.
-func renderJobSheet(wo *api.WorkOrder) ([]byte, error) {
+// renderJobSheet makes wo's sheet on paper, with who is assigned as the
+// window shows it and, when note, the internal note; it takes a moment
+// (the replica is read, the fonts are subset), so it runs off the main
+// goroutine.
+func (d *Desk) renderJobSheet(ctx context.Context, wo *api.WorkOrder, paper pdftext.Paper, note bool) ([]byte, error) {
+	fonts, err := printing.Fonts()
+	if err != nil {
+		return nil, err
+	}
+	opts := jobsheet.Options{Fonts: fonts, Paper: paper, Printed: format.Now()}
+	who, err := d.store.AssigneesOf(ctx, []int64{wo.WorkOrderId})
+	if err != nil {
+		return nil, err
+	}
+	opts.Assigned, opts.AssignedKnown = who[wo.WorkOrderId].Who, who[wo.WorkOrderId].Known
+	if note {
+		n, err := d.store.Note(ctx, wo.WorkOrderId)
+		if err != nil {
+			return nil, err
+		}
+		opts.AccessNote = n.Text
+	}
 	var buf bytes.Buffer
-	err := jobsheet.Write(&buf, wo, jobsheet.Options{Fonts: jobSheetFonts(), Printed: format.Now()})
+	err = jobsheet.Write(&buf, wo, opts)
 	return buf.Bytes(), err
 }
 
@@ -63,18 +97,21 @@ func (d *Desk) showJobSheet(wo *api.WorkOrder) {
 	status.Wrapping = fyne.TextWrapWord
 	status.Hide()
 	var open, save *widget.Button
+	withNote := widget.NewCheck(jobSheetNoteTick, nil)
+	paperChoice, paper := printing.PaperChoice(d.app.Preferences())
 	busy := func(on bool) { arrange.SetEnabled(open, !on); arrange.SetEnabled(save, !on) }
 	say := func(text string, importance widget.Importance) {
 		status.Importance = importance
 		status.SetText(text)
 		status.Show()
 	}
-	open = widget.NewButtonWithIcon("Open", theme.DocumentPrintIcon(), func() {
+	open = widget.NewButtonWithIcon(jobSheetOpen, theme.DocumentPrintIcon(), func() {
 		busy(true)
-		say("Making the job sheet…", widget.MediumImportance)
+		say(jobSheetMaking, widget.MediumImportance)
 		var path string
-		d.run(func(context.Context) error {
-			pdf, err := renderJobSheet(wo)
+		paper, note := paper(), withNote.Checked
+		d.run(func(ctx context.Context) error {
+			pdf, err := d.renderJobSheet(ctx, wo, paper, note)
 			if err != nil {
 				return err
 			}
@@ -91,33 +128,34 @@ func (d *Desk) showJobSheet(wo *api.WorkOrder) {
 				opener = d.app.OpenURL
 			}
 			if err := opener(&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}); err != nil {
-				return fmt.Errorf("no program opened it (%s); it is at %s, or use Save as…", strings.TrimSuffix(format.Error(err), "."), path)
+				return fmt.Errorf(jobSheetNoProgram, strings.TrimSuffix(format.Error(err), "."), path)
 			}
 			return nil
 		}, func(err error) {
 			busy(false)
 			if err != nil {
-				say("The job sheet could not be opened: "+format.Error(err), widget.WarningImportance)
+				say(jobSheetNotOpened+format.Error(err), widget.WarningImportance)
 				return
 			}
-			say("Opened "+name+" in your PDF viewer: print it from there.", widget.MediumImportance)
+			say(fmt.Sprintf(jobSheetOpened, name), widget.MediumImportance)
 		})
 	})
 	open.Importance = widget.HighImportance
-	save = widget.NewButtonWithIcon("Save as…", theme.DocumentSaveIcon(), func() {
+	save = widget.NewButtonWithIcon(jobSheetSaveAs, theme.DocumentSaveIcon(), func() {
 		fd := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
 			if err != nil {
-				say("Could not save: "+format.Error(err), widget.WarningImportance)
+				say(jobSheetCantSave+format.Error(err), widget.WarningImportance)
 				return
 			}
 			if w == nil {
 				return
 			}
 			busy(true)
-			say("Saving…", widget.MediumImportance)
+			say(jobSheetSaving, widget.MediumImportance)
 			savedAs := dialogs.SavedName(w.URI())
-			d.run(func(context.Context) error {
-				pdf, err := renderJobSheet(wo)
+			paper, note := paper(), withNote.Checked
+			d.run(func(ctx context.Context) error {
+				pdf, err := d.renderJobSheet(ctx, wo, paper, note)
 				if err == nil {
 					_, err = io.Copy(w, bytes.NewReader(pdf))
 				}
@@ -125,20 +163,21 @@ func (d *Desk) showJobSheet(wo *api.WorkOrder) {
 			}, func(err error) {
 				busy(false)
 				if err != nil {
-					say("The job sheet could not be saved, and nothing was: "+format.Error(err), widget.WarningImportance)
+					say(jobSheetNotSaved+format.Error(err), widget.WarningImportance)
 					return
 				}
-				say("Saved as "+savedAs+".", widget.MediumImportance)
+				say(fmt.Sprintf(jobSheetSavedAs, savedAs), widget.MediumImportance)
 			})
 		}, d.win)
 		fd.SetFileName(name)
 		fd.SetFilter(fynestorage.NewExtensionFileFilter([]string{".pdf"}))
 		dialogs.ShowFilePicker(fd, d.win)
 	})
-	about := widget.NewLabel("A one- or two-page PDF to take on site: where to go and whom to call, the access and appointment, the deadlines and the NTE, and every procedure step with a box to tick and room for notes.")
+	about := widget.NewLabel(jobSheetAbout)
 	about.Wrapping = fyne.TextWrapWord
-	dlg := dialog.NewCustom("Job sheet for "+wo.WorkOrderNumber, "Close",
-		container.NewVBox(about, container.NewHBox(open, save), status), d.win)
+	dlg := dialog.NewCustom(fmt.Sprintf(jobSheetTitle, wo.WorkOrderNumber), jobSheetClose,
+		container.NewVBox(about, withNote, container.NewHBox(widget.NewLabel(jobSheetPaper), paperChoice),
+			container.NewHBox(open, save), status), d.win)
 	dlg.Resize(fyne.NewSize(520, dlg.MinSize().Height+40))
 	dlg.Show()
 }

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
@@ -61,4 +63,87 @@ func TestJobSheetOpens(t *testing.T) {
 			t.Errorf("the sheet lacks %q", w)
 		}
 	}
+}
+
+// TestJobSheetPrintsTheNoteOnlyWhenTicked: the internal note's access
+// details print on the job sheet when the person ticks it, and not
+// otherwise; the sheet names who is assigned as the window does, and is
+// on the paper chosen.
+func TestJobSheetPrintsTheNoteOnlyWhenTicked(t *testing.T) {
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		t.Skip("pdftotext (poppler-utils) is not installed")
+	}
+	var opened []*url.URL
+	h := newHarnessWith(t, harnessOptions{deps: func(d *Deps) {
+		d.OpenURL = func(u *url.URL) error { opened = append(opened, u); return nil }
+	}})
+	r := h.create(sandbox.WorkOrderSpec{Status: api.StatusAccepted, Currency: "USD", Procedure: sandbox.ProcedureEditable})
+	const note = "Gate code 4471; the key safe is left of the loading dock."
+	if _, err := h.store.SetNote(t.Context(), r.Id, note, ""); err != nil {
+		t.Fatal(err)
+	}
+	who, err := h.store.AssigneesOf(t.Context(), []int64{r.Id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.open(r.Id)
+	sheet := func(tick bool, paper string) (text, info string) {
+		t.Helper()
+		test.Tap(buttonIn(t, h.win.Content(), "Job sheet…"))
+		top := h.win.Canvas().Overlays().Top()
+		checkIn(t, top, "Print the internal note (access details, gate codes)").SetChecked(tick)
+		radioIn(t, top).SetSelected(paper)
+		test.Tap(buttonIn(t, top, "Open"))
+		h.flush()
+		if len(opened) == 0 {
+			t.Fatal("nothing was opened")
+		}
+		path := opened[len(opened)-1].Path
+		t.Cleanup(func() { os.Remove(path) })
+		out, err := exec.Command("pdftotext", path, "-").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		pi, _ := exec.Command("pdfinfo", path).Output()
+		test.Tap(buttonIn(t, top, "Close"))
+		return strings.Join(strings.Fields(string(out)), " "), string(pi)
+	}
+	text, info := sheet(true, "Letter")
+	if !strings.Contains(text, note) || !strings.Contains(text, "ACCESS DETAILS (INTERNAL NOTE)") {
+		t.Errorf("ticked, the sheet lacks the note:\n%s", text)
+	}
+	if !strings.Contains(info, "(letter)") {
+		t.Errorf("Letter chosen, pdfinfo says:\n%s", info)
+	}
+	wantTech := "Technician: not assigned yet"
+	if a := who[r.Id]; len(a.Who) > 0 {
+		wantTech = "Technician: " + a.Who[0].Name
+	} else if !a.Known {
+		wantTech = ""
+	}
+	if !strings.Contains(text, wantTech) {
+		t.Errorf("the sheet does not say %q:\n%s", wantTech, text)
+	}
+	text, info = sheet(false, "A4")
+	if strings.Contains(text, "Gate code") || strings.Contains(text, "ACCESS DETAILS") {
+		t.Errorf("not ticked, the sheet prints the note:\n%s", text)
+	}
+	if !strings.Contains(info, "(A4)") {
+		t.Errorf("A4 chosen, pdfinfo says:\n%s", info)
+	}
+}
+
+// radioIn finds the first radio group in o.
+func radioIn(t *testing.T, o fyne.CanvasObject) *widget.RadioGroup {
+	t.Helper()
+	var found *widget.RadioGroup
+	walk(o, func(c fyne.CanvasObject) {
+		if x, ok := c.(*widget.RadioGroup); ok && found == nil {
+			found = x
+		}
+	})
+	if found == nil {
+		t.Fatal("no radio group")
+	}
+	return found
 }

@@ -186,7 +186,7 @@ func (d *Desk) showBulkResult(title string, row *storage.OutboxRow, ids []int64)
 		fit()
 	}
 	render()
-	cancel := d.store.Subscribe(func([]int64) { d.do(render) })
+	cancel := d.store.Subscribe(d.coalesced(func([]int64) { render() }))
 	dlg.SetOnClosed(cancel)
 	dlg.Show()
 	fit()

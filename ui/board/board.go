@@ -59,6 +59,10 @@ type Options struct {
 	Background func(func())
 	Do         func(func())
 	OnError    func(error) // nil: a dialog
+	// DaySheet opens a technician's day sheet (tech 0: nobody in
+	// particular) for days days from the day of from; nil: the board
+	// offers none.
+	DaySheet func(tech int64, from time.Time, days int)
 }
 
 // Zoom is what one screen of the board spans.

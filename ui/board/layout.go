@@ -56,9 +56,13 @@ func (b *Board) build() {
 	b.status = widget.NewLabel("Drag a work order from the right onto a technician's day and hour, or select it and Plan visit….")
 	b.status.Importance = widget.LowImportance
 	b.status.Truncation = fyne.TextTruncateEllipsis
+	right := container.NewHBox(b.zoomSel, widget.NewLabel("Visit length"), b.lenSel, b.planBtn)
+	if b.opts.DaySheet != nil {
+		right.Objects = append([]fyne.CanvasObject{widget.NewButtonWithIcon(wordDaySheet, theme.DocumentPrintIcon(), b.daySheetOfSelected)}, right.Objects...)
+	}
 	tools := container.NewBorder(nil, nil,
 		container.NewHBox(prev, today, next, b.title),
-		container.NewHBox(b.zoomSel, widget.NewLabel("Visit length"), b.lenSel, b.planBtn))
+		right)
 
 	b.waitHead = widget.NewLabelWithStyle("Waiting for a visit", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	b.waiting = widget.NewList(b.waitingLen, b.newWaitingItem, b.updateWaitingItem)

@@ -1,0 +1,98 @@
+package ui
+
+import (
+	"context"
+	"testing"
+)
+
+// The invoices of finished work are read in the background after a sync:
+// the status bar says how far that is, in words and on its bar, and says
+// nothing once it is over. A sync's own progress is not overwritten.
+func TestInvoiceFetchProgressInTheStatusBar(t *testing.T) {
+	h := newHarness(t)
+	h.flush()
+	var shown []string
+	// Each hand-over to the window is run as Fyne would, one at a time,
+	// and the status bar read after each.
+	step := func() {
+		for {
+			h.mu.Lock()
+			q := h.queue
+			h.queue = nil
+			h.mu.Unlock()
+			if len(q) == 0 {
+				return
+			}
+			for _, f := range q {
+				f()
+				if h.desk.status.bar.Visible() && h.desk.status.barLabel.Visible() {
+					shown = append(shown, h.desk.status.barLabel.Text)
+				} else {
+					shown = append(shown, "")
+				}
+			}
+		}
+	}
+	n, err := h.eng.Syncer.FetchInvoices(context.Background())
+	if err != nil || n == 0 {
+		t.Fatalf("fetched %d invoices: %v", n, err)
+	}
+	step()
+	want := "Reading invoices: 0 of " + count(n)
+	if len(shown) < 2 || shown[0] != want || shown[len(shown)-1] != "" {
+		t.Fatalf("the status bar showed %q; want %q first and nothing at the end", shown, want)
+	}
+
+	h.desk.invoiceProgress(12400, 29519)
+	if got := h.desk.status.barLabel.Text; got != "Reading invoices: 12,400 of 29,519" || !h.desk.status.bar.Visible() ||
+		h.desk.status.bar.Value != 12400 || h.desk.status.bar.Max != 29519 {
+		t.Errorf("the status bar shows %q at %v of %v", got, h.desk.status.bar.Value, h.desk.status.bar.Max)
+	}
+	h.desk.syncing = true
+	h.desk.status.progress("Syncing", 5, 10)
+	h.desk.invoiceProgress(12500, 29519)
+	if got := h.desk.status.barLabel.Text; got != "Syncing" {
+		t.Errorf("during a sync the status bar shows %q; want the sync's own progress", got)
+	}
+	h.desk.syncing = false
+	h.desk.invoiceProgress(29519, 29519)
+	if h.desk.status.bar.Visible() {
+		t.Errorf("the fetch is over and the status bar still shows %q", h.desk.status.barLabel.Text)
+	}
+}
+
+// Changes that come while the window has not yet taken the last ones are
+// handed over together: a burst of writes costs one reload of the list,
+// not one each queued behind the other (a --screenshot at 200,000 work
+// orders waited behind thousands of them and never exited).
+func TestChangesInABurstAreOneReload(t *testing.T) {
+	h := newHarness(t)
+	h.flush()
+	var got [][]int64
+	hand := h.desk.coalesced(func(ids []int64) { got = append(got, ids) })
+	for id := range int64(500) {
+		hand([]int64{id})
+	}
+	h.flush()
+	if len(got) != 1 || len(got[0]) != 500 {
+		t.Fatalf("500 changes were handed over as %d reloads", len(got))
+	}
+	hand([]int64{7})
+	h.flush()
+	if len(got) != 2 || len(got[1]) != 1 || got[1][0] != 7 {
+		t.Errorf("a change after the burst was handed over as %v", got[1:])
+	}
+}
+
+// A replica browsed offline (--replica) shows all it will at once: the
+// window is ready without a sync (--screenshot waited 90 s for one).
+func TestAnOfflineWindowIsReadyAtOnce(t *testing.T) {
+	ready := make(chan struct{})
+	h := newHarnessWith(t, harnessOptions{deps: func(d *Deps) { d.Online, d.Ready = nil, ready }})
+	h.desk.Start()
+	select {
+	case <-ready:
+	default:
+		t.Fatal("the offline window did not say it was ready")
+	}
+}
