@@ -171,20 +171,21 @@ type AssignRequest struct {
 func (c *Client) BulkAssign(ctx context.Context, r *AssignRequest) ([]BulkResult, error) {
 	var out []BulkResult
 	err := c.sendJSON(ctx, http.MethodPut, "api/bulk/assign", r, &out)
-	return MergeResults(out), err
+	return AccountFor(r.WorkOrderIds, MergeResults(out)), err
 }
 
 // BulkUnassign takes the associates off each work order.
 func (c *Client) BulkUnassign(ctx context.Context, r *AssignRequest) ([]BulkResult, error) {
 	var out []BulkResult
 	err := c.sendJSON(ctx, http.MethodPut, "api/bulk/unassign", r, &out)
-	return MergeResults(out), err
+	return AccountFor(r.WorkOrderIds, MergeResults(out)), err
 }
 
 // MergeResults makes a bulk answer one result per work order, in the order
 // they first appear: bulk assign answers "one or more error objects per
-// failed work order" (service-facts §4.2), and a work order with any error
-// failed, its messages joined.
+// failed work order" (service-facts §4.2). A work order with any refusal
+// was refused, its messages joined; else one with an item we could not
+// read is unknown; else it succeeded.
 func MergeResults(rs []BulkResult) []BulkResult {
 	if len(rs) < 2 {
 		return rs
@@ -199,15 +200,15 @@ func MergeResults(rs []BulkResult) []BulkResult {
 			continue
 		}
 		m := &out[i]
-		if r.Succeeded() {
-			continue
-		}
-		if m.Succeeded() {
-			m.Code, m.Message = r.Code, r.Message
-			continue
-		}
-		if r.Message != "" && !strings.Contains(m.Message, r.Message) {
-			m.Message += "; " + r.Message
+		switch {
+		case r.Refused() && !m.Refused():
+			*m = r
+		case r.Refused():
+			if r.Message != "" && !strings.Contains(m.Message, r.Message) {
+				m.Message += "; " + r.Message
+			}
+		case r.Unknown && m.Succeeded():
+			*m = r
 		}
 	}
 	return out

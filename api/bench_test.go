@@ -36,7 +36,7 @@ func realisticWorkOrders(n int) []WorkOrder {
 			Sla:      &Sla{AcknowledgeBy: &ack, OnSiteBy: &onsite, DueDate: &due, PriorityId: 2, PriorityName: "HIGH", IsEmergency: i%5 == 0},
 			WorkDetails: &WorkDetails{
 				Assets: []Asset{{Id: int64(9000 + i), Path: "EQUIPMENT>REFRIGERATION", Task: "Not cooling", AssetName: "Walk-in freezer 2"}},
-				Procedures: []Procedure{{Id: int64(100 + i), Order: 1, Name: "Refrigeration check", Status: "Open", AllowMarkNotApplicable: true,
+				Procedures: []Procedure{{Id: int64(100 + i), Order: 1, Name: "Refrigeration check", Status: "Open", AllowMarkNotApplicable: new(true),
 					Steps: []Step{
 						{Id: 1, Order: 1, Status: "Open", IsRequired: true, Description: "Record suction pressure", StepType: "Field", DataType: "String"},
 						{Id: 2, Order: 2, Status: "Open", Description: "Photo of the nameplate", StepType: "Field", DataType: "String"},

@@ -23,7 +23,12 @@ import (
 // know, the values of another type, and the keys of list answers. The
 // fields the app reads are those of the api types it decodes into (one
 // source: what the client decodes is what is checked); a field tagged
-// omitempty (or omitzero) may be absent, every other one is expected.
+// omitempty (or omitzero) may be absent, every other one is expected. A
+// field tagged contract:"guess" is a name we guessed that the app does
+// without: absent, at any depth, it is named as "not sent (we do
+// without)". The report ends with the shape of every body the app writes
+// (WriteShapes), none of them sent, for an integrator to hold against
+// their account's documentation.
 
 // ContractCall is what one read's answer held against what we decode.
 type ContractCall struct {
@@ -48,6 +53,8 @@ func (c ContractCall) OK() bool {
 type ContractReport struct {
 	Service string
 	Calls   []ContractCall
+	// Writes are the bodies the app sends, shown by shape (none is sent).
+	Writes []WriteShape
 }
 
 // OK reports whether every read the app relies on found what it reads.
@@ -90,6 +97,12 @@ func (r *ContractReport) Text() string {
 		list("present, we do not read", c.Unknown)
 		list("list", c.Lists)
 	}
+	if len(r.Writes) > 0 {
+		b.WriteString("\nThe writes the app sends, by the shape of what they carry (none was sent; a name with ? goes only when set):\n")
+		for _, w := range r.Writes {
+			fmt.Fprintf(&b, "  %s\n", w.Line())
+		}
+	}
 	if r.OK() {
 		b.WriteString("\nEverything the app reads was there.\n")
 	} else {
@@ -104,6 +117,7 @@ func (r *ContractReport) Text() string {
 type contractField struct {
 	name     string
 	optional bool
+	guess    bool // contract:"guess": a guessed name the app does without
 	typ      reflect.Type
 }
 
@@ -144,7 +158,7 @@ func fieldsOf(t reflect.Type) []contractField {
 			name = f.Name
 		}
 		optional := strings.Contains(opts, "omitempty") || strings.Contains(opts, "omitzero")
-		out = append(out, contractField{name: name, optional: optional, typ: f.Type})
+		out = append(out, contractField{name: name, optional: optional, guess: f.Tag.Get("contract") == "guess", typ: f.Type})
 	}
 	return out
 }
@@ -152,11 +166,13 @@ func fieldsOf(t reflect.Type) []contractField {
 // inspection collects what one answer held against a type, by path.
 type inspection struct {
 	missing, absent, unknown, mistyped map[string]bool
-	unknownOK                          bool // search results: basic data, only some of it read
+	guessed                            map[string]bool // guessed names absent, at any depth
+	unknownOK                          bool            // search results: basic data, only some of it read
 }
 
 func newInspection() *inspection {
-	return &inspection{missing: map[string]bool{}, absent: map[string]bool{}, unknown: map[string]bool{}, mistyped: map[string]bool{}}
+	return &inspection{missing: map[string]bool{}, absent: map[string]bool{}, unknown: map[string]bool{}, mistyped: map[string]bool{},
+		guessed: map[string]bool{}}
 }
 
 func join(path, name string) string {
@@ -268,9 +284,12 @@ func (in *inspection) object(obj map[string]any, t reflect.Type, path string) {
 			}
 		}
 		if !found {
-			if !f.optional {
+			switch {
+			case !f.optional:
 				in.missing[join(path, f.name)] = true
-			} else if !strings.Contains(path, "[]") && strings.Count(path, ".") == 0 {
+			case f.guess:
+				in.guessed[join(path, f.name)] = true
+			case !strings.Contains(path, "[]") && strings.Count(path, ".") == 0:
 				in.absent[join(path, f.name)] = true
 			}
 			continue
@@ -332,6 +351,9 @@ type contractShape struct {
 	typ       reflect.Type
 	list      bool
 	unknownOK bool
+	// alt are other keys the app reads the list under (the note history's
+	// decoder tries several): found under one, the answer is read.
+	alt []string
 }
 
 // Every envelope echoes MessageId (service-facts §3); it is not read.
@@ -365,6 +387,13 @@ func inspect(c *ContractCall, raw []byte, shape contractShape) {
 					key, found = k, true
 				}
 			}
+			for _, a := range shape.alt {
+				for k := range obj {
+					if !found && strings.EqualFold(k, a) {
+						key, found = k, true
+					}
+				}
+			}
 			typ := shape.typ
 			if shape.list {
 				typ = reflect.SliceOf(typ)
@@ -389,7 +418,7 @@ func inspect(c *ContractCall, raw []byte, shape contractShape) {
 				in.missing[shape.key] = true
 			}
 			for k := range obj {
-				if !strings.EqualFold(k, shape.key) && !slices.ContainsFunc(envelopeKeys, func(e string) bool { return strings.EqualFold(e, k) }) {
+				if k != key && !slices.ContainsFunc(envelopeKeys, func(e string) bool { return strings.EqualFold(e, k) }) {
 					in.unknown[k] = true
 				}
 			}
@@ -397,8 +426,9 @@ func inspect(c *ContractCall, raw []byte, shape contractShape) {
 	}
 	c.Missing, c.Unknown, c.Mistyped = sortedKeys(in.missing), sortedKeys(in.unknown), sortedKeys(in.mistyped)
 	if !shape.list {
-		c.Absent = sortedKeys(in.absent)
+		maps.Copy(in.guessed, in.absent)
 	}
+	c.Absent = sortedKeys(in.guessed)
 }
 
 // searchItem is what the sync reads of a search result ("basic data").
@@ -406,6 +436,8 @@ type searchItem struct {
 	WorkOrderId     int64     `json:"WorkOrderId"`
 	WorkOrderNumber string    `json:"WorkOrderNumber,omitempty"`
 	LastUpdate      time.Time `json:"LastUpdate"` // our guess at the modified stamp
+	// InternalNote: search results carry the note (/docs/working-with-internal-notes).
+	InternalNote *string `json:"InternalNote,omitempty"`
 }
 
 // contractWorkOrder is WorkOrder without its decoder, for fieldsOf.
@@ -415,7 +447,7 @@ type contractWorkOrder WorkOrder
 // what each answer held against what the app decodes; report, when set, is
 // told of each call as it ends. It never writes to the service.
 func CheckContract(ctx context.Context, c *Client, report func(ContractCall)) *ContractReport {
-	r := &ContractReport{Service: c.BaseURL()}
+	r := &ContractReport{Service: c.BaseURL(), Writes: WriteShapes()}
 	add := func(call ContractCall) {
 		call.name = fmt.Sprintf("%02d-%s.json", len(r.Calls)+1, slug(call.Call))
 		r.Calls = append(r.Calls, call)
@@ -502,10 +534,70 @@ func CheckContract(ctx context.Context, c *Client, report func(ContractCall)) *C
 		get("customer settings", "api/customerSettings", url.Values{"customerId": {strconv.FormatInt(cust, 10)}},
 			contractShape{key: "CustomerSettings", typ: reflect.TypeFor[CustomerSettings]()})
 	}
-	get("invoice", "api/invoice", id, contractShape{key: "Invoice", typ: reflect.TypeFor[contractInvoice]()})
+	// The invoice: one with lines, so that theirs are looked at too (the
+	// main work order's, else the first of the others that has some,
+	// finished work first, found quietly, ten calls at most).
+	finishedFirst := slices.Clone(wos)
+	slices.SortStableFunc(finishedFirst, func(a, b WorkOrder) int {
+		switch {
+		case a.Status.Completed() == b.Status.Completed():
+			return 0
+		case a.Status.Completed():
+			return -1
+		}
+		return 1
+	})
+	invQuery := id
+	if !invoiceHasLines(ctx, c, id) {
+		for i, asked := 0, 0; i < len(finishedFirst) && asked < 10; i++ {
+			if w := finishedFirst[i]; w.WorkOrderId != main.WorkOrderId && w.InvoiceVisible() {
+				asked++
+				if q := idQuery(w.WorkOrderId); invoiceHasLines(ctx, c, q) {
+					invQuery = q
+					break
+				}
+			}
+		}
+	}
+	get("invoice", "api/invoice", invQuery, contractShape{key: "Invoice", typ: reflect.TypeFor[contractInvoice]()})
 	get("price list", "api/invoice/pricelist", id, contractShape{key: "PriceList", typ: reflect.TypeFor[contractPriceList]()})
 	get("messages", "api/messages", id, contractShape{key: "Messages", typ: reflect.TypeFor[Message](), list: true})
-	get("invoice attachments", "api/invoice/attachments", id, contractShape{key: "Attachments", typ: reflect.TypeFor[Attachment](), list: true})
+	get("note history", "api/workOrder/noteHistory", id, contractShape{key: "NoteHistory", typ: reflect.TypeFor[contractNoteEntry](), list: true,
+		alt: noteHistoryKeys})
+	_, raw = get("invoice attachments", "api/invoice/attachments", id, contractShape{key: "Attachments", typ: reflect.TypeFor[Attachment](), list: true})
+	// An invoice attachment's link: the main work order's first file, else
+	// that of the first of the others looked at that has one, finished work
+	// first (found quietly, ten calls at most).
+	invAtts, invQuery := anyList[Attachment](raw), idQuery(main.WorkOrderId)
+	others := finishedFirst
+	for i, asked := 0, 0; len(invAtts) == 0 && i < len(others) && asked < 10; i++ {
+		if others[i].WorkOrderId != main.WorkOrderId && others[i].InvoiceVisible() {
+			asked++
+			var raw json.RawMessage
+			if c.getJSON(ctx, "api/invoice/attachments", idQuery(others[i].WorkOrderId), &raw) == nil {
+				invAtts, invQuery = anyList[Attachment](raw), idQuery(others[i].WorkOrderId)
+			}
+		}
+	}
+	if len(invAtts) > 0 {
+		invQuery.Set("attachmentId", invAtts[0].AttachmentId)
+		get("invoice attachment link", "api/invoice/attachments/GetDownloadUrl", invQuery, contractShape{typ: reflect.TypeFor[contractLink]()})
+	} else {
+		add(ContractCall{Call: "GET /api/invoice/attachments/GetDownloadUrl", Skipped: true, Err: "no invoice attachment on the work orders looked at"})
+	}
+	// Associates: the branch of the first work order that names one.
+	var branch int64
+	for _, w := range append([]WorkOrder{main}, wos...) {
+		if branch == 0 {
+			branch = w.BranchId
+		}
+	}
+	if branch != 0 {
+		get("associates", "api/associates", url.Values{"branchId": {strconv.FormatInt(branch, 10)}},
+			contractShape{key: associatesKey, typ: reflect.TypeFor[Associate](), list: true})
+	} else {
+		add(ContractCall{Call: "GET /api/associates", Skipped: true, Err: "no work order looked at names its branch (BranchId)"})
+	}
 
 	// Attachments: the main work order's list; for a link, the first work
 	// order that has a file (the others looked at quietly).
@@ -543,9 +635,15 @@ func CheckContract(ctx context.Context, c *Client, report func(ContractCall)) *C
 		}
 	}
 	if len(steps) == 0 {
-		add(ContractCall{Call: "GET /api/procedure/step/attachments", Skipped: true, Err: "no procedure on the work orders looked at"})
+		for _, call := range []string{"GET /api/procedure", "GET /api/procedure/step", "GET /api/procedure/step/attachments"} {
+			add(ContractCall{Call: call, Skipped: true, Err: "no procedure on the work orders looked at"})
+		}
 		return r
 	}
+	// The procedures as their own call gives them (the source the docs
+	// name for AllowMarkNotApplicable), and one step.
+	get("procedures", "api/procedure", idQuery(steps[0].WorkOrderId), contractShape{key: "Procedures", typ: reflect.TypeFor[Procedure](), list: true})
+	get("step", "api/procedure/step", stepQuery(steps[0]), contractShape{key: "Step", typ: reflect.TypeFor[Step]()})
 	step := steps[0]
 	for _, st := range steps[:min(len(steps), 12)] {
 		var raw json.RawMessage
@@ -564,6 +662,22 @@ func CheckContract(ctx context.Context, c *Client, report func(ContractCall)) *C
 		add(ContractCall{Call: "GET /api/procedure/step/attachments/GetDownloadUrl", Skipped: true, Err: "no step attachment on the steps looked at"})
 	}
 	return r
+}
+
+// invoiceHasLines reads an invoice quietly and reports whether it has
+// lines, under whatever key the answer holds the invoice.
+func invoiceHasLines(ctx context.Context, c *Client, q url.Values) bool {
+	var raw map[string]json.RawMessage
+	if c.getJSON(ctx, "api/invoice", maps.Clone(q), &raw) != nil {
+		return false
+	}
+	for _, v := range raw {
+		var inv struct{ LineItems []json.RawMessage }
+		if json.Unmarshal(v, &inv) == nil && len(inv.LineItems) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // anyList is the items of a list answer under whatever key holds them:
@@ -589,6 +703,7 @@ func anyList[T any](raw []byte) []T {
 // The types decoded without their decoders (fieldsOf reads their fields).
 type (
 	contractInvoice   Invoice
+	contractNoteEntry NoteEntry
 	contractPriceList PriceList
 	// contractLink is a download link's answer: Url is our guess.
 	contractLink struct {

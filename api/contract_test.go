@@ -32,6 +32,22 @@ func TestContractInspection(t *testing.T) {
 			body: `{"TextMessages": [{"Id": 1}], "MessageId": "m"}`, missing: []string{"Messages"}, unknown: []string{"TextMessages"}},
 		{name: "an empty list left out", shape: contractShape{key: "Messages", typ: reflect.TypeFor[Message](), list: true},
 			body: `{"MessageId": "m"}`, ok: true},
+		// Guessed names the app does without: named, at any depth, as
+		// "not sent (we do without)", never a failure.
+		{name: "guessed names absent", shape: contractShape{key: "Invoice", typ: reflect.TypeFor[contractInvoice]()},
+			body: `{"Invoice": {"WorkOrderId": 1, "Number": "INV-1", "LineItems": [{"Category": "Labor", "Description": "x", "Quantity": 1, "Rate": 12.5, "Subtotal": 12.5}],
+				"DiscountAmount": 0, "TotalAmount": 12.5}}`,
+			unknown: []string{"Invoice.LineItems[].Category", "Invoice.Number"},
+			absents: []string{"Invoice.InvoiceDate", "Invoice.InvoiceNumber", "Invoice.LineItems[].Type"}, ok: true},
+		{name: "a list's items without a guessed name", shape: contractShape{key: "WorkOrders", typ: reflect.TypeFor[contractWorkOrder](), list: true},
+			body: `{"WorkOrders": [{"WorkOrderId": 1, "WorkOrderNumber": "W1", "Status": "New", "Created": "2026-11-20T10:00:00Z", "LastUpdate": "2026-11-20T10:00:00Z",
+				"Nte": {"Amount": 0}, "Currency": "USD", "Customer": {"Id": 1, "Name": "N"}}]}`,
+			absents: []string{"WorkOrders[].Associates"}, ok: true},
+		// The note history's list is read under several keys: any of them is no failure.
+		{name: "the note history under another key the app reads", shape: contractShape{key: "NoteHistory", typ: reflect.TypeFor[contractNoteEntry](), list: true, alt: noteHistoryKeys},
+			body: `{"History": [{"InternalNote": "a", "UpdatedBy": "Ana", "ActionDate": "2026-11-20T10:00:00Z"}], "MessageId": "m"}`, ok: true},
+		{name: "the note history under a key it does not", shape: contractShape{key: "NoteHistory", typ: reflect.TypeFor[contractNoteEntry](), list: true, alt: noteHistoryKeys},
+			body: `{"Versions": [{"InternalNote": "a"}], "MessageId": "m"}`, missing: []string{"NoteHistory"}, unknown: []string{"Versions"}},
 		{name: "dates and amounts", shape: contractShape{key: "Invoice", typ: reflect.TypeFor[contractInvoice]()},
 			body: `{"Invoice": {"WorkOrderId": 1, "LineItems": [{"Type": "Labor", "Description": "x", "Quantity": 1, "Rate": "12.50", "Subtotal": 12.5}],
 				"DiscountAmount": 0, "TotalAmount": "lots", "SubmissionDeadline": 20261201}}`,
@@ -93,5 +109,37 @@ func TestRedact(t *testing.T) {
 	}
 	if again, _ := Redact([]byte(in)); string(again) != out {
 		t.Errorf("the same answer was redacted two ways:\n%s\n%s", out, again)
+	}
+}
+
+// The writes' shapes are read off the requests as they are sent: the
+// markAsNA flag and the note's text always go, a name sent only when set
+// is marked, and the report shows them all, none of them sent.
+func TestWriteShapes(t *testing.T) {
+	shapes := map[string]WriteShape{}
+	for _, w := range WriteShapes() {
+		shapes[w.Method+" "+w.Path] = w
+	}
+	for call, want := range map[string]string{
+		"PUT /api/procedure/markAsNA":        "{WorkOrderId: number, ProcedureId: number, MarkAsNa: true/false, MessageId: text}",
+		"PUT /api/workOrder/note":            "{WorkOrderId: number, InternalNote: text, MessageId: text, PerformedBy?: {Name?: text, Phone?: text}}",
+		"PUT /api/bulk/assign":               "{WorkOrderIds: [number, …], AssociateIds: [number, …], MessageId: text}",
+		"PUT /api/workOrder/accept":          "{WorkOrderId: number, Comment?: text, MessageId: text, PerformedBy?: {Name?: text, Phone?: text}}",
+		"PUT /api/workOrder/appointmentInfo": "{WorkOrderId: number, ScheduledStart: date, Pte?: text, MessageId: text, PerformedBy?: {Name?: text, Phone?: text}}",
+	} {
+		if got := shapes[call].Body; got != want {
+			t.Errorf("%s: %s\nwant %s", call, got, want)
+		}
+	}
+	if f := strings.Join(shapes["POST /api/procedure/step/attachments"].Form, ", "); !strings.HasPrefix(f, "WorkOrderId, ProcedureId, StepId, Name") ||
+		!strings.Contains(f, "DocumentType?") || !strings.HasSuffix(f, "File (the file)") {
+		t.Errorf("a step file's form: %s", f)
+	}
+	if q := shapes["DELETE /api/procedure/step/attachments/"].Query; !slices.Equal(q, []string{"workOrderId", "procedureId", "stepId", "attachmentId"}) {
+		t.Errorf("a step file's removal: %q", q)
+	}
+	text := (&ContractReport{Service: "s", Writes: WriteShapes()}).Text()
+	if !strings.Contains(text, "none was sent") || !strings.Contains(text, "PUT    /api/procedure/markAsNA") {
+		t.Errorf("the report does not show the writes:\n%s", text)
 	}
 }

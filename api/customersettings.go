@@ -24,7 +24,10 @@ type CustomerSettings struct {
 	// AllowBackdating: whether check-in, pause and check-out may carry an
 	// ActualActionDate. Only where it is known false must the date be omitted.
 	AllowBackdating Flag `json:"AllowBackdating"`
-	// RepairInfoRequired: check-out must name one of RepairCodes.
+	// RepairInfoRequired: check-out must name one of RepairCodes. Both
+	// names are guesses. Required with no codes found under RepairCodes
+	// (another name): nothing to choose from, so not required here; the
+	// service judges the check-out (RepairRequired).
 	RepairInfoRequired Flag         `json:"RepairInfoRequired"`
 	RepairCodes        []RepairInfo `json:"RepairCodes"`
 	// CustomFields are the customer's questions asked at check-out.
@@ -159,7 +162,7 @@ func (s *CustomerSettings) CompletionProblems(c Completion) (missing, invalid []
 		return nil, nil
 	}
 	if c.RepairInfo == nil {
-		if s.RepairInfoRequired.True() {
+		if s.RepairRequired() {
 			missing = append(missing, "a repair code")
 		}
 	} else if len(s.RepairCodes) > 0 && !slices.ContainsFunc(s.RepairCodes, func(r RepairInfo) bool { return r.CodeId == c.RepairInfo.CodeId }) {
@@ -195,7 +198,16 @@ func (s *CustomerSettings) RequiresCompletion() bool {
 	if s == nil {
 		return false
 	}
-	return s.RepairInfoRequired.True() || slices.ContainsFunc(s.CustomFields, func(d CustomFieldDescriptor) bool { return d.Asked() && d.IsRequired.True() })
+	return s.RepairRequired() || slices.ContainsFunc(s.CustomFields, func(d CustomFieldDescriptor) bool { return d.Asked() && d.IsRequired.True() })
+}
+
+// RepairRequired reports whether check-out must name a repair code here:
+// the customer requires one and its codes are known. Required with no
+// codes read (their list under a name we did not guess) would lock
+// check-out with nothing to choose: unknown codes lock nothing, and the
+// service judges.
+func (s *CustomerSettings) RepairRequired() bool {
+	return s != nil && s.RepairInfoRequired.True() && len(s.RepairCodes) > 0
 }
 
 // CheckOutProblem is the one rule for what a check-out must carry: nil

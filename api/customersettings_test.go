@@ -63,3 +63,31 @@ func TestCheckOutProblemNamesWhatIsMissing(t *testing.T) {
 		t.Fatalf("no settings known: %v", err)
 	}
 }
+
+// A customer that requires a repair code, whose codes were not found under
+// the name we guessed (RepairCodes): nothing to choose from, so check-out
+// is not refused for "a repair code"; the service judges. With the flag
+// itself under another name (unknown), nothing is required either.
+func TestRepairCodesNotFoundLockNothing(t *testing.T) {
+	t.Parallel()
+	req := &WorkOrder{Type: WorkOrderTypeRequest, Customer: Customer{Name: "Harbor Point Hotels"}}
+	for name, s := range map[string]*CustomerSettings{
+		"required, no codes":     {RepairInfoRequired: Yes},
+		"required, codes absent": {RepairInfoRequired: Yes, RepairCodes: nil},
+		"flag unknown, codes":    {RepairCodes: []RepairInfo{{CodeId: 1, Code: "Replaced part"}}},
+	} {
+		if err := CheckOutProblem(req, s, Completion{}); err != nil {
+			t.Errorf("%s: check-out refused: %v", name, err)
+		}
+		if s.RequiresCompletion() || s.RepairRequired() {
+			t.Errorf("%s: the form would ask for a repair code", name)
+		}
+		if got := CheckOutOutcome(&WorkOrder{Type: WorkOrderTypePMRM}, s, Completion{}); got != StatusCheckedOut {
+			t.Errorf("%s: a PMRM check-out leads to %s", name, got)
+		}
+	}
+	var none *CustomerSettings
+	if none.RepairRequired() {
+		t.Errorf("unknown settings require a repair code")
+	}
+}

@@ -52,6 +52,7 @@ const (
 	TouchAttachments                   // GET /api/attachments
 	TouchSettings                      // GET /api/customerSettings of every customer
 	TouchNote                          // GET /api/workOrder/noteHistory
+	TouchProcedures                    // GET /api/procedure
 )
 
 // Has reports whether t includes what.
@@ -92,10 +93,12 @@ var eventKinds = map[string]eventKind{
 	ActionAttachmentAdded:        kind[AttachmentAddedEvent](TouchAttachments),
 	ActionAttachmentRemoved:      kind[AttachmentRemovedEvent](TouchAttachments),
 	ActionCheckListUpdated:       kind[CheckListUpdatedEvent](touchWO),
-	ActionCheckListMigrated:      kind[CheckListMigratedEvent](touchWO),
-	"ProcedureStepUpdated":       kind[CheckListMigratedEvent](touchWO), // how the migration page's sample spells it
-	ActionProcedureMarked:        kind[ProcedureMarkedEvent](touchWO),
-	ActionProcedureUpdated:       kind[ProcedureUpdatedEvent](touchWO),
+	// Procedures are read from GET /api/procedure as well: the docs name it
+	// the source of the actual procedures and of AllowMarkNotApplicable.
+	ActionCheckListMigrated:      kind[CheckListMigratedEvent](touchWO | TouchProcedures),
+	"ProcedureStepUpdated":       kind[CheckListMigratedEvent](touchWO | TouchProcedures), // how the migration page's sample spells it
+	ActionProcedureMarked:        kind[ProcedureMarkedEvent](touchWO | TouchProcedures),
+	ActionProcedureUpdated:       kind[ProcedureUpdatedEvent](touchWO | TouchProcedures),
 	ActionCompletionInfoChanged:  kind[CompletionInfoChangedEvent](touchWO | TouchInvoice),
 	ActionInvoiceStatusChanged:   kind[InvoiceStatusChangedEvent](TouchInvoice),
 	ActionInternalNoteChanged:    kind[InternalNoteChangedEvent](touchWO | TouchNote),

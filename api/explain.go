@@ -17,8 +17,10 @@ func Explain(err error) string {
 	case CodeInvoiceNotEditable:
 		// The client offers to edit every invoice whose status it does not
 		// know to be locked (InvoiceStatus.Editable); this is the service's
-		// word that this one is.
-		return "The service will not take changes to this invoice in its current status: it is with the customer (submitted, being verified or settled). Sync to see its status; it can be changed again if the customer disputes it."
+		// word that this one is. Verification comes before submission
+		// (PendingVerification, /docs/retrieving-invoices, service-facts
+		// §15): an invoice waiting for it has not been submitted.
+		return "The service will not take changes to this invoice in its current status: it has been submitted to the customer or settled, or it is waiting for the customer to verify the work, which comes before it can be submitted. Sync to see its status; a submitted invoice can be changed again if the customer disputes it."
 	}
 	return ""
 }

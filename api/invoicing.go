@@ -163,10 +163,14 @@ func (w *WorkOrder) SubmitChecks(inv *Invoice, pl *PriceList) (blocking, warning
 	if inv.Status.AwaitsVerification() {
 		add("wait for the customer to verify the work: the invoice can be submitted once it has (you can prepare its lines meanwhile)")
 	}
-	if strings.TrimSpace(inv.InvoiceNumber) == "" {
+	// The number, the date and a line's category are required only where
+	// the service's answer carries them: their names are guessed, and a
+	// name it does not carry would lock the submission for good (the
+	// service judges instead, 3052).
+	if strings.TrimSpace(inv.InvoiceNumber) == "" && inv.number != notCarried {
 		add("enter the invoice number")
 	}
-	if inv.InvoiceDate == nil || inv.InvoiceDate.IsZero() {
+	if (inv.InvoiceDate == nil || inv.InvoiceDate.IsZero()) && inv.date != notCarried {
 		add("pick the invoice date")
 	}
 	if len(inv.LineItems) == 0 {
@@ -182,7 +186,7 @@ func (w *WorkOrder) SubmitChecks(inv *Invoice, pl *PriceList) (blocking, warning
 		if l.Quantity.IsZero() {
 			add("line %d: enter a quantity (it is 0)", n)
 		}
-		if l.Type == "" {
+		if l.Type == "" && l.TypeRequired() {
 			add("line %d: choose a category", n)
 		}
 		if l.PriceListItemId != 0 && pl != nil && plProblem == "" {

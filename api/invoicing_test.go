@@ -1,6 +1,9 @@
 package api
 
 import (
+	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -104,5 +107,82 @@ func TestNteStanding(t *testing.T) {
 		if got, _ := NteStanding(m(c.total), m(c.nte)); got != c.want {
 			t.Errorf("total %s against NTE %s: level %d, want %d", c.total, c.nte, got, c.want)
 		}
+	}
+}
+
+// InvoiceNumber, InvoiceDate and a line's Type are guessed names: where
+// the service's answer does not carry one, submit does not require it (a
+// name it does not carry would lock the submission for good; the service
+// judges, 3052). Carried, even empty, it is required; and the replica's
+// copy, written and read back, still says which.
+func TestSubmitRequiresOnlyTheGuessedNamesTheServiceCarries(t *testing.T) {
+	t.Parallel()
+	wo := &WorkOrder{Status: StatusCheckedOut, Currency: "USD", Created: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	const line = `{"Id":1,"Description":"Labour","Quantity":2,"Rate":85%s}`
+	cases := []struct {
+		name, answer string
+		unsent       []string
+		blocking     []string
+	}{
+		{"every name carried, empty", `{"WorkOrderId":1,"Status":"Draft","Currency":"USD","InvoiceNumber":"","InvoiceDate":null,"LineItems":[` +
+			fmt.Sprintf(line, `,"Type":""`) + `]}`, nil,
+			[]string{"enter the invoice number", "pick the invoice date", "line 1: choose a category"}},
+		{"every name carried, filled", `{"WorkOrderId":1,"Status":"Draft","Currency":"USD","InvoiceNumber":"INV-7","InvoiceDate":"2026-11-19T00:00:00Z","LineItems":[` +
+			fmt.Sprintf(line, `,"Type":"Labor"`) + `]}`, nil, nil},
+		{"none carried", `{"WorkOrderId":1,"Status":"Draft","Currency":"USD","Number":"INV-7","LineItems":[` +
+			fmt.Sprintf(line, `,"Category":"Labor"`) + `]}`, []string{"InvoiceNumber", "InvoiceDate", "LineItems[].Type"}, nil},
+		{"the date not carried", `{"WorkOrderId":1,"Status":"Draft","Currency":"USD","InvoiceNumber":"","LineItems":[` +
+			fmt.Sprintf(line, `,"Type":"Labor"`) + `]}`, []string{"InvoiceDate"}, []string{"enter the invoice number"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var inv Invoice
+			if err := json.Unmarshal([]byte(c.answer), &inv); err != nil {
+				t.Fatal(err)
+			}
+			for _, round := range []string{"as answered", "as the replica keeps it"} {
+				if got := inv.Unsent(); !slices.Equal(got, c.unsent) {
+					t.Errorf("%s: Unsent %q; want %q", round, got, c.unsent)
+				}
+				blocking, _ := wo.SubmitChecks(&inv, nil)
+				if len(blocking) != len(c.blocking) {
+					t.Fatalf("%s: blocking %q; want %q", round, blocking, c.blocking)
+				}
+				for i, want := range c.blocking {
+					if !strings.Contains(blocking[i], want) {
+						t.Errorf("%s: problem %d = %q, want %q", round, i, blocking[i], want)
+					}
+				}
+				b, err := json.Marshal(inv)
+				if err != nil {
+					t.Fatal(err)
+				}
+				inv = Invoice{}
+				if err := json.Unmarshal(b, &inv); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+	// Built in code (the form's new invoice): everything is asked for, as
+	// before, and a line is sent with its Type.
+	blank := Invoice{Status: InvoiceDraft, Currency: "USD", LineItems: []LineItem{{Description: "Labour", Quantity: decimal.NewFromInt(1)}}}
+	if blocking, _ := wo.SubmitChecks(&blank, nil); len(blocking) != 3 {
+		t.Errorf("a blank invoice built in code: %q; want the number, the date and the category asked for", blocking)
+	}
+	if b, _ := json.Marshal(blank.LineItems[0]); !strings.Contains(string(b), `"Type":""`) {
+		t.Errorf("a line built in code is sent as %s; want its Type", b)
+	}
+	// A line the person gave a category is sent with it, whatever the
+	// answer carried.
+	var inv Invoice
+	if err := json.Unmarshal([]byte(`{"LineItems":[{"Description":"x","Quantity":1}]}`), &inv); err != nil {
+		t.Fatal(err)
+	}
+	inv.LineItems[0].Type = LineTravel
+	inv.InvoiceNumber = "INV-9"
+	if b, _ := json.Marshal(inv); !strings.Contains(string(b), `"Type":"Travel"`) || !strings.Contains(string(b), `"InvoiceNumber":"INV-9"`) ||
+		strings.Contains(string(b), `"InvoiceDate"`) {
+		t.Errorf("sent as %s; want the Type and number given, no date", b)
 	}
 }

@@ -89,7 +89,13 @@ type WorkOrder struct {
 	// lists them is not published (service-facts §5): this name and shape
 	// are our guess. nil = the service did not say (unknown, never
 	// "nobody"); see Assigned.
-	Associates *[]Associate `json:"Associates,omitempty"`
+	Associates *[]Associate `json:"Associates,omitempty" contract:"guess"`
+	// InternalNote is the contractor's internal note as it stands: a
+	// property of the work order in GET /api/workOrder and in search
+	// results (/docs/working-with-internal-notes, service-facts §16). nil:
+	// the answer did not carry it (an older service, another name): the
+	// note is then taken from its history (NoteOf).
+	InternalNote *string `json:"InternalNote,omitempty"`
 
 	raw []byte // see RawJSON
 }
@@ -206,12 +212,16 @@ type Asset struct {
 }
 
 type Procedure struct {
-	Id                     int64  `json:"Id"`
-	Order                  int    `json:"Order"`
-	Name                   string `json:"Name"`
-	Status                 string `json:"Status,omitempty"`
-	AllowMarkNotApplicable bool   `json:"AllowMarkNotApplicable,omitempty"`
-	IsMarkedNa             bool   `json:"IsMarkedNa,omitempty"` // as in the ProcedureMarked notification
+	Id     int64  `json:"Id"`
+	Order  int    `json:"Order"`
+	Name   string `json:"Name"`
+	Status string `json:"Status,omitempty"`
+	// AllowMarkNotApplicable: whether the customer lets the procedure be
+	// marked N/A (GET /api/procedure returns it, /docs/completing-procedures).
+	// nil: the answer did not say (the work order's WorkDetails may not
+	// carry it): unknown, and unknown locks nothing (MarkNAAllowed).
+	AllowMarkNotApplicable *bool `json:"AllowMarkNotApplicable,omitempty"`
+	IsMarkedNa             bool  `json:"IsMarkedNa,omitempty"` // as in the ProcedureMarked notification
 	// IsReadOnly: the service names no field for "not editable"; this name is our assumption.
 	IsReadOnly bool   `json:"IsReadOnly,omitempty"`
 	Asset      *Asset `json:"Asset,omitempty"`
@@ -329,9 +339,14 @@ func (s InvoiceStatus) Editable() bool {
 func (s InvoiceStatus) AwaitsVerification() bool { return s == InvoicePendingVerification }
 
 type Invoice struct {
-	WorkOrderId        int64         `json:"WorkOrderId"`
-	InvoiceNumber      string        `json:"InvoiceNumber,omitempty"`
-	InvoiceDate        *time.Time    `json:"InvoiceDate,omitempty"`
+	WorkOrderId int64 `json:"WorkOrderId"`
+	// InvoiceNumber and InvoiceDate are guessed names (service-facts §4.6
+	// documents a number and a date, §16 not their names). Wrong, the
+	// service's answer does not carry them: then submit does not require
+	// them (SubmitChecks), the service judges (3052) and its refusal is
+	// shown; doctor --contract lists them "not sent (we do without)".
+	InvoiceNumber      string        `json:"InvoiceNumber,omitempty" contract:"guess"`
+	InvoiceDate        *time.Time    `json:"InvoiceDate,omitempty" contract:"guess"`
 	Status             InvoiceStatus `json:"Status,omitempty"`
 	Currency           string        `json:"Currency,omitempty"`
 	LineItems          []LineItem    `json:"LineItems"`
@@ -343,6 +358,36 @@ type Invoice struct {
 	AuthNumber         string        `json:"AuthNumber,omitempty"`
 	CheckNumber        string        `json:"CheckNumber,omitempty"`
 	PaidDate           *time.Time    `json:"PaidDate,omitempty"`
+
+	// Whether the answer this invoice was decoded from carried the
+	// guessed names (see Unsent).
+	number, date carried
+}
+
+// carried is whether an answer carried a guessed name: built in code (the
+// zero value, written as any other field), carried (written even when
+// empty, so that the replica's copy still carries it), or not carried
+// (written only once it has a value).
+type carried int8
+
+const (
+	builtInCode carried = iota
+	wasCarried
+	notCarried
+)
+
+func carriedIf(present bool) carried {
+	if present {
+		return wasCarried
+	}
+	return notCarried
+}
+
+// invoicePresence is what an answer carried of the guessed names.
+type invoicePresence struct {
+	InvoiceNumber json.RawMessage
+	InvoiceDate   json.RawMessage
+	LineItems     []struct{ Type json.RawMessage }
 }
 
 func (inv *Invoice) UnmarshalJSON(b []byte) error {
@@ -350,8 +395,60 @@ func (inv *Invoice) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, (*plain)(inv)); err != nil {
 		return err
 	}
+	var p invoicePresence
+	if err := json.Unmarshal(b, &p); err == nil {
+		inv.number, inv.date = carriedIf(len(p.InvoiceNumber) > 0), carriedIf(len(p.InvoiceDate) > 0)
+		for i := range min(len(p.LineItems), len(inv.LineItems)) {
+			inv.LineItems[i].typ = carriedIf(len(p.LineItems[i].Type) > 0)
+		}
+	}
 	inv.StampCurrency()
 	return nil
+}
+
+// MarshalJSON writes InvoiceNumber and InvoiceDate whenever the answer
+// they came from carried them, empty too ("" and null), so a copy read
+// back still says the service carries them; when it did not, only once
+// they have a value, as before.
+func (inv Invoice) MarshalJSON() ([]byte, error) {
+	type plain Invoice
+	w := struct {
+		plain
+		InvoiceNumber *string         `json:"InvoiceNumber,omitempty"`
+		InvoiceDate   json.RawMessage `json:"InvoiceDate,omitempty"`
+	}{plain: plain(inv)}
+	if inv.InvoiceNumber != "" || inv.number != notCarried {
+		w.InvoiceNumber = &inv.InvoiceNumber
+	}
+	switch {
+	case inv.InvoiceDate != nil:
+		d, err := json.Marshal(inv.InvoiceDate)
+		if err != nil {
+			return nil, err
+		}
+		w.InvoiceDate = d
+	case inv.date != notCarried:
+		w.InvoiceDate = json.RawMessage("null")
+	}
+	return json.Marshal(w)
+}
+
+// Unsent lists the guessed names the service's answer did not carry
+// ("InvoiceNumber", "InvoiceDate", "LineItems[].Type" when a line lacked
+// it): submit does not require them (SubmitChecks), as we cannot know
+// what the service calls them. Nil for an invoice built in code.
+func (inv *Invoice) Unsent() []string {
+	var out []string
+	if inv.number == notCarried {
+		out = append(out, "InvoiceNumber")
+	}
+	if inv.date == notCarried {
+		out = append(out, "InvoiceDate")
+	}
+	if slices.ContainsFunc(inv.LineItems, func(l LineItem) bool { return l.typ == notCarried }) {
+		out = append(out, "LineItems[].Type")
+	}
+	return out
 }
 
 // StampCurrency labels every amount of the invoice with Invoice.Currency.
@@ -377,24 +474,40 @@ const (
 )
 
 type LineItem struct {
-	Id              int64           `json:"Id,omitempty"` // 0 = new line
-	Type            LineItemType    `json:"Type"`
+	Id int64 `json:"Id,omitempty"` // 0 = new line
+	// Type is a guessed name (service-facts §4.6: "every line has a valid
+	// category"; §16). A line whose answer did not carry it is not
+	// required to have one at submit: the service judges.
+	Type            LineItemType    `json:"Type,omitempty" contract:"guess"`
 	Description     string          `json:"Description"`
 	Quantity        decimal.Decimal `json:"Quantity"`
 	Rate            Money           `json:"Rate"`
 	Subtotal        Money           `json:"Subtotal"`
 	PriceListItemId int64           `json:"PriceListItemId,omitempty"`
+
+	typ carried // whether the answer carried Type (see Invoice.Unsent)
 }
 
 // MarshalJSON writes Quantity as a JSON number, as the service's decimal
-// properties are (a decimal.Decimal alone marshals as a quoted string).
+// properties are (a decimal.Decimal alone marshals as a quoted string),
+// and Type always, but where the answer the line came from did not carry
+// it (then once it has a value).
 func (l LineItem) MarshalJSON() ([]byte, error) {
 	type plain LineItem
-	return json.Marshal(struct {
+	w := struct {
 		plain
+		Type     *LineItemType   `json:"Type,omitempty"`
 		Quantity json.RawMessage `json:"Quantity"`
-	}{plain(l), json.RawMessage(l.Quantity.String())})
+	}{plain: plain(l), Quantity: json.RawMessage(l.Quantity.String())}
+	if l.Type != "" || l.typ != notCarried {
+		w.Type = &l.Type
+	}
+	return json.Marshal(w)
 }
+
+// TypeRequired reports whether submit requires the line to have a Type:
+// not when the service's answer did not carry one.
+func (l LineItem) TypeRequired() bool { return l.typ != notCarried }
 
 func (l *LineItem) stamp(currency string) {
 	l.Rate.Currency = currency

@@ -153,19 +153,84 @@ func (c *Client) NoteHistory(ctx context.Context, workOrderId int64) ([]NoteEntr
 	return DecodeNoteHistory(raw)
 }
 
+// NoteNow reads the internal note as it stands: the work order (GET
+// /api/workOrder, its InternalNote) and the note's history (who and
+// when), judged by NoteOf. What an edit is held to before it is sent, and
+// whether a lost one landed (JudgeNoteEdit).
+func (c *Client) NoteNow(ctx context.Context, workOrderId int64) (NoteEntry, error) {
+	wo, err := c.GetWorkOrder(ctx, workOrderId)
+	if err != nil {
+		return NoteEntry{}, err
+	}
+	h, err := c.NoteHistory(ctx, workOrderId)
+	if err != nil {
+		return NoteEntry{}, err
+	}
+	return NoteOf(wo, h), nil
+}
+
 // SetInternalNote replaces the work order's internal note whole (PUT
 // /api/workOrder/note).
 func (c *Client) SetInternalNote(ctx context.Context, r *NoteRequest) error {
 	return c.sendJSON(ctx, http.MethodPut, "api/workOrder/note", r, nil)
 }
 
-// CurrentNote is the note as it stands: the newest version of its history
-// ("" when it has none).
+// CurrentNote is the newest version of the note's history ("" when it
+// has none). The history's order is not published: where the work order
+// is at hand, NoteOf is the note as it stands.
 func CurrentNote(history []NoteEntry) NoteEntry {
 	if len(history) == 0 {
 		return NoteEntry{}
 	}
 	return history[len(history)-1]
+}
+
+// NoteOf is the internal note as it stands: the text is the work order's
+// InternalNote, which the docs put on the work order; who wrote it and
+// when come from the newest version of the history that holds that text
+// (none: not said). A work order that does not carry InternalNote (nil,
+// or wo nil) leaves the history to say, its newest version taken as the
+// note; that order is our guess, and wrong, an edit may be asked about
+// (NoteChanged) when nothing changed, never sent over a newer note.
+func NoteOf(wo *WorkOrder, history []NoteEntry) NoteEntry {
+	if wo == nil || wo.InternalNote == nil {
+		return CurrentNote(history)
+	}
+	text := *wo.InternalNote
+	for i := len(history) - 1; i >= 0; i-- {
+		if history[i].InternalNote == text {
+			return history[i]
+		}
+	}
+	return NoteEntry{InternalNote: text}
+}
+
+// NoteVerdict is what becomes of an edit of the note when it is to be sent,
+// judged against the note as it stands (NoteOf).
+type NoteVerdict int
+
+const (
+	// NoteSend: the note is still the one the edit began from.
+	NoteSend NoteVerdict = iota
+	// NoteLanded: the note is the edit's text already; nothing to send.
+	NoteLanded
+	// NoteChanged: someone changed the note since the edit began: the
+	// person decides (keep theirs over it, take the newer, or merge).
+	NoteChanged
+)
+
+// JudgeNoteEdit judges an edit that began from base and sets mine, against
+// the note now (NoteOf): the service replaces the note whole and keeps no
+// versions of its own for a conflict (none is documented), so an edit
+// never goes out over a note it did not begin from.
+func JudgeNoteEdit(now NoteEntry, base, mine string) NoteVerdict {
+	switch now.InternalNote {
+	case mine:
+		return NoteLanded
+	case base:
+		return NoteSend
+	}
+	return NoteChanged
 }
 
 // CheckNote is the rule for an internal note: the work order must allow

@@ -56,13 +56,13 @@ func (c *Client) DeleteStepAttachment(ctx context.Context, s StepRef, attachment
 }
 
 // GetProcedures reads a work order's procedures with their steps (GET
-// /api/procedure). The list's key, Procedures, is our guess.
+// /api/procedure), the source the docs name for the actual procedures and
+// for AllowMarkNotApplicable (/docs/completing-procedures, service-facts
+// §16). The list's key, Procedures, and the query key workOrderId are our
+// guess: a list under another key is an error naming the keys, never an
+// empty list, which would read as "no procedures" and wipe the replica's.
 func (c *Client) GetProcedures(ctx context.Context, workOrderId int64) ([]Procedure, error) {
-	var out struct {
-		Procedures []Procedure `json:"Procedures"`
-	}
-	err := c.getJSON(ctx, "api/procedure", idQuery(workOrderId), &out)
-	return out.Procedures, err
+	return getList[Procedure](ctx, c, "api/procedure", idQuery(workOrderId), "Procedures")
 }
 
 // GetStep reads one step as the service holds it (GET /api/procedure/step;

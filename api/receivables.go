@@ -31,6 +31,27 @@ type Receivable struct {
 	Comment     string // a dispute's reason
 }
 
+// Known reports whether s is one of the invoice statuses this client knows
+// (AllInvoiceStatuses). The names of the draft, submitted and disputed
+// statuses are guesses (models.go): a status we do not know is shown as
+// "other (its name)", never left out (StatusWords).
+func (s InvoiceStatus) Known() bool { return slices.Contains(AllInvoiceStatuses, s) }
+
+// StatusWords is an invoice status as the receivables show it: a known one
+// in words ("Awaiting verification" for PendingVerification), any other
+// as "other (its name)", "other (no status)" when the invoice gave none.
+func (s InvoiceStatus) StatusWords() string {
+	switch {
+	case s == InvoicePendingVerification:
+		return "Awaiting verification"
+	case s == "":
+		return "other (no status)"
+	case !s.Known():
+		return "other (" + string(s) + ")"
+	}
+	return string(s)
+}
+
 // Outstanding reports an invoice that was submitted and is not paid yet:
 // with the customer, waiting for authorization or payment, or disputed.
 // A draft or one waiting for verification is not with the customer yet.
@@ -98,7 +119,10 @@ func (b AgeBucket) Contains(days int) bool { return BucketOf(days) == b }
 // ReceivableFilter narrows the receivables; the zero value keeps all.
 type ReceivableFilter struct {
 	CustomerId int64           // 0: every customer
-	Statuses   []InvoiceStatus // empty: every status
+	Statuses   []InvoiceStatus // empty (and Other false): every status
+	// Other keeps, besides Statuses, the invoices whose status this client
+	// does not know (the receivables' "other" choice).
+	Other bool
 	// Age keeps the invoices of one age bucket (nil: every age); an
 	// invoice without a date has no age and is then left out.
 	Age *AgeBucket
@@ -110,7 +134,7 @@ func (f ReceivableFilter) Keeps(r Receivable) bool {
 	if f.CustomerId != 0 && r.Customer.Id != f.CustomerId {
 		return false
 	}
-	if len(f.Statuses) > 0 && !slices.Contains(f.Statuses, r.Status) {
+	if (len(f.Statuses) > 0 || f.Other) && !slices.Contains(f.Statuses, r.Status) && !(f.Other && !r.Status.Known()) {
 		return false
 	}
 	if f.Age != nil {
@@ -133,6 +157,10 @@ type CurrencyTotal struct {
 	Total       Money // billed: submitted to the customer, paid or not (no draft)
 	Outstanding Money // submitted and not paid
 	Count       int   // every invoice, drafts too
+	// Other is the invoices whose status this client does not know: not
+	// known to be billed nor outstanding, and never left out of sight.
+	Other      Money
+	OtherCount int
 }
 
 // TotalsByCurrency sums the receivables per currency, in the order of
@@ -143,10 +171,14 @@ func TotalsByCurrency(rs []Receivable) []CurrencyTotal {
 		c := r.Amount.Currency
 		t := by[c]
 		if t == nil {
-			t = &CurrencyTotal{Currency: c, Total: Money{Currency: c}, Outstanding: Money{Currency: c}}
+			t = &CurrencyTotal{Currency: c, Total: Money{Currency: c}, Outstanding: Money{Currency: c}, Other: Money{Currency: c}}
 			by[c] = t
 		}
 		t.Count++
+		if !r.Status.Known() {
+			t.Other.Amount = t.Other.Amount.Add(r.Amount.Amount)
+			t.OtherCount++
+		}
 		if r.Status.Outstanding() || r.Status == InvoicePaid {
 			t.Total.Amount = t.Total.Amount.Add(r.Amount.Amount)
 		}

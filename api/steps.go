@@ -1,6 +1,8 @@
 package api
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -224,13 +226,54 @@ func (r *StepRequest) Ref() StepRef {
 	return StepRef{WorkOrderId: r.WorkOrderId, ProcedureId: r.ProcedureId, StepId: r.StepId}
 }
 
-// MarkNARequest is the body of PUT /api/procedure/markAsNA (keys as for
-// StepRequest: not published).
+// MarkNARequest is the body of PUT /api/procedure/markAsNA. Its MarkAsNa
+// is documented (/docs/marking-a-procedure-as-not-applicable, service-facts
+// §16): true marks the procedure not applicable, false clears the mark
+// (the documented undo); it is always sent. In Go it is Clear, so that the
+// zero value marks: a request built or queued before the flag was sent was
+// a request to mark, and must never go out as false. The keys naming the
+// procedure are not published (as for StepRequest): WorkOrderId and
+// ProcedureId are our guess; wrong, the service refuses the call (2100 or
+// 3003, shown as it words it) and nothing is marked.
 type MarkNARequest struct {
-	WorkOrderId int64 `json:"WorkOrderId"`
-	ProcedureId int64 `json:"ProcedureId"`
+	WorkOrderId int64
+	ProcedureId int64
+	// Clear asks to clear the mark (MarkAsNa false); false marks.
+	Clear bool
 	Envelope
 }
+
+// markNAWire is MarkNARequest as it is sent and queued.
+type markNAWire struct {
+	WorkOrderId int64  `json:"WorkOrderId"`
+	ProcedureId int64  `json:"ProcedureId"`
+	MarkAsNa    *bool  `json:"MarkAsNa"`
+	MessageId   string `json:"MessageId,omitempty"`
+}
+
+// MarshalJSON writes MarkAsNa always, false too.
+func (r MarkNARequest) MarshalJSON() ([]byte, error) {
+	return json.Marshal(markNAWire{WorkOrderId: r.WorkOrderId, ProcedureId: r.ProcedureId, MarkAsNa: new(!r.Clear), MessageId: r.MessageId})
+}
+
+// UnmarshalJSON reads a request as queued or as a desktop sent it. One
+// queued before MarkAsNa was sent has no such key: it was a request to
+// mark. A field the request does not have is refused (the office hub
+// decodes a desktop's body strictly; this decoder is the whole of it).
+func (r *MarkNARequest) UnmarshalJSON(b []byte) error {
+	var w markNAWire
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&w); err != nil {
+		return err
+	}
+	*r = MarkNARequest{WorkOrderId: w.WorkOrderId, ProcedureId: w.ProcedureId, Clear: w.MarkAsNa != nil && !*w.MarkAsNa}
+	r.MessageId = w.MessageId
+	return nil
+}
+
+// MarkAsNa is the flag the request sends: true marks, false clears.
+func (r *MarkNARequest) MarkAsNa() bool { return !r.Clear }
 
 // CanUpdateStep says whether the step can be completed now, or why not:
 // the work order's status (service-facts §4.5), the procedure's own state
@@ -327,10 +370,25 @@ func (s Step) ParseValue(text, currency string) (string, error) {
 	return text, nil
 }
 
+// MarkNAAllowed reports whether the customer lets the procedure be marked
+// not applicable as far as we know: true unless the service said false.
+// AllowMarkNotApplicable absent is unknown, and unknown is offered: the
+// service judges (3030).
+func (p Procedure) MarkNAAllowed() bool {
+	return p.AllowMarkNotApplicable == nil || *p.AllowMarkNotApplicable
+}
+
+// MarkNAForbidden reports whether the service said the procedure may not
+// be marked not applicable (AllowMarkNotApplicable present and false).
+func (p Procedure) MarkNAForbidden() bool {
+	return p.AllowMarkNotApplicable != nil && !*p.AllowMarkNotApplicable
+}
+
 // CanMarkNotApplicable says whether procedure procID can be marked not
-// applicable now, or why not: the work order's status, the procedure
-// must allow it (AllowMarkNotApplicable; the service refuses others with
-// 3030), and it must not be marked already nor read-only.
+// applicable now, or why not: the work order's status, the procedure must
+// not be one the service said may not be marked (AllowMarkNotApplicable
+// false; the service refuses those with 3030; absent is unknown and
+// allowed), and it must not be marked already nor read-only.
 func (w *WorkOrder) CanMarkNotApplicable(procID int64) error {
 	if err := w.Can(MarkProcedureNA); err != nil {
 		return err
@@ -342,12 +400,50 @@ func (w *WorkOrder) CanMarkNotApplicable(procID int64) error {
 	switch {
 	case p.IsMarkedNa:
 		return refuse("the procedure %q is marked N/A already", p.Name)
-	case !p.AllowMarkNotApplicable:
+	case p.MarkNAForbidden():
 		return refuse("the customer does not let the procedure %q be marked N/A: complete its steps instead", p.Name)
 	case p.IsReadOnly:
 		return refuse("the procedure %q is read-only: it can't be marked N/A", p.Name)
 	}
 	return nil
+}
+
+// CanClearNotApplicable says whether procedure procID's N/A mark can be
+// cleared now (PUT /api/procedure/markAsNA with MarkAsNa false), or why
+// not: as for marking it, the work order's status and the procedure must
+// allow it, and it must be marked N/A and not read-only. The docs name no
+// other rule for clearing; the service refuses what it does not allow
+// with 3030, as it does marking.
+func (w *WorkOrder) CanClearNotApplicable(procID int64) error {
+	if err := w.Can(ClearProcedureNA); err != nil {
+		return err
+	}
+	p, ok := w.Procedure(procID)
+	if !ok {
+		return refuse("%s has no procedure %d", w.Name(), procID)
+	}
+	switch {
+	case !p.IsMarkedNa:
+		return refuse("the procedure %q is not marked N/A", p.Name)
+	case p.MarkNAForbidden():
+		return refuse("the customer does not let the N/A mark of the procedure %q be changed", p.Name)
+	case p.IsReadOnly:
+		return refuse("the procedure %q is read-only: its N/A mark can't be cleared", p.Name)
+	}
+	return nil
+}
+
+// CheckMarkNA is the rule for PUT /api/procedure/markAsNA (mark true
+// marks, false clears) and returns the request to queue.
+func (w *WorkOrder) CheckMarkNA(procID int64, mark bool) (*MarkNARequest, error) {
+	check := w.CanMarkNotApplicable
+	if !mark {
+		check = w.CanClearNotApplicable
+	}
+	if err := check(procID); err != nil {
+		return nil, err
+	}
+	return &MarkNARequest{WorkOrderId: w.WorkOrderId, ProcedureId: procID, Clear: !mark}, nil
 }
 
 // StepStatusText is a step status in words.

@@ -1,6 +1,8 @@
 package api
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -74,28 +76,37 @@ func stepOrder(status WorkOrderStatus, p Procedure) *WorkOrder {
 		WorkDetails: &WorkDetails{Procedures: []Procedure{p}}}
 }
 
-// Completing a step and marking a procedure N/A: the work order's status,
-// then the procedure's own state.
+// Completing a step, marking a procedure N/A and clearing the mark: the
+// work order's status, then the procedure's own state.
 func TestStepAndProcedureRules(t *testing.T) {
-	open := Procedure{Id: 5, Name: "Roof inspection", AllowMarkNotApplicable: true,
+	open := Procedure{Id: 5, Name: "Roof inspection", AllowMarkNotApplicable: new(true),
 		Steps: []Step{{Id: 52, Order: 2, DataType: "Bool"}, {Id: 51, Order: 1, DataType: "Money"}}}
 	ref := StepRef{WorkOrderId: 9, ProcedureId: 5, StepId: 52}
+	marked := func(p *Procedure) { p.IsMarkedNa = true }
 	cases := []struct {
-		name      string
-		status    WorkOrderStatus
-		change    func(p *Procedure)
-		step, mna string // a part of each refusal; "" = allowed
+		name           string
+		status         WorkOrderStatus
+		change         func(p *Procedure)
+		step, mna, clr string // a part of each refusal; "" = allowed
 	}{
-		{"checked in", StatusCheckedIn, nil, "", ""},
-		{"on hold", StatusOnHold, nil, "", ""},
-		{"new", StatusNew, nil, "procedures can change only while", "procedures can change only while"},
-		{"checked out", StatusCheckedOut, nil, "procedures can change only while", "procedures can change only while"},
-		{"rejected", StatusRejected, nil, "was rejected", "was rejected"},
-		{"marked N/A", StatusPaused, func(p *Procedure) { p.IsMarkedNa = true }, "marked N/A: its steps", "marked N/A already"},
-		{"read-only", StatusPaused, func(p *Procedure) { p.IsReadOnly = true }, "read-only: its steps", "read-only"},
-		{"N/A not allowed", StatusAccepted, func(p *Procedure) { p.AllowMarkNotApplicable = false }, "", "does not let"},
+		{"checked in", StatusCheckedIn, nil, "", "", "not marked N/A"},
+		{"on hold", StatusOnHold, nil, "", "", "not marked N/A"},
+		{"new", StatusNew, nil, "procedures can change only while", "procedures can change only while", "procedures can change only while"},
+		{"checked out", StatusCheckedOut, nil, "procedures can change only while", "procedures can change only while", "procedures can change only while"},
+		{"rejected", StatusRejected, nil, "was rejected", "was rejected", "was rejected"},
+		{"marked N/A", StatusPaused, marked, "marked N/A: its steps", "marked N/A already", ""},
+		{"marked N/A, new", StatusNew, marked, "marked N/A: its steps", "procedures can change only while", "procedures can change only while"},
+		{"read-only", StatusPaused, func(p *Procedure) { p.IsReadOnly = true }, "read-only: its steps", "read-only", "not marked N/A"},
+		{"read-only, marked", StatusPaused, func(p *Procedure) { p.IsReadOnly, p.IsMarkedNa = true, true }, "marked N/A: its steps", "marked N/A already", "read-only"},
+		{"N/A not allowed", StatusAccepted, func(p *Procedure) { p.AllowMarkNotApplicable = new(false) }, "", "does not let", "not marked N/A"},
+		{"N/A not allowed, marked", StatusAccepted, func(p *Procedure) { p.AllowMarkNotApplicable, p.IsMarkedNa = new(false), true }, "marked N/A: its steps", "marked N/A already", "does not let"},
+		// AllowMarkNotApplicable absent (the work order's WorkDetails, or
+		// GET /api/procedure under other names) is unknown: offered, and
+		// the service judges (3030).
+		{"N/A allowance unknown", StatusAccepted, func(p *Procedure) { p.AllowMarkNotApplicable = nil }, "", "", "not marked N/A"},
+		{"N/A allowance unknown, marked", StatusAccepted, func(p *Procedure) { p.AllowMarkNotApplicable, p.IsMarkedNa = nil, true }, "marked N/A: its steps", "marked N/A already", ""},
 		// A status the service documents nowhere locks nothing.
-		{"unknown status", "Dispatched", nil, "", ""},
+		{"unknown status", "Dispatched", nil, "", "", "not marked N/A"},
 	}
 	for _, c := range cases {
 		p := open
@@ -112,6 +123,15 @@ func TestStepAndProcedureRules(t *testing.T) {
 		_, err := wo.CheckStepUpdate(ref, StepUpdate{Status: StepDone, Value: "yes"})
 		check("completing a step", c.step, err)
 		check("marking N/A", c.mna, wo.CanMarkNotApplicable(5))
+		check("clearing N/A", c.clr, wo.CanClearNotApplicable(5))
+		for _, mark := range []bool{true, false} {
+			r, err := wo.CheckMarkNA(5, mark)
+			want := map[bool]string{true: c.mna, false: c.clr}[mark]
+			check(fmt.Sprintf("CheckMarkNA(%v)", mark), want, err)
+			if err == nil && (r.MarkAsNa() != mark || r.WorkOrderId != 9 || r.ProcedureId != 5) {
+				t.Errorf("%s: CheckMarkNA(%v) queues %+v", c.name, mark, r)
+			}
+		}
 	}
 	wo := stepOrder(StatusCheckedIn, open)
 	if _, err := wo.CheckStepUpdate(ref, StepUpdate{Status: StepUnknown}); err == nil {
@@ -142,5 +162,54 @@ func TestNoteRule(t *testing.T) {
 	}
 	if err := (&WorkOrder{Status: StatusAccepted}).CheckNote(""); err != nil {
 		t.Errorf("clearing the note: %v", err)
+	}
+}
+
+// MarkAsNa goes with every markAsNA body, false too (the documented
+// undo); the zero request marks; a body queued before the flag was sent
+// has none and was a request to mark: it reads as true, never as false,
+// which would clear the mark.
+func TestMarkNARequestCarriesItsFlag(t *testing.T) {
+	for _, mark := range []bool{true, false} {
+		b, err := json.Marshal(&MarkNARequest{WorkOrderId: 9, ProcedureId: 5, Clear: !mark})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprintf(`{"WorkOrderId":9,"ProcedureId":5,"MarkAsNa":%v}`, mark)
+		if string(b) != want {
+			t.Errorf("sent %s, want %s", b, want)
+		}
+		var back MarkNARequest
+		if err := json.Unmarshal(b, &back); err != nil || back.MarkAsNa() != mark {
+			t.Errorf("%s read back as %+v, %v", b, back, err)
+		}
+	}
+	if b, _ := json.Marshal(MarkNARequest{WorkOrderId: 9, ProcedureId: 5}); !strings.Contains(string(b), `"MarkAsNa":true`) {
+		t.Errorf("the zero request sends %s; want it to mark", b)
+	}
+	cases := []struct {
+		queued, id string
+		want       bool
+	}{
+		{`{"WorkOrderId":9,"ProcedureId":5,"MessageId":"m-1"}`, "m-1", true},
+		{`{"WorkOrderId":9,"ProcedureId":5,"MarkAsNa":false}`, "", false},
+		{`{"WorkOrderId":9,"ProcedureId":5,"MarkAsNa":true}`, "", true},
+	}
+	for _, c := range cases {
+		var r MarkNARequest
+		if err := json.Unmarshal([]byte(c.queued), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.MarkAsNa() != c.want || r.WorkOrderId != 9 || r.ProcedureId != 5 || r.MessageId != c.id {
+			t.Errorf("%s reads as %+v; want MarkAsNa %v", c.queued, r, c.want)
+		}
+	}
+	if r := (MarkNARequest{}); json.Unmarshal([]byte(`{"MarkAsNa":"yes"}`), &r) == nil {
+		t.Errorf("a MarkAsNa that is not true or false was read")
+	}
+	// Read strictly: a field the request does not have is refused, never
+	// dropped (the hub forwards what it decoded).
+	if r := (MarkNARequest{}); json.Unmarshal([]byte(`{"WorkOrderId":9,"ProcedureId":5,"MarkAsNA":true,"Clear":true}`), &r) == nil {
+		t.Errorf("a body with a field the request does not have was read: %+v", r)
 	}
 }

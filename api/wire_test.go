@@ -152,6 +152,12 @@ func TestUnknownInvoiceStatusDoesNotLock(t *testing.T) {
 	if !strings.Contains(Explain(err), "in its current status") {
 		t.Errorf("3036 explained as %q", Explain(err))
 	}
+	// Verification comes before submission: the words must not put it
+	// after (an invoice "being verified" reads as one submitted).
+	why := Explain(err)
+	if strings.Contains(why, "being verified") || !strings.Contains(why, "verify the work, which comes before it can be submitted") {
+		t.Errorf("3036 explained as %q; verification must read as before submission", why)
+	}
 }
 
 // TestServiceStatusNamesReadAsWords: a refusal quoting a status by its raw

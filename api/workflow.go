@@ -47,6 +47,9 @@ const (
 	// MarkProcedureNA marks a whole procedure not applicable (PUT
 	// /api/procedure/markAsNA); CanMarkNotApplicable judges it fully.
 	MarkProcedureNA Action = "mark a procedure N/A"
+	// ClearProcedureNA clears that mark (the same call with MarkAsNa
+	// false); CanClearNotApplicable judges it fully.
+	ClearProcedureNA Action = "mark a procedure applicable again"
 	// EditNote replaces the work order's internal note (PUT
 	// /api/workOrder/note), which the customer never sees.
 	EditNote Action = "edit the internal note"
@@ -55,7 +58,7 @@ const (
 // Actions lists every action, for tests and tables that walk them all.
 var Actions = []Action{Accept, Reject, SetAppointment, CheckIn, Pause, CheckOut, CompleteDetails, SubmitQuote,
 	SaveInvoice, SubmitInvoice, SendMessage, AttachFile, AddStepAttachment, RemoveStepAttachment, Assign, Unassign,
-	UpdateStep, MarkProcedureNA, EditNote}
+	UpdateStep, MarkProcedureNA, ClearProcedureNA, EditNote}
 
 // ErrNotAllowed matches every refusal of a rule with errors.Is.
 var ErrNotAllowed = errors.New("not allowed")
@@ -198,7 +201,7 @@ func (w *WorkOrder) Can(a Action) error {
 			return refuse("%s is %s: step attachments can change only while the work order is accepted, checked in, paused or on hold",
 				name, st.Label())
 		}
-	case UpdateStep, MarkProcedureNA:
+	case UpdateStep, MarkProcedureNA, ClearProcedureNA:
 		if !w.ProceduresEditable() {
 			return refuse("%s is %s: its procedures can change only while it is accepted, checked in, paused or on hold",
 				name, st.Label())

@@ -149,20 +149,10 @@ type BulkRequest struct {
 	Performer
 }
 
-// BulkResult is one work order's outcome; Code 0 means it succeeded.
-// The answer is an array with one item per work order, as bulk assign documents.
-type BulkResult struct {
-	WorkOrderId int64  `json:"WorkOrderId"`
-	Code        int    `json:"Code,omitempty"`
-	Message     string `json:"Message,omitempty"`
-}
-
-func (r BulkResult) Succeeded() bool { return r.Code == 0 }
-
 func (c *Client) BulkAccept(ctx context.Context, r *BulkRequest) ([]BulkResult, error) {
 	var out []BulkResult
 	err := c.sendJSON(ctx, http.MethodPut, "api/bulk/accept", r, &out)
-	return out, err
+	return AccountFor(r.WorkOrderIds, out), err
 }
 
 func (c *Client) BulkReject(ctx context.Context, r *BulkRequest) ([]BulkResult, error) {
@@ -171,7 +161,7 @@ func (c *Client) BulkReject(ctx context.Context, r *BulkRequest) ([]BulkResult, 
 	}
 	var out []BulkResult
 	err := c.sendJSON(ctx, http.MethodPut, "api/bulk/reject", r, &out)
-	return out, err
+	return AccountFor(r.WorkOrderIds, out), err
 }
 
 // AppointmentRequest sets the scheduled start (PUT /api/workOrder/appointmentInfo).

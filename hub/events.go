@@ -80,13 +80,15 @@ func (h *Hub) audit(ctx context.Context, tx pgx.Tx, wr *write) error {
 		if perItem && id != nil {
 			// Each work order's row says what became of it: a refused item
 			// is audited as refused, with the service's words for it.
-			r, found := results[*id]
+			r := results[*id]
+			b, _ := json.Marshal(r)
 			switch {
-			case !found:
-				status, answer = http.StatusBadGateway, `{"Message":"the service's answer gave no outcome for this work order"}`
-			case !r.Succeeded():
-				b, _ := json.Marshal(r)
+			case r.Refused():
 				status, answer = http.StatusBadRequest, string(b)
+			case !r.Succeeded():
+				// Not known to be done: the answer did not say, and the
+				// work order re-read could not tell.
+				status, answer = http.StatusAccepted, string(b)
 			}
 		}
 		if _, err := tx.Exec(ctx, q, wr.person.Id, id, wr.method, wr.path, wr.messageId, status, answer); err != nil {

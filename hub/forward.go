@@ -39,6 +39,9 @@ type write struct {
 	// base is what its landed check compares against, read before it was
 	// first sent (outbox.Entry.Before) and kept in its intent.
 	base json.RawMessage
+	// items are a bulk write's per-item outcomes, judged (judgeItems);
+	// nil for a write answered otherwise.
+	items map[int64]api.BulkResult
 	// answer is the service's answer, kept for the audit and the refresh.
 	status int
 	answer []byte
@@ -331,7 +334,30 @@ func (h *Hub) followWrite(ctx context.Context, wr *write) {
 	if wr.status != http.StatusOK {
 		return
 	}
+	h.judgeItems(ctx, wr)
 	wr.reread = h.reread(ctx, h.succeeded(wr), wr.route.Reread)
+}
+
+// judgeItems reads a bulk write's per-item answer (an array, one item or
+// many), for every work order the write named, and settles the items it
+// did not say plainly by the work orders re-read, as a desktop's outbox
+// does (outbox.Entry.JudgeItems): what the events and the audit say of
+// each work order is what the service shows.
+func (h *Hub) judgeItems(ctx context.Context, wr *write) {
+	var rs []api.BulkResult
+	if json.Unmarshal(wr.answer, &rs) != nil {
+		return
+	}
+	rs = api.AccountFor(wr.workOrders, rs)
+	if e, ok := outbox.Of(wr.route.Kind); ok {
+		if req, err := e.Decode(wr.request); err == nil {
+			rs = e.JudgeItems(ctx, h.client, req, rs)
+		}
+	}
+	wr.items = make(map[int64]api.BulkResult, len(rs))
+	for _, r := range rs {
+		wr.items[r.WorkOrderId] = r
+	}
 }
 
 // prepareJSON decodes a JSON write once, strictly, into its kind's typed
@@ -508,18 +534,11 @@ func (h *Hub) succeeded(wr *write) []int64 {
 }
 
 // itemResults are a bulk write's per-item outcomes by work order, when the
-// service answered it with an array (its documented bulk answer).
+// service answered it with an array (its documented bulk answer), as
+// judgeItems settled them.
 func itemResults(wr *write) (map[int64]api.BulkResult, bool) {
-	if wr.status != http.StatusOK {
+	if wr.status != http.StatusOK || wr.items == nil {
 		return nil, false
 	}
-	var results []api.BulkResult
-	if json.Unmarshal(wr.answer, &results) != nil {
-		return nil, false
-	}
-	out := make(map[int64]api.BulkResult, len(results))
-	for _, r := range api.MergeResults(results) {
-		out[r.WorkOrderId] = r
-	}
-	return out, true
+	return wr.items, true
 }

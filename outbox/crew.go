@@ -39,16 +39,26 @@ const crewJudged = "each work order, re-read: it lists every associate named (an
 func crewSpec(assign bool) spec[api.AssignRequest] {
 	return spec[api.AssignRequest]{
 		call: func(ctx context.Context, c *api.Client, r *api.AssignRequest, _ Env) (any, error) {
-			if assign {
-				return c.BulkAssign(ctx, r)
+			call, a := (*api.Client).BulkAssign, api.Assign
+			if !assign {
+				call, a = (*api.Client).BulkUnassign, api.Unassign
 			}
-			return c.BulkUnassign(ctx, r)
+			rs, err := call(c, ctx, r)
+			if err != nil {
+				return nil, err
+			}
+			return judge(ctx, c, a, rs, r.AssociateIds), nil
 		},
 		draft:   func(r *api.AssignRequest, _ string) *Draft { return &Draft{Associates: r.AssociateIds} },
 		subject: func(r *api.AssignRequest) Subject { return Subject{Whom: r.AssociateIds} },
 		// The work order shows the queued change of who goes.
+		// Where the record does not say who is assigned, it stays unknown:
+		// a queued unassignment must not make it read "nobody".
 		effect: func(ctx context.Context, wo *api.WorkOrder, r *api.AssignRequest, env Env) {
-			who, _ := wo.Assigned()
+			who, known := wo.Assigned()
+			if !known {
+				return
+			}
 			wo.SetAssigned(AssignApplied(who, assign, r.AssociateIds, env.Associates(ctx)))
 		},
 		landed: func(ctx context.Context, c *api.Client, r *api.AssignRequest, q *LandedQuery) (bool, any, error) {

@@ -47,26 +47,27 @@ var _ = register(GroupNote,
 		Fix:       &Fix{Form: FormNote, Again: "save it"},
 		Rereads:   Note,
 		Question:  noteQuestion,
-		Judged: "the note, re-read: it is ours now. Sent again it would only add a version, but a colleague's edit " +
-			"since would be overwritten; the same text set by someone else is the same note.",
+		Judged: "the note as it stands (the work order's InternalNote), re-read: it is ours now. Sent again it would " +
+			"only add a version, but a colleague's edit since would be overwritten; the same text set by someone else " +
+			"is the same note.",
 	}, spec[NoteEdit]{
 		wire: func(p *NoteEdit) any { return &p.NoteRequest },
 		call: func(ctx context.Context, c *api.Client, p *NoteEdit, _ Env) (any, error) {
 			return nil, c.SetInternalNote(ctx, &p.NoteRequest)
 		},
 		draft: func(p *NoteEdit, _ string) *Draft { return &Draft{Text: p.InternalNote} },
-		// An edit goes out only over the note it began from; one that
+		// An edit goes out only over the note it began from, as the note
+		// stands (the work order's InternalNote, api.NoteOf); one that
 		// finds the note already as it says is done.
 		guard: func(ctx context.Context, c *api.Client, p *NoteEdit) (bool, error) {
-			h, err := c.NoteHistory(ctx, p.WorkOrderId)
+			cur, err := c.NoteNow(ctx, p.WorkOrderId)
 			if err != nil {
 				return false, err
 			}
-			cur := api.CurrentNote(h)
-			switch cur.InternalNote {
-			case p.InternalNote:
+			switch api.JudgeNoteEdit(cur, p.Base, p.InternalNote) {
+			case api.NoteLanded:
 				return true, nil
-			case p.Base:
+			case api.NoteSend:
 				return false, nil
 			}
 			who := cur.UpdatedBy
@@ -83,11 +84,11 @@ var _ = register(GroupNote,
 			return err
 		},
 		landed: func(ctx context.Context, c *api.Client, r *NoteEdit, q *LandedQuery) (bool, any, error) {
-			h, err := c.NoteHistory(ctx, r.WorkOrderId)
+			cur, err := c.NoteNow(ctx, r.WorkOrderId)
 			if err != nil {
 				return false, nil, err
 			}
-			return api.CurrentNote(h).InternalNote == r.InternalNote, nil, nil
+			return cur.InternalNote == r.InternalNote, nil, nil
 		},
 	}),
 )

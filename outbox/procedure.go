@@ -65,28 +65,37 @@ var _ = register(GroupProcedure,
 		Route:     Route{http.MethodPut, "/api/procedure/markAsNA"},
 		Colleague: Colleague{Event: "ProcedureMarkedNaByContractor", Verb: "marked a procedure N/A", Of: "on", Past: "marked N/A"},
 		Conflicts: []Kind{KindProcedureNA},
-		Judged: "the work order's procedure, re-read: it is marked N/A. Marked once it refuses a second marking (3030), " +
-			"whoever marked it.",
+		Judged: "the work order's procedure, re-read: its N/A mark is what the write asked for (MarkAsNa true marks, false " +
+			"clears). Whoever set it so, the service refuses setting it again (3030), and the procedure is as ours would " +
+			"leave it.",
 	}, spec[api.MarkNARequest]{
-		call: noResult((*api.Client).MarkProcedureNotApplicable),
+		// The documented flag: absent would not mean "mark" to the
+		// service, so a body without it is refused, never defaulted.
+		required: []string{"MarkAsNa"},
+		call:     noResult((*api.Client).MarkProcedureNotApplicable),
 		subject: func(r *api.MarkNARequest) Subject {
 			if r.ProcedureId == 0 {
 				return Subject{}
 			}
-			return Subject{Step: &StepSubject{ProcedureId: r.ProcedureId}}
+			mark := r.MarkAsNa()
+			return Subject{Step: &StepSubject{ProcedureId: r.ProcedureId, IsMarkedNa: &mark}}
 		},
 		tell: func(s Subject, wo *api.WorkOrder) string {
 			if s.Step == nil {
 				return ""
 			}
-			if p, ok := wo.Procedure(s.Step.ProcedureId); ok {
-				return "marked " + p.Name + " N/A"
+			p, ok := wo.Procedure(s.Step.ProcedureId)
+			if !ok {
+				return ""
 			}
-			return ""
+			if s.Step.IsMarkedNa != nil && !*s.Step.IsMarkedNa {
+				return "marked " + p.Name + " applicable again"
+			}
+			return "marked " + p.Name + " N/A"
 		},
 		effect: func(_ context.Context, wo *api.WorkOrder, r *api.MarkNARequest, _ Env) {
 			if p, ok := wo.Procedure(r.ProcedureId); ok {
-				p.IsMarkedNa = true
+				p.IsMarkedNa = r.MarkAsNa()
 			}
 		},
 		landed: func(ctx context.Context, c *api.Client, r *api.MarkNARequest, q *LandedQuery) (bool, any, error) {
@@ -95,7 +104,7 @@ var _ = register(GroupProcedure,
 				return false, nil, err
 			}
 			p, ok := wo.Procedure(r.ProcedureId)
-			return ok && p.IsMarkedNa, nil, nil
+			return ok && p.IsMarkedNa == r.MarkAsNa(), nil, nil
 		},
 	}),
 )

@@ -64,7 +64,7 @@ var _ = register(GroupWorkOrder,
 		Colleague: accepted, Conflicts: []Kind{KindAccept, KindReject},
 		Status: api.StatusAccepted, Judged: bulkJudged,
 	}, spec[api.BulkRequest]{
-		call:   result((*api.Client).BulkAccept),
+		call:   judgedBulk(api.Accept, (*api.Client).BulkAccept),
 		landed: bulkLanded(api.StatusAccepted),
 	}),
 	def(&Entry{
@@ -73,7 +73,7 @@ var _ = register(GroupWorkOrder,
 		Colleague: rejected, Conflicts: []Kind{KindAccept, KindReject},
 		Status: api.StatusRejected, Judged: bulkJudged,
 	}, spec[api.BulkRequest]{
-		call:   result((*api.Client).BulkReject),
+		call:   judgedBulk(api.Reject, (*api.Client).BulkReject),
 		landed: bulkLanded(api.StatusRejected),
 	}),
 	def(&Entry{
@@ -125,4 +125,48 @@ func bulkLanded(want api.WorkOrderStatus) func(context.Context, *api.Client, *ap
 		}
 		return len(out) > 0, out, nil
 	}
+}
+
+// judgedBulk is a bulk call whose per-item answer is judged: an item the
+// answer did not say plainly (api.BulkResult.Unknown) is settled by
+// re-reading its work order (api.JudgeBulk), and stays unknown, never
+// success, when that cannot tell.
+func judgedBulk(a api.Action, call func(*api.Client, context.Context, *api.BulkRequest) ([]api.BulkResult, error)) func(context.Context, *api.Client, *api.BulkRequest, Env) (any, error) {
+	return func(ctx context.Context, c *api.Client, r *api.BulkRequest, _ Env) (any, error) {
+		rs, err := call(c, ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		return judge(ctx, c, a, rs, nil), nil
+	}
+}
+
+// judge settles the unknown items of a bulk answer by the work orders as
+// the service shows them now; a re-read that fails leaves them unknown.
+func judge(ctx context.Context, c *api.Client, a api.Action, rs []api.BulkResult, associates []int64) []api.BulkResult {
+	var unknown []int64
+	for _, r := range rs {
+		if r.Unknown {
+			unknown = append(unknown, r.WorkOrderId)
+		}
+	}
+	if len(unknown) == 0 {
+		return rs
+	}
+	wos, err := c.GetWorkOrders(api.WithMessageId(ctx, ""), unknown)
+	if err != nil {
+		return rs
+	}
+	return api.JudgeBulk(a, rs, wos, associates)
+}
+
+// JudgeItems settles a bulk write's per-item answer as its Send does (for
+// the hub, which forwards the write and reads the answer itself): items
+// the answer did not say plainly are judged by their work orders re-read.
+func (e *Entry) JudgeItems(ctx context.Context, c *api.Client, req any, rs []api.BulkResult) []api.BulkResult {
+	var who []int64
+	if a, ok := req.(*api.AssignRequest); ok {
+		who = a.AssociateIds
+	}
+	return judge(ctx, c, e.Rule, rs, who)
 }

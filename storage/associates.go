@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -17,8 +18,10 @@ import (
 // GET /api/associates last listed them, and who each work order is
 // assigned to as its record says (beside the record, so the list filters
 // by it without reading JSON). Where a record lists its associates is a
-// guess (api.WorkOrder.Associates): a record without it is unknown, which
-// the list shows as "unknown", never as unassigned.
+// guess (api.WorkOrder.Associates): a record without it is unknown, never
+// unassigned. Then what the office itself assigned still shows: its own
+// assignments that the service took, and a colleague's the office hub told
+// of (officeAssigned); for the rest, "unknown".
 
 // AssociatesMaxAge is how long a branch's list is trusted: a new
 // technician or subcontractor comes without a notification.
@@ -217,15 +220,22 @@ func (y *Syncer) refreshAssociates(ctx context.Context) {
 // Assignees is who a work order is assigned to as the person sees it.
 type Assignees struct {
 	Who []api.Associate
-	// Known: the record says who (or a queued assignment does).
+	// Known: Who can be shown: the record says who (or a queued
+	// assignment does), or, with Partial, this office assigned them.
+	// Never known when the record does not say and the office assigned
+	// nobody: that is "unknown", not "unassigned".
 	Known bool
+	// Partial: the record does not say who is assigned; Who are those this
+	// office assigned (or queued), and others may be too.
+	Partial bool
 	// Queued: an assignment or unassignment waits in the outbox.
 	Queued bool
 }
 
-// AssigneesOf reads who each of ids is assigned to: the record's, with
-// the assignments still queued applied (those before a refusal; later ones
-// wait behind it).
+// AssigneesOf reads who each of ids is assigned to: the record's, or where
+// the record does not say, whom this office assigned (officeAssigned);
+// with the assignments still queued applied (those before a refusal;
+// later ones wait behind it).
 func (s *Store) AssigneesOf(ctx context.Context, ids []int64) (map[int64]Assignees, error) {
 	out := make(map[int64]Assignees, len(ids))
 	if len(ids) == 0 {
@@ -254,13 +264,33 @@ func (s *Store) AssigneesOf(ctx context.Context, ids []int64) (map[int64]Assigne
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	var unsaid []int64
+	for _, id := range ids {
+		if !out[id].Known {
+			unsaid = append(unsaid, id)
+		}
+	}
+	var names map[int64]api.Associate
+	if len(unsaid) > 0 {
+		names = s.associatesByID(ctx)
+		office, err := s.officeAssigned(ctx, unsaid, names)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range unsaid {
+			who := office[id]
+			out[id] = Assignees{Who: who, Known: len(who) > 0, Partial: true}
+		}
+	}
 	queued, err := s.outboxQuery(ctx, `SELECT `+outboxColumns+` FROM outbox o WHERE o.state IN ('pending','sending','failed')
  AND o.kind IN (?, ?) AND o.id IN (SELECT outbox_id FROM outbox_targets WHERE work_order_id IN (SELECT value FROM json_each(?))) ORDER BY o.id`,
 		string(outbox.KindAssign), string(outbox.KindUnassign), idsJSON(ids))
 	if err != nil || len(queued) == 0 {
 		return out, err
 	}
-	names := s.associatesByID(ctx)
+	if names == nil {
+		names = s.associatesByID(ctx)
+	}
 	asked := make(map[int64]bool, len(ids))
 	for _, id := range ids {
 		asked[id] = true
@@ -283,9 +313,130 @@ func (s *Store) AssigneesOf(ctx context.Context, ids []int64) (map[int64]Assigne
 				continue
 			}
 			a.Who = outbox.AssignApplied(a.Who, r.Kind == outbox.KindAssign, req.AssociateIds, names)
-			a.Known, a.Queued = true, true
+			// Where the record does not say, a queued unassignment
+			// leaves "unknown", never "nobody".
+			a.Known, a.Queued = !a.Partial || len(a.Who) > 0, true
 			out[wo] = a
 		}
+	}
+	return out, nil
+}
+
+// crewChange is one assignment or unassignment the office made that the
+// service took, for officeAssigned.
+type crewChange struct {
+	at   int64 // Unix ms
+	seq  int64 // orders changes of one moment: outbox row or event id
+	woID int64
+	kind outbox.Kind
+	who  []int64
+}
+
+// officeAssigned is whom this office assigned to each of ids, for work
+// orders whose record does not say (api.WorkOrder.Associates is a guess):
+// its own assignments and unassignments the service took (outbox rows
+// done, and the work orders a partly refused row's answer took), and
+// those a colleague made through the office hub, as its events tell
+// (outbox.KindAssign's colleague event, naming the associates), applied in the
+// order they happened. What another office or CorrigoPro Desktop did
+// cannot be known from here.
+func (s *Store) officeAssigned(ctx context.Context, ids []int64, names map[int64]api.Associate) (map[int64][]api.Associate, error) {
+	asked := make(map[int64]bool, len(ids))
+	for _, id := range ids {
+		asked[id] = true
+	}
+	kinds := []any{string(outbox.KindAssign), string(outbox.KindUnassign)}
+	var changes []crewChange
+	rows, err := s.r.QueryContext(ctx, `SELECT o.id, o.kind, o.request, o.updated_at, t.work_order_id FROM outbox o
+ JOIN outbox_targets t ON t.outbox_id = o.id
+ WHERE o.state = 'done' AND o.kind IN (?, ?) AND t.work_order_id IN (SELECT value FROM json_each(?))`, append(kinds, idsJSON(ids))...)
+	if err != nil {
+		return nil, fmt.Errorf("storage: reading this office's assignments: %w", err)
+	}
+	for rows.Next() {
+		var c crewChange
+		var kind, request string
+		if err := rows.Scan(&c.seq, &kind, &request, &c.at, &c.woID); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("storage: reading this office's assignments: %w", err)
+		}
+		var req api.AssignRequest
+		if json.Unmarshal([]byte(request), &req) != nil {
+			continue
+		}
+		c.kind, c.who = outbox.Kind(kind), req.AssociateIds
+		changes = append(changes, c)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("storage: reading this office's assignments: %w", err)
+	}
+	// A partly refused row keeps the work orders it took only in its
+	// answer (they no longer wait on it): few rows, each waiting for the
+	// person.
+	rows, err = s.r.QueryContext(ctx, `SELECT id, kind, request, result, updated_at FROM outbox
+ WHERE state = 'failed' AND kind IN (?, ?) AND result <> ''`, kinds...)
+	if err != nil {
+		return nil, fmt.Errorf("storage: reading this office's assignments: %w", err)
+	}
+	for rows.Next() {
+		var seq, at int64
+		var kind, request, result string
+		if err := rows.Scan(&seq, &kind, &request, &result, &at); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("storage: reading this office's assignments: %w", err)
+		}
+		var req api.AssignRequest
+		var results []api.BulkResult
+		if json.Unmarshal([]byte(request), &req) != nil || json.Unmarshal([]byte(result), &results) != nil {
+			continue
+		}
+		for _, r := range results {
+			if r.Succeeded() && asked[r.WorkOrderId] {
+				changes = append(changes, crewChange{at: at, seq: seq, woID: r.WorkOrderId, kind: outbox.Kind(kind), who: req.AssociateIds})
+			}
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("storage: reading this office's assignments: %w", err)
+	}
+	events := map[string]outbox.Kind{outbox.KindAssign.Colleague().Event: outbox.KindAssign, outbox.KindUnassign.Colleague().Event: outbox.KindUnassign}
+	rows, err = s.r.QueryContext(ctx, `SELECT id, work_order_id, COALESCE(action_date, received_at), json FROM events
+ WHERE work_order_id IN (SELECT value FROM json_each(?)) AND action IN (?, ?)`,
+		idsJSON(ids), outbox.KindAssign.Colleague().Event, outbox.KindUnassign.Colleague().Event)
+	if err != nil {
+		return nil, fmt.Errorf("storage: reading the office's assignments: %w", err)
+	}
+	for rows.Next() {
+		var c crewChange
+		var raw string
+		if err := rows.Scan(&c.seq, &c.woID, &c.at, &raw); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("storage: reading the office's assignments: %w", err)
+		}
+		ev, err := api.ParseEvent([]byte(raw))
+		if err != nil {
+			continue
+		}
+		c.kind, c.who = events[ev.Header.Action], eventWhom(ev)
+		if len(c.who) > 0 {
+			changes = append(changes, c)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("storage: reading the office's assignments: %w", err)
+	}
+	slices.SortStableFunc(changes, func(a, b crewChange) int {
+		if a.at != b.at {
+			return cmp.Compare(a.at, b.at)
+		}
+		return cmp.Compare(a.seq, b.seq)
+	})
+	out := map[int64][]api.Associate{}
+	for _, c := range changes {
+		out[c.woID] = outbox.AssignApplied(out[c.woID], c.kind == outbox.KindAssign, c.who, names)
 	}
 	return out, nil
 }

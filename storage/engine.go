@@ -463,6 +463,13 @@ func (e *Engine) OnInvoiceProgress(f func(done, total int)) {
 
 func (e *Engine) Refresh(ctx context.Context, id int64) error { return e.Syncer.Refresh(ctx, id) }
 
+// RefreshProcedures reads the work order's procedures from GET
+// /api/procedure into the replica (Syncer.RefreshProcedures): the
+// Procedures tab asks as it opens.
+func (e *Engine) RefreshProcedures(ctx context.Context, id int64) error {
+	return e.Syncer.RefreshProcedures(ctx, id)
+}
+
 func (e *Engine) AttachmentLink(ctx context.Context, woID int64, attID string) (api.DownloadURL, error) {
 	return e.Client.AttachmentDownloadURL(ctx, woID, attID)
 }

@@ -158,6 +158,14 @@ func (s *Store) applyReread(ctx context.Context, tx *sql.Tx, woID int64, rr *Rer
 			return nil, err
 		}
 	}
+	if rr.Procedures != nil && woID != 0 && !rr.Gone {
+		switch changed, err := putProcedures(ctx, tx, woID, *rr.Procedures); {
+		case err == nil:
+			touched = touched || changed
+		case !errors.Is(err, ErrNotFound):
+			return nil, err
+		}
+	}
 	if rr.Gone && woID != 0 {
 		// The service refused the re-read with 3005: no longer ours. That
 		// is its word, not the body's: the work order shows as recalled.

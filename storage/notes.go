@@ -11,8 +11,12 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 )
 
-// The replica's copy of each work order's internal note: its history as
-// the service last listed it. The note itself is the newest version.
+// The replica's copy of each work order's internal note. The note as it
+// stands is the work order's own InternalNote (the docs put it on the work
+// order: GET /api/workOrder and search results), stored with the record;
+// its history, as the service last listed it, says who wrote each version
+// and when. A record without InternalNote (an older service, another
+// name) leaves the history's newest version to say (api.NoteOf).
 
 func putNoteHistory(ctx context.Context, tx execer, woID int64, h []api.NoteEntry, at int64) error {
 	if h == nil {
@@ -59,4 +63,22 @@ func (s *Store) NoteHistory(ctx context.Context, woID int64) (h []api.NoteEntry,
 		return nil, time.Time{}, fmt.Errorf("storage: decoding the note of work order %d: %w", woID, err)
 	}
 	return h, time.UnixMilli(at).UTC(), nil
+}
+
+// StoredNote is the internal note as the replica has it: the stored work
+// order's InternalNote, named from the stored history (api.NoteOf). A work
+// order the replica lacks leaves the history to say.
+func (s *Store) StoredNote(ctx context.Context, woID int64) (api.NoteEntry, error) {
+	h, _, err := s.NoteHistory(ctx, woID)
+	if err != nil {
+		return api.NoteEntry{}, err
+	}
+	wo, err := s.WorkOrder(ctx, woID)
+	switch {
+	case errors.Is(err, ErrNotFound):
+		wo = nil
+	case err != nil:
+		return api.NoteEntry{}, err
+	}
+	return api.NoteOf(wo, h), nil
 }

@@ -220,7 +220,7 @@ func TestEveryDocumentedNotificationIsApplied(t *testing.T) {
 		}},
 		{action: api.ActionCheckListMigrated, pick: in(api.StatusAccepted), check: func(t *testing.T, id int64) { sameAsService(t, id) }},
 		{action: api.ActionProcedureMarked, pick: func(wo *api.WorkOrder) bool {
-			return wo.ProceduresEditable() && slices.ContainsFunc(wo.Procedures(), func(p api.Procedure) bool { return p.AllowMarkNotApplicable })
+			return wo.ProceduresEditable() && slices.ContainsFunc(wo.Procedures(), func(p api.Procedure) bool { return p.AllowMarkNotApplicable != nil && *p.AllowMarkNotApplicable })
 		}, check: func(t *testing.T, id int64) { sameAsService(t, id) }},
 		{action: api.ActionProcedureUpdated, pick: in(api.StatusAccepted), check: func(t *testing.T, id int64) { sameAsService(t, id) }},
 		{action: api.ActionCompletionInfoChanged, pick: in(api.StatusCheckedOut), check: func(t *testing.T, id int64) {

@@ -42,8 +42,8 @@ func (e rowEnv) Associates(ctx context.Context) map[int64]api.Associate {
 }
 
 func (e rowEnv) Note(ctx context.Context, woID int64) (string, error) {
-	h, _, err := e.s.NoteHistory(ctx, woID)
-	return api.CurrentNote(h).InternalNote, err
+	n, err := e.s.StoredNote(ctx, woID)
+	return n.InternalNote, err
 }
 
 func (e rowEnv) File() (io.ReadCloser, error) {

@@ -64,7 +64,11 @@ func (s *Store) Note(ctx context.Context, woID int64) (*Note, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &Note{History: h, Current: api.CurrentNote(h), Read: read}
+	cur, err := s.StoredNote(ctx, woID)
+	if err != nil {
+		return nil, err
+	}
+	n := &Note{History: h, Current: cur, Read: read}
 	n.Text = n.Current.InternalNote
 	rows, err := s.unfinished(ctx, woID)
 	if err != nil {

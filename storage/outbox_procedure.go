@@ -36,16 +36,30 @@ func (s *Store) UpdateStep(ctx context.Context, ref api.StepRef, u api.StepUpdat
 // MarkProcedureNA queues marking a whole procedure not applicable, where
 // the customer allows it (AllowMarkNotApplicable).
 func (s *Store) MarkProcedureNA(ctx context.Context, woID, procID int64) (*OutboxRow, error) {
+	return s.markNA(ctx, woID, procID, true)
+}
+
+// ClearProcedureNA queues clearing a procedure's N/A mark (the documented
+// undo: MarkAsNa false), so that its steps can be completed again.
+func (s *Store) ClearProcedureNA(ctx context.Context, woID, procID int64) (*OutboxRow, error) {
+	return s.markNA(ctx, woID, procID, false)
+}
+
+func (s *Store) markNA(ctx context.Context, woID, procID int64, mark bool) (*OutboxRow, error) {
 	wo, err := s.expected(ctx, woID)
 	if err != nil {
 		return nil, err
 	}
-	if err := wo.CanMarkNotApplicable(procID); err != nil {
+	r, err := wo.CheckMarkNA(procID, mark)
+	if err != nil {
 		return nil, refused(err)
 	}
 	p, _ := wo.Procedure(procID)
 	id := uuid.NewString()
-	r := &api.MarkNARequest{WorkOrderId: woID, ProcedureId: procID}
 	r.MessageId = id
-	return s.enqueue(ctx, newRow{kind: outbox.KindProcedureNA, summary: "Mark " + p.Name + " N/A", targets: []int64{woID}, messageID: id, request: r})
+	summary := "Mark " + p.Name + " N/A"
+	if !mark {
+		summary = "Mark " + p.Name + " applicable again"
+	}
+	return s.enqueue(ctx, newRow{kind: outbox.KindProcedureNA, summary: summary, targets: []int64{woID}, messageID: id, request: r})
 }

@@ -14,7 +14,8 @@ import (
 )
 
 // The receivables view reads the invoices the replica holds across work
-// orders: the ones the window fetched when a work order was opened, the
+// orders, whatever their status: one we do not know is "other (its name)"
+// (api.InvoiceStatus.StatusWords), never left out: the ones the window fetched when a work order was opened, the
 // ones notifications re-read, and those of finished work the engine
 // fetches in the background after a sync (FetchInvoices).
 
@@ -37,7 +38,21 @@ WHERE (i.status <> ? OR CAST(i.total AS REAL) <> 0)`
 		q += ` AND w.customer_id = ?`
 		args = append(args, f.CustomerId)
 	}
-	if len(f.Statuses) > 0 {
+	switch {
+	case f.Other:
+		// The statuses we know and are not asked for are left out; any
+		// other (a name we did not guess) is "other", kept (f.Keeps).
+		var left []any
+		for _, st := range api.AllInvoiceStatuses {
+			if !slices.Contains(f.Statuses, st) {
+				left = append(left, string(st))
+			}
+		}
+		if len(left) > 0 {
+			q += ` AND i.status NOT IN (?` + strings.Repeat(",?", len(left)-1) + `)`
+			args = append(args, left...)
+		}
+	case len(f.Statuses) > 0:
 		q += ` AND i.status IN (?` + strings.Repeat(",?", len(f.Statuses)-1) + `)`
 		for _, st := range f.Statuses {
 			args = append(args, string(st))

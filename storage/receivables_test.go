@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"maps"
 	"net/http"
 	"net/url"
 	"path/filepath"
@@ -351,5 +352,56 @@ func TestInvoiceFetchShowsProgressAndResumes(t *testing.T) {
 	rest := len(all) - first
 	if len(told) < 2 || told[0] != [2]int{0, rest} || told[len(told)-1] != [2]int{rest, rest} {
 		t.Errorf("the second run told %v; want 0 of %d first and %d of %d last", told, rest, rest, rest)
+	}
+}
+
+// An invoice whose status this client does not know (the draft, submitted
+// and disputed names are guesses) stays in the receivables, as "other (its
+// name)": in the list, in its currency's totals apart from what is billed,
+// and under the "other" filter; a filter of known statuses leaves it out.
+func TestReceivablesKeepStatusesWeDoNotKnow(t *testing.T) {
+	t.Parallel()
+	s, _ := openTest(t)
+	ctx := context.Background()
+	north := api.Customer{Id: 1, Name: "Northwind"}
+	putInvoiceOf(t, s, 1, north, "USD", "100", api.InvoiceSubmitted, daysAgo(10))
+	putInvoiceOf(t, s, 2, north, "USD", "40", "Returned", daysAgo(20))
+	putInvoiceOf(t, s, 3, north, "USD", "15", "", daysAgo(5))
+	all, err := s.Receivables(ctx, api.ReceivableFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := map[int64]string{}
+	for _, r := range all {
+		words[r.WorkOrderId] = r.Status.StatusWords()
+	}
+	if want := map[int64]string{1: "Submitted", 2: "other (Returned)", 3: "other (no status)"}; !maps.Equal(words, want) {
+		t.Errorf("the receivables read %v; want %v", words, want)
+	}
+	totals := api.TotalsByCurrency(all)
+	if len(totals) != 1 || totals[0].Count != 3 || totals[0].OtherCount != 2 || totals[0].Other.Amount.String() != "55" ||
+		totals[0].Outstanding.Amount.String() != "100" || totals[0].Other.Currency != "USD" {
+		t.Errorf("totals: %+v; want 100 outstanding and 55 USD in 2 invoices of other statuses", totals)
+	}
+	for name, c := range map[string]struct {
+		f    api.ReceivableFilter
+		want []int64
+	}{
+		"other":                {api.ReceivableFilter{Other: true}, []int64{2, 3}},
+		"submitted and other":  {api.ReceivableFilter{Other: true, Statuses: []api.InvoiceStatus{api.InvoiceSubmitted}}, []int64{2, 1, 3}},
+		"submitted":            {api.ReceivableFilter{Statuses: []api.InvoiceStatus{api.InvoiceSubmitted}}, []int64{1}},
+		"a status of its name": {api.ReceivableFilter{Statuses: []api.InvoiceStatus{"Returned"}}, []int64{2}},
+	} {
+		got, err := s.Receivables(ctx, c.f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var g []int64
+		for _, r := range got {
+			g = append(g, r.WorkOrderId)
+		}
+		if !slices.Equal(g, c.want) {
+			t.Errorf("%s: %v; want %v", name, g, c.want)
+		}
 	}
 }

@@ -28,7 +28,8 @@ import (
 //	   "Messages":           [...],  // GET /api/messages' list ([] = read, none)
 //	   "Attachments":        [...],  // GET /api/attachments' list
 //	   "InvoiceAttachments": [...],  // GET /api/invoice/attachments' list
-//	   "NoteHistory":        {...}}} // GET /api/workOrder/noteHistory's whole answer
+//	   "NoteHistory":        {...},  // GET /api/workOrder/noteHistory's whole answer
+//	   "Procedures":         [...]}} // GET /api/procedure's list (procedure events)
 //
 // A desktop applies it with Store.ApplyNotification and calls nobody;
 // an event without "Reread" (a company-level one: customer settings,
@@ -47,6 +48,10 @@ type Reread struct {
 	// reads it where it is applied (an unreadable one is skipped there,
 	// never the rest).
 	NoteHistory json.RawMessage `json:"NoteHistory,omitempty"`
+	// Procedures are GET /api/procedure's list, the source the docs name
+	// for a work order's procedures and their AllowMarkNotApplicable; they
+	// replace the record's WorkDetails.Procedures.
+	Procedures *[]api.Procedure `json:"Procedures,omitempty"`
 }
 
 // RereadOf is the "Reread" member of an event's JSON (see Reread); nil
@@ -139,6 +144,15 @@ func (y *Syncer) Reread(ctx context.Context, woID int64, touches api.Touch) (*Re
 			raw, err := json.Marshal(h)
 			if err == nil {
 				rr.NoteHistory = raw
+			}
+			return err
+		})
+	}
+	if woID > 0 && touches.Has(api.TouchProcedures) {
+		part("procedures", func() error {
+			procs, err := y.c.GetProcedures(ctx, woID)
+			if err == nil {
+				rr.Procedures = &procs
 			}
 			return err
 		})

@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -277,7 +278,7 @@ func (x *Sender) sendRow(ctx context.Context, id int64) (finished bool, err erro
 		}
 		if code == codeAsked {
 			// The person decides over what stopped it: the replica shows it.
-			x.refreshParts(ctx, row, act.Rereads, nil)
+			x.refresh(ctx, row, act, nil)
 			log.Info("the action waits for the person's decision")
 		} else {
 			log.Info("the service refused the action", "code", code)
@@ -431,20 +432,33 @@ func (x *Sender) finish(ctx context.Context, row *OutboxRow, result any, spool s
 	var succeeded []int64
 	if bulk, ok := result.([]api.BulkResult); ok {
 		resultJSON, _ = json.Marshal(bulk)
-		var failed []string
+		var refused, unknown []string
 		for _, r := range bulk {
-			if r.Succeeded() {
+			switch {
+			case r.Succeeded():
 				succeeded = append(succeeded, r.WorkOrderId)
-			} else {
-				failed = append(failed, fmt.Sprintf("%d: %s", r.WorkOrderId, api.PlainStatusNames(r.Message)))
+			case r.Refused():
+				refused = append(refused, fmt.Sprintf("%d: %s", r.WorkOrderId, api.PlainStatusNames(r.Message)))
 				if code == 0 {
 					code = r.Code
 				}
+			default:
+				// Not known to be done, nor refused: the answer did not
+				// say, and the work order re-read could not tell.
+				unknown = append(unknown, strconv.FormatInt(r.WorkOrderId, 10))
 			}
 		}
-		if len(failed) > 0 {
+		var said []string
+		if len(refused) > 0 {
+			said = append(said, fmt.Sprintf("%d of %d were refused: %s", len(refused), len(bulk), strings.Join(refused, "; ")))
+		}
+		if len(unknown) > 0 {
+			said = append(said, fmt.Sprintf("for %d of %d the service's answer did not say whether it was done (%s): send them again, or discard",
+				len(unknown), len(bulk), strings.Join(unknown, ", ")))
+		}
+		if len(said) > 0 {
 			state = OutboxFailed
-			errMsg = fmt.Sprintf("%d of %d were refused: %s", len(failed), len(bulk), strings.Join(failed, "; "))
+			errMsg = strings.Join(said, "; ")
 		}
 	}
 	err := x.s.inTx(ctx, func(tx *sql.Tx) error {

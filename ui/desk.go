@@ -330,6 +330,25 @@ func (d *Desk) refreshDetails(id int64) {
 	})
 }
 
+// refreshProcedures reads a work order's procedures from GET
+// /api/procedure into the replica, where the connection can (the engine
+// does; the window hears of a change through the replica).
+func (d *Desk) refreshProcedures(id int64) {
+	r, ok := d.online.(interface {
+		RefreshProcedures(ctx context.Context, workOrderId int64) error
+	})
+	if !ok {
+		return
+	}
+	d.deps.Background(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := r.RefreshProcedures(ctx, id); err != nil {
+			slog.Info("could not read the procedures; showing the work order's", "workOrder", id, "err", err)
+		}
+	})
+}
+
 func (d *Desk) syncNow(done chan struct{}) {
 	if d.online == nil && done != nil {
 		close(done) // a replica browsed offline shows all it will at once

@@ -97,6 +97,7 @@ func newDetailView(d *Desk, tabs []tab) *detailView {
 	// Eight tabs do not fit across the detail pane; down its side they all
 	// show, and the pane is taller than it is wide.
 	v.appTabs.SetTabLocation(container.TabLocationLeading)
+	v.appTabs.OnSelected = func(*container.TabItem) { v.tabOpened() }
 
 	v.invoice.Hide()
 	header := container.NewBorder(nil, nil, nil,
@@ -167,6 +168,15 @@ func (v *detailView) open(id int64) {
 	}
 	v.show(p)
 	v.d.refreshDetails(id)
+	v.tabOpened()
+}
+
+// tabOpened re-reads what the tab shown reads from the service beyond the
+// work order: the Procedures tab, GET /api/procedure.
+func (v *detailView) tabOpened() {
+	if _, ok := v.selectedTab().(*proceduresTab); ok && v.wo != nil {
+		v.d.refreshProcedures(v.wo.WorkOrderId)
+	}
 }
 
 // show renders the work order in the header and every tab, keeping the

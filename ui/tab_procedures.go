@@ -265,13 +265,13 @@ func (t *proceduresTab) renderProcedure() {
 	p := t.procs[t.selProc]
 	t.procTitle.SetText(p.Name)
 	info := procedureSummary(*p)
-	if !p.AllowMarkNotApplicable && !p.IsMarkedNa {
+	if p.MarkNAForbidden() && !p.IsMarkedNa {
 		info += " · the customer does not allow marking it N/A"
 	}
 	info += ". Choose one of its steps to complete it."
 	t.procInfo.SetText(info)
 	why := t.wo.CanMarkNotApplicable(p.Id)
-	arrange.ShowIf(p.AllowMarkNotApplicable && !p.IsMarkedNa, t.naProc)
+	arrange.ShowIf(p.MarkNAAllowed() && !p.IsMarkedNa, t.naProc)
 	t.d.enable(t.naProc, why == nil)
 	t.procPanel.Show()
 }

@@ -16,10 +16,16 @@ import (
 // an associate already assigned a silent no-op, one not of the work
 // order's branch an error (one error object per such associate) after
 // which nothing is assigned to that work order, and the status never
-// changes. Assumptions, beside what they decide: the statuses it is
-// allowed in (all but Rejected and Recalled), unassign following assign's
-// rules, the request body (api.AssignRequest) and where a work order lists
-// its associates (api.WorkOrder.Associates).
+// changes. "Assignment does not affect work order status or other
+// properties that can be retrieved by GET /api/workOrder" (service-facts
+// §16): an assignment moves no LastUpdate (a sync searching by it does
+// not see one) and changes nothing else of the record. Assumptions,
+// beside what they decide: the statuses it is allowed in (all but
+// Rejected and Recalled), unassign following assign's rules, the request
+// body (api.AssignRequest) and where a work order lists its associates
+// (api.WorkOrder.Associates, our guess: the plain dialect answers who is
+// assigned there, DialectRenamed leaves the list out, as a service that
+// lists them nowhere would).
 
 // The endpoints this file answers.
 var _ = endpoints(
@@ -138,7 +144,7 @@ func (c *call) eachAssignment(op string, change func(o *order, who []api.Associa
 			continue
 		}
 		if change(o, who) {
-			c.s.st.touch(o, c.now)
+			c.s.st.changed()
 		}
 		out = append(out, api.BulkResult{WorkOrderId: id})
 	}

@@ -43,7 +43,9 @@ func TestAssociatesPerBranch(t *testing.T) {
 // time: each work order on its own, the answer one result per work order
 // (or one error object per bad associate), an associate of another branch
 // assigning nothing to that work order, an associate already assigned a
-// silent no-op, and the status never changing.
+// silent no-op, and nothing else of the record changing: "Assignment does
+// not affect work order status or other properties that can be retrieved
+// by GET /api/workOrder" (service-facts §16), LastUpdate included.
 func TestBulkAssignKeepsTheDocumentedRules(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -66,7 +68,7 @@ func TestBulkAssignKeepsTheDocumentedRules(t *testing.T) {
 	}
 
 	usOrder, ukOrder := fresh("Northwind Retail", api.StatusAccepted), fresh("Kensington Foods UK", api.StatusCheckedIn)
-	before := e.read(usOrder).LastUpdate
+	before := e.read(usOrder)
 	rs, err := e.client.BulkAssign(e.ctx, &api.AssignRequest{WorkOrderIds: []int64{usOrder, ukOrder}, AssociateIds: []int64{kenji.Id}})
 	if err != nil {
 		t.Fatal(err)
@@ -83,8 +85,8 @@ func TestBulkAssignKeepsTheDocumentedRules(t *testing.T) {
 	if e.read(usOrder).Status != api.StatusAccepted || e.read(ukOrder).Status != api.StatusCheckedIn {
 		t.Error("an assignment changed a status")
 	}
-	if !e.read(usOrder).LastUpdate.After(before) {
-		t.Error("an assignment left LastUpdate as it was: the sync would miss it")
+	if got, want := recordBeside(t, e.read(usOrder)), recordBeside(t, before); got != want {
+		t.Errorf("an assignment changed the record beside who is assigned:\n%s\nwas\n%s", got, want)
 	}
 
 	// Two associates, one of another branch: nothing is assigned, and the
@@ -108,12 +110,12 @@ func TestBulkAssignKeepsTheDocumentedRules(t *testing.T) {
 	if got := assigned(usOrder); !slices.Equal(got, []int64{kenji.Id, miguel.Id}) {
 		t.Errorf("assigned %v; want Kenji and Miguel, once each", got)
 	}
-	stamp := e.read(usOrder).LastUpdate
+	stamp := e.read(usOrder)
 	if rs, err := e.client.BulkAssign(e.ctx, &api.AssignRequest{WorkOrderIds: []int64{usOrder}, AssociateIds: []int64{miguel.Id}}); err != nil || !rs[0].Succeeded() {
 		t.Fatalf("Miguel again: %+v, %v", rs, err)
 	}
-	if !e.read(usOrder).LastUpdate.Equal(stamp) {
-		t.Error("assigning someone already assigned changed the work order")
+	if got, want := recordOf(e.read(usOrder)), recordOf(stamp); got != want {
+		t.Errorf("assigning someone already assigned changed the work order:\n%s\nwas\n%s", got, want)
 	}
 
 	// Unassign: Kenji goes; someone not assigned is a no-op.
@@ -122,6 +124,9 @@ func TestBulkAssignKeepsTheDocumentedRules(t *testing.T) {
 	}
 	if got := assigned(usOrder); !slices.Equal(got, []int64{miguel.Id}) {
 		t.Errorf("after unassigning Kenji: %v; want Miguel", got)
+	}
+	if got, want := recordBeside(t, e.read(usOrder)), recordBeside(t, before); got != want {
+		t.Errorf("an unassignment changed the record beside who is assigned:\n%s\nwas\n%s", got, want)
 	}
 
 	// Unknown and closed work orders are refused each on its own.
@@ -136,6 +141,54 @@ func TestBulkAssignKeepsTheDocumentedRules(t *testing.T) {
 		}
 	}
 }
+
+// recordBeside is the work order as GET /api/workOrder answered it,
+// without the list of who is assigned (our guess of where it is).
+func recordBeside(t *testing.T, wo api.WorkOrder) string {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(recordOf(wo)), &m); err != nil {
+		t.Fatal(err)
+	}
+	delete(m, "Associates")
+	b, _ := json.Marshal(m)
+	return string(b)
+}
+
+// The renamed dialect lists a work order's associates nowhere, as a
+// service whose record does not say; assigning still works there, and
+// nothing of the record changes.
+func TestRenamedDialectListsNoAssociates(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, func(o *Options) { o.Dialect = DialectRenamed })
+	kenji := branchAssociates()[492042][0]
+	id := e.setup("Northwind Retail", api.StatusAccepted, nil)
+	get := func() *api.WorkOrder {
+		t.Helper()
+		wo, err := e.client.GetWorkOrder(e.ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return wo
+	}
+	before := get()
+	if _, known := before.Assigned(); known {
+		t.Fatalf("the renamed dialect says who is assigned: %s", before.RawJSON())
+	}
+	rs, err := e.client.BulkAssign(e.ctx, &api.AssignRequest{WorkOrderIds: []int64{id}, AssociateIds: []int64{kenji.Id}})
+	if err != nil || len(rs) != 1 || !rs[0].Succeeded() {
+		t.Fatalf("assigning Kenji: %+v, %v", rs, err)
+	}
+	if after := get(); string(after.RawJSON()) != string(before.RawJSON()) {
+		t.Errorf("an assignment changed the record:\n%s\nwas\n%s", after.RawJSON(), before.RawJSON())
+	}
+	if kept := e.read(id); !slices.ContainsFunc(*kept.Associates, func(a api.Associate) bool { return a.Id == kenji.Id }) {
+		t.Errorf("the sandbox keeps %+v assigned; want Kenji among them", *kept.Associates)
+	}
+}
+
+// recordOf is the work order as the service answered it.
+func recordOf(wo api.WorkOrder) string { return string(wo.RawJSON()) }
 
 func countObjects(t *testing.T, body []byte) int {
 	t.Helper()

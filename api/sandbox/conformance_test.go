@@ -49,7 +49,7 @@ func (e *env) conformOrder(c conformCase) (int64, api.StepRef) {
 		// An editable procedure whose first step has one attachment to remove.
 		e.sb.st.gen.addProcedures(o, 0, fixedNow)
 		p := &o.wo.WorkDetails.Procedures[0]
-		p.IsReadOnly, p.IsMarkedNa, p.AllowMarkNotApplicable = false, false, true
+		p.IsReadOnly, p.IsMarkedNa, p.AllowMarkNotApplicable = false, false, new(true)
 		ref := api.StepRef{WorkOrderId: id, ProcedureId: p.Id, StepId: p.Steps[0].Id}
 		f := &file{meta: api.Attachment{AttachmentId: fmt.Sprintf("conform-%d", id), Name: "before.txt", MimeType: "text/plain", Size: 2},
 			data: []byte("hi"), woID: id, procID: ref.ProcedureId, stepID: ref.StepId}
@@ -125,8 +125,11 @@ func (e *env) perform(a api.Action, id int64, ref api.StepRef, wo *api.WorkOrder
 				Status: conformStep.Status, Value: conformStep.Value, Comment: conformStep.Comment}
 		}
 		return c.UpdateStep(ctx, r)
-	case api.MarkProcedureNA:
-		return c.MarkProcedureNotApplicable(ctx, &api.MarkNARequest{WorkOrderId: id, ProcedureId: ref.ProcedureId})
+	case api.MarkProcedureNA, api.ClearProcedureNA:
+		// Sent as the person asked, whatever the rules say: MarkAsNa true
+		// marks, false clears.
+		return c.MarkProcedureNotApplicable(ctx, &api.MarkNARequest{WorkOrderId: id, ProcedureId: ref.ProcedureId,
+			Clear: a == api.ClearProcedureNA})
 	case api.EditNote:
 		return c.SetInternalNote(ctx, &api.NoteRequest{WorkOrderId: id, InternalNote: conformNote})
 	}
@@ -175,8 +178,9 @@ func judge(wo *api.WorkOrder, a api.Action, ref api.StepRef, inv *api.Invoice) e
 	case api.UpdateStep:
 		_, err := wo.CheckStepUpdate(ref, conformStep)
 		return err
-	case api.MarkProcedureNA:
-		return wo.CanMarkNotApplicable(ref.ProcedureId)
+	case api.MarkProcedureNA, api.ClearProcedureNA:
+		_, err := wo.CheckMarkNA(ref.ProcedureId, a == api.MarkProcedureNA)
+		return err
 	case api.EditNote:
 		return wo.CheckNote(conformNote)
 	}
@@ -247,13 +251,14 @@ func TestWorkflowConformance(t *testing.T) {
 	procedureStates := map[string]func(p *api.Procedure){
 		"marked N/A":        func(p *api.Procedure) { p.IsMarkedNa = true },
 		"read-only":         func(p *api.Procedure) { p.IsReadOnly = true },
-		"N/A not allowed":   func(p *api.Procedure) { p.AllowMarkNotApplicable = false },
-		"N/A, not allowed":  func(p *api.Procedure) { p.IsMarkedNa, p.AllowMarkNotApplicable = true, false },
-		"read-only allowed": func(p *api.Procedure) { p.IsReadOnly, p.AllowMarkNotApplicable = true, true },
+		"N/A not allowed":   func(p *api.Procedure) { p.AllowMarkNotApplicable = new(false) },
+		"N/A, not allowed":  func(p *api.Procedure) { p.IsMarkedNa, p.AllowMarkNotApplicable = true, new(false) },
+		"read-only allowed": func(p *api.Procedure) { p.IsReadOnly, p.AllowMarkNotApplicable = true, new(true) },
+		"N/A, read-only":    func(p *api.Procedure) { p.IsMarkedNa, p.IsReadOnly = true, true },
 	}
 	for what, set := range procedureStates {
-		for _, st := range []api.WorkOrderStatus{api.StatusCheckedIn, api.StatusOnHold} {
-			for _, a := range []api.Action{api.UpdateStep, api.MarkProcedureNA} {
+		for _, st := range []api.WorkOrderStatus{api.StatusCheckedIn, api.StatusOnHold, api.StatusCheckedOut} {
+			for _, a := range []api.Action{api.UpdateStep, api.MarkProcedureNA, api.ClearProcedureNA} {
 				cases = append(cases, conformCase{name: fmt.Sprintf("%s/procedure %s/%s", st, what, a), status: st, action: a,
 					adjust: func(o *order) { set(&o.wo.WorkDetails.Procedures[0]) }})
 			}

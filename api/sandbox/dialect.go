@@ -54,12 +54,28 @@ var renamed = map[string][]renaming{
 	"/api/customersettings": {
 		{"CustomerSettings", "AllowBackdating", "BackdatingAllowed"},
 		{"CustomerSettings", "RepairInfoRequired", "RepairInfoMandatory"},
+		{"CustomerSettings", "RepairCodes", "RepairInfos"},
 		{"CustomerSettings.CustomFields[]", "IsRequired", "IsMandatory"},
 	},
 	"/api/invoice/pricelist": {
 		{"PriceList", "AllowProviderItems", "ProviderItemsAllowed"},
 		{"PriceList", "AllowPriceListItems", "PriceListItemsAllowed"},
 	},
+	// The invoice's number, date and line categories: documented as
+	// required for submission, under names not published.
+	"/api/invoice": {
+		{"Invoice", "InvoiceNumber", "Number"},
+		{"Invoice", "InvoiceDate", "Date"},
+		{"Invoice.LineItems[]", "Type", "Category"},
+	},
+	// Where a work order lists its associates is our guess: a service
+	// that lists them nowhere (service-facts §16: assignment changes no
+	// property GET /api/workOrder returns) leaves it out.
+	"/api/workorder":                                 {{"WorkOrders[]", "Associates", ""}},
+	"/api/associates":                                {{"", "Associates", "Members"}},
+	"/api/workorder/notehistory":                     {{"", "NoteHistory", "Versions"}},
+	"/api/procedure":                                 {{"", "Procedures", "ProcedureList"}},
+	"/api/procedure/step":                            {{"", "Step", "ProcedureStep"}},
 	"/api/messages":                                  {{"", "Messages", "TextMessages"}},
 	"/api/attachments":                               {{"", "Attachments", "Files"}},
 	"/api/invoice/attachments":                       {{"", "Attachments", "Files"}},

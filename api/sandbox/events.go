@@ -374,7 +374,7 @@ func actMigrate(s *Sandbox, o *order, a ActOptions, now time.Time) (any, *api.Se
 func actMark(s *Sandbox, o *order, a ActOptions, now time.Time) (any, *api.Sender, error) {
 	for i := range o.details().Procedures {
 		p := &o.wo.WorkDetails.Procedures[i]
-		if !p.AllowMarkNotApplicable {
+		if !allowsNA(p) {
 			continue
 		}
 		p.IsMarkedNa = !p.IsMarkedNa
@@ -390,7 +390,7 @@ func actAddProcedure(s *Sandbox, o *order, a ActOptions, now time.Time) (any, *a
 	s.st.nextProcID++
 	s.st.nextStepID++
 	p := api.Procedure{Id: s.st.nextProcID, Order: len(wd.Procedures) + 1, Name: "Photo of the finished work", Status: "Open",
-		AllowMarkNotApplicable: true, Steps: []api.Step{{Id: s.st.nextStepID, Order: 1, Status: "Open", IsRequired: true,
+		AllowMarkNotApplicable: new(true), Steps: []api.Step{{Id: s.st.nextStepID, Order: 1, Status: "Open", IsRequired: true,
 			Description: "Take a photo of the repaired area", StepType: "Field", Label: "Photo taken", DataType: "Bool"}}}
 	wd.Procedures = append(wd.Procedures, p)
 	s.st.touch(o, now)

@@ -38,7 +38,7 @@ var actPreconditions = map[string]func(e *env) int64{
 	api.ActionProcedureMarked: func(e *env) int64 {
 		return e.setup("Northwind Retail", api.StatusAccepted, func(o *order) {
 			e.sb.st.gen.addProcedures(o, 2, fixedNow) // the safety checklist allows N/A
-			o.wo.WorkDetails.Procedures[0].AllowMarkNotApplicable = true
+			o.wo.WorkDetails.Procedures[0].AllowMarkNotApplicable = new(true)
 		})
 	},
 	api.ActionProcedureUpdated:      func(e *env) int64 { return e.setup("Northwind Retail", api.StatusAccepted, nil) },

@@ -254,7 +254,7 @@ func (g *generator) customerFor(spec WorkOrderSpec) (*genCustomer, error) {
 func (g *generator) fixtureProcedure(o *order, kind ProcedureKind) {
 	def := procedureDefs[0]
 	g.st.nextProcID++
-	p := api.Procedure{Id: g.st.nextProcID, Order: 1, Name: def.name, Status: "Open", AllowMarkNotApplicable: true}
+	p := api.Procedure{Id: g.st.nextProcID, Order: 1, Name: def.name, Status: "Open", AllowMarkNotApplicable: new(true)}
 	switch kind {
 	case ProcedureReadOnly:
 		p.IsReadOnly = true

@@ -9,9 +9,11 @@ import (
 	"github.com/workorderdesk/workdesk/api/serve"
 )
 
-// The contractor's internal note (service-facts §4.1, [CODE]): replaced
-// whole by PUT /api/workOrder/note, its versions listed by GET
-// /api/workOrder/noteHistory. The oracle of api.EditNote.
+// The contractor's internal note (service-facts §4.1, [CODE]; §16 [DOC]):
+// replaced whole by PUT /api/workOrder/note, its versions listed by GET
+// /api/workOrder/noteHistory, and carried as it stands by the work order
+// itself (InternalNote in GET /api/workOrder and search results). The
+// oracle of api.EditNote.
 
 var _ = endpoints(
 	endpoint{"PUT", "/api/workorder/note", kindMutate, (*call).putNote},
@@ -65,10 +67,29 @@ func (c *call) noteHistory() (any, error) {
 	return c.envelope("NoteHistory", h), nil
 }
 
-// setNote records a new version of o's note.
+// setNote records a new version of o's note, which the work order now
+// carries as its InternalNote.
 func (s *store) setNote(o *order, text, by string, now time.Time) {
 	o.notes = append(o.notes, api.NoteEntry{InternalNote: text, UpdatedBy: by, ActionDate: now})
+	o.wo.InternalNote = &text
 	s.touch(o, now)
+}
+
+// noNote is the InternalNote of a work order without a note: shared, as a
+// world holds up to 100,000 of them; nothing writes through it.
+var noNote = new("")
+
+// stampNote gives o's record its InternalNote, which the docs put on every
+// work order (GET /api/workOrder and search results): the newest version
+// of its note, "" when it has none.
+func (o *order) stampNote() {
+	switch {
+	case len(o.notes) > 0:
+		text := o.notes[len(o.notes)-1].InternalNote
+		o.wo.InternalNote = &text
+	case o.wo.InternalNote == nil:
+		o.wo.InternalNote = noNote
+	}
 }
 
 // EditNoteInDesktop changes a work order's internal note as a colleague in

@@ -171,35 +171,67 @@ func canonicalStatus(s string) string {
 	return s
 }
 
-// markNA marks a procedure not applicable. The work order must be in
-// procedureStates (3001) and have the procedure (3003); a procedure the
-// customer does not allow to be marked (AllowMarkNotApplicable false),
-// one marked already, or a read-only one is refused with 3030.
+// markNARequest is the body of PUT /api/procedure/markAsNA as the
+// sandbox reads it: MarkAsNa is documented (true marks, false clears the
+// mark: /docs/marking-a-procedure-as-not-applicable); the keys naming the
+// procedure are our guess (api.MarkNARequest).
+type markNARequest struct {
+	WorkOrderId int64 `json:"WorkOrderId"`
+	ProcedureId int64 `json:"ProcedureId"`
+	MarkAsNa    *bool `json:"MarkAsNa"`
+	MessageId   string
+}
+
+// allowsNA reports whether the customer lets p be marked not applicable.
+// The sandbox's procedures always say; one that did not would not be.
+func allowsNA(p *api.Procedure) bool {
+	return p.AllowMarkNotApplicable != nil && *p.AllowMarkNotApplicable
+}
+
+// markNA marks a procedure not applicable (MarkAsNa true) or clears the
+// mark (false), after which its steps can be completed again. MarkAsNa
+// is required: a body without it is 2100, never read as either (the
+// docs give no default). The work order must be in procedureStates
+// (3001) and have the procedure (3003). Refused with 3030, as the docs
+// refuse a procedure that cannot be marked: one the customer does not
+// allow to be marked (AllowMarkNotApplicable false; assumption: that
+// governs clearing too), a read-only one, marking one marked already and
+// clearing one that is not marked.
 func (c *call) markNA() (any, error) {
-	var req api.MarkNARequest
+	var req markNARequest
 	if err := c.decode(&req); err != nil {
 		return nil, err
 	}
+	if req.MarkAsNa == nil {
+		return nil, serve.Invalid("MarkAsNa", "MarkAsNa is required: true marks the procedure not applicable, false clears the mark")
+	}
+	mark := *req.MarkAsNa
 	o, err := c.order(req.WorkOrderId)
 	if err != nil {
 		return nil, err
 	}
+	doing := "marking a procedure not applicable"
+	if !mark {
+		doing = "clearing a procedure's not-applicable mark"
+	}
 	if !statusIn(o.wo.Status, procedureStates...) {
-		return nil, wrongStatus(o, "marking a procedure not applicable", procedureStates...)
+		return nil, wrongStatus(o, doing, procedureStates...)
 	}
 	p := o.procedure(req.ProcedureId)
 	if p == nil {
 		return nil, business(api.CodeNoSuchEntity, "Procedure %d is not on work order %s.", req.ProcedureId, o.wo.WorkOrderNumber)
 	}
 	switch {
-	case !p.AllowMarkNotApplicable:
+	case !allowsNA(p):
 		return nil, business(api.CodeCannotMarkNA, "Procedure %q cannot be marked as not applicable.", p.Name)
-	case p.IsMarkedNa:
-		return nil, business(api.CodeCannotMarkNA, "Procedure %q is already marked as not applicable.", p.Name)
 	case p.IsReadOnly:
-		return nil, business(api.CodeCannotMarkNA, "Procedure %q is read-only and cannot be marked as not applicable.", p.Name)
+		return nil, business(api.CodeCannotMarkNA, "Procedure %q is read-only; its not-applicable mark cannot change.", p.Name)
+	case mark && p.IsMarkedNa:
+		return nil, business(api.CodeCannotMarkNA, "Procedure %q is already marked as not applicable.", p.Name)
+	case !mark && !p.IsMarkedNa:
+		return nil, business(api.CodeCannotMarkNA, "Procedure %q is not marked as not applicable.", p.Name)
 	}
-	p.IsMarkedNa = true
+	p.IsMarkedNa = mark
 	c.s.st.touch(o, c.now)
 	return nil, nil
 }

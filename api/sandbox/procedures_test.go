@@ -16,7 +16,7 @@ func (e *env) typedSteps(customer string) (int64, map[string]api.StepRef) {
 	refs := map[string]api.StepRef{}
 	id := e.setup(customer, api.StatusCheckedIn, func(o *order) {
 		e.sb.st.nextProcID++
-		p := api.Procedure{Id: e.sb.st.nextProcID, Order: 1, Name: "Typed steps", Status: "Open", AllowMarkNotApplicable: true}
+		p := api.Procedure{Id: e.sb.st.nextProcID, Order: 1, Name: "Typed steps", Status: "Open", AllowMarkNotApplicable: new(true)}
 		for i, ty := range types {
 			e.sb.st.nextStepID++
 			p.Steps = append(p.Steps, api.Step{Id: e.sb.st.nextStepID, Order: i + 1, Status: "Open", StepType: "Field",
@@ -130,40 +130,78 @@ func TestMoneyStepNeedsItsCurrency(t *testing.T) {
 	}
 }
 
-// Marking a procedure N/A: refused with 3030 where the customer does not
-// allow it and once it is marked; allowed once where it does.
+// Marking a procedure N/A and clearing the mark (MarkAsNa true, then
+// false): refused with 3030 where the customer does not allow it, when
+// marking one marked already and clearing one not marked; once cleared,
+// its steps can be completed again. A body without MarkAsNa is refused
+// (2100), never read as either.
 func TestMarkNotApplicable3030(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	allowed, refs := e.typedSteps("Northwind Retail")
 	proc := refs["Bool"].ProcedureId
-	if err := e.client.MarkProcedureNotApplicable(e.ctx, &api.MarkNARequest{WorkOrderId: allowed, ProcedureId: proc}); err != nil {
+	mark := func(id int64, on bool) error {
+		return e.client.MarkProcedureNotApplicable(e.ctx, &api.MarkNARequest{WorkOrderId: id, ProcedureId: proc, Clear: !on})
+	}
+	complete := func(id int64, ref api.StepRef) error {
+		return e.client.UpdateStep(e.ctx, &api.StepRequest{WorkOrderId: id, ProcedureId: ref.ProcedureId, StepId: ref.StepId, Status: api.StepDone})
+	}
+	if err := mark(allowed, false); !api.HasCode(err, api.CodeCannotMarkNA) {
+		t.Errorf("clearing a mark that is not there: %v; want 3030", err)
+	}
+	if err := mark(allowed, true); err != nil {
 		t.Fatal(err)
 	}
 	if wo := e.read(allowed); !wo.WorkDetails.Procedures[0].IsMarkedNa {
 		t.Errorf("the procedure is not marked N/A after the call")
 	}
-	again := e.client.MarkProcedureNotApplicable(e.ctx, &api.MarkNARequest{WorkOrderId: allowed, ProcedureId: proc})
-	if !api.HasCode(again, api.CodeCannotMarkNA) {
+	if again := mark(allowed, true); !api.HasCode(again, api.CodeCannotMarkNA) {
 		t.Errorf("marking it again: %v; want 3030", again)
 	}
 	// Its steps can no longer be completed.
-	err := e.client.UpdateStep(e.ctx, &api.StepRequest{WorkOrderId: allowed, ProcedureId: proc, StepId: refs["Bool"].StepId, Status: api.StepDone})
-	if !api.IsBusiness(err) {
+	if err := complete(allowed, refs["Bool"]); !api.IsBusiness(err) {
 		t.Errorf("completing a step of a procedure marked N/A: %v; want a refusal", err)
+	}
+	// The documented undo: false clears it, and its steps are editable again.
+	if err := mark(allowed, false); err != nil {
+		t.Fatalf("clearing the mark: %v", err)
+	}
+	if wo := e.read(allowed); wo.WorkDetails.Procedures[0].IsMarkedNa {
+		t.Errorf("the procedure is still marked N/A after MarkAsNa false")
+	}
+	if err := complete(allowed, refs["Bool"]); err != nil {
+		t.Errorf("completing a step once the mark is cleared: %v", err)
+	}
+	// No MarkAsNa at all: neither marked nor cleared.
+	status, b := e.raw("PUT", "/api/procedure/markAsNA", strings.NewReader(fmt.Sprintf(`{"WorkOrderId":%d,"ProcedureId":%d}`, allowed, proc)))
+	if eb := errBody(t, b); status != 400 || eb.Code != api.CodeInvalidModel || !strings.Contains(string(b), "MarkAsNa") {
+		t.Errorf("a body without MarkAsNa: %d %s; want 2100 naming it", status, b)
+	}
+	if wo := e.read(allowed); wo.WorkDetails.Procedures[0].IsMarkedNa {
+		t.Errorf("a body without MarkAsNa marked the procedure")
 	}
 
 	forbidden, refs := e.typedSteps("Harbor Point Hotels")
+	proc = refs["Bool"].ProcedureId
 	e.sb.mu.Lock()
-	e.sb.st.orders[forbidden].wo.WorkDetails.Procedures[0].AllowMarkNotApplicable = false
+	e.sb.st.orders[forbidden].wo.WorkDetails.Procedures[0].AllowMarkNotApplicable = new(false)
 	e.sb.mu.Unlock()
-	err = e.client.MarkProcedureNotApplicable(e.ctx, &api.MarkNARequest{WorkOrderId: forbidden, ProcedureId: refs["Bool"].ProcedureId})
-	if !api.HasCode(err, api.CodeCannotMarkNA) {
+	if err := mark(forbidden, true); !api.HasCode(err, api.CodeCannotMarkNA) {
 		t.Errorf("a procedure that does not allow it: %v; want 3030", err)
 	}
 	wo := e.read(forbidden)
-	if rule := wo.CanMarkNotApplicable(refs["Bool"].ProcedureId); rule == nil {
+	if rule := wo.CanMarkNotApplicable(proc); rule == nil {
 		t.Errorf("the rules allow what the service refuses with 3030")
+	}
+	e.sb.mu.Lock()
+	e.sb.st.orders[forbidden].wo.WorkDetails.Procedures[0].IsMarkedNa = true
+	e.sb.mu.Unlock()
+	if err := mark(forbidden, false); !api.HasCode(err, api.CodeCannotMarkNA) {
+		t.Errorf("clearing where the customer does not allow it: %v; want 3030", err)
+	}
+	wo = e.read(forbidden)
+	if rule := wo.CanClearNotApplicable(proc); rule == nil {
+		t.Errorf("the rules allow clearing what the service refuses with 3030")
 	}
 }
 
@@ -176,6 +214,23 @@ func TestInternalNoteHistory(t *testing.T) {
 	if h, err := e.client.NoteHistory(e.ctx, id); err != nil || len(h) != 0 {
 		t.Fatalf("a work order without a note has the history %+v, %v", h, err)
 	}
+	// The work order carries the note as it stands (GET /api/workOrder
+	// and search results): "" when it has none.
+	noteOn := func(want string) {
+		t.Helper()
+		wo := e.read(id)
+		if wo.InternalNote == nil || *wo.InternalNote != want {
+			t.Errorf("GET /api/workOrder: InternalNote %v; want %q", wo.InternalNote, want)
+		}
+		found, err := e.client.SearchWorkOrders(e.ctx, api.SearchParameters{WorkOrderNumber: wo.WorkOrderNumber})
+		if err != nil || len(found) != 1 || found[0].InternalNote == nil || *found[0].InternalNote != want {
+			t.Errorf("search: %+v, %v; want InternalNote %q", found, err, want)
+		}
+		if now, err := e.client.NoteNow(e.ctx, id); err != nil || now.InternalNote != want {
+			t.Errorf("the note as it stands: %+v, %v; want %q", now, err, want)
+		}
+	}
+	noteOn("")
 	if err := e.client.SetInternalNote(e.ctx, &api.NoteRequest{WorkOrderId: id, InternalNote: "first"}); err != nil {
 		t.Fatal(err)
 	}
@@ -203,6 +258,11 @@ func TestInternalNoteHistory(t *testing.T) {
 	if cur := api.CurrentNote(h); cur.InternalNote != "third" {
 		t.Errorf("the current note is %q", cur.InternalNote)
 	}
+	noteOn("third")
+	if err := e.sb.EditNoteInDesktop(id, "", "Ana Ruiz"); err != nil {
+		t.Fatal(err)
+	}
+	noteOn("")
 
 	long := strings.Repeat("n", api.MaxNoteLength+1)
 	if err := e.client.SetInternalNote(e.ctx, &api.NoteRequest{WorkOrderId: id, InternalNote: long}); !api.HasCode(err, api.CodeInvalidModel) {

@@ -119,6 +119,7 @@ func (s *store) add(o *order) {
 	if s.onChange != nil {
 		s.onChange()
 	}
+	o.stampNote()
 	s.orders[o.wo.WorkOrderId] = o
 	e := updEntry{o.wo.LastUpdate.UnixNano(), o.wo.WorkOrderId}
 	i := sort.Search(len(s.byUpdate), func(i int) bool { return !entryLess(s.byUpdate[i], e) })
@@ -128,11 +129,19 @@ func (s *store) add(o *order) {
 // load adds a generated work order without keeping the index sorted;
 // sortIndex must follow. Sorting once beats 100,000 ordered inserts.
 func (s *store) load(o *order) {
+	o.stampNote()
 	s.orders[o.wo.WorkOrderId] = o
 	s.byUpdate = append(s.byUpdate, updEntry{o.wo.LastUpdate.UnixNano(), o.wo.WorkOrderId})
 }
 
 func (s *store) sortIndex() { slices.SortFunc(s.byUpdate, cmpEntry) }
+
+// changed records a change that moves no LastUpdate (an assignment).
+func (s *store) changed() {
+	if s.onChange != nil {
+		s.onChange()
+	}
+}
 
 // touch records a successful change: LastUpdate becomes now and the index
 // entry moves. Since the clock only runs forward the new entry nearly always

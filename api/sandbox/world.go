@@ -123,6 +123,7 @@ func Generate(seed int64, n int, now time.Time) *World {
 	st.sortIndex()
 	g.cover(now)
 	st.assignCrews(seed)
+	st.addPrintouts(seed)
 	return &World{st: st}
 }
 
@@ -332,11 +333,11 @@ func (g *generator) addProcedures(o *order, first int, now time.Time) {
 	for k, pi := range idx {
 		def := procedureDefs[pi]
 		g.st.nextProcID++
-		p := api.Procedure{Id: g.st.nextProcID, Order: k + 1, Name: def.name, Status: "Open", AllowMarkNotApplicable: pi == 2 || g.rng.IntN(2) == 0}
+		p := api.Procedure{Id: g.st.nextProcID, Order: k + 1, Name: def.name, Status: "Open", AllowMarkNotApplicable: new(pi == 2 || g.rng.IntN(2) == 0)}
 		switch {
 		case o.wo.Status.Completed():
 			p.IsReadOnly, p.Status = true, "Done" // work done: the procedure is closed
-		case p.AllowMarkNotApplicable && g.rng.IntN(6) == 0:
+		case allowsNA(&p) && g.rng.IntN(6) == 0:
 			p.IsMarkedNa = true
 		}
 		for s, sd := range def.steps {
@@ -557,7 +558,7 @@ func (g *generator) cover(now time.Time) {
 			return o.wo.StepAttachmentsEditable(*p)
 		}, func(p *api.Procedure) {}},
 		{func(o *order, p *api.Procedure) bool { return p.IsReadOnly }, func(p *api.Procedure) { p.IsReadOnly = true }},
-		{func(o *order, p *api.Procedure) bool { return p.IsMarkedNa }, func(p *api.Procedure) { p.IsMarkedNa, p.AllowMarkNotApplicable = true, true }},
+		{func(o *order, p *api.Procedure) bool { return p.IsMarkedNa }, func(p *api.Procedure) { p.IsMarkedNa, p.AllowMarkNotApplicable = true, new(true) }},
 	}
 	used := map[int64]bool{}
 	for _, k := range kinds {

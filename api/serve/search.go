@@ -20,11 +20,13 @@ type BasicWorkOrder struct {
 	Currency        string              `json:"Currency"`
 	Nte             api.Nte             `json:"Nte"`
 	BranchId        int64               `json:"BranchId,omitempty"` // search results carry it [CODE]
+	// InternalNote: search results carry the note (/docs/working-with-internal-notes).
+	InternalNote *string `json:"InternalNote,omitempty"`
 }
 
 // Basic is what a search answers about w.
 func Basic(w *api.WorkOrder) BasicWorkOrder {
-	return BasicWorkOrder{w.WorkOrderId, w.WorkOrderNumber, w.Status, w.Created, w.LastUpdate, w.Customer, w.Currency, w.Nte, w.BranchId}
+	return BasicWorkOrder{w.WorkOrderId, w.WorkOrderNumber, w.Status, w.Created, w.LastUpdate, w.Customer, w.Currency, w.Nte, w.BranchId, w.InternalNote}
 }
 
 // SearchParameters reads POST /api/workOrder/search's body
