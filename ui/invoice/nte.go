@@ -1,6 +1,6 @@
 package invoice
 
-// The invoice against the NTE: the gauge (nte_gauge.go) and the one thing
+// The invoice against the NTE: the gauge (gauge.go) and the one thing
 // the person can do about an invoice above it.
 
 import (

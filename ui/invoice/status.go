@@ -224,7 +224,7 @@ func (t *Tab) recompute() {
 	if t.dirty {
 		t.unsaved.SetText("Unsaved changes — Save to send them")
 	} else {
-		t.unsaved.SetText("") // the line stays: see newInvoiceTab
+		t.unsaved.SetText("") // the line stays: see New
 	}
 	if len(blocking) == 0 {
 		t.submitTried = false

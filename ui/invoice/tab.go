@@ -246,10 +246,12 @@ func New(replica Replica, queue Queue, links Links, win Window, other Elsewhere)
 // form is the invoice's scroll: the wheel moves it over the fields too.
 func (t *Tab) form() *container.Scroll { return t.scroll }
 
+// Title and Icon name the tab in the detail's tab bar.
 func (t *Tab) Title() string { return "Invoice" }
 
 func (t *Tab) Icon() fyne.Resource { return theme.DocumentIcon() }
 
+// Content is the tab, built once.
 func (t *Tab) Content() fyne.CanvasObject {
 	if t.scroll != nil {
 		return t.scroll // built once: the widgets can have only one parent
@@ -286,6 +288,8 @@ func (t *Tab) Content() fyne.CanvasObject {
 	return t.scroll
 }
 
+// Show fills the tab with wo, whenever it is opened or changes: another
+// work order's unsaved draft is set aside for when it comes back.
 func (t *Tab) Show(wo *api.WorkOrder) {
 	switching := t.wo == nil || t.wo.WorkOrderId != wo.WorkOrderId
 	if switching {
