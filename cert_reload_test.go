@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"net/http"
 	"os"
@@ -70,4 +71,21 @@ func TestReconnectReadsTheReplacedCertificate(t *testing.T) {
 	if code := deliver(b); code != http.StatusOK {
 		t.Fatalf("after the certificate file was replaced and the connection reopened: HTTP %d, want 200", code)
 	}
+}
+
+// postEvent posts body as a notification of type action with token, as the
+// service does.
+func postEvent(url, token, action string, body []byte) (int, error) {
+	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Event-Type", action)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	resp.Body.Close()
+	return resp.StatusCode, nil
 }

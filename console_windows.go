@@ -17,8 +17,7 @@ func init() {
 	if len(os.Args) < 2 {
 		return
 	}
-	switch os.Args[1] {
-	case "doctor", "sandbox", "receive", "hub", "version", "-version", "--version", "help", "-h", "-help", "--help":
+	if _, ok := commands[os.Args[1]]; ok {
 		attachParentConsole()
 	}
 }

@@ -5,9 +5,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"image"
-	"image/png"
 	"log/slog"
+	"net/url"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -20,6 +19,8 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/assets"
+	"github.com/workorderdesk/workdesk/freedesktop"
+	"github.com/workorderdesk/workdesk/probe"
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui"
 	"github.com/workorderdesk/workdesk/ui/format"
@@ -89,10 +90,10 @@ func runGUI(args []string) int {
 		os.Setenv("GALLIUM_DRIVER", "softpipe")
 	}
 	a := app.NewWithID(appID)
-	a.SetIcon(assets.Icon)
-	s := &session{app: a, flags: f, secrets: storage.NewSecrets(), notifier: desktopNotifier()}
+	a.SetIcon(fyne.NewStaticResource("icon.png", assets.IconPNG))
+	s := &session{app: a, flags: f, secrets: storage.NewSecrets(), notifier: freedesktop.SessionNotifier("Work Order Desk", appID, assets.IconPNG)}
 	if f.probe {
-		a.Lifecycle().SetOnStarted(func() { go probeFirstFrame(a) })
+		a.Lifecycle().SetOnStarted(func() { go probe.FirstFrame(a, os.Stdout) })
 	}
 	if err := s.launch(!f.demo); err != nil {
 		fmt.Fprintln(os.Stderr, "workdesk:", err)
@@ -116,7 +117,7 @@ func runGUI(args []string) int {
 				fmt.Fprintln(os.Stderr, "screenshot: the first sync did not finish in 90 s; capturing anyway")
 			}
 			fyne.DoAndWait(desk.Showcase)
-			status = captureWindow(desk.Window(), f.screenshot)
+			status = probe.Capture(desk.Window(), f.screenshot)
 			fyne.Do(a.Quit)
 			// Fyne 2.8 can miss the quit: a window event queued as its loop
 			// ends waits for that loop for ever (seen under load: the PNG
@@ -160,7 +161,7 @@ type session struct {
 	// this window opened (nil: none waits).
 	stopWatch context.CancelFunc
 	// notifier shows the window's desktop notifications (nil: Fyne's).
-	notifier *dbusNotifier
+	notifier *freedesktop.Notifier
 	// background and do are the window's Deps.Background and Deps.Do
 	// (nil in the app: a goroutine, fyne.Do); tests run the window's work
 	// on their own goroutine.
@@ -307,33 +308,13 @@ func (s *session) startLive(ctx context.Context, live ui.LiveSettings) (*backend
 	return startLive(ctx, s.flags.dataDir, live.Connection(secret), live.ReceiverAddr(), live.CheckSource)
 }
 
-// captureWindow waits for the window to settle, then writes its pixels.
-func captureWindow(w fyne.Window, path string) int {
-	time.Sleep(1500 * time.Millisecond)
-	var img image.Image
-	fyne.DoAndWait(func() { img = w.Canvas().Capture() })
-	out, err := os.Create(path)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "screenshot:", err)
-		return 1
+// openURL is how the window opens a link in a browser, saying whether it
+// did: where the freedesktop.org conventions hold, through xdg-open, whose
+// end is waited for (Fyne reports only whether xdg-open started).
+func openURL(a fyne.App) func(*url.URL) error {
+	switch runtime.GOOS {
+	case "linux", "freebsd", "openbsd", "netbsd":
+		return freedesktop.Open
 	}
-	if err := png.Encode(out, img); err != nil {
-		out.Close()
-		fmt.Fprintln(os.Stderr, "screenshot:", err)
-		return 1
-	}
-	if err := out.Close(); err != nil {
-		fmt.Fprintln(os.Stderr, "screenshot:", err)
-		return 1
-	}
-	return 0
-}
-
-// probeFirstFrame waits two turns of the event loop after start (the first
-// frame is drawn in between), prints how long the process has run, and quits.
-func probeFirstFrame(a fyne.App) {
-	fyne.DoAndWait(func() {})
-	fyne.DoAndWait(func() {})
-	fmt.Printf("first frame after %d ms\n", processAge().Milliseconds())
-	fyne.Do(a.Quit)
+	return a.OpenURL
 }

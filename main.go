@@ -6,49 +6,85 @@
 //	workdesk sandbox         run the simulated service for integrators
 //	workdesk receive         run the notification receiver headless
 //	workdesk daysheet        a technician's day sheet (PDF) and calendar (.ics)
-//	workdesk hub             run the office hub on PostgreSQL, and manage its staff accounts
+//	workdesk hub             run the office hub (workdesk-hub, installed beside workdesk)
+//
+// This package holds the flags and the wiring; each command's work lives in
+// its own package (doctor, receive, api/sandbox/cli, daysheet, and
+// workdesk-hub's).
 package main
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"os"
-	"time"
+	"os/signal"
+	"syscall"
 
 	"fyne.io/fyne/v2/app"
+
+	sandboxcli "github.com/workorderdesk/workdesk/api/sandbox/cli"
+	"github.com/workorderdesk/workdesk/doctor"
+	"github.com/workorderdesk/workdesk/receive"
 )
 
-// mainStarted approximates the process start where the kernel's record is not at hand.
-var mainStarted = time.Now()
+// commands are the subcommands by the word that names them: each takes
+// the arguments after it and returns the exit status. Anything else opens
+// the window. (On Windows these also get the console they were started
+// from: console_windows.go.)
+var commands = map[string]func(args []string) int{
+	"doctor":   func(args []string) int { return doctor.Run(args, os.Stdout) },
+	"sandbox":  runSandbox,
+	"receive":  runReceive,
+	"daysheet": runDaySheetCommand,
+	"hub":      runHub,
+	"version":  printVersion, "-version": printVersion, "--version": printVersion,
+	"help": printUsage, "-h": printUsage, "-help": printUsage, "--help": printUsage,
+}
 
 func main() {
 	args := os.Args[1:]
-	cmd := ""
 	if len(args) > 0 {
-		cmd = args[0]
+		if run, ok := commands[args[0]]; ok {
+			os.Exit(run(args[1:]))
+		}
 	}
-	switch cmd {
-	case "doctor":
-		os.Exit(runDoctor(args[1:], os.Stdout))
-	case "sandbox":
-		os.Exit(runSandbox(args[1:]))
-	case "receive":
-		os.Exit(runReceive(args[1:]))
-	case "daysheet":
-		// What the storage logs as it opens a replica is not this
-		// command's to say (a schedule mails what it prints); what goes
-		// wrong is. The window's settings say which replica it reads.
-		slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
-		os.Exit(runDaySheet(args[1:], app.NewWithID(appID).Preferences(), os.Stdout, os.Stderr))
-	case "hub":
-		os.Exit(runHub(args[1:]))
-	case "version", "-version", "--version":
-		fmt.Println("workdesk", appVersion)
-	case "help", "-h", "-help", "--help":
-		fmt.Print(usage)
-	default:
-		os.Exit(runGUI(args))
-	}
+	os.Exit(runGUI(args))
+}
+
+// runSandbox serves the simulated service for integrators until interrupted.
+func runSandbox(args []string) int {
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(stop)
+	return sandboxcli.Run(args, os.Stdout, os.Stderr, stop)
+}
+
+// runReceive runs the notification receiver without a window until
+// interrupted.
+func runReceive(args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return receive.Run(ctx, args, os.Stdout, os.Stderr, nil)
+}
+
+// runDaySheetCommand is `workdesk daysheet`, on the window's settings
+// (they say which replica it reads).
+func runDaySheetCommand(args []string) int {
+	// What the storage logs as it opens a replica is not this command's to
+	// say (a schedule mails what it prints); what goes wrong is.
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	return runDaySheet(args, app.NewWithID(appID).Preferences(), os.Stdout, os.Stderr)
+}
+
+func printVersion([]string) int {
+	fmt.Println("workdesk", appVersion)
+	return 0
+}
+
+func printUsage([]string) int {
+	fmt.Print(usage)
+	return 0
 }
 
 const usage = `Work Order Desk
@@ -76,8 +112,8 @@ const usage = `Work Order Desk
       nothing is configured); an unknown name lists the known ones
   workdesk hub serve|user ...
       the office hub: one receiver and one set of credentials for a whole
-      office, on PostgreSQL (run workdesk hub for details); a server runs
-      the same as workdesk-hub, its own binary and .deb
+      office, on PostgreSQL (run workdesk hub for details); it runs
+      workdesk-hub, the hub's own program and .deb, installed beside workdesk
   workdesk --version
       print the version
 `

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -17,19 +18,27 @@ import (
 	"github.com/workorderdesk/workdesk/storage"
 )
 
-// postNotification signs and posts one NteChanged notification for id to
-// the instance's /notify, as the service does.
+// postNotification changes id's NTE at the service, then signs and posts
+// its NteChanged notification to the instance's /notify, as the service
+// does. (A notification of nothing new makes no event.)
 func postNotification(b testing.TB, o *office, in *instance, id int64) {
 	postNotificationAt(b, o, in.srv.URL, id)
 }
 
+// nteSeq makes each NTE the helper sets one not set before.
+var nteSeq atomic.Int64
+
 func postNotificationAt(b testing.TB, o *office, url string, id int64) {
+	nte := decimal.NewFromInt(500 + nteSeq.Add(1))
+	if err := o.sb.SetNte(id, nte); err != nil {
+		b.Fatal(err)
+	}
 	tok, err := api.MintToken(o.sb.Key(), api.SHA1, api.NewClaims(o.info.ClientID, time.Now(), 10*time.Minute))
 	if err != nil {
 		b.Fatal(err)
 	}
 	body, err := api.MarshalEvent(api.EventHeader{WorkOrderId: id, Action: api.ActionNteChanged, ActionDate: time.Now().UTC(), MessageId: uuid.NewString()},
-		&api.NteChangedEvent{Amount: api.Money{Amount: decimal.NewFromInt(500)}})
+		&api.NteChangedEvent{Amount: api.Money{Amount: nte}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -71,7 +71,7 @@ func TestReadyzStaysReadyWhileTheServiceIsDown(t *testing.T) {
 }
 
 // scrape is the instance's /metrics.
-func scrape(t *testing.T, url string) string {
+func scrape(t testing.TB, url string) string {
 	t.Helper()
 	body := get(nil, url+"/metrics")
 	if body == "" {

@@ -121,32 +121,29 @@ func insertEvent(ctx context.Context, tx pgx.Tx, messageId, action string, workO
 }
 
 // handleNotification takes a verified notification as a hint: from its
-// body only the work order, the action and the MessageId. It re-reads what
-// the action touched, once for every desktop, into the replica and the
-// event, then stores the event (see HubEvent) and tells every instance. A
-// token does not cover its body, and the service may reuse one: nothing
-// else of the body reaches a desktop but the labelled facts only it
-// carries (notified).
+// body only the work order, the action and the MessageId, and the facts
+// only it carries (notified). It waits for the re-read that covers it
+// (rereads: one at a time per work order, notifications arriving meanwhile
+// folded into the next) and its event, if the re-read found a change. A
+// token does not cover its body, and the service may reuse one: an action
+// only the hub names is refused, and an unknown one re-reads its work
+// order and tells no desktop (they ignore unknown actions).
 func (h *Hub) handleNotification(ctx context.Context, ev api.Event) error {
+	if hubAction(ev.Header.Action) {
+		return errHubAction
+	}
 	id := notificationWorkOrder(ev)
-	var rr *Reread
-	if id > 0 {
-		// A failed or slow re-read is caught by the next sync, or the next
-		// desktop to read: the event still goes out, in time.
-		rr = h.reread(ctx, []int64{id}, notificationParts(ev.Header.Action))[id]
+	if id == 0 && !api.Touches(ev.Header.Action).Has(api.TouchSettings) {
+		// Of no work order, and not the company's settings: nothing to
+		// read again, nothing to tell.
+		return nil
 	}
-	body, err := json.Marshal(HubEvent{
-		Header: api.EventHeader{WorkOrderId: id, Action: ev.Header.Action, ActionDate: time.Now().UTC(),
-			MessageId: ev.Header.MessageId},
-		Notification: notified(ev, rr),
-		Reread:       rr,
-	})
-	if err != nil {
+	select {
+	case err := <-h.notices.add(id, ev):
 		return err
+	case <-ctx.Done():
+		return ctx.Err()
 	}
-	return pgx.BeginFunc(ctx, h.db.Pool, func(tx pgx.Tx) error {
-		return insertEvent(ctx, tx, ev.Header.MessageId, ev.Header.Action, id, body)
-	})
 }
 
 // auditEntry is one row of GET /api/hub/audit.

@@ -42,6 +42,11 @@ func TestMain(m *testing.M) {
 	if !given {
 		flag.Set("test.parallel", strconv.Itoa(min(16, max(8, 4*runtime.GOMAXPROCS(0)))))
 	}
+	if os.Getenv("WORKDESK_STALL_ADDR") != "" {
+		// BenchmarkStalledSockets's attacker (TestStallHelper) needs no
+		// database.
+		os.Exit(m.Run())
+	}
 	code := pgtest.Main(m, &cluster)
 	if hubBinDir != "" {
 		os.RemoveAll(hubBinDir)
@@ -198,6 +203,19 @@ func (s *served) last(t testing.TB, method, path string) *servedCall {
 	return nil
 }
 
+// count is how many requests to path the instance has begun to serve.
+func (s *served) count(path string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, c := range s.calls {
+		if serve.Route(c.path) == serve.Route(path) {
+			n++
+		}
+	}
+	return n
+}
+
 // hungUp waits until the hub has noticed that the desktop making the call
 // hung up. It may run on any goroutine: it reports with t.Error.
 func (c *servedCall) hungUp(t testing.TB) {
@@ -261,6 +279,7 @@ func (o *office) startOn(url string, tune func(*Options)) *instance {
 	srv := httptest.NewUnstartedServer(nil)
 	srv.Config = h.NewServer()
 	srv.Config.Handler = in.served.wrap(srv.Config.Handler)
+	srv.Listener = h.Listener(srv.Listener)
 	srv.Start()
 	h.Start(context.Background())
 	in.srv = srv
@@ -271,6 +290,10 @@ func (o *office) startOn(url string, tune func(*Options)) *instance {
 // stop ends the instance as a dying process would, as far as others can
 // tell: its server, its background work and every database connection go.
 func (in *instance) stop() {
+	// No new connection first: a desktop's event stream that reconnected
+	// between the two calls below would be active, and Close would wait
+	// for it for ever.
+	in.srv.Listener.Close()
 	in.srv.CloseClientConnections()
 	in.srv.Close()
 	in.hub.Close()

@@ -58,9 +58,17 @@ type Options struct {
 	// BodyTimeout is how long a request's body may take to arrive, or an
 	// upload stall; 0 = DefaultBodyTimeout.
 	BodyTimeout time.Duration
-	// ConnsPerClient caps the connections one client address holds at
-	// once; 0 = DefaultConnsPerClient(Limits.MaxConns).
-	ConnsPerClient int
+	// ConnsPerClient caps the anonymous connections (none has carried a
+	// valid staff token yet) one client address holds at once, and
+	// ConnsPerNetwork those of one network: an IPv4 /NetworkBits4 or IPv6
+	// /NetworkBits6. One more closes the oldest that has not completed a
+	// request. 0 = DefaultConnsPerClient, DefaultConnsPerNetwork,
+	// DefaultNetworkBits4 and DefaultNetworkBits6 (see connClasses).
+	ConnsPerClient, ConnsPerNetwork int
+	NetworkBits4, NetworkBits6      int
+	// SignedInShare is how many of Limits.MaxConns only signed-in
+	// connections may hold; 0 = DefaultSignedInShare.
+	SignedInShare int
 	// TrustedProxies are the office's proxies (load balancer, HTTPS
 	// proxy): a request from one of them is counted, limited and logged as
 	// the client its X-Forwarded-For names. Nothing else's
@@ -134,6 +142,11 @@ type Hub struct {
 	// fetches shares one fetch of a read among the desktops asking at once.
 	fetches singleflight.Group
 	metrics *metrics
+	// notices queues the service's notifications for their re-reads.
+	notices *rereads
+	// conns are the classes of the connections of the server NewServer
+	// made.
+	conns *connClasses
 
 	// life ends when the hub closes: what is retried until PostgreSQL
 	// takes it gives up then.
@@ -216,6 +229,7 @@ func New(opts Options) (*Hub, error) {
 	h.streams = newStreams(h)
 	h.metrics = newMetrics(h)
 	h.life, h.endLife = context.WithCancel(context.Background())
+	h.notices = newRereads(h)
 	if opts.Verifier != nil {
 		ro := opts.Receiver
 		// The source range is checked by the hub, on the client address
@@ -223,7 +237,7 @@ func New(opts Options) (*Hub, error) {
 		ro.CheckSource = false
 		ro.OnRejectRequest = func(r *http.Request, status int, reason string) {
 			h.metrics.notification(notificationRefused)
-			h.sec.note(secNotificationRefused, clientFrom(r.Context()), reason)
+			h.sec.note(secNotificationRefused, clientFrom(r.Context()), notifyRefusal(status, reason))
 		}
 		h.receiver = api.NewReceiver(opts.Verifier, func(ctx context.Context, ev api.Event) error {
 			err := h.handleNotification(ctx, ev)
@@ -270,6 +284,7 @@ func (h *Hub) Close() {
 		h.stop()
 	}
 	h.wg.Wait()
+	h.notices.wg.Wait()
 	h.streams.closeAll()
 }
 

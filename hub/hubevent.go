@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
@@ -18,7 +19,9 @@ import (
 // The customer's notification, re-read. A notification's token does not
 // cover its body (service-facts §9.4), so from the body the hub takes only
 // the work order, the action and the MessageId; it re-reads what the action
-// touched once, and every desktop takes that, calling nobody:
+// touched once, and every desktop takes that, calling nobody. A re-read
+// that finds what the hub already held, or a work order the service does
+// not know, makes no event (see rereads):
 //
 //	{"Header": {"WorkOrderId": 42, "Action": "InvoiceStatusChanged",
 //	            "ActionDate": "<when the hub received it>", "MessageId": "..."},
@@ -31,10 +34,13 @@ import (
 // "Notification" holds the facts only a body carries, as the customer's
 // notification said them: an invoice's AuthNumber, CheckNumber, PaidDate
 // and Amount, a comment (a dispute's reason), an SLA's dates when the
-// re-read work order has none. They are the customer's words: nothing on
-// a desktop sets a status, an amount a check relies on, or a person's name
-// from them, and none of them is one. Nothing else of the body is passed on
-// (no Sender, no PerformedBy, no Status, no NTE).
+// re-read work order has none. No read of the service's gives them back,
+// so neither the hub nor a desktop can check them; the token that came
+// with them covers no body. They are the customer's words: nothing on a
+// desktop sets a status, an amount a check relies on, or a person's name
+// from them, and none of them is one; each is cut to a bounded length, and
+// they ride only on an event whose re-read found a change. Nothing else of
+// the body is passed on (no Sender, no PerformedBy, no Status, no NTE).
 //
 // "Reread" is what the service answered when asked, each part as it
 // answered (the shape of storage.Reread on the desktop): the work order's
@@ -116,13 +122,20 @@ type Reread struct {
 	NoteHistory json.RawMessage `json:"NoteHistory,omitempty"`
 }
 
-// Longest a fact of a notification is passed on: the service caps comments
-// at 3000 characters and numbers far below that.
-const maxFact = 3000
+// The longest a fact of a notification is passed on, in characters: the
+// service caps comments at 3000 (§9.3); an authorization or check number,
+// a priority's name and an amount are far shorter. Longer is cut: a
+// captured token could otherwise make every desktop show a megabyte.
+const (
+	maxFactComment = 3000
+	maxFactNumber  = 64
+	maxFactAmount  = 40 // bytes of the JSON number or string
+)
 
 // notified takes from a notification's body the facts only it carries:
 // those of an invoice's status, a comment, the SLA when the re-read has
-// none, and when it says it happened.
+// none, and when it says it happened. Each is bounded in length and typed:
+// nothing else of the body rides along.
 func notified(ev api.Event, rr *Reread) *Notified {
 	var body struct {
 		Header      struct{ ActionDate *time.Time }
@@ -136,13 +149,13 @@ func notified(ev api.Event, rr *Reread) *Notified {
 	if json.Unmarshal(ev.Raw, &body) != nil {
 		return nil
 	}
-	n := &Notified{Comment: cut(body.Comment), ActionDate: body.Header.ActionDate}
+	n := &Notified{Comment: cut(body.Comment, maxFactComment), ActionDate: body.Header.ActionDate}
 	if ev.Header.Action == api.ActionInvoiceStatusChanged {
-		n.AuthNumber, n.CheckNumber, n.PaidDate = cut(body.AuthNumber), cut(body.CheckNumber), body.PaidDate
+		n.AuthNumber, n.CheckNumber, n.PaidDate = cut(body.AuthNumber, maxFactNumber), cut(body.CheckNumber, maxFactNumber), body.PaidDate
 		n.Amount = jsonAmount(body.Amount)
 	}
 	if ev.Header.Action == api.ActionSlaChanged && !rereadHasSla(rr) {
-		n.Sla = jsonObject(body.Sla)
+		n.Sla = jsonSla(body.Sla)
 	}
 	if n.AuthNumber == "" && n.CheckNumber == "" && n.PaidDate == nil && n.Amount == nil && n.Comment == "" &&
 		n.Sla == nil && n.ActionDate == nil {
@@ -151,11 +164,28 @@ func notified(ev api.Event, rr *Reread) *Notified {
 	return n
 }
 
-func cut(s string) string {
-	if len(s) <= maxFact {
+// cut is s to its first most characters.
+func cut(s string, most int) string {
+	s = strings.ToValidUTF8(s, "")
+	if utf8.RuneCountInString(s) <= most {
 		return s
 	}
-	return strings.ToValidUTF8(s[:maxFact], "")
+	return string([]rune(s)[:most])
+}
+
+// jsonSla is an SLA as the service writes one, re-encoded from its typed
+// value (a priority's name cut), else nil.
+func jsonSla(raw json.RawMessage) json.RawMessage {
+	var sla api.Sla
+	if jsonObject(raw) == nil || json.Unmarshal(raw, &sla) != nil {
+		return nil
+	}
+	sla.PriorityName = cut(sla.PriorityName, maxFactNumber)
+	b, err := json.Marshal(sla)
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // jsonObject is raw when it is a JSON object, else nil.
@@ -167,10 +197,10 @@ func jsonObject(raw json.RawMessage) json.RawMessage {
 }
 
 // jsonAmount is raw when it is an amount as the service writes one (a
-// JSON number, or a numeric string), else nil.
+// JSON number, or a numeric string, of a sensible length), else nil.
 func jsonAmount(raw json.RawMessage) json.RawMessage {
 	var m api.Money
-	if t := bytes.TrimSpace(raw); len(t) > 0 && !bytes.Equal(t, []byte("null")) && json.Unmarshal(t, &m) == nil {
+	if t := bytes.TrimSpace(raw); len(t) > 0 && len(t) <= maxFactAmount && !bytes.Equal(t, []byte("null")) && json.Unmarshal(t, &m) == nil {
 		return t
 	}
 	return nil

@@ -4,7 +4,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/netip"
 	"time"
 
 	"github.com/workorderdesk/workdesk/api"
@@ -27,9 +26,9 @@ const (
 )
 
 // NewServer is the hub's HTTP server: Handler behind Options.Limits (a cap
-// on connections, header size and time, idle time) and a cap on each
-// client address's connections (Options.ConnsPerClient), without
-// whole-request read or write timeouts.
+// on connections, header size and time, idle time) and the caps of
+// connClasses on anonymous connections, without whole-request read or
+// write timeouts. Serve it on Listener's wrap of its listener.
 func (h *Hub) NewServer() *http.Server {
 	l := h.opts.Limits
 	l.ReadTimeout, l.WriteTimeout = api.NoTimeout, api.NoTimeout
@@ -37,18 +36,36 @@ func (h *Hub) NewServer() *http.Server {
 		l.MaxConns = DefaultMaxConns
 	}
 	srv := api.NewLimitedServer(h.Handler(), l)
-	share := h.opts.ConnsPerClient
-	if share <= 0 {
-		share = DefaultConnsPerClient(l.MaxConns)
+	caps := connCaps{total: l.MaxConns, signedInShare: h.opts.SignedInShare, perClient: h.opts.ConnsPerClient,
+		perNetwork: h.opts.ConnsPerNetwork, bits4: h.opts.NetworkBits4, bits6: h.opts.NetworkBits6}
+	if caps.perClient <= 0 {
+		caps.perClient = DefaultConnsPerClient(l.MaxConns)
 	}
-	perClient := newConnsPerClient(share, h.opts.TrustedProxies, func(a netip.Addr) {
-		h.sec.note(secRateLimited, a, "connections")
+	if caps.perNetwork <= 0 {
+		caps.perNetwork = DefaultConnsPerNetwork(l.MaxConns)
+	}
+	if caps.signedInShare <= 0 {
+		caps.signedInShare = DefaultSignedInShare(l.MaxConns)
+	}
+	// At least one anonymous connection, or nobody could sign in.
+	caps.signedInShare = min(caps.signedInShare, l.MaxConns-1)
+	if caps.bits4 <= 0 || caps.bits4 > 32 {
+		caps.bits4 = DefaultNetworkBits4
+	}
+	if caps.bits6 <= 0 || caps.bits6 > 128 {
+		caps.bits6 = DefaultNetworkBits6
+	}
+	classes := newConnClasses(caps, h.opts.TrustedProxies, h.opts.NotifyFrom, func(tr trip) {
+		h.sec.note(secRateLimited, tr.addr, tr.why)
+		h.metrics.connClosed(tr.label)
 	})
-	inAll := srv.ConnState
-	srv.ConnState = func(c net.Conn, st http.ConnState) {
-		perClient.track(c, st)
-		inAll(c, st)
-	}
+	h.conns = classes
+	h.metrics.watchConns(classes)
+	// The classes keep the cap on all connections too: api's own cap would
+	// close a signed-in desktop's new connection rather than a stalled one.
+	srv.ConnState = classes.track
+	srv.ConnContext = classes.connContext
+	srv.ErrorLog = h.sec.serverLog()
 	return srv
 }
 
@@ -143,3 +160,13 @@ func (a *answerWriter) Write(b []byte) (int, error) {
 
 // Unwrap lets http.ResponseController reach the connection.
 func (a *answerWriter) Unwrap() http.ResponseWriter { return a.ResponseWriter }
+
+// Listener wraps the listener the server NewServer made serves, so that
+// connections over the caps are refused as they are accepted (see
+// connClasses.Listener).
+func (h *Hub) Listener(l net.Listener) net.Listener {
+	if h.conns == nil {
+		return l
+	}
+	return h.conns.Listener(l)
+}

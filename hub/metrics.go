@@ -2,6 +2,7 @@ package hub
 
 import (
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -39,6 +40,10 @@ type metrics struct {
 	forwardSeconds prometheus.Histogram
 	notifications  *prometheus.CounterVec
 	signInsRefused *prometheus.CounterVec
+	connsClosed    *prometheus.CounterVec
+	rereads        *prometheus.CounterVec
+	// conns are the classes of the server NewServer made last.
+	conns atomic.Pointer[connClasses]
 }
 
 func newMetrics(h *Hub) *metrics {
@@ -61,6 +66,14 @@ func newMetrics(h *Hub) *metrics {
 			Name: "workdesk_hub_sign_ins_refused_total",
 			Help: "Staff sign-ins this instance refused, by reason: credentials, rate_limited, malformed.",
 		}, []string{"reason"}),
+		connsClosed: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "workdesk_hub_connections_capped_total",
+			Help: "Anonymous connections closed (or new ones refused) to keep within a cap, by cap: address, network, anonymous_share, total.",
+		}, []string{"cap"}),
+		rereads: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "workdesk_hub_notification_rereads_total",
+			Help: "Work orders re-read after the service's notifications, by result: changed (an event went out), unchanged, unknown (the service does not know it), failed.",
+		}, []string{"result"}),
 	}
 	// Every result shows from the start, at 0, so a rate can be taken of it.
 	for _, r := range []string{writeOK, writeRefused, writeServiceError, writeUnreachable, writeBusy, writeInDoubt, writeRepeat, writeAbandoned} {
@@ -72,10 +85,40 @@ func newMetrics(h *Hub) *metrics {
 	for _, r := range []string{signInBadCredentials, signInRateLimited, signInMalformed} {
 		m.signInsRefused.WithLabelValues(r)
 	}
+	for _, r := range []string{capAddress, capNetwork, capAnonymous, capTotal} {
+		m.connsClosed.WithLabelValues(r)
+	}
+	for _, r := range []string{rereadChanged, rereadUnchanged, rereadUnknown, rereadFailed} {
+		m.rereads.WithLabelValues(r)
+	}
 	m.reg.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		m.writes, m.forwardSeconds, m.notifications, m.signInsRefused,
+		m.writes, m.forwardSeconds, m.notifications, m.signInsRefused, m.connsClosed, m.rereads,
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "workdesk_hub_notifications_coalesced_total",
+			Help: "Notifications that joined a re-read of their work order already waiting, instead of costing one of their own.",
+		}, func() float64 { return float64(h.notices.folded.Load()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "workdesk_hub_connections_anonymous",
+			Help: "Connections open on this instance that have not carried a valid staff token.",
+		}, func() float64 {
+			if c := m.conns.Load(); c != nil {
+				n, _ := c.counts()
+				return float64(n)
+			}
+			return 0
+		}),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "workdesk_hub_connections_signed_in",
+			Help: "Connections open on this instance that have carried a valid staff token.",
+		}, func() float64 {
+			if c := m.conns.Load(); c != nil {
+				_, n := c.counts()
+				return float64(n)
+			}
+			return 0
+		}),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "workdesk_hub_streams_open",
 			Help: "Desktops' event streams open on this instance.",
@@ -136,6 +179,12 @@ func (m *metrics) wrote(result string, took time.Duration) {
 }
 
 func (m *metrics) notification(result string) { m.notifications.WithLabelValues(result).Inc() }
+
+func (m *metrics) connClosed(cap string) { m.connsClosed.WithLabelValues(cap).Inc() }
+
+func (m *metrics) watchConns(c *connClasses) { m.conns.Store(c) }
+
+func (m *metrics) reread(result string, n int) { m.rereads.WithLabelValues(result).Add(float64(n)) }
 
 func (m *metrics) signInRefused(reason string) { m.signInsRefused.WithLabelValues(reason).Inc() }
 

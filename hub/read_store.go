@@ -145,3 +145,12 @@ func (db *DB) forgetOrphanReads(ctx context.Context) error {
 	}
 	return nil
 }
+
+// customerSettingsReads lists the customers' settings the hub holds.
+func (db *DB) customerSettingsReads(ctx context.Context) ([]readRef, error) {
+	rows, err := db.Pool.Query(ctx, `SELECT kind, key, work_order_id, customer_id FROM reads WHERE customer_id IS NOT NULL`)
+	if err != nil {
+		return nil, fmt.Errorf("hub: listing customers' settings: %w", err)
+	}
+	return scanRefs(rows)
+}

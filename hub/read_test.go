@@ -146,7 +146,7 @@ func TestSyncMovesToAnotherInstanceWhenOneIsKilled(t *testing.T) {
 	t.Logf("sync resumed on B %v after A was killed", time.Since(died).Round(time.Millisecond))
 }
 
-func waitFor(t *testing.T, limit time.Duration, what string, ok func() bool) {
+func waitFor(t testing.TB, limit time.Duration, what string, ok func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(limit)
 	for !ok() {

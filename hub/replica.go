@@ -232,3 +232,58 @@ func (l *jsonList) end(messageId string) error {
 	l.write([]byte("}\n"))
 	return l.err
 }
+
+// heldWorkOrder is a stored record and whether a sync stored a change to
+// it that no notification's event has told yet (recently: see untoldFor).
+type heldWorkOrder struct {
+	doc    string
+	untold bool
+}
+
+// untoldFor is how long a change a sync stored waits for its notification
+// to tell desktops of it: notifications arrive within seconds; one that
+// names the work order later is no sign of that change.
+const untoldFor = 10 * time.Minute
+
+// workOrderDocs are the stored records of those of ids the replica holds.
+func (db *DB) workOrderDocs(ctx context.Context, ids []int64) (map[int64]heldWorkOrder, error) {
+	rows, err := db.Pool.Query(ctx, `SELECT id, doc, coalesce(synced_unannounced > now() - $2::interval, false)
+		FROM work_orders WHERE id = ANY($1)`, ids, untoldFor)
+	if err != nil {
+		return nil, fmt.Errorf("hub: reading stored work orders: %w", err)
+	}
+	defer rows.Close()
+	out := make(map[int64]heldWorkOrder, len(ids))
+	for rows.Next() {
+		var id int64
+		var h heldWorkOrder
+		if err := rows.Scan(&id, &h.doc, &h.untold); err != nil {
+			return nil, fmt.Errorf("hub: reading stored work orders: %w", err)
+		}
+		out[id] = h
+	}
+	return out, rows.Err()
+}
+
+// markSynced records that a sync stored changes to ids no event has told.
+func (db *DB) markSynced(ctx context.Context, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	_, err := db.Pool.Exec(ctx, `UPDATE work_orders SET synced_unannounced = now()
+		WHERE id IN (SELECT id FROM work_orders WHERE id = ANY($1) ORDER BY id FOR UPDATE)`, ids)
+	if err != nil {
+		return fmt.Errorf("hub: marking what a sync changed: %w", err)
+	}
+	return nil
+}
+
+// told records, in tx, that an event told desktops of ids as they are.
+func told(ctx context.Context, tx pgx.Tx, ids []int64) error {
+	_, err := tx.Exec(ctx, `UPDATE work_orders SET synced_unannounced = NULL
+		WHERE id IN (SELECT id FROM work_orders WHERE id = ANY($1) AND synced_unannounced IS NOT NULL ORDER BY id FOR UPDATE)`, ids)
+	if err != nil {
+		return fmt.Errorf("hub: marking work orders told: %w", err)
+	}
+	return nil
+}

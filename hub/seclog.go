@@ -1,8 +1,11 @@
 package hub
 
 import (
+	"bytes"
+	"log"
 	"log/slog"
 	"net/netip"
+	"strings"
 	"sync"
 	"time"
 )
@@ -19,6 +22,7 @@ const (
 	secNotificationRefused = "notification refused"
 	secRateLimited         = "rate limit"
 	secDisabledCall        = "call by a disabled person"
+	secConnectionFailed    = "connection failed"
 )
 
 // secKeysKept bounds the keys summed in one minute; past it, further new
@@ -33,14 +37,16 @@ type secKey struct {
 
 type secLog struct {
 	log *slog.Logger
-	mu  sync.Mutex
+	// plain is the hub's log, for what is not about security.
+	plain *slog.Logger
+	mu    sync.Mutex
 	// summed counts, per key, what came after the first of this minute.
 	summed map[secKey]int
 	seen   map[secKey]bool
 }
 
 func newSecLog(l *slog.Logger) *secLog {
-	return &secLog{log: l.With("security", true), summed: map[secKey]int{}, seen: map[secKey]bool{}}
+	return &secLog{log: l.With("security", true), plain: l, summed: map[secKey]int{}, seen: map[secKey]bool{}}
 }
 
 // note records one security event.
@@ -97,4 +103,84 @@ func (s *secLog) run(stop <-chan struct{}) {
 			s.flush()
 		}
 	}
+}
+
+// serverLog is the http.Server's error log: a TLS handshake that failed
+// and an accept that failed are summed as refusals are (the server would
+// write a line per connection); anything else (a handler's panic) is
+// logged as it is.
+func (s *secLog) serverLog() *log.Logger {
+	return log.New(serverLogWriter{s}, "", 0)
+}
+
+type serverLogWriter struct{ s *secLog }
+
+func (w serverLogWriter) Write(p []byte) (int, error) {
+	line := string(bytes.TrimSpace(p))
+	switch {
+	case strings.HasPrefix(line, "http: TLS handshake error from "):
+		rest := strings.TrimPrefix(line, "http: TLS handshake error from ")
+		from, why, _ := strings.Cut(rest, ": ")
+		a, _ := peerAddr(from)
+		w.s.note(secConnectionFailed, a, "TLS handshake failed: "+handshakeReason(why))
+	case strings.HasPrefix(line, "http: Accept error: "):
+		w.s.note(secConnectionFailed, netip.Addr{}, "accepting a connection failed (out of open files?)")
+	default:
+		w.s.plain.Error("the HTTP server: " + line)
+	}
+	return len(p), nil
+}
+
+// handshakeReason is a few words for why a handshake failed, from a
+// small set: the error's text may carry what the client sent.
+func handshakeReason(err string) string {
+	switch {
+	case strings.Contains(err, "HTTP request to an HTTPS server"):
+		return "plain HTTP"
+	case strings.Contains(err, "EOF"), strings.Contains(err, "reset by peer"), strings.Contains(err, "use of closed"):
+		return "closed before it ended"
+	case strings.Contains(err, "timeout"):
+		return "too slow"
+	case strings.Contains(err, "certificate"):
+		return "certificate refused"
+	case strings.Contains(err, "version"), strings.Contains(err, "cipher"), strings.Contains(err, "protocol"):
+		return "no TLS version or cipher in common"
+	}
+	return "other"
+}
+
+// notifyRefusal is why the receiver refused a notification, in words from
+// a small set: its own reasons quote the Event-Type, the action, the
+// MessageId or the token's error, all the sender's to choose, and the
+// log would hold a line per value.
+func notifyRefusal(status int, reason string) string {
+	switch {
+	case status == 405:
+		return "not a POST"
+	case status == 403:
+		return "outside the source range"
+	case status == 401 && strings.Contains(reason, "no bearer token"):
+		return "no token"
+	case status == 401 && strings.Contains(reason, "expired"):
+		return "token expired"
+	case status == 401:
+		return "token does not verify"
+	case status == 413:
+		return "body too large"
+	case status == 409:
+		return "delivered again while being handled"
+	case status >= 500:
+		return "could not be stored (the service sends it again)"
+	case strings.Contains(reason, "only the hub names"):
+		return "an action only the hub names (…ByContractor)"
+	case strings.HasPrefix(reason, "Event-Type"):
+		return "Event-Type differs from the action"
+	case strings.HasPrefix(reason, "an amount"):
+		return "an amount that does not fit its currency"
+	case strings.HasPrefix(reason, "reading the body"):
+		return "body not sent whole"
+	case strings.HasPrefix(reason, "body is not a notification"):
+		return "not a notification"
+	}
+	return "refused"
 }

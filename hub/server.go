@@ -23,6 +23,7 @@ func (h *Hub) Handler() http.Handler {
 		p := serve.Route(r.URL.EscapedPath())
 		addr := clientOf(r, h.opts.TrustedProxies)
 		r = r.WithContext(withClient(r.Context(), addr))
+		requestFrom(r.Context(), addr)
 		h.limitBody(w, r)
 		if p != "/api/hub/events" {
 			w = newAnswerWriter(w)
@@ -32,6 +33,10 @@ func (h *Hub) Handler() http.Handler {
 			http.NewResponseController(w).SetWriteDeadline(time.Now().Add(answerStall))
 		}
 		switch {
+		case p != "/healthz" && !strings.HasPrefix(p, "/api/") && !withinCaps(r.Context()):
+			// Behind a proxy: a forwarded client over its caps.
+			h.tooMany(w, r, addr, "connections")
+			return
 		case p == "/notify":
 			h.serveNotify(w, r, addr)
 			return
@@ -109,7 +114,7 @@ func (h *Hub) tooMany(w http.ResponseWriter, r *http.Request, addr netip.Addr, w
 	h.sec.note(secRateLimited, addr, what)
 	w.Header().Set("Retry-After", strconv.Itoa(int(anonBlocked/time.Second)))
 	// Its body may be unread (a sign-in form stalled): the connection ends.
-	w.Header().Set("Connection", "close")
+	endReads(w)
 	serve.WriteError(w, &api.Error{StatusCode: http.StatusTooManyRequests,
 		Message: "Too many requests from this address without a valid sign-in; try again shortly."}, serve.MessageId(r.URL.Query(), nil))
 }
@@ -156,6 +161,7 @@ func (h *Hub) authorize(w http.ResponseWriter, r *http.Request, addr netip.Addr)
 	if ok {
 		p, err := h.db.Authenticate(r.Context(), tok)
 		if err == nil {
+			signedIn(r.Context())
 			return p, true
 		}
 		if !errors.Is(err, ErrBadCredentials) {
@@ -164,13 +170,18 @@ func (h *Hub) authorize(w http.ResponseWriter, r *http.Request, addr netip.Addr)
 			return Person{}, false
 		}
 		if disabled, _ := h.db.tokenOfDisabled(r.Context(), tok); disabled != "" {
-			h.sec.note(secDisabledCall, addr, disabled+": "+r.Method+" "+serve.Route(r.URL.EscapedPath()))
+			// Never the path or method: one line per path would let a
+			// caller fill the log.
+			h.sec.note(secDisabledCall, addr, disabled+": a call with their old token")
 		}
 	}
 	if !h.anon.refused(addr, h.opts.Now()) {
 		h.tooMany(w, r, addr, "calls without a valid sign-in")
 		return Person{}, false
 	}
+	// Its body is left unread: the connection ends rather than wait for
+	// it, so a stalled body holds nothing.
+	endReads(w)
 	serve.Denied(w, serve.MessageId(r.URL.Query(), nil))
 	return Person{}, false
 }
@@ -281,4 +292,13 @@ func (h *Hub) readFailed(tw *trackedWriter, err error, messageId string) {
 		return
 	}
 	panic(http.ErrAbortHandler)
+}
+
+// endReads closes the connection after an answer given before the body
+// was read: Go's server would otherwise read what is left of the body
+// first (for as long as a client takes to send it), with Connection:
+// close or without.
+func endReads(w http.ResponseWriter) {
+	w.Header().Set("Connection", "close")
+	http.NewResponseController(w).SetReadDeadline(time.Now())
 }

@@ -148,7 +148,13 @@ func (h *Hub) SyncNow(ctx context.Context) error {
 			if err != nil {
 				return fmt.Errorf("hub: reading work orders: %w", err)
 			}
-			return h.db.StoreWorkOrders(gctx, wos)
+			if err := h.db.StoreWorkOrders(gctx, wos); err != nil || since.IsZero() {
+				return err
+			}
+			// Changes the customer's notifications are on their way about:
+			// theirs still make an event (rereadNotified). Not those of the
+			// first sync, which are no news.
+			return h.db.markSynced(gctx, batch)
 		})
 	}
 	if err := g.Wait(); err != nil {

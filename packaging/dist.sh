@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the release packages into dist/ (`make dist`, which first installs
 # the Debian packages this needs):
-#   WorkOrderDesk-<version>-windows-amd64.exe and .zip  (fyne package + mingw-w64)
-#   workdesk-<version>-linux-amd64.tar.xz               (fyne package)
+#   WorkOrderDesk-<version>-windows-amd64.exe and .zip  (fyne package + mingw-w64; the zip
+#                                                        with workdesk-hub.exe beside the exe)
+#   workdesk-<version>-linux-amd64.tar.xz               (fyne package, with workdesk-hub beside workdesk)
 #   workdesk_<version>_amd64.deb                        (nfpm, from the tarball's files)
 #   workdesk-hub_<version>_amd64.deb                    (the office hub's server package, packaging/hub/dist.sh)
 # The version is FyneApp.toml's. About 14 minutes on 2 cores the first time,
@@ -46,11 +47,35 @@ git ls-files -z --cached --others --exclude-standard -- . ':!dist' ':!tools' \
 build=$(sed -n 's/^Build *= *\([0-9]*\).*/\1/p' FyneApp.toml)
 fyne_package() { (cd "$stage" && "$bin/fyne" package --release --app-build "${build:-1}" "$@"); }
 
+# The office hub's own program for GOOS, static, into $2: `workdesk hub`
+# runs it from beside workdesk, so the tarball and the zip carry it (the
+# .deb leaves it to the workdesk-hub package, which it suggests).
+hub_binary() {
+  CGO_ENABLED=0 GOOS=$1 GOARCH=amd64 go build -tags migrated_fynedo -trimpath -ldflags "-s -w" -o "$2" ./cmd/workdesk-hub
+}
+
 linux_packages() {
   step "linux: fyne package"
   fyne_package --target linux
   tarball=$out/workdesk-$version-linux-amd64.tar.xz
   mv "$stage/Work Order Desk.tar.xz" "$tarball"
+
+  step "linux: workdesk-hub beside workdesk in the tarball"
+  fat=$stage/tarball
+  mkdir -p "$fat"
+  tar -C "$fat" -xJf "$tarball"
+  bindir=$(dirname "$(find "$fat" -path '*/bin/workdesk' -type f)")
+  hub_binary linux "$bindir/workdesk-hub"
+  # fyne's Makefile installs the one binary it knows of: each of its lines
+  # that installs or removes workdesk gets a twin for workdesk-hub. A
+  # Makefile without such lines would leave workdesk-hub behind: stop.
+  mk=$(find "$fat" -maxdepth 2 -name Makefile)
+  installs='^[[:space:]]*\(install -D[^ ]*\|-rm\) .*/bin/[$](Exec)$'
+  lines=$(grep -c "$installs" "$mk" || true)
+  [ "$lines" = 4 ] || { echo "dist: fyne's Makefile no longer installs bin/\$(Exec) as dist.sh expects; update dist.sh" >&2; exit 1; }
+  sed -i "\\#$installs#{p;s/[$](Exec)/workdesk-hub/g}" "$mk"
+  [ "$(grep -c 'bin/workdesk-hub' "$mk")" = 4 ] || { echo "dist: adding workdesk-hub to fyne's Makefile failed" >&2; exit 1; }
+  (cd "$fat" && tar -cJf "$tarball" -- *)
 
   step "deb: nfpm"
   tree=$stage/deb-tree
@@ -92,8 +117,10 @@ windows_package() {
   CC=x86_64-w64-mingw32-gcc CXX=x86_64-w64-mingw32-g++ GOARCH=amd64 fyne_package --target windows
   exe=$out/WorkOrderDesk-$version-windows-amd64.exe
   mv "$stage/Work Order Desk.exe" "$exe"
+  hub_binary windows "$stage/workdesk-hub.exe"
   rm -f "${exe%.exe}.zip"
   (cd "$out" && zip -q -9 "$(basename "${exe%.exe}.zip")" "$(basename "$exe")")
+  zip -q -9 -j "${exe%.exe}.zip" "$stage/workdesk-hub.exe"
 }
 
 case $what in

@@ -113,9 +113,11 @@ func TestRealWindowDaySheet(t *testing.T) {
 	a.waitUntil("the day's sheet", "texts", "Day sheet and calendar")
 	texts = a.waitUntil("the day's count", "texts", ", Wed ")
 	a.shoot("daysheet-day-dialog")
-	// The visit planned is still selected: the sheet is its technician's.
-	if !regexp.MustCompile(`Kenji Sato, Wed \d+ \w{3} \d{4}: 1 visit`).MatchString(texts) {
-		t.Errorf("the day's sheet is not Kenji's Wednesday with its one visit: %s", texts)
+	// The visit planned is still selected: the sheet is its technician's,
+	// and holds it (with whatever else the demo world, whose dates follow
+	// today's, planned for him that day).
+	if !regexp.MustCompile(`Kenji Sato, Wed \d+ \w{3} \d{4}: [1-9]\d* visits?`).MatchString(texts) {
+		t.Errorf("the day's sheet is not Kenji's Wednesday with the visit planned: %s", texts)
 	}
 	a.closes("daysheet-day-closed", "tap ^Close$")
 

@@ -23,8 +23,10 @@ type fyneApp struct {
 
 // The nfpm configuration `make dist` uses builds a .deb of FyneApp.toml's
 // version that depends on what dist.sh derives, recommends the keyring,
-// and installs the binary, the menu entry and the icon under the names
-// `fyne package` gives them (from FyneApp.toml's ID).
+// suggests the hub's package (whose /usr/bin/workdesk-hub `workdesk hub`
+// runs, beside /usr/bin/workdesk), and installs the binary, the menu entry
+// and the icon under the names `fyne package` gives them (from
+// FyneApp.toml's ID).
 func TestNfpmConfigBuildsTheDebOfFyneAppsVersion(t *testing.T) {
 	var app fyneApp
 	if _, err := toml.DecodeFile("../FyneApp.toml", &app); err != nil {
@@ -71,6 +73,9 @@ func TestNfpmConfigBuildsTheDebOfFyneAppsVersion(t *testing.T) {
 	}
 	if !slices.Contains(info.Recommends, "gnome-keyring") {
 		t.Errorf("the .deb recommends %v, want gnome-keyring", info.Recommends)
+	}
+	if !slices.Contains(info.Suggests, "workdesk-hub") {
+		t.Errorf("the .deb suggests %v, want workdesk-hub: `workdesk hub` runs its program", info.Suggests)
 	}
 	var installed []string
 	for _, c := range info.Contents {

@@ -212,6 +212,10 @@ func TestServeRefusesUnusableFlags(t *testing.T) {
 		{[]string{"serve", "--base-url", "https://svc.example/"}, "token URL"},
 		{append([]string{"serve", "extra"}, conn...), "unexpected arguments"},
 		{append([]string{"serve", "--db", "postgres://a", "--db-file", "x"}, conn...), "not both"},
+		{append([]string{"serve", "--network-v4-bits", "33"}, conn...), "prefix length"},
+		{append([]string{"serve", "--network-v6-bits", "0"}, conn...), "prefix length"},
+		{append([]string{"serve", "--max-conns", "100", "--signed-in-share", "100"}, conn...), "less than --max-conns"},
+		{append([]string{"serve", "--max-conns-per-network", "-1"}, conn...), "counts of connections"},
 	} {
 		code, _, errOut := run(t, c.args...)
 		if code != 2 || !strings.Contains(errOut, c.says) {
@@ -224,5 +228,41 @@ func TestServeRefusesUnusableFlags(t *testing.T) {
 	t.Setenv("WORKDESK_MAX_CONNS", "many")
 	if code, _, errOut := run(t, append([]string{"serve"}, conn...)...); code != 2 || !strings.Contains(errOut, "WORKDESK_MAX_CONNS") {
 		t.Errorf("a flag's environment variable that does not parse: exit %d, %q", code, errOut)
+	}
+}
+
+// A secret kept in a file everyone on the machine may read is no secret:
+// serve says so at start, naming the file (never what it holds), and says
+// nothing of files only the hub's user reads.
+func TestServeWarnsOfSecretFilesOthersMayRead(t *testing.T) {
+	conn := []string{"--base-url", "https://svc.example/", "--token-url", "https://svc.example/token", "--client-id", "c"}
+	dir := t.TempDir()
+	for _, c := range []struct {
+		mode os.FileMode
+		warn bool
+	}{{0o644, true}, {0o604, true}, {0o640, false}, {0o600, false}} {
+		secret := filepath.Join(dir, "client-secret")
+		db := filepath.Join(dir, "db")
+		for _, f := range []struct{ path, value string }{{secret, "the-company-secret-42"}, {db, "not a database url with a pa55word"}} {
+			os.Remove(f.path)
+			if err := os.WriteFile(f.path, []byte(f.value), c.mode); err != nil {
+				t.Fatal(err)
+			}
+			os.Chmod(f.path, c.mode) // whatever the umask
+		}
+		// The database URL does not parse: serve stops there, after its warnings.
+		code, _, errOut := run(t, append([]string{"serve", "--client-secret-file", secret, "--db-file", db}, conn...)...)
+		if code != 1 {
+			t.Fatalf("mode %v: exit %d, %q", c.mode, code, errOut)
+		}
+		for _, f := range []string{secret, db} {
+			warned := strings.Contains(errOut, "readable by every user") && strings.Contains(errOut, f)
+			if warned != c.warn {
+				t.Errorf("files of mode %v: warned of %s: %v, want %v (%q)", c.mode, filepath.Base(f), warned, c.warn, errOut)
+			}
+		}
+		if strings.Contains(errOut, "the-company-secret-42") || strings.Contains(errOut, "pa55word") {
+			t.Errorf("the warning quotes a secret: %q", errOut)
+		}
 	}
 }

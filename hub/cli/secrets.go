@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -45,31 +46,40 @@ func addDBFlags(fs *flag.FlagSet) dbFlags {
 	}
 }
 
-// url is the database URL: --db-file or --db as given on the command
+// resolve is the database URL: --db-file or --db as given on the command
 // line, else the credential "db", else WORKDESK_DB_FILE, WORKDESK_DB or
 // DATABASE_URL.
 func (d dbFlags) resolve(given map[string]bool) (string, error) {
+	path, url, err := d.where(given)
+	if err != nil || path == "" {
+		return url, err
+	}
+	return readSecretFile(path, "the database URL")
+}
+
+// where is the file resolve reads the URL from, or else the URL itself.
+func (d dbFlags) where(given map[string]bool) (path, url string, err error) {
 	switch {
 	case given["db"] && given["db-file"]:
-		return "", errors.New("give the database as --db or --db-file, not both")
+		return "", "", errors.New("give the database as --db or --db-file, not both")
 	case given["db-file"]:
-		return readSecretFile(*d.file, "the database URL")
+		return *d.file, "", nil
 	case given["db"]:
-		return *d.url, nil
+		return "", *d.url, nil
 	}
 	if p, ok := credential(credentialDB); ok {
-		return readSecretFile(p, "the database URL")
+		return p, "", nil
 	}
 	if *d.file != "" {
-		return readSecretFile(*d.file, "the database URL")
+		return *d.file, "", nil
 	}
 	if *d.url != "" {
-		return *d.url, nil
+		return "", *d.url, nil
 	}
 	if u := os.Getenv("DATABASE_URL"); u != "" {
-		return u, nil
+		return "", u, nil
 	}
-	return "", errors.New("no database given: --db-file FILE, systemd's credential \"db\", or WORKDESK_DB")
+	return "", "", errors.New("no database given: --db-file FILE, systemd's credential \"db\", or WORKDESK_DB")
 }
 
 // readSecretFile reads a file holding one secret value; surrounding
@@ -91,12 +101,7 @@ func readSecretFile(path, what string) (string, error) {
 // WORKDESK_CLIENT_SECRET. A file is re-read when it changes; nil when
 // none is given.
 func secretSource(fileFlag string, given bool) (func() (string, error), error) {
-	path := fileFlag
-	if !given {
-		if p, ok := credential(credentialSecret); ok {
-			path = p
-		}
-	}
+	path := secretPath(fileFlag, given)
 	if path == "" {
 		v := os.Getenv("WORKDESK_CLIENT_SECRET")
 		if v == "" {
@@ -109,6 +114,27 @@ func secretSource(fileFlag string, given bool) (func() (string, error), error) {
 		return nil, err
 	}
 	return f.get, nil
+}
+
+// secretPath is the file secretSource reads the secret from; "" for none.
+func secretPath(fileFlag string, given bool) string {
+	if !given {
+		if p, ok := credential(credentialSecret); ok {
+			return p
+		}
+	}
+	return fileFlag
+}
+
+// readableByOthers reports a file anyone on the machine may read (a
+// secret in it is no secret); never on Windows, whose files say nothing
+// of the kind in their mode.
+func readableByOthers(path string) bool {
+	if runtime.GOOS == "windows" {
+		return false
+	}
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().Perm()&0o004 != 0
 }
 
 // fileSecret is a secret kept in a file and read again whenever the file

@@ -22,6 +22,8 @@ type serveFlags struct {
 	addr, public, metrics *string
 	tlsCert, tlsKey       *string
 	maxConns, perClient   *int
+	perNetwork, signedIn  *int
+	bits4, bits6          *int
 	streamsPerPerson      *int
 	syncEvery             *time.Duration
 	proxies, notifyFrom   prefixList
@@ -39,7 +41,11 @@ func newServeFlags(fs *flag.FlagSet) *serveFlags {
 	f.tlsKey = fs.String("tls-key", "", "the private key of --tls-cert, in PEM `FILE`")
 	f.metrics = fs.String("metrics-addr", "", "serve /metrics (and /healthz, /readyz) on this `address` only, apart from desktops; default: /metrics on --addr")
 	f.maxConns = fs.Int("max-conns", hub.DefaultMaxConns, "most connections open at once (desktops hold one event stream each, plus their calls)")
-	f.perClient = fs.Int("max-conns-per-address", 0, "most connections one client address holds at once (default a quarter of --max-conns, at least 32)")
+	f.perClient = fs.Int("max-conns-per-address", 0, "most anonymous connections (none has carried a valid staff token yet) one client address holds at once; one more closes its oldest that has not completed a request (default a sixteenth of --max-conns, at least 16)")
+	f.perNetwork = fs.Int("max-conns-per-network", 0, "most anonymous connections one network (see --network-v4-bits, --network-v6-bits) holds at once (default a quarter of --max-conns, at least 32)")
+	f.bits4 = fs.Int("network-v4-bits", hub.DefaultNetworkBits4, "the prefix `length` of an IPv4 network, for --max-conns-per-network")
+	f.bits6 = fs.Int("network-v6-bits", hub.DefaultNetworkBits6, "the prefix `length` of an IPv6 network, for --max-conns-per-network")
+	f.signedIn = fs.Int("signed-in-share", 0, "how many of --max-conns only connections that have carried a valid staff token may hold (default a quarter)")
 	f.streamsPerPerson = fs.Int("streams-per-person", hub.DefaultStreamsPerPerson, "most event streams one person holds open; one more closes their oldest")
 	f.syncEvery = fs.Duration("sync-every", time.Minute, "how often the instance that syncs asks the service for changes (notifications bring most of them sooner)")
 	fs.Var(&f.proxies, "trusted-proxy", "a `CIDR` of the office's proxies (load balancer, HTTPS proxy), repeatable: their X-Forwarded-For names the client; nobody else's is read")
@@ -64,6 +70,14 @@ func serveCommand(ctx context.Context, args []string, env Env) int {
 	say := func(a ...any) { fmt.Fprintln(env.Err, append([]any{env.Prog + " serve:"}, a...)...) }
 	if fs.NArg() > 0 {
 		say("unexpected arguments:", strings.Join(fs.Args(), " "))
+		return 2
+	}
+	if *f.bits4 < 1 || *f.bits4 > 32 || *f.bits6 < 1 || *f.bits6 > 128 {
+		say("--network-v4-bits is a prefix length from 1 to 32, --network-v6-bits one from 1 to 128")
+		return 2
+	}
+	if *f.perClient < 0 || *f.perNetwork < 0 || *f.signedIn < 0 || *f.signedIn >= *f.maxConns {
+		say("--max-conns-per-address, --max-conns-per-network and --signed-in-share are counts of connections, and --signed-in-share is less than --max-conns")
 		return 2
 	}
 	if (*f.tlsCert == "") != (*f.tlsKey == "") {
@@ -91,6 +105,16 @@ func serveCommand(ctx context.Context, args []string, env Env) int {
 		return 2
 	}
 	log := slog.New(slog.NewTextHandler(env.Err, nil))
+	dbFile, _, _ := f.db.where(given)
+	for _, secretFile := range []struct{ path, what string }{
+		{secretPath(*f.secretFile, given["client-secret-file"]), "the company's client secret"},
+		{dbFile, "the database URL"},
+	} {
+		if secretFile.path != "" && readableByOthers(secretFile.path) {
+			log.Warn("a file holding a secret is readable by every user of this machine: chmod o-r it (and keep it the hub's user's)",
+				"file", secretFile.path, "holds", secretFile.what)
+		}
+	}
 	var v *api.Verifier
 	if conn.CertPath != "" {
 		if v, err = api.LoadVerifier(conn.CertPath); err != nil {
@@ -114,7 +138,8 @@ func serveCommand(ctx context.Context, args []string, env Env) int {
 	}
 	defer db.Close()
 	h, err := hub.New(hub.Options{DB: db, Service: conn, ClientSecret: secret, Verifier: v,
-		Limits: api.ServerLimits{MaxConns: *f.maxConns}, ConnsPerClient: *f.perClient, StreamsPerPerson: *f.streamsPerPerson,
+		Limits: api.ServerLimits{MaxConns: *f.maxConns}, ConnsPerClient: *f.perClient, ConnsPerNetwork: *f.perNetwork,
+		NetworkBits4: *f.bits4, NetworkBits6: *f.bits6, SignedInShare: *f.signedIn, StreamsPerPerson: *f.streamsPerPerson,
 		TrustedProxies: f.proxies, NotifyFrom: f.notifyFrom, Restored: *f.restored, SyncEvery: *f.syncEvery,
 		PrivateMetrics: *f.metrics != "", Version: env.Version, Logger: log})
 	if err != nil {
@@ -169,6 +194,7 @@ func serveCommand(ctx context.Context, args []string, env Env) int {
 		// would carry many requests on one.
 		srv.TLSNextProto = map[string]func(*http.Server, *tls.Conn, http.Handler){}
 	}
+	ln = h.Listener(ln)
 	h.Start(ctx)
 	defer h.Close()
 	errc := make(chan error, 2)

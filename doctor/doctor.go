@@ -1,4 +1,7 @@
-package main
+// Package doctor is `workdesk doctor`: a live configuration checked step by
+// step (api.Diagnose), each step printed, and with --contract what the
+// service's answers held against what the app reads (api.CheckContract).
+package doctor
 
 import (
 	"context"
@@ -28,9 +31,10 @@ func connectionFlags(fs *flag.FlagSet) func() api.Connection {
 	}
 }
 
-// runDoctor prints each check to out and returns the exit status: 0 when
-// every check passed, 1 when one failed, 2 for unusable flags.
-func runDoctor(args []string, out io.Writer) int {
+// Run is `workdesk doctor args...`: it prints each check to out and returns
+// the exit status: 0 when every check passed, 1 when one failed, 2 for
+// unusable flags.
+func Run(args []string, out io.Writer) int {
 	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
 	conn := connectionFlags(fs)
 	contract := fs.Bool("contract", false, "make each read the app relies on once and report, per call, what the answer held against what the app reads (nothing is written to the service)")

@@ -1,4 +1,4 @@
-package main
+package doctor
 
 import (
 	"bytes"
@@ -46,7 +46,7 @@ func TestDoctorContract(t *testing.T) {
 			t.Setenv("WORKDESK_CERT", "")
 			dir := filepath.Join(t.TempDir(), "saved")
 			var out bytes.Buffer
-			code := runDoctor([]string{"--contract", "--save", dir}, &out)
+			code := Run([]string{"--contract", "--save", dir}, &out)
 			report := out.String()
 			if code != tc.exit {
 				t.Fatalf("exit %d, want %d:\n%s", code, tc.exit, report)

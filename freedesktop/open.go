@@ -1,33 +1,22 @@
-package main
+package freedesktop
 
 import (
 	"errors"
 	"fmt"
 	"net/url"
 	"os/exec"
-	"runtime"
 	"time"
-
-	"fyne.io/fyne/v2"
 )
-
-// openURL is how the window opens a link in a browser, saying whether it
-// did. On Linux Fyne starts xdg-open and reports only whether it started,
-// so a missing xdg-open or one that found no browser looked like success:
-// there it is run here and its end is waited for.
-func openURL(a fyne.App) func(*url.URL) error {
-	switch runtime.GOOS {
-	case "linux", "freebsd", "openbsd", "netbsd":
-		return xdgOpen
-	}
-	return a.OpenURL
-}
 
 // xdgOpenWait is how long xdg-open may take before it counts as having
 // handed the link to a browser (some browsers keep it waiting while they run).
 var xdgOpenWait = 5 * time.Second
 
-func xdgOpen(u *url.URL) error {
+// Open hands the link to xdg-open and says whether a browser took it. Fyne
+// starts xdg-open and reports only whether it started, so a missing
+// xdg-open or one that found no browser looked like success: here its end
+// is waited for.
+func Open(u *url.URL) error {
 	cmd := exec.Command("xdg-open", u.String())
 	if err := cmd.Start(); err != nil {
 		if errors.Is(err, exec.ErrNotFound) {

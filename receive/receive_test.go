@@ -1,4 +1,4 @@
-package main
+package receive
 
 import (
 	"bytes"
@@ -186,7 +186,7 @@ func receiveRun(t *testing.T, ctx context.Context, args []string, listening func
 	t.Helper()
 	var out, errOut bytes.Buffer
 	done := make(chan int, 1)
-	go func() { done <- receive(ctx, args, &out, &errOut, listening) }()
+	go func() { done <- Run(ctx, args, &out, &errOut, listening) }()
 	select {
 	case code = <-done:
 	case <-time.After(30 * time.Second):

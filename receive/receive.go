@@ -1,4 +1,7 @@
-package main
+// Package receive is `workdesk receive`: the notification receiver without
+// a window, for an integrator's server or a check of the service's
+// notifications. Each verified notification is printed once, as a JSON line.
+package receive
 
 import (
 	"context"
@@ -9,31 +12,22 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/signal"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
-// runReceive runs the notification receiver without a window: each
-// verified notification is printed once (by MessageId) as one JSON line,
-// whether or not the replica holds its work order, and logged in the
-// replica; with a connection in the environment (WORKDESK_BASE_URL,
+// Run is `workdesk receive args...` until ctx ends, writing to out and
+// errOut: each verified notification is printed once (by MessageId) as one
+// JSON line, whether or not the replica holds its work order, and logged in
+// the replica; with a connection in the environment (WORKDESK_BASE_URL,
 // WORKDESK_TOKEN_URL, WORKDESK_CLIENT_ID, WORKDESK_CLIENT_SECRET) what it
 // touched is read again from the service into the replica, as the window
-// does. Refused requests get their status and a line on stderr.
-func runReceive(args []string) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	return receive(ctx, args, os.Stdout, os.Stderr, nil)
-}
-
-// receive is runReceive until ctx ends, writing to out and errOut;
-// listening, when set, is told the address once the receiver listens.
-func receive(ctx context.Context, args []string, out, errOut io.Writer, listening func(net.Addr)) int {
+// does. Refused requests get their status and a line on errOut. listening,
+// when set, is told the address once the receiver listens.
+func Run(ctx context.Context, args []string, out, errOut io.Writer, listening func(net.Addr)) int {
 	fs := flag.NewFlagSet("receive", flag.ContinueOnError)
 	fs.SetOutput(errOut)
 	addr := fs.String("addr", "127.0.0.1:8090", "listen `address`")

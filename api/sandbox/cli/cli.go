@@ -1,4 +1,6 @@
-package main
+// Package cli is `workdesk sandbox`: the simulated service served for
+// integrators on a port, with its connection data printed.
+package cli
 
 import (
 	"flag"
@@ -6,26 +8,18 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/workorderdesk/workdesk/api/sandbox"
 )
 
-// runSandbox serves the simulated service for integrators until interrupted.
-func runSandbox(args []string) int {
-	stop := make(chan os.Signal, 1)
-	signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(stop)
-	return serveSandbox(args, os.Stdout, os.Stderr, stop)
-}
-
-// serveSandbox is runSandbox with its output and its stop signal passed in:
-// it serves until stop delivers a value or is closed.
-func serveSandbox(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
+// Run is `workdesk sandbox args...`: it serves the simulated service, with
+// its output going to stdout and stderr, until stop delivers a value or is
+// closed, and returns the exit status (2 for unusable flags, 1 when it
+// cannot serve).
+func Run(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 	fs := flag.NewFlagSet("sandbox", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8089", "listen `address` (a bare :port listens on loopback only)")

@@ -1,4 +1,4 @@
-package main
+package freedesktop
 
 import (
 	"net/url"
@@ -27,7 +27,7 @@ func TestOpeningALinkSaysWhetherABrowserTookIt(t *testing.T) {
 			}
 		}
 		t.Setenv("PATH", dir)
-		err := xdgOpen(link)
+		err := Open(link)
 		switch {
 		case c.want == "" && err != nil:
 			t.Errorf("%s: %v", c.name, err)

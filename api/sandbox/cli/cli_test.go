@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -54,7 +54,7 @@ func startSandboxCommand(t *testing.T, args ...string) *sandboxRun {
 	pr, pw := io.Pipe()
 	r := &sandboxRun{stderr: &lockedBuffer{}, stop: make(chan os.Signal), done: make(chan int, 1)}
 	go func() {
-		code := serveSandbox(args, pw, r.stderr, r.stop)
+		code := Run(args, pw, r.stderr, r.stop)
 		pw.Close()
 		r.done <- code
 	}()
@@ -198,7 +198,7 @@ func TestSandboxCommandRefusals(t *testing.T) {
 	t.Parallel()
 	stop := make(chan os.Signal)
 	var stdout, stderr lockedBuffer
-	if code := serveSandbox([]string{"--work-orders", "many"}, &stdout, &stderr, stop); code != 2 {
+	if code := Run([]string{"--work-orders", "many"}, &stdout, &stderr, stop); code != 2 {
 		t.Fatalf("a bad --work-orders: exit %d", code)
 	}
 	if help := stderr.String(); !strings.Contains(help, "-seed") || !strings.Contains(help, "dates are relative to now") ||
@@ -215,7 +215,7 @@ func TestSandboxCommandRefusals(t *testing.T) {
 	}
 	defer ln.Close()
 	var inUse lockedBuffer
-	if code := serveSandbox([]string{"--addr", ln.Addr().String(), "--customer-every", "0"}, &stdout, &inUse, stop); code != 1 {
+	if code := Run([]string{"--addr", ln.Addr().String(), "--customer-every", "0"}, &stdout, &inUse, stop); code != 1 {
 		t.Fatalf("an address in use: exit %d", code)
 	}
 	if !strings.Contains(inUse.String(), "sandbox:") || !strings.Contains(inUse.String(), "address already in use") {

@@ -1,4 +1,4 @@
-package main
+package doctor
 
 import (
 	"context"
@@ -100,7 +100,7 @@ func TestDoctorCommand(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Setenv("WORKDESK_CLIENT_SECRET", c.secret)
 			var out strings.Builder
-			if got := runDoctor(c.args, &out); got != c.want {
+			if got := Run(c.args, &out); got != c.want {
 				t.Errorf("exit status %d, want %d; output:\n%s", got, c.want, out.String())
 			}
 			if !strings.Contains(out.String(), c.says) {

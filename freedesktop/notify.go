@@ -1,4 +1,8 @@
-package main
+// Package freedesktop is what the window asks of a Linux or BSD desktop by
+// freedesktop.org's conventions: notifications over the session bus that
+// expire and replace one another (notify.go), and links handed to
+// xdg-open, saying whether a browser took them (open.go).
+package freedesktop
 
 import (
 	"log/slog"
@@ -8,19 +12,18 @@ import (
 	"time"
 
 	"github.com/godbus/dbus/v5"
-
-	"github.com/workorderdesk/workdesk/assets"
 )
 
-// dbusNotifier sends desktop notifications over the session bus
+// Notifier sends desktop notifications over the session bus
 // (org.freedesktop.Notifications), as Fyne 2.8 does on Linux, with two
 // differences. Fyne sends expire_timeout 0, "never": with a customer acting
 // every minute they piled up on the screen until clicked; these expire. And
 // a notification may replace the last one sent (replaces_id), so the
 // window's "3 updates from your customers" takes the place of the first.
-type dbusNotifier struct {
+type Notifier struct {
 	bus     func() (*dbus.Conn, error)
 	appName string
+	entry   string // the app's desktop entry (its .desktop file's name), which the server may show
 	icon    string // a PNG file, or "" for none
 	queue   chan desktopNote
 	last    uint32 // the id of the last one sent (the sending goroutine's)
@@ -36,10 +39,11 @@ type desktopNote struct {
 // notification server honours it (GNOME Shell hides its banners itself).
 const notifyExpiry = 8 * time.Second
 
-// desktopNotifier is the window's notifier: over D-Bus where Linux and the
-// BSDs have a session bus, else nil (Fyne's own: other systems expire
-// their notifications themselves).
-func desktopNotifier() *dbusNotifier {
+// SessionNotifier is the window's notifier, as appName with the desktop
+// entry and icon (PNG bytes) given: over D-Bus where Linux and the BSDs
+// have a session bus, else nil (Fyne's own: other systems expire their
+// notifications themselves).
+func SessionNotifier(appName, desktopEntry string, icon []byte) *Notifier {
 	switch runtime.GOOS {
 	case "linux", "freebsd", "openbsd", "netbsd":
 	default:
@@ -48,25 +52,25 @@ func desktopNotifier() *dbusNotifier {
 	if os.Getenv("DBUS_SESSION_BUS_ADDRESS") == "" {
 		return nil
 	}
-	return newDBusNotifier(dbus.SessionBus, notificationIcon())
+	return newNotifier(dbus.SessionBus, appName, desktopEntry, notificationIcon(icon))
 }
 
-func newDBusNotifier(bus func() (*dbus.Conn, error), icon string) *dbusNotifier {
-	n := &dbusNotifier{bus: bus, appName: "Work Order Desk", icon: icon, queue: make(chan desktopNote, 32), done: make(chan struct{})}
+func newNotifier(bus func() (*dbus.Conn, error), appName, desktopEntry, icon string) *Notifier {
+	n := &Notifier{bus: bus, appName: appName, entry: desktopEntry, icon: icon, queue: make(chan desktopNote, 32), done: make(chan struct{})}
 	go n.run()
 	return n
 }
 
 // Notify queues the notification: the bus is called off the window's
 // goroutine, one call at a time, in order.
-func (n *dbusNotifier) Notify(title, body string, replace bool) {
+func (n *Notifier) Notify(title, body string, replace bool) {
 	select {
 	case n.queue <- desktopNote{title, body, replace}:
 	default: // a burst this long would only replace itself
 	}
 }
 
-func (n *dbusNotifier) run() {
+func (n *Notifier) run() {
 	defer close(n.done)
 	for x := range n.queue {
 		n.send(x)
@@ -74,12 +78,12 @@ func (n *dbusNotifier) run() {
 }
 
 // close sends what is queued, then stops.
-func (n *dbusNotifier) close() {
+func (n *Notifier) close() {
 	close(n.queue)
 	<-n.done
 }
 
-func (n *dbusNotifier) send(x desktopNote) {
+func (n *Notifier) send(x desktopNote) {
 	conn, err := n.bus()
 	if err != nil {
 		slog.Warn("desktop notification not shown: no session bus", "err", err)
@@ -89,7 +93,7 @@ func (n *dbusNotifier) send(x desktopNote) {
 	if x.replace {
 		replaces = n.last
 	}
-	hints := map[string]dbus.Variant{"desktop-entry": dbus.MakeVariant(appID)}
+	hints := map[string]dbus.Variant{"desktop-entry": dbus.MakeVariant(n.entry)}
 	call := conn.Object("org.freedesktop.Notifications", "/org/freedesktop/Notifications").Call(
 		"org.freedesktop.Notifications.Notify", 0, n.appName, replaces, n.icon, x.title, x.body,
 		[]string{}, hints, int32(notifyExpiry/time.Millisecond))
@@ -104,19 +108,19 @@ func (n *dbusNotifier) send(x desktopNote) {
 
 // notificationIcon writes the app's icon where the notification server can
 // read it (the user's cache folder) and returns its path; "" when it cannot.
-func notificationIcon() string {
+func notificationIcon(icon []byte) string {
 	dir, err := os.UserCacheDir()
 	if err != nil {
 		return ""
 	}
 	path := filepath.Join(dir, "workdesk", "notification-icon.png")
-	if b, err := os.ReadFile(path); err == nil && len(b) == len(assets.Icon.Content()) {
+	if b, err := os.ReadFile(path); err == nil && len(b) == len(icon) {
 		return path
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return ""
 	}
-	if err := os.WriteFile(path, assets.Icon.Content(), 0o600); err != nil {
+	if err := os.WriteFile(path, icon, 0o600); err != nil {
 		return ""
 	}
 	return path

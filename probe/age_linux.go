@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package probe
 
 import (
 	"os"
@@ -15,7 +15,7 @@ func processAge() time.Duration {
 	stat, err1 := os.ReadFile("/proc/self/stat")
 	up, err2 := os.ReadFile("/proc/uptime")
 	if err1 != nil || err2 != nil {
-		return time.Since(mainStarted)
+		return time.Since(started)
 	}
 	// Field 22 counted after the ")" that ends the command name.
 	rest := string(stat[strings.LastIndexByte(string(stat), ')')+2:])
@@ -23,7 +23,7 @@ func processAge() time.Duration {
 	ticks, err := strconv.ParseFloat(fields[19], 64)
 	uptime, err3 := strconv.ParseFloat(strings.Fields(string(up))[0], 64)
 	if err != nil || err3 != nil {
-		return time.Since(mainStarted)
+		return time.Since(started)
 	}
 	return time.Duration((uptime - ticks/100) * float64(time.Second))
 }

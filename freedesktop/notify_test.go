@@ -1,4 +1,4 @@
-package main
+package freedesktop
 
 import (
 	"bufio"
@@ -89,7 +89,7 @@ func TestDesktopNotificationsExpireAndReplaceTheLast(t *testing.T) {
 	}
 	defer client.Close()
 
-	n := newDBusNotifier(func() (*dbus.Conn, error) { return client, nil }, "/icons/workdesk.png")
+	n := newNotifier(func() (*dbus.Conn, error) { return client, nil }, "Work Order Desk", "com.workorderdesk.workdesk", "/icons/workdesk.png")
 	n.Notify("NTE changed: NWR73267", "The customer set the NTE to $1,000.00.", false)
 	n.Notify("2 updates from your customers", "NTE changed on NWR73267. Quote approved on KFU73203.", true)
 	n.close()
