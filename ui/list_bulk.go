@@ -57,7 +57,7 @@ func (v *listView) updateBulk() {
 		v.hiddenNote.Show()
 	}
 	if n == 0 {
-		v.bulkHint.label.SetText(v.hintText())
+		v.bulkHint.Label.SetText(v.hintText())
 		v.bulkHint.Refresh()
 		v.bulkHint.Show()
 		v.acceptBtn.Hide()

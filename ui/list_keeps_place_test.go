@@ -63,7 +63,7 @@ func TestARowActedOnStaysWhereItWasUntilThePersonMovesOn(t *testing.T) {
 	if cellAt(v, at+1, colNumber).ring.Visible() {
 		t.Error("the row below it is marked too")
 	}
-	if hint := v.bulkHint.label.Text; !strings.Contains(hint, acted.Number+" stays here") {
+	if hint := v.bulkHint.Label.Text; !strings.Contains(hint, acted.Number+" stays here") {
 		t.Errorf("the hint says %q", hint)
 	}
 
@@ -82,8 +82,8 @@ func TestARowActedOnStaysWhereItWasUntilThePersonMovesOn(t *testing.T) {
 			t.Errorf("row %d is still marked after moving on", i)
 		}
 	}
-	if strings.Contains(v.bulkHint.label.Text, "stays here") {
-		t.Errorf("the hint still says %q", v.bulkHint.label.Text)
+	if strings.Contains(v.bulkHint.Label.Text, "stays here") {
+		t.Errorf("the hint still says %q", v.bulkHint.Label.Text)
 	}
 
 	// A change of sort moves on too.
