@@ -76,12 +76,15 @@ func TestWhomTheOfficeAssignedShowsWhereTheRecordDoesNotSay(t *testing.T) {
 	if a := shown("queued"); !a.Known || !a.Queued || len(a.Who) != 1 || a.Who[0].Id != kenji.Id {
 		t.Errorf("queued: %+v; want %s, queued", a, kenji.Name)
 	}
+	if v := onBoard("queued"); !v.AssignedPartial || len(v.Assigned) != 1 || v.Assigned[0].Id != kenji.Id {
+		t.Errorf("queued, the board shows %+v (partial %v); want %s, marked partly known", v.Assigned, v.AssignedPartial, kenji.Name)
+	}
 	sendAll(t, x)
 	if a := shown("sent"); !a.Known || a.Queued || len(a.Who) != 1 || a.Who[0].Name != kenji.Name {
 		t.Errorf("sent: %+v; want %s, as this office assigned", a, kenji.Name)
 	}
-	if v := onBoard("sent"); !v.AssignedKnown || len(v.Assigned) != 1 || v.Assigned[0].Id != kenji.Id {
-		t.Errorf("the board shows %+v (known %v); want %s", v.Assigned, v.AssignedKnown, kenji.Name)
+	if v := onBoard("sent"); !v.AssignedKnown || !v.AssignedPartial || len(v.Assigned) != 1 || v.Assigned[0].Id != kenji.Id {
+		t.Errorf("the board shows %+v (known %v, partial %v); want %s, partly known", v.Assigned, v.AssignedKnown, v.AssignedPartial, kenji.Name)
 	}
 
 	// A colleague adds Miguel through the office hub.
