@@ -311,6 +311,41 @@ func command(w fyne.Window, verb, arg string) (string, error) {
 		return fmt.Sprintf("pressed %s, dialogs open: %d (were %d)", arg, len(c.Overlays().List()), before), nil
 	case "drag":
 		return dragTo(c, scope, arg, true)
+	case "at":
+		// Where the first visible text matching the pattern is, its
+		// centre in window coordinates: for a real click through X.
+		re, err := regexp.Compile(arg)
+		if err != nil {
+			return "", err
+		}
+		var found *canvas.Text
+		walkVisible(scope, nil, func(o fyne.CanvasObject, _ []fyne.CanvasObject) {
+			if t, ok := o.(*canvas.Text); ok && found == nil && re.MatchString(t.Text) {
+				found = t
+			}
+		})
+		if found == nil {
+			return "", fmt.Errorf("no text matches")
+		}
+		p := fyne.CurrentApp().Driver().AbsolutePositionForObject(found).Add(fyne.NewPos(found.Size().Width/2, found.Size().Height/2))
+		scale := c.Scale()
+		return fmt.Sprintf("%.0f %.0f", p.X*scale, p.Y*scale), nil
+	case "checked":
+		// Whether the check box labelled by the pattern is ticked.
+		re, err := regexp.Compile(arg)
+		if err != nil {
+			return "", err
+		}
+		answer := ""
+		walkVisible(scope, nil, func(o fyne.CanvasObject, _ []fyne.CanvasObject) {
+			if x, ok := o.(*widget.Check); ok && answer == "" && re.MatchString(x.Text) {
+				answer = strconv.FormatBool(x.Checked)
+			}
+		})
+		if answer == "" {
+			return "", fmt.Errorf("no check box matches")
+		}
+		return answer, nil
 	case "hold":
 		// A drag that has not ended: the picture of what shows meanwhile.
 		return dragTo(c, scope, arg, false)

@@ -206,20 +206,21 @@ func (v *detailView) show(p *storage.Pending) {
 			text += " · queued"
 		}
 		v.quote.Set(text, palette.Quote(q.QuoteStatus))
+		v.quote.Show()
 	} else {
+		// Hidden, not empty: an empty badge still took a place in the
+		// title row and, beside a long NTE and the invoice pill, wrapped
+		// to a second line of its own, pushing the customer line over
+		// the first tab's icon (A10).
 		v.quote.Set("", nil)
+		v.quote.Hide()
 	}
 	v.renderOutbox()
+	grown := false
 	if text, fill := invoiceBadge(v.d.storedInvoice(wo.WorkOrderId)); text != v.invoice.Text() || v.invoice.Visible() != (text != "") {
 		v.invoice.Set(text, fill)
 		arrange.ShowIf(text != "", v.invoice)
-		// The pill under the NTE may widen that column and makes the
-		// header taller: laid out within its old height, the customer
-		// line was drawn over the first tab's icon (A10), the first
-		// work order opened after a start most of all, before the
-		// pane had its size; once more after this frame, when it has.
-		arrange.Relayout(v.body)
-		fyne.Do(func() { arrange.Relayout(v.body) })
+		grown = true // the pill under the NTE widens that column, and the header grows
 	}
 	where := wo.Customer.Name
 	if site := wo.SiteName(); site != "" {
@@ -232,7 +233,7 @@ func (v *detailView) show(p *storage.Pending) {
 	if note := v.d.colleagueNote(wo.WorkOrderId); note != v.colleague.Text || v.colRow.Visible() != (note != "") {
 		v.colleague.SetText(note)
 		arrange.ShowIf(note != "", v.colRow)
-		arrange.Relayout(v.body) // a line more or less: the tabs move
+		grown = true // a line more or less: the tabs move
 	}
 	if note := v.d.customerNotice(p.Replica); note != v.notice.Text || v.notice.Visible() != (note != "") {
 		v.notice.SetText(note)
@@ -246,6 +247,14 @@ func (v *detailView) show(p *storage.Pending) {
 	}
 	arrange.ShowIf(wo.Can(api.Accept) == nil, v.accept)
 	arrange.ShowIf(wo.Can(api.Reject) == nil, v.reject)
+	if grown || switching {
+		// Once every text of the header is set: laid out when the pill
+		// came, before the NTE beside it had its text, the header kept
+		// its old height and the customer line was drawn over the
+		// Summary tab's icon (A10), the first work order opened after a
+		// start above all.
+		arrange.Relayout(v.body)
+	}
 	for _, t := range v.tabs {
 		t.Show(wo)
 	}
