@@ -312,8 +312,9 @@ func command(w fyne.Window, verb, arg string) (string, error) {
 	case "drag":
 		return dragTo(c, scope, arg, true)
 	case "at":
-		// Where the first visible text matching the pattern is, its
-		// centre in window coordinates: for a real click through X.
+		// Where the first visible text matching the pattern is, in
+		// window coordinates: its left edge, half way down (a check
+		// box's square lies just before it), for a real click through X.
 		re, err := regexp.Compile(arg)
 		if err != nil {
 			return "", err
@@ -327,7 +328,7 @@ func command(w fyne.Window, verb, arg string) (string, error) {
 		if found == nil {
 			return "", fmt.Errorf("no text matches")
 		}
-		p := fyne.CurrentApp().Driver().AbsolutePositionForObject(found).Add(fyne.NewPos(found.Size().Width/2, found.Size().Height/2))
+		p := fyne.CurrentApp().Driver().AbsolutePositionForObject(found).Add(fyne.NewPos(0, found.Size().Height/2))
 		scale := c.Scale()
 		return fmt.Sprintf("%.0f %.0f", p.X*scale, p.Y*scale), nil
 	case "checked":

@@ -1,8 +1,10 @@
 package realwindow
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -139,9 +141,12 @@ func TestRealWindowAssignWhereItCan(t *testing.T) {
 	if len(regexp.MustCompile(`\bBranch \d+ · [A-Z]{3}\d{5}`).FindAllString(texts, -1)) != 2 || !strings.Contains(texts, "Kenji Sato (technician)") {
 		t.Fatalf("the Assign dialog does not group by branch: %s", texts)
 	}
-	// Clicked through the X server, as a person clicks the name.
-	xy := strings.Fields(a.do(`at ^Kenji Sato \(technician\)$`))
-	if out, err := a.xdotool("mousemove", "--window", a.xWindow(), xy[0], xy[1], "click", "1").CombinedOutput(); err != nil {
+	// Clicked through the X server on its box, as a person clicks it.
+	var x, y int
+	if _, err := fmt.Sscanf(a.do(`at ^Kenji Sato \(technician\)$`), "%d %d", &x, &y); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := a.xdotool("mousemove", "--window", a.xWindow(), strconv.Itoa(x-16), strconv.Itoa(y), "click", "1").CombinedOutput(); err != nil {
 		t.Fatalf("clicking Kenji Sato: %v: %s", err, out)
 	}
 	a.until("Kenji Sato's box ticked by the click", `checked ^Kenji Sato \(technician\)$`, func(s string) bool { return s == "true" })
