@@ -153,6 +153,7 @@ func TestRealWindowAssignWhereItCan(t *testing.T) {
 	a.step("assign-kenji-ticked", "dialogs")
 	a.do("tap ^Save$")
 	said := a.waitUntil("the per work order answer", "texts", "Assigned to 1 of 2 work orders")
+	a.until("the answer drawn", "dialogs", func(s string) bool { return s == "1" })
 	a.shoot("assign-where-it-can")
 	if !strings.Contains(said, "Kenji Sato does not work for the branch of "+other) || strings.Contains(said, "| Error |") {
 		t.Errorf("the answer: %s", said)

@@ -337,7 +337,7 @@ func (d *Desk) showAssignLeftOut(asked, assigned int, queued []string, left []st
 		lines = append(lines, "Queued: "+strings.Join(queued, "; ")+".")
 	}
 	for _, l := range left {
-		s := format.Sentence(l.Why)
+		s := format.Capital(strings.TrimSuffix(strings.TrimSpace(l.Why), "."))
 		if !strings.HasPrefix(s, l.Number) && !strings.Contains(s, l.Number) {
 			s = l.Number + ": " + s
 		}
@@ -353,7 +353,7 @@ func (d *Desk) showAssignLeftOut(asked, assigned int, queued []string, left []st
 		lines = append(lines, s)
 	}
 	if err != nil {
-		lines = append(lines, "Not queued: "+format.Sentence(err.Error())+".")
+		lines = append(lines, "Not queued: "+format.Sentence(err.Error()))
 	}
 	body := arrange.Wrapped(widget.NewLabel(strings.Join(lines, "\n")))
 	dlg := dialog.NewCustom(title, "Close", container.NewVScroll(body), d.win)

@@ -330,7 +330,7 @@ func TestBulkAssignAssignsWhereItCanAndSaysWhyNot(t *testing.T) {
 		}
 	})
 	all := strings.Join(texts, "\n")
-	if !strings.Contains(all, "Assigned to 1 of 2 work orders") || strings.Contains(all, "Error") ||
+	if !strings.Contains(all, "Assigned to 1 of 2 work orders") || strings.Contains(all, "Error") || strings.Contains(all, ".:") || strings.Contains(all, "..") ||
 		!strings.Contains(all, only.Name+" does not work for the branch of "+other.WorkOrderNumber) {
 		t.Errorf("the dialog says:\n%s", all)
 	}
