@@ -141,7 +141,7 @@ func eventsHeard(ch <-chan sseEvent) (count func() int, all func() []HubEvent) {
 func warm(t testing.TB, in *instance, tok string, ids []int64) {
 	t.Helper()
 	for _, id := range ids {
-		for _, p := range []string{"/api/messages", "/api/attachments", "/api/invoice", "/api/workOrder/noteHistory"} {
+		for _, p := range []string{"/api/messages", "/api/attachments", "/api/invoice", "/api/workOrder/noteHistory", "/api/procedure"} {
 			req, _ := http.NewRequest(http.MethodGet, fmt.Sprintf("%s%s?workOrderId=%d", in.srv.URL, p, id), nil)
 			req.Header.Set("Authorization", "Bearer "+tok)
 			resp, err := http.DefaultClient.Do(req)
