@@ -242,7 +242,16 @@ func TestServeWarnsOfSecretFilesOthersMayRead(t *testing.T) {
 		mode os.FileMode
 		warn bool
 		who  string
-	}{{0o644, true, "every user"}, {0o604, true, "every user"}, {0o640, true, "members of its group"}, {0o600, false, ""}} {
+		// systemd: the files are its credentials, the group's bits an
+		// ACL's mask for the hub's user.
+		systemd bool
+	}{
+		{0o644, true, "every user", false}, {0o604, true, "every user", false}, {0o640, true, "members of its group", false},
+		{0o600, false, "", false}, {0o640, false, "", true}, {0o644, true, "every user", true},
+	} {
+		if c.systemd {
+			t.Setenv("CREDENTIALS_DIRECTORY", dir)
+		}
 		secret := filepath.Join(dir, "client-secret")
 		db := filepath.Join(dir, "db")
 		for _, f := range []struct{ path, value string }{{secret, "the-company-secret-42"}, {db, "not a database url with a pa55word"}} {
@@ -263,7 +272,7 @@ func TestServeWarnsOfSecretFilesOthersMayRead(t *testing.T) {
 				t.Errorf("files of mode %v: the warning does not say %q may read them: %q", c.mode, c.who, errOut)
 			}
 			if warned != c.warn {
-				t.Errorf("files of mode %v: warned of %s: %v, want %v (%q)", c.mode, filepath.Base(f), warned, c.warn, errOut)
+				t.Errorf("files of mode %v (systemd's: %v): warned of %s: %v, want %v (%q)", c.mode, c.systemd, filepath.Base(f), warned, c.warn, errOut)
 			}
 		}
 		if strings.Contains(errOut, "the-company-secret-42") || strings.Contains(errOut, "pa55word") {

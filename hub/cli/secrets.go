@@ -140,10 +140,22 @@ func readableByOthers(path string) string {
 		return ""
 	case st.Mode().Perm()&0o004 != 0:
 		return "every user of this machine"
-	case st.Mode().Perm()&0o040 != 0:
+	case st.Mode().Perm()&0o040 != 0 && !inCredentials(path):
 		return "the members of its group"
 	}
 	return ""
+}
+
+// inCredentials reports a file of systemd's credentials folder: systemd
+// lets only the service's user read those, by an ACL whose mask shows in
+// the group's bits of the mode.
+func inCredentials(path string) bool {
+	dir := os.Getenv("CREDENTIALS_DIRECTORY")
+	if dir == "" {
+		return false
+	}
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // fileSecret is a secret kept in a file and read again whenever the file
