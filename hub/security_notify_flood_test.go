@@ -89,10 +89,15 @@ func announce(t testing.TB, o *office, in *instance, ids []int64) {
 	t.Helper()
 	tok := notificationToken(t, o)
 	var wg sync.WaitGroup
+	// At most 16 at once: one address holds only so many anonymous
+	// connections (a few hundred at once would be refused).
+	limit := make(chan struct{}, 16)
 	for _, id := range ids {
 		wg.Add(1)
+		limit <- struct{}{}
 		go func() {
 			defer wg.Done()
+			defer func() { <-limit }()
 			if status := postNotice(nil, in.srv.URL, tok, notice(t, id, api.ActionNewWorkOrder, nil)); status != http.StatusOK {
 				t.Errorf("announcing work order %d: HTTP %d", id, status)
 			}
