@@ -448,7 +448,7 @@ func tickRow(scope fyne.CanvasObject, re *regexp.Regexp) (string, error) {
 	return "", fmt.Errorf("no check box on the row of %q", at.Text)
 }
 
-// tickable is the list's tick box (ui.tickBox).
+// tickable is the list's tick box (xwidget.TickBox).
 type tickable interface {
 	fyne.CanvasObject
 	fyne.Tappable

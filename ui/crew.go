@@ -15,6 +15,8 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // Who goes: the Visit tab says who a work order is assigned to (or that
@@ -31,7 +33,7 @@ type crewSection struct {
 }
 
 func newCrewSection(d *Desk) *crewSection {
-	c := &crewSection{d: d, who: wrapped(widget.NewLabel("")), why: wrapped(widget.NewLabel(""))}
+	c := &crewSection{d: d, who: arrange.Wrapped(widget.NewLabel("")), why: arrange.Wrapped(widget.NewLabel(""))}
 	c.why.Importance = widget.LowImportance
 	c.why.Hide()
 	c.change = widget.NewButtonWithIcon("Assign…", theme.AccountIcon(), func() {
@@ -43,7 +45,7 @@ func newCrewSection(d *Desk) *crewSection {
 }
 
 func (c *crewSection) content() fyne.CanvasObject {
-	return container.NewVBox(heading("Who goes"), c.who, container.NewHBox(c.change), c.why)
+	return container.NewVBox(arrange.Heading("Who goes"), c.who, container.NewHBox(c.change), c.why)
 }
 
 func (c *crewSection) show(wo *api.WorkOrder) {
@@ -63,7 +65,7 @@ func (c *crewSection) show(wo *api.WorkOrder) {
 	}
 	why := ""
 	if err := wo.Can(api.Assign); err != nil {
-		why = sentence(err.Error()) + "."
+		why = format.Capital(err.Error()) + "."
 	}
 	c.d.enable(c.change, why == "")
 	c.why.SetText(why)
@@ -167,15 +169,15 @@ func (d *Desk) showAssign(woIDs []int64, preset []int64) {
 	if len(woIDs) > 1 {
 		what = fmt.Sprintf("Whom to assign to the %d ticked work orders? (Those already on them stay.)", len(woIDs))
 	}
-	intro := wrapped(widget.NewLabel(what))
+	intro := arrange.Wrapped(widget.NewLabel(what))
 	var top fyne.CanvasObject = intro
 	if note != "" {
-		n := wrapped(widget.NewLabel(note))
+		n := arrange.Wrapped(widget.NewLabel(note))
 		n.Importance = widget.LowImportance
 		top = container.NewVBox(intro, n)
 	}
 	if len(people) == 0 {
-		boxes.Add(wrapped(widget.NewLabel("Nobody is listed for this branch yet. Sync (" + shortcutLabel("R") + ") to read its technicians and subcontractors.")))
+		boxes.Add(arrange.Wrapped(widget.NewLabel("Nobody is listed for this branch yet. Sync (" + shortcutLabel("R") + ") to read its technicians and subcontractors.")))
 	}
 	title := "Assign"
 	if len(woIDs) > 1 {

@@ -16,6 +16,9 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/palette"
 )
 
 var (
@@ -69,7 +72,7 @@ type listView struct {
 	attention *widget.Check
 	count     *widget.Label
 	empty     *widget.Label // says why the table is empty
-	bulkHint  *fitText
+	bulkHint  *arrange.FitText
 	// hiddenNote says that ticked rows the search or filters hide are left
 	// out of Accept and Reject.
 	hiddenNote  *widget.Label
@@ -119,7 +122,7 @@ func newListView(store *storage.Store, prefs fyne.Preferences, background, do fu
 	v.search.OnChanged = func(s string) { v.query.Search, v.query.Keep = s, nil; v.lister.run(v.query, v.show(v.query)) }
 
 	v.statusSel = widget.NewSelect(statusOptions(nil), nil)
-	v.statusSel.PlaceHolder = widestOption(v.statusSel.Options) // a Select is as wide as its placeholder
+	v.statusSel.PlaceHolder = arrange.WidestOption(v.statusSel.Options) // a Select is as wide as its placeholder
 	v.statusSel.SetSelectedIndex(0)
 	// Option 0 is every status, option i the status api.AllStatuses[i-1].
 	// The labels carry counts that change, also while the choices are
@@ -146,8 +149,8 @@ func newListView(store *storage.Store, prefs fyne.Preferences, background, do fu
 	v.empty.Wrapping = fyne.TextWrapWord
 	v.empty.Hide()
 	v.unhide = v.newEmptyButtons()
-	v.bulkHint = newFitText("Tick rows to accept, reject or assign together")
-	v.bulkHint.label.Importance = widget.LowImportance
+	v.bulkHint = arrange.NewFitText("Tick rows to accept, reject or assign together")
+	v.bulkHint.Label.Importance = widget.LowImportance
 	v.acceptBtn = widget.NewButtonWithIcon("Accept", theme.ConfirmIcon(), func() { v.onBulkAccept(v.shownTicked) })
 	v.rejectBtn = widget.NewButtonWithIcon("Reject", theme.CancelIcon(), func() { v.onBulkReject(v.shownTicked) })
 	v.assignBtn = widget.NewButtonWithIcon("Assign…", theme.AccountIcon(), func() { v.onBulkAssign(v.shownTicked) })
@@ -275,7 +278,7 @@ func statusOptions(counts map[api.WorkOrderStatus]int) []string {
 	}
 	opts := []string{label("All statuses", all)}
 	for _, s := range api.AllStatuses {
-		opts = append(opts, label(shortStatus(s), counts[s]))
+		opts = append(opts, label(format.ShortStatus(s), counts[s]))
 	}
 	return opts
 }
@@ -291,22 +294,11 @@ func statusIndex(label string) int {
 	return slices.Index(statusOptions(nil), label)
 }
 
-// widestOption is the option that takes the most room on screen.
-func widestOption(opts []string) string {
-	widest, w := "", float32(0)
-	for _, o := range opts {
-		if ow := fyne.MeasureText(o, theme.TextSize(), fyne.TextStyle{}).Width; ow > w {
-			widest, w = o, ow
-		}
-	}
-	return widest
-}
-
 // setStatusCounts relabels the status filter, keeping the chosen status.
 func (v *listView) setStatusCounts(counts map[api.WorkOrderStatus]int) {
 	i := v.statusSel.SelectedIndex()
 	v.statusSel.Options = statusOptions(counts)
-	v.statusSel.PlaceHolder = widestOption(v.statusSel.Options) // a Select is as wide as its placeholder
+	v.statusSel.PlaceHolder = arrange.WidestOption(v.statusSel.Options) // a Select is as wide as its placeholder
 	if i >= 0 && i < len(v.statusSel.Options) {
 		v.statusSel.Selected = v.statusSel.Options[i] // not SetSelected: the filter itself did not change
 	}
@@ -508,16 +500,16 @@ func (v *listView) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 	case colCustomer:
 		c.setText(r.Customer, fyne.TextAlignLeading, false)
 	case colSite:
-		c.setText(orDash(r.Site), fyne.TextAlignLeading, false)
+		c.setText(format.OrDash(r.Site), fyne.TextAlignLeading, false)
 	case colStatus:
 		st, queued := r.Status, false
 		if q, ok := v.queued[r.Id]; ok {
 			st, queued = q, true
 		}
-		c.setBadge(shortStatus(st), statusColor(st))
+		c.setBadge(format.ShortStatus(st), palette.Status(st))
 		c.badge.SetQueued(queued)
 	case colNte:
-		c.setText(nteText(r.Nte), fyne.TextAlignTrailing, false)
+		c.setText(format.Nte(r.Nte), fyne.TextAlignTrailing, false)
 	case colCurrency:
 		if r.Nte.IsZero() {
 			c.setText("—", fyne.TextAlignLeading, false) // "no limit USD" would read as an amount
@@ -525,14 +517,14 @@ func (v *listView) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 			c.setText(r.Nte.Currency, fyne.TextAlignLeading, false)
 		}
 	case colQuote:
-		c.setBadge(string(r.QuoteStatus), quoteColor(r.QuoteStatus))
+		c.setBadge(string(r.QuoteStatus), palette.Quote(r.QuoteStatus))
 	case colAssigned:
 		c.setText(assignedFit(v.assigned[r.Id], v.widths[colAssigned]-2*theme.InnerPadding()), fyne.TextAlignLeading, false)
 	case colScheduled:
 		if r.ScheduledStart.IsZero() {
 			c.setText("—", fyne.TextAlignLeading, false)
 		} else {
-			c.setText(localTime(r.ScheduledStart), fyne.TextAlignLeading, false)
+			c.setText(format.Time(r.ScheduledStart), fyne.TextAlignLeading, false)
 		}
 	case colDeadline:
 		v.deadlineCell(c, r)

@@ -161,7 +161,7 @@ func TestEditingTheInternalNote(t *testing.T) {
 	wo := fixtureOpen(h, sandbox.WorkOrderSpec{Status: api.StatusAccepted})
 	h.selectTab("Internal note")
 	n := tabOf[*noteTab](h)
-	shown := strings.Join(texts(n.content()), "\n")
+	shown := strings.Join(texts(n.Content()), "\n")
 	if !strings.Contains(shown, "never shown to the customer") {
 		t.Errorf("the note tab does not say the customer never sees it:\n%s", shown)
 	}
@@ -257,7 +257,7 @@ func TestAColleaguesStepIsToldByName(t *testing.T) {
 	h.desk.changed([]int64{wo.WorkOrderId})
 	h.flush()
 	h.selectTab("Activity")
-	shown := strings.Join(texts(tabOf[*activityTab](h).content()), "\n")
+	shown := strings.Join(texts(tabOf[*activityTab](h).Content()), "\n")
 	if want := "Ana Ruiz completed step 3 of " + p.Name; !strings.Contains(shown, want) {
 		t.Errorf("Activity shows:\n%s\nwant %q", shown, want)
 	}
