@@ -65,9 +65,10 @@ func TestReadyzStaysReadyWhileTheServiceIsDown(t *testing.T) {
 	if err := a.hub.SyncNow(context.Background()); err == nil {
 		t.Fatal("a sync succeeded with the service down: the test proves nothing")
 	}
-	if got := status(a.srv.URL + "/readyz"); got != http.StatusOK {
-		t.Fatalf("GET /readyz with the service down: HTTP %d, want 200", got)
-	}
+	// Its database check may outlast its 2 s on a loaded machine (a 503
+	// then says so, rightly); with the service down it must still come to
+	// 200.
+	waitStatus(t, a.srv.URL+"/readyz", http.StatusOK, "200 from /readyz with the service down")
 }
 
 // scrape is the instance's /metrics.

@@ -29,7 +29,8 @@ import (
 //	                  "Amount": {...}, "Comment": "...", "Sla": {...},
 //	                  "ActionDate": "<when the notification says it happened>"},
 //	 "Reread": {"WorkOrder": {...}, "Gone": true, "Invoice": {...},
-//	            "Messages": [...], "Attachments": [...], "InvoiceAttachments": [...]}}
+//	            "Messages": [...], "Attachments": [...], "InvoiceAttachments": [...],
+//	            "NoteHistory": {...}, "Procedures": [...]}}
 //
 // "Notification" holds the facts only a body carries, as the customer's
 // notification said them: an invoice's AuthNumber, CheckNumber, PaidDate
@@ -46,8 +47,9 @@ import (
 // answered (the shape of storage.Reread on the desktop): the work order's
 // record, or Gone when the service refused it with 3005 (recalled, no
 // longer ours); and, as the action touched them, the invoice, the thread,
-// the attachment lists. A part that could not be read is left out (the
-// desktop's next read through the hub, or the next sync, brings it).
+// the attachment lists, the note's history, the procedures. A part that
+// could not be read is left out (the desktop's next read through the hub,
+// or the next sync, brings it).
 //
 // A colleague's write, forwarded by the hub. The service sends no
 // notification for writes made through its API, so the hub tells everyone
@@ -120,6 +122,9 @@ type Reread struct {
 	// NoteHistory is the service's whole answer to the internal note's
 	// history (its list's key is not published: the desktop reads it).
 	NoteHistory json.RawMessage `json:"NoteHistory,omitempty"`
+	// Procedures are GET /api/procedure's list (a procedure's
+	// notification): the source the docs name for AllowMarkNotApplicable.
+	Procedures json.RawMessage `json:"Procedures,omitempty"`
 }
 
 // The longest a fact of a notification is passed on, in characters: the
@@ -236,6 +241,9 @@ func notificationParts(action string) rereadParts {
 	if t.Has(api.TouchNote) {
 		p |= rereadNotes
 	}
+	if t.Has(api.TouchProcedures) {
+		p |= rereadProcedures
+	}
 	return p
 }
 
@@ -264,6 +272,7 @@ var partReads = []struct {
 	{rereadAttachments, "/api/attachments", "Attachments", func(r *Reread, v json.RawMessage) { r.Attachments = v }},
 	{rereadInvoiceAttachments, "/api/invoice/attachments", "Attachments", func(r *Reread, v json.RawMessage) { r.InvoiceAttachments = v }},
 	{rereadNotes, "/api/workorder/notehistory", "", func(r *Reread, v json.RawMessage) { r.NoteHistory = v }},
+	{rereadProcedures, "/api/procedure", "Procedures", func(r *Reread, v json.RawMessage) { r.Procedures = v }},
 }
 
 // member is the value under key (matched regardless of case) of a JSON

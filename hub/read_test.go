@@ -148,6 +148,10 @@ func TestSyncMovesToAnotherInstanceWhenOneIsKilled(t *testing.T) {
 
 func waitFor(t testing.TB, limit time.Duration, what string, ok func() bool) {
 	t.Helper()
+	// The limit only tells a hang from a wait: on a loaded machine
+	// (several test processes on two cores) writes and sign-ins have taken
+	// well over 10 s, so none is shorter than a minute.
+	limit = max(limit, time.Minute)
 	deadline := time.Now().Add(limit)
 	for !ok() {
 		if time.Now().After(deadline) {

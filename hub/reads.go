@@ -28,6 +28,11 @@ type readKind struct {
 	keys []string // its query keys, as the desktop's client sends them
 	// customer: keyed by a customer, not a work order.
 	customer bool
+	// fresh: every desktop's read of it goes to the service (a landed
+	// check compares with what the service holds now); its answer is
+	// stored all the same, so a notification's re-read can tell whether
+	// it changed.
+	fresh bool
 }
 
 // storedReads are the reads answered from PostgreSQL, by normalized path.
@@ -42,6 +47,7 @@ var storedReads = map[string]readKind{
 	"/api/procedure/step/attachments": {path: "api/procedure/step/attachments", keys: []string{"workOrderId", "procedureId", "stepId"}},
 	"/api/customersettings":           {path: "api/customerSettings", keys: []string{"customerId"}, customer: true},
 	"/api/workorder/notehistory":      {path: "api/workOrder/noteHistory", keys: []string{"workOrderId"}},
+	"/api/procedure":                  {path: "api/procedure", keys: []string{"workOrderId"}, fresh: true},
 }
 
 // readRef names one stored answer.
@@ -137,6 +143,10 @@ func (h *Hub) serveStoredRead(w http.ResponseWriter, r *http.Request, kind strin
 		msgID = uuid.NewString()
 	}
 	ctx := r.Context()
+	if storedReads[kind].fresh {
+		h.serveFreshRead(w, r, ref, msgID)
+		return
+	}
 	stored, found, err := h.db.storedRead(ctx, ref)
 	if err != nil {
 		h.log.Error("reading a stored answer", "err", err)
@@ -178,6 +188,29 @@ func (h *Hub) serveStoredRead(w http.ResponseWriter, r *http.Request, kind strin
 		w.WriteHeader(got.status)
 		w.Write(got.body)
 	}
+}
+
+// serveFreshRead answers a fresh read (readKind.fresh) with what the
+// service answers now, storing it; never with a stored answer, nor with a
+// fetch another desktop began earlier.
+func (h *Hub) serveFreshRead(w http.ResponseWriter, r *http.Request, ref readRef, msgID string) {
+	got, err := h.refreshRead(r.Context(), ref)
+	if err != nil {
+		h.unreachable(w, msgID, err)
+		return
+	}
+	if json.Valid(got.body) {
+		writeStored(w, storedAnswer{status: got.status, body: got.body}, msgID)
+		return
+	}
+	if got.contentType != "" {
+		w.Header().Set("Content-Type", got.contentType)
+	}
+	if got.retryAfter != "" {
+		w.Header().Set("Retry-After", got.retryAfter)
+	}
+	w.WriteHeader(got.status)
+	w.Write(got.body)
 }
 
 // writeStored answers with a stored answer as the service would have: its

@@ -30,9 +30,8 @@ var reads = map[readRoute]bool{
 	{http.MethodGet, "/api/procedure/step/attachments/getdownloadurl"}: true,
 	// A branch's technicians and subcontractors, read by each sync.
 	{http.MethodGet, "/api/associates"}: true,
-	// Procedures are read fresh: a landed check compares a step with
-	// what the service holds now.
-	{http.MethodGet, "/api/procedure"}:      true,
+	// A step is read fresh: a landed check compares it with what the
+	// service holds now. (GET /api/procedure is a fresh stored read.)
 	{http.MethodGet, "/api/procedure/step"}: true,
 }
 

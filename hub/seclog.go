@@ -14,9 +14,9 @@ import (
 // hub attacked. Each line is a structured slog record with security=true,
 // an event name, the client address and a reason in plain words; never a
 // secret, a token, a client secret or a link. Refusals are summed per
-// event, address and reason per minute: the first of a minute is logged at
-// once (count 1), the rest at the minute's end, so a flood of thousands
-// makes a few lines, not thousands.
+// event, address (an IPv6 client's /64) and reason per minute: the first
+// of a minute is logged at once (count 1), the rest at the minute's end,
+// so a flood of thousands makes a few lines, not thousands.
 const (
 	secSignInRefused       = "sign-in refused"
 	secNotificationRefused = "notification refused"
@@ -30,8 +30,10 @@ const (
 const secKeysKept = 10000
 
 type secKey struct {
-	event  string
-	addr   netip.Addr
+	event string
+	// client is an IPv4 address, or an IPv6 client's /64 (keyOf): a host
+	// holds a /64, and each of its addresses would be a line of its own.
+	client clientKey
 	reason string
 }
 
@@ -51,7 +53,11 @@ func newSecLog(l *slog.Logger) *secLog {
 
 // note records one security event.
 func (s *secLog) note(event string, addr netip.Addr, reason string) {
-	k := secKey{event, addr, reason}
+	var client clientKey
+	if addr.IsValid() {
+		client = keyOf(addr)
+	}
+	k := secKey{event, client, reason}
 	s.mu.Lock()
 	if !s.seen[k] && len(s.seen) >= secKeysKept {
 		k = secKey{event: event, reason: "(more addresses and reasons than are kept apart)"}
@@ -70,8 +76,11 @@ func (s *secLog) note(event string, addr netip.Addr, reason string) {
 
 func (s *secLog) write(k secKey, n int) {
 	attrs := []any{"event", k.event, "count", n}
-	if k.addr.IsValid() {
-		attrs = append(attrs, "client", k.addr.String())
+	switch {
+	case k.client.IsSingleIP():
+		attrs = append(attrs, "client", k.client.Addr().String())
+	case k.client.IsValid():
+		attrs = append(attrs, "client", k.client.String())
 	}
 	if k.reason != "" {
 		attrs = append(attrs, "reason", k.reason)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -113,5 +114,25 @@ func TestSecurityLogSumsTheServersComplaints(t *testing.T) {
 	}
 	if strings.Contains(logs.String(), ":40001") {
 		t.Error("a line names a connection's port")
+	}
+}
+
+// One host holds a /64 of IPv6 addresses: 300 refusals from 300 of them
+// are summed as one client's, its /64, in two lines (the first at once,
+// the rest at the minute's end), not 300.
+func TestSecurityLogSumsAnIPv6HostsAddressesAsOne(t *testing.T) {
+	logs := &logBuffer{}
+	s := newSecLog(logs.logger())
+	for i := range 300 {
+		s.note(secSignInRefused, netip.MustParseAddr(fmt.Sprintf("2001:db8:0:1:%x::%x", i, i+1)), "unknown client or wrong secret")
+	}
+	s.note(secSignInRefused, netip.MustParseAddr("192.0.2.7"), "unknown client or wrong secret")
+	s.flush()
+	lines := logs.security(t, secSignInRefused)
+	if got := linesFrom(lines, "2001:db8:0:1::/64"); len(got) != 2 || counted(got) != 300 {
+		t.Errorf("300 refusals from one /64 made %d lines summing %d, want 2 lines summing 300: %v", len(got), counted(got), lines)
+	}
+	if got := linesFrom(lines, "192.0.2.7"); len(got) != 1 {
+		t.Errorf("an IPv4 client's refusal: %v, want one line naming its address", lines)
 	}
 }

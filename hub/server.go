@@ -271,21 +271,31 @@ func (h *Hub) serveWorkOrders(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// trackedWriter tells whether an answer has begun.
+// trackedWriter tells whether an answer has begun, and whether writing
+// it failed (the desktop hung up).
 type trackedWriter struct {
 	w       http.ResponseWriter
 	started bool
+	hungUp  bool
 }
 
 func (t *trackedWriter) Write(b []byte) (int, error) {
 	t.started = true
-	return t.w.Write(b)
+	n, err := t.w.Write(b)
+	if err != nil {
+		t.hungUp = true
+	}
+	return n, err
 }
 
 // readFailed answers a replica read that failed: 503 (the desktop retries)
 // when nothing was sent yet, else the answer is cut so the desktop sees a
-// failure, not half a list.
+// failure, not half a list. A desktop that hung up is no failure of the
+// hub's, and not logged: any signed-in caller could write a line a call.
 func (h *Hub) readFailed(tw *trackedWriter, err error, messageId string) {
+	if tw.hungUp {
+		panic(http.ErrAbortHandler)
+	}
 	h.log.Error("reading the replica", "err", err)
 	if !tw.started {
 		serve.WriteError(tw.w, unavailable("the hub cannot read its database; try again later"), messageId)

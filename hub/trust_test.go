@@ -55,8 +55,8 @@ func TestSecurityNobodyActsAsSomeoneElse(t *testing.T) {
 }
 
 // A body is decoded once, strictly: a body that names work orders two
-// ways, a key twice in two cases, a field the write does not have, or text
-// that is not UTF-8 is refused 400 before anything is written or sent, and
+// ways, a key twice in two cases, a field the write does not have, a field
+// it must have left out (MarkAsNa), or text that is not UTF-8 is refused 400 before anything is written or sent, and
 // nothing of it is audited against either work order.
 func TestSecurityABodyIsReadOneWayOnly(t *testing.T) {
 	t.Parallel()
@@ -75,6 +75,8 @@ func TestSecurityABodyIsReadOneWayOnly(t *testing.T) {
 		{"not UTF-8", "/api/workOrder/reject", "{\"WorkOrderId\":" + X + ",\"Comment\":\"caf\xe9\"}"},
 		{"no work order", "/api/workOrder/accept", `{"Comment":"which one?"}`},
 		{"a negative id", "/api/bulk/accept", `{"WorkOrderIds":[` + X + `,-5]}`},
+		// Absent is not false: a default would clear a customer's mark.
+		{"a required field absent", "/api/procedure/markAsNA", `{"WorkOrderId":` + X + `,"ProcedureId":1}`},
 	}
 	before := o.writes.Load()
 	for _, c := range cases {

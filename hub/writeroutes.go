@@ -24,6 +24,7 @@ const (
 	rereadInvoice
 	rereadInvoiceAttachments
 	rereadNotes
+	rereadProcedures
 )
 
 // partsOf are the parts of the work order the hub re-reads into the event

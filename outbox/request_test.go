@@ -117,3 +117,48 @@ func TestDecodeStrictRefusesWhatCouldBeReadTwoWays(t *testing.T) {
 		t.Errorf("keys in another case, once each (the service matches them so): %v", err)
 	}
 }
+
+// TestSetPerformedByOverridesTheBody: the hub forwards every write as the
+// person signed in, whatever the body named. For every kind whose service
+// call says who acts, a body naming Ana, decoded strictly and named for
+// Ben (as the hub does), goes to the service as Ben's.
+func TestSetPerformedByOverridesTheBody(t *testing.T) {
+	saying := 0
+	for _, e := range Entries() {
+		t.Run(string(e.Kind), func(t *testing.T) {
+			sample := reflect.New(reflect.TypeOf(e.typed.wire(e.typed.zero())).Elem())
+			fill(sample.Elem())
+			in, err := json.Marshal(sample.Interface())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var body map[string]any
+			json.Unmarshal(in, &body)
+			if _, ok := body["PerformedBy"]; !ok {
+				return
+			}
+			saying++
+			body["PerformedBy"] = map[string]any{"Name": "Ana Ruiz"}
+			in, _ = json.Marshal(body)
+			req, err := e.DecodeStrict(in)
+			if err != nil {
+				t.Fatalf("decoding %s: %v", in, err)
+			}
+			if !SetPerformedBy(req, "Ben Okafor") {
+				t.Fatalf("a request that names who acts took no name")
+			}
+			out, err := e.Wire(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sent struct{ PerformedBy struct{ Name string } }
+			json.Unmarshal(out, &sent)
+			if sent.PerformedBy.Name != "Ben Okafor" {
+				t.Errorf("forwarded %s, want it performed by Ben Okafor", out)
+			}
+		})
+	}
+	if saying < 10 {
+		t.Errorf("%d kinds say who acts, want most writes of the table", saying)
+	}
+}

@@ -231,16 +231,27 @@ func TestServeRefusesUnusableFlags(t *testing.T) {
 	}
 }
 
-// A secret kept in a file everyone on the machine may read is no secret:
-// serve says so at start, naming the file (never what it holds), and says
-// nothing of files only the hub's user reads.
+// A secret kept in a file others on the machine may read (everyone, or
+// its group's members) is no secret: serve says so at start, naming the
+// file and who may read it (never what it holds), and says nothing of
+// files only the hub's user reads.
 func TestServeWarnsOfSecretFilesOthersMayRead(t *testing.T) {
 	conn := []string{"--base-url", "https://svc.example/", "--token-url", "https://svc.example/token", "--client-id", "c"}
 	dir := t.TempDir()
 	for _, c := range []struct {
 		mode os.FileMode
 		warn bool
-	}{{0o644, true}, {0o604, true}, {0o640, false}, {0o600, false}} {
+		who  string
+		// systemd: the files are its credentials, the group's bits an
+		// ACL's mask for the hub's user.
+		systemd bool
+	}{
+		{0o644, true, "every user", false}, {0o604, true, "every user", false}, {0o640, true, "members of its group", false},
+		{0o600, false, "", false}, {0o640, false, "", true}, {0o644, true, "every user", true},
+	} {
+		if c.systemd {
+			t.Setenv("CREDENTIALS_DIRECTORY", dir)
+		}
 		secret := filepath.Join(dir, "client-secret")
 		db := filepath.Join(dir, "db")
 		for _, f := range []struct{ path, value string }{{secret, "the-company-secret-42"}, {db, "not a database url with a pa55word"}} {
@@ -256,9 +267,12 @@ func TestServeWarnsOfSecretFilesOthersMayRead(t *testing.T) {
 			t.Fatalf("mode %v: exit %d, %q", c.mode, code, errOut)
 		}
 		for _, f := range []string{secret, db} {
-			warned := strings.Contains(errOut, "readable by every user") && strings.Contains(errOut, f)
+			warned := strings.Contains(errOut, "readable by") && strings.Contains(errOut, f)
+			if warned && !strings.Contains(errOut, c.who) {
+				t.Errorf("files of mode %v: the warning does not say %q may read them: %q", c.mode, c.who, errOut)
+			}
 			if warned != c.warn {
-				t.Errorf("files of mode %v: warned of %s: %v, want %v (%q)", c.mode, filepath.Base(f), warned, c.warn, errOut)
+				t.Errorf("files of mode %v (systemd's: %v): warned of %s: %v, want %v (%q)", c.mode, c.systemd, filepath.Base(f), warned, c.warn, errOut)
 			}
 		}
 		if strings.Contains(errOut, "the-company-secret-42") || strings.Contains(errOut, "pa55word") {

@@ -126,15 +126,36 @@ func secretPath(fileFlag string, given bool) string {
 	return fileFlag
 }
 
-// readableByOthers reports a file anyone on the machine may read (a
-// secret in it is no secret); never on Windows, whose files say nothing
-// of the kind in their mode.
-func readableByOthers(path string) bool {
+// readableByOthers says who besides the file's owner may read it (a
+// secret in it is then theirs too): "" for none, else "every user of this
+// machine" or "the members of its group"; never on Windows, whose files
+// say nothing of the kind in their mode.
+func readableByOthers(path string) string {
 	if runtime.GOOS == "windows" {
-		return false
+		return ""
 	}
 	st, err := os.Stat(path)
-	return err == nil && st.Mode().Perm()&0o004 != 0
+	switch {
+	case err != nil:
+		return ""
+	case st.Mode().Perm()&0o004 != 0:
+		return "every user of this machine"
+	case st.Mode().Perm()&0o040 != 0 && !inCredentials(path):
+		return "the members of its group"
+	}
+	return ""
+}
+
+// inCredentials reports a file of systemd's credentials folder: systemd
+// lets only the service's user read those, by an ACL whose mask shows in
+// the group's bits of the mode.
+func inCredentials(path string) bool {
+	dir := os.Getenv("CREDENTIALS_DIRECTORY")
+	if dir == "" {
+		return false
+	}
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // fileSecret is a secret kept in a file and read again whenever the file

@@ -110,8 +110,11 @@ func serveCommand(ctx context.Context, args []string, env Env) int {
 		{secretPath(*f.secretFile, given["client-secret-file"]), "the company's client secret"},
 		{dbFile, "the database URL"},
 	} {
-		if secretFile.path != "" && readableByOthers(secretFile.path) {
-			log.Warn("a file holding a secret is readable by every user of this machine: chmod o-r it (and keep it the hub's user's)",
+		if secretFile.path == "" {
+			continue
+		}
+		if who := readableByOthers(secretFile.path); who != "" {
+			log.Warn("a file holding a secret is readable by "+who+": chmod go-r it (and keep it the hub's user's, or root's under systemd's credentials)",
 				"file", secretFile.path, "holds", secretFile.what)
 		}
 	}
