@@ -96,7 +96,10 @@ func TestStallHelper(t *testing.T) {
 	if addr == "" {
 		t.Skip("the attacker of BenchmarkStalledSockets, run by it")
 	}
-	n, _ := strconv.Atoi(os.Getenv("WORKDESK_STALL_N"))
+	n, err := strconv.Atoi(os.Getenv("WORKDESK_STALL_N"))
+	if err != nil || n <= 0 {
+		t.Fatalf("WORKDESK_STALL_N=%q: the benchmark names how many sockets to stall", os.Getenv("WORKDESK_STALL_N"))
+	}
 	again, _ := time.ParseDuration(os.Getenv("WORKDESK_STALL_AGAIN"))
 	s := stall(t, addr, strings.Split(os.Getenv("WORKDESK_STALL_IPS"), ","), n, again)
 	for {
