@@ -112,7 +112,7 @@ func (y *Syncer) sync(ctx context.Context) error {
 			params.LastUpdate = &api.DateRange{From: &from}
 		}
 	}
-	found, err := y.c.SearchWorkOrders(ctx, params)
+	found, err := y.c.SearchWorkOrderVersions(ctx, params)
 	if err != nil {
 		return fmt.Errorf("sync: searching for changed work orders: %w", err)
 	}
