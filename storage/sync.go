@@ -49,6 +49,8 @@ type Syncer struct {
 	// handed, when set, hears each batch read and handed to the writer
 	// (tests wait on it instead of guessing how long a read takes).
 	handed func(seq int)
+	// invoices is which finished work FetchInvoices looks at next.
+	invoices invoiceWatch
 }
 
 // syncTuning holds the sizes a sync works with; a test makes them small to
