@@ -3,14 +3,14 @@ package main
 import (
 	"fyne.io/fyne/v2"
 
-	"github.com/workorderdesk/workdesk/ui"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 )
 
 // addHelpMenu appends Help › About to the window's menu; it says which
 // version is running, which is the first thing support asks.
 func addHelpMenu(w fyne.Window) {
 	about := fyne.NewMenuItem("About Work Order Desk", func() {
-		ui.ShowInfo("About Work Order Desk", aboutText(), w)
+		dialogs.Info("About Work Order Desk", aboutText(), w)
 	})
 	menu := w.MainMenu()
 	if menu == nil {

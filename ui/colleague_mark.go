@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // colleagueMarkFor is how long a colleague's change marks a work order in
@@ -103,7 +104,7 @@ func (d *Desk) colleagueMarks() func(context.Context) map[int64]storage.Colleagu
 	if !d.deps.Office {
 		return nil
 	}
-	store, since, person := d.store, nowFunc().Add(-colleagueMarkFor), d.officePerson()
+	store, since, person := d.store, format.Now().Add(-colleagueMarkFor), d.officePerson()
 	return func(ctx context.Context) map[int64]storage.ColleagueChange {
 		changes, err := store.ColleagueChanges(ctx, since, person)
 		if err != nil {

@@ -18,6 +18,9 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
+	"github.com/workorderdesk/workdesk/ui/invoice"
 )
 
 // Online is what needs the service right now and cannot be queued: syncing,
@@ -130,8 +133,8 @@ type Desk struct {
 	detail *detailView
 	status *statusBar
 	split  *container.Split
-	panes  *fyne.Container // the split, kept fitting by paneFit
-	fit    *paneFit
+	panes  *fyne.Container // the split, kept fitting by arrange.PaneFit
+	fit    *arrange.PaneFit
 	ring   *focusRing // around what has the keyboard
 	// recvWin is the receivables window while open (View › Receivables).
 	recvWin *receivablesWindow
@@ -194,7 +197,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	}
 
 	d.detail = newDetailView(d, []tab{
-		newSummaryTab(d), newQuoteTab(d), newVisitTab(d), newMessagesTab(d), newAttachmentsTab(d), newInvoiceTab(d), newProceduresTab(d), newNoteTab(d), newActivityTab(d),
+		newSummaryTab(d), newQuoteTab(d), newVisitTab(d), newMessagesTab(d), newAttachmentsTab(d), invoice.New(d.store, d.store, d.online, host{d}, host{d}), newProceduresTab(d), newNoteTab(d), newActivityTab(d),
 	})
 	d.status = newStatusBar(d)
 
@@ -209,9 +212,9 @@ func New(a fyne.App, deps Deps) *Desk {
 		d.refused.Hide()
 		top = container.NewVBox(top, d.refused)
 	}
-	d.fit = newPaneFit(d.split, d.list.leastWidth, d.detail.wants, d.detail.tabsFit.setCompact)
+	d.fit = arrange.NewPaneFit(d.split, d.list.leastWidth, d.detail.wants, d.detail.tabsFit.setCompact)
 	d.panes = container.New(d.fit, d.split)
-	d.list.onResorted = func() { d.fit.again(d.panes) }
+	d.list.onResorted = func() { d.fit.Again(d.panes) }
 	d.ring = newFocusRing()
 	d.win.SetContent(d.ring.over(container.NewBorder(top, d.status.content(), nil, nil, d.panes)))
 	d.win.SetMainMenu(d.mainMenu())
@@ -496,10 +499,10 @@ func (d *Desk) showErrorIn(w fyne.Window, err error) {
 	if errors.As(err, &apiErr) {
 		err = errors.New(apiErr.Message)
 	}
-	showErrorDialog(err, w)
+	dialogs.Error(err, w)
 }
 
-func (d *Desk) info(title, msg string) { showInfoDialog(title, msg, d.win) }
+func (d *Desk) info(title, msg string) { dialogs.Info(title, msg, d.win) }
 
 // Showcase opens the first work order of the list, so a screenshot shows
 // the detail view too.
@@ -544,7 +547,7 @@ func (d *Desk) do(f func()) { d.deps.Do(f) }
 // shown go there.
 type fileTab interface {
 	tab
-	filePanel() *attachmentPanel
+	AddFiles(paths []string)
 }
 
 // dropped attaches files dropped on the window where the person is looking:
@@ -558,19 +561,19 @@ func (d *Desk) dropped(paths []string) {
 		d.showError(errors.New("open a work order first, then drop the files on the window"))
 		return
 	}
-	var workOrder *attachmentPanel
+	var workOrder fileTab
 	for _, t := range d.detail.tabs {
 		ft, ok := t.(fileTab)
 		if !ok {
 			continue
 		}
 		if d.detail.selectedTab() == t {
-			ft.filePanel().addFiles(paths)
+			ft.AddFiles(paths)
 			return
 		}
 		if _, ok := t.(*attachmentsTab); ok {
-			workOrder = ft.filePanel()
+			workOrder = ft
 		}
 	}
-	workOrder.addFiles(paths)
+	workOrder.AddFiles(paths)
 }

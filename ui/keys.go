@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 )
 
 // The keyboard path: every detail tab, the actions a coordinator takes all
@@ -57,7 +58,7 @@ func (d *Desk) deskKeys() []deskKey {
 		if i >= len(tabKeys) {
 			break
 		}
-		title := t.title()
+		title := t.Title()
 		keys = append(keys, deskKey{key: tabKeys[i], what: "Show the " + title + " tab", run: func(d *Desk) { d.detail.showTab(title) }})
 	}
 	return append(keys,
@@ -130,9 +131,9 @@ func (d *Desk) addShortcuts() {
 	c.SetOnTypedKey(func(e *fyne.KeyEvent) {
 		switch e.Name {
 		case fyne.KeyEscape:
-			dismissTopDialog(c)
+			dialogs.DismissTop(c)
 		case fyne.KeyReturn, fyne.KeyEnter:
-			confirmTopDialog(c)
+			dialogs.ConfirmTop(c)
 		}
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // ShowStartFailure is the window of an app that could not open its main
@@ -13,7 +14,7 @@ import (
 // in, so it says what went wrong, in plain words, until the person quits.
 func ShowStartFailure(a fyne.App, err error) fyne.Window {
 	w := a.NewWindow("Work Order Desk")
-	msg := widget.NewLabel("Work Order Desk could not start: " + Sentence(plainError(err)))
+	msg := widget.NewLabel("Work Order Desk could not start: " + format.Sentence(format.Error(err)))
 	msg.Wrapping = fyne.TextWrapWord
 	quit := widget.NewButtonWithIcon("Quit", theme.CancelIcon(), a.Quit)
 	quit.Importance = widget.HighImportance
