@@ -63,7 +63,7 @@ type readBench struct {
 
 func newReadBench(b *testing.B) *readBench {
 	wos := realisticWorkOrders(MaxReadBatch)
-	payload, err := json.Marshal(workOrdersResponse{WorkOrders: wos, MessageId: "6f1c9a52-3c1b-4d8e-9a51-2b8a3f0d7e11"})
+	payload, err := json.Marshal(workOrdersResponse[WorkOrder]{WorkOrders: wos, MessageId: "6f1c9a52-3c1b-4d8e-9a51-2b8a3f0d7e11"})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func rawRead(b *testing.B, rb *readBench, hc *http.Client) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var out workOrdersResponse
+	var out workOrdersResponse[WorkOrder]
 	if err := json.Unmarshal(body, &out); err != nil || len(out.WorkOrders) != MaxReadBatch {
 		b.Fatalf("%d work orders, %v", len(out.WorkOrders), err)
 	}

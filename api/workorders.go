@@ -37,19 +37,25 @@ type searchRequest struct {
 	Envelope
 }
 
-type workOrdersResponse struct {
-	WorkOrders []WorkOrder `json:"WorkOrders"`
-	MessageId  string      `json:"MessageId"`
+type workOrdersResponse[T any] struct {
+	WorkOrders []T    `json:"WorkOrders"`
+	MessageId  string `json:"MessageId"`
 }
 
 // decodeWorkOrders reads {"WorkOrders": [...]} in one pass; only an answer
 // with none is looked at again, for work orders under another key (which
 // must not read as "nothing changed").
 func decodeWorkOrders(raw []byte, op string) ([]WorkOrder, error) {
-	var out workOrdersResponse
+	return decodeWorkOrdersAs[WorkOrder](raw, op)
+}
+
+// decodeWorkOrdersAs is decodeWorkOrders into T, which holds the fields
+// of a work order its caller reads.
+func decodeWorkOrdersAs[T any](raw []byte, op string) ([]T, error) {
+	var out workOrdersResponse[T]
 	if err := json.Unmarshal(raw, &out); err != nil {
 		if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '[' {
-			return decodeList[WorkOrder](raw, op, "WorkOrders")
+			return decodeList[T](raw, op, "WorkOrders")
 		}
 		return nil, fmt.Errorf("%s: %w", op, plainJSONError(err))
 	}
@@ -69,6 +75,32 @@ func (c *Client) SearchWorkOrders(ctx context.Context, p SearchParameters) ([]Wo
 		return nil, err
 	}
 	return decodeWorkOrders(raw, "POST /api/workOrder/search")
+}
+
+// Found is what a sync reads of each work order a search names: which
+// it is, its version, and its customer (whose settings it reads). The
+// rest of the answer is read when the work order is, in full
+// (GetWorkOrders): at 100,000 work orders the whole answer decoded, each
+// record with its JSON kept, was 72 MB.
+type Found struct {
+	WorkOrderId int64         `json:"WorkOrderId"`
+	LastUpdate  time.Time     `json:"LastUpdate"`
+	Customer    FoundCustomer `json:"Customer"`
+}
+
+// FoundCustomer is the customer a search names.
+type FoundCustomer struct {
+	Id int64 `json:"Id"`
+}
+
+// SearchWorkOrderVersions is SearchWorkOrders keeping only what a sync
+// reads of each work order (Found).
+func (c *Client) SearchWorkOrderVersions(ctx context.Context, p SearchParameters) ([]Found, error) {
+	var raw json.RawMessage
+	if err := c.sendJSON(ctx, http.MethodPost, "api/workOrder/search", &searchRequest{Parameters: p}, &raw); err != nil {
+		return nil, err
+	}
+	return decodeWorkOrdersAs[Found](raw, "POST /api/workOrder/search")
 }
 
 // GetWorkOrders reads full work orders (GET /api/workOrder), MaxReadBatch ids

@@ -118,7 +118,7 @@ func (s *Store) customersOf(ctx context.Context, ids []int64) ([]int64, error) {
 // settings are missing or stale; the function it returns waits for that
 // and reports whether the search named any customer (if not, the caller
 // reads them from the stored rows once they are there).
-func (y *Syncer) refreshSettingsWhile(ctx context.Context, found []api.WorkOrder) func() bool {
+func (y *Syncer) refreshSettingsWhile(ctx context.Context, found []api.Found) func() bool {
 	var named []int64
 	for _, wo := range found {
 		if id := wo.Customer.Id; id > 0 && !slices.Contains(named, id) {

@@ -49,6 +49,8 @@ type Syncer struct {
 	// handed, when set, hears each batch read and handed to the writer
 	// (tests wait on it instead of guessing how long a read takes).
 	handed func(seq int)
+	// invoices is which finished work FetchInvoices looks at next.
+	invoices invoiceWatch
 }
 
 // syncTuning holds the sizes a sync works with; a test makes them small to
@@ -115,7 +117,7 @@ func (y *Syncer) sync(ctx context.Context) error {
 			params.LastUpdate = &api.DateRange{From: &from}
 		}
 	}
-	found, err := y.c.SearchWorkOrders(ctx, params)
+	found, err := y.c.SearchWorkOrderVersions(ctx, params)
 	if err != nil {
 		return fmt.Errorf("sync: searching for changed work orders: %w", err)
 	}

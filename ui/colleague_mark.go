@@ -94,19 +94,29 @@ func (r *personMarkRenderer) Objects() []fyne.CanvasObject {
 }
 func (r *personMarkRenderer) Destroy() {}
 
-// colleagueMarks are the work orders a colleague changed within the last
-// colleagueMarkFor and the person has not opened since, for the list (office
-// mode only; nil otherwise). One query per list reload: the cells only look
-// their row up.
-func (d *Desk) colleagueMarks() map[int64]storage.ColleagueChange {
+// colleagueMarks reads the work orders a colleague changed within the
+// last colleagueMarkFor, for the list (office mode only; nil otherwise).
+// It is called on the main goroutine and returns the read, which runs on
+// any; unseenMarks then keeps, on the main goroutine, those the person has
+// not opened since. One query per list reload: the cells only look their
+// row up.
+func (d *Desk) colleagueMarks() func(context.Context) map[int64]storage.ColleagueChange {
 	if !d.deps.Office {
 		return nil
 	}
-	now := format.Now()
-	changes, err := d.store.ColleagueChanges(context.Background(), now.Add(-colleagueMarkFor), d.officePerson())
-	if err != nil {
-		return nil // the list without marks; the header and Activity still say
+	store, since, person := d.store, format.Now().Add(-colleagueMarkFor), d.officePerson()
+	return func(ctx context.Context) map[int64]storage.ColleagueChange {
+		changes, err := store.ColleagueChanges(ctx, since, person)
+		if err != nil {
+			return nil // the list without marks; the header and Activity still say
+		}
+		return changes
 	}
+}
+
+// unseenMarks drops from changes the work orders the person opened after
+// their colleague's change.
+func (d *Desk) unseenMarks(changes map[int64]storage.ColleagueChange) map[int64]storage.ColleagueChange {
 	for id, c := range changes {
 		if seen, ok := d.seen[id]; ok && !c.At.After(seen) {
 			delete(changes, id)

@@ -192,7 +192,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	d.list.search.window = d.typedShortcut
 	d.list.onBulkAssign = func(ids []int64) { d.showAssign(ids, nil) }
 	if deps.Office {
-		d.list.loadMarks = d.colleagueMarks
+		d.list.readMarks, d.list.keepMarks = d.colleagueMarks, d.unseenMarks
 		d.list.marked = true // before the first layout: the Number column has room for a mark
 	}
 
@@ -222,7 +222,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	d.win.Resize(fyne.NewSize(
 		float32(prefs.FloatWithFallback("window.width", 1280)),
 		float32(prefs.FloatWithFallback("window.height", 800))))
-	unsubscribe := d.store.Subscribe(d.coalesced(d.changed))
+	unsubscribe := d.store.Subscribe(d.paced(d.changed))
 	if p, ok := deps.Online.(invoiceFetch); ok {
 		p.OnInvoiceProgress(func(done, total int) { d.do(func() { d.invoiceProgress(done, total) }) })
 	}
@@ -304,7 +304,7 @@ func (d *Desk) openWorkOrder(id int64) {
 // notification changed work orders: the list and the open detail refresh in
 // place, keeping the selection and the scroll position.
 func (d *Desk) changed(ids []int64) {
-	d.list.reload()
+	d.list.reloadLater()
 	d.detail.reloadIfOpen(ids)
 	d.status.refresh()
 	d.noticeRefusals()
@@ -405,6 +405,68 @@ func (d *Desk) coalesced(f func(ids []int64)) func(changed []int64) {
 		})
 	}
 }
+
+// paced is coalesced for the window's reload after a change, which on a
+// replica of reloadPaceFrom work orders or more also waits, after the
+// last, reloadPace times what that reload's reads took (at least
+// reloadGapMin, at most reloadGapMax): at 100,000 work orders a reload's
+// counts cost tens of milliseconds, and the invoice fetch, which tells the
+// window of what it stored once a second, spent more on reloading the list
+// than on the invoices. A change after a quiet spell, or on a smaller
+// replica, is shown at once.
+func (d *Desk) paced(f func(ids []int64)) func(changed []int64) {
+	var (
+		mu      sync.Mutex
+		pending []int64
+		queued  bool
+		last    time.Time // when the last reload began
+	)
+	run := func() {
+		select {
+		case <-d.closed:
+			return
+		default:
+		}
+		mu.Lock()
+		ids := pending
+		pending, queued = nil, false
+		last = time.Now()
+		mu.Unlock()
+		f(ids)
+	}
+	return func(changed []int64) {
+		mu.Lock()
+		pending = append(pending, changed...)
+		if queued {
+			mu.Unlock()
+			return
+		}
+		queued = true
+		wait := time.Until(last.Add(reloadGap(int(d.list.size.Load()), time.Duration(d.list.cost.Load()))))
+		mu.Unlock()
+		if wait <= 0 {
+			d.do(run)
+			return
+		}
+		time.AfterFunc(wait, func() { d.do(run) })
+	}
+}
+
+// reloadGap is how long after a reload of a list of n work orders whose
+// reads took cost the next waits.
+func reloadGap(n int, cost time.Duration) time.Duration {
+	if n < reloadPaceFrom {
+		return 0
+	}
+	return min(max(cost*reloadPace, reloadGapMin), reloadGapMax)
+}
+
+const (
+	reloadPaceFrom = 5_000
+	reloadPace     = 20
+	reloadGapMin   = time.Second
+	reloadGapMax   = 10 * time.Second
+)
 
 // invoiceFetch is what an Online that fetches the invoices of finished
 // work in the background tells of it (storage.Engine).

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"testing"
+	"time"
 )
 
 // The invoices of finished work are read in the background after a sync:
@@ -94,5 +95,53 @@ func TestAnOfflineWindowIsReadyAtOnce(t *testing.T) {
 	case <-ready:
 	default:
 		t.Fatal("the offline window did not say it was ready")
+	}
+}
+
+// On a large replica the window's reload after a change waits, after the
+// last, twenty times what that reload's reads took (at least a second): the
+// invoice fetch tells it of what it stored once a second, and at 100,000
+// work orders reloading the list cost more than the invoices. A change
+// after a quiet spell, or on a small replica, is shown at once.
+func TestReloadsOfALargeListArePaced(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		size   int64
+		cost   time.Duration
+		paced  bool
+		within time.Duration
+	}{
+		{"the demo's 72", 72, 200 * time.Millisecond, false, 0},
+		{"100,000, reads of 60 ms", 100_000, 60 * time.Millisecond, true, 1200 * time.Millisecond},
+		{"100,000, reads of 5 ms", 100_000, 5 * time.Millisecond, true, time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			h.flush()
+			var got []time.Time
+			hand := h.desk.paced(func([]int64) { got = append(got, time.Now()) })
+			h.desk.list.size.Store(tc.size)
+			h.desk.list.cost.Store(int64(tc.cost))
+			hand([]int64{1})
+			h.flush()
+			if len(got) != 1 {
+				t.Fatal("the first change was not shown at once")
+			}
+			hand([]int64{2})
+			h.flush()
+			if !tc.paced {
+				if len(got) != 2 {
+					t.Fatal("a change on a small replica waited")
+				}
+				return
+			}
+			if len(got) != 1 {
+				t.Fatal("a change right after a reload of a large list did not wait")
+			}
+			h.waitFor("the paced reload", func() bool { return len(got) == 2 })
+			if gap := got[1].Sub(got[0]); gap < tc.within-50*time.Millisecond {
+				t.Errorf("the next reload came %v after the last, want %v", gap, tc.within)
+			}
+		})
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -68,9 +70,14 @@ type listView struct {
 	// hides the rows: the search, the status filter, Needs attention.
 	unhide emptyButtons
 	// marks are the work orders a colleague changed lately (office mode),
-	// read once per reload by loadMarks: a cell only looks its row up.
+	// read once per reload by readMarks' read and kept by keepMarks: a
+	// cell only looks its row up.
 	marks     map[int64]storage.ColleagueChange
-	loadMarks func() map[int64]storage.ColleagueChange
+	readMarks func() func(context.Context) map[int64]storage.ColleagueChange
+	keepMarks func(map[int64]storage.ColleagueChange) map[int64]storage.ColleagueChange
+	// cost is what the last reloadLater's reads took, summed, and size the
+	// work orders it counted (Desk paces reloads by them).
+	cost, size atomic.Int64
 
 	table     *woTable
 	search    *searchEntry
@@ -203,21 +210,98 @@ func (v *listView) content() fyne.CanvasObject {
 
 // reload re-reads the list after the replica changed: the number of work
 // orders, then the rows of the current query; the filters' counts follow
-// (reloadCounts).
+// (reloadCounts). It reads on the main goroutine, so the list is whole
+// when it returns: for the window's first frame and the end of a sync,
+// which then opens the first work order.
 func (v *listView) reload() {
 	ctx := context.Background()
-	if n, err := v.store.Count(ctx); err == nil {
-		v.all = n
-	}
+	v.showExtras(v.readExtras(ctx, v.marksReader()))
 	v.reloadCounts()
-	if v.loadMarks != nil {
-		v.marks = v.loadMarks()
-	}
-	v.loadAssignees(ctx)
-	if q, err := v.store.QueuedStatuses(ctx); err == nil {
-		v.queued = q
-	}
 	v.requery()
+}
+
+// reloadLater is reload with every read off the main goroutine, for the
+// changes a sync, the invoice fetch or the outbox write: at 100,000 work
+// orders its counts cost tens of milliseconds, which on the main goroutine
+// held the window once a second all through the invoice fetch. What it
+// reads is shown as it comes; a keystroke meanwhile overtakes its rows.
+func (v *listView) reloadLater() {
+	v.cost.Store(0)
+	marks := v.marksReader()
+	background(v.lister, func() listExtras {
+		return v.timed(func() listExtras { return v.readExtras(context.Background(), marks) })
+	}, func(x listExtras) {
+		v.showExtras(x)
+		v.table.Refresh() // the marks and queued statuses the cells show
+	})
+	v.reloadCounts()
+	q := v.query
+	show := v.show(q)
+	v.lister.runTimed(q, &v.cost, show)
+}
+
+// listExtras is what a reload reads besides the rows: how many work orders
+// the replica holds, colleagues' marks, the crew to filter by, and the
+// statuses queued actions will give.
+type listExtras struct {
+	all       int
+	allOK     bool
+	marks     map[int64]storage.ColleagueChange
+	crew      []storage.Crew
+	crewOK    bool
+	queued    map[int64]api.WorkOrderStatus
+	queuedOK  bool
+	withMarks bool
+}
+
+// marksReader is the read of colleagues' marks, which runs on any
+// goroutine; nil when no marks show.
+func (v *listView) marksReader() func(ctx context.Context) map[int64]storage.ColleagueChange {
+	if v.readMarks == nil {
+		return nil
+	}
+	return v.readMarks()
+}
+
+func (v *listView) readExtras(ctx context.Context, marks func(context.Context) map[int64]storage.ColleagueChange) listExtras {
+	var x listExtras
+	var err error
+	x.all, err = v.store.Count(ctx)
+	x.allOK = err == nil
+	if marks != nil {
+		x.marks, x.withMarks = marks(ctx), true
+	}
+	x.crew, err = v.store.AllAssociates(ctx)
+	x.crewOK = err == nil
+	x.queued, err = v.store.QueuedStatuses(ctx)
+	x.queuedOK = err == nil
+	return x
+}
+
+// showExtras puts what readExtras read on screen (main goroutine).
+func (v *listView) showExtras(x listExtras) {
+	if x.allOK {
+		v.all = x.all
+		v.size.Store(int64(x.all))
+	}
+	if x.withMarks {
+		v.marks = v.keepMarks(x.marks)
+	}
+	if x.crewOK {
+		v.showAssignees(x.crew)
+	}
+	if x.queuedOK {
+		v.queued = x.queued
+	}
+	v.updateCount()
+}
+
+// timed runs read and adds what it took to the reload's cost.
+func (v *listView) timed(read func() listExtras) listExtras {
+	start := time.Now()
+	x := read()
+	v.cost.Add(int64(time.Since(start)))
+	return x
 }
 
 // filterCounts are what the filters' labels count: each status, and the
@@ -236,30 +320,41 @@ type filterCounts struct {
 func (v *listView) reloadCounts() {
 	v.countsGen++
 	gen, store := v.countsGen, v.store
-	show := func(c filterCounts) {
-		if gen != v.countsGen || !c.ok {
-			return // a newer count is on its way, or the replica could not be read
-		}
-		v.setStatusCounts(c.statuses)
-		v.setAttentionCount(c.attention)
-	}
-	var mu sync.Mutex
-	var result *filterCounts
-	returned := false
-	v.lister.background(func() {
+	background(v.lister, func() filterCounts {
+		start := time.Now()
+		defer func() { v.cost.Add(int64(time.Since(start))) }()
 		ctx := context.Background()
 		var c filterCounts
 		var err1, err2 error
 		c.statuses, err1 = store.StatusCounts(ctx)
 		c.attention, err2 = store.NeedsAttentionCount(ctx)
 		c.ok = err1 == nil && err2 == nil
+		return c
+	}, func(c filterCounts) {
+		if gen != v.countsGen || !c.ok {
+			return // a newer count is on its way, or the replica could not be read
+		}
+		v.setStatusCounts(c.statuses)
+		v.setAttentionCount(c.attention)
+	})
+}
+
+// background runs read through l's background and show with its answer
+// on the main goroutine. Where the background runs at once (tests), show
+// runs before background returns.
+func background[T any](l *lister, read func() T, show func(T)) {
+	var mu sync.Mutex
+	var result *T
+	returned := false
+	l.background(func() {
+		r := read()
 		mu.Lock()
 		defer mu.Unlock()
 		if returned {
-			v.lister.do(func() { show(c) })
+			l.do(func() { show(r) })
 			return
 		}
-		result = &c
+		result = &r
 	})
 	mu.Lock()
 	returned = true

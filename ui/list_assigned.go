@@ -40,13 +40,9 @@ func (v *listView) newAssigneeFilter() *widget.Select {
 	return sel
 }
 
-// loadAssignees lists everyone the replica knows in the filter, keeping
+// showAssignees lists everyone the replica knows in the filter, keeping
 // the one chosen.
-func (v *listView) loadAssignees(ctx context.Context) {
-	crew, err := v.store.AllAssociates(ctx)
-	if err != nil {
-		return
-	}
+func (v *listView) showAssignees(crew []storage.Crew) {
 	opts := []string{assigneeAnyone, assigneeNobody}
 	ids := []int64{0, storage.NoAssignee}
 	for _, c := range crew {

@@ -110,7 +110,10 @@ func (l *lister) warm() { l.store.WarmSearch() }
 // run reads q's length and its first pageSize rows in the background and
 // calls show with them on the main goroutine, unless a newer query started
 // meanwhile.
-func (l *lister) run(q storage.ListQuery, show func(listAnswer)) {
+func (l *lister) run(q storage.ListQuery, show func(listAnswer)) { l.runTimed(q, nil, show) }
+
+// runTimed is run, adding what the read took to cost when not nil.
+func (l *lister) runTimed(q storage.ListQuery, cost *atomic.Int64, show func(listAnswer)) {
 	gen, ctx := l.next()
 	ready := make(chan listAnswer, 1)
 	deliver := func() {
@@ -127,7 +130,12 @@ func (l *lister) run(q storage.ListQuery, show func(listAnswer)) {
 		if gen != l.gen.Load() {
 			return // overtaken before it began
 		}
-		ready <- l.fetch(ctx, q)
+		start := time.Now()
+		a := l.fetch(ctx, q)
+		if cost != nil {
+			cost.Add(int64(time.Since(start)))
+		}
+		ready <- a
 		l.do(deliver)
 	})
 	deliver()
