@@ -80,7 +80,7 @@ func (d *Desk) showBoard() {
 		d.boardWin.win.RequestFocus()
 		return
 	}
-	w := d.app.NewWindow("Dispatch board — Work Order Desk")
+	w := newWindow(d.app, "Dispatch board — Work Order Desk")
 	src := boardSource{d.store}
 	b := board.New(src, src, board.Options{Window: w, StatusColor: statusColor, Now: nowFunc,
 		Background: d.deps.Background, Do: d.do,

@@ -174,7 +174,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	}
 	d := &Desk{app: a, store: deps.Store, online: deps.Online, deps: deps, closed: make(chan struct{}),
 		inFlight: map[fyne.Disableable]bool{}}
-	d.win = a.NewWindow("Work Order Desk")
+	d.win = newWindow(a, "Work Order Desk")
 	if deps.Demo {
 		d.win.SetTitle("Work Order Desk — Demo")
 	}

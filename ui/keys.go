@@ -119,22 +119,13 @@ func (d *Desk) messagesTab() *messagesTab {
 	return nil
 }
 
-// addShortcuts registers deskKeys on the window's canvas, and Enter and
-// Esc for the dialogs: keys reach the canvas when no widget has the focus,
-// as in a dialog just opened.
+// addShortcuts registers deskKeys on the window's canvas (Enter and Esc
+// for the dialogs come with the window: newWindow).
 func (d *Desk) addShortcuts() {
 	c := d.win.Canvas()
 	for _, k := range d.deskKeys() {
 		c.AddShortcut(k.shortcut(), func(fyne.Shortcut) { k.run(d) })
 	}
-	c.SetOnTypedKey(func(e *fyne.KeyEvent) {
-		switch e.Name {
-		case fyne.KeyEscape:
-			dismissTopDialog(c)
-		case fyne.KeyReturn, fyne.KeyEnter:
-			confirmTopDialog(c)
-		}
-	})
 }
 
 // typedShortcut runs the window's shortcut s, if it is one, for an entry

@@ -24,7 +24,7 @@ func (d *Desk) showReceivables() {
 		d.recvWin.win.RequestFocus()
 		return
 	}
-	w := d.app.NewWindow("Receivables — Work Order Desk")
+	w := newWindow(d.app, "Receivables — Work Order Desk")
 	rw := &receivablesWindow{win: w, closed: make(chan struct{})}
 	rw.view = receivables.New(d.store, receivables.Options{Now: nowFunc, Background: d.deps.Background, Do: d.do,
 		Open: func(id int64) {

@@ -12,7 +12,7 @@ import (
 // window: started from a shortcut there is no terminal to read an error
 // in, so it says what went wrong, in plain words, until the person quits.
 func ShowStartFailure(a fyne.App, err error) fyne.Window {
-	w := a.NewWindow("Work Order Desk")
+	w := newWindow(a, "Work Order Desk")
 	msg := widget.NewLabel("Work Order Desk could not start: " + Sentence(plainError(err)))
 	msg.Wrapping = fyne.TextWrapWord
 	quit := widget.NewButtonWithIcon("Quit", theme.CancelIcon(), a.Quit)

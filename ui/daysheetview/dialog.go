@@ -30,6 +30,7 @@ import (
 	"github.com/workorderdesk/workdesk/export"
 	"github.com/workorderdesk/workdesk/pdftext"
 	"github.com/workorderdesk/workdesk/ui/printing"
+	"github.com/workorderdesk/workdesk/ui/xwidget"
 )
 
 // Options are what the dialog needs from whoever opens it.
@@ -102,7 +103,7 @@ type View struct {
 
 	techs    []api.Associate
 	tech     *widget.Select
-	from     *widget.Entry
+	from     *xwidget.DialogEntry
 	days     *widget.RadioGroup
 	paperOf  func() pdftext.Paper
 	note     *widget.Check
@@ -124,7 +125,7 @@ func (v *View) build(techs []api.Associate, tech int64, from time.Time, days int
 	}
 	v.tech = widget.NewSelect(names, func(string) { v.recount() })
 	v.tech.SetSelectedIndex(pick)
-	v.from = widget.NewEntry()
+	v.from = xwidget.NewDialogEntry() // Esc closes and Enter opens the sheet while it has the keyboard
 	v.from.SetPlaceHolder(wordFromHint)
 	v.from.SetText(midnight(from).Format(time.DateOnly))
 	v.from.Validator = func(s string) error { _, err := v.day(s); return err }
