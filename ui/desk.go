@@ -281,6 +281,7 @@ func (d *Desk) Start() {
 	d.started = true
 	d.status.start()
 	d.every(150*time.Millisecond, func() { d.ring.update(d.win.Canvas()) })
+	d.firstStartGuide()
 	if d.deps.AskOffice != "" {
 		d.showConnectOffice()
 	}
