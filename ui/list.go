@@ -327,12 +327,17 @@ func (v *listView) show(q storage.ListQuery) func(listAnswer) {
 			v.onError(fmt.Errorf("reading the work order list: %w", a.err))
 			return
 		}
+		cursor, was := v.cursorAt()
+		same := sameView(v.shown, q)
 		v.shown = q
 		v.total = a.total
 		v.pages = map[int][]storage.Row{0: a.first}
 		v.assigned = a.assigned
 		v.pageOrder = []int{0}
 		v.table.refreshLength()
+		if same {
+			v.followCursor(cursor, was)
+		}
 		v.updateCount()
 		v.updateBulk()
 	}
