@@ -122,7 +122,7 @@ func invoiceBadge(inv *api.Invoice) (string, color.Color) {
 	if inv == nil || inv.Status == "" || inv.Status == api.InvoiceDraft {
 		return "", nil
 	}
-	return "Invoice " + statusText(inv.Status), invoiceStatusColor(inv.Status)
+	return "Invoice " + strings.ToLower(statusText(inv.Status)), invoiceStatusColor(inv.Status) // "Invoice disputed", as "Checked out"
 }
 
 // invoiceNextStep says, for a person, what the invoice's status means for

@@ -432,11 +432,28 @@ func (d *Desk) showErrorIn(w fyne.Window, err error) {
 		return
 	}
 	var apiErr *api.Error
-	if errors.As(err, &apiErr) {
+	var rule *api.RuleError
+	var first notYet
+	switch {
+	case errors.As(err, &first):
+		showInfoDialog("Not yet", err.Error(), w)
+		return
+	case errors.As(err, &rule):
+		// The rules say what to do instead ("accept it first, then
+		// check in"): guidance, not an error.
+		showInfoDialog("Not possible now", err.Error(), w)
+		return
+	case errors.As(err, &apiErr):
 		err = errors.New(apiErr.Message)
 	}
 	showErrorDialog(err, w)
 }
+
+// notYet is what the person has to do first ("write a message first"):
+// its dialog is titled as guidance, not as an error.
+type notYet string
+
+func (n notYet) Error() string { return string(n) }
 
 func (d *Desk) info(title, msg string) { showInfoDialog(title, msg, d.win) }
 
@@ -494,7 +511,7 @@ func (d *Desk) dropped(paths []string) {
 		return
 	}
 	if d.detail.wo == nil {
-		d.showError(errors.New("open a work order first, then drop the files on the window"))
+		d.showError(notYet("open a work order first, then drop the files on the window"))
 		return
 	}
 	var workOrder *attachmentPanel

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"fyne.io/fyne/v2"
@@ -64,7 +63,7 @@ func priceItemLabel(it api.PriceListItem, currency string) string {
 
 func (t *quoteTab) onAddLine() {
 	if t.priceList == nil || t.priceSel.SelectedIndex() < 0 {
-		t.d.showError(errors.New("pick an item from the price list first"))
+		t.d.showError(notYet("pick an item from the price list first"))
 		return
 	}
 	qty, err := parseQuantity(t.qty.Text)
