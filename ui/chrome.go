@@ -57,6 +57,7 @@ func (d *Desk) mainMenu() *fyne.MainMenu {
 		fyne.NewMenuItem("Dispatch board", d.showBoard),
 		fyne.NewMenuItem("Receivables", d.showReceivables),
 		d.appearanceMenu(),
+		fyne.NewMenuItem("Connection details", d.showConnectionDetails),
 		fyne.NewMenuItem("Keyboard shortcuts", d.showShortcuts),
 	)
 	work := fyne.NewMenu("Work order", d.keyItem("Accept"), d.keyItem("Reject…"),
