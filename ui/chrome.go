@@ -25,6 +25,9 @@ func (d *Desk) mainMenu() *fyne.MainMenu {
 		fyne.NewMenuItemSeparator(),
 		fyne.NewMenuItem("Export list…", d.showExportList),
 		fyne.NewMenuItem("Day sheet…", func() { d.showDaySheet(d.win, 0, nowFunc(), 1) }))
+	if d.deps.SetPerformedBy != nil {
+		file.Items = append(file.Items, fyne.NewMenuItem("Your name…", func() { d.askPersonName(nil) }))
+	}
 	if d.deps.ConnectOffice != nil {
 		file.Items = append(file.Items, fyne.NewMenuItem("Connect to office hub…", d.showConnectOffice))
 	}

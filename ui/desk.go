@@ -94,6 +94,11 @@ type Deps struct {
 	// ResetDemo forgets everything done in the demo and starts it over
 	// behind a new window (demo mode only).
 	ResetDemo func()
+	// SetPerformedBy names the person the service's records say acted
+	// (api.Client.SetPerformedBy) on a desktop without a hub: the name
+	// they give (File › Your name…) instead of the computer's account
+	// ("root"). Nil in office mode, where the hub names them.
+	SetPerformedBy func(name string)
 	// SyncEvery is the background sync interval; 0 = DefaultSyncEvery.
 	SyncEvery time.Duration
 	// Notice, when set, is a banner above the list saying why the window is
@@ -248,6 +253,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	})
 	d.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { d.dropped(droppedPaths(uris)) })
 
+	d.usePersonName()
 	d.list.reload()
 	d.openFirst()
 	d.status.refresh()
