@@ -157,6 +157,9 @@ type Desk struct {
 	news customerNews
 
 	syncing bool
+	// frame holds the banners, the panes and the status bar: a banner
+	// that comes or goes lays it out again (bannerChanged).
+	frame *fyne.Container
 	// inFlight holds the controls whose action is being queued (act),
 	// each with the enabled state the rules asked for meanwhile.
 	inFlight map[fyne.Disableable]bool
@@ -218,7 +221,8 @@ func New(a fyne.App, deps Deps) *Desk {
 	d.panes = container.New(d.fit, d.split)
 	d.list.onResorted = func() { d.fit.again(d.panes) }
 	d.ring = newFocusRing()
-	d.win.SetContent(d.ring.over(container.NewBorder(top, d.status.content(), nil, nil, d.panes)))
+	d.frame = container.NewBorder(top, d.status.content(), nil, nil, d.panes)
+	d.win.SetContent(d.ring.over(d.frame))
 	d.win.SetMainMenu(d.mainMenu())
 	d.addShortcuts()
 	d.win.Resize(fyne.NewSize(
