@@ -10,22 +10,25 @@ import (
 // token holds, where notifications arrive. A click on the mode (or View ›
 // Connection details) shows them, for whoever sets the connection up.
 
-// tapLabel is a label that does something when clicked.
-type tapLabel struct {
-	widget.Label
-	onTap func()
+// tapArea does something when what it holds is clicked (the status bar's
+// mode, a label: widgets that read it still find a label).
+type tapArea struct {
+	widget.BaseWidget
+	content fyne.CanvasObject
+	onTap   func()
 }
 
-func newTapLabel(text string, onTap func()) *tapLabel {
-	l := &tapLabel{onTap: onTap}
-	l.Text = text
-	l.ExtendBaseWidget(l)
-	return l
+func newTapArea(content fyne.CanvasObject, onTap func()) *tapArea {
+	a := &tapArea{content: content, onTap: onTap}
+	a.ExtendBaseWidget(a)
+	return a
 }
 
-func (l *tapLabel) Tapped(*fyne.PointEvent) {
-	if l.onTap != nil {
-		l.onTap()
+func (a *tapArea) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(a.content) }
+
+func (a *tapArea) Tapped(*fyne.PointEvent) {
+	if a.onTap != nil {
+		a.onTap()
 	}
 }
 

@@ -134,6 +134,9 @@ func Sentence(s string) string {
 	if s == "" {
 		return ""
 	}
+	if strings.HasSuffix(s, "…") || strings.HasSuffix(s, "?") || strings.HasSuffix(s, "!") {
+		return sentence(s) // its own mark ends it: no "…." or "?."
+	}
 	return sentence(s) + "."
 }
 

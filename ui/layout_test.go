@@ -182,8 +182,14 @@ func TestTheStatusBarShowsTheConnectionWhole(t *testing.T) {
 	if s.mode.Text != demoMode || s.token.Visible() || s.receiver.Visible() {
 		t.Fatalf("the status bar reads %q, token shown %v, receiver shown %v", s.mode.Text, s.token.Visible(), s.receiver.Visible())
 	}
-	whole(&s.mode.Label)
-	test.Tap(s.mode)
+	whole(s.mode)
+	var mode *tapArea
+	walk(s.row, func(o fyne.CanvasObject) {
+		if a, ok := o.(*tapArea); ok {
+			mode = a
+		}
+	})
+	test.Tap(mode)
 	details := h.overlayText()
 	for _, want := range []string{"connection details", "made-up customer", h.desk.deps.Service, "token until 10:00", "receiver on 127.0.0.1:8090", "outbox: all sent"} {
 		if !strings.Contains(details, strings.ToLower(want)) {

@@ -22,7 +22,7 @@ import (
 // progress bar while syncing or uploading.
 type statusBar struct {
 	d         *Desk
-	mode      *tapLabel
+	mode      *widget.Label
 	token     *widget.Label
 	receiver  *widget.Label
 	outbox    *widget.Label
@@ -69,8 +69,7 @@ func newStatusBar(d *Desk) *statusBar {
 	} else if d.deps.Office {
 		mode = officeMode(d.deps.Service, "")
 	}
-	s.mode = newTapLabel(mode, d.showConnectionDetails)
-	s.mode.TextStyle.Bold = true
+	s.mode = widget.NewLabelWithStyle(mode, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	s.token = widget.NewLabel("")
 	s.receiver = widget.NewLabel("")
 	s.outbox = widget.NewLabel("")
@@ -106,7 +105,7 @@ func (s *statusBar) content() fyne.CanvasObject {
 		s.receiver.Hide()
 		receiverSep.Hide()
 	}
-	facts := container.NewHBox(widget.NewIcon(theme.ComputerIcon()), s.mode, receiverSep, s.receiver, sep(), s.outbox, sep(), s.sync)
+	facts := container.NewHBox(newTapArea(container.NewHBox(widget.NewIcon(theme.ComputerIcon()), s.mode), s.d.showConnectionDetails), receiverSep, s.receiver, sep(), s.outbox, sep(), s.sync)
 	barBox := container.NewGridWrap(fyne.NewSize(180, s.bar.MinSize().Height), container.NewStack(s.bar, s.uploading))
 	s.row = container.New(&statusRow{facts: facts, progress: []fyne.CanvasObject{s.barLabel, s.bar, s.uploading}},
 		container.NewHScroll(facts), s.note, container.NewHBox(s.barLabel, barBox))

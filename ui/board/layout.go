@@ -53,7 +53,7 @@ func (b *Board) build() {
 	b.lenSel.Selected = "2 h"
 	b.planBtn = widget.NewButtonWithIcon("Plan visit…", theme.CalendarIcon(), b.PlanSelected)
 	b.planBtn.Importance = widget.HighImportance
-	b.status = widget.NewLabel("Drag a work order from the right onto a technician's day and hour, or select it and Plan visit….")
+	b.status = widget.NewLabel("Drag a work order from the right onto a technician's day and hour, or select it and press Plan visit…")
 	b.status.Importance = widget.LowImportance
 	b.status.Truncation = fyne.TextTruncateEllipsis
 	right := container.NewHBox(b.zoomSel, widget.NewLabel("Visit length"), b.lenSel, b.planBtn)
