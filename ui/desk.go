@@ -313,6 +313,9 @@ func (d *Desk) openWorkOrder(id int64) {
 // place, keeping the selection and the scroll position.
 func (d *Desk) changed(ids []int64) {
 	d.list.reload()
+	if wo := d.detail.wo; wo != nil {
+		d.sawColleagues(wo.WorkOrderId) // its header says it: seen, not news once the person moves on
+	}
 	d.detail.reloadIfOpen(ids)
 	d.status.refresh()
 	d.noticeRefusals()

@@ -483,7 +483,9 @@ func (v *listView) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 	}
 	c.setFocused(id.Row == v.table.focusedRow())
 	mark := ""
-	if m, ok := v.marks[r.Id]; ok && v.columnAt(id.Col) == colNumber {
+	// The open work order's header says who changed it: its row is not
+	// marked as news too (E01).
+	if m, ok := v.marks[r.Id]; ok && v.columnAt(id.Col) == colNumber && r.Id != v.openID {
 		mark = initials(m.Name)
 	}
 	c.setMark(mark) // cells are recycled across columns: every update sets it
