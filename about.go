@@ -3,7 +3,7 @@ package main
 import (
 	"fyne.io/fyne/v2"
 
-	"github.com/workorderdesk/workdesk/ui"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 )
 
 // addHelpMenu appends About to the window's Help menu (a Help menu of
@@ -11,7 +11,7 @@ import (
 // which is the first thing support asks.
 func addHelpMenu(w fyne.Window) {
 	about := fyne.NewMenuItem("About Work Order Desk", func() {
-		ui.ShowInfo("About Work Order Desk", aboutText(), w)
+		dialogs.Info("About Work Order Desk", aboutText(), w)
 	})
 	menu := w.MainMenu()
 	if menu == nil {

@@ -23,6 +23,7 @@ import (
 	"github.com/workorderdesk/workdesk/probe"
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 type guiFlags struct {
@@ -222,7 +223,7 @@ func (s *session) launch(wantLive bool) error {
 			notice = s.sessionOnly()
 		case err != nil && s.desk == nil:
 			slog.Warn("live connection unavailable; starting in demo mode", "err", err)
-			notice = "The live connection could not start, so this is the demo. " + ui.Sentence(err.Error()) + " Fix the connection settings, then Save and connect."
+			notice = "The live connection could not start, so this is the demo. " + format.Sentence(err.Error()) + " Fix the connection settings, then Save and connect."
 			b, err = startDemoIn(ctx, s.flags.dataDir, s.flags.dialect)
 		}
 	default:

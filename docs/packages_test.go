@@ -97,3 +97,48 @@ func TestArchitectureListsEveryPackage(t *testing.T) {
 		}
 	}
 }
+
+// uiFoundation are the packages under ui/ that every view may import: they
+// hold no view. ui/xwidget imports none of the module's packages at all.
+var uiFoundation = []string{"ui/actiontext", "ui/arrange", "ui/dialogs", "ui/files", "ui/format", "ui/palette", "ui/printing", "ui/xwidget"}
+
+// TestViewsImportNoOtherView holds the arrows among ui's packages: a view
+// (any other package under ui/) imports neither ui nor another view, only
+// the foundation; the foundation imports no view and not ui; xwidget
+// imports none of ours. A view that needs another's help declares an
+// interface (ui/invoice's Elsewhere), which ui implements.
+func TestViewsImportNoOtherView(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	cmd := exec.Command(goBin, "list", "-tags", "migrated_fynedo", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, "./ui/...")
+	cmd.Dir = repoRoot(t)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list ./ui/...: %v", err)
+	}
+	const module = "github.com/workorderdesk/workdesk/"
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		pkg := strings.TrimPrefix(fields[0], module)
+		if pkg == "ui" {
+			continue
+		}
+		for _, imp := range fields[1:] {
+			ours, ok := strings.CutPrefix(imp, module)
+			if !ok {
+				continue
+			}
+			switch {
+			case pkg == "ui/xwidget":
+				t.Errorf("ui/xwidget imports %s: it imports none of ours", ours)
+			case ours == "ui":
+				t.Errorf("%s imports ui: a view takes small interfaces it declares, never the window", pkg)
+			case strings.HasPrefix(ours, "ui/") && !slices.Contains(uiFoundation, ours):
+				t.Errorf("%s imports the view %s: views never import each other (declare an interface)", pkg, ours)
+			}
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 )
 
 // accept queues acceptance of one work order.
@@ -65,7 +66,7 @@ func (d *Desk) showRejectWith(ids []int64, text string, cancelled func()) {
 	if len(ids) == 0 {
 		return
 	}
-	reason := newEscMultiLineEntry()
+	reason := dialogs.NewMultiLineEntry()
 	reason.SetText(text)
 	reason.SetPlaceHolder("Why you will not do this work (the customer sees it)")
 	reason.SetMinRowsVisible(4)

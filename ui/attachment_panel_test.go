@@ -15,47 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
-	"github.com/workorderdesk/workdesk/outbox"
-	"github.com/workorderdesk/workdesk/storage"
 )
-
-// TestAFileIsCopiedAndQueuedWithoutHoldingTheWindow adds a 5 MB file to a
-// work order while the replica's writer is held: Add returns at once and
-// the panel says the file is being copied, with a moving bar, until the
-// writer is free; then the file shows as queued and the copying line goes.
-func TestAFileIsCopiedAndQueuedWithoutHoldingTheWindow(t *testing.T) {
-	h := newBackgroundHarness(t)
-	ctx := context.Background()
-	r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted })
-	h.open(r.Id)
-	h.selectTab("Attachments")
-	p := tabOf[*attachmentsTab](h).files
-	path := filepath.Join(t.TempDir(), "site-video.mp4")
-	if err := os.WriteFile(path, make([]byte, 5<<20), 0o600); err != nil {
-		t.Fatal(err)
-	}
-
-	release := holdWriter(t, h.store.Path())
-	p.addFiles([]string{path}) // what choosing it in the picker, or dropping it, does
-	if !strings.Contains(p.pending.Text, "Copying site-video.mp4…") || !p.pending.Visible() || !p.busyBar.Visible() {
-		t.Fatalf("while the file waits the panel says %q (bar shown %v)", p.pending.Text, p.busyBar.Visible())
-	}
-	if rows, _ := h.store.OutboxRows(ctx, r.Id); len(rows) != 0 {
-		t.Fatalf("%d rows reached the outbox while its writer was held", len(rows))
-	}
-
-	release()
-	h.waitFor("the file to be queued", func() bool { return !strings.Contains(p.pending.Text, "Copying") })
-	if !strings.Contains(p.pending.Text, "Attach site-video.mp4 — Queued") || p.busyBar.Visible() {
-		t.Fatalf("once queued the panel says %q (bar shown %v)", p.pending.Text, p.busyBar.Visible())
-	}
-	if rows, _ := h.store.OutboxRows(ctx, r.Id); len(rows) != 1 || rows[0].Kind != outbox.KindAttachment {
-		t.Fatalf("the outbox holds %+v", rows)
-	}
-	if note := h.desk.status.note.Text; !strings.Contains(note, "site-video.mp4 for "+r.Number+": queued") {
-		t.Errorf("the status bar says %q", note)
-	}
-}
 
 // TestEachPlaceOffersWhatItsRulesAllow: the same panel shows the files of a
 // work order (never removable: the service has no way), of an invoice that
@@ -63,7 +23,7 @@ func TestAFileIsCopiedAndQueuedWithoutHoldingTheWindow(t *testing.T) {
 // may change, and it says why); every file can be opened.
 func TestEachPlaceOffersWhatItsRulesAllow(t *testing.T) {
 	h := newHarness(t)
-	buttons := func(p *attachmentPanel) (open, remove []*widget.Button) {
+	buttons := func(p fyne.CanvasObject) (open, remove []*widget.Button) {
 		walk(p, func(o fyne.CanvasObject) {
 			if b, ok := o.(*widget.Button); ok {
 				switch b.Text {
@@ -87,30 +47,30 @@ func TestEachPlaceOffersWhatItsRulesAllow(t *testing.T) {
 	if len(open) == 0 || len(remove) != 0 || !strings.Contains(strings.Join(texts(wo), "\n"), file.Name) {
 		t.Errorf("work order files: %d Open…, %d Remove…, texts %q", len(open), len(remove), texts(wo))
 	}
-	if !strings.Contains(wo.note.Text, "cannot be removed") {
-		t.Errorf("the work order's files say %q", wo.note.Text)
+	if says := strings.Join(texts(wo), "\n"); !strings.Contains(says, "cannot be removed") {
+		t.Errorf("the work order's files say %q", says)
 	}
 
 	inv := openInvoice(h, func(_ *api.WorkOrder, i *api.Invoice, _ *api.PriceList) bool { return i.Status.Editable() })
 	receipt := filepath.Join(t.TempDir(), "receipt.pdf")
 	os.WriteFile(receipt, []byte("%PDF-1.4"), 0o600)
-	inv.files.addFiles([]string{receipt})
+	inv.tab.AddFiles([]string{receipt}) // what dropping it on the window does
 	h.send()
-	open, remove = buttons(inv.files)
-	if len(open) != 1 || len(remove) != 1 || remove[0].Disabled() || inv.files.add.Disabled() {
+	open, remove = buttons(inv.tab.Content())
+	if len(open) != 1 || len(remove) != 1 || remove[0].Disabled() || inv.button("Add file…").Disabled() {
 		t.Errorf("an invoice that may change: %d Open…, %d Remove… (disabled %v), Add disabled %v",
-			len(open), len(remove), len(remove) == 1 && remove[0].Disabled(), inv.files.add.Disabled())
+			len(open), len(remove), len(remove) == 1 && remove[0].Disabled(), inv.button("Add file…").Disabled())
 	}
 
 	p, _ := openStep(h, func(_ *api.WorkOrder, p api.Procedure) bool { return p.IsMarkedNa })
 	h.settle()
 	open, remove = buttons(p.files)
-	if len(open) == 0 || len(remove) != len(open) || !remove[0].Disabled() || open[0].Disabled() || !p.files.add.Disabled() {
+	if len(open) == 0 || len(remove) != len(open) || !remove[0].Disabled() || open[0].Disabled() || !p.files.Add.Disabled() {
 		t.Errorf("a step of a procedure marked N/A: %d Open…, %d Remove… (first disabled %v), Add disabled %v",
-			len(open), len(remove), len(remove) > 0 && remove[0].Disabled(), p.files.add.Disabled())
+			len(open), len(remove), len(remove) > 0 && remove[0].Disabled(), p.files.Add.Disabled())
 	}
-	if !p.files.note.Visible() || !strings.Contains(p.files.note.Text, "marked N/A") {
-		t.Errorf("the step explains %q", p.files.note.Text)
+	if says := strings.Join(texts(p.files), "\n"); !strings.Contains(says, "marked N/A") {
+		t.Errorf("the step explains %q", says)
 	}
 }
 
@@ -181,20 +141,32 @@ find:
 	p := tabOf[*proceduresTab](h)
 	p.tree.Select(stepNode(proc.Id, first.Id))
 	h.flush()
-	if !strings.Contains(p.files.state.Text, "Loading the step's files") {
-		t.Fatalf("while the first step's files load, the panel says %q", p.files.state.Text)
+	if says := strings.Join(texts(p.files), "\n"); !strings.Contains(says, "Loading the step's files") {
+		t.Fatalf("while the first step's files load, the panel says %q", says)
 	}
 	p.tree.Select(stepNode(proc.Id, second.Id))
-	h.waitFor("the second step's files", func() bool { return !strings.Contains(p.files.state.Text, "Loading") })
+	h.waitFor("the second step's files", func() bool { return !strings.Contains(strings.Join(texts(p.files), "\n"), "Loading") })
 	unblock()
 	running.Wait()
 	h.flush()
-	if len(p.files.items) != len(want) || p.sel.StepId != second.Id {
-		t.Fatalf("after the first step's late answer, the second step lists %d files, want its own %d", len(p.files.items), len(want))
+	if len(p.files.Items()) != len(want) || p.sel.StepId != second.Id {
+		t.Fatalf("after the first step's late answer, the second step lists %d files, want its own %d", len(p.files.Items()), len(want))
 	}
 	for i, a := range want {
-		if p.files.items[i].AttachmentId != a.AttachmentId {
-			t.Fatalf("the second step lists %q, not its own %q", p.files.items[i].Name, a.Name)
+		if p.files.Items()[i].AttachmentId != a.AttachmentId {
+			t.Fatalf("the second step lists %q, not its own %q", p.files.Items()[i].Name, a.Name)
 		}
 	}
+}
+
+// workOrderFile is a work order of the demo world with a file, and the file.
+func workOrderFile(h *harness) (int64, api.Attachment) {
+	h.t.Helper()
+	for _, r := range h.rows() {
+		if atts, err := h.eng.Client.ListAttachments(context.Background(), r.Id); err == nil && len(atts) > 0 {
+			return r.Id, atts[0]
+		}
+	}
+	h.t.Fatal("no work order of the demo world has a file")
+	return 0, api.Attachment{}
 }

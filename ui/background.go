@@ -2,14 +2,11 @@ package ui
 
 import (
 	"context"
-	"errors"
-	"strings"
 	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
-
-	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/ui/arrange"
 )
 
 // What runs where. Every store write (each action a person queues) waits
@@ -107,7 +104,7 @@ func (d *Desk) act(controls []fyne.Disableable, write func(ctx context.Context) 
 	}
 	d.write(write, func(err error) {
 		for _, c := range controls {
-			setEnabled(c, d.inFlight[c])
+			arrange.SetEnabled(c, d.inFlight[c])
 			delete(d.inFlight, c)
 		}
 		done(err)
@@ -122,29 +119,11 @@ func (d *Desk) enable(w fyne.Disableable, on bool) {
 		d.inFlight[w] = on
 		return
 	}
-	setEnabled(w, on)
+	arrange.SetEnabled(w, on)
 }
 
 // busy reports whether an action w started is still being queued.
 func (d *Desk) busy(w fyne.Disableable) bool {
 	_, ok := d.inFlight[w]
 	return ok
-}
-
-// plainError says what went wrong without the HTTP details.
-func plainError(err error) string {
-	var apiErr *api.Error
-	switch {
-	case errors.Is(err, api.ErrCredentialsRejected):
-		return "the service refused the client id or secret: check them in File › Live connection…"
-	case api.Plain(err) != "":
-		return api.Plain(err) + "."
-	case errors.As(err, &apiErr) && apiErr.Message != "":
-		return strings.TrimSuffix(apiErr.Message, ".") + "."
-	case errors.Is(err, context.DeadlineExceeded):
-		return "the service took too long to answer."
-	case api.IsTemporary(err):
-		return "the service could not be reached (offline?)."
-	}
-	return strings.TrimSuffix(err.Error(), ".") + "."
 }

@@ -13,6 +13,9 @@ import (
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui/board"
 	"github.com/workorderdesk/workdesk/ui/daysheetview"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
+	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/palette"
 )
 
 // The dispatch board opens in a window of its own (View › Dispatch board),
@@ -80,9 +83,9 @@ func (d *Desk) showBoard() {
 		d.boardWin.win.RequestFocus()
 		return
 	}
-	w := newWindow(d.app, "Dispatch board — Work Order Desk")
+	w := dialogs.NewWindow(d.app, "Dispatch board — Work Order Desk")
 	src := boardSource{d.store}
-	b := board.New(src, src, board.Options{Window: w, StatusColor: statusColor, Now: nowFunc,
+	b := board.New(src, src, board.Options{Window: w, StatusColor: palette.Status, Now: format.Now,
 		Background: d.deps.Background, Do: d.do,
 		DaySheet: func(tech int64, from time.Time, days int) { d.showDaySheet(w, tech, from, days) }})
 	w.SetContent(b.Content())
@@ -128,6 +131,6 @@ func (d *Desk) showDaySheet(win fyne.Window, tech int64, from time.Time, days in
 		domain = "demo" // the demo's work order numbers are not the service's
 	}
 	daysheetview.Show(daysheetview.StoreSource(d.store), daysheetview.Options{Window: win, Prefs: d.app.Preferences(),
-		Now: nowFunc, Background: d.deps.Background, Do: d.do, OpenURL: opener, Domain: domain,
-		ShowFilePicker: func(fd *dialog.FileDialog) { showFilePicker(fd, win) }}, tech, from, days)
+		Now: format.Now, Background: d.deps.Background, Do: d.do, OpenURL: opener, Domain: domain,
+		ShowFilePicker: func(fd *dialog.FileDialog) { dialogs.ShowFilePicker(fd, win) }}, tech, from, days)
 }

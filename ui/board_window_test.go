@@ -16,6 +16,7 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // View › Dispatch board over the demo: a work order planned on it is
@@ -158,7 +159,7 @@ func TestDaySheetFromTheFileMenu(t *testing.T) {
 	h.menuItem("Day sheet…").Action()
 	h.flush()
 	got := h.overlayText()
-	for _, want := range []string{"day sheet and calendar", strings.ToLower(crew[0].Name + ", " + nowFunc().Format("Mon 2 Jan 2006"))} {
+	for _, want := range []string{"day sheet and calendar", strings.ToLower(crew[0].Name + ", " + format.Now().Format("Mon 2 Jan 2006"))} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the dialog lacks %q: %q", want, got)
 		}

@@ -8,6 +8,9 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/palette"
+	"github.com/workorderdesk/workdesk/ui/xwidget"
 )
 
 // cell is one table cell: a row background (selection, attention), and one
@@ -23,8 +26,8 @@ type cell struct {
 	text  *widget.Label
 	mark  *personMark
 	box   *fyne.Container // everything above, laid out by cellLayout
-	badge *badge
-	check *tickBox // not focusable: Tab does not walk the rows
+	badge *xwidget.Badge
+	check *xwidget.TickBox // not focusable: Tab does not walk the rows
 	// onCheck is rebound on every update; the check box calls it only for
 	// changes made by the person, not for SetChecked from an update.
 	onCheck  func(bool)
@@ -32,12 +35,12 @@ type cell struct {
 }
 
 func newCell() *cell {
-	c := &cell{bg: canvas.NewRectangle(color.Transparent), text: widget.NewLabel(""), badge: newBadge(), mark: newPersonMark()}
-	c.ring = container.New(rowRingLayout{}, canvas.NewRectangle(brandBlue), canvas.NewRectangle(brandBlue))
+	c := &cell{bg: canvas.NewRectangle(color.Transparent), text: widget.NewLabel(""), badge: xwidget.NewBadge(), mark: newPersonMark()}
+	c.ring = container.New(rowRingLayout{}, canvas.NewRectangle(palette.Brand), canvas.NewRectangle(palette.Brand))
 	c.ring.Hide()
 	c.text.Truncation = fyne.TextTruncateEllipsis
 	c.mark.Hide()
-	c.check = newTickBox(func(on bool) {
+	c.check = xwidget.NewTickBox(func(on bool) {
 		if !c.updating && c.onCheck != nil {
 			c.onCheck(on)
 		}
@@ -129,9 +132,27 @@ func (c *cell) setBackground(fill color.Color) {
 }
 
 // setFocused shows or hides the keyboard's row mark.
-func (c *cell) setFocused(on bool) {
-	if on != c.ring.Visible() {
-		showIf(on, c.ring)
+func (c *cell) setFocused(on bool) { c.setRing(on, false) }
+
+// heldRing marks a row the list holds where it was when the person acted
+// on it (listView.hold): lines along it like the keyboard's, in grey.
+var heldRing = color.NRGBA{R: 0x9a, G: 0xa4, B: 0xb1, A: 0xff}
+
+// setRing draws lines along the row: the keyboard's (blue) when focused,
+// else grey when held, else none.
+func (c *cell) setRing(focused, held bool) {
+	fill := color.Color(palette.Brand)
+	if !focused {
+		fill = heldRing
+	}
+	for _, o := range c.ring.Objects {
+		if r := o.(*canvas.Rectangle); r.FillColor != fill {
+			r.FillColor = fill
+			r.Refresh()
+		}
+	}
+	if on := focused || held; on != c.ring.Visible() {
+		arrange.ShowIf(on, c.ring)
 	}
 }
 

@@ -14,6 +14,9 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
+	"github.com/workorderdesk/workdesk/ui/actiontext"
+	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 )
 
 // completionForm asks for exactly what the work order's customer requires
@@ -78,7 +81,11 @@ func (f *completionForm) show(wo *api.WorkOrder, cs *api.CustomerSettings) {
 	f.form.Items = nil
 	f.missing.Hide()
 	f.check = nil
-	if cs == nil || len(cs.RepairCodes) == 0 && !hasAskedFields(cs) {
+	// Required, but no codes were read (a list under a name we did not
+	// guess): nothing to choose and nothing demanded (api RepairRequired);
+	// the form says so, and the service judges the check-out.
+	unreadCodes := cs != nil && cs.RepairInfoRequired.True() && len(cs.RepairCodes) == 0
+	if cs == nil || len(cs.RepairCodes) == 0 && !hasAskedFields(cs) && !unreadCodes {
 		f.box.Hide()
 		f.refresh()
 		return
@@ -99,7 +106,12 @@ func (f *completionForm) show(wo *api.WorkOrder, cs *api.CustomerSettings) {
 		}
 		f.repair = widget.NewSelect(labels, func(string) { f.recheck() })
 		f.repair.PlaceHolder = "Choose the repair code"
-		f.form.Append(requiredMark("Repair code", cs.RepairInfoRequired.True()), f.repair)
+		f.form.Append(requiredMark("Repair code", cs.RepairRequired()), f.repair)
+	} else if unreadCodes {
+		note := arrange.Wrapped(widget.NewLabel(wo.Customer.Name + " requires a repair code, but its list of codes could not be read: " +
+			"check out without one, and the service says if it needs one."))
+		note.Importance = widget.LowImportance
+		f.form.Append("Repair code", note)
 	}
 	for _, d := range cs.CustomFields {
 		if !d.Asked() {
@@ -236,13 +248,13 @@ func (f *completionForm) refresh() {
 
 func (f *completionForm) setEnabled(on bool) {
 	if f.repair != nil {
-		setEnabled(f.repair, on)
+		arrange.SetEnabled(f.repair, on)
 	}
 	for _, cf := range f.fields {
 		if cf.choice != nil {
-			setEnabled(cf.choice, on)
+			arrange.SetEnabled(cf.choice, on)
 		} else {
-			setEnabled(cf.entry, on)
+			arrange.SetEnabled(cf.entry, on)
 		}
 	}
 }
@@ -268,7 +280,7 @@ func (d *Desk) serviceUnreachable() bool {
 	if err != nil {
 		return false
 	}
-	return slices.ContainsFunc(rows, waitingForService)
+	return slices.ContainsFunc(rows, actiontext.Waiting)
 }
 
 // completionAhead reports whether a check-out, or the completion details,
@@ -367,7 +379,7 @@ func (t *visitTab) confirmRealTime(action string, queue func()) bool {
 	}
 	msg := fmt.Sprintf("The service cannot be reached right now. %s does not allow back-dating, so this %s will be recorded at the time it reaches the service, not now.\n\nQueue it anyway?",
 		t.wo.Customer.Name, strings.ToLower(action))
-	c := newConfirm(action+" while offline", msg, func(ok bool) {
+	c := dialogs.NewConfirm(action+" while offline", msg, func(ok bool) {
 		if ok {
 			queue()
 		}
@@ -388,7 +400,7 @@ func (t *visitTab) confirmDetailsLater(queue func()) bool {
 	msg := fmt.Sprintf("%s asks for completion details at check-out, and some are not filled in. "+
 		"%s will wait in Needs completion details until you give them with Complete details; its invoice can be submitted only after that.\n\n"+
 		"Check out without them?", t.wo.Customer.Name, t.wo.WorkOrderNumber)
-	c := newConfirm("Check out without the completion details?", msg, func(ok bool) {
+	c := dialogs.NewConfirm("Check out without the completion details?", msg, func(ok bool) {
 		if ok {
 			queue()
 		}

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 func (d *Desk) toolbar() fyne.CanvasObject {
@@ -24,7 +25,7 @@ func (d *Desk) mainMenu() *fyne.MainMenu {
 		fyne.NewMenuItem("Check the connection…", d.showContractCheck),
 		fyne.NewMenuItemSeparator(),
 		fyne.NewMenuItem("Export list…", d.showExportList),
-		fyne.NewMenuItem("Day sheet…", func() { d.showDaySheet(d.win, 0, nowFunc(), 1) }))
+		fyne.NewMenuItem("Day sheet…", func() { d.showDaySheet(d.win, 0, format.Now(), 1) }))
 	if d.deps.SetPerformedBy != nil {
 		file.Items = append(file.Items, fyne.NewMenuItem("Your name…", func() { d.askPersonName(nil) }))
 	}

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // colleagueMarkFor is how long a colleague's change marks a work order in
@@ -109,7 +110,7 @@ func (d *Desk) colleagueMarks() map[int64]storage.ColleagueChange {
 	if !d.deps.Office {
 		return nil
 	}
-	now := nowFunc()
+	now := format.Now()
 	changes, err := d.store.ColleagueChanges(context.Background(), now.Add(-colleagueMarkFor), d.officePerson())
 	if err != nil {
 		return nil // the list without marks; the header and Activity still say

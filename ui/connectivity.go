@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // The status bar says who is not answering within seconds, in the place
@@ -23,7 +24,7 @@ func silenceText(s storage.Silence, office bool, waiting int) string {
 	case office:
 		who = "Customer's service not answering the office hub"
 	}
-	text := who + " since " + clockText(s.Since)
+	text := who + " since " + format.Clock(s.Since)
 	switch waiting {
 	case 0:
 	case 1:

@@ -124,7 +124,7 @@ func statusCell(h *harness, id int64) (string, bool) {
 	}
 	c := newCell()
 	v.updateCell(widget.TableCellID{Row: row, Col: col}, c)
-	return c.badge.text.Text, c.badge.queued
+	return c.badge.Text(), c.badge.Queued()
 }
 
 // TestTheRowAndTheHeaderAgreeWhileAnActionWaits: an accept waiting in the
@@ -145,8 +145,8 @@ func TestTheRowAndTheHeaderAgreeWhileAnActionWaits(t *testing.T) {
 			t.Errorf("%s: the list row shows %q (queued %v), want Accepted (queued %v)", when, text, q, queued)
 		}
 		hb := h.desk.detail.status
-		if hb.text.Text != wantHeader || hb.queued != queued {
-			t.Errorf("%s: the header shows %q (queued %v), want %q (queued %v)", when, hb.text.Text, hb.queued, wantHeader, queued)
+		if hb.Text() != wantHeader || hb.Queued() != queued {
+			t.Errorf("%s: the header shows %q (queued %v), want %q (queued %v)", when, hb.Text(), hb.Queued(), wantHeader, queued)
 		}
 	}
 	buttonIn(t, h.win.Content(), "Accept").OnTapped()

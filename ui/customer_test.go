@@ -21,6 +21,7 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 func TestCustomerApprovalArrivesAsANotification(t *testing.T) {
@@ -37,12 +38,12 @@ func TestCustomerApprovalArrivesAsANotification(t *testing.T) {
 	h.desk.changed([]int64{r.Id})
 
 	want := api.Money{Amount: raised, Currency: r.Nte.Currency}
-	test.AssertNotificationSent(t, fyne.NewNotification("Quote approved: "+r.Number, "The NTE is now "+want.Format()+"."), func() {
+	test.AssertNotificationSent(t, fyne.NewNotification("Quote approved: "+r.Number, "The NTE is now "+format.Money(want)+"."), func() {
 		h.menuItem("Approve the quote").Action()
-		h.waitFor("the approval notification", func() bool { return h.desk.detail.quote.text.Text == "Quote Approved" })
+		h.waitFor("the approval notification", func() bool { return h.desk.detail.quote.Text() == "Quote Approved" })
 	})
-	if got := h.desk.detail.nte.Text; !strings.HasPrefix(got, want.Format()) {
-		t.Errorf("after approval the header NTE reads %q, want %s", got, want.Format())
+	if got := h.desk.detail.nte.Text; !strings.HasPrefix(got, format.Money(want)) {
+		t.Errorf("after approval the header NTE reads %q, want %s", got, format.Money(want))
 	}
 	if !strings.Contains(h.desk.detail.tabs[1].(*quoteTab).explain.Text, "the customer must first reject") {
 		t.Errorf("the quote tab does not explain that a new quote needs the customer's rejection: %q", q.explain.Text)

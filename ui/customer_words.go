@@ -7,6 +7,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // What a notification's body says, in plain words. A body is a hint: the
@@ -18,7 +19,7 @@ import (
 func moreEventText(e api.Event) string {
 	switch b := e.Body.(type) {
 	case *api.StatusChangedEvent:
-		text := statusText(b.Status)
+		text := format.Status(b.Status)
 		switch e.Header.Action {
 		case api.ActionPutOnHold:
 			text = "Put on hold"
@@ -29,7 +30,7 @@ func moreEventText(e api.Event) string {
 		}
 		return withComment(text, b.Comment)
 	case *api.VisitEvent:
-		return withComment(statusText(b.Status)+" (from CorrigoPro)", b.Comment)
+		return withComment(format.Status(b.Status)+" (from CorrigoPro)", b.Comment)
 	case *api.CheckedOutEvent:
 		text := "Checked out (from CorrigoPro)"
 		if b.RepairInfo != nil {
@@ -48,13 +49,13 @@ func moreEventText(e api.Event) string {
 	case *api.SlaChangedEvent:
 		var parts []string
 		if b.Sla.AcknowledgeBy != nil {
-			parts = append(parts, "acknowledge by "+localTime(*b.Sla.AcknowledgeBy))
+			parts = append(parts, "acknowledge by "+format.Time(*b.Sla.AcknowledgeBy))
 		}
 		if b.Sla.OnSiteBy != nil {
-			parts = append(parts, "on site by "+localTime(*b.Sla.OnSiteBy))
+			parts = append(parts, "on site by "+format.Time(*b.Sla.OnSiteBy))
 		}
 		if b.Sla.DueDate != nil {
-			parts = append(parts, "due "+localTime(*b.Sla.DueDate))
+			parts = append(parts, "due "+format.Time(*b.Sla.DueDate))
 		}
 		if len(parts) == 0 {
 			return "Deadlines changed"
@@ -63,7 +64,7 @@ func moreEventText(e api.Event) string {
 	case *api.MessageSentEvent:
 		return "Wrote: " + b.Text
 	case *api.AttachmentAddedEvent:
-		return "Attached " + orDash(b.Name)
+		return "Attached " + format.OrDash(b.Name)
 	case *api.AttachmentRemovedEvent:
 		return "Removed an attachment"
 	case *api.CheckListUpdatedEvent:
@@ -81,7 +82,7 @@ func moreEventText(e api.Event) string {
 		for _, u := range b.ProcedureUpdates {
 			names = append(names, u.Procedure.Name)
 		}
-		return "Procedures changed: " + orDash(strings.Join(names, ", "))
+		return "Procedures changed: " + format.OrDash(strings.Join(names, ", "))
 	case *api.CompletionInfoChangedEvent:
 		return withComment("Completion details changed", b.Comment)
 	case *api.InternalNoteChangedEvent:
@@ -93,7 +94,7 @@ func moreEventText(e api.Event) string {
 	case *api.FieldDescriptorsUpdatedEvent:
 		return "The customer changed its check-out questions"
 	case *api.IsmStatusChangedEvent:
-		return "Induction and safety: " + statusText(b.Status)
+		return "Induction and safety: " + format.Status(b.Status)
 	}
 	return ""
 }
@@ -103,52 +104,6 @@ func withComment(text, comment string) string {
 		return text
 	}
 	return text + " — " + comment
-}
-
-// invoiceNoticeText says what the customer's latest invoice notification
-// said, as it said it: "Paid Thu 3 Dec 2026, check 10442, $1,240.00". ""
-// when none arrived.
-func invoiceNoticeText(n *storage.InvoiceNotice, currency string) string {
-	if n == nil {
-		return ""
-	}
-	var parts []string
-	switch {
-	// Through the office hub the notification's status is not passed on
-	// (only the facts no re-read has): a payment date says it was paid.
-	case n.PaidDate != nil && (n.Status == api.InvoicePaid || n.Status == ""):
-		parts = append(parts, "Paid "+dayText(*n.PaidDate))
-	case n.Status != "":
-		parts = append(parts, statusText(n.Status))
-	}
-	if n.AuthNumber != "" {
-		parts = append(parts, "authorization "+n.AuthNumber)
-	}
-	if n.CheckNumber != "" {
-		parts = append(parts, "check "+n.CheckNumber)
-	}
-	if n.Amount != nil {
-		parts = append(parts, n.Amount.In(currency).Format())
-	}
-	text := strings.Join(parts, ", ")
-	switch {
-	case n.Comment != "" && text == "":
-		text = n.Comment
-	case n.Comment != "":
-		text += " — " + n.Comment
-	case text == "":
-		return "" // it said nothing the invoice does not show
-	}
-	return "The customer's notification: " + text
-}
-
-// invoiceNotice is the open work order's latest invoice notification, in words.
-func (d *Desk) invoiceNotice(wo *api.WorkOrder) string {
-	n, err := d.store.InvoiceNotice(context.Background(), wo.WorkOrderId)
-	if err != nil {
-		return ""
-	}
-	return invoiceNoticeText(n, wo.Currency)
 }
 
 // customerNotice says why a work order is closed to the actions the

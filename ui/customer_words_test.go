@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
@@ -66,39 +65,8 @@ func TestTheCustomersWordAsItReachesTheWindow(t *testing.T) {
 	})
 	h.flush()
 	h.selectTab("Invoice")
-	details := h.desk.detail.tabs[5].(*invoiceTab).details.Text
+	details := invoiceOf(h).text()
 	if !strings.Contains(details, "The customer's notification: Paid ") || !strings.Contains(details, ", check CHK-") {
 		t.Fatalf("the invoice says %q", details)
-	}
-}
-
-// TestInvoiceNoticeInWords: a payment reads the same whether the
-// notification came directly (with its status) or through the office hub
-// (which passes on only the facts no re-read has: no status); a
-// notification that said nothing the invoice does not show says nothing.
-func TestInvoiceNoticeInWords(t *testing.T) {
-	t.Parallel()
-	paid := time.Date(2026, 12, 3, 15, 0, 0, 0, time.Local)
-	amount := api.MustMoney("1240", "USD")
-	for _, tc := range []struct {
-		name string
-		n    api.InvoiceStatusChangedEvent
-		want string
-	}{
-		{"directly", api.InvoiceStatusChangedEvent{Status: api.InvoicePaid, PaidDate: &paid, CheckNumber: "10442", Amount: &amount},
-			"The customer's notification: Paid " + dayText(paid) + ", check 10442, $1,240.00"},
-		{"through the hub", api.InvoiceStatusChangedEvent{PaidDate: &paid, CheckNumber: "10442", Amount: &amount},
-			"The customer's notification: Paid " + dayText(paid) + ", check 10442, $1,240.00"},
-		{"authorized", api.InvoiceStatusChangedEvent{Status: api.InvoiceAuthorized, AuthNumber: "A-77"},
-			"The customer's notification: Authorized, authorization A-77"},
-		{"a reason only", api.InvoiceStatusChangedEvent{Comment: "Missing the receipt"},
-			"The customer's notification: Missing the receipt"},
-		{"nothing", api.InvoiceStatusChangedEvent{}, ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := invoiceNoticeText(&storage.InvoiceNotice{InvoiceStatusChangedEvent: tc.n}, "USD"); got != tc.want {
-				t.Errorf("%q; want %q", got, tc.want)
-			}
-		})
 	}
 }

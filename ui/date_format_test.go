@@ -7,82 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
-
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
 )
-
-// TestOneWayToWriteADate: a moment reads "Fri 20 Nov 2026 09:00" in any
-// year, a day "Fri 20 Nov 2026", and a moment of today only its time.
-func TestOneWayToWriteADate(t *testing.T) {
-	for _, c := range []struct{ got, want string }{
-		{localTime(fixedNow), "Fri 20 Nov 2026 09:00"},
-		{localTime(time.Date(2025, 3, 4, 17, 5, 0, 0, time.UTC)), "Tue 4 Mar 2025 17:05"},
-		{dayText(fixedNow), "Fri 20 Nov 2026"},
-		{clockText(fixedNow.Add(2 * time.Hour)), "11:00"},
-		{clockText(fixedNow.Add(-12 * time.Hour)), "Thu 19 Nov 2026 21:00"},
-	} {
-		if c.got != c.want {
-			t.Errorf("reads %q, want %q", c.got, c.want)
-		}
-	}
-}
-
-// TestTheDateEntryTakesTheDayAsTheWindowWritesIt: a date field shows its
-// day as the window writes days, takes it typed that way (with or without
-// the weekday, the month short or long, or as 2026-11-20), says in plain
-// words what it cannot read, and the calendar fills it in the same way.
-func TestTheDateEntryTakesTheDayAsTheWindowWritesIt(t *testing.T) {
-	test.NewTempApp(t)
-	e := newDateEntry()
-	w := test.NewTempWindow(t, e)
-	w.Resize(fyne.NewSize(400, 300))
-
-	day := time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
-	e.SetDate(&day)
-	if e.Text != "Fri 20 Nov 2026" {
-		t.Errorf("the field shows %q, want Fri 20 Nov 2026", e.Text)
-	}
-	if !strings.Contains(e.PlaceHolder, "Fri 20 Nov 2026") {
-		t.Errorf("the empty field's example reads %q", e.PlaceHolder)
-	}
-	for _, typed := range []string{"20 Nov 2026", "Fri 20 Nov 2026", "20 November 2026", "friday 20 november 2026", "2026-11-20", " 20  Nov, 2026 "} {
-		var told *time.Time
-		e.OnChanged = func(d *time.Time) { told = d }
-		e.SetText(typed)
-		if e.Date == nil || !e.Date.Equal(day) || told == nil || !told.Equal(day) {
-			t.Errorf("typing %q gives the day %v (told %v), want 20 Nov 2026", typed, e.Date, told)
-		}
-		if err := e.Validator(typed); err != nil {
-			t.Errorf("typing %q is refused: %v", typed, err)
-		}
-	}
-	e.SetText("20/11/2026")
-	if e.Date != nil {
-		t.Errorf("20/11/2026 (day or month first?) was read as %v", e.Date)
-	}
-	if err := e.Validator("20/11/2026"); err == nil || strings.Contains(err.Error(), "parsing") || !strings.Contains(err.Error(), "20 Nov 2026") {
-		t.Errorf("a day it cannot read is explained as %v", err)
-	}
-
-	test.Tap(e.pick)
-	var d21 *widget.Button
-	walk(w.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
-		if b, ok := o.(*widget.Button); ok && b.Text == "21" {
-			d21 = b
-		}
-	})
-	if d21 == nil {
-		t.Fatal("the calendar button opened no calendar")
-	}
-	test.Tap(d21)
-	if e.Text != "Sat 21 Nov 2026" || e.Date == nil || e.Date.Day() != 21 {
-		t.Errorf("picking the 21st fills in %q (%v)", e.Text, e.Date)
-	}
-}
 
 var (
 	isoDate     = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b`)

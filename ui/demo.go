@@ -11,6 +11,8 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // Customer acts as the customer in demo mode, through the sandbox's control
@@ -93,7 +95,7 @@ func (d *Desk) asCustomer(what string, call func() error) {
 		err := call()
 		d.do(func() {
 			if err != nil {
-				d.info("The customer could not do that", sentence(plainError(err)))
+				d.info("The customer could not do that", format.Capital(format.Error(err)))
 				return
 			}
 			d.status.flash(what + " — watch for the notification")
@@ -107,7 +109,7 @@ func (d *Desk) askNte() {
 		d.info("No work order open", "Open a work order first: the customer changes the NTE of the work order shown on the right.")
 		return
 	}
-	entry := newEscEntry()
+	entry := dialogs.NewEntry()
 	entry.SetText(wo.Nte.Amount.Amount.StringFixed(int32(api.MinorUnits(wo.Currency))))
 	dialog.ShowForm("Customer changes the NTE of "+wo.WorkOrderNumber, "Change", "Cancel",
 		[]*widget.FormItem{widget.NewFormItem("New NTE ("+wo.Currency+", 0 = no limit)", entry)},
@@ -188,9 +190,9 @@ func notificationFor(ev api.Event, wo *api.WorkOrder) (title, body string) {
 	case *api.QuoteChangedEvent:
 		switch b.Quote.QuoteStatus {
 		case api.QuoteApproved:
-			return "Quote approved: " + number, "The NTE is now " + b.Quote.Amount.In(currency).Format() + "."
+			return "Quote approved: " + number, "The NTE is now " + format.Money(b.Quote.Amount.In(currency)) + "."
 		case api.QuoteRejected:
-			if why := Sentence(b.Quote.Comment); why != "" {
+			if why := format.Sentence(b.Quote.Comment); why != "" {
 				return "Quote rejected: " + number, "The customer rejected the quote: " + why
 			}
 			return "Quote rejected: " + number, "The customer rejected the quote."
@@ -198,7 +200,7 @@ func notificationFor(ev api.Event, wo *api.WorkOrder) (title, body string) {
 			return "Quote requested: " + number, "The customer asks for a quote."
 		}
 	case *api.NteChangedEvent:
-		return "NTE changed: " + number, "The customer set the NTE to " + nteText(b.Amount.In(currency)) + "."
+		return "NTE changed: " + number, "The customer set the NTE to " + format.Nte(b.Amount.In(currency)) + "."
 	case *api.NewWorkOrderEvent:
 		if b.Details.WorkOrderNumber != "" {
 			number = b.Details.WorkOrderNumber
@@ -214,19 +216,19 @@ func notificationFor(ev api.Event, wo *api.WorkOrder) (title, body string) {
 		if customer != "" {
 			body = customer + " sent a new work order."
 		}
-		if msg := Sentence(msg); msg != "" {
+		if msg := format.Sentence(msg); msg != "" {
 			body += " " + msg
 		}
 		return "New work order: " + number, body
 	case *api.InvoiceStatusChangedEvent:
-		return "Invoice " + strings.ToLower(statusText(b.Status)) + ": " + number, invoiceNews(b)
+		return "Invoice " + strings.ToLower(format.Status(b.Status)) + ": " + number, invoiceNews(b)
 	}
 	return "", ""
 }
 
 // invoiceNews says in sentences what the customer did with the invoice.
 func invoiceNews(b *api.InvoiceStatusChangedEvent) string {
-	comment := Sentence(b.Comment)
+	comment := format.Sentence(b.Comment)
 	var s string
 	switch b.Status {
 	case api.InvoiceAuthorized:
@@ -247,7 +249,7 @@ func invoiceNews(b *api.InvoiceStatusChangedEvent) string {
 	case api.InvoicePendingVerification:
 		s = "The customer is verifying the invoice."
 	default:
-		s = "The invoice is now " + strings.ToLower(statusText(b.Status)) + "."
+		s = "The invoice is now " + strings.ToLower(format.Status(b.Status)) + "."
 	}
 	if comment != "" {
 		s += " The customer says: " + comment
@@ -258,7 +260,7 @@ func invoiceNews(b *api.InvoiceStatusChangedEvent) string {
 // confirmResetDemo asks before File › Reset demo forgets the demo's work:
 // it survives restarts, so starting over is a choice, not an accident.
 func (d *Desk) confirmResetDemo() {
-	showConfirm("Reset the demo?",
+	dialogs.Confirm("Reset the demo?",
 		"The demo keeps what was done in it across restarts. Resetting forgets every change and starts again from the original work orders.",
 		func(ok bool) {
 			if ok {

@@ -18,6 +18,9 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
+	"github.com/workorderdesk/workdesk/ui/invoice"
 )
 
 // Online is what needs the service right now and cannot be queued: syncing,
@@ -135,8 +138,8 @@ type Desk struct {
 	detail *detailView
 	status *statusBar
 	split  *container.Split
-	panes  *fyne.Container // the split, kept fitting by paneFit
-	fit    *paneFit
+	panes  *fyne.Container // the split, kept fitting by arrange.PaneFit
+	fit    *arrange.PaneFit
 	ring   *focusRing // around what has the keyboard
 	// recvWin is the receivables window while open (View › Receivables).
 	recvWin *receivablesWindow
@@ -182,7 +185,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	}
 	d := &Desk{app: a, store: deps.Store, online: deps.Online, deps: deps, closed: make(chan struct{}),
 		inFlight: map[fyne.Disableable]bool{}}
-	d.win = newWindow(a, "Work Order Desk")
+	d.win = dialogs.NewWindow(a, "Work Order Desk")
 	if deps.Demo {
 		d.win.SetTitle("Work Order Desk — Demo")
 	}
@@ -202,7 +205,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	}
 
 	d.detail = newDetailView(d, []tab{
-		newSummaryTab(d), newQuoteTab(d), newVisitTab(d), newMessagesTab(d), newAttachmentsTab(d), newInvoiceTab(d), newProceduresTab(d), newNoteTab(d), newActivityTab(d),
+		newSummaryTab(d), newQuoteTab(d), newVisitTab(d), newMessagesTab(d), newAttachmentsTab(d), invoice.New(d.store, d.store, d.online, host{d}, host{d}), newProceduresTab(d), newNoteTab(d), newActivityTab(d),
 	})
 	d.status = newStatusBar(d)
 
@@ -217,9 +220,9 @@ func New(a fyne.App, deps Deps) *Desk {
 		d.refused.Hide()
 		top = container.NewVBox(top, d.refused)
 	}
-	d.fit = newPaneFit(d.split, d.list.leastWidth, d.detail.wants, d.detail.tabsFit.setCompact)
+	d.fit = arrange.NewPaneFit(d.split, d.list.leastWidth, d.detail.wants, d.detail.tabsFit.setCompact)
 	d.panes = container.New(d.fit, d.split)
-	d.list.onResorted = func() { d.fit.again(d.panes) }
+	d.list.onResorted = func() { d.fit.Again(d.panes) }
 	d.ring = newFocusRing()
 	d.frame = container.NewBorder(top, d.status.content(), nil, nil, d.panes)
 	d.win.SetContent(d.ring.over(d.frame))
@@ -449,17 +452,17 @@ func (d *Desk) showErrorIn(w fyne.Window, err error) {
 	var first notYet
 	switch {
 	case errors.As(err, &first):
-		showInfoDialog("Not yet", err.Error(), w)
+		dialogs.Info("Not yet", err.Error(), w)
 		return
 	case errors.As(err, &rule):
 		// The rules say what to do instead ("accept it first, then
 		// check in"): guidance, not an error.
-		showInfoDialog("Not possible now", err.Error(), w)
+		dialogs.Info("Not possible now", err.Error(), w)
 		return
 	case errors.As(err, &apiErr):
 		err = errors.New(apiErr.Message)
 	}
-	showErrorDialog(err, w)
+	dialogs.Error(err, w)
 }
 
 // notYet is what the person has to do first ("write a message first"):
@@ -468,7 +471,7 @@ type notYet string
 
 func (n notYet) Error() string { return string(n) }
 
-func (d *Desk) info(title, msg string) { showInfoDialog(title, msg, d.win) }
+func (d *Desk) info(title, msg string) { dialogs.Info(title, msg, d.win) }
 
 // Showcase opens the first work order of the list, so a screenshot shows
 // the detail view too.
@@ -513,7 +516,7 @@ func (d *Desk) do(f func()) { d.deps.Do(f) }
 // shown go there.
 type fileTab interface {
 	tab
-	filePanel() *attachmentPanel
+	AddFiles(paths []string)
 }
 
 // dropped attaches files dropped on the window where the person is looking:
@@ -527,19 +530,19 @@ func (d *Desk) dropped(paths []string) {
 		d.showError(notYet("open a work order first, then drop the files on the window"))
 		return
 	}
-	var workOrder *attachmentPanel
+	var workOrder fileTab
 	for _, t := range d.detail.tabs {
 		ft, ok := t.(fileTab)
 		if !ok {
 			continue
 		}
 		if d.detail.selectedTab() == t {
-			ft.filePanel().addFiles(paths)
+			ft.AddFiles(paths)
 			return
 		}
 		if _, ok := t.(*attachmentsTab); ok {
-			workOrder = ft.filePanel()
+			workOrder = ft
 		}
 	}
-	workOrder.addFiles(paths)
+	workOrder.AddFiles(paths)
 }

@@ -3,10 +3,8 @@ package ui
 import (
 	"context"
 	"fmt"
-	"image/color"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
@@ -14,15 +12,20 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/palette"
+	"github.com/workorderdesk/workdesk/ui/xwidget"
 )
 
-// tab is one page of the detail view; show is called with the work order
-// whenever it is opened or changes.
+// tab is one page of the detail view; Show is called with the work order
+// whenever it is opened or changes. Its methods are exported so that a view
+// in a package of its own (ui/invoice) is one.
 type tab interface {
-	title() string
-	icon() fyne.Resource
-	content() fyne.CanvasObject
-	show(wo *api.WorkOrder)
+	Title() string
+	Icon() fyne.Resource
+	Content() fyne.CanvasObject
+	Show(wo *api.WorkOrder)
 }
 
 // detailView is the right pane: the selected work order's header and tabs.
@@ -35,9 +38,9 @@ type detailView struct {
 
 	number    *widget.RichText // a heading that follows the theme (dark mode)
 	titleRow  *fyne.Container  // number and badges: re-laid out when they change size
-	status    *badge
-	quote     *badge
-	invoice   *badge // where the invoice stands once submitted (the work order stays Checked out)
+	status    *xwidget.Badge
+	quote     *xwidget.Badge
+	invoice   *xwidget.Badge // where the invoice stands once submitted (the work order stays Checked out)
 	header    *fyne.Container
 	where     *widget.Label
 	colleague *widget.Label   // office mode: a colleague changed it lately
@@ -61,7 +64,7 @@ type detailView struct {
 func newDetailView(d *Desk, tabs []tab) *detailView {
 	v := &detailView{d: d, tabs: tabs}
 	v.number = widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleSubHeading})
-	v.status, v.quote, v.invoice = newBadge(), newBadge(), newBadge()
+	v.status, v.quote, v.invoice = xwidget.NewBadge(), xwidget.NewBadge(), xwidget.NewBadge()
 	v.where = widget.NewLabel("")
 	v.where.Truncation = fyne.TextTruncateEllipsis
 	v.colleague = widget.NewLabel("")
@@ -69,10 +72,10 @@ func newDetailView(d *Desk, tabs []tab) *detailView {
 	v.colleague.Importance = widget.HighImportance
 	v.colRow = container.NewBorder(nil, nil, widget.NewIcon(theme.AccountIcon()), nil, v.colleague)
 	v.colRow.Hide()
-	v.notice = wrapped(widget.NewLabel(""))
+	v.notice = arrange.Wrapped(widget.NewLabel(""))
 	v.notice.Importance = widget.WarningImportance
 	v.notice.Hide()
-	v.queued = wrapped(widget.NewLabel(""))
+	v.queued = arrange.Wrapped(widget.NewLabel(""))
 	v.queued.Importance = widget.WarningImportance
 	v.queued.Hide()
 	v.refused = container.NewVBox()
@@ -85,10 +88,10 @@ func newDetailView(d *Desk, tabs []tab) *detailView {
 
 	// The badges wrap under the number on a narrow pane (a 960-pixel
 	// window) rather than widen it.
-	v.titleRow = newWrapRow(v.number, v.status, v.quote)
+	v.titleRow = arrange.NewWrapRow(v.number, v.status, v.quote)
 	var items []*container.TabItem
 	for _, t := range tabs {
-		items = append(items, container.NewTabItemWithIcon(t.title(), t.icon(), t.content()))
+		items = append(items, container.NewTabItemWithIcon(t.Title(), t.Icon(), t.Content()))
 	}
 	v.appTabs = container.NewAppTabs(items...)
 	// Eight tabs do not fit across the detail pane; down its side they all
@@ -101,12 +104,12 @@ func newDetailView(d *Desk, tabs []tab) *detailView {
 		container.NewVBox(container.NewHBox(widget.NewLabel("NTE:"), v.nte), container.NewHBox(layout.NewSpacer(), v.invoice, v.accept, v.reject)),
 		container.NewVBox(v.titleRow, v.where, v.colRow))
 	v.header = header
-	card := container.NewStack(newThemedFill(theme.ColorNameHeaderBackground),
+	card := container.NewStack(xwidget.NewThemedFill(theme.ColorNameHeaderBackground),
 		container.NewPadded(container.NewVBox(header, v.notice, v.queued, v.refused)))
 	fit, bar := newTabsFit(v.appTabs)
 	v.tabsFit = fit
 	v.body = container.NewBorder(card, nil, nil, nil, bar)
-	v.titleRow.Layout.(*wrapRow).relayout = func() { relayout(v.body) }
+	v.titleRow.Layout.(*arrange.WrapRow).OnRowsChanged = func() { arrange.Relayout(v.body) }
 
 	hint := widget.NewLabelWithStyle("Select a work order on the left to see it here.\nIn the list, the Up and Down keys move and Enter opens; "+shortcutLabel("F")+" searches.",
 		fyne.TextAlignCenter, fyne.TextStyle{Italic: true})
@@ -131,16 +134,16 @@ func (v *detailView) needs() float32 {
 }
 
 // wants is the width the detail is laid out for: its tab bar, named or
-// compact, beside tabContentWidth.
+// compact, beside arrange.TabWidth.
 func (v *detailView) wants(compact bool) float32 {
-	return v.tabsFit.stripWidth(compact) + tabContentWidth
+	return v.tabsFit.stripWidth(compact) + arrange.TabWidth
 }
 
 // showTab selects the tab titled title (named or not: a compact bar shows
 // icons only); false when there is none.
 func (v *detailView) showTab(title string) bool {
 	for i, t := range v.tabs {
-		if t.title() == title {
+		if t.Title() == title {
 			v.appTabs.SelectIndex(i)
 			return true
 		}
@@ -191,26 +194,32 @@ func (v *detailView) show(p *storage.Pending) {
 	}
 	v.number.Segments[0].(*widget.TextSegment).Text = wo.WorkOrderNumber
 	v.number.Refresh()
-	status := statusText(wo.Status)
+	status := format.Status(wo.Status)
 	if p.StatusQueued() {
 		status += " · queued"
 	}
-	v.status.Set(status, statusColor(wo.Status))
+	v.status.Set(status, palette.Status(wo.Status))
 	v.status.SetQueued(p.StatusQueued())
 	if q := wo.Nte.Quote; q != nil {
-		text := "Quote " + statusText(q.QuoteStatus)
+		text := "Quote " + format.Status(q.QuoteStatus)
 		if r := p.Replica.Nte.Quote; r == nil || r.QuoteStatus != q.QuoteStatus {
 			text += " · queued"
 		}
-		v.quote.Set(text, quoteColor(q.QuoteStatus))
+		v.quote.Set(text, palette.Quote(q.QuoteStatus))
 	} else {
 		v.quote.Set("", nil)
 	}
 	v.renderOutbox()
-	if text, fill := invoiceBadge(v.d.storedInvoice(wo.WorkOrderId)); text != v.invoice.text.Text || v.invoice.Visible() != (text != "") {
+	if text, fill := invoiceBadge(v.d.storedInvoice(wo.WorkOrderId)); text != v.invoice.Text() || v.invoice.Visible() != (text != "") {
 		v.invoice.Set(text, fill)
-		showIf(text != "", v.invoice)
-		relayout(v.header) // the pill under the NTE may widen that column
+		arrange.ShowIf(text != "", v.invoice)
+		// The pill under the NTE may widen that column and makes the
+		// header taller: laid out within its old height, the customer
+		// line was drawn over the first tab's icon (A10), the first
+		// work order opened after a start most of all, before the
+		// pane had its size; once more after this frame, when it has.
+		arrange.Relayout(v.body)
+		fyne.Do(func() { arrange.Relayout(v.body) })
 	}
 	where := wo.Customer.Name
 	if site := wo.SiteName(); site != "" {
@@ -222,23 +231,23 @@ func (v *detailView) show(p *storage.Pending) {
 	v.where.SetText(where)
 	if note := v.d.colleagueNote(wo.WorkOrderId); note != v.colleague.Text || v.colRow.Visible() != (note != "") {
 		v.colleague.SetText(note)
-		showIf(note != "", v.colRow)
-		relayout(v.header)
+		arrange.ShowIf(note != "", v.colRow)
+		arrange.Relayout(v.body) // a line more or less: the tabs move
 	}
 	if note := v.d.customerNotice(p.Replica); note != v.notice.Text || v.notice.Visible() != (note != "") {
 		v.notice.SetText(note)
-		showIf(note != "", v.notice)
+		arrange.ShowIf(note != "", v.notice)
 	}
 	v.titleRow.Refresh()
 	if wo.Nte.Amount.IsZero() {
 		v.nte.SetText("no limit") // a currency beside it would read as an amount
 	} else {
-		v.nte.SetText(nteText(wo.Nte.Amount) + "  " + wo.Currency)
+		v.nte.SetText(format.Nte(wo.Nte.Amount) + "  " + wo.Currency)
 	}
-	showIf(wo.Can(api.Accept) == nil, v.accept)
-	showIf(wo.Can(api.Reject) == nil, v.reject)
+	arrange.ShowIf(wo.Can(api.Accept) == nil, v.accept)
+	arrange.ShowIf(wo.Can(api.Reject) == nil, v.reject)
 	for _, t := range v.tabs {
-		t.show(wo)
+		t.Show(wo)
 	}
 	if switching {
 		for _, it := range v.appTabs.Items {
@@ -285,47 +294,4 @@ func (v *detailView) reloadIfOpen(changed []int64) {
 			return
 		}
 	}
-}
-
-// themedFill is a background that takes its colour from the current theme
-// each time it is refreshed (a plain rectangle keeps the colour it was made
-// with, which left a light band behind light text in dark mode).
-type themedFill struct {
-	widget.BaseWidget
-	name  fyne.ThemeColorName
-	alpha uint8 // a tint of the colour when not 0
-	rect  *canvas.Rectangle
-}
-
-// newThemedTint is a themedFill of the colour name at alpha: a tint.
-func newThemedTint(name fyne.ThemeColorName, alpha uint8) *themedFill {
-	f := newThemedFill(name)
-	f.alpha = alpha
-	f.Refresh()
-	return f
-}
-
-func newThemedFill(name fyne.ThemeColorName) *themedFill {
-	f := &themedFill{name: name, rect: canvas.NewRectangle(theme.Color(name))}
-	f.ExtendBaseWidget(f)
-	return f
-}
-
-func (f *themedFill) CreateRenderer() fyne.WidgetRenderer { return &themedFillRenderer{f} }
-
-type themedFillRenderer struct{ f *themedFill }
-
-func (r *themedFillRenderer) Layout(s fyne.Size)           { r.f.rect.Resize(s) }
-func (r *themedFillRenderer) MinSize() fyne.Size           { return fyne.Size{} }
-func (r *themedFillRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.f.rect} }
-func (r *themedFillRenderer) Destroy()                     {}
-func (r *themedFillRenderer) Refresh() {
-	c := theme.ColorForWidget(r.f.name, r.f)
-	if r.f.alpha != 0 {
-		n := color.NRGBAModel.Convert(c).(color.NRGBA)
-		n.A = r.f.alpha
-		c = n
-	}
-	r.f.rect.FillColor = c
-	r.f.rect.Refresh()
 }

@@ -11,6 +11,8 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // pressEsc delivers Esc as the desktop window does: to the focused widget,
@@ -41,24 +43,24 @@ func TestEscClosesEveryDialog(t *testing.T) {
 		what string
 		open func()
 	}{
-		{"the attachments file picker", func() { h.selectTab("Attachments"); test.Tap(tabOf[*attachmentsTab](h).files.add) }},
-		{"the invoice file picker", func() { h.selectTab("Invoice"); test.Tap(tabOf[*invoiceTab](h).files.add) }},
+		{"the attachments file picker", func() { h.selectTab("Attachments"); test.Tap(tabOf[*attachmentsTab](h).files.Add) }},
+		{"the invoice file picker", func() { h.selectTab("Invoice"); test.Tap(invoiceOf(h).button("Add file…")) }},
 		{"the step file picker", func() {
 			h.selectTab("Procedures")
 			procs.tree.Select(stepNode(p.Id, p.Steps[0].Id))
 			h.flush()
-			test.Tap(procs.files.add)
+			test.Tap(procs.files.Add)
 		}},
-		{"Delete the invoice?", func() { h.selectTab("Invoice"); tabOf[*invoiceTab](h).onDelete() }},
+		{"Delete the invoice?", func() { h.selectTab("Invoice"); invoiceOf(h).button("Delete…").OnTapped() }},
 		{"Live connection", h.menuItem("Live connection…").Action},
 		{"Keyboard shortcuts", h.menuItem("Keyboard shortcuts").Action},
 		{"Change the NTE", h.menuItem("Change the NTE…").Action},
 		{"Change the NTE, typing in it", func() {
 			h.menuItem("Change the NTE…").Action()
 			h.flush()
-			var e *escEntry
+			var e *dialogs.Entry
 			walk(h.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
-				if x, ok := o.(*escEntry); ok {
+				if x, ok := o.(*dialogs.Entry); ok {
 					e = x
 				}
 			})
@@ -116,8 +118,8 @@ func TestEscClosesEveryDialog(t *testing.T) {
 	h.flush()
 	test.Type(h.win.Canvas().Focused(), "no access")
 	pressEsc(h)
-	if h.win.Canvas().Overlays().Top() != nil || h.desk.detail.status.text.Text != statusText(api.StatusNew) {
-		t.Fatalf("after Esc in the reject dialog: dialog open %v, status %q", h.win.Canvas().Overlays().Top() != nil, h.desk.detail.status.text.Text)
+	if h.win.Canvas().Overlays().Top() != nil || h.desk.detail.status.Text() != format.Status(api.StatusNew) {
+		t.Fatalf("after Esc in the reject dialog: dialog open %v, status %q", h.win.Canvas().Overlays().Top() != nil, h.desk.detail.status.Text())
 	}
 }
 
@@ -126,9 +128,9 @@ func TestEscClosesEveryDialog(t *testing.T) {
 func typeInFirstEntry(h *harness) {
 	h.t.Helper()
 	h.flush()
-	var e *escEntry
+	var e *dialogs.Entry
 	walk(h.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
-		if x, ok := o.(*escEntry); ok && e == nil {
+		if x, ok := o.(*dialogs.Entry); ok && e == nil {
 			e = x
 		}
 	})
@@ -145,7 +147,7 @@ func typeInFirstEntry(h *harness) {
 func TestEscClosesTheSavePicker(t *testing.T) {
 	h := newHarness(t)
 	p, _ := openStep(h, func(*api.WorkOrder, api.Procedure) bool { return true })
-	test.Tap(rowButton(attRow(p, p.files.items[0].Name), 0))
+	test.Tap(rowButton(attRow(p.files, p.files.Items()[0].Name), 0))
 	h.flush()
 	link := h.win.Canvas().Overlays().Top()
 	test.Tap(buttonIn(t, link, "Save as…"))
@@ -156,23 +158,6 @@ func TestEscClosesTheSavePicker(t *testing.T) {
 	pressEsc(h)
 	if h.win.Canvas().Overlays().Top() != link {
 		t.Fatalf("Esc left the save picker open (%q)", texts(h.win.Canvas().Overlays().Top()))
-	}
-}
-
-// TestEscClosesAFilesLinkDialogAndLetsTheLinkGo: the dialog of a file opened
-// through its 15-minute link closes on Esc as on Close, dropping the link.
-func TestEscClosesAFilesLinkDialogAndLetsTheLinkGo(t *testing.T) {
-	h := newHarness(t)
-	p, _ := openStep(h, func(*api.WorkOrder, api.Procedure) bool { return true })
-	test.Tap(rowButton(attRow(p, p.files.items[0].Name), 0))
-	h.flush()
-	if p.files.link == nil {
-		t.Fatal("opening the file showed no link dialog")
-	}
-	l := p.files.link
-	pressEsc(h)
-	if h.win.Canvas().Overlays().Top() != nil || p.files.link != nil || l.link.URL != "" {
-		t.Fatalf("after Esc: dialog open %v, link dialog held %v, link held %v", h.win.Canvas().Overlays().Top() != nil, p.files.link != nil, l.link.URL != "")
 	}
 }
 

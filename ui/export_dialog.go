@@ -19,6 +19,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/export"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // exportSpec is one view's export (the list's, the receivables'): the
@@ -55,7 +57,7 @@ func (s exportSpec) rows(n int) string {
 // file with exportTo.
 func (d *Desk) showExport(s exportSpec) {
 	if s.table.Len == 0 {
-		showInfoDialog(s.title, s.empty, s.win)
+		dialogs.Info(s.title, s.empty, s.win)
 		return
 	}
 	formats := []export.Format{export.XLSX, export.CSV}
@@ -78,9 +80,9 @@ func (d *Desk) showExport(s exportSpec) {
 			}
 			d.exportTo(s, w, w.URI(), f)
 		}, s.win)
-		fd.SetFileName(s.fileName(f, nowFunc()))
+		fd.SetFileName(s.fileName(f, format.Now()))
 		fd.SetFilter(fynestorage.NewExtensionFileFilter([]string{f.Ext()}))
-		showFilePicker(fd, s.win)
+		dialogs.ShowFilePicker(fd, s.win)
 	})
 	next.Importance = widget.HighImportance
 	cancel := widget.NewButton("Cancel", func() { dlg.Hide() })
@@ -133,11 +135,11 @@ func (d *Desk) exportTo(s exportSpec, w io.WriteCloser, uri fyne.URI, f export.F
 		p.hide()
 		switch {
 		case errors.Is(err, context.Canceled):
-			showInfoDialog(s.title, "Export cancelled: nothing was saved.", s.win)
+			dialogs.Info(s.title, "Export cancelled: nothing was saved.", s.win)
 		case err != nil:
 			d.showErrorIn(s.win, fmt.Errorf("the %s could not be exported, and nothing was saved: %w", s.noun, err))
 		default:
-			showInfoDialog(s.title, fmt.Sprintf("Saved %s to %s.", s.rows(p.done()), name), s.win)
+			dialogs.Info(s.title, fmt.Sprintf("Saved %s to %s.", s.rows(p.done()), name), s.win)
 		}
 	})
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/export"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // Words of an exported list besides its column titles, in one place.
@@ -74,7 +75,7 @@ const assignedBatch = 500
 // listExportRow fills row with r's cells, a is who r is assigned to.
 func listExportRow(row []any, r storage.Row, a storage.Assignees) []any {
 	row[0], row[1], row[2] = r.Number, r.Customer, r.Site
-	row[3] = statusText(r.Status)
+	row[3] = format.Status(r.Status)
 	// An NTE of 0 is no limit, not an amount: a sum over the column must
 	// not take it for one.
 	row[4], row[5] = exportNoLimit, ""
@@ -83,7 +84,7 @@ func listExportRow(row []any, r storage.Row, a storage.Assignees) []any {
 	}
 	row[6] = nil
 	if r.QuoteStatus != "" {
-		row[6] = statusText(r.QuoteStatus)
+		row[6] = format.Status(r.QuoteStatus)
 	}
 	row[7], row[8] = r.ScheduledStart, assignedExport(a)
 	row[9], row[10] = r.NextDeadlineLabel, r.NextDeadline
@@ -105,7 +106,7 @@ func assignedExport(a storage.Assignees) string {
 	for _, p := range a.Who {
 		names = append(names, p.Name)
 	}
-	return strings.Join(names, ", ")
+	return strings.Join(names, ", ") + partly(a)
 }
 
 // showExportList is File › Export list…: the list as it is searched,
@@ -113,6 +114,7 @@ func assignedExport(a storage.Assignees) string {
 func (d *Desk) showExportList() {
 	q, n := d.list.shown, d.list.total
 	q.Limit, q.Offset = 0, 0
+	q.Held = nil // in the export, in their sorted places (still listed: q.Keep)
 	s := exportSpec{win: d.win, title: "Export list", noun: "work orders", one: "work order", file: "work-orders",
 		empty: "The list shows no work orders: there is nothing to export. Clear the search or the filters first.",
 		table: listTable(d.store, q, n)}
@@ -128,7 +130,7 @@ func listDescription(q storage.ListQuery) string {
 		parts = append(parts, fmt.Sprintf("search %q", s))
 	}
 	for _, st := range q.Statuses {
-		parts = append(parts, "status "+statusText(st))
+		parts = append(parts, "status "+format.Status(st))
 	}
 	if q.NeedsAttention {
 		parts = append(parts, "needing attention")

@@ -15,6 +15,8 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // TestBulkRejectAsksWhyAndReportsEachWorkOrder ticks two New rows, rejects
@@ -70,7 +72,7 @@ func TestBulkRejectAsksWhyAndReportsEachWorkOrder(t *testing.T) {
 	}
 	for _, r := range []storage.Row{first, second} {
 		h.open(r.Id)
-		if summary := strings.Join(texts(h.desk.detail.tabs[0].content()), "\n"); !strings.Contains(summary, reason) {
+		if summary := strings.Join(texts(h.desk.detail.tabs[0].Content()), "\n"); !strings.Contains(summary, reason) {
 			t.Errorf("the summary of %s does not say why it was rejected", r.Number)
 		}
 	}
@@ -84,7 +86,7 @@ func dialogEntry(t *testing.T, dlg fyne.CanvasObject) *widget.Entry {
 		if x, ok := o.(*widget.Entry); ok && e == nil {
 			e = x
 		}
-		if x, ok := o.(*escEntry); ok && e == nil {
+		if x, ok := o.(*dialogs.Entry); ok && e == nil {
 			e = &x.Entry
 		}
 	})
@@ -105,7 +107,7 @@ func (h *harness) activityItems() []activityItem {
 	h.t.Helper()
 	h.selectTab("Activity")
 	var items []activityItem
-	walk(tabOf[*activityTab](h).content(), func(o fyne.CanvasObject) {
+	walk(tabOf[*activityTab](h).Content(), func(o fyne.CanvasObject) {
 		box, ok := o.(*fyne.Container)
 		if !ok || len(box.Objects) != 2 {
 			return
@@ -195,7 +197,7 @@ func TestARefusedActionOffersRetryAndDiscard(t *testing.T) {
 	if it := h.activityAbout("Quote"); it.text != "Sent: the service accepted it." || it.retry != nil {
 		t.Fatalf("after Retry and sending, the quote reads %q", it.text)
 	}
-	if got := h.desk.detail.quote.text.Text; got != "Quote Submitted" {
+	if got := h.desk.detail.quote.Text(); got != "Quote Submitted" {
 		t.Fatalf("after the retried quote went through, the header reads %q", got)
 	}
 
@@ -224,7 +226,7 @@ func TestARefusedActionOffersRetryAndDiscard(t *testing.T) {
 	}
 	h.send()
 	h.desk.changed([]int64{hp.Id})
-	if got := h.desk.detail.status.text.Text; got != "Accepted" {
+	if got := h.desk.detail.status.Text(); got != "Accepted" {
 		t.Fatalf("the discarded check-in went out: the header reads %q", got)
 	}
 }
@@ -284,7 +286,7 @@ func TestANotificationKeepsTheSelectionAndScrollPosition(t *testing.T) {
 	test.Type(entry, raised.Amount.StringFixed(int32(api.MinorUnits(raised.Currency))))
 	test.Tap(buttonIn(t, dlg, "Change"))
 	h.waitFor("the new NTE in the list", func() bool {
-		return screenRowOf(t, h.win, tbl, target.Number).cells["NTE"].text() == raised.Format()
+		return screenRowOf(t, h.win, tbl, target.Number).cells["NTE"].text() == format.Money(raised)
 	})
 
 	if after := screen(); !slices.Equal(before, after) {
@@ -297,13 +299,13 @@ func TestANotificationKeepsTheSelectionAndScrollPosition(t *testing.T) {
 	if got := h.desk.detail.number.String(); got != target.Number {
 		t.Errorf("the detail view switched to %q", got)
 	}
-	if got := h.desk.detail.nte.Text; !strings.HasPrefix(got, raised.Format()) {
-		t.Errorf("the header NTE reads %q, want %s (was %s)", got, raised.Format(), oldNte)
+	if got := h.desk.detail.nte.Text; !strings.HasPrefix(got, format.Money(raised)) {
+		t.Errorf("the header NTE reads %q, want %s (was %s)", got, format.Money(raised), oldNte)
 	}
 	if got := screenRowOf(t, h.win, tbl, ticked).cells[""].text(); got != "[x]" || h.desk.list.acceptBtn.Text != "Accept 1" {
 		t.Errorf("the tick on %s was lost (box %s, bulk button %q)", ticked, got, h.desk.list.acceptBtn.Text)
 	}
-	want := fyne.Notification{Title: "NTE changed: " + target.Number, Content: "The customer set the NTE to " + raised.Format() + "."}
+	want := fyne.Notification{Title: "NTE changed: " + target.Number, Content: "The customer set the NTE to " + format.Money(raised) + "."}
 	if !slices.Contains(sent.all(), want) {
 		t.Errorf("desktop notifications sent: %+v; want %+v", sent.all(), want)
 	}
@@ -342,7 +344,7 @@ func TestCustomerEventsRaiseDesktopNotifications(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want = fyne.Notification{Title: "New work order: " + wo.WorkOrderNumber, Content: wo.Customer.Name + " sent a new work order. " + Sentence(wo.AccompanyingMessage)}
+	want = fyne.Notification{Title: "New work order: " + wo.WorkOrderNumber, Content: wo.Customer.Name + " sent a new work order. " + format.Sentence(wo.AccompanyingMessage)}
 	if got := sent.all()[1]; got != want {
 		t.Errorf("the dispatch raised %+v, want %+v", got, want)
 	}

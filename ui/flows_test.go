@@ -17,6 +17,8 @@ import (
 	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/xwidget"
 )
 
 func TestSelectingAWorkOrderShowsItsDetail(t *testing.T) {
@@ -30,7 +32,7 @@ func TestSelectingAWorkOrderShowsItsDetail(t *testing.T) {
 		t.Fatalf("header shows %q, want %q", got, r.Number)
 	}
 	wo, _ := h.store.WorkOrder(context.Background(), r.Id)
-	summary := strings.Join(texts(h.desk.detail.tabs[0].content()), "\n")
+	summary := strings.Join(texts(h.desk.detail.tabs[0].Content()), "\n")
 	if !strings.Contains(summary, wo.AccompanyingMessage) {
 		t.Errorf("summary does not show the description %q", wo.AccompanyingMessage)
 	}
@@ -105,10 +107,10 @@ func TestRejectNeedsAReasonThenRejects(t *testing.T) {
 	test.Tap(confirm)
 	h.send()
 	h.desk.changed([]int64{r.Id})
-	if got := h.desk.detail.status.text.Text; got != "Rejected" {
+	if got := h.desk.detail.status.Text(); got != "Rejected" {
 		t.Fatalf("after rejecting, the header status reads %q, want Rejected", got)
 	}
-	if summary := strings.Join(texts(h.desk.detail.tabs[0].content()), "\n"); !strings.Contains(summary, "No refrigeration technician free this week") {
+	if summary := strings.Join(texts(h.desk.detail.tabs[0].Content()), "\n"); !strings.Contains(summary, "No refrigeration technician free this week") {
 		t.Error("the summary of a rejected work order does not say why it was rejected")
 	}
 }
@@ -136,7 +138,7 @@ func TestSubmittingAQuoteShowsSubmitted(t *testing.T) {
 	}
 	h.send()
 	h.desk.changed([]int64{r.Id})
-	if got := h.desk.detail.quote.text.Text; got != "Quote Submitted" {
+	if got := h.desk.detail.quote.Text(); got != "Quote Submitted" {
 		t.Fatalf("after submitting, the header quote badge reads %q", got)
 	}
 	if !strings.Contains(q.explain.Text, "waiting for the customer's decision") {
@@ -179,10 +181,10 @@ func TestBackdatedCheckInCarriesTheVisitTime(t *testing.T) {
 	}
 	h.send()
 	h.desk.changed([]int64{r.Id})
-	if got := h.desk.detail.status.text.Text; got != "Checked in" {
+	if got := h.desk.detail.status.Text(); got != "Checked in" {
 		t.Fatalf("after a back-dated check-in the header reads %q, want Checked in (%s)", got, v.lastState.Text)
 	}
-	when := localTime(earlier) // the person's own clock, not the wire's UTC
+	when := format.Time(earlier) // the person's own clock, not the wire's UTC
 	if got := v.lastState.Text; !strings.Contains(got, "Check in at "+when) || !strings.Contains(got, "the service accepted it") {
 		t.Fatalf("the Visit tab says %q; want the check-in at %s, accepted", got, when)
 	}
@@ -248,7 +250,7 @@ func TestQueuedUploadShowsInTheStatusBar(t *testing.T) {
 	if err := os.WriteFile(file, []byte("\x89PNG\r\n\x1a\nnot really"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	h.desk.detail.tabs[4].(*attachmentsTab).files.addFiles([]string{file})
+	h.desk.detail.tabs[4].(*attachmentsTab).files.AddFiles([]string{file})
 	h.desk.status.refresh()
 	if !h.desk.status.uploading.Visible() || !strings.Contains(h.desk.status.barLabel.Text, "Uploading 1 file") {
 		t.Fatalf("while a file waits in the outbox the status bar shows %q", h.desk.status.barLabel.Text)
@@ -327,7 +329,7 @@ func TestARefusedActionIsExplainedNotHidden(t *testing.T) {
 	test.Tap(v.checkIn)
 	h.send()
 	h.desk.changed([]int64{r.Id})
-	if got := h.desk.detail.status.text.Text; got != "Accepted" {
+	if got := h.desk.detail.status.Text(); got != "Accepted" {
 		t.Fatalf("after a refused check-in the header reads %q, want Accepted", got)
 	}
 	if !strings.Contains(v.lastState.Text, "Refused by the service") {
@@ -348,7 +350,7 @@ func TestARefusedActionIsExplainedNotHidden(t *testing.T) {
 	test.Tap(v.checkIn)
 	h.send()
 	h.desk.changed([]int64{r.Id})
-	if got := h.desk.detail.status.text.Text; got != "Checked in" {
+	if got := h.desk.detail.status.Text(); got != "Checked in" {
 		t.Fatalf("after discarding the refusal and checking in now, the header reads %q (%s)", got, v.lastState.Text)
 	}
 }
@@ -359,16 +361,16 @@ func TestDarkModeHeaderFollowsTheTheme(t *testing.T) {
 	h := newHarness(t)
 	h.desk.Showcase()
 	h.flush()
-	var fill *themedFill
+	var fill *xwidget.ThemedFill
 	walk(h.desk.detail.body, func(o fyne.CanvasObject) {
-		if f, ok := o.(*themedFill); ok && fill == nil {
+		if f, ok := o.(*xwidget.ThemedFill); ok && fill == nil {
 			fill = f
 		}
 	})
-	light := fill.rect.FillColor
+	light := fill.Color()
 	appearanceChoice(h, "Dark").Action()
 	fill.Refresh()
-	dark := fill.rect.FillColor
+	dark := fill.Color()
 	lr, lg, lb, _ := light.RGBA()
 	dr, dg, db, _ := dark.RGBA()
 	if dr+dg+db >= lr+lg+lb {
@@ -415,14 +417,14 @@ func TestTheWindowNeverGrowsWithItsContent(t *testing.T) {
 	h.open(r.Id)
 	long := filepath.Join(t.TempDir(), strings.Repeat("site-photo-after-compressor-replacement-", 6)+".png")
 	os.WriteFile(long, []byte("png"), 0o600)
-	h.desk.detail.tabs[4].(*attachmentsTab).files.addFiles([]string{long})
+	h.desk.detail.tabs[4].(*attachmentsTab).files.AddFiles([]string{long})
 	h.send()
 	h.desk.refreshDetails(r.Id)
 	h.flush()
 	for _, tb := range h.desk.detail.tabs {
-		h.selectTab(tb.title())
+		h.selectTab(tb.Title())
 		if w := h.win.Content().MinSize().Width; w > 1024 {
-			t.Fatalf("on the %s tab the window needs %.0f px: content would push it wider than the screen", tb.title(), w)
+			t.Fatalf("on the %s tab the window needs %.0f px: content would push it wider than the screen", tb.Title(), w)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/workorderdesk/workdesk/ui/palette"
 )
 
 // TestTheKeyboardsRowIsMarkedAcrossTheList: while the list has the
@@ -64,7 +65,7 @@ func TestTheKeyboardsRowIsMarkedAcrossTheList(t *testing.T) {
 	for _, v := range []fyne.ThemeVariant{theme.VariantLight, theme.VariantDark} {
 		bg := newTheme(appearanceSystem, false).Color(theme.ColorNameBackground, v)
 		for what, under := range map[string]color.Color{"list": bg, "open row": over(openRowFill, bg), "attention row": over(attentionRowFill, bg)} {
-			if r := contrast(brandBlue, under); r < 3 {
+			if r := contrast(palette.Brand, under); r < 3 {
 				t.Errorf("variant %d: the row mark on the %s stands out %.2f:1, want 3:1", v, what, r)
 			}
 		}

@@ -2,14 +2,11 @@ package ui
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"fyne.io/fyne/v2"
-	fynestorage "fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 	"github.com/shopspring/decimal"
@@ -17,6 +14,7 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // TestEachMessageStartsToTheCustomer: a note sent to "Nobody (record only)"
@@ -108,8 +106,8 @@ func TestARejectedQuoteCopiesIntoANewOne(t *testing.T) {
 		if len(q.lines) != len(rejected.LineItems) {
 			t.Fatalf("the copy has %d lines, the rejected quote %d", len(q.lines), len(rejected.LineItems))
 		}
-	} else if q.amount.Text != amountText(rejected.Amount) {
-		t.Errorf("the copy's amount reads %q, the rejected quote's is %s", q.amount.Text, rejected.Amount.Format())
+	} else if q.amount.Text != format.Amount(rejected.Amount) {
+		t.Errorf("the copy's amount reads %q, the rejected quote's is %s", q.amount.Text, format.Money(rejected.Amount))
 	}
 	if q.reason.Text == rejected.Comment && rejected.Comment != "" {
 		t.Errorf("the customer's reason %q was copied as ours", rejected.Comment)
@@ -133,7 +131,7 @@ func TestABackDateToTheMinute(t *testing.T) {
 		t.Fatalf("no check-in queued: %v; the window says %q", err, h.overlayText())
 	}
 	if got := rows[len(rows)-1].ActionDate; !got.Equal(at) {
-		t.Errorf("the check-in is queued at %s, the person chose %s", localTime(got), localTime(at))
+		t.Errorf("the check-in is queued at %s, the person chose %s", format.Time(got), format.Time(at))
 	}
 }
 
@@ -160,14 +158,11 @@ func TestAskTheCustomerForMore(t *testing.T) {
 		return wo.Nte.Quote != nil && wo.Nte.Quote.QuoteStatus == api.QuoteApproved && !wo.Nte.NoLimit() && inv.Status.Editable()
 	})
 	wo := h.desk.detail.wo
-	row := addPriceItem(t, inv, 0)
-	row.qty.SetText(wo.Nte.Amount.Amount.Mul(decimal.NewFromInt(3)).Div(inv.inv.LineItems[len(inv.inv.LineItems)-1].Rate.Amount).Ceil().String())
-	if !inv.askMore.Visible() {
-		t.Fatalf("over the NTE with an approved quote, no Ask the customer for more: %q", inv.nteWarn.Text)
-	}
-	test.Tap(inv.askMore)
+	inv.addPriceItem(0)
+	inv.quantity(inv.lineCount() - 1).SetText(wo.Nte.Amount.Amount.String()) // above the NTE at any rate of 1 or more
+	test.Tap(inv.button("Ask the customer for more…"))
 	m := h.desk.messagesTab()
-	if got := h.desk.detail.tabs[h.desk.detail.appTabs.SelectedIndex()].title(); got != "Messages" {
+	if got := h.desk.detail.tabs[h.desk.detail.appTabs.SelectedIndex()].Title(); got != "Messages" {
 		t.Errorf("Ask the customer for more shows the %s tab", got)
 	}
 	if !strings.Contains(m.text.Text, wo.WorkOrderNumber) || !strings.Contains(m.text.Text, "NTE") {
@@ -175,71 +170,5 @@ func TestAskTheCustomerForMore(t *testing.T) {
 	}
 	if m.vis.Selected != visibilityLabels[api.VisibilityAll] {
 		t.Errorf("the message is for %q, not the customer", m.vis.Selected)
-	}
-}
-
-// TestTheDatePickerMarksToday: the calendar of a date field shows today
-// apart from the other days, the day in the field as chosen, and picking
-// a day fills the field with it.
-func TestTheDatePickerMarksToday(t *testing.T) {
-	test.NewTempApp(t)
-	setNow(t, fixedNow) // Fri 20 Nov 2026
-	d := newDateEntry()
-	w := test.NewTempWindow(t, d)
-	w.Resize(fyne.NewSize(400, 400))
-	chosen := fixedNow.AddDate(0, 0, -3)
-	d.SetDate(&chosen)
-	d.showCalendar()
-	if d.popUp == nil || !d.popUp.Visible() {
-		t.Fatal("the calendar button opened nothing")
-	}
-	days := map[string]*widget.Button{}
-	walk(d.popUp.Content, func(o fyne.CanvasObject) {
-		if b, ok := o.(*widget.Button); ok && b.Text != "" {
-			days[b.Text] = b
-		}
-	})
-	if days["20"] == nil || days["20"].Importance != widget.MediumImportance {
-		t.Errorf("today, the 20th, is not marked: %+v", days["20"])
-	}
-	if days["17"] == nil || days["17"].Importance != widget.HighImportance {
-		t.Errorf("the chosen 17th is not drawn as chosen")
-	}
-	if days["18"] == nil || days["18"].Importance != widget.LowImportance {
-		t.Errorf("another day looks marked")
-	}
-	test.Tap(days["Today"])
-	if d.Date == nil || !sameDay(*d.Date, fixedNow) {
-		t.Errorf("Today filled the field with %v", d.Date)
-	}
-}
-
-// TestTheFilePickerOpensWhereTheLastFileCameFrom: after a file is picked
-// from a folder, the next picker opens there; a folder since removed is
-// passed over for the one picked from before it, and five are kept.
-func TestTheFilePickerOpensWhereTheLastFileCameFrom(t *testing.T) {
-	test.NewTempApp(t)
-	if lastFolder() != nil {
-		t.Fatal("a fresh app remembers a folder")
-	}
-	root := t.TempDir()
-	var dirs []string
-	for _, name := range []string{"receipts", "photos", "tickets", "a", "b", "c"} {
-		dir := filepath.Join(root, name)
-		if err := os.Mkdir(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		dirs = append(dirs, dir)
-		rememberFolder(fynestorage.NewFileURI(filepath.Join(dir, "scan.pdf")))
-	}
-	if got := lastFolder(); got == nil || filepath.Clean(got.Path()) != dirs[5] {
-		t.Fatalf("the picker opens at %v, want %s", got, dirs[5])
-	}
-	os.Remove(dirs[5])
-	if got := lastFolder(); got == nil || filepath.Clean(got.Path()) != dirs[4] {
-		t.Errorf("with the last folder gone the picker opens at %v, want %s", got, dirs[4])
-	}
-	if n := len(fyne.CurrentApp().Preferences().StringList(recentFoldersKey)); n != recentFolders {
-		t.Errorf("%d folders are kept", n)
 	}
 }

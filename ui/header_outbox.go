@@ -13,6 +13,10 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/actiontext"
+	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // The work order's header says what the outbox holds for it: the actions
@@ -29,21 +33,15 @@ func queuedNoun(r storage.OutboxRow) string {
 	return r.Summary
 }
 
-// waitingForService reports a queued action that the service could not be
-// reached for yet (it waits to be sent again; r.Error says why).
-func waitingForService(r storage.OutboxRow) bool {
-	return r.State == storage.OutboxPending && r.Attempts > 0 && r.Error != ""
-}
-
 // queuedText says where one waiting action stands.
 func queuedText(r storage.OutboxRow) string {
 	switch {
 	case r.State == storage.OutboxSending:
 		return queuedNoun(r) + " sending…"
-	case waitingForService(r):
-		return queuedNoun(r) + " queued " + clockText(r.Created) + ", waiting for the connection"
+	case actiontext.Waiting(r):
+		return queuedNoun(r) + " queued " + format.Clock(r.Created) + ", waiting for the connection"
 	}
-	return queuedNoun(r) + " queued " + clockText(r.Created)
+	return queuedNoun(r) + " queued " + format.Clock(r.Created)
 }
 
 // pendingText is the header's line about the waiting actions ("" for none).
@@ -78,9 +76,9 @@ type refusalView struct {
 // refusalTitle names a refused action and when it was refused.
 func refusalTitle(r storage.OutboxRow) string {
 	if r.MayHaveBeenSent() {
-		return actionText(r) + " — may have been sent " + clockText(r.Updated)
+		return actiontext.What(r) + " — may have been sent " + format.Clock(r.Updated)
 	}
-	return actionText(r) + " — refused by the service " + clockText(r.Updated)
+	return actiontext.What(r) + " — refused by the service " + format.Clock(r.Updated)
 }
 
 func (d *Desk) newRefusalView(woID int64, r storage.OutboxRow) *refusalView {
@@ -88,12 +86,12 @@ func (d *Desk) newRefusalView(woID int64, r storage.OutboxRow) *refusalView {
 	v.title = widget.NewLabelWithStyle(refusalTitle(r), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	v.title.Wrapping = fyne.TextWrapWord
 	v.title.Importance = widget.DangerImportance
-	text := sentence(strings.TrimSpace(r.Error))
+	text := format.Capital(strings.TrimSpace(r.Error))
 	switch {
 	case r.Asked() != nil:
-		text = Sentence(r.Error) // our own words, which end as a sentence before anything added to them
+		text = format.Sentence(r.Error) // our own words, which end as a sentence before anything added to them
 	case r.MayHaveBeenSent():
-		text = unsureText(r)
+		text = actiontext.Unsure(r)
 	}
 	if why := d.colleagueFirst(woID, r); why != "" {
 		text += " " + why
@@ -101,9 +99,9 @@ func (d *Desk) newRefusalView(woID int64, r storage.OutboxRow) *refusalView {
 	if c := d.correcting; c != nil && c.row == r.Id {
 		text += " " + correctingHint(r)
 	}
-	v.text = wrapped(widget.NewLabel(text))
+	v.text = arrange.Wrapped(widget.NewLabel(text))
 	id := r.Id
-	v.retry = widget.NewButtonWithIcon(retryLabel(r), theme.ViewRefreshIcon(), func() { d.retryAction(id) })
+	v.retry = widget.NewButtonWithIcon(actiontext.Retry(r), theme.ViewRefreshIcon(), func() { d.retryAction(id) })
 	v.discard = widget.NewButtonWithIcon("Discard…", theme.DeleteIcon(), func() { d.discardAction(id) })
 	v.edit = widget.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), func() { d.editRefused(r) })
 	if c := d.correcting; c != nil && c.row == r.Id {
@@ -111,11 +109,11 @@ func (d *Desk) newRefusalView(woID int64, r storage.OutboxRow) *refusalView {
 		v.edit.SetIcon(theme.CancelIcon())
 		v.edit.OnTapped = d.stopCorrecting
 	}
-	showIf(r.Correctable() && !r.MayHaveBeenSent(), v.edit)
+	arrange.ShowIf(r.Correctable() && !r.MayHaveBeenSent(), v.edit)
 	if q := r.Asked(); q != nil {
 		// Not refused: stopped before it was sent (the note changed since
 		// the edit began). The person chooses which stays.
-		v.title.SetText(actionText(r) + " — " + q.Title)
+		v.title.SetText(actiontext.What(r) + " — " + q.Title)
 		v.title.Importance = widget.WarningImportance
 		v.retry.SetText(q.Keep)
 		v.retry.OnTapped = func() { d.keepMine(r) }
@@ -149,14 +147,14 @@ func (d *Desk) retryAction(id int64) {
 			d.showError(err)
 			return
 		}
-		d.queued(actionText(*row) + ": sent again")
+		d.queued(actiontext.What(*row) + ": sent again")
 		d.changed(row.WorkOrderIds)
 	})
 }
 
 // discardAction gives up on an action once the person confirms it.
 func (d *Desk) discardAction(id int64) {
-	showConfirm("Discard this action?",
+	dialogs.Confirm("Discard this action?",
 		"It will not be sent to the service. Actions queued after it on this work order go out next.",
 		func(ok bool) {
 			if ok {
@@ -196,7 +194,7 @@ func (v *detailView) renderOutbox() {
 	}
 	text := pendingText(p)
 	v.queued.SetText(text)
-	showIf(text != "", v.queued)
+	arrange.ShowIf(text != "", v.queued)
 	v.refusals = v.refusals[:0]
 	var objs []fyne.CanvasObject
 	for _, r := range p.Refused {
@@ -206,5 +204,5 @@ func (v *detailView) renderOutbox() {
 	}
 	v.refused.Objects = objs
 	v.refused.Refresh()
-	showIf(len(objs) > 0, v.refused)
+	arrange.ShowIf(len(objs) > 0, v.refused)
 }

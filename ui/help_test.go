@@ -100,7 +100,7 @@ func TestMenusShowEachShortcut(t *testing.T) {
 	// A menu's shortcut runs its item: Ctrl+3 shows the third tab.
 	if it := shown[deskKey{key: fyne.Key3}.shortcut().ShortcutName()]; it != nil {
 		it.Action()
-		if got := h.desk.detail.appTabs.Selected().Text; got != h.desk.detail.tabs[2].title() {
+		if got := h.desk.detail.appTabs.Selected().Text; got != h.desk.detail.tabs[2].Title() {
 			t.Errorf("View › Tab › %s shows the %s tab", it.Label, got)
 		}
 	}

@@ -21,6 +21,9 @@ import (
 	"github.com/workorderdesk/workdesk/export"
 	"github.com/workorderdesk/workdesk/jobsheet"
 	"github.com/workorderdesk/workdesk/pdftext"
+	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
+	"github.com/workorderdesk/workdesk/ui/format"
 	"github.com/workorderdesk/workdesk/ui/printing"
 )
 
@@ -64,7 +67,7 @@ func (d *Desk) renderJobSheet(ctx context.Context, wo *api.WorkOrder, paper pdft
 	if err != nil {
 		return nil, err
 	}
-	opts := jobsheet.Options{Fonts: fonts, Paper: paper, Printed: nowFunc()}
+	opts := jobsheet.Options{Fonts: fonts, Paper: paper, Printed: format.Now()}
 	who, err := d.store.AssigneesOf(ctx, []int64{wo.WorkOrderId})
 	if err != nil {
 		return nil, err
@@ -96,7 +99,7 @@ func (d *Desk) showJobSheet(wo *api.WorkOrder) {
 	var open, save *widget.Button
 	withNote := widget.NewCheck(jobSheetNoteTick, nil)
 	paperChoice, paper := printing.PaperChoice(d.app.Preferences())
-	busy := func(on bool) { setEnabled(open, !on); setEnabled(save, !on) }
+	busy := func(on bool) { arrange.SetEnabled(open, !on); arrange.SetEnabled(save, !on) }
 	say := func(text string, importance widget.Importance) {
 		status.Importance = importance
 		status.SetText(text)
@@ -125,13 +128,13 @@ func (d *Desk) showJobSheet(wo *api.WorkOrder) {
 				opener = d.app.OpenURL
 			}
 			if err := opener(&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}); err != nil {
-				return fmt.Errorf(jobSheetNoProgram, strings.TrimSuffix(plainError(err), "."), path)
+				return fmt.Errorf(jobSheetNoProgram, strings.TrimSuffix(format.Error(err), "."), path)
 			}
 			return nil
 		}, func(err error) {
 			busy(false)
 			if err != nil {
-				say(jobSheetNotOpened+plainError(err), widget.WarningImportance)
+				say(jobSheetNotOpened+format.Error(err), widget.WarningImportance)
 				return
 			}
 			say(fmt.Sprintf(jobSheetOpened, name), widget.MediumImportance)
@@ -141,7 +144,7 @@ func (d *Desk) showJobSheet(wo *api.WorkOrder) {
 	save = widget.NewButtonWithIcon(jobSheetSaveAs, theme.DocumentSaveIcon(), func() {
 		fd := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
 			if err != nil {
-				say(jobSheetCantSave+plainError(err), widget.WarningImportance)
+				say(jobSheetCantSave+format.Error(err), widget.WarningImportance)
 				return
 			}
 			if w == nil {
@@ -149,7 +152,7 @@ func (d *Desk) showJobSheet(wo *api.WorkOrder) {
 			}
 			busy(true)
 			say(jobSheetSaving, widget.MediumImportance)
-			savedAs := savedName(w.URI())
+			savedAs := dialogs.SavedName(w.URI())
 			paper, note := paper(), withNote.Checked
 			d.run(func(ctx context.Context) error {
 				pdf, err := d.renderJobSheet(ctx, wo, paper, note)
@@ -160,7 +163,7 @@ func (d *Desk) showJobSheet(wo *api.WorkOrder) {
 			}, func(err error) {
 				busy(false)
 				if err != nil {
-					say(jobSheetNotSaved+plainError(err), widget.WarningImportance)
+					say(jobSheetNotSaved+format.Error(err), widget.WarningImportance)
 					return
 				}
 				say(fmt.Sprintf(jobSheetSavedAs, savedAs), widget.MediumImportance)
@@ -168,7 +171,7 @@ func (d *Desk) showJobSheet(wo *api.WorkOrder) {
 		}, d.win)
 		fd.SetFileName(name)
 		fd.SetFilter(fynestorage.NewExtensionFileFilter([]string{".pdf"}))
-		showFilePicker(fd, d.win)
+		dialogs.ShowFilePicker(fd, d.win)
 	})
 	about := widget.NewLabel(jobSheetAbout)
 	about.Wrapping = fyne.TextWrapWord

@@ -15,6 +15,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 )
 
 // press sends the shortcut mod+key the way the desktop driver does: to the
@@ -72,9 +73,9 @@ func TestEveryTabHasAShortcut(t *testing.T) {
 		for i, tb := range h.desk.detail.tabs {
 			press(c, tabKeys[i], false)
 			if got := h.desk.detail.appTabs.SelectedIndex(); got != i {
-				t.Errorf("from the %T, %s shows tab %d, not %s", from, shortcutLabel(string(tabKeys[i])), got, tb.title())
+				t.Errorf("from the %T, %s shows tab %d, not %s", from, shortcutLabel(string(tabKeys[i])), got, tb.Title())
 			}
-			if want := "Show the " + tb.title() + " tab"; help[shortcutLabel(string(tabKeys[i]))] != want {
+			if want := "Show the " + tb.Title() + " tab"; help[shortcutLabel(string(tabKeys[i]))] != want {
 				t.Errorf("the shortcut help says %q for %s, want %q", help[shortcutLabel(string(tabKeys[i]))], shortcutLabel(string(tabKeys[i])), want)
 			}
 		}
@@ -109,7 +110,7 @@ func TestActionsByShortcut(t *testing.T) {
 
 	press(c, fyne.KeyI, true)
 	h.flush()
-	if got := h.desk.detail.tabs[h.desk.detail.appTabs.SelectedIndex()].title(); got != "Visit" {
+	if got := h.desk.detail.tabs[h.desk.detail.appTabs.SelectedIndex()].Title(); got != "Visit" {
 		t.Errorf("Ctrl+Shift+I shows the %s tab, not Visit", got)
 	}
 	if h.desk.detail.wo.Status != api.StatusCheckedIn {
@@ -166,7 +167,7 @@ func TestEnterConfirmsAndEscCancelsDialogs(t *testing.T) {
 	}
 
 	press(c, fyne.KeyR, true)
-	reason, _ := c.Focused().(*escEntry)
+	reason, _ := c.Focused().(*dialogs.Entry)
 	if reason == nil {
 		t.Fatalf("the reason does not have the keyboard: %T", c.Focused())
 	}
@@ -186,7 +187,7 @@ func TestEnterConfirmsAndEscCancelsDialogs(t *testing.T) {
 
 	h.open(rows[1].Id)
 	press(c, fyne.KeyR, true)
-	test.Type(c.Focused().(*escEntry), "Outside our area")
+	test.Type(c.Focused().(*dialogs.Entry), "Outside our area")
 	c.Unfocus()
 	typeKey(c, fyne.KeyReturn)
 	h.flush()
@@ -201,7 +202,7 @@ func TestEnterConfirmsAndEscCancelsDialogs(t *testing.T) {
 func TestTabSkipsTheTickBoxesAndSpaceTicks(t *testing.T) {
 	h := newHarness(t)
 	c := h.win.Canvas()
-	// (A tick box cannot take the keyboard at all: *tickBox is no
+	// (A tick box cannot take the keyboard at all: *xwidget.TickBox is no
 	// fyne.Focusable.) From the list, Tab moves on to the detail's buttons.
 	c.Focus(h.desk.list.table)
 	for range 3 {

@@ -61,7 +61,7 @@ func (d *Desk) deskKeys() []deskKey {
 		if i >= len(tabKeys) {
 			break
 		}
-		title := t.title()
+		title := t.Title()
 		keys = append(keys, deskKey{key: tabKeys[i], item: title, what: "Show the " + title + " tab", run: func(d *Desk) { d.detail.showTab(title) }})
 	}
 	return append(keys,
@@ -102,7 +102,7 @@ func (d *Desk) tabsMenu() *fyne.MenuItem {
 	item.ChildMenu = fyne.NewMenu("")
 	for i, t := range d.detail.tabs {
 		if i < len(tabKeys) {
-			item.ChildMenu.Items = append(item.ChildMenu.Items, d.keyItem(t.title()))
+			item.ChildMenu.Items = append(item.ChildMenu.Items, d.keyItem(t.Title()))
 		}
 	}
 	return item

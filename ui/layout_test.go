@@ -229,8 +229,8 @@ func TestEveryTabFitsTheDetailPane(t *testing.T) {
 		d.list.open(r.Id)
 		pane := d.detail.scroller.Size().Width
 		for _, tb := range d.detail.tabs {
-			if w := tb.content().MinSize().Width + d.detail.appTabs.MinSize().Width - maxTabWidth(d); w > pane {
-				t.Errorf("%s (%s): the %s tab needs %.0f px of a %.0f px pane", r.Number, r.Status, tb.title(), w, pane)
+			if w := tb.Content().MinSize().Width + d.detail.appTabs.MinSize().Width - maxTabWidth(d); w > pane {
+				t.Errorf("%s (%s): the %s tab needs %.0f px of a %.0f px pane", r.Number, r.Status, tb.Title(), w, pane)
 			}
 		}
 	}
@@ -240,7 +240,7 @@ func TestEveryTabFitsTheDetailPane(t *testing.T) {
 func maxTabWidth(d *Desk) float32 {
 	w := float32(0)
 	for _, tb := range d.detail.tabs {
-		w = max(w, tb.content().MinSize().Width)
+		w = max(w, tb.Content().MinSize().Width)
 	}
 	return w
 }
@@ -263,7 +263,7 @@ func TestBothPanesFitAt1024x700(t *testing.T) {
 		pane := h.desk.detail.content().Size().Width
 		for _, tb := range h.desk.detail.tabs {
 			if need := h.desk.detail.needs(); need > pane {
-				t.Errorf("%s (%s) at 1024x700: the detail needs %.0f px (%s tab %.0f) of a %.0f px pane", r.Number, r.Status, need, tb.title(), tb.content().MinSize().Width, pane)
+				t.Errorf("%s (%s) at 1024x700: the detail needs %.0f px (%s tab %.0f) of a %.0f px pane", r.Number, r.Status, need, tb.Title(), tb.Content().MinSize().Width, pane)
 			}
 		}
 		if list := h.desk.split.Leading; list.Size().Width < list.MinSize().Width {

@@ -75,7 +75,7 @@ func TestTheTickHintIsWholeOrNotShown(t *testing.T) {
 	for _, w := range []float32{960, 1024, 1280, 1920} {
 		h.win.Resize(fyne.NewSize(w, 800))
 		h.settle()
-		l := hint.label
+		l := hint.Label
 		if room := hint.Size().Width >= l.MinSize().Width; l.Visible() != room || w == 1920 && !room {
 			t.Errorf("at %.0f px (%.0f px for the hint, %.0f needed) the hint shows: %v", w, hint.Size().Width, l.MinSize().Width, l.Visible())
 		}

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 type column struct {
@@ -106,7 +107,7 @@ var deadlineKinds = map[string][2]string{
 // the kind's long or short name. The summary tab has the date and the
 // exact time left.
 func shortDeadline(label string, deadline time.Time, short bool) string {
-	s := howFar(deadline, false)
+	s := format.HowFar(deadline, false)
 	kind, ok := deadlineKinds[label]
 	if !ok {
 		if label == "" {
@@ -222,7 +223,7 @@ func (v *listView) deadlineText(r storage.Row, bold bool) string {
 			return s
 		}
 	}
-	return howFar(r.NextDeadline, false)
+	return format.HowFar(r.NextDeadline, false)
 }
 
 func sameColumns(a, b []int) bool {

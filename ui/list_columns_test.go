@@ -79,9 +79,9 @@ func TestListColumnsNarrowWithoutCuttingWhatMatters(t *testing.T) {
 						if r, _ := v.rowAt(row); id == colNte && !r.Nte.IsZero() && !strings.ContainsAny(c.text.Text, "$€£¥") && !strings.Contains(c.text.Text, r.Nte.Currency) {
 							t.Errorf("row %d: the NTE %q does not say its currency", row, c.text.Text)
 						}
-					case c.badge.Visible() && c.badge.text.Text != "":
+					case c.badge.Visible() && c.badge.Text() != "":
 						if w := c.badge.MinSize().Width + 2*theme.Padding(); w > v.widths[id] {
-							t.Errorf("row %d: the %q badge needs %.0f px of %.0f", row, c.badge.text.Text, w, v.widths[id])
+							t.Errorf("row %d: the %q badge needs %.0f px of %.0f", row, c.badge.Text(), w, v.widths[id])
 						}
 					}
 				}

@@ -1,11 +1,7 @@
 package ui
 
 import (
-	"slices"
-
 	"fyne.io/fyne/v2/widget"
-
-	"github.com/workorderdesk/workdesk/storage"
 )
 
 // The keyboard's row stays on its work order when the list is read again
@@ -17,12 +13,10 @@ import (
 // it now (0: none read).
 func (v *listView) cursorAt() (id int64, row int) {
 	row = v.table.highlighted.Row
-	p := row / pageSize
-	rows, ok := v.pages[p]
-	if !ok || row-p*pageSize >= len(rows) {
-		return 0, row
+	if r, ok := v.rowAt(row); ok {
+		id = r.Id
 	}
-	return rows[row-p*pageSize].Id, row
+	return id, row
 }
 
 // followCursor puts the keyboard's row back on work order id, after a
@@ -52,13 +46,6 @@ func (v *listView) followCursor(id int64, was int) {
 			}
 		}
 	}
-}
-
-// sameView reports whether a and b list the same rows in the same order
-// but for what changed in the replica: the same search, filters and sort.
-func sameView(a, b storage.ListQuery) bool {
-	return a.Search == b.Search && slices.Equal(a.Statuses, b.Statuses) && a.NeedsAttention == b.NeedsAttention &&
-		a.Assignee == b.Assignee && a.Sort == b.Sort && a.Desc == b.Desc
 }
 
 // moveHighlight puts the keyboard's row on row, Fyne's own too (where its

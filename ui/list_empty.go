@@ -11,6 +11,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // An empty list says what hides the rows, as it is: the search, the status
@@ -44,7 +46,7 @@ func (v *listView) emptyView() fyne.CanvasObject {
 func (v *listView) filterWords() string {
 	words := ""
 	if len(v.query.Statuses) == 1 {
-		words = "is " + shortStatus(v.query.Statuses[0])
+		words = "is " + format.ShortStatus(v.query.Statuses[0])
 	}
 	if v.query.NeedsAttention {
 		if words != "" {
@@ -57,9 +59,9 @@ func (v *listView) filterWords() string {
 
 func (v *listView) updateEmpty() {
 	search, filters := v.query.Search != "", v.filterWords()
-	showIf(v.total == 0 && search, v.unhide.search)
-	showIf(v.total == 0 && len(v.query.Statuses) > 0, v.unhide.status)
-	showIf(v.total == 0 && v.query.NeedsAttention, v.unhide.attention)
+	arrange.ShowIf(v.total == 0 && search, v.unhide.search)
+	arrange.ShowIf(v.total == 0 && len(v.query.Statuses) > 0, v.unhide.status)
+	arrange.ShowIf(v.total == 0 && v.query.NeedsAttention, v.unhide.attention)
 	switch {
 	case v.total > 0:
 		v.empty.Hide()

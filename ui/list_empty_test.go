@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // TestTheEmptyListSaysWhatHidesTheRows: an empty list names what hides
@@ -61,7 +62,7 @@ func TestTheEmptyListSaysWhatHidesTheRows(t *testing.T) {
 	}
 	v.statusSel.SetSelectedIndex(other + 1)
 	test.Type(v.search, "harbor")
-	want := fmt.Sprintf("“harbor” matches %d work orders, but none is %s.", n, shortStatus(api.AllStatuses[other]))
+	want := fmt.Sprintf("“harbor” matches %d work orders, but none is %s.", n, format.ShortStatus(api.AllStatuses[other]))
 	if text, buttons := shown(); text != want || !slices.Equal(buttons, []string{"search", "status"}) {
 		t.Fatalf("the filter hides the matches: %q, buttons %v; want %q and a button for each", text, buttons, want)
 	}
@@ -90,7 +91,7 @@ func TestTheEmptyListSaysWhatHidesTheRows(t *testing.T) {
 	}
 	v.statusSel.SetSelectedIndex(calm + 1)
 	v.attention.SetChecked(true)
-	want = fmt.Sprintf("No work order is %s and needs attention.", shortStatus(api.AllStatuses[calm]))
+	want = fmt.Sprintf("No work order is %s and needs attention.", format.ShortStatus(api.AllStatuses[calm]))
 	if text, buttons := shown(); text != want || !slices.Equal(buttons, []string{"status", "attention"}) {
 		t.Fatalf("the filters alone: %q, buttons %v; want %q", text, buttons, want)
 	}

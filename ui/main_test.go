@@ -15,14 +15,15 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // fixedNow pins the sandbox world and the UI clock so rendered text
 // ("in 3 h") is the same on every run.
 var fixedNow = time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
 
-// testClock is the UI's clock (nowFunc) in every test: fixedNow unless a
-// test moves it with setClock. time.Local and nowFunc are process-wide and
+// testClock is the UI's clock (format.Now) in every test: fixedNow unless a
+// test moves it with setClock. time.Local and format.Now are process-wide and
 // read by goroutines a test leaves behind (an HTTP server's, a ticker's),
 // so they are set once, here, before any test starts; a test changes the
 // clock through this atomic instead.
@@ -50,7 +51,7 @@ func TestMain(m *testing.M) {
 	time.Local = time.UTC
 	clock := fixedClock
 	testClock.Store(&clock)
-	nowFunc = func() time.Time { return (*testClock.Load())() }
+	format.Now = func() time.Time { return (*testClock.Load())() }
 	dir, err := os.MkdirTemp("", "workdesk-ui-test-")
 	if err != nil {
 		panic(err)
@@ -134,18 +135,18 @@ func copyTemplate(tb testing.TB, path string) {
 }
 
 // TestSetNowIsPutBackWhenTheTestEnds: a test that moves the window's clock
-// moves it for itself only. Tests that assigned nowFunc directly once left
+// moves it for itself only. Tests that assigned format.Now directly once left
 // every later test on their clock (links read "13:59", back-dating began
 // at 09:01).
 func TestSetNowIsPutBackWhenTheTestEnds(t *testing.T) {
 	later := fixedNow.Add(90 * time.Minute)
 	t.Run("moved", func(t *testing.T) {
 		setNow(t, later)
-		if got := nowFunc(); !got.Equal(later) {
+		if got := format.Now(); !got.Equal(later) {
 			t.Fatalf("the window's clock reads %v after setNow(%v)", got, later)
 		}
 	})
-	if got := nowFunc(); !got.Equal(fixedNow) {
+	if got := format.Now(); !got.Equal(fixedNow) {
 		t.Fatalf("after the test that moved it the clock reads %v, want %v", got, fixedNow)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/workorderdesk/workdesk/ui/arrange"
 )
 
 // noticeBanner says, above the list, why the window is not connected as
@@ -57,7 +58,7 @@ func (d *Desk) bannerChanged() {
 	if d.frame != nil {
 		// Twice: the banner's word-wrapped text knows its height once it
 		// has its width, and the first pass gives it that.
-		layoutAll(d.frame)
-		relayout(d.frame)
+		arrange.Relayout(d.frame)
+		arrange.Relayout(d.frame)
 	}
 }

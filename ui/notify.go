@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // Desktop notifications are hints that go away: they expire (main's
@@ -59,7 +60,7 @@ func (d *Desk) notifyCustomer(title, body string) {
 	if n == nil {
 		return
 	}
-	now := nowFunc()
+	now := format.Now()
 	item := newsLine(title, body)
 	if d.news.since.IsZero() || now.Sub(d.news.since) >= notifyGroup {
 		d.news = customerNews{since: now, items: []string{item}}
@@ -75,12 +76,12 @@ func (d *Desk) notifyCustomer(title, body string) {
 func newsLine(title, _ string) string {
 	what, number, ok := strings.Cut(title, ": ")
 	if !ok {
-		return Sentence(title)
+		return format.Sentence(title)
 	}
 	if strings.HasPrefix(what, "New work order") {
-		return Sentence("New work order " + number)
+		return format.Sentence("New work order " + number)
 	}
-	return Sentence(what + " on " + number)
+	return format.Sentence(what + " on " + number)
 }
 
 // newsSummary lists the newest news of a group, three at most.

@@ -16,6 +16,8 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // OfficeSettings is the office hub a person connects to. The secret is not
@@ -86,19 +88,19 @@ func (d *Desk) showConnectOffice() {
 	if ask := d.deps.AskOffice; ask != "" && strings.TrimRight(ask, "/") != saved.HubURL {
 		saved = OfficeSettings{HubURL: strings.TrimRight(ask, "/")} // the hub asked for, not another one's id
 	}
-	hub := newEscEntry()
+	hub := dialogs.NewEntry()
 	hub.SetPlaceHolder("e.g. https://hub.office.example")
 	hub.SetText(saved.HubURL)
-	id := newEscEntry()
+	id := dialogs.NewEntry()
 	id.SetText(saved.ClientID)
-	secret := newEscPasswordEntry()
+	secret := dialogs.NewPasswordEntry()
 	secret.SetPlaceHolder("given to you with your client id")
 	kept := widget.NewLabel("")
 	kept.Wrapping = fyne.TextWrapWord
 	d.describeSavedSecret(&secret.Entry, saved.ClientID, kept)
 	plain := widget.NewCheck("Allow an unencrypted connection (http://)", nil)
 	plain.SetChecked(saved.AllowUnencrypted)
-	ca := newEscEntry()
+	ca := dialogs.NewEntry()
 	ca.SetPlaceHolder("optional: the office's CA certificate file (PEM)")
 	ca.SetText(saved.CAFile)
 	problem := widget.NewLabel("")
@@ -115,7 +117,7 @@ func (d *Desk) showConnectOffice() {
 	var dlg dialog.Dialog
 	var connect *widget.Button
 	say := func(err error) {
-		problem.SetText(Sentence(err.Error()))
+		problem.SetText(format.Sentence(err.Error()))
 		problem.Show()
 	}
 	connect = widget.NewButton("Connect", func() {
@@ -243,15 +245,15 @@ const colleagueRecently = 24 * time.Hour
 // mode: "Ben Okafor accepted this · 10:02". The person's own actions come
 // back from the hub too; those are not news to them.
 func (d *Desk) colleagueNote(woID int64) string {
-	e, at := d.lastColleague(woID, nowFunc(), nil)
-	if e == nil || nowFunc().Sub(at) > colleagueRecently {
+	e, at := d.lastColleague(woID, format.Now(), nil)
+	if e == nil || format.Now().Sub(at) > colleagueRecently {
 		return ""
 	}
 	var wo *api.WorkOrder
 	if d.detail != nil && d.detail.wo != nil && d.detail.wo.WorkOrderId == woID {
 		wo = d.detail.wo
 	}
-	return colleagueDidThisEvent(*e, wo) + " · " + localTime(at)
+	return colleagueDidThisEvent(*e, wo) + " · " + format.Time(at)
 }
 
 // colleagueFirst explains a refused action of ours by what a colleague did
@@ -264,13 +266,13 @@ func (d *Desk) colleagueFirst(woID int64, r storage.OutboxRow) string {
 	}
 	before := r.Updated
 	if before.IsZero() {
-		before = nowFunc()
+		before = format.Now()
 	}
 	e, at := d.lastColleague(woID, before, func(action string) bool { return slices.Contains(conflicts, action) })
 	if e == nil {
 		return ""
 	}
-	return colleagueBefore(e.PerformedBy, e.Header.Action, e.Whom, localTime(at))
+	return colleagueBefore(e.PerformedBy, e.Header.Action, e.Whom, format.Time(at))
 }
 
 // lastColleague is the newest event, at or before until, of something a

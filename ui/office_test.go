@@ -15,6 +15,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // In office mode the status bar says which hub and whose window it is and
@@ -63,7 +64,7 @@ func TestOfficeWindowNamesTheColleague(t *testing.T) {
 	}
 	h.flush()
 	h.open(row.Id)
-	if header := strings.Join(texts(h.desk.detail.header), "\n"); !strings.Contains(header, "Ben Okafor accepted this · "+localTime(at)) {
+	if header := strings.Join(texts(h.desk.detail.header), "\n"); !strings.Contains(header, "Ben Okafor accepted this · "+format.Time(at)) {
 		t.Fatalf("the header does not say a colleague accepted it:\n%s", header)
 	}
 	h.selectTab("Activity")
@@ -72,11 +73,11 @@ func TestOfficeWindowNamesTheColleague(t *testing.T) {
 	for _, tb := range h.desk.detail.tabs {
 		if at, ok := tb.(*activityTab); ok {
 			for _, a := range at.items {
-				shown = append(shown, localTime(a.at)+" · "+a.title)
+				shown = append(shown, format.Time(a.at)+" · "+a.title)
 			}
 		}
 	}
-	if !slices.Contains(shown, localTime(at)+" · Ben Okafor accepted") {
+	if !slices.Contains(shown, format.Time(at)+" · Ben Okafor accepted") {
 		t.Fatalf("Activity shows %q, want Ben Okafor's accept", shown)
 	}
 	for _, line := range shown {
@@ -136,7 +137,7 @@ func TestOfficeRefusalNamesTheColleagueWhoActedFirst(t *testing.T) {
 	h.open(row.Id)
 	h.selectTab("Activity")
 	h.flush()
-	want := "Already accepted by Ben Okafor at " + localTime(at) + "."
+	want := "Already accepted by Ben Okafor at " + format.Time(at) + "."
 	var shown []string
 	for _, tb := range h.desk.detail.tabs {
 		if at, ok := tb.(*activityTab); ok {

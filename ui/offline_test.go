@@ -58,7 +58,7 @@ func TestAnOfflineCheckInShowsAsQueued(t *testing.T) {
 
 	test.Tap(v.checkIn)
 	h.flush()
-	header, queued := h.desk.detail.status.text.Text, h.desk.detail.queued
+	header, queued := h.desk.detail.status.Text(), h.desk.detail.queued
 	if header != "Checked in · queued" {
 		t.Fatalf("with the check-in queued the badge reads %q", header)
 	}
@@ -86,7 +86,7 @@ func TestAnOfflineCheckInShowsAsQueued(t *testing.T) {
 
 	cut.Store(false)
 	h.resend(r.Id)
-	if got := h.desk.detail.status.text.Text; got != "Checked in" || h.desk.detail.queued.Visible() {
+	if got := h.desk.detail.status.Text(); got != "Checked in" || h.desk.detail.queued.Visible() {
 		t.Fatalf("once sent the badge reads %q, queued line shown %v", got, h.desk.detail.queued.Visible())
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 )
 
 // Who acts: the service's records (the internal note's "Last changed by")
@@ -48,7 +49,7 @@ func (d *Desk) withPersonName(then func()) {
 func (d *Desk) askPersonName(then func()) {
 	prefs := d.app.Preferences()
 	prefs.SetBool(personAskedKey, true)
-	name := newEscEntry()
+	name := dialogs.NewEntry()
 	name.SetPlaceHolder("e.g. Ana Ruiz")
 	name.SetText(prefs.String(personNameKey))
 	say := widget.NewLabel("The customer's records say who changed what (the internal note's \"Last changed by\"). Which name should they show for you?")
@@ -64,7 +65,9 @@ func (d *Desk) askPersonName(then func()) {
 			then()
 		}
 	}, d.win)
-	fitMessage(dlg, d.win)
+	for range 2 { // a word-wrapped text knows its height once it has its width
+		dlg.Resize(fyne.NewSize(min(480, d.win.Canvas().Size().Width-40), 0))
+	}
 	dlg.Show()
 	d.win.Canvas().Focus(name)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 )
 
 // TestTheNoteNamesThePersonNotTheAccount: on a desktop without a hub the
@@ -39,7 +40,7 @@ func TestTheNoteNamesThePersonNotTheAccount(t *testing.T) {
 	if !strings.Contains(h.overlayText(), "which name should they show for you") {
 		t.Fatalf("the first save of a note asks %q", h.overlayText())
 	}
-	name, ok := c.Focused().(*escEntry)
+	name, ok := c.Focused().(*dialogs.Entry)
 	if !ok {
 		t.Fatalf("the name field does not have the keyboard: %T", c.Focused())
 	}

@@ -92,7 +92,7 @@ func TestTheProceduresTabIsReadableAtTheDefaultSize(t *testing.T) {
 		t.Fatalf("the chosen step shows %q", p.stepInfo.Text)
 	}
 	info, _ := positionIn(p.stepPanel, p.stepInfo)
-	add, _ := positionIn(p.stepPanel, p.files.add)
+	add, _ := positionIn(p.stepPanel, p.files.Add)
 	if bottom := info.Y + p.stepInfo.Size().Height; bottom > add.Y+0.5 || p.stepInfo.Size().Height+0.5 < p.stepInfo.MinSize().Height {
 		t.Errorf("the description (y %.0f–%.0f, needs %.0f px) runs under the Add file… button at y %.0f", info.Y, bottom, p.stepInfo.MinSize().Height, add.Y)
 	}
@@ -102,11 +102,11 @@ func TestTheProceduresTabIsReadableAtTheDefaultSize(t *testing.T) {
 	h.settle()
 
 	// Every file row shows its name whole.
-	if len(p.files.items) == 0 {
+	if len(p.files.Items()) == 0 {
 		t.Fatal("the step lists no files")
 	}
-	for _, a := range p.files.items {
-		row := attRow(p, a.Name)
+	for _, a := range p.files.Items() {
+		row := attRow(p.files, a.Name)
 		if row == nil {
 			t.Errorf("no row shows %q", a.Name)
 			continue
@@ -140,7 +140,7 @@ func TestAWorkOrderWithoutProceduresSaysSo(t *testing.T) {
 	h.settle()
 	h.capture("procedures-none")
 	p := tabOf[*proceduresTab](h)
-	shown := strings.Join(texts(p.content()), "\n")
+	shown := strings.Join(texts(p.Content()), "\n")
 	if !strings.Contains(shown, "This work order has no procedures") {
 		t.Errorf("the tab shows:\n%s", shown)
 	}

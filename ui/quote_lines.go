@@ -11,6 +11,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // The quote's lines from the customer's price list: picking, quantities,
@@ -24,7 +26,7 @@ func (t *quoteTab) loadPriceList() {
 		t.priceSel.Options = nil
 		t.priceSel.PlaceHolder = "Price list not loaded yet (loads online)"
 		t.priceSel.Refresh()
-		setEnabled(t.addLine, false)
+		arrange.SetEnabled(t.addLine, false)
 		return
 	}
 	if why := pl.CurrencyProblem(t.wo.Currency); why != "" {
@@ -34,13 +36,13 @@ func (t *quoteTab) loadPriceList() {
 		t.priceSel.Options = nil
 		t.priceSel.PlaceHolder = "Price list not usable here"
 		t.priceSel.Refresh()
-		setEnabled(t.addLine, false)
+		arrange.SetEnabled(t.addLine, false)
 		return
 	}
 	t.priceList = pl
 	var opts []string
 	for _, it := range pl.Items {
-		opts = append(opts, priceItemLabel(it, t.wo.Currency))
+		opts = append(opts, format.PriceItem(it, t.wo.Currency))
 	}
 	t.priceSel.Options = opts
 	t.priceSel.PlaceHolder = "Price list item…"
@@ -48,17 +50,7 @@ func (t *quoteTab) loadPriceList() {
 		t.priceSel.Selected = "" // an item this price list does not have
 	}
 	t.priceSel.Refresh()
-	setEnabled(t.addLine, len(opts) > 0)
-}
-
-// priceItemLabel names a price list item with its rate; call it only for a
-// list CurrencyProblem accepts.
-func priceItemLabel(it api.PriceListItem, currency string) string {
-	s := it.Description + " — " + it.Rate.In(currency).Format()
-	if it.Unit != "" {
-		s += " / " + it.Unit
-	}
-	return s
+	arrange.SetEnabled(t.addLine, len(opts) > 0)
 }
 
 func (t *quoteTab) onAddLine() {
@@ -66,7 +58,7 @@ func (t *quoteTab) onAddLine() {
 		t.d.showError(notYet("pick an item from the price list first"))
 		return
 	}
-	qty, err := parseQuantity(t.qty.Text)
+	qty, err := format.ParseQuantity(t.qty.Text)
 	if err != nil {
 		t.d.showError(err)
 		return
@@ -119,11 +111,11 @@ func (t *quoteTab) renderLines() {
 		desc.Truncation = fyne.TextTruncateEllipsis
 		qty := widget.NewEntry()
 		qty.SetText(l.Quantity.String())
-		qty.Validator = func(s string) error { _, err := parseQuantity(s); return err }
+		qty.Validator = func(s string) error { _, err := format.ParseQuantity(s); return err }
 		qty.OnChanged = func(s string) { t.onLineQuantity(i, s) }
-		sub := widget.NewLabelWithStyle(l.ComputedSubtotal().Format(), fyne.TextAlignTrailing, fyne.TextStyle{})
+		sub := widget.NewLabelWithStyle(format.Money(l.ComputedSubtotal()), fyne.TextAlignTrailing, fyne.TextStyle{})
 		t.lineRows = append(t.lineRows, quoteLineRow{qty: qty, subtotal: sub})
-		numbers := container.NewHBox(fixed(72, qty), widget.NewLabel("× "+l.Rate.Format()), layout.NewSpacer(), sub)
+		numbers := container.NewHBox(fixed(72, qty), widget.NewLabel("× "+format.Money(l.Rate)), layout.NewSpacer(), sub)
 		objs = append(objs, container.NewVBox(container.NewBorder(nil, nil, nil, remove, desc), numbers))
 	}
 	t.linesBox.Objects = objs
@@ -135,7 +127,7 @@ func (t *quoteTab) renderLines() {
 // onLineQuantity keeps a line, its subtotal and the amount in step with its
 // quantity entry; an unreadable quantity is named and the line keeps its old one.
 func (t *quoteTab) onLineQuantity(i int, s string) {
-	q, err := parseQuantity(s)
+	q, err := format.ParseQuantity(s)
 	if err != nil {
 		t.lineErr.SetText(fmt.Sprintf("Line %d: %v. The line keeps %s until you fix it.", i+1, err, t.lines[i].Quantity))
 		t.lineErr.Show()
@@ -146,7 +138,7 @@ func (t *quoteTab) onLineQuantity(i int, s string) {
 	t.lineErr.Hide()
 	t.lines[i].Quantity = q
 	t.lines[i].Subtotal = t.lines[i].ComputedSubtotal()
-	t.lineRows[i].subtotal.SetText(t.lines[i].Subtotal.Format())
+	t.lineRows[i].subtotal.SetText(format.Money(t.lines[i].Subtotal))
 	t.syncAmount()
 	t.formBox.Refresh()
 }
@@ -170,9 +162,9 @@ func (t *quoteTab) syncAmount() {
 		t.total.SetText("The lines cannot be totalled: " + err.Error())
 		note = "No amount yet: the lines cannot be totalled."
 	} else {
-		t.amount.SetText(amountText(total))
-		t.total.SetText("Lines total " + total.Format())
-		note = total.Format() + " — the total of the line items below."
+		t.amount.SetText(format.Amount(total))
+		t.total.SetText("Lines total " + format.Money(total))
+		note = format.Money(total) + " — the total of the line items below."
 	}
 	t.amount.Disable()
 	t.amount.Hide()

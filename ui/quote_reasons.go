@@ -7,6 +7,7 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // A quote has one Comment at the service. When the customer rejects it,
@@ -25,18 +26,18 @@ func (d *Desk) rejectionReasons(wo *api.WorkOrder, q *api.Quote) string {
 	var lines []string
 	switch {
 	case told && theirs != "" && theirs != ours:
-		lines = append(lines, "The customer's reason for rejecting it: "+Sentence(theirs))
+		lines = append(lines, "The customer's reason for rejecting it: "+format.Sentence(theirs))
 	case told:
 		lines = append(lines, "The customer gave no reason for rejecting it.")
 	case ours != "" && comment != "" && comment != ours:
-		lines = append(lines, "The customer's reason for rejecting it: "+Sentence(comment))
+		lines = append(lines, "The customer's reason for rejecting it: "+format.Sentence(comment))
 	case ours != "":
 		lines = append(lines, "The customer gave no reason for rejecting it.")
 	case comment != "":
-		lines = append(lines, "Comment on the quote: "+Sentence(comment)) // whose, nothing here says
+		lines = append(lines, "Comment on the quote: "+format.Sentence(comment)) // whose, nothing here says
 	}
 	if ours != "" {
-		lines = append(lines, "Our reason for the quote: "+Sentence(ours))
+		lines = append(lines, "Our reason for the quote: "+format.Sentence(ours))
 	}
 	return strings.Join(lines, "\n")
 }

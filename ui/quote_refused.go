@@ -9,6 +9,8 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
+	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // quotesRefusedText says why the quote form is closed at wo's customer:
@@ -26,7 +28,7 @@ func (d *Desk) quotesRefusedText(wo *api.WorkOrder) string {
 	if who == "" {
 		who = "This customer"
 	}
-	text := who + " does not accept quotes: the service refused one on " + dayText(r.At)
+	text := who + " does not accept quotes: the service refused one on " + format.Day(r.At)
 	if m := strings.TrimSpace(r.Message); m != "" {
 		text += " (“" + strings.TrimRight(m, ".") + "”)"
 	}
@@ -57,10 +59,10 @@ func (t *quoteTab) gate(wo *api.WorkOrder) {
 		allowed, why = false, refused
 		t.explain.Importance = widget.WarningImportance
 	}
-	showIf(refused != "", t.tryAgain)
-	showIf(allowed && q != nil && q.QuoteStatus == api.QuoteRejected, t.copyRejected)
+	arrange.ShowIf(refused != "", t.tryAgain)
+	arrange.ShowIf(allowed && q != nil && q.QuoteStatus == api.QuoteRejected, t.copyRejected)
 	t.explain.SetText(why)
-	showIf(allowed, t.formBox)
+	arrange.ShowIf(allowed, t.formBox)
 }
 
 // newTryQuotesAgain is the quote tab's "Try again": it forgets the
@@ -80,7 +82,7 @@ func newTryQuotesAgain(t *quoteTab) *widget.Button {
 					return
 				}
 				if t.wo != nil {
-					t.show(t.wo)
+					t.Show(t.wo)
 				}
 			})
 		})

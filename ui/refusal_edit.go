@@ -7,6 +7,7 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 )
 
 // Edit on a refused action puts what the person entered back into its form
@@ -136,7 +137,7 @@ func (d *Desk) unlessTyped(typed bool, holds, what string, fill func()) {
 		fill()
 		return
 	}
-	c := newConfirm("Replace what you typed?", holds+" Replace what you typed with the refused "+what+"?", func(ok bool) {
+	c := dialogs.NewConfirm("Replace what you typed?", holds+" Replace what you typed with the refused "+what+"?", func(ok bool) {
 		if ok {
 			fill()
 		}
@@ -157,7 +158,7 @@ func tabIn[T tab](v *detailView) (T, bool) {
 }
 
 // selectTab shows tab t (by its title: a compact tab bar shows no names).
-func (v *detailView) selectTab(t tab) { v.showTab(t.title()) }
+func (v *detailView) selectTab(t tab) { v.showTab(t.Title()) }
 
 // lineKey is what the person sets of a line, to compare two.
 func lineKey(l api.LineItem) string {

@@ -222,22 +222,23 @@ func TestEditAsksBeforeReplacingWhatWasTyped(t *testing.T) {
 			return wo.Status.Completed() && inv.Status == api.InvoiceDraft && len(inv.LineItems) > 0
 		})
 		svc.set("PUT /api/invoice", true)
-		inv.number.SetText("INV-REFUSED-1")
-		test.Tap(inv.save)
+		inv.number().SetText("INV-REFUSED-1")
+		test.Tap(inv.button("Save"))
 		h.send()
 		svc.set("PUT /api/invoice", false)
-		h.desk.changed([]int64{inv.wo.WorkOrderId})
+		h.desk.changed([]int64{h.desk.detail.wo.WorkOrderId})
 		h.flush()
 		edit := func() { test.Tap(headerRefusal(h, "invoice").edit) }
+		unsaved := func() bool { return strings.Contains(inv.text(), "Unsaved changes — Save to send them") }
 
-		inv.number.SetText("INV-TYPED-2")
+		inv.number().SetText("INV-TYPED-2")
 		ask(t, edit, true)
-		if inv.number.Text != "INV-TYPED-2" || !inv.dirty || h.desk.correcting != nil {
-			t.Fatalf("keeping what was typed left the number %q (unsaved: %v)", inv.number.Text, inv.dirty)
+		if inv.number().Text != "INV-TYPED-2" || !unsaved() || h.desk.correcting != nil {
+			t.Fatalf("keeping what was typed left the number %q (unsaved: %v)", inv.number().Text, unsaved())
 		}
 		ask(t, edit, false)
-		if inv.number.Text != "INV-REFUSED-1" || h.desk.correcting == nil {
-			t.Fatalf("replacing left the number %q", inv.number.Text)
+		if inv.number().Text != "INV-REFUSED-1" || h.desk.correcting == nil {
+			t.Fatalf("replacing left the number %q", inv.number().Text)
 		}
 		h.desk.stopCorrecting()
 	})

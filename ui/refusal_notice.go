@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // noticeRefusals tells the person of each action the service refused since
@@ -42,15 +43,15 @@ func (d *Desk) announceRefusal(r storage.OutboxRow) {
 	if q := r.Asked(); q != nil {
 		what = " " + q.Notice + " "
 	}
-	d.status.alert(r.Id, where+": "+r.Summary+what+sentence(strings.TrimSpace(r.Error)))
+	d.status.alert(r.Id, where+": "+r.Summary+what+format.Capital(strings.TrimSpace(r.Error)))
 }
 
 // refusalNotification words the desktop notification of a refusal.
 func refusalNotification(r storage.OutboxRow, where string) (title, body string) {
 	if q := r.Asked(); q != nil {
-		return q.Notified + ": " + r.Summary + " on " + where, Sentence(r.Error)
+		return q.Notified + ": " + r.Summary + " on " + where, format.Sentence(r.Error)
 	}
-	return "Refused: " + r.Summary + " on " + where, Sentence(r.Error)
+	return "Refused: " + r.Summary + " on " + where, format.Sentence(r.Error)
 }
 
 // workOrdersName names the work orders of an action by number.

@@ -17,6 +17,7 @@ import (
 	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // headerRefusal is the header's view of the refused action whose title
@@ -82,7 +83,7 @@ func TestARefusedQuoteShowsInTheHeaderAndIsCorrectedInPlace(t *testing.T) {
 	q.reason.SetText("Compressor must be replaced")
 	test.Tap(q.submit)
 	h.flush()
-	if got := h.desk.detail.quote.text.Text; got != "Quote Submitted · queued" {
+	if got := h.desk.detail.quote.Text(); got != "Quote Submitted · queued" {
 		t.Fatalf("with the quote queued the header's quote reads %q", got)
 	}
 	// Before it goes out, the customer raises the NTE above the quote.
@@ -103,7 +104,7 @@ func TestARefusedQuoteShowsInTheHeaderAndIsCorrectedInPlace(t *testing.T) {
 	if !rv.retry.Visible() || !rv.edit.Visible() || !rv.discard.Visible() {
 		t.Fatal("the refused quote offers no Retry, Edit and Discard")
 	}
-	if got := h.desk.detail.quote.text.Text; strings.Contains(got, "Submitted") {
+	if got := h.desk.detail.quote.Text(); strings.Contains(got, "Submitted") {
 		t.Fatalf("with the quote refused the header's quote reads %q", got)
 	}
 	var note string
@@ -161,7 +162,7 @@ func TestARefusedQuoteShowsInTheHeaderAndIsCorrectedInPlace(t *testing.T) {
 		t.Fatalf("the status bar still says %q once the refusal was corrected", s)
 	}
 	h.send()
-	if got := h.desk.detail.quote.text.Text; got != "Quote Submitted" {
+	if got := h.desk.detail.quote.Text(); got != "Quote Submitted" {
 		t.Fatalf("after the corrected quote went out, the header reads %q", got)
 	}
 	wo, _ := h.store.WorkOrder(ctx, r.Id)
@@ -222,7 +223,7 @@ func TestARefusedRejectionIsEditedInItsDialog(t *testing.T) {
 		t.Fatalf("the corrected rejection carries %q", d.Text)
 	}
 	h.send()
-	if got := h.desk.detail.status.text.Text; got != "Rejected" {
+	if got := h.desk.detail.status.Text(); got != "Rejected" {
 		t.Fatalf("after the corrected rejection the header reads %q", got)
 	}
 }
@@ -252,8 +253,8 @@ func TestARefusedCheckInIsEditedAndDiscardedFromTheHeader(t *testing.T) {
 	if sel := h.desk.detail.appTabs.Selected(); sel == nil || sel.Text != "Visit" {
 		t.Fatal("Edit did not open the Visit tab")
 	}
-	if v.when.Selected != whenEarlier || v.backTime.hour.Selected != earlier.Format("15") || v.backTime.minute.Selected != earlier.Format("04") {
-		t.Fatalf("Edit put back %s %s:%s; want the back-dated %s", v.when.Selected, v.backTime.hour.Selected, v.backTime.minute.Selected, earlier.Format("15:04"))
+	if v.when.Selected != whenEarlier || v.backTime.Hour.Selected != earlier.Format("15") || v.backTime.Minute.Selected != earlier.Format("04") {
+		t.Fatalf("Edit put back %s %s:%s; want the back-dated %s", v.when.Selected, v.backTime.Hour.Selected, v.backTime.Minute.Selected, earlier.Format("15:04"))
 	}
 
 	if s := h.desk.status.note.Text; !strings.Contains(s, "refused") {
@@ -274,7 +275,7 @@ func TestARefusedCheckInIsEditedAndDiscardedFromTheHeader(t *testing.T) {
 	if got := onlyRow(t, h, hp.Id, outbox.KindCheckIn, storage.OutboxDiscarded); got == nil {
 		t.Fatal("the check-in was not discarded")
 	}
-	if got := h.desk.detail.status.text.Text; got != "Accepted" || v.checkIn.Disabled() {
+	if got := h.desk.detail.status.Text(); got != "Accepted" || v.checkIn.Disabled() {
 		t.Fatalf("after discarding, the header reads %q and Check in is disabled: %v", got, v.checkIn.Disabled())
 	}
 }
@@ -359,9 +360,9 @@ func TestARefusedInvoiceIsCorrectedInTheInvoiceTab(t *testing.T) {
 		return level != api.NteOver
 	})
 	woID := h.desk.detail.wo.WorkOrderId
-	extra := addPriceItem(t, inv, 0)
-	extra.qty.SetText("999")
-	test.Tap(inv.submit)
+	inv.addPriceItem(0)
+	inv.quantity(inv.lineCount() - 1).SetText("999")
+	test.Tap(inv.button("Submit invoice"))
 	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Yes")) // above the NTE: submit anyway
 	h.selectTab("Summary")
 	h.send()
@@ -376,8 +377,8 @@ func TestARefusedInvoiceIsCorrectedInTheInvoiceTab(t *testing.T) {
 		t.Fatal("Edit did not open the Invoice tab")
 	}
 
-	test.Tap(inv.rows[len(inv.rows)-1].remove)
-	test.Tap(inv.submit)
+	inv.removeLine(inv.lineCount() - 1)
+	test.Tap(inv.button("Submit invoice"))
 	if txt := h.overlayText(); txt != "" {
 		t.Fatalf("submitting the corrected invoice showed %q", txt)
 	}
@@ -386,7 +387,7 @@ func TestARefusedInvoiceIsCorrectedInTheInvoiceTab(t *testing.T) {
 	}
 	h.send()
 	h.waitFor("the submitted invoice", func() bool {
-		return inv.badge.text.Text == "Submitted" || inv.badge.text.Text == statusText(api.InvoicePendingVerification)
+		return inv.badge() == "Submitted" || inv.badge() == format.Status(api.InvoicePendingVerification)
 	})
 	if h.desk.detail.refused.Visible() {
 		t.Fatal("the refusal is still in the header")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 )
 
 // TestARefusedRejectionKeepsItsReason: when the rejection cannot be queued
@@ -49,7 +50,7 @@ func entryIn(t *testing.T, o fyne.CanvasObject) *widget.Entry {
 		switch e := c.(type) {
 		case *widget.Entry:
 			found = e
-		case *escEntry:
+		case *dialogs.Entry:
 			found = &e.Entry
 		}
 	})

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 )
 
 // This file reads the work order table the way a person does: by what is
@@ -37,7 +38,7 @@ func (s screenCell) text() string {
 		}
 		return "[ ]"
 	case s.c.badge.Visible():
-		return s.c.badge.text.Text
+		return s.c.badge.Text()
 	case s.c.text.Visible():
 		return s.c.text.Text
 	}
@@ -184,9 +185,9 @@ func setBackDate(t *testing.T, v *visitTab, at time.Time) {
 	v.when.SetSelected(whenEarlier)
 	day := at
 	v.backDate.SetDate(&day)
-	v.backTime.hour.SetSelected(at.Format("15"))
-	v.backTime.minute.SetSelected(at.Format("04"))
-	if v.backTime.minute.Selected != at.Format("04") {
+	v.backTime.Hour.SetSelected(at.Format("15"))
+	v.backTime.Minute.SetSelected(at.Format("04"))
+	if v.backTime.Minute.Selected != at.Format("04") {
 		t.Fatalf("the minute select does not offer %s", at.Format("04"))
 	}
 }
@@ -236,7 +237,7 @@ func formEntry(t *testing.T, o fyne.CanvasObject, label string) *widget.Entry {
 				if e, ok := w.(*widget.Entry); ok && found == nil {
 					found = e
 				}
-				if e, ok := w.(*escEntry); ok && found == nil {
+				if e, ok := w.(*dialogs.Entry); ok && found == nil {
 					found = &e.Entry // a dialog's entry that passes Esc on
 				}
 			})

@@ -16,6 +16,8 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // showSettings is the live connection dialog. The secret field is never
@@ -24,7 +26,7 @@ import (
 func (d *Desk) showSettings() {
 	prefs := d.app.Preferences()
 	cur := LoadLiveSettings(prefs)
-	base, token, client, cert := newEscEntry(), newEscEntry(), newEscEntry(), newEscEntry()
+	base, token, client, cert := dialogs.NewEntry(), dialogs.NewEntry(), dialogs.NewEntry(), dialogs.NewEntry()
 	base.SetText(cur.BaseURL)
 	base.SetPlaceHolder("e.g. https://api.example.com/Direct/")
 	token.SetText(cur.TokenURL)
@@ -32,21 +34,21 @@ func (d *Desk) showSettings() {
 	client.SetText(cur.ClientID)
 	cert.SetText(cur.CertPath)
 	cert.SetPlaceHolder("notification certificate (PEM), optional")
-	secret := newEscPasswordEntry()
+	secret := dialogs.NewPasswordEntry()
 	secret.SetPlaceHolder("client secret")
 	kept := widget.NewLabel("")
 	kept.Wrapping = fyne.TextWrapWord
 	kept.Importance = widget.LowImportance
 	d.describeSavedSecret(&secret.Entry, cur.ClientID, kept)
 	browse := widget.NewButtonWithIcon("", theme.FolderOpenIcon(), func() {
-		openFileDialog(func(r fyne.URIReadCloser, err error) {
+		dialogs.OpenFile(func(r fyne.URIReadCloser, err error) {
 			if err == nil && r != nil {
 				cert.SetText(r.URI().Path())
 				r.Close()
 			}
 		}, d.win)
 	})
-	port := newEscEntry()
+	port := dialogs.NewEntry()
 	port.SetPlaceHolder("any free port")
 	if cur.ReceiverPort != 0 {
 		port.SetText(strconv.Itoa(cur.ReceiverPort))
@@ -55,7 +57,7 @@ func (d *Desk) showSettings() {
 	listenAll.SetChecked(cur.ListenAll)
 	checkSource := widget.NewCheck("Accept notifications only from the service (130.250.135.128/25)", nil)
 	checkSource.SetChecked(cur.CheckSource)
-	every := newEscEntry()
+	every := dialogs.NewEntry()
 	every.SetText(strconv.Itoa(int(cur.SyncEvery / time.Minute)))
 
 	notifyURL := widget.NewLabel(cur.NotificationURL())
@@ -92,7 +94,7 @@ func (d *Desk) showSettings() {
 	test.OnTapped = func() {
 		s, err := read()
 		if err != nil {
-			checks.problem(sentence(err.Error()), widget.DangerImportance) // a mistake to fix before testing
+			checks.problem(format.Capital(err.Error()), widget.DangerImportance) // a mistake to fix before testing
 			return
 		}
 		if d.deps.TestConnection == nil {
@@ -154,7 +156,7 @@ func (d *Desk) showSettings() {
 				saveBtn.Enable()
 				liveBtn.Enable()
 				if err != nil {
-					checks.problem(sentence(err.Error()), widget.DangerImportance)
+					checks.problem(format.Capital(err.Error()), widget.DangerImportance)
 					d.showError(err)
 					return
 				}

@@ -16,11 +16,12 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/arrange"
 )
 
 // TestEveryTabFitsItsWidth: whichever work order of the demo is open, every
 // tab of the detail fits the width the split leaves it beside the list
-// (tabContentWidth): on a 1024-pixel laptop and in a 960-pixel window the
+// (arrange.TabWidth): on a 1024-pixel laptop and in a 960-pixel window the
 // detail needs no sideways scrolling, and the list keeps its columns.
 func TestEveryTabFitsItsWidth(t *testing.T) {
 	h := newHarness(t)
@@ -28,9 +29,9 @@ func TestEveryTabFitsItsWidth(t *testing.T) {
 	for _, r := range h.rows() {
 		h.open(r.Id)
 		for _, tb := range h.desk.detail.tabs {
-			if w := tb.content().MinSize().Width; w > tabContentWidth {
+			if w := tb.Content().MinSize().Width; w > arrange.TabWidth {
 				t.Errorf("%s (%s): the %s tab needs %.0f px, more than the %d it is laid out for: %s",
-					r.Number, r.Status, tb.title(), w, tabContentWidth, widest(tb.content()))
+					r.Number, r.Status, tb.Title(), w, arrange.TabWidth, widest(tb.Content()))
 			}
 		}
 		if w := h.desk.detail.header.MinSize().Width; w > h.desk.detail.wants(true) {

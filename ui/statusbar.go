@@ -15,6 +15,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // statusBar shows where the app is connected and what is waiting: Demo or
@@ -172,7 +173,7 @@ func (s *statusBar) start() {
 
 func (s *statusBar) refresh() {
 	ctx := context.Background()
-	if s.note.Text != "" && nowFunc().After(s.noteUntil) {
+	if s.note.Text != "" && format.Now().After(s.noteUntil) {
 		s.clearNote()
 	}
 	var heard time.Time
@@ -182,10 +183,10 @@ func (s *statusBar) refresh() {
 		s.silent, heard = h.Silent, h.Heard
 		if h.TokenValidUntil.IsZero() {
 			s.token.SetText("No token yet")
-		} else if h.TokenValidUntil.Before(nowFunc()) {
+		} else if h.TokenValidUntil.Before(format.Now()) {
 			s.token.SetText("Token expired")
 		} else {
-			s.token.SetText("Token until " + clockText(h.TokenValidUntil))
+			s.token.SetText("Token until " + format.Clock(h.TokenValidUntil))
 		}
 		s.receiver.SetText("Receiver " + h.Receiver)
 		if s.d.deps.Office {
@@ -240,7 +241,7 @@ func (s *statusBar) refresh() {
 	case last.IsZero():
 		s.sync.SetText("Not synced yet")
 	default:
-		s.sync.SetText("Synced " + clockText(last))
+		s.sync.SetText("Synced " + format.Clock(last))
 		s.sync.Importance = widget.MediumImportance
 	}
 	s.sync.Refresh()
@@ -256,7 +257,7 @@ func (s *statusBar) syncStarted() {
 }
 
 func (s *statusBar) syncEnded(err error) {
-	same := err != nil && s.lastErr != nil && plainError(err) == plainError(s.lastErr)
+	same := err != nil && s.lastErr != nil && format.Error(err) == format.Error(s.lastErr)
 	s.lastErr, s.lastErrAt = err, time.Now()
 	s.hideProgress()
 	s.refresh()
@@ -266,7 +267,7 @@ func (s *statusBar) syncEnded(err error) {
 		// answers wrongly. Said once per reason, not on every retry while
 		// the network is down, and over a refusal's note: the refusal stays
 		// in its work order's header, while this reason is said nowhere else.
-		s.say(Sentence(plainError(err)))
+		s.say(format.Sentence(format.Error(err)))
 	}
 }
 
@@ -306,7 +307,7 @@ func (s *statusBar) listProblem(err error) {
 
 // flash shows a short confirmation until a refresh a few seconds later.
 func (s *statusBar) flash(msg string) {
-	if s.alertRow != 0 && nowFunc().Before(s.noteUntil) {
+	if s.alertRow != 0 && format.Now().Before(s.noteUntil) {
 		// A refusal still being shown outranks a passing note; the
 		// service can refuse an action before its "queued" note is up.
 		return
@@ -319,7 +320,7 @@ func (s *statusBar) say(msg string) {
 	s.alertRow = 0
 	s.note.Importance = widget.MediumImportance
 	s.note.SetText(msg)
-	s.noteUntil = nowFunc().Add(6 * time.Second)
+	s.noteUntil = format.Now().Add(6 * time.Second)
 	s.relayout()
 }
 
@@ -329,7 +330,7 @@ func (s *statusBar) alert(rowID int64, msg string) {
 	s.alertRow = rowID
 	s.note.Importance = widget.DangerImportance
 	s.note.SetText(msg)
-	s.noteUntil = nowFunc().Add(30 * time.Second)
+	s.noteUntil = format.Now().Add(30 * time.Second)
 	s.relayout()
 }
 

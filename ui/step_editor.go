@@ -12,6 +12,8 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
+	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // stepEditor completes one procedure step: its status (Done, N/A, Open),
@@ -86,10 +88,10 @@ func newStepEditor(d *Desk) *stepEditor {
 	e.comment.OnSubmitted = func(string) { e.onSave() }
 	e.save = widget.NewButtonWithIcon("Save step", theme.DocumentSaveIcon(), e.onSave)
 	e.save.Importance = widget.HighImportance
-	e.problem = wrapped(widget.NewLabel(""))
+	e.problem = arrange.Wrapped(widget.NewLabel(""))
 	e.problem.Importance = widget.DangerImportance
 	e.problem.Hide()
-	e.hint = wrapped(widget.NewLabel(""))
+	e.hint = arrange.Wrapped(widget.NewLabel(""))
 	e.hint.Importance = widget.LowImportance
 	e.hint.Hide()
 	e.valueAt = container.NewStack()
@@ -137,17 +139,17 @@ func (e *stepEditor) show(wo *api.WorkOrder, ref api.StepRef, replica *api.Step)
 	}
 	why := wo.CanUpdateStep(ref)
 	for _, w := range []fyne.Disableable{e.status, e.yesNo, e.value, e.comment} {
-		setEnabled(w, why == nil)
+		arrange.SetEnabled(w, why == nil)
 	}
 	hint := ""
 	switch {
 	case why != nil:
-		hint = sentence(why.Error()) + "."
+		hint = format.Capital(why.Error()) + "."
 	case replica != nil && (replica.Status != st.Status || replica.Value != st.Value || replica.Comment != st.Comment):
 		hint = "Saved: waiting to be sent."
 	}
 	e.hint.SetText(hint)
-	showIf(hint != "", e.hint)
+	arrange.ShowIf(hint != "", e.hint)
 	e.check()
 }
 
@@ -223,11 +225,11 @@ func (e *stepEditor) check() {
 				problem = "Choose Done, N/A or Open."
 			}
 		} else if _, err := e.wo.CheckStepUpdate(e.ref, u); err != nil {
-			problem = sentence(err.Error()) + "."
+			problem = format.Capital(err.Error()) + "."
 		}
 	}
 	e.problem.SetText(problem)
-	showIf(problem != "", e.problem)
+	arrange.ShowIf(problem != "", e.problem)
 	_, err := e.wo.CheckStepUpdate(e.ref, u)
 	e.d.enable(e.save, err == nil && e.dirty)
 }
@@ -254,7 +256,7 @@ func (e *stepEditor) onSave() {
 		if e.ref == ref {
 			e.dirty = false
 		}
-		e.d.queued(sentence(what) + ": " + api.StepStatusText(u.Status))
+		e.d.queued(format.Capital(what) + ": " + api.StepStatusText(u.Status))
 		e.d.detail.reloadIfOpen([]int64{ref.WorkOrderId})
 	})
 }

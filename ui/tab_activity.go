@@ -15,6 +15,9 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/actiontext"
+	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // activityTab merges what the customer did (notifications) and what we did
@@ -52,7 +55,7 @@ func newActivityTab(d *Desk) *activityTab {
 			a := t.items[i]
 			box := o.(*fyne.Container)
 			texts := box.Objects[0].(*fyne.Container)
-			texts.Objects[0].(*widget.Label).SetText(localTime(a.at) + " · " + a.title)
+			texts.Objects[0].(*widget.Label).SetText(format.Time(a.at) + " · " + a.title)
 			body := texts.Objects[1].(*widget.Label)
 			body.SetText(a.text)
 			body.Importance = widget.MediumImportance
@@ -60,7 +63,7 @@ func newActivityTab(d *Desk) *activityTab {
 			if a.row != nil && a.row.State == storage.OutboxFailed {
 				body.Importance = widget.DangerImportance
 				id := a.row.Id
-				buttons.Objects[0].(*widget.Button).SetText(retryLabel(*a.row))
+				buttons.Objects[0].(*widget.Button).SetText(actiontext.Retry(*a.row))
 				buttons.Objects[0].(*widget.Button).OnTapped = func() { t.d.retryAction(id) }
 				buttons.Objects[1].(*widget.Button).OnTapped = func() { t.d.discardAction(id) }
 				buttons.Show()
@@ -71,28 +74,28 @@ func newActivityTab(d *Desk) *activityTab {
 			t.list.SetItemHeight(i, box.MinSize().Height)
 		},
 	)
-	t.empty = wrapped(widget.NewLabel("Nothing has happened on this work order yet."))
+	t.empty = arrange.Wrapped(widget.NewLabel("Nothing has happened on this work order yet."))
 	return t
 }
 
-func (t *activityTab) title() string       { return "Activity" }
-func (t *activityTab) icon() fyne.Resource { return theme.HistoryIcon() }
-func (t *activityTab) content() fyne.CanvasObject {
+func (t *activityTab) Title() string       { return "Activity" }
+func (t *activityTab) Icon() fyne.Resource { return theme.HistoryIcon() }
+func (t *activityTab) Content() fyne.CanvasObject {
 	return container.NewStack(t.empty, t.list)
 }
 
-func (t *activityTab) show(wo *api.WorkOrder) {
+func (t *activityTab) Show(wo *api.WorkOrder) {
 	t.wo = wo
 	ctx := context.Background()
 	var items []activity
 	if rows, err := t.d.store.OutboxRows(ctx, wo.WorkOrderId); err == nil {
 		for i := range rows {
 			r := rows[i]
-			text := outboxStateText(r)
+			text := actiontext.State(r)
 			if why := t.d.colleagueFirst(wo.WorkOrderId, r); why != "" {
 				text += " " + why
 			}
-			items = append(items, activity{at: r.Created, title: "You: " + actionText(r), text: text, row: &r})
+			items = append(items, activity{at: r.Created, title: "You: " + actiontext.What(r), text: text, row: &r})
 		}
 	}
 	if evs, err := t.d.store.Events(ctx, wo.WorkOrderId); err == nil {
@@ -124,39 +127,6 @@ func (t *activityTab) show(wo *api.WorkOrder) {
 	t.list.Refresh()
 }
 
-// outboxStateText says where one of our actions is, in plain words.
-func outboxStateText(r storage.OutboxRow) string {
-	switch r.State {
-	case storage.OutboxDone:
-		return "Sent: the service accepted it."
-	case storage.OutboxFailed:
-		if r.MayHaveBeenSent() {
-			return unsureText(r)
-		}
-		return "Refused by the service: " + r.Error
-	case storage.OutboxSending:
-		return "Sending…"
-	case storage.OutboxDiscarded:
-		return "Discarded: not sent."
-	}
-	if waitingForService(r) {
-		return sentence(r.Error) // says why, and that it will be retried
-	}
-	return "Queued: sending shortly."
-}
-
-// actionText names one of our actions; a visit says when it happened, in
-// local time.
-func actionText(r storage.OutboxRow) string {
-	if !r.Scheduled.IsZero() {
-		return "Schedule the visit for " + localTime(r.Scheduled)
-	}
-	if r.ActionDate.IsZero() {
-		return r.Summary
-	}
-	return r.Summary + " at " + localTime(r.ActionDate)
-}
-
 // lastActionText describes the newest of our actions on a work order.
 func (d *Desk) lastActionText(woID int64) string {
 	rows, err := d.store.OutboxRows(context.Background(), woID)
@@ -169,7 +139,7 @@ func (d *Desk) lastActionText(woID int64) string {
 			latest = r
 		}
 	}
-	return "Last action: " + actionText(latest) + " — " + outboxStateText(latest)
+	return "Last action: " + actiontext.What(latest) + " — " + actiontext.State(latest)
 }
 
 // bulkMaxLines is how many work orders the result dialog lists before it
@@ -207,7 +177,7 @@ func (d *Desk) showBulkResult(title string, row *storage.OutboxRow, ids []int64)
 		row, err := d.store.OutboxRow(context.Background(), rowID)
 		if err != nil {
 			outcome.SetText("The result cannot be read")
-			lines.SetText(sentence(err.Error()))
+			lines.SetText(format.Capital(err.Error()))
 		} else {
 			r := bulkResults(d, row, ids)
 			outcome.SetText(r.outcome(past, len(ids)))
@@ -286,7 +256,7 @@ func bulkResults(d *Desk, row *storage.OutboxRow, ids []int64) bulkResult {
 			line += "not sent (discarded)"
 			out.dropped++
 		default:
-			line += outboxStateText(*row)
+			line += actiontext.State(*row)
 			out.waiting++
 		}
 		out.lines = append(out.lines, line)
@@ -295,7 +265,7 @@ func bulkResults(d *Desk, row *storage.OutboxRow, ids []int64) bulkResult {
 }
 
 func eventTitle(e api.Event) string {
-	return eventAuthor(e) + ": " + strings.Replace(statusText(e.Header.Action), "Nte ", "NTE ", 1)
+	return eventAuthor(e) + ": " + strings.Replace(format.Status(e.Header.Action), "Nte ", "NTE ", 1)
 }
 
 // eventAuthor names who did what a notification tells: the customer, or
@@ -314,17 +284,17 @@ func eventAuthor(e api.Event) string {
 func eventText(e api.Event, currency string) string {
 	switch b := e.Body.(type) {
 	case *api.QuoteChangedEvent:
-		text := "Quote " + statusText(b.Quote.QuoteStatus) + ": " + b.Quote.Amount.In(currency).Format()
+		text := "Quote " + format.Status(b.Quote.QuoteStatus) + ": " + format.Money(b.Quote.Amount.In(currency))
 		if b.Quote.Comment != "" {
 			text += " — " + b.Quote.Comment
 		}
 		return text
 	case *api.NteChangedEvent:
-		return "NTE is now " + nteText(b.Amount.In(currency))
+		return "NTE is now " + format.Nte(b.Amount.In(currency))
 	case *api.RejectedEvent:
 		return "Rejected: " + b.Comment
 	case *api.InvoiceStatusChangedEvent:
-		text := "Invoice " + statusText(b.Status)
+		text := "Invoice " + format.Status(b.Status)
 		if b.AuthNumber != "" {
 			text += " · authorization " + b.AuthNumber
 		}
@@ -332,7 +302,7 @@ func eventText(e api.Event, currency string) string {
 			text += " · check " + b.CheckNumber
 		}
 		if b.Amount != nil {
-			text += " · " + (*b.Amount).In(currency).Format()
+			text += " · " + format.Money((*b.Amount).In(currency))
 		}
 		if b.Comment != "" {
 			text += " — " + b.Comment
@@ -342,7 +312,7 @@ func eventText(e api.Event, currency string) string {
 		if b.Appointment.ScheduledStart == nil {
 			return "Appointment cleared"
 		}
-		return "Scheduled start " + localTime(*b.Appointment.ScheduledStart)
+		return "Scheduled start " + format.Time(*b.Appointment.ScheduledStart)
 	case *api.NewWorkOrderEvent:
 		return "New work order: " + b.Details.AccompanyingMessage
 	case *api.ProcedureMarkedEvent:

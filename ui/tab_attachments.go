@@ -13,6 +13,8 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
 	store "github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/files"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // attachmentsTab lists the work order's files, adds new ones and opens
@@ -21,7 +23,7 @@ type attachmentsTab struct {
 	d     *Desk
 	wo    *api.WorkOrder
 	vis   *widget.Select
-	files *attachmentPanel
+	files *files.Panel
 }
 
 func newAttachmentsTab(d *Desk) *attachmentsTab {
@@ -32,37 +34,39 @@ func newAttachmentsTab(d *Desk) *attachmentsTab {
 	}
 	t.vis = widget.NewSelect(opts, nil)
 	t.vis.SetSelectedIndex(0)
-	t.files = newAttachmentPanel(d, false, container.NewBorder(nil, nil, widget.NewLabel("Visible to"), nil, t.vis))
-	t.files.noPlace = "open a work order first, then drop the files on the window"
+	t.files = files.NewPanel(host{d}, d.store, false, container.NewBorder(nil, nil, widget.NewLabel("Visible to"), nil, t.vis))
+	t.files.NoPlace = "open a work order first, then drop the files on the window"
 	return t
 }
 
-func (t *attachmentsTab) title() string               { return "Attachments" }
-func (t *attachmentsTab) icon() fyne.Resource         { return theme.FolderIcon() }
-func (t *attachmentsTab) content() fyne.CanvasObject  { return container.NewPadded(t.files) }
-func (t *attachmentsTab) filePanel() *attachmentPanel { return t.files }
+func (t *attachmentsTab) Title() string              { return "Attachments" }
+func (t *attachmentsTab) Icon() fyne.Resource        { return theme.FolderIcon() }
+func (t *attachmentsTab) Content() fyne.CanvasObject { return container.NewPadded(t.files) }
 
-func (t *attachmentsTab) show(wo *api.WorkOrder) {
+// AddFiles attaches files dropped on the window while the tab is shown.
+func (t *attachmentsTab) AddFiles(paths []string) { t.files.AddFiles(paths) }
+
+func (t *attachmentsTab) Show(wo *api.WorkOrder) {
 	t.wo = wo
 	why := ""
 	if err := wo.Can(api.AttachFile); err != nil {
-		why = sentence(err.Error()) + "."
+		why = format.Capital(err.Error()) + "."
 	}
 	woID, d := wo.WorkOrderId, t.d
-	t.files.show(&filePlace{
-		key: fmt.Sprintf("work order %d", woID), woID: woID, what: wo.WorkOrderNumber,
-		note:   "Files up to 20 MB. Attachments cannot be removed once added: the service does not allow it.",
-		empty:  "No attachments yet. Add a file, or drop files onto the window.",
-		whyNot: why,
-		list:   func(ctx context.Context) ([]api.Attachment, error) { return d.store.Attachments(ctx, woID) },
-		add: func(path string) func(context.Context) error {
+	t.files.SetPlace(&files.Place{
+		Key: fmt.Sprintf("work order %d", woID), WoID: woID, What: wo.WorkOrderNumber,
+		Note:   "Files up to 20 MB. Attachments cannot be removed once added: the service does not allow it.",
+		Empty:  "No attachments yet. Add a file, or drop files onto the window.",
+		WhyNot: why,
+		List:   func(ctx context.Context) ([]api.Attachment, error) { return d.store.Attachments(ctx, woID) },
+		Add: func(path string) func(context.Context) error {
 			vis := t.visibility() // as chosen when the file is added
 			return func(ctx context.Context) error { _, err := d.store.AttachFile(ctx, woID, path, vis); return err }
 		},
-		link: func(ctx context.Context, id string) (api.DownloadURL, error) {
+		Link: func(ctx context.Context, id string) (api.DownloadURL, error) {
 			return d.online.AttachmentLink(ctx, woID, id)
 		},
-		mine: func(r store.OutboxRow) bool { return r.Group == outbox.GroupFile },
+		Mine: func(r store.OutboxRow) bool { return r.Group == outbox.GroupFile },
 	})
 }
 

@@ -15,6 +15,10 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/actiontext"
+	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/xwidget"
 )
 
 // visibilityLabels say who sees a message, in the service's terms.
@@ -54,14 +58,14 @@ func newMessagesTab(d *Desk) *messagesTab {
 				widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), nil),
 				widget.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), nil),
 				widget.NewButtonWithIcon("Discard…", theme.DeleteIcon(), nil))
-			return container.NewStack(newThemedTint(theme.ColorNameWarning, 0x24), container.NewVBox(who, body, buttons))
+			return container.NewStack(xwidget.NewThemedTint(theme.ColorNameWarning, 0x24), container.NewVBox(who, body, buttons))
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			m := t.messages[i]
 			item := o.(*fyne.Container)
 			// Internal notes are drawn on a tint, apart from what the
 			// customer reads.
-			showIf(!m.MessageVisibility.CustomerSees(), item.Objects[0])
+			arrange.ShowIf(!m.MessageVisibility.CustomerSees(), item.Objects[0])
 			box := item.Objects[1].(*fyne.Container)
 			who := box.Objects[0].(*widget.Label)
 			who.SetText(messageHeading(m))
@@ -74,9 +78,9 @@ func newMessagesTab(d *Desk) *messagesTab {
 			buttons := box.Objects[2].(*fyne.Container)
 			if m.Row != nil && m.Row.State == storage.OutboxFailed {
 				row := *m.Row
-				buttons.Objects[0].(*widget.Button).SetText(retryLabel(row))
+				buttons.Objects[0].(*widget.Button).SetText(actiontext.Retry(row))
 				buttons.Objects[0].(*widget.Button).OnTapped = func() { t.d.retryAction(row.Id) }
-				showIf(!row.MayHaveBeenSent(), buttons.Objects[1])
+				arrange.ShowIf(!row.MayHaveBeenSent(), buttons.Objects[1])
 				buttons.Objects[1].(*widget.Button).OnTapped = func() { t.d.editRefused(row) }
 				buttons.Objects[2].(*widget.Button).OnTapped = func() { t.d.discardAction(row.Id) }
 				buttons.Show()
@@ -113,16 +117,16 @@ func newMessagesTab(d *Desk) *messagesTab {
 	return t
 }
 
-func (t *messagesTab) title() string       { return "Messages" }
-func (t *messagesTab) icon() fyne.Resource { return theme.MailComposeIcon() }
-func (t *messagesTab) content() fyne.CanvasObject {
+func (t *messagesTab) Title() string       { return "Messages" }
+func (t *messagesTab) Icon() fyne.Resource { return theme.MailComposeIcon() }
+func (t *messagesTab) Content() fyne.CanvasObject {
 	compose := container.NewVBox(t.text,
 		container.NewBorder(nil, nil, widget.NewLabel("Visible to"), nil, t.vis),
 		container.NewHBox(layout.NewSpacer(), t.counter, t.send))
 	return container.NewBorder(nil, container.NewPadded(compose), nil, nil, container.NewStack(t.empty, t.list))
 }
 
-func (t *messagesTab) show(wo *api.WorkOrder) {
+func (t *messagesTab) Show(wo *api.WorkOrder) {
 	if t.wo == nil || t.wo.WorkOrderId != wo.WorkOrderId {
 		t.vis.SetSelectedIndex(0) // another work order's message starts visible to all
 	}
@@ -141,7 +145,7 @@ func (t *messagesTab) show(wo *api.WorkOrder) {
 	why := wo.Can(api.SendMessage)
 	t.d.enable(t.send, why == nil)
 	if why != nil {
-		t.text.SetPlaceHolder(sentence(why.Error()) + ".")
+		t.text.SetPlaceHolder(format.Capital(why.Error()) + ".")
 	} else {
 		t.text.SetPlaceHolder("Write to the customer or the crew…")
 	}
@@ -196,7 +200,7 @@ func messageHeading(m storage.ThreadMessage) string {
 	who := "Our team"
 	switch {
 	case m.Sender != nil && m.Sender.Type == "Customer":
-		who = orDash(m.Sender.Name) + " (customer)"
+		who = format.OrDash(m.Sender.Name) + " (customer)"
 	case m.Own:
 		who = "You"
 	case m.Author != "":
@@ -204,12 +208,12 @@ func messageHeading(m storage.ThreadMessage) string {
 	case m.Sender != nil && strings.TrimSpace(m.Sender.Name) != "":
 		who = m.Sender.Name + " (our team)"
 	}
-	when := localTime(m.Created)
+	when := format.Time(m.Created)
 	if r := m.Row; r != nil {
 		switch r.State {
 		case storage.OutboxPending, storage.OutboxSending:
 			when = "sending…"
-			if waitingForService(*r) {
+			if actiontext.Waiting(*r) {
 				when = "sending… (waiting for the connection)"
 			}
 		}
@@ -222,11 +226,11 @@ func messageHeading(m storage.ThreadMessage) string {
 		vis = " · " + visibilityLabels[m.MessageVisibility]
 	}
 	if m.Row != nil && m.Row.MayHaveBeenSent() {
-		return fmt.Sprintf("%s%s · %s", who, vis, unsureText(*m.Row))
+		return fmt.Sprintf("%s%s · %s", who, vis, actiontext.Unsure(*m.Row))
 	}
 	if m.Row != nil && m.Row.State == storage.OutboxFailed {
 		// The service's reason last: it may be long.
-		return fmt.Sprintf("%s%s · not sent, refused by the service: %s", who, vis, sentence(strings.TrimSpace(m.Row.Error)))
+		return fmt.Sprintf("%s%s · not sent, refused by the service: %s", who, vis, format.Capital(strings.TrimSpace(m.Row.Error)))
 	}
 	return fmt.Sprintf("%s · %s%s", who, when, vis)
 }

@@ -13,6 +13,10 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/actiontext"
+	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/xwidget"
 )
 
 // noteTab is the work order's internal note: the company's own, never
@@ -57,7 +61,7 @@ func newNoteTab(d *Desk) *noteTab {
 	say := widget.NewLabelWithStyle(noteNeverShown, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	say.Wrapping = fyne.TextWrapWord
 	say.Importance = widget.WarningImportance
-	t.banner = container.NewStack(newThemedFill(theme.ColorNameHeaderBackground),
+	t.banner = container.NewStack(xwidget.NewThemedFill(theme.ColorNameHeaderBackground),
 		container.NewPadded(container.NewBorder(nil, nil, lock, nil, say)))
 
 	t.text = widget.NewMultiLineEntry()
@@ -67,7 +71,7 @@ func newNoteTab(d *Desk) *noteTab {
 	t.text.OnChanged = t.onChanged
 	t.counter = widget.NewLabel("")
 	t.counter.Importance = widget.LowImportance
-	t.state = wrapped(widget.NewLabel(""))
+	t.state = arrange.Wrapped(widget.NewLabel(""))
 	t.state.Importance = widget.LowImportance
 	t.save = widget.NewButtonWithIcon("Save note", theme.DocumentSaveIcon(), t.onSave)
 	t.save.Importance = widget.HighImportance
@@ -76,8 +80,8 @@ func newNoteTab(d *Desk) *noteTab {
 	// Both notes side by side in words; the choice itself is at the top of
 	// the work order (Keep mine, Merge by hand, Take theirs), where every
 	// action waiting for the person is.
-	t.theirs = wrapped(widget.NewLabel(""))
-	t.mine = wrapped(widget.NewLabel(""))
+	t.theirs = arrange.Wrapped(widget.NewLabel(""))
+	t.mine = arrange.Wrapped(widget.NewLabel(""))
 	title := widget.NewLabelWithStyle("The note changed while your edit waited: choose at the top which one stays.",
 		fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.Wrapping = fyne.TextWrapWord
@@ -89,14 +93,14 @@ func newNoteTab(d *Desk) *noteTab {
 	// as a whole: a note has tens of versions, not thousands, and the
 	// editor keeps its room at any window height.
 	t.history = container.NewVBox()
-	t.noneYet = wrapped(widget.NewLabel("No earlier versions."))
+	t.noneYet = arrange.Wrapped(widget.NewLabel("No earlier versions."))
 	t.noneYet.Importance = widget.LowImportance
 	return t
 }
 
-func (t *noteTab) title() string       { return "Internal note" }
-func (t *noteTab) icon() fyne.Resource { return theme.VisibilityOffIcon() }
-func (t *noteTab) content() fyne.CanvasObject {
+func (t *noteTab) Title() string       { return "Internal note" }
+func (t *noteTab) Icon() fyne.Resource { return theme.VisibilityOffIcon() }
+func (t *noteTab) Content() fyne.CanvasObject {
 	if t.root != nil {
 		return t.root
 	}
@@ -116,7 +120,7 @@ func versionHeading(v api.NoteEntry, current bool) string {
 	}
 	s := who
 	if !v.ActionDate.IsZero() {
-		s += " · " + localTime(v.ActionDate)
+		s += " · " + format.Time(v.ActionDate)
 	}
 	if current {
 		s += " · current"
@@ -124,7 +128,7 @@ func versionHeading(v api.NoteEntry, current bool) string {
 	return s
 }
 
-func (t *noteTab) show(wo *api.WorkOrder) {
+func (t *noteTab) Show(wo *api.WorkOrder) {
 	switching := t.wo == nil || t.wo.WorkOrderId != wo.WorkOrderId
 	t.wo = wo
 	n, err := t.d.store.Note(context.Background(), wo.WorkOrderId)
@@ -146,7 +150,7 @@ func (t *noteTab) show(wo *api.WorkOrder) {
 	for i := len(n.History) - 1; i >= 0; i-- {
 		t.versions = append(t.versions, n.History[i])
 	}
-	showIf(len(t.versions) == 0, t.noneYet)
+	arrange.ShowIf(len(t.versions) == 0, t.noneYet)
 	t.history.Objects = t.history.Objects[:0]
 	for i, v := range t.versions {
 		who := widget.NewLabelWithStyle(versionHeading(v, i == 0), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -154,7 +158,7 @@ func (t *noteTab) show(wo *api.WorkOrder) {
 		if text == "" {
 			text = "(cleared)"
 		}
-		t.history.Objects = append(t.history.Objects, who, wrapped(widget.NewLabel(text)))
+		t.history.Objects = append(t.history.Objects, who, arrange.Wrapped(widget.NewLabel(text)))
 	}
 	t.history.Refresh()
 	t.showChanged()
@@ -211,17 +215,17 @@ func (t *noteTab) render() {
 	var state string
 	switch {
 	case closed != nil:
-		state = sentence(closed.Error()) + "."
+		state = format.Capital(closed.Error()) + "."
 	case why != nil && dirty:
-		state = sentence(why.Error()) + "."
+		state = format.Capital(why.Error()) + "."
 		t.state.Importance = widget.DangerImportance
 	case t.editing && n.Text != t.base:
 		state = "Someone changed the note since you began: save, and you will be asked which one stays."
 	case dirty:
 		state = "Not saved yet."
 	case n.Queued != nil:
-		state = "Saved: waiting to be sent (" + clockText(n.Queued.Created) + ")."
-		if waitingForService(*n.Queued) {
+		state = "Saved: waiting to be sent (" + format.Clock(n.Queued.Created) + ")."
+		if actiontext.Waiting(*n.Queued) {
 			state = "Saved: waiting for the connection to send it."
 		}
 	case n.Read.IsZero():

@@ -15,6 +15,10 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
+	"github.com/workorderdesk/workdesk/ui/files"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // proceduresTab shows the work order's procedures and steps in a tree and,
@@ -44,7 +48,7 @@ type proceduresTab struct {
 	stepTitle *widget.Label
 	stepInfo  *widget.Label
 	editor    *stepEditor
-	files     *attachmentPanel
+	files     *files.Panel
 	stepPanel *fyne.Container
 	noStep    *widget.Label
 
@@ -53,6 +57,11 @@ type proceduresTab struct {
 	procInfo  *widget.Label
 	naProc    *widget.Button
 	procPanel *fyne.Container
+
+	// Mark as applicable again: the documented undo of N/A (MarkAsNa
+	// false), offered on the procedure and on each of its steps.
+	clearProc, clearStep *widget.Button
+	clearStepRow         *fyne.Container
 }
 
 func newProceduresTab(d *Desk) *proceduresTab {
@@ -74,8 +83,15 @@ func newProceduresTab(d *Desk) *proceduresTab {
 	t.stepInfo = widget.NewLabel("")
 	t.stepInfo.Wrapping = fyne.TextWrapWord
 	t.editor = newStepEditor(d)
-	t.files = newAttachmentPanel(d, false, container.NewVBox(t.stepTitle, t.stepInfo, t.editor.root, widget.NewSeparator()))
-	t.files.noPlace = "choose a step first: dropped files attach to the step shown"
+	t.clearStep = widget.NewButtonWithIcon("Mark as applicable again", theme.ContentUndoIcon(), func() {
+		if t.sel != nil {
+			t.clearNA(t.sel.ProcedureId)
+		}
+	})
+	t.clearStepRow = container.NewHBox(t.clearStep)
+	t.clearStepRow.Hide()
+	t.files = files.NewPanel(host{d}, d.store, false, container.NewVBox(t.stepTitle, t.stepInfo, t.clearStepRow, t.editor.root, widget.NewSeparator()))
+	t.files.NoPlace = "choose a step first: dropped files attach to the step shown"
 	t.stepPanel = container.NewStack(t.files)
 	t.noStep = widget.NewLabel("Choose a step above to see its description and files.")
 	t.noStep.Importance = widget.LowImportance
@@ -85,16 +101,17 @@ func newProceduresTab(d *Desk) *proceduresTab {
 
 	t.procTitle = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	t.procTitle.Wrapping = fyne.TextWrapWord
-	t.procInfo = wrapped(widget.NewLabel(""))
+	t.procInfo = arrange.Wrapped(widget.NewLabel(""))
 	t.naProc = widget.NewButtonWithIcon("Mark N/A…", theme.CancelIcon(), func() { t.markNA(t.selProc) })
-	t.procPanel = container.NewVBox(t.procTitle, t.procInfo, container.NewHBox(t.naProc))
+	t.clearProc = widget.NewButtonWithIcon("Mark as applicable again", theme.ContentUndoIcon(), func() { t.clearNA(t.selProc) })
+	t.procPanel = container.NewVBox(t.procTitle, t.procInfo, container.NewHBox(t.naProc, t.clearProc))
 	t.procPanel.Hide()
 	return t
 }
 
-func (t *proceduresTab) title() string       { return "Procedures" }
-func (t *proceduresTab) icon() fyne.Resource { return theme.ListIcon() }
-func (t *proceduresTab) content() fyne.CanvasObject {
+func (t *proceduresTab) Title() string       { return "Procedures" }
+func (t *proceduresTab) Icon() fyne.Resource { return theme.ListIcon() }
+func (t *proceduresTab) Content() fyne.CanvasObject {
 	if t.root != nil {
 		return t.root // built once: the widgets can have only one parent
 	}
@@ -194,7 +211,7 @@ func (t *proceduresTab) step(pid, sid int64) *api.Step {
 	return nil
 }
 
-func (t *proceduresTab) show(wo *api.WorkOrder) {
+func (t *proceduresTab) Show(wo *api.WorkOrder) {
 	switching := t.wo == nil || t.wo.WorkOrderId != wo.WorkOrderId
 	t.wo = wo
 	t.procs = map[int64]*api.Procedure{}
@@ -207,9 +224,9 @@ func (t *proceduresTab) show(wo *api.WorkOrder) {
 	// Without procedures there is no tree and no step to choose: one line
 	// says so instead of an empty tree and "choose a step".
 	if t.split != nil {
-		showIf(len(procs) > 0, t.split)
+		arrange.ShowIf(len(procs) > 0, t.split)
 	}
-	showIf(len(procs) == 0, t.empty)
+	arrange.ShowIf(len(procs) == 0, t.empty)
 	if switching {
 		t.sel, t.selProc = nil, 0
 		t.tree.UnselectAll()
@@ -223,7 +240,7 @@ func (t *proceduresTab) show(wo *api.WorkOrder) {
 		t.selProc = 0
 	}
 	if t.sel == nil {
-		t.files.show(nil)
+		t.files.SetPlace(nil)
 		t.stepPanel.Hide()
 		if t.selProc != 0 {
 			t.renderProcedure()
@@ -251,7 +268,7 @@ func (t *proceduresTab) onSelected(id widget.TreeNodeID) {
 // offers to mark it N/A.
 func (t *proceduresTab) selectProcedure(pid int64) {
 	t.sel, t.selProc = nil, pid
-	t.files.show(nil)
+	t.files.SetPlace(nil)
 	t.stepPanel.Hide()
 	t.noStep.Hide()
 	t.renderProcedure()
@@ -267,9 +284,45 @@ func (t *proceduresTab) renderProcedure() {
 	info += ". Choose one of its steps to complete it."
 	t.procInfo.SetText(info)
 	why := t.wo.CanMarkNotApplicable(p.Id)
-	showIf(p.MarkNAAllowed() && !p.IsMarkedNa, t.naProc)
+	arrange.ShowIf(p.MarkNAAllowed() && !p.IsMarkedNa, t.naProc)
 	t.d.enable(t.naProc, why == nil)
+	t.showClear(*p, t.clearProc)
 	t.procPanel.Show()
+}
+
+// showClear offers Mark as applicable again on a procedure marked N/A
+// whose mark the customer did not say may not change; enabled where the
+// rule allows it now (api.WorkOrder.CanClearNotApplicable).
+func (t *proceduresTab) showClear(p api.Procedure, b *widget.Button) bool {
+	offered := p.IsMarkedNa && !p.MarkNAForbidden()
+	arrange.ShowIf(offered, b)
+	t.d.enable(b, offered && t.wo.CanClearNotApplicable(p.Id) == nil)
+	return offered
+}
+
+// clearNA queues clearing procedure pid's N/A mark, so that its steps can
+// be completed and their files changed again. Not asked first: it is the
+// undo, and marking it N/A again is one tap away.
+func (t *proceduresTab) clearNA(pid int64) {
+	if t.wo == nil || t.procs[pid] == nil {
+		return
+	}
+	if err := t.wo.CanClearNotApplicable(pid); err != nil {
+		t.d.showError(err)
+		return
+	}
+	name, woID, store := t.procs[pid].Name, t.wo.WorkOrderId, t.d.store
+	t.d.act([]fyne.Disableable{t.clearProc, t.clearStep}, func(ctx context.Context) error {
+		_, err := store.ClearProcedureNA(ctx, woID, pid)
+		return err
+	}, func(err error) {
+		if err != nil {
+			t.d.showError(err)
+			return
+		}
+		t.d.queued(name + " marked applicable again")
+		t.d.detail.reloadIfOpen([]int64{woID})
+	})
 }
 
 // markNA asks, then queues marking procedure pid not applicable: its steps
@@ -283,7 +336,7 @@ func (t *proceduresTab) markNA(pid int64) {
 		return
 	}
 	name, woID, store := t.procs[pid].Name, t.wo.WorkOrderId, t.d.store
-	c := newConfirm("Mark "+name+" N/A?",
+	c := dialogs.NewConfirm("Mark "+name+" N/A?",
 		"Mark the procedure “"+name+"” not applicable to this work order? Its steps can then no longer be completed, nor their files changed.",
 		func(ok bool) {
 			if !ok {
@@ -330,7 +383,7 @@ func (t *proceduresTab) editable() (bool, string) {
 		return false, ""
 	}
 	if err := t.wo.CanChangeProcedure(*p); err != nil {
-		return false, sentence(err.Error()) + ". You can still open them."
+		return false, format.Capital(err.Error()) + ". You can still open them."
 	}
 	return true, ""
 }
@@ -344,28 +397,29 @@ func (t *proceduresTab) renderStep() {
 		info = append(info, s.Description)
 	}
 	t.stepInfo.SetText(strings.Join(info, "\n"))
-	showIf(len(info) > 0, t.stepInfo)
+	arrange.ShowIf(len(info) > 0, t.stepInfo)
+	arrange.ShowIf(t.showClear(*p, t.clearStep), t.clearStepRow)
 	var replica *api.Step
 	if pend := t.d.detail.pending; pend != nil && pend.Replica.WorkOrderId == t.wo.WorkOrderId {
 		_, replica, _ = pend.Replica.Step(*t.sel)
 	}
 	t.editor.show(t.wo, *t.sel, replica)
-	t.files.show(t.stepPlace())
+	t.files.SetPlace(t.stepPlace())
 	t.relayout()
 }
 
 // stepPlace is the chosen step as the attachment panel needs it: listed
 // live from the service (the replica does not keep step files), changed
 // only while its procedure allows.
-func (t *proceduresTab) stepPlace() *filePlace {
+func (t *proceduresTab) stepPlace() *files.Place {
 	ref := *t.sel
 	ok, why := t.editable()
 	d := t.d
-	return &filePlace{
-		key: fmt.Sprintf("step %d/%d/%d", ref.WorkOrderId, ref.ProcedureId, ref.StepId), woID: ref.WorkOrderId,
-		what: "the step", from: "the step", noun: "the step's files", empty: "No files on this step.",
-		note: why, warn: true, whyNot: why, canRemove: ok, live: true,
-		list: func(ctx context.Context) ([]api.Attachment, error) {
+	return &files.Place{
+		Key: fmt.Sprintf("step %d/%d/%d", ref.WorkOrderId, ref.ProcedureId, ref.StepId), WoID: ref.WorkOrderId,
+		What: "the step", From: "the step", Noun: "the step's files", Empty: "No files on this step.",
+		Note: why, Warn: true, WhyNot: why, CanRemove: ok, Live: true,
+		List: func(ctx context.Context) ([]api.Attachment, error) {
 			atts, err := d.online.StepAttachments(ctx, ref)
 			out := make([]api.Attachment, len(atts))
 			for i, a := range atts {
@@ -373,16 +427,16 @@ func (t *proceduresTab) stepPlace() *filePlace {
 			}
 			return out, err
 		},
-		add: func(path string) func(context.Context) error {
+		Add: func(path string) func(context.Context) error {
 			return func(ctx context.Context) error { _, err := d.store.AddStepAttachment(ctx, ref, path); return err }
 		},
-		remove: func(id string) func(context.Context) error {
+		Remove: func(id string) func(context.Context) error {
 			return func(ctx context.Context) error { _, err := d.store.RemoveStepAttachment(ctx, ref, id); return err }
 		},
-		link: func(ctx context.Context, id string) (api.DownloadURL, error) {
+		Link: func(ctx context.Context, id string) (api.DownloadURL, error) {
 			return d.online.StepAttachmentLink(ctx, ref, id)
 		},
-		mine: func(r storage.OutboxRow) bool { return r.Group == outbox.GroupStep && r.Step != nil && *r.Step == ref },
+		Mine: func(r storage.OutboxRow) bool { return r.Group == outbox.GroupStep && r.Step != nil && *r.Step == ref },
 	}
 }
 
@@ -396,7 +450,8 @@ func (t *proceduresTab) relayout() {
 	}
 }
 
-func (t *proceduresTab) filePanel() *attachmentPanel { return t.files }
+// AddFiles attaches files dropped on the window while the tab is shown.
+func (t *proceduresTab) AddFiles(paths []string) { t.files.AddFiles(paths) }
 
 // A refused step is corrected in its editor: the step chosen, what was
 // entered put back.

@@ -15,6 +15,11 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
+	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
+	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/palette"
+	"github.com/workorderdesk/workdesk/ui/xwidget"
 )
 
 // quoteTab shows the current quote and the form to ask for a higher NTE.
@@ -25,7 +30,7 @@ type quoteTab struct {
 	wo *api.WorkOrder
 
 	current *widget.Label
-	badge   *badge
+	badge   *xwidget.Badge
 	explain *widget.Label
 	// copyRejected fills the form with the quote the customer rejected,
 	// to change what they objected to rather than type it all again.
@@ -35,7 +40,7 @@ type quoteTab struct {
 	amount     *widget.Entry
 	amountNote *widget.Label // "the total of the lines" while there are lines
 	carryNote  string        // what a pre-fill could not carry over (an invoice discount)
-	reason     *escEntry
+	reason     *dialogs.Entry
 	priceSel   *widget.Select
 	plNote     *widget.Label // why the price list cannot be used
 	qty        *widget.Entry
@@ -61,7 +66,7 @@ func newQuoteTab(d *Desk) *quoteTab {
 	t := &quoteTab{d: d}
 	t.current = widget.NewLabel("")
 	t.current.Wrapping = fyne.TextWrapWord
-	t.badge = newBadge()
+	t.badge = xwidget.NewBadge()
 	t.explain = widget.NewLabel("")
 	t.explain.Wrapping = fyne.TextWrapWord
 	t.copyRejected = widget.NewButtonWithIcon("Copy into a new quote", theme.ContentCopyIcon(), t.onCopyRejected)
@@ -76,7 +81,7 @@ func newQuoteTab(d *Desk) *quoteTab {
 	t.amountNote = widget.NewLabel("")
 	t.amountNote.Wrapping = fyne.TextWrapWord
 	t.amountNote.Hide()
-	t.reason = newEscMultiLineEntry() // Tab moves on from it
+	t.reason = dialogs.NewMultiLineEntry() // Tab moves on from it
 	t.reason.SetPlaceHolder("Why the work costs more than the NTE (required)")
 	t.reason.SetMinRowsVisible(3)
 	t.reason.Wrapping = fyne.TextWrapWord
@@ -107,22 +112,22 @@ func newQuoteTab(d *Desk) *quoteTab {
 	picker := container.NewVBox(t.priceSel,
 		container.NewHBox(widget.NewLabel("Qty"), container.NewGridWrap(fyne.NewSize(70, t.qty.MinSize().Height), t.qty), t.addLine))
 	t.formBox = container.NewVBox(
-		heading("Submit a quote"), form,
-		wrappedHeading("Line items (optional, from the customer's price list)"), t.plNote, picker, t.linesBox, t.lineErr, t.total,
+		arrange.Heading("Submit a quote"), form,
+		arrange.WrappedHeading("Line items (optional, from the customer's price list)"), t.plNote, picker, t.linesBox, t.lineErr, t.total,
 		container.NewHBox(layout.NewSpacer(), t.submit),
 	)
 	return t
 }
 
-func (t *quoteTab) title() string       { return "Quote" }
-func (t *quoteTab) icon() fyne.Resource { return theme.DocumentCreateIcon() }
-func (t *quoteTab) content() fyne.CanvasObject {
-	t.top = container.NewVBox(container.NewHBox(heading("Current quote"), t.badge), t.current, t.explain,
+func (t *quoteTab) Title() string       { return "Quote" }
+func (t *quoteTab) Icon() fyne.Resource { return theme.DocumentCreateIcon() }
+func (t *quoteTab) Content() fyne.CanvasObject {
+	t.top = container.NewVBox(container.NewHBox(arrange.Heading("Current quote"), t.badge), t.current, t.explain,
 		container.NewHBox(t.copyRejected, t.tryAgain), widget.NewSeparator())
 	return container.NewVScroll(container.NewPadded(container.NewVBox(t.top, t.formBox)))
 }
 
-func (t *quoteTab) show(wo *api.WorkOrder) {
+func (t *quoteTab) Show(wo *api.WorkOrder) {
 	switching := t.wo == nil || t.wo.WorkOrderId != wo.WorkOrderId
 	t.wo = wo
 	t.amount.SetPlaceHolder("e.g. " + quoteExample(wo))
@@ -131,8 +136,8 @@ func (t *quoteTab) show(wo *api.WorkOrder) {
 		t.badge.Set("", nil)
 		t.current.SetText("No quote on this work order.")
 	} else {
-		t.badge.Set(statusText(q.QuoteStatus), quoteColor(q.QuoteStatus))
-		text := q.Amount.Format()
+		t.badge.Set(format.Status(q.QuoteStatus), palette.Quote(q.QuoteStatus))
+		text := format.Money(q.Amount)
 		if q.QuoteStatus == api.QuoteRequested && q.Amount.IsZero() {
 			text = "Requested by the customer"
 		}
@@ -144,7 +149,7 @@ func (t *quoteTab) show(wo *api.WorkOrder) {
 		}
 		for _, l := range q.LineItems {
 			l.Rate = l.Rate.In(wo.Currency)
-			text += fmt.Sprintf("\n•  %s: %s × %s = %s", l.Description, l.Quantity, l.Rate.Format(), l.ComputedSubtotal().Format())
+			text += fmt.Sprintf("\n•  %s: %s × %s = %s", l.Description, l.Quantity, format.Money(l.Rate), format.Money(l.ComputedSubtotal()))
 		}
 		if reasons != "" {
 			text += "\n" + reasons
@@ -164,9 +169,9 @@ func (t *quoteTab) show(wo *api.WorkOrder) {
 // api's Can), and why or why not.
 func quoteAllowed(wo *api.WorkOrder) (bool, string) {
 	if err := wo.Can(api.SubmitQuote); err != nil {
-		return false, sentence(err.Error()) + "."
+		return false, format.Capital(err.Error()) + "."
 	}
-	nte := "The NTE is " + nteText(wo.Nte.Amount) + "."
+	nte := "The NTE is " + format.Nte(wo.Nte.Amount) + "."
 	if wo.Nte.NoLimit() {
 		nte = "NTE: no limit (the customer set no maximum)."
 	}
@@ -233,7 +238,7 @@ func (t *quoteTab) onSubmit() {
 		if t.wo != nil && t.wo.WorkOrderId == woID {
 			t.clearForm()
 		}
-		t.d.queued("Quote " + amount.Format() + " for " + wo.WorkOrderNumber)
+		t.d.queued("Quote " + format.Money(amount) + " for " + wo.WorkOrderNumber)
 	})
 }
 
@@ -278,12 +283,12 @@ func (t *quoteTab) prefill(amount api.Money, lines []api.LineItem, reason string
 	}
 	t.carryNote = ""
 	if len(t.lines) == 0 {
-		t.amount.SetText(amountText(amount))
+		t.amount.SetText(format.Amount(amount))
 	} else if total, err := t.linesTotal(); err == nil && !total.Amount.Equal(amount.Amount) {
 		// A quote has an amount and lines, no discount: the lines' total
 		// is asked for, and the person is told why it is not the amount
 		// they came with.
-		t.carryNote = fmt.Sprintf("The invoice comes to %s after its discount; a quote has no discount line, so it asks for the lines' total of %s.", amount.Format(), total.Format())
+		t.carryNote = fmt.Sprintf("The invoice comes to %s after its discount; a quote has no discount line, so it asks for the lines' total of %s.", format.Money(amount), format.Money(total))
 	}
 	t.renderLines()
 	if t.reason.Text == "" {
@@ -344,7 +349,7 @@ func (t *quoteTab) holdsOther(d *outbox.Draft) bool {
 		return true
 	}
 	if len(t.lines) == 0 {
-		return strings.TrimSpace(t.amount.Text) != amountText(d.Amount)
+		return strings.TrimSpace(t.amount.Text) != format.Amount(d.Amount)
 	}
 	for i, l := range t.lines {
 		if lineKey(l) != lineKey(d.Lines[i]) {

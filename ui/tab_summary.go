@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -13,6 +12,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // summaryTab shows every known field of the work order.
@@ -32,13 +33,13 @@ func newSummaryTab(d *Desk) *summaryTab {
 	return t
 }
 
-func (t *summaryTab) title() string       { return "Summary" }
-func (t *summaryTab) icon() fyne.Resource { return theme.InfoIcon() }
-func (t *summaryTab) content() fyne.CanvasObject {
+func (t *summaryTab) Title() string       { return "Summary" }
+func (t *summaryTab) Icon() fyne.Resource { return theme.InfoIcon() }
+func (t *summaryTab) Content() fyne.CanvasObject {
 	return container.NewVScroll(container.NewPadded(t.box))
 }
 
-func (t *summaryTab) show(wo *api.WorkOrder) {
+func (t *summaryTab) Show(wo *api.WorkOrder) {
 	t.wo = wo
 	sections := []fyne.CanvasObject{container.NewHBox(layout.NewSpacer(), t.jobSheet)}
 	add := func(title string, rows ...[2]string) {
@@ -52,13 +53,13 @@ func (t *summaryTab) show(wo *api.WorkOrder) {
 			form.Append(r[0], v)
 		}
 		if len(form.Items) > 0 {
-			sections = append(sections, heading(title), form)
+			sections = append(sections, arrange.Heading(title), form)
 		}
 	}
 
-	desc := widget.NewLabel(orDash(wo.AccompanyingMessage))
+	desc := widget.NewLabel(format.OrDash(wo.AccompanyingMessage))
 	desc.Wrapping = fyne.TextWrapWord
-	sections = append(sections, heading("Description"), desc)
+	sections = append(sections, arrange.Heading("Description"), desc)
 
 	workType := ""
 	if wo.WorkType != nil {
@@ -68,10 +69,10 @@ func (t *summaryTab) show(wo *api.WorkOrder) {
 		[2]string{"Status", t.d.nextStepText(wo)},
 		[2]string{"Rejected because", t.d.rejectionReason(wo)},
 		[2]string{"Type", strings.Trim(wo.Type+" · "+workType, " ·")},
-		[2]string{"Created", localTime(wo.Created)},
-		[2]string{"Last update", localTime(wo.LastUpdate)},
+		[2]string{"Created", format.Time(wo.Created)},
+		[2]string{"Last update", format.Time(wo.LastUpdate)},
 		[2]string{"Currency", wo.Currency},
-		[2]string{"NTE", nteText(wo.Nte.Amount) + nteExplanation(wo.Nte)},
+		[2]string{"NTE", format.Nte(wo.Nte.Amount) + nteExplanation(wo.Nte)},
 		[2]string{"Pre-billed", yesIf(wo.IsPreBilled)},
 	)
 	if sla := wo.Sla; sla != nil {
@@ -115,30 +116,12 @@ func (t *summaryTab) show(wo *api.WorkOrder) {
 	if wo.WorkDetails != nil && len(wo.WorkDetails.Assets) > 0 {
 		var rows [][2]string
 		for _, a := range wo.WorkDetails.Assets {
-			rows = append(rows, [2]string{orDash(a.AssetName), strings.Trim(a.Path+" · "+a.Task, " ·")})
+			rows = append(rows, [2]string{format.OrDash(a.AssetName), strings.Trim(a.Path+" · "+a.Task, " ·")})
 		}
 		add("Equipment", rows...)
 	}
 	t.box.Objects = sections
 	t.box.Refresh()
-}
-
-func heading(s string) fyne.CanvasObject {
-	return widget.NewLabelWithStyle(s, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-}
-
-// wrappedHeading is a heading long enough to wrap on a narrow pane.
-func wrappedHeading(s string) fyne.CanvasObject {
-	l := widget.NewLabelWithStyle(s, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	l.Wrapping = fyne.TextWrapWord
-	return l
-}
-
-func deadlineText(t *time.Time) string {
-	if t == nil || t.IsZero() {
-		return ""
-	}
-	return localTime(*t) + "  (" + timeLeft(*t) + ")"
 }
 
 // stageDeadline shows a deadline with the time left while the work order
@@ -150,9 +133,9 @@ func stageDeadline(sla *api.Sla, d api.Deadline, st api.WorkOrderStatus) string 
 		return ""
 	}
 	if st.Ahead(d) {
-		return deadlineText(t)
+		return format.Deadline(t)
 	}
-	return localTime(*t)
+	return format.Time(*t)
 }
 
 func yesIf(b bool) string {
@@ -211,10 +194,10 @@ func nteExplanation(n api.Nte) string {
 func (d *Desk) nextStepText(wo *api.WorkOrder) string {
 	if !wo.Status.Closed() {
 		if next := invoiceNextStep(d.storedInvoice(wo.WorkOrderId)); next != "" {
-			return statusText(wo.Status) + " · " + next
+			return format.Status(wo.Status) + " · " + next
 		}
 	}
-	return statusText(wo.Status) + statusExplanation(wo.Status)
+	return format.Status(wo.Status) + statusExplanation(wo.Status)
 }
 
 func statusExplanation(s api.WorkOrderStatus) string {
@@ -246,9 +229,9 @@ func scheduledText(wo *api.WorkOrder) string {
 	if t.IsZero() {
 		return "Not scheduled"
 	}
-	s := localTime(t)
+	s := format.Time(t)
 	if wo.Schedule != nil && wo.Schedule.Pte != "" {
-		s += " (" + statusText(wo.Schedule.Pte) + ")"
+		s += " (" + format.Status(wo.Schedule.Pte) + ")"
 	}
 	return s
 }

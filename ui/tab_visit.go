@@ -15,6 +15,9 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/xwidget"
 )
 
 // visitTab sets the scheduled start and records check-in, pause and check-out.
@@ -24,15 +27,15 @@ type visitTab struct {
 
 	crew *crewSection // who goes (crew.go)
 
-	schedDate *dateEntry
-	schedTime *timePicker
+	schedDate *xwidget.DateEntry
+	schedTime *xwidget.TimePicker
 	schedSave *widget.Button
 	schedNow  *widget.Label
 	schedWhy  *widget.Label // why the scheduled start cannot be set now
 
 	when      *widget.RadioGroup
-	backDate  *dateEntry
-	backTime  *timePicker
+	backDate  *xwidget.DateEntry
+	backTime  *xwidget.TimePicker
 	backBox   *fyne.Container
 	checkIn   *widget.Button
 	pause     *widget.Button
@@ -56,26 +59,26 @@ const (
 
 func newVisitTab(d *Desk) *visitTab {
 	t := &visitTab{d: d, crew: newCrewSection(d)}
-	t.schedDate = newDateEntry()
-	t.schedTime = newTimePicker()
+	t.schedDate = xwidget.NewDateEntry(format.Calendar{})
+	t.schedTime = xwidget.NewTimePicker()
 	t.schedSave = widget.NewButtonWithIcon("Set scheduled start", theme.HistoryIcon(), t.onSchedule)
-	t.schedNow = wrapped(widget.NewLabel(""))
+	t.schedNow = arrange.Wrapped(widget.NewLabel(""))
 	t.schedWhy = widget.NewLabel("")
 	t.schedWhy.Wrapping = fyne.TextWrapWord
 	t.schedWhy.Importance = widget.LowImportance
 	t.schedWhy.Hide()
 
-	t.backDate = newDateEntry()
-	t.backTime = newTimePicker()
+	t.backDate = xwidget.NewDateEntry(format.Calendar{})
+	t.backTime = xwidget.NewTimePicker()
 	t.backBox = dateAndTime(t.backDate, t.backTime)
 	t.backBox.Hide()
 	t.when = widget.NewRadioGroup([]string{whenNow, whenEarlier}, func(s string) {
 		if s == whenEarlier {
 			// Start from now: a back-date is usually minutes or hours ago.
 			if t.backDate.Date == nil {
-				now := nowFunc().In(time.Local)
+				now := format.Now().In(time.Local)
 				t.backDate.SetDate(&now)
-				t.backTime.setTime(now)
+				t.backTime.SetTime(now)
 			}
 			t.backBox.Show()
 		} else {
@@ -94,41 +97,41 @@ func newVisitTab(d *Desk) *visitTab {
 	t.lastState.Wrapping = fyne.TextWrapWord
 	t.form = newCompletionForm()
 	t.completeDetails = newCompleteDetailsButton(t)
-	t.backNote = wrapped(widget.NewLabel(""))
+	t.backNote = arrange.Wrapped(widget.NewLabel(""))
 	t.backNote.Importance = widget.LowImportance
 	t.backNote.Hide()
 	return t
 }
 
-func (t *visitTab) title() string       { return "Visit" }
-func (t *visitTab) icon() fyne.Resource { return theme.AccountIcon() }
-func (t *visitTab) content() fyne.CanvasObject {
+func (t *visitTab) Title() string       { return "Visit" }
+func (t *visitTab) Icon() fyne.Resource { return theme.AccountIcon() }
+func (t *visitTab) Content() fyne.CanvasObject {
 	sched := container.NewVBox(
-		heading("Scheduled start"), t.schedNow,
+		arrange.Heading("Scheduled start"), t.schedNow,
 		dateAndTime(t.schedDate, t.schedTime),
 		container.NewHBox(t.schedSave), t.schedWhy,
-		wrapped(widget.NewLabelWithStyle("Local time ("+time.Now().Format("MST")+"). The customer is told through an appointment notification.",
+		arrange.Wrapped(widget.NewLabelWithStyle("Local time ("+time.Now().Format("MST")+"). The customer is told through an appointment notification.",
 			fyne.TextAlignLeading, fyne.TextStyle{Italic: true})),
 	)
 	visit := container.NewVBox(
-		heading("On site"),
+		arrange.Heading("On site"),
 		widget.NewLabel("When did it happen?"), t.when, t.backNote, t.backBox,
 		t.form.box,
 		t.rules,
 	)
 	body := container.NewVBox(t.crew.content(), widget.NewSeparator(), sched, widget.NewSeparator(), visit)
-	t.form.relayout = func() { relayout(body) }
+	t.form.relayout = func() { arrange.Relayout(body) }
 	// The visit's buttons and what the last one did stay in sight below
 	// the form, however long the completion details a customer asks for;
 	// on a narrow pane they wrap to a second row.
-	buttons := newWrapRow(t.checkIn, t.pause, t.checkOut, t.completeDetails)
+	buttons := arrange.NewWrapRow(t.checkIn, t.pause, t.checkOut, t.completeDetails)
 	actions := container.NewVBox(widget.NewSeparator(), buttons, t.lastState)
 	tab := container.NewBorder(nil, container.NewPadded(actions), nil, nil, container.NewVScroll(container.NewPadded(body)))
-	buttons.Layout.(*wrapRow).relayout = func() { relayout(tab) }
+	buttons.Layout.(*arrange.WrapRow).OnRowsChanged = func() { arrange.Relayout(tab) }
 	return tab
 }
 
-func (t *visitTab) show(wo *api.WorkOrder) {
+func (t *visitTab) Show(wo *api.WorkOrder) {
 	switching := t.wo == nil || t.wo.WorkOrderId != wo.WorkOrderId
 	t.wo = wo
 	t.crew.show(wo)
@@ -137,25 +140,25 @@ func (t *visitTab) show(wo *api.WorkOrder) {
 		if s := wo.ScheduledStart(); !s.IsZero() {
 			lt := s.In(time.Local)
 			t.schedDate.SetDate(&lt)
-			t.schedTime.setTime(lt)
+			t.schedTime.SetTime(lt)
 		} else {
 			t.schedDate.SetDate(nil)
-			t.schedTime.clear()
+			t.schedTime.Clear()
 		}
 		// A back-dated time belongs to one visit: never offer another
 		// work order's date and time.
 		t.when.SetSelected(whenNow)
 		t.backDate.SetDate(nil)
-		t.backTime.clear()
+		t.backTime.Clear()
 	}
 	t.d.enable(t.checkIn, wo.Can(api.CheckIn) == nil)
 	t.d.enable(t.pause, wo.Can(api.Pause) == nil)
 	t.d.enable(t.checkOut, wo.Can(api.CheckOut) == nil)
 	why := ""
 	if err := wo.Can(api.SetAppointment); err != nil {
-		why = sentence(err.Error()) + "."
+		why = format.Capital(err.Error()) + "."
 	}
-	for _, w := range []fyne.Disableable{t.schedSave, t.schedDate, t.schedTime.hour, t.schedTime.minute} {
+	for _, w := range []fyne.Disableable{t.schedSave, t.schedDate, t.schedTime.Hour, t.schedTime.Minute} {
 		t.d.enable(w, why == "")
 	}
 	t.schedWhy.SetText(why)
@@ -172,7 +175,7 @@ func (t *visitTab) show(wo *api.WorkOrder) {
 // visitRules explains which visit actions the status allows, and why not the others.
 func visitRules(s api.WorkOrderStatus) string {
 	if s.Closed() {
-		return "Nothing can be done on a " + strings.ToLower(statusText(s)) + " work order."
+		return "Nothing can be done on a " + strings.ToLower(format.Status(s)) + " work order."
 	}
 	switch s {
 	case api.StatusNew:
@@ -193,20 +196,12 @@ func visitRules(s api.WorkOrderStatus) string {
 	return ""
 }
 
-func setEnabled(w fyne.Disableable, on bool) {
-	if on {
-		w.Enable()
-	} else {
-		w.Disable()
-	}
-}
-
 // parseLocal reads a picked date and time of day as local time.
-func parseLocal(date *time.Time, at *timePicker) (time.Time, error) {
+func parseLocal(date *time.Time, at *xwidget.TimePicker) (time.Time, error) {
 	if date == nil {
 		return time.Time{}, errors.New("pick a date")
 	}
-	h, m, ok := at.value()
+	h, m, ok := at.Value()
 	if !ok {
 		return time.Time{}, errors.New("pick the hour and the minute")
 	}
@@ -215,7 +210,7 @@ func parseLocal(date *time.Time, at *timePicker) (time.Time, error) {
 }
 
 // actualActionDate is nil for "now", or the back-dated moment, refused in the future.
-func actualActionDate(when string, date *time.Time, at *timePicker, now time.Time) (*time.Time, error) {
+func actualActionDate(when string, date *time.Time, at *xwidget.TimePicker, now time.Time) (*time.Time, error) {
 	if when != whenEarlier {
 		return nil, nil
 	}
@@ -224,7 +219,7 @@ func actualActionDate(when string, date *time.Time, at *timePicker, now time.Tim
 		return nil, err
 	}
 	if t.After(now) {
-		return nil, fmt.Errorf("%s is in the future: a visit can only be back-dated", localTime(t))
+		return nil, fmt.Errorf("%s is in the future: a visit can only be back-dated", format.Time(t))
 	}
 	return &t, nil
 }
@@ -246,7 +241,7 @@ func (t *visitTab) visitWrite(queue func(*storage.Store, context.Context, int64,
 // on yes) and reports whether it did.
 func (t *visitTab) onVisit(action string, write func(at *time.Time) (func(context.Context) error, error), confirm func(queue func()) bool) {
 	wo := t.wo
-	at, err := actualActionDate(t.when.Selected, t.backDate.Date, t.backTime, nowFunc())
+	at, err := actualActionDate(t.when.Selected, t.backDate.Date, t.backTime, format.Now())
 	if err != nil {
 		t.d.showError(err)
 		return
@@ -309,15 +304,8 @@ func (t *visitTab) queued(woID int64, reset func()) func(error) {
 }
 
 // dateAndTime puts a date picker and the hour and minute selects on one line.
-func dateAndTime(date *dateEntry, at *timePicker) *fyne.Container {
-	return container.NewBorder(nil, nil, nil, at.content(), date)
-}
-
-// wrapped makes a label wrap to the width it is given instead of demanding
-// the width of its whole sentence.
-func wrapped(l *widget.Label) *widget.Label {
-	l.Wrapping = fyne.TextWrapWord
-	return l
+func dateAndTime(date *xwidget.DateEntry, at *xwidget.TimePicker) *fyne.Container {
+	return container.NewBorder(nil, nil, nil, at, date)
 }
 
 // A refused scheduled start is corrected in its pickers; a refused
@@ -367,7 +355,7 @@ func (t *visitTab) editSchedule(at *time.Time) {
 	}
 	lt := at.In(time.Local)
 	t.schedDate.SetDate(&lt)
-	t.schedTime.setTime(lt)
+	t.schedTime.SetTime(lt)
 }
 
 // editVisit puts the moment of a refused check-in, pause or check-out back:
@@ -380,5 +368,5 @@ func (t *visitTab) editVisit(at *time.Time) {
 	lt := at.In(time.Local)
 	t.when.SetSelected(whenEarlier)
 	t.backDate.SetDate(&lt)
-	t.backTime.setTime(lt)
+	t.backTime.SetTime(lt)
 }

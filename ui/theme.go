@@ -6,7 +6,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 
-	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/ui/palette"
 )
 
 // deskTheme is the default theme with the brand blue as primary colour,
@@ -42,8 +42,6 @@ func loadAppearance(prefs fyne.Preferences) string {
 	}
 	return a
 }
-
-var brandBlue = color.NRGBA{R: 0x1f, G: 0x6f, B: 0xeb, A: 0xff}
 
 // Text colours chosen for contrast: the text and its muted form (hints,
 // placeholders, disabled fields) read at 4.5:1 or more on every background
@@ -86,7 +84,7 @@ func (t deskTheme) Color(n fyne.ThemeColorName, system fyne.ThemeVariant) color.
 	}
 	switch n {
 	case theme.ColorNamePrimary:
-		return brandBlue
+		return palette.Brand
 	case theme.ColorNameFocus:
 		// Blended over a focused button, select or check box: strong
 		// enough to find at a glance where Tab went (Fyne's is a faint
@@ -119,46 +117,4 @@ func (t deskTheme) Size(n fyne.ThemeSizeName) float32 {
 		return 6
 	}
 	return t.Theme.Size(n)
-}
-
-// Badge colours: one per QuoteStatus and per work order status group, chosen
-// to read on both light and dark backgrounds with white text.
-var (
-	colRequested = color.NRGBA{R: 0xd9, G: 0x7a, B: 0x06, A: 0xff} // amber: the customer waits for us
-	colSubmitted = color.NRGBA{R: 0x1f, G: 0x6f, B: 0xeb, A: 0xff} // blue: we wait for the customer
-	colApproved  = color.NRGBA{R: 0x1a, G: 0x7f, B: 0x37, A: 0xff} // green
-	colRejected  = color.NRGBA{R: 0xcf, G: 0x22, B: 0x2e, A: 0xff} // red
-	colNeutral   = color.NRGBA{R: 0x6e, G: 0x77, B: 0x81, A: 0xff} // grey
-	colActive    = color.NRGBA{R: 0x82, G: 0x50, B: 0xdf, A: 0xff} // purple: on site
-)
-
-func quoteColor(q api.QuoteStatus) color.Color {
-	switch q {
-	case api.QuoteRequested:
-		return colRequested
-	case api.QuoteSubmitted:
-		return colSubmitted
-	case api.QuoteApproved:
-		return colApproved
-	case api.QuoteRejected:
-		return colRejected
-	}
-	return color.Transparent
-}
-
-func statusColor(s api.WorkOrderStatus) color.Color {
-	if s.Closed() {
-		return colRejected
-	}
-	switch s {
-	case api.StatusNew:
-		return colRequested
-	case api.StatusAccepted:
-		return colSubmitted
-	case api.StatusCheckedIn, api.StatusPaused:
-		return colActive
-	case api.StatusCheckedOut, api.StatusVerified:
-		return colApproved
-	}
-	return colNeutral
 }

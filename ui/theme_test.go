@@ -12,6 +12,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/palette"
 )
 
 // appearanceChoice is an item of View › Appearance.
@@ -138,24 +139,22 @@ func TestHintTextReadsInLightAndDark(t *testing.T) {
 // TestAmberIsNeverGoodNews: amber (the badge amber, Fyne's warning colour)
 // marks what waits on the office or is close to going wrong, never what
 // went well: a checked-out or verified work order, an approved quote, an
-// authorized or paid invoice, an invoice within its NTE, and the Quote
+// authorized or paid invoice, and the Quote
 // tab's words about an approved quote are in other colours.
 func TestAmberIsNeverGoodNews(t *testing.T) {
 	good := map[string]color.Color{
-		"checked out":        statusColor(api.StatusCheckedOut),
-		"verified":           statusColor(api.StatusVerified),
-		"approved quote":     quoteColor(api.QuoteApproved),
-		"authorized invoice": invoiceStatusColor(api.InvoiceAuthorized),
-		"paid invoice":       invoiceStatusColor(api.InvoicePaid),
+		"checked out":        palette.Status(api.StatusCheckedOut),
+		"verified":           palette.Status(api.StatusVerified),
+		"approved quote":     palette.Quote(api.QuoteApproved),
+		"authorized invoice": palette.Invoice(api.InvoiceAuthorized),
+		"paid invoice":       palette.Invoice(api.InvoicePaid),
 	}
 	for what, c := range good {
-		if c == colRequested {
+		if c == palette.Requested {
 			t.Errorf("a %s is drawn amber", what)
 		}
 	}
-	if c := nteGaugeColor(api.NteWithin); c != nil {
-		t.Errorf("an invoice within its NTE has the gauge in %v, want the theme's own", c)
-	}
+	// An invoice within its NTE: ui/invoice (TestNteGauge).
 
 	h := newHarness(t)
 	r := h.rowWhere(func(r storage.Row) bool { return r.QuoteStatus == api.QuoteApproved })

@@ -23,6 +23,7 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // drawn is the text the canvas draws under o, in order: what a person
@@ -156,13 +157,13 @@ func TestTheQuoteAmountOfLinesReadsAsMoney(t *testing.T) {
 	h.settle()
 	page := tabScroll(h, "Quote")
 	walk(page, func(o fyne.CanvasObject) {
-		if e, ok := o.(*widget.Entry); ok && e.Text == amountText(total) {
+		if e, ok := o.(*widget.Entry); ok && e.Text == format.Amount(total) {
 			t.Errorf("the quote form shows the raw %q in an entry (disabled %v)", e.Text, e.Disabled())
 		}
 	})
 	shown := drawn(q.amountNote)
-	if !q.amountNote.Visible() || !strings.HasPrefix(shown, total.Format()+" — the total of the line items") {
-		t.Errorf("the Amount row reads %q, want it to start with %q", shown, total.Format()+" — the total of the line items")
+	if !q.amountNote.Visible() || !strings.HasPrefix(shown, format.Money(total)+" — the total of the line items") {
+		t.Errorf("the Amount row reads %q, want it to start with %q", shown, format.Money(total)+" — the total of the line items")
 	}
 	if q.amountNote.Importance == widget.LowImportance {
 		t.Error("the total is drawn in the faint low-importance colour")
@@ -340,20 +341,6 @@ func TestLiveConnectionPortAndMessages(t *testing.T) {
 	h.menuItem("Live connection…").Action()
 	if got := formEntry(t, h.win.Canvas().Overlays().Top(), "Receiver port").Text; got != "8443" {
 		t.Errorf("the saved port shows as %q", got)
-	}
-}
-
-func TestSentenceCapitalisesTheFirstLetter(t *testing.T) {
-	for in, want := range map[string]string{
-		"the base URL must be": "The base URL must be",
-		"Already":              "Already",
-		"":                     "",
-		"élan":                 "Élan",
-		"3 pending":            "3 pending",
-	} {
-		if got := sentence(in); got != want {
-			t.Errorf("sentence(%q) = %q, want %q", in, got, want)
-		}
 	}
 }
 

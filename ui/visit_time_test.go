@@ -25,10 +25,10 @@ func TestVisitTimesArePickedWithHourAndMinuteSelects(t *testing.T) {
 	h.selectTab("Visit")
 	v := tabOf[*visitTab](h)
 
-	if n := len(v.schedTime.hour.Options); n != 24 {
+	if n := len(v.schedTime.Hour.Options); n != 24 {
 		t.Fatalf("the hour select offers %d hours", n)
 	}
-	if got := v.schedTime.minute.Options; len(got) != 60 || got[7] != "07" {
+	if got := v.schedTime.Minute.Options; len(got) != 60 || got[7] != "07" {
 		t.Fatalf("the minute select offers %s, not every minute", strings.Join(got, " "))
 	}
 
@@ -37,19 +37,19 @@ func TestVisitTimesArePickedWithHourAndMinuteSelects(t *testing.T) {
 
 	// Back-dating starts from now, exactly, though it falls between steps.
 	v.when.SetSelected(whenEarlier)
-	if h, m, ok := v.backTime.value(); v.backDate.Date == nil || !ok || h != 9 || m != 7 {
+	if h, m, ok := v.backTime.Value(); v.backDate.Date == nil || !ok || h != 9 || m != 7 {
 		t.Fatalf("back-dating starts at %v %02d:%02d, want today 09:07", v.backDate.Date, h, m)
 	}
 	// The future is refused, and the person is told why.
-	v.backTime.hour.SetSelected("10")
+	v.backTime.Hour.SetSelected("10")
 	test.Tap(v.checkIn)
 	if !strings.Contains(h.overlayText(), "is in the future") {
 		t.Fatalf("a check-in at 10:07 (it is 09:07) showed %q", h.overlayText())
 	}
 	h.dismissOverlays()
 	// Half an hour ago is sent as the visit's time.
-	v.backTime.hour.SetSelected("08")
-	v.backTime.minute.SetSelected("35")
+	v.backTime.Hour.SetSelected("08")
+	v.backTime.Minute.SetSelected("35")
 	test.Tap(v.checkIn)
 	if txt := h.overlayText(); txt != "" {
 		t.Fatalf("a check-in at 08:35 showed %q", txt)
@@ -71,8 +71,8 @@ func scheduleTomorrowAt(h *harness, v *visitTab, hour, minute string) {
 	h.t.Helper()
 	tomorrow := fixedNow.Add(24 * time.Hour)
 	v.schedDate.SetDate(&tomorrow)
-	v.schedTime.hour.SetSelected(hour)
-	v.schedTime.minute.SetSelected(minute)
+	v.schedTime.Hour.SetSelected(hour)
+	v.schedTime.Minute.SetSelected(minute)
 	test.Tap(v.schedSave)
 	h.send()
 	if !strings.Contains(v.schedNow.Text, hour+":"+minute) {
@@ -96,8 +96,8 @@ func TestMovingTheStartKeepsTheAccessType(t *testing.T) {
 	v := tabOf[*visitTab](h)
 	tomorrow := fixedNow.Add(24 * time.Hour)
 	v.schedDate.SetDate(&tomorrow)
-	v.schedTime.hour.SetSelected("10")
-	v.schedTime.minute.SetSelected("30")
+	v.schedTime.Hour.SetSelected("10")
+	v.schedTime.Minute.SetSelected("30")
 	test.Tap(v.schedSave)
 	row := onlyRow(t, h, r.Id, outbox.KindAppointment, storage.OutboxPending)
 	if d, ok := row.Draft(wo.Currency); !ok || d.Pte != wo.Schedule.Pte {

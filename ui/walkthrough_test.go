@@ -14,6 +14,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // TestWalkthroughNewToAuthorizedInvoice walks one work order from New to an
@@ -43,7 +44,7 @@ func TestWalkthroughNewToAuthorizedInvoice(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	header := func() string { return h.desk.detail.status.text.Text }
+	header := func() string { return h.desk.detail.status.Text() }
 
 	// Northwind Retail lets visits be back-dated and takes quotes.
 	r := h.create(sandbox.WorkOrderSpec{Customer: "Northwind Retail"})
@@ -64,8 +65,8 @@ func TestWalkthroughNewToAuthorizedInvoice(t *testing.T) {
 	arrived := fixedNow.Add(-90 * time.Minute)
 	v.when.SetSelected(whenEarlier)
 	v.backDate.SetDate(&arrived)
-	v.backTime.hour.SetSelected(arrived.Format("15"))
-	v.backTime.minute.SetSelected(arrived.Format("04"))
+	v.backTime.Hour.SetSelected(arrived.Format("15"))
+	v.backTime.Minute.SetSelected(arrived.Format("04"))
 	test.Tap(v.checkIn)
 	h.send()
 	if header() != "Checked in" {
@@ -94,7 +95,7 @@ func TestWalkthroughNewToAuthorizedInvoice(t *testing.T) {
 		quote = quote.Add(q.priceList.Items[w.item].Rate.Amount.Mul(decimal.NewFromInt(w.qty)))
 	}
 	if !quote.GreaterThan(r.Nte.Amount) {
-		t.Fatalf("the repair (%s) does not exceed the NTE (%s): pick other quantities", quote, r.Nte.Format())
+		t.Fatalf("the repair (%s) does not exceed the NTE (%s): pick other quantities", quote, format.Money(r.Nte))
 	}
 	if q.amount.Text != quote.StringFixed(2) || !q.amount.Disabled() {
 		t.Fatalf("with lines totalling %s the amount reads %q (disabled %v)", quote.StringFixed(2), q.amount.Text, q.amount.Disabled())
@@ -102,14 +103,14 @@ func TestWalkthroughNewToAuthorizedInvoice(t *testing.T) {
 	q.reason.SetText("The walk-in cooler is leaking refrigerant: finding and brazing the leak takes two visits with a helper, and the system must be recharged.")
 	test.Tap(q.submit)
 	h.send()
-	if got := h.desk.detail.quote.text.Text; got != "Quote Submitted" {
+	if got := h.desk.detail.quote.Text(); got != "Quote Submitted" {
 		t.Fatalf("after submitting the quote the header shows %q", got)
 	}
 	shot("quote-submitted")
 
 	h.menuItem("Approve the quote").Action()
-	h.waitFor("the quote approval", func() bool { return h.desk.detail.quote.text.Text == "Quote Approved" })
-	if nte := (api.Money{Amount: quote, Currency: "USD"}).Format(); !strings.HasPrefix(h.desk.detail.nte.Text, nte) {
+	h.waitFor("the quote approval", func() bool { return h.desk.detail.quote.Text() == "Quote Approved" })
+	if nte := format.Money((api.Money{Amount: quote, Currency: "USD"})); !strings.HasPrefix(h.desk.detail.nte.Text, nte) {
 		t.Fatalf("after approval the NTE reads %q, want %s", h.desk.detail.nte.Text, nte)
 	}
 	shot("quote-approved-by-customer")
@@ -123,31 +124,28 @@ func TestWalkthroughNewToAuthorizedInvoice(t *testing.T) {
 	}
 
 	h.selectTab("Invoice")
-	inv := h.desk.detail.tabs[5].(*invoiceTab)
-	inv.number.SetText("INV-" + r.Number)
+	inv := invoiceOf(h)
+	inv.number().SetText("INV-" + r.Number)
 	today := fixedNow
-	inv.date.SetDate(&today)
+	inv.date().SetDate(&today)
 	for _, w := range work {
-		inv.priceSel.SetSelectedIndex(w.item)
-		test.Tap(inv.addItem)
-		inv.rows[len(inv.rows)-1].qty.SetText(fmt.Sprint(w.qty))
+		inv.addPriceItem(w.item)
+		inv.quantity(inv.lineCount() - 1).SetText(fmt.Sprint(w.qty))
 	}
-	if want := (api.Money{Amount: quote, Currency: "USD"}).Format(); !strings.Contains(inv.total.Text, want) {
-		t.Fatalf("the invoice of the quoted work totals %q, want %s", inv.total.Text, want)
-	}
-	test.Tap(inv.save)
+	inv.check(t, "Total "+format.Money(api.Money{Amount: quote, Currency: "USD"})+"  USD")
+	test.Tap(inv.button("Save"))
 	h.send()
-	test.Tap(inv.submit)
+	test.Tap(inv.button("Submit invoice"))
 	if txt := h.overlayText(); txt != "" {
 		t.Fatalf("submitting the invoice showed %q", txt)
 	}
 	h.send()
-	if got := inv.badge.text.Text; got != statusText(api.InvoiceSubmitted) && got != statusText(api.InvoicePendingVerification) {
-		t.Fatalf("after submitting, the invoice status reads %q (%s)", got, inv.lastAction.Text)
+	if got := inv.badge(); got != format.Status(api.InvoiceSubmitted) && got != format.Status(api.InvoicePendingVerification) {
+		t.Fatalf("after submitting, the invoice status reads %q:\n%s", got, inv.text())
 	}
 	shot("invoice-submitted")
 
 	h.menuItem("Authorize the invoice").Action()
-	h.waitFor("the invoice authorization", func() bool { return inv.badge.text.Text == "Authorized" })
+	h.waitFor("the invoice authorization", func() bool { return inv.badge() == "Authorized" })
 	shot("invoice-authorized")
 }

@@ -11,6 +11,8 @@ import (
 
 	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // TestNoLimitReadsTheSameEverywhere: a work order without an NTE says
@@ -24,10 +26,11 @@ func TestNoLimitReadsTheSameEverywhere(t *testing.T) {
 	if got := strings.Join(texts(h.desk.detail.header), " "); !strings.Contains(got, "NTE: no limit") || strings.Contains(got, none.Nte.Currency) {
 		t.Errorf("the header of a work order without an NTE reads %q, want \"NTE: no limit\" without a currency", got)
 	}
-	if got := nteText(none.Nte); got != "no limit" {
+	if got := format.Nte(none.Nte); got != "no limit" {
 		t.Errorf("the list's NTE column reads %q, want \"no limit\"", got)
 	}
-	if got := tabOf[*invoiceTab](h).gauge.label.Text; !strings.HasPrefix(got, "NTE: no limit.") {
+	h.selectTab("Invoice")
+	if got := invoiceOf(h).text(); !strings.Contains(got, "\nNTE: no limit. The customer set no maximum") {
 		t.Errorf("the Invoice tab reads %q, want \"NTE: no limit.\"", got)
 	}
 	if got := tabOf[*quoteTab](h).explain.Text; strings.Contains(strings.ToLower(got), "the nte is no limit") || strings.Contains(got, "No limit") {
@@ -35,8 +38,8 @@ func TestNoLimitReadsTheSameEverywhere(t *testing.T) {
 	}
 	some := h.rowWhere(func(r storage.Row) bool { return !r.Nte.IsZero() })
 	h.open(some.Id)
-	if got := h.desk.detail.nte.Text; !strings.HasPrefix(got, some.Nte.Format()) || !strings.HasSuffix(got, some.Nte.Currency) {
-		t.Errorf("the header NTE of %s reads %q, want %s and its currency", some.Number, got, some.Nte.Format())
+	if got := h.desk.detail.nte.Text; !strings.HasPrefix(got, format.Money(some.Nte)) || !strings.HasSuffix(got, some.Nte.Currency) {
+		t.Errorf("the header NTE of %s reads %q, want %s and its currency", some.Number, got, format.Money(some.Nte))
 	}
 }
 
@@ -50,7 +53,7 @@ func TestErrorAndInfoIconsSitBesideTheirText(t *testing.T) {
 	for _, show := range []func(){
 		func() { h.desk.showError(errors.New(long)) },
 		func() { h.desk.info("Not a valid NTE", long) },
-		func() { showConfirm("Submit above the NTE?", long, func(bool) {}, h.win) },
+		func() { dialogs.Confirm("Submit above the NTE?", long, func(bool) {}, h.win) },
 	} {
 		show()
 		h.flush()

@@ -30,7 +30,7 @@ import (
 	"github.com/workorderdesk/workdesk/export"
 	"github.com/workorderdesk/workdesk/pdftext"
 	"github.com/workorderdesk/workdesk/ui/printing"
-	"github.com/workorderdesk/workdesk/ui/xwidget"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 )
 
 // Options are what the dialog needs from whoever opens it.
@@ -103,7 +103,7 @@ type View struct {
 
 	techs    []api.Associate
 	tech     *widget.Select
-	from     *xwidget.DialogEntry
+	from     *dialogs.Entry
 	days     *widget.RadioGroup
 	paperOf  func() pdftext.Paper
 	note     *widget.Check
@@ -125,7 +125,7 @@ func (v *View) build(techs []api.Associate, tech int64, from time.Time, days int
 	}
 	v.tech = widget.NewSelect(names, func(string) { v.recount() })
 	v.tech.SetSelectedIndex(pick)
-	v.from = xwidget.NewDialogEntry() // Esc closes and Enter opens the sheet while it has the keyboard
+	v.from = dialogs.NewEntry() // Esc closes and Enter opens the sheet while it has the keyboard
 	v.from.SetPlaceHolder(wordFromHint)
 	v.from.SetText(midnight(from).Format(time.DateOnly))
 	v.from.Validator = func(s string) error { _, err := v.day(s); return err }

@@ -1,0 +1,61 @@
+package arrange
+
+import (
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+)
+
+// A row of buttons wraps where the width runs out, asks only for its
+// widest button's width, and says when its number of rows changed.
+func TestAWrapRowWrapsAndSaysSo(t *testing.T) {
+	test.NewTempApp(t)
+	a, b, c := widget.NewButton("Check in", nil), widget.NewButton("Pause", nil), widget.NewButton("Check out", nil)
+	row := NewWrapRow(a, b, c)
+	told := 0
+	row.Layout.(*WrapRow).OnRowsChanged = func() { told++ }
+
+	widest := max(a.MinSize().Width, b.MinSize().Width, c.MinSize().Width)
+	if w := row.MinSize().Width; w != widest {
+		t.Errorf("the row asks for %.0f px, want its widest button's %.0f", w, widest)
+	}
+	row.Resize(fyne.NewSize(1000, 100))
+	if a.Position().Y != c.Position().Y {
+		t.Error("three buttons wrapped on a wide row")
+	}
+	row.Resize(fyne.NewSize(widest+1, 100))
+	if c.Position().Y <= a.Position().Y {
+		t.Error("the buttons did not wrap on a narrow row")
+	}
+	if h := row.MinSize().Height; h < 2*a.MinSize().Height {
+		t.Errorf("a wrapped row asks for %.0f px of height", h)
+	}
+	if told == 0 {
+		t.Error("the row did not say its rows changed")
+	}
+}
+
+func TestShowIfAndSetEnabled(t *testing.T) {
+	test.NewTempApp(t)
+	r, l := canvas.NewRectangle(nil), widget.NewLabel("x")
+	ShowIf(false, r, l)
+	if r.Visible() || l.Visible() {
+		t.Error("ShowIf(false) left them shown")
+	}
+	ShowIf(true, r, l)
+	if !r.Visible() || !l.Visible() {
+		t.Error("ShowIf(true) left them hidden")
+	}
+	b := widget.NewButton("Save", nil)
+	SetEnabled(b, false)
+	if !b.Disabled() {
+		t.Error("SetEnabled(false) left it enabled")
+	}
+	SetEnabled(b, true)
+	if b.Disabled() {
+		t.Error("SetEnabled(true) left it disabled")
+	}
+}

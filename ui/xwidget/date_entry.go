@@ -1,0 +1,107 @@
+package xwidget
+
+import (
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// DateEntry is a day, typed or picked from a calendar, written the way the
+// rest of the window writes days (its Calendar). Fyne's DateEntry writes
+// the system locale's numeric form (21/11/2026 or 11/21/2026) and answers
+// a typo with Go's parse error; this one takes the day as the window shows
+// it, in the ways its Calendar reads.
+type DateEntry struct {
+	widget.Entry
+	// Date is the day typed or picked (local midnight); nil when the field
+	// is empty or holds no day.
+	Date *time.Time
+	// OnChanged is called with Date whenever the text changes.
+	OnChanged func(*time.Time)
+	// Form, when set, is the scroll the wheel moves over this field.
+	Form func() *container.Scroll
+
+	cal   Calendar
+	Pick  *widget.Button // opens the calendar
+	popUp *widget.PopUp
+}
+
+// NewDateEntry makes an empty date field writing days as cal does.
+func NewDateEntry(cal Calendar) *DateEntry {
+	e := &DateEntry{cal: cal}
+	e.ExtendBaseWidget(e)
+	e.SetPlaceHolder(cal.DayExample())
+	e.Validator = func(s string) error {
+		if strings.TrimSpace(s) == "" {
+			return nil
+		}
+		if _, err := cal.ParseDay(s); err != nil {
+			return err
+		}
+		return nil
+	}
+	e.Entry.OnChanged = func(s string) {
+		e.Date = nil
+		if d, err := cal.ParseDay(s); err == nil {
+			e.Date = &d
+		}
+		if e.OnChanged != nil {
+			e.OnChanged(e.Date)
+		}
+	}
+	e.Pick = widget.NewButtonWithIcon("", theme.CalendarIcon(), e.showCalendar)
+	e.Pick.Importance = widget.LowImportance
+	e.ActionItem = e.Pick
+	return e
+}
+
+func (e *DateEntry) CreateRenderer() fyne.WidgetRenderer {
+	return PassWheel(e.Entry.CreateRenderer(), e.Form)
+}
+
+// SetDate shows d (nil empties the field).
+func (e *DateEntry) SetDate(d *time.Time) {
+	if d == nil {
+		e.SetText("")
+		return
+	}
+	e.SetText(e.cal.Day(*d))
+}
+
+func (e *DateEntry) Enable() {
+	e.Pick.Enable()
+	e.Entry.Enable()
+}
+
+func (e *DateEntry) Disable() {
+	e.Pick.Disable()
+	e.Entry.Disable()
+}
+
+// showCalendar opens a month calendar under the field, at its day (or
+// today, which it marks), and fills the field with the day tapped.
+func (e *DateEntry) showCalendar() {
+	c := fyne.CurrentApp().Driver().CanvasForObject(e)
+	if c == nil {
+		return
+	}
+	at := e.cal.Today()
+	if e.Date != nil {
+		at = *e.Date
+	}
+	cal := NewMonthPicker(e.cal, at, e.Date, func(d time.Time) {
+		if e.popUp != nil {
+			e.popUp.Hide()
+		}
+		day := time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.Local)
+		e.SetDate(&day)
+	})
+	e.popUp = widget.NewPopUp(cal, c)
+	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(e)
+	e.popUp.ShowAtPosition(pos.Add(fyne.NewPos(0, e.Size().Height)))
+	e.popUp.Resize(fyne.NewSize(max(e.Size().Width, cal.MinSize().Width), cal.MinSize().Height))
+}
