@@ -29,8 +29,8 @@ import (
 	"github.com/workorderdesk/workdesk/daysheet"
 	"github.com/workorderdesk/workdesk/export"
 	"github.com/workorderdesk/workdesk/pdftext"
-	"github.com/workorderdesk/workdesk/ui/printing"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
+	"github.com/workorderdesk/workdesk/ui/printing"
 )
 
 // Options are what the dialog needs from whoever opens it.
