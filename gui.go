@@ -255,6 +255,8 @@ func (s *session) launch(wantLive bool) error {
 	}
 	if b.Client == nil {
 		deps.Online = nil
+	} else if b.person == nil {
+		deps.SetPerformedBy = b.Client.SetPerformedBy // no hub: the person names themselves
 	}
 	if s.notifier != nil {
 		deps.Notifier = s.notifier

@@ -239,7 +239,7 @@ func TestALockedKeyringIsNoDeadEnd(t *testing.T) {
 	if n, err := s.backend.Store.Count(context.Background()); err != nil || n == 0 {
 		t.Fatalf("connected, but the first sync brought %d work orders (%v)", n, err)
 	}
-	if got := said(s.desk.Window()); !strings.Contains(got, "Your client secret is kept for this session only: The system keyring is locked.") {
+	if got := said(s.desk.Window()); !strings.Contains(got, "Your client secret is kept for this session only. The system keyring is locked.") {
 		t.Fatalf("the window does not say the secret is kept for this session only: %s", got)
 	}
 }

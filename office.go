@@ -70,7 +70,7 @@ func (s *session) openOffice(ctx context.Context, hubURL string) (b *backend, no
 		if err := storage.CheckHubURL(hubURL, true); err != nil { // its form: the dialog asks about encryption
 			return nil, "", "", err
 		}
-		notice = "Not connected: to work on the office hub at " + hubURL + " enter the client id and secret the office gave you in Connect to office hub…."
+		notice = "Not connected: to work on the office hub at " + hubURL + ", enter the client id and secret the office gave you (File › Connect to office hub…)."
 		b, err = openOfficeReplica(ctx, s.flags.dataDir, hubURL, "")
 		if err != nil {
 			return nil, "", "", err

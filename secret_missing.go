@@ -86,6 +86,8 @@ func (s *session) sessionOnly() string {
 	if ok {
 		return ""
 	}
-	return "Your client secret is kept for this session only: " + why +
+	// why is a sentence of its own ("No keyring service found: …"): after
+	// a colon its capital would read wrong.
+	return "Your client secret is kept for this session only. " + why +
 		" It is held in memory until you quit and never written to a file; you will be asked for it at the next start."
 }

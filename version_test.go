@@ -97,3 +97,20 @@ func labels(menus []*fyne.Menu) []string {
 	}
 	return out
 }
+
+// The window's own Help menu (Getting started, Keyboard shortcuts) gains
+// About at its end; no second Help menu appears.
+func TestHelpAboutJoinsTheWindowsHelpMenu(t *testing.T) {
+	test.NewTempApp(t)
+	w := test.NewTempWindow(t, widget.NewLabel("desk"))
+	w.SetMainMenu(fyne.NewMainMenu(fyne.NewMenu("File"), fyne.NewMenu("Help", fyne.NewMenuItem("Getting started", nil))))
+	addHelpMenu(w)
+	menus := w.MainMenu().Items
+	if len(menus) != 2 || menus[1].Label != "Help" {
+		t.Fatalf("menus after addHelpMenu: %v, want File, Help", labels(menus))
+	}
+	items := menus[1].Items
+	if last := items[len(items)-1]; items[0].Label != "Getting started" || !strings.HasPrefix(last.Label, "About") {
+		t.Errorf("Help holds %q … %q", items[0].Label, last.Label)
+	}
+}

@@ -477,3 +477,7 @@ func (w *WorkOrder) DescribeStep(ref StepRef) string {
 	}
 	return "a procedure step"
 }
+
+// DealtWith reports whether nothing is left to do on the step: done, or
+// marked N/A.
+func (s Step) DealtWith() bool { return s.Status == StepDone || s.Status == StepNA }

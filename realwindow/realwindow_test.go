@@ -3,6 +3,7 @@ package realwindow
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -478,6 +479,42 @@ func start(t *testing.T) *app {
 // environment, env (a later variable wins: XDG_CONFIG_HOME=… brings
 // preferences of its own).
 func startWith(t *testing.T, scr *screen, args []string, env ...string) *app {
+	return startFresh(t, scr, args, append(env, seenGuide(t, env))...)
+}
+
+// seenGuide is the XDG_CONFIG_HOME=… of env (a new one if none) with the
+// preferences of a person who has seen the demo's Getting started, which
+// the demo's first start opens over everything.
+func seenGuide(t *testing.T, env []string) string {
+	config := t.TempDir()
+	for _, e := range env {
+		if v, ok := strings.CutPrefix(e, "XDG_CONFIG_HOME="); ok {
+			config = v
+		}
+	}
+	dir := filepath.Join(config, "fyne", "com.workorderdesk.workdesk")
+	prefs := map[string]any{}
+	if b, err := os.ReadFile(filepath.Join(dir, "preferences.json")); err == nil {
+		if err := json.Unmarshal(b, &prefs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	prefs["help.guideShown"] = true
+	b, err := json.Marshal(prefs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "preferences.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return "XDG_CONFIG_HOME=" + config
+}
+
+// startFresh is startWith as the app's first start on this computer.
+func startFresh(t *testing.T, scr *screen, args []string, env ...string) *app {
 	cmd := exec.Command(os.Getenv("WORKDESK_BIN"), args...)
 	cmd.Env = append(append(os.Environ(), "DISPLAY="+scr.display, "XDG_CONFIG_HOME="+t.TempDir(), "FYNE_SCALE=1", "HOME="+home(t)), env...)
 	a := &app{t: t, cmd: cmd, lines: make(chan string), exited: make(chan struct{}), stderr: &syncBuffer{}, screen: scr}

@@ -83,7 +83,7 @@ func (d *Desk) showBoard() {
 		d.boardWin.win.RequestFocus()
 		return
 	}
-	w := d.app.NewWindow("Dispatch board — Work Order Desk")
+	w := dialogs.NewWindow(d.app, "Dispatch board — Work Order Desk")
 	src := boardSource{d.store}
 	b := board.New(src, src, board.Options{Window: w, StatusColor: palette.Status, Now: format.Now,
 		Background: d.deps.Background, Do: d.do,

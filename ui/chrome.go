@@ -4,7 +4,6 @@ import (
 	"runtime"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -22,11 +21,14 @@ func (d *Desk) toolbar() fyne.CanvasObject {
 
 func (d *Desk) mainMenu() *fyne.MainMenu {
 	settings := fyne.NewMenuItem("Live connection…", d.showSettings)
-	file := fyne.NewMenu("File", fyne.NewMenuItem("Sync now", func() { d.syncNow(nil) }), settings,
+	file := fyne.NewMenu("File", d.keyItem("Sync now"), settings,
 		fyne.NewMenuItem("Check the connection…", d.showContractCheck),
 		fyne.NewMenuItemSeparator(),
 		fyne.NewMenuItem("Export list…", d.showExportList),
 		fyne.NewMenuItem("Day sheet…", func() { d.showDaySheet(d.win, 0, format.Now(), 1) }))
+	if d.deps.SetPerformedBy != nil {
+		file.Items = append(file.Items, fyne.NewMenuItem("Your name…", func() { d.askPersonName(nil) }))
+	}
 	if d.deps.ConnectOffice != nil {
 		file.Items = append(file.Items, fyne.NewMenuItem("Connect to office hub…", d.showConnectOffice))
 	}
@@ -52,16 +54,26 @@ func (d *Desk) mainMenu() *fyne.MainMenu {
 	quit.IsQuit = true
 	file.Items = append(file.Items, fyne.NewMenuItemSeparator(), quit)
 	view := fyne.NewMenu("View",
-		fyne.NewMenuItem("Find…", d.focusSearch),
+		d.keyItem("Find…"),
+		d.keyItem("Move to the list"),
+		d.tabsMenu(),
+		fyne.NewMenuItemSeparator(),
 		fyne.NewMenuItem("Dispatch board", d.showBoard),
 		fyne.NewMenuItem("Receivables", d.showReceivables),
 		d.appearanceMenu(),
+		fyne.NewMenuItem("Connection details", d.showConnectionDetails),
 		fyne.NewMenuItem("Keyboard shortcuts", d.showShortcuts),
 	)
+	work := fyne.NewMenu("Work order", d.keyItem("Accept"), d.keyItem("Reject…"),
+		fyne.NewMenuItemSeparator(), d.keyItem("Check in"), d.keyItem("Check out"))
+	help := fyne.NewMenu("Help",
+		fyne.NewMenuItem("Getting started", d.showGettingStarted),
+		fyne.NewMenuItem("Keyboard shortcuts", d.showShortcuts))
+	menus := []*fyne.Menu{file, view, work}
 	if d.deps.Customer != nil {
-		return fyne.NewMainMenu(file, view, d.customerMenu())
+		menus = append(menus, d.customerMenu())
 	}
-	return fyne.NewMainMenu(file, view)
+	return fyne.NewMainMenu(append(menus, help)...)
 }
 
 // appearanceMenu is View › Appearance: follow the system's light or dark
@@ -104,7 +116,9 @@ func shortcutLabel(key string) string {
 
 func (d *Desk) focusSearch() { d.win.Canvas().Focus(d.list.search) }
 
+// showShortcuts lists every key, the whole table at once (in a scroll
+// only where the window is too low for it).
 func (d *Desk) showShortcuts() {
 	form := widget.NewForm(d.keysHelp()...)
-	dialog.ShowCustom("Keyboard shortcuts", "Close", container.NewVScroll(form), d.win)
+	dialog.ShowCustom("Keyboard shortcuts", "Close", fitScroll(form, d.win, form.MinSize().Width), d.win)
 }

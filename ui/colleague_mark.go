@@ -55,6 +55,14 @@ func newPersonMark() *personMark {
 	return m
 }
 
+// widestMark is the size of the widest mark: "WW" (an empty mark is a
+// circle, narrower than most initials, and the number was cut for them).
+func widestMark() fyne.Size {
+	m := newPersonMark()
+	m.text.Text = "WW"
+	return m.MinSize()
+}
+
 func (m *personMark) set(text string) {
 	if m.text.Text != text {
 		m.text.Text = text

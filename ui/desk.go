@@ -97,6 +97,11 @@ type Deps struct {
 	// ResetDemo forgets everything done in the demo and starts it over
 	// behind a new window (demo mode only).
 	ResetDemo func()
+	// SetPerformedBy names the person the service's records say acted
+	// (api.Client.SetPerformedBy) on a desktop without a hub: the name
+	// they give (File › Your name…) instead of the computer's account
+	// ("root"). Nil in office mode, where the hub names them.
+	SetPerformedBy func(name string)
 	// SyncEvery is the background sync interval; 0 = DefaultSyncEvery.
 	SyncEvery time.Duration
 	// Notice, when set, is a banner above the list saying why the window is
@@ -155,6 +160,9 @@ type Desk struct {
 	news customerNews
 
 	syncing bool
+	// frame holds the banners, the panes and the status bar: a banner
+	// that comes or goes lays it out again (bannerChanged).
+	frame *fyne.Container
 	// inFlight holds the controls whose action is being queued (act),
 	// each with the enabled state the rules asked for meanwhile.
 	inFlight map[fyne.Disableable]bool
@@ -177,7 +185,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	}
 	d := &Desk{app: a, store: deps.Store, online: deps.Online, deps: deps, closed: make(chan struct{}),
 		inFlight: map[fyne.Disableable]bool{}}
-	d.win = a.NewWindow("Work Order Desk")
+	d.win = dialogs.NewWindow(a, "Work Order Desk")
 	if deps.Demo {
 		d.win.SetTitle("Work Order Desk — Demo")
 	}
@@ -216,7 +224,8 @@ func New(a fyne.App, deps Deps) *Desk {
 	d.panes = container.New(d.fit, d.split)
 	d.list.onResorted = func() { d.fit.Again(d.panes) }
 	d.ring = newFocusRing()
-	d.win.SetContent(d.ring.over(container.NewBorder(top, d.status.content(), nil, nil, d.panes)))
+	d.frame = container.NewBorder(top, d.status.content(), nil, nil, d.panes)
+	d.win.SetContent(d.ring.over(d.frame))
 	d.win.SetMainMenu(d.mainMenu())
 	d.addShortcuts()
 	d.win.Resize(fyne.NewSize(
@@ -251,6 +260,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	})
 	d.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { d.dropped(droppedPaths(uris)) })
 
+	d.usePersonName()
 	d.list.reload()
 	d.openFirst()
 	d.status.refresh()
@@ -284,6 +294,7 @@ func (d *Desk) Start() {
 	d.started = true
 	d.status.start()
 	d.every(150*time.Millisecond, func() { d.ring.update(d.win.Canvas()) })
+	d.firstStartGuide()
 	if d.deps.AskOffice != "" {
 		d.showConnectOffice()
 	}
@@ -305,6 +316,9 @@ func (d *Desk) openWorkOrder(id int64) {
 // place, keeping the selection and the scroll position.
 func (d *Desk) changed(ids []int64) {
 	d.list.reloadLater()
+	if wo := d.detail.wo; wo != nil {
+		d.sawColleagues(wo.WorkOrderId) // its header says it: seen, not news once the person moves on
+	}
 	d.detail.reloadIfOpen(ids)
 	d.status.refresh()
 	d.noticeRefusals()
@@ -496,11 +510,28 @@ func (d *Desk) showErrorIn(w fyne.Window, err error) {
 		return
 	}
 	var apiErr *api.Error
-	if errors.As(err, &apiErr) {
+	var rule *api.RuleError
+	var first notYet
+	switch {
+	case errors.As(err, &first):
+		dialogs.Info("Not yet", err.Error(), w)
+		return
+	case errors.As(err, &rule):
+		// The rules say what to do instead ("accept it first, then
+		// check in"): guidance, not an error.
+		dialogs.Info("Not possible now", err.Error(), w)
+		return
+	case errors.As(err, &apiErr):
 		err = errors.New(apiErr.Message)
 	}
 	dialogs.Error(err, w)
 }
+
+// notYet is what the person has to do first ("write a message first"):
+// its dialog is titled as guidance, not as an error.
+type notYet string
+
+func (n notYet) Error() string { return string(n) }
 
 func (d *Desk) info(title, msg string) { dialogs.Info(title, msg, d.win) }
 
@@ -558,7 +589,7 @@ func (d *Desk) dropped(paths []string) {
 		return
 	}
 	if d.detail.wo == nil {
-		d.showError(errors.New("open a work order first, then drop the files on the window"))
+		d.showError(notYet("open a work order first, then drop the files on the window"))
 		return
 	}
 	var workOrder fileTab

@@ -67,24 +67,24 @@ func TestTheHeaderAndSummaryFollowTheInvoice(t *testing.T) {
 
 	test.Tap(inv.button("Submit invoice"))
 	h.send()
-	step("Invoice Submitted", "Invoice submitted — waiting for the customer")
+	step("Invoice submitted", "Invoice submitted — waiting for the customer")
 
 	if err := h.sb.SetInvoiceStatus(id, api.InvoiceDisputed, "Missing sign-off sheet"); err != nil {
 		t.Fatal(err)
 	}
-	step("Invoice Disputed", "Invoice disputed: fix and resubmit. The customer says: Missing sign-off sheet")
+	step("Invoice disputed", "Invoice disputed: fix and resubmit. The customer says: Missing sign-off sheet")
 
 	// A disputed invoice may be fixed and sent again.
 	test.Tap(inv.button("Submit invoice"))
 	h.send()
-	step("Invoice Submitted", "Invoice submitted — waiting for the customer")
+	step("Invoice submitted", "Invoice submitted — waiting for the customer")
 
 	if err := h.sb.SetInvoiceStatus(id, api.InvoiceAuthorized, ""); err != nil {
 		t.Fatal(err)
 	}
-	step("Invoice Authorized", "Invoice authorized")
+	step("Invoice authorized", "Invoice authorized")
 	if err := h.sb.SetInvoiceStatus(id, api.InvoicePaid, ""); err != nil {
 		t.Fatal(err)
 	}
-	step("Invoice Paid", "Invoice paid")
+	step("Invoice paid", "Invoice paid")
 }

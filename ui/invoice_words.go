@@ -18,7 +18,7 @@ func invoiceBadge(inv *api.Invoice) (string, color.Color) {
 	if inv == nil || inv.Status == "" || inv.Status == api.InvoiceDraft {
 		return "", nil
 	}
-	return "Invoice " + format.Status(inv.Status), palette.Invoice(inv.Status)
+	return "Invoice " + strings.ToLower(format.Status(inv.Status)), palette.Invoice(inv.Status) // "Invoice disputed", as "Checked out"
 }
 
 // invoiceNextStep says, for a person, what the invoice's status means for

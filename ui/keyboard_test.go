@@ -53,7 +53,9 @@ func typeKey(c fyne.Canvas, key fyne.KeyName) {
 		f.TypedKey(ev)
 		return
 	}
-	c.OnTypedKey()(ev)
+	if k := c.OnTypedKey(); k != nil { // none: the key goes nowhere
+		k(ev)
+	}
 }
 
 // TestEveryTabHasAShortcut: Ctrl+1 … Ctrl+9 show the nine tabs in order,

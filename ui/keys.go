@@ -6,7 +6,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
-	"github.com/workorderdesk/workdesk/ui/dialogs"
 )
 
 // The keyboard path: every detail tab, the actions a coordinator takes all
@@ -20,7 +19,11 @@ type deskKey struct {
 	key   fyne.KeyName
 	shift bool
 	what  string
-	run   func(d *Desk)
+	// item is its menu item's label ("" for none: Ctrl+Enter, which a
+	// dialog's text takes to confirm, and a menu's shortcut would run
+	// first).
+	item string
+	run  func(d *Desk)
 }
 
 // keyLabel writes k as the keyboard says it: "Ctrl+Shift+A".
@@ -50,34 +53,59 @@ var tabKeys = []fyne.KeyName{fyne.Key1, fyne.Key2, fyne.Key3, fyne.Key4, fyne.Ke
 // deskKeys is every shortcut of the window, in the order the help lists them.
 func (d *Desk) deskKeys() []deskKey {
 	keys := []deskKey{
-		{key: fyne.KeyF, what: "Find a work order (number, customer, site, description)", run: (*Desk).focusSearch},
-		{key: fyne.KeyL, what: "Move to the list", run: func(d *Desk) { d.win.Canvas().Focus(d.list.table) }},
-		{key: fyne.KeyR, what: "Sync with the service now", run: func(d *Desk) { d.syncNow(nil) }},
+		{key: fyne.KeyF, item: "Find…", what: "Find a work order (number, customer, site, description)", run: (*Desk).focusSearch},
+		{key: fyne.KeyL, item: "Move to the list", what: "Move to the list", run: func(d *Desk) { d.win.Canvas().Focus(d.list.table) }},
+		{key: fyne.KeyR, item: "Sync now", what: "Sync with the service now", run: func(d *Desk) { d.syncNow(nil) }},
 	}
 	for i, t := range d.detail.tabs {
 		if i >= len(tabKeys) {
 			break
 		}
 		title := t.Title()
-		keys = append(keys, deskKey{key: tabKeys[i], what: "Show the " + title + " tab", run: func(d *Desk) { d.detail.showTab(title) }})
+		keys = append(keys, deskKey{key: tabKeys[i], item: title, what: "Show the " + title + " tab", run: func(d *Desk) { d.detail.showTab(title) }})
 	}
 	return append(keys,
-		deskKey{key: fyne.KeyA, shift: true, what: "Accept the open work order", run: func(d *Desk) {
+		deskKey{key: fyne.KeyA, shift: true, item: "Accept", what: "Accept the open work order", run: func(d *Desk) {
 			d.press(d.detail.accept, "", api.Accept)
 		}},
-		deskKey{key: fyne.KeyR, shift: true, what: "Reject the open work order…", run: func(d *Desk) {
+		deskKey{key: fyne.KeyR, shift: true, item: "Reject…", what: "Reject the open work order…", run: func(d *Desk) {
 			d.press(d.detail.reject, "", api.Reject)
 		}},
-		deskKey{key: fyne.KeyI, shift: true, what: "Check in (on the Visit tab, as it is filled in)", run: func(d *Desk) {
+		deskKey{key: fyne.KeyI, shift: true, item: "Check in", what: "Check in (on the Visit tab, as it is filled in)", run: func(d *Desk) {
 			d.press(d.visitTab().checkIn, "Visit", api.CheckIn)
 		}},
-		deskKey{key: fyne.KeyO, shift: true, what: "Check out (on the Visit tab, as it is filled in)", run: func(d *Desk) {
+		deskKey{key: fyne.KeyO, shift: true, item: "Check out", what: "Check out (on the Visit tab, as it is filled in)", run: func(d *Desk) {
 			d.press(d.visitTab().checkOut, "Visit", api.CheckOut)
 		}},
 		deskKey{key: fyne.KeyReturn, what: "Send the message being written (Messages tab)", run: func(d *Desk) {
 			d.press(d.messagesTab().send, "Messages", api.SendMessage)
 		}},
 	)
+}
+
+// keyItem is the menu item of the shortcut whose item is label, showing
+// its keys: the menus teach the shortcuts.
+func (d *Desk) keyItem(label string) *fyne.MenuItem {
+	for _, k := range d.deskKeys() {
+		if k.item == label {
+			it := fyne.NewMenuItem(label, func() { k.run(d) })
+			it.Shortcut = k.shortcut()
+			return it
+		}
+	}
+	panic("no shortcut for menu item " + label)
+}
+
+// tabsMenu is View › Tab: each detail tab with its Ctrl+1 … Ctrl+9.
+func (d *Desk) tabsMenu() *fyne.MenuItem {
+	item := fyne.NewMenuItem("Tab", nil)
+	item.ChildMenu = fyne.NewMenu("")
+	for i, t := range d.detail.tabs {
+		if i < len(tabKeys) {
+			item.ChildMenu.Items = append(item.ChildMenu.Items, d.keyItem(t.Title()))
+		}
+	}
+	return item
 }
 
 // press does what tapping b does, on the tab it is on: if the open work
@@ -120,22 +148,13 @@ func (d *Desk) messagesTab() *messagesTab {
 	return nil
 }
 
-// addShortcuts registers deskKeys on the window's canvas, and Enter and
-// Esc for the dialogs: keys reach the canvas when no widget has the focus,
-// as in a dialog just opened.
+// addShortcuts registers deskKeys on the window's canvas (Enter and Esc
+// for the dialogs come with the window: newWindow).
 func (d *Desk) addShortcuts() {
 	c := d.win.Canvas()
 	for _, k := range d.deskKeys() {
 		c.AddShortcut(k.shortcut(), func(fyne.Shortcut) { k.run(d) })
 	}
-	c.SetOnTypedKey(func(e *fyne.KeyEvent) {
-		switch e.Name {
-		case fyne.KeyEscape:
-			dialogs.DismissTop(c)
-		case fyne.KeyReturn, fyne.KeyEnter:
-			dialogs.ConfirmTop(c)
-		}
-	})
 }
 
 // typedShortcut runs the window's shortcut s, if it is one, for an entry

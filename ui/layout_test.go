@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -165,8 +166,10 @@ func TestAFailedListReadIsShownOnce(t *testing.T) {
 	}
 }
 
-// The status bar says what the app is connected to, and a fact that grows
-// longer (the outbox filling up) is shown whole, not cut off.
+// The status bar says in plain words where the work orders come from and
+// whether all is sent; the sandbox's address, the token and the receiver
+// are a click on it away. A fact that grows longer (the outbox filling
+// up) is shown whole, not cut off.
 func TestTheStatusBarShowsTheConnectionWhole(t *testing.T) {
 	h := newHarness(t)
 	s := h.desk.status
@@ -176,11 +179,24 @@ func TestTheStatusBarShowsTheConnectionWhole(t *testing.T) {
 			t.Errorf("the status bar shows %q cut to %.0f of %.0f px", l.Text, l.Size().Width, l.MinSize().Width)
 		}
 	}
-	if s.token.Text != "Token until 10:00" || s.receiver.Text != "Receiver on 127.0.0.1:8090" {
-		t.Fatalf("the status bar reads %q, %q", s.token.Text, s.receiver.Text)
+	if s.mode.Text != demoMode || s.token.Visible() || s.receiver.Visible() {
+		t.Fatalf("the status bar reads %q, token shown %v, receiver shown %v", s.mode.Text, s.token.Visible(), s.receiver.Visible())
 	}
-	whole(s.token)
-	whole(s.receiver)
+	whole(s.mode)
+	var mode *tapArea
+	walk(s.row, func(o fyne.CanvasObject) {
+		if a, ok := o.(*tapArea); ok {
+			mode = a
+		}
+	})
+	test.Tap(mode)
+	details := h.overlayText()
+	for _, want := range []string{"connection details", "made-up customer", h.desk.deps.Service, "token until 10:00", "receiver on 127.0.0.1:8090", "outbox: all sent"} {
+		if !strings.Contains(details, strings.ToLower(want)) {
+			t.Errorf("a click on the status bar's mode shows no %q: %q", want, details)
+		}
+	}
+	h.dismissOverlays()
 	before := s.outbox.Text
 	r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusNew })
 	if _, err := h.store.Accept(context.Background(), r.Id, ""); err != nil {

@@ -421,6 +421,7 @@ func (v *listView) show(q storage.ListQuery) func(listAnswer) {
 			v.onError(fmt.Errorf("reading the work order list: %w", a.err))
 			return
 		}
+		cursor, was := v.cursorAt()
 		moved := !sameView(v.shown, q)
 		v.shown = q
 		v.found = a.total
@@ -437,6 +438,8 @@ func (v *listView) show(q storage.ListQuery) func(listAnswer) {
 			// drawn under blank space, and Down and Enter started from a
 			// row that was no more (A06).
 			v.table.toTop()
+		} else {
+			v.followCursor(cursor, was)
 		}
 		v.updateCount()
 		v.updateBulk()
@@ -691,7 +694,9 @@ func (v *listView) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 	}
 	c.setRing(id.Row == v.table.focusedRow(), v.isHeld(r.Id))
 	mark := ""
-	if m, ok := v.marks[r.Id]; ok && v.columnAt(id.Col) == colNumber {
+	// The open work order's header says who changed it: its row is not
+	// marked as news too (E01).
+	if m, ok := v.marks[r.Id]; ok && v.columnAt(id.Col) == colNumber && r.Id != v.openID {
 		mark = initials(m.Name)
 	}
 	c.setMark(mark) // cells are recycled across columns: every update sets it

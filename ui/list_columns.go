@@ -152,7 +152,7 @@ func (v *listView) columnWidth(id int) float32 {
 		return max(customerLeast, v.headerNeed(id))
 	case colNumber:
 		if v.marked {
-			return max(columns[id].width+newPersonMark().MinSize().Width+theme.Padding(), v.headerNeed(id))
+			return max(columns[id].width+widestMark().Width+theme.Padding(), v.headerNeed(id))
 		}
 	}
 	return max(columns[id].width, v.headerNeed(id))

@@ -5,6 +5,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/workorderdesk/workdesk/ui/arrange"
 )
 
 // noticeBanner says, above the list, why the window is not connected as
@@ -21,7 +22,7 @@ func (d *Desk) noticeBanner(text string) *fyne.Container {
 		fix = widget.NewButtonWithIcon("Connect to office hub…", theme.LoginIcon(), d.showConnectOffice)
 	}
 	fix.Importance = widget.HighImportance
-	dismiss := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { banner.Hide() })
+	dismiss := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { banner.Hide(); d.bannerChanged() })
 	dismiss.Importance = widget.LowImportance
 	banner = container.NewBorder(nil, nil,
 		container.NewCenter(widget.NewIcon(theme.NewWarningThemedResource(theme.WarningIcon()))),
@@ -32,7 +33,7 @@ func (d *Desk) noticeBanner(text string) *fyne.Container {
 // signInRefused is what the window says while the office hub refuses the
 // person's sign-in (the event stream's StreamRefused).
 const signInRefused = "The office hub refused your sign-in: your account may have been disabled, or your client secret changed. " +
-	"Ask the person who runs the office hub, then enter your client id and secret again in Connect to office hub…. " +
+	"Ask the person who runs the office hub, then enter your client id and secret again (File › Connect to office hub…). " +
 	"Until then you see the work orders as last synced, and your actions wait in the outbox."
 
 // showSignInRefused shows or hides the banner saying the hub refused the
@@ -45,5 +46,19 @@ func (d *Desk) showSignInRefused(on bool) {
 		d.refused.Show()
 	} else {
 		d.refused.Hide()
+	}
+	d.bannerChanged()
+}
+
+// bannerChanged lays the window out again after a banner came or went:
+// a container lays its children out only when resized or refreshed, so a
+// banner shown in a window already on screen was drawn over the search
+// row until the window was resized (E07).
+func (d *Desk) bannerChanged() {
+	if d.frame != nil {
+		// Twice: the banner's word-wrapped text knows its height once it
+		// has its width, and the first pass gives it that.
+		arrange.Relayout(d.frame)
+		arrange.Relayout(d.frame)
 	}
 }

@@ -286,4 +286,19 @@ func TestOfficeListMarksAColleaguesChange(t *testing.T) {
 	if got := h.shownMark(rows[0].Id); got != "" {
 		t.Fatalf("the mark came back on the next reload: %q", got)
 	}
+
+	// A colleague's change to the work order Bo has open is said in its
+	// header, not marked on its row (E01), nor once he moves on.
+	hear(rows[2].Id, "AcceptedByContractor", "hub-3", "Ana Ruiz")
+	h.open(rows[2].Id)
+	hear(rows[2].Id, "MessageSent", "hub-4", "Ana Ruiz")
+	h.desk.changed([]int64{rows[2].Id})
+	h.flush()
+	if got := h.shownMark(rows[2].Id); got != "" {
+		t.Errorf("Ana's message on the work order Bo has open marks its row %q", got)
+	}
+	h.open(rows[0].Id)
+	if got := h.shownMark(rows[2].Id); got != "" {
+		t.Errorf("after Bo moved on, the change he saw open marks its row %q", got)
+	}
 }

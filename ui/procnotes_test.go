@@ -142,7 +142,7 @@ func TestMarkingAProcedureNotApplicable(t *testing.T) {
 	if len(rows) != 1 || rows[0].Kind != outbox.KindProcedureNA {
 		t.Fatalf("the outbox holds %+v", rows)
 	}
-	if got := p.nodeText(procNode(proc.Id)); !strings.Contains(got, "marked N/A") {
+	if got := p.nodeText(procNode(proc.Id)); !strings.Contains(got, "Marked N/A") {
 		t.Errorf("while queued the procedure reads %q", got)
 	}
 	if p.naProc.Visible() {

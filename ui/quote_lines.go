@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"fyne.io/fyne/v2"
@@ -56,7 +55,7 @@ func (t *quoteTab) loadPriceList() {
 
 func (t *quoteTab) onAddLine() {
 	if t.priceList == nil || t.priceSel.SelectedIndex() < 0 {
-		t.d.showError(errors.New("pick an item from the price list first"))
+		t.d.showError(notYet("pick an item from the price list first"))
 		return
 	}
 	qty, err := format.ParseQuantity(t.qty.Text)

@@ -3,6 +3,7 @@ package ui
 import (
 	"fyne.io/fyne/v2"
 
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/format"
 	"github.com/workorderdesk/workdesk/ui/receivables"
 )
@@ -25,7 +26,7 @@ func (d *Desk) showReceivables() {
 		d.recvWin.win.RequestFocus()
 		return
 	}
-	w := d.app.NewWindow("Receivables — Work Order Desk")
+	w := dialogs.NewWindow(d.app, "Receivables — Work Order Desk")
 	rw := &receivablesWindow{win: w, closed: make(chan struct{})}
 	rw.view = receivables.New(d.store, receivables.Options{Now: format.Now, Background: d.deps.Background, Do: d.do,
 		Open: func(id int64) {

@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/format"
 )
 
@@ -13,7 +14,7 @@ import (
 // window: started from a shortcut there is no terminal to read an error
 // in, so it says what went wrong, in plain words, until the person quits.
 func ShowStartFailure(a fyne.App, err error) fyne.Window {
-	w := a.NewWindow("Work Order Desk")
+	w := dialogs.NewWindow(a, "Work Order Desk")
 	msg := widget.NewLabel("Work Order Desk could not start: " + format.Sentence(format.Error(err)))
 	msg.Wrapping = fyne.TextWrapWord
 	quit := widget.NewButtonWithIcon("Quit", theme.CancelIcon(), a.Quit)

@@ -54,11 +54,19 @@ func streamWords(state string) string {
 	return "Events " + state
 }
 
+// Demo and Live say where the work orders come from in a coordinator's
+// words; the sandbox's address, the token and the receiver are for the
+// person who sets the connection up, behind a click (connectionDetails).
+const (
+	demoMode = "Demo: sample work orders from a made-up customer"
+	liveMode = "Live: work orders from "
+)
+
 func newStatusBar(d *Desk) *statusBar {
 	s := &statusBar{d: d}
-	mode := "Live · " + hostOf(d.deps.Service)
+	mode := liveMode + hostOf(d.deps.Service)
 	if d.deps.Demo {
-		mode = "Demo · sandbox on " + hostOf(d.deps.Service)
+		mode = demoMode
 	} else if d.deps.Office {
 		mode = officeMode(d.deps.Service, "")
 	}
@@ -86,15 +94,19 @@ func newStatusBar(d *Desk) *statusBar {
 
 func (s *statusBar) content() fyne.CanvasObject {
 	sep := func() fyne.CanvasObject { return widget.NewSeparator() }
-	tokenSep := sep()
-	if s.d.deps.Office {
-		// The hub holds the service's token; the person's own one renews
-		// itself and says nothing to them. The room goes to the passing
-		// note ("Accept …: queued, sending…"), which a 960-wide window cut.
-		s.token.Hide()
-		tokenSep.Hide()
+	// The token renews itself and says nothing to a coordinator (the
+	// hub's, in office mode, is not even theirs); the receiver is a port.
+	// Both are in the connection details, a click on the mode away. The
+	// room goes to the passing note ("Accept …: queued, sending…"). In
+	// office mode the receiver's place says whether colleagues' updates
+	// arrive.
+	s.token.Hide()
+	receiverSep := sep()
+	if !s.d.deps.Office {
+		s.receiver.Hide()
+		receiverSep.Hide()
 	}
-	facts := container.NewHBox(widget.NewIcon(theme.ComputerIcon()), s.mode, sep(), s.token, tokenSep, s.receiver, sep(), s.outbox, sep(), s.sync)
+	facts := container.NewHBox(newTapArea(container.NewHBox(widget.NewIcon(theme.ComputerIcon()), s.mode), s.d.showConnectionDetails), receiverSep, s.receiver, sep(), s.outbox, sep(), s.sync)
 	barBox := container.NewGridWrap(fyne.NewSize(180, s.bar.MinSize().Height), container.NewStack(s.bar, s.uploading))
 	s.row = container.New(&statusRow{facts: facts, progress: []fyne.CanvasObject{s.barLabel, s.bar, s.uploading}},
 		container.NewHScroll(facts), s.note, container.NewHBox(s.barLabel, barBox))

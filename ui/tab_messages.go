@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -164,7 +163,7 @@ func (t *messagesTab) visibility() api.MessageVisibility {
 func (t *messagesTab) onSend() {
 	text := strings.TrimSpace(t.text.Text)
 	if text == "" {
-		t.d.showError(errors.New("write a message first"))
+		t.d.showError(notYet("write a message first"))
 		return
 	}
 	if err := api.CheckText("message", text, true); err != nil {

@@ -276,6 +276,14 @@ func (t *noteTab) onSave() {
 	if t.wo == nil {
 		return
 	}
+	t.d.withPersonName(t.queueNote)
+}
+
+// queueNote queues the note as the entry holds it.
+func (t *noteTab) queueNote() {
+	if t.wo == nil {
+		return
+	}
 	text := t.text.Text
 	if err := t.wo.CheckNote(text); err != nil {
 		t.d.showError(err)

@@ -155,18 +155,26 @@ func nonEmpty(ss ...string) []string {
 	return out
 }
 
+// procedureSummary counts a step marked N/A as dealt with: "2 of 4 steps
+// done (1 N/A)", not "1 of 4" as if it were still to do.
 func procedureSummary(p api.Procedure) string {
-	done := 0
+	if p.IsMarkedNa {
+		return fmt.Sprintf("Marked N/A: none of its %d steps is needed", len(p.Steps))
+	}
+	done, na := 0, 0
 	for _, s := range p.Steps {
-		if s.Status == "Done" {
+		if s.DealtWith() {
 			done++
+		}
+		if s.Status == api.StepNA {
+			na++
 		}
 	}
 	s := fmt.Sprintf("%d of %d steps done", done, len(p.Steps))
-	switch {
-	case p.IsMarkedNa:
-		s += " · marked N/A"
-	case p.IsReadOnly:
+	if na > 0 {
+		s += fmt.Sprintf(" (%d N/A)", na)
+	}
+	if p.IsReadOnly {
 		s += " · read-only"
 	}
 	return s

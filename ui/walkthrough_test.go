@@ -26,7 +26,6 @@ import (
 func TestWalkthroughNewToAuthorizedInvoice(t *testing.T) {
 	h := newHarness(t)
 	test.ApplyTheme(t, newTheme(appearanceLight, false))
-	h.desk.status.mode.SetText("Demo · sandbox on 127.0.0.1:8089")
 	shots := os.Getenv("WORKDESK_WALKTHROUGH_DIR")
 	step := 0
 	shot := func(name string) {

@@ -13,6 +13,8 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 )
 
 // The keyboard's way to plan: select a work order (in the waiting list, or
@@ -78,7 +80,7 @@ func (b *Board) PlanSelected() {
 		d = week
 	}
 	day.SetSelectedIndex(int(d.Sub(week).Hours()/24 + 0.5))
-	at := widget.NewEntry()
+	at := dialogs.NewEntry() // Esc cancels and Enter plans while it has the keyboard
 	at.SetPlaceHolder("HH:MM")
 	at.SetText("09:00")
 	if !start.IsZero() {

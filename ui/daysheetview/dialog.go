@@ -29,6 +29,7 @@ import (
 	"github.com/workorderdesk/workdesk/daysheet"
 	"github.com/workorderdesk/workdesk/export"
 	"github.com/workorderdesk/workdesk/pdftext"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/printing"
 )
 
@@ -102,7 +103,7 @@ type View struct {
 
 	techs    []api.Associate
 	tech     *widget.Select
-	from     *widget.Entry
+	from     *dialogs.Entry
 	days     *widget.RadioGroup
 	paperOf  func() pdftext.Paper
 	note     *widget.Check
@@ -124,7 +125,7 @@ func (v *View) build(techs []api.Associate, tech int64, from time.Time, days int
 	}
 	v.tech = widget.NewSelect(names, func(string) { v.recount() })
 	v.tech.SetSelectedIndex(pick)
-	v.from = widget.NewEntry()
+	v.from = dialogs.NewEntry() // Esc closes and Enter opens the sheet while it has the keyboard
 	v.from.SetPlaceHolder(wordFromHint)
 	v.from.SetText(midnight(from).Format(time.DateOnly))
 	v.from.Validator = func(s string) error { _, err := v.day(s); return err }

@@ -10,7 +10,31 @@ import (
 
 // dismissLabels are the buttons that close a dialog without acting, in the
 // words Fyne's and this app's dialogs use for them.
-var dismissLabels = []string{"Cancel", "Close", "No", "OK"}
+var dismissLabels = []string{"Cancel", "Close", "No", "OK", "Decide later"}
+
+// AnswerKeys makes the dialogs of the window drawn on c answer Esc (as
+// their Cancel, Close, No or OK button) and Enter (as their default
+// button) while no widget has the keyboard, as in a dialog just opened:
+// Fyne's dialogs take no keys. Every window of the app calls it once
+// (NewWindow).
+func AnswerKeys(c fyne.Canvas) {
+	c.SetOnTypedKey(func(e *fyne.KeyEvent) {
+		switch e.Name {
+		case fyne.KeyEscape:
+			DismissTop(c)
+		case fyne.KeyReturn, fyne.KeyEnter:
+			ConfirmTop(c)
+		}
+	})
+}
+
+// NewWindow opens a window of the app whose dialogs answer Enter and Esc:
+// every window of the app is opened through it.
+func NewWindow(a fyne.App, title string) fyne.Window {
+	w := a.NewWindow(title)
+	AnswerKeys(w.Canvas())
+	return w
+}
 
 // DismissTop closes the topmost dialog as its Cancel (Close, No, OK)
 // button does, so its callbacks run as on a tap: a file's link is let go,

@@ -42,6 +42,9 @@ func Sentence(s string) string {
 	if s == "" {
 		return ""
 	}
+	if strings.HasSuffix(s, "…") || strings.HasSuffix(s, "?") || strings.HasSuffix(s, "!") {
+		return Capital(s) // its own mark ends it: no "…." or "?."
+	}
 	return Capital(s) + "."
 }
 

@@ -144,3 +144,20 @@ func TestErrorsInPlainWords(t *testing.T) {
 		}
 	}
 }
+
+// TestSentenceEndsWithOneMark: a message made a sentence gets a full stop
+// only when it does not end in a mark of its own already.
+func TestSentenceEndsWithOneMark(t *testing.T) {
+	for in, want := range map[string]string{
+		"enter it again in Connect to office hub…": "Enter it again in Connect to office hub…",
+		"is it open?": "Is it open?",
+		"sent.":       "Sent.",
+		"sent":        "Sent.",
+		"  queued  ":  "Queued.",
+		"":            "",
+	} {
+		if got := Sentence(in); got != want {
+			t.Errorf("Sentence(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
