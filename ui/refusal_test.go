@@ -264,7 +264,7 @@ func TestARefusedCheckInIsEditedAndDiscardedFromTheHeader(t *testing.T) {
 	if !strings.Contains(h.overlayText(), "discard this action?") {
 		t.Fatalf("Discard asks nothing; overlay %q", h.overlayText())
 	}
-	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Yes"))
+	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Discard"))
 	h.flush()
 	if h.desk.detail.refused.Visible() || len(h.desk.detail.refusals) != 0 {
 		t.Fatal("the discarded check-in is still in the header")
