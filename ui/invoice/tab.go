@@ -240,13 +240,14 @@ func New(replica Replica, queue Queue, links Links, win Window, other Elsewhere)
 	t.lastAction = widget.NewLabel("")
 	t.lastAction.Wrapping = fyne.TextWrapWord
 	// Save and Submit stay at the foot of the tab, outside its scroll,
-	// with what is still missing beside them: on a window of any height
-	// the person sees why Submit would not go without scrolling down to
-	// it. The unsaved note under that list keeps its line while empty, so
-	// the footer does not jump on every Save.
-	send := container.NewVBox(layout.NewSpacer(), container.NewHBox(t.save, t.submit))
-	t.buttons = container.NewVBox(widget.NewSeparator(),
-		container.NewBorder(nil, nil, nil, send, container.NewVBox(t.problems, t.unsaved)))
+	// with what is still missing right above them: on a window of any
+	// height the person sees why Submit would not go without scrolling
+	// down to it. The list takes the footer's width (beside the buttons,
+	// in a detail pane 400 px wide, it wrapped to seven lines); the
+	// unsaved note, beside them, keeps its line while empty, so the
+	// buttons do not jump on every Save.
+	t.buttons = container.NewVBox(widget.NewSeparator(), t.problems,
+		container.NewBorder(nil, nil, nil, container.NewHBox(t.save, t.submit), t.unsaved))
 	// Delete… apart from them, in the form: it is rarely wanted, and on a
 	// narrow pane the three in a row made the tab the widest of the detail.
 	t.delRow = container.NewHBox(t.del)
