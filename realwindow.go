@@ -315,7 +315,18 @@ func command(w fyne.Window, verb, arg string) (string, error) {
 		}
 		return fmt.Sprintf("pressed %s, dialogs open: %d (were %d)", arg, len(c.Overlays().List()), before), nil
 	case "drag":
-		return dragTo(c, scope, arg)
+		return dragTo(c, scope, arg, true)
+	case "hold":
+		// A drag that has not ended: the picture of what shows meanwhile.
+		return dragTo(c, scope, arg, false)
+	case "release":
+		if holding == nil {
+			return "", fmt.Errorf("nothing is being dragged")
+		}
+		before := len(c.Overlays().List())
+		holding.DragEnd()
+		holding = nil
+		return fmt.Sprintf("released, dialogs open: %d (were %d)", len(c.Overlays().List()), before), nil
 	case "texts":
 		var out []string
 		walkVisible(scope, nil, func(o fyne.CanvasObject, parents []fyne.CanvasObject) {
@@ -559,6 +570,9 @@ func pickWindow(re string) (string, error) {
 }
 
 // boardAt answers where the dispatch board's row, day and time are.
+// holding is what a "hold" left dragged, for "release".
+var holding fyne.Draggable
+
 func boardAt(s *session, arg string) (string, error) {
 	var day, hour, minute int
 	i := strings.LastIndex(arg, " ")
@@ -582,8 +596,9 @@ func boardAt(s *session, arg string) (string, error) {
 
 // dragTo drags the draggable around the first visible text matching the
 // argument's pattern to its X, Y, in ten steps, as the desktop driver
-// reports a mouse drag (the pointer on the screen at each step), then lets go.
-func dragTo(c fyne.Canvas, scope fyne.CanvasObject, arg string) (string, error) {
+// reports a mouse drag (the pointer on the screen at each step), then lets
+// go unless end is false ("hold": it stays dragged until "release").
+func dragTo(c fyne.Canvas, scope fyne.CanvasObject, arg string, end bool) (string, error) {
 	parts := strings.Fields(arg)
 	if len(parts) < 3 {
 		return "", fmt.Errorf("drag wants REGEXP X Y")
@@ -625,6 +640,10 @@ func dragTo(c fyne.Canvas, scope fyne.CanvasObject, arg string) (string, error) 
 		from.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{AbsolutePosition: p, Position: p.Subtract(objAt)},
 			Dragged: fyne.NewDelta(p.X-last.X, p.Y-last.Y)})
 		last = p
+	}
+	if !end {
+		holding = from
+		return fmt.Sprintf("holding %q at %.0f %.0f", at.Text, x, y), nil
 	}
 	from.DragEnd()
 	return fmt.Sprintf("dragged %q to %.0f %.0f, dialogs open: %d (were %d)", at.Text, x, y, len(c.Overlays().List()), before), nil

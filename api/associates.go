@@ -109,7 +109,9 @@ func (w *WorkOrder) CheckAssociates(ids []int64, branch []Associate, byID map[in
 		bad = append(bad, name)
 	}
 	if len(bad) > 0 {
-		return refuse("%s does not work for the branch of %s: nothing was assigned to it", strings.Join(bad, " and "), w.Name())
+		// A fact, not an outcome: the board says it while a block is
+		// still being dragged, the list while it assigns the others.
+		return refuse("%s does not work for the branch of %s", strings.Join(bad, " and "), w.Name())
 	}
 	return nil
 }

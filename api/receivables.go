@@ -59,18 +59,41 @@ func (s InvoiceStatus) Outstanding() bool {
 	return s == InvoiceSubmitted || s == InvoiceAuthorized || s == InvoiceDisputed
 }
 
+// Billed reports an invoice that went to the customer: outstanding or
+// paid. Its amount is what the receivables sum as billed.
+func (s InvoiceStatus) Billed() bool { return s.Outstanding() || s == InvoicePaid }
+
+// NotSubmitted reports an invoice known not to be with the customer yet: a
+// draft, or one awaiting verification (which comes before submission in
+// the docs). A status we do not know is not known to be either.
+func (s InvoiceStatus) NotSubmitted() bool {
+	return s == InvoiceDraft || s == InvoicePendingVerification
+}
+
+// SubmittedOn is the date the receivables show as submitted: the invoice
+// date, except for an invoice known not to be submitted yet (a draft's
+// date is the one it will carry, not a day it was sent). Nil when there
+// is none.
+func (r Receivable) SubmittedOn() *time.Time {
+	if r.Status.NotSubmitted() {
+		return nil
+	}
+	return r.Submitted
+}
+
 // Age is how many whole days the invoice has been with the customer: from
 // its date to its payment, or to now while unpaid. known is false when the
-// invoice has no date.
+// invoice has no date or is not submitted yet (SubmittedOn).
 func (r Receivable) Age(now time.Time) (days int, known bool) {
-	if r.Submitted == nil {
+	from := r.SubmittedOn()
+	if from == nil {
 		return 0, false
 	}
 	end := now
 	if r.Status == InvoicePaid && r.PaidDate != nil {
 		end = *r.PaidDate
 	}
-	d := int(end.Sub(*r.Submitted).Hours() / 24)
+	d := int(end.Sub(*from).Hours() / 24)
 	return max(d, 0), true
 }
 
@@ -151,12 +174,20 @@ func (f ReceivableFilter) Keeps(r Receivable) bool {
 }
 
 // CurrencyTotal is a sum in one currency: money is never added across
-// currencies.
+// currencies. Each count is of the invoices summed beside it, so that "of
+// $6,681.92 billed · 8 invoices" counts exactly what the figure adds up.
 type CurrencyTotal struct {
-	Currency    string
-	Total       Money // billed: submitted to the customer, paid or not (no draft)
-	Outstanding Money // submitted and not paid
-	Count       int   // every invoice, drafts too
+	Currency         string
+	Total            Money // billed: submitted to the customer, paid or not
+	Count            int   // the invoices in Total
+	Outstanding      Money // submitted and not paid
+	OutstandingCount int
+	// Drafts and Pending (awaiting verification) are not with the customer
+	// yet: apart from what is billed, never in it.
+	Drafts       Money
+	DraftCount   int
+	Pending      Money
+	PendingCount int
 	// Other is the invoices whose status this client does not know: not
 	// known to be billed nor outstanding, and never left out of sight.
 	Other      Money
@@ -167,23 +198,30 @@ type CurrencyTotal struct {
 // the currency codes.
 func TotalsByCurrency(rs []Receivable) []CurrencyTotal {
 	by := map[string]*CurrencyTotal{}
+	add := func(m *Money, n *int, r Receivable) {
+		m.Amount = m.Amount.Add(r.Amount.Amount)
+		*n++
+	}
 	for _, r := range rs {
 		c := r.Amount.Currency
 		t := by[c]
 		if t == nil {
-			t = &CurrencyTotal{Currency: c, Total: Money{Currency: c}, Outstanding: Money{Currency: c}, Other: Money{Currency: c}}
+			z := Money{Currency: c}
+			t = &CurrencyTotal{Currency: c, Total: z, Outstanding: z, Drafts: z, Pending: z, Other: z}
 			by[c] = t
 		}
-		t.Count++
-		if !r.Status.Known() {
-			t.Other.Amount = t.Other.Amount.Add(r.Amount.Amount)
-			t.OtherCount++
-		}
-		if r.Status.Outstanding() || r.Status == InvoicePaid {
-			t.Total.Amount = t.Total.Amount.Add(r.Amount.Amount)
-		}
-		if r.Status.Outstanding() {
-			t.Outstanding.Amount = t.Outstanding.Amount.Add(r.Amount.Amount)
+		switch s := r.Status; {
+		case !s.Known():
+			add(&t.Other, &t.OtherCount, r)
+		case s == InvoiceDraft:
+			add(&t.Drafts, &t.DraftCount, r)
+		case s == InvoicePendingVerification:
+			add(&t.Pending, &t.PendingCount, r)
+		case s.Billed():
+			add(&t.Total, &t.Count, r)
+			if s.Outstanding() {
+				add(&t.Outstanding, &t.OutstandingCount, r)
+			}
 		}
 	}
 	out := make([]CurrencyTotal, 0, len(by))

@@ -114,3 +114,64 @@ func TestTallySla(t *testing.T) {
 		t.Errorf("Beta = %+v", got[1])
 	}
 }
+
+// Each total counts what it sums: billed is what went to the customer
+// (outstanding or paid); drafts, invoices awaiting verification and those
+// of a status we do not know are summed and counted apart, never in it.
+func TestTotalsCountWhatTheySum(t *testing.T) {
+	now := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
+	ago := func(d int) *time.Time { x := now.AddDate(0, 0, -d); return &x }
+	inv := func(st InvoiceStatus, amt string) Receivable {
+		return Receivable{Status: st, Amount: MustMoney(amt, "USD"), Submitted: ago(10)}
+	}
+	got := TotalsByCurrency([]Receivable{
+		inv(InvoiceSubmitted, "100"), inv(InvoiceDisputed, "20"), inv(InvoicePaid, "300"),
+		inv(InvoiceDraft, "7"), inv(InvoiceDraft, "8"), inv(InvoicePendingVerification, "50"),
+		inv("Returned", "4"), {Status: InvoiceAuthorized, Amount: MustMoney("1000", "JPY")},
+	})
+	if len(got) != 2 || got[0].Currency != "JPY" || got[1].Currency != "USD" {
+		t.Fatalf("totals %+v", got)
+	}
+	u := got[1]
+	for _, c := range []struct {
+		what string
+		sum  Money
+		n    int
+		want string
+		wn   int
+	}{
+		{"billed", u.Total, u.Count, "420", 3},
+		{"outstanding", u.Outstanding, u.OutstandingCount, "120", 2},
+		{"drafts", u.Drafts, u.DraftCount, "15", 2},
+		{"awaiting verification", u.Pending, u.PendingCount, "50", 1},
+		{"other", u.Other, u.OtherCount, "4", 1},
+	} {
+		if c.sum.Amount.String() != c.want || c.n != c.wn || c.sum.Currency != "USD" {
+			t.Errorf("%s: %s %s in %d invoices; want %s in %d", c.what, c.sum.Currency, c.sum.Amount, c.n, c.want, c.wn)
+		}
+	}
+	if j := got[0]; j.Count != 1 || j.Total.Amount.String() != "1000" || j.DraftCount+j.PendingCount+j.OtherCount != 0 {
+		t.Errorf("JPY: %+v", j)
+	}
+}
+
+// A draft, or an invoice awaiting verification, is not submitted: it shows
+// no submitted date and has no age, whatever date it carries. A status we
+// do not know keeps its date: nothing says it was not sent.
+func TestSubmittedOnlyOnceSubmitted(t *testing.T) {
+	now := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
+	d := now.AddDate(0, 0, -40)
+	for _, c := range []struct {
+		st   InvoiceStatus
+		want bool
+	}{
+		{InvoiceDraft, false}, {InvoicePendingVerification, false}, {InvoiceSubmitted, true},
+		{InvoiceDisputed, true}, {InvoiceAuthorized, true}, {InvoicePaid, true}, {"Returned", true},
+	} {
+		r := Receivable{Status: c.st, Submitted: &d}
+		_, aged := r.Age(now)
+		if (r.SubmittedOn() != nil) != c.want || aged != c.want {
+			t.Errorf("%s: submitted on %v, aged %v; want %v", c.st, r.SubmittedOn(), aged, c.want)
+		}
+	}
+}

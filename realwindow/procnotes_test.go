@@ -112,3 +112,81 @@ func (a *app) keep(name, shot, size string) {
 	}
 	a.t.Logf("kept %s", out)
 }
+
+// TestRealWindowMarkingAProcedureNAAndBack marks a checked-in work order's
+// first procedure N/A through its Mark N/A… and the question, waits for
+// the service's answer, then chooses one of its steps, which says it is
+// marked N/A and offers Mark as applicable again; that tap is sent too,
+// and the step's editor says nothing of N/A any more (issue 36 item 1).
+// The screenshots are looked at.
+func TestRealWindowMarkingAProcedureNAAndBack(t *testing.T) {
+	t.Parallel()
+	a := start(t)
+	a.step("na-start", "ready")
+	a.dialog("na-status-filter", "tap ^All statuses")
+	a.closes("na-checked-in", `tap ^Checked in \(\d+\)$`)
+
+	// A checked-in work order whose first procedure is not marked N/A nor
+	// read-only and that the customer lets be marked.
+	numbers := regexp.MustCompile(`\b[A-Z]{3}\d{5}\b`).FindAllString(a.do("texts *ui.woTable"), -1)
+	first := regexp.MustCompile(`^([^|]+) — (\d+) of (\d+) steps done`)
+	var picked, proc string
+	for _, n := range numbers {
+		a.do("tap ^" + n + "$")
+		a.do("tapin *container.AppTabs ^Procedures$")
+		tree := a.do("texts *widget.Tree")
+		m := first.FindStringSubmatch(tree)
+		if m == nil || strings.HasPrefix(tree[len(m[0]):], " · ") {
+			continue // none, or marked N/A or read-only already
+		}
+		a.do("tapin *widget.Tree ^" + regexp.QuoteMeta(m[1]) + " — ")
+		if panel := a.do("texts *container.Split"); strings.Contains(panel, "| Mark N/A… |") && !strings.Contains(panel, "does not allow") {
+			picked, proc = n, m[1]
+			break
+		}
+	}
+	if picked == "" {
+		t.Fatalf("none of the checked-in work orders %v has a first procedure that may be marked N/A", numbers)
+	}
+	a.shoot("na-procedure-" + picked)
+	a.dialog("na-asked", "tap ^Mark N/A…$")
+	a.closes("na-marked", "tap ^Mark N/A$")
+	// The procedure's panel says how far it is, in full (the tree's line
+	// may end in "…").
+	for deadline := time.Now().Add(patience); ; time.Sleep(200 * time.Millisecond) {
+		panel := strings.ReplaceAll(a.do("texts *container.Split"), " | ", " ")
+		if regexp.MustCompile(regexp.QuoteMeta(proc)+` \d+ of \d+ steps done · marked N/A\.`).MatchString(panel) &&
+			strings.Contains(panel, "Mark as applicable again") && strings.Contains(a.do("texts"), "Outbox: all sent") {
+			break
+		}
+		if time.Now().After(deadline) {
+			a.shoot("na-not-sent")
+			t.Fatalf("the procedure was not shown marked N/A once sent: %s", panel)
+		}
+	}
+	a.shoot("na-sent")
+
+	a.step("na-step", `tapin *widget.Tree ^1\. `)
+	step := strings.ReplaceAll(a.do("texts *container.Split"), " | ", " ")
+	if !strings.Contains(step, "is marked N/A") || !strings.Contains(step, "Mark as applicable again") {
+		t.Fatalf("the step of the N/A procedure does not say so nor offer the undo: %s", step)
+	}
+	a.step("na-cleared", "tap ^Mark as applicable again$")
+	for deadline := time.Now().Add(patience); ; time.Sleep(200 * time.Millisecond) {
+		step = strings.ReplaceAll(a.do("texts *container.Split"), " | ", " ")
+		if !strings.Contains(step, "N/A ·") && !strings.Contains(step, "is marked N/A") && !strings.Contains(step, "Mark as applicable again") &&
+			strings.Contains(step, "Save step") && strings.Contains(a.do("texts"), "Outbox: all sent") {
+			break
+		}
+		if time.Now().After(deadline) {
+			a.shoot("na-not-cleared")
+			t.Fatalf("once cleared, the step reads: %s", step)
+		}
+	}
+	a.shoot("na-cleared-sent")
+	// Editable again: the procedure offers Mark N/A… once more.
+	a.step("na-procedure-again", "tapin *widget.Tree ^"+regexp.QuoteMeta(proc)+" — ")
+	if panel := a.do("texts *container.Split"); !strings.Contains(panel, "| Mark N/A… |") || strings.Contains(panel, "marked N/A") {
+		t.Errorf("the procedure, cleared, reads: %s", panel)
+	}
+}

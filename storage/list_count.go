@@ -43,6 +43,10 @@ func listFilter(q ListQuery) (match string, where []string, args []any) {
 		}
 		where = append(where, cond)
 	}
+	if len(q.Held) > 0 {
+		where = append(where, "w.id NOT IN (SELECT value FROM json_each(?))")
+		args = append(args, idsJSON(q.Held))
+	}
 	if q.Assignee != 0 {
 		where, args = append(where, assigneeWhere), append(args, max(q.Assignee, 0))
 	}

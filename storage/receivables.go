@@ -15,8 +15,8 @@ import (
 
 // The receivables view reads the invoices the replica holds across work
 // orders, whatever their status: one we do not know is "other (its name)"
-// (api.InvoiceStatus.StatusWords), never left out: the ones the window fetched when a work order was opened, the
-// ones notifications re-read, and those of finished work the engine
+// (api.InvoiceStatus.StatusWords), never left out: the ones the window
+// fetched when a work order was opened, the ones notifications re-read, and those of finished work the engine
 // fetches in the background after a sync (FetchInvoices).
 
 // Receivables lists the invoices the replica holds that pass f, the oldest
@@ -91,15 +91,18 @@ WHERE (i.status <> ? OR CAST(i.total AS REAL) <> 0)`
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("storage: reading the receivables: %w", err)
 	}
+	// Oldest submitted first; drafts, invoices awaiting verification and
+	// undated ones after them (api.Receivable.SubmittedOn).
 	slices.SortStableFunc(out, func(a, b api.Receivable) int {
+		as, bs := a.SubmittedOn(), b.SubmittedOn()
 		switch {
-		case a.Submitted == nil && b.Submitted == nil:
-		case a.Submitted == nil:
+		case as == nil && bs == nil:
+		case as == nil:
 			return 1
-		case b.Submitted == nil:
+		case bs == nil:
 			return -1
 		default:
-			if c := a.Submitted.Compare(*b.Submitted); c != 0 {
+			if c := as.Compare(*bs); c != 0 {
 				return c
 			}
 		}

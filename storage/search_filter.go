@@ -15,8 +15,8 @@ import (
 // search took 14-92 ms a keystroke at 100,000 work orders.
 
 // filter returns those of h that q's statuses and attention filters keep
-// (all of h when q has none), with q.Keep kept whatever they say, judged
-// at now with lists.
+// (all of h when q has none), with q.Keep kept whatever they say and
+// q.Held left out, judged at now with lists.
 func (x *searchIndex) filter(h searchHits, q ListQuery, lists attentionLists, now time.Time) searchHits {
 	if !q.filtered() {
 		return h
@@ -36,11 +36,20 @@ func (x *searchIndex) filter(h searchHits, q ListQuery, lists attentionLists, no
 			keep[x.byID[at]] = true
 		}
 	}
+	held := map[uint32]bool{}
+	for _, id := range q.Held {
+		if at, found := x.at(id); found {
+			held[x.byID[at]] = true
+		}
+	}
 	out := searchHits{docs: newBitmap(len(x.ids))}
 	for w, word := range h.docs {
 		for word != 0 {
 			o := uint32(w*64 + bits.TrailingZeros64(word))
 			word &= word - 1
+			if held[o] {
+				continue // drawn by the list where it was
+			}
 			if keep[o] || (statuses == nil || statuses[x.keys[o].status]) &&
 				(!q.NeedsAttention || x.attention(o, lists, now) != api.NoAttention) {
 				out.docs.set(o)

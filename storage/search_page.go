@@ -77,6 +77,7 @@ func filterKey(q ListQuery, now time.Time) string {
 		b.WriteString("attention@" + strconv.FormatInt(now.Unix()/60, 10))
 	}
 	b.WriteString("|keep:" + idsJSON(q.Keep))
+	b.WriteString("|held:" + idsJSON(q.Held))
 	return b.String()
 }
 

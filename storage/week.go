@@ -32,6 +32,9 @@ type Visit struct {
 	Assigned    []api.Associate
 	// AssignedKnown: the record (or a queued assignment) says who goes.
 	AssignedKnown bool
+	// AssignedPartial: the record does not say who goes; Assigned are
+	// those this office assigned (or queued), and others may go too.
+	AssignedPartial bool
 	// Queued: an appointment or assignment on it waits in the outbox.
 	Queued bool
 	// HeldBy is a refused action of the work order that holds back what
@@ -139,13 +142,22 @@ func (s *Store) weekVisits(ctx context.Context, from, to time.Time) (visits, wai
 		for i := range *list {
 			v := &(*list)[i]
 			a := who[v.WorkOrderId]
-			v.Assigned, v.AssignedKnown = a.Who, a.Known
+			v.Assigned, v.AssignedKnown, v.AssignedPartial = a.Who, a.Known, a.Partial && a.Known
 		}
+	}
+	silent, err := s.AssigneesOf(ctx, touched)
+	if err != nil {
+		return nil, nil, err
 	}
 	for _, id := range touched {
 		v, err := s.plannedVisit(ctx, id)
 		if err != nil {
 			return nil, nil, err
+		}
+		if a := silent[id]; v != nil && a.Partial {
+			// The record does not say who goes: what this office
+			// assigned, marked as such, not the queued list as the whole.
+			v.Assigned, v.AssignedKnown, v.AssignedPartial = a.Who, a.Known, a.Known
 		}
 		switch {
 		case v == nil:

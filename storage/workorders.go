@@ -322,6 +322,10 @@ type ListQuery struct {
 	// filters say (the search still applies): those the person just acted
 	// on stay in view, with their new status, until they move on.
 	Keep []int64
+	// Held are work orders the list draws itself, where they were when the
+	// person acted on them: left out of the rows and their count whatever
+	// the filters say, so that the rows around them do not move either.
+	Held []int64
 	// Assignee keeps the work orders assigned to that associate;
 	// NoAssignee those whose record says nobody is (not those that do not
 	// say); 0 = anyone.
@@ -333,7 +337,9 @@ type ListQuery struct {
 }
 
 // filtered reports whether q has a filter besides its search.
-func (q ListQuery) filtered() bool { return len(q.Statuses) > 0 || q.NeedsAttention }
+func (q ListQuery) filtered() bool {
+	return len(q.Statuses) > 0 || q.NeedsAttention || len(q.Held) > 0
+}
 
 // Row is one line of the work order list: only what the list shows.
 type Row struct {
@@ -409,6 +415,29 @@ func (s *Store) List(ctx context.Context, q ListQuery) ([]Row, error) {
 		return nil, fmt.Errorf("storage: listing work orders: %w", err)
 	}
 	return scanListRows(rows, max(q.Limit, 64), s.ruleNow())
+}
+
+// RowsOf reads the list rows of ids, whatever a query would say of them
+// (those the replica does not hold are left out): the rows the list holds
+// in place (ListQuery.Held).
+func (s *Store) RowsOf(ctx context.Context, ids []int64) (map[int64]Row, error) {
+	out := make(map[int64]Row, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	soon := s.now().Add(AttentionWindow).UnixMilli()
+	rows, err := s.r.QueryContext(ctx, listColumns+` FROM work_orders w WHERE ?1 IS NOT NULL AND w.id IN (SELECT value FROM json_each(?2))`, soon, idsJSON(ids))
+	if err != nil {
+		return nil, fmt.Errorf("storage: reading work orders held in the list: %w", err)
+	}
+	list, err := scanListRows(rows, len(ids), s.ruleNow())
+	if err != nil {
+		return nil, fmt.Errorf("storage: reading work orders held in the list: %w", err)
+	}
+	for _, r := range list {
+		out[r.Id] = r
+	}
+	return out, nil
 }
 
 // searchRows returns the page q (Limit > 0) of a search, under the list's

@@ -132,8 +132,26 @@ func (c *cell) setBackground(fill color.Color) {
 }
 
 // setFocused shows or hides the keyboard's row mark.
-func (c *cell) setFocused(on bool) {
-	if on != c.ring.Visible() {
+func (c *cell) setFocused(on bool) { c.setRing(on, false) }
+
+// heldRing marks a row the list holds where it was when the person acted
+// on it (listView.hold): lines along it like the keyboard's, in grey.
+var heldRing = color.NRGBA{R: 0x9a, G: 0xa4, B: 0xb1, A: 0xff}
+
+// setRing draws lines along the row: the keyboard's (blue) when focused,
+// else grey when held, else none.
+func (c *cell) setRing(focused, held bool) {
+	fill := color.Color(palette.Brand)
+	if !focused {
+		fill = heldRing
+	}
+	for _, o := range c.ring.Objects {
+		if r := o.(*canvas.Rectangle); r.FillColor != fill {
+			r.FillColor = fill
+			r.Refresh()
+		}
+	}
+	if on := focused || held; on != c.ring.Visible() {
 		arrange.ShowIf(on, c.ring)
 	}
 }

@@ -81,7 +81,11 @@ func (f *completionForm) show(wo *api.WorkOrder, cs *api.CustomerSettings) {
 	f.form.Items = nil
 	f.missing.Hide()
 	f.check = nil
-	if cs == nil || len(cs.RepairCodes) == 0 && !hasAskedFields(cs) {
+	// Required, but no codes were read (a list under a name we did not
+	// guess): nothing to choose and nothing demanded (api RepairRequired);
+	// the form says so, and the service judges the check-out.
+	unreadCodes := cs != nil && cs.RepairInfoRequired.True() && len(cs.RepairCodes) == 0
+	if cs == nil || len(cs.RepairCodes) == 0 && !hasAskedFields(cs) && !unreadCodes {
 		f.box.Hide()
 		f.refresh()
 		return
@@ -102,7 +106,12 @@ func (f *completionForm) show(wo *api.WorkOrder, cs *api.CustomerSettings) {
 		}
 		f.repair = widget.NewSelect(labels, func(string) { f.recheck() })
 		f.repair.PlaceHolder = "Choose the repair code"
-		f.form.Append(requiredMark("Repair code", cs.RepairInfoRequired.True()), f.repair)
+		f.form.Append(requiredMark("Repair code", cs.RepairRequired()), f.repair)
+	} else if unreadCodes {
+		note := arrange.Wrapped(widget.NewLabel(wo.Customer.Name + " requires a repair code, but its list of codes could not be read: " +
+			"check out without one, and the service says if it needs one."))
+		note.Importance = widget.LowImportance
+		f.form.Append("Repair code", note)
 	}
 	for _, d := range cs.CustomFields {
 		if !d.Asked() {

@@ -251,3 +251,65 @@ func TestOfflineCheckInAtStrictCustomerAsksFirst(t *testing.T) {
 		t.Fatalf("after confirming, queued %v", kinds)
 	}
 }
+
+// Unknown never locks check-out: where the customer's repair codes could
+// not be read though it requires one, or whether it requires one was not
+// said, the form marks no repair code required, says why where it has
+// none to offer, and a check-out without one is queued for the service
+// to judge (issue 36 item 7).
+func TestUnknownRepairCodesLockNothing(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		change  func(cs *api.CustomerSettings)
+		label   string // the repair code's row
+		select_ bool   // a code to choose
+		saysWhy bool
+	}{
+		{"required, no codes read", func(cs *api.CustomerSettings) { cs.RepairCodes = nil }, "Repair code", false, true},
+		{"codes read, required not said", func(cs *api.CustomerSettings) { cs.RepairInfoRequired = api.Flag{} }, "Repair code", true, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t)
+			r := h.create(sandbox.WorkOrderSpec{Customer: "Harbor Point Hotels", Status: api.StatusCheckedIn})
+			ctx := context.Background()
+			wo, err := h.store.WorkOrder(ctx, r.Id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cs, err := h.store.CustomerSettings(ctx, wo.Customer.Id)
+			if err != nil || !cs.RepairRequired() {
+				t.Fatalf("Harbor Point Hotels' settings %+v (%v): a repair code should be required", cs, err)
+			}
+			c.change(cs)
+			if err := h.store.PutCustomerSettings(ctx, cs); err != nil {
+				t.Fatal(err)
+			}
+			h.open(r.Id)
+			h.selectTab("Visit")
+			v := tabOf[*visitTab](h)
+			f := v.form
+			if !f.box.Visible() || len(f.form.Items) == 0 || f.form.Items[0].Text != c.label || (f.repair != nil) != c.select_ {
+				t.Fatalf("the form's first row %q (repair select %v); want %q, a select %v", f.form.Items[0].Text, f.repair != nil, c.label, c.select_)
+			}
+			if why := strings.Join(texts(f.box), " "); strings.Contains(why, "could not be read: check out without one") != c.saysWhy {
+				t.Errorf("the form says: %s", why)
+			}
+			for _, cf := range f.fields {
+				if cf.choice != nil {
+					cf.choice.SetSelected(cf.choice.Options[0])
+				} else {
+					test.Type(cf.entry, "Elena Vasquez")
+				}
+			}
+			test.Tap(v.checkOut)
+			if txt := h.overlayText(); txt != "" || f.missing.Visible() {
+				t.Fatalf("a check-out without a repair code was refused: %q %q", txt, f.missing.Text)
+			}
+			h.flush()
+			kinds := queuedKinds(t, h, r.Id)
+			if len(kinds) == 0 || kinds[len(kinds)-1] != outbox.KindCheckOut {
+				t.Errorf("queued %v; want the check-out", kinds)
+			}
+		})
+	}
+}

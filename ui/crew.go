@@ -1,9 +1,12 @@
 package ui
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -91,7 +94,9 @@ func associateText(a api.Associate) string {
 }
 
 // assignedText is the list's Assigned cell: a name, or several people's
-// initials; "unknown" where the service did not say, never "nobody".
+// initials; "unknown" where the service did not say, never "nobody";
+// where it does not say but this office assigned some, those with
+// partlyKnown after them (the rest are not known).
 func assignedText(a storage.Assignees) string {
 	switch {
 	case !a.Known:
@@ -99,22 +104,35 @@ func assignedText(a storage.Assignees) string {
 	case len(a.Who) == 0:
 		return "—"
 	case len(a.Who) == 1:
-		return a.Who[0].Name
+		return a.Who[0].Name + partly(a)
 	}
 	var in []string
 	for _, p := range a.Who {
 		in = append(in, p.Initials())
 	}
-	return strings.Join(in, ", ")
+	return strings.Join(in, ", ") + partly(a)
 }
 
-// showAssign asks whom to assign to the work orders woIDs: everyone their
-// branches have, technicians first; for one work order its people are
-// ticked already, and unticking takes them off. preset ticks these
-// instead (a refused assignment being corrected).
+// partlyKnown follows the people this office assigned to a work order
+// whose record does not say who goes: others may be assigned too.
+const partlyKnown = " +?"
+
+func partly(a storage.Assignees) string {
+	if a.Partial {
+		return partlyKnown
+	}
+	return ""
+}
+
+// showAssign asks whom to assign to the work orders woIDs: the people of
+// each of their branches, grouped by branch and by name within it (the
+// same order every time), each with what they are; for one work order its
+// people are ticked already, and unticking takes them off. preset ticks
+// these instead (a refused assignment being corrected). Several work
+// orders are assigned where their branch allows (assignWhereAllowed).
 func (d *Desk) showAssign(woIDs []int64, preset []int64) {
 	ctx := context.Background()
-	var branches []int64
+	orders := map[int64][]string{} // branch → the work orders of woIDs in it
 	var current []int64
 	for _, id := range woIDs {
 		p, err := d.store.Pending(ctx, id)
@@ -122,9 +140,7 @@ func (d *Desk) showAssign(woIDs []int64, preset []int64) {
 			d.showError(err)
 			return
 		}
-		if !slices.Contains(branches, p.Expected.BranchId) {
-			branches = append(branches, p.Expected.BranchId)
-		}
+		orders[p.Expected.BranchId] = append(orders[p.Expected.BranchId], p.Expected.Name())
 		if len(woIDs) == 1 {
 			who, _ := p.Expected.Assigned()
 			for _, a := range who {
@@ -132,7 +148,7 @@ func (d *Desk) showAssign(woIDs []int64, preset []int64) {
 			}
 		}
 	}
-	people, note, err := d.crewFor(ctx, branches)
+	groups, note, err := d.crewGroups(ctx, orders)
 	if err != nil {
 		d.showError(err)
 		return
@@ -142,32 +158,33 @@ func (d *Desk) showAssign(woIDs []int64, preset []int64) {
 		ticked = slices.Clone(preset)
 	}
 	boxes := container.NewVBox()
-	var lastType api.AssociateType = "-"
-	for _, a := range people {
-		if a.Type != lastType {
-			lastType = a.Type
-			title := "Technicians"
-			if a.Type == api.AssociateSubcontractor {
-				title = "Subcontractors"
-			} else if a.Type != api.AssociateCruMember {
-				title = "Others"
-			}
-			boxes.Add(widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+	checks := map[int64][]*widget.Check{} // one person listed under several branches ticks as one
+	people := 0
+	for _, g := range groups {
+		boxes.Add(widget.NewLabelWithStyle(g.title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+		for _, a := range g.people {
+			id := a.Id
+			check := widget.NewCheck(associateText(a), func(on bool) {
+				if on && !slices.Contains(ticked, id) {
+					ticked = append(ticked, id)
+				} else if !on {
+					ticked = slices.DeleteFunc(ticked, func(x int64) bool { return x == id })
+				}
+				for _, c := range checks[id] {
+					if c.Checked != on {
+						c.SetChecked(on)
+					}
+				}
+			})
+			check.Checked = slices.Contains(ticked, id)
+			checks[id] = append(checks[id], check)
+			boxes.Add(check)
+			people++
 		}
-		id := a.Id
-		check := widget.NewCheck(a.Name, func(on bool) {
-			if on && !slices.Contains(ticked, id) {
-				ticked = append(ticked, id)
-			} else if !on {
-				ticked = slices.DeleteFunc(ticked, func(x int64) bool { return x == id })
-			}
-		})
-		check.Checked = slices.Contains(ticked, id)
-		boxes.Add(check)
 	}
 	what := "Who goes to this work order?"
 	if len(woIDs) > 1 {
-		what = fmt.Sprintf("Whom to assign to the %d ticked work orders? (Those already on them stay.)", len(woIDs))
+		what = fmt.Sprintf("Whom to assign to the %d ticked work orders? (Those already on them stay. A work order gets only those of its branch.)", len(woIDs))
 	}
 	intro := arrange.Wrapped(widget.NewLabel(what))
 	var top fyne.CanvasObject = intro
@@ -176,7 +193,7 @@ func (d *Desk) showAssign(woIDs []int64, preset []int64) {
 		n.Importance = widget.LowImportance
 		top = container.NewVBox(intro, n)
 	}
-	if len(people) == 0 {
+	if people == 0 {
 		boxes.Add(arrange.Wrapped(widget.NewLabel("Nobody is listed for this branch yet. Sync (" + shortcutLabel("R") + ") to read its technicians and subcontractors.")))
 	}
 	title := "Assign"
@@ -201,56 +218,147 @@ func (d *Desk) showAssign(woIDs []int64, preset []int64) {
 				drop = append(drop, id)
 			}
 		}
+		if len(woIDs) > 1 {
+			d.assignWhereAllowed(woIDs, add)
+			return
+		}
 		d.assign(woIDs, add, drop)
 	}, d.win)
-	dlg.Resize(fyne.NewSize(440, 480))
+	dlg.Resize(fyne.NewSize(480, 520))
 	dlg.Show()
 }
 
-// crewFor lists who may go to work of branches: their lists as the last
-// sync read them. A branch whose list was never read offers everyone
-// listed anywhere, said so: the service judges.
-func (d *Desk) crewFor(ctx context.Context, branches []int64) ([]api.Associate, string, error) {
-	var out []api.Associate
-	unread := false
+// crewGroup is one branch's people in the Assign dialog.
+type crewGroup struct {
+	title  string
+	people []api.Associate
+}
+
+// crewGroups lists who may go to work of each branch of orders (branch →
+// its work orders' numbers): its list as the last sync read it, by name.
+// A branch whose list was never read offers everyone listed anywhere,
+// said so: the service judges.
+func (d *Desk) crewGroups(ctx context.Context, orders map[int64][]string) ([]crewGroup, string, error) {
+	branches := slices.Sorted(maps.Keys(orders))
+	byName := func(a, b api.Associate) int {
+		if c := strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Id, b.Id)
+	}
+	var out []crewGroup
+	var everyone []api.Associate // read once, for the branches never read
+	note := ""
 	for _, b := range branches {
+		title := "Branch " + strconv.FormatInt(b, 10)
+		if b == 0 {
+			title = "Branch not known"
+		}
+		if len(orders) > 1 || len(orders[b]) > 1 {
+			title += " · " + strings.Join(orders[b], ", ")
+		}
 		list, known, err := d.store.Associates(ctx, b)
 		if err != nil {
 			return nil, "", err
 		}
 		if !known || len(list) == 0 {
-			unread = true // an empty list locks nothing: everyone known is offered
-			continue
-		}
-		for _, a := range list {
-			if !slices.ContainsFunc(out, func(x api.Associate) bool { return x.Id == a.Id }) {
-				out = append(out, a)
+			// An empty list locks nothing: everyone known is offered.
+			if everyone == nil {
+				all, err := d.store.AllAssociates(ctx)
+				if err != nil {
+					return nil, "", err
+				}
+				everyone = []api.Associate{}
+				for _, c := range all {
+					everyone = append(everyone, c.Associate)
+				}
+				slices.SortFunc(everyone, byName)
 			}
+			list = everyone
+			title += " · not listed yet: everyone known"
+			note = "The service has not listed this branch's people yet: everyone known is offered, and the service will refuse anyone who does not work for it."
+		} else {
+			list = slices.SortedFunc(slices.Values(list), byName)
 		}
+		out = append(out, crewGroup{title: title, people: list})
 	}
-	note := ""
-	if unread {
-		all, err := d.store.AllAssociates(ctx)
-		if err != nil {
-			return nil, "", err
-		}
-		for _, c := range all {
-			if !slices.ContainsFunc(out, func(x api.Associate) bool { return x.Id == c.Id }) {
-				out = append(out, c.Associate)
-			}
-		}
-		note = "The service has not listed this branch's people yet: everyone known is offered, and the service will refuse anyone who does not work for it."
-	}
-	slices.SortStableFunc(out, func(a, b api.Associate) int {
-		if (a.Type == api.AssociateCruMember) != (b.Type == api.AssociateCruMember) {
-			if a.Type == api.AssociateCruMember {
-				return -1
-			}
-			return 1
-		}
-		return strings.Compare(string(a.Type), string(b.Type))
-	})
 	return out, note, nil
+}
+
+// assignWhereAllowed queues assigning add to each of woIDs whose branch
+// and status allow it, and says per work order what could not be
+// (storage.AssignWhereAllowed). Those assigned are unticked; a work
+// order left out whole stays ticked, to be seen to.
+func (d *Desk) assignWhereAllowed(woIDs, add []int64) {
+	if len(add) == 0 {
+		return
+	}
+	store := d.store
+	var rows []*storage.OutboxRow
+	var left []storage.LeftOut
+	var names map[int64]api.Associate
+	d.act(d.crewControls(woIDs), func(ctx context.Context) (err error) {
+		rows, left, err = store.AssignWhereAllowed(ctx, woIDs, add)
+		names = store.AssociatesByID(ctx)
+		return err
+	}, func(err error) {
+		var done []int64
+		for _, r := range rows {
+			done = append(done, r.WorkOrderIds...)
+		}
+		d.list.untick(done)
+		if err != nil && len(rows) == 0 && len(left) == 0 {
+			d.showError(err)
+			return
+		}
+		var what []string
+		for _, r := range rows {
+			what = append(what, r.Summary)
+		}
+		if len(rows) > 0 {
+			d.queued(strings.Join(what, "; "))
+		}
+		if len(left) == 0 && err == nil {
+			return
+		}
+		d.showAssignLeftOut(len(woIDs), len(done), what, left, names, err)
+	})
+}
+
+// showAssignLeftOut says, per work order, what an assignment of several
+// could not do and why, beside what it queued: guidance, not an error.
+func (d *Desk) showAssignLeftOut(asked, assigned int, queued []string, left []storage.LeftOut, names map[int64]api.Associate, err error) {
+	title := fmt.Sprintf("Assigned to %d of %d work orders", assigned, asked)
+	if assigned == 0 {
+		title = "Nothing was assigned"
+	}
+	var lines []string
+	if len(queued) > 0 {
+		lines = append(lines, "Queued: "+strings.Join(queued, "; ")+".")
+	}
+	for _, l := range left {
+		s := format.Sentence(l.Why)
+		if !strings.HasPrefix(s, l.Number) && !strings.Contains(s, l.Number) {
+			s = l.Number + ": " + s
+		}
+		if len(l.Assigned) > 0 {
+			verb := "is"
+			if len(l.Assigned) > 1 {
+				verb = "are"
+			}
+			s += "; " + storage.NameAssociates(l.Assigned, names) + " " + verb + " assigned to it."
+		} else {
+			s += ": nothing was assigned to it."
+		}
+		lines = append(lines, s)
+	}
+	if err != nil {
+		lines = append(lines, "Not queued: "+format.Sentence(err.Error())+".")
+	}
+	body := arrange.Wrapped(widget.NewLabel(strings.Join(lines, "\n")))
+	dlg := dialog.NewCustom(title, "Close", container.NewVScroll(body), d.win)
+	dlg.Resize(fyne.NewSize(520, float32(min(420, 120+60*len(lines)))))
+	dlg.Show()
 }
 
 // assign queues assigning add to woIDs and taking drop off them.

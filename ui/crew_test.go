@@ -77,6 +77,20 @@ func TestTheListShowsAndFiltersWhoIsAssigned(t *testing.T) {
 	if got := cellText(none.WorkOrderId); got != "unknown" {
 		t.Errorf("a record that does not say: %q; want unknown", got)
 	}
+	// This office assigns someone to it: the cell names them, marked as
+	// what is known of it, never as the whole crew nor as unassigned.
+	crew, _, _ := h.store.Associates(ctx, none.BranchId)
+	if len(crew) == 0 {
+		t.Fatal("the demo lists nobody for the branch")
+	}
+	if _, err := h.store.Assign(ctx, []int64{none.WorkOrderId}, []int64{crew[0].Id}); err != nil {
+		t.Fatal(err)
+	}
+	h.desk.list.reload()
+	h.flush()
+	if got := cellText(none.WorkOrderId); got != crew[0].Name+partlyKnown && got != crew[0].Initials()+partlyKnown {
+		t.Errorf("assigned here, the record silent: %q; want %q", got, crew[0].Name+partlyKnown)
+	}
 
 	// The filter: the technician's work orders, then the unassigned ones.
 	pick := func(option string) {
@@ -140,7 +154,7 @@ func TestAssignSeveralFromTheVisitTab(t *testing.T) {
 		t.Fatal("Assign… opened nothing")
 	}
 	for _, a := range append(add, was[0]) {
-		test.Tap(checkIn(t, dlg, a.Name))
+		test.Tap(checkIn(t, dlg, associateText(a)))
 	}
 	test.Tap(buttonIn(t, dlg, "Save"))
 	h.flush()
@@ -192,7 +206,7 @@ func TestBulkAssignFromTickedRows(t *testing.T) {
 	h.flush()
 	dlg := h.win.Canvas().Overlays().Top()
 	crew, _, _ := h.store.Associates(ctx, first.BranchId)
-	test.Tap(checkIn(t, dlg, crew[len(crew)-1].Name))
+	test.Tap(checkIn(t, dlg, associateText(crew[len(crew)-1])))
 	test.Tap(buttonIn(t, dlg, "Save"))
 	h.flush()
 	rows, _ := h.store.UnfinishedOutbox(ctx)
@@ -233,4 +247,94 @@ func checkIn(t *testing.T, o fyne.CanvasObject, text string) *widget.Check {
 		t.Fatalf("no %q check box", text)
 	}
 	return found
+}
+
+// Assign 2… over work orders of two branches, with a technician only one
+// of them has: that one is assigned, the other is named with the reason
+// in a dialog that is not an error, and stays ticked. The dialog lists
+// each branch's people under the branch, by name, the same every time.
+func TestBulkAssignAssignsWhereItCanAndSaysWhyNot(t *testing.T) {
+	h := newHarness(t)
+	ctx := context.Background()
+	first := h.pick(func(w *api.WorkOrder) bool { return w.Status == api.StatusAccepted })
+	other := h.pick(func(w *api.WorkOrder) bool { return w.Status == api.StatusAccepted && w.BranchId != first.BranchId })
+	mine, _, _ := h.store.Associates(ctx, first.BranchId)
+	theirs, _, _ := h.store.Associates(ctx, other.BranchId)
+	var only *api.Associate
+	for i, a := range mine {
+		if on, _ := first.AssignedTo(a.Id); !on && !slices.ContainsFunc(theirs, func(x api.Associate) bool { return x.Id == a.Id }) {
+			only = &mine[i]
+			break
+		}
+	}
+	if only == nil {
+		t.Fatal("the demo has no technician of one branch only")
+	}
+	v := h.desk.list
+	v.selected[first.WorkOrderId], v.selected[other.WorkOrderId] = true, true
+	v.updateBulk()
+	order := func() []string {
+		test.Tap(v.assignBtn)
+		h.flush()
+		dlg := h.win.Canvas().Overlays().Top()
+		var got []string
+		walk(dlg, func(o fyne.CanvasObject) {
+			switch x := o.(type) {
+			case *widget.Check:
+				got = append(got, x.Text)
+			case *widget.Label:
+				if strings.HasPrefix(x.Text, "Branch ") {
+					got = append(got, x.Text)
+				}
+			}
+		})
+		return got
+	}
+	once := order()
+	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Cancel"))
+	h.flush()
+	again := order()
+	if !slices.Equal(once, again) || len(once) == 0 {
+		t.Fatalf("the dialog's order changed:\n%q\n%q", once, again)
+	}
+	heads := 0
+	for i, s := range once {
+		if strings.HasPrefix(s, "Branch ") {
+			heads++
+			if !strings.Contains(s, first.WorkOrderNumber) && !strings.Contains(s, other.WorkOrderNumber) {
+				t.Errorf("the heading %q names none of the ticked work orders", s)
+			}
+			continue
+		}
+		if i > 0 && !strings.HasPrefix(once[i-1], "Branch ") && strings.ToLower(once[i-1]) > strings.ToLower(s) {
+			t.Errorf("%q is listed before %q: not by name", once[i-1], s)
+		}
+	}
+	if heads != 2 {
+		t.Errorf("%d branch headings; want 2: %q", heads, once)
+	}
+	dlg := h.win.Canvas().Overlays().Top()
+	test.Tap(checkIn(t, dlg, associateText(*only)))
+	test.Tap(buttonIn(t, dlg, "Save"))
+	h.flush()
+
+	rows, _ := h.store.UnfinishedOutbox(ctx)
+	if len(rows) != 1 || rows[0].Kind != outbox.KindAssign || !slices.Equal(rows[0].WorkOrderIds, []int64{first.WorkOrderId}) {
+		t.Fatalf("queued %+v; want %s's assignment alone", rows, first.WorkOrderNumber)
+	}
+	said := h.win.Canvas().Overlays().Top()
+	var texts []string
+	walk(said, func(o fyne.CanvasObject) {
+		if l, ok := o.(*widget.Label); ok {
+			texts = append(texts, l.Text)
+		}
+	})
+	all := strings.Join(texts, "\n")
+	if !strings.Contains(all, "Assigned to 1 of 2 work orders") || strings.Contains(all, "Error") ||
+		!strings.Contains(all, only.Name+" does not work for the branch of "+other.WorkOrderNumber) {
+		t.Errorf("the dialog says:\n%s", all)
+	}
+	if v.selected[first.WorkOrderId] || !v.selected[other.WorkOrderId] {
+		t.Errorf("ticked after: %v; want only %s", v.selected, other.WorkOrderNumber)
+	}
 }

@@ -213,7 +213,13 @@ func (v *detailView) show(p *storage.Pending) {
 	if text, fill := invoiceBadge(v.d.storedInvoice(wo.WorkOrderId)); text != v.invoice.Text() || v.invoice.Visible() != (text != "") {
 		v.invoice.Set(text, fill)
 		arrange.ShowIf(text != "", v.invoice)
-		arrange.Relayout(v.header) // the pill under the NTE may widen that column
+		// The pill under the NTE may widen that column and makes the
+		// header taller: laid out within its old height, the customer
+		// line was drawn over the first tab's icon (A10), the first
+		// work order opened after a start most of all, before the
+		// pane had its size; once more after this frame, when it has.
+		arrange.Relayout(v.body)
+		fyne.Do(func() { arrange.Relayout(v.body) })
 	}
 	where := wo.Customer.Name
 	if site := wo.SiteName(); site != "" {
@@ -226,7 +232,7 @@ func (v *detailView) show(p *storage.Pending) {
 	if note := v.d.colleagueNote(wo.WorkOrderId); note != v.colleague.Text || v.colRow.Visible() != (note != "") {
 		v.colleague.SetText(note)
 		arrange.ShowIf(note != "", v.colRow)
-		arrange.Relayout(v.header)
+		arrange.Relayout(v.body) // a line more or less: the tabs move
 	}
 	if note := v.d.customerNotice(p.Replica); note != v.notice.Text || v.notice.Visible() != (note != "") {
 		v.notice.SetText(note)

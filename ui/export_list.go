@@ -106,7 +106,7 @@ func assignedExport(a storage.Assignees) string {
 	for _, p := range a.Who {
 		names = append(names, p.Name)
 	}
-	return strings.Join(names, ", ")
+	return strings.Join(names, ", ") + partly(a)
 }
 
 // showExportList is File › Export list…: the list as it is searched,
@@ -114,6 +114,7 @@ func assignedExport(a storage.Assignees) string {
 func (d *Desk) showExportList() {
 	q, n := d.list.shown, d.list.total
 	q.Limit, q.Offset = 0, 0
+	q.Held = nil // in the export, in their sorted places (still listed: q.Keep)
 	s := exportSpec{win: d.win, title: "Export list", noun: "work orders", one: "work order", file: "work-orders",
 		empty: "The list shows no work orders: there is nothing to export. Clear the search or the filters first.",
 		table: listTable(d.store, q, n)}

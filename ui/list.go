@@ -42,9 +42,15 @@ type listView struct {
 	query     storage.ListQuery
 	shown     storage.ListQuery // the query whose rows the table shows
 	lister    *lister
-	all       int                   // work orders in the replica
-	countsGen int                   // the newest reloadCounts
-	total     int                   // rows matching the query
+	all       int // work orders in the replica
+	countsGen int // the newest reloadCounts
+	total     int // rows the table shows: found and held
+	found     int // rows the query found (the held ones aside)
+	// held are the work orders the person acted on, drawn where they were
+	// until they move on (keep), by row; heldRows their rows, read with
+	// every answer.
+	held      []heldRow
+	heldRows  map[int64]storage.Row
 	pages     map[int][]storage.Row // page number → its rows, read on demand
 	pageOrder []int                 // least recently read first
 	selected  map[int64]bool        // ticked for bulk actions
@@ -119,7 +125,7 @@ func newListView(store *storage.Store, prefs fyne.Preferences, background, do fu
 	}
 	v.search.onFocus = v.lister.warm
 	v.search.SetPlaceHolder("Search number, customer, site or description  (" + shortcutLabel("F") + ")")
-	v.search.OnChanged = func(s string) { v.query.Search, v.query.Keep = s, nil; v.lister.run(v.query, v.show(v.query)) }
+	v.search.OnChanged = func(s string) { v.query.Search = s; v.moveOn(); v.lister.run(v.query, v.show(v.query)) }
 
 	v.statusSel = widget.NewSelect(statusOptions(nil), nil)
 	v.statusSel.PlaceHolder = arrange.WidestOption(v.statusSel.Options) // a Select is as wide as its placeholder
@@ -134,13 +140,14 @@ func newListView(store *storage.Store, prefs fyne.Preferences, background, do fu
 			v.statusSel.Selected = v.statusSel.Options[i]
 			v.statusSel.Refresh()
 		}
-		v.query.Statuses, v.query.Keep = nil, nil
+		v.query.Statuses = nil
+		v.moveOn()
 		if i > 0 {
 			v.query.Statuses = []api.WorkOrderStatus{api.AllStatuses[i-1]}
 		}
 		v.requery()
 	}
-	v.attention = widget.NewCheck("Needs attention", func(on bool) { v.query.NeedsAttention, v.query.Keep = on, nil; v.requery() })
+	v.attention = widget.NewCheck("Needs attention", func(on bool) { v.query.NeedsAttention = on; v.moveOn(); v.requery() })
 
 	v.count = widget.NewLabel("")
 	v.count.TextStyle.Italic = true
@@ -149,7 +156,7 @@ func newListView(store *storage.Store, prefs fyne.Preferences, background, do fu
 	v.empty.Wrapping = fyne.TextWrapWord
 	v.empty.Hide()
 	v.unhide = v.newEmptyButtons()
-	v.bulkHint = arrange.NewFitText("Tick rows to accept, reject or assign together")
+	v.bulkHint = arrange.NewFitText(bulkHintText)
 	v.bulkHint.Label.Importance = widget.LowImportance
 	v.acceptBtn = widget.NewButtonWithIcon("Accept", theme.ConfirmIcon(), func() { v.onBulkAccept(v.shownTicked) })
 	v.rejectBtn = widget.NewButtonWithIcon("Reject", theme.CancelIcon(), func() { v.onBulkReject(v.shownTicked) })
@@ -319,22 +326,61 @@ func (v *listView) show(q storage.ListQuery) func(listAnswer) {
 			v.onError(fmt.Errorf("reading the work order list: %w", a.err))
 			return
 		}
+		moved := !sameView(v.shown, q)
 		v.shown = q
-		v.total = a.total
+		v.found = a.total
+		v.heldRows = a.held
+		v.placeHeld()
+		v.total = v.found + len(v.held)
 		v.pages = map[int][]storage.Row{0: a.first}
 		v.assigned = a.assigned
 		v.pageOrder = []int{0}
 		v.table.refreshLength()
+		if moved {
+			// A new search, filter or sort starts at the top, with the
+			// keyboard on its first row: scrolled down, one match was
+			// drawn under blank space, and Down and Enter started from a
+			// row that was no more (A06).
+			v.table.toTop()
+		}
 		v.updateCount()
 		v.updateBulk()
 	}
 }
 
-// rowAt returns the i-th row of the list, reading its page when needed.
-// It stays on the main goroutine: one indexed page through the reader pool,
-// which WAL runs beside the writer, so it never waits for a sync.
+// sameView reports whether a and b list the same work orders in the same
+// order, what the person acted on aside: a reload, not a new search.
+func sameView(a, b storage.ListQuery) bool {
+	return a.Search == b.Search && slices.Equal(a.Statuses, b.Statuses) && a.NeedsAttention == b.NeedsAttention &&
+		a.Assignee == b.Assignee && a.Sort == b.Sort && a.Desc == b.Desc
+}
+
+// rowAt returns the i-th row of the list: a held row where it is held,
+// else the query's rows around them (foundAt).
 func (v *listView) rowAt(i int) (storage.Row, bool) {
 	if i < 0 || i >= v.total {
+		return storage.Row{}, false
+	}
+	before := 0
+	for _, h := range v.held {
+		if h.at == i {
+			r, ok := v.heldRows[h.id]
+			return r, ok
+		}
+		if h.at > i {
+			break
+		}
+		before++
+	}
+	return v.foundAt(i - before)
+}
+
+// foundAt returns the i-th row the query found, reading its page when
+// needed. It stays on the main goroutine: one indexed page through the
+// reader pool, which WAL runs beside the writer, so it never waits for a
+// sync.
+func (v *listView) foundAt(i int) (storage.Row, bool) {
+	if i < 0 || i >= v.found {
 		return storage.Row{}, false
 	}
 	p := i / pageSize
@@ -402,22 +448,101 @@ func (v *listView) toggleTick(row int) {
 	v.table.Refresh()
 }
 
-// keep lists the work orders the person just acted on whatever the
-// filters say, with their new status, until they move on: open another
-// work order, or change the search or a filter. Under "New" an accepted
-// row stays where it was, not gone the moment Accept was pressed.
+// keep holds the work orders the person just acted on where they are,
+// marked, with their new status, whatever the sort and filters say, until
+// they move on: open another work order, or change the search, the sort or
+// a filter (moveOn). A checked-in or accepted row re-sorted out of sight
+// at once (A05, A14). One the list does not show where it is (a page not
+// read) is still listed whatever the filters say (ListQuery.Keep).
 func (v *listView) keep(ids ...int64) {
+	changed := false
 	for _, id := range ids {
 		if !slices.Contains(v.query.Keep, id) {
 			v.query.Keep = append(v.query.Keep, id)
 		}
+		if slices.ContainsFunc(v.held, func(h heldRow) bool { return h.id == id }) {
+			continue
+		}
+		at, r, ok := v.shownAt(id)
+		if !ok {
+			continue
+		}
+		i, _ := slices.BinarySearchFunc(v.held, at, func(h heldRow, at int) int { return h.at - at })
+		v.held = slices.Insert(v.held, i, heldRow{id: id, at: at})
+		if v.heldRows == nil {
+			v.heldRows = map[int64]storage.Row{}
+		}
+		v.heldRows[id] = r
+		v.query.Held = append(v.query.Held, id)
+		changed = true
 	}
+	if changed {
+		v.requery() // the same rows in the same places, the held ones now drawn by the list
+	}
+}
+
+// heldRow is a work order the list holds at row at (keep).
+type heldRow struct {
+	id int64
+	at int
+}
+
+// shownAt is where the list shows work order id now, among the rows it
+// has read.
+func (v *listView) shownAt(id int64) (int, storage.Row, bool) {
+	for p, rows := range v.pages {
+		for k, r := range rows {
+			if r.Id != id {
+				continue
+			}
+			at := p*pageSize + k
+			for _, h := range v.held {
+				if h.at <= at {
+					at++
+				}
+			}
+			return at, r, true
+		}
+	}
+	return 0, storage.Row{}, false
+}
+
+// placeHeld drops the held work orders the replica no longer has, and
+// keeps the others within the list when it has fewer rows than before.
+func (v *listView) placeHeld() {
+	v.held = slices.DeleteFunc(v.held, func(h heldRow) bool { _, ok := v.heldRows[h.id]; return !ok })
+	for k := range v.held {
+		v.held[k].at = min(v.held[k].at, v.found+k)
+	}
+}
+
+// isHeld reports whether row id is held where it was (keep).
+func (v *listView) isHeld(id int64) bool {
+	return slices.ContainsFunc(v.held, func(h heldRow) bool { return h.id == id })
+}
+
+// moveOn lets the held work orders go back to where the sort and filters
+// put them: the person moved on. The caller reads the list again.
+func (v *listView) moveOn() {
+	v.query.Keep, v.query.Held = nil, nil
+	v.held, v.heldRows = nil, nil
 }
 
 func (v *listView) open(id int64) {
 	if len(v.query.Keep) > 0 && !slices.Contains(v.query.Keep, id) {
-		v.query.Keep = nil // moved on: what it acted on goes if the filters say so
-		defer v.requery()
+		// Moved on: what it acted on goes where the sort and filters say,
+		// and the keyboard stays on the work order opened, wherever
+		// that moves.
+		row := v.table.highlighted.Row
+		n := len(v.held)
+		v.moveOn()
+		v.requery()
+		for d := max(row-n, 0); d <= row+n; d++ {
+			if r, ok := v.rowAt(d); ok && r.Id == id {
+				v.table.moveTo(d)
+				break
+			}
+		}
 	}
 	v.openID = id
 	v.table.Refresh()
@@ -449,6 +574,7 @@ func (v *listView) updateHeader(id widget.TableCellID, o fyne.CanvasObject) {
 		}
 		v.prefs.SetInt("list.sort", int(v.query.Sort))
 		v.prefs.SetBool("list.desc", v.query.Desc)
+		v.moveOn()
 		v.requery()
 		if w := v.table.Size().Width; w > 0 {
 			v.fitColumns(w)
@@ -468,7 +594,7 @@ func (v *listView) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 		c.setFocused(false)
 		return
 	}
-	c.setFocused(id.Row == v.table.focusedRow())
+	c.setRing(id.Row == v.table.focusedRow(), v.isHeld(r.Id))
 	mark := ""
 	if m, ok := v.marks[r.Id]; ok && v.columnAt(id.Col) == colNumber {
 		mark = initials(m.Name)

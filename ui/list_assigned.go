@@ -12,7 +12,8 @@ import (
 
 // The list's Assigned column and its filter: who each work order is
 // assigned to (a name, or several people's initials; "unknown" where the
-// service did not say), and a choice of anyone, nobody, or one person.
+// service did not say; "Kenji Sato +?" where it did not but this office
+// assigned Kenji Sato), and a choice of anyone, nobody, or one person.
 
 const (
 	assigneeAnyone = "Any technician"
@@ -32,6 +33,7 @@ func (v *listView) newAssigneeFilter() *widget.Select {
 		}
 		if v.query.Assignee != v.assignees[i] {
 			v.query.Assignee = v.assignees[i]
+			v.moveOn()
 			v.requery()
 		}
 	}
@@ -95,7 +97,7 @@ func rowIDs(rows []storage.Row) []int64 {
 func assignedFit(a storage.Assignees, room float32) string {
 	s := assignedText(a)
 	if len(a.Who) == 1 && fyne.MeasureText(s, theme.TextSize(), fyne.TextStyle{}).Width > room {
-		return a.Who[0].Initials()
+		return a.Who[0].Initials() + partly(a)
 	}
 	return s
 }

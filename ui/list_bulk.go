@@ -36,7 +36,9 @@ func (v *listView) updateBulk() {
 	ticked := v.selectedIDs()
 	v.shownTicked = nil
 	if len(ticked) > 0 {
-		shown, err := v.store.ListedAmong(context.Background(), v.shown, ticked)
+		q := v.shown
+		q.Held = nil // drawn by the list, still listed (q.Keep)
+		shown, err := v.store.ListedAmong(context.Background(), q, ticked)
 		if err != nil {
 			v.readFailed(err)
 		} else {
@@ -55,6 +57,8 @@ func (v *listView) updateBulk() {
 		v.hiddenNote.Show()
 	}
 	if n == 0 {
+		v.bulkHint.Label.SetText(v.hintText())
+		v.bulkHint.Refresh()
 		v.bulkHint.Show()
 		v.acceptBtn.Hide()
 		v.rejectBtn.Hide()
@@ -69,3 +73,20 @@ func (v *listView) updateBulk() {
 	v.rejectBtn.Show()
 	v.assignBtn.Show()
 }
+
+// hintText is what the row of bulk buttons says while nothing is ticked:
+// how to act on several, or, while the list holds rows the person acted on
+// where they were, that they stay until the person moves on.
+func (v *listView) hintText() string {
+	switch len(v.held) {
+	case 0:
+		return bulkHintText
+	case 1:
+		if r, ok := v.heldRows[v.held[0].id]; ok {
+			return r.Number + " stays here until you open another"
+		}
+	}
+	return fmt.Sprintf("%d work orders stay here until you open another", len(v.held))
+}
+
+const bulkHintText = "Tick rows to accept, reject or assign together"

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
@@ -150,6 +151,71 @@ func TestMarkingAProcedureNotApplicable(t *testing.T) {
 	h.send()
 	if got, err := h.eng.Client.GetWorkOrder(context.Background(), wo.WorkOrderId); err != nil || !got.WorkDetails.Procedures[0].IsMarkedNa {
 		t.Errorf("the service's procedure is not marked N/A")
+	}
+}
+
+// A procedure marked N/A offers Mark as applicable again, on the
+// procedure and on each of its steps, where the rule allows: it is queued
+// (MarkAsNa false) without a question, and the step is editable again at
+// once, then at the service once sent.
+func TestMarkingAProcedureApplicableAgain(t *testing.T) {
+	h := newHarness(t)
+	wo := fixtureOpen(h, sandbox.WorkOrderSpec{Status: api.StatusCheckedIn, Procedure: sandbox.ProcedureEditable})
+	h.selectTab("Procedures")
+	p := tabOf[*proceduresTab](h)
+	proc := wo.Procedures()[0]
+	p.tree.Select(procNode(proc.Id))
+	h.flush()
+	if p.clearProc.Visible() {
+		t.Errorf("Mark as applicable again is offered on a procedure not marked N/A")
+	}
+	test.Tap(p.naProc)
+	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Mark N/A"))
+	h.flush()
+	h.send()
+	if !p.clearProc.Visible() || p.clearProc.Disabled() {
+		t.Fatalf("on the procedure marked N/A, Mark as applicable again is shown %v, disabled %v", p.clearProc.Visible(), p.clearProc.Disabled())
+	}
+
+	p, ref := chooseStep(h, 1)
+	e := p.editor
+	if !e.status.Disabled() || !e.hint.Visible() || !strings.Contains(e.hint.Text, "N/A") {
+		t.Fatalf("a step of the N/A procedure: editor disabled %v, hint %q", e.status.Disabled(), e.hint.Text)
+	}
+	if !p.clearStepRow.Visible() || !p.clearStep.Visible() || p.clearStep.Disabled() {
+		t.Fatalf("the step of the N/A procedure offers no Mark as applicable again")
+	}
+	test.Tap(p.clearStep)
+	h.flush()
+	if h.overlayText() != "" {
+		t.Errorf("clearing the mark asked %q", h.overlayText())
+	}
+	rows, _ := h.store.OutboxRows(context.Background(), wo.WorkOrderId)
+	var r api.MarkNARequest
+	if len(rows) != 2 {
+		t.Fatalf("the outbox holds %d rows; want the mark, sent, and its clearing", len(rows))
+	}
+	last := rows[1]
+	if last.Kind != outbox.KindProcedureNA || last.State != storage.OutboxPending || json.Unmarshal(last.Request, &r) != nil || r.MarkAsNa() {
+		t.Fatalf("queued: %s %s %s", last.Kind, last.State, last.Request)
+	}
+	if !bytes.Contains(last.Request, []byte(`"MarkAsNa":false`)) {
+		t.Errorf("the queued body is %s", last.Request)
+	}
+	if e.status.Disabled() || p.clearStepRow.Visible() {
+		t.Errorf("while the clearing is queued, the step's editor is disabled %v, the undo still shown %v", e.status.Disabled(), p.clearStepRow.Visible())
+	}
+	h.send()
+	got, err := h.eng.Client.GetWorkOrder(context.Background(), wo.WorkOrderId)
+	if err != nil || got.WorkDetails.Procedures[0].IsMarkedNa {
+		t.Fatalf("the service's procedure is still marked N/A (%v)", err)
+	}
+	if err := got.CanUpdateStep(ref); err != nil {
+		t.Errorf("the service's step is not editable again: %v", err)
+	}
+	e.status.SetSelected("Done")
+	if e.status.Disabled() || e.save.Disabled() {
+		t.Errorf("the step cannot be completed again: editor disabled %v, Save disabled %v", e.status.Disabled(), e.save.Disabled())
 	}
 }
 

@@ -86,7 +86,8 @@ type lister struct {
 type listAnswer struct {
 	total    int
 	first    []storage.Row
-	assigned map[int64]storage.Assignees // who the first page's work orders are assigned to
+	assigned map[int64]storage.Assignees // who the first page's (and the held) work orders are assigned to
+	held     map[int64]storage.Row       // the rows of q.Held
 	err      error
 }
 
@@ -157,7 +158,10 @@ func (l *lister) fetch(ctx context.Context, q storage.ListQuery) listAnswer {
 	rows, n, err := l.store.ListAndCount(ctx, q)
 	a := listAnswer{total: n, first: rows, err: err}
 	if err == nil {
-		a.assigned, a.err = l.store.AssigneesOf(ctx, rowIDs(rows))
+		a.held, a.err = l.store.RowsOf(ctx, q.Held)
+	}
+	if a.err == nil {
+		a.assigned, a.err = l.store.AssigneesOf(ctx, append(rowIDs(rows), q.Held...))
 	}
 	return a
 }

@@ -57,6 +57,11 @@ type proceduresTab struct {
 	procInfo  *widget.Label
 	naProc    *widget.Button
 	procPanel *fyne.Container
+
+	// Mark as applicable again: the documented undo of N/A (MarkAsNa
+	// false), offered on the procedure and on each of its steps.
+	clearProc, clearStep *widget.Button
+	clearStepRow         *fyne.Container
 }
 
 func newProceduresTab(d *Desk) *proceduresTab {
@@ -78,7 +83,14 @@ func newProceduresTab(d *Desk) *proceduresTab {
 	t.stepInfo = widget.NewLabel("")
 	t.stepInfo.Wrapping = fyne.TextWrapWord
 	t.editor = newStepEditor(d)
-	t.files = files.NewPanel(host{d}, d.store, false, container.NewVBox(t.stepTitle, t.stepInfo, t.editor.root, widget.NewSeparator()))
+	t.clearStep = widget.NewButtonWithIcon("Mark as applicable again", theme.ContentUndoIcon(), func() {
+		if t.sel != nil {
+			t.clearNA(t.sel.ProcedureId)
+		}
+	})
+	t.clearStepRow = container.NewHBox(t.clearStep)
+	t.clearStepRow.Hide()
+	t.files = files.NewPanel(host{d}, d.store, false, container.NewVBox(t.stepTitle, t.stepInfo, t.clearStepRow, t.editor.root, widget.NewSeparator()))
 	t.files.NoPlace = "choose a step first: dropped files attach to the step shown"
 	t.stepPanel = container.NewStack(t.files)
 	t.noStep = widget.NewLabel("Choose a step above to see its description and files.")
@@ -91,7 +103,8 @@ func newProceduresTab(d *Desk) *proceduresTab {
 	t.procTitle.Wrapping = fyne.TextWrapWord
 	t.procInfo = arrange.Wrapped(widget.NewLabel(""))
 	t.naProc = widget.NewButtonWithIcon("Mark N/A…", theme.CancelIcon(), func() { t.markNA(t.selProc) })
-	t.procPanel = container.NewVBox(t.procTitle, t.procInfo, container.NewHBox(t.naProc))
+	t.clearProc = widget.NewButtonWithIcon("Mark as applicable again", theme.ContentUndoIcon(), func() { t.clearNA(t.selProc) })
+	t.procPanel = container.NewVBox(t.procTitle, t.procInfo, container.NewHBox(t.naProc, t.clearProc))
 	t.procPanel.Hide()
 	return t
 }
@@ -273,7 +286,43 @@ func (t *proceduresTab) renderProcedure() {
 	why := t.wo.CanMarkNotApplicable(p.Id)
 	arrange.ShowIf(p.MarkNAAllowed() && !p.IsMarkedNa, t.naProc)
 	t.d.enable(t.naProc, why == nil)
+	t.showClear(*p, t.clearProc)
 	t.procPanel.Show()
+}
+
+// showClear offers Mark as applicable again on a procedure marked N/A
+// whose mark the customer did not say may not change; enabled where the
+// rule allows it now (api.WorkOrder.CanClearNotApplicable).
+func (t *proceduresTab) showClear(p api.Procedure, b *widget.Button) bool {
+	offered := p.IsMarkedNa && !p.MarkNAForbidden()
+	arrange.ShowIf(offered, b)
+	t.d.enable(b, offered && t.wo.CanClearNotApplicable(p.Id) == nil)
+	return offered
+}
+
+// clearNA queues clearing procedure pid's N/A mark, so that its steps can
+// be completed and their files changed again. Not asked first: it is the
+// undo, and marking it N/A again is one tap away.
+func (t *proceduresTab) clearNA(pid int64) {
+	if t.wo == nil || t.procs[pid] == nil {
+		return
+	}
+	if err := t.wo.CanClearNotApplicable(pid); err != nil {
+		t.d.showError(err)
+		return
+	}
+	name, woID, store := t.procs[pid].Name, t.wo.WorkOrderId, t.d.store
+	t.d.act([]fyne.Disableable{t.clearProc, t.clearStep}, func(ctx context.Context) error {
+		_, err := store.ClearProcedureNA(ctx, woID, pid)
+		return err
+	}, func(err error) {
+		if err != nil {
+			t.d.showError(err)
+			return
+		}
+		t.d.queued(name + " marked applicable again")
+		t.d.detail.reloadIfOpen([]int64{woID})
+	})
 }
 
 // markNA asks, then queues marking procedure pid not applicable: its steps
@@ -349,6 +398,7 @@ func (t *proceduresTab) renderStep() {
 	}
 	t.stepInfo.SetText(strings.Join(info, "\n"))
 	arrange.ShowIf(len(info) > 0, t.stepInfo)
+	arrange.ShowIf(t.showClear(*p, t.clearStep), t.clearStepRow)
 	var replica *api.Step
 	if pend := t.d.detail.pending; pend != nil && pend.Replica.WorkOrderId == t.wo.WorkOrderId {
 		_, replica, _ = pend.Replica.Step(*t.sel)

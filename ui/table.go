@@ -115,6 +115,25 @@ func (t *woTable) showHighlightedRow() {
 	}
 }
 
+// toTop scrolls to the first row and puts the keyboard on it, in the
+// column it was in.
+func (t *woTable) toTop() {
+	t.ScrollToTop()
+	t.moveTo(0)
+}
+
+// moveTo puts the keyboard on row, in the column it was in, as an arrow
+// key would, so that Down and Enter go on from there.
+func (t *woTable) moveTo(row int) {
+	id := widget.TableCellID{Row: row, Col: max(t.highlighted.Col, 0)}
+	t.highlighted = id
+	if rows, _ := t.Length(); rows > row {
+		t.Highlight(id) // Fyne's own keyboard cell, which Down and Enter start from
+		t.showHighlightedRow()
+	}
+	t.Refresh()
+}
+
 // refreshLength redraws the table after its number of rows changed. Fyne
 // 2.8.1's Table.Refresh redraws the cells but leaves its scrolled area at
 // the old height (no scroll bar after the first load, a long one after a

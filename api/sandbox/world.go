@@ -73,6 +73,11 @@ type generator struct {
 	count int
 }
 
+// lastTouched is how far back the generated world's work was last changed:
+// the work orders created at most 45 days ago (createdFor) and those
+// received before version 4.1 alike.
+const lastTouched = 45 * 24 * time.Hour
+
 // pre41 are the dates of the orders received before version 4.1.
 var pre41 = []time.Time{
 	time.Date(2018, 6, 4, 14, 32, 0, 0, time.UTC),
@@ -281,11 +286,21 @@ func (g *generator) base(c *genCustomer, job jobDef, status api.WorkOrderStatus,
 	if job.pm {
 		w.Type = "PMRM"
 	}
-	// LastUpdate: some time between creation and now.
+	// LastUpdate: some time between creation and now, and within the last
+	// lastTouched for the orders received long ago (the pre-4.1 ones, from
+	// 2018): a job still on the desk was touched lately, and an invoice
+	// dated years back made the demo's receivables look broken. The draw
+	// is the same either way (scaled, not redrawn), so every seed's world
+	// otherwise stays as it was.
 	span := now.Sub(created)
 	w.LastUpdate = created
 	if span > 0 {
-		w.LastUpdate = created.Add(time.Duration(g.rng.Int64N(int64(span))))
+		r := g.rng.Int64N(int64(span))
+		if from := now.Add(-lastTouched); created.Before(from) {
+			w.LastUpdate = from.Add(time.Duration(float64(r) / float64(span) * float64(lastTouched)))
+		} else {
+			w.LastUpdate = created.Add(time.Duration(r))
+		}
 	}
 	w.LastUpdate = w.LastUpdate.Truncate(time.Microsecond)
 	if !noLimit {

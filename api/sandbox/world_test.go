@@ -192,3 +192,33 @@ func TestWorldReceivables(t *testing.T) {
 		}
 	}
 }
+
+// The demo's dates are plausible relative to today: every work order was
+// last changed, and every invoice dated and paid, within the oldest age
+// the receivables show (140 days), the pre-4.1 orders of 2018 too; an
+// invoice dated years back made the demo's charts look broken.
+func TestWorldDatesAreRecent(t *testing.T) {
+	t.Parallel()
+	const oldest = 141 * 24 * time.Hour
+	for _, seed := range []int64{1, 7, 42} {
+		w := Generate(seed, 72, fixedNow)
+		pre41 := 0
+		for _, o := range w.st.orders {
+			if o.wo.Created.Before(api.Version41Date) {
+				pre41++
+			}
+			when := map[string]*time.Time{"last changed": &o.wo.LastUpdate}
+			if inv := o.invoice; inv != nil {
+				when["invoice dated"], when["invoice paid"] = inv.InvoiceDate, inv.PaidDate
+			}
+			for what, at := range when {
+				if at != nil && (fixedNow.Sub(*at) > oldest || at.After(fixedNow)) {
+					t.Errorf("seed %d: %s (created %s) %s %s", seed, o.wo.WorkOrderNumber, o.wo.Created.Format(time.DateOnly), what, at.Format(time.DateOnly))
+				}
+			}
+		}
+		if pre41 < 2 {
+			t.Errorf("seed %d: %d pre-4.1 work orders", seed, pre41)
+		}
+	}
+}

@@ -97,13 +97,16 @@ type Board struct {
 	selected   int64           // the work order picked (0: none)
 	asked      map[int64]bool  // refusals the person was asked about
 
-	grid     *xwidget.TimeGrid
-	area     *area
-	layer    *fyne.Container // the blocks, clipped to the grid's days
-	pool     []*xwidget.Block
-	shown    []placement // the placements the pool's blocks show
-	ghost    *xwidget.Block
-	drag     *dragState
+	grid  *xwidget.TimeGrid
+	area  *area
+	layer *fyne.Container // the blocks, clipped to the grid's days
+	pool  []*xwidget.Block
+	shown []placement // the placements the pool's blocks show
+	ghost *xwidget.Block
+	drag  *dragState
+	// grow is the row a block is dragged over and the lanes it has while
+	// so (row -1: none): room for the ghost below its blocks.
+	grow     struct{ row, lanes int }
 	waiting  *widget.List
 	waitHead *widget.Label
 	title    *widget.Label
@@ -139,6 +142,7 @@ func New(src Source, planner Planner, opts Options) *Board {
 		opts.StatusColor = func(api.WorkOrderStatus) color.Color { return theme.Color(theme.ColorNamePrimary) }
 	}
 	b := &Board{src: src, planner: planner, opts: opts, length: api.DefaultVisitLength, asked: map[int64]bool{}}
+	b.grow.row = -1
 	b.day = weekStart(opts.Now())
 	b.grid = xwidget.NewTimeGrid(b.day, 7, DayFrom, DayTo)
 	b.grid.Today = opts.Now()

@@ -298,3 +298,95 @@ func sizeName(s fyne.Size) string {
 	}
 	return "1024x700"
 }
+
+// Over a technician's day that has a block already, the ghost takes the
+// lane below it, the row growing by a lane while it is there, and never
+// prints over it; it keeps its lines inside itself. While still dragging
+// over a technician of another branch, the board says it cannot be
+// planned there, not that nothing was assigned. The hint ends "Plan
+// visit…", with no fourth dot.
+func TestTheGhostNeverPrintsOverABlock(t *testing.T) {
+	f := smallWeek()
+	b, _ := open(t, f, big)
+	if strings.Contains(b.status.Text, "….") || !strings.HasSuffix(b.status.Text, "Plan visit…") {
+		t.Errorf("the hint reads %q", b.status.Text)
+	}
+	kenjiRow := b.rowIndex(kenji.Id)
+	before := b.rowHeight(kenjiRow)
+	below := b.grid.RowTop(kenjiRow + 1)
+	existing := blockOf(t, b, 1, kenji.Id)
+	blk := waitingBlock(t, b, 4)
+	origin := fyne.CurrentApp().Driver().AbsolutePositionForObject(b.area)
+	step := func(row int, when time.Time) {
+		p := origin.Add(fyne.NewPos(b.grid.XOf(when)+1, b.grid.RowTop(row)+6))
+		blk.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{AbsolutePosition: p}})
+	}
+	step(kenjiRow, at(9, 14, 0)) // Wednesday, the day of Kenji's 9:00 visit
+	if !showing(b.ghost) {
+		t.Fatal("no ghost over Kenji's Wednesday")
+	}
+	g, e := b.ghost, existing
+	if g.Position().Y < e.Position().Y+e.Size().Height && e.Position().Y < g.Position().Y+g.Size().Height &&
+		g.Position().X < e.Position().X+e.Size().Width && e.Position().X < g.Position().X+g.Size().Width {
+		t.Errorf("the ghost (%v %v) lies over Kenji's block (%v %v)", g.Position(), g.Size(), e.Position(), e.Size())
+	}
+	if b.rowHeight(kenjiRow) <= before || b.grid.RowTop(kenjiRow+1) <= below {
+		t.Errorf("Kenji's row did not make room: %v → %v", before, b.rowHeight(kenjiRow))
+	}
+	if bottom := g.Position().Y + g.Size().Height; bottom > b.grid.RowTop(kenjiRow+1)-b.grid.HeaderHeight()+2 {
+		t.Errorf("the ghost (bottom %v) runs into the next row (top %v)", bottom, b.grid.RowTop(kenjiRow+1)-b.grid.HeaderHeight())
+	}
+	if g.Line2 != "" {
+		t.Errorf("a week's ghost has a third line %q, for a lane of two", g.Line2)
+	}
+	step(b.rowIndex(hannah.Id), at(10, 12, 0))
+	if strings.Contains(b.status.Text, "nothing was assigned") || !strings.Contains(b.status.Text, "cannot be planned here: Hannah Schmidt does not work for the branch of NWR73204") {
+		t.Errorf("over another branch's technician, still dragging: %q", b.status.Text)
+	}
+	if b.rowHeight(kenjiRow) != before {
+		t.Errorf("Kenji's row keeps the room after the ghost left: %v, was %v", b.rowHeight(kenjiRow), before)
+	}
+	blk.DragEnd()
+	if got := f.planned(); len(got) != 0 {
+		t.Errorf("dropped on a refusing technician, queued %v", got)
+	}
+}
+
+// A drag aimed at a row below one that grew for the ghost on the way
+// lands where it was aimed: the row passed over gives its lane back
+// before the row under the pointer is chosen.
+func TestADragPastAGrownRowLandsWhereAimed(t *testing.T) {
+	f := smallWeek()
+	b, _ := open(t, f, big)
+	target := b.rowIndex(hannah.Id)
+	y := b.grid.RowTop(target) + 6 // aimed before the drag, as the grid is drawn then
+	blk := waitingBlock(t, b, 4)
+	origin := fyne.CurrentApp().Driver().AbsolutePositionForObject(b.area)
+	over := func(row int, when time.Time, y float32) {
+		p := origin.Add(fyne.NewPos(b.grid.XOf(when)+1, y))
+		blk.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{AbsolutePosition: p}})
+	}
+	over(b.rowIndex(kenji.Id), at(9, 9, 0), b.grid.RowTop(b.rowIndex(kenji.Id))+6) // Kenji's full Wednesday: it grows
+	if b.grow.row != b.rowIndex(kenji.Id) {
+		t.Fatalf("Kenji's row did not grow for the ghost (grow %+v)", b.grow)
+	}
+	over(target, at(9, 9, 0), y)
+	if b.drag == nil || b.drag.row != target {
+		t.Fatalf("aimed at Hannah Schmidt's row, the ghost is over row %d", b.drag.row)
+	}
+}
+
+// A work order whose record does not say who goes shows in the row of
+// the technician this office assigned, its number marked: others may go
+// too.
+func TestTheBoardMarksWhomTheOfficeAssigned(t *testing.T) {
+	f := smallWeek()
+	f.visits[0].AssignedPartial = true
+	b, _ := open(t, f, big)
+	if got := blockOf(t, b, 1, kenji.Id).Title; got != "NWR73201"+partlyKnown {
+		t.Errorf("Kenji's block reads %q; want it marked %q", got, partlyKnown)
+	}
+	if got := blockOf(t, b, 2, miguel.Id).Title; got != "HPH73202" {
+		t.Errorf("a record that says: %q", got)
+	}
+}

@@ -3,6 +3,7 @@ package board
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -39,14 +40,20 @@ func (b *Board) dragged(woID, from int64, src *xwidget.Block, abs fyne.Position)
 	}
 	d := b.drag
 	p := abs.Subtract(d.origin)
-	row, okRow := b.grid.RowAt(p.Y)
+	row, okRow := b.rowUnder(p.Y)
 	at, okAt := b.grid.TimeAt(p.X)
 	if !okRow || !okAt || p.X > b.area.Size().Width {
 		d.ok = false
 		park(b.ghost)
+		b.roomFor(-1, 0)
 		b.say("Drop it on a technician's day and hour.", false)
 		return
 	}
+	// The ghost takes the first lane no block of that row holds then, the
+	// row growing by a lane while it is over it if none is free: drawn
+	// over a block, the two were unreadable (A02).
+	lane := b.freeLane(row, at)
+	b.roomFor(row, lane+1)
 	d.row, d.at, d.ok = row, at, true
 	refused, warnings := b.problems(v, b.rows[row].tech, at)
 	state := xwidget.BlockGhost
@@ -55,12 +62,14 @@ func (b *Board) dragged(woID, from int64, src *xwidget.Block, abs fyne.Position)
 	}
 	g := b.grid
 	lh := b.laneHeight()
-	y := g.RowTop(row) - g.HeaderHeight() + 2
+	y := g.RowTop(row) - g.HeaderHeight() + 2 + float32(lane)*lh
 	x, w := g.XOf(dayOf(at))-g.LabelWidth+3, g.DayWidth()-6
+	line2 := "" // a week's lane holds two lines
 	if b.zoom == ZoomDay {
 		x, w = g.XOf(at)-g.LabelWidth+1, max(g.WidthOf(b.length), 56)-2
+		line2 = v.Site
 	}
-	b.ghost.Set(at.In(time.Local).Format("Mon 15:04")+" "+v.Number, b.rows[row].label, v.Site, b.opts.StatusColor(v.Status), state)
+	b.ghost.Set(at.In(time.Local).Format("Mon 15:04")+" "+v.Number, b.rows[row].label, line2, b.opts.StatusColor(v.Status), state)
 	pos, size := fyne.NewPos(x, max(y, 0)), fyne.NewSize(w, lh-3)
 	if b.fits(&pos, &size) {
 		b.ghost.Move(pos)
@@ -71,7 +80,8 @@ func (b *Board) dragged(woID, from int64, src *xwidget.Block, abs fyne.Position)
 	where := b.rows[row].label + " · " + at.In(time.Local).Format("Mon 2 Jan 15:04")
 	switch {
 	case refused != nil:
-		b.say(where+" — "+refused.Error(), true)
+		// Still dragging: what would be wrong here, not what happened.
+		b.say(where+" — cannot be planned here: "+refused.Error()+".", true)
 	case len(warnings) > 0:
 		b.say(where+" — "+strings.Join(warnings, " "), true)
 	default:
@@ -79,11 +89,64 @@ func (b *Board) dragged(woID, from int64, src *xwidget.Block, abs fyne.Position)
 	}
 }
 
+// freeLane is the first lane of row that no block of it holds over a
+// visit starting at at: in a week, that day's; in a day, those whose
+// visits overlap the one being dragged.
+func (b *Board) freeLane(row int, at time.Time) int {
+	var taken []int
+	for _, p := range b.placements {
+		if p.row != row {
+			continue
+		}
+		start := b.week.Visits[p.visit].Start
+		over := dayOf(start).Equal(dayOf(at))
+		if b.zoom == ZoomDay {
+			over = start.Before(at.Add(b.length)) && at.Before(start.Add(b.length))
+		}
+		if over {
+			taken = append(taken, p.lane)
+		}
+	}
+	lane := 0
+	for slices.Contains(taken, lane) {
+		lane++
+	}
+	return lane
+}
+
+// rowUnder is the row under y as the grid is drawn without the room made
+// for the ghost: that room grows the row under the pointer downwards, so
+// the pointer is chosen by the rows as they were, never captured by the
+// lane added below the row it left; the pointer aimed at a row lands there.
+func (b *Board) rowUnder(y float32) (int, bool) {
+	if r := b.grow.row; r >= 0 && r < len(b.rows) && y >= b.grid.RowTop(r)+b.baseRowHeight(r) {
+		y += b.rowHeight(r) - b.baseRowHeight(r)
+	}
+	return b.grid.RowAt(y)
+}
+
+// roomFor gives row at least lanes lanes while a block is dragged over it
+// (row -1: none), laying the grid out again only when that changes, which
+// it reports. The row grows downwards, so the pointer stays over it.
+func (b *Board) roomFor(row, lanes int) bool {
+	if row >= 0 && row < len(b.lanes) && b.baseRowHeight(row) >= float32(lanes)*b.laneHeight()+4 {
+		row, lanes = -1, 0 // it fits as it is
+	}
+	if row == b.grow.row && lanes == b.grow.lanes {
+		return false
+	}
+	b.grow.row, b.grow.lanes = row, lanes
+	b.grid.SetRows(b.gridRows())
+	b.place()
+	return true
+}
+
 // dragEnded drops the dragged work order where the ghost was.
 func (b *Board) dragEnded() {
 	d := b.drag
 	b.drag = nil
 	park(b.ghost)
+	b.roomFor(-1, 0)
 	if d == nil || !d.ok {
 		return
 	}

@@ -53,7 +53,7 @@ func (b *Board) build() {
 	b.lenSel.Selected = "2 h"
 	b.planBtn = widget.NewButtonWithIcon("Plan visit…", theme.CalendarIcon(), b.PlanSelected)
 	b.planBtn.Importance = widget.HighImportance
-	b.status = widget.NewLabel("Drag a work order from the right onto a technician's day and hour, or select it and Plan visit….")
+	b.status = widget.NewLabel("Drag a work order from the right onto a technician's day and hour, or select it and choose Plan visit…")
 	b.status.Importance = widget.LowImportance
 	b.status.Truncation = fyne.TextTruncateEllipsis
 	right := container.NewHBox(b.zoomSel, widget.NewLabel("Visit length"), b.lenSel, b.planBtn)
@@ -266,6 +266,24 @@ func (b *Board) rowHeight(i int) float32 {
 	if i < len(b.lanes) {
 		lanes = max(1, b.lanes[i])
 	}
+	if i == b.grow.row {
+		lanes = max(lanes, b.grow.lanes)
+	}
+	return b.heightFor(lanes)
+}
+
+// baseRowHeight is row i's height without the room a dragged block's
+// ghost makes in it (roomFor).
+func (b *Board) baseRowHeight(i int) float32 {
+	lanes := 1
+	if i < len(b.lanes) {
+		lanes = max(1, b.lanes[i])
+	}
+	return b.heightFor(lanes)
+}
+
+// heightFor is the height of a row of lanes lanes, with room for its label.
+func (b *Board) heightFor(lanes int) float32 {
 	return max(float32(lanes)*b.laneHeight()+4, 2*theme.TextSize()+20)
 }
 
@@ -437,12 +455,23 @@ func (b *Board) fits(pos *fyne.Position, size *fyne.Size) bool {
 // and the site.
 func (b *Board) blockText(v *storage.Visit) (title, line1, line2 string) {
 	at := v.Start.In(time.Local).Format("15:04")
+	number := v.Number
+	if v.AssignedPartial {
+		// The record does not say who goes: this office assigned the
+		// row's technician, and others may go too (as the list's
+		// Assigned column says it).
+		number += partlyKnown
+	}
 	if b.zoom == ZoomDay {
-		return at + " " + v.Number, v.Customer, v.Site
+		return at + " " + number, v.Customer, v.Site
 	}
 	// A week's day is narrow: the number first, whole.
-	return v.Number, at + " " + v.Customer + siteOf(v), ""
+	return number, at + " " + v.Customer + siteOf(v), ""
 }
+
+// partlyKnown follows a visit's number where the record does not say who
+// goes and the board shows whom this office assigned.
+const partlyKnown = " +?"
 
 // addBlock adds a block to the pool; slot i shows b.shown[i].
 func (b *Board) addBlock() {

@@ -12,15 +12,18 @@ const (
 	allCustomers = "All customers"
 	allStatuses  = "All statuses"
 	outstanding  = "Outstanding"
-	anyAge       = "Any age"
+	// otherStatus keeps the invoices whose status this client does not
+	// know, shown as "other (its name)" (api.InvoiceStatus.StatusWords).
+	otherStatus = "Other statuses"
+	anyAge      = "Any age"
 )
 
 func statusChoices() []string {
 	out := []string{allStatuses, outstanding}
 	for _, s := range api.AllInvoiceStatuses {
-		out = append(out, statusWords(s))
+		out = append(out, s.StatusWords())
 	}
-	return out
+	return append(out, otherStatus)
 }
 
 func ageChoices() []string {
@@ -42,6 +45,8 @@ func (v *View) filterChanged() {
 	}
 	switch sel := v.statusSel.Selected; sel {
 	case allStatuses, "":
+	case otherStatus:
+		f.Other = true
 	case outstanding:
 		for _, s := range api.AllInvoiceStatuses {
 			if s.Outstanding() {
@@ -50,7 +55,7 @@ func (v *View) filterChanged() {
 		}
 	default:
 		for _, s := range api.AllInvoiceStatuses {
-			if statusWords(s) == sel {
+			if s.StatusWords() == sel {
 				f.Statuses = []api.InvoiceStatus{s}
 			}
 		}
@@ -67,7 +72,7 @@ func (v *View) filterChanged() {
 }
 
 func sameFilter(a, b api.ReceivableFilter) bool {
-	if a.CustomerId != b.CustomerId || len(a.Statuses) != len(b.Statuses) || (a.Age == nil) != (b.Age == nil) {
+	if a.CustomerId != b.CustomerId || a.Other != b.Other || len(a.Statuses) != len(b.Statuses) || (a.Age == nil) != (b.Age == nil) {
 		return false
 	}
 	if a.Age != nil && *a.Age != *b.Age {

@@ -84,6 +84,7 @@ type View struct {
 	slaChart    *xwidget.StackedBars
 	status      *widget.Label
 	content     fyne.CanvasObject
+	widths      []float32 // the columns' widths on screen now (fitColumns)
 
 	loading, again bool
 }
@@ -119,30 +120,36 @@ func (v *View) build() {
 	v.status.Importance = widget.LowImportance
 	var filters fyne.CanvasObject = container.NewHBox(
 		widget.NewLabel("Customer"), sized(v.customerSel, 220),
-		widget.NewLabel("Status"), sized(v.statusSel, 170),
+		widget.NewLabel("Status"), sized(v.statusSel, 190),
 		widget.NewLabel("Age"), sized(v.ageSel, 130),
 		v.count)
 	if v.opts.Export != nil {
 		export := widget.NewButtonWithIcon("Export…", theme.DocumentSaveIcon(), v.opts.Export)
 		filters = container.NewBorder(nil, nil, nil, export, filters)
 	}
-	v.totals = container.NewGridWrap(fyne.NewSize(300, totalHeight()))
+	v.totals = container.NewGridWrap(fyne.NewSize(totalWidth, totalHeight(2)))
+	v.widths = make([]float32, len(Columns))
 	v.table = v.newTable()
 	v.slaChart = xwidget.NewStackedBars(fmt.Sprintf("SLA kept and missed, last %d weeks", SlaWeeks),
 		xwidget.BarSeries{Name: "Kept", Color: keptColor}, xwidget.BarSeries{Name: "Missed", Color: missedColor})
 	v.slaChart.Empty = "No deadline in this period yet"
-	// The charts sit under the table, three across: the table keeps the
-	// window's width for its eleven columns.
-	v.charts = container.NewVBox()
-	split := container.NewVSplit(v.table, container.NewVScroll(v.charts))
-	split.Offset = 0.45
+	// The charts sit under the table, as many across as fit (chartGrid):
+	// the table keeps the window's width for its eleven columns, in a
+	// compact theme and fitted to the width (fitColumns).
+	v.charts = container.New(&chartGrid{})
+	table := container.New(&fitColumns{set: v.setWidth}, container.NewThemeOverride(v.table, compactTheme{}))
+	split := container.NewVSplit(table, container.NewVScroll(v.charts))
+	split.Offset = 0.5
 	top := container.NewVBox(filters, v.totals)
 	v.content = container.NewBorder(top, v.status, nil, nil, split)
 }
 
-// totalHeight is a total's two lines.
-func totalHeight() float32 {
-	return widget.NewLabel("X").MinSize().Height*2 - theme.Padding()*2
+// totalWidth is a currency's totals' width: four fit 1024 px in a row.
+const totalWidth = 250
+
+// totalHeight is the height of a currency's totals of n lines.
+func totalHeight(n int) float32 {
+	return widget.NewLabel("X").MinSize().Height*float32(n) - theme.Padding()*3*float32(n-1)
 }
 
 // sized keeps a select at a width that fits its longest choice.
@@ -253,28 +260,52 @@ func (v *View) showCustomers() {
 	v.customerSel.Refresh()
 }
 
-// showTotals writes one total per currency: what is outstanding of all
-// that was billed. Never one figure across currencies.
+// showTotals writes the totals per currency: what is outstanding of all
+// that was billed, each count of the invoices its figure sums; then, apart
+// and never in those figures, the drafts, the invoices awaiting
+// verification and those of a status we do not know. Never one figure
+// across currencies.
 func (v *View) showTotals() {
 	v.totals.RemoveAll()
 	totals := api.TotalsByCurrency(v.rows)
+	lines := 2
 	if len(totals) == 0 {
 		v.totals.Add(widget.NewLabel("No totals: no invoice matches the filters."))
 	}
 	for _, t := range totals {
 		out := widget.NewLabelWithStyle(fmt.Sprintf("%s  %s outstanding", t.Currency, t.Outstanding.Format()), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-		of := widget.NewLabel(fmt.Sprintf("of %s billed · %s", t.Total.Format(), invoices(t.Count)))
-		of.Importance = widget.LowImportance
-		v.totals.Add(container.New(layout.NewCustomPaddedVBoxLayout(-theme.Padding()*3), out, of))
+		parts := []fyne.CanvasObject{out, low(fmt.Sprintf("of %s billed · %s", t.Total.Format(), invoices(t.Count)))}
+		if t.DraftCount > 0 {
+			parts = append(parts, low(fmt.Sprintf("%s · %s, not billed", count(t.DraftCount, "draft", "drafts"), t.Drafts.Format())))
+		}
+		if t.PendingCount > 0 {
+			parts = append(parts, low(fmt.Sprintf("%d awaiting verification · %s", t.PendingCount, t.Pending.Format())))
+		}
+		if t.OtherCount > 0 {
+			parts = append(parts, low(fmt.Sprintf("%s · %s", count(t.OtherCount, "other status", "other statuses"), t.Other.Format())))
+		}
+		lines = max(lines, len(parts))
+		v.totals.Add(container.New(layout.NewCustomPaddedVBoxLayout(-theme.Padding()*3), parts...))
 	}
+	v.totals.Layout = layout.NewGridWrapLayout(fyne.NewSize(totalWidth, totalHeight(lines)))
 }
 
-func invoices(n int) string {
-	if n == 1 {
-		return "1 invoice"
-	}
-	return fmt.Sprintf("%d invoices", n)
+// low is a total's secondary line.
+func low(s string) *widget.Label {
+	l := widget.NewLabel(s)
+	l.Importance = widget.LowImportance
+	l.Truncation = fyne.TextTruncateEllipsis
+	return l
 }
+
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func invoices(n int) string { return count(n, "invoice", "invoices") }
 
 // showCharts draws one aging chart per currency and the SLA chart.
 func (v *View) showCharts() {
@@ -311,11 +342,7 @@ func (v *View) showCharts() {
 		charts = append(charts, c)
 	}
 	charts = append(charts, v.slaChart)
-	// Three across, each row as tall as its tallest chart.
-	for i := 0; i < len(charts); i += 3 {
-		row := container.NewGridWithColumns(3, charts[i:min(i+3, len(charts))]...)
-		v.charts.Add(row)
-	}
+	v.charts.Objects = charts
 
 	var rows []xwidget.BarRow
 	unjudged := 0

@@ -10,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
@@ -241,10 +242,119 @@ func TestViewGolden(t *testing.T) {
 
 func charts(v *View) []*xwidget.StackedBars {
 	var out []*xwidget.StackedBars
-	for _, row := range v.charts.Objects {
-		for _, o := range row.(*fyne.Container).Objects {
-			out = append(out, o.(*xwidget.StackedBars))
-		}
+	for _, o := range v.charts.Objects {
+		out = append(out, o.(*xwidget.StackedBars))
 	}
 	return out
+}
+
+// notYetBilled is world with a draft, an invoice awaiting verification
+// and one of a status this client does not know, all in dollars and dated.
+func notYetBilled() *fake {
+	f := world()
+	add := func(id int64, num string, st api.InvoiceStatus, amt string) {
+		f.rows = append(f.rows, api.Receivable{WorkOrderId: id, WorkOrderNumber: num, Customer: north, Status: st,
+			InvoiceNumber: "INV-" + num, Amount: api.MustMoney(amt, "USD"), Submitted: ago(15)})
+	}
+	add(8, "NWR73108", api.InvoiceDraft, "942.59")
+	add(9, "NWR73109", api.InvoicePendingVerification, "800.00")
+	add(10, "NWR73110", "Returned", "40.00")
+	return f
+}
+
+func totalTexts(v *View) []string {
+	var out []string
+	for _, o := range v.totals.Objects {
+		var words []string
+		for _, l := range o.(*fyne.Container).Objects {
+			words = append(words, l.(*widget.Label).Text)
+		}
+		out = append(out, strings.Join(words, " | "))
+	}
+	return out
+}
+
+// "of $3,070.50 billed · 3 invoices" counts the three it sums: the draft,
+// the one awaiting verification and the one of an unknown status are
+// counted and summed apart; a draft and one awaiting verification show no
+// submitted date nor age (A08). The unknown status reads "other (its
+// name)", has its own filter entry and its own total.
+func TestViewCountsWhatItSumsAndShowsDraftsApart(t *testing.T) {
+	v, _ := open(t, notYetBilled(), fyne.NewSize(1280, 800))
+	want := "USD  $1,890.50 outstanding | of $3,070.50 billed · 3 invoices | 1 draft · $942.59, not billed | " +
+		"1 awaiting verification · $800.00 | 1 other status · $40.00"
+	if got := totalTexts(v); len(got) != 4 || got[3] != want {
+		t.Errorf("totals:\n%s\nwant the last:\n%s", strings.Join(got, "\n"), want)
+	}
+	if v.count.Text != "10 invoices" {
+		t.Errorf("the count says %q", v.count.Text)
+	}
+	_, rows := v.Table()
+	seen := map[string]bool{}
+	for _, r := range rows {
+		switch r[0] {
+		case "NWR73108", "NWR73109":
+			seen[r[2].(string)] = true
+			if r[6] != nil || r[7] != nil {
+				t.Errorf("%s (%s) shows submitted %v, age %v", r[0], r[2], r[6], r[7])
+			}
+		case "NWR73110":
+			seen[r[2].(string)] = true
+			if r[6] == nil {
+				t.Errorf("the invoice of an unknown status hides its date")
+			}
+		}
+	}
+	if !seen["Draft"] || !seen["Awaiting verification"] || !seen["other (Returned)"] {
+		t.Errorf("the statuses read %v", seen)
+	}
+
+	v.statusSel.SetSelected(otherStatus)
+	if got := numbers(v); !slices.Equal(got, []string{"NWR73110"}) {
+		t.Errorf("Other statuses lists %v", got)
+	}
+	if got := totalTexts(v); len(got) != 1 || got[0] != "USD  $0.00 outstanding | of $0.00 billed · 0 invoices | 1 other status · $40.00" {
+		t.Errorf("Other statuses' totals: %q", got)
+	}
+	if v.Narrowed() != " (status Other statuses)" {
+		t.Errorf("Narrowed = %q", v.Narrowed())
+	}
+}
+
+// At 1024x700 every column is in the window with its title whole, more
+// than five rows show, and the charts are two across, each as wide as its
+// title and legend need (A12).
+func TestViewAt1024x700(t *testing.T) {
+	test.NewTempApp(t)
+	test.ApplyTheme(t, test.Theme())
+	v, w := open(t, notYetBilled(), fyne.NewSize(1024, 700))
+	pad := theme.Padding()
+	right := float32(0)
+	for i, width := range v.widths {
+		right += width
+		if i > 0 {
+			right += pad
+		}
+		title := v.header(i)
+		if need := fyne.MeasureText(title, theme.TextSize(), fyne.TextStyle{Bold: true}).Width + theme.InnerPadding(); need > width {
+			t.Errorf("column %q is %.0f wide; its title needs %.0f", title, width, need)
+		}
+	}
+	if tw := v.table.Size().Width; right > tw || tw > 1024 {
+		t.Errorf("the columns end at %.0f in a table %.0f wide, in a window 1024 wide", right, tw)
+	}
+	rowH := cellLayout{}.MinSize([]fyne.CanvasObject{widget.NewLabel("X")}).Height + pad
+	if rows := int((v.table.Size().Height - rowH) / rowH); rows <= 5 {
+		t.Errorf("the table shows %d rows (%.0f high)", rows, v.table.Size().Height)
+	}
+	for _, c := range charts(v) {
+		title := fyne.MeasureText(c.Title, theme.TextSize()*1.15, fyne.TextStyle{Bold: true}).Width + 2*theme.Padding()*2
+		if c.Size().Width < title || c.Size().Width < chartWidth {
+			t.Errorf("the chart %q is %.0f wide; its title needs %.0f", c.Title, c.Size().Width, title)
+		}
+	}
+	if cs := charts(v); cs[1].Position().Y != cs[0].Position().Y || cs[2].Position().Y == cs[0].Position().Y {
+		t.Errorf("the charts are not two across")
+	}
+	test.AssertImageMatches(t, "receivables_1024x700.png", w.Canvas().Capture())
 }

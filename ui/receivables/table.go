@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
@@ -22,26 +24,31 @@ const (
 	Days                    // int, or nil when unknown
 )
 
-// Column is one column of the receivables table.
+// Column is one column of the receivables table. Width is its
+// comfortable width on screen, Min the narrowest it is shrunk to in a
+// narrow window (ColumnWidths); Short is its title where Title does not
+// fit.
 type Column struct {
-	Title string
-	Type  ColumnType
-	Width float32
+	Title      string
+	Type       ColumnType
+	Width, Min float32
+	Short      string
 }
 
-// Columns are the table's columns, in order.
+// Columns are the table's columns, in order. Their Mins and the padding
+// between them fit a window 1024 px wide (1016 inside its padding).
 var Columns = []Column{
-	{"Work order", Text, 110},
-	{"Customer", Text, 180},
-	{"Status", Text, 110},
-	{"Invoice", Text, 130},
-	{"Amount", Money, 110},
-	{"Currency", Text, 70},
-	{"Submitted", Date, 100},
-	{"Age (days)", Days, 80},
-	{"Auth number", Text, 110},
-	{"Check number", Text, 110},
-	{"Paid", Date, 100},
+	{Title: "Work order", Type: Text, Width: 96, Min: 88},
+	{Title: "Customer", Type: Text, Width: 170, Min: 96},
+	{Title: "Status", Type: Text, Width: 150, Min: 98},
+	{Title: "Invoice", Type: Text, Width: 120, Min: 110},
+	{Title: "Amount", Type: Money, Width: 100, Min: 84},
+	{Title: "Currency", Type: Text, Width: 76, Min: 72},
+	{Title: "Submitted", Type: Date, Width: 100, Min: 90},
+	{Title: "Age (days)", Type: Days, Width: 86, Min: 56, Short: "Days"},
+	{Title: "Auth number", Type: Text, Width: 110, Min: 98, Short: "Auth no."},
+	{Title: "Check number", Type: Text, Width: 116, Min: 90, Short: "Check no."},
+	{Title: "Paid", Type: Date, Width: 100, Min: 90},
 }
 
 // Table is the rows as filtered, as typed values under Columns: what the
@@ -59,8 +66,8 @@ func (v *View) values(r api.Receivable) []any {
 	if d, ok := r.Age(v.at); ok {
 		age = d
 	}
-	return []any{r.WorkOrderNumber, r.Customer.Name, statusWords(r.Status), r.InvoiceNumber, r.Amount,
-		r.Amount.Currency, dateOrNil(r.Submitted), age, r.AuthNumber, r.CheckNumber, dateOrNil(r.PaidDate)}
+	return []any{r.WorkOrderNumber, r.Customer.Name, r.Status.StatusWords(), r.InvoiceNumber, r.Amount,
+		r.Amount.Currency, dateOrNil(r.SubmittedOn()), age, r.AuthNumber, r.CheckNumber, dateOrNil(r.PaidDate)}
 }
 
 func dateOrNil(t *time.Time) any {
@@ -70,23 +77,12 @@ func dateOrNil(t *time.Time) any {
 	return *t
 }
 
-// statusWords names an invoice status for people.
-func statusWords(s api.InvoiceStatus) string {
-	switch s {
-	case api.InvoicePendingVerification:
-		return "Awaiting verification"
-	case "":
-		return "Unknown"
-	}
-	return string(s)
-}
-
 func (v *View) newTable() *widget.Table {
 	t := widget.NewTableWithHeaders(
 		func() (int, int) { return len(v.rows), len(Columns) },
-		func() fyne.CanvasObject { return widget.NewLabel("") },
+		func() fyne.CanvasObject { return container.New(cellLayout{}, widget.NewLabel("")) },
 		func(id widget.TableCellID, o fyne.CanvasObject) {
-			l := o.(*widget.Label)
+			l := o.(*fyne.Container).Objects[0].(*widget.Label)
 			if id.Row >= len(v.rows) {
 				l.SetText("")
 				return
@@ -109,15 +105,16 @@ func (v *View) newTable() *widget.Table {
 		})
 	t.ShowHeaderColumn = false
 	t.CreateHeader = func() fyne.CanvasObject {
-		return widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		return container.New(cellLayout{bold: true}, widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 	}
 	t.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
-		l := o.(*widget.Label)
+		l := o.(*fyne.Container).Objects[0].(*widget.Label)
 		if id.Col >= 0 && id.Col < len(Columns) {
-			l.SetText(Columns[id.Col].Title)
+			l.SetText(v.header(id.Col))
 		}
 	}
 	for i, c := range Columns {
+		v.widths[i] = c.Width
 		t.SetColumnWidth(i, c.Width)
 	}
 	t.OnSelected = func(id widget.TableCellID) {
@@ -129,7 +126,30 @@ func (v *View) newTable() *widget.Table {
 	return t
 }
 
+// header is column col's title, or its short one where the title does
+// not fit the column's width now.
+func (v *View) header(col int) string {
+	c := Columns[col]
+	if c.Short == "" {
+		return c.Title
+	}
+	pad := compactTheme{}.Size(theme.SizeNameInnerPadding) * 2
+	if fyne.MeasureText(c.Title, theme.TextSize(), fyne.TextStyle{Bold: true}).Width+pad > v.widths[col] {
+		return c.Short
+	}
+	return c.Title
+}
+
+// setWidth gives column col its width on screen (fitColumns).
+func (v *View) setWidth(col int, w float32) {
+	v.widths[col] = w
+	v.table.SetColumnWidth(col, w)
+}
+
 func statusImportance(s api.InvoiceStatus) widget.Importance {
+	if !s.Known() {
+		return widget.WarningImportance // not known to be billed nor paid: look
+	}
 	switch s {
 	case api.InvoiceDisputed:
 		return widget.DangerImportance

@@ -142,6 +142,9 @@ func (r *blockRenderer) Layout(size fyne.Size) {
 	for _, t := range r.texts {
 		t.Move(fyne.NewPos(blockPad+2, y))
 		y += lineHeight()
+		// A line with no room left in the block is not drawn: spilling
+		// below it, it printed over the next block.
+		t.Hidden = y > size.Height-blockPad+0.5
 	}
 	if size.Width != r.width {
 		r.width = size.Width

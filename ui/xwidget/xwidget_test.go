@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 )
@@ -131,5 +132,29 @@ func TestTimeGridMaps(t *testing.T) {
 	g.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.NewDelta(0, -1000)})
 	if g.ScrollY != 0 {
 		t.Errorf("rows that fit scrolled to %v", g.ScrollY)
+	}
+}
+
+// A block lower than its lines draws only those that fit inside it: a
+// third line spilling below printed over the block beneath.
+func TestABlockDrawsOnlyTheLinesThatFit(t *testing.T) {
+	test.NewTempApp(t)
+	b := NewBlock("Tue 11:00 NWR73231", "Luis Ortega", "Northwind #0317", blue)
+	r := test.WidgetRenderer(b)
+	for lines, want := range map[int]int{1: 1, 2: 2, 3: 3} {
+		b.Resize(fyne.NewSize(140, BlockHeight(lines)))
+		r.Layout(b.Size())
+		shown := 0
+		for _, o := range r.Objects() {
+			if txt, ok := o.(*canvas.Text); ok && txt.Visible() && txt.Text != "" {
+				shown++
+				if bottom := txt.Position().Y + lineHeight(); bottom > b.Size().Height {
+					t.Errorf("%d lines high: %q ends at %v, below the block (%v)", lines, txt.Text, bottom, b.Size().Height)
+				}
+			}
+		}
+		if shown != want {
+			t.Errorf("%d lines high: %d lines drawn; want %d", lines, shown, want)
+		}
 	}
 }
