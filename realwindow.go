@@ -57,6 +57,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -278,8 +279,12 @@ func command(w fyne.Window, verb, arg string) (string, error) {
 		if f == nil {
 			return "nothing", nil
 		}
-		if b, ok := f.(*widget.Button); ok {
-			return fmt.Sprintf("%T %s", f, b.Text), nil
+		// A button's words, a Fyne one's or one that embeds it (a final
+		// question's Cancel).
+		if v := reflect.ValueOf(f); v.Kind() == reflect.Pointer && v.Elem().Kind() == reflect.Struct {
+			if text := v.Elem().FieldByName("Text"); text.IsValid() && text.Kind() == reflect.String {
+				return fmt.Sprintf("%T %s", f, text.String()), nil
+			}
 		}
 		return fmt.Sprintf("%T", f), nil
 	case "dialogs":

@@ -60,6 +60,25 @@ func TestRealWindowEveryTabFileAndDialog(t *testing.T) {
 	a.closes("invoice-remove-esc", "key Escape")
 	a.dialog("invoice-delete", "tap ^Delete…$")
 	a.closes("invoice-delete-esc", "key Escape")
+	// Deleting cannot be undone: the question opens on Cancel, so Enter
+	// on the real keyboard (a second Enter, after the one that opened it)
+	// keeps the invoice.
+	a.dialog("invoice-delete-again", "tap ^Delete…$")
+	if got := a.do("focused"); !strings.HasSuffix(got, " Cancel") {
+		t.Errorf("Delete the invoice? opens with %q focused, want Cancel", got)
+	}
+	a.keys("Return")
+	a.waitUntil("the question closed by Enter", "dialogs", "0")
+	a.shoot("invoice-delete-enter-cancels")
+	if texts := a.do("texts *container.AppTabs"); !strings.Contains(texts, "Delete…") {
+		t.Errorf("after Enter on Delete the invoice? the tab shows: %s", texts)
+	}
+	// What is missing before submit shows right above Submit invoice, at
+	// the foot of the tab, wherever the invoice is scrolled.
+	a.step("invoice-submit-missing", "tap ^Submit invoice$")
+	if texts := a.do("texts *container.AppTabs"); !strings.Contains(texts, "Not submitted yet") || !strings.Contains(texts, "check out") {
+		t.Errorf("Submit on an incomplete invoice does not say what is missing: %s", texts)
+	}
 
 	a.step("tab-procedures", "tapin *container.AppTabs ^Procedures$")
 	a.step("procedure-step", `tapin *widget.Tree ^1\. `)

@@ -212,7 +212,7 @@ func TestResetDemoAsksFirst(t *testing.T) {
 	if resets != 0 || !strings.Contains(h.overlayText(), "reset the demo?") {
 		t.Fatalf("Reset demo did not ask first (resets %d, window says %q)", resets, h.overlayText())
 	}
-	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Yes"))
+	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Reset demo"))
 	if resets != 1 {
 		t.Fatalf("confirming reset the demo %d times", resets)
 	}

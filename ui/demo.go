@@ -260,9 +260,9 @@ func invoiceNews(b *api.InvoiceStatusChangedEvent) string {
 // confirmResetDemo asks before File › Reset demo forgets the demo's work:
 // it survives restarts, so starting over is a choice, not an accident.
 func (d *Desk) confirmResetDemo() {
-	dialogs.Confirm("Reset the demo?",
+	dialogs.Final("Reset the demo?",
 		"The demo keeps what was done in it across restarts. Resetting forgets every change and starts again from the original work orders.",
-		func(ok bool) {
+		"Reset demo", true, func(ok bool) {
 			if ok {
 				d.deps.ResetDemo()
 			}

@@ -219,7 +219,7 @@ func TestARefusedActionOffersRetryAndDiscard(t *testing.T) {
 	if !strings.Contains(h.overlayText(), "discard this action?") {
 		t.Fatalf("Discard asks nothing; overlay %q", h.overlayText())
 	}
-	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Yes"))
+	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Discard"))
 	h.flush()
 	if it := h.activityAbout("Check in"); it.text != "Discarded: not sent." || it.retry != nil || it.discard != nil {
 		t.Fatalf("after Discard the check-in reads %q (buttons still shown: %v)", it.text, it.retry != nil)

@@ -154,9 +154,9 @@ func (d *Desk) retryAction(id int64) {
 
 // discardAction gives up on an action once the person confirms it.
 func (d *Desk) discardAction(id int64) {
-	dialogs.Confirm("Discard this action?",
+	dialogs.Final("Discard this action?",
 		"It will not be sent to the service. Actions queued after it on this work order go out next.",
-		func(ok bool) {
+		"Discard", true, func(ok bool) {
 			if ok {
 				d.discardRow(id)
 			}

@@ -65,6 +65,17 @@ func (f invoiceForm) button(text string) *widget.Button {
 	return buttonIn(f.h.t, f.tab.Content(), text)
 }
 
+// submit presses Submit invoice and answers yes to the question it asks
+// first, which must be there.
+func (f invoiceForm) submit() {
+	f.h.t.Helper()
+	test.Tap(f.button("Submit invoice"))
+	if ask := f.h.overlayText(); !strings.Contains(ask, "submit the invoice?") || !strings.Contains(ask, "cannot be changed") {
+		f.h.t.Fatalf("Submit invoice asked %q", ask)
+	}
+	test.Tap(buttonIn(f.h.t, f.h.win.Canvas().Overlays().Top(), "Submit invoice"))
+}
+
 // badge is what the invoice's status pill reads.
 func (f invoiceForm) badge() string {
 	var b *xwidget.Badge

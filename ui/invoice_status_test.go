@@ -4,8 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"fyne.io/fyne/v2/test"
-
 	"github.com/workorderdesk/workdesk/api"
 )
 
@@ -65,7 +63,7 @@ func TestTheHeaderAndSummaryFollowTheInvoice(t *testing.T) {
 		fits(badge)
 	}
 
-	test.Tap(inv.button("Submit invoice"))
+	inv.submit()
 	h.send()
 	step("Invoice submitted", "Invoice submitted — waiting for the customer")
 
@@ -75,7 +73,7 @@ func TestTheHeaderAndSummaryFollowTheInvoice(t *testing.T) {
 	step("Invoice disputed", "Invoice disputed: fix and resubmit. The customer says: Missing sign-off sheet")
 
 	// A disputed invoice may be fixed and sent again.
-	test.Tap(inv.button("Submit invoice"))
+	inv.submit()
 	h.send()
 	step("Invoice submitted", "Invoice submitted — waiting for the customer")
 

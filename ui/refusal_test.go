@@ -264,7 +264,7 @@ func TestARefusedCheckInIsEditedAndDiscardedFromTheHeader(t *testing.T) {
 	if !strings.Contains(h.overlayText(), "discard this action?") {
 		t.Fatalf("Discard asks nothing; overlay %q", h.overlayText())
 	}
-	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Yes"))
+	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Discard"))
 	h.flush()
 	if h.desk.detail.refused.Visible() || len(h.desk.detail.refusals) != 0 {
 		t.Fatal("the discarded check-in is still in the header")
@@ -363,7 +363,7 @@ func TestARefusedInvoiceIsCorrectedInTheInvoiceTab(t *testing.T) {
 	inv.addPriceItem(0)
 	inv.quantity(inv.lineCount() - 1).SetText("999")
 	test.Tap(inv.button("Submit invoice"))
-	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Yes")) // above the NTE: submit anyway
+	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Submit invoice")) // above the NTE: submit anyway
 	h.selectTab("Summary")
 	h.send()
 
@@ -378,7 +378,7 @@ func TestARefusedInvoiceIsCorrectedInTheInvoiceTab(t *testing.T) {
 	}
 
 	inv.removeLine(inv.lineCount() - 1)
-	test.Tap(inv.button("Submit invoice"))
+	inv.submit()
 	if txt := h.overlayText(); txt != "" {
 		t.Fatalf("submitting the corrected invoice showed %q", txt)
 	}

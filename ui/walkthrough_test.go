@@ -135,7 +135,7 @@ func TestWalkthroughNewToAuthorizedInvoice(t *testing.T) {
 	inv.check(t, "Total "+format.Money(api.Money{Amount: quote, Currency: "USD"})+"  USD")
 	test.Tap(inv.button("Save"))
 	h.send()
-	test.Tap(inv.button("Submit invoice"))
+	inv.submit()
 	if txt := h.overlayText(); txt != "" {
 		t.Fatalf("submitting the invoice showed %q", txt)
 	}

@@ -53,7 +53,8 @@ func TestErrorAndInfoIconsSitBesideTheirText(t *testing.T) {
 	for _, show := range []func(){
 		func() { h.desk.showError(errors.New(long)) },
 		func() { h.desk.info("Not a valid NTE", long) },
-		func() { dialogs.Confirm("Submit above the NTE?", long, func(bool) {}, h.win) },
+		func() { dialogs.NewConfirm("Replace what you typed?", long, func(bool) {}, h.win).Show() },
+		func() { dialogs.Final("Submit the invoice?", long, "Submit invoice", false, func(bool) {}, h.win) },
 	} {
 		show()
 		h.flush()

@@ -56,20 +56,22 @@ func DismissTop(c fyne.Canvas) bool {
 // ConfirmTop does what the topmost dialog offers, as a tap on its
 // confirming button would (the one drawn as the default: Fyne gives it high
 // importance, "Reject", "Save", "Yes"); a dialog with only a Close or OK
-// closes. A confirming button still disabled (a reason not yet given)
-// does nothing. It reports whether there was a dialog.
+// closes, and so does a question about something final (Final): Enter
+// never does what cannot be undone. A confirming button still disabled (a
+// reason not yet given) does nothing. It reports whether there was a dialog.
 func ConfirmTop(c fyne.Canvas) bool {
 	top := c.Overlays().Top()
 	if top == nil {
 		return false
 	}
 	var primary *widget.Button
+	final := false
 	walkDialog(top, func(b *widget.Button) {
 		if primary == nil && b.Importance == widget.HighImportance && b.OnTapped != nil {
 			primary = b
 		}
-	})
-	if primary != nil {
+	}, func() { final = true })
+	if primary != nil && !final {
 		if !primary.Disabled() {
 			primary.OnTapped()
 		}
@@ -78,8 +80,10 @@ func ConfirmTop(c fyne.Canvas) bool {
 	return DismissTop(c)
 }
 
-// walkDialog visits every visible button of a dialog, in order.
-func walkDialog(o fyne.CanvasObject, visit func(*widget.Button)) {
+// walkDialog visits every visible button of a dialog, in order, and calls
+// final if it is a question about something final (its Cancel is a
+// finalCancel).
+func walkDialog(o fyne.CanvasObject, visit func(*widget.Button), final func()) {
 	if o == nil || !o.Visible() {
 		return
 	}
@@ -88,7 +92,12 @@ func walkDialog(o fyne.CanvasObject, visit func(*widget.Button)) {
 			visit(b)
 			continue
 		}
-		walkDialog(ch, visit)
+		if b, ok := ch.(*finalCancel); ok && b.Visible() {
+			final()
+			visit(&b.Button)
+			continue
+		}
+		walkDialog(ch, visit, final)
 	}
 }
 
@@ -125,6 +134,11 @@ func buttonLabelled(o fyne.CanvasObject, label string) *widget.Button {
 	case *widget.Button:
 		if x.Text == label {
 			return x
+		}
+		return nil
+	case *finalCancel:
+		if x.Text == label {
+			return &x.Button
 		}
 		return nil
 	case *fyne.Container:

@@ -29,11 +29,6 @@ func NewConfirm(title, message string, callback func(bool), w fyne.Window) *dial
 	return dlg
 }
 
-// Confirm is dialog.ShowConfirm with the icon beside the text.
-func Confirm(title, message string, callback func(bool), w fyne.Window) {
-	NewConfirm(title, message, callback, w).Show()
-}
-
 // iconBeside lays a message out with icon to its left.
 func iconBeside(message string, icon fyne.Resource) fyne.CanvasObject {
 	if r, size := utf8.DecodeRuneInString(message); r != utf8.RuneError {

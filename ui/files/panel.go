@@ -390,7 +390,7 @@ func (p *Panel) confirmRemove(a api.Attachment) {
 		p.host.ShowError(errors.New(pl.Note))
 		return
 	}
-	c := dialogs.NewConfirm("Remove "+a.Name+"?", "The file is removed from "+pl.From+" at the service.", func(ok bool) {
+	dialogs.Final("Remove "+a.Name+"?", "The file is removed from "+pl.From+" at the service.", "Remove", true, func(ok bool) {
 		if !ok || p.removing[a.AttachmentId] {
 			return
 		}
@@ -407,9 +407,6 @@ func (p *Panel) confirmRemove(a api.Attachment) {
 			p.renderPending()
 		})
 	}, p.host.Window())
-	c.SetConfirmText("Remove")
-	c.SetDismissText("Cancel")
-	c.Show()
 }
 
 // open shows a's dialog, which fetches a fresh temporary link to open or

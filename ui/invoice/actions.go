@@ -18,6 +18,7 @@ import (
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui/actiontext"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // draftForSave is the draft as the service expects it.
@@ -149,11 +150,10 @@ func (t *Tab) onSubmit() {
 			t.rerender(woID)
 		})
 	}
-	if len(warnings) == 0 {
-		doSubmit()
-		return
-	}
-	dialogs.Confirm("Submit above the NTE?", strings.Join(warnings, "\n")+"\n\nSubmit anyway?",
+	// Submitting cannot be taken back (only the customer's dispute reopens
+	// the invoice): ask first, with the total and the NTE it is weighed
+	// against, and any warning the service's checks give.
+	dialogs.Final("Submit the invoice?", t.submitQuestion(warnings), "Submit invoice", false,
 		func(ok bool) {
 			if ok {
 				doSubmit()
@@ -161,11 +161,29 @@ func (t *Tab) onSubmit() {
 		}, t.win.Window())
 }
 
+// submitQuestion is what the person reads before submitting: the total,
+// the NTE, that it is final, and the checks' warnings.
+func (t *Tab) submitQuestion(warnings []string) string {
+	cur := t.wo.Currency
+	total, nte := t.inv.Totals(cur).Total, t.wo.Nte.Amount.In(cur)
+	against := "no NTE is set on this work order"
+	if level, _ := api.NteStanding(total, nte); level != api.NteNoLimit {
+		against = "NTE " + format.Money(nte) + " " + cur
+	}
+	msg := fmt.Sprintf("The invoice of %s comes to %s %s; %s.\n\n"+
+		"Once submitted it cannot be changed, unless the customer disputes it.",
+		t.wo.WorkOrderNumber, format.Money(total), cur, against)
+	if len(warnings) > 0 {
+		msg += "\n\n" + strings.Join(warnings, "\n")
+	}
+	return msg
+}
+
 func (t *Tab) onDelete() {
 	queue, woID, number := t.queue, t.wo.WorkOrderId, t.wo.WorkOrderNumber
-	dialogs.Confirm("Delete the invoice?",
+	dialogs.Final("Delete the invoice?",
 		"Its lines, number and date are removed at the service. Attachments stay. This cannot be undone.",
-		func(ok bool) {
+		"Delete invoice", true, func(ok bool) {
 			if !ok {
 				return
 			}

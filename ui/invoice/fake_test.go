@@ -399,12 +399,12 @@ func texts(o fyne.CanvasObject) []string {
 }
 
 // shownTexts is every visible label and button text of the tab.
-func shownTexts(inv *Tab) string { return strings.Join(texts(inv.body), "\n") }
+func shownTexts(inv *Tab) string { return strings.Join(texts(inv.Content()), "\n") }
 
 // redTexts is the visible danger-coloured text of the tab.
 func redTexts(inv *Tab) []string {
 	var out []string
-	walk(inv.body, func(o fyne.CanvasObject) {
+	walk(inv.Content(), func(o fyne.CanvasObject) {
 		if l, ok := o.(*widget.Label); ok && l.Importance == widget.DangerImportance && strings.TrimSpace(l.Text) != "" {
 			out = append(out, l.Text)
 		}

@@ -55,7 +55,8 @@ type Tab struct {
 	drafts map[int64]*invoiceDraft
 	fresh  bool // a work order was just opened: restore or load its draft
 
-	scroll *container.Scroll
+	scroll  *container.Scroll
+	content *fyne.Container // the scroll, and the footer under it
 
 	hidden *widget.Label
 	body   *fyne.Container
@@ -106,7 +107,8 @@ type Tab struct {
 	save       *widget.Button
 	submit     *widget.Button
 	del        *widget.Button
-	buttons    *fyne.Container
+	buttons    *fyne.Container // the footer: what is missing, beside Save and Submit
+	delRow     *fyne.Container
 	lastAction *widget.Label
 	// submitTried: the person pressed Submit while something was still
 	// missing, so the checklist turns red until it is complete.
@@ -156,6 +158,7 @@ func New(replica Replica, queue Queue, links Links, win Window, other Elsewhere)
 	// Below the buttons, and its line kept while empty: a note that comes
 	// and goes above them would move them under the pointer on every Save.
 	t.unsaved = widget.NewLabel("")
+	t.unsaved.Wrapping = fyne.TextWrapWord // beside Save and Submit on a narrow pane
 	t.unsaved.Importance = widget.WarningImportance
 
 	t.number = xwidget.NewWheelEntry(t.form)
@@ -171,6 +174,9 @@ func New(replica Replica, queue Queue, links Links, win Window, other Elsewhere)
 	t.numberLbl.Wrapping = fyne.TextWrapWord
 	t.dateLbl = widget.NewLabel("")
 	t.date = xwidget.NewDateEntry(format.Calendar{})
+	// An example day as placeholder read as a date already filled in
+	// (issue 38): empty, the field says so.
+	t.date.SetPlaceHolder(noDate)
 	t.date.Form = t.form
 	t.date.OnChanged = func(d *time.Time) {
 		if t.rendering {
@@ -233,9 +239,18 @@ func New(replica Replica, queue Queue, links Links, win Window, other Elsewhere)
 	t.del = widget.NewButtonWithIcon("Delete…", theme.DeleteIcon(), t.onDelete)
 	t.lastAction = widget.NewLabel("")
 	t.lastAction.Wrapping = fyne.TextWrapWord
-	// Delete… under Save and Submit, apart from them: on a narrow pane the
-	// three in a row made the tab the widest of the detail.
-	t.buttons = container.NewVBox(container.NewHBox(layout.NewSpacer(), t.save, t.submit), container.NewHBox(t.del))
+	// Save and Submit stay at the foot of the tab, outside its scroll,
+	// with what is still missing right above them: on a window of any
+	// height the person sees why Submit would not go without scrolling
+	// down to it. The list takes the footer's width (beside the buttons,
+	// in a detail pane 400 px wide, it wrapped to seven lines); the
+	// unsaved note, beside them, keeps its line while empty, so the
+	// buttons do not jump on every Save.
+	t.buttons = container.NewVBox(widget.NewSeparator(), t.problems,
+		container.NewBorder(nil, nil, nil, container.NewHBox(t.save, t.submit), t.unsaved))
+	// Delete… apart from them, in the form: it is rarely wanted, and on a
+	// narrow pane the three in a row made the tab the widest of the detail.
+	t.delRow = container.NewHBox(t.del)
 
 	// Inline: an invoice carries a handful of files, and the tab scrolls.
 	t.files = files.NewPanel(win, replica, true, arrange.Heading("Invoice attachments"))
@@ -253,8 +268,8 @@ func (t *Tab) Icon() fyne.Resource { return theme.DocumentIcon() }
 
 // Content is the tab, built once.
 func (t *Tab) Content() fyne.CanvasObject {
-	if t.scroll != nil {
-		return t.scroll // built once: the widgets can have only one parent
+	if t.content != nil {
+		return t.content // built once: the widgets can have only one parent
 	}
 	fixed := func(w float32, o fyne.CanvasObject) fyne.CanvasObject {
 		return container.NewGridWrap(fyne.NewSize(w, o.MinSize().Height), o)
@@ -278,15 +293,17 @@ func (t *Tab) Content() fyne.CanvasObject {
 		container.NewHBox(layout.NewSpacer(), t.total),
 	)
 	nte := container.NewVBox(arrange.Heading("Against the NTE"), t.gauge, t.nteWarn, t.requestRow)
-	// What changes when the person saves or submits (the unsaved note, the
-	// last action) sits below the buttons, so the buttons stay put.
-	actions := container.NewVBox(t.problems, t.warnings, t.settled, t.buttons, t.unsaved, t.lastAction)
+	actions := container.NewVBox(t.warnings, t.settled, t.delRow, t.lastAction)
 	t.body = container.NewVBox(status, head, widget.NewSeparator(),
 		arrange.Heading("Lines"), t.linesBox, t.noLines, t.adders, totals, widget.NewSeparator(),
 		nte, widget.NewSeparator(), actions, widget.NewSeparator(), t.files)
 	t.scroll = container.NewVScroll(container.NewPadded(container.NewVBox(t.hidden, t.body)))
-	return t.scroll
+	t.content = container.NewBorder(nil, container.NewPadded(t.buttons), nil, nil, t.scroll)
+	return t.content
 }
+
+// noDate is what the invoice date reads while it is not set.
+const noDate = "Not set: type or pick a day"
 
 // Show fills the tab with wo, whenever it is opened or changes: another
 // work order's unsaved draft is set aside for when it comes back.
@@ -309,6 +326,7 @@ func (t *Tab) Show(wo *api.WorkOrder) {
 			"it is %s now. The invoice appears here once the work is completed.", wo.WorkOrderNumber, format.Status(wo.Status)))
 		t.hidden.Show()
 		t.body.Hide()
+		t.buttons.Hide()
 		t.files.SetPlace(nil) // a drop here must not reach the invoice shown before
 		return
 	}
@@ -347,6 +365,7 @@ func (t *Tab) Show(wo *api.WorkOrder) {
 // resized itself.
 func (t *Tab) relayout() {
 	if t.body != nil {
+		arrange.Relayout(t.content) // the footer's list may have grown
 		arrange.Relayout(t.body)
 	}
 }

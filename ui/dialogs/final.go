@@ -1,0 +1,64 @@
+package dialogs
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// Final asks before something that cannot be undone (submitting an
+// invoice, deleting it, discarding an action, removing a file). Its
+// confirming button names the act (act: "Submit invoice", "Discard");
+// danger draws it red, for a loss rather than a step forward. The focus
+// starts on Cancel, so the Enter that opened it, pressed again, cancels it;
+// Enter with nothing focused cancels it too (ConfirmTop): only a tap on
+// the act, or Space on it once the person has moved to it, goes ahead.
+func Final(title, message, act string, danger bool, callback func(bool), w fyne.Window) {
+	dlg := dialog.NewCustomWithoutButtons(title, iconBeside(message, theme.WarningIcon()), w)
+	answered := false
+	answer := func(ok bool) {
+		if answered {
+			return
+		}
+		answered = true
+		dlg.Hide()
+		callback(ok)
+	}
+	cancel := newFinalCancel(func() { answer(false) })
+	confirm := widget.NewButton(act, func() { answer(true) })
+	confirm.Importance = widget.HighImportance
+	if danger {
+		confirm.Importance = widget.DangerImportance
+	}
+	dlg.SetButtons([]fyne.CanvasObject{cancel, confirm})
+	fitMessage(dlg, w)
+	dlg.Show()
+	w.Canvas().Focus(cancel)
+}
+
+// finalCancel is a final question's Cancel button: it takes the focus
+// when the dialog opens, and answers Enter as well as Space (a Fyne
+// button answers only Space, and a focused one keeps every key, so Enter
+// would do nothing and Esc would not close the dialog).
+type finalCancel struct {
+	widget.Button
+}
+
+func newFinalCancel(tapped func()) *finalCancel {
+	b := &finalCancel{}
+	b.Text = "Cancel"
+	b.Icon = theme.CancelIcon()
+	b.OnTapped = tapped
+	b.ExtendBaseWidget(b)
+	return b
+}
+
+func (b *finalCancel) TypedKey(k *fyne.KeyEvent) {
+	switch k.Name {
+	case fyne.KeySpace, fyne.KeyReturn, fyne.KeyEnter, fyne.KeyEscape:
+		b.Tapped(nil)
+	default:
+		b.Button.TypedKey(k)
+	}
+}
