@@ -511,7 +511,7 @@ func (d *Desk) showErrorIn(w fyne.Window, err error) {
 	}
 	var apiErr *api.Error
 	var rule *api.RuleError
-	var first notYet
+	var first dialogs.NotYet
 	switch {
 	case errors.As(err, &first):
 		dialogs.Info("Not yet", err.Error(), w)
@@ -526,12 +526,6 @@ func (d *Desk) showErrorIn(w fyne.Window, err error) {
 	}
 	dialogs.Error(err, w)
 }
-
-// notYet is what the person has to do first ("write a message first"):
-// its dialog is titled as guidance, not as an error.
-type notYet string
-
-func (n notYet) Error() string { return string(n) }
 
 func (d *Desk) info(title, msg string) { dialogs.Info(title, msg, d.win) }
 
@@ -589,7 +583,7 @@ func (d *Desk) dropped(paths []string) {
 		return
 	}
 	if d.detail.wo == nil {
-		d.showError(notYet("open a work order first, then drop the files on the window"))
+		d.showError(dialogs.NotYet("open a work order first, then drop the files on the window"))
 		return
 	}
 	var workOrder fileTab

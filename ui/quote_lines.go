@@ -12,6 +12,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/format"
 )
 
@@ -55,7 +56,7 @@ func (t *quoteTab) loadPriceList() {
 
 func (t *quoteTab) onAddLine() {
 	if t.priceList == nil || t.priceSel.SelectedIndex() < 0 {
-		t.d.showError(notYet("pick an item from the price list first"))
+		t.d.showError(dialogs.NotYet("pick an item from the price list first"))
 		return
 	}
 	qty, err := format.ParseQuantity(t.qty.Text)

@@ -17,6 +17,7 @@ import (
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui/actiontext"
 	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/format"
 	"github.com/workorderdesk/workdesk/ui/xwidget"
 )
@@ -163,7 +164,7 @@ func (t *messagesTab) visibility() api.MessageVisibility {
 func (t *messagesTab) onSend() {
 	text := strings.TrimSpace(t.text.Text)
 	if text == "" {
-		t.d.showError(notYet("write a message first"))
+		t.d.showError(dialogs.NotYet("write a message first"))
 		return
 	}
 	if err := api.CheckText("message", text, true); err != nil {

@@ -212,7 +212,7 @@ func (t *quoteTab) onSubmit() {
 	if len(t.lines) > 0 {
 		// With lines the quote is their total: the amount entry is not read.
 		if t.lineErr.Text != "" {
-			t.d.showError(notYet("fix the line items first: " + t.lineErr.Text))
+			t.d.showError(dialogs.NotYet("fix the line items first: " + t.lineErr.Text))
 			return
 		}
 		if amount, err = t.linesTotal(); err == nil {

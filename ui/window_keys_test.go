@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
@@ -70,7 +71,7 @@ func TestEveryWindowsDialogsAnswerEnterAndEsc(t *testing.T) {
 		c := w.Canvas()
 		for _, key := range []fyne.KeyName{fyne.KeyEscape, fyne.KeyReturn} {
 			var answers []bool
-			dialogs.Confirm("Plan this visit anyway?", "Late for its on-site deadline.", func(ok bool) { answers = append(answers, ok) }, w)
+			dialog.NewConfirm("Plan this visit anyway?", "Late for its on-site deadline.", func(ok bool) { answers = append(answers, ok) }, w).Show()
 			typeKey(c, key)
 			if want := key == fyne.KeyReturn; c.Overlays().Top() != nil || !slices.Equal(answers, []bool{want}) {
 				t.Errorf("%s: %s on a question: still open %v, answers %v (want %v)", w.Title(), key, c.Overlays().Top() != nil, answers, want)

@@ -57,3 +57,9 @@ func Error(err error, w fyne.Window) {
 
 // Info is dialog.ShowInformation with the icon beside the text.
 func Info(title, msg string, w fyne.Window) { Message(title, msg, theme.InfoIcon(), w) }
+
+// NotYet is what the person has to do first ("pick an item from the price
+// list first"): shown as guidance, titled "Not yet", never "Error".
+type NotYet string
+
+func (n NotYet) Error() string { return string(n) }

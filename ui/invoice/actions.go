@@ -5,7 +5,6 @@ package invoice
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -65,7 +64,7 @@ func (t *Tab) saveQueued(woID int64, row *storage.OutboxRow, err error) {
 
 func (t *Tab) onSave() {
 	if t.inputErr.Text != "" {
-		t.win.ShowError(errors.New("fix the highlighted entry first: " + t.inputErr.Text))
+		t.win.ShowError(dialogs.NotYet("fix the highlighted entry first: " + t.inputErr.Text))
 		return
 	}
 	if t.win.Busy(t.save) {
@@ -102,7 +101,7 @@ func (t *Tab) rerender(woID int64) {
 // then queues the submission.
 func (t *Tab) onSubmit() {
 	if t.inputErr.Text != "" {
-		t.win.ShowError(errors.New("fix the highlighted entry first: " + t.inputErr.Text))
+		t.win.ShowError(dialogs.NotYet("fix the highlighted entry first: " + t.inputErr.Text))
 		return
 	}
 	blocking, warnings := t.checks()

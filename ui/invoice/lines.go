@@ -5,7 +5,6 @@ package invoice
 // added from.
 
 import (
-	"errors"
 	"fmt"
 
 	"fyne.io/fyne/v2"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/format"
 	"github.com/workorderdesk/workdesk/ui/xwidget"
 )
@@ -196,12 +196,12 @@ func (t *Tab) onDiscount(s string) {
 
 func (t *Tab) onAddItem() {
 	if problem := t.pl.CurrencyProblem(t.wo.Currency); problem != "" {
-		t.win.ShowError(errors.New(problem))
+		t.win.ShowError(&api.RuleError{Msg: problem})
 		return
 	}
 	i := t.priceSel.SelectedIndex()
 	if t.pl == nil || i < 0 || i >= len(t.pl.Items) {
-		t.win.ShowError(errors.New("pick an item from the price list first"))
+		t.win.ShowError(dialogs.NotYet("pick an item from the price list first"))
 		return
 	}
 	it := t.pl.Items[i]
@@ -228,7 +228,7 @@ func (t *Tab) onAddTax() {
 
 func (t *Tab) addLine(l api.LineItem) {
 	if ok, why := t.editable(); !ok {
-		t.win.ShowError(errors.New(why))
+		t.win.ShowError(&api.RuleError{Msg: why})
 		return
 	}
 	l.Subtotal = l.ComputedSubtotal()

@@ -4,7 +4,6 @@ package invoice
 // the person can do about an invoice above it.
 
 import (
-	"errors"
 	"fmt"
 
 	"fyne.io/fyne/v2/widget"
@@ -96,7 +95,7 @@ func (t *Tab) nteIncreaseAdvice(wo *api.WorkOrder) (bool, string) {
 // lines, so the customer sees what the extra money is for.
 func (t *Tab) onRequestNte() {
 	if ok, why := t.other.QuoteAllowed(t.wo); !ok {
-		t.win.ShowError(errors.New(why))
+		t.win.ShowError(&api.RuleError{Msg: why})
 		return
 	}
 	total := t.inv.Totals(t.wo.Currency).Total
