@@ -73,8 +73,14 @@ func TestEachWriteRouteIsForwarded(t *testing.T) {
 	})
 	checkedOut := pick("check out", func(wo *api.WorkOrder) bool { return wo.Can(api.CheckOut) == nil })
 	invoiced := pick("save and submit an invoice", func(wo *api.WorkOrder) bool {
-		return !wo.IsPreBilled && wo.Can(api.SaveInvoice) == nil && wo.Can(api.SubmitInvoice) == nil &&
-			(wo.Nte.NoLimit() || wo.Nte.Amount.Amount.GreaterThan(decimal.NewFromInt(100)))
+		if wo.IsPreBilled || wo.Can(api.SaveInvoice) != nil || wo.Can(api.SubmitInvoice) != nil ||
+			!wo.Nte.NoLimit() && !wo.Nte.Amount.Amount.GreaterThan(decimal.NewFromInt(100)) {
+			return false
+		}
+		// The work order allows it; its invoice must too (a submitted one
+		// is not edited again: 3036).
+		inv, err := ana.GetInvoice(ctx, wo.WorkOrderId)
+		return err == nil && inv.Status.Editable()
 	})
 	var step api.StepRef
 	pick("change a step's attachments", func(wo *api.WorkOrder) bool {
