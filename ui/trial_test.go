@@ -43,13 +43,30 @@ func tabScroll(h *harness, name string) *container.Scroll {
 	h.t.Helper()
 	for _, it := range h.desk.detail.appTabs.Items {
 		if it.Text == name {
-			if s, ok := it.Content.(*container.Scroll); ok {
+			// The page, or the one scrolled part of it (the Invoice tab
+			// keeps Save and Submit at its foot, out of the scroll).
+			if s := firstScroll(it.Content); s != nil {
 				return s
 			}
 			h.t.Fatalf("the %s tab is not a scrolled page (%T)", name, it.Content)
 		}
 	}
 	h.t.Fatalf("no %s tab", name)
+	return nil
+}
+
+// firstScroll is o, or the first scroll in it, depth first.
+func firstScroll(o fyne.CanvasObject) *container.Scroll {
+	switch v := o.(type) {
+	case *container.Scroll:
+		return v
+	case *fyne.Container:
+		for _, c := range v.Objects {
+			if s := firstScroll(c); s != nil {
+				return s
+			}
+		}
+	}
 	return nil
 }
 
