@@ -55,7 +55,7 @@ func TestRealWindowConnectivity(t *testing.T) {
 	a.step("connectivity-save-and-connect", "tap ^Save and connect$")
 	connected := a.waitUntil("the session-only banner", "texts", "Your client secret is kept for this session only")
 	a.do("ready")
-	if !strings.Contains(connected, "Live · ") || strings.Contains(connected, "Not connected") {
+	if !strings.Contains(connected, "Live: ") || strings.Contains(connected, "Not connected") {
 		t.Fatalf("Save and connect did not connect: %s", connected)
 	}
 	a.shoot("connectivity-connected")

@@ -421,7 +421,7 @@ func TestRealWindowRefusedActionInTheHeader(t *testing.T) {
 	}
 	a.closes("refusal-edit-kept", "tap ^Keep what I typed$")
 	a.dialog("refusal-discard", "tap ^Discard…$")
-	a.closes("refusal-discarded", "tap ^Yes$")
+	a.closes("refusal-discarded", "tap ^Discard$")
 	a.waitFor("the refusal gone", func(texts string) bool { return !strings.Contains(texts, "does not accept quotes") })
 	a.shoot("refusal-gone")
 }
