@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -329,7 +330,7 @@ func buttonIn(t *testing.T, o fyne.CanvasObject, text string) *widget.Button {
 	t.Helper()
 	var found *widget.Button
 	walk(o, func(c fyne.CanvasObject) {
-		if b, ok := c.(*widget.Button); ok && b.Text == text && found == nil {
+		if b := asButton(c); b != nil && b.Text == text && found == nil {
 			found = b
 		}
 	})
@@ -381,4 +382,21 @@ func texts(o fyne.CanvasObject) []string {
 		}
 	})
 	return out
+}
+
+// asButton is c as a button: a *widget.Button, or a widget built on one
+// (a final question's Cancel, dialogs' finalCancel), whose Button is
+// reached by reflection as it is not exported.
+func asButton(c fyne.CanvasObject) *widget.Button {
+	if b, ok := c.(*widget.Button); ok {
+		return b
+	}
+	v := reflect.ValueOf(c)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return nil
+	}
+	if f := v.Elem().FieldByName("Button"); f.IsValid() && f.Type() == reflect.TypeOf(widget.Button{}) {
+		return f.Addr().Interface().(*widget.Button)
+	}
+	return nil
 }
