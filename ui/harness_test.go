@@ -49,6 +49,10 @@ type harnessOptions struct {
 	// firstSync syncs an empty replica instead of starting from a copy of
 	// the synced template (see syncedTemplate).
 	firstSync bool
+	// dialect is the sandbox's (sandbox.DialectRenamed: where our guesses
+	// of the service's field names are wrong); the template was synced in
+	// the plain one, so another dialect syncs an empty replica.
+	dialect sandbox.Dialect
 }
 
 // harnessHealth is what the status bar reports in the harness, as in the
@@ -68,7 +72,10 @@ func newHarnessWith(t *testing.T, opts harnessOptions) *harness {
 	a := test.NewTempApp(t)
 	ctx := context.Background()
 
-	sb := demoSandbox(t)
+	sb := demoSandboxIn(t, opts.dialect)
+	if opts.dialect != sandbox.DialectPlain {
+		opts.firstSync = true
+	}
 	handler := sb.Handler()
 	if opts.service != nil {
 		handler = opts.service(handler)
