@@ -46,3 +46,48 @@ func BenchmarkInvoiceFetch(b *testing.B) {
 	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(invoices), "cpu-ms/invoice")
 	b.ReportMetric(float64(wall.Microseconds())/1000/float64(invoices), "wall-ms/invoice")
 }
+
+// BenchmarkIncrementalSync is a sync after the customer sent 100 new work
+// orders, on a replica of syncBenchSize (issue 37: the same cost at 10,000
+// and 200,000, within 20%): run it at WORKDESK_BENCH_N=10000 and 200000
+// and compare sync-ms/op and cpu-ms/op. The sandbox answers in-process:
+// its side counts too.
+func BenchmarkIncrementalSync(b *testing.B) {
+	svc := syncService(b)
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(b.TempDir(), "replica.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	// An overlap of its own: the default 2 minutes would re-read every
+	// earlier round's changes, all made within the benchmark's minute.
+	y := NewSyncer(s, svc.client(), SyncOptions{Overlap: time.Millisecond})
+	if err := y.SyncNow(ctx); err != nil {
+		b.Fatal(err)
+	}
+	if err := s.waitFTS(ctx); err != nil {
+		b.Fatal(err)
+	}
+	var cpu, wall time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		for range 100 {
+			if _, err := svc.sb.DispatchWorkOrder(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		before, _ := s.Count(ctx)
+		b.StartTimer()
+		started, startCPU := time.Now(), cpuTime()
+		if err := y.SyncNow(ctx); err != nil {
+			b.Fatal(err)
+		}
+		cpu, wall = cpu+cpuTime()-startCPU, wall+time.Since(started)
+		if after, _ := s.Count(ctx); after != before+100 {
+			b.Fatalf("the sync stored %d new work orders, want 100", after-before)
+		}
+	}
+	b.ReportMetric(float64(wall.Microseconds())/1000/float64(b.N), "sync-ms/op")
+	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
+}
