@@ -70,6 +70,7 @@ func BenchmarkIncrementalSync(b *testing.B) {
 		b.Fatal(err)
 	}
 	var cpu, wall time.Duration
+	held := 0
 	for b.Loop() {
 		b.StopTimer()
 		for range 100 {
@@ -78,6 +79,7 @@ func BenchmarkIncrementalSync(b *testing.B) {
 			}
 		}
 		before, _ := s.Count(ctx)
+		held = before
 		b.StartTimer()
 		started, startCPU := time.Now(), cpuTime()
 		if err := y.SyncNow(ctx); err != nil {
@@ -88,6 +90,7 @@ func BenchmarkIncrementalSync(b *testing.B) {
 			b.Fatalf("the sync stored %d new work orders, want 100", after-before)
 		}
 	}
+	b.ReportMetric(float64(held), "work-orders")
 	b.ReportMetric(float64(wall.Microseconds())/1000/float64(b.N), "sync-ms/op")
 	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
 }
