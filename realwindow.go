@@ -31,6 +31,8 @@ package main
 //	tick REGEXP           tick the list's check box on the row whose text
 //	                      matches REGEXP
 //	offline               stop the demo's service, as a network outage would
+//	stillcustomer         stop the demo's scripted customer, so nothing but
+//	                      the test changes the work orders
 //	resize WxH            resize the window
 //	move X Y              move the window to X, Y on the screen (X11)
 //	texts [TYPE]          the visible texts in scope (inside a TYPE, if
@@ -92,6 +94,8 @@ func runDriver(_ fyne.App, s *session) {
 				answer, err = waitReady(s)
 			case "offline":
 				answer, err = goOffline(s)
+			case "stillcustomer":
+				answer, err = stillCustomer(s)
 			case "window":
 				fyne.DoAndWait(func() { answer, err = pickWindow(arg) })
 			case "boardat":
@@ -126,6 +130,18 @@ func goOffline(s *session) (string, error) {
 		return "", err
 	}
 	return "the service stopped", nil
+}
+
+// stillCustomer stops the demo's scripted customer: its next tick could
+// re-sort the list or change a work order a test is about to read.
+func stillCustomer(s *session) (string, error) {
+	var b *backend
+	fyne.DoAndWait(func() { b = s.backend })
+	if b == nil || b.sb == nil {
+		return "", fmt.Errorf("not in demo mode: no customer of its own to stop")
+	}
+	b.sb.StopCustomer()
+	return "the customer stopped", nil
 }
 
 func waitReady(s *session) (string, error) {

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
@@ -56,7 +55,8 @@ func (d *Desk) bulkAccept(ids []int64) {
 
 // showReject asks for the reason (required, up to 3000 characters) and
 // rejects one or several work orders. Reject stays disabled until the
-// reason is valid, so the dialog never closes on a mistake.
+// reason is valid, so the dialog never closes on a mistake, and only a
+// tap on it (or Space on it) rejects.
 func (d *Desk) showReject(ids []int64) { d.showRejectWith(ids, "", nil) }
 
 // showRejectWith is showReject with the reason filled in (a refused
@@ -79,7 +79,10 @@ func (d *Desk) showRejectWith(ids []int64, text string, cancelled func()) {
 	warn.Wrapping = fyne.TextWrapWord
 	item := widget.NewFormItem("Reason", reason)
 	item.HintText = fmt.Sprintf("Required, up to %d characters", api.MaxCommentLength)
-	dlg := dialog.NewForm("Reject "+what, "Reject", "Cancel", []*widget.FormItem{widget.NewFormItem("", warn), item}, func(ok bool) {
+	// Final: only the Reject button rejects; Enter keeps the dialog and
+	// what was typed in it (issue 38: Enter never does what cannot be
+	// undone).
+	dlg := dialogs.FinalForm("Reject "+what, "Reject", []*widget.FormItem{widget.NewFormItem("", warn), item}, func(ok bool) {
 		if !ok {
 			if cancelled != nil {
 				cancelled()
@@ -150,8 +153,11 @@ func (d *Desk) bulkButtons() []fyne.Disableable {
 // queued tells the person their action is safe in the outbox; the status
 // bar then shows whether it went out.
 func (d *Desk) queued(what string) {
-	d.status.refresh()
+	// The note first, then the refresh: the outbox may have sent the action
+	// before this runs, and the refresh then says "sent" at once instead of
+	// "sending…" until the next one.
 	d.status.flash(what + queuedSuffix)
+	d.status.refresh()
 }
 
 // queuedSuffix ends the note of an action just queued; the status bar turns

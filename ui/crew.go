@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"log/slog"
 	"maps"
 	"slices"
 	"strconv"
@@ -33,6 +34,12 @@ type crewSection struct {
 	who    *widget.Label
 	why    *widget.Label
 	change *widget.Button
+	// asked counts the reads of whom this office assigned (showOffice):
+	// an answer to an older one is stale and is not drawn.
+	asked int
+	// officeFor is the work order whose office-assigned names who shows
+	// (0: none): shown again, it keeps them until the new answer.
+	officeFor int64
 }
 
 func newCrewSection(d *Desk) *crewSection {
@@ -51,20 +58,32 @@ func (c *crewSection) content() fyne.CanvasObject {
 	return container.NewVBox(arrange.Heading("Who goes"), c.who, container.NewHBox(c.change), c.why)
 }
 
+// What "Who goes" says where the work order's record does not say who is
+// assigned: whom this office assigned, if anyone, else not known.
+const (
+	crewNotKnown   = "Not known: the service does not say who is assigned."
+	crewFromOffice = "%s, assigned from this office. The service's record does not say who is assigned, so there may be others."
+)
+
 func (c *crewSection) show(wo *api.WorkOrder) {
 	c.wo = wo
+	c.asked++
 	who, known := wo.Assigned()
 	switch {
 	case !known:
-		c.who.SetText("Not known: the service does not say who is assigned.")
+		// Shown again, it keeps the office's names until the new answer:
+		// no flicker through "Not known" on every change.
+		if c.officeFor != wo.WorkOrderId {
+			c.officeFor = 0
+			c.who.SetText(crewNotKnown)
+		}
+		c.showOffice(wo.WorkOrderId)
 	case len(who) == 0:
+		c.officeFor = 0
 		c.who.SetText("Nobody is assigned yet.")
 	default:
-		var names []string
-		for _, a := range who {
-			names = append(names, associateText(a))
-		}
-		c.who.SetText(strings.Join(names, ", "))
+		c.officeFor = 0
+		c.who.SetText(associatesText(who))
 	}
 	why := ""
 	if err := wo.Can(api.Assign); err != nil {
@@ -77,6 +96,47 @@ func (c *crewSection) show(wo *api.WorkOrder) {
 	} else {
 		c.why.Show()
 	}
+}
+
+// showOffice names whom this office assigned to work order id (or
+// queued), where its record does not say who is assigned
+// (storage.AssigneesOf): read off the main goroutine, since it reads the
+// outbox and the colleagues' events too. An answer for a work order no
+// longer shown, or older than the last show, is dropped.
+func (c *crewSection) showOffice(id int64) {
+	asked, store := c.asked, c.d.store
+	var got storage.Assignees
+	c.d.run(func(ctx context.Context) error {
+		who, err := store.AssigneesOf(ctx, []int64{id})
+		got = who[id]
+		return err
+	}, func(err error) {
+		if asked != c.asked || c.wo == nil || c.wo.WorkOrderId != id {
+			return
+		}
+		if err != nil {
+			slog.Info("could not read whom this office assigned; saying it is not known", "workOrder", id, "err", err)
+		}
+		if err != nil || !got.Known || len(got.Who) == 0 {
+			c.officeFor = 0
+			c.who.SetText(crewNotKnown)
+			return
+		}
+		c.officeFor = id
+		c.who.SetText(fmt.Sprintf(crewFromOffice, associatesText(got.Who)))
+	})
+}
+
+// associatesText names who, each with what they are, "A, B and C".
+func associatesText(who []api.Associate) string {
+	names := make([]string, 0, len(who))
+	for _, a := range who {
+		names = append(names, associateText(a))
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // associateText names an associate with what they are: "Kenji Sato

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -48,6 +49,10 @@ type harnessOptions struct {
 	// firstSync syncs an empty replica instead of starting from a copy of
 	// the synced template (see syncedTemplate).
 	firstSync bool
+	// dialect is the sandbox's (sandbox.DialectRenamed: where our guesses
+	// of the service's field names are wrong); the template was synced in
+	// the plain one, so another dialect syncs an empty replica.
+	dialect sandbox.Dialect
 }
 
 // harnessHealth is what the status bar reports in the harness, as in the
@@ -67,7 +72,10 @@ func newHarnessWith(t *testing.T, opts harnessOptions) *harness {
 	a := test.NewTempApp(t)
 	ctx := context.Background()
 
-	sb := demoSandbox(t)
+	sb := demoSandboxIn(t, opts.dialect)
+	if opts.dialect != sandbox.DialectPlain {
+		opts.firstSync = true
+	}
 	handler := sb.Handler()
 	if opts.service != nil {
 		handler = opts.service(handler)
@@ -329,7 +337,7 @@ func buttonIn(t *testing.T, o fyne.CanvasObject, text string) *widget.Button {
 	t.Helper()
 	var found *widget.Button
 	walk(o, func(c fyne.CanvasObject) {
-		if b, ok := c.(*widget.Button); ok && b.Text == text && found == nil {
+		if b := asButton(c); b != nil && b.Text == text && found == nil {
 			found = b
 		}
 	})
@@ -381,4 +389,21 @@ func texts(o fyne.CanvasObject) []string {
 		}
 	})
 	return out
+}
+
+// asButton is c as a button: a *widget.Button, or a widget built on one
+// (a final question's Cancel, dialogs' finalCancel), whose Button is
+// reached by reflection as it is not exported.
+func asButton(c fyne.CanvasObject) *widget.Button {
+	if b, ok := c.(*widget.Button); ok {
+		return b
+	}
+	v := reflect.ValueOf(c)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return nil
+	}
+	if f := v.Elem().FieldByName("Button"); f.IsValid() && f.Type() == reflect.TypeOf(widget.Button{}) {
+		return f.Addr().Interface().(*widget.Button)
+	}
+	return nil
 }

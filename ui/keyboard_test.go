@@ -148,10 +148,12 @@ func TestCtrlEnterSendsTheMessage(t *testing.T) {
 	}
 }
 
-// TestEnterConfirmsAndEscCancelsDialogs: the reject dialog confirms with
-// Ctrl+Enter in its reason and with Enter once nothing has the keyboard,
-// and only once a reason is given; Esc cancels it; Enter closes a message.
-func TestEnterConfirmsAndEscCancelsDialogs(t *testing.T) {
+// TestRejectGoesAheadOnlyOnItsButton: rejecting is final, so the reject
+// dialog opens with the keyboard in its reason and neither Ctrl+Enter
+// there nor Enter once nothing has the keyboard rejects or drops what was
+// typed; Esc cancels it; only its Reject button, valid once a reason is
+// given, rejects: tapped, or Space on it.
+func TestRejectGoesAheadOnlyOnItsButton(t *testing.T) {
 	h := newHarness(t)
 	c := h.win.Canvas()
 	rows := h.rowsWhere(2, func(r storage.Row) bool { return r.Status == api.StatusNew })
@@ -171,28 +173,33 @@ func TestEnterConfirmsAndEscCancelsDialogs(t *testing.T) {
 	if reason == nil {
 		t.Fatalf("the reason does not have the keyboard: %T", c.Focused())
 	}
-	press(c, fyne.KeyReturn, false) // no reason yet: nothing happens
-	if c.Overlays().Top() == nil {
-		t.Fatal("Ctrl+Enter rejected without a reason")
+	if b := buttonIn(t, c.Overlays().Top(), "Reject"); !b.Disabled() {
+		t.Error("Reject is enabled before a reason is given")
 	}
-	test.Type(reason, "No technician free this week")
-	press(c, fyne.KeyReturn, false)
+	const typed = "No technician free this week"
+	test.Type(reason, typed)
+	press(c, fyne.KeyReturn, false) // Ctrl+Enter in the reason
+	c.Unfocus()
+	typeKey(c, fyne.KeyReturn) // Enter with nothing focused
 	h.flush()
-	if c.Overlays().Top() != nil {
-		t.Fatalf("Ctrl+Enter in the reason did not reject: %q", h.overlayText())
+	if c.Overlays().Top() == nil || reason.Text != typed || h.desk.detail.wo.Status != api.StatusNew {
+		t.Fatalf("Enter rejected or closed the dialog: open %v, reason %q, status %s", c.Overlays().Top() != nil, reason.Text, h.desk.detail.wo.Status)
 	}
-	if wo := h.desk.detail.wo; wo.Status != api.StatusRejected {
-		t.Errorf("after Ctrl+Enter the work order is %s", wo.Status)
+	reject := buttonIn(t, c.Overlays().Top(), "Reject")
+	c.Focus(reject)
+	typeKey(c, fyne.KeySpace)
+	h.flush()
+	if c.Overlays().Top() != nil || h.desk.detail.wo.Status != api.StatusRejected {
+		t.Errorf("Space on Reject did not reject: dialog %q, status %s", h.overlayText(), h.desk.detail.wo.Status)
 	}
 
 	h.open(rows[1].Id)
 	press(c, fyne.KeyR, true)
 	test.Type(c.Focused().(*dialogs.Entry), "Outside our area")
-	c.Unfocus()
-	typeKey(c, fyne.KeyReturn)
+	test.Tap(buttonIn(t, c.Overlays().Top(), "Reject"))
 	h.flush()
 	if c.Overlays().Top() != nil || h.desk.detail.wo.Status != api.StatusRejected {
-		t.Errorf("Enter did not reject: dialog %q, status %s", h.overlayText(), h.desk.detail.wo.Status)
+		t.Errorf("tapping Reject did not reject: dialog %q, status %s", h.overlayText(), h.desk.detail.wo.Status)
 	}
 }
 

@@ -73,11 +73,17 @@ var signingKey = sync.OnceValues(func() (*rsa.PrivateKey, error) { return rsa.Ge
 // clock at fixedNow.
 func demoSandbox(tb testing.TB) *sandbox.Sandbox {
 	tb.Helper()
+	return demoSandboxIn(tb, sandbox.DialectPlain)
+}
+
+// demoSandboxIn is demoSandbox answering in dialect.
+func demoSandboxIn(tb testing.TB, dialect sandbox.Dialect) *sandbox.Sandbox {
+	tb.Helper()
 	key, err := signingKey()
 	if err != nil {
 		tb.Fatal(err)
 	}
-	sb, err := sandbox.New(sandbox.Options{Seed: 1, Now: fixedClock, Key: key})
+	sb, err := sandbox.New(sandbox.Options{Seed: 1, Now: fixedClock, Key: key, Dialect: dialect})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -137,14 +137,12 @@ func (d *Desk) unlessTyped(typed bool, holds, what string, fill func()) {
 		fill()
 		return
 	}
-	c := dialogs.NewConfirm("Replace what you typed?", holds+" Replace what you typed with the refused "+what+"?", func(ok bool) {
+	// Final: what was typed is lost once replaced, so Enter keeps it.
+	dialogs.FinalOr("Replace what you typed?", holds+" Replace what you typed with the refused "+what+"?", "Replace", "Keep what I typed", true, func(ok bool) {
 		if ok {
 			fill()
 		}
 	}, d.win)
-	c.SetConfirmText("Replace")
-	c.SetDismissText("Keep what I typed")
-	c.Show()
 }
 
 // tabIn is the detail view's tab of type T.

@@ -264,9 +264,17 @@ func (s *Sandbox) startCustomer(every time.Duration) {
 	}()
 }
 
+// StopCustomer stops the scripted customer for good; what the demo's
+// Customer menu and the control API make it do still happens. A window
+// under test that must hold still (rows that may not move) stops it.
+func (s *Sandbox) StopCustomer() { s.stopCustomer() }
+
 func (s *Sandbox) stopCustomer() {
+	s.tickMu.Lock()
+	defer s.tickMu.Unlock()
 	if s.stopTick != nil {
 		close(s.stopTick)
 		<-s.tickDone
+		s.stopTick = nil // stopped once: Close after StopCustomer closes nothing twice
 	}
 }

@@ -237,3 +237,41 @@ func firstProcedure(e *env, id int64) api.Procedure {
 	w := e.read(id)
 	return w.Procedures()[0]
 }
+
+// StopCustomer stops the scripted customer for good (a window under test
+// that must hold still), and Close after it still ends the sandbox.
+func TestStopCustomerHoldsTheWorldStill(t *testing.T) {
+	t.Parallel()
+	sb, err := New(Options{Key: testKey(), CustomerEvery: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	world := func() string {
+		sb.mu.RLock()
+		defer sb.mu.RUnlock()
+		b, err := json.Marshal(sb.snapshot().Orders) // Steps comes from a map: in any order
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	if _, err := sb.Start("127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	first := world()
+	for deadline := time.Now().Add(10 * time.Second); world() == first; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the scripted customer did nothing in 10 s at one tick a millisecond")
+		}
+	}
+	sb.StopCustomer()
+	stopped := world()
+	time.Sleep(100 * time.Millisecond) // a hundred ticks' time
+	if world() != stopped {
+		t.Error("the world changed after StopCustomer")
+	}
+	sb.StopCustomer() // twice is harmless
+	if err := sb.Close(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -99,6 +99,7 @@ type Sandbox struct {
 	srvMu    sync.Mutex
 	srv      *http.Server
 	info     ConnectionInfo
+	tickMu   sync.Mutex // guards stopTick: Close and StopCustomer may race
 	stopTick chan struct{}
 	tickDone chan struct{}
 	closed   bool

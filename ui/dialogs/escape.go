@@ -44,6 +44,12 @@ func DismissTop(c fyne.Canvas) bool {
 	if top == nil {
 		return false
 	}
+	var final *finalCancel // a final question's Cancel, whatever it reads ("Keep what I typed")
+	walkDialog(top, func(*widget.Button) {}, func(c *finalCancel) { final = c })
+	if final != nil && final.OnTapped != nil && !final.Disabled() {
+		final.OnTapped()
+		return true
+	}
 	for _, label := range dismissLabels {
 		if b := buttonLabelled(top, label); b != nil && b.OnTapped != nil && !b.Disabled() {
 			b.OnTapped()
@@ -57,21 +63,26 @@ func DismissTop(c fyne.Canvas) bool {
 // confirming button would (the one drawn as the default: Fyne gives it high
 // importance, "Reject", "Save", "Yes"); a dialog with only a Close or OK
 // closes, and so does a question about something final (Final): Enter
-// never does what cannot be undone. A confirming button still disabled (a
-// reason not yet given) does nothing. It reports whether there was a dialog.
+// never does what cannot be undone. The form of a final act (FinalForm)
+// stays as it is, with what was typed in it. A confirming button still
+// disabled (a reason not yet given) does nothing. It reports whether there
+// was a dialog.
 func ConfirmTop(c fyne.Canvas) bool {
 	top := c.Overlays().Top()
 	if top == nil {
 		return false
 	}
 	var primary *widget.Button
-	final := false
+	var final *finalCancel
 	walkDialog(top, func(b *widget.Button) {
 		if primary == nil && b.Importance == widget.HighImportance && b.OnTapped != nil {
 			primary = b
 		}
-	}, func() { final = true })
-	if primary != nil && !final {
+	}, func(c *finalCancel) { final = c })
+	if final != nil && final.keepsTyped {
+		return true // a final act's form: Enter neither acts nor drops what was typed
+	}
+	if primary != nil && final == nil {
 		if !primary.Disabled() {
 			primary.OnTapped()
 		}
@@ -83,7 +94,7 @@ func ConfirmTop(c fyne.Canvas) bool {
 // walkDialog visits every visible button of a dialog, in order, and calls
 // final if it is a question about something final (its Cancel is a
 // finalCancel).
-func walkDialog(o fyne.CanvasObject, visit func(*widget.Button), final func()) {
+func walkDialog(o fyne.CanvasObject, visit func(*widget.Button), final func(*finalCancel)) {
 	if o == nil || !o.Visible() {
 		return
 	}
@@ -93,7 +104,7 @@ func walkDialog(o fyne.CanvasObject, visit func(*widget.Button), final func()) {
 			continue
 		}
 		if b, ok := ch.(*finalCancel); ok && b.Visible() {
-			final()
+			final(b)
 			visit(&b.Button)
 			continue
 		}

@@ -15,6 +15,12 @@ import (
 // Enter with nothing focused cancels it too (ConfirmTop): only a tap on
 // the act, or Space on it once the person has moved to it, goes ahead.
 func Final(title, message, act string, danger bool, callback func(bool), w fyne.Window) {
+	FinalOr(title, message, act, "Cancel", danger, callback, w)
+}
+
+// FinalOr is Final whose Cancel says what not going ahead keeps ("Keep
+// what I typed"); Esc and Enter answer it as they answer Cancel.
+func FinalOr(title, message, act, keep string, danger bool, callback func(bool), w fyne.Window) {
 	dlg := dialog.NewCustomWithoutButtons(title, iconBeside(message, theme.WarningIcon()), w)
 	answered := false
 	answer := func(ok bool) {
@@ -26,6 +32,7 @@ func Final(title, message, act string, danger bool, callback func(bool), w fyne.
 		callback(ok)
 	}
 	cancel := newFinalCancel(func() { answer(false) })
+	cancel.Text = keep
 	confirm := widget.NewButton(act, func() { answer(true) })
 	confirm.Importance = widget.HighImportance
 	if danger {
@@ -43,6 +50,7 @@ func Final(title, message, act string, danger bool, callback func(bool), w fyne.
 // would do nothing and Esc would not close the dialog).
 type finalCancel struct {
 	widget.Button
+	keepsTyped bool // the Cancel of a FinalForm: Enter elsewhere must not drop what was typed
 }
 
 func newFinalCancel(tapped func()) *finalCancel {
