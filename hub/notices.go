@@ -26,10 +26,12 @@ import (
 // after it began, doubling each time (to noticeGapMost); one that found a
 // change lets the next begin at once. Work orders whose turn has come are
 // read together, up to 50 per GET /api/workOrder, then the parts their
-// notifications' actions touch (a few at a time). A batch of fewer than
-// 50 begins at most every noticeBatchEvery: the first after a quiet
-// spell at once, those of a flood gathered (a batch a work order, a
-// flood naming 300 cost 77 reads of work orders). One event goes out per
+// notifications' actions touch (a few at a time). While re-reads find
+// nothing new (a flood of forged notifications), a batch of fewer than
+// 50 begins at most every noticeBatchEvery, so the flood's work orders
+// are read together (a batch each, a flood naming 300 cost 77 reads of
+// work orders); notifications that bring news are read at once (paced,
+// each would wait up to noticeBatchEvery). One event goes out per
 // work order and re-read, when it found what the hub did not hold; a work
 // order the service does not know, or one found as the hub held it, makes
 // none. Nothing verified is dropped: each notification is answered once
@@ -94,8 +96,10 @@ type rereads struct {
 	// waiting (the coalesced metric).
 	folded atomic.Int64
 	closed bool
-	// began is when the last batch began.
+	// began is when the last batch began; stale, that the last to
+	// finish found nothing new (and failed nothing).
 	began time.Time
+	stale bool
 }
 
 // errHubClosing answers the notifications the hub will not read again:
@@ -198,8 +202,9 @@ func (r *rereads) run(ctx context.Context) {
 func (r *rereads) due(now time.Time) (batch []*noticeTurn, next time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	// Short of a full batch, wait for more to gather until the time comes.
-	if gather := r.began.Add(noticeBatchEvery); now.Before(gather) {
+	// Short of a full batch, while notifications bring nothing new, wait
+	// for more to gather until the time comes.
+	if gather := r.began.Add(noticeBatchEvery); r.stale && now.Before(gather) {
 		ready := 0
 		for _, id := range r.queue {
 			if t := r.turns[id]; !t.running && !now.Before(t.last.Add(t.gap)) {
@@ -256,7 +261,11 @@ func (r *rereads) finish(batch []*noticeTurn, res map[int64]noticeResult, err er
 		}
 	}
 	r.mu.Lock()
+	r.stale = err == nil
 	for _, b := range batch {
+		if rs := res[b.id]; rs.changed || rs.err != nil {
+			r.stale = false
+		}
 		t := r.turns[b.id]
 		if t == nil {
 			continue
