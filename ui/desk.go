@@ -18,6 +18,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/activity"
 	"github.com/workorderdesk/workdesk/ui/arrange"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/invoice"
@@ -205,7 +206,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	}
 
 	d.detail = newDetailView(d, []tab{
-		newSummaryTab(d), newQuoteTab(d), newVisitTab(d), newMessagesTab(d), newAttachmentsTab(d), invoice.New(d.store, d.store, d.online, host{d}, host{d}), newProceduresTab(d), newNoteTab(d), newActivityTab(d),
+		newSummaryTab(d), newQuoteTab(d), newVisitTab(d), newMessagesTab(d), newAttachmentsTab(d), invoice.New(d.store, d.store, d.online, host{d}, host{d}), newProceduresTab(d), newNoteTab(d), activity.New(d.store, host{d}),
 	})
 	d.status = newStatusBar(d)
 

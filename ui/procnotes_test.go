@@ -14,6 +14,7 @@ import (
 	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/activity"
 )
 
 // fixtureOpen creates a work order in the sandbox as spec says, reads it
@@ -323,7 +324,7 @@ func TestAColleaguesStepIsToldByName(t *testing.T) {
 	h.desk.changed([]int64{wo.WorkOrderId})
 	h.flush()
 	h.selectTab("Activity")
-	shown := strings.Join(texts(tabOf[*activityTab](h).Content()), "\n")
+	shown := strings.Join(texts(tabOf[*activity.Tab](h).Content()), "\n")
 	if want := "Ana Ruiz completed step 3 of " + p.Name; !strings.Contains(shown, want) {
 		t.Errorf("Activity shows:\n%s\nwant %q", shown, want)
 	}
