@@ -18,9 +18,11 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/activity"
 	"github.com/workorderdesk/workdesk/ui/arrange"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/invoice"
+	"github.com/workorderdesk/workdesk/ui/note"
 )
 
 // Online is what needs the service right now and cannot be queued: syncing,
@@ -205,7 +207,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	}
 
 	d.detail = newDetailView(d, []tab{
-		newSummaryTab(d), newQuoteTab(d), newVisitTab(d), newMessagesTab(d), newAttachmentsTab(d), invoice.New(d.store, d.store, d.online, host{d}, host{d}), newProceduresTab(d), newNoteTab(d), newActivityTab(d),
+		newSummaryTab(d), newQuoteTab(d), newVisitTab(d), newMessagesTab(d), newAttachmentsTab(d), invoice.New(d.store, d.store, d.online, host{d}, host{d}), newProceduresTab(d), note.New(d.store, d.store, host{d}), activity.New(d.store, host{d}),
 	})
 	d.status = newStatusBar(d)
 

@@ -15,6 +15,7 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/activity"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/format"
 )
@@ -98,38 +99,77 @@ func dialogEntry(t *testing.T, dlg fyne.CanvasObject) *widget.Entry {
 
 // activityItem is one entry of the Activity tab as drawn.
 type activityItem struct {
-	title, text    string
+	title, text    string         // the title as drawn: "time · what"
 	retry, discard *widget.Button // nil when not shown
 }
 
-// activityItems reads the Activity tab, newest first.
+// what is the title without its time: "Ben Okafor accepted".
+func (it activityItem) what() string {
+	_, what, _ := strings.Cut(it.title, " · ")
+	return what
+}
+
+// activityItems reads the Activity tab, newest first, as its list shows
+// it on screen.
 func (h *harness) activityItems() []activityItem {
 	h.t.Helper()
 	h.selectTab("Activity")
 	var items []activityItem
-	walk(tabOf[*activityTab](h).Content(), func(o fyne.CanvasObject) {
-		box, ok := o.(*fyne.Container)
-		if !ok || len(box.Objects) != 2 {
-			return
+	walk(tabOf[*activity.Tab](h).Content(), func(o fyne.CanvasObject) {
+		if it, ok := activityItemOf(o); ok {
+			items = append(items, it)
 		}
-		labels, ok1 := box.Objects[0].(*fyne.Container)
-		buttons, ok2 := box.Objects[1].(*fyne.Container)
-		if !ok1 || !ok2 || len(labels.Objects) != 2 || len(buttons.Objects) != 2 {
-			return
-		}
-		title, ok1 := labels.Objects[0].(*widget.Label)
-		text, ok2 := labels.Objects[1].(*widget.Label)
-		if !ok1 || !ok2 {
-			return
-		}
-		it := activityItem{title: title.Text, text: text.Text}
-		if buttons.Visible() {
-			it.retry, _ = buttons.Objects[0].(*widget.Button)
-			it.discard, _ = buttons.Objects[1].(*widget.Button)
-		}
-		items = append(items, it)
 	})
 	return items
+}
+
+// activityLines is every line of the Activity tab, newest first, each
+// drawn as its list draws it when scrolled to (activityItems reads only
+// those on screen).
+func (h *harness) activityLines() []activityItem {
+	h.t.Helper()
+	var list *widget.List
+	walk(tabOf[*activity.Tab](h).Content(), func(o fyne.CanvasObject) {
+		if l, ok := o.(*widget.List); ok && list == nil {
+			list = l
+		}
+	})
+	if list == nil {
+		h.t.Fatal("the Activity tab has no list")
+	}
+	var items []activityItem
+	for i := range list.Length() {
+		o := list.CreateItem()
+		list.UpdateItem(i, o)
+		if it, ok := activityItemOf(o); ok {
+			items = append(items, it)
+		}
+	}
+	return items
+}
+
+// activityItemOf reads o as a line of the Activity tab, if it is one.
+func activityItemOf(o fyne.CanvasObject) (activityItem, bool) {
+	box, ok := o.(*fyne.Container)
+	if !ok || len(box.Objects) != 2 {
+		return activityItem{}, false
+	}
+	labels, ok1 := box.Objects[0].(*fyne.Container)
+	buttons, ok2 := box.Objects[1].(*fyne.Container)
+	if !ok1 || !ok2 || len(labels.Objects) != 2 || len(buttons.Objects) != 2 {
+		return activityItem{}, false
+	}
+	title, ok1 := labels.Objects[0].(*widget.Label)
+	text, ok2 := labels.Objects[1].(*widget.Label)
+	if !ok1 || !ok2 {
+		return activityItem{}, false
+	}
+	it := activityItem{title: title.Text, text: text.Text}
+	if buttons.Visible() {
+		it.retry, _ = buttons.Objects[0].(*widget.Button)
+		it.discard, _ = buttons.Objects[1].(*widget.Button)
+	}
+	return it, true
 }
 
 // activityAbout is the drawn Activity entry whose title contains what.

@@ -8,7 +8,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 	"github.com/shopspring/decimal"
 
 	"github.com/workorderdesk/workdesk/api"
@@ -132,19 +131,6 @@ func TestABackDateToTheMinute(t *testing.T) {
 	}
 	if got := rows[len(rows)-1].ActionDate; !got.Equal(at) {
 		t.Errorf("the check-in is queued at %s, the person chose %s", format.Time(got), format.Time(at))
-	}
-}
-
-// TestActivityLinesWrap: a long line of the Activity tab wraps in a narrow
-// pane instead of running off its edge.
-func TestActivityLinesWrap(t *testing.T) {
-	h := newHarness(t)
-	a := tabOf[*activityTab](h)
-	texts := a.list.CreateItem().(*fyne.Container).Objects[0].(*fyne.Container).Objects
-	for i, what := range []string{"title", "text"} {
-		if l := texts[i].(*widget.Label); l.Wrapping != fyne.TextWrapWord {
-			t.Errorf("the Activity line's %s does not wrap", what)
-		}
 	}
 }
 

@@ -14,8 +14,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
-	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/actiontext"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/format"
 )
@@ -168,75 +168,6 @@ func (d *Desk) showConnectOffice() {
 	dlg.Show()
 }
 
-// colleagueVerb says what a colleague did through the hub, by the action
-// of the hub's event for the write: "checked in" and, joined to the work
-// order, "checked in on"; "changed" for an action this build cannot word.
-// An action done to someone names whom between (whom, as the event named
-// them; "someone" when it did not): "assigned Kenji Sato", "assigned Kenji
-// Sato to".
-func colleagueVerb(action, whom string) (verb, didTo string) {
-	w, ok := outbox.ColleagueWording(action)
-	if !ok {
-		return "changed", "changed"
-	}
-	if !w.ToWhom {
-		return w.Verb, w.DidTo()
-	}
-	if whom == "" {
-		whom = "someone"
-	}
-	verb = w.Verb + " " + whom
-	if w.Of == "" {
-		return verb, verb
-	}
-	return verb, verb + " " + w.Of
-}
-
-// colleagueDid is an Activity title for what someone did through the hub:
-// "Ben Okafor accepted", "Ana Ruiz assigned Kenji Sato" (the object is the
-// work order the Activity tab is on).
-func colleagueDid(name, action, whom string) string {
-	verb, _ := colleagueVerb(action, whom)
-	return name + " " + verb
-}
-
-// colleagueDidThis says it of the work order shown: "Ben Okafor checked in on this".
-func colleagueDidThis(name, action, whom string) string {
-	_, didTo := colleagueVerb(action, whom)
-	return name + " " + didTo + " this"
-}
-
-// colleagueDidEvent is the Activity title of a hub event, saying exactly
-// what was done where the event says it: "Ana Ruiz completed step 3 of
-// Roof inspection" (wo is the work order as the replica has it).
-func colleagueDidEvent(e storage.EventRecord, wo *api.WorkOrder) string {
-	if did := outbox.ColleagueDid(e.Event, wo); did != "" {
-		return e.PerformedBy + " " + did
-	}
-	return colleagueDid(e.PerformedBy, e.Header.Action, e.Whom)
-}
-
-// colleagueDidThisEvent says it of the work order shown: the exact words
-// when the event has them ("Ana Ruiz completed step 3 of Roof
-// inspection"), else "Ana Ruiz checked in on this".
-func colleagueDidThisEvent(e storage.EventRecord, wo *api.WorkOrder) string {
-	w, ok := outbox.ColleagueWording(e.Header.Action)
-	if did := outbox.ColleagueDid(e.Event, wo); ok && did != "" && did != w.Verb {
-		return e.PerformedBy + " " + did
-	}
-	return colleagueDidThis(e.PerformedBy, e.Header.Action, e.Whom)
-}
-
-// colleagueBefore explains a refusal by what someone did first, at at:
-// "Already accepted by Ben Okafor at 10:02.", or for an action without a
-// past tense "Ben Okafor saved the invoice of this at 10:02, before you."
-func colleagueBefore(name, action, whom, at string) string {
-	if w, ok := outbox.ColleagueWording(action); ok && w.Past != "" {
-		return "Already " + w.Past + " by " + name + " at " + at + "."
-	}
-	return colleagueDidThis(name, action, whom) + " at " + at + ", before you."
-}
-
 // colleagueRecently is how long a colleague's change marks a work order's
 // header.
 const colleagueRecently = 24 * time.Hour
@@ -253,7 +184,7 @@ func (d *Desk) colleagueNote(woID int64) string {
 	if d.detail != nil && d.detail.wo != nil && d.detail.wo.WorkOrderId == woID {
 		wo = d.detail.wo
 	}
-	return colleagueDidThisEvent(*e, wo) + " · " + format.Time(at)
+	return actiontext.ColleagueDidThisEvent(*e, wo) + " · " + format.Time(at)
 }
 
 // colleagueFirst explains a refused action of ours by what a colleague did
@@ -272,7 +203,7 @@ func (d *Desk) colleagueFirst(woID int64, r storage.OutboxRow) string {
 	if e == nil {
 		return ""
 	}
-	return colleagueBefore(e.PerformedBy, e.Header.Action, e.Whom, format.Time(at))
+	return actiontext.ColleagueBefore(e.PerformedBy, e.Header.Action, e.Whom, format.Time(at))
 }
 
 // lastColleague is the newest event, at or before until, of something a

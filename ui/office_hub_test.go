@@ -207,12 +207,8 @@ func (o *hubOffice) desk(name, url string) *harness {
 // activity is the Activity tab's lines, as drawn: "time · title".
 func (h *harness) activity() []string {
 	var out []string
-	for _, tb := range h.desk.detail.tabs {
-		if at, ok := tb.(*activityTab); ok {
-			for _, a := range at.items {
-				out = append(out, a.title)
-			}
-		}
+	for _, it := range h.activityLines() {
+		out = append(out, it.what())
 	}
 	return out
 }

@@ -70,12 +70,8 @@ func TestOfficeWindowNamesTheColleague(t *testing.T) {
 	h.selectTab("Activity")
 	h.flush()
 	var shown []string
-	for _, tb := range h.desk.detail.tabs {
-		if at, ok := tb.(*activityTab); ok {
-			for _, a := range at.items {
-				shown = append(shown, format.Time(a.at)+" · "+a.title)
-			}
-		}
+	for _, it := range h.activityLines() {
+		shown = append(shown, it.title)
 	}
 	if !slices.Contains(shown, format.Time(at)+" · Ben Okafor accepted") {
 		t.Fatalf("Activity shows %q, want Ben Okafor's accept", shown)
@@ -139,12 +135,8 @@ func TestOfficeRefusalNamesTheColleagueWhoActedFirst(t *testing.T) {
 	h.flush()
 	want := "Already accepted by Ben Okafor at " + format.Time(at) + "."
 	var shown []string
-	for _, tb := range h.desk.detail.tabs {
-		if at, ok := tb.(*activityTab); ok {
-			for _, a := range at.items {
-				shown = append(shown, a.title+": "+a.text)
-			}
-		}
+	for _, it := range h.activityLines() {
+		shown = append(shown, it.what()+": "+it.text)
 	}
 	for _, s := range shown {
 		if strings.HasPrefix(s, "You: ") && strings.Contains(s, "Refused by the service") && strings.HasSuffix(s, want) {

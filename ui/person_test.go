@@ -33,9 +33,9 @@ func TestTheNoteNamesThePersonNotTheAccount(t *testing.T) {
 
 	wo := fixtureOpen(h, sandbox.WorkOrderSpec{Status: api.StatusAccepted})
 	h.selectTab("Internal note")
-	n := tabOf[*noteTab](h)
-	test.Type(n.text, "Gate code 4471.")
-	test.Tap(n.save)
+	n := noteOf(h)
+	test.Type(n.entry(), "Gate code 4471.")
+	test.Tap(n.save())
 	h.flush()
 	if !strings.Contains(h.overlayText(), "which name should they show for you") {
 		t.Fatalf("the first save of a note asks %q", h.overlayText())
@@ -51,15 +51,15 @@ func TestTheNoteNamesThePersonNotTheAccount(t *testing.T) {
 		t.Fatalf("Enter did not save the name: %q", h.overlayText())
 	}
 	h.send()
-	if !strings.Contains(n.state.Text, "Last changed by Ana Ruiz") {
-		t.Errorf("after the save the note says %q", n.state.Text)
+	if says := n.says(); !strings.Contains(says, "Last changed by Ana Ruiz") {
+		t.Errorf("after the save the note says %q", says)
 	}
 	if got := h.desk.app.Preferences().String(personNameKey); got != "Ana Ruiz" {
 		t.Errorf("the preferences keep the name %q", got)
 	}
 
-	test.Type(n.text, " Dog on site.")
-	test.Tap(n.save)
+	test.Type(n.entry(), " Dog on site.")
+	test.Tap(n.save())
 	h.flush()
 	if c.Overlays().Top() != nil {
 		t.Errorf("the second save asks again: %q", h.overlayText())

@@ -14,6 +14,7 @@ import (
 	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/activity"
 )
 
 // fixtureOpen creates a work order in the sandbox as spec says, reads it
@@ -226,29 +227,30 @@ func TestEditingTheInternalNote(t *testing.T) {
 	h := newHarness(t)
 	wo := fixtureOpen(h, sandbox.WorkOrderSpec{Status: api.StatusAccepted})
 	h.selectTab("Internal note")
-	n := tabOf[*noteTab](h)
-	shown := strings.Join(texts(n.Content()), "\n")
+	n := noteOf(h)
+	shown := n.says()
 	if !strings.Contains(shown, "never shown to the customer") {
 		t.Errorf("the note tab does not say the customer never sees it:\n%s", shown)
 	}
-	if !n.save.Disabled() {
+	if !n.save().Disabled() {
 		t.Errorf("Save is enabled before anything was typed")
 	}
-	test.Type(n.text, "Gate code 4471; park behind the dock.")
-	test.Tap(n.save)
+	test.Type(n.entry(), "Gate code 4471; park behind the dock.")
+	test.Tap(n.save())
 	h.flush()
 	rows, _ := h.store.OutboxRows(context.Background(), wo.WorkOrderId)
 	if len(rows) != 1 || rows[0].Kind != outbox.KindNote {
 		t.Fatalf("the outbox holds %+v", rows)
 	}
-	if !strings.Contains(n.state.Text, "waiting to be sent") {
-		t.Errorf("while queued the note says %q", n.state.Text)
+	if says := n.says(); !strings.Contains(says, "waiting to be sent") {
+		t.Errorf("while queued the note says %q", says)
 	}
 	h.send()
-	if len(n.versions) != 1 || n.versions[0].InternalNote != "Gate code 4471; park behind the dock." || n.versions[0].UpdatedBy == "" {
-		t.Fatalf("the history shows %+v", n.versions)
+	history := n.history()
+	if len(history) != 2 || history[1] != "Gate code 4471; park behind the dock." || strings.HasPrefix(history[0], "Someone") {
+		t.Fatalf("the history shows %q", history)
 	}
-	if heading := versionHeading(n.versions[0], true); !strings.Contains(heading, "current") || !strings.Contains(heading, "20 Nov") {
+	if heading := history[0]; !strings.Contains(heading, "current") || !strings.Contains(heading, "20 Nov") {
 		t.Errorf("the version is headed %q", heading)
 	}
 	h.settle()
@@ -262,9 +264,9 @@ func TestANoteChangedMeanwhileIsMergedByHand(t *testing.T) {
 	h := newHarness(t)
 	wo := fixtureOpen(h, sandbox.WorkOrderSpec{Status: api.StatusAccepted})
 	h.selectTab("Internal note")
-	n := tabOf[*noteTab](h)
-	test.Type(n.text, "Ladder in the van.")
-	test.Tap(n.save)
+	n := noteOf(h)
+	test.Type(n.entry(), "Ladder in the van.")
+	test.Tap(n.save())
 	h.flush()
 	if err := h.sb.EditNoteInDesktop(wo.WorkOrderId, "Alarm code 1234.", "Dana Whitfield"); err != nil {
 		t.Fatal(err)
@@ -278,18 +280,18 @@ func TestANoteChangedMeanwhileIsMergedByHand(t *testing.T) {
 	if len(refusals) != 1 || refusals[0].retry.Text != "Keep mine" || refusals[0].discard.Text != "Take theirs" || refusals[0].edit.Text != "Merge by hand" {
 		t.Fatalf("the header offers %+v", refusals)
 	}
-	if !n.changed.Visible() || !strings.Contains(n.theirs.Text, "Dana Whitfield") || !strings.Contains(n.mine.Text, "Ladder in the van.") {
-		t.Errorf("the tab shows theirs %q and mine %q", n.theirs.Text, n.mine.Text)
+	if says := n.says(); !strings.Contains(says, "Theirs (Dana Whitfield") || !strings.Contains(says, "Yours, not sent: “Ladder in the van.”") {
+		t.Errorf("the tab does not show theirs and mine:\n%s", says)
 	}
 	h.settle()
 	h.capture("internal-note-changed-meanwhile")
 	test.Tap(refusals[0].edit)
 	h.flush()
-	if n.text.Text != "Alarm code 1234.\n\nLadder in the van." {
-		t.Fatalf("Merge by hand fills the editor with %q", n.text.Text)
+	if n.entry().Text != "Alarm code 1234.\n\nLadder in the van." {
+		t.Fatalf("Merge by hand fills the editor with %q", n.entry().Text)
 	}
-	n.text.SetText("Alarm code 1234. Ladder in the van.")
-	test.Tap(n.save)
+	n.entry().SetText("Alarm code 1234. Ladder in the van.")
+	test.Tap(n.save())
 	h.flush()
 	h.send()
 	h2, err := h.eng.Client.NoteHistory(context.Background(), wo.WorkOrderId)
@@ -323,7 +325,7 @@ func TestAColleaguesStepIsToldByName(t *testing.T) {
 	h.desk.changed([]int64{wo.WorkOrderId})
 	h.flush()
 	h.selectTab("Activity")
-	shown := strings.Join(texts(tabOf[*activityTab](h).Content()), "\n")
+	shown := strings.Join(texts(tabOf[*activity.Tab](h).Content()), "\n")
 	if want := "Ana Ruiz completed step 3 of " + p.Name; !strings.Contains(shown, want) {
 		t.Errorf("Activity shows:\n%s\nwant %q", shown, want)
 	}
@@ -336,21 +338,21 @@ func TestAnOfflineNoteWaitsForTheConnection(t *testing.T) {
 	r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted })
 	h.open(r.Id)
 	h.selectTab("Internal note")
-	n := tabOf[*noteTab](h)
+	n := noteOf(h)
 	cut.Store(true)
-	test.Type(n.text, "Key with the security desk.")
-	test.Tap(n.save)
+	test.Type(n.entry(), "Key with the security desk.")
+	test.Tap(n.save())
 	h.flush()
 	h.send()
-	if !strings.Contains(n.state.Text, "waiting for the connection") || n.text.Text != "Key with the security desk." {
-		t.Fatalf("offline, the saved note reads %q and the entry %q", n.state.Text, n.text.Text)
+	if says := n.says(); !strings.Contains(says, "waiting for the connection") || n.entry().Text != "Key with the security desk." {
+		t.Fatalf("offline, the saved note reads %q and the entry %q", says, n.entry().Text)
 	}
-	if !n.save.Disabled() {
+	if !n.save().Disabled() {
 		t.Errorf("Save is enabled again for the note already saved")
 	}
 	cut.Store(false)
 	h.resend(r.Id)
-	if len(n.versions) == 0 || n.versions[0].InternalNote != "Key with the security desk." || !strings.HasPrefix(n.state.Text, "Last changed by") {
-		t.Fatalf("once sent the note reads %q, its history %+v", n.state.Text, n.versions)
+	if history, says := n.history(), n.says(); len(history) < 2 || history[1] != "Key with the security desk." || !strings.Contains(says, "\nLast changed by") {
+		t.Fatalf("once sent the note reads %q, its history %q", says, history)
 	}
 }

@@ -169,7 +169,7 @@ func (t *visitTab) Show(wo *api.WorkOrder) {
 	}
 	t.showSettings(wo)
 	t.rules.SetText(visitRules(wo.Status))
-	t.lastState.SetText(t.d.lastActionText(wo.WorkOrderId))
+	t.lastState.SetText(lastActionText(t.d.store, wo.WorkOrderId))
 }
 
 // visitRules explains which visit actions the status allows, and why not the others.
@@ -298,7 +298,7 @@ func (t *visitTab) queued(woID int64, reset func()) func(error) {
 			if reset != nil {
 				reset()
 			}
-			t.lastState.SetText(t.d.lastActionText(woID))
+			t.lastState.SetText(lastActionText(t.d.store, woID))
 		}
 	}
 }

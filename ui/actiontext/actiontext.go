@@ -1,7 +1,7 @@
 // Package actiontext is how the window words one of the person's queued
 // actions (an outbox row): what it is, where it stands, and what to do
-// about one whose answer was lost. The header, the tabs and Activity all
-// say it the same way.
+// about one whose answer was lost; and what a colleague did through the
+// office hub. The header, the tabs and Activity all say it the same way.
 package actiontext
 
 import (

@@ -1,4 +1,4 @@
-package ui
+package note
 
 import (
 	"context"
@@ -19,15 +19,18 @@ import (
 	"github.com/workorderdesk/workdesk/ui/xwidget"
 )
 
-// noteTab is the work order's internal note: the company's own, never
+// Tab is the work order's internal note: the company's own, never
 // shown to the customer, which a banner says before anything else. The
 // person edits it whole and saves; the edit is queued like every action.
 // The service replaces the note whole, so an edit remembers the note it
 // began from: if the note changed by the time it is sent, it is not sent,
 // and this tab shows both versions with the choice (keep mine, take
 // theirs, merge by hand). Under it, every version: who wrote it and when.
-type noteTab struct {
-	d    *Desk
+type Tab struct {
+	replica Replica
+	queue   Queue
+	win     Window
+
 	wo   *api.WorkOrder
 	note *storage.Note
 	// base is the note the edit in the entry began from; editing is true
@@ -55,8 +58,10 @@ type noteTab struct {
 // wonder whether the customer reads this.
 const noteNeverShown = "Internal note: only your company sees it. It is never shown to the customer."
 
-func newNoteTab(d *Desk) *noteTab {
-	t := &noteTab{d: d}
+// New is the tab, reading replica, queueing edits on queue and acting
+// through win.
+func New(replica Replica, queue Queue, win Window) *Tab {
+	t := &Tab{replica: replica, queue: queue, win: win}
 	lock := widget.NewIcon(theme.VisibilityOffIcon())
 	say := widget.NewLabelWithStyle(noteNeverShown, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	say.Wrapping = fyne.TextWrapWord
@@ -98,9 +103,9 @@ func newNoteTab(d *Desk) *noteTab {
 	return t
 }
 
-func (t *noteTab) Title() string       { return "Internal note" }
-func (t *noteTab) Icon() fyne.Resource { return theme.VisibilityOffIcon() }
-func (t *noteTab) Content() fyne.CanvasObject {
+func (t *Tab) Title() string       { return "Internal note" }
+func (t *Tab) Icon() fyne.Resource { return theme.VisibilityOffIcon() }
+func (t *Tab) Content() fyne.CanvasObject {
 	if t.root != nil {
 		return t.root
 	}
@@ -128,10 +133,10 @@ func versionHeading(v api.NoteEntry, current bool) string {
 	return s
 }
 
-func (t *noteTab) Show(wo *api.WorkOrder) {
+func (t *Tab) Show(wo *api.WorkOrder) {
 	switching := t.wo == nil || t.wo.WorkOrderId != wo.WorkOrderId
 	t.wo = wo
-	n, err := t.d.store.Note(context.Background(), wo.WorkOrderId)
+	n, err := t.replica.Note(context.Background(), wo.WorkOrderId)
 	if err != nil {
 		n = &storage.Note{}
 	}
@@ -166,7 +171,7 @@ func (t *noteTab) Show(wo *api.WorkOrder) {
 }
 
 // setText puts text in the entry without it counting as an edit.
-func (t *noteTab) setText(text string) {
+func (t *Tab) setText(text string) {
 	on := t.text.OnChanged
 	t.text.OnChanged = nil
 	t.text.SetText(text)
@@ -174,7 +179,7 @@ func (t *noteTab) setText(text string) {
 	t.count()
 }
 
-func (t *noteTab) onChanged(string) {
+func (t *Tab) onChanged(string) {
 	if !t.editing {
 		t.editing = true
 	}
@@ -182,7 +187,7 @@ func (t *noteTab) onChanged(string) {
 	t.render()
 }
 
-func (t *noteTab) count() {
+func (t *Tab) count() {
 	n := len([]rune(t.text.Text))
 	t.counter.SetText(fmt.Sprintf("%d / %d", n, api.MaxNoteLength))
 	if n > api.MaxNoteLength {
@@ -194,7 +199,7 @@ func (t *noteTab) count() {
 }
 
 // render says where the note stands and enables what can be done.
-func (t *noteTab) render() {
+func (t *Tab) render() {
 	if t.wo == nil || t.note == nil {
 		return
 	}
@@ -203,9 +208,9 @@ func (t *noteTab) render() {
 	dirty := t.text.Text != t.base
 	// An edit waiting for the person's choice holds the note's later
 	// edits back: only its merge by hand may be saved meanwhile.
-	merging := t.note.Changed != nil && t.d.correcting != nil && t.d.correcting.row == t.note.Changed.Id
-	t.d.enable(t.save, why == nil && dirty && (t.note.Changed == nil || merging))
-	t.d.enable(t.revert, dirty)
+	merging := t.note.Changed != nil && t.win.Correcting(t.note.Changed.Id)
+	t.win.Enable(t.save, why == nil && dirty && (t.note.Changed == nil || merging))
+	t.win.Enable(t.revert, dirty)
 	if closed != nil {
 		t.text.Disable()
 	} else {
@@ -240,7 +245,7 @@ func (t *noteTab) render() {
 }
 
 // showChanged shows an edit of ours stopped by a newer note, beside it.
-func (t *noteTab) showChanged() {
+func (t *Tab) showChanged() {
 	n := t.note
 	if n == nil || n.Changed == nil {
 		t.changed.Hide()
@@ -262,7 +267,7 @@ func quoteNote(s string) string {
 	return "“" + s + "”"
 }
 
-func (t *noteTab) onRevert() {
+func (t *Tab) onRevert() {
 	if t.note == nil {
 		return
 	}
@@ -272,64 +277,64 @@ func (t *noteTab) onRevert() {
 	t.render()
 }
 
-func (t *noteTab) onSave() {
+func (t *Tab) onSave() {
 	if t.wo == nil {
 		return
 	}
-	t.d.withPersonName(t.queueNote)
+	t.win.WithPersonName(t.queueNote)
 }
 
 // queueNote queues the note as the entry holds it.
-func (t *noteTab) queueNote() {
+func (t *Tab) queueNote() {
 	if t.wo == nil {
 		return
 	}
 	text := t.text.Text
 	if err := t.wo.CheckNote(text); err != nil {
-		t.d.showError(err)
+		t.win.ShowError(err)
 		return
 	}
-	store, woID, base, number := t.d.store, t.wo.WorkOrderId, t.base, t.wo.WorkOrderNumber
-	rctx := t.d.actionCtx(woID, outbox.GroupNote) // read now: a merge replaces the stopped edit
-	t.d.act([]fyne.Disableable{t.save}, func(context.Context) error {
-		_, err := store.SetNote(rctx, woID, text, base)
+	queue, woID, base, number := t.queue, t.wo.WorkOrderId, t.base, t.wo.WorkOrderNumber
+	rctx := t.win.Replacing(woID, outbox.GroupNote) // read now: a merge replaces the stopped edit
+	t.win.Act([]fyne.Disableable{t.save}, func(context.Context) error {
+		_, err := queue.SetNote(rctx, woID, text, base)
 		return err
 	}, func(err error) {
 		if err != nil {
-			t.d.showError(err)
+			t.win.ShowError(err)
 			return
 		}
 		if t.wo != nil && t.wo.WorkOrderId == woID && t.text.Text == text {
 			t.editing = false
 			t.base = text
 		}
-		t.d.queued("Internal note of " + number)
-		t.d.detail.reloadIfOpen([]int64{woID})
+		t.win.Queued("Internal note of " + number)
+		t.win.Reload(woID)
 	})
 }
 
-// A stopped edit is merged by hand in the note's editor: theirs, then
-// ours, for the person to make one note of; saving it replaces the edit.
-var _ = correctIn(outbox.FormNote, "in the Internal note tab", func(d *Desk, v *detailView, draft *outbox.Draft, start func(func())) bool {
-	t, ok := tabIn[*noteTab](v)
-	if !ok || t.note == nil {
-		return false
+// HoldsOther reports whether the entry holds an edit of the person's, not
+// saved, other than text: taking a stopped edit back would replace it.
+func (t *Tab) HoldsOther(text string) bool {
+	return t.editing && t.text.Text != t.base && t.text.Text != text
+}
+
+// Loaded reports whether the tab has read a work order's note.
+func (t *Tab) Loaded() bool { return t.note != nil }
+
+// MergeByHand puts in the editor the note as it stands, then mine (the
+// edit stopped because the note changed), for the person to make one note
+// of, the keyboard in it; saving it replaces the stopped edit.
+func (t *Tab) MergeByHand(mine string) {
+	theirs := t.note.Current.InternalNote
+	merged := mine
+	if strings.TrimSpace(theirs) != "" && theirs != mine {
+		merged = theirs + "\n\n" + mine
 	}
-	v.selectTab(t)
-	d.unlessTyped(t.editing && t.text.Text != t.base && t.text.Text != draft.Text, "The Internal note tab holds an edit you have not saved.", "note", func() {
-		start(func() {
-			theirs := t.note.Current.InternalNote
-			merged := draft.Text
-			if strings.TrimSpace(theirs) != "" && theirs != draft.Text {
-				merged = theirs + "\n\n" + draft.Text
-			}
-			t.base = theirs
-			t.editing = true
-			t.text.SetText(merged)
-			if c := fyne.CurrentApp().Driver().CanvasForObject(t.text); c != nil {
-				c.Focus(t.text)
-			}
-		})
-	})
-	return true
-})
+	t.base = theirs
+	t.editing = true
+	t.text.SetText(merged)
+	if c := fyne.CurrentApp().Driver().CanvasForObject(t.text); c != nil {
+		c.Focus(t.text)
+	}
+}
