@@ -85,7 +85,7 @@ UI_SHARDS ?= 3
 unit: export GOGC = 200
 unit: deps
 	@log=$$(mktemp); GO=$(GO) SHARD_WEIGHTS=tools/ui-test-seconds.txt tools/test-shards.sh ./ui/ $(UI_SHARDS) $(RACE) -tags $(TAGS) >$$log 2>&1 & ui=$$!; \
-	PGTEST_REQUIRED=1 $(GO) test $(RACE) -tags $(TAGS) -timeout 15m $$($(GO) list -tags $(TAGS) ./... | grep -v '/ui$$'); rest=$$?; \
+	PGTEST_REQUIRED=1 $(GO) test $(RACE) -tags $(TAGS) -timeout 30m $$($(GO) list -tags $(TAGS) ./... | grep -v '/ui$$'); rest=$$?; \
 	wait $$ui; uirc=$$?; cat $$log; rm -f $$log; [ $$rest = 0 ] && [ $$uirc = 0 ]
 	# The race detector empties Fyne's pool of spare cells on purpose, so
 	# counting the cells scrolling creates runs without it.

@@ -48,7 +48,7 @@ for ((s = 0; s < shards; s++)); do
   [ ${#run[@]} -gt 0 ] || continue
   pattern="^($(IFS='|'; echo "${run[*]}"))\$"
   (start=$SECONDS
-   cd "$src" && "$dir/pkg.test" -test.run "$pattern" -test.timeout "${SHARD_TIMEOUT:-15m}" -test.count 1 >"$dir/shard$s.log" 2>&1
+   cd "$src" && "$dir/pkg.test" -test.run "$pattern" -test.timeout "${SHARD_TIMEOUT:-30m}" -test.count 1 >"$dir/shard$s.log" 2>&1
    echo $? >"$dir/shard$s.rc"
    echo "${#run[@]} tests in $((SECONDS - start)) s" >"$dir/shard$s.took") &
   pids+=($!)
