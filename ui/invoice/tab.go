@@ -343,10 +343,13 @@ func (t *Tab) Show(wo *api.WorkOrder) {
 	case t.fresh:
 		t.fresh = false
 		reload = !t.restoreDraft()
-	case t.dirty && t.stored != nil && !t.stored.Status.Editable():
+	case t.stored != nil && !t.stored.Status.Editable():
 		// The service moved the invoice on (submitted, authorized, paid):
-		// the edits can no longer be sent, so show what it holds.
-		reload = true
+		// the edits can no longer be sent, so show what it holds, also
+		// while the save that went with the submission is still being
+		// queued (the sender can deliver both before Act hands back: the
+		// form then kept its entries and an empty number and date).
+		reload = t.dirty || !reflect.DeepEqual(t.stored, t.loaded)
 	}
 	// Reloading rebuilds the line rows, which would take the focus from an
 	// entry; skip it when the service's invoice has not changed.
