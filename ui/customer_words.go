@@ -94,7 +94,7 @@ func moreEventText(e api.Event) string {
 	case *api.FieldDescriptorsUpdatedEvent:
 		return "The customer changed its check-out questions"
 	case *api.IsmStatusChangedEvent:
-		return "Induction and safety: " + format.Status(b.Status)
+		return "Induction and safety: " + strings.ToLower(format.Status(b.Status))
 	}
 	return ""
 }

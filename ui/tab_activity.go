@@ -284,7 +284,7 @@ func eventAuthor(e api.Event) string {
 func eventText(e api.Event, currency string) string {
 	switch b := e.Body.(type) {
 	case *api.QuoteChangedEvent:
-		text := "Quote " + format.Status(b.Quote.QuoteStatus) + ": " + format.Money(b.Quote.Amount.In(currency))
+		text := "Quote " + strings.ToLower(format.Status(b.Quote.QuoteStatus)) + ": " + format.Money(b.Quote.Amount.In(currency))
 		if b.Quote.Comment != "" {
 			text += " — " + b.Quote.Comment
 		}
@@ -294,7 +294,7 @@ func eventText(e api.Event, currency string) string {
 	case *api.RejectedEvent:
 		return "Rejected: " + b.Comment
 	case *api.InvoiceStatusChangedEvent:
-		text := "Invoice " + format.Status(b.Status)
+		text := "Invoice " + strings.ToLower(format.Status(b.Status)) // "Invoice submitted", as the badge
 		if b.AuthNumber != "" {
 			text += " · authorization " + b.AuthNumber
 		}
