@@ -104,7 +104,7 @@ func TestARefusedQuoteShowsInTheHeaderAndIsCorrectedInPlace(t *testing.T) {
 	if !rv.retry.Visible() || !rv.edit.Visible() || !rv.discard.Visible() {
 		t.Fatal("the refused quote offers no Retry, Edit and Discard")
 	}
-	if got := h.desk.detail.quote.Text(); strings.Contains(got, "Submitted") {
+	if got := h.desk.detail.quote.Text(); strings.Contains(got, "submitted") {
 		t.Fatalf("with the quote refused the header's quote reads %q", got)
 	}
 	var note string
