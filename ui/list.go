@@ -139,7 +139,7 @@ func newListView(store *storage.Store, prefs fyne.Preferences, background, do fu
 		}
 	}
 	v.search.onFocus = v.lister.warm
-	v.search.SetPlaceHolder("Search number, customer, site or description  (" + shortcutLabel("F") + ")")
+	v.search.SetPlaceHolder("Search number, customer, site, description (" + shortcutLabel("F") + ")")
 	v.search.OnChanged = func(s string) { v.query.Search = s; v.moveOn(); v.lister.run(v.query, v.show(v.query)) }
 
 	v.statusSel = widget.NewSelect(statusOptions(nil), nil)
