@@ -700,3 +700,37 @@ func TestAnInvoiceSubmittedWithUnsavedEditsReadsWhatWasSent(t *testing.T) {
 		}
 	})
 }
+
+// TestTheUnsavedNoteLeavesTheButtonsTheirHeight: on the narrow pane of a
+// 1024x700 window, "Unsaved changes — Save to send them" beside Save and
+// Submit wrapped to five lines and stretched both into tall blocks. It
+// now takes the footer's width over them, and only while something is
+// unsaved; the buttons keep their own height and their place.
+func TestTheUnsavedNoteLeavesTheButtonsTheirHeight(t *testing.T) {
+	wo := workOrder()
+	f := newFake(t, wo, draft(wo), priceList("USD"))
+	f.win.Resize(fyne.NewSize(310, 700)) // the tab's width at 1024x700
+	inv := f.tab
+	f.settle()
+	if inv.unsaved.Visible() {
+		t.Errorf("a freshly opened invoice shows the unsaved note %q", inv.unsaved.Text)
+	}
+	at, _ := positionIn(inv.Content(), inv.submit)
+	inv.rows[0].qty.SetText(inv.inv.LineItems[0].Quantity.Add(decimal.NewFromInt(1)).String())
+	f.settle()
+	if !inv.unsaved.Visible() || inv.unsaved.Text == "" {
+		t.Fatal("an edit does not say it is unsaved")
+	}
+	for _, b := range []*widget.Button{inv.save, inv.submit} {
+		if got, want := b.Size().Height, b.MinSize().Height; got > want+1 {
+			t.Errorf("%q is %.0f px tall beside the unsaved note; it needs %.0f", b.Text, got, want)
+		}
+	}
+	line := fyne.MeasureText("M", inv.unsaved.Theme().Size("text"), fyne.TextStyle{}).Height
+	if h := inv.unsaved.Size().Height; h > 3*line+2*inv.unsaved.Theme().Size("innerPadding") {
+		t.Errorf("the unsaved note takes %.0f px (%.1f lines)", h, h/line)
+	}
+	if got, _ := positionIn(inv.Content(), inv.submit); got != at {
+		t.Errorf("Submit moved from %v to %v as the note appeared", at, got)
+	}
+}
