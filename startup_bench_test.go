@@ -41,8 +41,16 @@ func BenchmarkStartupFirstFrame(b *testing.B) {
 	if bin == "" || os.Getenv("DISPLAY") == "" {
 		b.Skip("set WORKDESK_BIN and run under a display: make measure-startup")
 	}
-	replica := filepath.Join(b.TempDir(), "replica.db")
-	seedReplica(b, replica, benchSize(b, 50_000))
+	// WORKDESK_BENCH_REPLICA keeps the seeded replica there (and reuses
+	// it when it exists), to profile a start over it: perf record -g --
+	// workdesk --replica FILE --startup-probe.
+	replica := os.Getenv("WORKDESK_BENCH_REPLICA")
+	if replica == "" {
+		replica = filepath.Join(b.TempDir(), "replica.db")
+	}
+	if _, err := os.Stat(replica); err != nil {
+		seedReplica(b, replica, benchSize(b, 50_000))
+	}
 	re := regexp.MustCompile(`first frame after (\d+) ms`)
 	var ms []int
 	for b.Loop() {

@@ -3,6 +3,8 @@ package hub
 import (
 	"bufio"
 	"fmt"
+	"net/http"
+	"net/netip"
 	"os"
 	"os/exec"
 	"strconv"
@@ -119,4 +121,34 @@ func hubConnections(b testing.TB, c *child) string {
 		out += fmt.Sprintf("%s %v; ", series, v)
 	}
 	return out
+}
+
+// What the hub spends on each connection of a flood it refuses, with
+// the anonymous share (768 of the default 1,024) held by 50 addresses of
+// one /16, each of a /24 of its own: the cost BenchmarkStalledSockets's
+// 5,000 sockets pay per connection opened again, without its processes.
+// Each refusal is made under the lock every new connection waits on.
+//
+//	go test -tags migrated_fynedo -run X -bench ConnClassesRefuse ./hub/
+func BenchmarkConnClassesRefuseAFlood(b *testing.B) {
+	c := newConnClasses(connCaps{total: 1024, signedInShare: DefaultSignedInShare(1024), perClient: DefaultConnsPerClient(1024),
+		perNetwork: DefaultConnsPerNetwork(1024), bits4: DefaultNetworkBits4, bits6: DefaultNetworkBits6}, nil, nil, func(trip) {})
+	port := uint16(1000)
+	conn := func(i int) *fakeConn {
+		port++
+		f := &fakeConn{from: netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 9, byte(i % 50), 1}), port)}
+		c.track(f, http.StateNew)
+		return f
+	}
+	for i := range 5000 {
+		conn(i)
+	}
+	if anon, _ := c.counts(); anon != 768 {
+		b.Fatalf("%d anonymous connections held, want the share of 768", anon)
+	}
+	for i := 0; b.Loop(); i++ {
+		if f := conn(i); !f.closed.Load() {
+			b.Fatal("the flood's new connection was let in")
+		}
+	}
 }

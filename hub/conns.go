@@ -80,22 +80,65 @@ type connClasses struct {
 	conns  map[net.Conn]*tracked
 	anon   list.List // of *tracked, oldest first
 	signed int
-	// nets count the anonymous connections of each network, and of each
-	// client address in it.
+	// nets hold the anonymous connections of each network, by client
+	// address: kept as connections come and go, so finding a cap's victim
+	// looks at networks and addresses, never at every connection (a flood
+	// refused would cost a walk through them all, each).
 	nets map[netip.Prefix]*netCount
+	// seq orders the connections of the addresses: older first.
+	seq uint64
+	// netsHold and clientsHold tally the networks and addresses by how
+	// many anonymous connections each holds: the most any holds tells
+	// at once that none is heavy enough to hold a victim.
+	netsHold, clientsHold tally
 }
 
-// netCount counts a network's anonymous connections.
+// tally counts holders by what each holds, and keeps the most any holds.
+type tally struct {
+	of  map[int]int
+	top int
+}
+
+// move counts a holder that held from as holding to (one more or less).
+func (t *tally) move(from, to int) {
+	if t.of == nil {
+		t.of = map[int]int{}
+	}
+	if from > 0 {
+		if t.of[from]--; t.of[from] == 0 {
+			delete(t.of, from)
+		}
+	}
+	if to > 0 {
+		t.of[to]++
+	}
+	t.top = max(t.top, to)
+	for t.top > 0 && t.of[t.top] == 0 {
+		t.top--
+	}
+}
+
+// netCount is a network's anonymous connections, by client address.
 type netCount struct {
 	n       int
-	clients map[netip.Prefix]int
+	clients map[netip.Prefix]*holder
+}
+
+// holder is one client address's anonymous connections, in the order
+// they became its, oldest first.
+type holder struct {
+	n     int
+	conns list.List // of *tracked
 }
 
 // weightOf is what the holders of t weigh among the anonymous: its
 // network's connections, then its address's.
 func (c *connClasses) weightOf(t *tracked) [2]int {
 	if nc := c.nets[t.netKey]; nc != nil {
-		return [2]int{nc.n, nc.clients[t.clientKey]}
+		if h := nc.clients[t.clientKey]; h != nil {
+			return [2]int{nc.n, h.n}
+		}
+		return [2]int{nc.n, 0}
 	}
 	return [2]int{}
 }
@@ -116,6 +159,10 @@ type tracked struct {
 	opened time.Time
 	// elem is its place among the anonymous; nil once signed in.
 	elem *list.Element
+	// held is its place among its address's anonymous connections (nil:
+	// not counted in one), seq when it took it.
+	held *list.Element
+	seq  uint64
 	gone bool
 }
 
@@ -215,7 +262,7 @@ func (c *connClasses) admit(conn net.Conn) bool {
 	if !refused {
 		c.conns[conn] = t
 		t.elem = c.anon.PushBack(t)
-		c.countLocked(t, 1)
+		c.holdLocked(t)
 	}
 	c.mu.Unlock()
 	if refused {
@@ -237,19 +284,17 @@ func (c *connClasses) makeRoomLocked(t *tracked, scopes []scope, room int) (vict
 		if s.count()+room <= s.cap {
 			continue
 		}
-		// Most often t is one of the heaviest holders': refused without a
-		// look through the anonymous.
 		var v *tracked
-		if s.weigh != nil && heavier(s.heaviest(), s.weigh(t)) {
+		if s.weigh != nil {
 			v = c.victimLocked(s, t, now)
 		}
 		if v == nil {
-			trips = append(trips, trip{t.client, s.why + ": a new one refused", s.label})
+			trips = append(trips, trip{t.client, s.why() + ": a new one refused", s.label})
 			return victims, trips, true
 		}
 		c.forgetLocked(v)
 		victims = append(victims, v)
-		trips = append(trips, trip{v.client, s.why + ": one closed for a lighter client's", s.label})
+		trips = append(trips, trip{v.client, s.why() + ": one closed for a lighter client's", s.label})
 	}
 	return victims, trips, false
 }
@@ -282,14 +327,15 @@ const (
 type scope struct {
 	cap   int
 	count func() int
-	in    func(*tracked) bool
-	// weigh is what a connection's holder weighs in the scope, and
-	// heaviest what the heaviest holder there does (nil: one holder,
-	// the address): the heaviest's connections are closed first.
-	weigh    func(*tracked) [2]int
-	heaviest func() [2]int
-	why      string
-	label    string // the metric's
+	// weigh is what a connection's holder weighs in the scope (nil: one
+	// holder, the address: no victim); network, when valid, is the
+	// network the scope is, whose addresses are the holders (else the
+	// holders are every address, weighed by their network first).
+	weigh   func(*tracked) [2]int
+	network netip.Prefix
+	// why says what the cap is, for the log: made only when it trips.
+	why   func() string
+	label string // the metric's
 }
 
 // scopesLocked are the caps t counts in, narrowest first: closing one of
@@ -297,47 +343,25 @@ type scope struct {
 func (c *connClasses) scopesLocked(t *tracked) []scope {
 	var out []scope
 	if t.clientKey.IsValid() {
-		k, n := t.clientKey, t.netKey
-		count := func(key netip.Prefix) int {
-			if nc := c.nets[n]; nc != nil {
-				if key == n {
-					return nc.n
-				}
-				return nc.clients[key]
-			}
-			return 0
-		}
+		n := t.netKey
 		out = append(out,
-			scope{cap: c.caps.perClient, count: func() int { return count(k) }, in: func(v *tracked) bool { return v.clientKey == k },
-				why: fmt.Sprintf("anonymous connections of one address (more than %d)", c.caps.perClient), label: capAddress},
-			scope{cap: c.caps.perNetwork, count: func() int { return count(n) }, in: func(v *tracked) bool { return v.netKey == n },
-				weigh: func(v *tracked) [2]int { return [2]int{count(v.clientKey)} },
-				heaviest: func() (w [2]int) {
-					if nc := c.nets[n]; nc != nil {
-						for _, m := range nc.clients {
-							w[0] = max(w[0], m)
-						}
-					}
-					return w
-				},
-				why: fmt.Sprintf("anonymous connections of one network, %s (more than %d)", n, c.caps.perNetwork), label: capNetwork})
-	}
-	all := func(*tracked) bool { return true }
-	heaviest := func() (w [2]int) {
-		for _, nc := range c.nets {
-			for _, m := range nc.clients {
-				if x := [2]int{nc.n, m}; heavier(x, w) {
-					w = x
-				}
-			}
-		}
-		return w
+			scope{cap: c.caps.perClient, count: func() int { return c.weightOf(t)[1] },
+				why: func() string {
+					return fmt.Sprintf("anonymous connections of one address (more than %d)", c.caps.perClient)
+				}, label: capAddress},
+			scope{cap: c.caps.perNetwork, count: func() int { return c.weightOf(t)[0] },
+				weigh: func(v *tracked) [2]int { return [2]int{c.weightOf(v)[1]} }, network: n,
+				why: func() string {
+					return fmt.Sprintf("anonymous connections of one network, %s (more than %d)", n, c.caps.perNetwork)
+				}, label: capNetwork})
 	}
 	return append(out,
-		scope{cap: c.caps.total - c.caps.signedInShare, count: func() int { return c.anon.Len() }, in: all, weigh: c.weightOf, heaviest: heaviest,
-			why: fmt.Sprintf("anonymous connections (more than the %d not kept for those signed in)", c.caps.total-c.caps.signedInShare), label: capAnonymous},
-		scope{cap: c.caps.total, count: func() int { return c.anon.Len() + c.signed }, in: all, weigh: c.weightOf, heaviest: heaviest,
-			why: fmt.Sprintf("connections (more than %d)", c.caps.total), label: capTotal})
+		scope{cap: c.caps.total - c.caps.signedInShare, count: func() int { return c.anon.Len() }, weigh: c.weightOf,
+			why: func() string {
+				return fmt.Sprintf("anonymous connections (more than the %d not kept for those signed in)", c.caps.total-c.caps.signedInShare)
+			}, label: capAnonymous},
+		scope{cap: c.caps.total, count: func() int { return c.anon.Len() + c.signed }, weigh: c.weightOf,
+			why: func() string { return fmt.Sprintf("connections (more than %d)", c.caps.total) }, label: capTotal})
 }
 
 // stalledAfter is how long an anonymous connection may go without
@@ -357,6 +381,10 @@ const stalledAfter = 2 * time.Second
 // as any. Taking only from heavier
 // holders keeps a desktop's new connection (its address holds none) from
 // being closed by a flood's newer ones before its first request is read.
+//
+// It looks at the networks of s, and at the addresses of those that may
+// hold a victim: in a flood of many addresses of about one weight, that
+// is each network once, however many connections they hold.
 func (c *connClasses) victimLocked(s scope, t *tracked, now time.Time) *tracked {
 	wt := s.weigh(t)
 	// Only a client that holds no anonymous connection yet (a desktop, a
@@ -364,23 +392,57 @@ func (c *connClasses) victimLocked(s scope, t *tracked, now time.Time) *tracked 
 	// place: a flood's addresses that hold some would take each other's
 	// in turn.
 	fresh := c.weightOf(t)[1] == 0
-	var idle *tracked
-	for e := c.anon.Front(); e != nil; e = e.Next() {
-		v := e.Value.(*tracked)
-		if v == t || !s.in(v) || v.completed && v.active {
-			continue
+	var oldest, idle *tracked
+	consider := func(h *holder, wv [2]int) {
+		far := farHeavier(wv, wt)
+		if !far && !(fresh && heavier(wv, wt)) {
+			return
 		}
-		wv := s.weigh(v)
-		stalled := fresh && !v.completed && now.Sub(v.opened) > stalledAfter
-		if !farHeavier(wv, wt) && !(heavier(wv, wt) && stalled) {
-			continue
+		for e := h.conns.Front(); e != nil; e = e.Next() {
+			v := e.Value.(*tracked)
+			if oldest != nil && v.seq > oldest.seq {
+				return // the list runs oldest first
+			}
+			if v == t || v.completed && v.active {
+				continue
+			}
+			if !v.completed {
+				if far || now.Sub(v.opened) > stalledAfter {
+					oldest = v
+					return
+				}
+				continue
+			}
+			if far && (idle == nil || v.seq < idle.seq) {
+				idle = v
+			}
 		}
-		if !v.completed {
-			return v // the list runs oldest first
+	}
+	if s.network.IsValid() {
+		if nc := c.nets[s.network]; nc != nil {
+			for _, h := range nc.clients {
+				consider(h, [2]int{h.n})
+			}
 		}
-		if idle == nil {
-			idle = v
+	} else {
+		// No network holds more than twice t's, and no address more than
+		// twice t's: none is far heavier, and t's address holds some.
+		if !fresh && c.netsHold.top <= 2*wt[0]+1 && c.clientsHold.top <= 2*wt[1]+1 {
+			return nil
 		}
+		for _, nc := range c.nets {
+			// A network lighter than t's holds no victim; one heavier but
+			// not far heavier, none unless t's address holds none.
+			if nc.n < wt[0] || nc.n > wt[0] && !fresh && !farHeavier([2]int{nc.n}, [2]int{wt[0]}) {
+				continue
+			}
+			for _, h := range nc.clients {
+				consider(h, [2]int{nc.n, h.n})
+			}
+		}
+	}
+	if oldest != nil {
+		return oldest
 	}
 	return idle
 }
@@ -398,21 +460,45 @@ func farHeavier(a, b [2]int) bool {
 	return a[1] > 2*b[1]+1
 }
 
-// countLocked adds d to the anonymous counts t is in.
-func (c *connClasses) countLocked(t *tracked, d int) {
-	if !t.clientKey.IsValid() {
+// holdLocked counts t among its address's and network's anonymous
+// connections (none when it has no address counted: a proxy's between
+// requests, the service's).
+func (c *connClasses) holdLocked(t *tracked) {
+	if !t.clientKey.IsValid() || t.held != nil {
 		return
 	}
 	nc := c.nets[t.netKey]
 	if nc == nil {
-		nc = &netCount{clients: map[netip.Prefix]int{}}
+		nc = &netCount{clients: map[netip.Prefix]*holder{}}
 		c.nets[t.netKey] = nc
 	}
-	nc.n += d
-	if nc.clients[t.clientKey] += d; nc.clients[t.clientKey] <= 0 {
+	h := nc.clients[t.clientKey]
+	if h == nil {
+		h = &holder{}
+		nc.clients[t.clientKey] = h
+	}
+	c.seq++
+	c.netsHold.move(nc.n, nc.n+1)
+	c.clientsHold.move(h.n, h.n+1)
+	nc.n, h.n, t.seq = nc.n+1, h.n+1, c.seq
+	t.held = h.conns.PushBack(t)
+}
+
+// releaseLocked stops counting t in its address and network.
+func (c *connClasses) releaseLocked(t *tracked) {
+	if t.held == nil {
+		return
+	}
+	nc := c.nets[t.netKey]
+	h := nc.clients[t.clientKey]
+	h.conns.Remove(t.held)
+	t.held = nil
+	c.netsHold.move(nc.n, nc.n-1)
+	c.clientsHold.move(h.n, h.n-1)
+	if nc.n, h.n = nc.n-1, h.n-1; h.n == 0 {
 		delete(nc.clients, t.clientKey)
 	}
-	if nc.n <= 0 {
+	if nc.n == 0 {
 		delete(c.nets, t.netKey)
 	}
 }
@@ -425,7 +511,7 @@ func (c *connClasses) forgetLocked(t *tracked) {
 	t.gone = true
 	delete(c.conns, t.conn)
 	if t.elem != nil {
-		c.countLocked(t, -1)
+		c.releaseLocked(t)
 		c.anon.Remove(t.elem)
 		t.elem = nil
 	} else if t.signedIn {
@@ -445,9 +531,9 @@ func (c *connClasses) attributeLocked(t *tracked, a netip.Addr) {
 		c.signed--
 		t.elem = c.anon.PushBack(t)
 	}
-	c.countLocked(t, -1)
+	c.releaseLocked(t)
 	c.keysLocked(t, a)
-	c.countLocked(t, 1)
+	c.holdLocked(t)
 }
 
 // keysLocked makes t a's, counted by a's address and network unless a is
@@ -529,7 +615,7 @@ func signedIn(ctx context.Context) {
 	if t == nil || t.elem == nil {
 		return
 	}
-	c.countLocked(t, -1)
+	c.releaseLocked(t)
 	c.anon.Remove(t.elem)
 	t.elem, t.signedIn = nil, true
 	c.signed++

@@ -2,6 +2,7 @@ package hub
 
 import (
 	"context"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/netip"
@@ -121,5 +122,104 @@ func TestConnClassesLetADesktopPastManyLightStalledOnes(t *testing.T) {
 	if fresh := conn("2001:db8:0:11f::1"); fresh.closed.Load() || !flood[1].closed.Load() || desk.closed.Load() {
 		t.Errorf("a fresh address after the stall age: refused %v, the oldest stalled one closed %v, the desktop's closed %v; want in, closed, open",
 			fresh.closed.Load(), flood[1].closed.Load(), desk.closed.Load())
+	}
+}
+
+// The victim a cap closes is the one a walk through every anonymous
+// connection, oldest first, would pick (the rule victimLocked states),
+// whatever the connections of many addresses of a few networks have
+// done: opened, served a request, gone idle, signed in, closed; some
+// stalled long, some not.
+func TestConnClassesPickTheVictimTheRuleNames(t *testing.T) {
+	t.Parallel()
+	now := time.Unix(1_800_000_000, 0)
+	c := newConnClasses(connCaps{total: 1 << 20, perClient: 1 << 20, perNetwork: 1 << 20, bits4: 24, bits6: 56}, nil, nil, func(trip) {})
+	c.now = func() time.Time { return now }
+	rnd := rand.New(rand.NewPCG(35, 1))
+	addr := func() netip.Addr {
+		// Three networks of few addresses, one network of many light ones.
+		if rnd.IntN(4) == 0 {
+			return netip.AddrFrom4([4]byte{10, 9, byte(rnd.IntN(200)), 1})
+		}
+		return netip.AddrFrom4([4]byte{10, byte(rnd.IntN(3)), 0, byte(1 + rnd.IntN(4))})
+	}
+	var open []*fakeConn
+	port := uint16(0)
+	// walk is the rule, by a look at every anonymous connection.
+	walk := func(s scope, nt *tracked) *tracked {
+		wt := s.weigh(nt)
+		fresh := c.weightOf(nt)[1] == 0
+		var idle *tracked
+		for e := c.anon.Front(); e != nil; e = e.Next() {
+			v := e.Value.(*tracked)
+			if !v.clientKey.IsValid() || s.network.IsValid() && v.netKey != s.network || v.completed && v.active {
+				continue
+			}
+			wv := s.weigh(v)
+			stalled := fresh && !v.completed && now.Sub(v.opened) > stalledAfter
+			if !farHeavier(wv, wt) && !(heavier(wv, wt) && stalled) {
+				continue
+			}
+			if !v.completed {
+				return v
+			}
+			if idle == nil {
+				idle = v
+			}
+		}
+		return idle
+	}
+	picked := 0
+	for step := range 4000 {
+		// Mostly moments apart, now and then past stalledAfter: some
+		// stalled, some not.
+		now = now.Add(time.Duration(rnd.IntN(20)) * time.Millisecond)
+		if rnd.IntN(200) == 0 {
+			now = now.Add(stalledAfter)
+		}
+		switch op := rnd.IntN(10); {
+		case op < 5 || len(open) == 0:
+			port++
+			f := &fakeConn{from: netip.AddrPortFrom(addr(), port)}
+			c.track(f, http.StateNew)
+			open = append(open, f)
+		case op < 9:
+			f := open[rnd.IntN(len(open))]
+			switch rnd.IntN(4) {
+			case 0:
+				c.track(f, http.StateActive)
+			case 1:
+				c.track(f, http.StateIdle)
+			case 2:
+				c.track(f, http.StateActive)
+				signedIn(c.connContext(context.Background(), f))
+			case 3:
+				c.track(f, http.StateClosed)
+			}
+		default:
+			// A new connection, weighed but not admitted: does every cap
+			// it counts in pick the victim the rule names?
+			port++
+			nt := &tracked{conn: &fakeConn{from: netip.AddrPortFrom(addr(), port)}, opened: now}
+			c.keysLocked(nt, nt.conn.RemoteAddr().(*net.TCPAddr).AddrPort().Addr())
+			c.mu.Lock()
+			for _, s := range c.scopesLocked(nt) {
+				if s.weigh == nil {
+					continue
+				}
+				want, got := walk(s, nt), c.victimLocked(s, nt, now)
+				if got != want {
+					t.Fatalf("step %d, %s cap, a new connection from %v: victim %p, the rule names %p", step, s.label, nt.client, got, want)
+				}
+				if got != nil {
+					picked++
+				}
+			}
+			c.mu.Unlock()
+		}
+	}
+	t.Logf("%d victims picked as the rule names", picked)
+	if picked == 0 {
+		t.Fatal("no cap ever had a victim: the check proved nothing")
 	}
 }

@@ -26,7 +26,12 @@ import (
 // after it began, doubling each time (to noticeGapMost); one that found a
 // change lets the next begin at once. Work orders whose turn has come are
 // read together, up to 50 per GET /api/workOrder, then the parts their
-// notifications' actions touch (a few at a time). One event goes out per
+// notifications' actions touch (a few at a time). While re-reads find
+// nothing new (a flood of forged notifications), a batch of fewer than
+// 50 begins at most every noticeBatchEvery, so the flood's work orders
+// are read together (a batch each, a flood naming 300 cost 77 reads of
+// work orders); notifications that bring news are read at once (paced,
+// each would wait up to noticeBatchEvery). One event goes out per
 // work order and re-read, when it found what the hub did not hold; a work
 // order the service does not know, or one found as the hub held it, makes
 // none. Nothing verified is dropped: each notification is answered once
@@ -37,6 +42,8 @@ const (
 	noticeGapMost = 8 * time.Second
 	// noticeRunners is how many batches of re-reads run at once.
 	noticeRunners = 2
+	// noticeBatchEvery is how often a batch short of 50 may begin.
+	noticeBatchEvery = 250 * time.Millisecond
 )
 
 // Results of a work order's re-read (the rereads metric).
@@ -89,6 +96,10 @@ type rereads struct {
 	// waiting (the coalesced metric).
 	folded atomic.Int64
 	closed bool
+	// began is when the last batch began; stale, that the last to
+	// finish found nothing new (and failed nothing).
+	began time.Time
+	stale bool
 }
 
 // errHubClosing answers the notifications the hub will not read again:
@@ -191,6 +202,19 @@ func (r *rereads) run(ctx context.Context) {
 func (r *rereads) due(now time.Time) (batch []*noticeTurn, next time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	// Short of a full batch, while notifications bring nothing new, wait
+	// for more to gather until the time comes.
+	if gather := r.began.Add(noticeBatchEvery); r.stale && now.Before(gather) {
+		ready := 0
+		for _, id := range r.queue {
+			if t := r.turns[id]; !t.running && !now.Before(t.last.Add(t.gap)) {
+				ready++
+			}
+		}
+		if ready > 0 && ready < api.MaxReadBatch {
+			return nil, gather
+		}
+	}
 	left := r.queue[:0]
 	for _, id := range r.queue {
 		t := r.turns[id]
@@ -210,6 +234,9 @@ func (r *rereads) due(now time.Time) (batch []*noticeTurn, next time.Time) {
 		}
 	}
 	r.queue = left
+	if len(batch) > 0 {
+		r.began = now
+	}
 	// Forget the work orders with nothing waiting whose gap has passed.
 	if len(r.turns) > 2*len(r.queue)+noticeRunners*api.MaxReadBatch {
 		for id, t := range r.turns {
@@ -234,7 +261,11 @@ func (r *rereads) finish(batch []*noticeTurn, res map[int64]noticeResult, err er
 		}
 	}
 	r.mu.Lock()
+	r.stale = err == nil
 	for _, b := range batch {
+		if rs := res[b.id]; rs.changed || rs.err != nil {
+			r.stale = false
+		}
 		t := r.turns[b.id]
 		if t == nil {
 			continue

@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -25,14 +27,19 @@ type serviceCalls struct {
 	n       atomic.Int64
 	mu      sync.Mutex
 	batches []int
+	// paths counts the calls by path, lower case.
+	paths map[string]int
 	// hold, when set, keeps each GET /api/workOrder waiting until it closes.
 	hold atomic.Pointer[chan struct{}]
 }
 
 func (o *office) countCalls() *serviceCalls {
-	c := &serviceCalls{}
+	c := &serviceCalls{paths: map[string]int{}}
 	o.setIntercept(func(_ http.ResponseWriter, r *http.Request) bool {
 		c.n.Add(1)
+		c.mu.Lock()
+		c.paths[strings.ToLower(strings.TrimRight(r.URL.Path, "/"))]++
+		c.mu.Unlock()
 		if r.Method == http.MethodGet && strings.EqualFold(strings.TrimRight(r.URL.Path, "/"), "/api/workOrder") {
 			c.mu.Lock()
 			c.batches = append(c.batches, len(r.URL.Query()["ids"]))
@@ -44,6 +51,13 @@ func (o *office) countCalls() *serviceCalls {
 		return false
 	})
 	return c
+}
+
+// byPath is how many calls reached each path.
+func (c *serviceCalls) byPath() map[string]int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return maps.Clone(c.paths)
 }
 
 func (c *serviceCalls) readBatches() []int {
@@ -186,14 +200,77 @@ func TestSecurityForgedNotificationFloodCostsLittle(t *testing.T) {
 	}
 }
 
+// 300 notifications in under 2 s under a captured token, naming 20 or
+// 300 work orders the hub holds (with what desktops have read of them)
+// whose records did not change, every documented action in turn: the
+// service has no read of a part (messages, invoice, ...) of many work
+// orders, so each part of a work order a notification names costs a call
+// of its own, and no fewer is honest (a real message must still be
+// streamed). What is asked of the service is that and no more: each part
+// named of each work order read at least once and at most twice (named
+// again after its first re-read began), no part not named read, the work
+// orders read together (up to 50 a call, a batch at most every
+// noticeBatchEvery), and nothing streamed.
+func TestSecurityForgedNotificationsNamingManyWorkOrdersReadWhatTheyName(t *testing.T) {
+	// Not parallel: their 2 s are counted.
+	for _, wos := range []int{20, 300} {
+		t.Run(fmt.Sprintf("naming-%d", wos), func(t *testing.T) {
+			over := 1500 * time.Millisecond
+			f := forgedFlood(t, wos, true, 300, over)
+			named := 0
+			for _, n := range f.named {
+				named += n
+			}
+			t.Logf("300 naming %d work orders, sent in %v, all answered in %v: %d calls at the service (%v; GET /api/workOrder with %v ids), %d parts of work orders named, %d events",
+				wos, f.sent, f.answered, f.calls, f.paths, f.batches, named, len(f.events))
+			if f.refused > 0 {
+				t.Errorf("%d of 300 notifications under a token the service signed were not answered 200", f.refused)
+			}
+			if len(f.events) > 0 {
+				t.Errorf("300 notifications of nothing new streamed %d events, want none: %+v", len(f.events), f.events)
+			}
+			for path, n := range f.named {
+				if got := f.paths[path]; got < n || got > 2*n {
+					t.Errorf("%s: %d calls for %d work orders named, want each read once or twice", path, got, n)
+				}
+			}
+			for path, got := range f.paths {
+				if f.named[path] == 0 && path != "/api/workorder" {
+					t.Errorf("%s: %d calls, for no notification that names what it reads", path, got)
+				}
+			}
+			// The first batch begins at once, the rest at most every
+			// noticeBatchEvery while the flood lasts; once more for the
+			// notifications folded into a second re-read; more only for
+			// work orders past 50 a call.
+			most := int(over/noticeBatchEvery) + 2 + (wos+api.MaxReadBatch-1)/api.MaxReadBatch
+			if len(f.batches) > most {
+				t.Errorf("%d reads of work orders (%v ids), want at most %d", len(f.batches), f.batches, most)
+			}
+			for _, n := range f.batches {
+				if n > api.MaxReadBatch {
+					t.Errorf("a read of %d work orders at once, want at most %d", n, api.MaxReadBatch)
+				}
+			}
+			if want := int64(2*named + most); f.calls > want {
+				t.Errorf("%d calls at the service, want at most %d (the parts named, twice, and the reads of work orders)", f.calls, want)
+			}
+		})
+	}
+}
+
 // flood is what a flood of forged notifications came to.
 type flood struct {
 	sent, answered time.Duration
 	refused        int64
 	calls          int64
 	batches        []int
-	events         []HubEvent
-	metrics        string
+	paths          map[string]int
+	// named is, by the path that reads it, how many work orders the
+	// service knows had a part named by a notification's action.
+	named   map[string]int
+	events  []HubEvent
+	metrics string
 }
 
 // forgedFlood sends n notifications evenly over the time given, under a
@@ -222,6 +299,7 @@ func forgedFlood(t testing.TB, wos int, warmed bool, n int, over time.Duration) 
 	captured := notificationToken(t, o)
 	amount := api.Money{Amount: decimal.RequireFromString("99999.99"), Currency: "USD"}
 	var bodies [][]byte
+	named := map[[2]string]bool{} // path, work order
 	for i := range n {
 		action := api.DocumentedActions[i%len(api.DocumentedActions)]
 		id := ids[i%len(ids)]
@@ -233,6 +311,11 @@ func forgedFlood(t testing.TB, wos int, warmed bool, n int, over time.Duration) 
 			body = &api.InvoiceStatusChangedEvent{Status: api.InvoicePaid, AuthNumber: "FORGED-AUTH-1", Amount: &amount, Comment: "pay to account 1234"}
 		}
 		bodies = append(bodies, forged(t, id, action, body))
+		for _, p := range partReads {
+			if id != 987654321 && notificationParts(action)&p.part != 0 {
+				named[[2]string{strings.ToLower(p.kind), strconv.FormatInt(id, 10)}] = true
+			}
+		}
 	}
 	// From six addresses (each a /24 of its own), as one address may
 	// hold only so many anonymous connections at once.
@@ -255,8 +338,12 @@ func forgedFlood(t testing.TB, wos int, warmed bool, n int, over time.Duration) 
 	f.answered = time.Since(start).Round(time.Millisecond)
 	time.Sleep(200 * time.Millisecond) // what is stored reaches the stream at once
 	heard()
-	f.refused, f.calls, f.batches, f.events = refused.Load(), calls.n.Load(), calls.readBatches(), all()
+	f.refused, f.calls, f.batches, f.paths, f.events = refused.Load(), calls.n.Load(), calls.readBatches(), calls.byPath(), all()
 	f.metrics = scrape(t, a.srv.URL)
+	f.named = map[string]int{}
+	for k := range named {
+		f.named[k[0]]++
+	}
 	return f
 }
 

@@ -53,6 +53,7 @@ var (
 )
 
 type benchService struct {
+	sb     *sandbox.Sandbox
 	srv    *httptest.Server
 	client func() *api.Client
 }
@@ -65,7 +66,7 @@ func syncService(b *testing.B) *benchService {
 		}
 		srv := httptest.NewServer(sb.Handler())
 		info := sb.InfoFor(srv.URL)
-		benchSvc = &benchService{srv: srv, client: func() *api.Client {
+		benchSvc = &benchService{sb: sb, srv: srv, client: func() *api.Client {
 			tokens := api.NewClientCredentials(api.CredentialsConfig{TokenURL: info.TokenURL, ClientID: info.ClientID,
 				ClientSecret: info.ClientSecret, HTTPClient: srv.Client()})
 			c, err := api.NewClient(info.BaseURL, srv.Client(), tokens)

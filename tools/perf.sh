@@ -4,7 +4,7 @@
 # itself cannot run). Run it whenever you touched sync, start-up, search or
 # the hub's fan-out, on a quiet machine, and put its output in your note.
 #
-# PERF_ONLY=sync,startup,search,memory,hub runs a subset. The first frame
+# PERF_ONLY=sync,invoices,incremental,startup,search,memory,hub runs a subset. The first frame
 # and search as you type are also measured at PERF_SIZES work orders
 # (default 10000,100000,200000: how their cost grows; empty for none),
 # each benchmark bounded by PERF_TIMEOUT (default 15m).
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 
 GO=${GO:-go}
 TAGS=${TAGS:-migrated_fynedo}
-ONLY=${PERF_ONLY:-sync,startup,search,memory,hub}
+ONLY=${PERF_ONLY:-sync,invoices,incremental,startup,search,memory,hub}
 SIZES=${PERF_SIZES-10000,100000,200000}
 LIMIT=${PERF_TIMEOUT:-15m}
 out=$(mktemp -d)
@@ -49,6 +49,10 @@ run() { # NAME FILE CMD...: runs a benchmark, keeping its output
   fi
 }
 
+# sizes N...: the sizes a figure is measured at, the headline one first.
+sizes() { printf '%s\n' "$@" ${SIZES//,/ } | awk '!seen[$0]++'; }
+with_commas() { echo "$1" | sed ':a; s/\B[0-9]\{3\}\>/,&/; ta'; }
+
 if want sync; then
   cmd="$GO test -tags $TAGS -run '^\$' -bench 'SyncOverFetchOnly\$' -benchtime 20x ./storage/"
   run sync "$out/sync" $GO test -tags "$TAGS" -run '^$' -bench 'SyncOverFetchOnly$' -benchtime 20x ./storage/
@@ -56,13 +60,31 @@ if want sync; then
   row "First sync of 10,000 work orders / fetch only (paired median of 20)" "${r:-?}x" "<= 1.25x" "$(verdict "$r" '<=' 1.25)" "$cmd"
 fi
 
+if want invoices; then
+  for n in $(sizes 10000); do
+    cmd="WORKDESK_BENCH_N=$n $GO test -tags $TAGS -run '^\$' -bench InvoiceFetch -benchtime 1x ./storage/"
+    run "invoices $n" "$out/invoices-$n" env WORKDESK_BENCH_N="$n" $GO test -tags "$TAGS" -run '^$' -bench 'InvoiceFetch$' -benchtime 1x ./storage/
+    c=$(metric "$out/invoices-$n" cpu-ms/invoice); w=$(metric "$out/invoices-$n" wall-ms/invoice); k=$(metric "$out/invoices-$n" invoices/op)
+    row "Invoice fetch after a first sync, $(with_commas "$n") work orders ($k invoices; sandbox in-process): CPU per invoice; wall" "${c:-?} ms; ${w:-?} ms" "CPU <= 1 ms" "$(verdict "$c" '<=' 1)" "$cmd"
+  done
+fi
+
+if want incremental; then
+  # Back to back, small then large then small: the large one is compared
+  # with the mean of the two around it (a shared machine drifts).
+  cpus=()
+  for n in 10000 200000 10000; do
+    run "incremental $n" "$out/incremental-$n" env WORKDESK_BENCH_N="$n" $GO test -tags "$TAGS" -run '^$' -bench 'IncrementalSync$' -benchtime 20x ./storage/
+    cpus+=("$(metric "$out/incremental-$n" cpu-ms/op)")
+  done
+  r=$(awk -v a="${cpus[0]}" -v b="${cpus[1]}" -v c="${cpus[2]}" 'BEGIN { if (a + c > 0 && b != "") printf "%.2f", b / ((a + c) / 2) }')
+  cmd="WORKDESK_BENCH_N=10000|200000 $GO test -tags $TAGS -run '^\$' -bench IncrementalSync -benchtime 20x ./storage/"
+  row "A sync of 100 changes: CPU at 200,000 / at 10,000 (10k, 200k, 10k: ${cpus[*]} ms)" "${r:-?}x" "<= 1.2x" "$(verdict "$r" '<=' 1.2)" "$cmd"
+fi
+
 if want startup || want memory; then
   $GO build -tags "$TAGS" -o workdesk . || failed=1
 fi
-
-# sizes N...: the sizes a figure is measured at, the headline one first.
-sizes() { printf '%s\n' "$@" ${SIZES//,/ } | awk '!seen[$0]++'; }
-with_commas() { echo "$1" | sed ':a; s/\B[0-9]\{3\}\>/,&/; ta'; }
 
 if want startup; then
   for n in $(sizes 50000); do

@@ -155,8 +155,11 @@ func (d *Desk) bulkButtons() []fyne.Disableable {
 // queued tells the person their action is safe in the outbox; the status
 // bar then shows whether it went out.
 func (d *Desk) queued(what string) {
-	d.status.refresh()
+	// The note first, then the refresh: the outbox may have sent the action
+	// before this runs, and the refresh then says "sent" at once instead of
+	// "sending…" until the next one.
 	d.status.flash(what + queuedSuffix)
+	d.status.refresh()
 }
 
 // queuedSuffix ends the note of an action just queued; the status bar turns

@@ -473,6 +473,22 @@ func TestTheQueuedNoteSaysSentOnceSent(t *testing.T) {
 	}
 }
 
+// TestANoteForAnActionSentAlreadySaysSent: the outbox can send an action
+// before the window puts up its note (a fast service); the note then says
+// "sent" at once, not "sending…" beside "Outbox: all sent".
+func TestANoteForAnActionSentAlreadySaysSent(t *testing.T) {
+	h := newHarness(t)
+	r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusNew })
+	if _, err := h.store.Accept(context.Background(), r.Id, ""); err != nil {
+		t.Fatal(err)
+	}
+	h.send()
+	h.desk.queued("Accept " + r.Number)
+	if got, bar := h.desk.status.note.Text, h.desk.status.outbox.Text; got != "Accept "+r.Number+": sent" || bar != "Outbox: all sent" {
+		t.Errorf("an action sent before its note: the status bar says %q beside %q", got, bar)
+	}
+}
+
 // TestARefusalIsNotCoveredByItsQueuedNote: the service can refuse an
 // action before the window has put up its "queued, sending…" note; the
 // red refusal stays, not a note saying it is still being sent.

@@ -22,6 +22,18 @@ func Final(title, message, act string, danger bool, callback func(bool), w fyne.
 // what I typed"); Esc and Enter answer it as they answer Cancel.
 func FinalOr(title, message, act, keep string, danger bool, callback func(bool), w fyne.Window) {
 	dlg := dialog.NewCustomWithoutButtons(title, iconBeside(message, theme.WarningIcon()), w)
+	cancel, confirm := finalButtons(dlg, act, keep, callback)
+	if !danger {
+		confirm.Importance = widget.HighImportance
+	}
+	fitMessage(dlg, w)
+	dlg.Show()
+	w.Canvas().Focus(cancel)
+}
+
+// finalButtons gives dlg its Cancel (reading keep) and its act's button,
+// drawn red; callback hears one answer, whichever comes first.
+func finalButtons(dlg *dialog.CustomDialog, act, keep string, callback func(bool)) (*finalCancel, *widget.Button) {
 	answered := false
 	answer := func(ok bool) {
 		if answered {
@@ -34,14 +46,9 @@ func FinalOr(title, message, act, keep string, danger bool, callback func(bool),
 	cancel := newFinalCancel(func() { answer(false) })
 	cancel.Text = keep
 	confirm := widget.NewButton(act, func() { answer(true) })
-	confirm.Importance = widget.HighImportance
-	if danger {
-		confirm.Importance = widget.DangerImportance
-	}
+	confirm.Importance = widget.DangerImportance
 	dlg.SetButtons([]fyne.CanvasObject{cancel, confirm})
-	fitMessage(dlg, w)
-	dlg.Show()
-	w.Canvas().Focus(cancel)
+	return cancel, confirm
 }
 
 // finalCancel is a final question's Cancel button: it takes the focus

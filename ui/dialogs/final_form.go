@@ -15,19 +15,8 @@ import (
 func FinalForm(title, act string, items []*widget.FormItem, callback func(bool), w fyne.Window) dialog.Dialog {
 	form := widget.NewForm(items...)
 	dlg := dialog.NewCustomWithoutButtons(title, form, w)
-	answered := false
-	answer := func(ok bool) {
-		if answered {
-			return
-		}
-		answered = true
-		dlg.Hide()
-		callback(ok)
-	}
-	cancel := newFinalCancel(func() { answer(false) })
+	cancel, confirm := finalButtons(dlg, act, "Cancel", callback)
 	cancel.keepsTyped = true
-	confirm := widget.NewButton(act, func() { answer(true) })
-	confirm.Importance = widget.DangerImportance
 	valid := func(err error) {
 		if err != nil {
 			confirm.Disable()
@@ -37,6 +26,5 @@ func FinalForm(title, act string, items []*widget.FormItem, callback func(bool),
 	}
 	valid(form.Validate())
 	form.SetOnValidationChanged(valid)
-	dlg.SetButtons([]fyne.CanvasObject{cancel, confirm})
 	return dlg
 }
