@@ -115,9 +115,11 @@ func (d *Desk) reject(ids []int64, reason string, failed func(error)) {
 	// Read now, on the main goroutine: while the person corrects a refused
 	// rejection, the new one replaces it.
 	rctx := context.Background()
+	what := "Rejection"
 	if len(ids) == 1 {
 		if d.detail.wo != nil && d.detail.wo.WorkOrderId == ids[0] {
 			controls = []fyne.Disableable{d.detail.reject}
+			what = "Reject " + d.detail.wo.WorkOrderNumber // as "Accept NWR73267"
 		}
 		rctx = d.actionCtx(ids[0], outbox.GroupWorkOrder)
 	}
@@ -136,7 +138,7 @@ func (d *Desk) reject(ids []int64, reason string, failed func(error)) {
 			failed(err)
 		case len(ids) == 1:
 			d.list.untick(ids) // one ticked row, rejected through Reject 1
-			d.queued("Rejection")
+			d.queued(what)
 		default:
 			d.list.untick(ids)
 			d.showBulkResult("Reject", row, ids)

@@ -91,7 +91,8 @@ func (d *Desk) showBoard() {
 	w.SetContent(b.Content())
 	w.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyP, Modifier: fyne.KeyModifierShortcutDefault},
 		func(fyne.Shortcut) { b.PlanSelected() })
-	w.Resize(fyne.NewSize(1280, 800))
+	closeOnCtrlW(w)
+	w.Resize(d.sideWindowSize())
 	bw := &boardWindow{win: w, board: b}
 	d.boardWin = bw
 	w.SetOnClosed(func() {

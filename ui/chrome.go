@@ -58,17 +58,17 @@ func (d *Desk) mainMenu() *fyne.MainMenu {
 		d.keyItem("Move to the list"),
 		d.tabsMenu(),
 		fyne.NewMenuItemSeparator(),
-		fyne.NewMenuItem("Dispatch board", d.showBoard),
+		d.keyItem("Dispatch board"),
 		fyne.NewMenuItem("Receivables", d.showReceivables),
 		d.appearanceMenu(),
 		fyne.NewMenuItem("Connection details", d.showConnectionDetails),
-		fyne.NewMenuItem("Keyboard shortcuts", d.showShortcuts),
+		d.keyItem("Keyboard shortcuts"),
 	)
 	work := fyne.NewMenu("Work order", d.keyItem("Accept"), d.keyItem("Reject…"),
 		fyne.NewMenuItemSeparator(), d.keyItem("Check in"), d.keyItem("Check out"))
 	help := fyne.NewMenu("Help",
 		fyne.NewMenuItem("Getting started", d.showGettingStarted),
-		fyne.NewMenuItem("Keyboard shortcuts", d.showShortcuts))
+		d.keyItem("Keyboard shortcuts"))
 	menus := []*fyne.Menu{file, view, work}
 	if d.deps.Customer != nil {
 		menus = append(menus, d.customerMenu())

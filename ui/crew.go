@@ -20,6 +20,7 @@ import (
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/format"
 )
 
@@ -218,13 +219,13 @@ func (d *Desk) showAssign(woIDs []int64, preset []int64) {
 		ticked = slices.Clone(preset)
 	}
 	boxes := container.NewVBox()
-	checks := map[int64][]*widget.Check{} // one person listed under several branches ticks as one
+	checks := map[int64][]*dialogs.Check{} // one person listed under several branches ticks as one
 	people := 0
 	for _, g := range groups {
 		boxes.Add(widget.NewLabelWithStyle(g.title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 		for _, a := range g.people {
 			id := a.Id
-			check := widget.NewCheck(associateText(a), func(on bool) {
+			check := dialogs.NewCheck(associateText(a), func(on bool) {
 				if on && !slices.Contains(ticked, id) {
 					ticked = append(ticked, id)
 				} else if !on {

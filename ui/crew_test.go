@@ -13,6 +13,7 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 )
 
 // The list's Assigned column names who goes (initials when several), and
@@ -188,6 +189,71 @@ func TestAssignSeveralFromTheVisitTab(t *testing.T) {
 	}
 }
 
+// TestTheAssignDialogAnswersEnterAndEscOnATickBox: a person without the
+// mouse tabs to a name in the Assign dialog and ticks it with Space; Enter
+// then saves, and Esc, after ticking, leaves without assigning. In the
+// tryout both did nothing while the tick box had the keyboard.
+func TestTheAssignDialogAnswersEnterAndEscOnATickBox(t *testing.T) {
+	h := newHarness(t)
+	ctx := context.Background()
+	wo := h.pick(func(w *api.WorkOrder) bool {
+		who, _ := w.Assigned()
+		return w.Status == api.StatusAccepted && len(who) == 0
+	})
+	crew, known, err := h.store.Associates(ctx, wo.BranchId)
+	if err != nil || !known || len(crew) < 2 {
+		t.Fatalf("branch %d's people: %v (%d)", wo.BranchId, err, len(crew))
+	}
+	h.open(wo.WorkOrderId)
+	h.selectTab("Visit")
+	tab, _ := tabIn[*visitTab](h.desk.detail)
+	for _, c := range []struct {
+		key  fyne.KeyName
+		who  api.Associate
+		want []string
+	}{
+		{fyne.KeyEscape, crew[1], nil},
+		{fyne.KeyReturn, crew[0], []string{"Assign " + crew[0].Name}},
+	} {
+		test.Tap(tab.crew.change)
+		h.flush()
+		dlg := h.win.Canvas().Overlays().Top()
+		if dlg == nil {
+			t.Fatal("Assign… opened nothing")
+		}
+		var box *dialogs.Check
+		walk(dlg, func(o fyne.CanvasObject) {
+			if x, ok := o.(*dialogs.Check); ok && x.Text == associateText(c.who) {
+				box = x
+			}
+		})
+		if box == nil {
+			t.Fatalf("no tick box for %s", c.who.Name)
+		}
+		h.win.Canvas().Focus(box)
+		box.TypedRune(' ')
+		if !box.Checked {
+			t.Fatalf("Space did not tick %s", c.who.Name)
+		}
+		box.TypedKey(&fyne.KeyEvent{Name: c.key})
+		h.flush()
+		if h.win.Canvas().Overlays().Top() != nil {
+			t.Fatalf("%s on a tick box left the Assign dialog open", c.key)
+		}
+		rows, err := h.store.UnfinishedOutbox(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range rows {
+			got = append(got, r.Summary)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("after %s the outbox holds %q; want %q", c.key, got, c.want)
+		}
+	}
+}
+
 // Ticked rows are assigned together: one assignment naming them all.
 func TestBulkAssignFromTickedRows(t *testing.T) {
 	h := newHarness(t)
@@ -239,8 +305,15 @@ func checkIn(t *testing.T, o fyne.CanvasObject, text string) *widget.Check {
 	t.Helper()
 	var found *widget.Check
 	walk(o, func(c fyne.CanvasObject) {
-		if x, ok := c.(*widget.Check); ok && x.Text == text {
-			found = x
+		switch x := c.(type) {
+		case *widget.Check:
+			if x.Text == text {
+				found = x
+			}
+		case *dialogs.Check:
+			if x.Text == text {
+				found = &x.Check
+			}
 		}
 	})
 	if found == nil {
@@ -280,7 +353,7 @@ func TestBulkAssignAssignsWhereItCanAndSaysWhyNot(t *testing.T) {
 		var got []string
 		walk(dlg, func(o fyne.CanvasObject) {
 			switch x := o.(type) {
-			case *widget.Check:
+			case *dialogs.Check:
 				got = append(got, x.Text)
 			case *widget.Label:
 				if strings.HasPrefix(x.Text, "Branch ") {

@@ -40,7 +40,7 @@ func TestCustomerApprovalArrivesAsANotification(t *testing.T) {
 	want := api.Money{Amount: raised, Currency: r.Nte.Currency}
 	test.AssertNotificationSent(t, fyne.NewNotification("Quote approved: "+r.Number, "The NTE is now "+format.Money(want)+"."), func() {
 		h.menuItem("Approve the quote").Action()
-		h.waitFor("the approval notification", func() bool { return h.desk.detail.quote.Text() == "Quote Approved" })
+		h.waitFor("the approval notification", func() bool { return h.desk.detail.quote.Text() == "Quote approved" })
 	})
 	if got := h.desk.detail.nte.Text; !strings.HasPrefix(got, format.Money(want)) {
 		t.Errorf("after approval the header NTE reads %q, want %s", got, format.Money(want))

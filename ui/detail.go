@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -201,7 +202,7 @@ func (v *detailView) show(p *storage.Pending) {
 	v.status.Set(status, palette.Status(wo.Status))
 	v.status.SetQueued(p.StatusQueued())
 	if q := wo.Nte.Quote; q != nil {
-		text := "Quote " + format.Status(q.QuoteStatus)
+		text := "Quote " + strings.ToLower(format.Status(q.QuoteStatus)) // "Quote submitted", as "Invoice disputed"
 		if r := p.Replica.Nte.Quote; r == nil || r.QuoteStatus != q.QuoteStatus {
 			text += " · queued"
 		}

@@ -237,7 +237,7 @@ func TestARefusedActionOffersRetryAndDiscard(t *testing.T) {
 	if it := h.activityAbout("Quote"); it.text != "Sent: the service accepted it." || it.retry != nil {
 		t.Fatalf("after Retry and sending, the quote reads %q", it.text)
 	}
-	if got := h.desk.detail.quote.Text(); got != "Quote Submitted" {
+	if got := h.desk.detail.quote.Text(); got != "Quote submitted" {
 		t.Fatalf("after the retried quote went through, the header reads %q", got)
 	}
 

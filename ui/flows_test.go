@@ -138,7 +138,7 @@ func TestSubmittingAQuoteShowsSubmitted(t *testing.T) {
 	}
 	h.send()
 	h.desk.changed([]int64{r.Id})
-	if got := h.desk.detail.quote.Text(); got != "Quote Submitted" {
+	if got := h.desk.detail.quote.Text(); got != "Quote submitted" {
 		t.Fatalf("after submitting, the header quote badge reads %q", got)
 	}
 	if !strings.Contains(q.explain.Text, "waiting for the customer's decision") {

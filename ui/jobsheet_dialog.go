@@ -97,7 +97,7 @@ func (d *Desk) showJobSheet(wo *api.WorkOrder) {
 	status.Wrapping = fyne.TextWrapWord
 	status.Hide()
 	var open, save *widget.Button
-	withNote := widget.NewCheck(jobSheetNoteTick, nil)
+	withNote := dialogs.NewCheck(jobSheetNoteTick, nil)
 	paperChoice, paper := printing.PaperChoice(d.app.Preferences())
 	busy := func(on bool) { arrange.SetEnabled(open, !on); arrange.SetEnabled(save, !on) }
 	say := func(text string, importance widget.Importance) {

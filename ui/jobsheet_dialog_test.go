@@ -1,9 +1,11 @@
 package ui
 
 import (
+	"errors"
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -146,4 +148,28 @@ func radioIn(t *testing.T, o fyne.CanvasObject) *widget.RadioGroup {
 		t.Fatal("no radio group")
 	}
 	return found
+}
+
+// TestAJobSheetNoProgramOpensSaysWhereItIs: with no PDF viewer (no
+// xdg-open), Open says where the sheet is and to use Save as…, in one
+// sentence with one closing mark: the tryout's read "or use Save as….".
+func TestAJobSheetNoProgramOpensSaysWhereItIs(t *testing.T) {
+	h := newHarnessWith(t, harnessOptions{deps: func(d *Deps) {
+		d.OpenURL = func(*url.URL) error { return errors.New("xdg-open, which opens links in a browser, is not installed") }
+	}})
+	r := h.create(sandbox.WorkOrderSpec{Status: api.StatusAccepted, Currency: "EUR"})
+	h.open(r.Id)
+	test.Tap(buttonIn(t, h.win.Content(), "Job sheet…"))
+	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Open"))
+	h.flush()
+	var said string
+	walk(h.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
+		if l, ok := o.(*widget.Label); ok && strings.HasPrefix(l.Text, "The job sheet could not be opened") {
+			said = l.Text
+		}
+	})
+	t.Cleanup(func() { os.RemoveAll(filepath.Join(os.TempDir(), "workdesk-job-sheets", jobSheetName(h.woOf(r)))) })
+	if !strings.Contains(said, "workdesk-job-sheets") || !strings.HasSuffix(said, "or use Save as…") {
+		t.Errorf("the dialog says %q", said)
+	}
 }

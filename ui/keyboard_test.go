@@ -192,6 +192,11 @@ func TestRejectGoesAheadOnlyOnItsButton(t *testing.T) {
 	if c.Overlays().Top() != nil || h.desk.detail.wo.Status != api.StatusRejected {
 		t.Errorf("Space on Reject did not reject: dialog %q, status %s", h.overlayText(), h.desk.detail.wo.Status)
 	}
+	// The status bar names what was rejected, as it does what was
+	// accepted ("Accept NWR73267: sent"); it said "Rejection: sent".
+	if note := h.desk.status.note.Text; !strings.HasPrefix(note, "Reject "+rows[0].Number+": ") {
+		t.Errorf("after rejecting %s the status bar says %q", rows[0].Number, note)
+	}
 
 	h.open(rows[1].Id)
 	press(c, fyne.KeyR, true)

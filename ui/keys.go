@@ -56,6 +56,10 @@ func (d *Desk) deskKeys() []deskKey {
 		{key: fyne.KeyF, item: "Find…", what: "Find a work order (number, customer, site, description)", run: (*Desk).focusSearch},
 		{key: fyne.KeyL, item: "Move to the list", what: "Move to the list", run: func(d *Desk) { d.win.Canvas().Focus(d.list.table) }},
 		{key: fyne.KeyR, item: "Sync now", what: "Sync with the service now", run: func(d *Desk) { d.syncNow(nil) }},
+		// Fyne's menus take no keys: without these a person on the
+		// keyboard could not plan a visit nor find this list.
+		{key: fyne.KeyD, item: "Dispatch board", what: "Open the dispatch board (" + shortcutLabel("W") + " closes it)", run: (*Desk).showBoard},
+		{key: fyne.KeySlash, item: "Keyboard shortcuts", what: "List the keyboard shortcuts", run: (*Desk).showShortcuts},
 	}
 	for i, t := range d.detail.tabs {
 		if i >= len(tabKeys) {

@@ -79,13 +79,16 @@ type listView struct {
 	// work orders it counted (Desk paces reloads by them).
 	cost, size atomic.Int64
 
-	table     *woTable
-	search    *searchEntry
-	statusSel *widget.Select
-	attention *widget.Check
-	count     *widget.Label
-	empty     *widget.Label // says why the table is empty
-	bulkHint  *arrange.FitText
+	table  *woTable
+	search *searchEntry
+	// openOnAnswer: Enter was pressed in the search box before the answer
+	// to what was typed arrived; the answer opens its first row.
+	openOnAnswer bool
+	statusSel    *widget.Select
+	attention    *widget.Check
+	count        *widget.Label
+	empty        *widget.Label // says why the table is empty
+	bulkHint     *arrange.FitText
 	// hiddenNote says that ticked rows the search or filters hide are left
 	// out of Accept and Reject.
 	hiddenNote  *widget.Label
@@ -121,9 +124,14 @@ func newListView(store *storage.Store, prefs fyne.Preferences, background, do fu
 
 	v.search = newSearchEntry()
 	v.search.onEnter = func() {
-		if r, ok := v.rowAt(0); ok {
-			v.open(r.Id)
+		if !v.lister.upToDate() {
+			// Typed (or scanned) and Enter at once: the rows shown are
+			// still those of an earlier search, whose first is another
+			// work order (LMG73272 opened LMG73230, the first of "LMG7").
+			v.openOnAnswer = true
+			return
 		}
+		v.openFirstRow()
 	}
 	v.search.onDown = func() {
 		if c := fyne.CurrentApp().Driver().CanvasForObject(v.table); c != nil {
@@ -131,7 +139,7 @@ func newListView(store *storage.Store, prefs fyne.Preferences, background, do fu
 		}
 	}
 	v.search.onFocus = v.lister.warm
-	v.search.SetPlaceHolder("Search number, customer, site or description  (" + shortcutLabel("F") + ")")
+	v.search.SetPlaceHolder("Search number, customer, site, description (" + shortcutLabel("F") + ")")
 	v.search.OnChanged = func(s string) { v.query.Search = s; v.moveOn(); v.lister.run(v.query, v.show(v.query)) }
 
 	v.statusSel = widget.NewSelect(statusOptions(nil), nil)
@@ -418,6 +426,7 @@ func (v *listView) requery() { v.lister.now(v.query, v.show(v.query)) }
 func (v *listView) show(q storage.ListQuery) func(listAnswer) {
 	return func(a listAnswer) {
 		if a.err != nil {
+			v.openOnAnswer = false
 			v.onError(fmt.Errorf("reading the work order list: %w", a.err))
 			return
 		}
@@ -443,6 +452,17 @@ func (v *listView) show(q storage.ListQuery) func(listAnswer) {
 		}
 		v.updateCount()
 		v.updateBulk()
+		if v.openOnAnswer && v.lister.upToDate() {
+			v.openOnAnswer = false
+			v.openFirstRow()
+		}
+	}
+}
+
+// openFirstRow opens the list's first work order, if it lists any.
+func (v *listView) openFirstRow() {
+	if r, ok := v.rowAt(0); ok {
+		v.open(r.Id)
 	}
 }
 

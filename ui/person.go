@@ -52,7 +52,9 @@ func (d *Desk) askPersonName(then func()) {
 	name := dialogs.NewEntry()
 	name.SetPlaceHolder("e.g. Ana Ruiz")
 	name.SetText(prefs.String(personNameKey))
-	say := widget.NewLabel("The customer's records say who changed what (the internal note's \"Last changed by\"). Which name should they show for you?")
+	// Not "the customer's records": asked as a note is saved, under "It is
+	// never shown to the customer", that read as if the note were.
+	say := widget.NewLabel("The work order's records name who changed what, such as the internal note's \"Last changed by\". Which name should they show for you?")
 	say.Wrapping = fyne.TextWrapWord
 	form := widget.NewForm(widget.NewFormItem("Your name", name))
 	form.Items[0].HintText = "Kept on this computer; File › Your name… changes it."

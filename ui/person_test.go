@@ -40,6 +40,11 @@ func TestTheNoteNamesThePersonNotTheAccount(t *testing.T) {
 	if !strings.Contains(h.overlayText(), "which name should they show for you") {
 		t.Fatalf("the first save of a note asks %q", h.overlayText())
 	}
+	if strings.Contains(h.overlayText(), "customer") {
+		// Asked under "It is never shown to the customer", a word of
+		// the customer read as if the note were shown to them.
+		t.Errorf("the question about the note speaks of the customer: %q", h.overlayText())
+	}
 	name, ok := c.Focused().(*dialogs.Entry)
 	if !ok {
 		t.Fatalf("the name field does not have the keyboard: %T", c.Focused())

@@ -135,7 +135,7 @@ func TestQuoteLinesTotalIntoTheAmount(t *testing.T) {
 	if qq := got.Nte.Quote; qq == nil || qq.QuoteStatus != api.QuoteSubmitted || !qq.Amount.Amount.Equal(total) || len(qq.LineItems) != 1 {
 		t.Fatalf("the service holds the quote %+v, want %s Submitted with its one line", qq, money(total))
 	}
-	if h.desk.detail.quote.Text() != "Quote Submitted" {
+	if h.desk.detail.quote.Text() != "Quote submitted" {
 		t.Errorf("the header reads %q", h.desk.detail.quote.Text())
 	}
 	// The submitted quote shows what it is made of.

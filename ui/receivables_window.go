@@ -36,7 +36,8 @@ func (d *Desk) showReceivables() {
 		Export: func() { d.showExportReceivables(rw) }})
 	v := rw.view
 	w.SetContent(v.Content())
-	w.Resize(fyne.NewSize(1280, 800))
+	closeOnCtrlW(w)
+	w.Resize(d.sideWindowSize())
 	d.recvWin = rw
 	w.SetOnClosed(func() {
 		close(rw.closed)

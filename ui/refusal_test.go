@@ -83,7 +83,7 @@ func TestARefusedQuoteShowsInTheHeaderAndIsCorrectedInPlace(t *testing.T) {
 	q.reason.SetText("Compressor must be replaced")
 	test.Tap(q.submit)
 	h.flush()
-	if got := h.desk.detail.quote.Text(); got != "Quote Submitted · queued" {
+	if got := h.desk.detail.quote.Text(); got != "Quote submitted · queued" {
 		t.Fatalf("with the quote queued the header's quote reads %q", got)
 	}
 	// Before it goes out, the customer raises the NTE above the quote.
@@ -104,7 +104,7 @@ func TestARefusedQuoteShowsInTheHeaderAndIsCorrectedInPlace(t *testing.T) {
 	if !rv.retry.Visible() || !rv.edit.Visible() || !rv.discard.Visible() {
 		t.Fatal("the refused quote offers no Retry, Edit and Discard")
 	}
-	if got := h.desk.detail.quote.Text(); strings.Contains(got, "Submitted") {
+	if got := h.desk.detail.quote.Text(); strings.Contains(got, "submitted") {
 		t.Fatalf("with the quote refused the header's quote reads %q", got)
 	}
 	var note string
@@ -162,7 +162,7 @@ func TestARefusedQuoteShowsInTheHeaderAndIsCorrectedInPlace(t *testing.T) {
 		t.Fatalf("the status bar still says %q once the refusal was corrected", s)
 	}
 	h.send()
-	if got := h.desk.detail.quote.Text(); got != "Quote Submitted" {
+	if got := h.desk.detail.quote.Text(); got != "Quote submitted" {
 		t.Fatalf("after the corrected quote went out, the header reads %q", got)
 	}
 	wo, _ := h.store.WorkOrder(ctx, r.Id)

@@ -150,6 +150,10 @@ func (l *lister) now(q storage.ListQuery, show func(listAnswer)) {
 	show(a)
 }
 
+// upToDate reports whether the newest query's answer is the one shown
+// (main goroutine only).
+func (l *lister) upToDate() bool { return l.shown == l.gen.Load() }
+
 // next starts a query: newer than any before, whose context is cancelled
 // when the next starts.
 func (l *lister) next() (uint64, context.Context) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
 	"github.com/workorderdesk/workdesk/storage"
@@ -86,5 +87,52 @@ func TestTypingAheadShowsOnlyTheNewestSearch(t *testing.T) {
 			t.Errorf("newest first %v: the count reads %q", newestFirst, l.count.Text)
 		}
 		a.Quit()
+	}
+}
+
+// TestEnterBeforeTheSearchAnswersOpensWhatWasTyped: a number typed (or
+// scanned) and Enter at once, before the list's background query has
+// answered, opens the typed work order once the answer arrives, not the
+// first row of the list still shown (in the tryout, LMG73272 and Enter
+// opened LMG73230, the first row of "LMG7").
+func TestEnterBeforeTheSearchAnswersOpensWhatWasTyped(t *testing.T) {
+	store := syncedReplica(t, 200)
+	var jobs, shows []func()
+	a := test.NewApp()
+	defer a.Quit()
+	d := New(a, Deps{Store: store, Service: "offline",
+		Background: func(f func()) { jobs = append(jobs, f) }, Do: func(f func()) { shows = append(shows, f) }})
+	settle := func() {
+		for len(jobs)+len(shows) > 0 {
+			for len(jobs) > 0 {
+				f := jobs[0]
+				jobs = jobs[1:]
+				f()
+			}
+			for len(shows) > 0 {
+				f := shows[0]
+				shows = shows[1:]
+				f()
+			}
+		}
+	}
+	settle()
+	l := d.list
+	first, _ := l.rowAt(0)
+	want, ok := l.rowAt(10)
+	if !ok || want.Number == first.Number {
+		t.Fatalf("the list has no tenth work order apart from the first (%+v)", want)
+	}
+	d.Window().Canvas().Focus(l.search)
+	for _, r := range want.Number {
+		l.search.TypedRune(r) // each keystroke's query waits in the background
+	}
+	l.search.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	settle()
+	if got := d.detail.number.String(); got != want.Number {
+		t.Fatalf("typing %s and Enter at once opened %q (the list's first row was %s)", want.Number, got, first.Number)
+	}
+	if l.shown.Search != want.Number || l.total != 1 {
+		t.Errorf("the list shows %d rows for %q", l.total, l.shown.Search)
 	}
 }

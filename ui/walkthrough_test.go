@@ -103,13 +103,13 @@ func TestWalkthroughNewToAuthorizedInvoice(t *testing.T) {
 	q.reason.SetText("The walk-in cooler is leaking refrigerant: finding and brazing the leak takes two visits with a helper, and the system must be recharged.")
 	test.Tap(q.submit)
 	h.send()
-	if got := h.desk.detail.quote.Text(); got != "Quote Submitted" {
+	if got := h.desk.detail.quote.Text(); got != "Quote submitted" {
 		t.Fatalf("after submitting the quote the header shows %q", got)
 	}
 	shot("quote-submitted")
 
 	h.menuItem("Approve the quote").Action()
-	h.waitFor("the quote approval", func() bool { return h.desk.detail.quote.Text() == "Quote Approved" })
+	h.waitFor("the quote approval", func() bool { return h.desk.detail.quote.Text() == "Quote approved" })
 	if nte := format.Money((api.Money{Amount: quote, Currency: "USD"})); !strings.HasPrefix(h.desk.detail.nte.Text, nte) {
 		t.Fatalf("after approval the NTE reads %q, want %s", h.desk.detail.nte.Text, nte)
 	}

@@ -33,7 +33,7 @@ func eventAuthor(e api.Event) string {
 func eventText(e api.Event, currency string) string {
 	switch b := e.Body.(type) {
 	case *api.QuoteChangedEvent:
-		text := "Quote " + format.Status(b.Quote.QuoteStatus) + ": " + format.Money(b.Quote.Amount.In(currency))
+		text := "Quote " + strings.ToLower(format.Status(b.Quote.QuoteStatus)) + ": " + format.Money(b.Quote.Amount.In(currency))
 		if b.Quote.Comment != "" {
 			text += " — " + b.Quote.Comment
 		}
@@ -43,7 +43,7 @@ func eventText(e api.Event, currency string) string {
 	case *api.RejectedEvent:
 		return "Rejected: " + b.Comment
 	case *api.InvoiceStatusChangedEvent:
-		text := "Invoice " + format.Status(b.Status)
+		text := "Invoice " + strings.ToLower(format.Status(b.Status)) // "Invoice submitted", as the badge
 		if b.AuthNumber != "" {
 			text += " · authorization " + b.AuthNumber
 		}
@@ -156,7 +156,7 @@ func moreEventText(e api.Event) string {
 	case *api.FieldDescriptorsUpdatedEvent:
 		return "The customer changed its check-out questions"
 	case *api.IsmStatusChangedEvent:
-		return "Induction and safety: " + format.Status(b.Status)
+		return "Induction and safety: " + strings.ToLower(format.Status(b.Status))
 	}
 	return ""
 }

@@ -106,7 +106,7 @@ type View struct {
 	from     *dialogs.Entry
 	days     *widget.RadioGroup
 	paperOf  func() pdftext.Paper
-	note     *widget.Check
+	note     *dialogs.Check
 	count    *widget.Label
 	status   *widget.Label
 	buttons  []*widget.Button
@@ -138,7 +138,7 @@ func (v *View) build(techs []api.Associate, tech int64, from time.Time, days int
 	}
 	paperChoice, paper := printing.PaperChoice(v.opts.Prefs)
 	v.paperOf = paper
-	v.note = widget.NewCheck(wordNoteTick, nil)
+	v.note = dialogs.NewCheck(wordNoteTick, nil)
 	v.count = widget.NewLabel("")
 	v.count.Wrapping = fyne.TextWrapWord
 	v.status = widget.NewLabel("")

@@ -54,6 +54,9 @@ type fake struct {
 	errs      []string
 	queued    []string
 	replacing int // how many actions asked for their correction context
+	// sendInWrite delivers what an action queued before Act hands back,
+	// as the app's sender can: the work order is shown again meanwhile.
+	sendInWrite bool
 
 	quoteRequests []nteRequest
 	wrote         []string
@@ -261,6 +264,9 @@ func (f *fake) Act(controls []fyne.Disableable, write func(context.Context) erro
 		c.Disable()
 	}
 	err := write(context.Background())
+	if f.sendInWrite {
+		f.send()
+	}
 	for _, c := range controls {
 		arrange.SetEnabled(c, f.inFlight[c])
 		delete(f.inFlight, c)

@@ -98,7 +98,7 @@ func (t *Tab) renderStatus() {
 	// An invoice that takes no changes is read, not edited: its number,
 	// date, lines and totals show as text, not as faint disabled entries,
 	// and the controls that could not be used are not shown at all.
-	arrange.ShowIf(ok, t.number, t.date, t.adders, t.discTitle, t.discEntry, t.buttons, t.delRow, t.unsaved)
+	arrange.ShowIf(ok, t.number, t.date, t.adders, t.discTitle, t.discEntry, t.buttons, t.delRow)
 	arrange.ShowIf(!ok, t.numberLbl, t.dateLbl)
 	t.renderLastAction()
 }
@@ -224,8 +224,9 @@ func (t *Tab) recompute() {
 	if t.dirty {
 		t.unsaved.SetText("Unsaved changes — Save to send them")
 	} else {
-		t.unsaved.SetText("") // the line stays: see New
+		t.unsaved.SetText("")
 	}
+	arrange.ShowIf(ok && t.dirty, t.unsaved) // over the buttons, only while there is something to save: see New
 	if len(blocking) == 0 {
 		t.submitTried = false
 	}

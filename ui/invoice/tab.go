@@ -158,7 +158,8 @@ func New(replica Replica, queue Queue, links Links, win Window, other Elsewhere)
 	// Below the buttons, and its line kept while empty: a note that comes
 	// and goes above them would move them under the pointer on every Save.
 	t.unsaved = widget.NewLabel("")
-	t.unsaved.Wrapping = fyne.TextWrapWord // beside Save and Submit on a narrow pane
+	t.unsaved.Wrapping = fyne.TextWrapWord
+	t.unsaved.Hide()
 	t.unsaved.Importance = widget.WarningImportance
 
 	t.number = xwidget.NewWheelEntry(t.form)
@@ -243,11 +244,13 @@ func New(replica Replica, queue Queue, links Links, win Window, other Elsewhere)
 	// with what is still missing right above them: on a window of any
 	// height the person sees why Submit would not go without scrolling
 	// down to it. The list takes the footer's width (beside the buttons,
-	// in a detail pane 400 px wide, it wrapped to seven lines); the
-	// unsaved note, beside them, keeps its line while empty, so the
-	// buttons do not jump on every Save.
-	t.buttons = container.NewVBox(widget.NewSeparator(), t.problems,
-		container.NewBorder(nil, nil, nil, container.NewHBox(t.save, t.submit), t.unsaved))
+	// in a detail pane 400 px wide, it wrapped to seven lines), and so
+	// does the unsaved note over it, shown only while something is unsaved:
+	// beside the buttons, at 1024x700, it wrapped to five lines and
+	// stretched Save and Submit into tall blocks. The footer sits at the
+	// foot of the tab, so the buttons stay put as the note comes and goes.
+	t.buttons = container.NewVBox(widget.NewSeparator(), t.unsaved, t.problems,
+		container.NewHBox(layout.NewSpacer(), t.save, t.submit))
 	// Delete… apart from them, in the form: it is rarely wanted, and on a
 	// narrow pane the three in a row made the tab the widest of the detail.
 	t.delRow = container.NewHBox(t.del)
@@ -343,10 +346,13 @@ func (t *Tab) Show(wo *api.WorkOrder) {
 	case t.fresh:
 		t.fresh = false
 		reload = !t.restoreDraft()
-	case t.dirty && t.stored != nil && !t.stored.Status.Editable():
+	case t.stored != nil && !t.stored.Status.Editable():
 		// The service moved the invoice on (submitted, authorized, paid):
-		// the edits can no longer be sent, so show what it holds.
-		reload = true
+		// the edits can no longer be sent, so show what it holds, also
+		// while the save that went with the submission is still being
+		// queued (the sender can deliver both before Act hands back: the
+		// form then kept its entries and an empty number and date).
+		reload = t.dirty || !reflect.DeepEqual(t.stored, t.loaded)
 	}
 	// Reloading rebuilds the line rows, which would take the focus from an
 	// entry; skip it when the service's invoice has not changed.

@@ -666,3 +666,71 @@ func TestAPriceListInAnotherCurrencyIsRefusedAndExplained(t *testing.T) {
 		t.Fatalf("adding from it said %q and left %d lines (was %d)", f.errs, len(inv.inv.LineItems), before)
 	}
 }
+
+// TestAnInvoiceSubmittedWithUnsavedEditsReadsWhatWasSent: number, date and
+// lines typed, not saved, and Submit: the save and the submission reach the
+// service before the tab hears that they were queued (the app's sender is
+// that quick with the demo). The submitted invoice then reads its number
+// and date as sent, its lines as text; in the tryout it read "Invoice
+// number —", "Invoice date —" and kept the line's entries and bin.
+func TestAnInvoiceSubmittedWithUnsavedEditsReadsWhatWasSent(t *testing.T) {
+	wo := workOrder()
+	f := newFake(t, wo, draft(wo, func(inv *api.Invoice) { inv.InvoiceNumber, inv.InvoiceDate = "", nil }), priceList("USD"))
+	f.sendInWrite = true
+	inv := f.tab
+	test.Type(inv.number, "INV-2026-0301")
+	day := fixedNow
+	inv.date.SetDate(&day)
+	f.submit()
+	if inv.badge.Text() != "Submitted" {
+		t.Fatalf("the badge reads %q", inv.badge.Text())
+	}
+	if got := f.invoices[wo.WorkOrderId].InvoiceNumber; got != "INV-2026-0301" {
+		t.Fatalf("the service holds invoice number %q", got)
+	}
+	if !inv.numberLbl.Visible() || inv.numberLbl.Text != "INV-2026-0301" {
+		t.Errorf("the submitted invoice's number reads %q (shown %v)", inv.numberLbl.Text, inv.numberLbl.Visible())
+	}
+	if !inv.dateLbl.Visible() || inv.dateLbl.Text != format.Day(day) {
+		t.Errorf("the submitted invoice's date reads %q (shown %v), want %q", inv.dateLbl.Text, inv.dateLbl.Visible(), format.Day(day))
+	}
+	walk(inv.body, func(o fyne.CanvasObject) {
+		if e, ok := o.(*xwidget.WheelEntry); ok && e.Visible() {
+			t.Errorf("a submitted line still shows an entry reading %q", e.Text)
+		}
+	})
+}
+
+// TestTheUnsavedNoteLeavesTheButtonsTheirHeight: on the narrow pane of a
+// 1024x700 window, "Unsaved changes — Save to send them" beside Save and
+// Submit wrapped to five lines and stretched both into tall blocks. It
+// now takes the footer's width over them, and only while something is
+// unsaved; the buttons keep their own height and their place.
+func TestTheUnsavedNoteLeavesTheButtonsTheirHeight(t *testing.T) {
+	wo := workOrder()
+	f := newFake(t, wo, draft(wo), priceList("USD"))
+	f.win.Resize(fyne.NewSize(310, 700)) // the tab's width at 1024x700
+	inv := f.tab
+	f.settle()
+	if inv.unsaved.Visible() {
+		t.Errorf("a freshly opened invoice shows the unsaved note %q", inv.unsaved.Text)
+	}
+	at, _ := positionIn(inv.Content(), inv.submit)
+	inv.rows[0].qty.SetText(inv.inv.LineItems[0].Quantity.Add(decimal.NewFromInt(1)).String())
+	f.settle()
+	if !inv.unsaved.Visible() || inv.unsaved.Text == "" {
+		t.Fatal("an edit does not say it is unsaved")
+	}
+	for _, b := range []*widget.Button{inv.save, inv.submit} {
+		if got, want := b.Size().Height, b.MinSize().Height; got > want+1 {
+			t.Errorf("%q is %.0f px tall beside the unsaved note; it needs %.0f", b.Text, got, want)
+		}
+	}
+	line := fyne.MeasureText("M", inv.unsaved.Theme().Size("text"), fyne.TextStyle{}).Height
+	if h := inv.unsaved.Size().Height; h > 3*line+2*inv.unsaved.Theme().Size("innerPadding") {
+		t.Errorf("the unsaved note takes %.0f px (%.1f lines)", h, h/line)
+	}
+	if got, _ := positionIn(inv.Content(), inv.submit); got != at {
+		t.Errorf("Submit moved from %v to %v as the note appeared", at, got)
+	}
+}
