@@ -34,6 +34,9 @@ package main
 //	stillcustomer         stop the demo's scripted customer, so nothing but
 //	                      the test changes the work orders
 //	resize WxH            resize the window
+//	fits                  the content's minimum size, the size it has, and
+//	                      the canvas's: "MINWxMINH in WxH of CWxCH"; a
+//	                      minimum over what it has makes the window grow
 //	move X Y              move the window to X, Y on the screen (X11)
 //	texts [TYPE]          the visible texts in scope (inside a TYPE, if
 //	                      given), separated by " | "
@@ -281,6 +284,9 @@ func command(w fyne.Window, verb, arg string) (string, error) {
 		}
 		w.Resize(fyne.NewSize(width, height))
 		return arg, nil
+	case "fits":
+		m, in, c := w.Content().MinSize(), w.Content().Size(), w.Canvas().Size()
+		return fmt.Sprintf("%.0fx%.0f in %.0fx%.0f of %.0fx%.0f", m.Width, m.Height, in.Width, in.Height, c.Width, c.Height), nil
 	case "move":
 		var x, y int
 		if _, err := fmt.Sscanf(arg, "%d %d", &x, &y); err != nil {

@@ -399,6 +399,14 @@ func TestRealWindowRefusedActionInTheHeader(t *testing.T) {
 	}
 	for _, size := range []string{"1024x700", "1280x800"} {
 		a.step("refused-action-"+size, "resize "+size)
+		// The refusal's lines in the header must not make the window ask for
+		// more than the screen has: at 1280x800 it grew to 825 (issue 38).
+		fits := a.until("the window laid out at "+size, "fits", func(s string) bool { return strings.HasSuffix(s, " of "+size) })
+		t.Logf("at %s: %s", size, fits)
+		var mw, mh, w, h int
+		if _, err := fmt.Sscanf(fits, "%dx%d in %dx%d", &mw, &mh, &w, &h); err != nil || mh > h || mw > w {
+			t.Errorf("at %s with a refusal in the header the window asks for %s", size, fits)
+		}
 	}
 
 	a.step("refusal-edit", "tap ^Edit$")
