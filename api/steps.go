@@ -481,3 +481,24 @@ func (w *WorkOrder) DescribeStep(ref StepRef) string {
 // DealtWith reports whether nothing is left to do on the step: done, or
 // marked N/A.
 func (s Step) DealtWith() bool { return s.Status == StepDone || s.Status == StepNA }
+
+// RequiredStepsOpen lists the required steps of w's procedures not yet
+// dealt with (done or N/A; a procedure marked N/A needs none), by
+// procedure name and step number ("Roof inspection step 3"). A checked-out
+// work order's procedures no longer change (ProcedureEditStates), so these
+// can no longer be done after a check-out. Whether the service refuses such
+// a check-out is not published: callers say it, never refuse on it.
+func (w *WorkOrder) RequiredStepsOpen() []string {
+	var out []string
+	for _, p := range w.Procedures() {
+		if p.IsMarkedNa {
+			continue
+		}
+		for i, s := range p.Sorted() {
+			if s.IsRequired && !s.DealtWith() {
+				out = append(out, fmt.Sprintf("%s step %d", p.Name, i+1))
+			}
+		}
+	}
+	return out
+}

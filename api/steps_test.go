@@ -213,3 +213,24 @@ func TestMarkNARequestCarriesItsFlag(t *testing.T) {
 		t.Errorf("a body with a field the request does not have was read: %+v", r)
 	}
 }
+
+// What a check-out leaves undone: required steps neither done nor N/A,
+// named by procedure and place, none of a procedure marked N/A.
+func TestRequiredStepsOpenListsWhatACheckOutLeaves(t *testing.T) {
+	w := &WorkOrder{WorkDetails: &WorkDetails{Procedures: []Procedure{
+		{Id: 1, Order: 1, Name: "Roof inspection", Steps: []Step{
+			{Id: 12, Order: 2, Status: "Open", IsRequired: true},
+			{Id: 11, Order: 1, Status: "Done", IsRequired: true},
+			{Id: 13, Order: 3, Status: "Open"},
+			{Id: 14, Order: 4, Status: "NA", IsRequired: true},
+		}},
+		{Id: 2, Order: 2, Name: "Filter change", IsMarkedNa: true, Steps: []Step{{Id: 21, Order: 1, Status: "Open", IsRequired: true}}},
+	}}}
+	if got := w.RequiredStepsOpen(); len(got) != 1 || got[0] != "Roof inspection step 2" {
+		t.Errorf("RequiredStepsOpen = %q, want [Roof inspection step 2]", got)
+	}
+	w.WorkDetails.Procedures[0].Steps[0].Status = "Done"
+	if got := w.RequiredStepsOpen(); len(got) != 0 {
+		t.Errorf("with every required step dealt with: %q", got)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/workorderdesk/workdesk/ui/actiontext"
 	"github.com/workorderdesk/workdesk/ui/arrange"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // completionForm asks for exactly what the work order's customer requires
@@ -386,6 +387,37 @@ func (t *visitTab) confirmRealTime(action string, queue func()) bool {
 	}, t.d.win)
 	c.SetConfirmText("Queue " + strings.ToLower(action))
 	c.Show()
+	return true
+}
+
+// confirmCheckOut asks first when a check-out would leave required
+// procedure steps open (api.RequiredStepsOpen): after it they can no
+// longer be done. It warns and lets the person go ahead: whether the
+// service takes such a check-out is not published, and it judges. Then it
+// asks about the completion details (confirmDetailsLater), if it must.
+func (t *visitTab) confirmCheckOut(queue func()) bool {
+	if api.CheckOutProblem(t.wo, t.settings, t.form.completion()) != nil {
+		return false // what the form still needs is said first (checkOutWrite)
+	}
+	open := t.wo.RequiredStepsOpen()
+	if len(open) == 0 {
+		return t.confirmDetailsLater(queue)
+	}
+	listed := open
+	if len(open) > 3 {
+		listed = append(slices.Clone(open[:3]), fmt.Sprintf("%d more", len(open)-3))
+	}
+	steps := fmt.Sprintf("%d required procedure steps are", len(open))
+	if len(open) == 1 {
+		steps = "A required procedure step is"
+	}
+	msg := fmt.Sprintf("%s still open on %s (%s). Once it is checked out, they can no longer be completed.\n\nCheck out anyway?",
+		steps, t.wo.WorkOrderNumber, format.List(listed))
+	dialogs.Final("Check out with steps still open?", msg, "Check out anyway", false, func(ok bool) {
+		if ok && !t.confirmDetailsLater(queue) {
+			queue()
+		}
+	}, t.d.win)
 	return true
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/outbox"
+	"github.com/workorderdesk/workdesk/storage"
 )
 
 // staleSettings makes the replica's copy of woID's customer settings say
@@ -311,5 +312,78 @@ func TestUnknownRepairCodesLockNothing(t *testing.T) {
 				t.Errorf("queued %v; want the check-out", kinds)
 			}
 		})
+	}
+}
+
+// TestCheckOutWarnsOfRequiredStepsStillOpen: checking out with required
+// procedure steps open asks first, naming them, since afterwards they can
+// no longer be done; Cancel queues nothing, and the person may still go
+// ahead (the service judges).
+func TestCheckOutWarnsOfRequiredStepsStillOpen(t *testing.T) {
+	h := newHarness(t)
+	ctx := context.Background()
+	var wo *api.WorkOrder
+	h.rowWhere(func(r storage.Row) bool {
+		if r.Status != api.StatusCheckedIn {
+			return false
+		}
+		w, err := h.store.WorkOrder(ctx, r.Id)
+		if err != nil || len(w.RequiredStepsOpen()) == 0 || !hasAskedFields(h.desk.customerSettings(w)) {
+			return false
+		}
+		wo = w
+		return true
+	})
+	h.open(wo.WorkOrderId)
+	h.selectTab("Visit")
+	v := tabOf[*visitTab](h)
+	// What the customer asks at check-out is said first; then the steps.
+	test.Tap(v.checkOut)
+	if msg := h.overlayText(); !strings.Contains(msg, "still needs") {
+		t.Fatalf("check-out with the customer's questions unanswered said %q", msg)
+	}
+	pressEsc(h)
+	fillCompletion(t, v.form)
+	test.Tap(v.checkOut)
+	msg := h.overlayText()
+	if !strings.Contains(msg, "still open on "+strings.ToLower(wo.WorkOrderNumber)) || !strings.Contains(msg, strings.ToLower(wo.RequiredStepsOpen()[0])) {
+		t.Fatalf("check-out with required steps open asked %q", msg)
+	}
+	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Cancel"))
+	h.flush()
+	if n, _ := h.store.OutboxSummary(ctx); n != 0 || h.desk.detail.wo.Status != api.StatusCheckedIn {
+		t.Fatalf("after Cancel: %d actions queued, status %s", n, h.desk.detail.wo.Status)
+	}
+	test.Tap(v.checkOut)
+	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Check out anyway"))
+	h.flush()
+	if n, _ := h.store.OutboxSummary(ctx); n != 1 {
+		t.Fatalf("after Check out anyway %d actions are queued, want the check-out (the window says %q)", n, h.overlayText())
+	}
+	h.send()
+	h.desk.changed([]int64{wo.WorkOrderId})
+	h.flush()
+	if got := h.desk.detail.wo.Status; got != api.StatusCheckedOut {
+		t.Errorf("after Check out anyway the work order is %s", got)
+	}
+}
+
+// fillCompletion answers every question of the check-out form as a
+// person would: the first choice offered, or a typed answer its data type
+// takes.
+func fillCompletion(t *testing.T, f *completionForm) {
+	t.Helper()
+	if f.repair != nil && len(f.repair.Options) > 0 {
+		f.repair.SetSelected(f.repair.Options[0])
+	}
+	for _, c := range f.fields {
+		switch {
+		case c.choice != nil && len(c.choice.Options) > 0:
+			c.choice.SetSelected(c.choice.Options[0])
+		case c.entry != nil && (c.desc.DataType == "Integer" || c.desc.DataType == "Float" || c.desc.DataType == "Money"):
+			c.entry.SetText("1")
+		case c.entry != nil:
+			c.entry.SetText("Yes")
+		}
 	}
 }

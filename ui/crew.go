@@ -134,10 +134,7 @@ func associatesText(who []api.Associate) string {
 	for _, a := range who {
 		names = append(names, associateText(a))
 	}
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	return format.List(names)
 }
 
 // associateText names an associate with what they are: "Kenji Sato

@@ -89,7 +89,7 @@ func newVisitTab(d *Desk) *visitTab {
 	t.checkIn = widget.NewButtonWithIcon("Check in", theme.LoginIcon(), func() { t.onVisit("Check in", t.visitWrite((*storage.Store).CheckIn), nil) })
 	t.checkIn.Importance = widget.HighImportance
 	t.pause = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), func() { t.onVisit("Pause", t.visitWrite((*storage.Store).Pause), nil) })
-	t.checkOut = widget.NewButtonWithIcon("Check out", theme.LogoutIcon(), func() { t.onVisit("Check out", t.checkOutWrite, t.confirmDetailsLater) })
+	t.checkOut = widget.NewButtonWithIcon("Check out", theme.LogoutIcon(), func() { t.onVisit("Check out", t.checkOutWrite, t.confirmCheckOut) })
 	t.rules = widget.NewLabel("")
 	t.rules.Wrapping = fyne.TextWrapWord
 	t.rules.Importance = widget.LowImportance
