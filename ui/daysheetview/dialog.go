@@ -30,6 +30,7 @@ import (
 	"github.com/workorderdesk/workdesk/export"
 	"github.com/workorderdesk/workdesk/pdftext"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
+	"github.com/workorderdesk/workdesk/ui/format"
 	"github.com/workorderdesk/workdesk/ui/printing"
 )
 
@@ -126,8 +127,9 @@ func (v *View) build(techs []api.Associate, tech int64, from time.Time, days int
 	v.tech = widget.NewSelect(names, func(string) { v.recount() })
 	v.tech.SetSelectedIndex(pick)
 	v.from = dialogs.NewEntry() // Esc closes and Enter opens the sheet while it has the keyboard
-	v.from.SetPlaceHolder(wordFromHint)
-	v.from.SetText(midnight(from).Format(time.DateOnly))
+	v.from.SetPlaceHolder(format.DayExample())
+	v.from.SetText(format.Day(midnight(from))) // as every date of the window reads
+
 	v.from.Validator = func(s string) error { _, err := v.day(s); return err }
 	v.from.OnChanged = func(string) { v.recount() }
 	v.days = widget.NewRadioGroup([]string{wordOneDay, wordWeek}, func(string) { v.recount() })
@@ -177,9 +179,9 @@ func (v *View) Ready() bool {
 
 // day reads the From field.
 func (v *View) day(s string) (time.Time, error) {
-	t, err := time.ParseInLocation(time.DateOnly, strings.TrimSpace(s), time.Local)
+	t, err := format.ParseDay(s)
 	if err != nil {
-		return time.Time{}, errors.New(wordBadDate)
+		return time.Time{}, fmt.Errorf(wordBadDate, format.Day(format.Now()))
 	}
 	return t, nil
 }

@@ -117,7 +117,7 @@ func TestDaySheetDialogOpensTheTechniciansDay(t *testing.T) {
 	var opened []string
 	f := &fake{}
 	v, w := show(t, f, kenji.Id, 1, &opened)
-	if v.tech.Selected != "Kenji Sato" || v.from.Text != "2026-12-01" || v.days.Selected != wordOneDay {
+	if v.tech.Selected != "Kenji Sato" || v.from.Text != "Tue 1 Dec 2026" || v.days.Selected != wordOneDay {
 		t.Fatalf("opened on %q, %q, %q", v.tech.Selected, v.from.Text, v.days.Selected)
 	}
 	if got, want := v.count.Text, "Kenji Sato, Tue 1 Dec 2026: 1 visit (1 done or closed: cancelled in the calendar)."; got != want {
@@ -201,11 +201,11 @@ func TestDaySheetDialogSaysWhatIsWrong(t *testing.T) {
 	var opened []string
 	v, w := show(t, &fake{}, kenji.Id, 1, &opened)
 	v.from.SetText("next Tuesday")
-	if !strings.Contains(v.count.Text, "YYYY-MM-DD") {
+	if !strings.Contains(v.count.Text, "type the day as the window writes it") {
 		t.Errorf("a bad day: the dialog says %q", v.count.Text)
 	}
 	test.Tap(button(t, w, wordOpen))
-	if len(opened) != 0 || !strings.Contains(v.status.Text, "YYYY-MM-DD") {
+	if len(opened) != 0 || !strings.Contains(v.status.Text, "type the day as the window writes it") {
 		t.Errorf("a bad day opened %v; the dialog says %q", opened, v.status.Text)
 	}
 	v.from.SetText("2026-12-01")

@@ -10,7 +10,6 @@ const (
 	wordAbout            = "One technician's visits in planned order, to print (where to go, whom to call, how to get in, what to do) and as a calendar file (.ics) their phone or Outlook imports; importing it again updates the visits. Visits done or closed are left off the sheet and cancelled in the calendar."
 	wordTechnician       = "Technician"
 	wordFrom             = "From"
-	wordFromHint         = "YYYY-MM-DD"
 	wordDays             = "Days"
 	wordOneDay           = "One day"
 	wordWeek             = "Seven days"
@@ -20,7 +19,7 @@ const (
 	wordSavePDF          = "Save PDF…"
 	wordSaveICS          = "Save calendar…"
 	wordClose            = "Close"
-	wordBadDate          = "type the day as YYYY-MM-DD, e.g. 2026-12-01"
+	wordBadDate          = "type the day as the window writes it, e.g. %s"
 	wordNoTechnicians    = "No technicians are known yet: sync first, then try again."
 	wordReading          = "Reading the visits…"
 	wordCount            = "%s, %s: %s." // technician, days, visits
