@@ -75,6 +75,8 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 )
 
 func init() { drive = runDriver }
@@ -133,6 +135,18 @@ func goOffline(s *session) (string, error) {
 		return "", err
 	}
 	return "the service stopped", nil
+}
+
+// asCheck is o as a check box: Fyne's, or the dialogs' one that passes
+// Enter and Esc on (dialogs.Check).
+func asCheck(o fyne.CanvasObject) *widget.Check {
+	switch x := o.(type) {
+	case *widget.Check:
+		return x
+	case *dialogs.Check:
+		return &x.Check
+	}
+	return nil
 }
 
 // stillCustomer stops the demo's scripted customer: its next tick could
@@ -366,7 +380,7 @@ func command(w fyne.Window, verb, arg string) (string, error) {
 		}
 		answer := ""
 		walkVisible(scope, nil, func(o fyne.CanvasObject, _ []fyne.CanvasObject) {
-			if x, ok := o.(*widget.Check); ok && answer == "" && re.MatchString(x.Text) {
+			if x := asCheck(o); x != nil && answer == "" && re.MatchString(x.Text) {
 				answer = strconv.FormatBool(x.Checked)
 			}
 		})
