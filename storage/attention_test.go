@@ -210,6 +210,12 @@ func TestFilteredSearchInMemoryAgreesWithSQL(t *testing.T) {
 		{Search: "grid", Statuses: []api.WorkOrderStatus{api.StatusAccepted}, Keep: []int64{1}},
 		{Search: "grid", NeedsAttention: true, Keep: []int64{1}, Sort: SortNextDeadline, Desc: true},
 		{Search: "g00", Statuses: []api.WorkOrderStatus{api.StatusPaused}, Sort: SortStatus},
+		// The filters alone, as when the person clears the search box.
+		{Statuses: []api.WorkOrderStatus{api.StatusNew, api.StatusCheckedOut}},
+		{NeedsAttention: true},
+		{NeedsAttention: true, Keep: []int64{1}, Sort: SortNextDeadline, Desc: true},
+		{Statuses: []api.WorkOrderStatus{api.StatusPaused}, NeedsAttention: true, Sort: SortCustomer},
+		{NeedsAttention: true, Held: []int64{2, 3}, Sort: SortNumber},
 	}
 	page := func(q ListQuery) []int64 {
 		t.Helper()
@@ -229,6 +235,17 @@ func TestFilteredSearchInMemoryAgreesWithSQL(t *testing.T) {
 		if got := page(q); !slices.Equal(got, before[i]) {
 			t.Errorf("%+v: in memory %v, through SQL %v", q, got, before[i])
 		}
+	}
+	s.searchMu.Lock()
+	inMemory := 0
+	for _, e := range s.searchSets {
+		if e.match == "" && len(e.numbers) == 0 && e.mem != nil {
+			inMemory++
+		}
+	}
+	s.searchMu.Unlock()
+	if inMemory == 0 {
+		t.Error("the filters without a search were not answered by the in-memory index")
 	}
 	kept := page(queries[2])
 	if !slices.Contains(kept, 1) {

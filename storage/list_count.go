@@ -119,6 +119,15 @@ func (s *Store) ListAndCount(ctx context.Context, q ListQuery) ([]Row, int, erro
 		}
 		return rows, n, nil
 	}
+	if q.filtered() && q.Assignee == 0 && q.Limit > 0 {
+		rows, n, ok, err := s.filteredRows(ctx, q)
+		if err != nil {
+			return nil, 0, fmt.Errorf("storage: listing work orders: %w", err)
+		}
+		if ok {
+			return rows, n, nil
+		}
+	}
 	n, err := s.CountList(ctx, q)
 	if err != nil {
 		return nil, 0, err
@@ -130,4 +139,23 @@ func (s *Store) ListAndCount(ctx context.Context, q ListQuery) ([]Row, int, erro
 // likeFragment is a LIKE pattern finding term anywhere, its wildcards literal.
 func likeFragment(term string) string {
 	return "%" + strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(term) + "%"
+}
+
+// filteredRows answers a list under its status or attention filter with no
+// search from the in-memory index, as a search is answered; ok is false
+// while there is no index (SQL answers then).
+func (s *Store) filteredRows(ctx context.Context, q ListQuery) (rows []Row, n int, ok bool, err error) {
+	if err := s.prepareSort(ctx, q.Sort); err != nil {
+		return nil, 0, false, err
+	}
+	set, err := s.findSearch(ctx, q, "", nil)
+	if err != nil || set == nil {
+		return nil, 0, false, err
+	}
+	page, ok := s.pageInMemory(set, q)
+	if !ok {
+		return nil, 0, false, nil
+	}
+	rows, err = s.rowsByID(ctx, page)
+	return rows, set.n, err == nil, err
 }

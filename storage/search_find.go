@@ -47,6 +47,20 @@ type searchHits struct {
 	n    int
 }
 
+// hitsOf returns what set's search finds, or, for no search at all (the
+// list under its filters alone), every work order: the filters then narrow
+// them in memory too, where SQL judged the attention rule row by row
+// (225-570 ms at 100,000 each time the search box was cleared).
+func (x *searchIndex) hitsOf(set *searchSet) (searchHits, bool) {
+	if set.match == "" && len(set.numbers) == 0 {
+		all := searchHits{docs: newBitmap(len(x.ids))}
+		copy(all.docs, x.live)
+		all.n = all.docs.count()
+		return all, true
+	}
+	return x.find(set.search)
+}
+
 // find returns the work orders that search (what the person typed) finds,
 // as findWithFTS finds them; ok is false when the index cannot
 // answer it exactly (then ask FTS5).

@@ -134,7 +134,7 @@ func (s *Store) findInMemory(ctx context.Context, conn rowsQueryer, set *searchS
 		// drops what is no longer used; this one answers until it is ready.
 		s.buildSearchIndexLocked()
 	}
-	if set.hits, ok = x.find(set.search); ok {
+	if set.hits, ok = x.hitsOf(set); ok {
 		set.hits = x.filter(set.hits, set.q, set.lists, set.now)
 		set.mem, set.seq, set.n = x, x.seq, set.hits.n
 	}
@@ -164,7 +164,7 @@ func (s *Store) currentHits(set *searchSet) (x *searchIndex, hits searchHits, ok
 	}
 	hits = set.hits
 	if x != set.mem || x.seq != set.seq {
-		if hits, ok = x.find(set.search); !ok {
+		if hits, ok = x.hitsOf(set); !ok {
 			return nil, hits, false
 		}
 		hits = x.filter(hits, set.q, set.lists, set.now)

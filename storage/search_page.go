@@ -122,6 +122,9 @@ func (s *Store) findSearch(ctx context.Context, q ListQuery, match string, numbe
 		return nil, fmt.Errorf("storage: searching: %w", err)
 	}
 	if !ok {
+		if match == "" && len(numbers) == 0 {
+			return nil, nil // filters alone: without the index, SQL lists them
+		}
 		if set.ids, err = s.findWithFTS(ctx, conn, match, numbers); err != nil {
 			return nil, err
 		}
