@@ -194,7 +194,8 @@ fuzz: deps
 # Time from process start to the first frame over a 50,000-work-order
 # replica (WORKDESK_BENCH_N=200000 for another size), under Xvfb.
 measure-startup: build
-	WORKDESK_BIN=$(CURDIR)/$(BIN) FYNE_SCALE=1 xvfb-run -a -s "-screen 0 1600x1000x24 -nolisten tcp" \
+	$(GO) build -tags $(TAGS) -o $(CURDIR)/floor ./probe/floor
+	WORKDESK_BIN=$(CURDIR)/$(BIN) WORKDESK_FLOOR_BIN=$(CURDIR)/floor FYNE_SCALE=1 xvfb-run -a -s "-screen 0 1600x1000x24 -nolisten tcp" \
 	  $(GO) test -tags $(TAGS) -run '^$$' -bench StartupFirstFrame -benchtime 5x .
 
 # The window's resident memory on 50,000 work orders (WORKDESK_BENCH_N),
@@ -271,5 +272,5 @@ print-version:
 	@echo $(VERSION)
 
 clean:
-	rm -f $(BIN) $(BIN)-realwindow
+	rm -f $(BIN) $(BIN)-realwindow floor
 	rm -rf dist .tools

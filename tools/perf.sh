@@ -85,15 +85,20 @@ fi
 if want startup || want memory; then
   $GO build -tags "$TAGS" -o workdesk . || failed=1
 fi
+if want startup; then
+  floor="$out/floor"
+  $GO build -tags "$TAGS" -o "$floor" ./probe/floor || failed=1
+fi
 
 if want startup; then
   for n in $(sizes 50000); do
     cmd="WORKDESK_BENCH_N=$n make measure-startup"
-    run "startup $n" "$out/startup-$n" env WORKDESK_BENCH_N="$n" WORKDESK_BIN="$PWD/workdesk" FYNE_SCALE=1 xvfb-run -a -s "-screen 0 1600x1000x24 -nolisten tcp" \
+    run "startup $n" "$out/startup-$n" env WORKDESK_BENCH_N="$n" WORKDESK_BIN="$PWD/workdesk" WORKDESK_FLOOR_BIN="$floor" FYNE_SCALE=1 xvfb-run -a -s "-screen 0 1600x1000x24 -nolisten tcp" \
       $GO test -tags "$TAGS" -run '^$' -bench StartupFirstFrame -benchtime 5x .
     m=$(metric "$out/startup-$n" ms-to-first-frame-median); x=$(metric "$out/startup-$n" ms-to-first-frame-max)
     limit=400; [ "$n" != 50000 ] && limit=500 # issue 37: at most 500 ms at 200,000
-    row "First frame from process start, $(with_commas "$n") work orders (median of 5; max)" "${m:-?} ms; ${x:-?} ms" "median < $limit ms" "$(verdict "$m" '<' $limit)" "$cmd"
+    f=$(metric "$out/startup-$n" ms-floor-median)
+    row "First frame from process start, $(with_commas "$n") work orders (median of 5; max; a one-label Fyne window's, back to back)" "${m:-?} ms; ${x:-?} ms; floor ${f:-?} ms" "median < $limit ms" "$(verdict "$m" '<' $limit)" "$cmd"
   done
 fi
 
