@@ -29,7 +29,7 @@ func TestRealWindowDispatchBoard(t *testing.T) {
 	a.step("board-1280x800", "resize 1280x800")
 	a.step("board-next-week", "tapicon forward") // every day of it ahead
 
-	waiting := usNumber.FindAllString(a.do("texts *widget.List"), -1)
+	waiting := usNumber.FindAllString(a.do("texts *board.waitingList"), -1)
 	if len(waiting) < 3 {
 		t.Fatalf("the waiting list shows %d work orders of the US branch: %v", len(waiting), waiting)
 	}

@@ -102,6 +102,7 @@ func (d *Desk) showBoard() {
 	})
 	b.Reload()
 	w.Show()
+	b.FocusWaiting()
 }
 
 // Board is the dispatch board's window, or nil when it is not open.

@@ -107,7 +107,7 @@ type Board struct {
 	// grow is the row a block is dragged over and the lanes it has while
 	// so (row -1: none): room for the ghost below its blocks.
 	grow     struct{ row, lanes int }
-	waiting  *widget.List
+	waiting  *waitingList
 	waitHead *widget.Label
 	title    *widget.Label
 	status   *widget.Label

@@ -390,3 +390,41 @@ func TestTheBoardMarksWhomTheOfficeAssigned(t *testing.T) {
 		t.Errorf("a record that says: %q", got)
 	}
 }
+
+// The keyboard in the waiting list is seen: the block it is on carries the
+// focus mark, which moves with Down and goes when the list loses the
+// keyboard; Tab from the toolbar's last button reaches the list.
+func TestTheWaitingListShowsWhereTheKeyboardIs(t *testing.T) {
+	f := smallWeek()
+	b, w := open(t, f, big)
+	marked := func() []int {
+		var at []int
+		for i := 0; i < b.waitingLen(); i++ {
+			blk := b.newWaitingItem().(*xwidget.Block)
+			b.updateWaitingItem(i, blk)
+			if blk.State&xwidget.BlockFocused != 0 {
+				at = append(at, i)
+			}
+		}
+		return at
+	}
+	if got := marked(); len(got) != 0 {
+		t.Fatalf("blocks marked before the list has the keyboard: %v", got)
+	}
+	b.FocusWaiting()
+	if got := marked(); !slices.Equal(got, []int{0}) {
+		t.Fatalf("with the keyboard in the list, marked %v; want the first block", got)
+	}
+	b.waiting.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	if got := marked(); !slices.Equal(got, []int{1}) {
+		t.Errorf("after Down, marked %v; want the second block", got)
+	}
+	w.Canvas().Focus(b.planBtn)
+	if got := marked(); len(got) != 0 {
+		t.Errorf("blocks marked after the keyboard left the list: %v", got)
+	}
+	w.Canvas().FocusNext()
+	if w.Canvas().Focused() != b.waiting {
+		t.Errorf("Tab from Plan visit… reaches %T, not the waiting list", w.Canvas().Focused())
+	}
+}

@@ -65,7 +65,7 @@ func (b *Board) build() {
 		right)
 
 	b.waitHead = widget.NewLabelWithStyle("Waiting for a visit", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	b.waiting = widget.NewList(b.waitingLen, b.newWaitingItem, b.updateWaitingItem)
+	b.waiting = newWaitingList(b.waitingLen, b.newWaitingItem, b.updateWaitingItem)
 	b.waiting.OnSelected = func(i widget.ListItemID) {
 		if b.week != nil && i < len(b.week.Waiting) {
 			b.Select(b.week.Waiting[i].WorkOrderId)
@@ -111,6 +111,9 @@ func (b *Board) updateWaitingItem(i widget.ListItemID, o fyne.CanvasObject) {
 	due := "no on-site deadline"
 	if !v.OnSiteBy.IsZero() {
 		due = "on site by " + v.OnSiteBy.In(time.Local).Format("Mon 2 Jan 15:04")
+	}
+	if b.waiting.focused && b.waiting.current == i {
+		state |= xwidget.BlockFocused
 	}
 	blk.Set(v.Number+" · "+statusWord(v.Status), v.Customer+siteOf(v), due, b.opts.StatusColor(v.Status), state)
 	id, list := v.WorkOrderId, b.waiting
@@ -536,4 +539,40 @@ func (r *areaRenderer) Layout(size fyne.Size) {
 		r.size = size
 		r.a.b.place()
 	}
+}
+
+// waitingList is the list of work orders waiting for a visit. Its items
+// are blocks that cover the list's own mark of the keyboard's place, so
+// it tells them where the keyboard is (BlockFocused): Up and Down move a
+// ring from block to block, Space picks the one in it.
+type waitingList struct {
+	widget.List
+	focused bool
+	current widget.ListItemID
+}
+
+func newWaitingList(length func() int, create func() fyne.CanvasObject, update func(widget.ListItemID, fyne.CanvasObject)) *waitingList {
+	l := &waitingList{}
+	l.Length, l.CreateItem, l.UpdateItem = length, create, update
+	l.OnHighlighted = func(id widget.ListItemID) {
+		if id == l.current {
+			return
+		}
+		was := l.current
+		l.current = id
+		l.RefreshItem(was)
+		l.RefreshItem(id)
+	}
+	l.ExtendBaseWidget(l)
+	return l
+}
+
+func (l *waitingList) FocusGained() {
+	l.focused = true
+	l.List.FocusGained()
+}
+
+func (l *waitingList) FocusLost() {
+	l.focused = false
+	l.List.FocusLost()
 }

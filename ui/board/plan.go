@@ -22,6 +22,15 @@ import (
 // Enter. The time field has the focus, so "Plan visit…, Enter" plans the
 // visit the dialog proposes.
 
+// FocusWaiting gives the waiting list the keyboard, as the board opens:
+// the person starts where the work to plan is (Up, Down, Space, then
+// Plan visit…), not ten Tabs away past the toolbar.
+func (b *Board) FocusWaiting() {
+	if c := b.opts.Window.Canvas(); c != nil {
+		c.Focus(b.waiting)
+	}
+}
+
 // PlanSelected opens Plan visit… for the selected work order.
 func (b *Board) PlanSelected() {
 	v := b.visit(b.selected)

@@ -27,6 +27,10 @@ const (
 	BlockGhost
 	// BlockWarning: where it would be dropped has a problem (late, busy).
 	BlockWarning
+	// BlockFocused: the keyboard is on it (a list's current item): the
+	// selected block's dark frame with a white line inside it, which shows
+	// on every fill and is not clipped by a list.
+	BlockFocused
 )
 
 // Block is a card with a title and two lines, filled with a colour, that
@@ -94,6 +98,9 @@ func BlockHeight(lines int) float32 {
 
 const blockPad = 3
 
+// ringInset is where the keyboard's white line lies inside the frame.
+const ringInset = 2.5
+
 func lineHeight() float32 { return theme.CaptionTextSize() + 3 }
 
 func (b *Block) MinSize() fyne.Size {
@@ -108,8 +115,10 @@ func (b *Block) MinSize() fyne.Size {
 }
 
 func (b *Block) CreateRenderer() fyne.WidgetRenderer {
-	r := &blockRenderer{b: b, bg: canvas.NewRectangle(color.Transparent)}
+	r := &blockRenderer{b: b, bg: canvas.NewRectangle(color.Transparent), ring: canvas.NewRectangle(color.Transparent)}
 	r.bg.CornerRadius = 4
+	r.ring.CornerRadius = 3
+	r.ring.StrokeWidth = 2
 	for i := range r.texts {
 		r.texts[i] = canvas.NewText("", color.White)
 		r.texts[i].TextSize = theme.CaptionTextSize()
@@ -122,13 +131,14 @@ func (b *Block) CreateRenderer() fyne.WidgetRenderer {
 type blockRenderer struct {
 	b     *Block
 	bg    *canvas.Rectangle
+	ring  *canvas.Rectangle // the keyboard's, inside the frame
 	texts [3]*canvas.Text
 	width float32 // the width the texts were cut for
 	full  [3]string
 }
 
 func (r *blockRenderer) Objects() []fyne.CanvasObject {
-	return []fyne.CanvasObject{r.bg, r.texts[0], r.texts[1], r.texts[2]}
+	return []fyne.CanvasObject{r.bg, r.ring, r.texts[0], r.texts[1], r.texts[2]}
 }
 
 func (r *blockRenderer) Destroy() {}
@@ -138,6 +148,8 @@ func (r *blockRenderer) MinSize() fyne.Size { return r.b.MinSize() }
 func (r *blockRenderer) Layout(size fyne.Size) {
 	r.bg.Resize(size)
 	r.bg.Move(fyne.NewPos(0, 0))
+	r.ring.Resize(size.SubtractWidthHeight(2*ringInset, 2*ringInset))
+	r.ring.Move(fyne.NewPos(ringInset, ringInset))
 	y := float32(blockPad)
 	for _, t := range r.texts {
 		t.Move(fyne.NewPos(blockPad+2, y))
@@ -177,9 +189,12 @@ func (r *blockRenderer) Refresh() {
 		r.bg.StrokeWidth, r.bg.StrokeColor = 2.5, theme.Color(theme.ColorNameError)
 	case b.State&BlockWarning != 0:
 		r.bg.StrokeWidth, r.bg.StrokeColor = 2.5, theme.Color(theme.ColorNameWarning)
-	case b.State&BlockSelected != 0:
+	case b.State&(BlockSelected|BlockFocused) != 0:
 		r.bg.StrokeWidth, r.bg.StrokeColor = 2.5, theme.Color(theme.ColorNameForeground)
 	}
+	r.ring.Hidden = b.State&BlockFocused == 0
+	r.ring.StrokeColor = color.White
+	r.ring.Refresh()
 	title := b.Title
 	if b.State&BlockHeld != 0 {
 		title = "! " + title

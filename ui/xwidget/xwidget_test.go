@@ -19,6 +19,27 @@ var (
 	purple = color.NRGBA{R: 0x82, G: 0x50, B: 0xdf, A: 0xff}
 )
 
+// The keyboard's mark on a block, beside a selected one: the same dark
+// frame with a white line inside, on each fill.
+func TestBlockFocusedGolden(t *testing.T) {
+	test.NewTempApp(t)
+	test.ApplyTheme(t, test.Theme())
+	var objs []fyne.CanvasObject
+	for i, st := range []BlockState{BlockFocused, BlockSelected, BlockFocused} {
+		fill := blue
+		if i == 2 {
+			fill = color.NRGBA{R: 0xd9, G: 0x77, B: 0x06, A: 0xff}
+		}
+		b := NewBlock("NWR73201 · new", "Northwind Retail", "on site by Tue 1 Dec 06:00", fill)
+		b.State = st
+		objs = append(objs, b)
+	}
+	row := container.NewGridWithColumns(len(objs), objs...)
+	w := test.NewTempWindow(t, container.NewPadded(row))
+	w.Resize(fyne.NewSize(620, 80))
+	test.AssertImageMatches(t, "block_focused.png", w.Canvas().Capture())
+}
+
 // Each state of a block, side by side: as it is, selected, queued, held
 // behind a refusal, warned of a problem, and being dragged; and a title
 // too long for its width, cut with an ellipsis.
