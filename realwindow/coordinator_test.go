@@ -93,7 +93,7 @@ func TestRealWindowKeyboardPath(t *testing.T) {
 	// A message, typed and sent from the keyboard.
 	a.keys("ctrl+4")
 	a.until("the Messages tab", "tabsel", func(s string) bool { return strings.HasPrefix(s, "3 ") })
-	a.do("focus *ui.messageEntry")
+	a.do("focus *messages.messageEntry")
 	a.typeText("On our way, about 20 minutes")
 	a.keys("Return")
 	a.typeText("Gate code please")

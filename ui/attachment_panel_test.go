@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -64,12 +65,12 @@ func TestEachPlaceOffersWhatItsRulesAllow(t *testing.T) {
 
 	p, _ := openStep(h, func(_ *api.WorkOrder, p api.Procedure) bool { return p.IsMarkedNa })
 	h.settle()
-	open, remove = buttons(p.files)
-	if len(open) == 0 || len(remove) != len(open) || !remove[0].Disabled() || open[0].Disabled() || !p.files.Add.Disabled() {
+	open, remove = buttons(p.files())
+	if len(open) == 0 || len(remove) != len(open) || !remove[0].Disabled() || open[0].Disabled() || !p.files().Add.Disabled() {
 		t.Errorf("a step of a procedure marked N/A: %d Open…, %d Remove… (first disabled %v), Add disabled %v",
-			len(open), len(remove), len(remove) > 0 && remove[0].Disabled(), p.files.Add.Disabled())
+			len(open), len(remove), len(remove) > 0 && remove[0].Disabled(), p.files().Add.Disabled())
 	}
-	if says := strings.Join(texts(p.files), "\n"); !strings.Contains(says, "marked N/A") {
+	if says := strings.Join(texts(p.files()), "\n"); !strings.Contains(says, "marked N/A") {
 		t.Errorf("the step explains %q", says)
 	}
 }
@@ -138,23 +139,25 @@ find:
 
 	h.open(wo.WorkOrderId)
 	h.selectTab("Procedures")
-	p := tabOf[*proceduresTab](h)
-	p.tree.Select(stepNode(proc.Id, first.Id))
-	h.flush()
-	if says := strings.Join(texts(p.files), "\n"); !strings.Contains(says, "Loading the step's files") {
+	p := procsOf(h)
+	step := func(s api.Step) api.StepRef {
+		return api.StepRef{WorkOrderId: wo.WorkOrderId, ProcedureId: proc.Id, StepId: s.Id}
+	}
+	p.choose(step(first))
+	if says := strings.Join(texts(p.files()), "\n"); !strings.Contains(says, "Loading the step's files") {
 		t.Fatalf("while the first step's files load, the panel says %q", says)
 	}
-	p.tree.Select(stepNode(proc.Id, second.Id))
-	h.waitFor("the second step's files", func() bool { return !strings.Contains(strings.Join(texts(p.files), "\n"), "Loading") })
+	p.choose(step(second))
+	h.waitFor("the second step's files", func() bool { return !strings.Contains(strings.Join(texts(p.files()), "\n"), "Loading") })
 	unblock()
 	running.Wait()
 	h.flush()
-	if len(p.files.Items()) != len(want) || p.sel.StepId != second.Id {
-		t.Fatalf("after the first step's late answer, the second step lists %d files, want its own %d", len(p.files.Items()), len(want))
+	if len(p.files().Items()) != len(want) || !strings.Contains(p.says(), fmt.Sprintf(" › %d. ", second.Order)) {
+		t.Fatalf("after the first step's late answer, the second step lists %d files, want its own %d", len(p.files().Items()), len(want))
 	}
 	for i, a := range want {
-		if p.files.Items()[i].AttachmentId != a.AttachmentId {
-			t.Fatalf("the second step lists %q, not its own %q", p.files.Items()[i].Name, a.Name)
+		if p.files().Items()[i].AttachmentId != a.AttachmentId {
+			t.Fatalf("the second step lists %q, not its own %q", p.files().Items()[i].Name, a.Name)
 		}
 	}
 }

@@ -95,9 +95,9 @@ func TestAnActionTappedWhileTheWriterIsBusyDoesNotHoldTheWindow(t *testing.T) {
 	}
 	test.Tap(accept) // a second tap while it waits
 	h.selectTab("Messages")
-	msgs := tabOf[*messagesTab](h)
-	msgs.text.SetText("On our way tomorrow morning.")
-	test.Tap(msgs.send)
+	msgs := msgsOf(h)
+	msgs.text().SetText("On our way tomorrow morning.")
+	test.Tap(msgs.send())
 	if queued, _ := h.store.OutboxRows(ctx, wo.WorkOrderId); len(queued) != 0 {
 		t.Fatalf("%d actions reached the outbox while its writer was held", len(queued))
 	}
@@ -127,7 +127,7 @@ func TestAnActionTappedWhileTheWriterIsBusyDoesNotHoldTheWindow(t *testing.T) {
 	var queued []storage.OutboxRow
 	h.waitFor("both actions to be queued", func() bool {
 		queued, _ = h.store.OutboxRows(ctx, wo.WorkOrderId)
-		return len(queued) >= 2 && !h.desk.busy(accept) && !h.desk.busy(msgs.send)
+		return len(queued) >= 2 && !h.desk.busy(accept) && !h.desk.busy(msgs.send())
 	})
 	if len(queued) != 2 || queued[0].Kind != outbox.KindAccept || queued[1].Kind != outbox.KindMessage {
 		kinds := make([]string, len(queued))
@@ -136,8 +136,8 @@ func TestAnActionTappedWhileTheWriterIsBusyDoesNotHoldTheWindow(t *testing.T) {
 		}
 		t.Fatalf("the outbox holds %v, want the acceptance then the message, once each", kinds)
 	}
-	if msgs.text.Text != "" {
-		t.Errorf("the sent message is still in the entry: %q", msgs.text.Text)
+	if msgs.text().Text != "" {
+		t.Errorf("the sent message is still in the entry: %q", msgs.text().Text)
 	}
 	if note := h.desk.status.note.Text; !strings.Contains(note, "queued") {
 		t.Errorf("the status bar says %q once the actions are queued", note)

@@ -22,7 +22,9 @@ import (
 	"github.com/workorderdesk/workdesk/ui/arrange"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/invoice"
+	"github.com/workorderdesk/workdesk/ui/messages"
 	"github.com/workorderdesk/workdesk/ui/note"
+	"github.com/workorderdesk/workdesk/ui/procedures"
 )
 
 // Online is what needs the service right now and cannot be queued: syncing,
@@ -207,7 +209,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	}
 
 	d.detail = newDetailView(d, []tab{
-		newSummaryTab(d), newQuoteTab(d), newVisitTab(d), newMessagesTab(d), newAttachmentsTab(d), invoice.New(d.store, d.store, d.online, host{d}, host{d}), newProceduresTab(d), note.New(d.store, d.store, host{d}), activity.New(d.store, host{d}),
+		newSummaryTab(d), newQuoteTab(d), newVisitTab(d), messages.New(d.store, d.store, host{d}), newAttachmentsTab(d), invoice.New(d.store, d.store, d.online, host{d}, host{d}), procedures.New(d.store, d.store, d.online, host{d}), note.New(d.store, d.store, host{d}), activity.New(d.store, host{d}),
 	})
 	d.status = newStatusBar(d)
 

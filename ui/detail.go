@@ -16,6 +16,7 @@ import (
 	"github.com/workorderdesk/workdesk/ui/arrange"
 	"github.com/workorderdesk/workdesk/ui/format"
 	"github.com/workorderdesk/workdesk/ui/palette"
+	"github.com/workorderdesk/workdesk/ui/procedures"
 	"github.com/workorderdesk/workdesk/ui/xwidget"
 )
 
@@ -175,7 +176,7 @@ func (v *detailView) open(id int64) {
 // tabOpened re-reads what the tab shown reads from the service beyond the
 // work order: the Procedures tab, GET /api/procedure.
 func (v *detailView) tabOpened() {
-	if _, ok := v.selectedTab().(*proceduresTab); ok && v.wo != nil {
+	if _, ok := v.selectedTab().(*procedures.Tab); ok && v.wo != nil {
 		v.d.refreshProcedures(v.wo.WorkOrderId)
 	}
 }

@@ -36,7 +36,7 @@ func TestEscClosesEveryDialog(t *testing.T) {
 	h := newHarness(t)
 	wo := checkedInWithProcedure(h)
 	h.open(wo.WorkOrderId)
-	procs := tabOf[*proceduresTab](h)
+	procs := procsOf(h)
 	p := wo.Procedures()[0]
 
 	for _, c := range []struct {
@@ -47,9 +47,8 @@ func TestEscClosesEveryDialog(t *testing.T) {
 		{"the invoice file picker", func() { h.selectTab("Invoice"); test.Tap(invoiceOf(h).button("Add file…")) }},
 		{"the step file picker", func() {
 			h.selectTab("Procedures")
-			procs.tree.Select(stepNode(p.Id, p.Steps[0].Id))
-			h.flush()
-			test.Tap(procs.files.Add)
+			procs.choose(api.StepRef{WorkOrderId: wo.WorkOrderId, ProcedureId: p.Id, StepId: p.Steps[0].Id})
+			test.Tap(procs.files().Add)
 		}},
 		{"Delete the invoice?", func() { h.selectTab("Invoice"); invoiceOf(h).button("Delete…").OnTapped() }},
 		{"Live connection", h.menuItem("Live connection…").Action},
@@ -147,7 +146,7 @@ func typeInFirstEntry(h *harness) {
 func TestEscClosesTheSavePicker(t *testing.T) {
 	h := newHarness(t)
 	p, _ := openStep(h, func(*api.WorkOrder, api.Procedure) bool { return true })
-	test.Tap(rowButton(attRow(p.files, p.files.Items()[0].Name), 0))
+	test.Tap(rowButton(attRow(p.files(), p.files().Items()[0].Name), 0))
 	h.flush()
 	link := h.win.Canvas().Overlays().Top()
 	test.Tap(buttonIn(t, link, "Save as…"))

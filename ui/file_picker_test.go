@@ -30,11 +30,10 @@ func TestEveryFileButtonOpensAPickerAndCancelCloses(t *testing.T) {
 	pickAndCancel(h, "invoice attachments", invoiceOf(h).button("Add file…"), "Open")
 
 	h.selectTab("Procedures")
-	procs := tabOf[*proceduresTab](h)
+	procs := procsOf(h)
 	p := wo.Procedures()[0]
-	procs.tree.Select(stepNode(p.Id, p.Steps[0].Id))
-	h.flush()
-	pickAndCancel(h, "a procedure step's files", procs.files.Add, "Open")
+	procs.choose(api.StepRef{WorkOrderId: wo.WorkOrderId, ProcedureId: p.Id, StepId: p.Steps[0].Id})
+	pickAndCancel(h, "a procedure step's files", procs.files().Add, "Open")
 
 	h.menuItem("Live connection…").Action()
 	settings := h.win.Canvas().Overlays().Top()
@@ -79,10 +78,10 @@ func checkedInWithProcedure(h *harness) *api.WorkOrder {
 func TestSaveAsOpensASavePickerAndCancelCloses(t *testing.T) {
 	h := newHarness(t)
 	p, _ := openStep(h, func(*api.WorkOrder, api.Procedure) bool { return true })
-	test.Tap(rowButton(attRow(p.files, p.files.Items()[0].Name), 0))
+	test.Tap(rowButton(attRow(p.files(), p.files().Items()[0].Name), 0))
 	h.flush()
 	link := h.win.Canvas().Overlays().Top()
-	pickAndCancel(h, "saving "+p.files.Items()[0].Name, buttonIn(t, link, "Save as…"), "Save")
+	pickAndCancel(h, "saving "+p.files().Items()[0].Name, buttonIn(t, link, "Save as…"), "Save")
 	if h.win.Canvas().Overlays().Top() != link {
 		t.Fatal("cancelling the save picker did not return to the file's dialog")
 	}

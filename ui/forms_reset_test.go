@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"github.com/shopspring/decimal"
 
@@ -24,28 +23,25 @@ func TestEachMessageStartsToTheCustomer(t *testing.T) {
 	h := newHarness(t)
 	row := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted })
 	h.open(row.Id)
-	m := h.desk.messagesTab()
+	m := msgsOf(h)
 	h.desk.detail.showTab("Messages")
 	send := func(text string, vis api.MessageVisibility) {
 		t.Helper()
-		m.vis.SetSelected(visibilityLabels[vis])
-		m.text.SetText(text)
-		test.Tap(m.send)
+		m.vis().SetSelected(format.Visibility(vis))
+		m.text().SetText(text)
+		test.Tap(m.send())
 		h.flush()
 		h.send()
 	}
 	send("Gate code is 4412", api.VisibilityNone)
-	if got := m.vis.Selected; got != visibilityLabels[api.VisibilityAll] {
+	if got := m.vis().Selected; got != format.Visibility(api.VisibilityAll) {
 		t.Errorf("after a record-only note the next message is for %q", got)
 	}
 	send("On our way", api.VisibilityAll)
 	shown := map[string]bool{}
-	for i, msg := range m.messages {
-		item := m.list.CreateItem()
-		m.list.UpdateItem(i, item)
-		tinted := item.(*fyne.Container).Objects[0].Visible()
-		heading := messageHeading(msg)
-		switch msg.Text {
+	for _, msg := range m.rows() {
+		tinted, heading := msg.tinted, msg.heading
+		switch msg.text {
 		case "Gate code is 4412":
 			if !tinted || !strings.Contains(heading, "Internal · Nobody (record only)") {
 				t.Errorf("the internal note is drawn tinted %v, headed %q", tinted, heading)
@@ -55,16 +51,16 @@ func TestEachMessageStartsToTheCustomer(t *testing.T) {
 				t.Errorf("the message to the customer is drawn tinted %v, headed %q", tinted, heading)
 			}
 		}
-		shown[msg.Text] = true
+		shown[msg.text] = true
 	}
 	if !shown["Gate code is 4412"] || !shown["On our way"] {
 		t.Fatalf("the thread lacks the two messages: %v", shown)
 	}
 	// Another work order's message starts for the customer too.
-	m.vis.SetSelected(visibilityLabels[api.VisibilityCruOnly])
+	m.vis().SetSelected(format.Visibility(api.VisibilityCruOnly))
 	other := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted && r.Id != row.Id })
 	h.open(other.Id)
-	if got := m.vis.Selected; got != visibilityLabels[api.VisibilityAll] {
+	if got := m.vis().Selected; got != format.Visibility(api.VisibilityAll) {
 		t.Errorf("on another work order the message is for %q", got)
 	}
 }
@@ -147,14 +143,14 @@ func TestAskTheCustomerForMore(t *testing.T) {
 	inv.addPriceItem(0)
 	inv.quantity(inv.lineCount() - 1).SetText(wo.Nte.Amount.Amount.String()) // above the NTE at any rate of 1 or more
 	test.Tap(inv.button("Ask the customer for more…"))
-	m := h.desk.messagesTab()
+	m := msgsOf(h)
 	if got := h.desk.detail.tabs[h.desk.detail.appTabs.SelectedIndex()].Title(); got != "Messages" {
 		t.Errorf("Ask the customer for more shows the %s tab", got)
 	}
-	if !strings.Contains(m.text.Text, wo.WorkOrderNumber) || !strings.Contains(m.text.Text, "NTE") {
-		t.Errorf("the message written: %q", m.text.Text)
+	if text := m.text().Text; !strings.Contains(text, wo.WorkOrderNumber) || !strings.Contains(text, "NTE") {
+		t.Errorf("the message written: %q", text)
 	}
-	if m.vis.Selected != visibilityLabels[api.VisibilityAll] {
-		t.Errorf("the message is for %q, not the customer", m.vis.Selected)
+	if m.vis().Selected != format.Visibility(api.VisibilityAll) {
+		t.Errorf("the message is for %q, not the customer", m.vis().Selected)
 	}
 }

@@ -65,9 +65,5 @@ func (h host) WriteToCustomer(text string) {
 		return
 	}
 	h.d.detail.showTab(m.Title())
-	m.text.SetText(text)
-	m.vis.SetSelectedIndex(0) // to the customer
-	if c := h.d.win.Canvas(); c != nil {
-		c.Focus(m.text)
-	}
+	m.WriteToCustomer(text)
 }

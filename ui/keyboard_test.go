@@ -126,13 +126,13 @@ func TestCtrlEnterSendsTheMessage(t *testing.T) {
 	row := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted })
 	h.open(row.Id)
 	press(h.win.Canvas(), fyne.Key4, false)
-	m := h.desk.messagesTab()
-	h.win.Canvas().Focus(m.text)
-	test.Type(m.text, "On our way")
+	m := msgsOf(h)
+	h.win.Canvas().Focus(m.focusable())
+	test.Type(m.focusable(), "On our way")
 	typeKey(h.win.Canvas(), fyne.KeyReturn)
-	test.Type(m.text, "ETA 20 min")
-	if m.text.Text != "On our way\nETA 20 min" {
-		t.Fatalf("Enter in the message box: %q", m.text.Text)
+	test.Type(m.focusable(), "ETA 20 min")
+	if m.text().Text != "On our way\nETA 20 min" {
+		t.Fatalf("Enter in the message box: %q", m.text().Text)
 	}
 	press(h.win.Canvas(), fyne.KeyReturn, false)
 	h.flush()
@@ -143,8 +143,8 @@ func TestCtrlEnterSendsTheMessage(t *testing.T) {
 	if len(thread) == 0 || thread[len(thread)-1].Text != "On our way\nETA 20 min" {
 		t.Fatalf("Ctrl+Enter did not queue the message: %+v", thread)
 	}
-	if m.text.Text != "" {
-		t.Errorf("after sending the box still holds %q", m.text.Text)
+	if m.text().Text != "" {
+		t.Errorf("after sending the box still holds %q", m.text().Text)
 	}
 }
 

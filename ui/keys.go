@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/ui/messages"
 )
 
 // The keyboard path: every detail tab, the actions a coordinator takes all
@@ -82,7 +83,7 @@ func (d *Desk) deskKeys() []deskKey {
 			d.press(d.visitTab().checkOut, "Visit", api.CheckOut)
 		}},
 		deskKey{key: fyne.KeyReturn, what: "Send the message being written (Messages tab)", run: func(d *Desk) {
-			d.press(d.messagesTab().send, "Messages", api.SendMessage)
+			d.messagesTab().Press()
 		}},
 	)
 }
@@ -143,9 +144,9 @@ func (d *Desk) visitTab() *visitTab {
 	return nil
 }
 
-func (d *Desk) messagesTab() *messagesTab {
+func (d *Desk) messagesTab() *messages.Tab {
 	for _, t := range d.detail.tabs {
-		if m, ok := t.(*messagesTab); ok {
+		if m, ok := t.(*messages.Tab); ok {
 			return m
 		}
 	}

@@ -11,8 +11,8 @@ import (
 // messageHeadings are the Messages tab's headings, as drawn.
 func (h *harness) messageHeadings() []string {
 	var out []string
-	for _, m := range tabOf[*messagesTab](h).messages {
-		out = append(out, messageHeading(m))
+	for _, m := range msgsOf(h).rows() {
+		out = append(out, m.heading)
 	}
 	return out
 }
@@ -28,9 +28,9 @@ func TestAnOfficeMessageNamesItsAuthor(t *testing.T) {
 
 	ana.open(id)
 	ana.selectTab("Messages")
-	m := tabOf[*messagesTab](ana)
-	m.text.SetText("Parts are on the van.")
-	test.Tap(m.send)
+	m := msgsOf(ana)
+	m.text().SetText("Parts are on the van.")
+	test.Tap(m.send())
 	ana.send()
 
 	bo.open(id)

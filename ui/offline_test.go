@@ -12,6 +12,7 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // newOfflineHarness is the harness with a link to the service the test can
@@ -99,21 +100,20 @@ func TestAnOfflineMessageIsInTheThreadAsSending(t *testing.T) {
 	r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted })
 	h.open(r.Id)
 	h.selectTab("Messages")
-	m := tabOf[*messagesTab](h)
-	before := len(m.messages)
+	m := msgsOf(h)
+	before := len(m.rows())
 	cut.Store(true)
 
-	m.text.SetText("Technician arrives at 10:30")
-	m.vis.SetSelected(visibilityLabels[api.VisibilityCruOnly])
-	test.Tap(m.send)
+	m.text().SetText("Technician arrives at 10:30")
+	m.vis().SetSelected(format.Visibility(api.VisibilityCruOnly))
+	test.Tap(m.send())
 	h.send()
-	if len(m.messages) != before+1 || m.empty.Visible() {
-		t.Fatalf("the thread holds %d messages (empty note shown: %v), want %d", len(m.messages), m.empty.Visible(), before+1)
+	if len(m.rows()) != before+1 || m.empty() {
+		t.Fatalf("the thread holds %d messages (empty note shown: %v), want %d", len(m.rows()), m.empty(), before+1)
 	}
-	last := m.messages[len(m.messages)-1]
-	heading := messageHeading(last)
-	if last.Text != "Technician arrives at 10:30" || !strings.Contains(heading, "sending…") || !strings.Contains(heading, "Our crew only") {
-		t.Fatalf("the thread ends with %q: %q", heading, last.Text)
+	last := m.last()
+	if last.text != "Technician arrives at 10:30" || !strings.Contains(last.heading, "sending…") || !strings.Contains(last.heading, "Our crew only") {
+		t.Fatalf("the thread ends with %q: %q", last.heading, last.text)
 	}
 
 	cut.Store(false)
@@ -121,9 +121,9 @@ func TestAnOfflineMessageIsInTheThreadAsSending(t *testing.T) {
 	// The cut dropped the request after it reached the service's side, as
 	// a lost answer does; the service lists no crew-only message, so
 	// nothing can tell whether it arrived: the person is asked.
-	last = m.messages[len(m.messages)-1]
-	if last.Row == nil || !last.Row.MayHaveBeenSent() || !strings.Contains(messageHeading(last), "May have been sent") {
-		t.Fatalf("after the lost attempt the thread ends with %q", messageHeading(last))
+	thread := m.thread()
+	if row := thread[len(thread)-1].Row; row == nil || !row.MayHaveBeenSent() || !strings.Contains(m.last().heading, "May have been sent") {
+		t.Fatalf("after the lost attempt the thread ends with %q", m.last().heading)
 	}
 	refusals := h.desk.detail.refusals
 	if len(refusals) != 1 || refusals[0].retry.Text != "Send again" || !strings.Contains(refusals[0].title.Text, "may have been sent") {
@@ -131,13 +131,14 @@ func TestAnOfflineMessageIsInTheThreadAsSending(t *testing.T) {
 	}
 	test.Tap(refusals[0].retry) // it did not arrive: send it again
 	h.send()
-	last = m.messages[len(m.messages)-1]
+	thread = m.thread()
+	sent := thread[len(thread)-1]
 	// A crew-only message is never listed by the service: once sent it
 	// stays in the thread from the outbox, as sent.
-	if len(m.messages) != before+1 || last.Row == nil || last.Row.State != storage.OutboxDone || last.Text != "Technician arrives at 10:30" {
-		t.Fatalf("once sent the thread holds %d messages, the last %q from the outbox: %v", len(m.messages), last.Text, last.Row != nil)
+	if len(m.rows()) != before+1 || sent.Row == nil || sent.Row.State != storage.OutboxDone || m.last().text != "Technician arrives at 10:30" {
+		t.Fatalf("once sent the thread holds %d messages, the last %q from the outbox: %v", len(m.rows()), m.last().text, sent.Row != nil)
 	}
-	if heading := messageHeading(last); strings.Contains(heading, "sending") || !strings.HasPrefix(heading, "You · ") {
+	if heading := m.last().heading; strings.Contains(heading, "sending") || !strings.HasPrefix(heading, "You · ") {
 		t.Fatalf("the sent message reads %q", heading)
 	}
 }

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -49,7 +48,7 @@ func TestTheProceduresTabIsReadableAtTheDefaultSize(t *testing.T) {
 	}
 
 	var steps []*widget.Label
-	walk(p.tree, func(o fyne.CanvasObject) {
+	walk(p.tree(), func(o fyne.CanvasObject) {
 		if l, ok := o.(*widget.Label); ok && strings.Contains(l.Text, ". ") {
 			steps = append(steps, l)
 		}
@@ -73,40 +72,53 @@ func TestTheProceduresTabIsReadableAtTheDefaultSize(t *testing.T) {
 			}
 		}
 	}
-	if step.Description != "" && step.Description != step.Label && !strings.Contains(p.stepInfo.Text, step.Description) {
-		t.Errorf("the step's description %q is not shown (%q)", step.Description, p.stepInfo.Text)
+	if step.Description != "" && step.Description != step.Label && !p.shows(step.Description) {
+		t.Errorf("the step's description %q is not shown:\n%s", step.Description, p.says())
 	}
 	// A long description, as customers write them, wraps and pushes the
 	// buttons down when the step is chosen (no window resize in between:
 	// the desktop does not lay the pane out again by itself).
 	long := "Record supply and return air temperatures at the unit and at the farthest diffuser, with the outside temperature and the time of each reading."
-	pr := p.procs[ref.ProcedureId]
-	other := pr.Steps[0].Id
-	if other == ref.StepId {
-		other = pr.Steps[len(pr.Steps)-1].Id
+	// The tab shows the open work order itself: a step of it changed in
+	// place is what the tab shows once chosen.
+	var pr *api.Procedure
+	for i := range wo.Procedures() {
+		if wo.Procedures()[i].Id == ref.ProcedureId {
+			pr = &wo.Procedures()[i]
+		}
 	}
-	p.step(ref.ProcedureId, other).Description = long
-	p.tree.Select(stepNode(ref.ProcedureId, other))
-	h.flush()
-	if !strings.Contains(p.stepInfo.Text, long) {
-		t.Fatalf("the chosen step shows %q", p.stepInfo.Text)
+	o := 0
+	if pr.Steps[o].Id == ref.StepId {
+		o = len(pr.Steps) - 1
 	}
-	info, _ := positionIn(p.stepPanel, p.stepInfo)
-	add, _ := positionIn(p.stepPanel, p.files.Add)
-	if bottom := info.Y + p.stepInfo.Size().Height; bottom > add.Y+0.5 || p.stepInfo.Size().Height+0.5 < p.stepInfo.MinSize().Height {
-		t.Errorf("the description (y %.0f–%.0f, needs %.0f px) runs under the Add file… button at y %.0f", info.Y, bottom, p.stepInfo.MinSize().Height, add.Y)
+	pr.Steps[o].Description = long
+	other := ref
+	other.StepId = pr.Steps[o].Id
+	p.choose(other)
+	var info *widget.Label
+	walk(p.tab.Content(), func(o fyne.CanvasObject) {
+		if l, ok := o.(*widget.Label); ok && l.Text == long {
+			info = l
+		}
+	})
+	if info == nil {
+		t.Fatalf("the chosen step does not show its description:\n%s", p.says())
+	}
+	at, _ := positionIn(p.tab.Content(), info)
+	add, _ := positionIn(p.tab.Content(), p.files().Add)
+	if bottom := at.Y + info.Size().Height; bottom > add.Y+0.5 || info.Size().Height+0.5 < info.MinSize().Height {
+		t.Errorf("the description (y %.0f–%.0f, needs %.0f px) runs under the Add file… button at y %.0f", at.Y, bottom, info.MinSize().Height, add.Y)
 	}
 	h.capture("procedures-long-description")
-	p.tree.Select(stepNode(ref.ProcedureId, ref.StepId))
-	h.flush()
+	p.choose(ref)
 	h.settle()
 
 	// Every file row shows its name whole.
-	if len(p.files.Items()) == 0 {
+	if len(p.files().Items()) == 0 {
 		t.Fatal("the step lists no files")
 	}
-	for _, a := range p.files.Items() {
-		row := attRow(p.files, a.Name)
+	for _, a := range p.files().Items() {
+		row := attRow(p.files(), a.Name)
 		if row == nil {
 			t.Errorf("no row shows %q", a.Name)
 			continue
@@ -118,38 +130,5 @@ func TestTheProceduresTabIsReadableAtTheDefaultSize(t *testing.T) {
 		if meta := row.Objects[0].(*fyne.Container).Objects[1].(*widget.Label); !strings.Contains(meta.Text, api.HumanSize(a.Size)) {
 			t.Errorf("the row of %q says %q, not its size", a.Name, meta.Text)
 		}
-	}
-}
-
-// A work order without procedures says so, once, and offers no step to
-// choose.
-func TestAWorkOrderWithoutProceduresSaysSo(t *testing.T) {
-	h := newHarness(t)
-	var id int64
-	for _, r := range replicaRows(h) {
-		if wo, err := h.store.WorkOrder(context.Background(), r.Id); err == nil && len(wo.Procedures()) == 0 {
-			id = r.Id
-			break
-		}
-	}
-	if id == 0 {
-		t.Fatal("every demo work order has procedures")
-	}
-	h.open(id)
-	h.selectTab("Procedures")
-	h.settle()
-	h.capture("procedures-none")
-	p := tabOf[*proceduresTab](h)
-	shown := strings.Join(texts(p.Content()), "\n")
-	if !strings.Contains(shown, "This work order has no procedures") {
-		t.Errorf("the tab shows:\n%s", shown)
-	}
-	if strings.Contains(strings.ToLower(shown), "choose a step") {
-		t.Errorf("a work order without procedures asks to choose a step:\n%s", shown)
-	}
-	// And one with procedures shows them again, not the empty note.
-	p2, _ := openStep(h, func(*api.WorkOrder, api.Procedure) bool { return true })
-	if p2.empty.Visible() || !p2.split.Visible() {
-		t.Errorf("with procedures: empty note visible=%v, tree visible=%v", p2.empty.Visible(), p2.split.Visible())
 	}
 }

@@ -36,15 +36,15 @@ func fixtureOpen(h *harness, spec sandbox.WorkOrderSpec) *api.WorkOrder {
 
 // chooseStep opens the Procedures tab on the n-th step (from 1) of the work
 // order's first procedure.
-func chooseStep(h *harness, n int) (*proceduresTab, api.StepRef) {
+func chooseStep(h *harness, n int) (procsForm, api.StepRef) {
 	h.t.Helper()
 	h.selectTab("Procedures")
-	t := tabOf[*proceduresTab](h)
+	t := procsOf(h)
 	p := h.desk.detail.wo.Procedures()[0]
 	s := p.Sorted()[n-1]
-	t.tree.Select(stepNode(p.Id, s.Id))
-	h.flush()
-	return t, api.StepRef{WorkOrderId: h.desk.detail.wo.WorkOrderId, ProcedureId: p.Id, StepId: s.Id}
+	ref := api.StepRef{WorkOrderId: h.desk.detail.wo.WorkOrderId, ProcedureId: p.Id, StepId: s.Id}
+	t.choose(ref)
+	return t, ref
 }
 
 // A person completes a step: Done, its temperature with the unit the step
@@ -54,30 +54,30 @@ func TestCompletingAStep(t *testing.T) {
 	h := newHarness(t)
 	fixtureOpen(h, sandbox.WorkOrderSpec{Status: api.StatusCheckedIn, Procedure: sandbox.ProcedureEditable, Currency: "USD"})
 	p, ref := chooseStep(h, 1) // Temperature before (°F), a Float
-	e := p.editor
-	if e.unit.Text != "°F" || e.kind.Text != "number" {
-		t.Errorf("the value's field says %q %q; want the unit °F and the type", e.unit.Text, e.kind.Text)
+	save := p.button("Save step")
+	if !p.shows("°F") || !p.shows("number") {
+		t.Errorf("the value's field does not say the unit °F and the type:\n%s", p.says())
 	}
-	if !e.save.Disabled() {
+	if !save.Disabled() {
 		t.Errorf("Save is enabled before anything was entered")
 	}
-	e.status.SetSelected("Done")
-	test.Type(e.value, "38.5")
-	test.Type(e.comment, "before defrost")
-	if e.save.Disabled() {
-		t.Fatalf("Save is disabled with a number entered: %q", e.problem.Text)
+	p.choice("Done").SetSelected("Done")
+	test.Type(p.value(), "38.5")
+	test.Type(p.comment(), "before defrost")
+	if save.Disabled() {
+		t.Fatalf("Save is disabled with a number entered:\n%s", p.says())
 	}
-	test.Tap(e.save)
+	test.Tap(save)
 	h.flush()
 	rows, _ := h.store.OutboxRows(context.Background(), ref.WorkOrderId)
 	if len(rows) != 1 || rows[0].Kind != outbox.KindStepUpdate || !strings.Contains(rows[0].Summary, "Step 1 of Refrigeration service checklist: Done") {
 		t.Fatalf("the outbox holds %+v; want the step queued", rows)
 	}
-	if got := p.nodeText(stepNode(ref.ProcedureId, ref.StepId)); !strings.Contains(got, "Done: 38.5 °F") {
+	if got := p.row("1. "); !strings.Contains(got, "Done: 38.5 °F") {
 		t.Errorf("while queued, the tree says %q", got)
 	}
-	if !e.hint.Visible() || !strings.Contains(e.hint.Text, "waiting to be sent") {
-		t.Errorf("while queued, the editor says %q", e.hint.Text)
+	if !p.shows("Saved: waiting to be sent.") {
+		t.Errorf("while queued, the editor says:\n%s", p.says())
 	}
 	h.settle()
 	h.capture("procedures-step-completed")
@@ -86,8 +86,8 @@ func TestCompletingAStep(t *testing.T) {
 	if err != nil || st.Status != api.StepDone || st.Value != "38.5" || st.Comment != "before defrost" {
 		t.Errorf("the service's step is %+v, %v", st, err)
 	}
-	if e.hint.Visible() {
-		t.Errorf("once sent, the editor still says %q", e.hint.Text)
+	if p.shows("Saved: waiting to be sent.") {
+		t.Errorf("once sent, the editor still says it waits:\n%s", p.says())
 	}
 }
 
@@ -98,20 +98,18 @@ func TestAStepTakesAValueOfItsType(t *testing.T) {
 	h := newHarness(t)
 	fixtureOpen(h, sandbox.WorkOrderSpec{Status: api.StatusAccepted, Procedure: sandbox.ProcedureEditable, Currency: "JPY"})
 	p, _ := chooseStep(h, 4) // Temperature after (°F)
-	e := p.editor
-	e.status.SetSelected("Done")
-	test.Type(e.value, "cold")
-	if !e.problem.Visible() || !strings.Contains(e.problem.Text, "takes a number") || !e.save.Disabled() {
-		t.Errorf("a temperature of %q: problem %q (shown %v), Save disabled %v", "cold", e.problem.Text, e.problem.Visible(), e.save.Disabled())
+	p.choice("Done").SetSelected("Done")
+	test.Type(p.value(), "cold")
+	if says := p.says(); !strings.Contains(says, "takes a number") || !p.button("Save step").Disabled() {
+		t.Errorf("a temperature of %q: Save disabled %v; the tab says:\n%s", "cold", p.button("Save step").Disabled(), says)
 	}
 	p, ref := chooseStep(h, 3) // Gaskets OK, a Bool
-	e = p.editor
-	if e.kind.Text != "yes or no" || len(e.valueAt.Objects) != 1 || e.valueAt.Objects[0] != e.yesNo {
-		t.Errorf("a yes/no step offers %q %v", e.kind.Text, e.valueAt.Objects)
+	if !p.shows("yes or no") || p.choice("Yes") == p.choice("Done") || p.fields() != 1 {
+		t.Errorf("a yes/no step does not offer Yes or No alone:\n%s", p.says())
 	}
-	e.status.SetSelected("Done")
-	e.yesNo.SetSelected("No")
-	test.Tap(e.save)
+	p.choice("Done").SetSelected("Done")
+	p.choice("Yes").SetSelected("No")
+	test.Tap(p.button("Save step"))
 	h.flush()
 	rows, _ := h.store.OutboxRows(context.Background(), ref.WorkOrderId)
 	var r api.StepRequest
@@ -126,14 +124,13 @@ func TestMarkingAProcedureNotApplicable(t *testing.T) {
 	h := newHarness(t)
 	wo := fixtureOpen(h, sandbox.WorkOrderSpec{Status: api.StatusCheckedIn, Procedure: sandbox.ProcedureEditable})
 	h.selectTab("Procedures")
-	p := tabOf[*proceduresTab](h)
+	p := procsOf(h)
 	proc := wo.Procedures()[0]
-	p.tree.Select(procNode(proc.Id))
-	h.flush()
-	if !p.procPanel.Visible() || !p.naProc.Visible() || p.naProc.Disabled() {
-		t.Fatalf("choosing the procedure shows panel %v, Mark N/A shown %v disabled %v", p.procPanel.Visible(), p.naProc.Visible(), p.naProc.Disabled())
+	p.tapRow(proc.Name + " — ")
+	if na := p.button("Mark N/A…"); na == nil || na.Disabled() || !strings.Contains(p.says(), "Choose one of its steps to complete it.") {
+		t.Fatalf("choosing the procedure shows Mark N/A %v:\n%s", na, p.says())
 	}
-	test.Tap(p.naProc)
+	test.Tap(p.button("Mark N/A…"))
 	if !strings.Contains(h.overlayText(), "not applicable") {
 		t.Fatalf("Mark N/A asks %q", h.overlayText())
 	}
@@ -143,10 +140,10 @@ func TestMarkingAProcedureNotApplicable(t *testing.T) {
 	if len(rows) != 1 || rows[0].Kind != outbox.KindProcedureNA {
 		t.Fatalf("the outbox holds %+v", rows)
 	}
-	if got := p.nodeText(procNode(proc.Id)); !strings.Contains(got, "Marked N/A") {
+	if got := p.row(proc.Name + " — "); !strings.Contains(got, "Marked N/A") {
 		t.Errorf("while queued the procedure reads %q", got)
 	}
-	if p.naProc.Visible() {
+	if p.button("Mark N/A…") != nil {
 		t.Errorf("Mark N/A is still offered on a procedure marked N/A")
 	}
 	h.send()
@@ -163,30 +160,30 @@ func TestMarkingAProcedureApplicableAgain(t *testing.T) {
 	h := newHarness(t)
 	wo := fixtureOpen(h, sandbox.WorkOrderSpec{Status: api.StatusCheckedIn, Procedure: sandbox.ProcedureEditable})
 	h.selectTab("Procedures")
-	p := tabOf[*proceduresTab](h)
+	p := procsOf(h)
 	proc := wo.Procedures()[0]
-	p.tree.Select(procNode(proc.Id))
-	h.flush()
-	if p.clearProc.Visible() {
+	p.tapRow(proc.Name + " — ")
+	if p.button("Mark as applicable again") != nil {
 		t.Errorf("Mark as applicable again is offered on a procedure not marked N/A")
 	}
-	test.Tap(p.naProc)
+	test.Tap(p.button("Mark N/A…"))
 	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Mark N/A"))
 	h.flush()
 	h.send()
-	if !p.clearProc.Visible() || p.clearProc.Disabled() {
-		t.Fatalf("on the procedure marked N/A, Mark as applicable again is shown %v, disabled %v", p.clearProc.Visible(), p.clearProc.Disabled())
+	if again := p.button("Mark as applicable again"); again == nil || again.Disabled() {
+		t.Fatalf("on the procedure marked N/A, Mark as applicable again is %v", again)
 	}
 
 	p, ref := chooseStep(h, 1)
-	e := p.editor
-	if !e.status.Disabled() || !e.hint.Visible() || !strings.Contains(e.hint.Text, "N/A") {
-		t.Fatalf("a step of the N/A procedure: editor disabled %v, hint %q", e.status.Disabled(), e.hint.Text)
+	status := p.choice("Done")
+	if !status.Disabled() || !strings.Contains(p.says(), "is marked N/A") {
+		t.Fatalf("a step of the N/A procedure: editor disabled %v; the tab says:\n%s", status.Disabled(), p.says())
 	}
-	if !p.clearStepRow.Visible() || !p.clearStep.Visible() || p.clearStep.Disabled() {
+	again := p.button("Mark as applicable again")
+	if again == nil || again.Disabled() {
 		t.Fatalf("the step of the N/A procedure offers no Mark as applicable again")
 	}
-	test.Tap(p.clearStep)
+	test.Tap(again)
 	h.flush()
 	if h.overlayText() != "" {
 		t.Errorf("clearing the mark asked %q", h.overlayText())
@@ -203,8 +200,8 @@ func TestMarkingAProcedureApplicableAgain(t *testing.T) {
 	if !bytes.Contains(last.Request, []byte(`"MarkAsNa":false`)) {
 		t.Errorf("the queued body is %s", last.Request)
 	}
-	if e.status.Disabled() || p.clearStepRow.Visible() {
-		t.Errorf("while the clearing is queued, the step's editor is disabled %v, the undo still shown %v", e.status.Disabled(), p.clearStepRow.Visible())
+	if status.Disabled() || p.button("Mark as applicable again") != nil {
+		t.Errorf("while the clearing is queued, the step's editor is disabled %v, the undo still shown %v", status.Disabled(), p.button("Mark as applicable again") != nil)
 	}
 	h.send()
 	got, err := h.eng.Client.GetWorkOrder(context.Background(), wo.WorkOrderId)
@@ -214,9 +211,9 @@ func TestMarkingAProcedureApplicableAgain(t *testing.T) {
 	if err := got.CanUpdateStep(ref); err != nil {
 		t.Errorf("the service's step is not editable again: %v", err)
 	}
-	e.status.SetSelected("Done")
-	if e.status.Disabled() || e.save.Disabled() {
-		t.Errorf("the step cannot be completed again: editor disabled %v, Save disabled %v", e.status.Disabled(), e.save.Disabled())
+	status.SetSelected("Done")
+	if status.Disabled() || p.button("Save step").Disabled() {
+		t.Errorf("the step cannot be completed again: editor disabled %v, Save disabled %v", status.Disabled(), p.button("Save step").Disabled())
 	}
 }
 

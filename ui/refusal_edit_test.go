@@ -162,22 +162,22 @@ func TestEditAsksBeforeReplacingWhatWasTyped(t *testing.T) {
 		r := h.create(sandbox.WorkOrderSpec{Status: api.StatusAccepted})
 		h.open(r.Id)
 		h.selectTab("Messages")
-		m := tabOf[*messagesTab](h)
+		m := msgsOf(h)
 		svc.set("POST /api/messages", true)
-		m.text.SetText("Technican on site at 10:30")
-		test.Tap(m.send)
+		m.text().SetText("Technican on site at 10:30")
+		test.Tap(m.send())
 		h.send()
 		svc.set("POST /api/messages", false)
 		edit := func() { test.Tap(headerRefusal(h, "Message").edit) }
 
-		m.text.SetText("Parts arrive on Tuesday")
+		m.text().SetText("Parts arrive on Tuesday")
 		ask(t, edit, true)
-		if m.text.Text != "Parts arrive on Tuesday" || h.desk.correcting != nil {
-			t.Fatalf("keeping what was typed left %q (correcting: %v)", m.text.Text, h.desk.correcting != nil)
+		if m.text().Text != "Parts arrive on Tuesday" || h.desk.correcting != nil {
+			t.Fatalf("keeping what was typed left %q (correcting: %v)", m.text().Text, h.desk.correcting != nil)
 		}
 		ask(t, edit, false)
-		if m.text.Text != "Technican on site at 10:30" || h.desk.correcting == nil {
-			t.Fatalf("replacing left %q (correcting: %v)", m.text.Text, h.desk.correcting != nil)
+		if m.text().Text != "Technican on site at 10:30" || h.desk.correcting == nil {
+			t.Fatalf("replacing left %q (correcting: %v)", m.text().Text, h.desk.correcting != nil)
 		}
 		h.desk.stopCorrecting()
 		// The same text: nothing to lose, nothing asked.

@@ -300,19 +300,19 @@ func TestARefusedMessageIsNotSentInTheThread(t *testing.T) {
 	r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted })
 	h.open(r.Id)
 	h.selectTab("Messages")
-	m := tabOf[*messagesTab](h)
-	m.text.SetText("Technican on site at 10:30")
-	m.vis.SetSelected(visibilityLabels[api.VisibilityCruOnly])
-	test.Tap(m.send)
+	m := msgsOf(h)
+	m.text().SetText("Technican on site at 10:30")
+	m.vis().SetSelected(format.Visibility(api.VisibilityCruOnly))
+	test.Tap(m.send())
 	h.send()
 
-	last := m.messages[len(m.messages)-1]
-	if heading := messageHeading(last); last.Text != "Technican on site at 10:30" ||
-		!strings.Contains(heading, "not sent, refused by the service: The customer's desk is closed") {
-		t.Fatalf("the refused message reads %q: %q", heading, last.Text)
+	last := m.last()
+	if last.text != "Technican on site at 10:30" ||
+		!strings.Contains(last.heading, "not sent, refused by the service: The customer's desk is closed") {
+		t.Fatalf("the refused message reads %q: %q", last.heading, last.text)
 	}
 	var edit *widget.Button
-	walk(m.list, func(o fyne.CanvasObject) {
+	walk(last.item, func(o fyne.CanvasObject) {
 		if b, ok := o.(*widget.Button); ok && b.Text == "Edit" {
 			edit = b
 		}
@@ -320,19 +320,19 @@ func TestARefusedMessageIsNotSentInTheThread(t *testing.T) {
 	if edit == nil {
 		t.Fatal("the refused message offers no Edit in the thread")
 	}
-	m.text.SetText("")
-	m.vis.SetSelected(visibilityLabels[api.VisibilityAll])
+	m.text().SetText("")
+	m.vis().SetSelected(format.Visibility(api.VisibilityAll))
 	test.Tap(edit)
-	if m.text.Text != "Technican on site at 10:30" || m.vis.Selected != visibilityLabels[api.VisibilityCruOnly] {
-		t.Fatalf("Edit put back %q for %q", m.text.Text, m.vis.Selected)
+	if m.text().Text != "Technican on site at 10:30" || m.vis().Selected != format.Visibility(api.VisibilityCruOnly) {
+		t.Fatalf("Edit put back %q for %q", m.text().Text, m.vis().Selected)
 	}
 
 	refuse = false
-	m.text.SetText("Technician on site at 10:30")
-	test.Tap(m.send)
+	m.text().SetText("Technician on site at 10:30")
+	test.Tap(m.send())
 	h.send()
 	n := 0
-	for _, x := range m.messages {
+	for _, x := range m.thread() {
 		if strings.Contains(x.Text, "on site at 10:30") {
 			n++
 			if x.Row != nil && x.Row.State != storage.OutboxDone || x.Text != "Technician on site at 10:30" || x.MessageVisibility != api.VisibilityCruOnly {

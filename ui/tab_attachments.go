@@ -30,7 +30,7 @@ func newAttachmentsTab(d *Desk) *attachmentsTab {
 	t := &attachmentsTab{d: d}
 	var opts []string
 	for _, v := range api.AllVisibilities {
-		opts = append(opts, visibilityLabels[v])
+		opts = append(opts, format.Visibility(v))
 	}
 	t.vis = widget.NewSelect(opts, nil)
 	t.vis.SetSelectedIndex(0)
@@ -71,8 +71,8 @@ func (t *attachmentsTab) Show(wo *api.WorkOrder) {
 }
 
 func (t *attachmentsTab) visibility() api.MessageVisibility {
-	for v, label := range visibilityLabels {
-		if label == t.vis.Selected {
+	for _, v := range api.AllVisibilities {
+		if format.Visibility(v) == t.vis.Selected {
 			return v
 		}
 	}

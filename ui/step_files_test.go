@@ -22,7 +22,7 @@ import (
 // openStep finds, in the demo world, a procedure for which ok holds with a
 // step that has files, opens its work order on the Procedures tab and
 // chooses that step the way a click in the tree does.
-func openStep(h *harness, ok func(wo *api.WorkOrder, p api.Procedure) bool) (*proceduresTab, api.StepRef) {
+func openStep(h *harness, ok func(wo *api.WorkOrder, p api.Procedure) bool) (procsForm, api.StepRef) {
 	h.t.Helper()
 	ctx := context.Background()
 	for _, r := range replicaRows(h) {
@@ -41,15 +41,14 @@ func openStep(h *harness, ok func(wo *api.WorkOrder, p api.Procedure) bool) (*pr
 				}
 				h.open(wo.WorkOrderId)
 				h.selectTab("Procedures")
-				t := tabOf[*proceduresTab](h)
-				t.tree.Select(stepNode(p.Id, s.Id))
-				h.flush()
+				t := procsOf(h)
+				t.choose(ref)
 				return t, ref
 			}
 		}
 	}
 	h.t.Fatal("the demo world has no such procedure with step files")
-	return nil, api.StepRef{}
+	return procsForm{}, api.StepRef{}
 }
 
 // attRow finds the visible row of a files panel showing the file called name.
@@ -85,11 +84,11 @@ func TestAddingAndRemovingAStepFile(t *testing.T) {
 	p, ref := openStep(h, func(wo *api.WorkOrder, p api.Procedure) bool {
 		return wo.StepAttachmentsEditable(p)
 	})
-	says := func() string { return strings.Join(texts(p.files), "\n") }
-	if p.files.Add.Disabled() || strings.Contains(says(), "can't be changed") {
-		t.Fatalf("an editable procedure's step: add disabled=%v, lock says %q", p.files.Add.Disabled(), says())
+	says := func() string { return strings.Join(texts(p.files()), "\n") }
+	if p.files().Add.Disabled() || strings.Contains(says(), "can't be changed") {
+		t.Fatalf("an editable procedure's step: add disabled=%v, lock says %q", p.files().Add.Disabled(), says())
 	}
-	before := len(p.files.Items())
+	before := len(p.files().Items())
 	if !strings.Contains(says(), fmt.Sprint(before, " file")) || before == 0 {
 		t.Fatalf("the step lists %d files and says %q", before, says())
 	}
@@ -98,19 +97,19 @@ func TestAddingAndRemovingAStepFile(t *testing.T) {
 	if err := os.WriteFile(path, []byte("jpeg bytes of a meter"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	p.files.AddFiles([]string{path}) // what choosing the file in the open dialog does
+	p.files().AddFiles([]string{path}) // what choosing the file in the open dialog does
 	if !strings.Contains(says(), "meter-reading.jpg — Queued") {
 		t.Errorf("while queued the step says %q", says())
 	}
 	h.send()
-	if len(p.files.Items()) != before+1 || attRow(p.files, "meter-reading.jpg") == nil {
-		t.Fatalf("after sending, the step lists %d files (was %d) and no row for the new one", len(p.files.Items()), before)
+	if len(p.files().Items()) != before+1 || attRow(p.files(), "meter-reading.jpg") == nil {
+		t.Fatalf("after sending, the step lists %d files (was %d) and no row for the new one", len(p.files().Items()), before)
 	}
 	if strings.Contains(says(), "meter-reading.jpg — ") {
 		t.Errorf("after sending, the step still says %q", says())
 	}
 
-	row := attRow(p.files, "meter-reading.jpg")
+	row := attRow(p.files(), "meter-reading.jpg")
 	test.Tap(rowButton(row, 1))
 	dlg := h.win.Canvas().Overlays().Top()
 	if dlg == nil || !strings.Contains(h.overlayText(), "remove meter-reading.jpg") {
@@ -118,8 +117,8 @@ func TestAddingAndRemovingAStepFile(t *testing.T) {
 	}
 	test.Tap(buttonIn(t, dlg, "Remove"))
 	h.send()
-	if len(p.files.Items()) != before || attRow(p.files, "meter-reading.jpg") != nil {
-		t.Fatalf("after removing, the step lists %d files (want %d)", len(p.files.Items()), before)
+	if len(p.files().Items()) != before || attRow(p.files(), "meter-reading.jpg") != nil {
+		t.Fatalf("after removing, the step lists %d files (want %d)", len(p.files().Items()), before)
 	}
 	atts, _ := h.desk.online.StepAttachments(context.Background(), ref)
 	if len(atts) != before {
@@ -130,30 +129,30 @@ func TestAddingAndRemovingAStepFile(t *testing.T) {
 func TestAStepOfAnNAProcedureRefusesChanges(t *testing.T) {
 	h := newHarness(t)
 	p, ref := openStep(h, func(_ *api.WorkOrder, p api.Procedure) bool { return p.IsMarkedNa })
-	if !p.files.Add.Disabled() {
+	if !p.files().Add.Disabled() {
 		t.Error("files can be added to a procedure marked N/A")
 	}
-	if says := strings.Join(texts(p.files), "\n"); !strings.Contains(says, "marked N/A: attachments can't be changed") {
+	if says := strings.Join(texts(p.files()), "\n"); !strings.Contains(says, "marked N/A: attachments can't be changed") {
 		t.Errorf("the step explains %q", says)
 	}
-	if len(p.files.Items()) == 0 {
+	if len(p.files().Items()) == 0 {
 		t.Fatal("the N/A step lists no files")
 	}
-	row := attRow(p.files, p.files.Items()[0].Name)
+	row := attRow(p.files(), p.files().Items()[0].Name)
 	if row == nil || !rowButton(row, 1).Disabled() || rowButton(row, 0).Disabled() {
 		t.Error("on an N/A procedure, Remove must be disabled and Open enabled")
 	}
 
 	path := filepath.Join(t.TempDir(), "photo.png")
 	os.WriteFile(path, []byte("png"), 0o600)
-	p.files.AddFiles([]string{path})
+	p.files().AddFiles([]string{path})
 	if !strings.Contains(h.overlayText(), "marked n/a") {
 		t.Errorf("adding anyway shows %q", h.overlayText())
 	}
 	if _, err := h.store.AddStepAttachment(context.Background(), ref, path); !errors.Is(err, storage.ErrInvalid) {
 		t.Errorf("the store queued a file for an N/A procedure: %v", err)
 	}
-	if _, err := h.store.RemoveStepAttachment(context.Background(), ref, p.files.Items()[0].AttachmentId); !errors.Is(err, storage.ErrInvalid) {
+	if _, err := h.store.RemoveStepAttachment(context.Background(), ref, p.files().Items()[0].AttachmentId); !errors.Is(err, storage.ErrInvalid) {
 		t.Errorf("the store queued a removal for an N/A procedure: %v", err)
 	}
 	if rows, _ := h.store.OutboxRows(context.Background(), ref.WorkOrderId); len(rows) != 0 {
@@ -164,8 +163,8 @@ func TestAStepOfAnNAProcedureRefusesChanges(t *testing.T) {
 func TestAReadOnlyProcedureSaysSo(t *testing.T) {
 	h := newHarness(t)
 	p, _ := openStep(h, func(_ *api.WorkOrder, p api.Procedure) bool { return p.IsReadOnly && !p.IsMarkedNa })
-	if says := strings.Join(texts(p.files), "\n"); !p.files.Add.Disabled() || !strings.Contains(says, "read-only: attachments can't be changed") {
-		t.Errorf("a read-only procedure: add disabled=%v, lock %q", p.files.Add.Disabled(), says)
+	if says := strings.Join(texts(p.files()), "\n"); !p.files().Add.Disabled() || !strings.Contains(says, "read-only: attachments can't be changed") {
+		t.Errorf("a read-only procedure: add disabled=%v, lock %q", p.files().Add.Disabled(), says)
 	}
 }
 
@@ -177,8 +176,8 @@ func TestStepFilesWaitForAWorkingStatus(t *testing.T) {
 		return !wo.ProceduresEditable() && !p.IsReadOnly && !p.IsMarkedNa &&
 			wo.Status != api.StatusRejected && wo.Status != api.StatusRecalled
 	})
-	if says := strings.Join(texts(p.files), "\n"); !p.files.Add.Disabled() || !strings.Contains(says, "only while the work order is accepted, checked in, paused or on hold") {
-		t.Errorf("outside a working status: add disabled=%v, lock %q", p.files.Add.Disabled(), says)
+	if says := strings.Join(texts(p.files()), "\n"); !p.files().Add.Disabled() || !strings.Contains(says, "only while the work order is accepted, checked in, paused or on hold") {
+		t.Errorf("outside a working status: add disabled=%v, lock %q", p.files().Add.Disabled(), says)
 	}
 }
 
@@ -192,8 +191,8 @@ func TestOpeningAStepFileNeverStoresTheLink(t *testing.T) {
 		d.OpenURL = func(u *url.URL) error { opened = append(opened, u.String()); return nil }
 	}})
 	p, _ := openStep(h, func(*api.WorkOrder, api.Procedure) bool { return true })
-	att := p.files.Items()[0]
-	test.Tap(rowButton(attRow(p.files, att.Name), 0))
+	att := p.files().Items()[0]
+	test.Tap(rowButton(attRow(p.files(), att.Name), 0))
 	h.flush()
 	if says := h.overlayText(); !strings.Contains(says, "link valid for 15:00") {
 		t.Fatalf("opening %s fetched no link; the dialog says %q", att.Name, says)

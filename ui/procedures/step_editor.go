@@ -1,4 +1,4 @@
-package ui
+package procedures
 
 import (
 	"context"
@@ -23,7 +23,9 @@ import (
 // a value the step's type cannot read is said under the field, and Save
 // waits for it. Saving queues the step like any action.
 type stepEditor struct {
-	d   *Desk
+	queue Queue
+	win   Window
+
 	wo  *api.WorkOrder
 	ref api.StepRef
 	// dirty: the person changed something since the step was shown; a
@@ -70,8 +72,8 @@ func stepChoiceOf(s api.StepStatus) string {
 	return "" // Unknown: not started, nothing chosen
 }
 
-func newStepEditor(d *Desk) *stepEditor {
-	e := &stepEditor{d: d}
+func newStepEditor(queue Queue, win Window) *stepEditor {
+	e := &stepEditor{queue: queue, win: win}
 	e.status = widget.NewRadioGroup(stepStatusChoices, func(string) { e.edited() })
 	e.status.Horizontal = true
 	e.yesNo = widget.NewRadioGroup([]string{"Yes", "No"}, func(string) { e.edited() })
@@ -231,7 +233,7 @@ func (e *stepEditor) check() {
 	e.problem.SetText(problem)
 	arrange.ShowIf(problem != "", e.problem)
 	_, err := e.wo.CheckStepUpdate(e.ref, u)
-	e.d.enable(e.save, err == nil && e.dirty)
+	e.win.Enable(e.save, err == nil && e.dirty)
 }
 
 func (e *stepEditor) onSave() {
@@ -243,20 +245,20 @@ func (e *stepEditor) onSave() {
 		e.check()
 		return
 	}
-	store, ref, what := e.d.store, e.ref, e.wo.DescribeStep(e.ref)
-	rctx := e.d.actionCtx(ref.WorkOrderId, outbox.GroupProcedure) // read now: a correction replaces the refused one
-	e.d.act([]fyne.Disableable{e.save}, func(context.Context) error {
-		_, err := store.UpdateStep(rctx, ref, u)
+	queue, ref, what := e.queue, e.ref, e.wo.DescribeStep(e.ref)
+	rctx := e.win.Replacing(ref.WorkOrderId, outbox.GroupProcedure) // read now: a correction replaces the refused one
+	e.win.Act([]fyne.Disableable{e.save}, func(context.Context) error {
+		_, err := queue.UpdateStep(rctx, ref, u)
 		return err
 	}, func(err error) {
 		if err != nil {
-			e.d.showError(err)
+			e.win.ShowError(err)
 			return
 		}
 		if e.ref == ref {
 			e.dirty = false
 		}
-		e.d.queued(format.Capital(what) + ": " + api.StepStatusText(u.Status))
-		e.d.detail.reloadIfOpen([]int64{ref.WorkOrderId})
+		e.win.Queued(format.Capital(what) + ": " + api.StepStatusText(u.Status))
+		e.win.Reload(ref.WorkOrderId)
 	})
 }

@@ -1,4 +1,4 @@
-package ui
+package messages
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -22,20 +21,14 @@ import (
 	"github.com/workorderdesk/workdesk/ui/xwidget"
 )
 
-// visibilityLabels say who sees a message, in the service's terms.
-var visibilityLabels = map[api.MessageVisibility]string{
-	api.VisibilityAll:      "Customer and crew",
-	api.VisibilityCruOnly:  "Our crew only",
-	api.VisibilityCruLeads: "Customer, crew leads",
-	api.VisibilityCruSubs:  "Crew, subcontractors",
-	api.VisibilityNone:     "Nobody (record only)",
-}
-
-// messagesTab is the thread with the customer and the compose box. Our
+// Tab is the thread with the customer and the compose box. Our
 // messages still in the outbox are in the thread too: "sending…" while they
 // wait, and "not sent" with Retry, Edit and Discard if the service refused one.
-type messagesTab struct {
-	d        *Desk
+type Tab struct {
+	replica Replica
+	queue   Queue
+	win     Window
+
 	wo       *api.WorkOrder
 	messages []storage.ThreadMessage
 	list     *widget.List
@@ -46,8 +39,10 @@ type messagesTab struct {
 	counter  *widget.Label
 }
 
-func newMessagesTab(d *Desk) *messagesTab {
-	t := &messagesTab{d: d}
+// New is the tab, reading replica, queueing messages on queue and acting
+// through win.
+func New(replica Replica, queue Queue, win Window) *Tab {
+	t := &Tab{replica: replica, queue: queue, win: win}
 	t.list = widget.NewList(
 		func() int { return len(t.messages) },
 		func() fyne.CanvasObject {
@@ -80,10 +75,10 @@ func newMessagesTab(d *Desk) *messagesTab {
 			if m.Row != nil && m.Row.State == storage.OutboxFailed {
 				row := *m.Row
 				buttons.Objects[0].(*widget.Button).SetText(actiontext.Retry(row))
-				buttons.Objects[0].(*widget.Button).OnTapped = func() { t.d.retryAction(row.Id) }
+				buttons.Objects[0].(*widget.Button).OnTapped = func() { t.win.Retry(row.Id) }
 				arrange.ShowIf(!row.MayHaveBeenSent(), buttons.Objects[1])
-				buttons.Objects[1].(*widget.Button).OnTapped = func() { t.d.editRefused(row) }
-				buttons.Objects[2].(*widget.Button).OnTapped = func() { t.d.discardAction(row.Id) }
+				buttons.Objects[1].(*widget.Button).OnTapped = func() { t.win.Edit(row) }
+				buttons.Objects[2].(*widget.Button).OnTapped = func() { t.win.Discard(row.Id) }
 				buttons.Show()
 			} else {
 				buttons.Hide()
@@ -92,7 +87,7 @@ func newMessagesTab(d *Desk) *messagesTab {
 		},
 	)
 	t.empty = widget.NewLabel("No messages yet.")
-	t.text = newMessageEntry(func() { t.d.press(t.send, "Messages", api.SendMessage) }, d.typedShortcut)
+	t.text = newMessageEntry(t.Press, win.Shortcut)
 	t.text.SetPlaceHolder("Write to the customer or the crew…")
 	t.text.SetMinRowsVisible(3)
 	t.counter = widget.NewLabel("")
@@ -109,7 +104,7 @@ func newMessagesTab(d *Desk) *messagesTab {
 	}
 	var opts []string
 	for _, v := range api.AllVisibilities {
-		opts = append(opts, visibilityLabels[v])
+		opts = append(opts, format.Visibility(v))
 	}
 	t.vis = widget.NewSelect(opts, nil)
 	t.vis.SetSelectedIndex(0)
@@ -118,21 +113,21 @@ func newMessagesTab(d *Desk) *messagesTab {
 	return t
 }
 
-func (t *messagesTab) Title() string       { return "Messages" }
-func (t *messagesTab) Icon() fyne.Resource { return theme.MailComposeIcon() }
-func (t *messagesTab) Content() fyne.CanvasObject {
+func (t *Tab) Title() string       { return "Messages" }
+func (t *Tab) Icon() fyne.Resource { return theme.MailComposeIcon() }
+func (t *Tab) Content() fyne.CanvasObject {
 	compose := container.NewVBox(t.text,
 		container.NewBorder(nil, nil, widget.NewLabel("Visible to"), nil, t.vis),
 		container.NewHBox(layout.NewSpacer(), t.counter, t.send))
 	return container.NewBorder(nil, container.NewPadded(compose), nil, nil, container.NewStack(t.empty, t.list))
 }
 
-func (t *messagesTab) Show(wo *api.WorkOrder) {
+func (t *Tab) Show(wo *api.WorkOrder) {
 	if t.wo == nil || t.wo.WorkOrderId != wo.WorkOrderId {
 		t.vis.SetSelectedIndex(0) // another work order's message starts visible to all
 	}
 	t.wo = wo
-	msgs, err := t.d.store.Thread(context.Background(), wo.WorkOrderId)
+	msgs, err := t.replica.Thread(context.Background(), wo.WorkOrderId)
 	if err != nil {
 		msgs = nil
 	}
@@ -144,7 +139,7 @@ func (t *messagesTab) Show(wo *api.WorkOrder) {
 	}
 	t.list.Refresh()
 	why := wo.Can(api.SendMessage)
-	t.d.enable(t.send, why == nil)
+	t.win.Enable(t.send, why == nil)
 	if why != nil {
 		t.text.SetPlaceHolder(format.Capital(why.Error()) + ".")
 	} else {
@@ -152,33 +147,33 @@ func (t *messagesTab) Show(wo *api.WorkOrder) {
 	}
 }
 
-func (t *messagesTab) visibility() api.MessageVisibility {
-	for v, label := range visibilityLabels {
-		if label == t.vis.Selected {
+func (t *Tab) visibility() api.MessageVisibility {
+	for _, v := range api.AllVisibilities {
+		if format.Visibility(v) == t.vis.Selected {
 			return v
 		}
 	}
 	return api.VisibilityAll
 }
 
-func (t *messagesTab) onSend() {
+func (t *Tab) onSend() {
 	text := strings.TrimSpace(t.text.Text)
 	if text == "" {
-		t.d.showError(dialogs.NotYet("write a message first"))
+		t.win.ShowError(dialogs.NotYet("write a message first"))
 		return
 	}
 	if err := api.CheckText("message", text, true); err != nil {
-		t.d.showError(err)
+		t.win.ShowError(err)
 		return
 	}
-	store, woID, number, vis := t.d.store, t.wo.WorkOrderId, t.wo.WorkOrderNumber, t.visibility()
-	rctx := t.d.actionCtx(woID, outbox.GroupMessage) // read now: a correction replaces the refused one
-	t.d.act([]fyne.Disableable{t.send}, func(context.Context) error {
-		_, err := store.SendMessage(rctx, woID, text, vis)
+	queue, woID, number, vis := t.queue, t.wo.WorkOrderId, t.wo.WorkOrderNumber, t.visibility()
+	rctx := t.win.Replacing(woID, outbox.GroupMessage) // read now: a correction replaces the refused one
+	t.win.Act([]fyne.Disableable{t.send}, func(context.Context) error {
+		_, err := queue.SendMessage(rctx, woID, text, vis)
 		return err
 	}, func(err error) {
 		if err != nil {
-			t.d.showError(err)
+			t.win.ShowError(err)
 			return
 		}
 		if t.wo != nil && t.wo.WorkOrderId == woID && strings.TrimSpace(t.text.Text) == text {
@@ -188,7 +183,7 @@ func (t *messagesTab) onSend() {
 			// hide the next one.
 			t.vis.SetSelectedIndex(0)
 		}
-		t.d.queued("Message on " + number)
+		t.win.Queued("Message on " + number)
 	})
 }
 
@@ -222,9 +217,9 @@ func messageHeading(m storage.ThreadMessage) string {
 	vis := ""
 	switch {
 	case !m.MessageVisibility.CustomerSees():
-		vis = " · Internal · " + visibilityLabels[m.MessageVisibility]
+		vis = " · Internal · " + format.Visibility(m.MessageVisibility)
 	case m.MessageVisibility != "" && m.MessageVisibility != api.VisibilityAll:
-		vis = " · " + visibilityLabels[m.MessageVisibility]
+		vis = " · " + format.Visibility(m.MessageVisibility)
 	}
 	if m.Row != nil && m.Row.MayHaveBeenSent() {
 		return fmt.Sprintf("%s%s · %s", who, vis, actiontext.Unsure(*m.Row))
@@ -236,54 +231,10 @@ func messageHeading(m storage.ThreadMessage) string {
 	return fmt.Sprintf("%s · %s%s", who, when, vis)
 }
 
-// messageEntry is the message being written: Ctrl+Enter sends it (Enter
-// is a new line), and the window's other shortcuts work while typing.
-type messageEntry struct {
-	widget.Entry
-	send   func()
-	window func(fyne.Shortcut) bool // the window's shortcuts (Desk.typedShortcut)
-}
-
-func newMessageEntry(send func(), window func(fyne.Shortcut) bool) *messageEntry {
-	e := &messageEntry{send: send, window: window}
-	e.MultiLine = true
-	e.Wrapping = fyne.TextWrapWord
-	e.ExtendBaseWidget(e)
-	return e
-}
-
-// AcceptsTab is false: Tab moves on to the visibility and Send (Fyne's
-// multi-line entry keeps it, and the keyboard is stuck in the box).
-func (e *messageEntry) AcceptsTab() bool { return false }
-
-func (e *messageEntry) TypedShortcut(s fyne.Shortcut) {
-	if cs, ok := s.(*desktop.CustomShortcut); ok && (cs.KeyName == fyne.KeyReturn || cs.KeyName == fyne.KeyEnter) &&
-		cs.Modifier == fyne.KeyModifierShortcutDefault {
-		e.send()
-		return
-	}
-	if !e.window(s) {
-		e.Entry.TypedShortcut(s)
-	}
-}
-
-// A refused message is corrected in the compose box.
-var _ = correctIn(outbox.FormMessage, "in the Messages tab", func(d *Desk, v *detailView, draft *outbox.Draft, start func(func())) bool {
-	t, ok := tabIn[*messagesTab](v)
-	if !ok {
-		return false
-	}
-	v.selectTab(t)
-	d.unlessTyped(t.holdsOther(draft), "The Messages tab holds a message you have not sent.", "message", func() {
-		start(func() { t.edit(draft.Text, draft.Visibility) })
-	})
-	return true
-})
-
-// edit puts a refused message back into the compose box.
-func (t *messagesTab) edit(text string, vis api.MessageVisibility) {
+// EditDraft puts a refused message back into the compose box.
+func (t *Tab) EditDraft(text string, vis api.MessageVisibility) {
 	t.text.SetText(text)
-	if label, ok := visibilityLabels[vis]; ok {
+	if label := format.Visibility(vis); label != "" {
 		t.vis.SetSelected(label)
 	}
 	if c := fyne.CurrentApp().Driver().CanvasForObject(t.text); c != nil {
@@ -291,9 +242,23 @@ func (t *messagesTab) edit(text string, vis api.MessageVisibility) {
 	}
 }
 
-// holdsOther reports whether the compose box holds a message other than
+// HoldsOther reports whether the compose box holds a message other than
 // the refused one.
-func (t *messagesTab) holdsOther(d *outbox.Draft) bool {
+func (t *Tab) HoldsOther(d *outbox.Draft) bool {
 	typed := strings.TrimSpace(t.text.Text)
 	return typed != "" && typed != strings.TrimSpace(d.Text)
+}
+
+// Press sends the message being written as the window's shortcut does
+// (Ctrl+Enter), saying why not when it cannot be sent now.
+func (t *Tab) Press() { t.win.Press(t.send, "Messages", api.SendMessage) }
+
+// WriteToCustomer puts text in the compose box, addressed to the
+// customer, with the keyboard in it, for the person to read over and send.
+func (t *Tab) WriteToCustomer(text string) {
+	t.text.SetText(text)
+	t.vis.SetSelectedIndex(0) // to the customer
+	if c := t.win.Window().Canvas(); c != nil {
+		c.Focus(t.text)
+	}
 }

@@ -1,4 +1,4 @@
-package ui
+package procedures
 
 import (
 	"context"
@@ -21,7 +21,7 @@ import (
 	"github.com/workorderdesk/workdesk/ui/format"
 )
 
-// proceduresTab shows the work order's procedures and steps in a tree and,
+// Tab shows the work order's procedures and steps in a tree and,
 // under it, the chosen step: its description, its editor (status, a value
 // of its type, a comment: stepEditor) and its attachments, beside it as
 // ever. Stacked, not side by side, so that on the detail pane (about 460 px
@@ -33,8 +33,11 @@ import (
 // Step attachments are not in the replica; they are listed live each time a
 // step is chosen and again after one of our changes to them was answered
 // (attachmentPanel).
-type proceduresTab struct {
-	d     *Desk
+type Tab struct {
+	queue Queue
+	links Links
+	win   Window
+
 	wo    *api.WorkOrder
 	procs map[int64]*api.Procedure
 	order []int64 // procedure ids in the work order's order
@@ -64,8 +67,10 @@ type proceduresTab struct {
 	clearStepRow         *fyne.Container
 }
 
-func newProceduresTab(d *Desk) *proceduresTab {
-	t := &proceduresTab{d: d, procs: map[int64]*api.Procedure{}}
+// New is the tab, reading replica, queueing changes on queue, listing a
+// step's files through links and acting through win.
+func New(replica Replica, queue Queue, links Links, win Window) *Tab {
+	t := &Tab{queue: queue, links: links, win: win, procs: map[int64]*api.Procedure{}}
 	t.tree = widget.NewTree(t.childIDs, t.isBranch,
 		func(bool) fyne.CanvasObject {
 			l := widget.NewLabel("")
@@ -82,7 +87,7 @@ func newProceduresTab(d *Desk) *proceduresTab {
 	t.stepTitle.Wrapping = fyne.TextWrapWord
 	t.stepInfo = widget.NewLabel("")
 	t.stepInfo.Wrapping = fyne.TextWrapWord
-	t.editor = newStepEditor(d)
+	t.editor = newStepEditor(queue, win)
 	t.clearStep = widget.NewButtonWithIcon("Mark as applicable again", theme.ContentUndoIcon(), func() {
 		if t.sel != nil {
 			t.clearNA(t.sel.ProcedureId)
@@ -90,7 +95,7 @@ func newProceduresTab(d *Desk) *proceduresTab {
 	})
 	t.clearStepRow = container.NewHBox(t.clearStep)
 	t.clearStepRow.Hide()
-	t.files = files.NewPanel(host{d}, d.store, false, container.NewVBox(t.stepTitle, t.stepInfo, t.clearStepRow, t.editor.root, widget.NewSeparator()))
+	t.files = files.NewPanel(win, replica, false, container.NewVBox(t.stepTitle, t.stepInfo, t.clearStepRow, t.editor.root, widget.NewSeparator()))
 	t.files.NoPlace = "choose a step first: dropped files attach to the step shown"
 	t.stepPanel = container.NewStack(t.files)
 	t.noStep = widget.NewLabel("Choose a step above to see its description and files.")
@@ -109,9 +114,9 @@ func newProceduresTab(d *Desk) *proceduresTab {
 	return t
 }
 
-func (t *proceduresTab) Title() string       { return "Procedures" }
-func (t *proceduresTab) Icon() fyne.Resource { return theme.ListIcon() }
-func (t *proceduresTab) Content() fyne.CanvasObject {
+func (t *Tab) Title() string       { return "Procedures" }
+func (t *Tab) Icon() fyne.Resource { return theme.ListIcon() }
+func (t *Tab) Content() fyne.CanvasObject {
 	if t.root != nil {
 		return t.root // built once: the widgets can have only one parent
 	}
@@ -142,7 +147,7 @@ func parseStepNode(id string) (proc, step int64, ok bool) {
 	return p, s, err1 == nil && err2 == nil
 }
 
-func (t *proceduresTab) childIDs(id widget.TreeNodeID) []widget.TreeNodeID {
+func (t *Tab) childIDs(id widget.TreeNodeID) []widget.TreeNodeID {
 	if id == "" {
 		out := make([]string, len(t.order))
 		for i, p := range t.order {
@@ -165,11 +170,11 @@ func (t *proceduresTab) childIDs(id widget.TreeNodeID) []widget.TreeNodeID {
 	return out
 }
 
-func (t *proceduresTab) isBranch(id widget.TreeNodeID) bool {
+func (t *Tab) isBranch(id widget.TreeNodeID) bool {
 	return id == "" || strings.HasPrefix(id, "p")
 }
 
-func (t *proceduresTab) nodeText(id string) string {
+func (t *Tab) nodeText(id string) string {
 	if pid, sid, ok := parseStepNode(id); ok {
 		if s := t.step(pid, sid); s != nil {
 			return stepText(*s, t.wo.Currency)
@@ -178,7 +183,7 @@ func (t *proceduresTab) nodeText(id string) string {
 	}
 	pid, _ := strconv.ParseInt(strings.TrimPrefix(id, "p"), 10, 64)
 	if p := t.procs[pid]; p != nil {
-		return fmt.Sprintf("%s — %s", p.Name, procedureSummary(*p))
+		return fmt.Sprintf("%s — %s", p.Name, format.Procedure(*p))
 	}
 	return ""
 }
@@ -198,7 +203,7 @@ func stepText(s api.Step, currency string) string {
 	return text
 }
 
-func (t *proceduresTab) step(pid, sid int64) *api.Step {
+func (t *Tab) step(pid, sid int64) *api.Step {
 	p := t.procs[pid]
 	if p == nil {
 		return nil
@@ -211,7 +216,7 @@ func (t *proceduresTab) step(pid, sid int64) *api.Step {
 	return nil
 }
 
-func (t *proceduresTab) Show(wo *api.WorkOrder) {
+func (t *Tab) Show(wo *api.WorkOrder) {
 	switching := t.wo == nil || t.wo.WorkOrderId != wo.WorkOrderId
 	t.wo = wo
 	t.procs = map[int64]*api.Procedure{}
@@ -253,7 +258,7 @@ func (t *proceduresTab) Show(wo *api.WorkOrder) {
 	t.renderStep()
 }
 
-func (t *proceduresTab) onSelected(id widget.TreeNodeID) {
+func (t *Tab) onSelected(id widget.TreeNodeID) {
 	pid, sid, ok := parseStepNode(id)
 	if !ok {
 		if p, err := strconv.ParseInt(strings.TrimPrefix(id, "p"), 10, 64); err == nil && t.procs[p] != nil {
@@ -266,7 +271,7 @@ func (t *proceduresTab) onSelected(id widget.TreeNodeID) {
 
 // selectProcedure shows how far a procedure is and, where it may be,
 // offers to mark it N/A.
-func (t *proceduresTab) selectProcedure(pid int64) {
+func (t *Tab) selectProcedure(pid int64) {
 	t.sel, t.selProc = nil, pid
 	t.files.SetPlace(nil)
 	t.stepPanel.Hide()
@@ -274,10 +279,10 @@ func (t *proceduresTab) selectProcedure(pid int64) {
 	t.renderProcedure()
 }
 
-func (t *proceduresTab) renderProcedure() {
+func (t *Tab) renderProcedure() {
 	p := t.procs[t.selProc]
 	t.procTitle.SetText(p.Name)
-	info := procedureSummary(*p)
+	info := format.Procedure(*p)
 	if p.MarkNAForbidden() && !p.IsMarkedNa {
 		info += " · the customer does not allow marking it N/A"
 	}
@@ -285,7 +290,7 @@ func (t *proceduresTab) renderProcedure() {
 	t.procInfo.SetText(info)
 	why := t.wo.CanMarkNotApplicable(p.Id)
 	arrange.ShowIf(p.MarkNAAllowed() && !p.IsMarkedNa, t.naProc)
-	t.d.enable(t.naProc, why == nil)
+	t.win.Enable(t.naProc, why == nil)
 	t.showClear(*p, t.clearProc)
 	t.procPanel.Show()
 }
@@ -293,74 +298,74 @@ func (t *proceduresTab) renderProcedure() {
 // showClear offers Mark as applicable again on a procedure marked N/A
 // whose mark the customer did not say may not change; enabled where the
 // rule allows it now (api.WorkOrder.CanClearNotApplicable).
-func (t *proceduresTab) showClear(p api.Procedure, b *widget.Button) bool {
+func (t *Tab) showClear(p api.Procedure, b *widget.Button) bool {
 	offered := p.IsMarkedNa && !p.MarkNAForbidden()
 	arrange.ShowIf(offered, b)
-	t.d.enable(b, offered && t.wo.CanClearNotApplicable(p.Id) == nil)
+	t.win.Enable(b, offered && t.wo.CanClearNotApplicable(p.Id) == nil)
 	return offered
 }
 
 // clearNA queues clearing procedure pid's N/A mark, so that its steps can
 // be completed and their files changed again. Not asked first: it is the
 // undo, and marking it N/A again is one tap away.
-func (t *proceduresTab) clearNA(pid int64) {
+func (t *Tab) clearNA(pid int64) {
 	if t.wo == nil || t.procs[pid] == nil {
 		return
 	}
 	if err := t.wo.CanClearNotApplicable(pid); err != nil {
-		t.d.showError(err)
+		t.win.ShowError(err)
 		return
 	}
-	name, woID, store := t.procs[pid].Name, t.wo.WorkOrderId, t.d.store
-	t.d.act([]fyne.Disableable{t.clearProc, t.clearStep}, func(ctx context.Context) error {
-		_, err := store.ClearProcedureNA(ctx, woID, pid)
+	name, woID, queue := t.procs[pid].Name, t.wo.WorkOrderId, t.queue
+	t.win.Act([]fyne.Disableable{t.clearProc, t.clearStep}, func(ctx context.Context) error {
+		_, err := queue.ClearProcedureNA(ctx, woID, pid)
 		return err
 	}, func(err error) {
 		if err != nil {
-			t.d.showError(err)
+			t.win.ShowError(err)
 			return
 		}
-		t.d.queued(name + " marked applicable again")
-		t.d.detail.reloadIfOpen([]int64{woID})
+		t.win.Queued(name + " marked applicable again")
+		t.win.Reload(woID)
 	})
 }
 
 // markNA asks, then queues marking procedure pid not applicable: its steps
 // can no longer be completed nor their files changed.
-func (t *proceduresTab) markNA(pid int64) {
+func (t *Tab) markNA(pid int64) {
 	if t.wo == nil || t.procs[pid] == nil {
 		return
 	}
 	if err := t.wo.CanMarkNotApplicable(pid); err != nil {
-		t.d.showError(err)
+		t.win.ShowError(err)
 		return
 	}
-	name, woID, store := t.procs[pid].Name, t.wo.WorkOrderId, t.d.store
+	name, woID, queue := t.procs[pid].Name, t.wo.WorkOrderId, t.queue
 	c := dialogs.NewConfirm("Mark "+name+" N/A?",
 		"Mark the procedure “"+name+"” not applicable to this work order? Its steps can then no longer be completed, nor their files changed.",
 		func(ok bool) {
 			if !ok {
 				return
 			}
-			t.d.act([]fyne.Disableable{t.naProc}, func(ctx context.Context) error {
-				_, err := store.MarkProcedureNA(ctx, woID, pid)
+			t.win.Act([]fyne.Disableable{t.naProc}, func(ctx context.Context) error {
+				_, err := queue.MarkProcedureNA(ctx, woID, pid)
 				return err
 			}, func(err error) {
 				if err != nil {
-					t.d.showError(err)
+					t.win.ShowError(err)
 					return
 				}
-				t.d.queued(name + " marked N/A")
-				t.d.detail.reloadIfOpen([]int64{woID})
+				t.win.Queued(name + " marked N/A")
+				t.win.Reload(woID)
 			})
-		}, t.d.win)
+		}, t.win.Window())
 	c.SetConfirmText("Mark N/A")
 	c.SetDismissText("Cancel")
 	c.Show()
 }
 
 // selectStep shows one step and lists its files.
-func (t *proceduresTab) selectStep(pid, sid int64) {
+func (t *Tab) selectStep(pid, sid int64) {
 	if t.step(pid, sid) == nil {
 		return
 	}
@@ -374,7 +379,7 @@ func (t *proceduresTab) selectStep(pid, sid int64) {
 
 // editable says whether the chosen step's files may change, and why not
 // (spec §2: only while the procedure is editable and not marked N/A).
-func (t *proceduresTab) editable() (bool, string) {
+func (t *Tab) editable() (bool, string) {
 	if t.sel == nil || t.wo == nil {
 		return false, ""
 	}
@@ -388,7 +393,7 @@ func (t *proceduresTab) editable() (bool, string) {
 	return true, ""
 }
 
-func (t *proceduresTab) renderStep() {
+func (t *Tab) renderStep() {
 	p := t.procs[t.sel.ProcedureId]
 	s := t.step(t.sel.ProcedureId, t.sel.StepId)
 	t.stepTitle.SetText(p.Name + " › " + stepText(*s, t.wo.Currency))
@@ -400,8 +405,8 @@ func (t *proceduresTab) renderStep() {
 	arrange.ShowIf(len(info) > 0, t.stepInfo)
 	arrange.ShowIf(t.showClear(*p, t.clearStep), t.clearStepRow)
 	var replica *api.Step
-	if pend := t.d.detail.pending; pend != nil && pend.Replica.WorkOrderId == t.wo.WorkOrderId {
-		_, replica, _ = pend.Replica.Step(*t.sel)
+	if sent := t.win.AsSent(t.wo.WorkOrderId); sent != nil {
+		_, replica, _ = sent.Step(*t.sel)
 	}
 	t.editor.show(t.wo, *t.sel, replica)
 	t.files.SetPlace(t.stepPlace())
@@ -411,16 +416,16 @@ func (t *proceduresTab) renderStep() {
 // stepPlace is the chosen step as the attachment panel needs it: listed
 // live from the service (the replica does not keep step files), changed
 // only while its procedure allows.
-func (t *proceduresTab) stepPlace() *files.Place {
+func (t *Tab) stepPlace() *files.Place {
 	ref := *t.sel
 	ok, why := t.editable()
-	d := t.d
+	queue, links := t.queue, t.links
 	return &files.Place{
 		Key: fmt.Sprintf("step %d/%d/%d", ref.WorkOrderId, ref.ProcedureId, ref.StepId), WoID: ref.WorkOrderId,
 		What: "the step", From: "the step", Noun: "the step's files", Empty: "No files on this step.",
 		Note: why, Warn: true, WhyNot: why, CanRemove: ok, Live: true,
 		List: func(ctx context.Context) ([]api.Attachment, error) {
-			atts, err := d.online.StepAttachments(ctx, ref)
+			atts, err := links.StepAttachments(ctx, ref)
 			out := make([]api.Attachment, len(atts))
 			for i, a := range atts {
 				out[i] = a.Attachment
@@ -428,13 +433,13 @@ func (t *proceduresTab) stepPlace() *files.Place {
 			return out, err
 		},
 		Add: func(path string) func(context.Context) error {
-			return func(ctx context.Context) error { _, err := d.store.AddStepAttachment(ctx, ref, path); return err }
+			return func(ctx context.Context) error { _, err := queue.AddStepAttachment(ctx, ref, path); return err }
 		},
 		Remove: func(id string) func(context.Context) error {
-			return func(ctx context.Context) error { _, err := d.store.RemoveStepAttachment(ctx, ref, id); return err }
+			return func(ctx context.Context) error { _, err := queue.RemoveStepAttachment(ctx, ref, id); return err }
 		},
 		Link: func(ctx context.Context, id string) (api.DownloadURL, error) {
-			return d.online.StepAttachmentLink(ctx, ref, id)
+			return links.StepAttachmentLink(ctx, ref, id)
 		},
 		Mine: func(r storage.OutboxRow) bool { return r.Group == outbox.GroupStep && r.Step != nil && *r.Step == ref },
 	}
@@ -444,33 +449,34 @@ func (t *proceduresTab) stepPlace() *files.Place {
 // wrapped description knows its height only once it has its width, and a
 // Fyne container re-lays out only when refreshed itself, so without this the
 // description ran under the buttons below it.
-func (t *proceduresTab) relayout() {
+func (t *Tab) relayout() {
 	for pass := 0; pass < 2; pass++ {
 		t.stepPanel.Refresh()
 	}
 }
 
 // AddFiles attaches files dropped on the window while the tab is shown.
-func (t *proceduresTab) AddFiles(paths []string) { t.files.AddFiles(paths) }
+func (t *Tab) AddFiles(paths []string) { t.files.AddFiles(paths) }
 
-// A refused step is corrected in its editor: the step chosen, what was
-// entered put back.
-var _ = correctIn(outbox.FormStep, "in the Procedures tab", func(d *Desk, v *detailView, draft *outbox.Draft, start func(func())) bool {
-	t, ok := tabIn[*proceduresTab](v)
-	if !ok || draft.Step == nil || t.step(draft.Step.ProcedureId, draft.Step.StepId) == nil {
-		return false
-	}
-	v.selectTab(t)
-	r := *draft.Step
-	t.tree.Select(stepNode(r.ProcedureId, r.StepId))
-	t.selectStep(r.ProcedureId, r.StepId)
-	d.unlessTyped(t.editor.dirty, "The step's editor holds what you have not saved.", "step", func() {
-		start(func() {
-			_, st, _ := t.wo.Step(r.Ref())
-			t.editor.fill(*st, r.Status, r.Value, r.Comment)
-			t.editor.dirty = true
-			t.editor.check()
-		})
-	})
-	return true
-})
+// HasStep reports whether the work order shown has step ref.
+func (t *Tab) HasStep(ref api.StepRef) bool { return t.step(ref.ProcedureId, ref.StepId) != nil }
+
+// ChooseStep chooses step ref in the tree and shows it, as a click on it
+// does.
+func (t *Tab) ChooseStep(ref api.StepRef) {
+	t.tree.Select(stepNode(ref.ProcedureId, ref.StepId))
+	t.selectStep(ref.ProcedureId, ref.StepId)
+}
+
+// HoldsOther reports whether the step's editor holds what the person
+// changed and has not saved: taking a refused step back would replace it.
+func (t *Tab) HoldsOther() bool { return t.editor.dirty }
+
+// EditDraft puts a refused step's status, value and comment back in the
+// editor of the step chosen (ChooseStep), as the person's unsaved edit.
+func (t *Tab) EditDraft(r api.StepRequest) {
+	_, st, _ := t.wo.Step(r.Ref())
+	t.editor.fill(*st, r.Status, r.Value, r.Comment)
+	t.editor.dirty = true
+	t.editor.check()
+}
