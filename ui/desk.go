@@ -23,6 +23,7 @@ import (
 	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/invoice"
 	"github.com/workorderdesk/workdesk/ui/note"
+	"github.com/workorderdesk/workdesk/ui/quote"
 )
 
 // Online is what needs the service right now and cannot be queued: syncing,
@@ -207,7 +208,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	}
 
 	d.detail = newDetailView(d, []tab{
-		newSummaryTab(d), newQuoteTab(d), newVisitTab(d), newMessagesTab(d), newAttachmentsTab(d), invoice.New(d.store, d.store, d.online, host{d}, host{d}), newProceduresTab(d), note.New(d.store, d.store, host{d}), activity.New(d.store, host{d}),
+		newSummaryTab(d), quote.New(d.store, d.store, host{d}), newVisitTab(d), newMessagesTab(d), newAttachmentsTab(d), invoice.New(d.store, d.store, d.online, host{d}, host{d}), newProceduresTab(d), note.New(d.store, d.store, host{d}), activity.New(d.store, host{d}),
 	})
 	d.status = newStatusBar(d)
 

@@ -120,19 +120,19 @@ func TestSubmittingAQuoteShowsSubmitted(t *testing.T) {
 	r := h.create(sandbox.WorkOrderSpec{Customer: "Northwind Retail", Status: api.StatusAccepted}) // takes quotes
 	h.open(r.Id)
 	h.selectTab("Quote")
-	q := h.desk.detail.tabs[1].(*quoteTab)
+	q := quoteOf(h)
 
-	q.amount.SetText(r.Nte.Amount.String()) // not above the NTE
-	q.reason.SetText("Compressor must be replaced")
-	test.Tap(q.submit)
+	q.amount().SetText(r.Nte.Amount.String()) // not above the NTE
+	q.reason().SetText("Compressor must be replaced")
+	test.Tap(q.submit())
 	if !strings.Contains(h.overlayText(), "must exceed the current nte") {
 		t.Fatalf("a quote equal to the NTE showed %q", h.overlayText())
 	}
 	h.dismissOverlays()
 
 	above := r.Nte.Amount.Add(r.Nte.Amount).StringFixed(int32(api.MinorUnits(r.Nte.Currency)))
-	q.amount.SetText(above)
-	test.Tap(q.submit)
+	q.amount().SetText(above)
+	test.Tap(q.submit())
 	if txt := h.overlayText(); txt != "" {
 		t.Fatalf("a valid quote showed %q", txt)
 	}
@@ -141,10 +141,10 @@ func TestSubmittingAQuoteShowsSubmitted(t *testing.T) {
 	if got := h.desk.detail.quote.Text(); got != "Quote submitted" {
 		t.Fatalf("after submitting, the header quote badge reads %q", got)
 	}
-	if !strings.Contains(q.explain.Text, "waiting for the customer's decision") {
-		t.Errorf("the quote tab explains %q", q.explain.Text)
+	if says := q.says(); !strings.Contains(says, "waiting for the customer's decision") {
+		t.Errorf("the quote tab explains %q", says)
 	}
-	if q.formBox.Visible() {
+	if q.open() {
 		t.Error("a second quote can be entered while one is Submitted")
 	}
 }
