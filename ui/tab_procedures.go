@@ -178,7 +178,7 @@ func (t *proceduresTab) nodeText(id string) string {
 	}
 	pid, _ := strconv.ParseInt(strings.TrimPrefix(id, "p"), 10, 64)
 	if p := t.procs[pid]; p != nil {
-		return fmt.Sprintf("%s — %s", p.Name, procedureSummary(*p))
+		return fmt.Sprintf("%s — %s", p.Name, format.Procedure(*p))
 	}
 	return ""
 }
@@ -277,7 +277,7 @@ func (t *proceduresTab) selectProcedure(pid int64) {
 func (t *proceduresTab) renderProcedure() {
 	p := t.procs[t.selProc]
 	t.procTitle.SetText(p.Name)
-	info := procedureSummary(*p)
+	info := format.Procedure(*p)
 	if p.MarkNAForbidden() && !p.IsMarkedNa {
 		info += " · the customer does not allow marking it N/A"
 	}

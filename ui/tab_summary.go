@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -109,7 +108,7 @@ func (t *summaryTab) Show(wo *api.WorkOrder) {
 	if procs := wo.Procedures(); len(procs) > 0 {
 		var rows [][2]string
 		for _, p := range procs {
-			rows = append(rows, [2]string{p.Name, procedureSummary(p)})
+			rows = append(rows, [2]string{p.Name, format.Procedure(p)})
 		}
 		add("Procedures", rows...)
 	}
@@ -153,31 +152,6 @@ func nonEmpty(ss ...string) []string {
 		}
 	}
 	return out
-}
-
-// procedureSummary counts a step marked N/A as dealt with: "2 of 4 steps
-// done (1 N/A)", not "1 of 4" as if it were still to do.
-func procedureSummary(p api.Procedure) string {
-	if p.IsMarkedNa {
-		return fmt.Sprintf("Marked N/A: none of its %d steps is needed", len(p.Steps))
-	}
-	done, na := 0, 0
-	for _, s := range p.Steps {
-		if s.DealtWith() {
-			done++
-		}
-		if s.Status == api.StepNA {
-			na++
-		}
-	}
-	s := fmt.Sprintf("%d of %d steps done", done, len(p.Steps))
-	if na > 0 {
-		s += fmt.Sprintf(" (%d N/A)", na)
-	}
-	if p.IsReadOnly {
-		s += " · read-only"
-	}
-	return s
 }
 
 func nteExplanation(n api.Nte) string {

@@ -1,4 +1,4 @@
-package ui
+package format
 
 import (
 	"testing"
@@ -26,8 +26,8 @@ func TestAStepMarkedNACountsAsDealtWith(t *testing.T) {
 		{api.Procedure{Steps: steps(api.StepNA, api.StepNA), IsReadOnly: true}, "2 of 2 steps done (2 N/A) · read-only"},
 		{api.Procedure{Steps: steps(api.StepOpen, api.StepOpen, api.StepOpen), IsMarkedNa: true}, "Marked N/A: none of its 3 steps is needed"},
 	} {
-		if got := procedureSummary(c.p); got != c.want {
-			t.Errorf("procedureSummary(%v) = %q, want %q", c.p.Steps, got, c.want)
+		if got := Procedure(c.p); got != c.want {
+			t.Errorf("Procedure(%v) = %q, want %q", c.p.Steps, got, c.want)
 		}
 	}
 }
