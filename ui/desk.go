@@ -24,6 +24,7 @@ import (
 	"github.com/workorderdesk/workdesk/ui/invoice"
 	"github.com/workorderdesk/workdesk/ui/note"
 	"github.com/workorderdesk/workdesk/ui/quote"
+	"github.com/workorderdesk/workdesk/ui/summary"
 )
 
 // Online is what needs the service right now and cannot be queued: syncing,
@@ -208,7 +209,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	}
 
 	d.detail = newDetailView(d, []tab{
-		newSummaryTab(d), quote.New(d.store, d.store, host{d}), newVisitTab(d), newMessagesTab(d), newAttachmentsTab(d), invoice.New(d.store, d.store, d.online, host{d}, host{d}), newProceduresTab(d), note.New(d.store, d.store, host{d}), activity.New(d.store, host{d}),
+		summary.New(d.store, host{d}), quote.New(d.store, d.store, host{d}), newVisitTab(d), newMessagesTab(d), newAttachmentsTab(d), invoice.New(d.store, d.store, d.online, host{d}, host{d}), newProceduresTab(d), note.New(d.store, d.store, host{d}), activity.New(d.store, host{d}),
 	})
 	d.status = newStatusBar(d)
 

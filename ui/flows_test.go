@@ -231,17 +231,6 @@ func TestBulkAcceptReportsEachWorkOrder(t *testing.T) {
 	}
 }
 
-func TestDeadlinesPastTheirStageAreNotOverdue(t *testing.T) {
-	past := fixedNow.Add(-72 * time.Hour)
-	sla := &api.Sla{AcknowledgeBy: &past}
-	if got := stageDeadline(sla, api.AcknowledgeBy, api.StatusNew); !strings.Contains(got, "late") {
-		t.Errorf("a New work order past its acknowledge-by reads %q, want late", got)
-	}
-	if got := stageDeadline(sla, api.AcknowledgeBy, api.StatusCheckedOut); strings.Contains(got, "late") {
-		t.Errorf("a checked-out work order's acknowledge-by reads %q: it was met long ago", got)
-	}
-}
-
 func TestQueuedUploadShowsInTheStatusBar(t *testing.T) {
 	h := newHarness(t)
 	r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted })
