@@ -29,11 +29,11 @@ func TestCustomerApprovalArrivesAsANotification(t *testing.T) {
 	r := h.create(sandbox.WorkOrderSpec{Customer: "Northwind Retail", Status: api.StatusAccepted}) // takes quotes
 	h.open(r.Id)
 	h.selectTab("Quote")
-	q := h.desk.detail.tabs[1].(*quoteTab)
+	q := quoteOf(h)
 	raised := r.Nte.Amount.Mul(decimal.NewFromInt(2))
-	q.amount.SetText(raised.StringFixed(int32(api.MinorUnits(r.Nte.Currency))))
-	q.reason.SetText("Second compressor failed on inspection")
-	test.Tap(q.submit)
+	q.amount().SetText(raised.StringFixed(int32(api.MinorUnits(r.Nte.Currency))))
+	q.reason().SetText("Second compressor failed on inspection")
+	test.Tap(q.submit())
 	h.send()
 	h.desk.changed([]int64{r.Id})
 
@@ -45,8 +45,8 @@ func TestCustomerApprovalArrivesAsANotification(t *testing.T) {
 	if got := h.desk.detail.nte.Text; !strings.HasPrefix(got, format.Money(want)) {
 		t.Errorf("after approval the header NTE reads %q, want %s", got, format.Money(want))
 	}
-	if !strings.Contains(h.desk.detail.tabs[1].(*quoteTab).explain.Text, "the customer must first reject") {
-		t.Errorf("the quote tab does not explain that a new quote needs the customer's rejection: %q", q.explain.Text)
+	if says := q.says(); !strings.Contains(says, "the customer must first reject") {
+		t.Errorf("the quote tab does not explain that a new quote needs the customer's rejection: %q", says)
 	}
 }
 

@@ -196,11 +196,11 @@ func TestARefusedActionOffersRetryAndDiscard(t *testing.T) {
 	nte := r.Nte.Amount
 	h.open(r.Id)
 	h.selectTab("Quote")
-	q := h.desk.detail.tabs[1].(*quoteTab)
+	q := quoteOf(h)
 	minor := int32(api.MinorUnits(r.Nte.Currency))
-	q.amount.SetText(nte.Mul(decimal.NewFromInt(2)).StringFixed(minor))
-	q.reason.SetText("Compressor must be replaced")
-	test.Tap(q.submit)
+	q.amount().SetText(nte.Mul(decimal.NewFromInt(2)).StringFixed(minor))
+	q.reason().SetText("Compressor must be replaced")
+	test.Tap(q.submit())
 	// Before it goes out, the customer raises the NTE above the quote.
 	if err := h.sb.SetNte(r.Id, nte.Mul(decimal.NewFromInt(3))); err != nil {
 		t.Fatal(err)

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2/test"
-	"github.com/shopspring/decimal"
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
@@ -62,50 +61,6 @@ func TestEachMessageStartsToTheCustomer(t *testing.T) {
 	h.open(other.Id)
 	if got := m.vis().Selected; got != format.Visibility(api.VisibilityAll) {
 		t.Errorf("on another work order the message is for %q", got)
-	}
-}
-
-// TestQuantityIsOneAgainAfterAddLine: the quantity typed for one price
-// list line is not left for the next one.
-func TestQuantityIsOneAgainAfterAddLine(t *testing.T) {
-	h := newHarness(t)
-	q := openQuotable(h)
-	q.priceSel.SetSelectedIndex(0)
-	q.qty.SetText("6")
-	test.Tap(q.addLine)
-	if len(q.lines) != 1 || !q.lines[0].Quantity.Equal(decimal.NewFromInt(6)) {
-		t.Fatalf("the line added: %+v", q.lines)
-	}
-	if q.qty.Text != "1" {
-		t.Errorf("after Add line the quantity reads %q", q.qty.Text)
-	}
-}
-
-// TestARejectedQuoteCopiesIntoANewOne: on a work order whose quote the
-// customer rejected, "Copy into a new quote" fills the form with its lines
-// or amount, for the person to change what the customer objected to.
-func TestARejectedQuoteCopiesIntoANewOne(t *testing.T) {
-	h := newHarness(t)
-	row := h.rowWhere(func(r storage.Row) bool {
-		return r.QuoteStatus == api.QuoteRejected && r.Status != api.StatusRejected && r.Status != api.StatusRecalled
-	})
-	h.open(row.Id)
-	h.desk.detail.showTab("Quote")
-	q := tabOf[*quoteTab](h)
-	if !q.copyRejected.Visible() {
-		t.Fatalf("%s has a rejected quote but no Copy into a new quote", row.Number)
-	}
-	rejected := h.desk.detail.wo.Nte.Quote
-	test.Tap(q.copyRejected)
-	if len(rejected.LineItems) > 0 {
-		if len(q.lines) != len(rejected.LineItems) {
-			t.Fatalf("the copy has %d lines, the rejected quote %d", len(q.lines), len(rejected.LineItems))
-		}
-	} else if q.amount.Text != format.Amount(rejected.Amount) {
-		t.Errorf("the copy's amount reads %q, the rejected quote's is %s", q.amount.Text, format.Money(rejected.Amount))
-	}
-	if q.reason.Text == rejected.Comment && rejected.Comment != "" {
-		t.Errorf("the customer's reason %q was copied as ours", rejected.Comment)
 	}
 }
 

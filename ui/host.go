@@ -44,19 +44,6 @@ func (h host) Replacing(woID int64, group outbox.Group) context.Context {
 	return h.d.actionCtx(woID, group)
 }
 
-// QuoteAllowed is the Quote tab's rule, for the views that offer a quote.
-func (h host) QuoteAllowed(wo *api.WorkOrder) (bool, string) { return quoteAllowed(wo) }
-
-// RequestNte opens the Quote tab filled with total and lines.
-func (h host) RequestNte(total api.Money, lines []api.LineItem, reason string) {
-	q, ok := tabIn[*quoteTab](h.d.detail)
-	if !ok {
-		return
-	}
-	h.d.detail.selectTab(q)
-	q.prefill(total, lines, reason)
-}
-
 // WriteToCustomer opens the Messages tab with text to the customer, the
 // keyboard in it.
 func (h host) WriteToCustomer(text string) {

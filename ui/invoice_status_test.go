@@ -4,7 +4,10 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2/container"
+
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/ui/summary"
 )
 
 // openSubmittableInvoice opens, on the Invoice tab, a checked-out work
@@ -20,9 +23,21 @@ func openSubmittableInvoice(h *harness) invoiceForm {
 	})
 }
 
-// summaryText is everything the Summary tab shows.
+// summaryText is everything the Summary tab shows, whichever tab is
+// selected: the page the tab scrolls.
 func summaryText(h *harness) string {
-	return strings.Join(texts(tabOf[*summaryTab](h).box), "\n")
+	h.t.Helper()
+	for i, tb := range h.desk.detail.tabs {
+		if _, ok := tb.(*summary.Tab); ok {
+			page := h.desk.detail.appTabs.Items[i].Content
+			if s, ok := page.(*container.Scroll); ok {
+				page = s.Content
+			}
+			return strings.Join(texts(page), "\n")
+		}
+	}
+	h.t.Fatal("no Summary tab")
+	return ""
 }
 
 // The work order stays Checked out at the service while the customer moves

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"image/color"
 	"strings"
 
@@ -21,32 +22,12 @@ func invoiceBadge(inv *api.Invoice) (string, color.Color) {
 	return "Invoice " + strings.ToLower(format.Status(inv.Status)), palette.Invoice(inv.Status) // "Invoice disputed", as "Checked out"
 }
 
-// invoiceNextStep says, for a person, what the invoice's status means for
-// them next; "" while it is a draft (or unknown), when the work order's own
-// status says what to do. Its wording comes from format.InvoiceWaits, as the
-// Invoice tab's does.
-func invoiceNextStep(inv *api.Invoice) string {
-	if inv == nil {
-		return ""
+// storedInvoice is the replica's copy of the work order's invoice; nil when
+// it was never fetched.
+func (d *Desk) storedInvoice(woID int64) *api.Invoice {
+	inv, err := d.store.Invoice(context.Background(), woID)
+	if err != nil {
+		return nil
 	}
-	if inv.Status == api.InvoiceDisputed {
-		s := "Invoice disputed: fix and resubmit"
-		if r := strings.TrimSpace(inv.Comment); r != "" {
-			s += ". The customer says: " + r
-		}
-		return s
-	}
-	waits := format.InvoiceWaits(inv.Status)
-	if waits == "" {
-		return ""
-	}
-	s := "Invoice " + strings.ToLower(format.Status(inv.Status))
-	if inv.Status == api.InvoicePaid && inv.PaidDate != nil && !inv.PaidDate.IsZero() {
-		s += " on " + format.Time(*inv.PaidDate)
-	}
-	s += " — " + waits
-	if inv.Status == api.InvoiceAuthorized && inv.AuthNumber != "" {
-		s += " (authorization " + inv.AuthNumber + ")"
-	}
-	return s
+	return inv
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/quote"
 )
 
 // placeholders are the placeholders of the entries under o.
@@ -103,17 +104,21 @@ func TestPlaceholdersAreExamplesTheFormTakes(t *testing.T) {
 		if wo.Nte.NoLimit() {
 			kind = "no limit"
 		}
-		if ok, _ := quoteAllowed(wo); !ok || seen[kind] {
+		if ok, _ := quote.Allowed(wo); !ok || seen[kind] {
 			continue
 		}
 		seen[kind] = true
 		h.open(r.Id)
-		q := tabOf[*quoteTab](h)
-		ex, ok := example(q.amount.PlaceHolder)
+		placeholder := quoteOf(h).amount().PlaceHolder
+		ex, ok := example(placeholder)
 		if !ok {
-			t.Fatalf("the quote amount's placeholder %q offers no example", q.amount.PlaceHolder)
+			t.Fatalf("the quote amount's placeholder %q offers no example", placeholder)
 		}
-		if _, err := parseQuote(wo, ex, "the pump needs replacing"); err != nil {
+		m, err := api.NewMoney(ex, wo.Currency)
+		if err == nil {
+			err = wo.CheckQuote(m, "the pump needs replacing", nil, false)
+		}
+		if err != nil {
 			t.Errorf("%s (NTE %s): the quote example %q is refused: %v", r.Number, format.Nte(wo.Nte.Amount), ex, err)
 		}
 		quotes++

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/container"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/ui/quote"
 )
 
 // TestSubmitQuoteIsNeverCutOffAt1024x700: at 1024x700, on every kind of
@@ -21,16 +22,16 @@ func TestSubmitQuoteIsNeverCutOffAt1024x700(t *testing.T) {
 	seen := map[api.WorkOrderStatus]bool{}
 	for _, r := range h.rows() {
 		wo := h.woOf(r)
-		if ok, _ := quoteAllowed(wo); !ok || seen[r.Status] {
+		if ok, _ := quote.Allowed(wo); !ok || seen[r.Status] {
 			continue
 		}
 		seen[r.Status] = true
 		h.open(r.Id)
 		h.selectTab("Quote")
-		q := tabOf[*quoteTab](h)
-		for i := 0; i < 3 && len(q.priceSel.Options) > 0; i++ {
-			q.priceSel.SetSelectedIndex(i % len(q.priceSel.Options))
-			q.addLine.OnTapped()
+		q := quoteOf(h)
+		for i, items := 0, q.priceList(); i < 3 && len(items.Options) > 0; i++ {
+			items.SetSelectedIndex(i % len(items.Options))
+			q.button("Add line").OnTapped()
 		}
 		h.settle()
 		sc, ok := h.desk.detail.appTabs.Selected().Content.(*container.Scroll)
@@ -39,14 +40,15 @@ func TestSubmitQuoteIsNeverCutOffAt1024x700(t *testing.T) {
 		}
 		sc.ScrollToBottom()
 		h.settle()
-		b, bs := drv.AbsolutePositionForObject(q.submit), q.submit.Size()
+		submit := q.submit()
+		b, bs := drv.AbsolutePositionForObject(submit), submit.Size()
 		pane, ps := drv.AbsolutePositionForObject(h.desk.detail.content()), h.desk.detail.content().Size()
 		view, vs := drv.AbsolutePositionForObject(sc), sc.Size()
 		switch {
-		case !q.submit.Visible():
+		case !q.open():
 			t.Errorf("%s (%s): Submit quote is not shown", r.Number, r.Status)
-		case bs.Width < q.submit.MinSize().Width:
-			t.Errorf("%s (%s): Submit quote is squeezed to %.0f of %.0f px", r.Number, r.Status, bs.Width, q.submit.MinSize().Width)
+		case bs.Width < submit.MinSize().Width:
+			t.Errorf("%s (%s): Submit quote is squeezed to %.0f of %.0f px", r.Number, r.Status, bs.Width, submit.MinSize().Width)
 		case b.X+bs.Width > 1024 || b.X+bs.Width > pane.X+ps.Width || b.X < view.X:
 			t.Errorf("%s (%s): Submit quote spans x %.0f–%.0f, past the pane's %.0f–%.0f", r.Number, r.Status, b.X, b.X+bs.Width, pane.X, pane.X+ps.Width)
 		case b.Y < view.Y || b.Y+bs.Height > view.Y+vs.Height:

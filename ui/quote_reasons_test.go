@@ -45,7 +45,7 @@ func TestARejectedQuoteLabelsTheCustomersReasonAndOurs(t *testing.T) {
 		h.desk.changed([]int64{r.Id})
 		h.flush()
 		h.selectTab("Quote")
-		shown := tabOf[*quoteTab](h).current.Text
+		shown := quoteOf(h).says()
 		if !strings.Contains(shown, c.want) || !strings.Contains(shown, "Our reason for the quote: Emergency call-out after hours.") {
 			t.Errorf("%s: the Quote tab says %q", c.name, shown)
 		}

@@ -23,28 +23,28 @@ func TestQuotesRefusedCloseTheFormAtThatCustomer(t *testing.T) {
 	rows := h.rowsWhere(2, sakura)
 	h.open(rows[0].Id)
 	h.selectTab("Quote")
-	q := h.desk.detail.tabs[1].(*quoteTab)
-	if !q.formBox.Visible() || q.tryAgain.Visible() {
+	q := quoteOf(h)
+	if !q.open() || q.button("Try again").Visible() {
 		t.Fatal("the quote form is closed before any refusal")
 	}
 	minor := int32(api.MinorUnits(rows[0].Nte.Currency))
-	q.amount.SetText(rows[0].Nte.Amount.Mul(decimal.NewFromInt(2)).StringFixed(minor))
-	q.reason.SetText("Compressor must be replaced")
-	test.Tap(q.submit)
+	q.amount().SetText(rows[0].Nte.Amount.Mul(decimal.NewFromInt(2)).StringFixed(minor))
+	q.reason().SetText("Compressor must be replaced")
+	test.Tap(q.submit())
 	h.send()
 	h.flush()
 
 	h.open(rows[1].Id)
 	h.selectTab("Quote")
-	if q.formBox.Visible() || !q.tryAgain.Visible() {
-		t.Fatalf("after the customer's 3004 the form on its other work order is open: %q", q.explain.Text)
+	if q.open() || !q.button("Try again").Visible() {
+		t.Fatalf("after the customer's 3004 the form on its other work order is open: %q", q.says())
 	}
-	if !strings.Contains(q.explain.Text, "Sakura Mart Japan does not accept quotes") || !strings.Contains(q.explain.Text, "try again") {
-		t.Fatalf("the quote tab says %q", q.explain.Text)
+	if says := q.says(); !strings.Contains(says, "Sakura Mart Japan does not accept quotes") || !strings.Contains(says, "try again") {
+		t.Fatalf("the quote tab says %q", says)
 	}
-	test.Tap(q.tryAgain)
+	test.Tap(q.button("Try again"))
 	h.flush()
-	if !q.formBox.Visible() || q.tryAgain.Visible() {
-		t.Fatalf("Try again left the form closed: %q", q.explain.Text)
+	if !q.open() || q.button("Try again").Visible() {
+		t.Fatalf("Try again left the form closed: %q", q.says())
 	}
 }

@@ -2,12 +2,12 @@ package ui
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
+	"github.com/workorderdesk/workdesk/ui/quote"
 )
 
 // Edit on a refused action puts what the person entered back into its form
@@ -93,8 +93,8 @@ func (d *Desk) keptPte(wo *api.WorkOrder) string {
 func (d *Desk) stopCorrecting() {
 	d.correcting = nil
 	d.detail.renderOutbox()
-	if t, ok := tabIn[*quoteTab](d.detail); ok {
-		t.gate(d.detail.wo) // a customer that refused quotes: closed again
+	if t, ok := tabIn[*quote.Tab](d.detail); ok {
+		t.Gate(d.detail.wo) // a customer that refused quotes: closed again
 	}
 }
 
@@ -157,8 +157,3 @@ func tabIn[T tab](v *detailView) (T, bool) {
 
 // selectTab shows tab t (by its title: a compact tab bar shows no names).
 func (v *detailView) selectTab(t tab) { v.showTab(t.Title()) }
-
-// lineKey is what the person sets of a line, to compare two.
-func lineKey(l api.LineItem) string {
-	return fmt.Sprintf("%s|%s|%s|%s|%d", l.Type, l.Description, l.Quantity, l.Rate.Amount, l.PriceListItemId)
-}

@@ -193,26 +193,27 @@ func TestEditAsksBeforeReplacingWhatWasTyped(t *testing.T) {
 		minor := int32(api.MinorUnits(r.Nte.Currency))
 		h.open(r.Id)
 		h.selectTab("Quote")
-		q := tabOf[*quoteTab](h)
+		q := quoteOf(h)
+		amount, reason := q.amount(), q.reason()
 		svc.set("PUT /api/workOrder/quoteSubmit", true)
 		asked := r.Nte.Amount.Mul(decimal.NewFromInt(2)).StringFixed(minor)
-		q.amount.SetText(asked)
-		q.reason.SetText("Compressor must be replaced")
-		test.Tap(q.submit)
+		amount.SetText(asked)
+		reason.SetText("Compressor must be replaced")
+		test.Tap(q.submit())
 		h.send()
 		svc.set("PUT /api/workOrder/quoteSubmit", false)
 		edit := func() { test.Tap(headerRefusal(h, "Quote").edit) }
 
 		typed := r.Nte.Amount.Mul(decimal.NewFromInt(3)).StringFixed(minor)
-		q.amount.SetText(typed)
-		q.reason.SetText("Second unit failed too")
+		amount.SetText(typed)
+		reason.SetText("Second unit failed too")
 		ask(t, edit, true)
-		if q.amount.Text != typed || q.reason.Text != "Second unit failed too" || h.desk.correcting != nil {
-			t.Fatalf("keeping what was typed left %q / %q", q.amount.Text, q.reason.Text)
+		if amount.Text != typed || reason.Text != "Second unit failed too" || h.desk.correcting != nil {
+			t.Fatalf("keeping what was typed left %q / %q", amount.Text, reason.Text)
 		}
 		ask(t, edit, false)
-		if q.amount.Text != asked || q.reason.Text != "Compressor must be replaced" || h.desk.correcting == nil {
-			t.Fatalf("replacing left %q / %q", q.amount.Text, q.reason.Text)
+		if amount.Text != asked || reason.Text != "Compressor must be replaced" || h.desk.correcting == nil {
+			t.Fatalf("replacing left %q / %q", amount.Text, reason.Text)
 		}
 		h.desk.stopCorrecting()
 	})

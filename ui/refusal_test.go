@@ -77,11 +77,12 @@ func TestARefusedQuoteShowsInTheHeaderAndIsCorrectedInPlace(t *testing.T) {
 	minor := int32(api.MinorUnits(r.Nte.Currency))
 	h.open(r.Id)
 	h.selectTab("Quote")
-	q := tabOf[*quoteTab](h)
+	q := quoteOf(h)
+	amount, reason := q.amount(), q.reason()
 	asked := nte.Mul(decimal.NewFromInt(2)).StringFixed(minor)
-	q.amount.SetText(asked)
-	q.reason.SetText("Compressor must be replaced")
-	test.Tap(q.submit)
+	amount.SetText(asked)
+	reason.SetText("Compressor must be replaced")
+	test.Tap(q.submit())
 	h.flush()
 	if got := h.desk.detail.quote.Text(); got != "Quote submitted · queued" {
 		t.Fatalf("with the quote queued the header's quote reads %q", got)
@@ -122,13 +123,14 @@ func TestARefusedQuoteShowsInTheHeaderAndIsCorrectedInPlace(t *testing.T) {
 	refused := onlyRow(t, h, r.Id, outbox.KindQuote, storage.OutboxFailed)
 
 	// Edit: the Quote tab, with what was asked and why.
-	q.clearForm()
+	amount.SetText("")
+	reason.SetText("")
 	test.Tap(rv.edit)
 	if sel := h.desk.detail.appTabs.Selected(); sel == nil || sel.Text != "Quote" {
 		t.Fatal("Edit did not open the Quote tab")
 	}
-	if q.amount.Text != asked || q.reason.Text != "Compressor must be replaced" {
-		t.Fatalf("Edit put back amount %q, reason %q; want %s and the reason", q.amount.Text, q.reason.Text, asked)
+	if amount.Text != asked || reason.Text != "Compressor must be replaced" {
+		t.Fatalf("Edit put back amount %q, reason %q; want %s and the reason", amount.Text, reason.Text, asked)
 	}
 	rv = headerRefusal(h, "Quote")
 	if rv.edit.Text != "Stop editing" || !strings.Contains(rv.text.Text, "replaces this one") {
@@ -146,8 +148,8 @@ func TestARefusedQuoteShowsInTheHeaderAndIsCorrectedInPlace(t *testing.T) {
 	// Correcting: above the raised NTE, submitted, replaces the refused one.
 	test.Tap(rv.edit)
 	corrected := nte.Mul(decimal.NewFromInt(4)).StringFixed(minor)
-	q.amount.SetText(corrected)
-	test.Tap(q.submit)
+	amount.SetText(corrected)
+	test.Tap(q.submit())
 	h.flush()
 	if txt := h.overlayText(); txt != "" {
 		t.Fatalf("submitting the corrected quote showed %q", txt)

@@ -135,7 +135,7 @@ func (t *visitTab) Show(wo *api.WorkOrder) {
 	switching := t.wo == nil || t.wo.WorkOrderId != wo.WorkOrderId
 	t.wo = wo
 	t.crew.show(wo)
-	t.schedNow.SetText("Currently: " + scheduledText(wo))
+	t.schedNow.SetText("Currently: " + format.Scheduled(wo))
 	if switching {
 		if s := wo.ScheduledStart(); !s.IsZero() {
 			lt := s.In(time.Local)

@@ -34,10 +34,10 @@ func TestEveryTabStaysInSightAt1024x700(t *testing.T) {
 	})
 	h.open(r.Id)
 	h.selectTab("Quote")
-	q := tabOf[*quoteTab](h)
-	q.amount.SetText("9999999")
-	q.reason.SetText("The whole roof") // Sakura Mart Japan takes no quotes: the service refuses
-	test.Tap(q.submit)
+	q := quoteOf(h)
+	q.amount().SetText("9999999")
+	q.reason().SetText("The whole roof") // Sakura Mart Japan takes no quotes: the service refuses
+	test.Tap(q.submit())
 	h.flush()
 	h.send()
 	headerRefusal(h, "Quote")

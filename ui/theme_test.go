@@ -159,13 +159,13 @@ func TestAmberIsNeverGoodNews(t *testing.T) {
 	h := newHarness(t)
 	r := h.rowWhere(func(r storage.Row) bool { return r.QuoteStatus == api.QuoteApproved })
 	h.open(r.Id)
-	if q := tabOf[*quoteTab](h); q.explain.Importance == widget.WarningImportance {
-		t.Errorf("%s's approved quote is explained in amber: %q", r.Number, q.explain.Text)
+	if l := quoteExplanation(h); l.Importance == widget.WarningImportance {
+		t.Errorf("%s's approved quote is explained in amber: %q", r.Number, l.Text)
 	}
 	if r, ok := h.desk.list.rowAt(0); ok && r.QuoteStatus == "" {
 		h.open(r.Id)
-		if q := tabOf[*quoteTab](h); q.explain.Importance == widget.WarningImportance {
-			t.Errorf("%s, with no quote, has its NTE explained in amber: %q", r.Number, q.explain.Text)
+		if l := quoteExplanation(h); l.Importance == widget.WarningImportance {
+			t.Errorf("%s, with no quote, has its NTE explained in amber: %q", r.Number, l.Text)
 		}
 	}
 }

@@ -23,7 +23,6 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/storage"
-	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // drawn is the text the canvas draws under o, in order: what a person
@@ -111,114 +110,6 @@ func TestAnotherWorkOrderOpensEachTabAtItsTop(t *testing.T) {
 		if s.Offset.Y != 0 || s.Content.Position().Y != 0 {
 			t.Errorf("%s opens its %s tab scrolled %.0f px down (content drawn at %.0f): its top is hidden",
 				second.Number, name, s.Offset.Y, s.Content.Position().Y)
-		}
-	}
-}
-
-// TestTheQuoteFormForgetsThePreviousWorkOrdersItem: a person picks an item
-// and a quantity on a dollar work order, then opens a yen one. The yen
-// order's price list shows no item picked and a quantity of 1, its amount
-// placeholder has no decimals, and picking one of its own items adds a line.
-func TestTheQuoteFormForgetsThePreviousWorkOrdersItem(t *testing.T) {
-	h := newHarness(t)
-	q := openQuotable(h)
-	if q.priceList == nil || len(q.priceList.Items) < 2 {
-		t.Fatal("the dollar work order's price list did not load")
-	}
-	if got, want := q.amount.PlaceHolder, "e.g. "+quoteExample(h.desk.detail.wo); got != want || !strings.HasSuffix(got, ".00") {
-		t.Errorf("the dollar amount's placeholder reads %q, want %s with cents", got, want)
-	}
-	q.priceSel.SetSelectedIndex(1)
-	q.qty.SetText("12")
-
-	yen := h.create(sandbox.WorkOrderSpec{Currency: "JPY", Status: api.StatusAccepted})
-	h.open(yen.Id)
-	if q.priceSel.Selected != "" || q.priceSel.SelectedIndex() >= 0 {
-		t.Errorf("on %s the price list still shows %q, picked on the previous work order", yen.Number, q.priceSel.Selected)
-	}
-	if strings.Contains(drawn(q.priceSel), "$") {
-		t.Errorf("the yen work order's price list select draws %q", drawn(q.priceSel))
-	}
-	if q.qty.Text != "1" {
-		t.Errorf("the quantity reads %q on the newly opened work order, want 1", q.qty.Text)
-	}
-	if got := q.amount.PlaceHolder; !strings.HasPrefix(got, "e.g. ") || strings.Contains(strings.TrimPrefix(got, "e.g. "), ".") {
-		t.Errorf("the yen amount's placeholder reads %q: yen have no decimals", got)
-	}
-	if q.priceList == nil || len(q.priceList.Items) == 0 {
-		t.Fatalf("%s's price list did not load", yen.Number)
-	}
-	q.priceSel.SetSelectedIndex(0)
-	test.Tap(q.addLine)
-	if txt := h.overlayText(); txt != "" {
-		t.Fatalf("adding a line on %s showed %q", yen.Number, txt)
-	}
-	if len(q.lines) != 1 || q.lines[0].Rate.Currency != "JPY" {
-		t.Fatalf("after Add line %s has lines %+v", yen.Number, q.lines)
-	}
-}
-
-// TestTheQuoteAmountOfLinesReadsAsMoney: with lines, the Amount row shows
-// their total formatted in the work order's currency, in the text colour,
-// and no greyed-out "1710.00".
-func TestTheQuoteAmountOfLinesReadsAsMoney(t *testing.T) {
-	h := newHarness(t)
-	q := openQuotable(h)
-	q.priceSel.SetSelectedIndex(0)
-	q.qty.SetText("12")
-	test.Tap(q.addLine)
-	total, err := q.linesTotal()
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.settle()
-	page := tabScroll(h, "Quote")
-	walk(page, func(o fyne.CanvasObject) {
-		if e, ok := o.(*widget.Entry); ok && e.Text == format.Amount(total) {
-			t.Errorf("the quote form shows the raw %q in an entry (disabled %v)", e.Text, e.Disabled())
-		}
-	})
-	shown := drawn(q.amountNote)
-	if !q.amountNote.Visible() || !strings.HasPrefix(shown, format.Money(total)+" — the total of the line items") {
-		t.Errorf("the Amount row reads %q, want it to start with %q", shown, format.Money(total)+" — the total of the line items")
-	}
-	if q.amountNote.Importance == widget.LowImportance {
-		t.Error("the total is drawn in the faint low-importance colour")
-	}
-
-	// Without lines the amount is typed again.
-	test.Tap(quoteLineRemove(t, q, 0))
-	if !q.amount.Visible() || q.amount.Disabled() || q.amountNote.Visible() {
-		t.Errorf("without lines the amount entry shows %v, disabled %v; the total note shows %v", q.amount.Visible(), q.amount.Disabled(), q.amountNote.Visible())
-	}
-}
-
-func TestAmountExamplesFollowTheCurrency(t *testing.T) {
-	for cur, want := range map[string]string{"USD": "1850.00", "EUR": "1850.00", "JPY": "185000", "KWD": "1850.000"} {
-		if got := amountExample(cur); got != want {
-			t.Errorf("amountExample(%s) = %q, want %q", cur, got, want)
-		}
-	}
-	wo := &api.WorkOrder{Currency: "JPY", Nte: api.Nte{Amount: api.MustMoney("1000", "JPY")}}
-	if _, err := parseQuote(wo, "lots", "x"); err == nil || !strings.Contains(err.Error(), "e.g. 1200") {
-		t.Errorf("a yen amount that is not a number says %v", err)
-	}
-}
-
-// TestTheQuoteExampleIsAboveTheNTE: the amount a quote's placeholder offers
-// is one the form takes: a round figure above the NTE, in the currency's
-// decimals.
-func TestTheQuoteExampleIsAboveTheNTE(t *testing.T) {
-	for _, c := range []struct{ nte, cur, want string }{
-		{"2450", "USD", "3000.00"},
-		{"191000", "JPY", "230000"},
-		{"0", "EUR", "1850.00"},
-		{"99", "GBP", "120.00"},
-		{"5", "USD", "6.00"},
-	} {
-		wo := &api.WorkOrder{Currency: c.cur, Nte: api.Nte{Amount: api.MustMoney(c.nte, c.cur)}}
-		if got := quoteExample(wo); got != c.want {
-			t.Errorf("with an NTE of %s %s the example reads %q, want %q", c.nte, c.cur, got, c.want)
 		}
 	}
 }

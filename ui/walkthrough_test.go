@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"image/png"
 	"os"
@@ -77,7 +78,11 @@ func TestWalkthroughNewToAuthorizedInvoice(t *testing.T) {
 	// The quote is the work the repair takes, from Northwind's price list;
 	// its lines total into the amount, and the invoice repeats them.
 	h.selectTab("Quote")
-	q := h.desk.detail.tabs[1].(*quoteTab)
+	q := quoteOf(h)
+	items, err := h.store.PriceList(context.Background(), r.Id)
+	if err != nil || items == nil {
+		t.Fatalf("Northwind's price list is not in the replica: %v", err)
+	}
 	work := []struct {
 		item int // in Northwind's price list
 		qty  int64
@@ -89,19 +94,17 @@ func TestWalkthroughNewToAuthorizedInvoice(t *testing.T) {
 	}
 	quote := decimal.Zero
 	for _, w := range work {
-		q.priceSel.SetSelectedIndex(w.item)
-		q.qty.SetText(fmt.Sprint(w.qty))
-		test.Tap(q.addLine)
-		quote = quote.Add(q.priceList.Items[w.item].Rate.Amount.Mul(decimal.NewFromInt(w.qty)))
+		q.addLine(w.item, fmt.Sprint(w.qty))
+		quote = quote.Add(items.Items[w.item].Rate.Amount.Mul(decimal.NewFromInt(w.qty)))
 	}
 	if !quote.GreaterThan(r.Nte.Amount) {
 		t.Fatalf("the repair (%s) does not exceed the NTE (%s): pick other quantities", quote, format.Money(r.Nte))
 	}
-	if q.amount.Text != quote.StringFixed(2) || !q.amount.Disabled() {
-		t.Fatalf("with lines totalling %s the amount reads %q (disabled %v)", quote.StringFixed(2), q.amount.Text, q.amount.Disabled())
+	if amount := q.amount(); amount.Text != quote.StringFixed(2) || !amount.Disabled() {
+		t.Fatalf("with lines totalling %s the amount reads %q (disabled %v)", quote.StringFixed(2), amount.Text, amount.Disabled())
 	}
-	q.reason.SetText("The walk-in cooler is leaking refrigerant: finding and brazing the leak takes two visits with a helper, and the system must be recharged.")
-	test.Tap(q.submit)
+	q.reason().SetText("The walk-in cooler is leaking refrigerant: finding and brazing the leak takes two visits with a helper, and the system must be recharged.")
+	test.Tap(q.submit())
 	h.send()
 	if got := h.desk.detail.quote.Text(); got != "Quote submitted" {
 		t.Fatalf("after submitting the quote the header shows %q", got)

@@ -33,7 +33,7 @@ func TestNoLimitReadsTheSameEverywhere(t *testing.T) {
 	if got := invoiceOf(h).text(); !strings.Contains(got, "\nNTE: no limit. The customer set no maximum") {
 		t.Errorf("the Invoice tab reads %q, want \"NTE: no limit.\"", got)
 	}
-	if got := tabOf[*quoteTab](h).explain.Text; strings.Contains(strings.ToLower(got), "the nte is no limit") || strings.Contains(got, "No limit") {
+	if got := quoteExplanation(h).Text; strings.Contains(strings.ToLower(got), "the nte is no limit") || strings.Contains(got, "No limit") {
 		t.Errorf("the Quote tab reads %q", got)
 	}
 	some := h.rowWhere(func(r storage.Row) bool { return !r.Nte.IsZero() })

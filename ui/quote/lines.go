@@ -1,4 +1,4 @@
-package ui
+package quote
 
 import (
 	"context"
@@ -19,9 +19,9 @@ import (
 // The quote's lines from the customer's price list: picking, quantities,
 // subtotals, and their total as the amount asked for.
 
-func (t *quoteTab) loadPriceList() {
+func (t *Tab) loadPriceList() {
 	t.plNote.Hide()
-	pl, err := t.d.store.PriceList(context.Background(), t.wo.WorkOrderId)
+	pl, err := t.replica.PriceList(context.Background(), t.wo.WorkOrderId)
 	if err != nil || pl == nil {
 		t.priceList = nil
 		t.priceSel.Options = nil
@@ -54,14 +54,14 @@ func (t *quoteTab) loadPriceList() {
 	arrange.SetEnabled(t.addLine, len(opts) > 0)
 }
 
-func (t *quoteTab) onAddLine() {
+func (t *Tab) onAddLine() {
 	if t.priceList == nil || t.priceSel.SelectedIndex() < 0 {
-		t.d.showError(dialogs.NotYet("pick an item from the price list first"))
+		t.win.ShowError(dialogs.NotYet("pick an item from the price list first"))
 		return
 	}
 	qty, err := format.ParseQuantity(t.qty.Text)
 	if err != nil {
-		t.d.showError(err)
+		t.win.ShowError(err)
 		return
 	}
 	it := t.priceList.Items[t.priceSel.SelectedIndex()]
@@ -75,7 +75,7 @@ func (t *quoteTab) onAddLine() {
 	t.renderLines()
 }
 
-func (t *quoteTab) linesTotal() (api.Money, error) { return sumLines(t.lines, t.wo.Currency) }
+func (t *Tab) linesTotal() (api.Money, error) { return sumLines(t.lines, t.wo.Currency) }
 
 // sumLines totals lines in currency; a line in another currency is refused,
 // never relabelled.
@@ -92,7 +92,7 @@ func sumLines(lines []api.LineItem, currency string) (api.Money, error) {
 }
 
 // renderLines rebuilds the line rows and puts their total in the amount.
-func (t *quoteTab) renderLines() {
+func (t *Tab) renderLines() {
 	var objs []fyne.CanvasObject
 	t.lineRows = t.lineRows[:0]
 	t.lineErr.SetText("")
@@ -127,7 +127,7 @@ func (t *quoteTab) renderLines() {
 
 // onLineQuantity keeps a line, its subtotal and the amount in step with its
 // quantity entry; an unreadable quantity is named and the line keeps its old one.
-func (t *quoteTab) onLineQuantity(i int, s string) {
+func (t *Tab) onLineQuantity(i int, s string) {
 	q, err := format.ParseQuantity(s)
 	if err != nil {
 		t.lineErr.SetText(fmt.Sprintf("Line %d: %v. The line keeps %s until you fix it.", i+1, err, t.lines[i].Quantity))
@@ -147,7 +147,7 @@ func (t *quoteTab) onLineQuantity(i int, s string) {
 // syncAmount shows the lines' total as the amount while there are lines (a
 // label in the work order's currency; the entry, disabled and hidden, keeps
 // it for when the lines are removed), and hands the entry back without lines.
-func (t *quoteTab) syncAmount() {
+func (t *Tab) syncAmount() {
 	if len(t.lines) == 0 {
 		t.amount.Enable()
 		t.amount.Show()

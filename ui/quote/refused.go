@@ -1,4 +1,4 @@
-package ui
+package quote
 
 import (
 	"context"
@@ -16,11 +16,11 @@ import (
 // quotesRefusedText says why the quote form is closed at wo's customer:
 // the service refused a quote there with 3004 (storage remembers it per
 // customer). "" when it did not, or the person asked to try again since.
-func (d *Desk) quotesRefusedText(wo *api.WorkOrder) string {
-	if c := d.correcting; c != nil && c.wo == wo.WorkOrderId && c.group == outbox.GroupQuote {
+func (t *Tab) quotesRefusedText(wo *api.WorkOrder) string {
+	if t.win.CorrectingIn(wo.WorkOrderId, outbox.GroupQuote) {
 		return "" // Edit of the refused quote: the person tries again
 	}
-	r, err := d.store.QuotesRefused(context.Background(), wo.Customer.Id)
+	r, err := t.replica.QuotesRefused(context.Background(), wo.Customer.Id)
 	if err != nil || r == nil {
 		return ""
 	}
@@ -35,16 +35,17 @@ func (d *Desk) quotesRefusedText(wo *api.WorkOrder) string {
 	return text + ". The quote form stays closed at this customer; if it has changed its mind, try again."
 }
 
-// gate says whether a quote can be asked for on wo now, and why, and shows
+// Gate says whether a quote can be asked for on wo now, and why, and shows
 // the form (with Copy into a new quote after a rejected one, or Try again)
-// accordingly: the rules (quoteAllowed, api's Can), then the customer's
-// refusal of quotes, remembered.
-func (t *quoteTab) gate(wo *api.WorkOrder) {
+// accordingly: the rules (Allowed, api's Can), then the customer's
+// refusal of quotes, remembered. The window calls it once a correction of
+// a refused quote stops: a customer that refused quotes closes it again.
+func (t *Tab) Gate(wo *api.WorkOrder) {
 	if wo == nil {
 		return
 	}
 	q := wo.Nte.Quote
-	allowed, why := quoteAllowed(wo)
+	allowed, why := Allowed(wo)
 	// Amber only when the customer waits on us or refused: the NTE, an
 	// approved or a submitted quote are not warnings.
 	t.explain.Importance = widget.MediumImportance
@@ -53,7 +54,7 @@ func (t *quoteTab) gate(wo *api.WorkOrder) {
 	}
 	refused := ""
 	if allowed {
-		refused = t.d.quotesRefusedText(wo)
+		refused = t.quotesRefusedText(wo)
 	}
 	if refused != "" {
 		allowed, why = false, refused
@@ -67,18 +68,18 @@ func (t *quoteTab) gate(wo *api.WorkOrder) {
 
 // newTryQuotesAgain is the quote tab's "Try again": it forgets the
 // customer's refusal, and the form opens; the service judges the next one.
-func newTryQuotesAgain(t *quoteTab) *widget.Button {
+func newTryQuotesAgain(t *Tab) *widget.Button {
 	b := widget.NewButtonWithIcon("Try again", theme.ViewRefreshIcon(), func() {
 		wo := t.wo
 		if wo == nil {
 			return
 		}
-		store, customer := t.d.store, wo.Customer.Id
-		t.d.deps.Background(func() {
-			err := store.TryQuotesAgain(context.Background(), customer)
-			t.d.do(func() {
+		queue, customer := t.queue, wo.Customer.Id
+		t.win.Background(func() {
+			err := queue.TryQuotesAgain(context.Background(), customer)
+			t.win.Do(func() {
 				if err != nil {
-					t.d.showError(err)
+					t.win.ShowError(err)
 					return
 				}
 				if t.wo != nil {

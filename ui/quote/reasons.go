@@ -1,4 +1,4 @@
-package ui
+package quote
 
 import (
 	"context"
@@ -19,9 +19,9 @@ import (
 
 // rejectionReasons words, for a rejected quote, the customer's reason and
 // ours, each labelled; lines that are not known are left out.
-func (d *Desk) rejectionReasons(wo *api.WorkOrder, q *api.Quote) string {
-	ours := d.ourQuoteReason(wo.WorkOrderId)
-	theirs, told := d.customerRejection(wo.WorkOrderId)
+func (t *Tab) rejectionReasons(wo *api.WorkOrder, q *api.Quote) string {
+	ours := t.ourQuoteReason(wo.WorkOrderId)
+	theirs, told := t.customerRejection(wo.WorkOrderId)
 	comment := strings.TrimSpace(q.Comment)
 	var lines []string
 	switch {
@@ -44,8 +44,8 @@ func (d *Desk) rejectionReasons(wo *api.WorkOrder, q *api.Quote) string {
 
 // ourQuoteReason is the reason given with the newest quote sent from this
 // window ("" when none was, or it cannot be read).
-func (d *Desk) ourQuoteReason(woID int64) string {
-	rows, err := d.store.OutboxRows(context.Background(), woID)
+func (t *Tab) ourQuoteReason(woID int64) string {
+	rows, err := t.replica.OutboxRows(context.Background(), woID)
 	if err != nil {
 		return ""
 	}
@@ -67,8 +67,8 @@ func (d *Desk) ourQuoteReason(woID int64) string {
 
 // customerRejection is the remark of the customer's newest notification
 // rejecting the quote, and whether there is such a notification.
-func (d *Desk) customerRejection(woID int64) (string, bool) {
-	evs, err := d.store.Events(context.Background(), woID)
+func (t *Tab) customerRejection(woID int64) (string, bool) {
+	evs, err := t.replica.Events(context.Background(), woID)
 	if err != nil {
 		return "", false
 	}

@@ -1,4 +1,4 @@
-package ui
+package quote
 
 import (
 	"context"
@@ -22,11 +22,14 @@ import (
 	"github.com/workorderdesk/workdesk/ui/xwidget"
 )
 
-// quoteTab shows the current quote and the form to ask for a higher NTE.
+// Tab shows the current quote and the form to ask for a higher NTE.
 // While the form holds line items the amount is their total, kept in step as
 // lines come and go and quantities change; without lines it is typed.
-type quoteTab struct {
-	d  *Desk
+type Tab struct {
+	replica Replica
+	queue   Queue
+	win     Window
+
 	wo *api.WorkOrder
 
 	current *widget.Label
@@ -62,8 +65,10 @@ type quoteLineRow struct {
 	subtotal *widget.Label
 }
 
-func newQuoteTab(d *Desk) *quoteTab {
-	t := &quoteTab{d: d}
+// New is the tab, reading replica, queueing quotes on queue and acting
+// through win.
+func New(replica Replica, queue Queue, win Window) *Tab {
+	t := &Tab{replica: replica, queue: queue, win: win}
 	t.current = widget.NewLabel("")
 	t.current.Wrapping = fyne.TextWrapWord
 	t.badge = xwidget.NewBadge()
@@ -119,15 +124,15 @@ func newQuoteTab(d *Desk) *quoteTab {
 	return t
 }
 
-func (t *quoteTab) Title() string       { return "Quote" }
-func (t *quoteTab) Icon() fyne.Resource { return theme.DocumentCreateIcon() }
-func (t *quoteTab) Content() fyne.CanvasObject {
+func (t *Tab) Title() string       { return "Quote" }
+func (t *Tab) Icon() fyne.Resource { return theme.DocumentCreateIcon() }
+func (t *Tab) Content() fyne.CanvasObject {
 	t.top = container.NewVBox(container.NewHBox(arrange.Heading("Current quote"), t.badge), t.current, t.explain,
 		container.NewHBox(t.copyRejected, t.tryAgain), widget.NewSeparator())
 	return container.NewVScroll(container.NewPadded(container.NewVBox(t.top, t.formBox)))
 }
 
-func (t *quoteTab) Show(wo *api.WorkOrder) {
+func (t *Tab) Show(wo *api.WorkOrder) {
 	switching := t.wo == nil || t.wo.WorkOrderId != wo.WorkOrderId
 	t.wo = wo
 	t.amount.SetPlaceHolder("e.g. " + quoteExample(wo))
@@ -143,7 +148,7 @@ func (t *quoteTab) Show(wo *api.WorkOrder) {
 		}
 		reasons := ""
 		if q.QuoteStatus == api.QuoteRejected {
-			reasons = t.d.rejectionReasons(wo, q) // the customer's and ours, each labelled
+			reasons = t.rejectionReasons(wo, q) // the customer's and ours, each labelled
 		} else if q.Comment != "" {
 			text += " — " + q.Comment
 		}
@@ -156,7 +161,7 @@ func (t *quoteTab) Show(wo *api.WorkOrder) {
 		}
 		t.current.SetText(text)
 	}
-	t.gate(wo)
+	t.Gate(wo)
 	if switching {
 		t.clearForm()
 	}
@@ -165,9 +170,9 @@ func (t *quoteTab) Show(wo *api.WorkOrder) {
 	t.top.Refresh()
 }
 
-// quoteAllowed says whether a new quote can be submitted now (the rule is
-// api's Can), and why or why not.
-func quoteAllowed(wo *api.WorkOrder) (bool, string) {
+// Allowed says whether a new quote can be submitted now (the rule is
+// api's Can), and why or why not: the Invoice tab offers a quote by it too.
+func Allowed(wo *api.WorkOrder) (bool, string) {
 	if err := wo.Can(api.SubmitQuote); err != nil {
 		return false, format.Capital(err.Error()) + "."
 	}
@@ -205,14 +210,14 @@ func checkQuote(wo *api.WorkOrder, amount api.Money, reason string, fromLines bo
 	return wo.CheckQuote(amount, strings.TrimSpace(reason), nil, fromLines)
 }
 
-func (t *quoteTab) onSubmit() {
+func (t *Tab) onSubmit() {
 	wo := t.wo
 	var amount api.Money
 	var err error
 	if len(t.lines) > 0 {
 		// With lines the quote is their total: the amount entry is not read.
 		if t.lineErr.Text != "" {
-			t.d.showError(dialogs.NotYet("fix the line items first: " + t.lineErr.Text))
+			t.win.ShowError(dialogs.NotYet("fix the line items first: " + t.lineErr.Text))
 			return
 		}
 		if amount, err = t.linesTotal(); err == nil {
@@ -222,30 +227,30 @@ func (t *quoteTab) onSubmit() {
 		amount, err = parseQuote(wo, t.amount.Text, t.reason.Text)
 	}
 	if err != nil {
-		t.d.showError(err)
+		t.win.ShowError(err)
 		return
 	}
-	store, woID, reason, lines := t.d.store, wo.WorkOrderId, strings.TrimSpace(t.reason.Text), append([]api.LineItem(nil), t.lines...)
-	rctx := t.d.actionCtx(woID, outbox.GroupQuote) // read now: a correction replaces the refused one
-	t.d.act([]fyne.Disableable{t.submit}, func(context.Context) error {
-		_, err := store.SubmitQuote(rctx, woID, amount, reason, lines)
+	queue, woID, reason, lines := t.queue, wo.WorkOrderId, strings.TrimSpace(t.reason.Text), append([]api.LineItem(nil), t.lines...)
+	rctx := t.win.Replacing(woID, outbox.GroupQuote) // read now: a correction replaces the refused one
+	t.win.Act([]fyne.Disableable{t.submit}, func(context.Context) error {
+		_, err := queue.SubmitQuote(rctx, woID, amount, reason, lines)
 		return err
 	}, func(err error) {
 		if err != nil {
-			t.d.showError(err)
+			t.win.ShowError(err)
 			return
 		}
 		if t.wo != nil && t.wo.WorkOrderId == woID {
 			t.clearForm()
 		}
-		t.d.queued("Quote " + format.Money(amount) + " for " + wo.WorkOrderNumber)
+		t.win.Queued("Quote " + format.Money(amount) + " for " + wo.WorkOrderNumber)
 	})
 }
 
 // clearForm empties the form for a new quote: no amount, reason or lines,
 // and no price list item picked (another work order's item, or its
 // quantity, is never offered).
-func (t *quoteTab) clearForm() {
+func (t *Tab) clearForm() {
 	t.amount.SetText("")
 	t.reason.SetText("")
 	t.priceSel.ClearSelected()
@@ -258,7 +263,7 @@ func (t *quoteTab) clearForm() {
 // onCopyRejected fills the form with the rejected quote: its lines (their
 // total is the amount) or its amount, and its reason, for the person to
 // change what the customer objected to.
-func (t *quoteTab) onCopyRejected() {
+func (t *Tab) onCopyRejected() {
 	q := t.wo.Nte.Quote
 	if q == nil {
 		return
@@ -271,12 +276,12 @@ func (t *quoteTab) onCopyRejected() {
 	// Our own reason (when this window sent the quote), never the
 	// customer's: Quote.Comment is their reason for rejecting it once
 	// rejected, so it is not carried over.
-	t.prefill(q.Amount, lines, t.d.ourQuoteReason(t.wo.WorkOrderId))
+	t.Prefill(q.Amount, lines, t.ourQuoteReason(t.wo.WorkOrderId))
 }
 
-// prefill opens the form with lines (their total becomes the amount) or,
+// Prefill opens the form with lines (their total becomes the amount) or,
 // without lines, an amount; e.g. from an invoice over the NTE.
-func (t *quoteTab) prefill(amount api.Money, lines []api.LineItem, reason string) {
+func (t *Tab) Prefill(amount api.Money, lines []api.LineItem, reason string) {
 	t.lines = append([]api.LineItem(nil), lines...)
 	for i := range t.lines {
 		t.lines[i].Id = 0
@@ -294,7 +299,7 @@ func (t *quoteTab) prefill(amount api.Money, lines []api.LineItem, reason string
 	if t.reason.Text == "" {
 		t.reason.SetText(reason)
 	}
-	t.gate(t.wo) // Edit of a refused quote opens the form, wherever it was closed
+	t.Gate(t.wo) // Edit of a refused quote opens the form, wherever it was closed
 }
 
 // amountExample is a plausible amount to type in currency, with its own
@@ -322,25 +327,9 @@ func quoteExample(wo *api.WorkOrder) string {
 	return rounded.StringFixed(int32(api.MinorUnits(wo.Currency)))
 }
 
-// A refused quote is corrected in the quote form.
-var _ = correctIn(outbox.FormQuote, "in the Quote tab", func(d *Desk, v *detailView, draft *outbox.Draft, start func(func())) bool {
-	t, ok := tabIn[*quoteTab](v)
-	if !ok {
-		return false
-	}
-	v.selectTab(t)
-	d.unlessTyped(t.holdsOther(draft), "The Quote tab holds a quote you have not submitted.", "quote", func() {
-		start(func() {
-			t.clearForm()
-			t.prefill(draft.Amount, draft.Lines, draft.Text)
-		})
-	})
-	return true
-})
-
-// holdsOther reports whether the quote form holds an amount, reason or
-// lines other than the refused quote's.
-func (t *quoteTab) holdsOther(d *outbox.Draft) bool {
+// HoldsOther reports whether the quote form holds an amount, reason or
+// lines other than the refused quote's d.
+func (t *Tab) HoldsOther(d *outbox.Draft) bool {
 	reason := strings.TrimSpace(t.reason.Text)
 	if strings.TrimSpace(t.amount.Text) == "" && reason == "" && len(t.lines) == 0 {
 		return false
@@ -357,4 +346,16 @@ func (t *quoteTab) holdsOther(d *outbox.Draft) bool {
 		}
 	}
 	return false
+}
+
+// EditDraft fills the form with the refused quote d, for the person to
+// correct: what the form held is cleared first.
+func (t *Tab) EditDraft(d *outbox.Draft) {
+	t.clearForm()
+	t.Prefill(d.Amount, d.Lines, d.Text)
+}
+
+// lineKey is what the person sets of a line, to compare two.
+func lineKey(l api.LineItem) string {
+	return fmt.Sprintf("%s|%s|%s|%s|%d", l.Type, l.Description, l.Quantity, l.Rate.Amount, l.PriceListItemId)
 }

@@ -1,4 +1,4 @@
-package ui
+package summary
 
 import (
 	"context"
@@ -15,9 +15,11 @@ import (
 	"github.com/workorderdesk/workdesk/ui/format"
 )
 
-// summaryTab shows every known field of the work order.
-type summaryTab struct {
-	d   *Desk
+// Tab shows every known field of the work order.
+type Tab struct {
+	replica Replica
+	win     Window
+
 	box *fyne.Container
 	// jobSheet makes the printable sheet a technician takes on site. It
 	// heads the Summary, whose facts the sheet prints: the header has no
@@ -26,19 +28,20 @@ type summaryTab struct {
 	wo       *api.WorkOrder
 }
 
-func newSummaryTab(d *Desk) *summaryTab {
-	t := &summaryTab{d: d, box: container.NewVBox()}
-	t.jobSheet = widget.NewButtonWithIcon("Job sheet…", theme.DocumentPrintIcon(), func() { d.showJobSheet(t.wo) })
+// New is the tab, reading replica and opening the job sheet through win.
+func New(replica Replica, win Window) *Tab {
+	t := &Tab{replica: replica, win: win, box: container.NewVBox()}
+	t.jobSheet = widget.NewButtonWithIcon("Job sheet…", theme.DocumentPrintIcon(), func() { win.ShowJobSheet(t.wo) })
 	return t
 }
 
-func (t *summaryTab) Title() string       { return "Summary" }
-func (t *summaryTab) Icon() fyne.Resource { return theme.InfoIcon() }
-func (t *summaryTab) Content() fyne.CanvasObject {
+func (t *Tab) Title() string       { return "Summary" }
+func (t *Tab) Icon() fyne.Resource { return theme.InfoIcon() }
+func (t *Tab) Content() fyne.CanvasObject {
 	return container.NewVScroll(container.NewPadded(t.box))
 }
 
-func (t *summaryTab) Show(wo *api.WorkOrder) {
+func (t *Tab) Show(wo *api.WorkOrder) {
 	t.wo = wo
 	sections := []fyne.CanvasObject{container.NewHBox(layout.NewSpacer(), t.jobSheet)}
 	add := func(title string, rows ...[2]string) {
@@ -65,8 +68,8 @@ func (t *summaryTab) Show(wo *api.WorkOrder) {
 		workType = wo.WorkType.Name
 	}
 	add("Work order",
-		[2]string{"Status", t.d.nextStepText(wo)},
-		[2]string{"Rejected because", t.d.rejectionReason(wo)},
+		[2]string{"Status", t.nextStepText(wo)},
+		[2]string{"Rejected because", t.rejectionReason(wo)},
 		[2]string{"Type", strings.Trim(wo.Type+" · "+workType, " ·")},
 		[2]string{"Created", format.Time(wo.Created)},
 		[2]string{"Last update", format.Time(wo.LastUpdate)},
@@ -84,7 +87,7 @@ func (t *summaryTab) Show(wo *api.WorkOrder) {
 			[2]string{api.AcknowledgeBy.Label(), stageDeadline(sla, api.AcknowledgeBy, wo.Status)},
 			[2]string{api.OnSiteBy.Label(), stageDeadline(sla, api.OnSiteBy, wo.Status)},
 			[2]string{api.DueBy.Label(), stageDeadline(sla, api.DueBy, wo.Status)},
-			[2]string{"Scheduled start", scheduledText(wo)},
+			[2]string{"Scheduled start", format.Scheduled(wo)},
 		)
 	}
 	if c := wo.Contact; c != nil {
@@ -165,9 +168,9 @@ func nteExplanation(n api.Nte) string {
 // now. Once the invoice is submitted the work order stays Checked out at the
 // service, so from then on the invoice's status (from the replica) says
 // what comes next.
-func (d *Desk) nextStepText(wo *api.WorkOrder) string {
+func (t *Tab) nextStepText(wo *api.WorkOrder) string {
 	if !wo.Status.Closed() {
-		if next := invoiceNextStep(d.storedInvoice(wo.WorkOrderId)); next != "" {
+		if next := invoiceNextStep(t.storedInvoice(wo.WorkOrderId)); next != "" {
 			return format.Status(wo.Status) + " · " + next
 		}
 	}
@@ -198,18 +201,6 @@ func statusExplanation(s api.WorkOrderStatus) string {
 	return ""
 }
 
-func scheduledText(wo *api.WorkOrder) string {
-	t := wo.ScheduledStart()
-	if t.IsZero() {
-		return "Not scheduled"
-	}
-	s := format.Time(t)
-	if wo.Schedule != nil && wo.Schedule.Pte != "" {
-		s += " (" + format.Status(wo.Schedule.Pte) + ")"
-	}
-	return s
-}
-
 // titleCase turns the service's "HIGH" into "High".
 func titleCase(s string) string {
 	if s == "" {
@@ -221,19 +212,19 @@ func titleCase(s string) string {
 
 // rejectionReason is why a rejected work order was rejected: from the
 // notification if one arrived, else from our own queued rejection.
-func (d *Desk) rejectionReason(wo *api.WorkOrder) string {
+func (t *Tab) rejectionReason(wo *api.WorkOrder) string {
 	if wo.Status != api.StatusRejected {
 		return ""
 	}
 	ctx := context.Background()
-	if evs, err := d.store.Events(ctx, wo.WorkOrderId); err == nil {
+	if evs, err := t.replica.Events(ctx, wo.WorkOrderId); err == nil {
 		for i := len(evs) - 1; i >= 0; i-- {
 			if b, ok := evs[i].Body.(*api.RejectedEvent); ok && b.Comment != "" {
 				return b.Comment
 			}
 		}
 	}
-	rows, _ := d.store.OutboxRows(ctx, wo.WorkOrderId)
+	rows, _ := t.replica.OutboxRows(ctx, wo.WorkOrderId)
 	for i := len(rows) - 1; i >= 0; i-- {
 		if rows[i].Status == api.StatusRejected && rows[i].Comment != "" {
 			return rows[i].Comment
@@ -244,8 +235,8 @@ func (d *Desk) rejectionReason(wo *api.WorkOrder) string {
 
 // storedInvoice is the replica's copy of the work order's invoice; nil when
 // it was never fetched.
-func (d *Desk) storedInvoice(woID int64) *api.Invoice {
-	inv, err := d.store.Invoice(context.Background(), woID)
+func (t *Tab) storedInvoice(woID int64) *api.Invoice {
+	inv, err := t.replica.Invoice(context.Background(), woID)
 	if err != nil {
 		return nil
 	}
