@@ -67,7 +67,11 @@ func (d *Desk) deskKeys() []deskKey {
 			break
 		}
 		title := t.Title()
-		keys = append(keys, deskKey{key: tabKeys[i], item: title, what: "Show the " + title + " tab", run: func(d *Desk) { d.detail.showTab(title) }})
+		keys = append(keys, deskKey{key: tabKeys[i], item: title, what: "Show the " + title + " tab", run: func(d *Desk) {
+			if d.detail.showTab(title) {
+				d.focusTab()
+			}
+		}})
 	}
 	return append(keys,
 		deskKey{key: fyne.KeyA, shift: true, item: "Accept", what: "Accept the open work order", run: func(d *Desk) {
