@@ -27,6 +27,7 @@ import (
 	"github.com/workorderdesk/workdesk/ui/procedures"
 	"github.com/workorderdesk/workdesk/ui/quote"
 	"github.com/workorderdesk/workdesk/ui/summary"
+	"github.com/workorderdesk/workdesk/ui/visit"
 )
 
 // Online is what needs the service right now and cannot be queued: syncing,
@@ -211,7 +212,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	}
 
 	d.detail = newDetailView(d, []tab{
-		summary.New(d.store, host{d}), quote.New(d.store, d.store, host{d}), newVisitTab(d), messages.New(d.store, d.store, host{d}), newAttachmentsTab(d), invoice.New(d.store, d.store, d.online, host{d}, host{d}), procedures.New(d.store, d.store, d.online, host{d}), note.New(d.store, d.store, host{d}), activity.New(d.store, host{d}),
+		summary.New(d.store, host{d}), quote.New(d.store, d.store, host{d}), visit.New(d.store, d.store, host{d}), messages.New(d.store, d.store, host{d}), newAttachmentsTab(d), invoice.New(d.store, d.store, d.online, host{d}, host{d}), procedures.New(d.store, d.store, d.online, host{d}), note.New(d.store, d.store, host{d}), activity.New(d.store, host{d}),
 	})
 	d.status = newStatusBar(d)
 

@@ -159,7 +159,7 @@ func TestBackdatedCheckInCarriesTheVisitTime(t *testing.T) {
 	r := h.create(sandbox.WorkOrderSpec{Customer: "Northwind Retail", Status: api.StatusAccepted, Created: fixedNow.Add(-48 * time.Hour)})
 	h.open(r.Id)
 	h.selectTab("Visit")
-	v := h.desk.detail.tabs[2].(*visitTab)
+	v := visitOf(h)
 
 	setBackDate(t, v, time.Date(2026, 11, 21, 8, 0, 0, 0, time.Local))
 	test.Tap(v.checkIn)
@@ -312,7 +312,7 @@ func TestARefusedActionIsExplainedNotHidden(t *testing.T) {
 	staleSettings(t, h, r.Id)
 	h.open(r.Id)
 	h.selectTab("Visit")
-	v := h.desk.detail.tabs[2].(*visitTab)
+	v := visitOf(h)
 	earlier := fixedNow.Add(-3 * time.Hour)
 	setBackDate(t, v, earlier)
 	test.Tap(v.checkIn)
