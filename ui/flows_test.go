@@ -239,7 +239,7 @@ func TestQueuedUploadShowsInTheStatusBar(t *testing.T) {
 	if err := os.WriteFile(file, []byte("\x89PNG\r\n\x1a\nnot really"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	h.desk.detail.tabs[4].(*attachmentsTab).files.AddFiles([]string{file})
+	attachmentsOf(h).AddFiles([]string{file})
 	h.desk.status.refresh()
 	if !h.desk.status.uploading.Visible() || !strings.Contains(h.desk.status.barLabel.Text, "Uploading 1 file") {
 		t.Fatalf("while a file waits in the outbox the status bar shows %q", h.desk.status.barLabel.Text)
@@ -406,7 +406,7 @@ func TestTheWindowNeverGrowsWithItsContent(t *testing.T) {
 	h.open(r.Id)
 	long := filepath.Join(t.TempDir(), strings.Repeat("site-photo-after-compressor-replacement-", 6)+".png")
 	os.WriteFile(long, []byte("png"), 0o600)
-	h.desk.detail.tabs[4].(*attachmentsTab).files.AddFiles([]string{long})
+	attachmentsOf(h).AddFiles([]string{long})
 	h.send()
 	h.desk.refreshDetails(r.Id)
 	h.flush()
