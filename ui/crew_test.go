@@ -14,6 +14,7 @@ import (
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // The list's Assigned column names who goes (initials when several), and
@@ -147,15 +148,15 @@ func TestAssignSeveralFromTheVisitTab(t *testing.T) {
 	}
 	h.open(wo.WorkOrderId)
 	h.selectTab("Visit")
-	tab, _ := tabIn[*visitTab](h.desk.detail)
-	test.Tap(tab.crew.change)
+	tab := visitOf(h)
+	test.Tap(tab.assign)
 	h.flush()
 	dlg := h.win.Canvas().Overlays().Top()
 	if dlg == nil {
 		t.Fatal("Assign… opened nothing")
 	}
 	for _, a := range append(add, was[0]) {
-		test.Tap(checkIn(t, dlg, associateText(a)))
+		test.Tap(checkIn(t, dlg, format.Associate(a)))
 	}
 	test.Tap(buttonIn(t, dlg, "Save"))
 	h.flush()
@@ -171,7 +172,7 @@ func TestAssignSeveralFromTheVisitTab(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("queued %q; want %q", got, want)
 	}
-	if text := tab.crew.who.Text; !strings.Contains(text, add[0].Name) || !strings.Contains(text, add[1].Name) || strings.Contains(text, was[0].Name) {
+	if text := tab.who.Text; !strings.Contains(text, add[0].Name) || !strings.Contains(text, add[1].Name) || strings.Contains(text, was[0].Name) {
 		t.Errorf("the Visit tab says %q while queued", text)
 	}
 	h.send()
@@ -206,7 +207,7 @@ func TestTheAssignDialogAnswersEnterAndEscOnATickBox(t *testing.T) {
 	}
 	h.open(wo.WorkOrderId)
 	h.selectTab("Visit")
-	tab, _ := tabIn[*visitTab](h.desk.detail)
+	tab := visitOf(h)
 	for _, c := range []struct {
 		key  fyne.KeyName
 		who  api.Associate
@@ -215,7 +216,7 @@ func TestTheAssignDialogAnswersEnterAndEscOnATickBox(t *testing.T) {
 		{fyne.KeyEscape, crew[1], nil},
 		{fyne.KeyReturn, crew[0], []string{"Assign " + crew[0].Name}},
 	} {
-		test.Tap(tab.crew.change)
+		test.Tap(tab.assign)
 		h.flush()
 		dlg := h.win.Canvas().Overlays().Top()
 		if dlg == nil {
@@ -223,7 +224,7 @@ func TestTheAssignDialogAnswersEnterAndEscOnATickBox(t *testing.T) {
 		}
 		var box *dialogs.Check
 		walk(dlg, func(o fyne.CanvasObject) {
-			if x, ok := o.(*dialogs.Check); ok && x.Text == associateText(c.who) {
+			if x, ok := o.(*dialogs.Check); ok && x.Text == format.Associate(c.who) {
 				box = x
 			}
 		})
@@ -272,7 +273,7 @@ func TestBulkAssignFromTickedRows(t *testing.T) {
 	h.flush()
 	dlg := h.win.Canvas().Overlays().Top()
 	crew, _, _ := h.store.Associates(ctx, first.BranchId)
-	test.Tap(checkIn(t, dlg, associateText(crew[len(crew)-1])))
+	test.Tap(checkIn(t, dlg, format.Associate(crew[len(crew)-1])))
 	test.Tap(buttonIn(t, dlg, "Save"))
 	h.flush()
 	rows, _ := h.store.UnfinishedOutbox(ctx)
@@ -387,7 +388,7 @@ func TestBulkAssignAssignsWhereItCanAndSaysWhyNot(t *testing.T) {
 		t.Errorf("%d branch headings; want 2: %q", heads, once)
 	}
 	dlg := h.win.Canvas().Overlays().Top()
-	test.Tap(checkIn(t, dlg, associateText(*only)))
+	test.Tap(checkIn(t, dlg, format.Associate(*only)))
 	test.Tap(buttonIn(t, dlg, "Save"))
 	h.flush()
 
