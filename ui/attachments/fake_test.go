@@ -3,8 +3,6 @@ package attachments
 import (
 	"context"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -16,17 +14,13 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
-	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/internal/viewtest"
 )
 
 // fixedNow pins the clock, so what the tab writes is the same on every run.
 var fixedNow = time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
 
-func TestMain(m *testing.M) {
-	time.Local = time.UTC
-	format.Now = func() time.Time { return fixedNow }
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { viewtest.Main(m, func() time.Time { return fixedNow }) }
 
 // fake is everything the tab depends on: the replica (each work order's
 // files and our queued actions, in memory), the queue (each file kept as
@@ -34,8 +28,8 @@ func TestMain(m *testing.M) {
 // (a test window; work runs inline, as the window's tests run it; what it
 // was asked, kept).
 type fake struct {
+	viewtest.Host
 	t   *testing.T
-	win fyne.Window
 	tab *Tab
 	wo  *api.WorkOrder
 
@@ -44,8 +38,6 @@ type fake struct {
 
 	attached []attached // what AttachFile queued
 	links    []string   // the files a link was asked for: "woID/id"
-	errs     []string
-	queued   []string
 }
 
 type attached struct {
@@ -68,10 +60,10 @@ func newFake(t *testing.T) *fake {
 		}},
 		rows: map[int64][]storage.OutboxRow{},
 	}
-	f.win = test.NewTempWindow(t, widget.NewLabel(""))
+	f.Win = test.NewTempWindow(t, widget.NewLabel(""))
 	f.tab = New(f, f, f, f)
-	f.win.SetContent(f.tab.Content())
-	f.win.Resize(fyne.NewSize(520, 700))
+	f.Win.SetContent(f.tab.Content())
+	f.Win.Resize(fyne.NewSize(520, 700))
 	return f
 }
 
@@ -95,39 +87,10 @@ func (f *fake) AttachmentLink(_ context.Context, woID int64, id string) (api.Dow
 	return api.DownloadURL{URL: "https://files.example/" + id + "?sig=x", ExpiresAt: fixedNow.Add(15 * time.Minute)}, nil
 }
 
-func (f *fake) Window() fyne.Window     { return f.win }
-func (f *fake) ShowError(err error)     { f.errs = append(f.errs, err.Error()) }
-func (f *fake) Queued(what string)      { f.queued = append(f.queued, what) }
-func (f *fake) Background(g func())     { g() }
-func (f *fake) Do(g func())             { g() }
-func (f *fake) Closed() <-chan struct{} { return nil }
-func (f *fake) Ticking() bool           { return false }
-func (f *fake) Connected() bool         { return true }
-func (f *fake) Run(work func(context.Context) error, done func(error)) {
-	done(work(context.Background()))
-}
-func (f *fake) Write(work func(context.Context) error, done func(error)) {
-	done(work(context.Background()))
-}
-func (f *fake) OpenURL(api.DownloadURL) error { return nil }
-func (f *fake) Download(_ context.Context, _ api.DownloadURL, w io.Writer, progress func(done, total int64)) error {
-	n, err := io.WriteString(w, "%PDF-1.4")
-	progress(int64(n), int64(n))
-	return err
-}
-
-// lastError is the last error the window was asked to show ("" if none).
-func (f *fake) lastError() string {
-	if len(f.errs) == 0 {
-		return ""
-	}
-	return f.errs[len(f.errs)-1]
-}
-
 // says is everything the tab shows, a line per label and button.
 func (f *fake) says() string {
 	var out []string
-	walk(f.win.Content(), func(o fyne.CanvasObject) {
+	viewtest.Walk(f.Win.Content(), func(o fyne.CanvasObject) {
 		switch w := o.(type) {
 		case *widget.Label:
 			out = append(out, w.Text)
@@ -141,28 +104,10 @@ func (f *fake) says() string {
 // buttons is the tab's shown buttons reading text.
 func (f *fake) buttons(text string) []*widget.Button {
 	var out []*widget.Button
-	walk(f.win.Content(), func(o fyne.CanvasObject) {
+	viewtest.Walk(f.Win.Content(), func(o fyne.CanvasObject) {
 		if b, ok := o.(*widget.Button); ok && b.Text == text {
 			out = append(out, b)
 		}
 	})
 	return out
-}
-
-// walk visits o and everything visible under it.
-func walk(o fyne.CanvasObject, visit func(fyne.CanvasObject)) {
-	if o == nil || !o.Visible() {
-		return
-	}
-	visit(o)
-	switch c := o.(type) {
-	case *fyne.Container:
-		for _, ch := range c.Objects {
-			walk(ch, visit)
-		}
-	case fyne.Widget:
-		for _, ch := range test.WidgetRenderer(c).Objects() {
-			walk(ch, visit)
-		}
-	}
 }

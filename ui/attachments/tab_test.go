@@ -53,8 +53,8 @@ func TestAFileIsQueuedVisibleToWhomTheTabSays(t *testing.T) {
 	if len(f.attached) != 1 || f.attached[0] != (attached{7, path, api.VisibilityCruOnly}) {
 		t.Fatalf("adding a file queued %+v; want after.jpg on 7, our crew only", f.attached)
 	}
-	if !slices.Equal(f.queued, []string{"after.jpg for NWR7"}) || len(f.errs) != 0 {
-		t.Errorf("the window was told %q (errors %q)", f.queued, f.errs)
+	if !slices.Equal(f.Said, []string{"after.jpg for NWR7"}) || len(f.Errors) != 0 {
+		t.Errorf("the window was told %q (errors %q)", f.Said, f.Errors)
 	}
 	if f.tab.vis.Selected != format.Visibility(api.VisibilityCruOnly) {
 		t.Errorf("after adding, the select says %q", f.tab.vis.Selected)
@@ -71,13 +71,13 @@ func TestNoFileIsAddedWhereTheRulesRefuse(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.tab.AddFiles([]string{path})
-	if got := f.lastError(); got != "open a work order first, then drop the files on the window" {
+	if got := f.LastError(); got != "open a work order first, then drop the files on the window" {
 		t.Errorf("a file dropped with no work order open says %q", got)
 	}
 	f.wo.Status = api.StatusRejected
 	f.show()
 	f.tab.AddFiles([]string{path})
-	if got := f.lastError(); !strings.Contains(got, "was rejected") {
+	if got := f.LastError(); !strings.Contains(got, "was rejected") {
 		t.Errorf("a file dropped on a rejected work order says %q", got)
 	}
 	if len(f.attached) != 0 {

@@ -2,7 +2,6 @@ package visit
 
 import (
 	"context"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -15,17 +14,13 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
-	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/internal/viewtest"
 )
 
 // fixedNow pins the clock, so what the tab writes is the same on every run.
 var fixedNow = time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
 
-func TestMain(m *testing.M) {
-	time.Local = time.UTC
-	format.Now = func() time.Time { return fixedNow }
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { viewtest.Main(m, func() time.Time { return fixedNow }) }
 
 // fake is everything the tab depends on: the replica (customer settings,
 // our actions, whom this office assigned, in memory), the queue (each
@@ -33,8 +28,8 @@ func TestMain(m *testing.M) {
 // the detail pane, for the tab's questions; actions run inline, as the
 // window's tests run them; what it was asked, kept).
 type fake struct {
+	viewtest.Host
 	t   *testing.T
-	win fyne.Window
 	tab *Tab
 	wo  *api.WorkOrder
 
@@ -43,7 +38,6 @@ type fake struct {
 	office   map[int64]storage.Assignees // whom this office assigned, by work order
 
 	actions     []queuedAction
-	errs        []string
 	assignFor   []int64 // work orders Assign… was opened for
 	replacing   []outbox.Group
 	unreachable bool
@@ -74,8 +68,8 @@ func newFake(t *testing.T) *fake {
 		office:   map[int64]storage.Assignees{},
 	}
 	f.tab = New(f, f, f)
-	f.win = test.NewTempWindow(t, f.tab.Content())
-	f.win.Resize(fyne.NewSize(520, 900))
+	f.Win = test.NewTempWindow(t, f.tab.Content())
+	f.Win.Resize(fyne.NewSize(520, 900))
 	return f
 }
 
@@ -135,21 +129,13 @@ func (f *fake) SetAppointment(_ context.Context, woID int64, start time.Time, pt
 	return f.queue(queuedAction{kind: outbox.KindAppointment, woID: woID, at: &start, pte: pte})
 }
 
-func (f *fake) ShowError(err error)   { f.errs = append(f.errs, err.Error()) }
-func (f *fake) Window() fyne.Window   { return f.win }
 func (f *fake) AssignCrew(woID int64) { f.assignFor = append(f.assignFor, woID) }
-func (f *fake) Act(_ []fyne.Disableable, write func(context.Context) error, done func(error)) {
-	done(write(context.Background()))
-}
 func (f *fake) Enable(w fyne.Disableable, on bool) {
 	if on {
 		w.Enable()
 	} else {
 		w.Disable()
 	}
-}
-func (f *fake) Run(work func(context.Context) error, done func(error)) {
-	done(work(context.Background()))
 }
 func (f *fake) Replacing(_ int64, group outbox.Group) context.Context {
 	f.replacing = append(f.replacing, group)
@@ -159,22 +145,14 @@ func (f *fake) KeptComment(int64, outbox.Form) string { return f.keptComment }
 func (f *fake) KeptPte(*api.WorkOrder) string         { return f.keptPte }
 func (f *fake) Unreachable() bool                     { return f.unreachable }
 
-// lastError is the last error the window was asked to show ("" if none).
-func (f *fake) lastError() string {
-	if len(f.errs) == 0 {
-		return ""
-	}
-	return f.errs[len(f.errs)-1]
-}
-
 // asked is the text of the question over the window ("" if none).
 func (f *fake) asked() string {
-	top := f.win.Canvas().Overlays().Top()
+	top := f.Win.Canvas().Overlays().Top()
 	if top == nil {
 		return ""
 	}
 	var out []string
-	walk(top, func(o fyne.CanvasObject) {
+	viewtest.Walk(top, func(o fyne.CanvasObject) {
 		switch w := o.(type) {
 		case *widget.Label:
 			out = append(out, w.Text)
@@ -188,12 +166,12 @@ func (f *fake) asked() string {
 // answer taps the button reading text on the question over the window.
 func (f *fake) answer(text string) {
 	f.t.Helper()
-	top := f.win.Canvas().Overlays().Top()
+	top := f.Win.Canvas().Overlays().Top()
 	if top == nil {
 		f.t.Fatalf("no question to answer %q", text)
 	}
 	var found *widget.Button
-	walk(top, func(o fyne.CanvasObject) {
+	viewtest.Walk(top, func(o fyne.CanvasObject) {
 		if b := asButton(o); b != nil && b.Text == text && found == nil {
 			found = b
 		}
@@ -223,7 +201,7 @@ func asButton(o fyne.CanvasObject) *widget.Button {
 // says is everything the tab shows, a line per label and button.
 func (f *fake) says() string {
 	var out []string
-	walk(f.win.Content(), func(o fyne.CanvasObject) {
+	viewtest.Walk(f.Win.Content(), func(o fyne.CanvasObject) {
 		switch w := o.(type) {
 		case *widget.Label:
 			out = append(out, w.Text)
@@ -241,22 +219,4 @@ func (f *fake) kinds() []outbox.Kind {
 		out = append(out, a.kind)
 	}
 	return out
-}
-
-// walk visits o and everything visible under it.
-func walk(o fyne.CanvasObject, visit func(fyne.CanvasObject)) {
-	if o == nil || !o.Visible() {
-		return
-	}
-	visit(o)
-	switch c := o.(type) {
-	case *fyne.Container:
-		for _, ch := range c.Objects {
-			walk(ch, visit)
-		}
-	case fyne.Widget:
-		for _, ch := range test.WidgetRenderer(c).Objects() {
-			walk(ch, visit)
-		}
-	}
 }

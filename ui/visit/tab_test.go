@@ -73,7 +73,7 @@ func TestACheckInIsQueuedNowOrBackDated(t *testing.T) {
 	} {
 		c.set()
 		test.Tap(f.tab.checkIn)
-		if got := f.lastError(); got != c.want && !strings.HasSuffix(got, c.want) {
+		if got := f.LastError(); got != c.want && !strings.HasSuffix(got, c.want) {
 			t.Errorf("%s: Check in says %q; want %q", c.name, got, c.want)
 		}
 		if len(f.actions) != 1 {
@@ -169,8 +169,8 @@ func TestCheckOutAsksWhatTheCustomerRequires(t *testing.T) {
 	form.fields[0].choice.SetSelected("No")
 	test.Tap(f.tab.checkOut)
 	for _, want := range []string{"a repair code", `"Engineer who signed off"`} {
-		if !strings.Contains(f.lastError(), want) || !strings.Contains(form.missing.Text, want) {
-			t.Errorf("the refusal %q (form: %q) does not name %s", f.lastError(), form.missing.Text, want)
+		if !strings.Contains(f.LastError(), want) || !strings.Contains(form.missing.Text, want) {
+			t.Errorf("the refusal %q (form: %q) does not name %s", f.LastError(), form.missing.Text, want)
 		}
 	}
 	if strings.Contains(form.missing.Text, "Guest room") {
@@ -182,10 +182,10 @@ func TestCheckOutAsksWhatTheCustomerRequires(t *testing.T) {
 
 	form.repair.SetSelected("HVAC — Cleaned and adjusted")
 	test.Type(form.fields[1].entry, "Elena Vasquez")
-	errs := len(f.errs)
+	errs := len(f.Errors)
 	test.Tap(f.tab.checkOut)
-	if len(f.errs) != errs || len(f.actions) != 1 {
-		t.Fatalf("the complete check-out said %q, queued %v", f.errs[errs:], f.kinds())
+	if len(f.Errors) != errs || len(f.actions) != 1 {
+		t.Fatalf("the complete check-out said %q, queued %v", f.Errors[errs:], f.kinds())
 	}
 	got := f.actions[0]
 	if got.kind != outbox.KindCheckOut || got.done.RepairInfo == nil || got.done.RepairInfo.CodeId != 2 ||
@@ -279,8 +279,8 @@ func TestAPMRMCheckOutWithoutTheDetailsAsksFirst(t *testing.T) {
 		t.Fatal("a work order waiting for its details offers no Complete details")
 	}
 	test.Tap(f.tab.completeDetails)
-	if !strings.Contains(f.lastError(), "a repair code") || len(f.actions) != 1 {
-		t.Fatalf("Complete details with nothing filled in said %q, queued %v", f.lastError(), f.kinds())
+	if !strings.Contains(f.LastError(), "a repair code") || len(f.actions) != 1 {
+		t.Fatalf("Complete details with nothing filled in said %q, queued %v", f.LastError(), f.kinds())
 	}
 	form := f.tab.form
 	form.repair.SetSelected("HVAC — Replaced part")
@@ -300,8 +300,8 @@ func TestTheScheduledStartIsQueuedWithItsAccessType(t *testing.T) {
 	f.keptPte = "Call first"
 	f.show()
 	test.Tap(f.tab.schedSave)
-	if f.lastError() != "pick a date" || len(f.actions) != 0 {
-		t.Fatalf("a start without a date said %q, queued %v", f.lastError(), f.kinds())
+	if f.LastError() != "pick a date" || len(f.actions) != 0 {
+		t.Fatalf("a start without a date said %q, queued %v", f.LastError(), f.kinds())
 	}
 	tomorrow := fixedNow.AddDate(0, 0, 1)
 	f.tab.schedDate.SetDate(&tomorrow)
