@@ -342,6 +342,11 @@ func command(w fyne.Window, verb, arg string) (string, error) {
 			return "", err
 		}
 		before := len(c.Overlays().List())
+		// As GLFW hands a shortcut: to the main menu's item that shows it,
+		// else to the focused widget, else to the window.
+		if menuShortcut(w.MainMenu(), s) {
+			return fmt.Sprintf("pressed %s (menu), dialogs open: %d (were %d)", arg, len(c.Overlays().List()), before), nil
+		}
 		if f, ok := c.Focused().(fyne.Shortcutable); ok {
 			f.TypedShortcut(s)
 		} else if sc, ok := c.(fyne.Shortcutable); ok {
@@ -550,6 +555,32 @@ func inside(parents []fyne.CanvasObject, typ string) bool {
 
 // parseShortcut reads "ctrl+shift+A" (modifiers in any case, the key as
 // fyne.KeyName names it).
+// menuShortcut runs the item of menu (or of its submenus) that shows s.
+func menuShortcut(menu *fyne.MainMenu, s fyne.Shortcut) bool {
+	if menu == nil {
+		return false
+	}
+	var in func(m *fyne.Menu) bool
+	in = func(m *fyne.Menu) bool {
+		for _, it := range m.Items {
+			if it.Shortcut != nil && it.Shortcut.ShortcutName() == s.ShortcutName() && it.Action != nil {
+				it.Action()
+				return true
+			}
+			if it.ChildMenu != nil && in(it.ChildMenu) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, m := range menu.Items {
+		if in(m) {
+			return true
+		}
+	}
+	return false
+}
+
 func parseShortcut(s string) (*desktop.CustomShortcut, error) {
 	parts := strings.Split(s, "+")
 	sc := &desktop.CustomShortcut{KeyName: fyne.KeyName(parts[len(parts)-1])}

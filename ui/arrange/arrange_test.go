@@ -59,3 +59,39 @@ func TestShowIfAndSetEnabled(t *testing.T) {
 		t.Error("SetEnabled(true) left it disabled")
 	}
 }
+
+// Labelled fields sit side by side where every field has its minimum
+// beside the labels, and stack, each label above its field, where not;
+// they never ask for more than the widest label or field.
+func TestFieldsStackWhereTheWidthRunsOut(t *testing.T) {
+	test.NewTempApp(t)
+	num, date := widget.NewLabel("Invoice number"), widget.NewLabel("Invoice date")
+	e1 := widget.NewEntry()
+	wide := canvas.NewRectangle(nil) // a field that needs 180 px, as a whole date does
+	wide.SetMinSize(fyne.NewSize(180, 36))
+	box := NewFields(num, e1, date, wide)
+	told := 0
+	box.Layout.(*Fields).OnStackedChanged = func() { told++ }
+
+	least := max(num.MinSize().Width, date.MinSize().Width, 180)
+	if w := box.MinSize().Width; w != least {
+		t.Errorf("the fields ask for %.0f px, want the widest label or field's %.0f", w, least)
+	}
+	box.Resize(fyne.NewSize(600, 200))
+	if e1.Position().Y != num.Position().Y || e1.Position().X <= num.Position().X {
+		t.Errorf("on a wide pane a field is not beside its label: label at %v, field at %v", num.Position(), e1.Position())
+	}
+	box.Resize(fyne.NewSize(least+1, 200))
+	if e1.Position().Y <= num.Position().Y || e1.Position().X != 0 {
+		t.Errorf("on a narrow pane a field is not under its label: label at %v, field at %v", num.Position(), e1.Position())
+	}
+	if e1.Size().Width != least+1 {
+		t.Errorf("a stacked field is %.0f px wide, want the whole %.0f", e1.Size().Width, least+1)
+	}
+	if h := box.MinSize().Height; h < num.MinSize().Height+e1.MinSize().Height+date.MinSize().Height+36 {
+		t.Errorf("stacked fields ask for %.0f px of height", h)
+	}
+	if told == 0 {
+		t.Error("the fields did not say they stacked")
+	}
+}

@@ -278,9 +278,11 @@ func (t *Tab) Content() fyne.CanvasObject {
 		return container.NewGridWrap(fyne.NewSize(w, o.MinSize().Height), o)
 	}
 	status := container.NewVBox(container.NewHBox(arrange.Heading("Invoice"), t.badge), t.details, t.editNote)
-	head := widget.NewForm(
-		widget.NewFormItem("Invoice number", container.NewStack(t.number, t.numberLbl)),
-		widget.NewFormItem("Invoice date", container.NewStack(t.date, t.dateLbl)),
+	// Each label above its field on a narrow pane, where beside it the
+	// whole date did not fit (issue 38).
+	head := arrange.NewFields(
+		widget.NewLabel("Invoice number"), container.NewStack(t.number, t.numberLbl),
+		widget.NewLabel("Invoice date"), container.NewStack(t.date, t.dateLbl),
 	)
 	// The item on a row of its own, as on the Quote tab: its name and rate
 	// need the width a narrow detail pane has.
@@ -302,6 +304,7 @@ func (t *Tab) Content() fyne.CanvasObject {
 		nte, widget.NewSeparator(), actions, widget.NewSeparator(), t.files)
 	t.scroll = container.NewVScroll(container.NewPadded(container.NewVBox(t.hidden, t.body)))
 	t.content = container.NewBorder(nil, container.NewPadded(t.buttons), nil, nil, t.scroll)
+	head.Layout.(*arrange.Fields).OnStackedChanged = func() { arrange.Relayout(t.body) }
 	return t.content
 }
 

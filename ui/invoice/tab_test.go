@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/arrange"
 	"github.com/workorderdesk/workdesk/ui/format"
 	"github.com/workorderdesk/workdesk/ui/internal/viewtest"
 	"github.com/workorderdesk/workdesk/ui/xwidget"
@@ -733,5 +735,29 @@ func TestTheUnsavedNoteLeavesTheButtonsTheirHeight(t *testing.T) {
 	}
 	if got, _ := positionIn(inv.Content(), inv.submit); got != at {
 		t.Errorf("Submit moved from %v to %v as the note appeared", at, got)
+	}
+}
+
+// At the narrowest the detail pane gets, the invoice date is drawn whole,
+// empty (its "Not set" hint) or filled, each label then above its field:
+// beside its label the date was cut ("Wed 21 Oct 202", "Not set: type or
+// p") on a 1024-pixel laptop.
+func TestTheInvoiceDateIsWholeOnANarrowPane(t *testing.T) {
+	wo := workOrder()
+	f := newFake(t, wo, draft(wo, func(inv *api.Invoice) { inv.InvoiceDate = nil }), priceList("USD"))
+	inv := f.tab
+	wed := time.Date(2026, 9, 30, 0, 0, 0, 0, time.Local) // the widest day
+	for _, day := range []*time.Time{nil, &wed} {
+		inv.date.SetDate(day)
+		for _, width := range []float32{arrange.TabWidth, 520} {
+			f.Win.Resize(fyne.NewSize(width, 800))
+			d := inv.date
+			if d.Size().Width < d.MinSize().Width {
+				t.Errorf("%.0f px wide, date %q (hint %q): the field has %.0f px of the %.0f it needs", width, d.Text, d.PlaceHolder, d.Size().Width, d.MinSize().Width)
+			}
+			if c := inv.Content().MinSize().Width; c > arrange.TabWidth {
+				t.Errorf("the tab needs %.0f px, more than the pane's %d", c, arrange.TabWidth)
+			}
+		}
 	}
 }

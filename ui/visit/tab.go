@@ -113,9 +113,10 @@ func New(replica Replica, queue Queue, win Window) *Tab {
 func (t *Tab) Title() string       { return "Visit" }
 func (t *Tab) Icon() fyne.Resource { return theme.AccountIcon() }
 func (t *Tab) Content() fyne.CanvasObject {
+	schedAt := dateAndTime(t.schedDate, t.schedTime)
 	sched := container.NewVBox(
 		arrange.Heading("Scheduled start"), t.schedNow,
-		dateAndTime(t.schedDate, t.schedTime),
+		schedAt,
 		container.NewHBox(t.schedSave), t.schedWhy,
 		arrange.Wrapped(widget.NewLabelWithStyle("Local time ("+time.Now().Format("MST")+"). The customer is told through an appointment notification.",
 			fyne.TextAlignLeading, fyne.TextStyle{Italic: true})),
@@ -134,7 +135,9 @@ func (t *Tab) Content() fyne.CanvasObject {
 	buttons := arrange.NewWrapRow(t.checkIn, t.pause, t.checkOut, t.completeDetails)
 	actions := container.NewVBox(widget.NewSeparator(), buttons, t.lastState)
 	tab := container.NewBorder(nil, container.NewPadded(actions), nil, nil, container.NewVScroll(container.NewPadded(body)))
-	buttons.Layout.(*arrange.WrapRow).OnRowsChanged = func() { arrange.Relayout(tab) }
+	for _, row := range []*fyne.Container{buttons, schedAt, t.backBox} {
+		row.Layout.(*arrange.WrapRow).OnRowsChanged = func() { arrange.Relayout(tab) }
+	}
 	return tab
 }
 
@@ -312,7 +315,9 @@ func (t *Tab) queued(woID int64, reset func()) func(error) {
 
 // dateAndTime puts a date picker and the hour and minute selects on one line.
 func dateAndTime(date *xwidget.DateEntry, at *xwidget.TimePicker) *fyne.Container {
-	return container.NewBorder(nil, nil, nil, at, date)
+	// The day whole, and the time beside it where the pane is wide enough,
+	// else under it: side by side on a 1024-pixel laptop the day was cut.
+	return arrange.NewWrapRow(date, at)
 }
 
 // EditSchedule puts a refused scheduled start back into its pickers.

@@ -6,11 +6,14 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/arrange"
 )
 
 // TestTheButtonsFollowTheRules: each status offers only the visit
@@ -352,5 +355,31 @@ func TestWhoGoes(t *testing.T) {
 	test.Tap(f.tab.crew.change)
 	if !slices.Equal(f.assignFor, []int64{7}) {
 		t.Errorf("Assign… opened the dialog for %v", f.assignFor)
+	}
+}
+
+// At the narrowest the detail pane gets (a 1024-pixel laptop), the
+// scheduled start's day is drawn whole, the time moving under it: side by
+// side, "Mon 30 Nov 2026" was cut to "Mon 30 Nov".
+func TestTheScheduledDayIsWholeOnANarrowPane(t *testing.T) {
+	f := newFake(t)
+	at := time.Date(2026, 9, 30, 13, 0, 0, 0, time.UTC) // a Wednesday in September: the widest day
+	f.wo.Schedule = &api.Schedule{ScheduledStart: &at}
+	f.show()
+	for _, width := range []float32{arrange.TabWidth, 520} {
+		f.Win.Resize(fyne.NewSize(width, 900))
+		d := f.tab.schedDate
+		if d.Text != "Wed 30 Sep 2026" {
+			t.Fatalf("the day reads %q", d.Text)
+		}
+		if d.Size().Width < d.MinSize().Width {
+			t.Errorf("%.0f px wide: the day's field has %.0f px of the %.0f it needs for %q", width, d.Size().Width, d.MinSize().Width, d.Text)
+		}
+		if need := fyne.MeasureText(d.Text, theme.TextSize(), d.TextStyle).Width; d.MinSize().Width < need {
+			t.Errorf("the day's field asks for %.0f px, less than its text's %.0f", d.MinSize().Width, need)
+		}
+	}
+	if c := f.tab.Content().MinSize().Width; c > arrange.TabWidth {
+		t.Errorf("the tab needs %.0f px, more than the pane's %d", c, arrange.TabWidth)
 	}
 }

@@ -25,9 +25,10 @@ type DateEntry struct {
 	// Form, when set, is the scroll the wheel moves over this field.
 	Form func() *container.Scroll
 
-	cal   Calendar
-	Pick  *widget.Button // opens the calendar
-	popUp *widget.PopUp
+	cal      Calendar
+	dayWidth struct{ size, w float32 } // widestDay's, at a text size
+	Pick     *widget.Button            // opens the calendar
+	popUp    *widget.PopUp
 }
 
 // NewDateEntry makes an empty date field writing days as cal does.
@@ -57,6 +58,40 @@ func NewDateEntry(cal Calendar) *DateEntry {
 	e.Pick.Importance = widget.LowImportance
 	e.ActionItem = e.Pick
 	return e
+}
+
+// MinSize is wide enough for any day the field writes, and for its
+// placeholder: Fyne's entry asks for a few characters only, and a narrow
+// pane cut "Mon 30 Nov 2026" to "Mon 30 Nov" (issue 38).
+func (e *DateEntry) MinSize() fyne.Size {
+	m := e.Entry.MinSize()
+	// The entry's own decoration: what it asks for beyond an empty text.
+	text := max(e.widestDay(), fyne.MeasureText(e.PlaceHolder, theme.TextSize(), e.TextStyle).Width)
+	return fyne.NewSize(max(m.Width, text+e.decoration()), m.Height)
+}
+
+// widestDay is the widest day the calendar writes (the last ten days of
+// each month of a year, every weekday among them), measured once per text
+// size.
+func (e *DateEntry) widestDay() float32 {
+	size := theme.TextSize()
+	if e.dayWidth.size == size {
+		return e.dayWidth.w
+	}
+	var w float32
+	for d := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC); d.Year() == 2026; d = d.AddDate(0, 0, 1) {
+		if d.Day() >= 20 {
+			w = max(w, fyne.MeasureText(e.cal.Day(d), size, e.TextStyle).Width)
+		}
+	}
+	e.dayWidth.size, e.dayWidth.w = size, w
+	return w
+}
+
+// decoration is the room the entry takes around its text: its padding,
+// the validation mark and the calendar button.
+func (e *DateEntry) decoration() float32 {
+	return 2*theme.InnerPadding() + 2*theme.Padding() + theme.IconInlineSize() + e.Pick.MinSize().Width
 }
 
 func (e *DateEntry) CreateRenderer() fyne.WidgetRenderer {
