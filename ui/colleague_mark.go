@@ -14,13 +14,14 @@ import (
 // it sooner; a mark on everything anyone touched today would be noise.
 const colleagueMarkFor = time.Hour
 
-// colleagueMarks reads the work orders a colleague changed within the
+// ColleagueMarks reads the work orders a colleague changed within the
 // last colleagueMarkFor, for the list (office mode only; nil otherwise).
 // It is called on the main goroutine and returns the read, which runs on
-// any; unseenMarks then keeps, on the main goroutine, those the person has
+// any; UnseenMarks then keeps, on the main goroutine, those the person has
 // not opened since. One query per list reload: the cells only look their
 // row up.
-func (d *Desk) colleagueMarks() func(context.Context) map[int64]storage.ColleagueChange {
+func (h host) ColleagueMarks() func(context.Context) map[int64]storage.ColleagueChange {
+	d := h.d
 	if !d.deps.Office {
 		return nil
 	}
@@ -34,11 +35,11 @@ func (d *Desk) colleagueMarks() func(context.Context) map[int64]storage.Colleagu
 	}
 }
 
-// unseenMarks drops from changes the work orders the person opened after
+// UnseenMarks drops from changes the work orders the person opened after
 // their colleague's change.
-func (d *Desk) unseenMarks(changes map[int64]storage.ColleagueChange) map[int64]storage.ColleagueChange {
+func (h host) UnseenMarks(changes map[int64]storage.ColleagueChange) map[int64]storage.ColleagueChange {
 	for id, c := range changes {
-		if seen, ok := d.seen[id]; ok && !c.At.After(seen) {
+		if seen, ok := h.d.seen[id]; ok && !c.At.After(seen) {
 			delete(changes, id)
 		}
 	}

@@ -1,14 +1,9 @@
 package ui
 
-import (
-	"context"
-
-	"github.com/workorderdesk/workdesk/storage"
-)
-
 // The work order list (ui/list) opens what the person picks, reports rows
 // it could not read in the status bar, hands the ticked rows to the bulk
-// actions, and has the panes laid out again when a sort widens a header.
+// actions, and has the panes laid out again when a sort widens a header;
+// in office mode it marks what colleagues changed (colleague_mark.go).
 
 func (h host) OpenWorkOrder(id int64) { h.d.openWorkOrder(id) }
 func (h host) ListProblem(err error)  { h.d.status.listProblem(err) }
@@ -22,12 +17,4 @@ func (h host) Resorted() {
 	if h.d.fit != nil {
 		h.d.fit.Again(h.d.panes)
 	}
-}
-
-func (h host) ColleagueMarks() func(context.Context) map[int64]storage.ColleagueChange {
-	return h.d.colleagueMarks()
-}
-
-func (h host) UnseenMarks(changes map[int64]storage.ColleagueChange) map[int64]storage.ColleagueChange {
-	return h.d.unseenMarks(changes)
 }

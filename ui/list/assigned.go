@@ -103,7 +103,7 @@ func assignedFit(a storage.Assignees, room float32) string {
 // AssignedText is the list's Assigned cell: a name, or several people's
 // initials; "unknown" where the service did not say, never "nobody";
 // where it does not say but this office assigned some, those with
-// PartlyKnown after them (the rest are not known).
+// partlyKnown after them (the rest are not known).
 func AssignedText(a storage.Assignees) string {
 	switch {
 	case !a.Known:
@@ -120,15 +120,15 @@ func AssignedText(a storage.Assignees) string {
 	return strings.Join(in, ", ") + Partly(a)
 }
 
-// PartlyKnown follows the people this office assigned to a work order
+// partlyKnown follows the people this office assigned to a work order
 // whose record does not say who goes: others may be assigned too.
-const PartlyKnown = " +?"
+const partlyKnown = " +?"
 
-// Partly is PartlyKnown where the office's assignments are all a
+// Partly is partlyKnown where the office's assignments are all a
 // knows, else "".
 func Partly(a storage.Assignees) string {
 	if a.Partial {
-		return PartlyKnown
+		return partlyKnown
 	}
 	return ""
 }

@@ -78,8 +78,8 @@ func TestTheListShowsAndFiltersWhoIsAssigned(t *testing.T) {
 		t.Fatal(err)
 	}
 	v.Reload()
-	if got := cellText(none.WorkOrderId); got != crew[0].Name+PartlyKnown && got != crew[0].Initials()+PartlyKnown {
-		t.Errorf("assigned here, the record silent: %q; want %q", got, crew[0].Name+PartlyKnown)
+	if got := cellText(none.WorkOrderId); got != crew[0].Name+partlyKnown && got != crew[0].Initials()+partlyKnown {
+		t.Errorf("assigned here, the record silent: %q; want %q", got, crew[0].Name+partlyKnown)
 	}
 
 	// The filter: the technician's work orders, then the unassigned ones.

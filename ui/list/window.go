@@ -60,7 +60,9 @@ func (v *View) Table() *Table        { return v.table }
 // Shown is the query whose rows the table shows and how many it shows.
 func (v *View) Shown() (storage.ListQuery, int) { return v.shown, v.total }
 
-// Len is how many rows the table shows; Row is the i-th of them.
+// Len is how many rows the table shows; Row is the i-th of them. The
+// whole-window tests read the list by them, and by UpToDate and
+// Table.KeyboardRow.
 func (v *View) Len() int                      { return v.total }
 func (v *View) Row(i int) (storage.Row, bool) { return v.rowAt(i) }
 
