@@ -88,6 +88,10 @@ func TestRealWindowKeyboardPath(t *testing.T) {
 		a.keys(fmt.Sprintf("ctrl+%d", i+1))
 		a.until("Ctrl+"+strconv.Itoa(i+1)+" shows "+title, "tabsel", func(s string) bool { return s == fmt.Sprintf("%d %s", i, title) })
 		a.shoot("keys-ctrl-" + strconv.Itoa(i+1) + "-" + strings.ReplaceAll(strings.ToLower(title), " ", "-"))
+		// The keyboard went into the tab: off the list it was on.
+		if f := a.do("focused"); strings.Contains(f, "woTable") {
+			t.Errorf("after Ctrl+%d the keyboard is still on the list", i+1)
+		}
 	}
 
 	// A message, typed and sent from the keyboard.

@@ -33,7 +33,7 @@ func TestRealWindowDaySheet(t *testing.T) {
 
 	// Kenji gets a visit on Wednesday at 10:00 (queued: the sheet reads
 	// the plan as the board shows it).
-	waiting := usNumber.FindAllString(a.do("texts *widget.List"), -1)
+	waiting := usNumber.FindAllString(a.do("texts *board.waitingList"), -1)
 	if len(waiting) == 0 {
 		t.Fatal("no work order of the US branch waits for a visit")
 	}

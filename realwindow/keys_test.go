@@ -41,7 +41,7 @@ func TestRealWindowKeysAndFirstDay(t *testing.T) {
 	a.step("board-opened", "menu View/Dispatch board")
 	a.do("window ^Dispatch board")
 	a.step("board-1280x800", "resize 1280x800")
-	waiting := usNumber.FindAllString(a.do("texts *widget.List"), -1)
+	waiting := usNumber.FindAllString(a.do("texts *board.waitingList"), -1)
 	if len(waiting) == 0 {
 		t.Fatal("nothing waits on the board")
 	}

@@ -190,7 +190,7 @@ func TestRealWindowTheGhostKeepsToAFreeLane(t *testing.T) {
 	if status := a.do("texts *widget.Label"); strings.Contains(status, "….") {
 		t.Errorf("a fourth dot: %s", status)
 	}
-	waiting := usNumber.FindAllString(a.do("texts *widget.List"), -1)
+	waiting := usNumber.FindAllString(a.do("texts *board.waitingList"), -1)
 	if len(waiting) < 2 {
 		t.Fatalf("the waiting list shows %v", waiting)
 	}

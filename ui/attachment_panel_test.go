@@ -43,7 +43,7 @@ func TestEachPlaceOffersWhatItsRulesAllow(t *testing.T) {
 	h.desk.refreshDetails(woID)
 	h.flush()
 	h.selectTab("Attachments")
-	wo := tabOf[*attachmentsTab](h).files
+	wo := attachmentsOf(h)
 	open, remove := buttons(wo)
 	if len(open) == 0 || len(remove) != 0 || !strings.Contains(strings.Join(texts(wo), "\n"), file.Name) {
 		t.Errorf("work order files: %d Open…, %d Remove…, texts %q", len(open), len(remove), texts(wo))

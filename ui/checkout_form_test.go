@@ -57,16 +57,16 @@ func TestCheckOutFormAsksWhatTheCustomerRequires(t *testing.T) {
 	r := h.create(sandbox.WorkOrderSpec{Customer: "Harbor Point Hotels", Status: api.StatusAccepted})
 	h.open(r.Id)
 	h.selectTab("Visit")
-	v := tabOf[*visitTab](h)
+	v := visitOf(h)
 	test.Tap(v.checkIn)
 	h.send()
 	h.desk.changed([]int64{r.Id})
 	h.flush()
-	if v.checkOut.Disabled() || v.wo.Status != api.StatusCheckedIn {
-		t.Fatalf("after checking in the work order is %s", v.wo.Status)
+	if v.checkOut.Disabled() || v.wo().Status != api.StatusCheckedIn {
+		t.Fatalf("after checking in the work order is %s", v.wo().Status)
 	}
 
-	f := v.form
+	f := v.form()
 	if !f.box.Visible() || f.repair == nil {
 		t.Fatal("the check-out form asks for no repair code at Harbor Point Hotels")
 	}
@@ -126,10 +126,10 @@ func TestCheckOutFormAsksWhatTheCustomerRequires(t *testing.T) {
 	h.send()
 	h.desk.changed([]int64{r.Id})
 	h.flush()
-	if got := v.wo.Status; got != api.StatusCheckedOut {
+	if got := v.wo().Status; got != api.StatusCheckedOut {
 		t.Fatalf("after the complete check-out the work order is %s", got)
 	}
-	if v.form.box.Visible() {
+	if v.form().box.Visible() {
 		t.Error("the form still asks for details after the check-out went through")
 	}
 }
@@ -144,7 +144,7 @@ func TestAPMRMCheckOutWithoutTheDetailsAsksFirst(t *testing.T) {
 	r := h.create(sandbox.WorkOrderSpec{Customer: "Harbor Point Hotels", Type: api.WorkOrderTypePMRM, Status: api.StatusCheckedIn})
 	h.open(r.Id)
 	h.selectTab("Visit")
-	v := tabOf[*visitTab](h)
+	v := visitOf(h)
 	test.Tap(v.checkOut)
 	if msg := h.overlayText(); !strings.Contains(msg, "needs completion details") || !strings.Contains(msg, "check out without them?") {
 		t.Fatalf("a PMRM check-out without the details shows %q; want the question first", msg)
@@ -162,7 +162,7 @@ func TestAPMRMCheckOutWithoutTheDetailsAsksFirst(t *testing.T) {
 	h.send()
 	h.desk.changed([]int64{r.Id})
 	h.flush()
-	if got := v.wo.Status; got != api.StatusNeedsCompletionDetails {
+	if got := v.wo().Status; got != api.StatusNeedsCompletionDetails {
 		t.Fatalf("after checking out without the details the work order is %s", got)
 	}
 }
@@ -175,8 +175,8 @@ func TestCompleteDetailsLater(t *testing.T) {
 	r := h.create(sandbox.WorkOrderSpec{Customer: "Lakeside Medical Group", Status: api.StatusNeedsCompletionDetails})
 	h.open(r.Id)
 	h.selectTab("Visit")
-	v := tabOf[*visitTab](h)
-	if !v.completeDetails.Visible() || v.form.box.Visible() == false {
+	v := visitOf(h)
+	if !v.completeDetails.Visible() || v.form().box.Visible() == false {
 		t.Fatal("no Complete details offered for a work order waiting for its details")
 	}
 	test.Tap(v.completeDetails)
@@ -184,7 +184,7 @@ func TestCompleteDetailsLater(t *testing.T) {
 		t.Fatalf("completing with nothing filled in showed %q", msg)
 	}
 	h.dismissOverlays()
-	v.form.fields[0].choice.SetSelected("Not applicable")
+	v.form().fields[0].choice.SetSelected("Not applicable")
 	test.Tap(v.completeDetails)
 	if txt := h.overlayText(); txt != "" {
 		t.Fatalf("complete details showed %q", txt)
@@ -192,29 +192,11 @@ func TestCompleteDetailsLater(t *testing.T) {
 	h.send()
 	h.desk.changed([]int64{r.Id})
 	h.flush()
-	if got := v.wo.Status; got != api.StatusCheckedOut {
+	if got := v.wo().Status; got != api.StatusCheckedOut {
 		t.Fatalf("after completing the details the work order is %s", got)
 	}
 	if v.completeDetails.Visible() {
 		t.Error("Complete details is still offered after the work order was checked out")
-	}
-}
-
-// TestBackDatingOnlyWhereAllowed: at a customer that forbids back-dating
-// the visit tab offers no back-date and says why; elsewhere it does.
-func TestBackDatingOnlyWhereAllowed(t *testing.T) {
-	h := newHarness(t)
-	strict := h.create(sandbox.WorkOrderSpec{Customer: "Harbor Point Hotels", Status: api.StatusAccepted})
-	h.open(strict.Id)
-	h.selectTab("Visit")
-	v := tabOf[*visitTab](h)
-	if !v.when.Disabled() || !v.backNote.Visible() || !strings.Contains(v.backNote.Text, "does not allow back-dating") {
-		t.Fatalf("Harbor Point Hotels: back-dating disabled %v, note %q", v.when.Disabled(), v.backNote.Text)
-	}
-	ok := h.create(sandbox.WorkOrderSpec{Customer: "Northwind Retail", Status: api.StatusAccepted})
-	h.open(ok.Id)
-	if v.when.Disabled() || v.backNote.Visible() {
-		t.Fatal("Northwind Retail allows back-dating, but the visit tab does not offer it")
 	}
 }
 
@@ -234,7 +216,7 @@ func TestOfflineCheckInAtStrictCustomerAsksFirst(t *testing.T) {
 	r := h.create(sandbox.WorkOrderSpec{Customer: "Harbor Point Hotels", Status: api.StatusAccepted})
 	h.open(r.Id)
 	h.selectTab("Visit")
-	v := tabOf[*visitTab](h)
+	v := visitOf(h)
 	offline.Store(true)
 	h.menuItem("Sync now").Action()
 	h.waitFor("the failed sync", func() bool { return h.desk.status.lastErr != nil })
@@ -287,8 +269,8 @@ func TestUnknownRepairCodesLockNothing(t *testing.T) {
 			}
 			h.open(r.Id)
 			h.selectTab("Visit")
-			v := tabOf[*visitTab](h)
-			f := v.form
+			v := visitOf(h)
+			f := v.form()
 			if !f.box.Visible() || len(f.form.Items) == 0 || f.form.Items[0].Text != c.label || (f.repair != nil) != c.select_ {
 				t.Fatalf("the form's first row %q (repair select %v); want %q, a select %v", f.form.Items[0].Text, f.repair != nil, c.label, c.select_)
 			}
@@ -328,7 +310,7 @@ func TestCheckOutWarnsOfRequiredStepsStillOpen(t *testing.T) {
 			return false
 		}
 		w, err := h.store.WorkOrder(ctx, r.Id)
-		if err != nil || len(w.RequiredStepsOpen()) == 0 || !hasAskedFields(h.desk.customerSettings(w)) {
+		if err != nil || len(w.RequiredStepsOpen()) == 0 || !hasAskedFields(settingsOf(h, w)) {
 			return false
 		}
 		wo = w
@@ -336,14 +318,14 @@ func TestCheckOutWarnsOfRequiredStepsStillOpen(t *testing.T) {
 	})
 	h.open(wo.WorkOrderId)
 	h.selectTab("Visit")
-	v := tabOf[*visitTab](h)
+	v := visitOf(h)
 	// What the customer asks at check-out is said first; then the steps.
 	test.Tap(v.checkOut)
 	if msg := h.overlayText(); !strings.Contains(msg, "still needs") {
 		t.Fatalf("check-out with the customer's questions unanswered said %q", msg)
 	}
 	pressEsc(h)
-	fillCompletion(t, v.form)
+	fillCompletion(t, v.form())
 	test.Tap(v.checkOut)
 	msg := h.overlayText()
 	if !strings.Contains(msg, "still open on "+strings.ToLower(wo.WorkOrderNumber)) || !strings.Contains(msg, strings.ToLower(wo.RequiredStepsOpen()[0])) {

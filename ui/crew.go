@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"log/slog"
 	"maps"
 	"slices"
 	"strconv"
@@ -13,7 +12,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
@@ -22,134 +20,13 @@ import (
 	"github.com/workorderdesk/workdesk/ui/arrange"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/visit"
 )
 
-// Who goes: the Visit tab says who a work order is assigned to (or that
-// the service does not say), and Assign… changes it, several people at
-// once; the list's ticked rows are assigned together the same way.
-
-// crewSection is the Visit tab's "Who goes".
-type crewSection struct {
-	d      *Desk
-	wo     *api.WorkOrder
-	who    *widget.Label
-	why    *widget.Label
-	change *widget.Button
-	// asked counts the reads of whom this office assigned (showOffice):
-	// an answer to an older one is stale and is not drawn.
-	asked int
-	// officeFor is the work order whose office-assigned names who shows
-	// (0: none): shown again, it keeps them until the new answer.
-	officeFor int64
-}
-
-func newCrewSection(d *Desk) *crewSection {
-	c := &crewSection{d: d, who: arrange.Wrapped(widget.NewLabel("")), why: arrange.Wrapped(widget.NewLabel(""))}
-	c.why.Importance = widget.LowImportance
-	c.why.Hide()
-	c.change = widget.NewButtonWithIcon("Assign…", theme.AccountIcon(), func() {
-		if c.wo != nil {
-			d.showAssign([]int64{c.wo.WorkOrderId}, nil)
-		}
-	})
-	return c
-}
-
-func (c *crewSection) content() fyne.CanvasObject {
-	return container.NewVBox(arrange.Heading("Who goes"), c.who, container.NewHBox(c.change), c.why)
-}
-
-// What "Who goes" says where the work order's record does not say who is
-// assigned: whom this office assigned, if anyone, else not known.
-const (
-	crewNotKnown   = "Not known: the service does not say who is assigned."
-	crewFromOffice = "%s, assigned from this office. The service's record does not say who is assigned, so there may be others."
-)
-
-func (c *crewSection) show(wo *api.WorkOrder) {
-	c.wo = wo
-	c.asked++
-	who, known := wo.Assigned()
-	switch {
-	case !known:
-		// Shown again, it keeps the office's names until the new answer:
-		// no flicker through "Not known" on every change.
-		if c.officeFor != wo.WorkOrderId {
-			c.officeFor = 0
-			c.who.SetText(crewNotKnown)
-		}
-		c.showOffice(wo.WorkOrderId)
-	case len(who) == 0:
-		c.officeFor = 0
-		c.who.SetText("Nobody is assigned yet.")
-	default:
-		c.officeFor = 0
-		c.who.SetText(associatesText(who))
-	}
-	why := ""
-	if err := wo.Can(api.Assign); err != nil {
-		why = format.Capital(err.Error()) + "."
-	}
-	c.d.enable(c.change, why == "")
-	c.why.SetText(why)
-	if why == "" {
-		c.why.Hide()
-	} else {
-		c.why.Show()
-	}
-}
-
-// showOffice names whom this office assigned to work order id (or
-// queued), where its record does not say who is assigned
-// (storage.AssigneesOf): read off the main goroutine, since it reads the
-// outbox and the colleagues' events too. An answer for a work order no
-// longer shown, or older than the last show, is dropped.
-func (c *crewSection) showOffice(id int64) {
-	asked, store := c.asked, c.d.store
-	var got storage.Assignees
-	c.d.run(func(ctx context.Context) error {
-		who, err := store.AssigneesOf(ctx, []int64{id})
-		got = who[id]
-		return err
-	}, func(err error) {
-		if asked != c.asked || c.wo == nil || c.wo.WorkOrderId != id {
-			return
-		}
-		if err != nil {
-			slog.Info("could not read whom this office assigned; saying it is not known", "workOrder", id, "err", err)
-		}
-		if err != nil || !got.Known || len(got.Who) == 0 {
-			c.officeFor = 0
-			c.who.SetText(crewNotKnown)
-			return
-		}
-		c.officeFor = id
-		c.who.SetText(fmt.Sprintf(crewFromOffice, associatesText(got.Who)))
-	})
-}
-
-// associatesText names who, each with what they are, "A, B and C".
-func associatesText(who []api.Associate) string {
-	names := make([]string, 0, len(who))
-	for _, a := range who {
-		names = append(names, associateText(a))
-	}
-	return format.List(names)
-}
-
-// associateText names an associate with what they are: "Kenji Sato
-// (technician)", "Delta Roofing (subcontractor)".
-func associateText(a api.Associate) string {
-	switch a.Type {
-	case api.AssociateCruMember:
-		return a.Name + " (technician)"
-	case api.AssociateSubcontractor:
-		return a.Name + " (subcontractor)"
-	case "":
-		return a.Name
-	}
-	return a.Name + " (" + string(a.Type) + ")"
-}
+// Who goes: the Visit tab (ui/visit) says who a work order is assigned
+// to (or that the service does not say), and its Assign… opens the
+// dialog here, to assign several people at once; the list's ticked rows
+// are assigned together the same way.
 
 // showAssign asks whom to assign to the work orders woIDs: the people of
 // each of their branches, grouped by branch and by name within it (the
@@ -191,7 +68,7 @@ func (d *Desk) showAssign(woIDs []int64, preset []int64) {
 		boxes.Add(widget.NewLabelWithStyle(g.title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 		for _, a := range g.people {
 			id := a.Id
-			check := dialogs.NewCheck(associateText(a), func(on bool) {
+			check := dialogs.NewCheck(format.Associate(a), func(on bool) {
 				if on && !slices.Contains(ticked, id) {
 					ticked = append(ticked, id)
 				} else if !on {
@@ -441,8 +318,8 @@ func (d *Desk) crewControls(woIDs []int64) []fyne.Disableable {
 	if len(woIDs) > 1 {
 		return []fyne.Disableable{d.list.AssignControl()}
 	}
-	if t, ok := tabIn[*visitTab](d.detail); ok {
-		return []fyne.Disableable{t.crew.change}
+	if t, ok := tabIn[*visit.Tab](d.detail); ok {
+		return []fyne.Disableable{t.AssignButton()}
 	}
 	return nil
 }
@@ -456,7 +333,7 @@ func (d *Desk) stopCorrectingIfAny() {
 // A refused assignment is corrected in the Visit tab's Assign… dialog,
 // with whom it named ticked.
 var _ = correctIn(outbox.FormCrew, "in the Visit tab", func(d *Desk, v *detailView, draft *outbox.Draft, start func(func())) bool {
-	t, ok := tabIn[*visitTab](v)
+	t, ok := tabIn[*visit.Tab](v)
 	if !ok {
 		return false
 	}

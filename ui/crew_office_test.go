@@ -12,6 +12,8 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/visit"
 )
 
 // Where the service's record does not say who is assigned (the renamed
@@ -41,10 +43,7 @@ func TestWhoGoesNamesWhomTheOfficeAssignedWhereTheRecordDoesNotSay(t *testing.T)
 
 	h.open(wo.WorkOrderId)
 	h.selectTab("Visit")
-	tab, ok := tabIn[*visitTab](h.desk.detail)
-	if !ok {
-		t.Fatal("no Visit tab")
-	}
+	tab := visitOf(h)
 	// What the Visit tab shows, as drawn.
 	says := func() string {
 		h.flush()
@@ -54,19 +53,19 @@ func TestWhoGoesNamesWhomTheOfficeAssignedWhereTheRecordDoesNotSay(t *testing.T)
 		t.Fatalf("before anything was assigned the Visit tab says %q; want Not known", got)
 	}
 
-	test.Tap(tab.crew.change)
+	test.Tap(tab.assign)
 	h.flush()
 	dlg := h.win.Canvas().Overlays().Top()
 	if dlg == nil {
 		t.Fatal("Assign… opened nothing")
 	}
-	test.Tap(checkIn(t, dlg, associateText(kenji)))
+	test.Tap(checkIn(t, dlg, format.Associate(kenji)))
 	test.Tap(buttonIn(t, dlg, "Save"))
 	h.flush()
 	fromOffice := func(when string) {
 		t.Helper()
 		got := says()
-		for _, want := range []string{associateText(kenji), "assigned from this office", "record does not say"} {
+		for _, want := range []string{format.Associate(kenji), "assigned from this office", "record does not say"} {
 			if !strings.Contains(got, want) {
 				t.Errorf("%s, the Visit tab says %q; want it to say %q", when, got, want)
 			}
@@ -95,7 +94,7 @@ func TestWhoGoesNamesWhomTheOfficeAssignedWhereTheRecordDoesNotSay(t *testing.T)
 	inline := h.desk.deps.Background
 	var held []func()
 	h.desk.deps.Background = func(f func()) { held = append(held, f) }
-	tab.crew.show(wo) // shown again, as after a change: its read waits
+	tabOf[*visit.Tab](h).Show(wo) // shown again, as after a change: its read waits
 	mine := len(held)
 	h.desk.list.Table().Select(widget.TableCellID{Row: row, Col: 1 /* Number */})
 	h.desk.deps.Background = inline

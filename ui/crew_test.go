@@ -13,6 +13,7 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // In the Visit tab, Assign… ticks who goes: several at once, and unticking
@@ -37,15 +38,15 @@ func TestAssignSeveralFromTheVisitTab(t *testing.T) {
 	}
 	h.open(wo.WorkOrderId)
 	h.selectTab("Visit")
-	tab, _ := tabIn[*visitTab](h.desk.detail)
-	test.Tap(tab.crew.change)
+	tab := visitOf(h)
+	test.Tap(tab.assign)
 	h.flush()
 	dlg := h.win.Canvas().Overlays().Top()
 	if dlg == nil {
 		t.Fatal("Assign… opened nothing")
 	}
 	for _, a := range append(add, was[0]) {
-		test.Tap(checkIn(t, dlg, associateText(a)))
+		test.Tap(checkIn(t, dlg, format.Associate(a)))
 	}
 	test.Tap(buttonIn(t, dlg, "Save"))
 	h.flush()
@@ -61,7 +62,7 @@ func TestAssignSeveralFromTheVisitTab(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("queued %q; want %q", got, want)
 	}
-	if text := tab.crew.who.Text; !strings.Contains(text, add[0].Name) || !strings.Contains(text, add[1].Name) || strings.Contains(text, was[0].Name) {
+	if text := tab.who.Text; !strings.Contains(text, add[0].Name) || !strings.Contains(text, add[1].Name) || strings.Contains(text, was[0].Name) {
 		t.Errorf("the Visit tab says %q while queued", text)
 	}
 	h.send()
@@ -96,7 +97,7 @@ func TestTheAssignDialogAnswersEnterAndEscOnATickBox(t *testing.T) {
 	}
 	h.open(wo.WorkOrderId)
 	h.selectTab("Visit")
-	tab, _ := tabIn[*visitTab](h.desk.detail)
+	tab := visitOf(h)
 	for _, c := range []struct {
 		key  fyne.KeyName
 		who  api.Associate
@@ -105,7 +106,7 @@ func TestTheAssignDialogAnswersEnterAndEscOnATickBox(t *testing.T) {
 		{fyne.KeyEscape, crew[1], nil},
 		{fyne.KeyReturn, crew[0], []string{"Assign " + crew[0].Name}},
 	} {
-		test.Tap(tab.crew.change)
+		test.Tap(tab.assign)
 		h.flush()
 		dlg := h.win.Canvas().Overlays().Top()
 		if dlg == nil {
@@ -113,7 +114,7 @@ func TestTheAssignDialogAnswersEnterAndEscOnATickBox(t *testing.T) {
 		}
 		var box *dialogs.Check
 		walk(dlg, func(o fyne.CanvasObject) {
-			if x, ok := o.(*dialogs.Check); ok && x.Text == associateText(c.who) {
+			if x, ok := o.(*dialogs.Check); ok && x.Text == format.Associate(c.who) {
 				box = x
 			}
 		})
@@ -160,7 +161,7 @@ func TestBulkAssignFromTickedRows(t *testing.T) {
 	h.flush()
 	dlg := h.win.Canvas().Overlays().Top()
 	crew, _, _ := h.store.Associates(ctx, first.BranchId)
-	test.Tap(checkIn(t, dlg, associateText(crew[len(crew)-1])))
+	test.Tap(checkIn(t, dlg, format.Associate(crew[len(crew)-1])))
 	test.Tap(buttonIn(t, dlg, "Save"))
 	h.flush()
 	rows, _ := h.store.UnfinishedOutbox(ctx)
@@ -273,7 +274,7 @@ func TestBulkAssignAssignsWhereItCanAndSaysWhyNot(t *testing.T) {
 		t.Errorf("%d branch headings; want 2: %q", heads, once)
 	}
 	dlg := h.win.Canvas().Overlays().Top()
-	test.Tap(checkIn(t, dlg, associateText(*only)))
+	test.Tap(checkIn(t, dlg, format.Associate(*only)))
 	test.Tap(buttonIn(t, dlg, "Save"))
 	h.flush()
 

@@ -20,6 +20,7 @@ import (
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui/activity"
 	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/attachments"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/invoice"
 	"github.com/workorderdesk/workdesk/ui/list"
@@ -28,6 +29,7 @@ import (
 	"github.com/workorderdesk/workdesk/ui/procedures"
 	"github.com/workorderdesk/workdesk/ui/quote"
 	"github.com/workorderdesk/workdesk/ui/summary"
+	"github.com/workorderdesk/workdesk/ui/visit"
 )
 
 // Online is what needs the service right now and cannot be queued: syncing,
@@ -204,7 +206,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	}
 
 	d.detail = newDetailView(d, []tab{
-		summary.New(d.store, host{d}), quote.New(d.store, d.store, host{d}), newVisitTab(d), messages.New(d.store, d.store, host{d}), newAttachmentsTab(d), invoice.New(d.store, d.store, d.online, host{d}, host{d}), procedures.New(d.store, d.store, d.online, host{d}), note.New(d.store, d.store, host{d}), activity.New(d.store, host{d}),
+		summary.New(d.store, host{d}), quote.New(d.store, d.store, host{d}), visit.New(d.store, d.store, host{d}), messages.New(d.store, d.store, host{d}), attachments.New(d.store, d.store, d.online, host{d}), invoice.New(d.store, d.store, d.online, host{d}, host{d}), procedures.New(d.store, d.store, d.online, host{d}), note.New(d.store, d.store, host{d}), activity.New(d.store, host{d}),
 	})
 	d.status = newStatusBar(d)
 
@@ -593,7 +595,7 @@ func (d *Desk) dropped(paths []string) {
 			ft.AddFiles(paths)
 			return
 		}
-		if _, ok := t.(*attachmentsTab); ok {
+		if _, ok := t.(*attachments.Tab); ok {
 			workOrder = ft
 		}
 	}

@@ -43,7 +43,7 @@ func TestEscClosesEveryDialog(t *testing.T) {
 		what string
 		open func()
 	}{
-		{"the attachments file picker", func() { h.selectTab("Attachments"); test.Tap(tabOf[*attachmentsTab](h).files.Add) }},
+		{"the attachments file picker", func() { h.selectTab("Attachments"); test.Tap(attachmentsOf(h).Add) }},
 		{"the invoice file picker", func() { h.selectTab("Invoice"); test.Tap(invoiceOf(h).button("Add file…")) }},
 		{"the step file picker", func() {
 			h.selectTab("Procedures")

@@ -24,7 +24,7 @@ func TestEveryFileButtonOpensAPickerAndCancelCloses(t *testing.T) {
 	h.open(wo.WorkOrderId)
 
 	h.selectTab("Attachments")
-	pickAndCancel(h, "work order attachments", tabOf[*attachmentsTab](h).files.Add, "Open")
+	pickAndCancel(h, "work order attachments", attachmentsOf(h).Add, "Open")
 
 	h.selectTab("Invoice")
 	pickAndCancel(h, "invoice attachments", invoiceOf(h).button("Add file…"), "Open")

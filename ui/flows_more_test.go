@@ -250,8 +250,8 @@ func TestARefusedActionOffersRetryAndDiscard(t *testing.T) {
 	staleSettings(t, h, hp.Id)
 	h.open(hp.Id)
 	h.selectTab("Visit")
-	setBackDate(t, h.desk.detail.tabs[2].(*visitTab), fixedNow.Add(-3*time.Hour))
-	test.Tap(h.desk.detail.tabs[2].(*visitTab).checkIn)
+	setBackDate(t, visitOf(h), fixedNow.Add(-3*time.Hour))
+	test.Tap(visitOf(h).checkIn)
 	h.send()
 	it = h.activityAbout("Check in")
 	if !strings.Contains(it.text, "does not allow back-dating") || it.discard == nil {

@@ -161,7 +161,7 @@ func TestBackdatedCheckInCarriesTheVisitTime(t *testing.T) {
 	r := h.create(sandbox.WorkOrderSpec{Customer: "Northwind Retail", Status: api.StatusAccepted, Created: fixedNow.Add(-48 * time.Hour)})
 	h.open(r.Id)
 	h.selectTab("Visit")
-	v := h.desk.detail.tabs[2].(*visitTab)
+	v := visitOf(h)
 
 	setBackDate(t, v, time.Date(2026, 11, 21, 8, 0, 0, 0, time.Local))
 	test.Tap(v.checkIn)
@@ -241,7 +241,7 @@ func TestQueuedUploadShowsInTheStatusBar(t *testing.T) {
 	if err := os.WriteFile(file, []byte("\x89PNG\r\n\x1a\nnot really"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	h.desk.detail.tabs[4].(*attachmentsTab).files.AddFiles([]string{file})
+	attachmentsOf(h).AddFiles([]string{file})
 	h.desk.status.refresh()
 	if !h.desk.status.uploading.Visible() || !strings.Contains(h.desk.status.barLabel.Text, "Uploading 1 file") {
 		t.Fatalf("while a file waits in the outbox the status bar shows %q", h.desk.status.barLabel.Text)
@@ -314,7 +314,7 @@ func TestARefusedActionIsExplainedNotHidden(t *testing.T) {
 	staleSettings(t, h, r.Id)
 	h.open(r.Id)
 	h.selectTab("Visit")
-	v := h.desk.detail.tabs[2].(*visitTab)
+	v := visitOf(h)
 	earlier := fixedNow.Add(-3 * time.Hour)
 	setBackDate(t, v, earlier)
 	test.Tap(v.checkIn)
@@ -396,7 +396,7 @@ func TestTheWindowNeverGrowsWithItsContent(t *testing.T) {
 	h.open(r.Id)
 	long := filepath.Join(t.TempDir(), strings.Repeat("site-photo-after-compressor-replacement-", 6)+".png")
 	os.WriteFile(long, []byte("png"), 0o600)
-	h.desk.detail.tabs[4].(*attachmentsTab).files.AddFiles([]string{long})
+	attachmentsOf(h).AddFiles([]string{long})
 	h.send()
 	h.desk.refreshDetails(r.Id)
 	h.flush()

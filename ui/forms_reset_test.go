@@ -68,7 +68,7 @@ func TestEachMessageStartsToTheCustomer(t *testing.T) {
 // 08:07, not rounded to five minutes.
 func TestABackDateToTheMinute(t *testing.T) {
 	h := newHarness(t)
-	v := h.desk.visitTab()
+	v := visitOf(h)
 	row := h.create(sandbox.WorkOrderSpec{Customer: "Northwind Retail", Status: api.StatusAccepted}) // allows back-dating
 	h.open(row.Id)
 	h.desk.detail.showTab("Visit")

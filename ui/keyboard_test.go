@@ -19,18 +19,43 @@ import (
 )
 
 // press sends the shortcut mod+key the way the desktop driver does: to the
-// focused widget when it takes shortcuts (an entry), else to the window.
+// main menu's item that shows it, else to the focused widget when it takes
+// shortcuts (an entry), else to the window.
 func press(c fyne.Canvas, key fyne.KeyName, shift bool) {
 	mod := fyne.KeyModifierShortcutDefault
 	if shift {
 		mod |= fyne.KeyModifierShift
 	}
 	s := &desktop.CustomShortcut{KeyName: key, Modifier: mod}
+	for _, w := range fyne.CurrentApp().Driver().AllWindows() {
+		if w.Canvas() == c && w.MainMenu() != nil {
+			for _, m := range w.MainMenu().Items {
+				if menuShortcut(m, s) {
+					return
+				}
+			}
+		}
+	}
 	if f, ok := c.Focused().(fyne.Shortcutable); ok {
 		f.TypedShortcut(s)
 		return
 	}
 	windowShortcut(c, s)
+}
+
+// menuShortcut runs the item of m (or of its submenus) that shows s, as
+// the desktop driver does before the focused widget sees s.
+func menuShortcut(m *fyne.Menu, s fyne.Shortcut) bool {
+	for _, it := range m.Items {
+		if it.Shortcut != nil && it.Shortcut.ShortcutName() == s.ShortcutName() && it.Action != nil {
+			it.Action()
+			return true
+		}
+		if it.ChildMenu != nil && menuShortcut(it.ChildMenu, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // windowShortcut hands s to the canvas's registered shortcuts, as the
@@ -59,8 +84,10 @@ func typeKey(c fyne.Canvas, key fyne.KeyName) {
 }
 
 // TestEveryTabHasAShortcut: Ctrl+1 … Ctrl+9 show the nine tabs in order,
-// from the list and from the search box alike, and the shortcut help
-// lists each one by its name.
+// from the list and from the search box alike, and take the keyboard into
+// the tab (to its first control, where it has one: Messages and the
+// Internal note have their text boxes); the shortcut help lists each one
+// by its name.
 func TestEveryTabHasAShortcut(t *testing.T) {
 	h := newHarness(t)
 	c := h.win.Canvas()
@@ -74,6 +101,12 @@ func TestEveryTabHasAShortcut(t *testing.T) {
 			press(c, tabKeys[i], false)
 			if got := h.desk.detail.appTabs.SelectedIndex(); got != i {
 				t.Errorf("from the %T, %s shows tab %d, not %s", from, shortcutLabel(string(tabKeys[i])), got, tb.Title())
+			}
+			if want := firstFocusable(tb.Content()); want != nil && c.Focused() != want {
+				t.Errorf("after %s the keyboard is in a %T, not the %s tab's first control (a %T)", shortcutLabel(string(tabKeys[i])), c.Focused(), tb.Title(), want)
+			}
+			if title := tb.Title(); (title == "Messages" || title == "Internal note") && firstFocusable(tb.Content()) == nil {
+				t.Errorf("the %s tab offers the keyboard nothing", title)
 			}
 			if want := "Show the " + tb.Title() + " tab"; help[shortcutLabel(string(tabKeys[i]))] != want {
 				t.Errorf("the shortcut help says %q for %s, want %q", help[shortcutLabel(string(tabKeys[i]))], shortcutLabel(string(tabKeys[i])), want)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/ui/messages"
+	"github.com/workorderdesk/workdesk/ui/visit"
 )
 
 // The keyboard path: every detail tab, the actions a coordinator takes all
@@ -67,7 +68,11 @@ func (d *Desk) deskKeys() []deskKey {
 			break
 		}
 		title := t.Title()
-		keys = append(keys, deskKey{key: tabKeys[i], item: title, what: "Show the " + title + " tab", run: func(d *Desk) { d.detail.showTab(title) }})
+		keys = append(keys, deskKey{key: tabKeys[i], item: title, what: "Show the " + title + " tab", run: func(d *Desk) {
+			if d.detail.showTab(title) {
+				d.focusTab()
+			}
+		}})
 	}
 	return append(keys,
 		deskKey{key: fyne.KeyA, shift: true, item: "Accept", what: "Accept the open work order", run: func(d *Desk) {
@@ -77,10 +82,10 @@ func (d *Desk) deskKeys() []deskKey {
 			d.press(d.detail.reject, "", api.Reject)
 		}},
 		deskKey{key: fyne.KeyI, shift: true, item: "Check in", what: "Check in (on the Visit tab, as it is filled in)", run: func(d *Desk) {
-			d.press(d.visitTab().checkIn, "Visit", api.CheckIn)
+			d.press(d.visitTab().CheckInButton(), "Visit", api.CheckIn)
 		}},
 		deskKey{key: fyne.KeyO, shift: true, item: "Check out", what: "Check out (on the Visit tab, as it is filled in)", run: func(d *Desk) {
-			d.press(d.visitTab().checkOut, "Visit", api.CheckOut)
+			d.press(d.visitTab().CheckOutButton(), "Visit", api.CheckOut)
 		}},
 		deskKey{key: fyne.KeyReturn, what: "Send the message being written (Messages tab)", run: func(d *Desk) {
 			d.messagesTab().Press()
@@ -135,9 +140,9 @@ func (d *Desk) press(b *widget.Button, tab string, a api.Action) {
 	b.OnTapped()
 }
 
-func (d *Desk) visitTab() *visitTab {
+func (d *Desk) visitTab() *visit.Tab {
 	for _, t := range d.detail.tabs {
-		if v, ok := t.(*visitTab); ok {
+		if v, ok := t.(*visit.Tab); ok {
 			return v
 		}
 	}

@@ -54,7 +54,7 @@ func TestAnOfflineCheckInShowsAsQueued(t *testing.T) {
 	r := h.create(sandbox.WorkOrderSpec{Customer: "Northwind Retail", Status: api.StatusAccepted})
 	h.open(r.Id)
 	h.selectTab("Visit")
-	v := tabOf[*visitTab](h)
+	v := visitOf(h)
 	cut.Store(true)
 
 	test.Tap(v.checkIn)

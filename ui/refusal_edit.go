@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 
-	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
@@ -64,29 +63,6 @@ func (d *Desk) actionCtx(woID int64, group outbox.Group) context.Context {
 		return storage.Replacing(ctx, c.row)
 	}
 	return ctx
-}
-
-// keptComment is the comment the refused action on woID being corrected
-// in form carried, for forms without a field for it (a check-out's): the
-// correction keeps it rather than drop what the person had written.
-func (d *Desk) keptComment(woID int64, form outbox.Form) string {
-	if c := d.correcting; c != nil && c.wo == woID && c.form == form && c.draft != nil {
-		return c.draft.Text
-	}
-	return ""
-}
-
-// keptPte is the access type ("Appointment", "Call first") a new scheduled
-// start goes out with: the one of the refused appointment being corrected,
-// else the work order's own, so that moving the start never drops it.
-func (d *Desk) keptPte(wo *api.WorkOrder) string {
-	if c := d.correcting; c != nil && c.wo == wo.WorkOrderId && c.form == outbox.FormSchedule && c.draft != nil && c.draft.Pte != "" {
-		return c.draft.Pte
-	}
-	if wo.Schedule != nil {
-		return wo.Schedule.Pte
-	}
-	return ""
 }
 
 // stopCorrecting gives up correcting: the refused action stays as it was.

@@ -71,7 +71,7 @@ func TestARefusedCheckOutComesBackWithItsCompletionDetails(t *testing.T) {
 	r := h.create(sandbox.WorkOrderSpec{Customer: "Harbor Point Hotels", Type: api.WorkOrderTypeRequest, Status: api.StatusAccepted})
 	h.open(r.Id)
 	h.selectTab("Visit")
-	v := tabOf[*visitTab](h)
+	v := visitOf(h)
 	test.Tap(v.checkIn)
 	h.send()
 	h.desk.changed([]int64{r.Id})
@@ -79,9 +79,9 @@ func TestARefusedCheckOutComesBackWithItsCompletionDetails(t *testing.T) {
 
 	svc.set("PUT /api/workOrder/checkOut", true)
 	const code = "HVAC — Cleaned and adjusted"
-	v.form.repair.SetSelected(code)
-	fieldLabelled(t, v.form, "Guest room out of order").choice.SetSelected("Yes")
-	test.Type(fieldLabelled(t, v.form, "Engineer who signed off").entry, "Elena Vasquez")
+	v.form().repair.SetSelected(code)
+	fieldLabelled(t, v.form(), "Guest room out of order").choice.SetSelected("Yes")
+	test.Type(fieldLabelled(t, v.form(), "Engineer who signed off").entry, "Elena Vasquez")
 	test.Tap(v.checkOut)
 	if txt := h.overlayText(); txt != "" {
 		t.Fatalf("the check-out showed %q", txt)
@@ -93,7 +93,7 @@ func TestARefusedCheckOutComesBackWithItsCompletionDetails(t *testing.T) {
 	other := h.rowWhere(func(o storage.Row) bool { return o.Id != r.Id && o.Status == api.StatusAccepted })
 	h.open(other.Id)
 	h.open(r.Id)
-	if c := v.form.completion(); c.RepairInfo != nil || len(c.CustomFields) != 0 {
+	if c := v.form().completion(); c.RepairInfo != nil || len(c.CustomFields) != 0 {
 		t.Fatalf("the rebuilt form holds %+v", c)
 	}
 	h.selectTab("Summary")
@@ -104,13 +104,13 @@ func TestARefusedCheckOutComesBackWithItsCompletionDetails(t *testing.T) {
 	if sel := h.desk.detail.appTabs.Selected(); sel == nil || sel.Text != "Visit" {
 		t.Fatal("Edit did not open the Visit tab")
 	}
-	if got := v.form.repair.Selected; got != code {
+	if got := v.form().repair.Selected; got != code {
 		t.Errorf("Edit put back the repair code %q, want %q", got, code)
 	}
-	if got := fieldLabelled(t, v.form, "Guest room out of order").choice.Selected; got != "Yes" {
+	if got := fieldLabelled(t, v.form(), "Guest room out of order").choice.Selected; got != "Yes" {
 		t.Errorf("Edit put back the guest room answer %q", got)
 	}
-	if got := fieldLabelled(t, v.form, "Engineer who signed off").entry.Text; got != "Elena Vasquez" {
+	if got := fieldLabelled(t, v.form(), "Engineer who signed off").entry.Text; got != "Elena Vasquez" {
 		t.Errorf("Edit put back the engineer %q", got)
 	}
 
@@ -129,7 +129,7 @@ func TestARefusedCheckOutComesBackWithItsCompletionDetails(t *testing.T) {
 	h.send()
 	h.desk.changed([]int64{r.Id})
 	h.flush()
-	if got := v.wo.Status; got != api.StatusCheckedOut {
+	if got := v.wo().Status; got != api.StatusCheckedOut {
 		t.Fatalf("after the corrected check-out the work order is %s", got)
 	}
 }
@@ -255,13 +255,13 @@ func TestACorrectedCheckOutKeepsItsComment(t *testing.T) {
 	r := h.create(sandbox.WorkOrderSpec{Customer: "Harbor Point Hotels", Status: api.StatusAccepted})
 	h.open(r.Id)
 	h.selectTab("Visit")
-	v := tabOf[*visitTab](h)
+	v := visitOf(h)
 	test.Tap(v.checkIn)
 	h.send()
 	h.desk.changed([]int64{r.Id})
 	h.flush()
-	done := api.Completion{RepairInfo: &v.form.codes[0]}
-	for _, cf := range v.form.fields {
+	done := api.Completion{RepairInfo: &v.form().codes[0]}
+	for _, cf := range v.form().fields {
 		answer := "Elena Vasquez"
 		if cf.choice != nil {
 			answer = cf.choice.Options[0]

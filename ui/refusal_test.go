@@ -239,7 +239,7 @@ func TestARefusedCheckInIsEditedAndDiscardedFromTheHeader(t *testing.T) {
 	staleSettings(t, h, hp.Id)
 	h.open(hp.Id)
 	h.selectTab("Visit")
-	v := tabOf[*visitTab](h)
+	v := visitOf(h)
 	earlier := fixedNow.Add(-3 * time.Hour)
 	setBackDate(t, v, earlier)
 	test.Tap(v.checkIn)

@@ -170,7 +170,7 @@ func (h *harness) tick(number string) {
 // setBackDate chooses "Earlier (back-date)" on the Visit tab, picks at's
 // day, then its hour and minute in the two selects, in local time, the way
 // a person fills them (the minute select offers 5-minute steps).
-func setBackDate(t *testing.T, v *visitTab, at time.Time) {
+func setBackDate(t *testing.T, v *visitForm, at time.Time) {
 	t.Helper()
 	at = at.In(time.Local)
 	v.when.SetSelected(whenEarlier)

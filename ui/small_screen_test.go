@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -128,21 +129,30 @@ func TestAt960TheTabsKeepTheirIconsAndTheListItsColumns(t *testing.T) {
 // below the form however long it grows.
 func TestVisitButtonsStayInSight(t *testing.T) {
 	h := newHarness(t)
-	vt := h.desk.detail.tabs[2].(*visitTab)
-	h.rowWhere(func(r storage.Row) bool {
+	vt := visitOf(h)
+	r := h.rowWhere(func(r storage.Row) bool {
 		if r.Status != api.StatusCheckedIn {
 			return false
 		}
 		h.open(r.Id)
 		h.desk.detail.showTab("Visit")
-		return vt.form.box.Visible()
+		return vt.form().box.Visible()
 	})
 	// A customer that asks a dozen questions, and a back-dated visit.
-	cs := &api.CustomerSettings{RepairInfoRequired: api.Yes, RepairCodes: []api.RepairInfo{{CodeId: 1, Code: "Replaced part", Category: "Repair"}}}
+	cs := &api.CustomerSettings{CustomerId: vt.wo().Customer.Id, RepairInfoRequired: api.Yes, RepairCodes: []api.RepairInfo{{CodeId: 1, Code: "Replaced part", Category: "Repair"}}}
 	for i := range 12 {
 		cs.CustomFields = append(cs.CustomFields, api.CustomFieldDescriptor{Id: api.FieldID(strconv.Itoa(i + 1)), Label: fmt.Sprintf("Question %d", i+1), IsRequired: api.Yes})
 	}
-	vt.form.show(vt.wo, cs)
+	if err := h.store.PutCustomerSettings(context.Background(), cs); err != nil {
+		t.Fatal(err)
+	}
+	// Opened afresh, the form asks them.
+	h.open(h.rowWhere(func(o storage.Row) bool { return o.Id != r.Id }).Id)
+	h.open(r.Id)
+	h.desk.detail.showTab("Visit")
+	if n := len(vt.form().form.Items); n != 13 {
+		t.Fatalf("the form asks %d things; want the repair code and 12 questions", n)
+	}
 	vt.when.SetSelected(whenEarlier)
 	for _, size := range []fyne.Size{fyne.NewSize(1280, 800), fyne.NewSize(1024, 700)} {
 		h.win.Resize(size)

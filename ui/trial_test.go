@@ -175,7 +175,7 @@ func TestEscClearsTheSearch(t *testing.T) {
 // "Set scheduled start" is disabled and says why; before, it is offered.
 func TestTheScheduledStartIsNotOfferedAfterCheckOut(t *testing.T) {
 	h := newHarness(t)
-	v := tabOf[*visitTab](h)
+	v := visitOf(h)
 	for _, c := range []struct {
 		status api.WorkOrderStatus
 		offer  bool

@@ -20,7 +20,7 @@ func TestAVisitQueuedLateLeavesTheNextWorkOrderAlone(t *testing.T) {
 	rows := []storage.Row{h.create(sandbox.WorkOrderSpec{Customer: "Northwind Retail", Status: api.StatusAccepted}), h.create(sandbox.WorkOrderSpec{Customer: "Northwind Retail", Status: api.StatusAccepted})}
 	h.open(rows[0].Id)
 	h.selectTab("Visit")
-	v := tabOf[*visitTab](h)
+	v := visitOf(h)
 	release := holdWriter(t, h.store.Path())
 	test.Tap(v.checkIn)
 	h.open(rows[1].Id)

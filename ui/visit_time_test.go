@@ -23,7 +23,7 @@ func TestVisitTimesArePickedWithHourAndMinuteSelects(t *testing.T) {
 	r := h.create(sandbox.WorkOrderSpec{Customer: "Northwind Retail", Status: api.StatusAccepted}) // allows back-dating
 	h.open(r.Id)
 	h.selectTab("Visit")
-	v := tabOf[*visitTab](h)
+	v := visitOf(h)
 
 	if n := len(v.schedTime.Hour.Options); n != 24 {
 		t.Fatalf("the hour select offers %d hours", n)
@@ -67,7 +67,7 @@ func TestVisitTimesArePickedWithHourAndMinuteSelects(t *testing.T) {
 
 // scheduleTomorrowAt sets the scheduled start to tomorrow at hour:minute on
 // the visit tab, as a person picks it, sends it, and checks the tab shows it.
-func scheduleTomorrowAt(h *harness, v *visitTab, hour, minute string) {
+func scheduleTomorrowAt(h *harness, v *visitForm, hour, minute string) {
 	h.t.Helper()
 	tomorrow := fixedNow.Add(24 * time.Hour)
 	v.schedDate.SetDate(&tomorrow)
@@ -93,7 +93,7 @@ func TestMovingTheStartKeepsTheAccessType(t *testing.T) {
 	wo, _ := h.store.WorkOrder(ctx, r.Id)
 	h.open(r.Id)
 	h.selectTab("Visit")
-	v := tabOf[*visitTab](h)
+	v := visitOf(h)
 	tomorrow := fixedNow.Add(24 * time.Hour)
 	v.schedDate.SetDate(&tomorrow)
 	v.schedTime.Hour.SetSelected("10")

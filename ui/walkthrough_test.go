@@ -59,7 +59,7 @@ func TestWalkthroughNewToAuthorizedInvoice(t *testing.T) {
 	}
 
 	h.selectTab("Visit")
-	v := tabOf[*visitTab](h)
+	v := visitOf(h)
 	scheduleTomorrowAt(h, v, "08", "30")
 	shot("accepted-and-scheduled")
 

@@ -2,7 +2,6 @@ package activity
 
 import (
 	"context"
-	"os"
 	"testing"
 	"time"
 
@@ -12,17 +11,13 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
-	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/internal/viewtest"
 )
 
 // fixedNow pins the clock, so what the tab writes is the same on every run.
 var fixedNow = time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
 
-func TestMain(m *testing.M) {
-	time.Local = time.UTC
-	format.Now = func() time.Time { return fixedNow }
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { viewtest.Main(m, func() time.Time { return fixedNow }) }
 
 // fake is everything the tab depends on: the replica (our actions and the
 // notifications of one work order, in memory) and the window (what the

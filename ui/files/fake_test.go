@@ -3,7 +3,6 @@ package files
 import (
 	"context"
 	"io"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -16,15 +15,12 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/internal/viewtest"
 )
 
 var fixedNow = time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
 
-func TestMain(m *testing.M) {
-	time.Local = time.UTC
-	format.Now = func() time.Time { return now.get() }
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { viewtest.Main(m, func() time.Time { return now.get() }) }
 
 // now is the window's clock in these tests: fixedNow unless a test moves it.
 var now = &clock{at: fixedNow}
@@ -43,15 +39,13 @@ func setNow(t *testing.T, at time.Time) { now.set(at); t.Cleanup(func() { now.se
 // open), work handed back to the main goroutine queued until flush, and a
 // record of what the person was told.
 type fake struct {
-	t   *testing.T
-	win fyne.Window
+	viewtest.Host
+	t *testing.T
 
 	mu      sync.Mutex
 	later   []func()
 	hold    chan struct{} // while open, writes wait
 	lastW   chan struct{}
-	errs    []string
-	queued  []string
 	rows    []storage.OutboxRow
 	opened  []string // links handed to the browser
 	openErr error
@@ -63,27 +57,18 @@ type fake struct {
 func newFake(t *testing.T) *fake {
 	test.NewTempApp(t)
 	f := &fake{t: t, closed: make(chan struct{}), body: "%PDF-1.4 receipt"}
-	f.win = test.NewTempWindow(t, widget.NewLabel(""))
-	f.win.Resize(fyne.NewSize(800, 600))
+	f.Win = test.NewTempWindow(t, widget.NewLabel(""))
+	f.Win.Resize(fyne.NewSize(800, 600))
 	return f
 }
 
-func (f *fake) Window() fyne.Window     { return f.win }
 func (f *fake) Closed() <-chan struct{} { return f.closed }
-func (f *fake) Ticking() bool           { return false }
 func (f *fake) Connected() bool         { return !f.offline }
 func (f *fake) Background(g func())     { g() } // inline, as the window's tests run it
 func (f *fake) Do(g func()) {
 	f.mu.Lock()
 	f.later = append(f.later, g)
 	f.mu.Unlock()
-}
-
-func (f *fake) ShowError(err error) { f.errs = append(f.errs, err.Error()) }
-func (f *fake) Queued(what string)  { f.queued = append(f.queued, what) }
-
-func (f *fake) Run(work func(context.Context) error, done func(error)) {
-	done(work(context.Background()))
 }
 
 // Write runs work after every earlier write, on a goroutine (waiting while
@@ -180,28 +165,10 @@ func (l *links) fetch(context.Context) (api.DownloadURL, error) {
 
 var errNoSuchFile = &api.Error{StatusCode: 404, Code: 4004, Message: "The attachment does not exist."}
 
-// walk visits every object under o, through containers and widget renderers.
-func walk(o fyne.CanvasObject, visit func(fyne.CanvasObject)) {
-	if o == nil || !o.Visible() {
-		return
-	}
-	visit(o)
-	switch c := o.(type) {
-	case *fyne.Container:
-		for _, ch := range c.Objects {
-			walk(ch, visit)
-		}
-	case fyne.Widget:
-		for _, ch := range test.WidgetRenderer(c).Objects() {
-			walk(ch, visit)
-		}
-	}
-}
-
 // texts is all the text of labels and buttons under o.
 func texts(o fyne.CanvasObject) string {
 	var out []string
-	walk(o, func(c fyne.CanvasObject) {
+	viewtest.Walk(o, func(c fyne.CanvasObject) {
 		switch w := c.(type) {
 		case *widget.Label:
 			out = append(out, w.Text)
@@ -216,7 +183,7 @@ func texts(o fyne.CanvasObject) string {
 func button(t *testing.T, o fyne.CanvasObject, text string) *widget.Button {
 	t.Helper()
 	var found *widget.Button
-	walk(o, func(c fyne.CanvasObject) {
+	viewtest.Walk(o, func(c fyne.CanvasObject) {
 		if b, ok := c.(*widget.Button); ok && b.Text == text && found == nil {
 			found = b
 		}

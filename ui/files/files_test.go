@@ -31,7 +31,7 @@ func TestALinkIsFetchedOnceAndReplacedBeforeItRunsOut(t *testing.T) {
 	if src.n != 1 || l.link.URL == "" || l.valid.Text != "Link valid for 15:00" {
 		t.Fatalf("on opening: %d fetches, %q", src.n, l.valid.Text)
 	}
-	open := button(t, f.win.Canvas().Overlays().Top(), "Open in browser")
+	open := button(t, f.Win.Canvas().Overlays().Top(), "Open in browser")
 	test.Tap(open)
 	test.Tap(open)
 	f.flush()
@@ -50,7 +50,7 @@ func TestALinkIsFetchedOnceAndReplacedBeforeItRunsOut(t *testing.T) {
 		t.Fatalf("with 4 s left, opening fetched %d links in all, want a fresh one", src.n)
 	}
 
-	test.Tap(button(t, f.win.Canvas().Overlays().Top(), "Close"))
+	test.Tap(button(t, f.Win.Canvas().Overlays().Top(), "Close"))
 	if l.link.URL != "" || !l.closed() {
 		t.Fatal("the link is still held after the dialog closed")
 	}
@@ -67,7 +67,7 @@ func TestALinkTheServiceRefusesIsExplained(t *testing.T) {
 		!strings.HasPrefix(l.valid.Text, "No link yet") {
 		t.Fatalf("a refused link: %q, %q", l.valid.Text, l.status.Text)
 	}
-	test.Tap(button(t, f.win.Canvas().Overlays().Top(), "Open in browser"))
+	test.Tap(button(t, f.Win.Canvas().Overlays().Top(), "Open in browser"))
 	f.flush()
 	if src.n != 2 || strings.Contains(l.status.Text, "Opened") || len(f.opened) != 0 {
 		t.Fatalf("tapping Open again: %d fetches, %q", src.n, l.status.Text)
@@ -84,7 +84,7 @@ func TestALinkNoBrowserTookSaysWhatToDo(t *testing.T) {
 	src := &links{nameFor: "boiler-nameplate.png"}
 	l := newLinkDialog(f, "boiler-nameplate.png", src.fetch)
 	f.flush()
-	dlg := f.win.Canvas().Overlays().Top()
+	dlg := f.Win.Canvas().Overlays().Top()
 
 	test.Tap(button(t, dlg, "Open in browser"))
 	f.flush()
@@ -158,7 +158,7 @@ func TestAFileIsCopiedAndQueuedWithoutHoldingTheWindow(t *testing.T) {
 	f := newFake(t)
 	var listed []api.Attachment
 	p := NewPanel(f, f, true, nil)
-	f.win.SetContent(p)
+	f.Win.SetContent(p)
 	p.SetPlace(invoicePlace(f, &listed))
 	path := filepath.Join(t.TempDir(), "site-video.mp4")
 	if err := os.WriteFile(path, make([]byte, 5<<20), 0o600); err != nil {
@@ -179,8 +179,8 @@ func TestAFileIsCopiedAndQueuedWithoutHoldingTheWindow(t *testing.T) {
 	if !strings.Contains(p.pending.Text, "Attach site-video.mp4 — Queued") || p.busyBar.Visible() {
 		t.Fatalf("once queued the panel says %q (bar shown %v)", p.pending.Text, p.busyBar.Visible())
 	}
-	if len(f.queued) != 1 || f.queued[0] != "site-video.mp4 for the invoice of WN41" {
-		t.Errorf("the person was told %q", f.queued)
+	if len(f.Said) != 1 || f.Said[0] != "site-video.mp4 for the invoice of WN41" {
+		t.Errorf("the person was told %q", f.Said)
 	}
 }
 
@@ -191,7 +191,7 @@ func TestAFileThePlaceCannotTakeIsRefusedAtOnce(t *testing.T) {
 	var listed []api.Attachment
 	p := NewPanel(f, f, true, nil)
 	p.NoPlace = "choose a step first: dropped files attach to the step shown"
-	f.win.SetContent(p)
+	f.Win.SetContent(p)
 	big := filepath.Join(t.TempDir(), "walkthrough.mov")
 	if err := os.WriteFile(big, nil, 0o600); err != nil {
 		t.Fatal(err)
@@ -201,14 +201,14 @@ func TestAFileThePlaceCannotTakeIsRefusedAtOnce(t *testing.T) {
 	}
 
 	p.AddFiles([]string{big})
-	if len(f.errs) != 1 || f.errs[0] != p.NoPlace {
-		t.Fatalf("a file with no place shown: %q", f.errs)
+	if len(f.Errors) != 1 || f.Errors[0] != p.NoPlace {
+		t.Fatalf("a file with no place shown: %q", f.Errors)
 	}
 	p.SetPlace(invoicePlace(f, &listed))
 	p.AddFiles([]string{big})
-	f.waitFor("the refusal", func() bool { return len(f.errs) == 2 })
-	if !strings.Contains(f.errs[1], "not attached, over the service's 20 MB limit: walkthrough.mov is") || len(f.queued) != 0 || len(f.rows) != 0 {
-		t.Errorf("a 20 MB + 1 byte file: %q, queued %q, outbox %d rows", f.errs[1], f.queued, len(f.rows))
+	f.waitFor("the refusal", func() bool { return len(f.Errors) == 2 })
+	if !strings.Contains(f.Errors[1], "not attached, over the service's 20 MB limit: walkthrough.mov is") || len(f.Said) != 0 || len(f.rows) != 0 {
+		t.Errorf("a 20 MB + 1 byte file: %q, queued %q, outbox %d rows", f.Errors[1], f.Said, len(f.rows))
 	}
 }
 
@@ -218,7 +218,7 @@ func TestAFileIsRemovedAfterAskingAndItsLinkLetGoOnEsc(t *testing.T) {
 	f := newFake(t)
 	listed := []api.Attachment{{AttachmentId: "att-7", Name: "receipt.pdf", Size: 2048, Created: fixedNow}}
 	p := NewPanel(f, f, true, nil)
-	f.win.SetContent(p)
+	f.Win.SetContent(p)
 	p.SetPlace(invoicePlace(f, &listed))
 	if got := texts(p); !strings.Contains(got, "receipt.pdf") || !strings.Contains(got, "Fri 20 Nov 2026 09:00") {
 		t.Fatalf("the panel lists:\n%s", got)
@@ -230,20 +230,20 @@ func TestAFileIsRemovedAfterAskingAndItsLinkLetGoOnEsc(t *testing.T) {
 	if l == nil || l.link.URL == "" || l.valid.Text != "Link valid for 15:00" {
 		t.Fatal("Open… showed no link dialog with a fresh link")
 	}
-	dialogs.DismissTop(f.win.Canvas()) // what Esc does
-	if f.win.Canvas().Overlays().Top() != nil || p.link != nil || l.link.URL != "" {
-		t.Fatalf("after Esc: dialog open %v, link dialog held %v, link held %v", f.win.Canvas().Overlays().Top() != nil, p.link != nil, l.link.URL != "")
+	dialogs.DismissTop(f.Win.Canvas()) // what Esc does
+	if f.Win.Canvas().Overlays().Top() != nil || p.link != nil || l.link.URL != "" {
+		t.Fatalf("after Esc: dialog open %v, link dialog held %v, link held %v", f.Win.Canvas().Overlays().Top() != nil, p.link != nil, l.link.URL != "")
 	}
 
 	test.Tap(button(t, p, "Remove…"))
-	ask := f.win.Canvas().Overlays().Top()
+	ask := f.Win.Canvas().Overlays().Top()
 	if ask == nil || !strings.Contains(texts(ask), "The file is removed from the invoice at the service.") {
 		t.Fatal("Remove… did not ask first")
 	}
 	test.Tap(button(t, ask, "Remove"))
-	f.waitFor("the removal to be queued", func() bool { return len(f.queued) == 1 })
-	if f.queued[0] != "Remove receipt.pdf" || len(f.rows) != 1 || f.rows[0].Summary != "Remove att-7" {
-		t.Errorf("queued %q, outbox %+v", f.queued, f.rows)
+	f.waitFor("the removal to be queued", func() bool { return len(f.Said) == 1 })
+	if f.Said[0] != "Remove receipt.pdf" || len(f.rows) != 1 || f.rows[0].Summary != "Remove att-7" {
+		t.Errorf("queued %q, outbox %+v", f.Said, f.rows)
 	}
 }
 
@@ -254,16 +254,16 @@ func TestPanelAndLinkDialogGolden(t *testing.T) {
 	test.ApplyTheme(t, test.Theme())
 	listed := []api.Attachment{{AttachmentId: "att-7", Name: "receipt.pdf", Size: 2048, Created: fixedNow}}
 	p := NewPanel(f, f, true, nil)
-	f.win.SetContent(p)
-	f.win.Resize(fyne.NewSize(520, 300))
+	f.Win.SetContent(p)
+	f.Win.Resize(fyne.NewSize(520, 300))
 	f.rows = []storage.OutboxRow{{Id: 1, WorkOrderIds: []int64{41}, Summary: "Attach signed-ticket.pdf", State: storage.OutboxPending}}
 	p.SetPlace(invoicePlace(f, &listed))
-	test.AssertImageMatches(t, "panel_invoice.png", f.win.Canvas().Capture())
+	test.AssertImageMatches(t, "panel_invoice.png", f.Win.Canvas().Capture())
 
 	newLinkDialog(f, "receipt.pdf", (&links{nameFor: "receipt.pdf"}).fetch)
 	f.flush()
-	f.win.Resize(fyne.NewSize(600, 400))
-	test.AssertImageMatches(t, "link_dialog.png", f.win.Canvas().Capture())
+	f.Win.Resize(fyne.NewSize(600, 400))
+	test.AssertImageMatches(t, "link_dialog.png", f.Win.Canvas().Capture())
 }
 
 // TestAnExpiredLinkIsForgottenAndReplaced: the countdown runs down to the
@@ -287,7 +287,7 @@ func TestAnExpiredLinkIsForgottenAndReplaced(t *testing.T) {
 	if !strings.Contains(l.valid.Text, "expired") || l.link.URL != "" {
 		t.Fatalf("after 15 minutes the dialog shows %q and still holds a link: %v", l.valid.Text, l.link.URL != "")
 	}
-	test.Tap(button(t, f.win.Canvas().Overlays().Top(), "Open in browser"))
+	test.Tap(button(t, f.Win.Canvas().Overlays().Top(), "Open in browser"))
 	f.flush()
 	if l.link.URL == "" || l.link.URL == first || l.valid.Text != "Link valid for 15:00" || !strings.Contains(l.status.Text, "Opened") {
 		t.Fatalf("after re-opening: a fresh link %v, %q, %q", l.link.URL != first, l.valid.Text, l.status.Text)

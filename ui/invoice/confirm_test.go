@@ -11,11 +11,12 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/internal/viewtest"
 )
 
 // dialogText is everything the topmost dialog says, "" when none is open.
 func (f *fake) dialogText() string {
-	top := f.win.Canvas().Overlays().Top()
+	top := f.Win.Canvas().Overlays().Top()
 	if top == nil {
 		return ""
 	}
@@ -25,12 +26,12 @@ func (f *fake) dialogText() string {
 // focusedText is the text of the focused button, "" when no button has
 // the focus.
 func (f *fake) focusedText() string {
-	switch b := f.win.Canvas().Focused().(type) {
+	switch b := f.Win.Canvas().Focused().(type) {
 	case *widget.Button:
 		return b.Text
 	case interface{ Tapped(*fyne.PointEvent) }:
 		var text string
-		walk(b.(fyne.CanvasObject), func(o fyne.CanvasObject) {
+		viewtest.Walk(b.(fyne.CanvasObject), func(o fyne.CanvasObject) {
 			if l, ok := o.(*widget.RichText); ok && text == "" {
 				text = l.String()
 			}
@@ -70,7 +71,7 @@ func TestSubmitAsksFirstWithTotalAndNteAndEnterNeverSubmits(t *testing.T) {
 				if got := f.focusedText(); got != "Cancel" {
 					t.Fatalf("the question opens with %q focused, want Cancel", got)
 				}
-				f.win.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: key})
+				f.Win.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: key})
 				if f.dialogText() != "" || len(f.rows) != 0 {
 					t.Fatalf("%s on the question left it open (%v) or queued %+v", key, f.dialogText() != "", f.rows)
 				}
@@ -78,8 +79,8 @@ func TestSubmitAsksFirstWithTotalAndNteAndEnterNeverSubmits(t *testing.T) {
 			// Enter with nothing focused (the person clicked beside the
 			// buttons) is what the window gives ConfirmTop: it cancels too.
 			test.Tap(inv.submit)
-			f.win.Canvas().Unfocus()
-			dialogs.ConfirmTop(f.win.Canvas())
+			f.Win.Canvas().Unfocus()
+			dialogs.ConfirmTop(f.Win.Canvas())
 			if f.dialogText() != "" || len(f.rows) != 0 {
 				t.Fatalf("Enter with nothing focused left the question open or queued %+v", f.rows)
 			}
@@ -114,7 +115,7 @@ func TestDeleteAndRemoveAskWithCancelFocused(t *testing.T) {
 		if got := f.focusedText(); got != "Cancel" {
 			t.Fatalf("%s: the question opens with %q focused, want Cancel", step.what, got)
 		}
-		f.win.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+		f.Win.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 		if f.dialogText() != "" || len(f.rows) != 0 {
 			t.Fatalf("%s: Enter left the question open (%v) or queued %+v", step.what, f.dialogText() != "", f.rows)
 		}
@@ -127,7 +128,7 @@ func TestDeleteAndRemoveAskWithCancelFocused(t *testing.T) {
 func TestWhatIsMissingShowsBesideSubmitWithoutScrolling(t *testing.T) {
 	wo := workOrder()
 	f := newFake(t, wo, draft(wo, func(i *api.Invoice) { i.InvoiceDate = nil }), priceList("USD"))
-	f.win.Resize(fyne.NewSize(520, 500))
+	f.Win.Resize(fyne.NewSize(520, 500))
 	inv := f.tab
 	for len(inv.rows) < 8 {
 		addPriceItem(t, inv, 0)
@@ -143,7 +144,7 @@ func TestWhatIsMissingShowsBesideSubmitWithoutScrolling(t *testing.T) {
 		t.Fatalf("the checklist reads %q", inv.problems.Text)
 	}
 	drv := fyne.CurrentApp().Driver()
-	win := f.win.Canvas().Size()
+	win := f.Win.Canvas().Size()
 	onScreen := func(what string, o fyne.CanvasObject) fyne.Position {
 		t.Helper()
 		p := drv.AbsolutePositionForObject(o)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"image/color"
 	"io"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -21,16 +20,13 @@ import (
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui/arrange"
 	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/internal/viewtest"
 )
 
 // fixedNow pins the clock, so what the tab writes is the same on every run.
 var fixedNow = time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
 
-func TestMain(m *testing.M) {
-	time.Local = time.UTC
-	format.Now = func() time.Time { return fixedNow }
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { viewtest.Main(m, func() time.Time { return fixedNow }) }
 
 // fake is everything the tab depends on: the replica (invoices, price
 // lists, notices, files and the outbox in memory), the queue (each action
@@ -38,8 +34,8 @@ func TestMain(m *testing.M) {
 // links, the window (a test window; actions queued inline, as the window's
 // tests run them) and the other tabs (what the tab asked of them).
 type fake struct {
+	viewtest.Host
 	t   *testing.T
-	win fyne.Window
 	tab *Tab
 	wo  *api.WorkOrder
 
@@ -50,10 +46,7 @@ type fake struct {
 	rows       []row
 	refuse     map[string]string // Summary → the service's refusal when sent
 
-	inFlight  map[fyne.Disableable]bool
-	errs      []string
-	queued    []string
-	replacing int // how many actions asked for their correction context
+	inFlight map[fyne.Disableable]bool
 	// sendInWrite delivers what an action queued before Act hands back,
 	// as the app's sender can: the work order is shown again meanwhile.
 	sendInWrite bool
@@ -76,8 +69,8 @@ func newFake(t *testing.T, wo *api.WorkOrder, inv *api.Invoice, pl *api.PriceLis
 		notices: map[int64]*storage.InvoiceNotice{}, files: map[int64][]api.Attachment{}, refuse: map[string]string{},
 		inFlight: map[fyne.Disableable]bool{}}
 	f.tab = New(f, f, f, f, f)
-	f.win = test.NewTempWindow(t, f.tab.Content())
-	f.win.Resize(fyne.NewSize(520, 800))
+	f.Win = test.NewTempWindow(t, f.tab.Content())
+	f.Win.Resize(fyne.NewSize(520, 800))
 	f.put(wo, inv, pl)
 	f.open(wo)
 	return f
@@ -230,22 +223,6 @@ func (f *fake) InvoiceAttachmentLink(_ context.Context, woID int64, id string) (
 
 // Window
 
-func (f *fake) Window() fyne.Window     { return f.win }
-func (f *fake) ShowError(err error)     { f.errs = append(f.errs, err.Error()) }
-func (f *fake) Queued(what string)      { f.queued = append(f.queued, what) }
-func (f *fake) Background(g func())     { g() }
-func (f *fake) Do(g func())             { g() }
-func (f *fake) Closed() <-chan struct{} { return nil }
-func (f *fake) Ticking() bool           { return false }
-func (f *fake) Connected() bool         { return true }
-
-func (f *fake) Run(work func(context.Context) error, done func(error)) {
-	done(work(context.Background()))
-}
-func (f *fake) Write(work func(context.Context) error, done func(error)) {
-	done(work(context.Background()))
-}
-func (f *fake) OpenURL(api.DownloadURL) error { return nil }
 func (f *fake) Download(_ context.Context, _ api.DownloadURL, w io.Writer, _ func(int64, int64)) error {
 	_, err := io.WriteString(w, "%PDF-1.4")
 	return err
@@ -282,11 +259,6 @@ func (f *fake) Enable(w fyne.Disableable, on bool) {
 		return
 	}
 	arrange.SetEnabled(w, on)
-}
-
-func (f *fake) Replacing(int64, outbox.Group) context.Context {
-	f.replacing++
-	return context.Background()
 }
 
 // Elsewhere
@@ -372,28 +344,10 @@ func addPriceItem(t *testing.T, inv *Tab, i int) *lineRow {
 	return inv.rows[len(inv.rows)-1]
 }
 
-// walk visits every object under o, through containers and widget renderers.
-func walk(o fyne.CanvasObject, visit func(fyne.CanvasObject)) {
-	if o == nil || !o.Visible() {
-		return
-	}
-	visit(o)
-	switch c := o.(type) {
-	case *fyne.Container:
-		for _, ch := range c.Objects {
-			walk(ch, visit)
-		}
-	case fyne.Widget:
-		for _, ch := range test.WidgetRenderer(c).Objects() {
-			walk(ch, visit)
-		}
-	}
-}
-
 // texts is the visible label and button texts under o.
 func texts(o fyne.CanvasObject) []string {
 	var out []string
-	walk(o, func(c fyne.CanvasObject) {
+	viewtest.Walk(o, func(c fyne.CanvasObject) {
 		switch w := c.(type) {
 		case *widget.Label:
 			out = append(out, w.Text)
@@ -410,7 +364,7 @@ func shownTexts(inv *Tab) string { return strings.Join(texts(inv.Content()), "\n
 // redTexts is the visible danger-coloured text of the tab.
 func redTexts(inv *Tab) []string {
 	var out []string
-	walk(inv.Content(), func(o fyne.CanvasObject) {
+	viewtest.Walk(inv.Content(), func(o fyne.CanvasObject) {
 		if l, ok := o.(*widget.Label); ok && l.Importance == widget.DangerImportance && strings.TrimSpace(l.Text) != "" {
 			out = append(out, l.Text)
 		}
@@ -445,10 +399,10 @@ func positionIn(root, target fyne.CanvasObject) (fyne.Position, bool) {
 // settle lays the window out again, as the desktop driver does frame by
 // frame: a word-wrapped label knows its height only once it has its width.
 func (f *fake) settle() {
-	size := f.win.Canvas().Size()
+	size := f.Win.Canvas().Size()
 	for range 2 {
-		f.win.Resize(size.AddWidthHeight(1, 1))
-		f.win.Resize(size)
+		f.Win.Resize(size.AddWidthHeight(1, 1))
+		f.Win.Resize(size)
 	}
 }
 

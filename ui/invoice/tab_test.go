@@ -15,6 +15,7 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/internal/viewtest"
 	"github.com/workorderdesk/workdesk/ui/xwidget"
 )
 
@@ -87,8 +88,8 @@ func TestBuildingAnInvoiceFromThePriceListShowsTotalAndNteWarning(t *testing.T) 
 	// Save goes through the outbox; the service's copy comes back.
 	inv.number.SetText("INV-TEST-1")
 	test.Tap(inv.save)
-	if len(f.queued) != 1 || f.queued[0] != "Invoice of WN41" || f.replacing != 1 {
-		t.Errorf("saving told the person %q (correction context asked %d times)", f.queued, f.replacing)
+	if len(f.Said) != 1 || f.Said[0] != "Invoice of WN41" || f.Replaced != 1 {
+		t.Errorf("saving told the person %q (correction context asked %d times)", f.Said, f.Replaced)
 	}
 	f.send()
 	stored := f.invoices[wo.WorkOrderId]
@@ -151,8 +152,8 @@ func TestInvoiceAttachmentsAddOpenRemove(t *testing.T) {
 		t.Fatal(err)
 	}
 	inv.AddFiles([]string{path}) // what dropping the file on the window does
-	if len(f.rows) != 1 || f.rows[0].Summary != "Attach parts-receipt.pdf" || len(f.queued) != 1 || f.queued[0] != "parts-receipt.pdf for the invoice of WN41" {
-		t.Fatalf("adding a file queued %+v, told %q", f.rows, f.queued)
+	if len(f.rows) != 1 || f.rows[0].Summary != "Attach parts-receipt.pdf" || len(f.Said) != 1 || f.Said[0] != "parts-receipt.pdf for the invoice of WN41" {
+		t.Fatalf("adding a file queued %+v, told %q", f.rows, f.Said)
 	}
 	f.rows[0].State = storage.OutboxDone
 	f.files[wo.WorkOrderId] = []api.Attachment{{AttachmentId: "att-9", Name: "parts-receipt.pdf", Size: 16, Created: fixedNow}}
@@ -162,12 +163,12 @@ func TestInvoiceAttachmentsAddOpenRemove(t *testing.T) {
 		t.Fatalf("the invoice lists:\n%s", listed())
 	}
 	test.Tap(buttonIn(t, inv.files, "Open…"))
-	if says := strings.Join(texts(f.win.Canvas().Overlays().Top()), "\n"); !strings.Contains(says, "Link valid for 15:00") {
+	if says := strings.Join(texts(f.Win.Canvas().Overlays().Top()), "\n"); !strings.Contains(says, "Link valid for 15:00") {
 		t.Fatalf("opening the file showed %q", says)
 	}
-	test.Tap(buttonIn(t, f.win.Canvas().Overlays().Top(), "Close"))
+	test.Tap(buttonIn(t, f.Win.Canvas().Overlays().Top(), "Close"))
 	test.Tap(buttonIn(t, inv.files, "Remove…"))
-	test.Tap(buttonIn(t, f.win.Canvas().Overlays().Top(), "Remove"))
+	test.Tap(buttonIn(t, f.Win.Canvas().Overlays().Top(), "Remove"))
 	if len(f.rows) != 2 || f.rows[1].Summary != "Remove att-9" {
 		t.Fatalf("removing the file queued %+v", f.rows)
 	}
@@ -184,7 +185,7 @@ func TestInvoiceAttachmentsAddOpenRemove(t *testing.T) {
 func (f *fake) submit() {
 	f.t.Helper()
 	test.Tap(f.tab.submit)
-	top := f.win.Canvas().Overlays().Top()
+	top := f.Win.Canvas().Overlays().Top()
 	if top == nil || !strings.Contains(strings.Join(texts(top), "\n"), "Submit the invoice?") {
 		f.t.Fatal("Submit invoice did not ask first")
 	}
@@ -195,7 +196,7 @@ func (f *fake) submit() {
 func buttonIn(t *testing.T, o fyne.CanvasObject, text string) *widget.Button {
 	t.Helper()
 	var found *widget.Button
-	walk(o, func(c fyne.CanvasObject) {
+	viewtest.Walk(o, func(c fyne.CanvasObject) {
 		if b, ok := c.(*widget.Button); ok && b.Text == text && found == nil {
 			found = b
 		}
@@ -403,7 +404,7 @@ func TestAQuantityTooLargeToWriteOutIsRefusedAsItIsTyped(t *testing.T) {
 func TestTheWheelScrollsTheInvoiceOverItsFields(t *testing.T) {
 	wo := workOrder()
 	f := newFake(t, wo, draft(wo), priceList("USD"))
-	f.win.Resize(fyne.NewSize(520, 600))
+	f.Win.Resize(fyne.NewSize(520, 600))
 	inv := f.tab
 	for len(inv.rows) < 8 {
 		addPriceItem(t, inv, 0)
@@ -412,7 +413,7 @@ func TestTheWheelScrollsTheInvoiceOverItsFields(t *testing.T) {
 	if inv.scroll.Content.MinSize().Height <= inv.scroll.Size().Height {
 		t.Fatalf("the invoice (%.0f px) fits its %.0f px pane: nothing to scroll", inv.scroll.Content.MinSize().Height, inv.scroll.Size().Height)
 	}
-	c := f.win.Canvas()
+	c := f.Win.Canvas()
 	drv := fyne.CurrentApp().Driver()
 	for _, fl := range []struct {
 		what string
@@ -500,7 +501,7 @@ func TestASubmittedInvoiceReadsAsText(t *testing.T) {
 
 	stored := f.invoices[wo.WorkOrderId]
 	var labels []string
-	walk(inv.body, func(o fyne.CanvasObject) {
+	viewtest.Walk(inv.body, func(o fyne.CanvasObject) {
 		switch w := o.(type) {
 		case *widget.Entry:
 			t.Errorf("a submitted invoice shows an entry reading %q (disabled=%v)", w.Text, w.Disabled())
@@ -572,7 +573,7 @@ func TestAFreshDraftListsWhatIsMissingWithoutAlarm(t *testing.T) {
 	if inv.problems.Importance != widget.DangerImportance || !strings.Contains(inv.problems.Text, "add at least one line") {
 		t.Errorf("after pressing Submit the checklist is %q (importance %v), want it red", inv.problems.Text, inv.problems.Importance)
 	}
-	if f.win.Canvas().Overlays().Top() != nil {
+	if f.Win.Canvas().Overlays().Top() != nil {
 		t.Error("pressing Submit also opened a dialog")
 	}
 	if len(f.rows) != 0 {
@@ -641,8 +642,8 @@ func TestAPre41InvoiceIsHiddenUntilTheWorkIsDone(t *testing.T) {
 		t.Fatalf("a pre-4.1 work order shows hidden=%v %q", inv.hidden.Visible(), inv.hidden.Text)
 	}
 	inv.AddFiles([]string{"/tmp/receipt.pdf"})
-	if len(f.rows) != 0 || len(f.errs) != 1 || !strings.Contains(f.errs[0], "once the service shows it") {
-		t.Errorf("a file dropped on a hidden invoice: queued %+v, told %q", f.rows, f.errs)
+	if len(f.rows) != 0 || len(f.Errors) != 1 || !strings.Contains(f.Errors[0], "once the service shows it") {
+		t.Errorf("a file dropped on a hidden invoice: queued %+v, told %q", f.rows, f.Errors)
 	}
 }
 
@@ -662,8 +663,8 @@ func TestAPriceListInAnotherCurrencyIsRefusedAndExplained(t *testing.T) {
 	}
 	before := len(inv.inv.LineItems)
 	inv.onAddItem()
-	if len(f.errs) != 1 || !strings.Contains(f.errs[0], "price list is in CAD") || len(inv.inv.LineItems) != before {
-		t.Fatalf("adding from it said %q and left %d lines (was %d)", f.errs, len(inv.inv.LineItems), before)
+	if len(f.Errors) != 1 || !strings.Contains(f.Errors[0], "price list is in CAD") || len(inv.inv.LineItems) != before {
+		t.Fatalf("adding from it said %q and left %d lines (was %d)", f.Errors, len(inv.inv.LineItems), before)
 	}
 }
 
@@ -694,7 +695,7 @@ func TestAnInvoiceSubmittedWithUnsavedEditsReadsWhatWasSent(t *testing.T) {
 	if !inv.dateLbl.Visible() || inv.dateLbl.Text != format.Day(day) {
 		t.Errorf("the submitted invoice's date reads %q (shown %v), want %q", inv.dateLbl.Text, inv.dateLbl.Visible(), format.Day(day))
 	}
-	walk(inv.body, func(o fyne.CanvasObject) {
+	viewtest.Walk(inv.body, func(o fyne.CanvasObject) {
 		if e, ok := o.(*xwidget.WheelEntry); ok && e.Visible() {
 			t.Errorf("a submitted line still shows an entry reading %q", e.Text)
 		}
@@ -709,7 +710,7 @@ func TestAnInvoiceSubmittedWithUnsavedEditsReadsWhatWasSent(t *testing.T) {
 func TestTheUnsavedNoteLeavesTheButtonsTheirHeight(t *testing.T) {
 	wo := workOrder()
 	f := newFake(t, wo, draft(wo), priceList("USD"))
-	f.win.Resize(fyne.NewSize(310, 700)) // the tab's width at 1024x700
+	f.Win.Resize(fyne.NewSize(310, 700)) // the tab's width at 1024x700
 	inv := f.tab
 	f.settle()
 	if inv.unsaved.Visible() {

@@ -2,7 +2,6 @@ package messages
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -14,18 +13,13 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
-	"github.com/workorderdesk/workdesk/ui/arrange"
-	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/internal/viewtest"
 )
 
 // fixedNow pins the clock, so what the tab writes is the same on every run.
 var fixedNow = time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
 
-func TestMain(m *testing.M) {
-	time.Local = time.UTC
-	format.Now = func() time.Time { return fixedNow }
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { viewtest.Main(m, func() time.Time { return fixedNow }) }
 
 // fake is everything the tab depends on: the replica (the thread of one
 // work order, in memory), the queue (each message kept as queued, and in
@@ -33,17 +27,14 @@ func TestMain(m *testing.M) {
 // the detail pane; actions run inline, as the window's tests run them;
 // what it was asked, kept).
 type fake struct {
+	viewtest.Host
 	t   *testing.T
-	win fyne.Window
 	tab *Tab
 	wo  *api.WorkOrder
 
 	thread []storage.ThreadMessage
 
 	sent      []sent // what SendMessage queued
-	errs      []string
-	queued    []string
-	replacing int
 	retried   []int64
 	discarded []int64
 	edited    []int64
@@ -64,8 +55,8 @@ func newFake(t *testing.T, thread ...storage.ThreadMessage) *fake {
 	f := &fake{t: t, thread: thread,
 		wo: &api.WorkOrder{WorkOrderId: 7, WorkOrderNumber: "NWR7", Status: api.StatusAccepted}}
 	f.tab = New(f, f, f)
-	f.win = test.NewTempWindow(t, f.tab.Content())
-	f.win.Resize(fyne.NewSize(460, 700))
+	f.Win = test.NewTempWindow(t, f.tab.Content())
+	f.Win.Resize(fyne.NewSize(460, 700))
 	f.show()
 	return f
 }
@@ -89,19 +80,9 @@ func (f *fake) SendMessage(_ context.Context, woID int64, text string, vis api.M
 	return row, nil
 }
 
-func (f *fake) Window() fyne.Window { return f.win }
-func (f *fake) ShowError(err error) { f.errs = append(f.errs, err.Error()) }
 func (f *fake) Queued(what string) {
-	f.queued = append(f.queued, what)
+	f.Said = append(f.Said, what)
 	f.show() // the window shows the work order again once an action is queued
-}
-func (f *fake) Act(_ []fyne.Disableable, write func(context.Context) error, done func(error)) {
-	done(write(context.Background()))
-}
-func (f *fake) Enable(w fyne.Disableable, on bool) { arrange.SetEnabled(w, on) }
-func (f *fake) Replacing(int64, outbox.Group) context.Context {
-	f.replacing++
-	return context.Background()
 }
 func (f *fake) Retry(rowID int64)        { f.retried = append(f.retried, rowID) }
 func (f *fake) Discard(rowID int64)      { f.discarded = append(f.discarded, rowID) }
@@ -134,7 +115,7 @@ func (f *fake) rows() []row {
 		f.tab.list.UpdateItem(i, item)
 		var shown []string
 		var buttons []string
-		walk(item, func(o fyne.CanvasObject) {
+		viewtest.Walk(item, func(o fyne.CanvasObject) {
 			switch w := o.(type) {
 			case *widget.Label:
 				shown = append(shown, w.Text)
@@ -151,7 +132,7 @@ func (f *fake) rows() []row {
 // says is everything the tab shows, a line per label and button.
 func (f *fake) says() string {
 	var out []string
-	walk(f.tab.Content(), func(o fyne.CanvasObject) {
+	viewtest.Walk(f.tab.Content(), func(o fyne.CanvasObject) {
 		switch w := o.(type) {
 		case *widget.Label:
 			out = append(out, w.Text)
@@ -160,22 +141,4 @@ func (f *fake) says() string {
 		}
 	})
 	return strings.Join(out, "\n")
-}
-
-// walk visits o and everything visible under it.
-func walk(o fyne.CanvasObject, visit func(fyne.CanvasObject)) {
-	if o == nil || !o.Visible() {
-		return
-	}
-	visit(o)
-	switch c := o.(type) {
-	case *fyne.Container:
-		for _, ch := range c.Objects {
-			walk(ch, visit)
-		}
-	case fyne.Widget:
-		for _, ch := range test.WidgetRenderer(c).Objects() {
-			walk(ch, visit)
-		}
-	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/internal/viewtest"
 )
 
 // TestTheThreadSaysWhoWroteAndWhoSees: with no messages the tab says so;
@@ -59,11 +60,11 @@ func TestSendingQueuesTheMessageForWhomChosen(t *testing.T) {
 	f.tab.text.SetText("  Technician arrives at 10:30 ")
 	f.tab.vis.SetSelected(format.Visibility(api.VisibilityCruOnly))
 	test.Tap(f.tab.send)
-	if want := []sent{{"Technician arrives at 10:30", api.VisibilityCruOnly}}; !slices.Equal(f.sent, want) || f.replacing != 1 {
-		t.Fatalf("Send queued %+v (%d correction contexts); want %+v", f.sent, f.replacing, want)
+	if want := []sent{{"Technician arrives at 10:30", api.VisibilityCruOnly}}; !slices.Equal(f.sent, want) || f.Replaced != 1 {
+		t.Fatalf("Send queued %+v (%d correction contexts); want %+v", f.sent, f.Replaced, want)
 	}
-	if !slices.Equal(f.queued, []string{"Message on NWR7"}) || len(f.errs) != 0 {
-		t.Errorf("the window was told %q, shown errors %q", f.queued, f.errs)
+	if !slices.Equal(f.Said, []string{"Message on NWR7"}) || len(f.Errors) != 0 {
+		t.Errorf("the window was told %q, shown errors %q", f.Said, f.Errors)
 	}
 	if f.tab.text.Text != "" || f.tab.vis.Selected != format.Visibility(api.VisibilityAll) {
 		t.Errorf("after sending the box holds %q for %q", f.tab.text.Text, f.tab.vis.Selected)
@@ -87,8 +88,8 @@ func TestNothingToSendIsSaidNotQueued(t *testing.T) {
 		t.Errorf("a message too long: the counter reads %q (%v)", f.tab.counter.Text, f.tab.counter.Importance)
 	}
 	test.Tap(f.tab.send)
-	if len(f.sent) != 0 || len(f.errs) != 2 || !strings.Contains(f.errs[0], "write a message first") {
-		t.Fatalf("queued %+v; errors shown %q", f.sent, f.errs)
+	if len(f.sent) != 0 || len(f.Errors) != 2 || !strings.Contains(f.Errors[0], "write a message first") {
+		t.Fatalf("queued %+v; errors shown %q", f.sent, f.Errors)
 	}
 	if f.tab.text.Text != long {
 		t.Error("the message refused was taken out of the box")
@@ -107,7 +108,7 @@ func TestARefusedMessageOffersRetryEditAndDiscard(t *testing.T) {
 		t.Fatalf("the refused message is drawn %q with %q", r.heading, r.buttons)
 	}
 	for _, name := range r.buttons {
-		walk(r.item, func(o fyne.CanvasObject) {
+		viewtest.Walk(r.item, func(o fyne.CanvasObject) {
 			if b, ok := o.(*widget.Button); ok && b.Text == name {
 				test.Tap(b)
 			}
@@ -175,7 +176,7 @@ func TestARefusedMessageIsPutBackAndTheCustomerWrittenTo(t *testing.T) {
 	}
 
 	f.tab.WriteToCustomer("NWR7 needs a higher NTE.")
-	if f.tab.text.Text != "NWR7 needs a higher NTE." || f.tab.vis.Selected != "Customer and crew" || f.win.Canvas().Focused() != fyne.Focusable(f.tab.text) {
-		t.Errorf("writing to the customer: %q for %q, focused %v", f.tab.text.Text, f.tab.vis.Selected, f.win.Canvas().Focused())
+	if f.tab.text.Text != "NWR7 needs a higher NTE." || f.tab.vis.Selected != "Customer and crew" || f.Win.Canvas().Focused() != fyne.Focusable(f.tab.text) {
+		t.Errorf("writing to the customer: %q for %q, focused %v", f.tab.text.Text, f.tab.vis.Selected, f.Win.Canvas().Focused())
 	}
 }

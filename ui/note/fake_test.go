@@ -2,7 +2,6 @@ package note
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -14,36 +13,30 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
-	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/internal/viewtest"
 )
 
 // fixedNow pins the clock, so what the tab writes is the same on every run.
 var fixedNow = time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
 
-func TestMain(m *testing.M) {
-	time.Local = time.UTC
-	format.Now = func() time.Time { return fixedNow }
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { viewtest.Main(m, func() time.Time { return fixedNow }) }
 
 // fake is everything the tab depends on: the replica (the note of one
 // work order, in memory), the queue (each edit kept as queued, with the
 // note it began from) and the window (actions run inline, as the window's
 // tests run them; what it was asked, kept).
 type fake struct {
+	viewtest.Host
 	t   *testing.T
 	tab *Tab
 	wo  *api.WorkOrder
 
 	note *storage.Note
 
-	edits      []edit   // what SetNote queued
-	errs       []string // errors shown
-	queued     []string // what the window was told was queued
+	edits      []edit // what SetNote queued
 	reloads    []int64
 	asked      int   // how often the person's name was asked for first
 	correcting int64 // the refused row the person corrects (0: none)
-	replacing  int   // how many edits asked for their correction context
 }
 
 type edit struct{ text, base string }
@@ -89,21 +82,12 @@ func (f *fake) sent(by string) {
 	f.show()
 }
 
-func (f *fake) ShowError(err error) { f.errs = append(f.errs, err.Error()) }
-func (f *fake) Queued(what string)  { f.queued = append(f.queued, what) }
-func (f *fake) Act(_ []fyne.Disableable, write func(context.Context) error, done func(error)) {
-	done(write(context.Background()))
-}
 func (f *fake) Enable(w fyne.Disableable, on bool) {
 	if on {
 		w.Enable()
 	} else {
 		w.Disable()
 	}
-}
-func (f *fake) Replacing(int64, outbox.Group) context.Context {
-	f.replacing++
-	return context.Background()
 }
 func (f *fake) Correcting(rowID int64) bool { return rowID != 0 && rowID == f.correcting }
 func (f *fake) WithPersonName(then func()) {
@@ -115,7 +99,7 @@ func (f *fake) Reload(woID int64) { f.reloads = append(f.reloads, woID) }
 // says is everything the tab shows, a line per label and button.
 func (f *fake) says() string {
 	var out []string
-	walk(f.tab.Content(), func(o fyne.CanvasObject) {
+	viewtest.Walk(f.tab.Content(), func(o fyne.CanvasObject) {
 		switch w := o.(type) {
 		case *widget.Label:
 			out = append(out, w.Text)
@@ -136,22 +120,4 @@ func (f *fake) history() []string {
 		}
 	}
 	return nil
-}
-
-// walk visits o and everything visible under it.
-func walk(o fyne.CanvasObject, visit func(fyne.CanvasObject)) {
-	if o == nil || !o.Visible() {
-		return
-	}
-	visit(o)
-	switch c := o.(type) {
-	case *fyne.Container:
-		for _, ch := range c.Objects {
-			walk(ch, visit)
-		}
-	case fyne.Widget:
-		for _, ch := range test.WidgetRenderer(c).Objects() {
-			walk(ch, visit)
-		}
-	}
 }

@@ -57,11 +57,11 @@ func TestSavingQueuesTheEditFromTheNoteItBeganFrom(t *testing.T) {
 	}
 	test.Tap(f.tab.save)
 	want := []edit{{"Alarm code 1234. Dog on site.", "Alarm code 1234."}}
-	if !slices.Equal(f.edits, want) || f.asked != 1 || f.replacing != 1 {
-		t.Fatalf("Save queued %+v (name asked %d times, %d correction contexts); want %+v", f.edits, f.asked, f.replacing, want)
+	if !slices.Equal(f.edits, want) || f.asked != 1 || f.Replaced != 1 {
+		t.Fatalf("Save queued %+v (name asked %d times, %d correction contexts); want %+v", f.edits, f.asked, f.Replaced, want)
 	}
-	if !slices.Equal(f.queued, []string{"Internal note of NWR7"}) || !slices.Equal(f.reloads, []int64{7}) || len(f.errs) != 0 {
-		t.Fatalf("the window was told %q, reloaded %v, shown errors %q", f.queued, f.reloads, f.errs)
+	if !slices.Equal(f.Said, []string{"Internal note of NWR7"}) || !slices.Equal(f.reloads, []int64{7}) || len(f.Errors) != 0 {
+		t.Fatalf("the window was told %q, reloaded %v, shown errors %q", f.Said, f.reloads, f.Errors)
 	}
 	f.show()
 	if !strings.Contains(f.says(), "Saved: waiting to be sent (") || !f.tab.save.Disabled() {

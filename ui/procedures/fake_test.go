@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -16,18 +15,13 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
-	"github.com/workorderdesk/workdesk/ui/arrange"
-	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/internal/viewtest"
 )
 
 // fixedNow pins the clock, so what the tab writes is the same on every run.
 var fixedNow = time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
 
-func TestMain(m *testing.M) {
-	time.Local = time.UTC
-	format.Now = func() time.Time { return fixedNow }
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { viewtest.Main(m, func() time.Time { return fixedNow }) }
 
 // fake is everything the tab depends on: the work order as the person
 // sees it (wo, our queued changes applied, as the store's Pending.Expected
@@ -37,21 +31,18 @@ func TestMain(m *testing.M) {
 // detail pane; actions run inline, as the window's tests run them; what it
 // was asked, kept).
 type fake struct {
+	viewtest.Host
 	t   *testing.T
-	win fyne.Window
 	tab *Tab
 
 	wo, sent *api.WorkOrder
 	files    map[int64][]api.Attachment // by step id
 	rows     []storage.OutboxRow
 
-	updates   []api.StepRequest // what UpdateStep queued
-	marked    []int64           // procedures MarkProcedureNA queued
-	cleared   []int64           // procedures ClearProcedureNA queued
-	errs      []string
-	queued    []string
-	reloads   []int64
-	replacing int // how many actions asked for their correction context
+	updates []api.StepRequest // what UpdateStep queued
+	marked  []int64           // procedures MarkProcedureNA queued
+	cleared []int64           // procedures ClearProcedureNA queued
+	reloads []int64
 }
 
 var yes, no = true, false
@@ -83,8 +74,8 @@ func newFake(t *testing.T, wo *api.WorkOrder) *fake {
 		101: {{AttachmentId: "a1", Name: "evaporator.jpg", Size: 120_000}},
 	}}
 	f.tab = New(f, f, f, f)
-	f.win = test.NewTempWindow(t, f.tab.Content())
-	f.win.Resize(fyne.NewSize(460, 800))
+	f.Win = test.NewTempWindow(t, f.tab.Content())
+	f.Win.Resize(fyne.NewSize(460, 800))
 	f.wo, f.sent = wo, clone(wo)
 	f.show()
 	return f
@@ -201,31 +192,8 @@ func (f *fake) StepAttachmentLink(_ context.Context, ref api.StepRef, id string)
 
 // Window
 
-func (f *fake) Window() fyne.Window     { return f.win }
-func (f *fake) ShowError(err error)     { f.errs = append(f.errs, err.Error()) }
-func (f *fake) Queued(what string)      { f.queued = append(f.queued, what) }
-func (f *fake) Background(g func())     { g() }
-func (f *fake) Do(g func())             { g() }
-func (f *fake) Closed() <-chan struct{} { return nil }
-func (f *fake) Ticking() bool           { return false }
-func (f *fake) Connected() bool         { return true }
-func (f *fake) Run(work func(context.Context) error, done func(error)) {
-	done(work(context.Background()))
-}
-func (f *fake) Write(work func(context.Context) error, done func(error)) {
-	done(work(context.Background()))
-}
-func (f *fake) OpenURL(api.DownloadURL) error { return nil }
 func (f *fake) Download(context.Context, api.DownloadURL, io.Writer, func(int64, int64)) error {
 	return nil
-}
-func (f *fake) Act(_ []fyne.Disableable, write func(context.Context) error, done func(error)) {
-	done(write(context.Background()))
-}
-func (f *fake) Enable(w fyne.Disableable, on bool) { arrange.SetEnabled(w, on) }
-func (f *fake) Replacing(int64, outbox.Group) context.Context {
-	f.replacing++
-	return context.Background()
 }
 
 // Reload shows the work order again, as the window does once an action
@@ -245,7 +213,7 @@ func (f *fake) AsSent(woID int64) *api.WorkOrder {
 // says is everything the tab shows, a line per label and button.
 func (f *fake) says() string {
 	var out []string
-	walk(f.tab.Content(), func(o fyne.CanvasObject) {
+	viewtest.Walk(f.tab.Content(), func(o fyne.CanvasObject) {
 		switch w := o.(type) {
 		case *widget.Label:
 			out = append(out, w.Text)
@@ -267,13 +235,13 @@ func (f *fake) shows(text string) bool {
 }
 
 // overlay is the dialog shown over the window, nil when none.
-func (f *fake) overlay() fyne.CanvasObject { return f.win.Canvas().Overlays().Top() }
+func (f *fake) overlay() fyne.CanvasObject { return f.Win.Canvas().Overlays().Top() }
 
 // buttonIn is the button reading text shown in o.
 func buttonIn(t *testing.T, o fyne.CanvasObject, text string) *widget.Button {
 	t.Helper()
 	var found *widget.Button
-	walk(o, func(c fyne.CanvasObject) {
+	viewtest.Walk(o, func(c fyne.CanvasObject) {
 		if b, ok := c.(*widget.Button); ok && b.Text == text && found == nil {
 			found = b
 		}
@@ -282,22 +250,4 @@ func buttonIn(t *testing.T, o fyne.CanvasObject, text string) *widget.Button {
 		t.Fatalf("no %q button", text)
 	}
 	return found
-}
-
-// walk visits o and everything visible under it.
-func walk(o fyne.CanvasObject, visit func(fyne.CanvasObject)) {
-	if o == nil || !o.Visible() {
-		return
-	}
-	visit(o)
-	switch c := o.(type) {
-	case *fyne.Container:
-		for _, ch := range c.Objects {
-			walk(ch, visit)
-		}
-	case fyne.Widget:
-		for _, ch := range test.WidgetRenderer(c).Objects() {
-			walk(ch, visit)
-		}
-	}
 }

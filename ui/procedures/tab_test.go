@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/ui/internal/viewtest"
 )
 
 // TestChoosingAStepShowsItsEditor: until a step is chosen the tab asks
@@ -72,11 +73,11 @@ func TestSavingAStepQueuesIt(t *testing.T) {
 	}
 	test.Tap(e.save)
 	want := []api.StepRequest{{WorkOrderId: 7, ProcedureId: 10, StepId: 101, Status: api.StepDone, Value: "38.5", Comment: "before defrost"}}
-	if !slices.Equal(f.updates, want) || f.replacing != 1 || len(f.errs) != 0 {
-		t.Fatalf("Save queued %+v (%d correction contexts, errors %q); want %+v", f.updates, f.replacing, f.errs, want)
+	if !slices.Equal(f.updates, want) || f.Replaced != 1 || len(f.Errors) != 0 {
+		t.Fatalf("Save queued %+v (%d correction contexts, errors %q); want %+v", f.updates, f.Replaced, f.Errors, want)
 	}
-	if !slices.Equal(f.queued, []string{"Step 1 of Refrigeration service checklist: Done"}) || !slices.Equal(f.reloads, []int64{7}) {
-		t.Errorf("the window was told %q and reloaded %v", f.queued, f.reloads)
+	if !slices.Equal(f.Said, []string{"Step 1 of Refrigeration service checklist: Done"}) || !slices.Equal(f.reloads, []int64{7}) {
+		t.Errorf("the window was told %q and reloaded %v", f.Said, f.reloads)
 	}
 	if got := f.tab.nodeText(stepNode(10, 101)); !strings.Contains(got, "Done: 38.5 °F") {
 		t.Errorf("while queued the tree says %q", got)
@@ -150,8 +151,8 @@ func TestNAOnlyWhereTheCustomerAllowsIt(t *testing.T) {
 	}
 	test.Tap(na)
 	test.Tap(buttonIn(t, f.overlay(), "Mark N/A"))
-	if !slices.Equal(f.marked, []int64{10}) || !slices.Equal(f.queued, []string{"Refrigeration service checklist marked N/A"}) {
-		t.Fatalf("confirmed, the tab queued %v and said %q", f.marked, f.queued)
+	if !slices.Equal(f.marked, []int64{10}) || !slices.Equal(f.Said, []string{"Refrigeration service checklist marked N/A"}) {
+		t.Fatalf("confirmed, the tab queued %v and said %q", f.marked, f.Said)
 	}
 	if f.shows("Mark N/A…") || !strings.HasPrefix(f.tab.nodeText(procNode(10)), "Refrigeration service checklist — Marked N/A") {
 		t.Errorf("while queued the procedure reads %q:\n%s", f.tab.nodeText(procNode(10)), f.says())
@@ -242,7 +243,7 @@ func TestALongDescriptionPushesTheFilesDown(t *testing.T) {
 	f.choose(f.ref(10, 101))
 	f.choose(f.ref(10, 102))
 	var info *widget.Label
-	walk(f.tab.Content(), func(o fyne.CanvasObject) {
+	viewtest.Walk(f.tab.Content(), func(o fyne.CanvasObject) {
 		if l, ok := o.(*widget.Label); ok && l.Text == long {
 			info = l
 		}

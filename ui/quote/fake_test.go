@@ -3,7 +3,6 @@ package quote
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -16,17 +15,13 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
-	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/internal/viewtest"
 )
 
 // fixedNow pins the clock, so what the tab writes is the same on every run.
 var fixedNow = time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
 
-func TestMain(m *testing.M) {
-	time.Local = time.UTC
-	format.Now = func() time.Time { return fixedNow }
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { viewtest.Main(m, func() time.Time { return fixedNow }) }
 
 // fake is everything the tab depends on: the replica (price lists, our
 // actions and the customer's notifications per work order, the
@@ -34,6 +29,7 @@ func TestMain(m *testing.M) {
 // as queued) and the window (actions run inline, as the window's tests
 // run them; what it was asked, kept).
 type fake struct {
+	viewtest.Host
 	t    *testing.T
 	tab  *Tab
 	page fyne.CanvasObject
@@ -46,9 +42,6 @@ type fake struct {
 
 	quotes     []queuedQuote // what SubmitQuote queued
 	triedAgain []int64       // customers TryQuotesAgain forgot the refusal of
-	errs       []string      // errors shown
-	queued     []string      // what the window was told was queued
-	replacing  int           // how many quotes asked for their correction context
 	correcting bool          // the person corrects a refused quote
 }
 
@@ -132,33 +125,16 @@ func (f *fake) customerSaid(q api.Quote) {
 		Event: api.Event{Body: &api.QuoteChangedEvent{Quote: q}}, ReceivedAt: fixedNow})
 }
 
-func (f *fake) ShowError(err error) { f.errs = append(f.errs, err.Error()) }
-func (f *fake) Queued(what string)  { f.queued = append(f.queued, what) }
-func (f *fake) Act(_ []fyne.Disableable, write func(context.Context) error, done func(error)) {
-	done(write(context.Background()))
-}
-func (f *fake) Replacing(int64, outbox.Group) context.Context {
-	f.replacing++
-	return context.Background()
-}
 func (f *fake) CorrectingIn(woID int64, group outbox.Group) bool {
 	return f.correcting && woID == f.wo.WorkOrderId && group == outbox.GroupQuote
 }
 func (f *fake) Background(fn func()) { fn() }
 func (f *fake) Do(fn func())         { fn() }
 
-// lastError is the last error the window was asked to show ("" if none).
-func (f *fake) lastError() string {
-	if len(f.errs) == 0 {
-		return ""
-	}
-	return f.errs[len(f.errs)-1]
-}
-
 // says is everything the tab shows, a line per label and button.
 func (f *fake) says() string {
 	var out []string
-	walk(f.page, func(o fyne.CanvasObject) {
+	viewtest.Walk(f.page, func(o fyne.CanvasObject) {
 		switch w := o.(type) {
 		case *widget.Label:
 			out = append(out, w.Text)
@@ -173,7 +149,7 @@ func (f *fake) says() string {
 // visible.
 func (f *fake) shows(o fyne.CanvasObject) bool {
 	found := false
-	walk(f.page, func(c fyne.CanvasObject) { found = found || c == o })
+	viewtest.Walk(f.page, func(c fyne.CanvasObject) { found = found || c == o })
 	return found
 }
 
@@ -184,29 +160,11 @@ func (f *fake) add(i int, qty string) {
 	test.Tap(f.tab.addLine)
 }
 
-// walk visits o and everything visible under it.
-func walk(o fyne.CanvasObject, visit func(fyne.CanvasObject)) {
-	if o == nil || !o.Visible() {
-		return
-	}
-	visit(o)
-	switch c := o.(type) {
-	case *fyne.Container:
-		for _, ch := range c.Objects {
-			walk(ch, visit)
-		}
-	case fyne.Widget:
-		for _, ch := range test.WidgetRenderer(c).Objects() {
-			walk(ch, visit)
-		}
-	}
-}
-
 // drawn is the text the canvas draws under o, in order: what a person
 // reads, after truncation ("…") and wrapping.
 func drawn(o fyne.CanvasObject) string {
 	var out []string
-	walk(o, func(c fyne.CanvasObject) {
+	viewtest.Walk(o, func(c fyne.CanvasObject) {
 		if t, ok := c.(*canvas.Text); ok && t.Text != "" {
 			out = append(out, t.Text)
 		}

@@ -16,13 +16,14 @@ import (
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/internal/viewtest"
 )
 
 // lineRemove is the remove button of quote line i.
 func lineRemove(t *testing.T, q *Tab, i int) *widget.Button {
 	t.Helper()
 	var found []*widget.Button
-	walk(q.linesBox.Objects[i], func(o fyne.CanvasObject) {
+	viewtest.Walk(q.linesBox.Objects[i], func(o fyne.CanvasObject) {
 		if b, ok := o.(*widget.Button); ok {
 			found = append(found, b)
 		}
@@ -52,26 +53,26 @@ func TestATypedQuoteIsCheckedThenQueued(t *testing.T) {
 		q.amount.SetText(c.amount)
 		q.reason.SetText(c.reason)
 		test.Tap(q.submit)
-		if got := f.lastError(); !strings.Contains(got, c.want) {
+		if got := f.LastError(); !strings.Contains(got, c.want) {
 			t.Errorf("%s: Submit quote says %q; want %q", c.name, got, c.want)
 		}
-		if len(f.quotes) != 0 || len(f.queued) != 0 {
+		if len(f.quotes) != 0 || len(f.Said) != 0 {
 			t.Fatalf("%s: a quote was queued: %+v", c.name, f.quotes)
 		}
 		if q.amount.Text != c.amount || q.reason.Text != c.reason {
 			t.Errorf("%s: the form lost what was typed: %q, %q", c.name, q.amount.Text, q.reason.Text)
 		}
 	}
-	errs := len(f.errs)
+	errs := len(f.Errors)
 	q.amount.SetText("1,500.00")
 	q.reason.SetText(" Compressor must be replaced ")
 	test.Tap(q.submit)
 	want := api.MustMoney("1500.00", "USD")
-	if len(f.errs) != errs || len(f.quotes) != 1 || !f.quotes[0].amount.Amount.Equal(want.Amount) || f.quotes[0].amount.Currency != "USD" || f.quotes[0].reason != "Compressor must be replaced" || f.replacing != 1 {
-		t.Fatalf("a good quote queued %+v (errors %q, %d correction contexts)", f.quotes, f.errs[errs:], f.replacing)
+	if len(f.Errors) != errs || len(f.quotes) != 1 || !f.quotes[0].amount.Amount.Equal(want.Amount) || f.quotes[0].amount.Currency != "USD" || f.quotes[0].reason != "Compressor must be replaced" || f.Replaced != 1 {
+		t.Fatalf("a good quote queued %+v (errors %q, %d correction contexts)", f.quotes, f.Errors[errs:], f.Replaced)
 	}
-	if got := []string{"Quote " + format.Money(want) + " for NWR7"}; !slices.Equal(f.queued, got) {
-		t.Errorf("the window was told %q; want %q", f.queued, got)
+	if got := []string{"Quote " + format.Money(want) + " for NWR7"}; !slices.Equal(f.Said, got) {
+		t.Errorf("the window was told %q; want %q", f.Said, got)
 	}
 	if q.amount.Text != "" || q.reason.Text != "" {
 		t.Errorf("after queueing the form still holds %q, %q", q.amount.Text, q.reason.Text)
@@ -125,8 +126,8 @@ func TestQuoteLinesTotalIntoTheAmount(t *testing.T) {
 	shows(rate(0).Mul(decimal.NewFromInt(3)).Add(rate(1)))
 	q.reason.SetText("More work than the NTE covers")
 	test.Tap(q.submit)
-	if !strings.Contains(f.lastError(), "fix the line items first") || len(f.quotes) != 0 {
-		t.Fatalf("submitting with an unreadable quantity said %q and queued %+v", f.lastError(), f.quotes)
+	if !strings.Contains(f.LastError(), "fix the line items first") || len(f.quotes) != 0 {
+		t.Fatalf("submitting with an unreadable quantity said %q and queued %+v", f.LastError(), f.quotes)
 	}
 	q.lineRows[0].qty.SetText("3")
 	if q.lineErr.Visible() {
@@ -144,18 +145,18 @@ func TestQuoteLinesTotalIntoTheAmount(t *testing.T) {
 	// Lines below the NTE: the person is told to add to them.
 	f.add(0, "1")
 	test.Tap(q.submit)
-	if !strings.Contains(f.lastError(), "which must exceed the current NTE") || len(f.quotes) != 0 {
-		t.Fatalf("lines below the NTE said %q and queued %+v", f.lastError(), f.quotes)
+	if !strings.Contains(f.LastError(), "which must exceed the current NTE") || len(f.quotes) != 0 {
+		t.Fatalf("lines below the NTE said %q and queued %+v", f.LastError(), f.quotes)
 	}
 	// With lines the quote is their total, whatever the hidden amount entry holds.
-	errs := len(f.errs)
+	errs := len(f.Errors)
 	above := f.wo.Nte.Amount.Amount.Mul(decimal.NewFromInt(2)).Div(rate(0)).Ceil()
 	q.lineRows[0].qty.SetText(above.String())
 	total := rate(0).Mul(above)
 	q.amount.SetText(total.Add(decimal.NewFromInt(1)).StringFixed(2))
 	test.Tap(q.submit)
-	if len(f.errs) != errs || len(f.quotes) != 1 {
-		t.Fatalf("a quote of its lines' total said %q and queued %+v", f.errs[errs:], f.quotes)
+	if len(f.Errors) != errs || len(f.quotes) != 1 {
+		t.Fatalf("a quote of its lines' total said %q and queued %+v", f.Errors[errs:], f.quotes)
 	}
 	got := f.quotes[0]
 	if !got.amount.Amount.Equal(total) || len(got.lines) != 1 || got.lines[0].PriceListItemId != 11 || !got.lines[0].Quantity.Equal(above) {
@@ -235,8 +236,8 @@ func TestAQuoteQuantityTooLargeToWriteOutIsRefusedAsItIsTyped(t *testing.T) {
 
 	// Adding a line with it is refused too, and adds nothing.
 	f.add(0, huge)
-	if len(q.lines) != 1 || !strings.Contains(f.lastError(), "too large") {
-		t.Errorf("adding a line of %s: %d lines, the window says %q", huge, len(q.lines), f.lastError())
+	if len(q.lines) != 1 || !strings.Contains(f.LastError(), "too large") {
+		t.Errorf("adding a line of %s: %d lines, the window says %q", huge, len(q.lines), f.LastError())
 	}
 }
 
@@ -272,8 +273,8 @@ func TestTheQuoteFormForgetsThePreviousWorkOrdersItem(t *testing.T) {
 	}
 	q.priceSel.SetSelectedIndex(0)
 	test.Tap(q.addLine)
-	if len(f.errs) != 0 {
-		t.Fatalf("adding a line on the yen work order said %q", f.errs)
+	if len(f.Errors) != 0 {
+		t.Fatalf("adding a line on the yen work order said %q", f.Errors)
 	}
 	if len(q.lines) != 1 || q.lines[0].Rate.Currency != "JPY" {
 		t.Fatalf("after Add line the yen work order has lines %+v", q.lines)
@@ -292,7 +293,7 @@ func TestTheQuoteAmountOfLinesReadsAsMoney(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	walk(f.page, func(o fyne.CanvasObject) {
+	viewtest.Walk(f.page, func(o fyne.CanvasObject) {
 		if e, ok := o.(*widget.Entry); ok && e.Text == format.Amount(total) {
 			t.Errorf("the quote form shows the raw %q in an entry (disabled %v)", e.Text, e.Disabled())
 		}
@@ -455,8 +456,8 @@ func TestQuotesRefusedCloseTheFormUntilTriedAgain(t *testing.T) {
 		t.Error("once the correction stops, the form stays open")
 	}
 	test.Tap(q.tryAgain)
-	if !slices.Equal(f.triedAgain, []int64{3}) || !f.shows(q.submit) || f.shows(q.tryAgain) || len(f.errs) != 0 {
-		t.Fatalf("Try again forgot the refusal of %v; the form is open %v; errors %q", f.triedAgain, f.shows(q.submit), f.errs)
+	if !slices.Equal(f.triedAgain, []int64{3}) || !f.shows(q.submit) || f.shows(q.tryAgain) || len(f.Errors) != 0 {
+		t.Fatalf("Try again forgot the refusal of %v; the form is open %v; errors %q", f.triedAgain, f.shows(q.submit), f.Errors)
 	}
 }
 

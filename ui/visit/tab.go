@@ -1,4 +1,4 @@
-package ui
+package visit
 
 import (
 	"context"
@@ -15,14 +15,18 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/actiontext"
 	"github.com/workorderdesk/workdesk/ui/arrange"
 	"github.com/workorderdesk/workdesk/ui/format"
 	"github.com/workorderdesk/workdesk/ui/xwidget"
 )
 
-// visitTab sets the scheduled start and records check-in, pause and check-out.
-type visitTab struct {
-	d  *Desk
+// Tab sets the scheduled start and records check-in, pause and check-out.
+type Tab struct {
+	replica Replica
+	queue   Queue
+	win     Window
+
 	wo *api.WorkOrder
 
 	crew *crewSection // who goes (crew.go)
@@ -43,7 +47,7 @@ type visitTab struct {
 	rules     *widget.Label
 	lastState *widget.Label
 
-	// What the customer requires (checkout_form.go).
+	// What the customer requires (checkout.go).
 	settings        *api.CustomerSettings
 	form            *completionForm
 	formFor         int64
@@ -57,8 +61,11 @@ const (
 	whenEarlier = "Earlier (back-date)"
 )
 
-func newVisitTab(d *Desk) *visitTab {
-	t := &visitTab{d: d, crew: newCrewSection(d)}
+// New is the tab, reading replica, queueing the visit's actions on queue
+// and acting through win.
+func New(replica Replica, queue Queue, win Window) *Tab {
+	t := &Tab{replica: replica, queue: queue, win: win}
+	t.crew = newCrewSection(replica, win)
 	t.schedDate = xwidget.NewDateEntry(format.Calendar{})
 	t.schedTime = xwidget.NewTimePicker()
 	t.schedSave = widget.NewButtonWithIcon("Set scheduled start", theme.HistoryIcon(), t.onSchedule)
@@ -86,9 +93,9 @@ func newVisitTab(d *Desk) *visitTab {
 		}
 	})
 	t.when.SetSelected(whenNow)
-	t.checkIn = widget.NewButtonWithIcon("Check in", theme.LoginIcon(), func() { t.onVisit("Check in", t.visitWrite((*storage.Store).CheckIn), nil) })
+	t.checkIn = widget.NewButtonWithIcon("Check in", theme.LoginIcon(), func() { t.onVisit("Check in", t.visitWrite(Queue.CheckIn), nil) })
 	t.checkIn.Importance = widget.HighImportance
-	t.pause = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), func() { t.onVisit("Pause", t.visitWrite((*storage.Store).Pause), nil) })
+	t.pause = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), func() { t.onVisit("Pause", t.visitWrite(Queue.Pause), nil) })
 	t.checkOut = widget.NewButtonWithIcon("Check out", theme.LogoutIcon(), func() { t.onVisit("Check out", t.checkOutWrite, t.confirmCheckOut) })
 	t.rules = widget.NewLabel("")
 	t.rules.Wrapping = fyne.TextWrapWord
@@ -103,9 +110,9 @@ func newVisitTab(d *Desk) *visitTab {
 	return t
 }
 
-func (t *visitTab) Title() string       { return "Visit" }
-func (t *visitTab) Icon() fyne.Resource { return theme.AccountIcon() }
-func (t *visitTab) Content() fyne.CanvasObject {
+func (t *Tab) Title() string       { return "Visit" }
+func (t *Tab) Icon() fyne.Resource { return theme.AccountIcon() }
+func (t *Tab) Content() fyne.CanvasObject {
 	sched := container.NewVBox(
 		arrange.Heading("Scheduled start"), t.schedNow,
 		dateAndTime(t.schedDate, t.schedTime),
@@ -131,7 +138,7 @@ func (t *visitTab) Content() fyne.CanvasObject {
 	return tab
 }
 
-func (t *visitTab) Show(wo *api.WorkOrder) {
+func (t *Tab) Show(wo *api.WorkOrder) {
 	switching := t.wo == nil || t.wo.WorkOrderId != wo.WorkOrderId
 	t.wo = wo
 	t.crew.show(wo)
@@ -151,15 +158,15 @@ func (t *visitTab) Show(wo *api.WorkOrder) {
 		t.backDate.SetDate(nil)
 		t.backTime.Clear()
 	}
-	t.d.enable(t.checkIn, wo.Can(api.CheckIn) == nil)
-	t.d.enable(t.pause, wo.Can(api.Pause) == nil)
-	t.d.enable(t.checkOut, wo.Can(api.CheckOut) == nil)
+	t.win.Enable(t.checkIn, wo.Can(api.CheckIn) == nil)
+	t.win.Enable(t.pause, wo.Can(api.Pause) == nil)
+	t.win.Enable(t.checkOut, wo.Can(api.CheckOut) == nil)
 	why := ""
 	if err := wo.Can(api.SetAppointment); err != nil {
 		why = format.Capital(err.Error()) + "."
 	}
 	for _, w := range []fyne.Disableable{t.schedSave, t.schedDate, t.schedTime.Hour, t.schedTime.Minute} {
-		t.d.enable(w, why == "")
+		t.win.Enable(w, why == "")
 	}
 	t.schedWhy.SetText(why)
 	if why == "" {
@@ -169,7 +176,7 @@ func (t *visitTab) Show(wo *api.WorkOrder) {
 	}
 	t.showSettings(wo)
 	t.rules.SetText(visitRules(wo.Status))
-	t.lastState.SetText(lastActionText(t.d.store, wo.WorkOrderId))
+	t.lastState.SetText(t.lastAction(wo.WorkOrderId))
 }
 
 // visitRules explains which visit actions the status allows, and why not the others.
@@ -227,11 +234,11 @@ func actualActionDate(when string, date *time.Time, at *xwidget.TimePicker, now 
 // visitWrite is the store write of a check-in or pause (queue) of the work
 // order shown when tapped, at the moment chosen; it carries nothing else
 // from the form.
-func (t *visitTab) visitWrite(queue func(*storage.Store, context.Context, int64, *time.Time, string) (*storage.OutboxRow, error)) func(*time.Time) (func(context.Context) error, error) {
-	store, woID := t.d.store, t.wo.WorkOrderId
+func (t *Tab) visitWrite(queue func(Queue, context.Context, int64, *time.Time, string) (*storage.OutboxRow, error)) func(*time.Time) (func(context.Context) error, error) {
+	q, woID := t.queue, t.wo.WorkOrderId
 	return func(at *time.Time) (func(context.Context) error, error) {
-		rctx := t.d.actionCtx(woID, outbox.GroupVisit) // read now: a correction replaces the refused one
-		return func(context.Context) error { _, err := queue(store, rctx, woID, at, ""); return err }, nil
+		rctx := t.win.Replacing(woID, outbox.GroupVisit) // read now: a correction replaces the refused one
+		return func(context.Context) error { _, err := queue(q, rctx, woID, at, ""); return err }, nil
 	}
 }
 
@@ -239,23 +246,23 @@ func (t *visitTab) visitWrite(queue func(*storage.Store, context.Context, int64,
 // write makes its store write for the moment chosen (or says what is
 // missing), and confirm, if set, may first ask the person (running queue
 // on yes) and reports whether it did.
-func (t *visitTab) onVisit(action string, write func(at *time.Time) (func(context.Context) error, error), confirm func(queue func()) bool) {
+func (t *Tab) onVisit(action string, write func(at *time.Time) (func(context.Context) error, error), confirm func(queue func()) bool) {
 	wo := t.wo
 	at, err := actualActionDate(t.when.Selected, t.backDate.Date, t.backTime, format.Now())
 	if err != nil {
-		t.d.showError(err)
+		t.win.ShowError(err)
 		return
 	}
 	queue := func() {
 		woID := wo.WorkOrderId
 		w, err := write(at)
 		if err != nil {
-			t.d.showError(err)
+			t.win.ShowError(err)
 			return
 		}
 		// All three wait: a pause tapped while the check-in is still
 		// being queued would be judged before it.
-		t.d.act([]fyne.Disableable{t.checkIn, t.pause, t.checkOut}, w, t.queued(woID, func() { t.when.SetSelected(whenNow) }))
+		t.win.Act([]fyne.Disableable{t.checkIn, t.pause, t.checkOut}, w, t.queued(woID, func() { t.when.SetSelected(whenNow) }))
 	}
 	if at == nil && t.confirmRealTime(action, queue) {
 		return
@@ -266,16 +273,16 @@ func (t *visitTab) onVisit(action string, write func(at *time.Time) (func(contex
 	queue()
 }
 
-func (t *visitTab) onSchedule() {
+func (t *Tab) onSchedule() {
 	at, err := parseLocal(t.schedDate.Date, t.schedTime)
 	if err != nil {
-		t.d.showError(err)
+		t.win.ShowError(err)
 		return
 	}
-	store, woID, pte := t.d.store, t.wo.WorkOrderId, t.d.keptPte(t.wo)
-	rctx := t.d.actionCtx(woID, outbox.GroupWorkOrder) // read now: a correction replaces the refused one
-	t.d.act([]fyne.Disableable{t.schedSave}, func(context.Context) error {
-		_, err := store.SetAppointment(rctx, woID, at, pte)
+	q, woID, pte := t.queue, t.wo.WorkOrderId, t.win.KeptPte(t.wo)
+	rctx := t.win.Replacing(woID, outbox.GroupWorkOrder) // read now: a correction replaces the refused one
+	t.win.Act([]fyne.Disableable{t.schedSave}, func(context.Context) error {
+		_, err := q.SetAppointment(rctx, woID, at, pte)
 		return err
 	}, t.queued(woID, nil))
 }
@@ -283,22 +290,22 @@ func (t *visitTab) onSchedule() {
 // showing reports whether the tab still shows work order woID: an action
 // queued in the background may come back after the person opened another,
 // whose form must not be reset or relabelled by it.
-func (t *visitTab) showing(woID int64) bool { return t.wo != nil && t.wo.WorkOrderId == woID }
+func (t *Tab) showing(woID int64) bool { return t.wo != nil && t.wo.WorkOrderId == woID }
 
 // queued is the end of a visit action written in the background: an error
 // is shown; success relabels the form (and resets it with reset) only if it
 // still shows woID.
-func (t *visitTab) queued(woID int64, reset func()) func(error) {
+func (t *Tab) queued(woID int64, reset func()) func(error) {
 	return func(err error) {
 		if err != nil {
-			t.d.showError(err)
+			t.win.ShowError(err)
 			return
 		}
 		if t.showing(woID) {
 			if reset != nil {
 				reset()
 			}
-			t.lastState.SetText(lastActionText(t.d.store, woID))
+			t.lastState.SetText(t.lastAction(woID))
 		}
 	}
 }
@@ -308,48 +315,8 @@ func dateAndTime(date *xwidget.DateEntry, at *xwidget.TimePicker) *fyne.Containe
 	return container.NewBorder(nil, nil, nil, at, date)
 }
 
-// A refused scheduled start is corrected in its pickers; a refused
-// check-in, pause or check-out in "when did it happen", a check-out with
-// its completion details.
-var (
-	_ = correctIn(outbox.FormSchedule, "in the Visit tab", func(d *Desk, v *detailView, draft *outbox.Draft, start func(func())) bool {
-		t, ok := tabIn[*visitTab](v)
-		if ok {
-			v.selectTab(t)
-			start(func() { t.editSchedule(draft.At) })
-		}
-		return ok
-	})
-	_ = correctIn(outbox.FormVisit, "in the Visit tab", func(d *Desk, v *detailView, draft *outbox.Draft, start func(func())) bool {
-		return correctVisit(d, v, draft, start, false)
-	})
-	_ = correctIn(outbox.FormCheckOut, "in the Visit tab", func(d *Desk, v *detailView, draft *outbox.Draft, start func(func())) bool {
-		return correctVisit(d, v, draft, start, true)
-	})
-)
-
-// correctVisit puts a refused visit action back: its moment and, for a
-// check-out (completes), its completion details.
-func correctVisit(d *Desk, v *detailView, draft *outbox.Draft, start func(func()), completes bool) bool {
-	t, ok := tabIn[*visitTab](v)
-	if !ok {
-		return false
-	}
-	v.selectTab(t)
-	typed := completes && t.form.holdsOther(draft.Completion)
-	d.unlessTyped(typed, "The check-out form holds completion details you have not sent.", "check-out", func() {
-		start(func() {
-			t.editVisit(draft.At)
-			if completes {
-				t.form.fill(draft.Completion)
-			}
-		})
-	})
-	return true
-}
-
-// editSchedule puts a refused scheduled start back into its pickers.
-func (t *visitTab) editSchedule(at *time.Time) {
+// EditSchedule puts a refused scheduled start back into its pickers.
+func (t *Tab) EditSchedule(at *time.Time) {
 	if at == nil {
 		return
 	}
@@ -358,9 +325,9 @@ func (t *visitTab) editSchedule(at *time.Time) {
 	t.schedTime.SetTime(lt)
 }
 
-// editVisit puts the moment of a refused check-in, pause or check-out back:
+// EditVisit puts the moment of a refused check-in, pause or check-out back:
 // the back-dated time, or "now" for one recorded as it was sent.
-func (t *visitTab) editVisit(at *time.Time) {
+func (t *Tab) EditVisit(at *time.Time) {
 	if at == nil {
 		t.when.SetSelected(whenNow)
 		return
@@ -370,3 +337,24 @@ func (t *visitTab) editVisit(at *time.Time) {
 	t.backDate.SetDate(&lt)
 	t.backTime.SetTime(lt)
 }
+
+// lastAction describes the newest of our actions on work order woID.
+func (t *Tab) lastAction(woID int64) string {
+	rows, err := t.replica.OutboxRows(context.Background(), woID)
+	if err != nil || len(rows) == 0 {
+		return ""
+	}
+	latest := rows[0]
+	for _, r := range rows {
+		if r.Created.After(latest.Created) || (r.Created.Equal(latest.Created) && r.Id > latest.Id) {
+			latest = r
+		}
+	}
+	return "Last action: " + actiontext.What(latest) + " — " + actiontext.State(latest)
+}
+
+// CheckInButton and CheckOutButton are what the window's shortcuts press;
+// AssignButton is what an assignment being queued keeps disabled.
+func (t *Tab) CheckInButton() *widget.Button  { return t.checkIn }
+func (t *Tab) CheckOutButton() *widget.Button { return t.checkOut }
+func (t *Tab) AssignButton() *widget.Button   { return t.crew.change }

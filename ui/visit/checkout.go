@@ -1,4 +1,4 @@
-package ui
+package visit
 
 import (
 	"context"
@@ -14,7 +14,6 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
-	"github.com/workorderdesk/workdesk/ui/actiontext"
 	"github.com/workorderdesk/workdesk/ui/arrange"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/format"
@@ -262,26 +261,12 @@ func (f *completionForm) setEnabled(on bool) {
 
 // customerSettings is the stored settings of wo's customer, nil when no
 // sync has read them yet.
-func (d *Desk) customerSettings(wo *api.WorkOrder) *api.CustomerSettings {
-	cs, err := d.store.CustomerSettings(context.Background(), wo.Customer.Id)
+func (t *Tab) customerSettings(wo *api.WorkOrder) *api.CustomerSettings {
+	cs, err := t.replica.CustomerSettings(context.Background(), wo.Customer.Id)
 	if err != nil {
 		return nil
 	}
 	return cs
-}
-
-// serviceUnreachable says whether actions queued now will likely wait: the
-// last sync failed, the service is not answering, or queued actions are
-// waiting after a network error.
-func (d *Desk) serviceUnreachable() bool {
-	if d.status != nil && (d.status.lastErr != nil || d.status.silent != nil) {
-		return true
-	}
-	rows, err := d.store.UnfinishedOutbox(context.Background())
-	if err != nil {
-		return false
-	}
-	return slices.ContainsFunc(rows, actiontext.Waiting)
 }
 
 // completionAhead reports whether a check-out, or the completion details,
@@ -298,8 +283,8 @@ func completionAhead(wo *api.WorkOrder) bool {
 // showSettings applies what wo's customer requires to the visit tab: the
 // completion form, the "Complete details" button, and back-dating only
 // where the customer allows it.
-func (t *visitTab) showSettings(wo *api.WorkOrder) {
-	cs := t.d.customerSettings(wo)
+func (t *Tab) showSettings(wo *api.WorkOrder) {
+	cs := t.customerSettings(wo)
 	t.settings = cs
 	if t.wo == nil || t.formFor != wo.WorkOrderId || t.formStatus != wo.Status {
 		// Asked while a check-out or the details are still ahead (the
@@ -332,7 +317,7 @@ func (t *visitTab) showSettings(wo *api.WorkOrder) {
 // checkOutWrite is the store write queueing the check-out with the form's
 // completion details, or what is still missing (shown on the form) when
 // nothing may be queued.
-func (t *visitTab) checkOutWrite(at *time.Time) (func(context.Context) error, error) {
+func (t *Tab) checkOutWrite(at *time.Time) (func(context.Context) error, error) {
 	done := t.form.completion()
 	wo, settings := t.wo, t.settings
 	check := func(c api.Completion) error { return api.CheckOutProblem(wo, settings, c) }
@@ -341,32 +326,32 @@ func (t *visitTab) checkOutWrite(at *time.Time) (func(context.Context) error, er
 		return nil, err
 	}
 	t.form.problem(nil, nil)
-	store, woID := t.d.store, t.wo.WorkOrderId
+	q, woID := t.queue, t.wo.WorkOrderId
 	// Read now, on the main goroutine: while the person corrects a refused
 	// check-out, the new one replaces it, with the comment it carried.
-	rctx := t.d.actionCtx(woID, outbox.GroupVisit)
-	comment := t.d.keptComment(woID, outbox.FormCheckOut)
+	rctx := t.win.Replacing(woID, outbox.GroupVisit)
+	comment := t.win.KeptComment(woID, outbox.FormCheckOut)
 	return func(context.Context) error {
-		_, err := store.CheckOutWith(rctx, woID, at, comment, done)
+		_, err := q.CheckOutWith(rctx, woID, at, comment, done)
 		return err
 	}, nil
 }
 
 // onCompleteDetails sends the details of a work order checked out without
 // them (PMRM, IVR), so it becomes CheckedOut and can be invoiced.
-func (t *visitTab) onCompleteDetails() {
+func (t *Tab) onCompleteDetails() {
 	done := t.form.completion()
 	wo, settings := t.wo, t.settings
 	check := func(c api.Completion) error { return api.WorkDoneDetailsProblem(wo, settings, c) }
 	if err := check(done); err != nil {
 		t.form.problem(err, check)
-		t.d.showError(err)
+		t.win.ShowError(err)
 		return
 	}
 	t.form.problem(nil, nil)
-	store, woID := t.d.store, t.wo.WorkOrderId
-	t.d.act([]fyne.Disableable{t.completeDetails}, func(ctx context.Context) error {
-		_, err := store.CompleteWorkDetails(ctx, woID, "", done)
+	q, woID := t.queue, t.wo.WorkOrderId
+	t.win.Act([]fyne.Disableable{t.completeDetails}, func(ctx context.Context) error {
+		_, err := q.CompleteWorkDetails(ctx, woID, "", done)
 		return err
 	}, t.queued(woID, nil))
 }
@@ -374,8 +359,8 @@ func (t *visitTab) onCompleteDetails() {
 // confirmRealTime asks before queueing a check-in that will wait: where the
 // customer forbids back-dating, the service records the time the check-in
 // arrives, not the time of the tap (service-facts §4.1). queue runs on yes.
-func (t *visitTab) confirmRealTime(action string, queue func()) bool {
-	if t.settings == nil || !t.settings.AllowBackdating.False() || !t.d.serviceUnreachable() {
+func (t *Tab) confirmRealTime(action string, queue func()) bool {
+	if t.settings == nil || !t.settings.AllowBackdating.False() || !t.win.Unreachable() {
 		return false
 	}
 	msg := fmt.Sprintf("The service cannot be reached right now. %s does not allow back-dating, so this %s will be recorded at the time it reaches the service, not now.\n\nQueue it anyway?",
@@ -384,7 +369,7 @@ func (t *visitTab) confirmRealTime(action string, queue func()) bool {
 		if ok {
 			queue()
 		}
-	}, t.d.win)
+	}, t.win.Window())
 	c.SetConfirmText("Queue " + strings.ToLower(action))
 	c.Show()
 	return true
@@ -395,7 +380,7 @@ func (t *visitTab) confirmRealTime(action string, queue func()) bool {
 // longer be done. It warns and lets the person go ahead: whether the
 // service takes such a check-out is not published, and it judges. Then it
 // asks about the completion details (confirmDetailsLater), if it must.
-func (t *visitTab) confirmCheckOut(queue func()) bool {
+func (t *Tab) confirmCheckOut(queue func()) bool {
 	if api.CheckOutProblem(t.wo, t.settings, t.form.completion()) != nil {
 		return false // what the form still needs is said first (checkOutWrite)
 	}
@@ -417,7 +402,7 @@ func (t *visitTab) confirmCheckOut(queue func()) bool {
 		if ok && !t.confirmDetailsLater(queue) {
 			queue()
 		}
-	}, t.d.win)
+	}, t.win.Window())
 	return true
 }
 
@@ -425,7 +410,7 @@ func (t *visitTab) confirmCheckOut(queue func()) bool {
 // order waiting for its completion details (a PMRM work order checked out
 // without what its customer requires: api.CheckOutOutcome): the person may
 // have meant to fill them in now.
-func (t *visitTab) confirmDetailsLater(queue func()) bool {
+func (t *Tab) confirmDetailsLater(queue func()) bool {
 	if api.CheckOutOutcome(t.wo, t.settings, t.form.completion()) != api.StatusNeedsCompletionDetails {
 		return false
 	}
@@ -436,16 +421,24 @@ func (t *visitTab) confirmDetailsLater(queue func()) bool {
 		if ok {
 			queue()
 		}
-	}, t.d.win)
+	}, t.win.Window())
 	c.SetConfirmText("Check out now")
 	c.SetDismissText("Fill them in")
 	c.Show()
 	return true
 }
 
-func newCompleteDetailsButton(t *visitTab) *widget.Button {
+func newCompleteDetailsButton(t *Tab) *widget.Button {
 	b := widget.NewButtonWithIcon("Complete details", theme.DocumentCreateIcon(), t.onCompleteDetails)
 	b.Importance = widget.HighImportance
 	b.Hide()
 	return b
 }
+
+// HoldsOther reports whether the person filled in completion details
+// other than c (a refused check-out's, being corrected).
+func (t *Tab) HoldsOther(c api.Completion) bool { return t.form.holdsOther(c) }
+
+// FillCompletion puts a refused check-out's completion details c back
+// into the form.
+func (t *Tab) FillCompletion(c api.Completion) { t.form.fill(c) }
