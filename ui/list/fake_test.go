@@ -18,6 +18,7 @@ import (
 	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/internal/viewtest"
 )
 
 // The list is tested on a real replica (SQLite, synced from the sandbox's
@@ -118,12 +119,13 @@ func syncedReplica(tb testing.TB, n int) *storage.Store {
 	return store
 }
 
-// fakeWindow is the window around the list: it runs background work at
-// once unless background or do are set, and records what the list asked.
+// fakeWindow is the window around the list (viewtest.Host, which keeps
+// the errors shown): it runs background work at once unless background
+// or do are set, and records what the list asked.
 type fakeWindow struct {
+	viewtest.Host
 	background, do func(func())
 	opened         []int64
-	errs           []error
 	problems       []error // ListProblem, nil when reading works again
 	accepted       [][]int64
 	rejected       [][]int64
@@ -132,7 +134,6 @@ type fakeWindow struct {
 	shortcuts      []fyne.Shortcut
 }
 
-func (w *fakeWindow) ShowError(err error) { w.errs = append(w.errs, err) }
 func (w *fakeWindow) Background(f func()) {
 	if w.background != nil {
 		w.background(f)
@@ -261,21 +262,6 @@ func (f *fixture) cellAt(row, col int) *Cell {
 }
 
 // walk visits o and everything it shows, depth first.
-func walk(o fyne.CanvasObject, visit func(fyne.CanvasObject)) {
-	if o == nil || !o.Visible() {
-		return
-	}
-	visit(o)
-	switch c := o.(type) {
-	case *fyne.Container:
-		for _, ch := range c.Objects {
-			walk(ch, visit)
-		}
-	case fyne.Widget:
-		for _, ch := range test.WidgetRenderer(c).Objects() {
-			walk(ch, visit)
-		}
-	}
-}
+var walk = viewtest.Walk
 
 func tableCell(row, col int) widget.TableCellID { return widget.TableCellID{Row: row, Col: col} }
