@@ -71,7 +71,7 @@ type View struct {
 	marks      map[int64]storage.ColleagueChange
 	colleagues Colleagues
 	// cost is what the last ReloadLater's reads took, summed, and size the
-	// work orders it counted (Desk paces reloads by them).
+	// work orders it counted (the window paces reloads by them: Pace).
 	cost, size atomic.Int64
 
 	table  *Table
