@@ -89,7 +89,7 @@ unit: deps
 	wait $$ui; uirc=$$?; cat $$log; rm -f $$log; [ $$rest = 0 ] && [ $$uirc = 0 ]
 	# The race detector empties Fyne's pool of spare cells on purpose, so
 	# counting the cells scrolling creates runs without it.
-	$(GO) test -tags $(TAGS) -count 1 -run 'TestScrollingFiftyThousandRows' ./ui/
+	$(GO) test -tags $(TAGS) -count 1 -run 'TestScrollingFiftyThousandRows' ./ui/list/
 	# The search paths checked against each other (in-memory index, FTS5,
 	# pages, the whole list) over every case: under the race detector,
 	# which finds nothing on their one goroutine and makes SQLite some 25

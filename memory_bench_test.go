@@ -155,9 +155,9 @@ func windowMemory(b *testing.B, bin, replica string, n int, index bool) (m memor
 		}
 	}
 	for _, search := range []string{"s", "sakura 3264", "harbor point", "nwr7"} {
-		do("typein *ui.searchEntry " + search)
+		do("typein *list.SearchEntry " + search)
 		waitFor("the answer to "+search, some)
-		do("tapin *ui.searchEntry .") // into the search box, to clear it with Esc
+		do("tapin *list.SearchEntry .") // into the search box, to clear it with Esc
 		do("key Escape")
 		waitFor("the whole list again", all)
 	}

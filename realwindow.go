@@ -515,7 +515,7 @@ func tickRow(scope fyne.CanvasObject, re *regexp.Regexp) (string, error) {
 	var at *canvas.Text
 	var boxes []tickable
 	walkVisible(scope, nil, func(o fyne.CanvasObject, parents []fyne.CanvasObject) {
-		if !inside(parents, "*ui.woTable") {
+		if !inside(parents, "*list.Table") {
 			return
 		}
 		switch x := o.(type) {

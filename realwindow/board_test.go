@@ -100,7 +100,7 @@ func TestRealWindowDispatchBoard(t *testing.T) {
 	// The main window: the first work order's Activity lists the
 	// assignment and the appointment.
 	a.do("window")
-	a.step("main-search", "typein *ui.searchEntry "+first)
+	a.step("main-search", "typein *list.SearchEntry "+first)
 	a.step("main-open", "tap ^"+first+"$")
 	a.step("main-activity", "tapin *container.AppTabs ^Activity$")
 	activity := a.do("texts *container.AppTabs")

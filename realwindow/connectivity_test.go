@@ -62,7 +62,7 @@ func TestRealWindowConnectivity(t *testing.T) {
 
 	a.dialog("connectivity-status-filter", "tap ^All statuses")
 	a.closes("connectivity-new-only", `tap ^New \(\d+\)$`)
-	number := regexp.MustCompile(`\b[A-Z]{3}\d{5}\b`).FindString(a.do("texts *ui.woTable"))
+	number := regexp.MustCompile(`\b[A-Z]{3}\d{5}\b`).FindString(a.do("texts *list.Table"))
 	if number == "" {
 		t.Fatal("no New work order in the sandbox's list")
 	}
@@ -87,8 +87,8 @@ func TestRealWindowConnectivity(t *testing.T) {
 	if !strings.Contains(silent, "Accepted · queued") {
 		t.Errorf("the header does not show the accept queued: %s", silent)
 	}
-	if !regexp.MustCompile(number + ` \| [^|]+ \| Accepted \|`).MatchString(a.do("texts *ui.woTable")) {
-		t.Errorf("the list row of %s does not show Accepted while the header does: %s", number, a.do("texts *ui.woTable"))
+	if !regexp.MustCompile(number + ` \| [^|]+ \| Accepted \|`).MatchString(a.do("texts *list.Table")) {
+		t.Errorf("the list row of %s does not show Accepted while the header does: %s", number, a.do("texts *list.Table"))
 	}
 	a.shoot("connectivity-service-silent")
 

@@ -114,7 +114,7 @@ func TestRealWindowKeyboardPath(t *testing.T) {
 	// A new work order: Tab reaches Accept, ringed.
 	a.dialog("keys-status-filter", "tap ^All statuses")
 	a.closes("keys-new-only", `tap ^New \(\d+\)$`)
-	news := regexp.MustCompile(`\b[A-Z]{3}\d{5}\b`).FindAllString(a.do("texts *ui.woTable"), -1)
+	news := regexp.MustCompile(`\b[A-Z]{3}\d{5}\b`).FindAllString(a.do("texts *list.Table"), -1)
 	if len(news) < 2 {
 		t.Fatalf("the New filter lists %v", news)
 	}
@@ -170,7 +170,7 @@ func TestRealWindowSmallScreens(t *testing.T) {
 	a.step("small-start", "ready")
 	// Triage at a glance: overdue in red, each row saying why it is there.
 	a.step("needs-attention", "tap ^Needs attention")
-	if list := a.do("texts *ui.woTable"); !regexp.MustCompile(` late \|`).MatchString(list) {
+	if list := a.do("texts *list.Table"); !regexp.MustCompile(` late \|`).MatchString(list) {
 		t.Errorf("under Needs attention no row says it is late: %s", list)
 	}
 	a.do("tap ^Needs attention")
@@ -179,7 +179,7 @@ func TestRealWindowSmallScreens(t *testing.T) {
 		named bool
 	}{{"1024x700", true}, {"960x800", false}} {
 		a.step("small-"+size.name, "resize "+size.name)
-		list := a.do("texts *ui.woTable")
+		list := a.do("texts *list.Table")
 		for _, want := range []struct{ what, re string }{
 			{"a number", `\b[A-Z]{3}\d{5}\b`},
 			{"a customer", `Sakura Mart Japan|Northwind Retail|Rheinland Offices|…`},

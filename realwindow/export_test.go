@@ -68,7 +68,7 @@ func TestRealWindowExportAndJobSheet(t *testing.T) {
 	}
 	a.closes("export-report-closed", "key Escape")
 
-	number := regexp.MustCompile(`\b[A-Z]{3}\d{5}\b`).FindString(a.do("texts *ui.woTable"))
+	number := regexp.MustCompile(`\b[A-Z]{3}\d{5}\b`).FindString(a.do("texts *list.Table"))
 	a.step("jobsheet-open-work-order", "tap ^"+number+"$")
 	a.dialog("jobsheet-dialog", "tap ^Job sheet…$")
 	a.step("jobsheet-picker", "tap ^Save as…$")

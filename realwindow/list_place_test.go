@@ -16,7 +16,7 @@ var woNumber = regexp.MustCompile(`\b[A-Z]{3}\d{5}\b`)
 func (a *app) listed() []string {
 	a.t.Helper()
 	var out []string
-	for _, n := range woNumber.FindAllString(a.do("texts *ui.woTable"), -1) {
+	for _, n := range woNumber.FindAllString(a.do("texts *list.Table"), -1) {
 		if !slices.Contains(out, n) {
 			out = append(out, n)
 		}
@@ -38,7 +38,7 @@ func TestRealWindowTheListKeepsItsPlace(t *testing.T) {
 	a.do("stillcustomer") // its next tick may re-sort the rows this test watches
 
 	before := a.listed()
-	m := regexp.MustCompile(`([A-Z]{3}\d{5}) \| [^|]+ \| New \|`).FindStringSubmatch(a.do("texts *ui.woTable"))
+	m := regexp.MustCompile(`([A-Z]{3}\d{5}) \| [^|]+ \| New \|`).FindStringSubmatch(a.do("texts *list.Table"))
 	if m == nil {
 		t.Fatalf("no new work order in view: %v", before)
 	}
@@ -46,7 +46,7 @@ func TestRealWindowTheListKeepsItsPlace(t *testing.T) {
 	a.open(acted)
 	a.shoot("place-opened")
 	a.keys("ctrl+shift+a")
-	a.until(acted+" accepted in the list", "texts *ui.woTable", func(s string) bool {
+	a.until(acted+" accepted in the list", "texts *list.Table", func(s string) bool {
 		return regexp.MustCompile(acted + ` \| [^|]+ \| Accepted`).MatchString(s)
 	})
 	a.waitUntil("the accept sent", "texts", "Outbox: all sent")
@@ -75,7 +75,7 @@ func TestRealWindowTheListKeepsItsPlace(t *testing.T) {
 	want := before[3]
 	a.keys("ctrl+f")
 	a.typeText(want)
-	a.until("the search lists "+want+" alone", "texts *ui.woTable", func(s string) bool {
+	a.until("the search lists "+want+" alone", "texts *list.Table", func(s string) bool {
 		n := woNumber.FindAllString(s, -1)
 		return len(n) == 1 && n[0] == want
 	})
@@ -86,9 +86,9 @@ func TestRealWindowTheListKeepsItsPlace(t *testing.T) {
 
 	// A work order with an invoice badge beside the status, for the restart.
 	a.keys("ctrl+f", "Escape")
-	a.until("the whole list back", "texts *ui.woTable", func(s string) bool { return len(woNumber.FindAllString(s, -1)) > 5 })
+	a.until("the whole list back", "texts *list.Table", func(s string) bool { return len(woNumber.FindAllString(s, -1)) > 5 })
 	badged := ""
-	for _, row := range regexp.MustCompile(`([A-Z]{3}\d{5}) \| [^|]+ \| Checked out \|`).FindAllStringSubmatch(a.do("texts *ui.woTable"), -1) {
+	for _, row := range regexp.MustCompile(`([A-Z]{3}\d{5}) \| [^|]+ \| Checked out \|`).FindAllStringSubmatch(a.do("texts *list.Table"), -1) {
 		if strings.Contains(strings.ToLower(a.open(row[1])), "| invoice disputed |") {
 			badged = row[1]
 			break
@@ -107,8 +107,8 @@ func TestRealWindowTheListKeepsItsPlace(t *testing.T) {
 	b := startWith(t, newScreen(t, "1920x1200"), []string{"--window-size", "1280x800", "--data-dir", dir})
 	b.step("restart-start", "ready")
 	b.do("stillcustomer")
-	b.do("typein *ui.searchEntry " + badged)
-	b.until("the search lists "+badged, "texts *ui.woTable", func(s string) bool { return strings.Contains(s, badged) })
+	b.do("typein *list.SearchEntry " + badged)
+	b.until("the search lists "+badged, "texts *list.Table", func(s string) bool { return strings.Contains(s, badged) })
 	b.step("restart-badged-header", "tap ^"+badged+"$")
 	// Nothing was open before: the badge can only be badged's own.
 	b.until("after the restart "+badged+" with its invoice badge", "texts", func(s string) bool {

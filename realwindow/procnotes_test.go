@@ -26,7 +26,7 @@ func TestRealWindowCompletingAStepAndTheNote(t *testing.T) {
 
 	// A checked-in work order with an open step that takes a number with a
 	// unit, in a procedure that may still be changed.
-	numbers := regexp.MustCompile(`\b[A-Z]{3}\d{5}\b`).FindAllString(a.do("texts *ui.woTable"), -1)
+	numbers := regexp.MustCompile(`\b[A-Z]{3}\d{5}\b`).FindAllString(a.do("texts *list.Table"), -1)
 	withUnit := regexp.MustCompile(`(?:^|\| )(\d+)\. ([^|]*\((?:°F|psi|pcs)\)) — Open`)
 	var picked, order, label string
 	for _, n := range numbers {
@@ -132,7 +132,7 @@ func TestRealWindowMarkingAProcedureNAAndBack(t *testing.T) {
 
 	// A checked-in work order whose first procedure is not marked N/A nor
 	// read-only and that the customer lets be marked.
-	numbers := regexp.MustCompile(`\b[A-Z]{3}\d{5}\b`).FindAllString(a.do("texts *ui.woTable"), -1)
+	numbers := regexp.MustCompile(`\b[A-Z]{3}\d{5}\b`).FindAllString(a.do("texts *list.Table"), -1)
 	first := regexp.MustCompile(`^([^|]+) — (\d+) of (\d+) steps done`)
 	var picked, proc string
 	for _, n := range numbers {

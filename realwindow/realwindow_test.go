@@ -184,7 +184,7 @@ func TestRealWindowNewWorkOrdersSearchAndOffline(t *testing.T) {
 	a.closes("reject-esc", "key Escape")
 
 	// Two ticked New work orders: Reject 2 asks why, Accept 2 reports each.
-	news := regexp.MustCompile(`\b[A-Z]{3}\d{5}\b`).FindAllString(a.do("texts *ui.woTable"), -1)
+	news := regexp.MustCompile(`\b[A-Z]{3}\d{5}\b`).FindAllString(a.do("texts *list.Table"), -1)
 	if len(news) < 2 {
 		t.Fatalf("the New filter lists %v: too few to tick two", news)
 	}
@@ -204,12 +204,12 @@ func TestRealWindowNewWorkOrdersSearchAndOffline(t *testing.T) {
 	a.dialog("status-filter-all", "tap ^New \\(")
 	a.closes("all-statuses", `tap ^All statuses \(\d+\)$`)
 	// A work order without an NTE says so in words, without a currency.
-	list := a.do("texts *ui.woTable")
+	list := a.do("texts *list.Table")
 	if m := regexp.MustCompile(`([A-Z]{3}\d{5}) \| [^|]+ \| [^|]+ \| [^|]+ \| no limit \|`).FindStringSubmatch(list); m != nil {
 		// Found by its number: the list may hold it below the rows shown.
-		a.type_("no-limit-search-"+m[1], m[1], "*ui.searchEntry")
+		a.type_("no-limit-search-"+m[1], m[1], "*list.SearchEntry")
 		for deadline := time.Now().Add(patience); ; time.Sleep(50 * time.Millisecond) {
-			if rows := regexp.MustCompile(`\b[A-Z]{3}\d{5}\b`).FindAllString(a.do("texts *ui.woTable"), -1); len(rows) == 1 && rows[0] == m[1] {
+			if rows := regexp.MustCompile(`\b[A-Z]{3}\d{5}\b`).FindAllString(a.do("texts *list.Table"), -1); len(rows) == 1 && rows[0] == m[1] {
 				break
 			}
 			if time.Now().After(deadline) {
@@ -220,7 +220,7 @@ func TestRealWindowNewWorkOrdersSearchAndOffline(t *testing.T) {
 		if texts := a.do("texts"); !strings.Contains(texts, "| NTE: | no limit |") {
 			t.Errorf("the header of %s, which has no NTE, does not read \"NTE: no limit\": %s", m[1], texts)
 		}
-		a.do("focus *ui.searchEntry")
+		a.do("focus *list.SearchEntry")
 		a.step("no-limit-search-cleared", "key Escape")
 	} else {
 		t.Errorf("the demo list shows no work order without an NTE: %s", list)
@@ -231,10 +231,10 @@ func TestRealWindowNewWorkOrdersSearchAndOffline(t *testing.T) {
 		t.Fatal("the demo list shows no Sakura Mart work order")
 	}
 	search := "sakura " + sakura[len(sakura)-4:]
-	a.type_("search-"+strings.ReplaceAll(search, " ", "-"), search, "*ui.searchEntry")
+	a.type_("search-"+strings.ReplaceAll(search, " ", "-"), search, "*list.SearchEntry")
 	// The search runs in the background; its answer shows a moment later.
 	for deadline := time.Now().Add(patience); ; time.Sleep(50 * time.Millisecond) {
-		list := a.do("texts *ui.woTable")
+		list := a.do("texts *list.Table")
 		if strings.Contains(list, sakura) {
 			break
 		}
@@ -242,14 +242,14 @@ func TestRealWindowNewWorkOrdersSearchAndOffline(t *testing.T) {
 			t.Fatalf("searching %q does not list %s: %s", search, sakura, list)
 		}
 	}
-	a.do("focus *ui.searchEntry")
+	a.do("focus *list.SearchEntry")
 	a.step("search-cleared", "key Escape")
 
 	// A quote to a customer who takes none is refused by the service; the
 	// Activity tab offers Discard, which asks first.
 	a.dialog("status-filter-accepted", "tap ^All statuses \\(")
 	a.closes("accepted-only", `tap ^Accepted \(\d+\)$`)
-	accepted := a.do("texts *ui.woTable")
+	accepted := a.do("texts *list.Table")
 	smj := regexp.MustCompile(`\bSMJ\d{5}\b`).FindString(accepted)
 	if smj == "" {
 		t.Fatalf("no accepted Sakura Mart work order to quote: %s", accepted)
@@ -293,7 +293,7 @@ func (a *app) openWorkOrderWithStepFile() (picked, fileStep string) {
 	a.dialog("status-filter", "tap ^All statuses")
 	a.closes("checked-in-only", `tap ^Checked in \(\d+\)$`)
 
-	numbers := regexp.MustCompile(`\b[A-Z]{3}\d{5}\b`).FindAllString(a.do("texts *ui.woTable"), -1)
+	numbers := regexp.MustCompile(`\b[A-Z]{3}\d{5}\b`).FindAllString(a.do("texts *list.Table"), -1)
 	if len(numbers) == 0 {
 		a.t.Fatal("the list filtered to checked-in work orders shows no work order numbers")
 	}
@@ -349,7 +349,7 @@ func TestRealWindowAtLaptopSizes(t *testing.T) {
 	a.step("start", "ready")
 	a.dialog("status-filter", "tap ^All statuses")
 	a.closes("checked-in-only", `tap ^Checked in \(\d+\)$`)
-	numbers := regexp.MustCompile(`\b[A-Z]{3}\d{5}\b`).FindAllString(a.do("texts *ui.woTable"), -1)
+	numbers := regexp.MustCompile(`\b[A-Z]{3}\d{5}\b`).FindAllString(a.do("texts *list.Table"), -1)
 	if len(numbers) == 0 {
 		t.Fatal("no checked-in work order")
 	}
@@ -383,8 +383,8 @@ func TestRealWindowRefusedActionInTheHeader(t *testing.T) {
 	t.Parallel()
 	a := start(t)
 	a.step("refusal-start", "ready")
-	a.type_("refusal-search-sakura", "sakura", "*ui.searchEntry")
-	list := a.do("texts *ui.woTable")
+	a.type_("refusal-search-sakura", "sakura", "*list.SearchEntry")
+	list := a.do("texts *list.Table")
 	m := regexp.MustCompile(`\b(SMJ\d{5}) \| Sakura Mart J[^|]* \| Accepted \|`).FindStringSubmatch(list)
 	if m == nil {
 		t.Fatalf("the demo lists no accepted Sakura Mart work order: %s", list)

@@ -38,7 +38,7 @@ func TestRealWindowRenamedDialect(t *testing.T) {
 	a.closes("renamed-check-closed", "tap ^Close$")
 	a.dialog("renamed-status-filter", "tap ^All statuses")
 	a.closes("renamed-checked-in-only", `tap ^Checked in \(\d+\)$`)
-	numbers := regexp.MustCompile(`\bLMG\d{5}\b`).FindAllString(a.do("texts *ui.woTable"), -1)
+	numbers := regexp.MustCompile(`\bLMG\d{5}\b`).FindAllString(a.do("texts *list.Table"), -1)
 	if len(numbers) == 0 {
 		t.Fatal("no checked-in work order of Lakeside Medical Group in the list")
 	}

@@ -18,11 +18,11 @@ func TestRealWindowTruthfulWords(t *testing.T) {
 	a.step("truth-start", "ready")
 
 	// "harbor" under a status none of Harbor Point's work orders has.
-	a.type_("truth-search-harbor", "harbor", "*ui.searchEntry")
+	a.type_("truth-search-harbor", "harbor", "*list.SearchEntry")
 	// The list shortens the customer's name to its column ("Harbor Point Ho…").
-	a.waitUntil("Harbor Point's work orders", "texts *ui.woTable", "Harbor Point")
+	a.waitUntil("Harbor Point's work orders", "texts *list.Table", "Harbor Point")
 	statuses := map[string]bool{}
-	for _, m := range regexp.MustCompile(`Harbor Point[^|]* \| ([^|]+) \|`).FindAllStringSubmatch(a.do("texts *ui.woTable"), -1) {
+	for _, m := range regexp.MustCompile(`Harbor Point[^|]* \| ([^|]+) \|`).FindAllStringSubmatch(a.do("texts *list.Table"), -1) {
 		statuses[strings.TrimSpace(m[1])] = true
 	}
 	other := ""
@@ -42,12 +42,12 @@ func TestRealWindowTruthfulWords(t *testing.T) {
 		t.Fatalf("the empty list does not name the filter as what hides the rows: %s", empty)
 	}
 	a.step("truth-show-all-statuses", "tap ^Show all statuses$")
-	a.waitUntil("Harbor Point's rows back", "texts *ui.woTable", "Harbor Point")
-	a.do("focus *ui.searchEntry")
+	a.waitUntil("Harbor Point's rows back", "texts *list.Table", "Harbor Point")
+	a.do("focus *list.SearchEntry")
 	a.step("truth-search-cleared", "key Escape")
 
 	// A work order's file, opened where no browser can take it.
-	numbers := regexp.MustCompile(`\b[A-Z]{3}\d{5}\b`).FindAllString(a.do("texts *ui.woTable"), -1)
+	numbers := regexp.MustCompile(`\b[A-Z]{3}\d{5}\b`).FindAllString(a.do("texts *list.Table"), -1)
 	found := ""
 	for _, n := range numbers {
 		a.do("tap ^" + n + "$")

@@ -104,8 +104,8 @@ fi
 
 if want search; then
   for n in $(sizes 100000); do
-    cmd="WORKDESK_BENCH_N=$n $GO test -tags $TAGS -run '^\$' -bench SearchKeystroke -benchtime 3x ./ui/"
-    run "search $n" "$out/search-$n" env WORKDESK_BENCH_N="$n" $GO test -tags "$TAGS" -run '^$' -bench SearchKeystroke -benchtime 3x ./ui/
+    cmd="WORKDESK_BENCH_N=$n $GO test -tags $TAGS -run '^\$' -bench SearchKeystroke -benchtime 3x ./ui/list/"
+    run "search $n" "$out/search-$n" env WORKDESK_BENCH_N="$n" $GO test -tags "$TAGS" -run '^$' -bench SearchKeystroke -benchtime 3x ./ui/list/
     for sub in next-deadline customer status-filter needs-attention; do
       p=$(metric "$out/search-$n" ms/keystroke-p90 "$sub"); m=$(metric "$out/search-$n" ms/keystroke-median "$sub")
       row "Search as you type, $(with_commas "$n") work orders, $sub (median; p90)" "${m:-?} ms; ${p:-?} ms" "p90 < 16 ms" "$(verdict "$p" '<' 16)" "$cmd"

@@ -39,7 +39,7 @@ func (d *Desk) bulkAccept(ids []int64) {
 	}
 	store := d.store
 	var row *storage.OutboxRow
-	d.list.keep(ids...)
+	d.list.Keep(ids...)
 	d.act(d.bulkButtons(), func(ctx context.Context) (err error) {
 		row, err = store.BulkAccept(ctx, ids)
 		return err
@@ -48,7 +48,7 @@ func (d *Desk) bulkAccept(ids []int64) {
 			d.showError(err)
 			return
 		}
-		d.list.untick(ids)
+		d.list.Untick(ids)
 		d.showBulkResult("Accept", row, ids)
 	})
 }
@@ -124,7 +124,7 @@ func (d *Desk) reject(ids []int64, reason string, failed func(error)) {
 		rctx = d.actionCtx(ids[0], outbox.GroupWorkOrder)
 	}
 	var row *storage.OutboxRow
-	d.list.keep(ids...)
+	d.list.Keep(ids...)
 	d.act(controls, func(context.Context) (err error) {
 		if len(ids) == 1 {
 			_, err = store.Reject(rctx, ids[0], reason)
@@ -137,10 +137,10 @@ func (d *Desk) reject(ids []int64, reason string, failed func(error)) {
 		case err != nil:
 			failed(err)
 		case len(ids) == 1:
-			d.list.untick(ids) // one ticked row, rejected through Reject 1
+			d.list.Untick(ids) // one ticked row, rejected through Reject 1
 			d.queued(what)
 		default:
-			d.list.untick(ids)
+			d.list.Untick(ids)
 			d.showBulkResult("Reject", row, ids)
 		}
 	})
@@ -149,7 +149,7 @@ func (d *Desk) reject(ids []int64, reason string, failed func(error)) {
 // bulkButtons are the list's Accept N and Reject N: while a bulk action is
 // being queued, neither starts another.
 func (d *Desk) bulkButtons() []fyne.Disableable {
-	return []fyne.Disableable{d.list.acceptBtn, d.list.rejectBtn}
+	return d.list.BulkControls()
 }
 
 // queued tells the person their action is safe in the outbox; the status

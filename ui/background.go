@@ -100,7 +100,7 @@ func (d *Desk) act(controls []fyne.Disableable, write func(ctx context.Context) 
 		c.Disable()
 	}
 	if d.detail.wo != nil {
-		d.list.keep(d.detail.wo.WorkOrderId) // acted on: it stays in the list (listView.keep)
+		d.list.Keep(d.detail.wo.WorkOrderId) // acted on: it stays in the list (list.View.Keep)
 	}
 	d.write(write, func(err error) {
 		for _, c := range controls {

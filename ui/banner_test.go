@@ -21,7 +21,7 @@ func TestABannerThatComesOrGoesLaysTheWindowOut(t *testing.T) {
 	}})
 	h.flush()
 	searchTop := func() float32 {
-		return fyne.CurrentApp().Driver().AbsolutePositionForObject(h.desk.list.search).Y
+		return fyne.CurrentApp().Driver().AbsolutePositionForObject(h.desk.list.Search()).Y
 	}
 	bottomOf := func(o fyne.CanvasObject) float32 {
 		return fyne.CurrentApp().Driver().AbsolutePositionForObject(o).Y + o.Size().Height

@@ -114,7 +114,7 @@ func shortcutLabel(key string) string {
 	return "Ctrl+" + key
 }
 
-func (d *Desk) focusSearch() { d.win.Canvas().Focus(d.list.search) }
+func (d *Desk) focusSearch() { d.win.Canvas().Focus(d.list.Search()) }
 
 // showShortcuts lists every key, the whole table at once (in a scroll
 // only where the window is too low for it).

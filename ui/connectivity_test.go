@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -116,15 +115,8 @@ func TestOfflineSyncFailedGoesOnceTheServiceAnswers(t *testing.T) {
 // the badge's text and whether it is marked queued.
 func statusCell(h *harness, id int64) (string, bool) {
 	h.t.Helper()
-	v := h.desk.list
-	row := slices.IndexFunc(h.rows(), func(r storage.Row) bool { return r.Id == id })
-	col := slices.Index(v.cols, colStatus)
-	if row < 0 || col < 0 {
-		h.t.Fatalf("work order %d (row %d) or the Status column (%d) is not shown", id, row, col)
-	}
-	c := newCell()
-	v.updateCell(widget.TableCellID{Row: row, Col: col}, c)
-	return c.badge.Text(), c.badge.Queued()
+	c := h.listCell(id, "Status")
+	return c.text, c.queued
 }
 
 // TestTheRowAndTheHeaderAgreeWhileAnActionWaits: an accept waiting in the

@@ -28,37 +28,6 @@ import (
 // dialog here, to assign several people at once; the list's ticked rows
 // are assigned together the same way.
 
-// assignedText is the list's Assigned cell: a name, or several people's
-// initials; "unknown" where the service did not say, never "nobody";
-// where it does not say but this office assigned some, those with
-// partlyKnown after them (the rest are not known).
-func assignedText(a storage.Assignees) string {
-	switch {
-	case !a.Known:
-		return "unknown"
-	case len(a.Who) == 0:
-		return "—"
-	case len(a.Who) == 1:
-		return a.Who[0].Name + partly(a)
-	}
-	var in []string
-	for _, p := range a.Who {
-		in = append(in, p.Initials())
-	}
-	return strings.Join(in, ", ") + partly(a)
-}
-
-// partlyKnown follows the people this office assigned to a work order
-// whose record does not say who goes: others may be assigned too.
-const partlyKnown = " +?"
-
-func partly(a storage.Assignees) string {
-	if a.Partial {
-		return partlyKnown
-	}
-	return ""
-}
-
 // showAssign asks whom to assign to the work orders woIDs: the people of
 // each of their branches, grouped by branch and by name within it (the
 // same order every time), each with what they are; for one work order its
@@ -241,7 +210,7 @@ func (d *Desk) assignWhereAllowed(woIDs, add []int64) {
 		for _, r := range rows {
 			done = append(done, r.WorkOrderIds...)
 		}
-		d.list.untick(done)
+		d.list.Untick(done)
 		if err != nil && len(rows) == 0 && len(left) == 0 {
 			d.showError(err)
 			return
@@ -333,7 +302,7 @@ func (d *Desk) assign(woIDs, add, drop []int64) {
 			d.correcting = nil
 		}
 		if len(woIDs) > 1 {
-			d.list.untick(woIDs)
+			d.list.Untick(woIDs)
 		}
 		var what []string
 		for _, r := range rows {
@@ -347,7 +316,7 @@ func (d *Desk) assign(woIDs, add, drop []int64) {
 // one is being queued, none starts another.
 func (d *Desk) crewControls(woIDs []int64) []fyne.Disableable {
 	if len(woIDs) > 1 {
-		return []fyne.Disableable{d.list.assignBtn}
+		return []fyne.Disableable{d.list.AssignControl()}
 	}
 	if t, ok := tabIn[*visit.Tab](d.detail); ok {
 		return []fyne.Disableable{t.AssignButton()}

@@ -96,7 +96,7 @@ func TestWhoGoesNamesWhomTheOfficeAssignedWhereTheRecordDoesNotSay(t *testing.T)
 	h.desk.deps.Background = func(f func()) { held = append(held, f) }
 	tabOf[*visit.Tab](h).Show(wo) // shown again, as after a change: its read waits
 	mine := len(held)
-	h.desk.list.table.Select(widget.TableCellID{Row: row, Col: colNumber})
+	h.desk.list.Table().Select(widget.TableCellID{Row: row, Col: 1 /* Number */})
 	h.desk.deps.Background = inline
 	for _, f := range append(held[mine:], held[:mine]...) {
 		f()

@@ -12,119 +12,9 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/outbox"
-	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/format"
 )
-
-// The list's Assigned column names who goes (initials when several), and
-// says "unknown" where the service did not say, never unassigned; its
-// filter keeps one technician's work orders, or the unassigned ones.
-func TestTheListShowsAndFiltersWhoIsAssigned(t *testing.T) {
-	h := newHarness(t)
-	h.win.Resize(fyne.NewSize(1920, 1080)) // where the list has room for the column
-	h.settle()
-	ctx := context.Background()
-	v := h.desk.list
-	cellText := func(id int64) string {
-		t.Helper()
-		row := slices.IndexFunc(h.rows(), func(r storage.Row) bool { return r.Id == id })
-		col := slices.Index(v.cols, colAssigned)
-		if row < 0 || col < 0 {
-			t.Fatalf("work order %d (row %d) or the Assigned column (%d) is not shown", id, row, col)
-		}
-		c := newCell()
-		v.updateCell(widget.TableCellID{Row: row, Col: col}, c)
-		return c.text.Text
-	}
-	var one, none, two *api.WorkOrder
-	for _, r := range h.rows() {
-		wo, err := h.store.WorkOrder(ctx, r.Id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		who, known := wo.Assigned()
-		switch {
-		case known && len(who) == 1 && one == nil:
-			one = wo
-		case known && len(who) == 0 && none == nil:
-			none = wo
-		case len(who) == 2 && two == nil:
-			two = wo
-		}
-	}
-	if one == nil || none == nil {
-		t.Fatal("the demo has no work order with one technician, or none without")
-	}
-	who, _ := one.Assigned()
-	if got := cellText(one.WorkOrderId); got != who[0].Name && got != who[0].Initials() {
-		t.Errorf("one technician: %q; want %s", got, who[0].Name)
-	}
-	if got := cellText(none.WorkOrderId); got != "—" {
-		t.Errorf("nobody assigned: %q; want —", got)
-	}
-	if two != nil {
-		pair, _ := two.Assigned()
-		if got := cellText(two.WorkOrderId); got != pair[0].Initials()+", "+pair[1].Initials() {
-			t.Errorf("two technicians: %q", got)
-		}
-	}
-	// A record that does not say who is assigned.
-	silent := *none
-	silent.Associates = nil
-	if err := h.store.PutWorkOrders(ctx, []api.WorkOrder{silent}); err != nil {
-		t.Fatal(err)
-	}
-	h.flush()
-	if got := cellText(none.WorkOrderId); got != "unknown" {
-		t.Errorf("a record that does not say: %q; want unknown", got)
-	}
-	// This office assigns someone to it: the cell names them, marked as
-	// what is known of it, never as the whole crew nor as unassigned.
-	crew, _, _ := h.store.Associates(ctx, none.BranchId)
-	if len(crew) == 0 {
-		t.Fatal("the demo lists nobody for the branch")
-	}
-	if _, err := h.store.Assign(ctx, []int64{none.WorkOrderId}, []int64{crew[0].Id}); err != nil {
-		t.Fatal(err)
-	}
-	h.desk.list.reload()
-	h.flush()
-	if got := cellText(none.WorkOrderId); got != crew[0].Name+partlyKnown && got != crew[0].Initials()+partlyKnown {
-		t.Errorf("assigned here, the record silent: %q; want %q", got, crew[0].Name+partlyKnown)
-	}
-
-	// The filter: the technician's work orders, then the unassigned ones.
-	pick := func(option string) {
-		t.Helper()
-		i := slices.Index(v.assigneeSel.Options, option)
-		if i < 0 {
-			t.Fatalf("the filter offers no %q: %v", option, v.assigneeSel.Options)
-		}
-		v.assigneeSel.SetSelectedIndex(i)
-		h.flush()
-	}
-	pick(who[0].Name)
-	rows := h.rows()
-	if len(rows) == 0 || !strings.Contains(v.count.Text, " of ") {
-		t.Fatalf("filtered by %s: %d rows, count %q", who[0].Name, len(rows), v.count.Text)
-	}
-	for _, r := range rows {
-		a, _ := h.store.AssigneesOf(ctx, []int64{r.Id})
-		if !slices.ContainsFunc(a[r.Id].Who, func(x api.Associate) bool { return x.Id == who[0].Id }) {
-			t.Errorf("%s is listed under %s but assigned %v", r.Number, who[0].Name, a[r.Id].Who)
-		}
-	}
-	pick(assigneeNobody)
-	for _, r := range h.rows() {
-		if got := cellText(r.Id); got != "—" {
-			t.Errorf("%s is listed as unassigned but shows %q", r.Number, got)
-		}
-		if r.Id == none.WorkOrderId {
-			t.Errorf("%s, whose record does not say, is listed as unassigned", r.Number)
-		}
-	}
-}
 
 // In the Visit tab, Assign… ticks who goes: several at once, and unticking
 // takes someone off; both are queued, and the tab shows them at once.
@@ -263,13 +153,11 @@ func TestBulkAssignFromTickedRows(t *testing.T) {
 	second := h.pick(func(w *api.WorkOrder) bool {
 		return w.Status == api.StatusAccepted && w.BranchId == first.BranchId && w.WorkOrderId != first.WorkOrderId
 	})
-	v := h.desk.list
-	v.selected[first.WorkOrderId], v.selected[second.WorkOrderId] = true, true
-	v.updateBulk()
-	if !v.assignBtn.Visible() || v.assignBtn.Text != "Assign 2…" {
-		t.Fatalf("the bulk button reads %q (shown %v)", v.assignBtn.Text, v.assignBtn.Visible())
+	h.tickRows(first.WorkOrderId, second.WorkOrderId)
+	if b := h.listButton("Assign"); !b.Visible() || b.Text != "Assign 2…" {
+		t.Fatalf("the bulk button reads %q (shown %v)", b.Text, b.Visible())
 	}
-	test.Tap(v.assignBtn)
+	test.Tap(h.listButton("Assign"))
 	h.flush()
 	dlg := h.win.Canvas().Overlays().Top()
 	crew, _, _ := h.store.Associates(ctx, first.BranchId)
@@ -280,7 +168,7 @@ func TestBulkAssignFromTickedRows(t *testing.T) {
 	if len(rows) != 1 || rows[0].Kind != outbox.KindAssign || !slices.Equal(rows[0].WorkOrderIds, []int64{min(first.WorkOrderId, second.WorkOrderId), max(first.WorkOrderId, second.WorkOrderId)}) {
 		t.Fatalf("queued %+v; want one assignment of both", rows)
 	}
-	if len(v.selected) != 0 {
+	if h.ticked(first.WorkOrderId) || h.ticked(second.WorkOrderId) || h.listButton("Assign").Visible() {
 		t.Error("the rows stay ticked after the assignment was queued")
 	}
 }
@@ -344,11 +232,9 @@ func TestBulkAssignAssignsWhereItCanAndSaysWhyNot(t *testing.T) {
 	if only == nil {
 		t.Fatal("the demo has no technician of one branch only")
 	}
-	v := h.desk.list
-	v.selected[first.WorkOrderId], v.selected[other.WorkOrderId] = true, true
-	v.updateBulk()
+	h.tickRows(first.WorkOrderId, other.WorkOrderId)
 	order := func() []string {
-		test.Tap(v.assignBtn)
+		test.Tap(h.listButton("Assign"))
 		h.flush()
 		dlg := h.win.Canvas().Overlays().Top()
 		var got []string
@@ -408,7 +294,7 @@ func TestBulkAssignAssignsWhereItCanAndSaysWhyNot(t *testing.T) {
 		!strings.Contains(all, only.Name+" does not work for the branch of "+other.WorkOrderNumber) {
 		t.Errorf("the dialog says:\n%s", all)
 	}
-	if v.selected[first.WorkOrderId] || !v.selected[other.WorkOrderId] {
-		t.Errorf("ticked after: %v; want only %s", v.selected, other.WorkOrderNumber)
+	if h.ticked(first.WorkOrderId) || !h.ticked(other.WorkOrderId) {
+		t.Errorf("ticked after: %s %v, %s %v; want only %s", first.WorkOrderNumber, h.ticked(first.WorkOrderId), other.WorkOrderNumber, h.ticked(other.WorkOrderId), other.WorkOrderNumber)
 	}
 }

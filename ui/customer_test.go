@@ -52,9 +52,9 @@ func TestCustomerApprovalArrivesAsANotification(t *testing.T) {
 
 func TestDispatchedWorkOrderAppearsInTheList(t *testing.T) {
 	h := newHarness(t)
-	before := h.desk.list.total
+	before := h.desk.list.Len()
 	h.menuItem("Dispatch a new work order").Action()
-	h.waitFor("the new work order in the list", func() bool { return h.desk.list.total == before+1 })
+	h.waitFor("the new work order in the list", func() bool { return h.desk.list.Len() == before+1 })
 }
 
 // TestSavingSettingsPutsTheSecretOnlyInTheKeyring fills File › Live

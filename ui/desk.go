@@ -23,6 +23,7 @@ import (
 	"github.com/workorderdesk/workdesk/ui/attachments"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/invoice"
+	"github.com/workorderdesk/workdesk/ui/list"
 	"github.com/workorderdesk/workdesk/ui/messages"
 	"github.com/workorderdesk/workdesk/ui/note"
 	"github.com/workorderdesk/workdesk/ui/procedures"
@@ -142,7 +143,7 @@ type Desk struct {
 	online Online
 	deps   Deps
 
-	list   *listView
+	list   *list.View
 	detail *detailView
 	status *statusBar
 	split  *container.Split
@@ -199,17 +200,9 @@ func New(a fyne.App, deps Deps) *Desk {
 	}
 	prefs := a.Preferences()
 
-	d.list = newListView(d.store, prefs, deps.Background, d.do)
-	d.list.onOpen = d.openWorkOrder
-	d.list.onError = d.showError
-	d.list.onReadError = func(err error) { d.status.listProblem(err) }
-	d.list.onBulkAccept = d.bulkAccept
-	d.list.onBulkReject = d.showReject
-	d.list.search.window = d.typedShortcut
-	d.list.onBulkAssign = func(ids []int64) { d.showAssign(ids, nil) }
+	d.list = list.New(d.store, prefs, host{d})
 	if deps.Office {
-		d.list.readMarks, d.list.keepMarks = d.colleagueMarks, d.unseenMarks
-		d.list.marked = true // before the first layout: the Number column has room for a mark
+		d.list.MarkColleagues(host{d})
 	}
 
 	d.detail = newDetailView(d, []tab{
@@ -217,7 +210,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	})
 	d.status = newStatusBar(d)
 
-	d.split = container.NewHSplit(d.list.content(), d.detail.content())
+	d.split = container.NewHSplit(d.list.Content(), d.detail.content())
 	d.split.Offset = prefs.FloatWithFallback("split.offset", 0.6)
 	top := d.toolbar()
 	if deps.Notice != "" {
@@ -228,9 +221,8 @@ func New(a fyne.App, deps Deps) *Desk {
 		d.refused.Hide()
 		top = container.NewVBox(top, d.refused)
 	}
-	d.fit = arrange.NewPaneFit(d.split, d.list.leastWidth, d.detail.wants, d.detail.tabsFit.setCompact)
+	d.fit = arrange.NewPaneFit(d.split, d.list.LeastWidth, d.detail.wants, d.detail.tabsFit.setCompact)
 	d.panes = container.New(d.fit, d.split)
-	d.list.onResorted = func() { d.fit.Again(d.panes) }
 	d.ring = newFocusRing()
 	d.frame = container.NewBorder(top, d.status.content(), nil, nil, d.panes)
 	d.win.SetContent(d.ring.over(d.frame))
@@ -239,7 +231,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	d.win.Resize(fyne.NewSize(
 		float32(prefs.FloatWithFallback("window.width", 1280)),
 		float32(prefs.FloatWithFallback("window.height", 800))))
-	unsubscribe := d.store.Subscribe(d.paced(d.changed))
+	unsubscribe := d.store.Subscribe(d.paced(d.list.Pace, d.changed))
 	if p, ok := deps.Online.(invoiceFetch); ok {
 		p.OnInvoiceProgress(func(done, total int) { d.do(func() { d.invoiceProgress(done, total) }) })
 	}
@@ -269,7 +261,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	d.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { d.dropped(droppedPaths(uris)) })
 
 	d.usePersonName()
-	d.list.reload()
+	d.list.Reload()
 	d.openFirst()
 	d.status.refresh()
 	d.noticeRefusals()
@@ -323,7 +315,7 @@ func (d *Desk) openWorkOrder(id int64) {
 // notification changed work orders: the list and the open detail refresh in
 // place, keeping the selection and the scroll position.
 func (d *Desk) changed(ids []int64) {
-	d.list.reloadLater()
+	d.list.ReloadLater()
 	if wo := d.detail.wo; wo != nil {
 		d.sawColleagues(wo.WorkOrderId) // its header says it: seen, not news once the person moves on
 	}
@@ -389,7 +381,7 @@ func (d *Desk) syncNow(done chan struct{}) {
 		d.do(func() {
 			d.syncing = false
 			d.status.syncEnded(err)
-			d.list.reload()
+			d.list.Reload()
 			d.receivablesChanged()
 			d.openFirst() // the first start: the replica was empty until now
 			if done != nil {
@@ -430,13 +422,14 @@ func (d *Desk) coalesced(f func(ids []int64)) func(changed []int64) {
 
 // paced is coalesced for the window's reload after a change, which on a
 // replica of reloadPaceFrom work orders or more also waits, after the
-// last, reloadPace times what that reload's reads took (at least
+// last, reloadPace times what that reload's reads took (pace: how many
+// the last reload counted and what its reads took) (at least
 // reloadGapMin, at most reloadGapMax): at 100,000 work orders a reload's
 // counts cost tens of milliseconds, and the invoice fetch, which tells the
 // window of what it stored once a second, spent more on reloading the list
 // than on the invoices. A change after a quiet spell, or on a smaller
 // replica, is shown at once.
-func (d *Desk) paced(f func(ids []int64)) func(changed []int64) {
+func (d *Desk) paced(pace func() (works int, cost time.Duration), f func(ids []int64)) func(changed []int64) {
 	var (
 		mu      sync.Mutex
 		pending []int64
@@ -464,7 +457,7 @@ func (d *Desk) paced(f func(ids []int64)) func(changed []int64) {
 			return
 		}
 		queued = true
-		wait := time.Until(last.Add(reloadGap(int(d.list.size.Load()), time.Duration(d.list.cost.Load()))))
+		wait := time.Until(last.Add(reloadGap(pace())))
 		mu.Unlock()
 		if wait <= 0 {
 			d.do(run)
@@ -540,9 +533,7 @@ func (d *Desk) info(title, msg string) { dialogs.Info(title, msg, d.win) }
 // Showcase opens the first work order of the list, so a screenshot shows
 // the detail view too.
 func (d *Desk) Showcase() {
-	if r, ok := d.list.rowAt(0); ok {
-		d.list.open(r.Id)
-	}
+	d.list.OpenFirst()
 }
 
 // openFirst opens the list's first work order when none is open, so the

@@ -8,6 +8,7 @@ import (
 	"github.com/workorderdesk/workdesk/export"
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/list"
 )
 
 // Words of an exported list besides its column titles, in one place.
@@ -44,7 +45,7 @@ func listTable(store *storage.Store, q storage.ListQuery, n int) export.Table {
 			row := make([]any, len(listExportColumns))
 			batch := make([]storage.Row, 0, assignedBatch)
 			flush := func() error {
-				who, err := store.AssigneesOf(ctx, rowIDs(batch))
+				who, err := store.AssigneesOf(ctx, list.RowIDs(batch))
 				if err != nil {
 					return err
 				}
@@ -100,19 +101,19 @@ func listExportRow(row []any, r storage.Row, a storage.Assignees) []any {
 // "unknown" where the service did not say, as the list shows it.
 func assignedExport(a storage.Assignees) string {
 	if !a.Known {
-		return assignedText(a)
+		return list.AssignedText(a)
 	}
 	var names []string
 	for _, p := range a.Who {
 		names = append(names, p.Name)
 	}
-	return strings.Join(names, ", ") + partly(a)
+	return strings.Join(names, ", ") + list.Partly(a)
 }
 
 // showExportList is File › Export list…: the list as it is searched,
 // filtered and sorted now, to CSV or Excel, in a file the person picks.
 func (d *Desk) showExportList() {
-	q, n := d.list.shown, d.list.total
+	q, n := d.list.Shown()
 	q.Limit, q.Offset = 0, 0
 	q.Held = nil // in the export, in their sorted places (still listed: q.Keep)
 	s := exportSpec{win: d.win, title: "Export list", noun: "work orders", one: "work order", file: "work-orders",

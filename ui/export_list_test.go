@@ -19,7 +19,7 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/export"
 	"github.com/workorderdesk/workdesk/export/ooxmlcheck"
-	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/list"
 )
 
 // fileWriter is what the save dialog hands back for path.
@@ -38,13 +38,10 @@ func fileWriter(t *testing.T, path string) (fyne.URIWriteCloser, fyne.URI) {
 // in CSV and in Excel, and the person is told how many went where.
 func TestExportListHasTheFilteredRows(t *testing.T) {
 	h := newHarness(t)
-	l := h.desk.list
 	all := len(h.rows())
 	// Accepted work orders, by customer, Z first.
-	l.statusSel.SetSelectedIndex(slices.Index(api.AllStatuses, api.StatusAccepted) + 1)
-	l.query.Sort, l.query.Desc = storage.SortCustomer, true
-	l.requery()
-	h.flush()
+	h.statusFilter().SetSelectedIndex(slices.Index(api.AllStatuses, api.StatusAccepted) + 1)
+	h.sortListBy("Customer", true)
 	shown := h.rows()
 	if len(shown) == 0 || len(shown) == all {
 		t.Fatalf("the filter shows %d of %d work orders: the test would test nothing", len(shown), all)
@@ -53,7 +50,7 @@ func TestExportListHasTheFilteredRows(t *testing.T) {
 	for _, r := range shown {
 		want = append(want, r.Number)
 	}
-	whom, err := h.store.AssigneesOf(t.Context(), rowIDs(shown))
+	whom, err := h.store.AssigneesOf(t.Context(), list.RowIDs(shown))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,11 +61,12 @@ func TestExportListHasTheFilteredRows(t *testing.T) {
 	if !slices.ContainsFunc(wantWho, func(s string) bool { return s != "" && s != "unknown" }) {
 		t.Fatal("no work order shown is assigned to anyone: the Assigned column would test nothing")
 	}
+	q, n := h.desk.list.Shown()
 	dir := t.TempDir()
 	for _, f := range []export.Format{export.CSV, export.XLSX} {
 		path := filepath.Join(dir, "list"+f.Ext())
 		w, uri := fileWriter(t, path)
-		h.desk.exportTo(exportSpec{win: h.win, title: "Export list", noun: "work orders", table: listTable(h.store, l.shown, l.total)}, w, uri, f)
+		h.desk.exportTo(exportSpec{win: h.win, title: "Export list", noun: "work orders", table: listTable(h.store, q, n)}, w, uri, f)
 		h.flush()
 		if got := h.overlayText(); !strings.Contains(got, "saved "+count(len(shown))+" work orders to "+strings.ToLower(path)) {
 			t.Errorf("%s: the window says %q", f, got)
@@ -171,12 +169,12 @@ func TestExportCancelLeavesNoFile(t *testing.T) {
 func TestExportListMenu(t *testing.T) {
 	h := newHarness(t)
 	h.win.SetMainMenu(h.desk.mainMenu())
-	h.desk.list.search.SetText("Rheinland")
+	h.desk.list.Search().SetText("Rheinland")
 	h.flush()
 	h.rows()
 	h.menuItem("Export list…").Action()
 	got := h.overlayText()
-	for _, want := range []string{"exports the " + count(h.desk.list.total) + " work orders the list shows now (search \"rheinland\")", "choose where to save…"} {
+	for _, want := range []string{"exports the " + count(h.desk.list.Len()) + " work orders the list shows now (search \"rheinland\")", "choose where to save…"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the dialog lacks %q: %q", want, got)
 		}
@@ -191,7 +189,7 @@ func TestExportListMenu(t *testing.T) {
 		t.Errorf("the format choice is %+v", formats)
 	}
 	h.dismissOverlays()
-	h.desk.list.search.SetText("zzzz no such thing")
+	h.desk.list.Search().SetText("zzzz no such thing")
 	h.flush()
 	h.rows()
 	h.menuItem("Export list…").Action()

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"image/color"
 	"slices"
 	"strings"
 	"testing"
@@ -18,6 +19,7 @@ import (
 	"github.com/workorderdesk/workdesk/ui/activity"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/palette"
 )
 
 // TestBulkRejectAsksWhyAndReportsEachWorkOrder ticks two New rows, rejects
@@ -39,10 +41,10 @@ func TestBulkRejectAsksWhyAndReportsEachWorkOrder(t *testing.T) {
 		h.scrollIntoView(r.Id)
 		h.tick(r.Number)
 	}
-	if h.desk.list.rejectBtn.Text != "Reject 2" {
-		t.Fatalf("with two rows ticked the bulk reject button reads %q", h.desk.list.rejectBtn.Text)
+	if h.listButton("Reject").Text != "Reject 2" {
+		t.Fatalf("with two rows ticked the bulk reject button reads %q", h.listButton("Reject").Text)
 	}
-	test.Tap(h.desk.list.rejectBtn)
+	test.Tap(h.listButton("Reject"))
 	dlg := h.win.Canvas().Overlays().Top()
 	if !strings.Contains(h.overlayText(), "rejecting these 2 work orders is final") {
 		t.Fatalf("bulk reject shows %q", h.overlayText())
@@ -67,7 +69,7 @@ func TestBulkRejectAsksWhyAndReportsEachWorkOrder(t *testing.T) {
 
 	for _, r := range []storage.Row{first, second} {
 		h.scrollIntoView(r.Id)
-		if got := screenRowOf(t, h.win, h.desk.list.table, r.Number).cells["Status"].text(); got != "Rejected" {
+		if got := screenRowOf(t, h.win, h.desk.list.Table(), r.Number).cells["Status"].text(); got != "Rejected" {
 			t.Errorf("after rejecting, the list shows %s as %q", r.Number, got)
 		}
 	}
@@ -291,7 +293,7 @@ func TestANotificationKeepsTheSelectionAndScrollPosition(t *testing.T) {
 		t.Fatal("no work order with an NTE the customer can change")
 	}
 	h.scrollIntoView(target.Id)
-	tbl := h.desk.list.table
+	tbl := h.desk.list.Table()
 	mid := fyne.CurrentApp().Driver().AbsolutePositionForObject(tbl).AddXY(tbl.Size().Width/2, tbl.Size().Height/2)
 	test.Scroll(h.win.Canvas(), mid, 0, -10) // rest between two rows
 	// Open it with a click on its number, and tick another row.
@@ -333,7 +335,7 @@ func TestANotificationKeepsTheSelectionAndScrollPosition(t *testing.T) {
 		t.Errorf("the list moved when the NTE changed:\nbefore %v\nafter  %v", before, after)
 	}
 	row := screenRowOf(t, h.win, tbl, target.Number)
-	if row.cells["Number"].c.bg.FillColor != openRowFill {
+	if drawnIn(row.cells["Number"].c).fill != color.Color(palette.OpenRow) {
 		t.Error("the open work order's row is no longer marked open")
 	}
 	if got := h.desk.detail.number.String(); got != target.Number {
@@ -342,8 +344,8 @@ func TestANotificationKeepsTheSelectionAndScrollPosition(t *testing.T) {
 	if got := h.desk.detail.nte.Text; !strings.HasPrefix(got, format.Money(raised)) {
 		t.Errorf("the header NTE reads %q, want %s (was %s)", got, format.Money(raised), oldNte)
 	}
-	if got := screenRowOf(t, h.win, tbl, ticked).cells[""].text(); got != "[x]" || h.desk.list.acceptBtn.Text != "Accept 1" {
-		t.Errorf("the tick on %s was lost (box %s, bulk button %q)", ticked, got, h.desk.list.acceptBtn.Text)
+	if got := screenRowOf(t, h.win, tbl, ticked).cells[""].text(); got != "[x]" || h.listButton("Accept").Text != "Accept 1" {
+		t.Errorf("the tick on %s was lost (box %s, bulk button %q)", ticked, got, h.listButton("Accept").Text)
 	}
 	want := fyne.Notification{Title: "NTE changed: " + target.Number, Content: "The customer set the NTE to " + format.Money(raised) + "."}
 	if !slices.Contains(sent.all(), want) {
@@ -373,7 +375,7 @@ func TestCustomerEventsRaiseDesktopNotifications(t *testing.T) {
 	setNow(t, fixedNow.Add(2*time.Minute)) // a minute on: shown alone, not with the NTE's
 	h.menuItem("Dispatch a new work order").Action()
 	h.waitFor("the new work order notification", func() bool { return len(sent.all()) == 2 })
-	h.waitFor("the new work order in the list", func() bool { return h.desk.list.total == len(before)+1 })
+	h.waitFor("the new work order in the list", func() bool { return h.desk.list.Len() == len(before)+1 })
 	var added storage.Row
 	for _, x := range h.rows() {
 		if !slices.ContainsFunc(before, func(b storage.Row) bool { return b.Id == x.Id }) {
@@ -395,7 +397,7 @@ func TestCustomerEventsRaiseDesktopNotifications(t *testing.T) {
 func TestEnterOpensTheHighlightedWorkOrder(t *testing.T) {
 	h := newHarness(t)
 	c := h.win.Canvas()
-	c.Focus(h.desk.list.table)
+	c.Focus(h.desk.list.Table())
 	first := h.desk.detail.number.String() // the window opens on the first row
 	for range 3 {
 		c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
@@ -423,7 +425,7 @@ func TestEnterOpensTheHighlightedWorkOrder(t *testing.T) {
 func TestUpArrowKeepsTheHighlightedRowOnScreen(t *testing.T) {
 	h := newHarness(t)
 	c := h.win.Canvas()
-	tbl := h.desk.list.table
+	tbl := h.desk.list.Table()
 	c.Focus(tbl)
 	rows := h.rows()
 	at := 0
@@ -431,8 +433,8 @@ func TestUpArrowKeepsTheHighlightedRowOnScreen(t *testing.T) {
 		t.Helper()
 		c.Focused().TypedKey(&fyne.KeyEvent{Name: key})
 		at += delta
-		if tbl.highlighted.Row != at {
-			t.Fatalf("the highlight is on row %d, want %d", tbl.highlighted.Row, at)
+		if tbl.KeyboardRow() != at {
+			t.Fatalf("the highlight is on row %d, want %d", tbl.KeyboardRow(), at)
 		}
 		drawn := screenRows(t, h.win, tbl)
 		if !slices.ContainsFunc(drawn, func(r screenRow) bool { return r.number() == rows[at].Number }) {
@@ -448,27 +450,5 @@ func TestUpArrowKeepsTheHighlightedRowOnScreen(t *testing.T) {
 	}
 	for range 30 {
 		press(fyne.KeyUp, -1)
-	}
-}
-
-// TestTheScrollBarFollowsTheRowCount: with more work orders than fit, the
-// list shows a vertical scroll bar where the pointer rests on its right
-// edge; when a search leaves one row, there is nothing to scroll.
-func TestTheScrollBarFollowsTheRowCount(t *testing.T) {
-	h := newHarness(t)
-	tbl := h.desk.list.table
-	edge := fyne.CurrentApp().Driver().AbsolutePositionForObject(tbl).AddXY(tbl.Size().Width-2, tbl.Size().Height/2)
-	test.MoveMouse(h.win.Canvas(), edge)
-	if verticalScrollBar(tbl) == nil {
-		t.Errorf("the list of %d work orders shows no vertical scroll bar", h.desk.list.total)
-	}
-	one := h.rows()[5].Number
-	test.Type(h.desk.list.search, one)
-	if h.desk.list.total != 1 {
-		t.Fatalf("searching %s leaves %d rows", one, h.desk.list.total)
-	}
-	test.MoveMouse(h.win.Canvas(), edge.AddXY(0, 1))
-	if verticalScrollBar(tbl) != nil {
-		t.Errorf("with one row listed the list still shows a vertical scroll bar")
 	}
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"image/color"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,13 +19,14 @@ import (
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/palette"
 	"github.com/workorderdesk/workdesk/ui/xwidget"
 )
 
 func TestSelectingAWorkOrderShowsItsDetail(t *testing.T) {
 	h := newHarness(t)
-	if h.desk.list.total < 60 {
-		t.Fatalf("the list shows %d work orders, want the whole demo world (>= 60)", h.desk.list.total)
+	if h.desk.list.Len() < 60 {
+		t.Fatalf("the list shows %d work orders, want the whole demo world (>= 60)", h.desk.list.Len())
 	}
 	r := h.rows()[3]
 	h.open(r.Id)
@@ -67,7 +69,7 @@ func TestNteShowsInItsOwnCurrency(t *testing.T) {
 		{"an NTE of 0", none, "no limit"},
 	} {
 		h.scrollIntoView(c.r.Id)
-		row := screenRowOf(t, h.win, h.desk.list.table, c.r.Number)
+		row := screenRowOf(t, h.win, h.desk.list.Table(), c.r.Number)
 		if got := row.cells["NTE"].text(); got != c.want {
 			t.Errorf("%s (%s %s) is drawn as %q, want %q", c.what, c.r.Nte.Amount, c.r.Nte.Currency, got, c.want)
 		}
@@ -196,20 +198,20 @@ func TestBackdatedCheckInCarriesTheVisitTime(t *testing.T) {
 func TestBulkAcceptReportsEachWorkOrder(t *testing.T) {
 	h := newHarness(t)
 	picked := h.rowsWhere(3, func(r storage.Row) bool { return r.Status == api.StatusNew })
-	if h.desk.list.acceptBtn.Visible() {
+	if h.listButton("Accept").Visible() {
 		t.Fatal("bulk Accept shows before anything is ticked")
 	}
 	for _, r := range picked {
 		h.scrollIntoView(r.Id)
 		h.tick(r.Number)
-		if got := screenRowOf(t, h.win, h.desk.list.table, r.Number).cells[""].text(); got != "[x]" {
+		if got := screenRowOf(t, h.win, h.desk.list.Table(), r.Number).cells[""].text(); got != "[x]" {
 			t.Fatalf("after a click, the box of %s shows %s", r.Number, got)
 		}
 	}
-	if !h.desk.list.acceptBtn.Visible() || h.desk.list.acceptBtn.Text != "Accept 3" {
-		t.Fatalf("with three rows ticked the bulk button reads %q", h.desk.list.acceptBtn.Text)
+	if !h.listButton("Accept").Visible() || h.listButton("Accept").Text != "Accept 3" {
+		t.Fatalf("with three rows ticked the bulk button reads %q", h.listButton("Accept").Text)
 	}
-	test.Tap(h.desk.list.acceptBtn)
+	test.Tap(h.listButton("Accept"))
 	h.send()
 	h.flush()
 	text := h.overlayText()
@@ -221,7 +223,7 @@ func TestBulkAcceptReportsEachWorkOrder(t *testing.T) {
 	h.dismissOverlays()
 	for _, r := range picked {
 		h.scrollIntoView(r.Id)
-		row := screenRowOf(t, h.win, h.desk.list.table, r.Number)
+		row := screenRowOf(t, h.win, h.desk.list.Table(), r.Number)
 		if got := row.cells["Status"].text(); got != "Accepted" {
 			t.Errorf("after bulk accept the list shows %s as %q", r.Number, got)
 		}
@@ -367,32 +369,20 @@ func TestDarkModeHeaderFollowsTheTheme(t *testing.T) {
 	}
 }
 
-func TestSearchWithNoMatchSaysSo(t *testing.T) {
-	h := newHarness(t)
-	test.Type(h.desk.list.search, "zzqx")
-	if h.desk.list.total != 0 || !h.desk.list.empty.Visible() || !strings.Contains(h.desk.list.empty.Text, "No work order matches") {
-		t.Fatalf("a search with no match shows %d rows and %q", h.desk.list.total, h.desk.list.empty.Text)
-	}
-	h.desk.list.search.SetText("")
-	if h.desk.list.empty.Visible() || h.desk.list.total < 60 {
-		t.Fatal("clearing the search does not bring the list back")
-	}
-}
-
 // TestTypeAndEnterOpensTheFirstMatch: find a work order in a second — type
 // part of its number and press Enter.
 func TestTypeAndEnterOpensTheFirstMatch(t *testing.T) {
 	h := newHarness(t)
 	want := h.rows()[10]
-	h.win.Canvas().Focus(h.desk.list.search)
-	test.Type(h.desk.list.search, want.Number[3:])
-	h.desk.list.search.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	h.win.Canvas().Focus(h.desk.list.Search())
+	test.Type(h.desk.list.Search(), want.Number[3:])
+	h.desk.list.Search().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	h.flush()
 	if got := h.desk.detail.number.String(); got != want.Number {
 		t.Fatalf("typing %q and Enter opened %q, want %s", want.Number[3:], got, want.Number)
 	}
-	h.desk.list.search.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
-	if h.win.Canvas().Focused() != h.desk.list.table {
+	h.desk.list.Search().TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	if h.win.Canvas().Focused() != h.desk.list.Table() {
 		t.Fatal("Down in the search box does not move into the list")
 	}
 }
@@ -414,6 +404,25 @@ func TestTheWindowNeverGrowsWithItsContent(t *testing.T) {
 		h.selectTab(tb.Title())
 		if w := h.win.Content().MinSize().Width; w > 1024 {
 			t.Fatalf("on the %s tab the window needs %.0f px: content would push it wider than the screen", tb.Title(), w)
+		}
+	}
+}
+
+// TestTheWindowOpensOnTheFirstWorkOrder: the window never starts with half
+// of it empty: the first work order of the list (by default the one whose
+// next deadline comes first) is open, and its row shows it.
+func TestTheWindowOpensOnTheFirstWorkOrder(t *testing.T) {
+	h := newHarness(t)
+	first := h.rows()[0]
+	if h.desk.detail.wo == nil || h.desk.detail.wo.WorkOrderId != first.Id {
+		t.Fatalf("the window opens with %v in the detail, want the list's first, %s", h.desk.detail.wo, first.Number)
+	}
+	if fill := h.listCell(first.Id, "Number").fill; fill != color.Color(palette.OpenRow) {
+		t.Errorf("the first row, open, is filled %v", fill)
+	}
+	for _, r := range h.rows()[1:] {
+		if !r.NextDeadline.IsZero() && r.NextDeadline.Before(first.NextDeadline) {
+			t.Fatalf("%s is due before the first row %s", r.Number, first.Number)
 		}
 	}
 }

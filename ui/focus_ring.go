@@ -8,6 +8,8 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
+
+	"github.com/workorderdesk/workdesk/ui/list"
 )
 
 // focusRing draws a ring around the button, select, check box or tab that
@@ -89,8 +91,8 @@ func ringed(f fyne.Focusable) bool {
 	if _, entry := f.(interface{ SelectedText() string }); entry {
 		return false
 	}
-	_, list := f.(*woTable)
-	return !list
+	_, isList := f.(*list.Table)
+	return !isList
 }
 
 // ringColor reads at 3:1 or more against the window's and the header's

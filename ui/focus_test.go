@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/workorderdesk/workdesk/ui/list"
 	"github.com/workorderdesk/workdesk/ui/palette"
 )
 
@@ -19,28 +20,28 @@ import (
 func TestTheKeyboardsRowIsMarkedAcrossTheList(t *testing.T) {
 	h := newHarness(t)
 	c := h.win.Canvas()
-	tbl := h.desk.list.table
+	tbl := h.desk.list.Table()
 	c.Focus(tbl)
 	for range 2 {
 		c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
 	}
-	want := h.rows()[tbl.highlighted.Row].Number
+	want := h.rows()[tbl.KeyboardRow()].Number
 	marked := func() (n int, ys map[float32]bool, numbers []string) {
 		ys = map[float32]bool{}
 		walk(tbl, func(o fyne.CanvasObject) {
-			if x, ok := o.(*cell); ok && x.ring.Visible() {
+			if x, ok := o.(*list.Cell); ok && drawnIn(x).ring != nil {
 				n++
 				ys[fyne.CurrentApp().Driver().AbsolutePositionForObject(x).Y] = true
-				if x.text.Visible() {
-					numbers = append(numbers, x.text.Text)
+				if d := drawnIn(x); d.label != nil {
+					numbers = append(numbers, d.text)
 				}
 			}
 		})
 		return n, ys, numbers
 	}
 	n, ys, numbers := marked()
-	if n != len(h.desk.list.cols) || len(ys) != 1 {
-		t.Fatalf("%d cells on %d rows are marked, want the %d cells of one row", n, len(ys), len(h.desk.list.cols))
+	if _, cols := tbl.Length(); n != cols || len(ys) != 1 {
+		t.Fatalf("%d cells on %d rows are marked, want the %d cells of one row", n, len(ys), cols)
 	}
 	found := false
 	for _, s := range numbers {
@@ -64,7 +65,7 @@ func TestTheKeyboardsRowIsMarkedAcrossTheList(t *testing.T) {
 
 	for _, v := range []fyne.ThemeVariant{theme.VariantLight, theme.VariantDark} {
 		bg := newTheme(appearanceSystem, false).Color(theme.ColorNameBackground, v)
-		for what, under := range map[string]color.Color{"list": bg, "open row": over(openRowFill, bg), "attention row": over(attentionRowFill, bg)} {
+		for what, under := range map[string]color.Color{"list": bg, "open row": over(palette.OpenRow, bg), "attention row": over(palette.AttentionRow, bg)} {
 			if r := contrast(palette.Brand, under); r < 3 {
 				t.Errorf("variant %d: the row mark on the %s stands out %.2f:1, want 3:1", v, what, r)
 			}

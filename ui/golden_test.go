@@ -24,7 +24,7 @@ func TestMainWindowGolden(t *testing.T) {
 	h.desk.status.refresh()
 	h.desk.Showcase()
 	h.flush()
-	h.desk.list.table.Refresh()
+	h.desk.list.Table().Refresh()
 	h.settle()
 	test.AssertRendersToMarkup(t, "main_window.xml", h.win.Canvas())
 }

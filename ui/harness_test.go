@@ -224,11 +224,10 @@ func (h *harness) menuItem(label string) *fyne.MenuItem {
 func (h *harness) rows() []storage.Row {
 	// The list's query runs in the background (a goroutine in
 	// newBackgroundHarness): wait for the answer to the newest one.
-	l := h.desk.list.lister
-	h.waitFor("the list to show its newest query", func() bool { return l.shown == l.gen.Load() })
-	out := make([]storage.Row, 0, h.desk.list.total)
-	for i := 0; i < h.desk.list.total; i++ {
-		if r, ok := h.desk.list.rowAt(i); ok {
+	h.waitFor("the list to show its newest query", h.desk.list.UpToDate)
+	out := make([]storage.Row, 0, h.desk.list.Len())
+	for i := 0; i < h.desk.list.Len(); i++ {
+		if r, ok := h.desk.list.Row(i); ok {
 			out = append(out, r)
 		}
 	}
@@ -295,7 +294,7 @@ func (h *harness) open(id int64) {
 	if row < 0 {
 		h.t.Fatalf("work order %d is not in the list", id)
 	}
-	h.desk.list.table.Select(widget.TableCellID{Row: row, Col: colNumber})
+	h.desk.list.Table().Select(widget.TableCellID{Row: row, Col: 1} /* Number */)
 	h.flush()
 }
 

@@ -119,9 +119,8 @@ func TestReloadsOfALargeListArePaced(t *testing.T) {
 			h := newHarness(t)
 			h.flush()
 			var got []time.Time
-			hand := h.desk.paced(func([]int64) { got = append(got, time.Now()) })
-			h.desk.list.size.Store(tc.size)
-			h.desk.list.cost.Store(int64(tc.cost))
+			pace := func() (int, time.Duration) { return int(tc.size), tc.cost }
+			hand := h.desk.paced(pace, func([]int64) { got = append(got, time.Now()) })
 			hand([]int64{1})
 			h.flush()
 			if len(got) != 1 {

@@ -95,7 +95,7 @@ func TestEveryTabHasAShortcut(t *testing.T) {
 	for _, it := range h.desk.keysHelp() {
 		help[it.Text] = it.Widget.(*widget.Label).Text
 	}
-	for _, from := range []fyne.Focusable{h.desk.list.table, h.desk.list.search} {
+	for _, from := range []fyne.Focusable{h.desk.list.Table(), h.desk.list.Search()} {
 		c.Focus(from)
 		for i, tb := range h.desk.detail.tabs {
 			press(c, tabKeys[i], false)
@@ -121,7 +121,7 @@ func TestEveryTabHasAShortcut(t *testing.T) {
 func TestActionsByShortcut(t *testing.T) {
 	h := newHarness(t)
 	c := h.win.Canvas()
-	c.Focus(h.desk.list.table)
+	c.Focus(h.desk.list.Table())
 	row := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusNew })
 	h.open(row.Id)
 
@@ -249,23 +249,23 @@ func TestTabSkipsTheTickBoxesAndSpaceTicks(t *testing.T) {
 	c := h.win.Canvas()
 	// (A tick box cannot take the keyboard at all: *xwidget.TickBox is no
 	// fyne.Focusable.) From the list, Tab moves on to the detail's buttons.
-	c.Focus(h.desk.list.table)
+	c.Focus(h.desk.list.Table())
 	for range 3 {
 		test.FocusNext(c)
-		if _, check := c.Focused().(*widget.Check); check && c.Focused() != fyne.Focusable(h.desk.list.attention) {
+		if _, check := c.Focused().(*widget.Check); check && c.Focused() != fyne.Focusable(h.attentionFilter()) {
 			t.Fatalf("Tab went into a check box of the list")
 		}
 	}
-	v := h.desk.list
-	c.Focus(v.table)
-	v.table.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	tbl := h.desk.list.Table()
+	c.Focus(tbl)
+	tbl.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
 	typeKey(c, fyne.KeySpace)
-	if len(v.selected) != 1 || v.rejectBtn.Text != "Reject 1" {
-		t.Errorf("Space ticked %d rows; the bulk button reads %q", len(v.selected), v.rejectBtn.Text)
+	if b := h.listButton("Reject"); !b.Visible() || b.Text != "Reject 1" {
+		t.Errorf("after Space the bulk button reads %q (shown %v), want Reject 1", b.Text, b.Visible())
 	}
 	typeKey(c, fyne.KeySpace)
-	if len(v.selected) != 0 {
-		t.Errorf("a second Space left %d rows ticked", len(v.selected))
+	if b := h.listButton("Reject"); b.Visible() {
+		t.Errorf("a second Space left rows ticked: %q", b.Text)
 	}
 }
 

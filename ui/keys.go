@@ -56,7 +56,7 @@ var tabKeys = []fyne.KeyName{fyne.Key1, fyne.Key2, fyne.Key3, fyne.Key4, fyne.Ke
 func (d *Desk) deskKeys() []deskKey {
 	keys := []deskKey{
 		{key: fyne.KeyF, item: "Find…", what: "Find a work order (number, customer, site, description)", run: (*Desk).focusSearch},
-		{key: fyne.KeyL, item: "Move to the list", what: "Move to the list", run: func(d *Desk) { d.win.Canvas().Focus(d.list.table) }},
+		{key: fyne.KeyL, item: "Move to the list", what: "Move to the list", run: func(d *Desk) { d.win.Canvas().Focus(d.list.Table()) }},
 		{key: fyne.KeyR, item: "Sync now", what: "Sync with the service now", run: func(d *Desk) { d.syncNow(nil) }},
 		// Fyne's menus take no keys: without these a person on the
 		// keyboard could not plan a visit nor find this list.

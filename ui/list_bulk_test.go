@@ -19,27 +19,33 @@ import (
 func TestBulkActsOnTheTickedRowsTheListShows(t *testing.T) {
 	h := newHarness(t)
 	v := h.desk.list
+	note := func() string { // what the list says of ticked rows it hides; "" for nothing
+		if l := h.listLabel(func(s string) bool { return strings.Contains(s, "ticked work order") }); l != nil {
+			return l.Text
+		}
+		return ""
+	}
 	picked := h.rowsWhere(2, func(r storage.Row) bool { return r.Status == api.StatusNew })
 	shown, hidden := picked[0], picked[1] // a search for the first's number hides the second
 	for _, r := range []storage.Row{shown, hidden} {
 		h.scrollIntoView(r.Id)
 		h.tick(r.Number)
 	}
-	if v.acceptBtn.Text != "Accept 2" || v.hiddenNote.Visible() {
-		t.Fatalf("with two shown rows ticked: %q, note shown %v", v.acceptBtn.Text, v.hiddenNote.Visible())
+	if h.listButton("Accept").Text != "Accept 2" || note() != "" {
+		t.Fatalf("with two shown rows ticked: %q, note %q", h.listButton("Accept").Text, note())
 	}
 
-	test.Type(v.search, shown.Number)
-	if v.total != 1 {
-		t.Fatalf("searching %s lists %d rows", shown.Number, v.total)
+	test.Type(v.Search(), shown.Number)
+	if v.Len() != 1 {
+		t.Fatalf("searching %s lists %d rows", shown.Number, v.Len())
 	}
-	if v.acceptBtn.Text != "Accept 1" || v.rejectBtn.Text != "Reject 1" {
-		t.Errorf("with one ticked row hidden the buttons read %q and %q, want Accept 1 and Reject 1", v.acceptBtn.Text, v.rejectBtn.Text)
+	if a, r := h.listButton("Accept").Text, h.listButton("Reject").Text; a != "Accept 1" || r != "Reject 1" {
+		t.Errorf("with one ticked row hidden the buttons read %q and %q, want Accept 1 and Reject 1", a, r)
 	}
-	if !v.hiddenNote.Visible() || !strings.Contains(v.hiddenNote.Text, "1 ticked work order is hidden") || !strings.Contains(v.hiddenNote.Text, "leave it out") {
-		t.Errorf("the list says %q (shown %v) about the hidden tick", v.hiddenNote.Text, v.hiddenNote.Visible())
+	if got := note(); !strings.Contains(got, "1 ticked work order is hidden") || !strings.Contains(got, "leave it out") {
+		t.Errorf("the list says %q about the hidden tick", got)
 	}
-	test.Tap(v.acceptBtn)
+	test.Tap(h.listButton("Accept"))
 	h.send()
 	h.dismissOverlays()
 
@@ -57,12 +63,12 @@ func TestBulkActsOnTheTickedRowsTheListShows(t *testing.T) {
 		t.Errorf("the hidden ticked work order is %s after Accept 1: it was accepted unseen", got)
 	}
 
-	v.search.SetText("")
-	if !v.selected[hidden.Id] || v.selected[shown.Id] {
-		t.Errorf("after Accept 1 the ticks are %v; want only the hidden %s", v.selectedIDs(), hidden.Number)
+	v.Search().SetText("")
+	if !h.ticked(hidden.Id) || h.ticked(shown.Id) {
+		t.Errorf("after Accept 1 %s is ticked %v and %s %v; want only the hidden %s", hidden.Number, h.ticked(hidden.Id), shown.Number, h.ticked(shown.Id), hidden.Number)
 	}
-	if v.acceptBtn.Text != "Accept 1" || v.hiddenNote.Visible() {
-		t.Errorf("with the search cleared: %q, note shown %v", v.acceptBtn.Text, v.hiddenNote.Visible())
+	if h.listButton("Accept").Text != "Accept 1" || note() != "" {
+		t.Errorf("with the search cleared: %q, note %q", h.listButton("Accept").Text, note())
 	}
 }
 
@@ -71,7 +77,7 @@ func TestBulkActsOnTheTickedRowsTheListShows(t *testing.T) {
 // has), and not at all where it has not, never cut mid-word.
 func TestTheTickHintIsWholeOrNotShown(t *testing.T) {
 	h := newHarness(t)
-	hint := h.desk.list.bulkHint
+	hint := h.listHint()
 	for _, w := range []float32{960, 1024, 1280, 1920} {
 		h.win.Resize(fyne.NewSize(w, 800))
 		h.settle()

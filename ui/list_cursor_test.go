@@ -17,7 +17,7 @@ import (
 func TestTheCursorStaysOnTheAcceptedRow(t *testing.T) {
 	h := newHarness(t)
 	c := h.win.Canvas()
-	tbl := h.desk.list.table
+	tbl := h.desk.list.Table()
 	index := func(id int64) int {
 		for i, r := range h.rows() {
 			if r.Id == id {
@@ -36,7 +36,12 @@ func TestTheCursorStaysOnTheAcceptedRow(t *testing.T) {
 	}
 	before := index(row.Id)
 	c.Focus(tbl)
-	tbl.moveHighlight(before)
+	for range before {
+		typeKey(c, fyne.KeyDown)
+	}
+	if tbl.KeyboardRow() != before {
+		t.Fatalf("%d × Down put the keyboard on row %d", before, tbl.KeyboardRow())
+	}
 	typeKey(c, fyne.KeyReturn)
 	h.flush()
 	if h.desk.detail.wo == nil || h.desk.detail.wo.WorkOrderId != row.Id {
@@ -47,7 +52,7 @@ func TestTheCursorStaysOnTheAcceptedRow(t *testing.T) {
 	h.send()
 	h.flush()
 	after := index(row.Id) // the row acted on keeps its place, or moves (a reload of the same view)
-	if got := tbl.highlighted.Row; got != after {
+	if got := tbl.KeyboardRow(); got != after {
 		t.Errorf("%s moved from row %d to %d; the keyboard is on row %d", row.Number, before, after, got)
 	}
 	typeKey(c, fyne.KeyDown)

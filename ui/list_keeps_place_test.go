@@ -8,10 +8,10 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/list"
 )
 
 func idsOf(rows []storage.Row) []int64 {
@@ -41,7 +41,8 @@ func TestARowActedOnStaysWhereItWasUntilThePersonMovesOn(t *testing.T) {
 	tapButton(h.desk.detail.accept)
 	h.flush()
 	h.send()
-	sorted, err := h.store.List(ctx, storage.ListQuery{Sort: v.query.Sort, Desc: v.query.Desc})
+	q, _ := v.Shown()
+	sorted, err := h.store.List(ctx, storage.ListQuery{Sort: q.Sort, Desc: q.Desc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,13 +58,13 @@ func TestARowActedOnStaysWhereItWasUntilThePersonMovesOn(t *testing.T) {
 	if after[at].Id != acted.Id || after[at].Status != api.StatusAccepted {
 		t.Errorf("row %d is %s (%s); want %s, Accepted", at, after[at].Number, after[at].Status, acted.Number)
 	}
-	if !cellAt(v, at, colNumber).ring.Visible() {
+	if h.listCell(acted.Id, "Number").ring == nil {
 		t.Error("the row acted on is not marked")
 	}
-	if cellAt(v, at+1, colNumber).ring.Visible() {
+	if h.listCell(after[at+1].Id, "Number").ring != nil {
 		t.Error("the row below it is marked too")
 	}
-	if hint := v.bulkHint.Label.Text; !strings.Contains(hint, acted.Number+" stays here") {
+	if hint := h.listHint().Label.Text; !strings.Contains(hint, acted.Number+" stays here") {
 		t.Errorf("the hint says %q", hint)
 	}
 
@@ -74,16 +75,14 @@ func TestARowActedOnStaysWhereItWasUntilThePersonMovesOn(t *testing.T) {
 	if got := slices.IndexFunc(moved, func(r storage.Row) bool { return r.Id == acted.Id }); got != where {
 		t.Errorf("after moving on %s is on row %d; the sort puts it on %d", acted.Number, got, where)
 	}
-	if got := moved[v.table.highlighted.Row].Id; got != other.Id {
+	if got := moved[v.Table().KeyboardRow()].Id; got != other.Id {
 		t.Errorf("the keyboard is on %d, not on the work order opened (%s)", got, other.Number)
 	}
-	for i := range moved {
-		if cellAt(v, i, colNumber).ring.Visible() && i != v.table.focusedRow() {
-			t.Errorf("row %d is still marked after moving on", i)
-		}
+	if held := heldOnScreen(h); len(held) > 0 {
+		t.Errorf("%v are still marked held after moving on", held)
 	}
-	if strings.Contains(v.bulkHint.Label.Text, "stays here") {
-		t.Errorf("the hint still says %q", v.bulkHint.Label.Text)
+	if strings.Contains(h.listHint().Label.Text, "stays here") {
+		t.Errorf("the hint still says %q", h.listHint().Label.Text)
 	}
 
 	// A change of sort moves on too.
@@ -91,15 +90,15 @@ func TestARowActedOnStaysWhereItWasUntilThePersonMovesOn(t *testing.T) {
 	h.open(moved[at].Id)
 	tapButton(h.desk.detail.accept)
 	h.flush()
-	if len(v.held) != 1 {
-		t.Fatalf("held %v after a second accept", v.held)
+	if hint := h.listHint().Label.Text; !strings.Contains(hint, moved[at].Number+" stays here") {
+		t.Fatalf("after a second accept the hint says %q", hint)
 	}
-	hdr := newColumnHeader()
-	v.updateHeader(widget.TableCellID{Row: -1, Col: slices.Index(v.cols, colNumber)}, hdr)
-	hdr.button.OnTapped()
-	h.flush()
-	if len(v.held) != 0 || len(v.query.Held) != 0 {
-		t.Errorf("sorted by number, the list still holds %v", v.held)
+	h.sortListBy("Number", false)
+	if hint := h.listHint().Label.Text; strings.Contains(hint, "stays here") {
+		t.Errorf("sorted by number, the list still holds a row: %q", hint)
+	}
+	if held := heldOnScreen(h); len(held) > 0 {
+		t.Errorf("sorted by number, %v are still marked held", held)
 	}
 }
 
@@ -111,33 +110,33 @@ func TestANewSearchStartsAtTheTopWithTheKeyboardOnItsFirstRow(t *testing.T) {
 	c := h.win.Canvas()
 	v := h.desk.list
 	rows := h.rows()
-	c.Focus(v.table)
+	c.Focus(v.Table())
 	for range 40 {
 		c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
 	}
-	if v.table.highlighted.Row != 40 {
-		t.Fatalf("the keyboard is on row %d after 40 × Down", v.table.highlighted.Row)
+	if v.Table().KeyboardRow() != 40 {
+		t.Fatalf("the keyboard is on row %d after 40 × Down", v.Table().KeyboardRow())
 	}
 	want := rows[3]
-	c.Focus(v.search)
-	test.Type(v.search, want.Number)
-	if h.rows(); v.total != 1 {
-		t.Fatalf("searching %s lists %d rows", want.Number, v.total)
+	c.Focus(v.Search())
+	test.Type(v.Search(), want.Number)
+	if h.rows(); v.Len() != 1 {
+		t.Fatalf("searching %s lists %d rows", want.Number, v.Len())
 	}
-	drawn := screenRows(t, h.win, v.table)
+	drawn := screenRows(t, h.win, v.Table())
 	if len(drawn) == 0 || drawn[0].number() != want.Number {
 		t.Fatalf("the result is not drawn on the first row: %+v", drawn)
 	}
-	top := fyne.CurrentApp().Driver().AbsolutePositionForObject(v.table).Y
-	if drawn[0].y-top > 3*aboutARow(v) {
+	top := fyne.CurrentApp().Driver().AbsolutePositionForObject(v.Table()).Y
+	if drawn[0].y-top > 3*aboutARow(h) {
 		t.Errorf("the one row is drawn %v below the table's top, under blank space", drawn[0].y-top)
 	}
-	if v.table.highlighted.Row != 0 {
-		t.Errorf("the keyboard is on row %d, not on the result", v.table.highlighted.Row)
+	if v.Table().KeyboardRow() != 0 {
+		t.Errorf("the keyboard is on row %d, not on the result", v.Table().KeyboardRow())
 	}
 	// Down from the search box moves into the list; Enter opens the row.
 	c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
-	if c.Focused() != v.table {
+	if c.Focused() != v.Table() {
 		t.Fatal("Down in the search box did not move to the list")
 	}
 	c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
@@ -148,7 +147,28 @@ func TestANewSearchStartsAtTheTopWithTheKeyboardOnItsFirstRow(t *testing.T) {
 }
 
 // aboutARow is about one row of the table.
-func aboutARow(v *listView) float32 { return newCell().MinSize().Height + 8 }
+func aboutARow(h *harness) float32 {
+	h.t.Helper()
+	var row float32
+	walk(h.desk.list.Table(), func(o fyne.CanvasObject) {
+		if c, ok := o.(*list.Cell); ok && row == 0 {
+			row = c.Size().Height + 8
+		}
+	})
+	return row
+}
+
+// heldOnScreen are the numbers of the rows drawn marked as held where the
+// person acted on them (the grey line along the row).
+func heldOnScreen(h *harness) []string {
+	var out []string
+	for _, r := range screenRows(h.t, h.win, h.desk.list.Table()) {
+		if ring := drawnIn(r.cells["Number"].c).ring; ring != nil && ring != keyboardsRing {
+			out = append(out, r.number())
+		}
+	}
+	return out
+}
 
 // A work order with an invoice badge under its NTE lays its header out
 // whole: the customer and site line ends above the tabs, not over the

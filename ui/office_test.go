@@ -16,6 +16,7 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/list"
 )
 
 // In office mode the status bar says which hub and whose window it is and
@@ -213,13 +214,12 @@ func (h *harness) shownMark(id int64) string {
 		h.t.Fatalf("work order %d is not in the list", id)
 	}
 	number := h.rows()[row].Number
-	h.desk.list.table.ScrollTo(widget.TableCellID{Row: row, Col: colNumber})
+	h.desk.list.Table().ScrollTo(widget.TableCellID{Row: row, Col: 1}) // Number
 	mark, found := "", false
-	walk(h.desk.list.table, func(o fyne.CanvasObject) {
-		if c, ok := o.(*cell); ok && c.text.Visible() && c.text.Text == number {
-			found = true
-			if c.mark.Visible() {
-				mark = c.mark.text.Text
+	walk(h.desk.list.Table(), func(o fyne.CanvasObject) {
+		if c, ok := o.(*list.Cell); ok {
+			if d := drawnIn(c); d.text == number {
+				found, mark = true, d.mark
 			}
 		}
 	})

@@ -30,7 +30,7 @@ func (d *Desk) showReceivables() {
 	rw := &receivablesWindow{win: w, closed: make(chan struct{})}
 	rw.view = receivables.New(d.store, receivables.Options{Now: format.Now, Background: d.deps.Background, Do: d.do,
 		Open: func(id int64) {
-			d.list.open(id)
+			d.list.Open(id)
 			d.win.RequestFocus()
 		},
 		Export: func() { d.showExportReceivables(rw) }})

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
+	"github.com/workorderdesk/workdesk/ui/list"
 )
 
 // This file reads the work order table the way a person does: by what is
@@ -23,7 +25,7 @@ import (
 // screenCell is one table cell as drawn: where it is on the window canvas
 // and the cell widget drawing it.
 type screenCell struct {
-	c    *cell
+	c    *list.Cell
 	pos  fyne.Position // absolute, on the window canvas
 	size fyne.Size
 }
@@ -31,18 +33,7 @@ type screenCell struct {
 // text is what the cell shows: its label, its badge, or a ticked or empty
 // box for the selection column.
 func (s screenCell) text() string {
-	switch {
-	case s.c.check.Visible():
-		if s.c.check.Checked {
-			return "[x]"
-		}
-		return "[ ]"
-	case s.c.badge.Visible():
-		return s.c.badge.Text()
-	case s.c.text.Visible():
-		return s.c.text.Text
-	}
-	return ""
+	return drawnIn(s.c).text
 }
 
 func (s screenCell) center() fyne.Position {
@@ -60,7 +51,7 @@ func (r screenRow) number() string { return r.cells["Number"].text() }
 
 // screenRows is every row the table draws inside its visible body (below
 // the header row), top to bottom.
-func screenRows(t *testing.T, w fyne.Window, tbl *woTable) []screenRow {
+func screenRows(t *testing.T, w fyne.Window, tbl *list.Table) []screenRow {
 	t.Helper()
 	drv := fyne.CurrentApp().Driver()
 	tPos := drv.AbsolutePositionForObject(tbl)
@@ -76,7 +67,7 @@ func screenRows(t *testing.T, w fyne.Window, tbl *woTable) []screenRow {
 		switch c := o.(type) {
 		case *widget.Button:
 			heads = append(heads, head{drv.AbsolutePositionForObject(c).X, c.Text, c.Size().Height})
-		case *cell:
+		case *list.Cell:
 			cells = append(cells, screenCell{c: c, pos: drv.AbsolutePositionForObject(c), size: c.Size()})
 		}
 	})
@@ -119,7 +110,7 @@ func screenRows(t *testing.T, w fyne.Window, tbl *woTable) []screenRow {
 
 // screenRowOf is the drawn row of work order number, failing when it is not
 // on screen.
-func screenRowOf(t *testing.T, w fyne.Window, tbl *woTable, number string) screenRow {
+func screenRowOf(t *testing.T, w fyne.Window, tbl *list.Table, number string) screenRow {
 	t.Helper()
 	rows := screenRows(t, w, tbl)
 	for _, r := range rows {
@@ -141,7 +132,7 @@ func screenRowOf(t *testing.T, w fyne.Window, tbl *woTable, number string) scree
 // the header row, see TestUpArrowKeepsTheHighlightedRowOnScreen.)
 func (h *harness) scrollIntoView(id int64) {
 	h.t.Helper()
-	tbl := h.desk.list.table
+	tbl := h.desk.list.Table()
 	index := func(number string) int {
 		return slices.IndexFunc(h.rows(), func(r storage.Row) bool { return r.Number == number })
 	}
@@ -168,9 +159,9 @@ func (h *harness) scrollIntoView(id int64) {
 // tick clicks the tick box drawn at the start of work order number's row.
 func (h *harness) tick(number string) {
 	h.t.Helper()
-	r := screenRowOf(h.t, h.win, h.desk.list.table, number)
+	r := screenRowOf(h.t, h.win, h.desk.list.Table(), number)
 	box, ok := r.cells[""]
-	if !ok || !box.c.check.Visible() {
+	if !ok || !strings.HasPrefix(drawnIn(box.c).text, "[") {
 		h.t.Fatalf("the row of %s draws no tick box", number)
 	}
 	test.TapCanvas(h.win.Canvas(), box.center())

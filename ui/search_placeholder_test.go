@@ -15,7 +15,7 @@ func TestTheSearchHintFitsAt1024(t *testing.T) {
 	for _, size := range []fyne.Size{fyne.NewSize(1024, 700), fyne.NewSize(1280, 800)} {
 		h.win.Resize(size)
 		h.settle()
-		s := h.desk.list.search
+		s := h.desk.list.Search()
 		th := theme.Current()
 		need := fyne.MeasureText(s.PlaceHolder, th.Size(theme.SizeNameText), fyne.TextStyle{}).Width + 2*th.Size(theme.SizeNameInnerPadding)
 		if have := s.Size().Width; need > have {

@@ -41,13 +41,13 @@ func TestShortcutHelpSaysCmdOnAMac(t *testing.T) {
 					t.Errorf("the shortcut help does not name %s%s: %s", want, key, help)
 				}
 			}
-			for _, s := range []string{help, h.desk.list.search.PlaceHolder, drawnTexts(h.desk.detail.empty)} {
+			for _, s := range []string{help, h.desk.list.Search().PlaceHolder, drawnTexts(h.desk.detail.empty)} {
 				if strings.Contains(s, wrong) || strings.Contains(s, strings.TrimSuffix(wrong, "+")) {
 					t.Errorf("%q names %s", s, wrong)
 				}
 			}
-			if !strings.Contains(h.desk.list.search.PlaceHolder, "("+want+"F)") {
-				t.Errorf("the search box reads %q", h.desk.list.search.PlaceHolder)
+			if !strings.Contains(h.desk.list.Search().PlaceHolder, "("+want+"F)") {
+				t.Errorf("the search box reads %q", h.desk.list.Search().PlaceHolder)
 			}
 		})
 	}

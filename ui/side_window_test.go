@@ -17,7 +17,7 @@ func TestTheKeyboardOpensTheBoardAtTheWindowsSizeAndClosesIt(t *testing.T) {
 	h := newHarness(t)
 	h.win.Resize(fyne.NewSize(1024, 700))
 	c := h.win.Canvas()
-	c.Focus(h.desk.list.search) // as after Ctrl+F: the keys work from an entry too
+	c.Focus(h.desk.list.Search()) // as after Ctrl+F: the keys work from an entry too
 	press(c, fyne.KeyD, false)
 	h.flush()
 	board, _ := h.desk.Board()
@@ -46,7 +46,7 @@ func TestTheKeyboardOpensTheBoardAtTheWindowsSizeAndClosesIt(t *testing.T) {
 		t.Error("Ctrl+W left the receivables window open")
 	}
 
-	c.Focus(h.desk.list.table)
+	c.Focus(h.desk.list.Table())
 	press(c, fyne.KeySlash, false)
 	h.flush()
 	var rows []string

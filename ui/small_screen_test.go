@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -66,38 +65,6 @@ func widest(o fyne.CanvasObject) string {
 	}
 }
 
-// cellAt draws the list's cell of row in column id, at that column's width.
-func cellAt(v *listView, row, id int) *cell {
-	c := newCell()
-	c.Resize(fyne.NewSize(v.widths[id], c.MinSize().Height))
-	v.updateCell(widget.TableCellID{Row: row, Col: slices.Index(v.cols, id)}, c)
-	return c
-}
-
-// TestAColleaguesMarkNeverCutsTheNumber: in a 960-pixel office window the
-// Number column has room for a colleague's initials beside every number,
-// the widest ("WW") too.
-func TestAColleaguesMarkNeverCutsTheNumber(t *testing.T) {
-	h := newHarnessWith(t, harnessOptions{deps: func(d *Deps) { d.Demo, d.Office, d.Customer = false, true, nil }})
-	h.win.Resize(fyne.NewSize(960, 1080))
-	h.settle()
-	v := h.desk.list
-	v.marks = map[int64]storage.ColleagueChange{}
-	for _, r := range h.rows() {
-		v.marks[r.Id] = storage.ColleagueChange{Name: "Will Walsh"} // the widest initials
-	}
-	v.openID = 0 // the open row is not marked: its header says who changed it
-	for row := range v.total {
-		c := cellAt(v, row, colNumber)
-		if !c.mark.Visible() || c.mark.text.Text != "WW" {
-			t.Fatalf("row %d shows no mark", row)
-		}
-		if c.text.Truncation != fyne.TextTruncateOff {
-			t.Errorf("row %d: the mark cuts %q short", row, c.text.Text)
-		}
-	}
-}
-
 // TestTheSplitStaysWhereThePersonLeftIt: the divider the person dragged
 // stays put while they open one work order after another, whatever each
 // one's tabs hold, and comes back there when the window grows again.
@@ -147,7 +114,7 @@ func TestAt960TheTabsKeepTheirIconsAndTheListItsColumns(t *testing.T) {
 				t.Errorf("at %.0f px tab %d shows %q with icon %v", c.w, i, it.Text, it.Icon != nil)
 			}
 		}
-		if list, least := d.split.Leading.Size().Width, d.list.leastWidth(); list+1 < least {
+		if list, least := d.split.Leading.Size().Width, d.list.LeastWidth(); list+1 < least {
 			t.Errorf("at %.0f px the list has %.0f px of the %.0f its kept columns need", c.w, list, least)
 		}
 		if pane, wants := d.detail.content().Size().Width, d.detail.wants(c.compact); pane+1 < wants {
@@ -230,12 +197,15 @@ func TestTheStripWidthIsFynes(t *testing.T) {
 // more entry in columnPriority).
 func TestTheListLeavesRoomForAnInitialsColumn(t *testing.T) {
 	h := newHarness(t)
-	initials := newPersonMark().MinSize().Width + 2*theme.InnerPadding() + theme.Padding()
+	// Initials in a pill: two capitals in bold caption text, 4 px of the
+	// pill each side.
+	mark := fyne.MeasureText("WW", theme.CaptionTextSize(), fyne.TextStyle{Bold: true}).Width + 8
+	initials := mark + 2*theme.InnerPadding() + theme.Padding()
 	for _, w := range []float32{960, 1024} {
 		h.win.Resize(fyne.NewSize(w, 800))
 		h.settle()
 		d := h.desk
-		room := h.desk.panes.Size().Width - d.detail.wants(d.detail.tabsFit.compact) - 2*theme.Padding() - d.list.leastWidth()
+		room := h.desk.panes.Size().Width - d.detail.wants(d.detail.tabsFit.compact) - 2*theme.Padding() - d.list.LeastWidth()
 		t.Logf("at %.0f px: %.0f px beside the kept columns; an initials column takes %.0f", w, room, initials)
 		if room < initials {
 			t.Errorf("at %.0f px the list has %.0f px beside its kept columns, less than the %.0f an initials column takes", w, room, initials)

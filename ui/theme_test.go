@@ -162,7 +162,7 @@ func TestAmberIsNeverGoodNews(t *testing.T) {
 	if l := quoteExplanation(h); l.Importance == widget.WarningImportance {
 		t.Errorf("%s's approved quote is explained in amber: %q", r.Number, l.Text)
 	}
-	if r, ok := h.desk.list.rowAt(0); ok && r.QuoteStatus == "" {
+	if r, ok := h.desk.list.Row(0); ok && r.QuoteStatus == "" {
 		h.open(r.Id)
 		if l := quoteExplanation(h); l.Importance == widget.WarningImportance {
 			t.Errorf("%s, with no quote, has its NTE explained in amber: %q", r.Number, l.Text)

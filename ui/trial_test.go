@@ -159,15 +159,15 @@ func TestTheStatusNoteIsShownWholeWhenItFits(t *testing.T) {
 func TestEscClearsTheSearch(t *testing.T) {
 	h := newHarness(t)
 	l := h.desk.list
-	all := l.total
+	all := l.Len()
 	h.desk.focusSearch()
-	test.Type(l.search, h.rows()[0].Number)
-	if l.total != 1 {
-		t.Fatalf("searching %s lists %d work orders", h.rows()[0].Number, l.total)
+	test.Type(l.Search(), h.rows()[0].Number)
+	if l.Len() != 1 {
+		t.Fatalf("searching %s lists %d work orders", h.rows()[0].Number, l.Len())
 	}
 	h.win.Canvas().Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
-	if l.search.Text != "" || l.total != all || l.count.Text != fmt.Sprintf("%d work orders", l.all) {
-		t.Errorf("after Esc the search holds %q and the list %d of %d work orders (%q)", l.search.Text, l.total, all, l.count.Text)
+	if l.Search().Text != "" || l.Len() != all || h.listCount() != fmt.Sprintf("%d work orders", all) {
+		t.Errorf("after Esc the search holds %q and the list %d of %d work orders (%q)", l.Search().Text, l.Len(), all, h.listCount())
 	}
 }
 
@@ -310,7 +310,7 @@ func TestTheBulkResultSaysTheOutcomeAndFitsIt(t *testing.T) {
 		h.scrollIntoView(r.Id)
 		h.tick(r.Number)
 	}
-	test.Tap(h.desk.list.acceptBtn)
+	test.Tap(h.listButton("Accept"))
 	if shown := h.overlayTexts(); len(shown) < 2 || !strings.Contains(shown[0], "Waiting") {
 		t.Errorf("before the service answers the bulk dialog shows %q", shown)
 	}

@@ -34,7 +34,7 @@ func TestWalkthroughNewToAuthorizedInvoice(t *testing.T) {
 		if shots == "" {
 			return
 		}
-		h.desk.list.table.Refresh()
+		h.desk.list.Table().Refresh()
 		h.settle()
 		f, err := os.Create(filepath.Join(shots, fmt.Sprintf("%d-%s.png", step, name)))
 		if err != nil {

@@ -13,6 +13,13 @@ import (
 // Brand is the app's blue, its theme's primary colour.
 var Brand = color.NRGBA{R: 0x1f, G: 0x6f, B: 0xeb, A: 0xff}
 
+// Row fills of the work order list: the open work order's, and one that
+// needs attention soon's (a late one takes the theme's error colour).
+var (
+	OpenRow      = color.NRGBA{R: 0x1f, G: 0x6f, B: 0xeb, A: 0x38}
+	AttentionRow = color.NRGBA{R: 0xd9, G: 0x7a, B: 0x06, A: 0x1c}
+)
+
 // Badge colours: one per QuoteStatus and per work order status group.
 var (
 	Requested = color.NRGBA{R: 0xd9, G: 0x7a, B: 0x06, A: 0xff} // amber: the customer waits for us

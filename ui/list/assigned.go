@@ -1,7 +1,8 @@
-package ui
+package list
 
 import (
 	"context"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
@@ -21,7 +22,7 @@ const (
 )
 
 // newAssigneeFilter is the filter; its people are read on reload.
-func (v *listView) newAssigneeFilter() *widget.Select {
+func (v *View) newAssigneeFilter() *widget.Select {
 	sel := widget.NewSelect([]string{assigneeAnyone, assigneeNobody}, nil)
 	sel.PlaceHolder = assigneeAnyone
 	sel.SetSelectedIndex(0)
@@ -42,7 +43,7 @@ func (v *listView) newAssigneeFilter() *widget.Select {
 
 // showAssignees lists everyone the replica knows in the filter, keeping
 // the one chosen.
-func (v *listView) showAssignees(crew []storage.Crew) {
+func (v *View) showAssignees(crew []storage.Crew) {
 	opts := []string{assigneeAnyone, assigneeNobody}
 	ids := []int64{0, storage.NoAssignee}
 	for _, c := range crew {
@@ -66,8 +67,8 @@ func (v *listView) showAssignees(crew []storage.Crew) {
 
 // readAssigned reads who the work orders of a page just read are
 // assigned to.
-func (v *listView) readAssigned(rows []storage.Row) {
-	got, err := v.store.AssigneesOf(context.Background(), rowIDs(rows))
+func (v *View) readAssigned(rows []storage.Row) {
+	got, err := v.store.AssigneesOf(context.Background(), RowIDs(rows))
 	if err != nil {
 		v.readFailed(err)
 		return
@@ -80,7 +81,8 @@ func (v *listView) readAssigned(rows []storage.Row) {
 	}
 }
 
-func rowIDs(rows []storage.Row) []int64 {
+// RowIDs are the ids of rows, in order.
+func RowIDs(rows []storage.Row) []int64 {
 	ids := make([]int64, len(rows))
 	for i, r := range rows {
 		ids[i] = r.Id
@@ -91,9 +93,42 @@ func rowIDs(rows []storage.Row) []int64 {
 // assignedFit is the Assigned cell's text for a column room wide: a name
 // too long for it gives way to initials, which the detail spells out.
 func assignedFit(a storage.Assignees, room float32) string {
-	s := assignedText(a)
+	s := AssignedText(a)
 	if len(a.Who) == 1 && fyne.MeasureText(s, theme.TextSize(), fyne.TextStyle{}).Width > room {
-		return a.Who[0].Initials() + partly(a)
+		return a.Who[0].Initials() + Partly(a)
 	}
 	return s
+}
+
+// AssignedText is the list's Assigned cell: a name, or several people's
+// initials; "unknown" where the service did not say, never "nobody";
+// where it does not say but this office assigned some, those with
+// partlyKnown after them (the rest are not known).
+func AssignedText(a storage.Assignees) string {
+	switch {
+	case !a.Known:
+		return "unknown"
+	case len(a.Who) == 0:
+		return "—"
+	case len(a.Who) == 1:
+		return a.Who[0].Name + Partly(a)
+	}
+	var in []string
+	for _, p := range a.Who {
+		in = append(in, p.Initials())
+	}
+	return strings.Join(in, ", ") + Partly(a)
+}
+
+// partlyKnown follows the people this office assigned to a work order
+// whose record does not say who goes: others may be assigned too.
+const partlyKnown = " +?"
+
+// Partly is partlyKnown where the office's assignments are all a
+// knows, else "".
+func Partly(a storage.Assignees) string {
+	if a.Partial {
+		return partlyKnown
+	}
+	return ""
 }

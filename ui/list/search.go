@@ -1,4 +1,4 @@
-package ui
+package list
 
 import (
 	"context"
@@ -11,32 +11,32 @@ import (
 	"github.com/workorderdesk/workdesk/storage"
 )
 
-// searchEntry is the list's search box: Enter opens the first match and the
+// SearchEntry is the list's search box: Enter opens the first match and the
 // Down key moves into the list, so a person can find and open a work order
 // without the mouse; Esc clears the search and the list shows everything.
-type searchEntry struct {
+type SearchEntry struct {
 	widget.Entry
 	onEnter func()
 	onDown  func()
 	onFocus func()
-	// window runs the window's shortcut s, if it is one (Desk.typedShortcut).
+	// window runs the window's shortcut s, if it is one (Window.Shortcut).
 	window func(s fyne.Shortcut) bool
 }
 
-func (e *searchEntry) FocusGained() {
+func (e *SearchEntry) FocusGained() {
 	e.Entry.FocusGained()
 	if e.onFocus != nil {
 		e.onFocus()
 	}
 }
 
-func newSearchEntry() *searchEntry {
-	e := &searchEntry{}
+func newSearchEntry() *SearchEntry {
+	e := &SearchEntry{}
 	e.ExtendBaseWidget(e)
 	return e
 }
 
-func (e *searchEntry) TypedKey(k *fyne.KeyEvent) {
+func (e *SearchEntry) TypedKey(k *fyne.KeyEvent) {
 	switch k.Name {
 	case fyne.KeyReturn, fyne.KeyEnter:
 		if e.onEnter != nil {
@@ -59,7 +59,7 @@ func (e *searchEntry) TypedKey(k *fyne.KeyEvent) {
 
 // TypedShortcut passes the window's shortcuts on (a detail tab, an
 // action) while the search box has the keyboard.
-func (e *searchEntry) TypedShortcut(s fyne.Shortcut) {
+func (e *SearchEntry) TypedShortcut(s fyne.Shortcut) {
 	if e.window == nil || !e.window(s) {
 		e.Entry.TypedShortcut(s)
 	}
@@ -72,7 +72,7 @@ func (e *searchEntry) TypedShortcut(s fyne.Shortcut) {
 // cancelled, and its answer, if any, dropped. When Background runs work at
 // once (tests), run's answer is shown before it returns.
 type lister struct {
-	store      *storage.Store
+	store      Replica
 	background func(func())
 	do         func(func())
 	gen        atomic.Uint64
@@ -96,7 +96,7 @@ type listAnswer struct {
 // two cores (740 ms instead of 500 at 50,000 work orders).
 const warmSearchAfter = 2 * time.Second
 
-func newLister(store *storage.Store, background, do func(func())) *lister {
+func newLister(store Replica, background, do func(func())) *lister {
 	l := &lister{store: store, background: background, do: do}
 	// Built while the person reads the list, or as they go to the search
 	// box (warm), so that the first keystroke finds it ready.
@@ -173,7 +173,7 @@ func (l *lister) fetch(ctx context.Context, q storage.ListQuery) listAnswer {
 		a.held, a.err = l.store.RowsOf(ctx, q.Held)
 	}
 	if a.err == nil {
-		a.assigned, a.err = l.store.AssigneesOf(ctx, append(rowIDs(rows), q.Held...))
+		a.assigned, a.err = l.store.AssigneesOf(ctx, append(RowIDs(rows), q.Held...))
 	}
 	return a
 }

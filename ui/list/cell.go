@@ -1,4 +1,4 @@
-package ui
+package list
 
 import (
 	"image/color"
@@ -13,11 +13,11 @@ import (
 	"github.com/workorderdesk/workdesk/ui/xwidget"
 )
 
-// cell is one table cell: a row background (selection, attention), and one
+// Cell is one table cell: a row background (selection, attention), and one
 // of a text, a badge or a check box; a text may have a colleague's mark at
 // its trailing edge. One template serves every column so the table
 // recycles cells freely while scrolling.
-type cell struct {
+type Cell struct {
 	widget.BaseWidget
 	bg *canvas.Rectangle
 	// ring draws a line above and below the cell: across the row, the
@@ -34,8 +34,8 @@ type cell struct {
 	updating bool
 }
 
-func newCell() *cell {
-	c := &cell{bg: canvas.NewRectangle(color.Transparent), text: widget.NewLabel(""), badge: xwidget.NewBadge(), mark: newPersonMark()}
+func newCell() *Cell {
+	c := &Cell{bg: canvas.NewRectangle(color.Transparent), text: widget.NewLabel(""), badge: xwidget.NewBadge(), mark: newPersonMark()}
 	c.ring = container.New(rowRingLayout{}, canvas.NewRectangle(palette.Brand), canvas.NewRectangle(palette.Brand))
 	c.ring.Hide()
 	c.text.Truncation = fyne.TextTruncateEllipsis
@@ -57,13 +57,13 @@ func newCell() *cell {
 // checked on every update and when a mark comes or goes, so a narrowed
 // column truncates what no longer fits (the table updates every cell after
 // a resize).
-func (c *cell) setText(s string, align fyne.TextAlign, bold bool) {
+func (c *Cell) setText(s string, align fyne.TextAlign, bold bool) {
 	c.setStyledText(s, align, bold, widget.MediumImportance)
 }
 
 // setStyledText is setText in the colour of importance: a deadline passed
 // in the theme's error colour, a reason to act in its warning colour.
-func (c *cell) setStyledText(s string, align fyne.TextAlign, bold bool, importance widget.Importance) {
+func (c *Cell) setStyledText(s string, align fyne.TextAlign, bold bool, importance widget.Importance) {
 	c.text.Show()
 	c.badge.Hide()
 	c.check.Hide()
@@ -78,7 +78,7 @@ func (c *cell) setStyledText(s string, align fyne.TextAlign, bold bool, importan
 }
 
 // truncation is how the text s must be cut in the room the label has.
-func (c *cell) truncation(s string, bold bool) fyne.TextTruncation {
+func (c *Cell) truncation(s string, bold bool) fyne.TextTruncation {
 	room := c.Size().Width - 2*theme.InnerPadding() - 1 // 1: rounding
 	if c.mark.Visible() {
 		room -= c.mark.MinSize().Width // see cellLayout
@@ -91,7 +91,7 @@ func (c *cell) truncation(s string, bold bool) fyne.TextTruncation {
 
 // setMark shows s (a colleague's initials) at the trailing edge of the
 // cell's text; "" shows none. The other kinds of cell have no mark.
-func (c *cell) setMark(s string) {
+func (c *Cell) setMark(s string) {
 	if s == "" {
 		if c.mark.Visible() {
 			c.mark.Hide()
@@ -106,7 +106,7 @@ func (c *cell) setMark(s string) {
 	}
 }
 
-func (c *cell) setBadge(s string, fill color.Color) {
+func (c *Cell) setBadge(s string, fill color.Color) {
 	c.text.Hide()
 	c.check.Hide()
 	c.badge.Show()
@@ -114,7 +114,7 @@ func (c *cell) setBadge(s string, fill color.Color) {
 	c.badge.SetQueued(false) // cells are recycled: a queued one says so after this
 }
 
-func (c *cell) setCheck(on bool, changed func(bool)) {
+func (c *Cell) setCheck(on bool, changed func(bool)) {
 	c.text.Hide()
 	c.badge.Hide()
 	c.check.Show()
@@ -124,7 +124,7 @@ func (c *cell) setCheck(on bool, changed func(bool)) {
 	c.updating = false
 }
 
-func (c *cell) setBackground(fill color.Color) {
+func (c *Cell) setBackground(fill color.Color) {
 	if c.bg.FillColor != fill {
 		c.bg.FillColor = fill
 		c.bg.Refresh()
@@ -132,15 +132,15 @@ func (c *cell) setBackground(fill color.Color) {
 }
 
 // setFocused shows or hides the keyboard's row mark.
-func (c *cell) setFocused(on bool) { c.setRing(on, false) }
+func (c *Cell) setFocused(on bool) { c.setRing(on, false) }
 
 // heldRing marks a row the list holds where it was when the person acted
-// on it (listView.hold): lines along it like the keyboard's, in grey.
+// on it (View.keep): lines along it like the keyboard's, in grey.
 var heldRing = color.NRGBA{R: 0x9a, G: 0xa4, B: 0xb1, A: 0xff}
 
 // setRing draws lines along the row: the keyboard's (blue) when focused,
 // else grey when held, else none.
-func (c *cell) setRing(focused, held bool) {
+func (c *Cell) setRing(focused, held bool) {
 	fill := color.Color(palette.Brand)
 	if !focused {
 		fill = heldRing
@@ -158,7 +158,7 @@ func (c *cell) setRing(focused, held bool) {
 
 // relayout lays the cell out again after its mark came or went, which
 // changes the text's room.
-func (c *cell) relayout() {
+func (c *Cell) relayout() {
 	if c.text.Visible() {
 		if trunc := c.truncation(c.text.Text, c.text.TextStyle.Bold); trunc != c.text.Truncation {
 			c.text.Truncation = trunc
@@ -170,7 +170,7 @@ func (c *cell) relayout() {
 	}
 }
 
-func (c *cell) CreateRenderer() fyne.WidgetRenderer {
+func (c *Cell) CreateRenderer() fyne.WidgetRenderer {
 	pad := container.New(&insetLayout{left: theme.Padding() * 2}, c.badge)
 	c.box = container.New(&cellLayout{text: c.text, mark: c.mark}, c.bg, c.text, pad, c.check, c.mark, c.ring)
 	return widget.NewSimpleRenderer(c.box)

@@ -1,4 +1,4 @@
-package ui
+package list
 
 import (
 	"fmt"
@@ -14,10 +14,10 @@ import (
 
 // newTestTable is a woTable of rows labelled "row N" with a header row,
 // alone in a window of the given height.
-func newTestTable(t *testing.T, rows int, height float32) (*woTable, fyne.Window) {
+func newTestTable(t *testing.T, rows int, height float32) (*Table, fyne.Window) {
 	t.Helper()
 	test.NewTempApp(t)
-	tbl := newWOTable()
+	tbl := newTable()
 	tbl.Length = func() (int, int) { return rows, 2 }
 	tbl.CreateCell = func() fyne.CanvasObject { return widget.NewLabel("") }
 	tbl.UpdateCell = func(id widget.TableCellID, o fyne.CanvasObject) {

@@ -1,4 +1,4 @@
-package ui
+package list
 
 import (
 	"fyne.io/fyne/v2/widget"
@@ -11,7 +11,7 @@ import (
 
 // cursorAt is the work order on the keyboard's row, as the table shows
 // it now (0: none read).
-func (v *listView) cursorAt() (id int64, row int) {
+func (v *View) cursorAt() (id int64, row int) {
 	row = v.table.highlighted.Row
 	if r, ok := v.rowAt(row); ok {
 		id = r.Id
@@ -22,7 +22,7 @@ func (v *listView) cursorAt() (id int64, row int) {
 // followCursor puts the keyboard's row back on work order id, after a
 // re-read of the same view moved it: it looks on the first page and
 // around the row it was on (the pages the table shows anyway).
-func (v *listView) followCursor(id int64, was int) {
+func (v *View) followCursor(id int64, was int) {
 	if id == 0 {
 		return
 	}
@@ -50,7 +50,7 @@ func (v *listView) followCursor(id int64, was int) {
 
 // moveHighlight puts the keyboard's row on row, Fyne's own too (where its
 // Up and Down go on from), and scrolls it into view; nothing opens.
-func (t *woTable) moveHighlight(row int) {
+func (t *Table) moveHighlight(row int) {
 	id := widget.TableCellID{Row: row, Col: max(t.highlighted.Col, 0)}
 	onSelected := t.OnSelected
 	t.OnSelected = nil // Select is the only way to Fyne's highlight; it is not a tap

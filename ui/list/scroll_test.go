@@ -1,4 +1,4 @@
-package ui
+package list
 
 import (
 	"context"
@@ -17,6 +17,9 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
 )
+
+// listWidth is the list pane's width in a 1280-pixel window.
+const listWidth = 768
 
 // generatedReplica writes n generated work orders straight into a replica
 // (PutWorkOrders in batches of 1,000, as sync does), without the sandbox
@@ -82,18 +85,18 @@ func TestScrollingFiftyThousandRowsCreatesOnlyTheCellsOnScreen(t *testing.T) {
 	start := time.Now()
 	store := generatedReplica(t, n)
 	t.Logf("replica of %d work orders written in %v", n, time.Since(start).Round(time.Millisecond))
-	d := offlineDesk(t, store)
-	tbl := d.list.table
-	c := d.Window().Canvas()
-	if d.list.total != n {
-		t.Fatalf("the list has %d rows, want %d", d.list.total, n)
+	f := newFixture(t, store, listWidth)
+	tbl := f.v.table
+	c := f.w.Canvas()
+	if f.v.total != n {
+		t.Fatalf("the list has %d rows, want %d", f.v.total, n)
 	}
 
 	// Every cell object the table draws passes through UpdateCell; one seen
 	// for the first time was just built (or built when the window opened).
 	seen := map[fyne.CanvasObject]bool{}
 	walk(tbl, func(o fyne.CanvasObject) {
-		if c, ok := o.(*cell); ok {
+		if c, ok := o.(*Cell); ok {
 			seen[c] = true
 		}
 	})
@@ -122,7 +125,7 @@ func TestScrollingFiftyThousandRowsCreatesOnlyTheCellsOnScreen(t *testing.T) {
 	rowsOnScreen := int(math.Ceil(float64((tbl.Size().Height-headerH)/rowH))) + 1
 	cols, x := 0, float32(0)
 	widths := columnWidths(&tbl.Table)
-	for i := range d.list.cols {
+	for i := range f.v.cols {
 		if x >= tbl.Size().Width {
 			break
 		}
@@ -183,13 +186,13 @@ func TestScrollingFiftyThousandRowsCreatesOnlyTheCellsOnScreen(t *testing.T) {
 		// TestTheScrollBarFollowsTheRowCount. Nudge the window so this
 		// test can go on measuring the cells.
 		t.Log("no vertical scroll bar after loading; resizing the window by a pixel to bring it")
-		d.Window().Resize(d.Window().Canvas().Size().AddWidthHeight(0, 1))
+		f.w.Resize(f.w.Canvas().Size().AddWidthHeight(0, 1))
 		test.MoveMouse(c, edge.AddXY(0, 1))
 		if bar = verticalScrollBar(tbl); bar == nil {
 			t.Fatal("the table shows no vertical scroll bar")
 		}
 	}
-	last, _ := d.list.rowAt(n - 1)
+	last, _ := f.v.rowAt(n - 1)
 	moves := 0
 	for ; moves < 1000 && bottom < n-1; moves++ {
 		p := fyne.CurrentApp().Driver().AbsolutePositionForObject(bar).AddXY(bar.Size().Width/2, bar.Size().Height/2)
@@ -201,10 +204,10 @@ func TestScrollingFiftyThousandRowsCreatesOnlyTheCellsOnScreen(t *testing.T) {
 	bound(fmt.Sprintf("scroll bar dragged to the bottom in %d moves", moves), allowJump)
 }
 
-func drawsNumber(tbl *woTable, number string) bool {
+func drawsNumber(tbl *Table, number string) bool {
 	found := false
 	walk(tbl, func(o fyne.CanvasObject) {
-		if c, ok := o.(*cell); ok && c.text.Visible() && c.text.Text == number {
+		if c, ok := o.(*Cell); ok && c.text.Visible() && c.text.Text == number {
 			found = true
 		}
 	})
@@ -212,7 +215,7 @@ func drawsNumber(tbl *woTable, number string) bool {
 }
 
 // verticalScrollBar is the thumb of the table's vertical scroll bar.
-func verticalScrollBar(tbl *woTable) fyne.CanvasObject {
+func verticalScrollBar(tbl *Table) fyne.CanvasObject {
 	var bar fyne.CanvasObject
 	walk(tbl, func(o fyne.CanvasObject) {
 		if fmt.Sprintf("%T", o) != "*widget.scrollBarArea" || o.Size().Height <= o.Size().Width {
@@ -225,4 +228,64 @@ func verticalScrollBar(tbl *woTable) fyne.CanvasObject {
 		})
 	})
 	return bar
+}
+
+// TestScrollingKeepsOnlyVisibleCells: scrolling through thousands of rows
+// keeps only the cells that fit on screen alive. (Fyne parks scrolled-out
+// cells in a sync.Pool, so a garbage collection may make it build a few
+// again; the number alive at any moment is what bounds memory and work.)
+func TestScrollingKeepsOnlyVisibleCells(t *testing.T) {
+	// Written straight into the replica: the rows are what matters here,
+	// not how they came (a sync of 2,000 under -race takes tens of seconds).
+	store := generatedReplica(t, 2000)
+	f := newFixture(t, store, listWidth)
+	live := func() int {
+		n := 0
+		walk(f.v.table, func(o fyne.CanvasObject) {
+			if _, ok := o.(*Cell); ok {
+				n++
+			}
+		})
+		return n
+	}
+	rowHeight := newCell().MinSize().Height
+	// The rows the table's height shows, a partly shown row at each edge,
+	// times the columns.
+	fit := (int(f.v.table.Size().Height/rowHeight) + 2) * len(f.v.cols)
+	most := 0
+	// A person scrolls a few rows per wheel notch, sideways now and then.
+	for y, i := float32(0), 0; y < float32(f.v.total)*rowHeight; y, i = y+4*rowHeight, i+1 {
+		x := float32(0)
+		if i%50 > 25 {
+			x = 400
+		}
+		f.v.table.ScrollToOffset(fyne.NewPos(x, y))
+		most = max(most, live())
+	}
+	t.Logf("at most %d cells alive while scrolling 2000 rows; %d fit", most, fit)
+	if most == 0 || most > fit {
+		t.Fatalf("up to %d cell widgets were alive while scrolling; only %d fit on screen", most, fit)
+	}
+}
+
+// TestTheScrollBarFollowsTheRowCount: with more work orders than fit, the
+// list shows a vertical scroll bar where the pointer rests on its right
+// edge; when a search leaves one row, there is nothing to scroll.
+func TestTheScrollBarFollowsTheRowCount(t *testing.T) {
+	f := newFixture(t, demoReplica(t), listWidth)
+	tbl := f.v.table
+	edge := fyne.CurrentApp().Driver().AbsolutePositionForObject(tbl).AddXY(tbl.Size().Width-2, tbl.Size().Height/2)
+	test.MoveMouse(f.w.Canvas(), edge)
+	if verticalScrollBar(tbl) == nil {
+		t.Errorf("the list of %d work orders shows no vertical scroll bar", f.v.total)
+	}
+	one := f.rows()[5].Number
+	test.Type(f.v.search, one)
+	if f.v.total != 1 {
+		t.Fatalf("searching %s leaves %d rows", one, f.v.total)
+	}
+	test.MoveMouse(f.w.Canvas(), edge.AddXY(0, 1))
+	if verticalScrollBar(tbl) != nil {
+		t.Errorf("with one row listed the list still shows a vertical scroll bar")
+	}
 }

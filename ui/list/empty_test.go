@@ -1,4 +1,4 @@
-package ui
+package list
 
 import (
 	"fmt"
@@ -18,10 +18,10 @@ import (
 // (the coordinator's "harbor" under Accepted), and the search whatever
 // the filter when it finds none at all.
 func TestTheEmptyListSaysWhatHidesTheRows(t *testing.T) {
-	h := newHarness(t)
-	v := h.desk.list
+	f := newFixture(t, demoReplica(t), 900)
+	v := f.v
 	shown := func() (text string, buttons []string) {
-		h.t.Helper()
+		t.Helper()
 		if !v.empty.Visible() {
 			return "", nil
 		}
@@ -50,7 +50,7 @@ func TestTheEmptyListSaysWhatHidesTheRows(t *testing.T) {
 	// status none of them has.
 	harbor := map[api.WorkOrderStatus]bool{}
 	n := 0
-	for _, r := range h.rows() {
+	for _, r := range f.rows() {
 		if r.Customer == "Harbor Point Hotels" {
 			harbor[r.Status] = true
 			n++
@@ -82,7 +82,7 @@ func TestTheEmptyListSaysWhatHidesTheRows(t *testing.T) {
 	v.search.SetText("")
 	v.statusSel.SetSelectedIndex(0)
 	attention := map[api.WorkOrderStatus]bool{}
-	for _, r := range h.rows() {
+	for _, r := range f.rows() {
 		attention[r.Status] = attention[r.Status] || r.Attention
 	}
 	calm := slices.IndexFunc(api.AllStatuses, func(s api.WorkOrderStatus) bool { return !attention[s] })
@@ -98,5 +98,17 @@ func TestTheEmptyListSaysWhatHidesTheRows(t *testing.T) {
 	test.Tap(v.unhide.attention)
 	if v.query.NeedsAttention {
 		t.Fatal("the button did not untick Needs attention")
+	}
+}
+
+func TestSearchWithNoMatchSaysSo(t *testing.T) {
+	v := newFixture(t, demoReplica(t), 900).v
+	test.Type(v.search, "zzqx")
+	if v.total != 0 || !v.empty.Visible() || !strings.Contains(v.empty.Text, "No work order matches") {
+		t.Fatalf("a search with no match shows %d rows and %q", v.total, v.empty.Text)
+	}
+	v.search.SetText("")
+	if v.empty.Visible() || v.total < 60 {
+		t.Fatal("clearing the search does not bring the list back")
 	}
 }

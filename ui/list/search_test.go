@@ -1,4 +1,4 @@
-package ui
+package list
 
 import (
 	"context"
@@ -17,13 +17,17 @@ import (
 // and digits read off a sheet ("sakura 3264") finds that work order, as the
 // empty list's hint promises, and nothing of another customer or number.
 func TestAWordAndDigitsTogetherFindTheWorkOrder(t *testing.T) {
-	h := newHarness(t)
-	want := h.rowWhere(func(r storage.Row) bool { return r.Customer == "Sakura Mart Japan" })
+	f := newFixture(t, demoReplica(t), 900)
+	i := slices.IndexFunc(f.rows(), func(r storage.Row) bool { return r.Customer == "Sakura Mart Japan" })
+	if i < 0 {
+		t.Fatal("the demo world has no Sakura Mart Japan work order")
+	}
+	want := f.rows()[i]
 	digits := want.Number[len(want.Number)-4:]
 	search := "sakura " + digits
-	test.Type(h.desk.list.search, search)
+	test.Type(f.v.search, search)
 	found := false
-	for _, r := range h.rows() {
+	for _, r := range f.rows() {
 		if r.Id == want.Id {
 			found = true
 		}
@@ -32,7 +36,7 @@ func TestAWordAndDigitsTogetherFindTheWorkOrder(t *testing.T) {
 		}
 	}
 	if !found {
-		t.Fatalf("%q does not list %s (%d rows; the list says %q)", search, want.Number, h.desk.list.total, h.desk.list.empty.Text)
+		t.Fatalf("%q does not list %s (%d rows; the list says %q)", search, want.Number, f.v.total, f.v.empty.Text)
 	}
 }
 
@@ -44,10 +48,8 @@ func TestTypingAheadShowsOnlyTheNewestSearch(t *testing.T) {
 	store := syncedReplica(t, 200)
 	for _, newestFirst := range []bool{false, true} {
 		var jobs, shows []func()
-		a := test.NewApp()
-		d := New(a, Deps{Store: store, Service: "offline",
-			Background: func(f func()) { jobs = append(jobs, f) }, Do: func(f func()) { shows = append(shows, f) }})
-		l := d.list
+		fw := &fakeWindow{background: func(f func()) { jobs = append(jobs, f) }, do: func(f func()) { shows = append(shows, f) }}
+		l := newFixtureIn(t, newApp(t), store, fw, 900).v
 		run := func() {
 			for len(jobs) > 0 {
 				f := jobs[0]
@@ -86,7 +88,6 @@ func TestTypingAheadShowsOnlyTheNewestSearch(t *testing.T) {
 		if l.count.Text != fmt.Sprintf("%d of %d work orders", want, all) {
 			t.Errorf("newest first %v: the count reads %q", newestFirst, l.count.Text)
 		}
-		a.Quit()
 	}
 }
 
@@ -98,10 +99,8 @@ func TestTypingAheadShowsOnlyTheNewestSearch(t *testing.T) {
 func TestEnterBeforeTheSearchAnswersOpensWhatWasTyped(t *testing.T) {
 	store := syncedReplica(t, 200)
 	var jobs, shows []func()
-	a := test.NewApp()
-	defer a.Quit()
-	d := New(a, Deps{Store: store, Service: "offline",
-		Background: func(f func()) { jobs = append(jobs, f) }, Do: func(f func()) { shows = append(shows, f) }})
+	fw := &fakeWindow{background: func(f func()) { jobs = append(jobs, f) }, do: func(f func()) { shows = append(shows, f) }}
+	fx := newFixtureIn(t, newApp(t), store, fw, 900)
 	settle := func() {
 		for len(jobs)+len(shows) > 0 {
 			for len(jobs) > 0 {
@@ -117,20 +116,20 @@ func TestEnterBeforeTheSearchAnswersOpensWhatWasTyped(t *testing.T) {
 		}
 	}
 	settle()
-	l := d.list
+	l := fx.v
 	first, _ := l.rowAt(0)
 	want, ok := l.rowAt(10)
 	if !ok || want.Number == first.Number {
 		t.Fatalf("the list has no tenth work order apart from the first (%+v)", want)
 	}
-	d.Window().Canvas().Focus(l.search)
+	fx.w.Canvas().Focus(l.search)
 	for _, r := range want.Number {
 		l.search.TypedRune(r) // each keystroke's query waits in the background
 	}
 	l.search.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	settle()
-	if got := d.detail.number.String(); got != want.Number {
-		t.Fatalf("typing %s and Enter at once opened %q (the list's first row was %s)", want.Number, got, first.Number)
+	if got := fw.opened; len(got) != 1 || got[0] != want.Id {
+		t.Fatalf("typing %s (%d) and Enter at once opened %v (the list's first row was %s, %d)", want.Number, want.Id, got, first.Number, first.Id)
 	}
 	if l.shown.Search != want.Number || l.total != 1 {
 		t.Errorf("the list shows %d rows for %q", l.total, l.shown.Search)

@@ -1,4 +1,4 @@
-package ui
+package list
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 // filters: nobody accepts a work order they cannot see.
 
 // selectedIDs are the ticked work orders, in id order, shown or not.
-func (v *listView) selectedIDs() []int64 {
+func (v *View) selectedIDs() []int64 {
 	ids := make([]int64, 0, len(v.selected))
 	for id := range v.selected {
 		ids = append(ids, id)
@@ -22,7 +22,7 @@ func (v *listView) selectedIDs() []int64 {
 }
 
 // untick clears the ticks of ids (acted on), keeping any others.
-func (v *listView) untick(ids []int64) {
+func (v *View) untick(ids []int64) {
 	for _, id := range ids {
 		delete(v.selected, id)
 	}
@@ -32,7 +32,7 @@ func (v *listView) untick(ids []int64) {
 
 // updateBulk labels Accept and Reject with how many ticked work orders the
 // list shows, and notes the ticked ones it hides.
-func (v *listView) updateBulk() {
+func (v *View) updateBulk() {
 	ticked := v.selectedIDs()
 	v.shownTicked = nil
 	if len(ticked) > 0 {
@@ -77,7 +77,7 @@ func (v *listView) updateBulk() {
 // hintText is what the row of bulk buttons says while nothing is ticked:
 // how to act on several, or, while the list holds rows the person acted on
 // where they were, that they stay until the person moves on.
-func (v *listView) hintText() string {
+func (v *View) hintText() string {
 	switch len(v.held) {
 	case 0:
 		return bulkHintText

@@ -1,4 +1,4 @@
-package ui
+package list
 
 import (
 	"context"
@@ -24,7 +24,7 @@ type emptyButtons struct {
 	search, status, attention *widget.Button
 }
 
-func (v *listView) newEmptyButtons() emptyButtons {
+func (v *View) newEmptyButtons() emptyButtons {
 	b := emptyButtons{
 		search:    widget.NewButtonWithIcon("Clear the search", theme.ContentClearIcon(), func() { v.search.SetText("") }),
 		status:    widget.NewButtonWithIcon("Show all statuses", theme.ContentClearIcon(), func() { v.statusSel.SetSelectedIndex(0) }),
@@ -36,14 +36,14 @@ func (v *listView) newEmptyButtons() emptyButtons {
 	return b
 }
 
-func (v *listView) emptyView() fyne.CanvasObject {
+func (v *View) emptyView() fyne.CanvasObject {
 	return container.NewVBox(layout.NewSpacer(), v.empty,
 		container.NewCenter(container.NewHBox(v.unhide.search, v.unhide.status, v.unhide.attention)), layout.NewSpacer())
 }
 
 // filterWords names the filters in a sentence: "is Accepted", "needs
 // attention", "is Accepted and needs attention" ("" with none on).
-func (v *listView) filterWords() string {
+func (v *View) filterWords() string {
 	words := ""
 	if len(v.query.Statuses) == 1 {
 		words = "is " + format.ShortStatus(v.query.Statuses[0])
@@ -57,7 +57,7 @@ func (v *listView) filterWords() string {
 	return words
 }
 
-func (v *listView) updateEmpty() {
+func (v *View) updateEmpty() {
 	search, filters := v.query.Search != "", v.filterWords()
 	arrange.ShowIf(v.total == 0 && search, v.unhide.search)
 	arrange.ShowIf(v.total == 0 && len(v.query.Statuses) > 0, v.unhide.status)
@@ -95,7 +95,7 @@ const searchHint = "Search finds a work order number by any of its digits, and c
 
 // countSearchAlone is how many work orders the search finds with no
 // filter; -1 when that cannot be read.
-func (v *listView) countSearchAlone() int {
+func (v *View) countSearchAlone() int {
 	n, err := v.store.CountList(context.Background(), storage.ListQuery{Search: v.query.Search})
 	if err != nil {
 		return -1

@@ -1,4 +1,4 @@
-package ui
+package list
 
 import (
 	"reflect"
@@ -8,12 +8,12 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// woTable is a widget.Table that opens the highlighted row on Enter (arrows
+// Table is a widget.Table that opens the highlighted row on Enter (arrows
 // already move the highlight), ticks it on Space, marks the whole highlighted row while it has
 // the keyboard (Fyne tints one cell in its faint hover colour), and reports
 // column widths after the person drags a header divider, so they can be
 // remembered.
-type woTable struct {
+type Table struct {
 	widget.Table
 	highlighted widget.TableCellID
 	focused     bool
@@ -22,8 +22,8 @@ type woTable struct {
 	onResized   func(widths map[int]float32)
 }
 
-func newWOTable() *woTable {
-	t := &woTable{}
+func newTable() *Table {
+	t := &Table{}
 	t.ExtendBaseWidget(t)
 	t.OnHighlighted = func(id widget.TableCellID) {
 		moved := id.Row != t.highlighted.Row
@@ -38,7 +38,7 @@ func newWOTable() *woTable {
 // clicked moves the keyboard's row to a row the person clicked: Fyne's
 // Select moves its own highlight there without telling OnHighlighted, and
 // the row mark would stay where the keyboard last was.
-func (t *woTable) clicked(id widget.TableCellID) {
+func (t *Table) clicked(id widget.TableCellID) {
 	moved := id.Row != t.highlighted.Row
 	t.highlighted = id
 	if moved && t.focused {
@@ -46,27 +46,31 @@ func (t *woTable) clicked(id widget.TableCellID) {
 	}
 }
 
-func (t *woTable) FocusGained() {
+func (t *Table) FocusGained() {
 	t.focused = true
 	t.Table.FocusGained()
 	t.Refresh()
 }
 
-func (t *woTable) FocusLost() {
+func (t *Table) FocusLost() {
 	t.focused = false
 	t.Table.FocusLost() // redraws the cells
 }
 
+// KeyboardRow is the row the keyboard is on: where its arrows and Enter
+// go on from, whether or not the table has the keyboard now.
+func (t *Table) KeyboardRow() int { return t.highlighted.Row }
+
 // focusedRow is the row the keyboard is on, -1 while the table does not
 // have the keyboard.
-func (t *woTable) focusedRow() int {
+func (t *Table) focusedRow() int {
 	if !t.focused {
 		return -1
 	}
 	return t.highlighted.Row
 }
 
-func (t *woTable) TypedKey(e *fyne.KeyEvent) {
+func (t *Table) TypedKey(e *fyne.KeyEvent) {
 	if (e.Name == fyne.KeyReturn || e.Name == fyne.KeyEnter) && t.onEnter != nil {
 		t.onEnter(t.highlighted.Row)
 		return
@@ -88,7 +92,7 @@ func (t *woTable) TypedKey(e *fyne.KeyEvent) {
 // inside the scrolled area, so moving up left the row hidden under the
 // header. The geometry is read like columnWidths; if a future Fyne renames
 // the fields, Fyne's own scrolling stays.
-func (t *woTable) showHighlightedRow() {
+func (t *Table) showHighlightedRow() {
 	v := reflect.ValueOf(&t.Table).Elem()
 	off, cell, header := v.FieldByName("offset"), v.FieldByName("cellSize"), v.FieldByName("headerSize")
 	for _, f := range []reflect.Value{off, cell, header} {
@@ -117,14 +121,14 @@ func (t *woTable) showHighlightedRow() {
 
 // toTop scrolls to the first row and puts the keyboard on it, in the
 // column it was in.
-func (t *woTable) toTop() {
+func (t *Table) toTop() {
 	t.ScrollToTop()
 	t.moveTo(0)
 }
 
 // moveTo puts the keyboard on row, in the column it was in, as an arrow
 // key would, so that Down and Enter go on from there.
-func (t *woTable) moveTo(row int) {
+func (t *Table) moveTo(row int) {
 	id := widget.TableCellID{Row: row, Col: max(t.highlighted.Col, 0)}
 	t.highlighted = id
 	if rows, _ := t.Length(); rows > row {
@@ -139,7 +143,7 @@ func (t *woTable) moveTo(row int) {
 // the old height (no scroll bar after the first load, a long one after a
 // narrowing search) until the next layout; resizing it there and back is
 // that layout, and keeps the scroll position.
-func (t *woTable) refreshLength() {
+func (t *Table) refreshLength() {
 	t.Refresh()
 	if s := t.Size(); !s.IsZero() {
 		t.Resize(s.AddWidthHeight(0, 1))
@@ -147,7 +151,7 @@ func (t *woTable) refreshLength() {
 	}
 }
 
-func (t *woTable) DragEnd() {
+func (t *Table) DragEnd() {
 	t.Table.DragEnd()
 	if t.onResized != nil {
 		t.onResized(columnWidths(&t.Table))

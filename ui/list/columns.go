@@ -1,4 +1,4 @@
-package ui
+package list
 
 import (
 	"strconv"
@@ -133,7 +133,7 @@ func deadlineWidth() float32 {
 
 // headerNeed is what column id's header needs as the list is sorted now:
 // the sorted column's has room for its arrow (headerWidth).
-func (v *listView) headerNeed(id int) float32 {
+func (v *View) headerNeed(id int) float32 {
 	return headerWidth(columns[id].title, id != colSelect && columns[id].sort == v.query.Sort)
 }
 
@@ -141,7 +141,7 @@ func (v *listView) headerNeed(id int) float32 {
 // width, or its natural one. The customer's natural width is its least,
 // grown in fitColumns with what the list has left; the number's has room
 // for a colleague's mark in office mode, which never cuts it short.
-func (v *listView) columnWidth(id int) float32 {
+func (v *View) columnWidth(id int) float32 {
 	if w, ok := v.draggedWidth(id); ok {
 		return w
 	}
@@ -159,14 +159,14 @@ func (v *listView) columnWidth(id int) float32 {
 }
 
 // draggedWidth is the width the person gave column id, if they did.
-func (v *listView) draggedWidth(id int) (float32, bool) {
+func (v *View) draggedWidth(id int) (float32, bool) {
 	w := v.prefs.FloatWithFallback("list.col."+strconv.Itoa(id), -1)
 	return float32(w), w >= 0
 }
 
 // leastWidth is the width the list's kept columns need: the split never
 // gives the list less while the window has it.
-func (v *listView) leastWidth() float32 {
+func (v *View) leastWidth() float32 {
 	w := float32(0)
 	for _, r := range columnPriority {
 		if r.kept {
@@ -179,7 +179,7 @@ func (v *listView) leastWidth() float32 {
 // fitColumns picks the columns that fit width, in priority order, and
 // shows them in their usual order; what is left widens the customer. It
 // changes the table only when the picked columns or their widths change.
-func (v *listView) fitColumns(width float32) {
+func (v *View) fitColumns(width float32) {
 	pad := theme.Padding() // Fyne's table puts one between columns
 	pick := map[int]bool{}
 	widths := map[int]float32{}
@@ -213,7 +213,7 @@ func (v *listView) fitColumns(width float32) {
 // deadlineText is row r's deadline as its cell's width allows: with the
 // kind's long name, else its short one ("Acknowledge · 120 days late"
 // becomes "Ack · 120 days late"), else without it.
-func (v *listView) deadlineText(r storage.Row, bold bool) string {
+func (v *View) deadlineText(r storage.Row, bold bool) string {
 	room := v.widths[colDeadline] - 2*theme.InnerPadding()
 	fits := func(s string) bool {
 		return fyne.MeasureText(s, theme.TextSize(), fyne.TextStyle{Bold: bold}).Width <= room
@@ -251,7 +251,7 @@ func sameWidths(a, b map[int]float32) bool {
 }
 
 // columnAt is the column id shown at table column i.
-func (v *listView) columnAt(i int) int {
+func (v *View) columnAt(i int) int {
 	if i < 0 || i >= len(v.cols) {
 		return -1
 	}
@@ -259,7 +259,7 @@ func (v *listView) columnAt(i int) int {
 }
 
 // columnsResized remembers widths the person dragged, by column id.
-func (v *listView) columnsResized(byTableColumn map[int]float32) {
+func (v *View) columnsResized(byTableColumn map[int]float32) {
 	for i, w := range byTableColumn {
 		id := v.columnAt(i)
 		if id < 0 || w == v.widths[id] {
@@ -272,7 +272,7 @@ func (v *listView) columnsResized(byTableColumn map[int]float32) {
 
 // columnFit lays the table out over the list's width and has the list
 // pick its columns for that width first.
-type columnFit struct{ v *listView }
+type columnFit struct{ v *View }
 
 func (l columnFit) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].MinSize() }
 

@@ -1,4 +1,4 @@
-package ui
+package list
 
 import (
 	"fyne.io/fyne/v2"
@@ -94,7 +94,7 @@ func titleEnd(title string) float32 {
 // headerWidth is what a column's header needs: its title, the sort arrow's
 // triangle after it when sorted, and the inner padding again. Only the
 // sorted column makes room for the arrow: the others' width goes to the
-// list's columns (listView.onResorted lays the panes out again).
+// list's columns (Window.Resorted lays the panes out again).
 func headerWidth(title string, sorted bool) float32 {
 	if title == "" {
 		return 0

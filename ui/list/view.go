@@ -1,4 +1,4 @@
-package ui
+package list
 
 import (
 	"context"
@@ -23,11 +23,6 @@ import (
 	"github.com/workorderdesk/workdesk/ui/palette"
 )
 
-var (
-	openRowFill      = color.NRGBA{R: 0x1f, G: 0x6f, B: 0xeb, A: 0x38}
-	attentionRowFill = color.NRGBA{R: 0xd9, G: 0x7a, B: 0x06, A: 0x1c}
-)
-
 // pageSize rows are read from the replica at a time; the table asks only
 // for the rows it shows, so a keystroke costs a count and one page however
 // many work orders match.
@@ -36,10 +31,11 @@ const (
 	maxPages = 60
 )
 
-// listView is the left pane: search, filters, bulk actions and the table.
-type listView struct {
-	store *storage.Store
+// View is the left pane: search, filters, bulk actions and the table.
+type View struct {
+	store Replica
 	prefs fyne.Preferences
+	win   Window
 
 	query     storage.ListQuery
 	shown     storage.ListQuery // the query whose rows the table shows
@@ -70,17 +66,16 @@ type listView struct {
 	// hides the rows: the search, the status filter, Needs attention.
 	unhide emptyButtons
 	// marks are the work orders a colleague changed lately (office mode),
-	// read once per reload by readMarks' read and kept by keepMarks: a
-	// cell only looks its row up.
-	marks     map[int64]storage.ColleagueChange
-	readMarks func() func(context.Context) map[int64]storage.ColleagueChange
-	keepMarks func(map[int64]storage.ColleagueChange) map[int64]storage.ColleagueChange
-	// cost is what the last reloadLater's reads took, summed, and size the
-	// work orders it counted (Desk paces reloads by them).
+	// read once per reload by colleagues' read and kept by its
+	// UnseenMarks: a cell only looks its row up.
+	marks      map[int64]storage.ColleagueChange
+	colleagues Colleagues
+	// cost is what the last ReloadLater's reads took, summed, and size the
+	// work orders it counted (the window paces reloads by them: Pace).
 	cost, size atomic.Int64
 
-	table  *woTable
-	search *searchEntry
+	table  *Table
+	search *SearchEntry
 	// openOnAnswer: Enter was pressed in the search box before the answer
 	// to what was typed arrived; the answer opens its first row.
 	openOnAnswer bool
@@ -102,23 +97,13 @@ type listView struct {
 	assigneeSel *widget.Select
 	assignees   []int64
 	assigned    map[int64]storage.Assignees
-
-	onOpen func(id int64)
-	// onResorted: the sort column changed, and with it the width its
-	// header needs (the arrow): the split lays the panes out again.
-	onResorted   func()
-	onBulkAccept func(ids []int64)
-	onBulkReject func(ids []int64)
-	onBulkAssign func(ids []int64)
-	onError      func(error)
-	// onReadError reports that rows could not be read (nil: they can be
-	// again), once per failure however many cells asked.
-	onReadError func(error)
 }
 
-func newListView(store *storage.Store, prefs fyne.Preferences, background, do func(func())) *listView {
-	v := &listView{store: store, prefs: prefs, selected: map[int64]bool{}, pages: map[int][]storage.Row{},
-		lister: newLister(store, background, do)}
+// New is the list of the replica's work orders, sorted as the person last
+// sorted it (prefs).
+func New(store Replica, prefs fyne.Preferences, win Window) *View {
+	v := &View{store: store, prefs: prefs, win: win, selected: map[int64]bool{}, pages: map[int][]storage.Row{},
+		lister: newLister(store, win.Background, win.Do)}
 	v.query.Sort = storage.Column(prefs.IntWithFallback("list.sort", int(storage.SortNextDeadline)))
 	v.query.Desc = prefs.Bool("list.desc")
 
@@ -139,7 +124,8 @@ func newListView(store *storage.Store, prefs fyne.Preferences, background, do fu
 		}
 	}
 	v.search.onFocus = v.lister.warm
-	v.search.SetPlaceHolder("Search number, customer, site, description (" + shortcutLabel("F") + ")")
+	v.search.window = win.Shortcut
+	v.search.SetPlaceHolder("Search number, customer, site, description (" + win.ShortcutLabel("F") + ")")
 	v.search.OnChanged = func(s string) { v.query.Search = s; v.moveOn(); v.lister.run(v.query, v.show(v.query)) }
 
 	v.statusSel = widget.NewSelect(statusOptions(nil), nil)
@@ -173,15 +159,15 @@ func newListView(store *storage.Store, prefs fyne.Preferences, background, do fu
 	v.unhide = v.newEmptyButtons()
 	v.bulkHint = arrange.NewFitText(bulkHintText)
 	v.bulkHint.Label.Importance = widget.LowImportance
-	v.acceptBtn = widget.NewButtonWithIcon("Accept", theme.ConfirmIcon(), func() { v.onBulkAccept(v.shownTicked) })
-	v.rejectBtn = widget.NewButtonWithIcon("Reject", theme.CancelIcon(), func() { v.onBulkReject(v.shownTicked) })
-	v.assignBtn = widget.NewButtonWithIcon("Assign…", theme.AccountIcon(), func() { v.onBulkAssign(v.shownTicked) })
+	v.acceptBtn = widget.NewButtonWithIcon("Accept", theme.ConfirmIcon(), func() { v.win.BulkAccept(v.shownTicked) })
+	v.rejectBtn = widget.NewButtonWithIcon("Reject", theme.CancelIcon(), func() { v.win.BulkReject(v.shownTicked) })
+	v.assignBtn = widget.NewButtonWithIcon("Assign…", theme.AccountIcon(), func() { v.win.BulkAssign(v.shownTicked) })
 	v.assigneeSel = v.newAssigneeFilter()
 	v.hiddenNote = widget.NewLabel("")
 	v.hiddenNote.Wrapping = fyne.TextWrapWord
 	v.hiddenNote.Hide()
 
-	v.table = newWOTable()
+	v.table = newTable()
 	v.table.Length = func() (int, int) { return v.total, len(v.cols) }
 	v.table.CreateCell = func() fyne.CanvasObject { return newCell() }
 	v.table.UpdateCell = v.updateCell
@@ -207,7 +193,8 @@ func newListView(store *storage.Store, prefs fyne.Preferences, background, do fu
 	return v
 }
 
-func (v *listView) content() fyne.CanvasObject {
+// Content is the pane the window shows.
+func (v *View) Content() fyne.CanvasObject {
 	// The search box has a row of its own: on a narrow list it would
 	// otherwise be squeezed to a few letters by the filters beside it.
 	find := container.NewBorder(nil, nil, nil, container.NewHBox(v.assigneeSel, v.count), v.search)
@@ -216,24 +203,24 @@ func (v *listView) content() fyne.CanvasObject {
 		container.New(columnFit{v}, v.table, v.emptyView()))
 }
 
-// reload re-reads the list after the replica changed: the number of work
+// Reload re-reads the list after the replica changed: the number of work
 // orders, then the rows of the current query; the filters' counts follow
 // (reloadCounts). It reads on the main goroutine, so the list is whole
 // when it returns: for the window's first frame and the end of a sync,
 // which then opens the first work order.
-func (v *listView) reload() {
+func (v *View) Reload() {
 	ctx := context.Background()
 	v.showExtras(v.readExtras(ctx, v.marksReader()))
 	v.reloadCounts()
 	v.requery()
 }
 
-// reloadLater is reload with every read off the main goroutine, for the
+// ReloadLater is Reload with every read off the main goroutine, for the
 // changes a sync, the invoice fetch or the outbox write: at 100,000 work
 // orders its counts cost tens of milliseconds, which on the main goroutine
 // held the window once a second all through the invoice fetch. What it
 // reads is shown as it comes; a keystroke meanwhile overtakes its rows.
-func (v *listView) reloadLater() {
+func (v *View) ReloadLater() {
 	v.cost.Store(0)
 	marks := v.marksReader()
 	background(v.lister, func() listExtras {
@@ -264,14 +251,14 @@ type listExtras struct {
 
 // marksReader is the read of colleagues' marks, which runs on any
 // goroutine; nil when no marks show.
-func (v *listView) marksReader() func(ctx context.Context) map[int64]storage.ColleagueChange {
-	if v.readMarks == nil {
+func (v *View) marksReader() func(ctx context.Context) map[int64]storage.ColleagueChange {
+	if v.colleagues == nil {
 		return nil
 	}
-	return v.readMarks()
+	return v.colleagues.ColleagueMarks()
 }
 
-func (v *listView) readExtras(ctx context.Context, marks func(context.Context) map[int64]storage.ColleagueChange) listExtras {
+func (v *View) readExtras(ctx context.Context, marks func(context.Context) map[int64]storage.ColleagueChange) listExtras {
 	var x listExtras
 	var err error
 	x.all, err = v.store.Count(ctx)
@@ -287,13 +274,13 @@ func (v *listView) readExtras(ctx context.Context, marks func(context.Context) m
 }
 
 // showExtras puts what readExtras read on screen (main goroutine).
-func (v *listView) showExtras(x listExtras) {
+func (v *View) showExtras(x listExtras) {
 	if x.allOK {
 		v.all = x.all
 		v.size.Store(int64(x.all))
 	}
 	if x.withMarks {
-		v.marks = v.keepMarks(x.marks)
+		v.marks = v.colleagues.UnseenMarks(x.marks)
 	}
 	if x.crewOK {
 		v.showAssignees(x.crew)
@@ -305,7 +292,7 @@ func (v *listView) showExtras(x listExtras) {
 }
 
 // timed runs read and adds what it took to the reload's cost.
-func (v *listView) timed(read func() listExtras) listExtras {
+func (v *View) timed(read func() listExtras) listExtras {
 	start := time.Now()
 	x := read()
 	v.cost.Add(int64(time.Since(start)))
@@ -325,7 +312,7 @@ type filterCounts struct {
 // the counts took a tenth of the time to the window's first frame, which
 // now shows the filters without their numbers for a moment. Where the
 // background runs at once (tests), they are relabelled before it returns.
-func (v *listView) reloadCounts() {
+func (v *View) reloadCounts() {
 	v.countsGen++
 	gen, store := v.countsGen, v.store
 	background(v.lister, func() filterCounts {
@@ -405,7 +392,7 @@ func statusIndex(label string) int {
 }
 
 // setStatusCounts relabels the status filter, keeping the chosen status.
-func (v *listView) setStatusCounts(counts map[api.WorkOrderStatus]int) {
+func (v *View) setStatusCounts(counts map[api.WorkOrderStatus]int) {
 	i := v.statusSel.SelectedIndex()
 	v.statusSel.Options = statusOptions(counts)
 	v.statusSel.PlaceHolder = arrange.WidestOption(v.statusSel.Options) // a Select is as wide as its placeholder
@@ -419,15 +406,15 @@ func (v *listView) setStatusCounts(counts map[api.WorkOrderStatus]int) {
 // them; the table then reads the other pages it shows. The open work
 // order, the ticks and the scroll position stay. A keystroke in the search
 // box reads them in the background instead (lister.run).
-func (v *listView) requery() { v.lister.now(v.query, v.show(v.query)) }
+func (v *View) requery() { v.lister.now(v.query, v.show(v.query)) }
 
 // show puts the answer to q on screen. It runs on every keystroke, so it
 // touches nothing else.
-func (v *listView) show(q storage.ListQuery) func(listAnswer) {
+func (v *View) show(q storage.ListQuery) func(listAnswer) {
 	return func(a listAnswer) {
 		if a.err != nil {
 			v.openOnAnswer = false
-			v.onError(fmt.Errorf("reading the work order list: %w", a.err))
+			v.win.ShowError(fmt.Errorf("reading the work order list: %w", a.err))
 			return
 		}
 		cursor, was := v.cursorAt()
@@ -460,7 +447,7 @@ func (v *listView) show(q storage.ListQuery) func(listAnswer) {
 }
 
 // openFirstRow opens the list's first work order, if it lists any.
-func (v *listView) openFirstRow() {
+func (v *View) openFirstRow() {
 	if r, ok := v.rowAt(0); ok {
 		v.open(r.Id)
 	}
@@ -475,7 +462,7 @@ func sameView(a, b storage.ListQuery) bool {
 
 // rowAt returns the i-th row of the list: a held row where it is held,
 // else the query's rows around them (foundAt).
-func (v *listView) rowAt(i int) (storage.Row, bool) {
+func (v *View) rowAt(i int) (storage.Row, bool) {
 	if i < 0 || i >= v.total {
 		return storage.Row{}, false
 	}
@@ -497,7 +484,7 @@ func (v *listView) rowAt(i int) (storage.Row, bool) {
 // needed. It stays on the main goroutine: one indexed page through the
 // reader pool, which WAL runs beside the writer, so it never waits for a
 // sync.
-func (v *listView) foundAt(i int) (storage.Row, bool) {
+func (v *View) foundAt(i int) (storage.Row, bool) {
 	if i < 0 || i >= v.found {
 		return storage.Row{}, false
 	}
@@ -527,17 +514,15 @@ func (v *listView) foundAt(i int) (storage.Row, bool) {
 }
 
 // readFailed reports a failed page read once, and that reading works again.
-func (v *listView) readFailed(err error) {
+func (v *View) readFailed(err error) {
 	if (err == nil) == (v.readErr == nil) {
 		return
 	}
 	v.readErr = err
-	if v.onReadError != nil {
-		v.onReadError(err)
-	}
+	v.win.ListProblem(err)
 }
 
-func (v *listView) updateCount() {
+func (v *View) updateCount() {
 	v.updateEmpty()
 	if v.query.Search == "" && len(v.query.Statuses) == 0 && !v.query.NeedsAttention && v.query.Assignee == 0 {
 		v.count.SetText(fmt.Sprintf("%d work orders", v.all))
@@ -546,13 +531,13 @@ func (v *listView) updateCount() {
 	v.count.SetText(fmt.Sprintf("%d of %d work orders", v.total, v.all))
 }
 
-func (v *listView) setAttentionCount(n int) {
+func (v *View) setAttentionCount(n int) {
 	v.attention.Text = fmt.Sprintf("Needs attention (%d)", n)
 	v.attention.Refresh()
 }
 
 // toggleTick ticks row, or unticks it, as a tap on its box does.
-func (v *listView) toggleTick(row int) {
+func (v *View) toggleTick(row int) {
 	r, ok := v.rowAt(row)
 	if !ok {
 		return
@@ -572,7 +557,7 @@ func (v *listView) toggleTick(row int) {
 // a filter (moveOn). A checked-in or accepted row re-sorted out of sight
 // at once (A05, A14). One the list does not show where it is (a page not
 // read) is still listed whatever the filters say (ListQuery.Keep).
-func (v *listView) keep(ids ...int64) {
+func (v *View) keep(ids ...int64) {
 	changed := false
 	for _, id := range ids {
 		if !slices.Contains(v.query.Keep, id) {
@@ -607,7 +592,7 @@ type heldRow struct {
 
 // shownAt is where the list shows work order id now, among the rows it
 // has read.
-func (v *listView) shownAt(id int64) (int, storage.Row, bool) {
+func (v *View) shownAt(id int64) (int, storage.Row, bool) {
 	for p, rows := range v.pages {
 		for k, r := range rows {
 			if r.Id != id {
@@ -627,7 +612,7 @@ func (v *listView) shownAt(id int64) (int, storage.Row, bool) {
 
 // placeHeld drops the held work orders the replica no longer has, and
 // keeps the others within the list when it has fewer rows than before.
-func (v *listView) placeHeld() {
+func (v *View) placeHeld() {
 	v.held = slices.DeleteFunc(v.held, func(h heldRow) bool { _, ok := v.heldRows[h.id]; return !ok })
 	for k := range v.held {
 		v.held[k].at = min(v.held[k].at, v.found+k)
@@ -635,18 +620,18 @@ func (v *listView) placeHeld() {
 }
 
 // isHeld reports whether row id is held where it was (keep).
-func (v *listView) isHeld(id int64) bool {
+func (v *View) isHeld(id int64) bool {
 	return slices.ContainsFunc(v.held, func(h heldRow) bool { return h.id == id })
 }
 
 // moveOn lets the held work orders go back to where the sort and filters
 // put them: the person moved on. The caller reads the list again.
-func (v *listView) moveOn() {
+func (v *View) moveOn() {
 	v.query.Keep, v.query.Held = nil, nil
 	v.held, v.heldRows = nil, nil
 }
 
-func (v *listView) open(id int64) {
+func (v *View) open(id int64) {
 	if len(v.query.Keep) > 0 && !slices.Contains(v.query.Keep, id) {
 		// Moved on: what it acted on goes where the sort and filters say,
 		// and the keyboard stays on the work order opened, wherever
@@ -664,10 +649,10 @@ func (v *listView) open(id int64) {
 	}
 	v.openID = id
 	v.table.Refresh()
-	v.onOpen(id)
+	v.win.OpenWorkOrder(id)
 }
 
-func (v *listView) updateHeader(id widget.TableCellID, o fyne.CanvasObject) {
+func (v *View) updateHeader(id widget.TableCellID, o fyne.CanvasObject) {
 	h := o.(*columnHeader)
 	b := h.button
 	col := v.columnAt(id.Col)
@@ -697,14 +682,12 @@ func (v *listView) updateHeader(id widget.TableCellID, o fyne.CanvasObject) {
 		if w := v.table.Size().Width; w > 0 {
 			v.fitColumns(w)
 		}
-		if v.onResorted != nil {
-			v.onResorted() // the sorted column's header now has its arrow
-		}
+		v.win.Resorted() // the sorted column's header now has its arrow
 	}
 }
 
-func (v *listView) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
-	c := o.(*cell)
+func (v *View) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
+	c := o.(*Cell)
 	r, ok := v.rowAt(id.Row)
 	if !ok {
 		c.setText("", fyne.TextAlignLeading, false)
@@ -722,11 +705,11 @@ func (v *listView) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 	c.setMark(mark) // cells are recycled across columns: every update sets it
 	switch {
 	case r.Id == v.openID:
-		c.setBackground(openRowFill)
+		c.setBackground(palette.OpenRow)
 	case r.Why == api.AttentionOverdue:
 		c.setBackground(overdueRowFill())
 	case r.Attention:
-		c.setBackground(attentionRowFill)
+		c.setBackground(palette.AttentionRow)
 	default:
 		c.setBackground(color.Transparent)
 	}
@@ -781,7 +764,7 @@ func (v *listView) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 // attention and in the theme's error colour once late; a row needing
 // attention for another reason says that reason instead ("Quote
 // requested"): every row of "Needs attention" says why.
-func (v *listView) deadlineCell(c *cell, r storage.Row) {
+func (v *View) deadlineCell(c *Cell, r storage.Row) {
 	switch {
 	case r.Attention && !r.Why.Deadline():
 		c.setStyledText(r.Why.Word(), fyne.TextAlignLeading, true, widget.WarningImportance)

@@ -1,4 +1,4 @@
-package ui
+package list
 
 import (
 	"context"
@@ -20,21 +20,19 @@ import (
 // every work order under a filter reading "New (0)" (seen in the real
 // window right after start).
 func TestAStatusChosenAfterItsCountChangedStillFilters(t *testing.T) {
-	h := newHarness(t)
-	v := h.desk.list
-	news := h.rowsWhere(2, func(r storage.Row) bool { return r.Status == api.StatusNew })
-	if len(news) == 0 {
+	f := newFixture(t, demoReplica(t), 900)
+	v := f.v
+	if !slices.ContainsFunc(f.rows(), func(r storage.Row) bool { return r.Status == api.StatusNew }) {
 		t.Fatal("the demo has no new work order")
 	}
 
 	v.setStatusCounts(map[api.WorkOrderStatus]int{}) // counted while the replica was still empty
 	test.Tap(v.statusSel)
-	choices := h.win.Canvas().Overlays().Top()
+	choices := f.w.Canvas().Overlays().Top()
 	if choices == nil {
 		t.Fatal("tapping the status filter opened no choices")
 	}
 	v.reloadCounts() // the sync's counts arrive while the choices are open
-	h.flush()
 	var seen fyne.Tappable
 	walk(choices, func(o fyne.CanvasObject) {
 		if tp, ok := o.(fyne.Tappable); ok && showsText(o, "New (0)") { // the innermost: the choice, not the menu around it
@@ -46,7 +44,7 @@ func TestAStatusChosenAfterItsCountChangedStillFilters(t *testing.T) {
 	}
 	test.Tap(seen)
 
-	rows := h.rows()
+	rows := f.rows()
 	if len(rows) == 0 {
 		t.Fatal("the New filter lists nothing")
 	}

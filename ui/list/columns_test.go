@@ -1,4 +1,4 @@
-package ui
+package list
 
 import (
 	"fmt"
@@ -10,38 +10,32 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
-// TestListColumnsNarrowWithoutCuttingWhatMatters: at 960x800, 1024x700,
-// 1280x800 and 1920x1080, with a work order open on its widest tab, the
-// list shows the number, customer (shortened), status, next deadline with
-// what is due, and NTE with its currency of every row, whole but for the
-// customer's name (no text cut mid-word, no sideways scrolling); the other
-// columns give way in order as the list narrows.
+// TestListColumnsNarrowWithoutCuttingWhatMatters: however narrow the list,
+// it shows its kept columns (which, which work order, for whom, where it
+// stands, what is due, how much), and all of them where it has the room;
+// the columns it shows fit its width without scrolling sideways, and no
+// deadline, amount or number is cut short in them.
 func TestListColumnsNarrowWithoutCuttingWhatMatters(t *testing.T) {
 	kept := []int{colSelect, colNumber, colCustomer, colStatus, colDeadline, colNte}
-	for _, size := range []struct {
-		w, h    float32
-		columns []int // shown at least
-	}{
-		{960, 800, kept},
-		{1024, 700, kept},
-		{1280, 800, append(kept, colCurrency)},
-		{1920, 1080, append(kept, colCurrency, colQuote, colScheduled)},
-	} {
-		t.Run(fmt.Sprintf("%.0fx%.0f", size.w, size.h), func(t *testing.T) {
-			h := newHarness(t)
-			h.win.Resize(fyne.NewSize(size.w, size.h))
-			h.desk.detail.showTab("Invoice")
-			h.settle()
-			v := h.desk.list
-			for _, id := range size.columns {
+	store := demoReplica(t)
+	least := newFixture(t, store, 400).v.LeastWidth()
+	for _, width := range []float32{least, least + 60, 900, 1300} {
+		t.Run(fmt.Sprintf("%.0f", width), func(t *testing.T) {
+			f := newFixture(t, store, width)
+			v := f.v
+			for _, id := range kept {
 				if !slices.Contains(v.cols, id) {
 					t.Errorf("the list does not show %q; it shows %v", columns[id].title, titles(v.cols))
 				}
+			}
+			if width >= 1300 && len(v.cols) != len(columns) {
+				t.Errorf("%.0f px shows only %v", width, titles(v.cols))
 			}
 			pad := theme.Padding()
 			held := columnWidths(&v.table.Table)
@@ -55,11 +49,7 @@ func TestListColumnsNarrowWithoutCuttingWhatMatters(t *testing.T) {
 			if total > v.table.Size().Width+pad {
 				t.Errorf("the columns take %.0f px of a %.0f px list: it scrolls sideways", total, v.table.Size().Width)
 			}
-			if pane := h.desk.detail.content().Size().Width; h.desk.detail.needs() > pane {
-				t.Errorf("the detail needs %.0f px of %.0f", h.desk.detail.needs(), pane)
-			}
 
-			// Every row's number, status, deadline and NTE fit their cells.
 			room := func(id int) float32 { return v.widths[id] - 2*theme.InnerPadding() }
 			for row := 0; row < v.total; row++ {
 				for i, id := range v.cols {
@@ -123,35 +113,15 @@ func TestTheListSaysHowFarEachDeadlineIsInWholeUnits(t *testing.T) {
 	}
 }
 
-// TestTheWindowOpensOnTheFirstWorkOrder: the window never starts with half
-// of it empty: the first work order of the list (by default the one whose
-// next deadline comes first) is open, and its row shows it.
-func TestTheWindowOpensOnTheFirstWorkOrder(t *testing.T) {
-	h := newHarness(t)
-	first := h.rows()[0]
-	if h.desk.detail.wo == nil || h.desk.detail.wo.WorkOrderId != first.Id {
-		t.Fatalf("the window opens with %v in the detail, want the list's first, %s", h.desk.detail.wo, first.Number)
-	}
-	if h.desk.list.openID != first.Id {
-		t.Errorf("the list marks %d as open, want %d", h.desk.list.openID, first.Id)
-	}
-	for _, r := range h.rows()[1:] {
-		if !r.NextDeadline.IsZero() && r.NextDeadline.Before(first.NextDeadline) {
-			t.Fatalf("%s is due before the first row %s", r.Number, first.Number)
-		}
-	}
-}
-
 // TestEveryHeaderFitsItsColumn: a column's title, with the sort arrow it
 // shows when the list is sorted by it, fits the column at every size, as
 // the header button lays them out, the list sorted by a tap on each header
 // in turn (each that sorts).
 func TestEveryHeaderFitsItsColumn(t *testing.T) {
-	h := newHarness(t)
-	v := h.desk.list
-	for _, w := range []float32{960, 1024, 1280, 1920} {
-		h.win.Resize(fyne.NewSize(w, 800))
-		h.settle()
+	f := newFixture(t, demoReplica(t), 400)
+	v := f.v
+	for _, w := range []float32{v.LeastWidth(), 700, 900, 1300} {
+		f.w.Resize(fyne.NewSize(w, 800))
 		var titles []string
 		for _, id := range v.cols {
 			if title := columns[id].title; title != "" && columns[id].sort >= 0 { // Assigned does not sort
@@ -162,8 +132,6 @@ func TestEveryHeaderFitsItsColumn(t *testing.T) {
 			hd := header(t, v.table, title)
 			if !hd.arrow.Visible() {
 				test.Tap(hd.button)
-				h.flush()
-				h.settle()
 				hd = header(t, v.table, title)
 			}
 			if !hd.arrow.Visible() {
@@ -200,8 +168,8 @@ func TestEveryHeaderFitsItsColumn(t *testing.T) {
 // reverses the order and the arrow points down. No other header has one,
 // and no title carries a character for it (a system font may lack it).
 func TestTheSortedColumnShowsItsDirectionAsAnArrow(t *testing.T) {
-	h := newHarness(t)
-	v := h.desk.list
+	f := newFixture(t, demoReplica(t), 900)
+	v := f.v
 	customers := func() (first, last string) {
 		a, _ := v.rowAt(0)
 		z, _ := v.rowAt(v.total - 1)
@@ -212,8 +180,6 @@ func TestTheSortedColumnShowsItsDirectionAsAnArrow(t *testing.T) {
 		desc  bool
 	}{{theme.MenuDropUpIcon(), false}, {theme.MenuDropDownIcon(), true}} {
 		test.Tap(header(t, v.table, "Customer").button)
-		h.flush()
-		h.settle()
 		first, last := customers()
 		if (first > last) != step.desc || first == last {
 			t.Errorf("after tapping Customer (descending: %v) the list runs from %q to %q", step.desc, first, last)
@@ -239,7 +205,7 @@ func TestTheSortedColumnShowsItsDirectionAsAnArrow(t *testing.T) {
 }
 
 // header is the list's column header titled title.
-func header(t *testing.T, tbl *woTable, title string) *columnHeader {
+func header(t *testing.T, tbl *Table, title string) *columnHeader {
 	t.Helper()
 	var found *columnHeader
 	walk(tbl, func(o fyne.CanvasObject) {
@@ -251,4 +217,41 @@ func header(t *testing.T, tbl *woTable, title string) *columnHeader {
 		t.Fatalf("no %q header on screen", title)
 	}
 	return found
+}
+
+// headerSpan is the on-screen width of the list's header for column title.
+func headerSpan(t *testing.T, tbl *Table, title string) float32 {
+	t.Helper()
+	return header(t, tbl, title).Size().Width
+}
+
+// A column widened by dragging its header divider keeps its width at the
+// next start.
+func TestADraggedColumnWidthIsRemembered(t *testing.T) {
+	a := newApp(t)
+	store := demoReplica(t)
+	tbl := newFixtureIn(t, a, store, &fakeWindow{}, listWidth).v.table
+	before := headerSpan(t, tbl, "Number")
+	pad := tbl.Theme().Size(theme.SizeNamePadding)
+	// The divider between Number and Customer, in the header row.
+	divider := fyne.NewPos(columns[colSelect].width+pad+before+pad/2, 5)
+	tbl.MouseIn(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: divider}})
+	if tbl.Cursor() != desktop.HResizeCursor {
+		t.Fatalf("over the Number/Customer divider the cursor is %v, want a resize cursor", tbl.Cursor())
+	}
+	tbl.MouseDown(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: divider}})
+	tbl.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: divider.AddXY(44, 0)}, Dragged: fyne.NewDelta(44, 0)})
+	tbl.DragEnd()
+	tbl.MouseUp(&desktop.MouseEvent{})
+	if got := headerSpan(t, tbl, "Number"); got != before+44 {
+		t.Fatalf("dragging the divider 44 px made Number %v wide, want %v", got, before+44)
+	}
+
+	again := newFixtureIn(t, a, store, &fakeWindow{}, listWidth).v // the next start: the same preferences
+	if got := headerSpan(t, again.table, "Number"); got != before+44 {
+		t.Errorf("at the next start Number is %v wide, want the dragged %v", got, before+44)
+	}
+	if w, dragged := again.draggedWidth(colCustomer); dragged {
+		t.Errorf("Customer, never dragged, is remembered at %v px", w)
+	}
 }
