@@ -285,3 +285,60 @@ func TestTheDeadlineOrderAndAttentionReadTheIndex(t *testing.T) {
 		t.Errorf("the attention count reads %q", p)
 	}
 }
+
+// TestTheInMemoryAttentionFollowsChanges: the in-memory "Needs attention"
+// list, whose judgement is kept between keystrokes, agrees with SQL's
+// after each thing that changes who needs attention: a work order
+// written, an action refused, and time bringing deadlines within a day.
+func TestTheInMemoryAttentionFollowsChanges(t *testing.T) {
+	s, clk := openTest(t)
+	ctx := context.Background()
+	attentionGrid(t, s)
+	<-s.WarmSearch()
+	agree := func(when string) []int64 {
+		t.Helper()
+		q := ListQuery{NeedsAttention: true, Limit: 1000}
+		mem, n, err := s.ListAndCount(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sql, err := s.List(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(ids(mem), ids(sql)) || n != len(sql) {
+			t.Errorf("%s: in memory %d work orders %v, through SQL %d %v", when, n, ids(mem), len(sql), ids(sql))
+		}
+		return ids(sql)
+	}
+	agree("at first")
+	// A New one with its acknowledgement 2 hours late, written anew.
+	put(t, s, woSpec{id: 9001, number: "LATE1", status: api.StatusNew, customer: "Grid Foods", nte: "100", ack: -2 * time.Hour})
+	if !slices.Contains(agree("after a write"), 9001) {
+		t.Error("the late one is not listed")
+	}
+	// A refusal of an action on a work order that needed nothing.
+	calm := woSpec{id: 9002, number: "CALM1", status: api.StatusAccepted, customer: "Grid Foods", nte: "100"}
+	put(t, s, calm)
+	if slices.Contains(agree("after a calm one"), 9002) {
+		t.Fatal("the calm one needs attention before anything was refused")
+	}
+	res, err := s.w.ExecContext(ctx, `INSERT INTO outbox(kind, work_order_id, message_id, request, state, created_at, updated_at, error)
+ VALUES ('message', 9002, 'm-9002', '{}', 'failed', 0, 0, 'refused')`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row, _ := res.LastInsertId()
+	if _, err := s.w.ExecContext(ctx, `INSERT INTO outbox_targets(outbox_id, work_order_id) VALUES (?, 9002)`, row); err != nil {
+		t.Fatal(err)
+	}
+	refused := agree("after a refusal")
+	if !slices.Contains(refused, 9002) {
+		t.Error("the refused one is not listed")
+	}
+	// Two days on: the deadlines three days ahead are due within a day.
+	clk.Advance(50 * time.Hour)
+	if later := agree("two days on"); len(later) <= len(refused) {
+		t.Errorf("two days on, %d need attention; %d did before", len(later), len(refused))
+	}
+}

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"maps"
 	"math/bits"
 	"time"
 
@@ -42,6 +43,10 @@ func (x *searchIndex) filter(h searchHits, q ListQuery, lists attentionLists, no
 			held[x.byID[at]] = true
 		}
 	}
+	var attn bitmap
+	if q.NeedsAttention {
+		attn = x.needsAttention(lists, now)
+	}
 	out := searchHits{docs: newBitmap(len(x.ids))}
 	for w, word := range h.docs {
 		for word != 0 {
@@ -51,7 +56,7 @@ func (x *searchIndex) filter(h searchHits, q ListQuery, lists attentionLists, no
 				continue // drawn by the list where it was
 			}
 			if keep[o] || (statuses == nil || statuses[x.keys[o].status]) &&
-				(!q.NeedsAttention || x.attention(o, lists, now) != api.NoAttention) {
+				(!q.NeedsAttention || attn.has(o)) {
 				out.docs.set(o)
 				out.n++
 			}
@@ -70,4 +75,39 @@ func (x *searchIndex) attention(o uint32, lists attentionLists, now time.Time) a
 	id := x.ids[o]
 	return api.AttentionFacts{Status: api.WorkOrderStatus(x.strs[k.status]), QuoteStatus: api.QuoteStatus(x.strs[k.quote]),
 		Deadline: deadline, Refused: lists.refused[id], InvoiceOverNte: lists.overNte[id]}.Of(now)
+}
+
+// attentionCache is which work orders of the index need attention, judged
+// at once for all of them, and what they were judged with: the index as
+// at seq, the minute (as filterKey judges), and the two short lists. Each
+// keystroke under "Needs attention" judged every hit again (a third of a
+// keystroke's time at 100,000); now only a change of one of these does.
+type attentionCache struct {
+	seq    int64
+	minute int64
+	lists  attentionLists
+	bits   bitmap
+}
+
+// needsAttention is the set of work orders that need attention at now
+// with lists. The caller holds the index's lock.
+func (x *searchIndex) needsAttention(lists attentionLists, now time.Time) bitmap {
+	c := &x.attn
+	minute := now.Unix() / 60
+	if c.bits != nil && c.seq == x.seq && c.minute == minute && len(c.bits) == len(newBitmap(len(x.ids))) &&
+		maps.Equal(c.lists.refused, lists.refused) && maps.Equal(c.lists.overNte, lists.overNte) {
+		return c.bits
+	}
+	need := newBitmap(len(x.ids))
+	for w, word := range x.live {
+		for word != 0 {
+			o := uint32(w*64 + bits.TrailingZeros64(word))
+			word &= word - 1
+			if x.attention(o, lists, now) != api.NoAttention {
+				need.set(o)
+			}
+		}
+	}
+	*c = attentionCache{seq: x.seq, minute: minute, lists: lists, bits: need}
+	return need
 }

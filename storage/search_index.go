@@ -72,6 +72,8 @@ type searchIndex struct {
 	nocaseRank []uint32 // and in NOCASE order
 
 	buf []byte // tokenizer scratch
+
+	attn attentionCache // who needs attention, judged for all at once
 }
 
 // searchColumns are the columns of work_orders_fts, number first.
