@@ -11,6 +11,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/export"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/internal/viewtest"
 )
 
 // BenchmarkExportList100k exports the whole list of 100,000 work orders
@@ -21,7 +22,7 @@ import (
 //
 //	go test -tags migrated_fynedo -run '^$' -bench ExportList100k -benchtime 3x ./ui/
 func BenchmarkExportList100k(b *testing.B) {
-	store := generatedReplica(b, 100_000)
+	store := viewtest.GeneratedReplica(b, 100_000)
 	n, err := store.CountList(context.Background(), storage.ListQuery{})
 	if err != nil || n != 100_000 {
 		b.Fatalf("%d rows, %v", n, err)

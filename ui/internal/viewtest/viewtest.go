@@ -1,8 +1,9 @@
 // Package viewtest is what the tests of the views under ui/ share: the
 // window as a view sees it, running work inline as the window's own tests
 // do and keeping what it was asked (Host), the clock pinned (Main), and
-// a view read as a person reads it (Walk, Texts). A view's fake embeds
-// Host and adds what is its own. Only tests import it.
+// a view read as a person reads it (Walk, Texts), and a large replica
+// written straight (GeneratedReplica). A view's fake embeds Host and adds
+// what is its own. Only tests import it.
 package viewtest
 
 import (

@@ -1,4 +1,4 @@
-package ui
+package viewtest
 
 import (
 	"context"
@@ -11,10 +11,10 @@ import (
 	"github.com/workorderdesk/workdesk/storage"
 )
 
-// generatedReplica writes n generated work orders straight into a replica
+// GeneratedReplica writes n generated work orders straight into a replica
 // (PutWorkOrders in batches of 1,000, as sync does), without the sandbox
 // and HTTP: 50,000 through a real first sync takes minutes on two cores.
-func generatedReplica(tb testing.TB, n int) *storage.Store {
+func GeneratedReplica(tb testing.TB, n int) *storage.Store {
 	tb.Helper()
 	ctx := context.Background()
 	store, err := storage.Open(ctx, filepath.Join(tb.TempDir(), "replica.db"))
