@@ -2,8 +2,8 @@ package ui
 
 import (
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 )
 
 // The status bar's technical side: where the app connects, until when its
@@ -64,7 +64,7 @@ func (d *Desk) showConnectionDetails() {
 		widget.NewFormItem("Outbox", value(s.outbox.Text)),
 		widget.NewFormItem("Sync", value(s.sync.Text)))
 	form := widget.NewForm(items...)
-	dlg := dialog.NewCustom("Connection details", "Close", form, d.win)
+	dlg := dialogs.NewCustom("Connection details", "Close", form, d.win)
 	dlg.Resize(fyne.NewSize(min(560, d.win.Canvas().Size().Width-40), 0))
 	dlg.Show()
 }

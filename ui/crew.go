@@ -11,7 +11,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
@@ -104,7 +103,7 @@ func (d *Desk) showAssign(woIDs []int64, preset []int64) {
 	if len(woIDs) > 1 {
 		title = fmt.Sprintf("Assign to %d work orders", len(woIDs))
 	}
-	dlg := dialog.NewCustomConfirm(title, "Save", "Cancel", container.NewBorder(top, nil, nil, nil, container.NewVScroll(boxes)), func(ok bool) {
+	dlg := dialogs.NewCustomConfirm(title, "Save", "Cancel", container.NewBorder(top, nil, nil, nil, container.NewVScroll(boxes)), func(ok bool) {
 		if !ok {
 			if preset != nil {
 				d.stopCorrecting()
@@ -260,7 +259,7 @@ func (d *Desk) showAssignLeftOut(asked, assigned int, queued []string, left []st
 		lines = append(lines, "Not queued: "+format.Sentence(err.Error()))
 	}
 	body := arrange.Wrapped(widget.NewLabel(strings.Join(lines, "\n")))
-	dlg := dialog.NewCustom(title, "Close", container.NewVScroll(body), d.win)
+	dlg := dialogs.NewCustom(title, "Close", container.NewVScroll(body), d.win)
 	dlg.Resize(fyne.NewSize(520, float32(min(420, 120+60*len(lines)))))
 	dlg.Show()
 }

@@ -1,0 +1,63 @@
+package dialogs
+
+import (
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+)
+
+// Once Tab has given a dialog's button the keyboard, Esc still closes the
+// dialog (answering no) and Enter presses the button: Fyne's own buttons
+// kept both keys and did nothing.
+func TestADialogsButtonsAnswerEnterAndEscOnceTabbedTo(t *testing.T) {
+	test.NewTempApp(t)
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	w.Resize(fyne.NewSize(600, 400))
+	c := w.Canvas()
+	press := func(k fyne.KeyName) { c.Focused().(fyne.Focusable).TypedKey(&fyne.KeyEvent{Name: k}) }
+
+	// A dialog with one button: Tab to Close, then Esc; again, then Enter.
+	for _, k := range []fyne.KeyName{fyne.KeyEscape, fyne.KeyReturn} {
+		NewCustom("Getting started", "Close", widget.NewLabel("What the list is…"), w).Show()
+		c.FocusNext()
+		if b, ok := c.Focused().(*keyButton); !ok || b.Text != "Close" {
+			t.Fatalf("Tab gave the keyboard to %T, not Close", c.Focused())
+		}
+		press(k)
+		if c.Overlays().Top() != nil {
+			t.Errorf("%s on the focused Close left the dialog open", k)
+		}
+	}
+
+	// A question: Esc on either button answers no; Enter on the one that
+	// goes ahead answers yes, and only once.
+	cases := []struct {
+		tabs int
+		key  fyne.KeyName
+		want []bool
+	}{
+		{1, fyne.KeyEscape, []bool{false}}, // on Cancel
+		{2, fyne.KeyEscape, []bool{false}}, // on Plan anyway
+		{2, fyne.KeyReturn, []bool{true}},  // Enter on Plan anyway
+		{1, fyne.KeyReturn, []bool{false}}, // Enter on Cancel
+	}
+	for _, tc := range cases {
+		var got []bool
+		q := NewConfirm("Plan this visit anyway?", "Kenji Sato already has NWR73201 then.", func(ok bool) { got = append(got, ok) }, w)
+		q.SetConfirmText("Plan anyway")
+		q.SetDismissText("Cancel")
+		q.Show()
+		c.Unfocus()
+		for range tc.tabs {
+			c.FocusNext()
+		}
+		on := c.Focused()
+		press(tc.key)
+		on.TypedKey(&fyne.KeyEvent{Name: tc.key}) // pressed again as it goes: no second answer
+		if len(got) != len(tc.want) || got[0] != tc.want[0] || c.Overlays().Top() != nil {
+			t.Errorf("%d Tab(s), %s: answers %v, open %v; want %v, closed", tc.tabs, tc.key, got, c.Overlays().Top() != nil, tc.want)
+		}
+	}
+}
