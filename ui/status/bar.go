@@ -57,7 +57,7 @@ func streamWords(state string) string {
 
 // Demo and Live say where the work orders come from in a coordinator's
 // words; the sandbox's address, the token and the receiver are for the
-// person who sets the connection up, behind a click (connectionDetails).
+// person who sets the connection up, behind a click (ShowDetails).
 const (
 	demoMode = "Demo: sample work orders from a made-up customer"
 	liveMode = "Live: work orders from "
@@ -94,6 +94,7 @@ func New(conn Connection, replica Replica, win Window) *Bar {
 	return s
 }
 
+// Content is the bar as the window lays it out at its bottom; call it once.
 func (s *Bar) Content() fyne.CanvasObject {
 	sep := func() fyne.CanvasObject { return widget.NewSeparator() }
 	// The token renews itself and says nothing to a coordinator (the
@@ -190,6 +191,7 @@ func (s *Bar) Start() {
 	s.win.Every(5*time.Second, s.Refresh)
 }
 
+// Refresh reads the connection, the outbox and the last sync again.
 func (s *Bar) Refresh() {
 	ctx := context.Background()
 	if s.note.Text != "" && format.Now().After(s.noteUntil) {
@@ -267,6 +269,7 @@ func (s *Bar) Refresh() {
 	s.relayout()
 }
 
+// SyncStarted says a sync is under way and shows its progress.
 func (s *Bar) SyncStarted() {
 	if s.silent == nil {
 		s.sync.SetText("Syncing…")
@@ -275,6 +278,7 @@ func (s *Bar) SyncStarted() {
 	s.relayout()
 }
 
+// SyncEnded hides the sync's progress and says how it went (err nil: well).
 func (s *Bar) SyncEnded(err error) {
 	same := err != nil && s.lastErr != nil && format.Error(err) == format.Error(s.lastErr)
 	s.lastErr, s.lastErrAt = err, time.Now()
@@ -306,6 +310,7 @@ func (s *Bar) Progress(what string, done, total int) {
 	s.bar.SetValue(float64(done))
 }
 
+// HideProgress hides the progress bar and what it is about.
 func (s *Bar) HideProgress() {
 	s.bar.Hide()
 	s.barLabel.Hide()
