@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
@@ -22,18 +21,6 @@ import (
 	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
-
-// drawn is the text the canvas draws under o, in order: what a person
-// reads, after truncation ("…") and wrapping.
-func drawn(o fyne.CanvasObject) string {
-	var out []string
-	walk(o, func(c fyne.CanvasObject) {
-		if t, ok := c.(*canvas.Text); ok && t.Text != "" {
-			out = append(out, t.Text)
-		}
-	})
-	return strings.Join(out, " ")
-}
 
 // tabScroll is the vertical scroll a detail tab lays its page out in.
 func tabScroll(h *harness, name string) *container.Scroll {
