@@ -27,7 +27,7 @@ func (d *Desk) accept(wo *api.WorkOrder) {
 			d.showError(err)
 			return
 		}
-		d.queued(what)
+		d.status.Queued(what)
 	})
 }
 
@@ -138,7 +138,7 @@ func (d *Desk) reject(ids []int64, reason string, failed func(error)) {
 			failed(err)
 		case len(ids) == 1:
 			d.list.Untick(ids) // one ticked row, rejected through Reject 1
-			d.queued(what)
+			d.status.Queued(what)
 		default:
 			d.list.Untick(ids)
 			d.showBulkResult("Reject", row, ids)
@@ -151,10 +151,6 @@ func (d *Desk) reject(ids []int64, reason string, failed func(error)) {
 func (d *Desk) bulkButtons() []fyne.Disableable {
 	return d.list.BulkControls()
 }
-
-// queued tells the person their action is safe in the outbox; the status
-// bar then shows whether it went out.
-func (d *Desk) queued(what string) { d.status.Queued(what) }
 
 // openURL asks the system to open a download link in a browser; an error
 // says it did not (no browser, no opener), in plain words. It may wait on

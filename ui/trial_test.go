@@ -319,7 +319,7 @@ func TestANoteForAnActionSentAlreadySaysSent(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.send()
-	h.desk.queued("Accept " + r.Number)
+	h.desk.status.Queued("Accept " + r.Number)
 	if got, bar := h.desk.status.NoteLabel().Text, h.desk.status.OutboxLabel().Text; got != "Accept "+r.Number+": sent" || bar != "Outbox: all sent" {
 		t.Errorf("an action sent before its note: the status bar says %q beside %q", got, bar)
 	}
