@@ -127,8 +127,14 @@ VALUES (?,?,?,?,?,?) ON CONFLICT(message_id) DO NOTHING`, key, woID, h.Action, m
 	if err != nil {
 		return EventOutcome{}, err
 	}
-	if out.Applied {
+	switch {
+	case out.Applied:
 		s.notify(changed)
+	case out.Fresh && woID != 0:
+		// Logged, though a sync had already brought the record: the
+		// window still has to show what the customer said (the header's
+		// "put this work order on hold: why", the Activity tab).
+		s.notify([]int64{woID})
 	}
 	return out, nil
 }

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -291,5 +292,37 @@ func TestHubEventWithItsRereadCallsNobody(t *testing.T) {
 	}
 	if len(asked) == 0 {
 		t.Error("the event without a re-read was not read again through the hub")
+	}
+}
+
+// TestANotificationASyncOvertookStillReachesTheWindow: when a sync
+// brought a newer record before a notification's re-read was written
+// (the re-read is older than the replica, so it is not taken), the
+// notification is still logged, and the window is told the work order
+// changed, so the header and the Activity tab show what the customer said.
+// Untold, they showed it only once something else changed.
+func TestANotificationASyncOvertookStillReachesTheWindow(t *testing.T) {
+	s, _ := openTest(t)
+	ctx := context.Background()
+	put(t, s, woSpec{id: 1, number: "WO-1", status: api.StatusOnHold, nte: "500", currency: "EUR"})
+	var told [][]int64
+	cancel := s.Subscribe(func(changed []int64) { told = append(told, changed) })
+	defer cancel()
+	wo, err := s.WorkOrder(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := event(t, 1, api.ActionPutOnHold, "m-hold", testNow, api.StatusChangedEvent{Comment: "Waiting for the landlord's approval."})
+	older := *wo // what the notification's re-read found, before the sync's newer record
+	older.LastUpdate = wo.LastUpdate.Add(-time.Minute)
+	out, err := s.ApplyNotification(ctx, ev, &Reread{WorkOrder: &older})
+	if err != nil || !out.Fresh || out.Applied {
+		t.Fatalf("ApplyNotification: %+v, %v; want logged, nothing new applied", out, err)
+	}
+	if len(told) != 1 || !slices.Equal(told[0], []int64{1}) {
+		t.Errorf("subscribers were told %v; want work order 1 once", told)
+	}
+	if _, err := s.ApplyNotification(ctx, ev, &Reread{WorkOrder: &older}); err != nil || len(told) != 1 {
+		t.Errorf("a redelivery told the window again: %v, %v", told, err)
 	}
 }

@@ -27,7 +27,7 @@ func (d *Desk) accept(wo *api.WorkOrder) {
 			d.showError(err)
 			return
 		}
-		d.queued(what)
+		d.status.Queued(what)
 	})
 }
 
@@ -138,7 +138,7 @@ func (d *Desk) reject(ids []int64, reason string, failed func(error)) {
 			failed(err)
 		case len(ids) == 1:
 			d.list.Untick(ids) // one ticked row, rejected through Reject 1
-			d.queued(what)
+			d.status.Queued(what)
 		default:
 			d.list.Untick(ids)
 			d.showBulkResult("Reject", row, ids)
@@ -151,24 +151,6 @@ func (d *Desk) reject(ids []int64, reason string, failed func(error)) {
 func (d *Desk) bulkButtons() []fyne.Disableable {
 	return d.list.BulkControls()
 }
-
-// queued tells the person their action is safe in the outbox; the status
-// bar then shows whether it went out.
-func (d *Desk) queued(what string) {
-	// The note first, then the refresh: the outbox may have sent the action
-	// before this runs, and the refresh then says "sent" at once instead of
-	// "sending…" until the next one.
-	d.status.flash(what + queuedSuffix)
-	d.status.refresh()
-}
-
-// queuedSuffix ends the note of an action just queued; the status bar turns
-// it into sentSuffix once the outbox has nothing left to send, so the note
-// never says "sending" about what was sent.
-const (
-	queuedSuffix = ": queued, sending…"
-	sentSuffix   = ": sent"
-)
 
 // openURL asks the system to open a download link in a browser; an error
 // says it did not (no browser, no opener), in plain words. It may wait on

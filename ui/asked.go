@@ -23,7 +23,7 @@ func (d *Desk) keepMine(r storage.OutboxRow) {
 			return
 		}
 		if q != nil {
-			d.queued(r.Kind.Noun() + ": " + q.QueuedWords)
+			d.status.Queued(r.Kind.Noun() + ": " + q.QueuedWords)
 		}
 		d.changed(row.WorkOrderIds)
 	})

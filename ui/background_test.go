@@ -139,7 +139,7 @@ func TestAnActionTappedWhileTheWriterIsBusyDoesNotHoldTheWindow(t *testing.T) {
 	if msgs.text().Text != "" {
 		t.Errorf("the sent message is still in the entry: %q", msgs.text().Text)
 	}
-	if note := h.desk.status.note.Text; !strings.Contains(note, "queued") {
+	if note := h.desk.status.NoteLabel().Text; !strings.Contains(note, "queued") {
 		t.Errorf("the status bar says %q once the actions are queued", note)
 	}
 }

@@ -219,7 +219,7 @@ func TestOfflineCheckInAtStrictCustomerAsksFirst(t *testing.T) {
 	v := visitOf(h)
 	offline.Store(true)
 	h.menuItem("Sync now").Action()
-	h.waitFor("the failed sync", func() bool { return h.desk.status.lastErr != nil })
+	h.waitFor("the failed sync", func() bool { return h.desk.status.LastErr() != nil })
 
 	test.Tap(v.checkIn)
 	msg := h.overlayText()

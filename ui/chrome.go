@@ -61,7 +61,7 @@ func (d *Desk) mainMenu() *fyne.MainMenu {
 		d.keyItem("Dispatch board"),
 		fyne.NewMenuItem("Receivables", d.showReceivables),
 		d.appearanceMenu(),
-		fyne.NewMenuItem("Connection details", d.showConnectionDetails),
+		fyne.NewMenuItem("Connection details", d.status.ShowDetails),
 		d.keyItem("Keyboard shortcuts"),
 	)
 	work := fyne.NewMenu("Work order", d.keyItem("Accept"), d.keyItem("Reject…"),

@@ -59,17 +59,17 @@ func TestTheStatusBarSaysWhoIsNotAnswering(t *testing.T) {
 		sw.set(&storage.Silence{Who: who, Since: fixedNow}, time.Time{})
 		h.desk.ConnectivityChanged()
 		h.flush()
-		if got := h.desk.status.sync.Text; got != want {
+		if got := h.desk.status.SyncLabel().Text; got != want {
 			t.Fatalf("office %v: the status bar says %q, want %q", office, got, want)
 		}
-		if h.desk.status.sync.Importance != widget.WarningImportance {
+		if h.desk.status.SyncLabel().Importance != widget.WarningImportance {
 			t.Errorf("office %v: the silence is not said in the warning colour", office)
 		}
 
 		sw.set(nil, time.Now())
 		h.desk.ConnectivityChanged()
 		h.flush()
-		if got := h.desk.status.sync.Text; !strings.HasPrefix(got, "Synced ") {
+		if got := h.desk.status.SyncLabel().Text; !strings.HasPrefix(got, "Synced ") {
 			t.Fatalf("office %v: answered again, the status bar still says %q", office, got)
 		}
 		h.close()
@@ -85,7 +85,7 @@ func TestAnOfficeHubThatCannotReachTheServiceIsNotBlamed(t *testing.T) {
 	sw.set(&storage.Silence{Who: storage.SilentService, Since: fixedNow.Add(-3 * time.Minute)}, time.Time{})
 	h.desk.ConnectivityChanged()
 	h.flush()
-	if got, want := h.desk.status.sync.Text, "Customer's service not answering the office hub since 08:57"; got != want {
+	if got, want := h.desk.status.SyncLabel().Text, "Customer's service not answering the office hub since 08:57"; got != want {
 		t.Fatalf("the status bar says %q, want %q", got, want)
 	}
 }
@@ -96,18 +96,18 @@ func TestAnOfficeHubThatCannotReachTheServiceIsNotBlamed(t *testing.T) {
 func TestOfflineSyncFailedGoesOnceTheServiceAnswers(t *testing.T) {
 	sw := &silenceSwitch{}
 	h := newHarnessWith(t, harnessOptions{deps: func(d *Deps) { d.Health = sw.health }})
-	h.desk.status.syncEnded(&api.Error{StatusCode: 503, Message: "Service Unavailable"})
+	h.desk.status.SyncEnded(&api.Error{StatusCode: 503, Message: "Service Unavailable"})
 	sw.set(&storage.Silence{Who: storage.SilentService, Since: fixedNow}, time.Time{})
 	h.desk.ConnectivityChanged()
 	h.flush()
 	sw.set(nil, time.Now())
 	h.desk.ConnectivityChanged()
 	h.flush()
-	if got := h.desk.status.sync.Text; !strings.HasPrefix(got, "Synced ") {
+	if got := h.desk.status.SyncLabel().Text; !strings.HasPrefix(got, "Synced ") {
 		t.Fatalf("the service answers again, yet the status bar says %q", got)
 	}
-	if h.desk.status.lastErr != nil {
-		t.Fatalf("the sync that followed failed: %v", h.desk.status.lastErr)
+	if h.desk.status.LastErr() != nil {
+		t.Fatalf("the sync that followed failed: %v", h.desk.status.LastErr())
 	}
 }
 

@@ -219,7 +219,7 @@ func (d *Desk) assignWhereAllowed(woIDs, add []int64) {
 			what = append(what, r.Summary)
 		}
 		if len(rows) > 0 {
-			d.queued(strings.Join(what, "; "))
+			d.status.Queued(strings.Join(what, "; "))
 		}
 		if len(left) == 0 && err == nil {
 			return
@@ -307,7 +307,7 @@ func (d *Desk) assign(woIDs, add, drop []int64) {
 		for _, r := range rows {
 			what = append(what, r.Summary)
 		}
-		d.queued(strings.Join(what, "; "))
+		d.status.Queued(strings.Join(what, "; "))
 	})
 }
 

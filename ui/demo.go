@@ -98,7 +98,7 @@ func (d *Desk) asCustomer(what string, call func() error) {
 				d.info("The customer could not do that", format.Capital(format.Error(err)))
 				return
 			}
-			d.status.flash(what + " — watch for the notification")
+			d.status.Flash(what + " — watch for the notification")
 		})
 	})
 }

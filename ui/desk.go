@@ -28,6 +28,7 @@ import (
 	"github.com/workorderdesk/workdesk/ui/note"
 	"github.com/workorderdesk/workdesk/ui/procedures"
 	"github.com/workorderdesk/workdesk/ui/quote"
+	"github.com/workorderdesk/workdesk/ui/status"
 	"github.com/workorderdesk/workdesk/ui/summary"
 	"github.com/workorderdesk/workdesk/ui/visit"
 )
@@ -50,18 +51,7 @@ type Online interface {
 }
 
 // Health reports the connection for the status bar.
-type Health struct {
-	TokenValidUntil time.Time
-	Receiver        string // "listening on 127.0.0.1:8090" or "off"
-	// Office mode: the hub's event stream ("connected", "reconnecting")
-	// and the person the hub knows the credentials by.
-	Stream, Person string
-	// Silent is who is not answering (the office hub, the customer's
-	// service) and since when; nil while they answer.
-	Silent *storage.Silence
-	// Heard is when the service (or hub) last answered anything.
-	Heard time.Time
-}
+type Health = status.Health
 
 // Deps is what main hands the window.
 type Deps struct {
@@ -145,7 +135,7 @@ type Desk struct {
 
 	list   *list.View
 	detail *detailView
-	status *statusBar
+	status *status.Bar
 	split  *container.Split
 	panes  *fyne.Container // the split, kept fitting by arrange.PaneFit
 	fit    *arrange.PaneFit
@@ -208,7 +198,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	d.detail = newDetailView(d, []tab{
 		summary.New(d.store, host{d}), quote.New(d.store, d.store, host{d}), visit.New(d.store, d.store, host{d}), messages.New(d.store, d.store, host{d}), attachments.New(d.store, d.store, d.online, host{d}), invoice.New(d.store, d.store, d.online, host{d}, host{d}), procedures.New(d.store, d.store, d.online, host{d}), note.New(d.store, d.store, host{d}), activity.New(d.store, host{d}),
 	})
-	d.status = newStatusBar(d)
+	d.status = status.New(status.Connection{Service: d.deps.Service, Demo: d.deps.Demo, Office: d.deps.Office, Health: d.deps.Health}, d.store, host{d})
 
 	d.split = container.NewHSplit(d.list.Content(), d.detail.content())
 	d.split.Offset = prefs.FloatWithFallback("split.offset", 0.6)
@@ -224,7 +214,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	d.fit = arrange.NewPaneFit(d.split, d.list.LeastWidth, d.detail.wants, d.detail.tabsFit.setCompact)
 	d.panes = container.New(d.fit, d.split)
 	d.ring = newFocusRing()
-	d.frame = container.NewBorder(top, d.status.content(), nil, nil, d.panes)
+	d.frame = container.NewBorder(top, d.status.Content(), nil, nil, d.panes)
 	d.win.SetContent(d.ring.over(d.frame))
 	d.win.SetMainMenu(d.mainMenu())
 	d.addShortcuts()
@@ -263,7 +253,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	d.usePersonName()
 	d.list.Reload()
 	d.openFirst()
-	d.status.refresh()
+	d.status.Refresh()
 	d.noticeRefusals()
 	return d
 }
@@ -292,7 +282,7 @@ func (d *Desk) Window() fyne.Window { return d.win }
 // clock; call after Show.
 func (d *Desk) Start() {
 	d.started = true
-	d.status.start()
+	d.status.Start()
 	d.every(150*time.Millisecond, func() { d.ring.update(d.win.Canvas()) })
 	d.firstStartGuide()
 	if d.deps.AskOffice != "" {
@@ -320,7 +310,7 @@ func (d *Desk) changed(ids []int64) {
 		d.sawColleagues(wo.WorkOrderId) // its header says it: seen, not news once the person moves on
 	}
 	d.detail.reloadIfOpen(ids)
-	d.status.refresh()
+	d.status.Refresh()
 	d.noticeRefusals()
 	d.boardChanged()
 	d.receivablesChanged()
@@ -371,16 +361,16 @@ func (d *Desk) syncNow(done chan struct{}) {
 		return
 	}
 	d.syncing = true
-	d.status.syncStarted()
+	d.status.SyncStarted()
 	d.deps.Background(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 		defer cancel()
 		err := d.online.SyncNow(ctx, func(n, total int) {
-			d.do(func() { d.status.progress("Syncing", n, total) })
+			d.do(func() { d.status.Progress("Syncing", n, total) })
 		})
 		d.do(func() {
 			d.syncing = false
-			d.status.syncEnded(err)
+			d.status.SyncEnded(err)
 			d.list.Reload()
 			d.receivablesChanged()
 			d.openFirst() // the first start: the replica was empty until now
@@ -496,10 +486,10 @@ func (d *Desk) invoiceProgress(done, total int) {
 		return
 	}
 	if done >= total {
-		d.status.hideProgress()
+		d.status.HideProgress()
 		return
 	}
-	d.status.progress(fmt.Sprintf("Reading invoices: %s of %s", count(done), count(total)), done, total)
+	d.status.Progress(fmt.Sprintf("Reading invoices: %s of %s", count(done), count(total)), done, total)
 }
 
 // showError tells the person what went wrong in plain words.

@@ -242,13 +242,13 @@ func TestQueuedUploadShowsInTheStatusBar(t *testing.T) {
 		t.Fatal(err)
 	}
 	attachmentsOf(h).AddFiles([]string{file})
-	h.desk.status.refresh()
-	if !h.desk.status.uploading.Visible() || !strings.Contains(h.desk.status.barLabel.Text, "Uploading 1 file") {
-		t.Fatalf("while a file waits in the outbox the status bar shows %q", h.desk.status.barLabel.Text)
+	h.desk.status.Refresh()
+	if !h.desk.status.UploadBar().Visible() || !strings.Contains(h.desk.status.ProgressLabel().Text, "Uploading 1 file") {
+		t.Fatalf("while a file waits in the outbox the status bar shows %q", h.desk.status.ProgressLabel().Text)
 	}
 	h.send()
-	h.desk.status.refresh()
-	if h.desk.status.uploading.Visible() {
+	h.desk.status.Refresh()
+	if h.desk.status.UploadBar().Visible() {
 		t.Fatal("the upload bar stays after the file was sent")
 	}
 	h.desk.refreshDetails(r.Id)

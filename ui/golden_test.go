@@ -21,7 +21,7 @@ func TestMainWindowGolden(t *testing.T) {
 	if err := h.store.SetSetting(context.Background(), "sync.last_success", fixedNow.Format(time.RFC3339Nano)); err != nil {
 		t.Fatal(err)
 	}
-	h.desk.status.refresh()
+	h.desk.status.Refresh()
 	h.desk.Showcase()
 	h.flush()
 	h.desk.list.Table().Refresh()

@@ -147,7 +147,7 @@ func (d *Desk) retryAction(id int64) {
 			d.showError(err)
 			return
 		}
-		d.queued(actiontext.What(*row) + ": sent again")
+		d.status.Queued(actiontext.What(*row) + ": sent again")
 		d.changed(row.WorkOrderIds)
 	})
 }

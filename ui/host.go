@@ -18,7 +18,7 @@ type host struct{ d *Desk }
 
 func (h host) Window() fyne.Window     { return h.d.win }
 func (h host) ShowError(err error)     { h.d.showError(err) }
-func (h host) Queued(what string)      { h.d.queued(what) }
+func (h host) Queued(what string)      { h.d.status.Queued(what) }
 func (h host) Background(f func())     { h.d.deps.Background(f) }
 func (h host) Do(f func())             { h.d.do(f) }
 func (h host) Closed() <-chan struct{} { return h.d.closed }

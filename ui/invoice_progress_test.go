@@ -26,8 +26,8 @@ func TestInvoiceFetchProgressInTheStatusBar(t *testing.T) {
 			}
 			for _, f := range q {
 				f()
-				if h.desk.status.bar.Visible() && h.desk.status.barLabel.Visible() {
-					shown = append(shown, h.desk.status.barLabel.Text)
+				if h.desk.status.ProgressBar().Visible() && h.desk.status.ProgressLabel().Visible() {
+					shown = append(shown, h.desk.status.ProgressLabel().Text)
 				} else {
 					shown = append(shown, "")
 				}
@@ -45,20 +45,20 @@ func TestInvoiceFetchProgressInTheStatusBar(t *testing.T) {
 	}
 
 	h.desk.invoiceProgress(12400, 29519)
-	if got := h.desk.status.barLabel.Text; got != "Reading invoices: 12,400 of 29,519" || !h.desk.status.bar.Visible() ||
-		h.desk.status.bar.Value != 12400 || h.desk.status.bar.Max != 29519 {
-		t.Errorf("the status bar shows %q at %v of %v", got, h.desk.status.bar.Value, h.desk.status.bar.Max)
+	if got := h.desk.status.ProgressLabel().Text; got != "Reading invoices: 12,400 of 29,519" || !h.desk.status.ProgressBar().Visible() ||
+		h.desk.status.ProgressBar().Value != 12400 || h.desk.status.ProgressBar().Max != 29519 {
+		t.Errorf("the status bar shows %q at %v of %v", got, h.desk.status.ProgressBar().Value, h.desk.status.ProgressBar().Max)
 	}
 	h.desk.syncing = true
-	h.desk.status.progress("Syncing", 5, 10)
+	h.desk.status.Progress("Syncing", 5, 10)
 	h.desk.invoiceProgress(12500, 29519)
-	if got := h.desk.status.barLabel.Text; got != "Syncing" {
+	if got := h.desk.status.ProgressLabel().Text; got != "Syncing" {
 		t.Errorf("during a sync the status bar shows %q; want the sync's own progress", got)
 	}
 	h.desk.syncing = false
 	h.desk.invoiceProgress(29519, 29519)
-	if h.desk.status.bar.Visible() {
-		t.Errorf("the fetch is over and the status bar still shows %q", h.desk.status.barLabel.Text)
+	if h.desk.status.ProgressBar().Visible() {
+		t.Errorf("the fetch is over and the status bar still shows %q", h.desk.status.ProgressLabel().Text)
 	}
 }
 

@@ -227,7 +227,7 @@ func TestRejectGoesAheadOnlyOnItsButton(t *testing.T) {
 	}
 	// The status bar names what was rejected, as it does what was
 	// accepted ("Accept NWR73267: sent"); it said "Rejection: sent".
-	if note := h.desk.status.note.Text; !strings.HasPrefix(note, "Reject "+rows[0].Number+": ") {
+	if note := h.desk.status.NoteLabel().Text; !strings.HasPrefix(note, "Reject "+rows[0].Number+": ") {
 		t.Errorf("after rejecting %s the status bar says %q", rows[0].Number, note)
 	}
 

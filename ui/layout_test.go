@@ -116,7 +116,7 @@ func TestAFailedListReadIsShownOnce(t *testing.T) {
 	h.store.Close() // the replica becomes unreadable
 	h.desk.list.Table().ScrollToBottom()
 	h.desk.list.Table().Refresh()
-	p := h.desk.status.problem
+	p := h.desk.status.ProblemLabel()
 	if !p.Visible() || !strings.Contains(p.Text, "Could not read the work order list") {
 		t.Fatalf("the status bar shows %q (visible %v)", p.Text, p.Visible())
 	}
@@ -135,13 +135,13 @@ func TestTheStatusBarShowsTheConnectionWhole(t *testing.T) {
 			t.Errorf("the status bar shows %q cut to %.0f of %.0f px", l.Text, l.Size().Width, l.MinSize().Width)
 		}
 	}
-	if s.mode.Text != demoMode || s.token.Visible() || s.receiver.Visible() {
-		t.Fatalf("the status bar reads %q, token shown %v, receiver shown %v", s.mode.Text, s.token.Visible(), s.receiver.Visible())
+	if s.ModeLabel().Text != "Demo: sample work orders from a made-up customer" || s.TokenLabel().Visible() || s.ReceiverLabel().Visible() {
+		t.Fatalf("the status bar reads %q, token shown %v, receiver shown %v", s.ModeLabel().Text, s.TokenLabel().Visible(), s.ReceiverLabel().Visible())
 	}
-	whole(s.mode)
-	var mode *tapArea
-	walk(s.row, func(o fyne.CanvasObject) {
-		if a, ok := o.(*tapArea); ok {
+	whole(s.ModeLabel())
+	var mode fyne.Tappable // the mode, with its icon
+	walk(s.Row(), func(o fyne.CanvasObject) {
+		if a, ok := o.(fyne.Tappable); ok && mode == nil {
 			mode = a
 		}
 	})
@@ -153,7 +153,7 @@ func TestTheStatusBarShowsTheConnectionWhole(t *testing.T) {
 		}
 	}
 	h.dismissOverlays()
-	before := s.outbox.Text
+	before := s.OutboxLabel().Text
 	r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusNew })
 	if _, err := h.store.Accept(context.Background(), r.Id, ""); err != nil {
 		t.Fatal(err)
@@ -162,12 +162,12 @@ func TestTheStatusBarShowsTheConnectionWhole(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.flush()
-	s.refresh()
-	if s.outbox.Text == before || !strings.Contains(s.outbox.Text, "2 pending") {
-		t.Fatalf("with two actions queued the outbox reads %q", s.outbox.Text)
+	s.Refresh()
+	if s.OutboxLabel().Text == before || !strings.Contains(s.OutboxLabel().Text, "2 pending") {
+		t.Fatalf("with two actions queued the outbox reads %q", s.OutboxLabel().Text)
 	}
-	whole(s.outbox)
-	whole(s.sync)
+	whole(s.OutboxLabel())
+	whole(s.SyncLabel())
 }
 
 // TestEveryTabFitsTheDetailPane: at the default window size, whichever work

@@ -6,7 +6,7 @@ package ui
 // in office mode it marks what colleagues changed (colleague_mark.go).
 
 func (h host) OpenWorkOrder(id int64) { h.d.openWorkOrder(id) }
-func (h host) ListProblem(err error)  { h.d.status.listProblem(err) }
+func (h host) ListProblem(err error)  { h.d.status.ListProblem(err) }
 func (h host) BulkAccept(ids []int64) { h.d.bulkAccept(ids) }
 func (h host) BulkReject(ids []int64) { h.d.showReject(ids) }
 func (h host) BulkAssign(ids []int64) { h.d.showAssign(ids, nil) }

@@ -38,12 +38,11 @@ type OfficeSettings struct {
 
 // Preference keys of the office connection (no secret: plain JSON).
 const (
-	prefHubURL       = "office.hub_url"
-	prefHubClientID  = "office.client_id"
-	prefOfficeInUse  = "office.in_use"
-	prefUnencrypted  = "office.allow_unencrypted"
-	prefHubCA        = "office.ca_file"
-	officeModePrefix = "Office · "
+	prefHubURL      = "office.hub_url"
+	prefHubClientID = "office.client_id"
+	prefOfficeInUse = "office.in_use"
+	prefUnencrypted = "office.allow_unencrypted"
+	prefHubCA       = "office.ca_file"
 )
 
 // LoadOfficeSettings reads the office connection from the app preferences.
@@ -64,18 +63,6 @@ func (s OfficeSettings) Save(p fyne.Preferences) {
 // start opens the mode they left.
 func SetOfficeInUse(p fyne.Preferences, on bool) {
 	p.SetBool(prefOfficeInUse, on)
-}
-
-// officeMode is the status bar's first words in office mode.
-func officeMode(service, person string) string {
-	mode := officeModePrefix + hostOf(service)
-	if person != "" {
-		mode += " · " + person
-	}
-	if storage.HubUnencrypted(service) {
-		mode += " · unencrypted"
-	}
-	return mode
 }
 
 // showConnectOffice asks for the hub's address and the person's client id

@@ -343,19 +343,19 @@ func TestOfficeWindowSaysTheHubRefusedTheSignIn(t *testing.T) {
 	if got := bo.eng.Tokens.Fetches(); got != fetches+1 {
 		t.Fatalf("%d token fetches after one 401, want 1", got-fetches)
 	}
-	bo.desk.status.refresh()
-	if bo.desk.refused.Visible() || bo.desk.status.receiver.Text != "Events connected" {
-		t.Fatalf("after a new token the window says %q (refusal banner shown: %v)", bo.desk.status.receiver.Text, bo.desk.refused.Visible())
+	bo.desk.status.Refresh()
+	if bo.desk.refused.Visible() || bo.desk.status.ReceiverLabel().Text != "Events connected" {
+		t.Fatalf("after a new token the window says %q (refusal banner shown: %v)", bo.desk.status.ReceiverLabel().Text, bo.desk.refused.Visible())
 	}
 
 	if _, err := o.db.DisablePerson(ctx, "Bo Chen"); err != nil {
 		t.Fatal(err)
 	}
 	bo.waitFor("the refusal in Bo's window", func() bool {
-		bo.desk.status.refresh() // as the status bar's ticker does
+		bo.desk.status.Refresh() // as the status bar's ticker does
 		return bo.desk.refused.Visible()
 	})
-	if got := bo.desk.status.receiver.Text; got != "Hub refused sign-in" {
+	if got := bo.desk.status.ReceiverLabel().Text; got != "Hub refused sign-in" {
 		t.Fatalf("the status bar says %q", got)
 	}
 	said := strings.Join(texts(bo.desk.refused), "\n")

@@ -32,14 +32,14 @@ func TestOfficeWindowNamesTheColleague(t *testing.T) {
 			return hh
 		}
 	}})
-	h.desk.status.refresh()
-	if got := h.desk.status.mode.Text; got != "Office · hub.office.example · Bo Chen" {
+	h.desk.status.Refresh()
+	if got := h.desk.status.ModeLabel().Text; got != "Office · hub.office.example · Bo Chen" {
 		t.Fatalf("status bar mode %q", got)
 	}
-	if got := h.desk.status.receiver.Text; got != "Events connected" {
+	if got := h.desk.status.ReceiverLabel().Text; got != "Events connected" {
 		t.Fatalf("status bar stream %q", got)
 	}
-	if shown := strings.Join(texts(h.desk.status.row), " | "); strings.Contains(shown, "Token") {
+	if shown := strings.Join(texts(h.desk.status.Row()), " | "); strings.Contains(shown, "Token") {
 		t.Fatalf("the status bar spends its room on the person's hub token: %s", shown)
 	}
 

@@ -29,7 +29,7 @@ func (d *Desk) noticeRefusals() {
 		}
 	}
 	d.refusals = failed
-	d.status.settled(failed)
+	d.status.Settled(failed)
 }
 
 // announceRefusal raises the notification of one refused action.
@@ -43,7 +43,7 @@ func (d *Desk) announceRefusal(r storage.OutboxRow) {
 	if q := r.Asked(); q != nil {
 		what = " " + q.Notice + " "
 	}
-	d.status.alert(r.Id, where+": "+r.Summary+what+format.Capital(strings.TrimSpace(r.Error)))
+	d.status.Alert(r.Id, where+": "+r.Summary+what+format.Capital(strings.TrimSpace(r.Error)))
 }
 
 // refusalNotification words the desktop notification of a refusal.

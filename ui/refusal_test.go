@@ -117,7 +117,7 @@ func TestARefusedQuoteShowsInTheHeaderAndIsCorrectedInPlace(t *testing.T) {
 	if !strings.Contains(note, r.Number) || !strings.Contains(note, "Quote") || !strings.Contains(note, "must exceed the current NTE") {
 		t.Fatalf("the refusal's notification reads %q; want the work order, the action and the reason", note)
 	}
-	if s := h.desk.status.note.Text; !strings.Contains(s, r.Number) || !strings.Contains(s, "refused") {
+	if s := h.desk.status.NoteLabel().Text; !strings.Contains(s, r.Number) || !strings.Contains(s, "refused") {
 		t.Fatalf("the status bar says %q after the refusal", s)
 	}
 	refused := onlyRow(t, h, r.Id, outbox.KindQuote, storage.OutboxFailed)
@@ -160,7 +160,7 @@ func TestARefusedQuoteShowsInTheHeaderAndIsCorrectedInPlace(t *testing.T) {
 	if len(h.desk.detail.refusals) != 0 || h.desk.detail.refused.Visible() || h.desk.correcting != nil {
 		t.Fatal("the header still shows the refusal once the correction is queued")
 	}
-	if s := h.desk.status.note.Text; strings.Contains(s, "refused") {
+	if s := h.desk.status.NoteLabel().Text; strings.Contains(s, "refused") {
 		t.Fatalf("the status bar still says %q once the refusal was corrected", s)
 	}
 	h.send()
@@ -259,7 +259,7 @@ func TestARefusedCheckInIsEditedAndDiscardedFromTheHeader(t *testing.T) {
 		t.Fatalf("Edit put back %s %s:%s; want the back-dated %s", v.when.Selected, v.backTime.Hour.Selected, v.backTime.Minute.Selected, earlier.Format("15:04"))
 	}
 
-	if s := h.desk.status.note.Text; !strings.Contains(s, "refused") {
+	if s := h.desk.status.NoteLabel().Text; !strings.Contains(s, "refused") {
 		t.Fatalf("the status bar says %q after the refusal", s)
 	}
 	test.Tap(headerRefusal(h, "Check in").discard)
@@ -271,7 +271,7 @@ func TestARefusedCheckInIsEditedAndDiscardedFromTheHeader(t *testing.T) {
 	if h.desk.detail.refused.Visible() || len(h.desk.detail.refusals) != 0 {
 		t.Fatal("the discarded check-in is still in the header")
 	}
-	if s := h.desk.status.note.Text; strings.Contains(s, "refused") {
+	if s := h.desk.status.NoteLabel().Text; strings.Contains(s, "refused") {
 		t.Fatalf("the status bar still says %q once the refusal was discarded", s)
 	}
 	if got := onlyRow(t, h, hp.Id, outbox.KindCheckIn, storage.OutboxDiscarded); got == nil {

@@ -7,14 +7,11 @@ package ui
 import (
 	"context"
 	"fmt"
-	"net"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
@@ -24,18 +21,6 @@ import (
 	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
-
-// drawn is the text the canvas draws under o, in order: what a person
-// reads, after truncation ("…") and wrapping.
-func drawn(o fyne.CanvasObject) string {
-	var out []string
-	walk(o, func(c fyne.CanvasObject) {
-		if t, ok := c.(*canvas.Text); ok && t.Text != "" {
-			out = append(out, t.Text)
-		}
-	})
-	return strings.Join(out, " ")
-}
 
 // tabScroll is the vertical scroll a detail tab lays its page out in.
 func tabScroll(h *harness, name string) *container.Scroll {
@@ -111,46 +96,6 @@ func TestAnotherWorkOrderOpensEachTabAtItsTop(t *testing.T) {
 			t.Errorf("%s opens its %s tab scrolled %.0f px down (content drawn at %.0f): its top is hidden",
 				second.Number, name, s.Offset.Y, s.Content.Position().Y)
 		}
-	}
-}
-
-// TestTheStatusNoteIsShownWholeWhenItFits: the passing note ("…: queued,
-// sending…") gets all the width the connection facts leave, so a note that
-// fits is drawn whole; a note too long is cut with "…" and never runs into
-// the facts or the progress bar.
-func TestTheStatusNoteIsShownWholeWhenItFits(t *testing.T) {
-	h := newHarness(t)
-	s := h.desk.status
-	s.refresh()
-	facts := s.row.Objects[0]
-	pad := theme.Padding()
-	free := s.row.Size().Width - facts.Size().Width - 2*pad
-	const note = "Quote $1,710.00 for NWR73267: queued, sending…"
-	need := fyne.MeasureText(note, theme.TextSize(), fyne.TextStyle{Italic: true}).Width + 2*theme.InnerPadding()
-	if need > free {
-		t.Fatalf("the test note needs %.0f px but only %.0f px are free beside the facts: choose a shorter one", need, free)
-	}
-	s.flash(note)
-	if got := drawn(s.note); got != note {
-		t.Errorf("with %.0f px free for a note of %.0f px the status bar draws %q, want %q", free, need, got, note)
-	}
-
-	// While the sync's progress shows, the note makes room for it.
-	s.syncStarted()
-	right := s.row.Objects[2]
-	if end := s.note.Position().X + s.note.Size().Width; end > right.Position().X {
-		t.Errorf("the note ends at %.0f px, over the progress starting at %.0f px", end, right.Position().X)
-	}
-	s.syncEnded(nil)
-
-	long := "Quote for NWR73267: queued, sending… " + strings.Repeat("and a very long explanation ", 10)
-	s.flash(long)
-	got := drawn(s.note)
-	if !strings.HasSuffix(got, "…") || len(got) >= len(long) {
-		t.Errorf("a note longer than the room is drawn as %q, want it cut with …", got)
-	}
-	if s.note.Position().X < facts.Position().X+facts.Size().Width {
-		t.Error("the note is drawn over the connection facts")
 	}
 }
 
@@ -354,12 +299,12 @@ func TestTheQueuedNoteSaysSentOnceSent(t *testing.T) {
 	test.Tap(h.desk.detail.accept)
 	h.flush()
 	want := "Accept " + r.Number + ": queued, sending…"
-	if got := h.desk.status.note.Text; got != want {
+	if got := h.desk.status.NoteLabel().Text; got != want {
 		t.Fatalf("after tapping Accept the status bar says %q, want %q", got, want)
 	}
 	h.send()
-	h.desk.status.refresh()
-	if got := h.desk.status.note.Text; got != "Accept "+r.Number+": sent" {
+	h.desk.status.Refresh()
+	if got := h.desk.status.NoteLabel().Text; got != "Accept "+r.Number+": sent" {
 		t.Errorf("once sent the status bar says %q", got)
 	}
 }
@@ -374,52 +319,8 @@ func TestANoteForAnActionSentAlreadySaysSent(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.send()
-	h.desk.queued("Accept " + r.Number)
-	if got, bar := h.desk.status.note.Text, h.desk.status.outbox.Text; got != "Accept "+r.Number+": sent" || bar != "Outbox: all sent" {
+	h.desk.status.Queued("Accept " + r.Number)
+	if got, bar := h.desk.status.NoteLabel().Text, h.desk.status.OutboxLabel().Text; got != "Accept "+r.Number+": sent" || bar != "Outbox: all sent" {
 		t.Errorf("an action sent before its note: the status bar says %q beside %q", got, bar)
-	}
-}
-
-// TestARefusalIsNotCoveredByItsQueuedNote: the service can refuse an
-// action before the window has put up its "queued, sending…" note; the
-// red refusal stays, not a note saying it is still being sent.
-func TestARefusalIsNotCoveredByItsQueuedNote(t *testing.T) {
-	h := newHarness(t)
-	s := h.desk.status
-	s.alert(7, "SMJ73246: Quote was refused by the service. Sakura Mart Japan does not accept quotes.")
-	h.desk.queued("Quote ¥9,999,999 for SMJ73246")
-	if got := s.note.Text; !strings.Contains(got, "refused") || s.note.Importance != widget.DangerImportance {
-		t.Errorf("after the refusal and then the queued note the status bar says %q", got)
-	}
-}
-
-// TestAFailedSyncSaysWhy: the status bar says why a sync failed, and calls
-// it offline only when the service could not be reached: a refused secret
-// is not a network problem, and the person must know which to fix.
-func TestAFailedSyncSaysWhy(t *testing.T) {
-	h := newHarness(t)
-	s := h.desk.status
-	s.syncEnded(fmt.Errorf("sync: searching for changed work orders: %w", api.ErrCredentialsRejected))
-	if s.sync.Text != "Sync failed" || !strings.Contains(s.note.Text, "refused the client id or secret") {
-		t.Errorf("after a refused secret the status bar says %q / %q", s.sync.Text, s.note.Text)
-	}
-	offline := &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}
-	s.syncEnded(fmt.Errorf("sync: searching: %w", offline))
-	if s.sync.Text != "Offline: sync failed" || !strings.Contains(s.note.Text, "could not be reached") {
-		t.Errorf("after an unreachable service the status bar says %q / %q", s.sync.Text, s.note.Text)
-	}
-	s.clearNote()
-	s.syncEnded(fmt.Errorf("sync: searching: %w", offline))
-	if s.note.Text != "" {
-		t.Errorf("the same failure again flashes %q; once per reason is enough", s.note.Text)
-	}
-	s.alert(1, "Quote refused by the service")
-	s.syncEnded(fmt.Errorf("sync: searching for changed work orders: %w", api.ErrCredentialsRejected))
-	if !strings.Contains(s.note.Text, "refused the client id or secret") {
-		t.Errorf("a refusal's note hides why the sync failed: %q", s.note.Text)
-	}
-	s.syncEnded(nil)
-	if strings.Contains(s.sync.Text, "failed") {
-		t.Errorf("after a good sync the status bar still says %q", s.sync.Text)
 	}
 }

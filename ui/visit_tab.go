@@ -44,7 +44,7 @@ func (h host) KeptPte(wo *api.WorkOrder) string {
 // waiting after a network error.
 func (h host) Unreachable() bool {
 	d := h.d
-	if d.status != nil && (d.status.lastErr != nil || d.status.silent != nil) {
+	if d.status != nil && (d.status.LastErr() != nil || d.status.Silent() != nil) {
 		return true
 	}
 	rows, err := d.store.UnfinishedOutbox(context.Background())

@@ -1,4 +1,4 @@
-package ui
+package status
 
 import (
 	"fyne.io/fyne/v2"
@@ -32,16 +32,15 @@ func (a *tapArea) Tapped(*fyne.PointEvent) {
 	}
 }
 
-// showConnectionDetails lists the connection's facts as the status bar
-// last read them.
-func (d *Desk) showConnectionDetails() {
-	s := d.status
-	s.refresh()
+// ShowDetails lists the connection's facts as the status bar last read
+// them.
+func (s *Bar) ShowDetails() {
+	s.Refresh()
 	from := "The customer's work order service"
 	switch {
-	case d.deps.Demo:
+	case s.conn.Demo:
 		from = "A made-up customer on this computer (the demo's built-in sandbox)"
-	case d.deps.Office:
+	case s.conn.Office:
 		from = "The office hub, which speaks to the customer's service for everyone"
 	}
 	value := func(text string) *widget.Label {
@@ -51,9 +50,9 @@ func (d *Desk) showConnectionDetails() {
 	}
 	items := []*widget.FormItem{
 		widget.NewFormItem("Work orders from", value(from)),
-		widget.NewFormItem("Address", value(d.deps.Service)),
+		widget.NewFormItem("Address", value(s.conn.Service)),
 	}
-	if !d.deps.Office {
+	if !s.conn.Office {
 		items = append(items,
 			widget.NewFormItem("Sign-in", value(s.token.Text)),
 			widget.NewFormItem("Notifications", value(s.receiver.Text)))
@@ -64,7 +63,7 @@ func (d *Desk) showConnectionDetails() {
 		widget.NewFormItem("Outbox", value(s.outbox.Text)),
 		widget.NewFormItem("Sync", value(s.sync.Text)))
 	form := widget.NewForm(items...)
-	dlg := dialogs.NewCustom("Connection details", "Close", form, d.win)
-	dlg.Resize(fyne.NewSize(min(560, d.win.Canvas().Size().Width-40), 0))
+	dlg := dialogs.NewCustom("Connection details", "Close", form, s.win.Window())
+	dlg.Resize(fyne.NewSize(min(560, s.win.Window().Canvas().Size().Width-40), 0))
 	dlg.Show()
 }

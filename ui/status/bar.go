@@ -1,10 +1,9 @@
-package ui
+package status
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 	"time"
 
@@ -18,11 +17,13 @@ import (
 	"github.com/workorderdesk/workdesk/ui/format"
 )
 
-// statusBar shows where the app is connected and what is waiting: Demo or
+// Bar shows where the app is connected and what is waiting: Demo or
 // Live, token validity, the receiver, the outbox, the last sync, and a
 // progress bar while syncing or uploading.
-type statusBar struct {
-	d         *Desk
+type Bar struct {
+	conn      Connection
+	replica   Replica
+	win       Window
 	mode      *widget.Label
 	token     *widget.Label
 	receiver  *widget.Label
@@ -56,19 +57,20 @@ func streamWords(state string) string {
 
 // Demo and Live say where the work orders come from in a coordinator's
 // words; the sandbox's address, the token and the receiver are for the
-// person who sets the connection up, behind a click (connectionDetails).
+// person who sets the connection up, behind a click (ShowDetails).
 const (
 	demoMode = "Demo: sample work orders from a made-up customer"
 	liveMode = "Live: work orders from "
 )
 
-func newStatusBar(d *Desk) *statusBar {
-	s := &statusBar{d: d}
-	mode := liveMode + hostOf(d.deps.Service)
-	if d.deps.Demo {
+// New is the status bar of the connection conn, reading replica, in win.
+func New(conn Connection, replica Replica, win Window) *Bar {
+	s := &Bar{conn: conn, replica: replica, win: win}
+	mode := liveMode + hostOf(conn.Service)
+	if conn.Demo {
 		mode = demoMode
-	} else if d.deps.Office {
-		mode = officeMode(d.deps.Service, "")
+	} else if conn.Office {
+		mode = OfficeMode(conn.Service, "")
 	}
 	s.mode = widget.NewLabelWithStyle(mode, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	s.token = widget.NewLabel("")
@@ -92,7 +94,8 @@ func newStatusBar(d *Desk) *statusBar {
 	return s
 }
 
-func (s *statusBar) content() fyne.CanvasObject {
+// Content is the bar as the window lays it out at its bottom; call it once.
+func (s *Bar) Content() fyne.CanvasObject {
 	sep := func() fyne.CanvasObject { return widget.NewSeparator() }
 	// The token renews itself and says nothing to a coordinator (the
 	// hub's, in office mode, is not even theirs); the receiver is a port.
@@ -102,20 +105,37 @@ func (s *statusBar) content() fyne.CanvasObject {
 	// arrive.
 	s.token.Hide()
 	receiverSep := sep()
-	if !s.d.deps.Office {
+	if !s.conn.Office {
 		s.receiver.Hide()
 		receiverSep.Hide()
 	}
-	facts := container.NewHBox(newTapArea(container.NewHBox(widget.NewIcon(theme.ComputerIcon()), s.mode), s.d.showConnectionDetails), receiverSep, s.receiver, sep(), s.outbox, sep(), s.sync)
+	facts := container.NewHBox(newTapArea(container.NewHBox(widget.NewIcon(theme.ComputerIcon()), s.mode), s.ShowDetails), receiverSep, s.receiver, sep(), s.outbox, sep(), s.sync)
 	barBox := container.NewGridWrap(fyne.NewSize(180, s.bar.MinSize().Height), container.NewStack(s.bar, s.uploading))
 	s.row = container.New(&statusRow{facts: facts, progress: []fyne.CanvasObject{s.barLabel, s.bar, s.uploading}},
 		container.NewHScroll(facts), s.note, container.NewHBox(s.barLabel, barBox))
 	return container.NewVBox(widget.NewSeparator(), s.problem, s.row)
 }
 
+// Queued tells the person their action is safe in the outbox; the bar
+// then shows whether it went out.
+func (s *Bar) Queued(what string) {
+	// The note first, then the refresh: the outbox may have sent the action
+	// before this runs, and the refresh then says "sent" at once instead of
+	// "sending…" until the next one.
+	s.Flash(what + queuedSuffix)
+	s.Refresh()
+}
+
+// LastErr is the last sync's error (nil: it went through, or the service
+// has answered since a network failure).
+func (s *Bar) LastErr() error { return s.lastErr }
+
+// Silent is who is not answering, as the last refresh heard (nil: nobody).
+func (s *Bar) Silent() *storage.Silence { return s.silent }
+
 // relayout gives the facts the width their texts now need: the row asks
 // the window for little, so a longer text is not laid out by itself.
-func (s *statusBar) relayout() {
+func (s *Bar) relayout() {
 	if s.row != nil {
 		s.row.Refresh()
 	}
@@ -166,20 +186,21 @@ func (l *statusRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	note.Resize(fyne.NewSize(max(0, size.Width-rw-fw-2*pad), size.Height))
 }
 
-// start refreshes the time-dependent parts every few seconds.
-func (s *statusBar) start() {
-	s.d.every(5*time.Second, s.refresh)
+// Start refreshes the time-dependent parts every few seconds.
+func (s *Bar) Start() {
+	s.win.Every(5*time.Second, s.Refresh)
 }
 
-func (s *statusBar) refresh() {
+// Refresh reads the connection, the outbox and the last sync again.
+func (s *Bar) Refresh() {
 	ctx := context.Background()
 	if s.note.Text != "" && format.Now().After(s.noteUntil) {
 		s.clearNote()
 	}
 	var heard time.Time
 	s.silent = nil
-	if s.d.deps.Health != nil {
-		h := s.d.deps.Health()
+	if s.conn.Health != nil {
+		h := s.conn.Health()
 		s.silent, heard = h.Silent, h.Heard
 		if h.TokenValidUntil.IsZero() {
 			s.token.SetText("No token yet")
@@ -189,7 +210,7 @@ func (s *statusBar) refresh() {
 			s.token.SetText("Token until " + format.Clock(h.TokenValidUntil))
 		}
 		s.receiver.SetText("Receiver " + h.Receiver)
-		if s.d.deps.Office {
+		if s.conn.Office {
 			s.receiver.SetText(streamWords(h.Stream))
 			s.receiver.Importance = widget.MediumImportance
 			if h.Stream == storage.StreamRefused {
@@ -198,12 +219,12 @@ func (s *statusBar) refresh() {
 			s.receiver.Refresh()
 			if refused := h.Stream == storage.StreamRefused; refused != s.refused {
 				s.refused = refused
-				s.d.showSignInRefused(refused)
+				s.win.SignInRefused(refused)
 			}
-			s.mode.SetText(officeMode(s.d.deps.Service, h.Person))
+			s.mode.SetText(OfficeMode(s.conn.Service, h.Person))
 		}
 	}
-	pending, failed := s.d.store.OutboxSummary(ctx)
+	pending, failed := s.replica.OutboxSummary(ctx)
 	switch {
 	case failed > 0:
 		s.outbox.SetText(fmt.Sprintf("Outbox: %d pending · %d failed", pending, failed))
@@ -220,16 +241,16 @@ func (s *statusBar) refresh() {
 	}
 	s.outbox.Refresh()
 	s.showUploads(ctx)
-	last := s.d.store.LastSync(ctx)
+	last := s.replica.LastSync(ctx)
 	if s.lastErr != nil && api.IsTemporary(s.lastErr) && staleFailure(s.lastErrAt, heard) {
 		s.lastErr = nil // answered since: the sync that follows says the rest
 	}
 	switch {
 	case s.silent != nil:
 		// Said even while a sync waits: it is what the sync waits for.
-		s.sync.SetText(silenceText(*s.silent, s.d.deps.Office, pending))
+		s.sync.SetText(silenceText(*s.silent, s.conn.Office, pending))
 		s.sync.Importance = widget.WarningImportance
-	case s.d.syncing:
+	case s.win.Syncing():
 		s.sync.SetText("Syncing…")
 		s.sync.Importance = widget.MediumImportance
 	case s.lastErr != nil && api.IsTemporary(s.lastErr):
@@ -248,19 +269,21 @@ func (s *statusBar) refresh() {
 	s.relayout()
 }
 
-func (s *statusBar) syncStarted() {
+// SyncStarted says a sync is under way and shows its progress.
+func (s *Bar) SyncStarted() {
 	if s.silent == nil {
 		s.sync.SetText("Syncing…")
 	}
-	s.progress("Syncing", 0, 0)
+	s.Progress("Syncing", 0, 0)
 	s.relayout()
 }
 
-func (s *statusBar) syncEnded(err error) {
+// SyncEnded hides the sync's progress and says how it went (err nil: well).
+func (s *Bar) SyncEnded(err error) {
 	same := err != nil && s.lastErr != nil && format.Error(err) == format.Error(s.lastErr)
 	s.lastErr, s.lastErrAt = err, time.Now()
-	s.hideProgress()
-	s.refresh()
+	s.HideProgress()
+	s.Refresh()
 	if err != nil && !same && !errors.Is(err, context.Canceled) {
 		// Why, in the service's or plain words, beside "Sync failed":
 		// "Offline" alone would hide a refused secret or a service that
@@ -271,8 +294,8 @@ func (s *statusBar) syncEnded(err error) {
 	}
 }
 
-// progress shows done of total on the bar; total 0 means not known yet.
-func (s *statusBar) progress(what string, done, total int) {
+// Progress shows done of total on the bar; total 0 means not known yet.
+func (s *Bar) Progress(what string, done, total int) {
 	s.barLabel.SetText(what)
 	if !s.bar.Visible() || !s.barLabel.Visible() {
 		s.barLabel.Show()
@@ -287,15 +310,16 @@ func (s *statusBar) progress(what string, done, total int) {
 	s.bar.SetValue(float64(done))
 }
 
-func (s *statusBar) hideProgress() {
+// HideProgress hides the progress bar and what it is about.
+func (s *Bar) HideProgress() {
 	s.bar.Hide()
 	s.barLabel.Hide()
 	s.relayout() // the note gets the progress part's room
 }
 
-// listProblem shows that rows of the work order list could not be read
+// ListProblem shows that rows of the work order list could not be read
 // (nil: they can be again). The list calls it once per failure, not per cell.
-func (s *statusBar) listProblem(err error) {
+func (s *Bar) ListProblem(err error) {
 	if err == nil {
 		s.problem.SetText("")
 		s.problem.Hide()
@@ -305,8 +329,8 @@ func (s *statusBar) listProblem(err error) {
 	s.problem.Show()
 }
 
-// flash shows a short confirmation until a refresh a few seconds later.
-func (s *statusBar) flash(msg string) {
+// Flash shows a short confirmation until a refresh a few seconds later.
+func (s *Bar) Flash(msg string) {
 	if s.alertRow != 0 && format.Now().Before(s.noteUntil) {
 		// A refusal still being shown outranks a passing note; the
 		// service can refuse an action before its "queued" note is up.
@@ -316,7 +340,7 @@ func (s *statusBar) flash(msg string) {
 }
 
 // say shows msg for a few seconds, over whatever note is up.
-func (s *statusBar) say(msg string) {
+func (s *Bar) say(msg string) {
 	s.alertRow = 0
 	s.note.Importance = widget.MediumImportance
 	s.note.SetText(msg)
@@ -324,9 +348,9 @@ func (s *statusBar) say(msg string) {
 	s.relayout()
 }
 
-// alert shows the refusal of outbox row rowID in red, long enough to be
+// Alert shows the refusal of outbox row rowID in red, long enough to be
 // read: it replaces a "queued, sending…" that is no longer true.
-func (s *statusBar) alert(rowID int64, msg string) {
+func (s *Bar) Alert(rowID int64, msg string) {
 	s.alertRow = rowID
 	s.note.Importance = widget.DangerImportance
 	s.note.SetText(msg)
@@ -334,36 +358,28 @@ func (s *statusBar) alert(rowID int64, msg string) {
 	s.relayout()
 }
 
-// settled clears the note about a refusal the person has dealt with
+// Settled clears the note about a refusal the person has dealt with
 // (retried, corrected or discarded); refused holds the refusals still open.
-func (s *statusBar) settled(refused map[int64]bool) {
+func (s *Bar) Settled(refused map[int64]bool) {
 	if s.alertRow != 0 && !refused[s.alertRow] {
 		s.clearNote()
 	}
 }
 
-func (s *statusBar) clearNote() {
+func (s *Bar) clearNote() {
 	s.alertRow = 0
 	s.note.Importance = widget.MediumImportance
 	s.note.SetText("")
 }
 
-// hostOf shortens a service URL to its host for the status bar.
-func hostOf(service string) string {
-	if u, err := url.Parse(service); err == nil && u.Host != "" {
-		return u.Host
-	}
-	return service
-}
-
 // showUploads runs an indeterminate bar while files wait in the outbox or go
 // out (the sender streams them; their size is not reported back).
-func (s *statusBar) showUploads(ctx context.Context) {
-	if s.d.syncing {
+func (s *Bar) showUploads(ctx context.Context) {
+	if s.win.Syncing() {
 		return // the sync owns the bar
 	}
 	n := 0
-	if rows, err := s.d.store.UnfinishedOutbox(ctx); err == nil {
+	if rows, err := s.replica.UnfinishedOutbox(ctx); err == nil {
 		for _, r := range rows {
 			if r.Upload && r.State != storage.OutboxFailed {
 				n++
