@@ -2,6 +2,7 @@ package dialogs
 
 import (
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -42,8 +43,21 @@ func (b *keyButton) TypedKey(k *fyne.KeyEvent) {
 // NewCustom is dialog.NewCustom whose button (dismiss: "Close", "OK")
 // answers Enter and Esc when it has the keyboard.
 func NewCustom(title, dismiss string, content fyne.CanvasObject, w fyne.Window) *dialog.CustomDialog {
-	dlg := dialog.NewCustomWithoutButtons(title, content, w)
-	dlg.SetButtons([]fyne.CanvasObject{newKeyButton(dismiss, nil, dlg.Hide, dlg.Hide)})
+	return withButtons(title, content, w, func(dlg *dialog.CustomDialog) []fyne.CanvasObject {
+		return []fyne.CanvasObject{newKeyButton(dismiss, nil, dlg.Hide, dlg.Hide)}
+	})
+}
+
+// withButtons is a dialog showing content above the buttons made for it.
+// Fyne's SetButtons lays the dialog out at once at its narrowest, where a
+// word-wrapped label in content would take a line a word and the dialog
+// would open that tall; so content joins only once the buttons are set,
+// and is first laid out at the dialog's own width.
+func withButtons(title string, content fyne.CanvasObject, w fyne.Window, buttons func(*dialog.CustomDialog) []fyne.CanvasObject) *dialog.CustomDialog {
+	holder := container.NewStack()
+	dlg := dialog.NewCustomWithoutButtons(title, holder, w)
+	dlg.SetButtons(buttons(dlg))
+	holder.Objects = []fyne.CanvasObject{content}
 	return dlg
 }
 
@@ -63,22 +77,24 @@ type Confirm struct {
 // NewCustomConfirm asks content, answered by confirm (drawn as the
 // default) or dismiss.
 func NewCustomConfirm(title, confirm, dismiss string, content fyne.CanvasObject, callback func(bool), w fyne.Window) *Confirm {
-	dlg := dialog.NewCustomWithoutButtons(title, content, w)
-	answered := false
-	answer := func(ok bool) {
-		if answered {
-			return
+	var yes, no *keyButton
+	dlg := withButtons(title, content, w, func(dlg *dialog.CustomDialog) []fyne.CanvasObject {
+		answered := false
+		answer := func(ok bool) {
+			if answered {
+				return
+			}
+			answered = true
+			dlg.Hide()
+			if callback != nil {
+				callback(ok)
+			}
 		}
-		answered = true
-		dlg.Hide()
-		if callback != nil {
-			callback(ok)
-		}
-	}
-	no := newKeyButton(dismiss, theme.CancelIcon(), func() { answer(false) }, func() { answer(false) })
-	yes := newKeyButton(confirm, theme.ConfirmIcon(), func() { answer(true) }, func() { answer(false) })
-	yes.Importance = widget.HighImportance
-	dlg.SetButtons([]fyne.CanvasObject{no, yes})
+		no = newKeyButton(dismiss, theme.CancelIcon(), func() { answer(false) }, func() { answer(false) })
+		yes = newKeyButton(confirm, theme.ConfirmIcon(), func() { answer(true) }, func() { answer(false) })
+		yes.Importance = widget.HighImportance
+		return []fyne.CanvasObject{no, yes}
+	})
 	return &Confirm{CustomDialog: dlg, yes: yes, no: no}
 }
 

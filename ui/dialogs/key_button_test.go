@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 )
@@ -58,6 +60,40 @@ func TestADialogsButtonsAnswerEnterAndEscOnceTabbedTo(t *testing.T) {
 		on.TypedKey(&fyne.KeyEvent{Name: tc.key}) // pressed again as it goes: no second answer
 		if len(got) != len(tc.want) || got[0] != tc.want[0] || c.Overlays().Top() != nil {
 			t.Errorf("%d Tab(s), %s: answers %v, open %v; want %v, closed", tc.tabs, tc.key, got, c.Overlays().Top() != nil, tc.want)
+		}
+	}
+}
+
+// A dialog with a word-wrapped text opens as tall as Fyne's own with the
+// same content: giving it its own buttons must not lay the text out a word
+// a line first and open the dialog that tall, with blank space above its
+// buttons.
+func TestADialogWithItsOwnButtonsOpensAsTallAsFynes(t *testing.T) {
+	test.NewTempApp(t)
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	w.Resize(fyne.NewSize(1000, 800))
+	content := func() fyne.CanvasObject {
+		note := widget.NewLabel("The service gives a link valid for 15 minutes. It is kept only while this window is open; an expired link is replaced by a new one.")
+		note.Wrapping = fyne.TextWrapWord
+		return container.NewVBox(widget.NewLabel("Link valid for 15:00"), note)
+	}
+	// How tall a dialog opens at the width asked.
+	opened := func(dlg dialog.Dialog) float32 {
+		dlg.Resize(fyne.NewSize(520, 200))
+		dlg.Show()
+		defer dlg.Hide()
+		return dialogChildren(w.Canvas().Overlays().Top())[0].Size().Height // the dialog in its overlay
+	}
+	want := opened(dialog.NewCustom("Open receipt.pdf", "Close", content(), w))
+	for _, tc := range []struct {
+		name string
+		dlg  dialog.Dialog
+	}{
+		{"NewCustom", NewCustom("Open receipt.pdf", "Close", content(), w)},
+		{"NewCustomConfirm", NewCustomConfirm("Open receipt.pdf", "Open", "Cancel", content(), nil, w)},
+	} {
+		if got := opened(tc.dlg); got > want+1 {
+			t.Errorf("%s opens %.0f px tall; Fyne's own %.0f", tc.name, got, want)
 		}
 	}
 }
