@@ -108,7 +108,7 @@ func walkDialog(o fyne.CanvasObject, visit func(*widget.Button), final func(*fin
 			visit(&b.Button)
 			continue
 		}
-		if b, ok := ch.(*keyButton); ok && b.Visible() {
+		if b, ok := ch.(*Button); ok && b.Visible() {
 			visit(&b.Button)
 			continue
 		}
@@ -156,7 +156,7 @@ func buttonLabelled(o fyne.CanvasObject, label string) *widget.Button {
 			return &x.Button
 		}
 		return nil
-	case *keyButton:
+	case *Button:
 		if x.Text == label {
 			return &x.Button
 		}

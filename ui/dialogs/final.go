@@ -33,9 +33,9 @@ func FinalOr(title, message, act, keep string, danger bool, callback func(bool),
 
 // finalDialog shows content above a Cancel (reading keep) and the act's
 // button, drawn red; callback hears one answer, whichever comes first.
-func finalDialog(title string, content fyne.CanvasObject, act, keep string, callback func(bool), w fyne.Window) (*dialog.CustomDialog, *finalCancel, *keyButton) {
+func finalDialog(title string, content fyne.CanvasObject, act, keep string, callback func(bool), w fyne.Window) (*dialog.CustomDialog, *finalCancel, *Button) {
 	var cancel *finalCancel
-	var confirm *keyButton
+	var confirm *Button
 	dlg := withButtons(title, content, w, func(dlg *dialog.CustomDialog) []fyne.CanvasObject {
 		answered := false
 		answer := func(ok bool) {

@@ -52,7 +52,7 @@ func TestAFinalQuestionGoesAheadOnlyOnItsButton(t *testing.T) {
 		ask()
 		c.FocusNext()
 		on := c.Focused()
-		if b, ok := on.(*keyButton); !ok || b.Text != "Discard" {
+		if b, ok := on.(*Button); !ok || b.Text != "Discard" {
 			t.Fatalf("Tab from Cancel gave the keyboard to %T, not Discard", on)
 		}
 		on.TypedKey(&fyne.KeyEvent{Name: k.key})

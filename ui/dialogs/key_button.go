@@ -13,21 +13,34 @@ import (
 // focused widget keeps every key, so Esc did not close the dialog nor
 // Enter press the button (issue 38: every dialog answers Enter and Esc).
 
-// keyButton is a dialog's button: Enter and Space press it, Esc closes
+// Button is a dialog's button: Enter and Space press it, Esc closes
 // the dialog as its Cancel or Close would.
-type keyButton struct {
+type Button struct {
 	widget.Button
 	esc func()
 }
 
-func newKeyButton(text string, icon fyne.Resource, tapped, esc func()) *keyButton {
-	b := &keyButton{esc: esc}
+func newKeyButton(text string, icon fyne.Resource, tapped, esc func()) *Button {
+	b := &Button{esc: esc}
 	b.Text, b.Icon, b.OnTapped = text, icon, tapped
 	b.ExtendBaseWidget(b)
 	return b
 }
 
-func (b *keyButton) TypedKey(k *fyne.KeyEvent) {
+// NewButton is a button that a dialog draws in its own content (a row of
+// choices, a form's Connect): Enter and Space press it, and Esc closes the
+// dialog on top as its Cancel, Close or "Decide later" would (DismissTop).
+func NewButton(text string, icon fyne.Resource, tapped func()) *Button {
+	var b *Button
+	b = newKeyButton(text, icon, tapped, func() {
+		if c := fyne.CurrentApp().Driver().CanvasForObject(b); c != nil {
+			DismissTop(c)
+		}
+	})
+	return b
+}
+
+func (b *Button) TypedKey(k *fyne.KeyEvent) {
 	switch k.Name {
 	case fyne.KeyEscape:
 		b.esc()
@@ -71,13 +84,13 @@ func ShowCustom(title, dismiss string, content fyne.CanvasObject, w fyne.Window)
 // hears one answer, whichever comes first.
 type Confirm struct {
 	*dialog.CustomDialog
-	yes, no *keyButton
+	yes, no *Button
 }
 
 // NewCustomConfirm asks content, answered by confirm (drawn as the
 // default) or dismiss.
 func NewCustomConfirm(title, confirm, dismiss string, content fyne.CanvasObject, callback func(bool), w fyne.Window) *Confirm {
-	var yes, no *keyButton
+	var yes, no *Button
 	dlg := withButtons(title, content, w, func(dlg *dialog.CustomDialog) []fyne.CanvasObject {
 		answered := false
 		answer := func(ok bool) {

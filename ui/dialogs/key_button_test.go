@@ -24,7 +24,7 @@ func TestADialogsButtonsAnswerEnterAndEscOnceTabbedTo(t *testing.T) {
 	for _, k := range []fyne.KeyName{fyne.KeyEscape, fyne.KeyReturn} {
 		NewCustom("Getting started", "Close", widget.NewLabel("What the list is…"), w).Show()
 		c.FocusNext()
-		if b, ok := c.Focused().(*keyButton); !ok || b.Text != "Close" {
+		if b, ok := c.Focused().(*Button); !ok || b.Text != "Close" {
 			t.Fatalf("Tab gave the keyboard to %T, not Close", c.Focused())
 		}
 		press(k)
@@ -60,6 +60,35 @@ func TestADialogsButtonsAnswerEnterAndEscOnceTabbedTo(t *testing.T) {
 		on.TypedKey(&fyne.KeyEvent{Name: tc.key}) // pressed again as it goes: no second answer
 		if len(got) != len(tc.want) || got[0] != tc.want[0] || c.Overlays().Top() != nil {
 			t.Errorf("%d Tab(s), %s: answers %v, open %v; want %v, closed", tc.tabs, tc.key, got, c.Overlays().Top() != nil, tc.want)
+		}
+	}
+
+	// A dialog that draws its own row of buttons (the export's Cancel and
+	// Choose where to save…): Esc on either closes it as its Cancel does,
+	// Enter presses the one that has the keyboard.
+	for _, tc := range []struct {
+		tabs int
+		key  fyne.KeyName
+		want string
+	}{
+		{1, fyne.KeyEscape, "cancelled"},
+		{2, fyne.KeyEscape, "cancelled"},
+		{2, fyne.KeyReturn, "chose"},
+		{1, fyne.KeyReturn, "cancelled"},
+	} {
+		var got []string
+		var dlg *dialog.CustomDialog
+		cancel := NewButton("Cancel", nil, func() { got = append(got, "cancelled"); dlg.Hide() })
+		next := NewButton("Choose where to save…", nil, func() { got = append(got, "chose"); dlg.Hide() })
+		dlg = dialog.NewCustomWithoutButtons("Export the list", container.NewVBox(widget.NewLabel("4,210 work orders"), container.NewHBox(cancel, next)), w)
+		dlg.Show()
+		c.Unfocus()
+		for range tc.tabs {
+			c.FocusNext()
+		}
+		press(tc.key)
+		if len(got) != 1 || got[0] != tc.want || c.Overlays().Top() != nil {
+			t.Errorf("%d Tab(s), %s in a dialog's own row: %v, open %v; want %s, closed", tc.tabs, tc.key, got, c.Overlays().Top() != nil, tc.want)
 		}
 	}
 }
