@@ -103,8 +103,8 @@ func (b *Board) PlanSelected() {
 	}
 	items[2].HintText = fmt.Sprintf("Working hours %d:00–%d:00; a visit is taken to last %s", DayFrom, DayTo, lengthText(b.length))
 	woID, from := v.WorkOrderId, current
-	var dlg *dialog.FormDialog
-	dlg = dialog.NewForm("Plan visit: "+v.Number, "Plan", "Cancel", items, func(ok bool) {
+	var dlg *dialogs.Form
+	dlg = dialogs.NewForm("Plan visit: "+v.Number, "Plan", "Cancel", items, func(ok bool) {
 		if !ok {
 			return
 		}
