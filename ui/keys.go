@@ -62,6 +62,7 @@ func (d *Desk) deskKeys() []deskKey {
 		// keyboard could not plan a visit nor find this list.
 		{key: fyne.KeyD, item: "Dispatch board", what: "Open the dispatch board (" + shortcutLabel("W") + " closes it)", run: (*Desk).showBoard},
 		{key: fyne.KeySlash, item: "Keyboard shortcuts", what: "List the keyboard shortcuts", run: (*Desk).showShortcuts},
+		{key: fyne.KeyE, item: "Export list…", what: "Export the list as it is filtered (spreadsheet or CSV)", run: (*Desk).showExportList},
 	}
 	for i, t := range d.detail.tabs {
 		if i >= len(tabKeys) {
@@ -198,5 +199,9 @@ func (d *Desk) keysHelp() []*widget.FormItem {
 		widget.NewFormItem("Enter", widget.NewLabel("Open the highlighted work order; in a dialog, do what it offers")),
 		widget.NewFormItem("Esc", widget.NewLabel("Clear the search (in the search box); in a dialog, cancel it")),
 		widget.NewFormItem("Tab", widget.NewLabel("Move to the next field or button")),
+		// Fyne's menu bar opens when Alt is pressed and let go alone (on
+		// Windows and Linux; a Mac's menus are the system's): every item
+		// without a shortcut, Receivables or Getting started, is reached so.
+		widget.NewFormItem("Alt", widget.NewLabel("Open the menus; then the arrows move, Enter chooses, Esc closes")),
 	)
 }
