@@ -21,7 +21,7 @@ func (d *Desk) toolbar() fyne.CanvasObject {
 
 func (d *Desk) mainMenu() *fyne.MainMenu {
 	settings := fyne.NewMenuItem("Live connection…", d.showSettings)
-	file := fyne.NewMenu("File", d.keyItem("Sync now"), settings,
+	file := fyne.NewMenu("File", d.keyItem("Sync now"), d.keyItem("Save"), settings,
 		fyne.NewMenuItem("Check the connection…", d.showContractCheck),
 		fyne.NewMenuItemSeparator(),
 		d.keyItem("Export list…"),
