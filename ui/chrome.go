@@ -21,10 +21,10 @@ func (d *Desk) toolbar() fyne.CanvasObject {
 
 func (d *Desk) mainMenu() *fyne.MainMenu {
 	settings := fyne.NewMenuItem("Live connection…", d.showSettings)
-	file := fyne.NewMenu("File", d.keyItem("Sync now"), settings,
+	file := fyne.NewMenu("File", d.keyItem("Sync now"), d.keyItem("Save"), settings,
 		fyne.NewMenuItem("Check the connection…", d.showContractCheck),
 		fyne.NewMenuItemSeparator(),
-		fyne.NewMenuItem("Export list…", d.showExportList),
+		d.keyItem("Export list…"),
 		fyne.NewMenuItem("Day sheet…", func() { d.showDaySheet(d.win, 0, format.Now(), 1) }))
 	if d.deps.SetPerformedBy != nil {
 		file.Items = append(file.Items, fyne.NewMenuItem("Your name…", func() { d.askPersonName(nil) }))
