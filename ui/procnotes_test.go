@@ -365,7 +365,7 @@ func TestCtrlSSavesWhatTheTabShownEdits(t *testing.T) {
 
 	h.selectTab("Summary")
 	press(c, fyne.KeyS, false)
-	if says := h.overlayText(); !strings.Contains(says, "ctrl+s saves the invoice draft") {
+	if says := h.overlayText(); !strings.Contains(says, "save (ctrl+s) keeps the invoice draft") {
 		t.Errorf("Ctrl+S on the Summary tab says %q", says)
 	}
 	h.dismissOverlays()
