@@ -20,6 +20,7 @@ import (
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui/activity"
 	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/assign"
 	"github.com/workorderdesk/workdesk/ui/attachments"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/invoice"
@@ -136,6 +137,7 @@ type Desk struct {
 	list   *list.View
 	detail *detailView
 	status *status.Bar
+	assign *assign.Dialog
 	split  *container.Split
 	panes  *fyne.Container // the split, kept fitting by arrange.PaneFit
 	fit    *arrange.PaneFit
@@ -199,6 +201,7 @@ func New(a fyne.App, deps Deps) *Desk {
 		summary.New(d.store, host{d}), quote.New(d.store, d.store, host{d}), visit.New(d.store, d.store, host{d}), messages.New(d.store, d.store, host{d}), attachments.New(d.store, d.store, d.online, host{d}), invoice.New(d.store, d.store, d.online, host{d}, host{d}), procedures.New(d.store, d.store, d.online, host{d}), note.New(d.store, d.store, host{d}), activity.New(d.store, host{d}),
 	})
 	d.status = status.New(status.Connection{Service: d.deps.Service, Demo: d.deps.Demo, Office: d.deps.Office, Health: d.deps.Health}, d.store, host{d})
+	d.assign = assign.New(d.store, d.store, host{d})
 
 	d.split = container.NewHSplit(d.list.Content(), d.detail.content())
 	d.split.Offset = prefs.FloatWithFallback("split.offset", 0.6)
