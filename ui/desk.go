@@ -29,6 +29,7 @@ import (
 	"github.com/workorderdesk/workdesk/ui/note"
 	"github.com/workorderdesk/workdesk/ui/procedures"
 	"github.com/workorderdesk/workdesk/ui/quote"
+	"github.com/workorderdesk/workdesk/ui/settings"
 	"github.com/workorderdesk/workdesk/ui/status"
 	"github.com/workorderdesk/workdesk/ui/summary"
 	"github.com/workorderdesk/workdesk/ui/visit"
@@ -75,7 +76,7 @@ type Deps struct {
 	// Customer acts as the customer through the sandbox (demo mode only).
 	Customer Customer
 	// Secrets holds the live client secret (the OS keyring).
-	Secrets SecretStore
+	Secrets settings.SecretStore
 	// OpenURL opens a link in the system's browser and says whether it
 	// did; nil = the app's OpenURL (which on Linux cannot tell).
 	OpenURL func(*url.URL) error
@@ -89,7 +90,7 @@ type Deps struct {
 	SwitchMode func(live bool)
 	// ConnectOffice saves the office connection (the secret in the
 	// keyring) and opens office mode behind a new window.
-	ConnectOffice func(s OfficeSettings, secret string) error
+	ConnectOffice func(s settings.Office, secret string) error
 	// AskOffice, when set, is an office hub the window was asked to open
 	// (workdesk --hub URL) without the person's client id and secret: it
 	// opens Connect to office hub… for that hub at once.
@@ -102,7 +103,7 @@ type Deps struct {
 	// they give (File › Your name…) instead of the computer's account
 	// ("root"). Nil in office mode, where the hub names them.
 	SetPerformedBy func(name string)
-	// SyncEvery is the background sync interval; 0 = DefaultSyncEvery.
+	// SyncEvery is the background sync interval; 0 = settings.DefaultSyncEvery.
 	SyncEvery time.Duration
 	// Notice, when set, is a banner above the list saying why the window is
 	// not connected as configured (no secret on this computer, the live
@@ -117,13 +118,6 @@ type Deps struct {
 	// SystemThemeSilent: the system states no light/dark preference (Linux
 	// without a session bus); following the system then means light.
 	SystemThemeSilent bool
-}
-
-// SecretStore keeps the client secret (storage.Secrets in the app).
-type SecretStore interface {
-	Get(ctx context.Context, user string) (string, error)
-	Set(ctx context.Context, user, secret string) error
-	Persistent() (ok bool, reason string)
 }
 
 // Desk is the main window and everything in it.
@@ -144,6 +138,8 @@ type Desk struct {
 	ring   *focusRing // around what has the keyboard
 	// recvWin is the receivables window while open (View › Receivables).
 	recvWin *receivablesWindow
+	// settings opens the connection dialogs (Live, office hub).
+	settings *settings.Dialogs
 
 	// seen is, per work order, the newest colleague's change the person
 	// has opened it since (office mode): its list mark is cleared.
@@ -202,6 +198,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	})
 	d.status = status.New(status.Connection{Service: d.deps.Service, Demo: d.deps.Demo, Office: d.deps.Office, Health: d.deps.Health}, d.store, host{d})
 	d.assign = assign.New(d.store, d.store, host{d})
+	d.settings = settings.New(host{d}, host{d})
 
 	d.split = container.NewHSplit(d.list.Content(), d.detail.content())
 	d.split.Offset = prefs.FloatWithFallback("split.offset", 0.6)
@@ -289,12 +286,12 @@ func (d *Desk) Start() {
 	d.every(150*time.Millisecond, func() { d.ring.update(d.win.Canvas()) })
 	d.firstStartGuide()
 	if d.deps.AskOffice != "" {
-		d.showConnectOffice()
+		d.settings.ShowOffice()
 	}
 	d.syncNow(d.deps.Ready)
 	every := d.deps.SyncEvery
 	if every <= 0 {
-		every = DefaultSyncEvery
+		every = settings.DefaultSyncEvery
 	}
 	d.every(every, func() { d.syncNow(nil) })
 }
