@@ -1,0 +1,56 @@
+// Package pending is what a work order's header says of our actions on
+// it that the service does not have yet: those still waiting ("Check-in
+// queued 10:02"), and each one the service refused, in its words, with
+// Retry, Edit and Discard, or one stopped before it was sent because only
+// the person can decide (Keep mine, Merge by hand, Take theirs). It
+// depends only on the small interfaces below, never on the window that
+// shows it, so it is tested against a fake (fake_test.go).
+package pending
+
+import (
+	"context"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/workorderdesk/workdesk/storage"
+)
+
+// Queue answers a refused or stopped action (a *storage.Store). Its
+// calls may wait for the replica's writer: the header makes them only
+// inside Window.Write, off the main goroutine.
+type Queue interface {
+	Retry(ctx context.Context, rowID int64) (*storage.OutboxRow, error)
+	Discard(ctx context.Context, rowID int64) error
+	OutboxRow(ctx context.Context, rowID int64) (*storage.OutboxRow, error)
+	// KeepMine sends a stopped action over what stopped it.
+	KeepMine(ctx context.Context, rowID int64) (*storage.OutboxRow, error)
+}
+
+// Window is what the header needs of the window around it.
+type Window interface {
+	// Window is the window the header's questions are asked over.
+	Window() fyne.Window
+	ShowError(err error)
+	// Queued says what was queued, where the window says it.
+	Queued(what string)
+	// Write runs work off the main goroutine in its turn among the
+	// window's writes; done gets its error back on it.
+	Write(work func(ctx context.Context) error, done func(error))
+	// Changed shows the work orders ids again as the replica has them.
+	Changed(ids []int64)
+	// ColleagueFirst explains refused action r on work order woID by what
+	// a colleague did first, when the office hub says so ("": nothing).
+	ColleagueFirst(woID int64, r storage.OutboxRow) string
+	// Edit opens the form of refused action r filled with what it carried,
+	// for the person to correct it; StopCorrecting gives that up.
+	Edit(r storage.OutboxRow)
+	StopCorrecting()
+	// Correcting reports whether the person is correcting the refused
+	// action rowID in its form; CorrectingHint tells them meanwhile what
+	// happens next.
+	Correcting(rowID int64) bool
+	CorrectingHint(r storage.OutboxRow) string
+	// EndCorrecting ends the correction of action rowID, if it is the one
+	// being corrected: it was sent again or given up.
+	EndCorrecting(rowID int64)
+}
