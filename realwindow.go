@@ -325,6 +325,12 @@ func command(w fyne.Window, verb, arg string) (string, error) {
 		return fmt.Sprintf("%T", f), nil
 	case "dialogs":
 		return strconv.Itoa(len(c.Overlays().List())), nil
+	case "windows":
+		var titles []string
+		for _, w := range fyne.CurrentApp().Driver().AllWindows() {
+			titles = append(titles, w.Title())
+		}
+		return strings.Join(titles, " | "), nil
 	case "tabsel":
 		var tabs *container.AppTabs
 		walkVisible(c.Content(), nil, func(o fyne.CanvasObject, _ []fyne.CanvasObject) {

@@ -77,7 +77,8 @@ func (a *app) until(what, command string, ok func(string) bool) string {
 // (Ctrl+1 … Ctrl+9), a message sent with Ctrl+Enter, Tab to Accept with a
 // ring around it (light and dark), Ctrl+Shift+I on a new work order saying
 // why in a dialog that Enter closes, the reject dialog cancelled with Esc,
-// and Space ticking a row.
+// Space ticking a row, Ctrl+E's export, Ctrl+S saving the internal note,
+// and the menus opened with Alt.
 func TestRealWindowKeyboardPath(t *testing.T) {
 	t.Parallel()
 	a := start(t)
@@ -158,6 +159,41 @@ func TestRealWindowKeyboardPath(t *testing.T) {
 	a.keys("ctrl+l", "Down", "space")
 	a.until("Space ticking a row", "texts", func(s string) bool { return strings.Contains(s, "| Reject 1 |") })
 	a.shoot("keys-space-ticked")
+
+	// Ctrl+E offers the export; Esc cancels it.
+	a.keys("ctrl+e")
+	a.until("the export dialog", "dialogs", func(s string) bool { return s == "1" })
+	if texts := a.do("texts"); !strings.Contains(texts, "Exports the") {
+		t.Errorf("Ctrl+E opened: %s", texts)
+	}
+	a.shoot("keys-export")
+	a.keys("Escape")
+	a.until("the export dialog cancelled by Esc", "dialogs", func(s string) bool { return s == "0" })
+
+	// Ctrl+S, typed in the internal note, saves it.
+	a.keys("ctrl+8")
+	a.until("the Internal note tab", "tabsel", func(s string) bool { return strings.HasPrefix(s, "7 ") })
+	a.typeText("Gate code 4471")
+	a.keys("ctrl+s")
+	// The first save asks for the person's name, once.
+	a.until("Ctrl+S asking for the name", "dialogs", func(s string) bool { return s == "1" })
+	if texts := a.do("texts"); !strings.Contains(texts, "Your name") {
+		t.Fatalf("Ctrl+S on the note opened: %s", texts)
+	}
+	a.typeText("Ana Ruiz")
+	a.keys("Return")
+	a.until("the name taken by Enter", "dialogs", func(s string) bool { return s == "0" })
+	a.until("the note saved by Ctrl+S", "texts", func(s string) bool { return !strings.Contains(s, "Not saved yet") })
+	a.shoot("keys-ctrl-s-saved")
+
+	// Every menu item from the keyboard: Alt alone opens the menu bar on
+	// File, Right moves to View, Down walks its items (Find…, Move to the
+	// list, Tab, Dispatch board, Receivables), Enter chooses.
+	a.keys("alt")
+	a.keys("Right", "Down", "Down", "Down", "Down", "Down")
+	a.shoot("keys-menu-receivables")
+	a.keys("Return")
+	a.until("Receivables opened from the menus by keys", "windows", func(s string) bool { return strings.Contains(s, "Receivables") })
 }
 
 // TestRealWindowSmallScreens: at 1024x700 and in a 960x800 window the list

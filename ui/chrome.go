@@ -22,10 +22,10 @@ func (d *Desk) toolbar() fyne.CanvasObject {
 
 func (d *Desk) mainMenu() *fyne.MainMenu {
 	live := fyne.NewMenuItem("Live connection…", d.settings.ShowLive)
-	file := fyne.NewMenu("File", d.keyItem("Sync now"), live,
+	file := fyne.NewMenu("File", d.keyItem("Sync now"), d.keyItem("Save"), live,
 		fyne.NewMenuItem("Check the connection…", d.showContractCheck),
 		fyne.NewMenuItemSeparator(),
-		fyne.NewMenuItem("Export list…", d.showExportList),
+		d.keyItem("Export list…"),
 		fyne.NewMenuItem("Day sheet…", func() { d.showDaySheet(d.win, 0, format.Now(), 1) }))
 	if d.deps.SetPerformedBy != nil {
 		file.Items = append(file.Items, fyne.NewMenuItem("Your name…", func() { d.askPersonName(nil) }))

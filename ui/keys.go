@@ -62,6 +62,8 @@ func (d *Desk) deskKeys() []deskKey {
 		// keyboard could not plan a visit nor find this list.
 		{key: fyne.KeyD, item: "Dispatch board", what: "Open the dispatch board (" + shortcutLabel("W") + " closes it)", run: (*Desk).showBoard},
 		{key: fyne.KeySlash, item: "Keyboard shortcuts", what: "List the keyboard shortcuts", run: (*Desk).showShortcuts},
+		{key: fyne.KeyS, item: "Save", what: "Save the invoice draft, the internal note or the step (on its tab)", run: func(d *Desk) { saveShown(d.detail.selectedTab(), d.info) }},
+		{key: fyne.KeyE, item: "Export list…", what: "Export the list as it is filtered (spreadsheet or CSV)", run: (*Desk).showExportList},
 	}
 	for i, t := range d.detail.tabs {
 		if i >= len(tabKeys) {
@@ -91,6 +93,24 @@ func (d *Desk) deskKeys() []deskKey {
 			d.messagesTab().Press()
 		}},
 	)
+}
+
+// saver is a tab whose form is kept with a Save button: the invoice's
+// draft, the internal note, a procedure's step.
+type saver interface{ SaveButton() *widget.Button }
+
+// saveShown presses the shown tab's Save (Ctrl+S), as a tap would: nothing
+// when there is nothing new to save; on a tab with no Save, says where
+// there is one.
+func saveShown(shown tab, info func(title, msg string)) {
+	s, ok := shown.(saver)
+	if !ok {
+		info("Nothing to save here", "Ctrl+S saves the invoice draft on the Invoice tab, the internal note on its tab and a step on the Procedures tab. Elsewhere an action goes as you take it.")
+		return
+	}
+	if b := s.SaveButton(); !b.Disabled() && b.Visible() && b.OnTapped != nil {
+		b.OnTapped()
+	}
 }
 
 // keyItem is the menu item of the shortcut whose item is label, showing
@@ -198,5 +218,9 @@ func (d *Desk) keysHelp() []*widget.FormItem {
 		widget.NewFormItem("Enter", widget.NewLabel("Open the highlighted work order; in a dialog, do what it offers")),
 		widget.NewFormItem("Esc", widget.NewLabel("Clear the search (in the search box); in a dialog, cancel it")),
 		widget.NewFormItem("Tab", widget.NewLabel("Move to the next field or button")),
+		// Fyne's menu bar opens when Alt is pressed and let go alone (on
+		// Windows and Linux; a Mac's menus are the system's): every item
+		// without a shortcut, Receivables or Getting started, is reached so.
+		widget.NewFormItem("Alt", widget.NewLabel("Open the menus; then the arrows move, Enter chooses, Esc closes")),
 	)
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
 	"github.com/workorderdesk/workdesk/api"
@@ -351,5 +352,41 @@ func TestAnOfflineNoteWaitsForTheConnection(t *testing.T) {
 	h.resend(r.Id)
 	if history, says := n.history(), n.says(); len(history) < 2 || history[1] != "Key with the security desk." || !strings.Contains(says, "\nLast changed by") {
 		t.Fatalf("once sent the note reads %q, its history %q", says, history)
+	}
+}
+
+// TestCtrlSSavesWhatTheTabShownEdits: Ctrl+S, typed while the note's text
+// has the keyboard, saves the note as Save note does; on a tab with nothing
+// to save it says where Ctrl+S saves, and changes nothing.
+func TestCtrlSSavesWhatTheTabShownEdits(t *testing.T) {
+	h := newHarness(t)
+	wo := fixtureOpen(h, sandbox.WorkOrderSpec{Status: api.StatusAccepted})
+	c := h.win.Canvas()
+
+	h.selectTab("Summary")
+	press(c, fyne.KeyS, false)
+	if says := h.overlayText(); !strings.Contains(says, "ctrl+s saves the invoice draft") {
+		t.Errorf("Ctrl+S on the Summary tab says %q", says)
+	}
+	h.dismissOverlays()
+
+	h.selectTab("Internal note")
+	n := noteOf(h)
+	c.Focus(n.entry())
+	test.Type(n.entry(), "Gate code 4471")
+	press(c, fyne.KeyS, false)
+	h.flush()
+	rows, _ := h.store.OutboxRows(context.Background(), wo.WorkOrderId)
+	if len(rows) != 1 || rows[0].Kind != outbox.KindNote {
+		t.Fatalf("after Ctrl+S the outbox holds %+v; want the note queued", rows)
+	}
+	if says := n.says(); !strings.Contains(says, "waiting to be sent") {
+		t.Errorf("after Ctrl+S the note says %q", says)
+	}
+	// Saved already: a second Ctrl+S queues nothing more.
+	press(c, fyne.KeyS, false)
+	h.flush()
+	if rows, _ := h.store.OutboxRows(context.Background(), wo.WorkOrderId); len(rows) != 1 {
+		t.Errorf("a second Ctrl+S left %d rows in the outbox", len(rows))
 	}
 }

@@ -267,6 +267,9 @@ func (t *Tab) form() *container.Scroll { return t.scroll }
 // Title and Icon name the tab in the detail's tab bar.
 func (t *Tab) Title() string { return "Invoice" }
 
+// SaveButton is the draft's Save, which Ctrl+S presses.
+func (t *Tab) SaveButton() *widget.Button { return t.save }
+
 func (t *Tab) Icon() fyne.Resource { return theme.DocumentIcon() }
 
 // Content is the tab, built once.

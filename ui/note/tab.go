@@ -103,8 +103,11 @@ func New(replica Replica, queue Queue, win Window) *Tab {
 	return t
 }
 
-func (t *Tab) Title() string       { return "Internal note" }
-func (t *Tab) Icon() fyne.Resource { return theme.VisibilityOffIcon() }
+func (t *Tab) Title() string { return "Internal note" }
+
+// SaveButton is Save note, which Ctrl+S presses.
+func (t *Tab) SaveButton() *widget.Button { return t.save }
+func (t *Tab) Icon() fyne.Resource        { return theme.VisibilityOffIcon() }
 func (t *Tab) Content() fyne.CanvasObject {
 	if t.root != nil {
 		return t.root

@@ -114,6 +114,9 @@ func New(replica Replica, queue Queue, links Links, win Window) *Tab {
 	return t
 }
 
+// SaveButton is the chosen step's Save step, which Ctrl+S presses.
+func (t *Tab) SaveButton() *widget.Button { return t.editor.save }
+
 func (t *Tab) Title() string       { return "Procedures" }
 func (t *Tab) Icon() fyne.Resource { return theme.ListIcon() }
 func (t *Tab) Content() fyne.CanvasObject {
