@@ -27,6 +27,7 @@ import (
 	"github.com/workorderdesk/workdesk/ui/list"
 	"github.com/workorderdesk/workdesk/ui/messages"
 	"github.com/workorderdesk/workdesk/ui/note"
+	"github.com/workorderdesk/workdesk/ui/pending"
 	"github.com/workorderdesk/workdesk/ui/procedures"
 	"github.com/workorderdesk/workdesk/ui/quote"
 	"github.com/workorderdesk/workdesk/ui/settings"
@@ -147,9 +148,9 @@ type Desk struct {
 	// refused says the office hub refused the sign-in (office mode only).
 	refused *fyne.Container
 	// correcting is the refused action the person is correcting in its
-	// form (nil: none); refusals are the refused rows already announced.
+	// form (nil: none); refusals announces each action refused, once.
 	correcting *correction
-	refusals   map[int64]bool
+	refusals   *pending.Notice
 	// boardWin is the dispatch board's window, while open.
 	boardWin *boardWindow
 
@@ -198,6 +199,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	})
 	d.status = status.New(status.Connection{Service: d.deps.Service, Demo: d.deps.Demo, Office: d.deps.Office, Health: d.deps.Health}, d.store, host{d})
 	d.assign = assign.New(d.store, d.store, host{d})
+	d.refusals = pending.NewNotice(d.store, host{d})
 	d.settings = settings.New(host{d}, host{d})
 
 	d.split = container.NewHSplit(d.list.Content(), d.detail.content())
@@ -254,7 +256,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	d.list.Reload()
 	d.openFirst()
 	d.status.Refresh()
-	d.noticeRefusals()
+	d.refusals.Look()
 	return d
 }
 
@@ -311,7 +313,7 @@ func (d *Desk) changed(ids []int64) {
 	}
 	d.detail.reloadIfOpen(ids)
 	d.status.Refresh()
-	d.noticeRefusals()
+	d.refusals.Look()
 	d.boardChanged()
 	d.receivablesChanged()
 }

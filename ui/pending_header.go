@@ -8,10 +8,20 @@ import (
 
 // The header's lines about the open work order's waiting and refused
 // actions (ui/pending) ask the window to show work orders again once an
-// action is answered, and about the correction of a refused action.
+// action is answered, and about the correction of a refused action; the
+// notice of a refusal tells the desktop and the status bar.
 
 func (h host) Changed(ids []int64)                       { h.d.changed(ids) }
 func (h host) CorrectingHint(r storage.OutboxRow) string { return correctingHint(r) }
+
+func (h host) Alert(rowID int64, msg string)  { h.d.status.Alert(rowID, msg) }
+func (h host) Settled(refused map[int64]bool) { h.d.status.Settled(refused) }
+
+func (h host) NotifyDesktop(title, body string) {
+	if n := h.d.notifier(); n != nil {
+		n.Notify(title, body, false)
+	}
+}
 
 func (h host) EndCorrecting(rowID int64) {
 	if c := h.d.correcting; c != nil && c.row == rowID {

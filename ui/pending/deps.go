@@ -1,10 +1,12 @@
-// Package pending is what a work order's header says of our actions on
-// it that the service does not have yet: those still waiting ("Check-in
-// queued 10:02"), and each one the service refused, in its words, with
-// Retry, Edit and Discard, or one stopped before it was sent because only
-// the person can decide (Keep mine, Merge by hand, Take theirs). It
-// depends only on the small interfaces below, never on the window that
-// shows it, so it is tested against a fake (fake_test.go).
+// Package pending is what the window says of our actions that the
+// service does not have yet. A work order's header (Header) lists those
+// still waiting ("Check-in queued 10:02"), and each one the service
+// refused, in its words, with Retry, Edit and Discard, or one stopped
+// before it was sent because only the person can decide (Keep mine, Merge
+// by hand, Take theirs); each refusal is announced once wherever the
+// person looks (Notice). It depends only on the small interfaces below,
+// never on the window that shows it, so it is tested against fakes
+// (fake_test.go).
 package pending
 
 import (
@@ -12,6 +14,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
 )
 
@@ -53,4 +56,22 @@ type Window interface {
 	// EndCorrecting ends the correction of action rowID, if it is the one
 	// being corrected: it was sent again or given up.
 	EndCorrecting(rowID int64)
+}
+
+// NoticeReplica is what Notice reads of the replica (a *storage.Store).
+type NoticeReplica interface {
+	UnfinishedOutbox(ctx context.Context) ([]storage.OutboxRow, error)
+	// WorkOrder names a refused action's work order by its number.
+	WorkOrder(ctx context.Context, id int64) (*api.WorkOrder, error)
+}
+
+// Announcer is where Notice tells the person of a refusal.
+type Announcer interface {
+	// NotifyDesktop shows a desktop notification, where the system can.
+	NotifyDesktop(title, body string)
+	// Alert says msg in the status bar's note, in red, until the refused
+	// action rowID is dealt with; Settled is told, each look, which
+	// refusals are still open.
+	Alert(rowID int64, msg string)
+	Settled(refused map[int64]bool)
 }
