@@ -49,7 +49,7 @@ func (d *Desk) bulkAccept(ids []int64) {
 			return
 		}
 		d.list.Untick(ids)
-		d.showBulkResult("Accept", row, ids)
+		d.results.Show("Accept", row, ids)
 	})
 }
 
@@ -141,7 +141,7 @@ func (d *Desk) reject(ids []int64, reason string, failed func(error)) {
 			d.status.Queued(what)
 		default:
 			d.list.Untick(ids)
-			d.showBulkResult("Reject", row, ids)
+			d.results.Show("Reject", row, ids)
 		}
 	})
 }

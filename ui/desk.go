@@ -139,6 +139,8 @@ type Desk struct {
 	ring   *focusRing // around what has the keyboard
 	// recvWin is the receivables window while open (View › Receivables).
 	recvWin *receivablesWindow
+	// results shows a bulk action's outcome per work order.
+	results *pending.Results
 	// settings opens the connection dialogs (Live, office hub).
 	settings *settings.Dialogs
 
@@ -200,6 +202,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	d.status = status.New(status.Connection{Service: d.deps.Service, Demo: d.deps.Demo, Office: d.deps.Office, Health: d.deps.Health}, d.store, host{d})
 	d.assign = assign.New(d.store, d.store, host{d})
 	d.refusals = pending.NewNotice(d.store, host{d})
+	d.results = pending.NewResults(d.store, host{d})
 	d.settings = settings.New(host{d}, host{d})
 
 	d.split = container.NewHSplit(d.list.Content(), d.detail.content())

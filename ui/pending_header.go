@@ -9,7 +9,8 @@ import (
 // The header's lines about the open work order's waiting and refused
 // actions (ui/pending) ask the window to show work orders again once an
 // action is answered, and about the correction of a refused action; the
-// notice of a refusal tells the desktop and the status bar.
+// notice of a refusal tells the desktop and the status bar; a bulk
+// action's results follow the replica.
 
 func (h host) Changed(ids []int64)                       { h.d.changed(ids) }
 func (h host) CorrectingHint(r storage.OutboxRow) string { return correctingHint(r) }
@@ -21,6 +22,10 @@ func (h host) NotifyDesktop(title, body string) {
 	if n := h.d.notifier(); n != nil {
 		n.Notify(title, body, false)
 	}
+}
+
+func (h host) Subscribe(f func(ids []int64)) (cancel func()) {
+	return h.d.store.Subscribe(h.d.coalesced(f))
 }
 
 func (h host) EndCorrecting(rowID int64) {

@@ -4,7 +4,8 @@
 // refused, in its words, with Retry, Edit and Discard, or one stopped
 // before it was sent because only the person can decide (Keep mine, Merge
 // by hand, Take theirs); each refusal is announced once wherever the
-// person looks (Notice). It depends only on the small interfaces below,
+// person looks (Notice); and a bulk action's dialog says where each of
+// its work orders stands as the service answers (Results). It depends only on the small interfaces below,
 // never on the window that shows it, so it is tested against fakes
 // (fake_test.go).
 package pending
@@ -74,4 +75,21 @@ type Announcer interface {
 	// refusals are still open.
 	Alert(rowID int64, msg string)
 	Settled(refused map[int64]bool)
+}
+
+// ResultsReplica is what Results reads of the replica (a *storage.Store).
+type ResultsReplica interface {
+	OutboxRow(ctx context.Context, rowID int64) (*storage.OutboxRow, error)
+	// WorkOrder names each work order by its number.
+	WorkOrder(ctx context.Context, id int64) (*api.WorkOrder, error)
+}
+
+// ResultsWindow is what Results needs of the window.
+type ResultsWindow interface {
+	// Window is the window the dialog is shown over.
+	Window() fyne.Window
+	// Subscribe calls f on the main goroutine when the replica changes,
+	// changes that come while one call waits merged into it, until
+	// cancel is called.
+	Subscribe(f func(ids []int64)) (cancel func())
 }
