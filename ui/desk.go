@@ -22,6 +22,7 @@ import (
 	"github.com/workorderdesk/workdesk/ui/arrange"
 	"github.com/workorderdesk/workdesk/ui/assign"
 	"github.com/workorderdesk/workdesk/ui/attachments"
+	"github.com/workorderdesk/workdesk/ui/decision"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/invoice"
 	"github.com/workorderdesk/workdesk/ui/list"
@@ -141,6 +142,8 @@ type Desk struct {
 	recvWin *receivablesWindow
 	// results shows a bulk action's outcome per work order.
 	results *pending.Results
+	// decision accepts and rejects work orders.
+	decision *decision.Decision
 	// settings opens the connection dialogs (Live, office hub).
 	settings *settings.Dialogs
 
@@ -203,6 +206,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	d.assign = assign.New(d.store, d.store, host{d})
 	d.refusals = pending.NewNotice(d.store, host{d})
 	d.results = pending.NewResults(d.store, host{d})
+	d.decision = decision.New(d.store, host{d})
 	d.settings = settings.New(host{d}, host{d})
 
 	d.split = container.NewHSplit(d.list.Content(), d.detail.content())

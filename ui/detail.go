@@ -79,9 +79,9 @@ func newDetailView(d *Desk, tabs []tab) *detailView {
 	v.outbox = pending.New(d.store, host{d})
 	v.nte = widget.NewLabel("")
 	v.nte.TextStyle.Bold = true
-	v.accept = widget.NewButtonWithIcon("Accept", theme.ConfirmIcon(), func() { d.accept(v.wo) })
+	v.accept = widget.NewButtonWithIcon("Accept", theme.ConfirmIcon(), func() { d.decision.Accept(v.wo) })
 	v.accept.Importance = widget.HighImportance
-	v.reject = widget.NewButtonWithIcon("Reject…", theme.CancelIcon(), func() { d.showReject([]int64{v.wo.WorkOrderId}) })
+	v.reject = widget.NewButtonWithIcon("Reject…", theme.CancelIcon(), func() { d.decision.ShowReject([]int64{v.wo.WorkOrderId}) })
 	v.reject.Importance = widget.DangerImportance
 
 	// The badges wrap under the number on a narrow pane (a 960-pixel
