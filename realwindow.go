@@ -42,6 +42,8 @@ package main
 //	                      given), separated by " | "
 //	focused               what has the keyboard: its type and, for a
 //	                      button, its text
+//	tab                   Tab, as the desktop driver takes it: the keyboard
+//	                      moves to the next widget; answers as focused does
 //	tabsel                the detail tab shown: its place and its name
 //	dialogs               how many dialogs are open
 //	shortcut MOD+…+KEY    a shortcut (e.g. ctrl+shift+A, ctrl+Return) as
@@ -311,18 +313,14 @@ func command(w fyne.Window, verb, arg string) (string, error) {
 		}
 		return arg, nil
 	case "focused":
-		f := c.Focused()
-		if f == nil {
-			return "nothing", nil
-		}
-		// A button's words, a Fyne one's or one that embeds it (a final
-		// question's Cancel).
-		if v := reflect.ValueOf(f); v.Kind() == reflect.Pointer && v.Elem().Kind() == reflect.Struct {
-			if text := v.Elem().FieldByName("Text"); text.IsValid() && text.Kind() == reflect.String {
-				return fmt.Sprintf("%T %s", f, text.String()), nil
-			}
-		}
-		return fmt.Sprintf("%T", f), nil
+		return focused(c), nil
+	case "tab":
+		// Tab as the desktop driver takes it, before any widget sees the
+		// key: the keyboard moves on to the next widget. An X key sent to
+		// a second window does not stick under Xvfb without a window
+		// manager; this reaches the target window.
+		c.FocusNext()
+		return focused(c), nil
 	case "dialogs":
 		return strconv.Itoa(len(c.Overlays().List())), nil
 	case "windows":
@@ -423,6 +421,21 @@ func command(w fyne.Window, verb, arg string) (string, error) {
 		return strings.Join(out, " | "), nil
 	}
 	return "", fmt.Errorf("unknown command %q", verb)
+}
+
+// focused names the widget that has the keyboard, and a button's words,
+// a Fyne one's or one that embeds it (a dialog's own buttons).
+func focused(c fyne.Canvas) string {
+	f := c.Focused()
+	if f == nil {
+		return "nothing"
+	}
+	if v := reflect.ValueOf(f); v.Kind() == reflect.Pointer && v.Elem().Kind() == reflect.Struct {
+		if text := v.Elem().FieldByName("Text"); text.IsValid() && text.Kind() == reflect.String {
+			return fmt.Sprintf("%T %s", f, text.String())
+		}
+	}
+	return fmt.Sprintf("%T", f)
 }
 
 // typable is what an entry (plain, password, date, multi-line) offers a

@@ -55,14 +55,23 @@ func TestRealWindowDispatchBoard(t *testing.T) {
 		t.Errorf("the board does not say the plan was queued: %s", status)
 	}
 
-	// A second visit overlapping the first: the board says so; Cancel
-	// plans nothing.
+	// A second visit overlapping the first: the board says so; Esc plans
+	// nothing, though Tab gave the keyboard to Plan anyway (issue 38: a
+	// dialog's focused button kept Esc and Enter in the board's window).
 	xy := a.do("boardat Kenji Sato 2 10:30")
 	a.dialog("board-overlap", "drag ^"+regexp.QuoteMeta(second)+" · "+xy)
 	if texts := a.do("texts"); !strings.Contains(texts, "Kenji Sato already has "+first) {
 		t.Fatalf("the overlap is not said: %s", texts)
 	}
-	a.closes("board-overlap-cancelled", "tap ^Cancel$")
+	on := a.do("tab")
+	for tabs := 1; tabs < 3 && !strings.HasSuffix(on, " Plan anyway"); tabs++ {
+		on = a.do("tab")
+	}
+	if !strings.HasSuffix(on, " Plan anyway") {
+		t.Fatalf("Tab in the overlap question did not reach Plan anyway: %s", on)
+	}
+	a.shoot("board-overlap-tabbed")
+	a.closes("board-overlap-esc", "key Escape")
 	if blocks := a.do("texts *board.area"); strings.Contains(blocks, second) {
 		t.Fatalf("a cancelled plan shows on the board: %s", blocks)
 	}

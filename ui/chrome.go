@@ -4,9 +4,9 @@ import (
 	"runtime"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/format"
 	"github.com/workorderdesk/workdesk/ui/settings"
 )
@@ -121,5 +121,5 @@ func (d *Desk) focusSearch() { d.win.Canvas().Focus(d.list.Search()) }
 // only where the window is too low for it).
 func (d *Desk) showShortcuts() {
 	form := widget.NewForm(d.keysHelp()...)
-	dialog.ShowCustom("Keyboard shortcuts", "Close", fitScroll(form, d.win, form.MinSize().Width), d.win)
+	dialogs.ShowCustom("Keyboard shortcuts", "Close", fitScroll(form, d.win, form.MinSize().Width), d.win)
 }

@@ -9,11 +9,11 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 )
 
 // showContractCheck is File › Check the connection…: the report of
@@ -51,7 +51,7 @@ func (d *Desk) showContractCheck() {
 	})
 	save.Disable()
 	body := container.NewBorder(nil, container.NewVBox(saved, container.NewHBox(save)), nil, nil, container.NewVScroll(text))
-	dlg := dialog.NewCustom("Check the connection", "Close", body, d.win)
+	dlg := dialogs.NewCustom("Check the connection", "Close", body, d.win)
 	dlg.Resize(fyne.NewSize(860, 560))
 	dlg.Show()
 	d.deps.Background(func() {

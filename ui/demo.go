@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 	"github.com/shopspring/decimal"
 
@@ -111,7 +110,7 @@ func (d *Desk) askNte() {
 	}
 	entry := dialogs.NewEntry()
 	entry.SetText(wo.Nte.Amount.Amount.StringFixed(int32(api.MinorUnits(wo.Currency))))
-	dialog.ShowForm("Customer changes the NTE of "+wo.WorkOrderNumber, "Change", "Cancel",
+	dialogs.ShowForm("Customer changes the NTE of "+wo.WorkOrderNumber, "Change", "Cancel",
 		[]*widget.FormItem{widget.NewFormItem("New NTE ("+wo.Currency+", 0 = no limit)", entry)},
 		func(ok bool) {
 			if !ok {
@@ -147,7 +146,7 @@ func (d *Desk) askProcedureNA() {
 	}
 	sel := widget.NewSelect(names, nil)
 	sel.SetSelectedIndex(0)
-	dialog.ShowForm("Customer marks a procedure N/A", "Mark N/A", "Cancel",
+	dialogs.ShowForm("Customer marks a procedure N/A", "Mark N/A", "Cancel",
 		[]*widget.FormItem{widget.NewFormItem("Procedure", sel)},
 		func(ok bool) {
 			if !ok || sel.SelectedIndex() < 0 {

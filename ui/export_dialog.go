@@ -67,7 +67,7 @@ func (d *Desk) showExport(s exportSpec) {
 	what := widget.NewLabel(s.what)
 	what.Wrapping = fyne.TextWrapWord
 	var dlg *dialog.CustomDialog
-	next := widget.NewButtonWithIcon("Choose where to save…", theme.DocumentSaveIcon(), func() {
+	next := dialogs.NewButton("Choose where to save…", theme.DocumentSaveIcon(), func() {
 		f := formats[max(0, slices.Index(choice.Options, choice.Selected))]
 		dlg.Hide()
 		fd := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
@@ -85,7 +85,7 @@ func (d *Desk) showExport(s exportSpec) {
 		dialogs.ShowFilePicker(fd, s.win)
 	})
 	next.Importance = widget.HighImportance
-	cancel := widget.NewButton("Cancel", func() { dlg.Hide() })
+	cancel := dialogs.NewButton("Cancel", nil, func() { dlg.Hide() })
 	dlg = dialog.NewCustomWithoutButtons(s.title, container.NewVBox(what, choice,
 		container.NewHBox(layout.NewSpacer(), cancel, next)), s.win)
 	dlg.Resize(fyne.NewSize(560, dlg.MinSize().Height))
@@ -159,8 +159,8 @@ type exportProgress struct {
 
 func newExportProgress(s exportSpec, cancel func()) *exportProgress {
 	p := &exportProgress{bar: widget.NewProgressBar(), label: widget.NewLabel("Starting…"), noun: s.noun, total: s.table.Len}
-	var stop *widget.Button
-	stop = widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() {
+	var stop *dialogs.Button
+	stop = dialogs.NewButton("Cancel", theme.CancelIcon(), func() {
 		stop.Disable()
 		p.label.SetText("Cancelling…")
 		cancel()

@@ -3,8 +3,8 @@ package ui
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 )
 
 // Help › Getting started: what a coordinator's day is made of, in the
@@ -41,7 +41,7 @@ Help › Keyboard shortcuts lists every key.`
 func (d *Desk) showGettingStarted() {
 	text := widget.NewRichTextFromMarkdown(d.guideText())
 	text.Wrapping = fyne.TextWrapWord
-	dlg := dialog.NewCustom("Getting started", "Close", fitScroll(text, d.win, 560), d.win)
+	dlg := dialogs.NewCustom("Getting started", "Close", fitScroll(text, d.win, 560), d.win)
 	dlg.Show()
 }
 

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -19,6 +18,7 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/internal/viewtest"
 )
 
 // harness is the app as a person meets it in demo mode: the sandbox (the
@@ -336,7 +336,7 @@ func buttonIn(t *testing.T, o fyne.CanvasObject, text string) *widget.Button {
 	t.Helper()
 	var found *widget.Button
 	walk(o, func(c fyne.CanvasObject) {
-		if b := asButton(c); b != nil && b.Text == text && found == nil {
+		if b := viewtest.AsButton(c); b != nil && b.Text == text && found == nil {
 			found = b
 		}
 	})
@@ -380,29 +380,11 @@ func walk(o fyne.CanvasObject, visit func(fyne.CanvasObject)) {
 func texts(o fyne.CanvasObject) []string {
 	var out []string
 	walk(o, func(c fyne.CanvasObject) {
-		switch w := c.(type) {
-		case *widget.Label:
-			out = append(out, w.Text)
-		case *widget.Button:
-			out = append(out, w.Text)
+		if l, ok := c.(*widget.Label); ok {
+			out = append(out, l.Text)
+		} else if b := viewtest.AsButton(c); b != nil {
+			out = append(out, b.Text)
 		}
 	})
 	return out
-}
-
-// asButton is c as a button: a *widget.Button, or a widget built on one
-// (a final question's Cancel, dialogs' finalCancel), whose Button is
-// reached by reflection as it is not exported.
-func asButton(c fyne.CanvasObject) *widget.Button {
-	if b, ok := c.(*widget.Button); ok {
-		return b
-	}
-	v := reflect.ValueOf(c)
-	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
-		return nil
-	}
-	if f := v.Elem().FieldByName("Button"); f.IsValid() && f.Type() == reflect.TypeOf(widget.Button{}) {
-		return f.Addr().Interface().(*widget.Button)
-	}
-	return nil
 }

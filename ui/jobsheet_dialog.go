@@ -175,7 +175,7 @@ func (d *Desk) showJobSheet(wo *api.WorkOrder) {
 	})
 	about := widget.NewLabel(jobSheetAbout)
 	about.Wrapping = fyne.TextWrapWord
-	dlg := dialog.NewCustom(fmt.Sprintf(jobSheetTitle, wo.WorkOrderNumber), jobSheetClose,
+	dlg := dialogs.NewCustom(fmt.Sprintf(jobSheetTitle, wo.WorkOrderNumber), jobSheetClose,
 		container.NewVBox(about, withNote, container.NewHBox(widget.NewLabel(jobSheetPaper), paperChoice),
 			container.NewHBox(open, save), status), d.win)
 	dlg.Resize(fyne.NewSize(520, dlg.MinSize().Height+40))

@@ -16,6 +16,7 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
+	"github.com/workorderdesk/workdesk/ui/internal/viewtest"
 )
 
 // press sends the shortcut mod+key the way the desktop driver does: to the
@@ -185,7 +186,7 @@ func TestCtrlEnterSendsTheMessage(t *testing.T) {
 // dialog opens with the keyboard in its reason and neither Ctrl+Enter
 // there nor Enter once nothing has the keyboard rejects or drops what was
 // typed; Esc cancels it; only its Reject button, valid once a reason is
-// given, rejects: tapped, or Space on it.
+// given, rejects: tapped, or Space on it once Tab has moved there.
 func TestRejectGoesAheadOnlyOnItsButton(t *testing.T) {
 	h := newHarness(t)
 	c := h.win.Canvas()
@@ -218,8 +219,12 @@ func TestRejectGoesAheadOnlyOnItsButton(t *testing.T) {
 	if c.Overlays().Top() == nil || reason.Text != typed || h.desk.detail.wo.Status != api.StatusNew {
 		t.Fatalf("Enter rejected or closed the dialog: open %v, reason %q, status %s", c.Overlays().Top() != nil, reason.Text, h.desk.detail.wo.Status)
 	}
-	reject := buttonIn(t, c.Overlays().Top(), "Reject")
-	c.Focus(reject)
+	c.Focus(reason)
+	c.FocusNext() // Tab to Cancel
+	c.FocusNext() // and on to Reject
+	if b := viewtest.AsButton(c.Focused().(fyne.CanvasObject)); b == nil || b.Text != "Reject" {
+		t.Fatalf("Tab twice from the reason reached %T, not Reject", c.Focused())
+	}
 	typeKey(c, fyne.KeySpace)
 	h.flush()
 	if c.Overlays().Top() != nil || h.desk.detail.wo.Status != api.StatusRejected {

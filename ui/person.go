@@ -5,7 +5,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
 )
@@ -58,7 +57,7 @@ func (d *Desk) askPersonName(then func()) {
 	say.Wrapping = fyne.TextWrapWord
 	form := widget.NewForm(widget.NewFormItem("Your name", name))
 	form.Items[0].HintText = "Kept on this computer; File › Your name… changes it."
-	dlg := dialog.NewCustomConfirm("Your name", "Save", "Cancel", container.NewVBox(say, form), func(ok bool) {
+	dlg := dialogs.NewCustomConfirm("Your name", "Save", "Cancel", container.NewVBox(say, form), func(ok bool) {
 		if n := strings.TrimSpace(name.Text); ok && n != "" {
 			prefs.SetString(personNameKey, n)
 			d.deps.SetPerformedBy(n)

@@ -11,7 +11,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
@@ -115,7 +114,7 @@ func (d *Dialog) Show(woIDs []int64, preset []int64) {
 	if len(woIDs) > 1 {
 		title = fmt.Sprintf("Assign to %d work orders", len(woIDs))
 	}
-	dlg := dialog.NewCustomConfirm(title, "Save", "Cancel", container.NewBorder(top, nil, nil, nil, container.NewVScroll(boxes)), func(ok bool) {
+	dlg := dialogs.NewCustomConfirm(title, "Save", "Cancel", container.NewBorder(top, nil, nil, nil, container.NewVScroll(boxes)), func(ok bool) {
 		if !ok {
 			if preset != nil {
 				d.win.StopCorrecting()
@@ -270,7 +269,7 @@ func (d *Dialog) showAssignLeftOut(asked, assigned int, queued []string, left []
 		lines = append(lines, "Not queued: "+format.Sentence(err.Error()))
 	}
 	body := arrange.Wrapped(widget.NewLabel(strings.Join(lines, "\n")))
-	dlg := dialog.NewCustom(title, "Close", container.NewVScroll(body), d.win.Window())
+	dlg := dialogs.NewCustom(title, "Close", container.NewVScroll(body), d.win.Window())
 	dlg.Resize(fyne.NewSize(520, float32(min(420, 120+60*len(lines)))))
 	dlg.Show()
 }

@@ -200,7 +200,7 @@ func (f *fake) tap(text string) {
 	f.t.Helper()
 	var found *widget.Button
 	viewtest.Walk(f.top(), func(o fyne.CanvasObject) {
-		if b, ok := o.(*widget.Button); ok && b.Text == text && found == nil {
+		if b := viewtest.AsButton(o); b != nil && b.Text == text && found == nil {
 			found = b
 		}
 	})

@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/xwidget"
 )
 
@@ -174,7 +174,7 @@ func (b *Board) Drop(woID, from, tech int64, at time.Time) {
 	what := fmt.Sprintf("%s for %s, %s", v.Number, who, at.In(time.Local).Format("Mon 2 Jan 15:04"))
 	if refused != nil {
 		b.say("Not planned: "+refused.Error(), true)
-		dialog.ShowInformation("This visit cannot be planned", sentence(refused.Error())+".", b.opts.Window)
+		dialogs.Info("This visit cannot be planned", sentence(refused.Error())+".", b.opts.Window)
 		return
 	}
 	instead := int64(0)
@@ -186,7 +186,7 @@ func (b *Board) Drop(woID, from, tech int64, at time.Time) {
 		commit()
 		return
 	}
-	c := dialog.NewConfirm("Plan this visit anyway?", what+":\n\n"+strings.Join(warnings, "\n"), func(ok bool) {
+	c := dialogs.NewConfirm("Plan this visit anyway?", what+":\n\n"+strings.Join(warnings, "\n"), func(ok bool) {
 		if ok {
 			commit()
 		} else {
@@ -206,7 +206,7 @@ func (b *Board) commit(woID, tech, instead int64, at time.Time, what string) {
 		b.opts.Do(func() {
 			if err != nil {
 				b.say("Not planned: "+err.Error(), true)
-				dialog.ShowInformation("This visit was not planned", sentence(err.Error())+".", b.opts.Window)
+				dialogs.Info("This visit was not planned", sentence(err.Error())+".", b.opts.Window)
 				return
 			}
 			b.selected = woID

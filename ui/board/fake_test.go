@@ -17,6 +17,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/internal/viewtest"
 	"github.com/workorderdesk/workdesk/ui/xwidget"
 )
 
@@ -258,10 +259,12 @@ func dialogTexts(w fyne.Window) string {
 		switch x := o.(type) {
 		case *widget.Label:
 			out = append(out, x.Text)
-		case *widget.Button:
-			out = append(out, "["+x.Text+"]")
 		case *widget.RichText:
 			out = append(out, x.String())
+		default:
+			if b := viewtest.AsButton(o); b != nil {
+				out = append(out, "["+b.Text+"]")
+			}
 		}
 	})
 	return strings.Join(out, " ")
@@ -274,12 +277,7 @@ func tapButton(t testing.TB, w fyne.Window, text string) {
 	if top == nil {
 		t.Fatalf("no dialog open to tap %q in", text)
 	}
-	var btn *widget.Button
-	walk(top, func(o fyne.CanvasObject) {
-		if b, ok := o.(*widget.Button); ok && b.Text == text {
-			btn = b
-		}
-	})
+	btn := viewtest.Button(top, text)
 	if btn == nil {
 		t.Fatalf("the dialog has no %q button: %s", text, dialogTexts(w))
 	}

@@ -103,8 +103,8 @@ func (b *Board) PlanSelected() {
 	}
 	items[2].HintText = fmt.Sprintf("Working hours %d:00–%d:00; a visit is taken to last %s", DayFrom, DayTo, lengthText(b.length))
 	woID, from := v.WorkOrderId, current
-	var dlg *dialog.FormDialog
-	dlg = dialog.NewForm("Plan visit: "+v.Number, "Plan", "Cancel", items, func(ok bool) {
+	var dlg *dialogs.Form
+	dlg = dialogs.NewForm("Plan visit: "+v.Number, "Plan", "Cancel", items, func(ok bool) {
 		if !ok {
 			return
 		}
@@ -192,11 +192,11 @@ func (b *Board) askAbout(rowID int64, number string) {
 					})
 				})
 			}
-			send := widget.NewButton("Send without it", func() { resolve(false) })
+			send := dialogs.NewButton("Send without it", nil, func() { resolve(false) })
 			send.Importance = widget.HighImportance
-			drop := widget.NewButton("Discard the plan", func() { resolve(true) })
+			drop := dialogs.NewButton("Discard the plan", nil, func() { resolve(true) })
 			drop.Importance = widget.DangerImportance
-			later := widget.NewButton("Decide later", func() { dlg.Hide() })
+			later := dialogs.NewButton("Decide later", nil, func() { dlg.Hide() })
 			dlg = dialog.NewCustomWithoutButtons("A planned visit is held",
 				container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), later, drop, send), nil, nil, msg), win)
 			dlg.Resize(fyne.NewSize(520, 300))

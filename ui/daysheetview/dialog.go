@@ -81,11 +81,11 @@ func Show(src Source, opts Options, tech int64, from time.Time, days int) *View 
 		techs, err := src.Technicians(context.Background())
 		opts.Do(func() {
 			if err != nil {
-				dialog.ShowError(err, opts.Window)
+				dialogs.Error(err, opts.Window)
 				return
 			}
 			if len(techs) == 0 {
-				dialog.ShowInformation(wordTitle, wordNoTechnicians, opts.Window)
+				dialogs.Info(wordTitle, wordNoTechnicians, opts.Window)
 				return
 			}
 			v.build(techs, tech, from, days)
@@ -163,7 +163,7 @@ func (v *View) build(techs []api.Associate, tech int64, from time.Time, days int
 	)
 	content := container.NewVBox(about, form, v.note, v.count, container.NewHBox(open, savePDF, saveICS), v.status)
 	v.mu.Lock()
-	v.dlg = dialog.NewCustom(wordTitle, wordClose, content, v.opts.Window)
+	v.dlg = dialogs.NewCustom(wordTitle, wordClose, content, v.opts.Window)
 	v.mu.Unlock()
 	v.dlg.Resize(fyne.NewSize(600, content.MinSize().Height+80))
 	v.dlg.Show()

@@ -19,6 +19,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/daysheet"
+	"github.com/workorderdesk/workdesk/ui/internal/viewtest"
 )
 
 var (
@@ -80,33 +81,11 @@ func show(t *testing.T, f *fake, tech int64, days int, opened *[]string) (*View,
 
 func button(t *testing.T, w fyne.Window, text string) *widget.Button {
 	t.Helper()
-	var found *widget.Button
-	walk(w.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
-		if b, ok := o.(*widget.Button); ok && b.Text == text {
-			found = b
-		}
-	})
+	found := viewtest.Button(w.Canvas().Overlays().Top(), text)
 	if found == nil {
 		t.Fatalf("no %q button", text)
 	}
 	return found
-}
-
-func walk(o fyne.CanvasObject, visit func(fyne.CanvasObject)) {
-	if o == nil || !o.Visible() {
-		return
-	}
-	visit(o)
-	switch c := o.(type) {
-	case *fyne.Container:
-		for _, x := range c.Objects {
-			walk(x, visit)
-		}
-	case fyne.Widget:
-		for _, x := range test.WidgetRenderer(c).Objects() {
-			walk(x, visit)
-		}
-	}
 }
 
 // TestDaySheetDialogOpensTheTechniciansDay: opened for Kenji's Tuesday

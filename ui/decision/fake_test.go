@@ -115,7 +115,7 @@ func (f *fake) button(text string) *widget.Button {
 	f.t.Helper()
 	var found *widget.Button
 	viewtest.Walk(f.top(), func(o fyne.CanvasObject) {
-		if b, ok := o.(*widget.Button); ok && b.Text == text && found == nil {
+		if b := viewtest.AsButton(o); b != nil && b.Text == text && found == nil {
 			found = b
 		}
 	})

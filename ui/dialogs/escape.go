@@ -108,6 +108,10 @@ func walkDialog(o fyne.CanvasObject, visit func(*widget.Button), final func(*fin
 			visit(&b.Button)
 			continue
 		}
+		if b, ok := ch.(*Button); ok && b.Visible() {
+			visit(&b.Button)
+			continue
+		}
 		walkDialog(ch, visit, final)
 	}
 }
@@ -148,6 +152,11 @@ func buttonLabelled(o fyne.CanvasObject, label string) *widget.Button {
 		}
 		return nil
 	case *finalCancel:
+		if x.Text == label {
+			return &x.Button
+		}
+		return nil
+	case *Button:
 		if x.Text == label {
 			return &x.Button
 		}

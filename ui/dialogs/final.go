@@ -13,7 +13,8 @@ import (
 // danger draws it red, for a loss rather than a step forward. The focus
 // starts on Cancel, so the Enter that opened it, pressed again, cancels it;
 // Enter with nothing focused cancels it too (ConfirmTop): only a tap on
-// the act, or Space on it once the person has moved to it, goes ahead.
+// the act, or Enter or Space on it once the person has moved to it with
+// Tab, goes ahead. Esc cancels wherever the focus is.
 func Final(title, message, act string, danger bool, callback func(bool), w fyne.Window) {
 	FinalOr(title, message, act, "Cancel", danger, callback, w)
 }
@@ -21,8 +22,7 @@ func Final(title, message, act string, danger bool, callback func(bool), w fyne.
 // FinalOr is Final whose Cancel says what not going ahead keeps ("Keep
 // what I typed"); Esc and Enter answer it as they answer Cancel.
 func FinalOr(title, message, act, keep string, danger bool, callback func(bool), w fyne.Window) {
-	dlg := dialog.NewCustomWithoutButtons(title, iconBeside(message, theme.WarningIcon()), w)
-	cancel, confirm := finalButtons(dlg, act, keep, callback)
+	dlg, cancel, confirm := finalDialog(title, iconBeside(message, theme.WarningIcon()), act, keep, callback, w)
 	if !danger {
 		confirm.Importance = widget.HighImportance
 	}
@@ -31,24 +31,28 @@ func FinalOr(title, message, act, keep string, danger bool, callback func(bool),
 	w.Canvas().Focus(cancel)
 }
 
-// finalButtons gives dlg its Cancel (reading keep) and its act's button,
-// drawn red; callback hears one answer, whichever comes first.
-func finalButtons(dlg *dialog.CustomDialog, act, keep string, callback func(bool)) (*finalCancel, *widget.Button) {
-	answered := false
-	answer := func(ok bool) {
-		if answered {
-			return
+// finalDialog shows content above a Cancel (reading keep) and the act's
+// button, drawn red; callback hears one answer, whichever comes first.
+func finalDialog(title string, content fyne.CanvasObject, act, keep string, callback func(bool), w fyne.Window) (*dialog.CustomDialog, *finalCancel, *Button) {
+	var cancel *finalCancel
+	var confirm *Button
+	dlg := withButtons(title, content, w, func(dlg *dialog.CustomDialog) []fyne.CanvasObject {
+		answered := false
+		answer := func(ok bool) {
+			if answered {
+				return
+			}
+			answered = true
+			dlg.Hide()
+			callback(ok)
 		}
-		answered = true
-		dlg.Hide()
-		callback(ok)
-	}
-	cancel := newFinalCancel(func() { answer(false) })
-	cancel.Text = keep
-	confirm := widget.NewButton(act, func() { answer(true) })
-	confirm.Importance = widget.DangerImportance
-	dlg.SetButtons([]fyne.CanvasObject{cancel, confirm})
-	return cancel, confirm
+		cancel = newFinalCancel(func() { answer(false) })
+		cancel.Text = keep
+		confirm = newKeyButton(act, nil, func() { answer(true) }, func() { answer(false) })
+		confirm.Importance = widget.DangerImportance
+		return []fyne.CanvasObject{cancel, confirm}
+	})
+	return dlg, cancel, confirm
 }
 
 // finalCancel is a final question's Cancel button: it takes the focus

@@ -42,6 +42,25 @@ func TestAFinalQuestionGoesAheadOnlyOnItsButton(t *testing.T) {
 			t.Errorf("%s: answered %v, still open %v; want one no, closed", answer.how, answers, c.Overlays().Top() != nil)
 		}
 	}
+	// Tab moves to the act: Esc there still cancels, Enter (or Space)
+	// goes ahead, once.
+	for _, k := range []struct {
+		key  fyne.KeyName
+		want bool
+	}{{fyne.KeyEscape, false}, {fyne.KeyReturn, true}, {fyne.KeySpace, true}} {
+		answers = nil
+		ask()
+		c.FocusNext()
+		on := c.Focused()
+		if b, ok := on.(*Button); !ok || b.Text != "Discard" {
+			t.Fatalf("Tab from Cancel gave the keyboard to %T, not Discard", on)
+		}
+		on.TypedKey(&fyne.KeyEvent{Name: k.key})
+		on.TypedKey(&fyne.KeyEvent{Name: k.key}) // pressed again as it goes: no second answer
+		if len(answers) != 1 || answers[0] != k.want || c.Overlays().Top() != nil {
+			t.Errorf("%s on Discard: answered %v, still open %v; want [%v], closed", k.key, answers, c.Overlays().Top() != nil, k.want)
+		}
+	}
 	answers = nil
 	ask()
 	test.Tap(buttonLabelled(c.Overlays().Top(), "Discard"))

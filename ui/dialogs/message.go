@@ -16,15 +16,16 @@ import (
 // the text: Fyne draws the icon over the text's top right corner, where a
 // long message runs under it.
 func Message(title, message string, icon fyne.Resource, w fyne.Window) {
-	dlg := dialog.NewCustom(title, "OK", iconBeside(message, icon), w)
+	dlg := NewCustom(title, "OK", iconBeside(message, icon), w)
 	fitMessage(dlg, w)
 	dlg.Show()
 }
 
 // NewConfirm is dialog.NewConfirm (No and Yes, SetConfirmText to rename
-// Yes) with its question icon beside the text, not over it.
-func NewConfirm(title, message string, callback func(bool), w fyne.Window) *dialog.ConfirmDialog {
-	dlg := dialog.NewCustomConfirm(title, "Yes", "No", iconBeside(message, theme.QuestionIcon()), callback, w)
+// Yes) with its question icon beside the text, not over it, and buttons
+// that answer Enter and Esc (Confirm).
+func NewConfirm(title, message string, callback func(bool), w fyne.Window) *Confirm {
+	dlg := NewCustomConfirm(title, "Yes", "No", iconBeside(message, theme.QuestionIcon()), callback, w)
 	fitMessage(dlg, w)
 	return dlg
 }

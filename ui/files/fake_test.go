@@ -166,28 +166,12 @@ func (l *links) fetch(context.Context) (api.DownloadURL, error) {
 var errNoSuchFile = &api.Error{StatusCode: 404, Code: 4004, Message: "The attachment does not exist."}
 
 // texts is all the text of labels and buttons under o.
-func texts(o fyne.CanvasObject) string {
-	var out []string
-	viewtest.Walk(o, func(c fyne.CanvasObject) {
-		switch w := c.(type) {
-		case *widget.Label:
-			out = append(out, w.Text)
-		case *widget.Button:
-			out = append(out, w.Text)
-		}
-	})
-	return strings.Join(out, "\n")
-}
+func texts(o fyne.CanvasObject) string { return viewtest.Texts(o) }
 
 // button finds a visible button by its text under o.
 func button(t *testing.T, o fyne.CanvasObject, text string) *widget.Button {
 	t.Helper()
-	var found *widget.Button
-	viewtest.Walk(o, func(c fyne.CanvasObject) {
-		if b, ok := c.(*widget.Button); ok && b.Text == text && found == nil {
-			found = b
-		}
-	})
+	found := viewtest.Button(o, text)
 	if found == nil {
 		t.Fatalf("no %q button", text)
 	}

@@ -68,7 +68,7 @@ func newLinkDialog(host Links, name string, fetch func(context.Context) (api.Dow
 	note.Wrapping = fyne.TextWrapWord
 	note.Importance = widget.LowImportance
 	body := container.NewVBox(l.valid, container.NewHBox(l.openBtn, l.copyBtn, l.saveBtn), l.progress, l.status, note)
-	l.dlg = dialog.NewCustom("Open "+name, "Close", body, host.Window())
+	l.dlg = dialogs.NewCustom("Open "+name, "Close", body, host.Window())
 	l.dlg.SetOnClosed(l.close)
 	l.dlg.Resize(fyne.NewSize(520, 260))
 	l.dlg.Show()

@@ -26,9 +26,14 @@ func (f *fake) dialogText() string {
 // focusedText is the text of the focused button, "" when no button has
 // the focus.
 func (f *fake) focusedText() string {
-	switch b := f.Win.Canvas().Focused().(type) {
-	case *widget.Button:
+	focused := f.Win.Canvas().Focused()
+	if focused == nil {
+		return ""
+	}
+	if b := viewtest.AsButton(focused.(fyne.CanvasObject)); b != nil {
 		return b.Text
+	}
+	switch b := focused.(type) {
 	case interface{ Tapped(*fyne.PointEvent) }:
 		var text string
 		viewtest.Walk(b.(fyne.CanvasObject), func(o fyne.CanvasObject) {

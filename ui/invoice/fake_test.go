@@ -348,11 +348,10 @@ func addPriceItem(t *testing.T, inv *Tab, i int) *lineRow {
 func texts(o fyne.CanvasObject) []string {
 	var out []string
 	viewtest.Walk(o, func(c fyne.CanvasObject) {
-		switch w := c.(type) {
-		case *widget.Label:
-			out = append(out, w.Text)
-		case *widget.Button:
-			out = append(out, w.Text)
+		if l, ok := c.(*widget.Label); ok {
+			out = append(out, l.Text)
+		} else if b := viewtest.AsButton(c); b != nil {
+			out = append(out, b.Text)
 		}
 	})
 	return out

@@ -197,12 +197,7 @@ func (f *fake) submit() {
 // buttonIn finds a visible button by its text under o.
 func buttonIn(t *testing.T, o fyne.CanvasObject, text string) *widget.Button {
 	t.Helper()
-	var found *widget.Button
-	viewtest.Walk(o, func(c fyne.CanvasObject) {
-		if b, ok := c.(*widget.Button); ok && b.Text == text && found == nil {
-			found = b
-		}
-	})
+	found := viewtest.Button(o, text)
 	if found == nil {
 		t.Fatalf("no %q button", text)
 	}

@@ -21,7 +21,7 @@ import (
 func button(o fyne.CanvasObject, text string) *widget.Button {
 	var found *widget.Button
 	viewtest.Walk(o, func(c fyne.CanvasObject) {
-		if b, ok := c.(*widget.Button); ok && b.Text == text && found == nil {
+		if b := viewtest.AsButton(c); b != nil && b.Text == text && found == nil {
 			found = b
 		}
 	})

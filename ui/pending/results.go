@@ -7,12 +7,12 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui/actiontext"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/format"
 )
 
@@ -48,7 +48,7 @@ func (d *Results) Show(title string, row *storage.OutboxRow, ids []int64) {
 	if len(ids) > bulkMaxLines {
 		content = container.NewVScroll(body)
 	}
-	dlg := dialog.NewCustom(fmt.Sprintf("%s %d work orders", title, len(ids)), "Close", content, d.win.Window())
+	dlg := dialogs.NewCustom(fmt.Sprintf("%s %d work orders", title, len(ids)), "Close", content, d.win.Window())
 	fit := func() {
 		if len(ids) > bulkMaxLines {
 			dlg.Resize(fyne.NewSize(560, 420))

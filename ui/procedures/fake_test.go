@@ -212,16 +212,7 @@ func (f *fake) AsSent(woID int64) *api.WorkOrder {
 
 // says is everything the tab shows, a line per label and button.
 func (f *fake) says() string {
-	var out []string
-	viewtest.Walk(f.tab.Content(), func(o fyne.CanvasObject) {
-		switch w := o.(type) {
-		case *widget.Label:
-			out = append(out, w.Text)
-		case *widget.Button:
-			out = append(out, w.Text)
-		}
-	})
-	return strings.Join(out, "\n")
+	return viewtest.Texts(f.tab.Content())
 }
 
 // shows reports whether a label or button shown reads text exactly.
@@ -240,12 +231,7 @@ func (f *fake) overlay() fyne.CanvasObject { return f.Win.Canvas().Overlays().To
 // buttonIn is the button reading text shown in o.
 func buttonIn(t *testing.T, o fyne.CanvasObject, text string) *widget.Button {
 	t.Helper()
-	var found *widget.Button
-	viewtest.Walk(o, func(c fyne.CanvasObject) {
-		if b, ok := c.(*widget.Button); ok && b.Text == text && found == nil {
-			found = b
-		}
-	})
+	found := viewtest.Button(o, text)
 	if found == nil {
 		t.Fatalf("no %q button", text)
 	}

@@ -81,8 +81,10 @@ func (f *fake) said() string {
 			out = append(out, w.Text)
 		case *widget.RichText:
 			out = append(out, w.String())
-		case *widget.Button:
-			out = append(out, w.Text)
+		default:
+			if b := viewtest.AsButton(o); b != nil {
+				out = append(out, b.Text)
+			}
 		}
 	})
 	return strings.ToLower(strings.Join(out, "\n"))
@@ -129,7 +131,7 @@ func (f *fake) button(text string) *widget.Button {
 	f.t.Helper()
 	var found *widget.Button
 	viewtest.Walk(f.top(), func(o fyne.CanvasObject) {
-		if b, ok := o.(*widget.Button); ok && b.Text == text && found == nil {
+		if b := viewtest.AsButton(o); b != nil && b.Text == text && found == nil {
 			found = b
 		}
 	})

@@ -135,8 +135,8 @@ func (d *Dialogs) ShowLive() {
 		nil, nil, nil, checks.content())
 
 	var dlg *dialog.CustomDialog
-	saveBtn := widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), nil)
-	liveBtn := widget.NewButtonWithIcon("Save and connect", theme.LoginIcon(), nil)
+	saveBtn := dialogs.NewButton("Save", theme.DocumentSaveIcon(), nil)
+	liveBtn := dialogs.NewButton("Save and connect", theme.LoginIcon(), nil)
 	liveBtn.Importance = widget.HighImportance
 	save := func(connect bool) {
 		s, err := read()
@@ -178,7 +178,7 @@ func (d *Dialogs) ShowLive() {
 	}
 	saveBtn.OnTapped = func() { save(false) }
 	liveBtn.OnTapped = func() { save(true) }
-	cancel := widget.NewButton("Cancel", func() { dlg.Hide() })
+	cancel := dialogs.NewButton("Cancel", nil, func() { dlg.Hide() })
 	dlg = dialog.NewCustomWithoutButtons("Live connection", body, d.win.Window())
 	dlg.SetButtons([]fyne.CanvasObject{cancel, saveBtn, liveBtn})
 	dlg.Resize(fyne.NewSize(680, 640))

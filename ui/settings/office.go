@@ -97,12 +97,12 @@ func (d *Dialogs) ShowOffice() {
 		widget.NewFormItem("", plain),
 	)
 	var dlg dialog.Dialog
-	var connect *widget.Button
+	var connect *dialogs.Button
 	say := func(err error) {
 		problem.SetText(format.Sentence(err.Error()))
 		problem.Show()
 	}
-	connect = widget.NewButton("Connect", func() {
+	connect = dialogs.NewButton("Connect", nil, func() {
 		s := Office{HubURL: strings.TrimRight(strings.TrimSpace(hub.Text), "/"), ClientID: strings.TrimSpace(id.Text),
 			AllowUnencrypted: plain.Checked, CAFile: strings.TrimSpace(ca.Text)}
 		switch {
@@ -145,7 +145,7 @@ func (d *Dialogs) ShowOffice() {
 	body := widget.NewLabel("The office hub keeps one connection to the service for everyone; you sign in with your own client id and secret.")
 	body.Wrapping = fyne.TextWrapWord
 	dlg = dialog.NewCustomWithoutButtons("Connect to office hub", container.NewVBox(body, kept, form, problem,
-		container.NewHBox(layout.NewSpacer(), widget.NewButton("Cancel", func() { dlg.Hide() }), connect)), d.win.Window())
+		container.NewHBox(layout.NewSpacer(), dialogs.NewButton("Cancel", nil, func() { dlg.Hide() }), connect)), d.win.Window())
 	dlg.Resize(fyne.NewSize(520, 320))
 	dlg.Show()
 }

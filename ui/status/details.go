@@ -2,8 +2,8 @@ package status
 
 import (
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 )
 
 // The status bar's technical side: where the app connects, until when its
@@ -63,7 +63,7 @@ func (s *Bar) ShowDetails() {
 		widget.NewFormItem("Outbox", value(s.outbox.Text)),
 		widget.NewFormItem("Sync", value(s.sync.Text)))
 	form := widget.NewForm(items...)
-	dlg := dialog.NewCustom("Connection details", "Close", form, s.win.Window())
+	dlg := dialogs.NewCustom("Connection details", "Close", form, s.win.Window())
 	dlg.Resize(fyne.NewSize(min(560, s.win.Window().Canvas().Size().Width-40), 0))
 	dlg.Show()
 }

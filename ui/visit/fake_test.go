@@ -2,7 +2,6 @@ package visit
 
 import (
 	"context"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -170,32 +169,11 @@ func (f *fake) answer(text string) {
 	if top == nil {
 		f.t.Fatalf("no question to answer %q", text)
 	}
-	var found *widget.Button
-	viewtest.Walk(top, func(o fyne.CanvasObject) {
-		if b := asButton(o); b != nil && b.Text == text && found == nil {
-			found = b
-		}
-	})
+	found := viewtest.Button(top, text)
 	if found == nil {
 		f.t.Fatalf("the question %q offers no %q", f.asked(), text)
 	}
 	test.Tap(found)
-}
-
-// asButton is o as a button: a Fyne button, or one of the dialogs' own
-// that embeds it (a final question's Cancel).
-func asButton(o fyne.CanvasObject) *widget.Button {
-	if b, ok := o.(*widget.Button); ok {
-		return b
-	}
-	v := reflect.ValueOf(o)
-	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
-		return nil
-	}
-	if f := v.Elem().FieldByName("Button"); f.IsValid() && f.Type() == reflect.TypeOf(widget.Button{}) {
-		return f.Addr().Interface().(*widget.Button)
-	}
-	return nil
 }
 
 // says is everything the tab shows, a line per label and button.

@@ -1,7 +1,7 @@
 // Package viewtest is what the tests of the views under ui/ share: the
 // window as a view sees it, running work inline as the window's own tests
 // do and keeping what it was asked (Host), the clock pinned (Main), and
-// a view read as a person reads it (Walk, Texts), and a large replica
+// a view read as a person reads it (Walk, Texts, Button), and a large replica
 // written straight (GeneratedReplica). A view's fake embeds Host and adds
 // what is its own. Only tests import it.
 package viewtest
@@ -10,6 +10,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -110,12 +111,41 @@ func Walk(o fyne.CanvasObject, visit func(fyne.CanvasObject)) {
 func Texts(o fyne.CanvasObject) string {
 	var out []string
 	Walk(o, func(c fyne.CanvasObject) {
-		switch w := c.(type) {
-		case *widget.Label:
-			out = append(out, w.Text)
-		case *widget.Button:
-			out = append(out, w.Text)
+		if l, ok := c.(*widget.Label); ok {
+			out = append(out, l.Text)
+		} else if b := AsButton(c); b != nil {
+			out = append(out, b.Text)
 		}
 	})
 	return strings.Join(out, "\n")
+}
+
+// AsButton is o as a button: a *widget.Button, or a widget built on one
+// (a dialog's buttons that answer Enter and Esc, a final question's
+// Cancel), whose Button is reached by reflection as those types are not
+// exported; nil when o is no button.
+func AsButton(o fyne.CanvasObject) *widget.Button {
+	if b, ok := o.(*widget.Button); ok {
+		return b
+	}
+	v := reflect.ValueOf(o)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return nil
+	}
+	if f := v.Elem().FieldByName("Button"); f.IsValid() && f.Type() == reflect.TypeOf(widget.Button{}) {
+		return f.Addr().Interface().(*widget.Button)
+	}
+	return nil
+}
+
+// Button is the first visible button reading text under o (a dialog, a
+// view), whatever kind of button it is (AsButton); nil when there is none.
+func Button(o fyne.CanvasObject, text string) *widget.Button {
+	var found *widget.Button
+	Walk(o, func(c fyne.CanvasObject) {
+		if b := AsButton(c); b != nil && b.Text == text && found == nil {
+			found = b
+		}
+	})
+	return found
 }
