@@ -46,6 +46,7 @@ package main
 //	                      moves to the next widget; answers as focused does
 //	tabsel                the detail tab shown: its place and its name
 //	dialogs               how many dialogs are open
+//	windows               the app's windows' titles, " | " between them
 //	shortcut MOD+…+KEY    a shortcut (e.g. ctrl+shift+A, ctrl+Return) as
 //	                      Fyne's desktop driver hands it on: to the focused
 //	                      widget that takes shortcuts, else to the window
