@@ -24,6 +24,7 @@ import (
 	"github.com/workorderdesk/workdesk/ui/attachments"
 	"github.com/workorderdesk/workdesk/ui/decision"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
+	"github.com/workorderdesk/workdesk/ui/format"
 	"github.com/workorderdesk/workdesk/ui/invoice"
 	"github.com/workorderdesk/workdesk/ui/list"
 	"github.com/workorderdesk/workdesk/ui/messages"
@@ -498,7 +499,7 @@ func (d *Desk) invoiceProgress(done, total int) {
 		d.status.HideProgress()
 		return
 	}
-	d.status.Progress(fmt.Sprintf("Reading invoices: %s of %s", count(done), count(total)), done, total)
+	d.status.Progress(fmt.Sprintf("Reading invoices: %s of %s", format.Count(done), format.Count(total)), done, total)
 }
 
 // showError tells the person what went wrong in plain words.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -50,7 +49,7 @@ func (s exportSpec) rows(n int) string {
 	if n == 1 && s.one != "" {
 		return "1 " + s.one
 	}
-	return count(n) + " " + s.noun
+	return format.Count(n) + " " + s.noun
 }
 
 // showExport asks for the format, then where to save, then writes the
@@ -90,19 +89,6 @@ func (d *Desk) showExport(s exportSpec) {
 		container.NewHBox(layout.NewSpacer(), cancel, next)), s.win)
 	dlg.Resize(fyne.NewSize(560, dlg.MinSize().Height))
 	dlg.Show()
-}
-
-// count is n with thousands separated: "100,000".
-func count(n int) string {
-	s := fmt.Sprint(n)
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
 }
 
 // exportTo writes s's table to w (the file at uri) in format f, off the
@@ -197,7 +183,7 @@ func (p *exportProgress) progress(do func(func())) func(int) {
 			if p.total > 0 {
 				p.bar.SetValue(min(1, float64(n)/float64(p.total)))
 			}
-			p.label.SetText(fmt.Sprintf("%s of %s %s written…", count(n), count(p.total), p.noun))
+			p.label.SetText(fmt.Sprintf("%s of %s %s written…", format.Count(n), format.Count(p.total), p.noun))
 		})
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/export"
 	"github.com/workorderdesk/workdesk/export/ooxmlcheck"
+	"github.com/workorderdesk/workdesk/ui/format"
 	"github.com/workorderdesk/workdesk/ui/list"
 )
 
@@ -68,7 +69,7 @@ func TestExportListHasTheFilteredRows(t *testing.T) {
 		w, uri := fileWriter(t, path)
 		h.desk.exportTo(exportSpec{win: h.win, title: "Export list", noun: "work orders", table: listTable(h.store, q, n)}, w, uri, f)
 		h.flush()
-		if got := h.overlayText(); !strings.Contains(got, "saved "+count(len(shown))+" work orders to "+strings.ToLower(path)) {
+		if got := h.overlayText(); !strings.Contains(got, "saved "+format.Count(len(shown))+" work orders to "+strings.ToLower(path)) {
 			t.Errorf("%s: the window says %q", f, got)
 		}
 		h.dismissOverlays()
@@ -174,7 +175,7 @@ func TestExportListMenu(t *testing.T) {
 	h.rows()
 	h.menuItem("Export list…").Action()
 	got := h.overlayText()
-	for _, want := range []string{"exports the " + count(h.desk.list.Len()) + " work orders the list shows now (search \"rheinland\")", "choose where to save…"} {
+	for _, want := range []string{"exports the " + format.Count(h.desk.list.Len()) + " work orders the list shows now (search \"rheinland\")", "choose where to save…"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the dialog lacks %q: %q", want, got)
 		}
