@@ -24,6 +24,7 @@ import (
 	"github.com/workorderdesk/workdesk/ui/attachments"
 	"github.com/workorderdesk/workdesk/ui/decision"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
+	"github.com/workorderdesk/workdesk/ui/exporting"
 	"github.com/workorderdesk/workdesk/ui/format"
 	"github.com/workorderdesk/workdesk/ui/invoice"
 	"github.com/workorderdesk/workdesk/ui/list"
@@ -145,6 +146,8 @@ type Desk struct {
 	results *pending.Results
 	// decision accepts and rejects work orders.
 	decision *decision.Decision
+	// exports are File › Export list… and the receivables' Export….
+	exports *exporting.Exporter
 	// settings opens the connection dialogs (Live, office hub).
 	settings *settings.Dialogs
 
@@ -208,6 +211,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	d.refusals = pending.NewNotice(d.store, host{d})
 	d.results = pending.NewResults(d.store, host{d})
 	d.decision = decision.New(d.store, host{d})
+	d.exports = exporting.New(host{d})
 	d.settings = settings.New(host{d}, host{d})
 
 	d.split = container.NewHSplit(d.list.Content(), d.detail.content())

@@ -115,7 +115,7 @@ func TestExportReceivablesFiltered(t *testing.T) {
 	for _, f := range []export.Format{export.XLSX, export.CSV} {
 		path := filepath.Join(dir, "receivables"+f.Ext())
 		fw, uri := fileWriter(t, path)
-		h.desk.exportTo(spec, fw, uri, f)
+		h.desk.exports.Write(spec, fw, uri, f)
 		h.flush()
 		said := strings.Join(texts(w.Canvas().Overlays().Top()), " ")
 		if !strings.Contains(said, "Saved "+format.Count(len(want))+" invoices to "+path) {
