@@ -27,6 +27,7 @@ import (
 	"github.com/workorderdesk/workdesk/ui/exporting"
 	"github.com/workorderdesk/workdesk/ui/format"
 	"github.com/workorderdesk/workdesk/ui/invoice"
+	"github.com/workorderdesk/workdesk/ui/jobsheetview"
 	"github.com/workorderdesk/workdesk/ui/list"
 	"github.com/workorderdesk/workdesk/ui/messages"
 	"github.com/workorderdesk/workdesk/ui/note"
@@ -148,6 +149,8 @@ type Desk struct {
 	decision *decision.Decision
 	// exports are File › Export list… and the receivables' Export….
 	exports *exporting.Exporter
+	// jobSheet is the Summary tab's Job sheet… dialog.
+	jobSheet *jobsheetview.Dialog
 	// settings opens the connection dialogs (Live, office hub).
 	settings *settings.Dialogs
 
@@ -212,6 +215,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	d.results = pending.NewResults(d.store, host{d})
 	d.decision = decision.New(d.store, host{d})
 	d.exports = exporting.New(host{d})
+	d.jobSheet = jobsheetview.New(d.store, host{d})
 	d.settings = settings.New(host{d}, host{d})
 
 	d.split = container.NewHSplit(d.list.Content(), d.detail.content())
