@@ -23,6 +23,7 @@ import (
 	"github.com/workorderdesk/workdesk/ui/assign"
 	"github.com/workorderdesk/workdesk/ui/attachments"
 	"github.com/workorderdesk/workdesk/ui/decision"
+	"github.com/workorderdesk/workdesk/ui/demo"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/exporting"
 	"github.com/workorderdesk/workdesk/ui/format"
@@ -79,7 +80,7 @@ type Deps struct {
 	// fyne.Do. Tests queue it and drain the queue on the test goroutine.
 	Do func(func())
 	// Customer acts as the customer through the sandbox (demo mode only).
-	Customer Customer
+	Customer demo.Customer
 	// Secrets holds the live client secret (the OS keyring).
 	Secrets settings.SecretStore
 	// OpenURL opens a link in the system's browser and says whether it

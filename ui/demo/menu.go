@@ -1,4 +1,4 @@
-package ui
+package demo
 
 import (
 	"fmt"
@@ -6,41 +6,28 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
-	"github.com/shopspring/decimal"
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/format"
 )
 
-// Customer acts as the customer in demo mode, through the sandbox's control
-// API. main hands one in demo mode and nil in live mode, so ui never
-// imports the sandbox. Each action reaches the app the way it would in
-// production: as a signed notification to the receiver.
-type Customer interface {
-	ApproveQuote(id int64) error
-	RejectQuote(id int64, reason string) error
-	RequestQuote(id int64) error
-	SetNte(id int64, amount decimal.Decimal) error
-	DispatchWorkOrder() (api.WorkOrder, error)
-	SetInvoiceStatus(id int64, status api.InvoiceStatus, comment string) error
-	MarkProcedure(woID, procID int64, na bool, readOnly bool) error
-	// Do makes one of the service's documented notification actions happen
-	// (api.DocumentedActions), as the customer or a colleague outside the
-	// app would, with comment as its reason or text ("" picks one).
-	Do(id int64, action, comment string) error
+// customer is the Customer menu's actions, acting as c over win.
+type customer struct {
+	c   Customer
+	win Window
 }
 
-// customerMenu is the demo's "Customer" menu. Each action is tried on the
-// open work order; the sandbox alone judges whether it applies, and a
-// refusal is shown in its own words.
-func (d *Desk) customerMenu() *fyne.Menu {
-	c := d.deps.Customer
+// Menu is the demo's "Customer" menu. Each action is tried on the open
+// work order; the sandbox alone judges whether it applies, and a refusal
+// is shown in its own words.
+func Menu(c Customer, win Window) *fyne.Menu {
+	d := &customer{c: c, win: win}
 	onOpen := func(what string, act func(wo *api.WorkOrder) error) func() {
 		return func() {
-			wo := d.detail.wo
+			wo := d.win.WorkOrderShown()
 			if wo == nil {
-				d.info("No work order open", "Open a work order first: the customer acts on the work order shown on the right.")
+				d.win.Info("No work order open", "Open a work order first: the customer acts on the work order shown on the right.")
 				return
 			}
 			d.asCustomer(what+" on "+wo.WorkOrderNumber, func() error { return act(wo) })
@@ -88,23 +75,23 @@ func (d *Desk) customerMenu() *fyne.Menu {
 // asCustomer runs a control call off the main goroutine; its effect arrives
 // later as a notification, which refreshes the window. A refusal is shown
 // in the sandbox's own words under a plain title.
-func (d *Desk) asCustomer(what string, call func() error) {
-	d.deps.Background(func() {
+func (d *customer) asCustomer(what string, call func() error) {
+	d.win.Background(func() {
 		err := call()
-		d.do(func() {
+		d.win.Do(func() {
 			if err != nil {
-				d.info("The customer could not do that", format.Capital(format.Error(err)))
+				d.win.Info("The customer could not do that", format.Capital(format.Error(err)))
 				return
 			}
-			d.status.Flash(what + " — watch for the notification")
+			d.win.Flash(what + " — watch for the notification")
 		})
 	})
 }
 
-func (d *Desk) askNte() {
-	wo := d.detail.wo
+func (d *customer) askNte() {
+	wo := d.win.WorkOrderShown()
 	if wo == nil {
-		d.info("No work order open", "Open a work order first: the customer changes the NTE of the work order shown on the right.")
+		d.win.Info("No work order open", "Open a work order first: the customer changes the NTE of the work order shown on the right.")
 		return
 	}
 	entry := dialogs.NewEntry()
@@ -121,22 +108,22 @@ func (d *Desk) askNte() {
 				if minor := api.MinorUnits(wo.Currency); minor > 0 {
 					form = fmt.Sprintf("a number with at most %d decimals", minor)
 				}
-				d.info("Not a valid NTE", fmt.Sprintf("%q is not a valid %s amount: type %s, or 0 for no limit.", entry.Text, wo.Currency, form))
+				d.win.Info("Not a valid NTE", fmt.Sprintf("%q is not a valid %s amount: type %s, or 0 for no limit.", entry.Text, wo.Currency, form))
 				return
 			}
 			id := wo.WorkOrderId
-			d.asCustomer("NTE changed on "+wo.WorkOrderNumber, func() error { return d.deps.Customer.SetNte(id, m.Amount) })
-		}, d.win)
+			d.asCustomer("NTE changed on "+wo.WorkOrderNumber, func() error { return d.c.SetNte(id, m.Amount) })
+		}, d.win.Window())
 }
 
-func (d *Desk) askProcedureNA() {
-	wo := d.detail.wo
+func (d *customer) askProcedureNA() {
+	wo := d.win.WorkOrderShown()
 	if wo == nil {
-		d.info("No work order open", "Open a work order that has procedures first.")
+		d.win.Info("No work order open", "Open a work order that has procedures first.")
 		return
 	}
 	if len(wo.Procedures()) == 0 {
-		d.info("No procedures", "This work order has no procedures to mark N/A.")
+		d.win.Info("No procedures", "This work order has no procedures to mark N/A.")
 		return
 	}
 	var names []string
@@ -153,18 +140,19 @@ func (d *Desk) askProcedureNA() {
 			}
 			p := wo.Procedures()[sel.SelectedIndex()]
 			woID := wo.WorkOrderId
-			d.asCustomer(p.Name+" marked N/A", func() error { return d.deps.Customer.MarkProcedure(woID, p.Id, true, p.IsReadOnly) })
-		}, d.win)
+			d.asCustomer(p.Name+" marked N/A", func() error { return d.c.MarkProcedure(woID, p.Id, true, p.IsReadOnly) })
+		}, d.win.Window())
 }
 
-// confirmResetDemo asks before File › Reset demo forgets the demo's work:
-// it survives restarts, so starting over is a choice, not an accident.
-func (d *Desk) confirmResetDemo() {
+// ConfirmReset asks, over win, before File › Reset demo forgets the
+// demo's work (reset): it survives restarts, so starting over is a
+// choice, not an accident.
+func ConfirmReset(win fyne.Window, reset func()) {
 	dialogs.Final("Reset the demo?",
 		"The demo keeps what was done in it across restarts. Resetting forgets every change and starts again from the original work orders.",
 		"Reset demo", true, func(ok bool) {
 			if ok {
-				d.deps.ResetDemo()
+				reset()
 			}
-		}, d.win)
+		}, win)
 }
