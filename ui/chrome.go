@@ -6,6 +6,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/ui/demo"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/format"
 	"github.com/workorderdesk/workdesk/ui/settings"
@@ -47,7 +49,7 @@ func (d *Desk) mainMenu() *fyne.MainMenu {
 		}
 	}
 	if d.deps.Demo && d.deps.ResetDemo != nil {
-		file.Items = append(file.Items, fyne.NewMenuItem("Reset demo…", d.confirmResetDemo))
+		file.Items = append(file.Items, fyne.NewMenuItem("Reset demo…", func() { demo.ConfirmReset(d.win, d.deps.ResetDemo) }))
 	}
 	// Fyne adds a Quit item when a menu has none; this one saves the
 	// layout before the app ends.
@@ -72,7 +74,7 @@ func (d *Desk) mainMenu() *fyne.MainMenu {
 		d.keyItem("Keyboard shortcuts"))
 	menus := []*fyne.Menu{file, view, work}
 	if d.deps.Customer != nil {
-		menus = append(menus, d.customerMenu())
+		menus = append(menus, demo.Menu(d.deps.Customer, host{d}))
 	}
 	return fyne.NewMainMenu(append(menus, help)...)
 }

@@ -23,8 +23,12 @@ import (
 	"github.com/workorderdesk/workdesk/ui/assign"
 	"github.com/workorderdesk/workdesk/ui/attachments"
 	"github.com/workorderdesk/workdesk/ui/decision"
+	"github.com/workorderdesk/workdesk/ui/demo"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
+	"github.com/workorderdesk/workdesk/ui/exporting"
+	"github.com/workorderdesk/workdesk/ui/format"
 	"github.com/workorderdesk/workdesk/ui/invoice"
+	"github.com/workorderdesk/workdesk/ui/jobsheetview"
 	"github.com/workorderdesk/workdesk/ui/list"
 	"github.com/workorderdesk/workdesk/ui/messages"
 	"github.com/workorderdesk/workdesk/ui/note"
@@ -76,7 +80,7 @@ type Deps struct {
 	// fyne.Do. Tests queue it and drain the queue on the test goroutine.
 	Do func(func())
 	// Customer acts as the customer through the sandbox (demo mode only).
-	Customer Customer
+	Customer demo.Customer
 	// Secrets holds the live client secret (the OS keyring).
 	Secrets settings.SecretStore
 	// OpenURL opens a link in the system's browser and says whether it
@@ -144,6 +148,10 @@ type Desk struct {
 	results *pending.Results
 	// decision accepts and rejects work orders.
 	decision *decision.Decision
+	// exports are File › Export list… and the receivables' Export….
+	exports *exporting.Exporter
+	// jobSheet is the Summary tab's Job sheet… dialog.
+	jobSheet *jobsheetview.Dialog
 	// settings opens the connection dialogs (Live, office hub).
 	settings *settings.Dialogs
 
@@ -207,6 +215,8 @@ func New(a fyne.App, deps Deps) *Desk {
 	d.refusals = pending.NewNotice(d.store, host{d})
 	d.results = pending.NewResults(d.store, host{d})
 	d.decision = decision.New(d.store, host{d})
+	d.exports = exporting.New(host{d})
+	d.jobSheet = jobsheetview.New(d.store, host{d})
 	d.settings = settings.New(host{d}, host{d})
 
 	d.split = container.NewHSplit(d.list.Content(), d.detail.content())
@@ -498,7 +508,7 @@ func (d *Desk) invoiceProgress(done, total int) {
 		d.status.HideProgress()
 		return
 	}
-	d.status.Progress(fmt.Sprintf("Reading invoices: %s of %s", count(done), count(total)), done, total)
+	d.status.Progress(fmt.Sprintf("Reading invoices: %s of %s", format.Count(done), format.Count(total)), done, total)
 }
 
 // showError tells the person what went wrong in plain words.

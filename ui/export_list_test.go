@@ -1,9 +1,7 @@
 package ui
 
 import (
-	"context"
 	"encoding/csv"
-	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,13 +10,14 @@ import (
 
 	"fyne.io/fyne/v2"
 	fynestorage "fyne.io/fyne/v2/storage"
-	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 	"github.com/xuri/excelize/v2"
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/export"
 	"github.com/workorderdesk/workdesk/export/ooxmlcheck"
+	"github.com/workorderdesk/workdesk/ui/exporting"
+	"github.com/workorderdesk/workdesk/ui/format"
 	"github.com/workorderdesk/workdesk/ui/list"
 )
 
@@ -56,19 +55,18 @@ func TestExportListHasTheFilteredRows(t *testing.T) {
 	}
 	var wantWho []string
 	for _, r := range shown {
-		wantWho = append(wantWho, assignedExport(whom[r.Id]))
+		wantWho = append(wantWho, exporting.Assigned(listWords{}, whom[r.Id]))
 	}
 	if !slices.ContainsFunc(wantWho, func(s string) bool { return s != "" && s != "unknown" }) {
 		t.Fatal("no work order shown is assigned to anyone: the Assigned column would test nothing")
 	}
-	q, n := h.desk.list.Shown()
 	dir := t.TempDir()
 	for _, f := range []export.Format{export.CSV, export.XLSX} {
 		path := filepath.Join(dir, "list"+f.Ext())
 		w, uri := fileWriter(t, path)
-		h.desk.exportTo(exportSpec{win: h.win, title: "Export list", noun: "work orders", table: listTable(h.store, q, n)}, w, uri, f)
+		h.desk.exports.Write(listExport(h.desk), w, uri, f)
 		h.flush()
-		if got := h.overlayText(); !strings.Contains(got, "saved "+count(len(shown))+" work orders to "+strings.ToLower(path)) {
+		if got := h.overlayText(); !strings.Contains(got, "saved "+format.Count(len(shown))+" work orders to "+strings.ToLower(path)) {
 			t.Errorf("%s: the window says %q", f, got)
 		}
 		h.dismissOverlays()
@@ -128,42 +126,6 @@ func TestExportListHasTheFilteredRows(t *testing.T) {
 	}
 }
 
-// TestExportCancelLeavesNoFile: Cancel in the progress dialog stops the
-// export, says nothing was saved, and leaves no file behind.
-func TestExportCancelLeavesNoFile(t *testing.T) {
-	h := newHarness(t)
-	for _, f := range []export.Format{export.CSV, export.XLSX} {
-		path := filepath.Join(t.TempDir(), "list"+f.Ext())
-		w, uri := fileWriter(t, path)
-		tapped := false
-		tb := export.Table{Sheet: "x", Columns: []export.Column{{Title: "n", Kind: export.Number}}, Len: 1_000_000,
-			Rows: func(ctx context.Context, yield func([]any) error) error {
-				for i := 0; ; i++ {
-					if i == 3000 && !tapped {
-						// The person taps Cancel while rows are written.
-						tapped = true
-						test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Cancel"))
-					}
-					if err := yield([]any{i}); err != nil {
-						return err
-					}
-				}
-			}}
-		h.desk.exportTo(exportSpec{win: h.win, title: "Export list", noun: "work orders", table: tb}, w, uri, f)
-		h.flush()
-		if !tapped {
-			t.Fatal("the export never ran")
-		}
-		if got := h.overlayText(); !strings.Contains(got, "export cancelled: nothing was saved") {
-			t.Errorf("%s: the window says %q", f, got)
-		}
-		h.dismissOverlays()
-		if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
-			t.Errorf("%s: a cancelled export left %s (%v)", f, path, err)
-		}
-	}
-}
-
 // TestExportListMenu: File › Export list… offers Excel and CSV for what
 // the list shows, and says when it shows nothing.
 func TestExportListMenu(t *testing.T) {
@@ -174,7 +136,7 @@ func TestExportListMenu(t *testing.T) {
 	h.rows()
 	h.menuItem("Export list…").Action()
 	got := h.overlayText()
-	for _, want := range []string{"exports the " + count(h.desk.list.Len()) + " work orders the list shows now (search \"rheinland\")", "choose where to save…"} {
+	for _, want := range []string{"exports the " + format.Count(h.desk.list.Len()) + " work orders the list shows now (search \"rheinland\")", "choose where to save…"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the dialog lacks %q: %q", want, got)
 		}

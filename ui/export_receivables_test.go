@@ -19,6 +19,7 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/export"
 	"github.com/workorderdesk/workdesk/export/ooxmlcheck"
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // TestExportReceivablesFiltered: the receivables window's Export… offers
@@ -104,7 +105,7 @@ func TestExportReceivablesFiltered(t *testing.T) {
 
 	test.Tap(buttonIn(t, w.Content(), "Export…"))
 	said := strings.Join(texts(w.Canvas().Overlays().Top()), " ")
-	if !strings.Contains(said, "Exports the "+count(len(want))+" invoices the view shows now (status Disputed)") {
+	if !strings.Contains(said, "Exports the "+format.Count(len(want))+" invoices the view shows now (status Disputed)") {
 		t.Errorf("the export dialog says %q", said)
 	}
 	w.Canvas().Overlays().Top().Hide()
@@ -114,10 +115,10 @@ func TestExportReceivablesFiltered(t *testing.T) {
 	for _, f := range []export.Format{export.XLSX, export.CSV} {
 		path := filepath.Join(dir, "receivables"+f.Ext())
 		fw, uri := fileWriter(t, path)
-		h.desk.exportTo(spec, fw, uri, f)
+		h.desk.exports.Write(spec, fw, uri, f)
 		h.flush()
 		said := strings.Join(texts(w.Canvas().Overlays().Top()), " ")
-		if !strings.Contains(said, "Saved "+count(len(want))+" invoices to "+path) {
+		if !strings.Contains(said, "Saved "+format.Count(len(want))+" invoices to "+path) {
 			t.Errorf("%s: the receivables window says %q", f, said)
 		}
 		if h.win.Canvas().Overlays().Top() != nil {

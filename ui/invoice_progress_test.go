@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/workorderdesk/workdesk/ui/format"
 )
 
 // The invoices of finished work are read in the background after a sync:
@@ -39,7 +41,7 @@ func TestInvoiceFetchProgressInTheStatusBar(t *testing.T) {
 		t.Fatalf("fetched %d invoices: %v", n, err)
 	}
 	step()
-	want := "Reading invoices: 0 of " + count(n)
+	want := "Reading invoices: 0 of " + format.Count(n)
 	if len(shown) < 2 || shown[0] != want || shown[len(shown)-1] != "" {
 		t.Fatalf("the status bar showed %q; want %q first and nothing at the end", shown, want)
 	}

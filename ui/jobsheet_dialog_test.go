@@ -168,7 +168,7 @@ func TestAJobSheetNoProgramOpensSaysWhereItIs(t *testing.T) {
 			said = l.Text
 		}
 	})
-	t.Cleanup(func() { os.RemoveAll(filepath.Join(os.TempDir(), "workdesk-job-sheets", jobSheetName(h.woOf(r)))) })
+	t.Cleanup(func() { os.RemoveAll(filepath.Join(os.TempDir(), "workdesk-job-sheets", r.Number+" job sheet.pdf")) })
 	if !strings.Contains(said, "workdesk-job-sheets") || !strings.HasSuffix(said, "or use Save as…") {
 		t.Errorf("the dialog says %q", said)
 	}

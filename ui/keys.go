@@ -74,7 +74,7 @@ func (d *Desk) deskKeys() []deskKey {
 		{key: fyne.KeyD, item: "Dispatch board", what: "Open the dispatch board (" + shortcutLabel("W") + " closes it)", run: (*Desk).showBoard},
 		{key: fyne.KeySlash, item: "Keyboard shortcuts", what: "List the keyboard shortcuts", run: (*Desk).showShortcuts},
 		{key: fyne.KeyS, item: "Save", what: "Save the invoice draft, the internal note or the step (on its tab)", run: func(d *Desk) { saveShown(d.detail.selectedTab(), d.info) }},
-		{key: fyne.KeyE, item: "Export list…", what: "Export the list as it is filtered (spreadsheet or CSV)", run: (*Desk).showExportList},
+		{key: fyne.KeyE, item: "Export list…", what: "Export the list as it is filtered (spreadsheet or CSV)", run: func(d *Desk) { d.exports.Show(listExport(d)) }},
 	}
 	for i, t := range d.detail.tabs {
 		if i >= len(tabKeys) {

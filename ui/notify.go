@@ -1,11 +1,14 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
+
+	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/ui/format"
 )
 
@@ -91,4 +94,102 @@ func newsSummary(items []string) string {
 		return strings.Join(items, " ")
 	}
 	return strings.Join(items[len(items)-most:], " ") + fmt.Sprintf(" And %d more.", len(items)-most)
+}
+
+// EventReceived is called (from any goroutine) after a verified notification
+// was applied to the replica: the customer's decisions raise a desktop
+// notification, since the person may be looking elsewhere.
+func (d *Desk) EventReceived(ev api.Event) {
+	// Read here, off the window's goroutine: the event is in the replica.
+	wo, err := d.store.WorkOrder(context.Background(), ev.Header.WorkOrderId)
+	if err != nil {
+		wo = nil
+	}
+	d.do(func() {
+		if title, body := notificationFor(ev, wo); title != "" {
+			d.notifyCustomer(title, body)
+		}
+	})
+}
+
+// notificationFor words a desktop notification, or returns "" for events
+// that do not deserve one. Every title is "<what> <happened>: <number>"
+// ("Invoice authorized: NWR73267"), every body a sentence. wo is the work
+// order as the replica has it after the event (nil when it has none):
+// through the office hub an event carries no body of the customer's, so
+// what it names comes from there.
+func notificationFor(ev api.Event, wo *api.WorkOrder) (title, body string) {
+	number, currency, customer := fmt.Sprintf("work order %d", ev.Header.WorkOrderId), "", ""
+	if wo != nil {
+		number, currency, customer = wo.WorkOrderNumber, wo.Currency, wo.Customer.Name
+	}
+	switch b := ev.Body.(type) {
+	case *api.QuoteChangedEvent:
+		switch b.Quote.QuoteStatus {
+		case api.QuoteApproved:
+			return "Quote approved: " + number, "The NTE is now " + format.Money(b.Quote.Amount.In(currency)) + "."
+		case api.QuoteRejected:
+			if why := format.Sentence(b.Quote.Comment); why != "" {
+				return "Quote rejected: " + number, "The customer rejected the quote: " + why
+			}
+			return "Quote rejected: " + number, "The customer rejected the quote."
+		case api.QuoteRequested:
+			return "Quote requested: " + number, "The customer asks for a quote."
+		}
+	case *api.NteChangedEvent:
+		return "NTE changed: " + number, "The customer set the NTE to " + format.Nte(b.Amount.In(currency)) + "."
+	case *api.NewWorkOrderEvent:
+		if b.Details.WorkOrderNumber != "" {
+			number = b.Details.WorkOrderNumber
+		}
+		if b.Details.Customer.Name != "" {
+			customer = b.Details.Customer.Name
+		}
+		msg := b.Details.AccompanyingMessage
+		if msg == "" && wo != nil {
+			msg = wo.AccompanyingMessage
+		}
+		body := "A customer sent a new work order."
+		if customer != "" {
+			body = customer + " sent a new work order."
+		}
+		if msg := format.Sentence(msg); msg != "" {
+			body += " " + msg
+		}
+		return "New work order: " + number, body
+	case *api.InvoiceStatusChangedEvent:
+		return "Invoice " + strings.ToLower(format.Status(b.Status)) + ": " + number, invoiceNews(b)
+	}
+	return "", ""
+}
+
+// invoiceNews says in sentences what the customer did with the invoice.
+func invoiceNews(b *api.InvoiceStatusChangedEvent) string {
+	comment := format.Sentence(b.Comment)
+	var s string
+	switch b.Status {
+	case api.InvoiceAuthorized:
+		s = "The customer authorized the invoice."
+		if b.AuthNumber != "" {
+			s += " Authorization " + b.AuthNumber + "."
+		}
+	case api.InvoicePaid:
+		s = "The customer paid the invoice."
+		if b.CheckNumber != "" {
+			s += " Check " + b.CheckNumber + "."
+		}
+	case api.InvoiceDisputed:
+		if comment != "" {
+			return "The customer disputed the invoice: " + comment
+		}
+		return "The customer disputed the invoice."
+	case api.InvoicePendingVerification:
+		s = "The customer is verifying the invoice."
+	default:
+		s = "The invoice is now " + strings.ToLower(format.Status(b.Status)) + "."
+	}
+	if comment != "" {
+		s += " The customer says: " + comment
+	}
+	return s
 }

@@ -33,7 +33,7 @@ func (d *Desk) showReceivables() {
 			d.list.Open(id)
 			d.win.RequestFocus()
 		},
-		Export: func() { d.showExportReceivables(rw) }})
+		Export: func() { d.exports.Show(receivablesExport(rw)) }})
 	v := rw.view
 	w.SetContent(v.Content())
 	closeOnCtrlW(w)

@@ -5,6 +5,7 @@
 package format
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -33,6 +34,19 @@ func OrDash(s string) string {
 		return "—"
 	}
 	return s
+}
+
+// Count is n with thousands separated: "100,000".
+func Count(n int) string {
+	s := fmt.Sprint(n)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }
 
 // Sentence makes s a whole sentence for the person: trimmed, its first

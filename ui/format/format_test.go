@@ -161,3 +161,13 @@ func TestSentenceEndsWithOneMark(t *testing.T) {
 		}
 	}
 }
+
+// TestCount: a count reads with its thousands separated, as the export's
+// progress and the invoice fetch's write it.
+func TestCount(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 7: "7", 999: "999", 1000: "1,000", 12345: "12,345", 100000: "100,000", 1234567: "1,234,567"} {
+		if got := Count(n); got != want {
+			t.Errorf("Count(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package receivables
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/export"
 )
 
 // Export… is there only when the opener exports, and hands it the rows as
@@ -41,6 +43,44 @@ func TestExportButtonAndNarrowed(t *testing.T) {
 	}
 	if got, want := v.Narrowed(), " (customer Sakura Mart Japan, status Outstanding, age 61–90 days)"; got != want {
 		t.Errorf("Narrowed = %q, want %q", got, want)
+	}
+}
+
+// ExportTable is the rows as filtered, each column typed as the view
+// types it (an amount as money in its own currency, a date as a date,
+// the age as a number, the rest as text as wide as the view shows it),
+// and no totals row: a sum down the column would add yen to dollars.
+func TestExportTableTypesEachColumn(t *testing.T) {
+	v, _ := open(t, world(), fyne.NewSize(1280, 800))
+	v.statusSel.SetSelected(outstanding)
+	tb := v.ExportTable()
+	cols, want := v.Table()
+	if tb.Sheet != "Receivables" || len(tb.Columns) != len(cols) || tb.Len != len(want) || len(want) == 0 {
+		t.Fatalf("sheet %q, %d columns, %d rows; the view has %d columns, %d rows", tb.Sheet, len(tb.Columns), tb.Len, len(cols), len(want))
+	}
+	kinds := map[string]export.Kind{"Work order": export.Text, "Amount": export.Money, "Currency": export.Text, "Submitted": export.Date, "Age (days)": export.Number, "Paid": export.Date}
+	for i, c := range tb.Columns {
+		if c.Title != cols[i].Title {
+			t.Errorf("column %d is %q, the view's %q", i, c.Title, cols[i].Title)
+		}
+		if k, ok := kinds[c.Title]; ok && c.Kind != k {
+			t.Errorf("column %q is of kind %v, want %v", c.Title, c.Kind, k)
+		}
+		if c.Kind == export.Text && c.Width < 10 {
+			t.Errorf("column %q is %v characters wide", c.Title, c.Width)
+		}
+	}
+	var got [][]any
+	if err := tb.Rows(context.Background(), func(r []any) error { got = append(got, r); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("the table yields %d rows, the view shows %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i][0] != want[i][0] || got[i][4] != want[i][4] {
+			t.Errorf("row %d is %v, the view's %v", i, got[i], want[i])
+		}
 	}
 }
 

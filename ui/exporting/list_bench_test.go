@@ -1,4 +1,4 @@
-package ui
+package exporting
 
 import (
 	"context"
@@ -20,7 +20,7 @@ import (
 // in use while it ran, sampled every 5 ms, above what was in use before
 // (the memory the export costs), and the file's size.
 //
-//	go test -tags migrated_fynedo -run '^$' -bench ExportList100k -benchtime 3x ./ui/
+//	go test -tags migrated_fynedo -run '^$' -bench ExportList100k -benchtime 3x ./ui/exporting/
 func BenchmarkExportList100k(b *testing.B) {
 	store := viewtest.GeneratedReplica(b, 100_000)
 	n, err := store.CountList(context.Background(), storage.ListQuery{})
@@ -54,7 +54,7 @@ func BenchmarkExportList100k(b *testing.B) {
 						}
 					}
 				})
-				err := export.WriteFile(context.Background(), path, f, listTable(store, storage.ListQuery{}, n), export.Options{})
+				err := export.WriteFile(context.Background(), path, f, listTable(store, words{}, storage.ListQuery{}, n), export.Options{})
 				close(stop)
 				wg.Wait()
 				if err != nil {

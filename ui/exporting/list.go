@@ -1,14 +1,16 @@
-package ui
+package exporting
 
 import (
 	"context"
+
 	"fmt"
 	"strings"
+
+	"fyne.io/fyne/v2"
 
 	"github.com/workorderdesk/workdesk/export"
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui/format"
-	"github.com/workorderdesk/workdesk/ui/list"
 )
 
 // Words of an exported list besides its column titles, in one place.
@@ -37,20 +39,20 @@ var listExportColumns = []export.Column{
 
 // listTable is the list of query q as a table to export: every row the
 // list shows for it, in its order, read from the replica one at a time,
-// with who each is assigned to (read a batch of rows at a time). n is how
-// many the list counted, for the progress bar.
-func listTable(store *storage.Store, q storage.ListQuery, n int) export.Table {
+// with who each is assigned to (read a batch of rows at a time), in the
+// list's words. n is how many the list counted, for the progress bar.
+func listTable(store Replica, words ListWords, q storage.ListQuery, n int) export.Table {
 	return export.Table{Sheet: exportSheetWorkOrders, Columns: listExportColumns, Len: n,
 		Rows: func(ctx context.Context, yield func([]any) error) error {
 			row := make([]any, len(listExportColumns))
 			batch := make([]storage.Row, 0, assignedBatch)
 			flush := func() error {
-				who, err := store.AssigneesOf(ctx, list.RowIDs(batch))
+				who, err := store.AssigneesOf(ctx, rowIDs(batch))
 				if err != nil {
 					return err
 				}
 				for _, r := range batch {
-					if err := yield(listExportRow(row, r, who[r.Id])); err != nil {
+					if err := yield(listExportRow(row, r, Assigned(words, who[r.Id]))); err != nil {
 						return err
 					}
 				}
@@ -73,8 +75,17 @@ func listTable(store *storage.Store, q storage.ListQuery, n int) export.Table {
 // assignedBatch is how many rows' assignees an export reads at once.
 const assignedBatch = 500
 
-// listExportRow fills row with r's cells, a is who r is assigned to.
-func listExportRow(row []any, r storage.Row, a storage.Assignees) []any {
+// rowIDs are the ids of rows.
+func rowIDs(rows []storage.Row) []int64 {
+	ids := make([]int64, len(rows))
+	for i, r := range rows {
+		ids[i] = r.Id
+	}
+	return ids
+}
+
+// listExportRow fills row with r's cells, assigned is its Assigned cell.
+func listExportRow(row []any, r storage.Row, assigned string) []any {
 	row[0], row[1], row[2] = r.Number, r.Customer, r.Site
 	row[3] = format.Status(r.Status)
 	// An NTE of 0 is no limit, not an amount: a sum over the column must
@@ -87,7 +98,7 @@ func listExportRow(row []any, r storage.Row, a storage.Assignees) []any {
 	if r.QuoteStatus != "" {
 		row[6] = format.Status(r.QuoteStatus)
 	}
-	row[7], row[8] = r.ScheduledStart, assignedExport(a)
+	row[7], row[8] = r.ScheduledStart, assigned
 	row[9], row[10] = r.NextDeadlineLabel, r.NextDeadline
 	row[11] = ""
 	if r.Attention {
@@ -96,31 +107,32 @@ func listExportRow(row []any, r storage.Row, a storage.Assignees) []any {
 	return row
 }
 
-// assignedExport is the Assigned cell of an export: every name in full
-// (a spreadsheet has the room the list has not), empty for nobody, and
-// "unknown" where the service did not say, as the list shows it.
-func assignedExport(a storage.Assignees) string {
+// Assigned is the Assigned cell of an export: every name in full (a
+// spreadsheet has the room the list has not), empty for nobody, and
+// "unknown" where the service did not say, as the list (words) shows it.
+func Assigned(words ListWords, a storage.Assignees) string {
 	if !a.Known {
-		return list.AssignedText(a)
+		return words.AssignedText(a)
 	}
 	var names []string
 	for _, p := range a.Who {
 		names = append(names, p.Name)
 	}
-	return strings.Join(names, ", ") + list.Partly(a)
+	return strings.Join(names, ", ") + words.Partly(a)
 }
 
-// showExportList is File › Export list…: the list as it is searched,
-// filtered and sorted now, to CSV or Excel, in a file the person picks.
-func (d *Desk) showExportList() {
-	q, n := d.list.Shown()
+// ListExport is File › Export list…'s export, shown over win: the list of
+// query q (n rows, as the list counted them) as it is searched, filtered
+// and sorted now, to CSV or Excel, read from store and written in the
+// list's words.
+func ListExport(win fyne.Window, store Replica, words ListWords, q storage.ListQuery, n int) Spec {
 	q.Limit, q.Offset = 0, 0
 	q.Held = nil // in the export, in their sorted places (still listed: q.Keep)
-	s := exportSpec{win: d.win, title: "Export list", noun: "work orders", one: "work order", file: "work-orders",
+	s := Spec{win: win, title: "Export list", noun: "work orders", one: "work order", file: "work-orders",
 		empty: "The list shows no work orders: there is nothing to export. Clear the search or the filters first.",
-		table: listTable(d.store, q, n)}
+		table: listTable(store, words, q, n)}
 	s.what = fmt.Sprintf("Exports the %s the list shows now%s, in its order.", s.rows(n), listDescription(q))
-	d.showExport(s)
+	return s
 }
 
 // listDescription says what narrows the list: " (search "main", status

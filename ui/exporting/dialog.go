@@ -1,4 +1,4 @@
-package ui
+package exporting
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -23,10 +22,10 @@ import (
 	"github.com/workorderdesk/workdesk/ui/format"
 )
 
-// exportSpec is one view's export (the list's, the receivables'): the
-// table it writes and the words its dialogs say. Every view exports
-// through showExport, so each gets the same choice, progress and Cancel.
-type exportSpec struct {
+// Spec is one view's export (the list's, the receivables'): the table
+// it writes and the words its dialogs say. Every view exports through
+// Show, so each gets the same choice, progress and Cancel.
+type Spec struct {
 	win   fyne.Window // the view's window, where the dialogs show
 	title string      // the dialogs' title: "Export list"
 	noun  string      // what a row is, plural: "work orders"
@@ -40,22 +39,32 @@ type exportSpec struct {
 	closed <-chan struct{}
 }
 
+// Exporter shows the exports over the window around it.
+type Exporter struct {
+	win Window
+}
+
+// New is the exports, shown over win.
+func New(win Window) *Exporter {
+	return &Exporter{win: win}
+}
+
 // fileName is the file name offered for an export in format f made at now.
-func (s exportSpec) fileName(f export.Format, now time.Time) string {
+func (s Spec) fileName(f export.Format, now time.Time) string {
 	return s.file + "-" + now.Format("2006-01-02") + f.Ext()
 }
 
 // rows is n rows in words: "1 work order", "1,200 work orders".
-func (s exportSpec) rows(n int) string {
+func (s Spec) rows(n int) string {
 	if n == 1 && s.one != "" {
 		return "1 " + s.one
 	}
-	return count(n) + " " + s.noun
+	return format.Count(n) + " " + s.noun
 }
 
-// showExport asks for the format, then where to save, then writes the
-// file with exportTo.
-func (d *Desk) showExport(s exportSpec) {
+// Show asks for the format, then where to save, then writes the file
+// with Write.
+func (e *Exporter) Show(s Spec) {
 	if s.table.Len == 0 {
 		dialogs.Info(s.title, s.empty, s.win)
 		return
@@ -72,13 +81,13 @@ func (d *Desk) showExport(s exportSpec) {
 		dlg.Hide()
 		fd := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
 			if err != nil {
-				d.showErrorIn(s.win, fmt.Errorf("the file could not be created: %w", err))
+				e.win.ShowErrorIn(s.win, fmt.Errorf("the file could not be created: %w", err))
 				return
 			}
 			if w == nil {
 				return // the person closed the picker
 			}
-			d.exportTo(s, w, w.URI(), f)
+			e.Write(s, w, w.URI(), f)
 		}, s.win)
 		fd.SetFileName(s.fileName(f, format.Now()))
 		fd.SetFilter(fynestorage.NewExtensionFileFilter([]string{f.Ext()}))
@@ -92,23 +101,11 @@ func (d *Desk) showExport(s exportSpec) {
 	dlg.Show()
 }
 
-// count is n with thousands separated: "100,000".
-func count(n int) string {
-	s := fmt.Sprint(n)
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
-
-// exportTo writes s's table to w (the file at uri) in format f, off the
+// Write writes s's table to w (the file at uri) in format f, off the
 // main goroutine, with a progress bar and Cancel; a file it could not
 // finish is removed. It says where the file went, in the person's words.
-func (d *Desk) exportTo(s exportSpec, w io.WriteCloser, uri fyne.URI, f export.Format) {
+// Show calls it once the person chose where to save.
+func (e *Exporter) Write(s Spec, w io.WriteCloser, uri fyne.URI, f export.Format) {
 	ctx, cancel := context.WithCancel(context.Background())
 	p := newExportProgress(s, cancel)
 	p.show()
@@ -116,20 +113,20 @@ func (d *Desk) exportTo(s exportSpec, w io.WriteCloser, uri fyne.URI, f export.F
 	if uri.Path() != "" {
 		name = uri.Path()
 	}
-	d.run(func(context.Context) error {
+	e.win.Run(func(context.Context) error {
 		defer cancel()
 		// The window going away ends the export: the replica it reads
 		// is closing, or no one is left to tell where the file went.
 		go func() {
 			select {
-			case <-d.closed:
+			case <-e.win.Closed():
 				cancel()
 			case <-s.closed:
 				cancel()
 			case <-ctx.Done():
 			}
 		}()
-		err := export.Write(ctx, w, f, s.table, export.Options{Progress: p.progress(d.do)})
+		err := export.Write(ctx, w, f, s.table, export.Options{Progress: p.progress(e.win.Do)})
 		return export.Finish(w, err, func() error { return fynestorage.Delete(uri) })
 	}, func(err error) {
 		p.hide()
@@ -137,7 +134,7 @@ func (d *Desk) exportTo(s exportSpec, w io.WriteCloser, uri fyne.URI, f export.F
 		case errors.Is(err, context.Canceled):
 			dialogs.Info(s.title, "Export cancelled: nothing was saved.", s.win)
 		case err != nil:
-			d.showErrorIn(s.win, fmt.Errorf("the %s could not be exported, and nothing was saved: %w", s.noun, err))
+			e.win.ShowErrorIn(s.win, fmt.Errorf("the %s could not be exported, and nothing was saved: %w", s.noun, err))
 		default:
 			dialogs.Info(s.title, fmt.Sprintf("Saved %s to %s.", s.rows(p.done()), name), s.win)
 		}
@@ -157,7 +154,7 @@ type exportProgress struct {
 	shown   time.Time // when the bar last moved
 }
 
-func newExportProgress(s exportSpec, cancel func()) *exportProgress {
+func newExportProgress(s Spec, cancel func()) *exportProgress {
 	p := &exportProgress{bar: widget.NewProgressBar(), label: widget.NewLabel("Starting…"), noun: s.noun, total: s.table.Len}
 	var stop *dialogs.Button
 	stop = dialogs.NewButton("Cancel", theme.CancelIcon(), func() {
@@ -197,7 +194,7 @@ func (p *exportProgress) progress(do func(func())) func(int) {
 			if p.total > 0 {
 				p.bar.SetValue(min(1, float64(n)/float64(p.total)))
 			}
-			p.label.SetText(fmt.Sprintf("%s of %s %s written…", count(n), count(p.total), p.noun))
+			p.label.SetText(fmt.Sprintf("%s of %s %s written…", format.Count(n), format.Count(p.total), p.noun))
 		})
 	}
 }

@@ -1,4 +1,4 @@
-package ui
+package jobsheetview
 
 import (
 	"bytes"
@@ -58,11 +58,22 @@ func jobSheetName(wo *api.WorkOrder) string {
 	return fmt.Sprintf(jobSheetFileName, name)
 }
 
-// renderJobSheet makes wo's sheet on paper, with who is assigned as the
-// window shows it and, when note, the internal note; it takes a moment
-// (the replica is read, the fonts are subset), so it runs off the main
+// Dialog offers the job sheet of a work order.
+type Dialog struct {
+	store Replica
+	win   Window
+}
+
+// New is the job sheet dialog, reading store, shown over win.
+func New(store Replica, win Window) *Dialog {
+	return &Dialog{store: store, win: win}
+}
+
+// render makes wo's sheet on paper, with who is assigned as the window
+// shows it and, when note, the internal note; it takes a moment (the
+// replica is read, the fonts are subset), so it runs off the main
 // goroutine.
-func (d *Desk) renderJobSheet(ctx context.Context, wo *api.WorkOrder, paper pdftext.Paper, note bool) ([]byte, error) {
+func (d *Dialog) render(ctx context.Context, wo *api.WorkOrder, paper pdftext.Paper, note bool) ([]byte, error) {
 	fonts, err := printing.Fonts()
 	if err != nil {
 		return nil, err
@@ -85,9 +96,9 @@ func (d *Desk) renderJobSheet(ctx context.Context, wo *api.WorkOrder, paper pdft
 	return buf.Bytes(), err
 }
 
-// showJobSheet offers the open work order's job sheet to open in the
-// system's PDF viewer (to print) or to save, as an attachment is.
-func (d *Desk) showJobSheet(wo *api.WorkOrder) {
+// Show offers the open work order's job sheet to open in the system's
+// PDF viewer (to print) or to save, as an attachment is.
+func (d *Dialog) Show(wo *api.WorkOrder) {
 	if wo == nil {
 		return
 	}
@@ -98,7 +109,7 @@ func (d *Desk) showJobSheet(wo *api.WorkOrder) {
 	status.Hide()
 	var open, save *widget.Button
 	withNote := dialogs.NewCheck(jobSheetNoteTick, nil)
-	paperChoice, paper := printing.PaperChoice(d.app.Preferences())
+	paperChoice, paper := printing.PaperChoice(d.win.Preferences())
 	busy := func(on bool) { arrange.SetEnabled(open, !on); arrange.SetEnabled(save, !on) }
 	say := func(text string, importance widget.Importance) {
 		status.Importance = importance
@@ -110,8 +121,8 @@ func (d *Desk) showJobSheet(wo *api.WorkOrder) {
 		say(jobSheetMaking, widget.MediumImportance)
 		var path string
 		paper, note := paper(), withNote.Checked
-		d.run(func(ctx context.Context) error {
-			pdf, err := d.renderJobSheet(ctx, wo, paper, note)
+		d.win.Run(func(ctx context.Context) error {
+			pdf, err := d.render(ctx, wo, paper, note)
 			if err != nil {
 				return err
 			}
@@ -123,11 +134,7 @@ func (d *Desk) showJobSheet(wo *api.WorkOrder) {
 			if err := os.WriteFile(path, pdf, 0o600); err != nil {
 				return err
 			}
-			opener := d.deps.OpenURL
-			if opener == nil {
-				opener = d.app.OpenURL
-			}
-			if err := opener(&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}); err != nil {
+			if err := d.win.OpenFile(&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}); err != nil {
 				return fmt.Errorf(jobSheetNoProgram, strings.TrimSuffix(format.Error(err), "."), path)
 			}
 			return nil
@@ -154,8 +161,8 @@ func (d *Desk) showJobSheet(wo *api.WorkOrder) {
 			say(jobSheetSaving, widget.MediumImportance)
 			savedAs := dialogs.SavedName(w.URI())
 			paper, note := paper(), withNote.Checked
-			d.run(func(ctx context.Context) error {
-				pdf, err := d.renderJobSheet(ctx, wo, paper, note)
+			d.win.Run(func(ctx context.Context) error {
+				pdf, err := d.render(ctx, wo, paper, note)
 				if err == nil {
 					_, err = io.Copy(w, bytes.NewReader(pdf))
 				}
@@ -168,16 +175,16 @@ func (d *Desk) showJobSheet(wo *api.WorkOrder) {
 				}
 				say(fmt.Sprintf(jobSheetSavedAs, savedAs), widget.MediumImportance)
 			})
-		}, d.win)
+		}, d.win.Window())
 		fd.SetFileName(name)
 		fd.SetFilter(fynestorage.NewExtensionFileFilter([]string{".pdf"}))
-		dialogs.ShowFilePicker(fd, d.win)
+		dialogs.ShowFilePicker(fd, d.win.Window())
 	})
 	about := widget.NewLabel(jobSheetAbout)
 	about.Wrapping = fyne.TextWrapWord
 	dlg := dialogs.NewCustom(fmt.Sprintf(jobSheetTitle, wo.WorkOrderNumber), jobSheetClose,
 		container.NewVBox(about, withNote, container.NewHBox(widget.NewLabel(jobSheetPaper), paperChoice),
-			container.NewHBox(open, save), status), d.win)
+			container.NewHBox(open, save), status), d.win.Window())
 	dlg.Resize(fyne.NewSize(520, dlg.MinSize().Height+40))
 	dlg.Show()
 }
