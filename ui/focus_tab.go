@@ -20,18 +20,22 @@ type keyboardStart interface {
 // focusTab gives the keyboard to the shown tab's first control, if it has
 // one a person can use.
 func (d *Desk) focusTab() {
-	t := d.detail.selectedTab()
-	if t == nil {
+	i := d.detail.appTabs.SelectedIndex()
+	if i < 0 || i >= len(d.detail.tabs) {
 		return
 	}
-	if f := tabStart(t); f != nil {
+	if f := tabStart(d.detail.tabs[i], d.detail.appTabs.Items[i].Content); f != nil {
 		d.win.Canvas().Focus(f)
 	}
 }
 
-// tabStart is where Ctrl+1 … Ctrl+9 put the keyboard in t: the control
-// the tab names, else its first one.
-func tabStart(t tab) fyne.Focusable {
+// tabStart is where Ctrl+1 … Ctrl+9 put the keyboard in tab t, shown as
+// content: the control the tab names, else its first one. content is what
+// the tab bar shows, never t.Content() again: that builds the tab's
+// containers anew around the same widgets, and laying out that unseen copy
+// moved the Visit tab's buttons into a column over its last action (issue
+// 38's second tryout).
+func tabStart(t tab, content fyne.CanvasObject) fyne.Focusable {
 	if s, ok := t.(keyboardStart); ok {
 		if f := s.KeyboardStart(); f != nil {
 			if o, ok := f.(fyne.CanvasObject); ok && o.Visible() {
@@ -41,7 +45,7 @@ func tabStart(t tab) fyne.Focusable {
 			}
 		}
 	}
-	return firstFocusable(t.Content())
+	return firstFocusable(content)
 }
 
 // firstFocusable is the first control under o, in the order Tab visits

@@ -103,10 +103,10 @@ func TestEveryTabHasAShortcut(t *testing.T) {
 			if got := h.desk.detail.appTabs.SelectedIndex(); got != i {
 				t.Errorf("from the %T, %s shows tab %d, not %s", from, shortcutLabel(string(tabKeys[i])), got, tb.Title())
 			}
-			if want := tabStart(tb); want != nil && c.Focused() != want {
+			if want := tabStart(tb, h.desk.detail.appTabs.Items[i].Content); want != nil && c.Focused() != want {
 				t.Errorf("after %s the keyboard is in a %T, not the %s tab's first control (a %T)", shortcutLabel(string(tabKeys[i])), c.Focused(), tb.Title(), want)
 			}
-			if title := tb.Title(); (title == "Messages" || title == "Internal note") && tabStart(tb) == nil {
+			if title := tb.Title(); (title == "Messages" || title == "Internal note") && tabStart(tb, h.desk.detail.appTabs.Items[i].Content) == nil {
 				t.Errorf("the %s tab offers the keyboard nothing", title)
 			}
 			if want := "Show the " + tb.Title() + " tab"; help[shortcutLabel(string(tabKeys[i]))] != want {
