@@ -20,7 +20,7 @@ import (
 // TestReconnectReadsTheReplacedCertificate: the customer regenerated the
 // integration's certificate and the person saved the new file over the old
 // one. Saving the settings reconnects (TestSavingLiveSettingsReconnects in
-// ui); the reconnected receiver must verify with the new certificate, read
+// ui/settings); the reconnected receiver must verify with the new certificate, read
 // from the file again, not the one read at start.
 func TestReconnectReadsTheReplacedCertificate(t *testing.T) {
 	ctx := context.Background()

@@ -16,9 +16,9 @@ import (
 	"github.com/workorderdesk/workdesk/daysheet"
 	"github.com/workorderdesk/workdesk/pdftext"
 	"github.com/workorderdesk/workdesk/storage"
-	"github.com/workorderdesk/workdesk/ui"
 	"github.com/workorderdesk/workdesk/ui/daysheetview"
 	"github.com/workorderdesk/workdesk/ui/printing"
+	"github.com/workorderdesk/workdesk/ui/settings"
 )
 
 // What `workdesk daysheet` says, in one place.
@@ -142,7 +142,7 @@ func runDaySheet(args []string, prefs fyne.Preferences, out, errOut io.Writer) i
 // UIDs' ("demo" for the demo's work orders).
 func windowReplica(ctx context.Context, prefs fyne.Preferences, dataDir string) (store *storage.Store, domain string, closeStore func(), err error) {
 	var path string
-	switch office, live := ui.LoadOfficeSettings(prefs), ui.LoadLiveSettings(prefs); {
+	switch office, live := settings.LoadOffice(prefs), settings.LoadLive(prefs); {
 	case office.InUse && office.HubURL != "":
 		clientID := office.ClientID
 		if id, secret := os.Getenv("WORKDESK_CLIENT_ID"), os.Getenv("WORKDESK_CLIENT_SECRET"); id != "" && secret != "" {

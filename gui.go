@@ -24,6 +24,7 @@ import (
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui"
 	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/settings"
 )
 
 type guiFlags struct {
@@ -177,7 +178,7 @@ func (s *session) officeHub() string {
 	if s.flags.hub != "" {
 		return s.flags.hub
 	}
-	if o := ui.LoadOfficeSettings(s.app.Preferences()); o.InUse {
+	if o := settings.LoadOffice(s.app.Preferences()); o.InUse {
 		return o.HubURL
 	}
 	return ""
@@ -197,7 +198,7 @@ func (s *session) launch(wantLive bool) error {
 		s.stopWatch = nil
 	}
 	prefs := s.app.Preferences()
-	live := ui.LoadLiveSettings(prefs)
+	live := settings.LoadLive(prefs)
 	var b *backend
 	var err error
 	var missing *missingSecret
@@ -247,7 +248,7 @@ func (s *session) launch(wantLive bool) error {
 			// A choice of Live or Demo from the menu leaves office mode,
 			// for this run and the next start.
 			s.flags.hub, s.officeGiven = "", officeLogin{}
-			ui.SetOfficeInUse(prefs, false)
+			settings.SetOfficeInUse(prefs, false)
 			if err := s.launch(toLive); err != nil {
 				s.desk.ShowError(err)
 			}
@@ -302,7 +303,7 @@ func (s *session) launch(wantLive bool) error {
 	return nil
 }
 
-func (s *session) startLive(ctx context.Context, live ui.LiveSettings) (*backend, error) {
+func (s *session) startLive(ctx context.Context, live settings.Live) (*backend, error) {
 	secret, err := s.secrets.Get(ctx, live.ClientID)
 	if err != nil || secret == "" {
 		return nil, &missingSecret{clientID: live.ClientID, cause: err}

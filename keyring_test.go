@@ -17,6 +17,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 )
 
 // lockedKeyring is the error go-keyring gives for a GNOME Keyring whose
@@ -195,10 +196,20 @@ func formField(t *testing.T, w fyne.Window, label string) fyne.Focusable {
 
 func tapButton(t *testing.T, w fyne.Window, text string) {
 	t.Helper()
-	var found *widget.Button
+	var found fyne.Tappable
 	eachShown(w.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
-		if b, ok := o.(*widget.Button); ok && b.Text == text && found == nil {
-			found = b
+		if found != nil {
+			return
+		}
+		switch b := o.(type) {
+		case *widget.Button:
+			if b.Text == text {
+				found = b
+			}
+		case *dialogs.Button: // a dialog's own, which answers Enter and Esc
+			if b.Text == text {
+				found = b
+			}
 		}
 	})
 	if found == nil {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
-	"github.com/workorderdesk/workdesk/ui"
+	"github.com/workorderdesk/workdesk/ui/settings"
 )
 
 // officePerson is the person's name as the hub tells it, for the status
@@ -47,7 +47,7 @@ func (s *session) officeCredentials(ctx context.Context) (id, secret string, fro
 	if id, secret = os.Getenv("WORKDESK_CLIENT_ID"), os.Getenv("WORKDESK_CLIENT_SECRET"); id != "" && secret != "" {
 		return id, secret, true, nil
 	}
-	id = ui.LoadOfficeSettings(s.app.Preferences()).ClientID
+	id = settings.LoadOffice(s.app.Preferences()).ClientID
 	if id == "" {
 		return "", "", false, errNoOfficeLogin
 	}
@@ -93,8 +93,8 @@ func (s *session) openOffice(ctx context.Context, hubURL string) (b *backend, no
 	}
 	// The next start opens the saved office again; a one-off --hub with
 	// credentials from the environment leaves the settings as they were.
-	if saved := ui.LoadOfficeSettings(s.app.Preferences()); saved.HubURL == strings.TrimRight(strings.TrimSpace(hubURL), "/") {
-		ui.SetOfficeInUse(s.app.Preferences(), true)
+	if saved := settings.LoadOffice(s.app.Preferences()); saved.HubURL == strings.TrimRight(strings.TrimSpace(hubURL), "/") {
+		settings.SetOfficeInUse(s.app.Preferences(), true)
 	}
 	return b, notice, "", err
 }
@@ -108,7 +108,7 @@ type hubTLS struct {
 }
 
 func (s *session) hubTLS(hubURL string) hubTLS {
-	saved := ui.LoadOfficeSettings(s.app.Preferences())
+	saved := settings.LoadOffice(s.app.Preferences())
 	t := hubTLS{caFile: saved.CAFile, allowUnencrypted: saved.AllowUnencrypted && saved.HubURL == strings.TrimRight(strings.TrimSpace(hubURL), "/")}
 	if s.flags.hubCA != "" {
 		t.caFile = s.flags.hubCA
@@ -180,9 +180,9 @@ func openOfficeReplica(ctx context.Context, dataDir, hubURL, clientID string) (*
 // connectOffice opens office mode behind a new window with what File ›
 // Connect to office hub… was given (the window already keeps the secret in
 // the keyring, off the main goroutine), and saves the hub and client id.
-func (s *session) connectOffice(o ui.OfficeSettings, secret string) error {
+func (s *session) connectOffice(o settings.Office, secret string) error {
 	prefs := s.app.Preferences()
-	prev, prevHub, prevSaved := s.officeGiven, s.flags.hub, ui.LoadOfficeSettings(prefs)
+	prev, prevHub, prevSaved := s.officeGiven, s.flags.hub, settings.LoadOffice(prefs)
 	s.officeGiven.id, s.officeGiven.secret = o.ClientID, secret
 	s.flags.hub = o.HubURL
 	o.Save(prefs)

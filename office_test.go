@@ -12,7 +12,7 @@ import (
 	"github.com/zalando/go-keyring"
 
 	"github.com/workorderdesk/workdesk/storage"
-	"github.com/workorderdesk/workdesk/ui"
+	"github.com/workorderdesk/workdesk/ui/settings"
 )
 
 // `workdesk --hub URL` with the person's credentials in the environment
@@ -77,8 +77,8 @@ func officeUsedLast(t *testing.T, secret string) (*session, string) {
 	t.Setenv("WORKDESK_CLIENT_SECRET", "")
 	const hub = "http://127.0.0.1:9" // nothing listens: office mode opens all the same
 	a := test.NewTempApp(t)
-	ui.OfficeSettings{HubURL: hub, ClientID: "hub-ana"}.Save(a.Preferences())
-	ui.SetOfficeInUse(a.Preferences(), true)
+	settings.Office{HubURL: hub, ClientID: "hub-ana"}.Save(a.Preferences())
+	settings.SetOfficeInUse(a.Preferences(), true)
 	s := &session{app: a, flags: guiFlags{dataDir: t.TempDir()}, secrets: storage.NewSecrets(),
 		do: (&mainQueue{}).do} // the test driver would run fyne.Do on the calling goroutine: what the window's background hands it waits here
 	if secret != "" {

@@ -12,7 +12,7 @@ import (
 	"github.com/zalando/go-keyring"
 
 	"github.com/workorderdesk/workdesk/storage"
-	"github.com/workorderdesk/workdesk/ui"
+	"github.com/workorderdesk/workdesk/ui/settings"
 )
 
 // `workdesk --hub http://…` to another computer is refused (the person's
@@ -38,11 +38,11 @@ func TestHubFlagRefusesAnUnencryptedHubUnlessAllowed(t *testing.T) {
 	if err := open(); !errors.Is(err, storage.ErrUnencryptedHub) {
 		t.Fatalf("--hub %s without the opt-in: %v, want it refused as unencrypted", hub, err)
 	}
-	ui.OfficeSettings{HubURL: "http://192.0.2.11:9", ClientID: "hub-ana", AllowUnencrypted: true}.Save(a.Preferences())
+	settings.Office{HubURL: "http://192.0.2.11:9", ClientID: "hub-ana", AllowUnencrypted: true}.Save(a.Preferences())
 	if err := open(); !errors.Is(err, storage.ErrUnencryptedHub) {
 		t.Fatalf("--hub %s with the opt-in given for another hub: %v, want it refused", hub, err)
 	}
-	ui.OfficeSettings{HubURL: hub, ClientID: "hub-ana", AllowUnencrypted: true}.Save(a.Preferences())
+	settings.Office{HubURL: hub, ClientID: "hub-ana", AllowUnencrypted: true}.Save(a.Preferences())
 	if err := open(); err != nil {
 		t.Fatalf("--hub %s with the opt-in: %v", hub, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -252,8 +253,19 @@ read:
 	}
 	y.invoices.ran(began, whole, firstErr == nil && done == total)
 	y.log.Info("fetched the invoices of finished work", "stored", stored, "of", total, "err", firstErr)
+	if total >= bigInvoiceFetch {
+		// Thousands of invoices decoded and written leave tens of
+		// megabytes of freed heap, which Go hands back to the system only
+		// over minutes; the window then idles for hours. Give it back now,
+		// at the cost of one collection.
+		debug.FreeOSMemory()
+	}
 	return stored, firstErr
 }
+
+// bigInvoiceFetch is the fetch after which the freed heap is handed back
+// at once (a first sync's, at tens of thousands of work orders).
+const bigInvoiceFetch = 1000
 
 // invoiceWriteGroup is the most invoices written in one transaction,
 // invoiceWriteEvery the longest one waits to be written, and

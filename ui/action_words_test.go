@@ -6,6 +6,7 @@ import (
 
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
+	"github.com/workorderdesk/workdesk/ui/pending"
 )
 
 // The words the window says about each outbox action, read from the
@@ -48,7 +49,7 @@ func TestEachActionIsNamedAndCorrectedInWords(t *testing.T) {
 	for _, c := range cases {
 		listed[c.kind] = true
 		r := storage.OutboxRow{Kind: c.kind, Summary: "the summary"}
-		if got := queuedNoun(r); got != c.noun {
+		if got := pending.Noun(r); got != c.noun {
 			t.Errorf("%s: the header calls it %q; want %q", c.kind, got, c.noun)
 		}
 		wantHint := "Correct it and queue it again: the corrected one replaces this one."
@@ -71,7 +72,7 @@ func TestEachActionIsNamedAndCorrectedInWords(t *testing.T) {
 			t.Errorf("%s is corrected in the form %q, which no view registers (correctIn)", k, form)
 		}
 	}
-	if got := queuedNoun(storage.OutboxRow{Kind: "fromANewerVersion", Summary: "Do something new"}); got != "Do something new" {
+	if got := pending.Noun(storage.OutboxRow{Kind: "fromANewerVersion", Summary: "Do something new"}); got != "Do something new" {
 		t.Errorf("a kind this build does not know is called %q; want its summary", got)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/format"
+	"github.com/workorderdesk/workdesk/ui/settings"
 )
 
 func (d *Desk) toolbar() fyne.CanvasObject {
@@ -20,8 +21,8 @@ func (d *Desk) toolbar() fyne.CanvasObject {
 }
 
 func (d *Desk) mainMenu() *fyne.MainMenu {
-	settings := fyne.NewMenuItem("Live connection…", d.showSettings)
-	file := fyne.NewMenu("File", d.keyItem("Sync now"), d.keyItem("Save"), settings,
+	live := fyne.NewMenuItem("Live connection…", d.settings.ShowLive)
+	file := fyne.NewMenu("File", d.keyItem("Sync now"), d.keyItem("Save"), live,
 		fyne.NewMenuItem("Check the connection…", d.showContractCheck),
 		fyne.NewMenuItemSeparator(),
 		d.keyItem("Export list…"),
@@ -30,13 +31,13 @@ func (d *Desk) mainMenu() *fyne.MainMenu {
 		file.Items = append(file.Items, fyne.NewMenuItem("Your name…", func() { d.askPersonName(nil) }))
 	}
 	if d.deps.ConnectOffice != nil {
-		file.Items = append(file.Items, fyne.NewMenuItem("Connect to office hub…", d.showConnectOffice))
+		file.Items = append(file.Items, fyne.NewMenuItem("Connect to office hub…", d.settings.ShowOffice))
 	}
 	if d.deps.SwitchMode != nil {
 		if d.deps.Demo {
 			file.Items = append(file.Items, fyne.NewMenuItem("Switch to Live", func() {
-				if !LoadLiveSettings(d.app.Preferences()).Configured() {
-					d.showSettings()
+				if !settings.LoadLive(d.app.Preferences()).Configured() {
+					d.settings.ShowLive()
 					return
 				}
 				d.deps.SwitchMode(true)

@@ -166,41 +166,6 @@ func TestSavingSettingsPutsTheSecretOnlyInTheKeyring(t *testing.T) {
 	}
 }
 
-// The service's notifications come from 130.250.135.128/25; the receiver can
-// only see that address when it listens on the network itself.
-func TestReceiverAddressFollowsTheSettings(t *testing.T) {
-	for _, c := range []struct {
-		s    LiveSettings
-		want string
-	}{
-		{LiveSettings{ReceiverPort: 8443}, "127.0.0.1:8443"},
-		{LiveSettings{ReceiverPort: 8443, ListenAll: true, CheckSource: true}, ":8443"},
-	} {
-		if got := c.s.ReceiverAddr(); got != c.want {
-			t.Errorf("ReceiverAddr(%+v) = %q, want %q", c.s, got, c.want)
-		}
-	}
-}
-
-func TestSettingsRefuseBadInput(t *testing.T) {
-	for _, c := range []struct {
-		s    LiveSettings
-		want string
-	}{
-		{LiveSettings{BaseURL: "am-api.corrigopro.com", TokenURL: "https://o/t", ClientID: "x", SyncEvery: DefaultSyncEvery}, "full address"},
-		{LiveSettings{BaseURL: "https://a/", TokenURL: "https://o/t", SyncEvery: DefaultSyncEvery}, "client id is required"},
-		{LiveSettings{BaseURL: "https://a/", TokenURL: "https://o/t", ClientID: "x", SyncEvery: 5}, "30 seconds"},
-		{LiveSettings{BaseURL: "https://a/", TokenURL: "https://o/t", ClientID: "x", CertPath: "/no/such.pem", SyncEvery: DefaultSyncEvery}, "cannot be read"},
-		{LiveSettings{BaseURL: "https://a/", TokenURL: "https://o/t", ClientID: "x", CheckSource: true, ReceiverPort: 8443, SyncEvery: DefaultSyncEvery}, "listen on all network interfaces"},
-		{LiveSettings{BaseURL: "https://a/", TokenURL: "https://o/t", ClientID: "x", ListenAll: true, SyncEvery: DefaultSyncEvery}, "fixed port"},
-	} {
-		err := c.s.Validate()
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("Validate(%+v) = %v, want a message containing %q", c.s, err, c.want)
-		}
-	}
-}
-
 // TestResetDemoAsksFirst: File › Reset demo forgets a demo that otherwise
 // survives restarts, so it asks before it does.
 func TestResetDemoAsksFirst(t *testing.T) {

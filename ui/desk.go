@@ -20,14 +20,18 @@ import (
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui/activity"
 	"github.com/workorderdesk/workdesk/ui/arrange"
+	"github.com/workorderdesk/workdesk/ui/assign"
 	"github.com/workorderdesk/workdesk/ui/attachments"
+	"github.com/workorderdesk/workdesk/ui/decision"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/invoice"
 	"github.com/workorderdesk/workdesk/ui/list"
 	"github.com/workorderdesk/workdesk/ui/messages"
 	"github.com/workorderdesk/workdesk/ui/note"
+	"github.com/workorderdesk/workdesk/ui/pending"
 	"github.com/workorderdesk/workdesk/ui/procedures"
 	"github.com/workorderdesk/workdesk/ui/quote"
+	"github.com/workorderdesk/workdesk/ui/settings"
 	"github.com/workorderdesk/workdesk/ui/status"
 	"github.com/workorderdesk/workdesk/ui/summary"
 	"github.com/workorderdesk/workdesk/ui/visit"
@@ -74,7 +78,7 @@ type Deps struct {
 	// Customer acts as the customer through the sandbox (demo mode only).
 	Customer Customer
 	// Secrets holds the live client secret (the OS keyring).
-	Secrets SecretStore
+	Secrets settings.SecretStore
 	// OpenURL opens a link in the system's browser and says whether it
 	// did; nil = the app's OpenURL (which on Linux cannot tell).
 	OpenURL func(*url.URL) error
@@ -88,7 +92,7 @@ type Deps struct {
 	SwitchMode func(live bool)
 	// ConnectOffice saves the office connection (the secret in the
 	// keyring) and opens office mode behind a new window.
-	ConnectOffice func(s OfficeSettings, secret string) error
+	ConnectOffice func(s settings.Office, secret string) error
 	// AskOffice, when set, is an office hub the window was asked to open
 	// (workdesk --hub URL) without the person's client id and secret: it
 	// opens Connect to office hub… for that hub at once.
@@ -101,7 +105,7 @@ type Deps struct {
 	// they give (File › Your name…) instead of the computer's account
 	// ("root"). Nil in office mode, where the hub names them.
 	SetPerformedBy func(name string)
-	// SyncEvery is the background sync interval; 0 = DefaultSyncEvery.
+	// SyncEvery is the background sync interval; 0 = settings.DefaultSyncEvery.
 	SyncEvery time.Duration
 	// Notice, when set, is a banner above the list saying why the window is
 	// not connected as configured (no secret on this computer, the live
@@ -118,13 +122,6 @@ type Deps struct {
 	SystemThemeSilent bool
 }
 
-// SecretStore keeps the client secret (storage.Secrets in the app).
-type SecretStore interface {
-	Get(ctx context.Context, user string) (string, error)
-	Set(ctx context.Context, user, secret string) error
-	Persistent() (ok bool, reason string)
-}
-
 // Desk is the main window and everything in it.
 type Desk struct {
 	app    fyne.App
@@ -136,12 +133,19 @@ type Desk struct {
 	list   *list.View
 	detail *detailView
 	status *status.Bar
+	assign *assign.Dialog
 	split  *container.Split
 	panes  *fyne.Container // the split, kept fitting by arrange.PaneFit
 	fit    *arrange.PaneFit
 	ring   *focusRing // around what has the keyboard
 	// recvWin is the receivables window while open (View › Receivables).
 	recvWin *receivablesWindow
+	// results shows a bulk action's outcome per work order.
+	results *pending.Results
+	// decision accepts and rejects work orders.
+	decision *decision.Decision
+	// settings opens the connection dialogs (Live, office hub).
+	settings *settings.Dialogs
 
 	// seen is, per work order, the newest colleague's change the person
 	// has opened it since (office mode): its list mark is cleared.
@@ -149,9 +153,9 @@ type Desk struct {
 	// refused says the office hub refused the sign-in (office mode only).
 	refused *fyne.Container
 	// correcting is the refused action the person is correcting in its
-	// form (nil: none); refusals are the refused rows already announced.
+	// form (nil: none); refusals announces each action refused, once.
 	correcting *correction
-	refusals   map[int64]bool
+	refusals   *pending.Notice
 	// boardWin is the dispatch board's window, while open.
 	boardWin *boardWindow
 
@@ -199,6 +203,11 @@ func New(a fyne.App, deps Deps) *Desk {
 		summary.New(d.store, host{d}), quote.New(d.store, d.store, host{d}), visit.New(d.store, d.store, host{d}), messages.New(d.store, d.store, host{d}), attachments.New(d.store, d.store, d.online, host{d}), invoice.New(d.store, d.store, d.online, host{d}, host{d}), procedures.New(d.store, d.store, d.online, host{d}), note.New(d.store, d.store, host{d}), activity.New(d.store, host{d}),
 	})
 	d.status = status.New(status.Connection{Service: d.deps.Service, Demo: d.deps.Demo, Office: d.deps.Office, Health: d.deps.Health}, d.store, host{d})
+	d.assign = assign.New(d.store, d.store, host{d})
+	d.refusals = pending.NewNotice(d.store, host{d})
+	d.results = pending.NewResults(d.store, host{d})
+	d.decision = decision.New(d.store, host{d})
+	d.settings = settings.New(host{d}, host{d})
 
 	d.split = container.NewHSplit(d.list.Content(), d.detail.content())
 	d.split.Offset = prefs.FloatWithFallback("split.offset", 0.6)
@@ -254,7 +263,7 @@ func New(a fyne.App, deps Deps) *Desk {
 	d.list.Reload()
 	d.openFirst()
 	d.status.Refresh()
-	d.noticeRefusals()
+	d.refusals.Look()
 	return d
 }
 
@@ -286,12 +295,12 @@ func (d *Desk) Start() {
 	d.every(150*time.Millisecond, func() { d.ring.update(d.win.Canvas()) })
 	d.firstStartGuide()
 	if d.deps.AskOffice != "" {
-		d.showConnectOffice()
+		d.settings.ShowOffice()
 	}
 	d.syncNow(d.deps.Ready)
 	every := d.deps.SyncEvery
 	if every <= 0 {
-		every = DefaultSyncEvery
+		every = settings.DefaultSyncEvery
 	}
 	d.every(every, func() { d.syncNow(nil) })
 }
@@ -311,7 +320,7 @@ func (d *Desk) changed(ids []int64) {
 	}
 	d.detail.reloadIfOpen(ids)
 	d.status.Refresh()
-	d.noticeRefusals()
+	d.refusals.Look()
 	d.boardChanged()
 	d.receivablesChanged()
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/workorderdesk/workdesk/ui/arrange"
 	"github.com/workorderdesk/workdesk/ui/format"
 	"github.com/workorderdesk/workdesk/ui/palette"
+	"github.com/workorderdesk/workdesk/ui/pending"
 	"github.com/workorderdesk/workdesk/ui/procedures"
 	"github.com/workorderdesk/workdesk/ui/xwidget"
 )
@@ -48,9 +49,7 @@ type detailView struct {
 	colleague *widget.Label   // office mode: a colleague changed it lately
 	colRow    *fyne.Container // the colleague line with its icon; hidden when none
 	notice    *widget.Label   // why the customer closed it (recalled, on hold); hidden when not
-	queued    *widget.Label   // the actions waiting in the outbox
-	refused   *fyne.Container // the actions the service refused
-	refusals  []*refusalView
+	outbox    *pending.Header // the actions waiting in the outbox, and those refused
 	nte       *widget.Label
 	accept    *widget.Button
 	reject    *widget.Button
@@ -77,15 +76,12 @@ func newDetailView(d *Desk, tabs []tab) *detailView {
 	v.notice = arrange.Wrapped(widget.NewLabel(""))
 	v.notice.Importance = widget.WarningImportance
 	v.notice.Hide()
-	v.queued = arrange.Wrapped(widget.NewLabel(""))
-	v.queued.Importance = widget.WarningImportance
-	v.queued.Hide()
-	v.refused = container.NewVBox()
+	v.outbox = pending.New(d.store, host{d})
 	v.nte = widget.NewLabel("")
 	v.nte.TextStyle.Bold = true
-	v.accept = widget.NewButtonWithIcon("Accept", theme.ConfirmIcon(), func() { d.accept(v.wo) })
+	v.accept = widget.NewButtonWithIcon("Accept", theme.ConfirmIcon(), func() { d.decision.Accept(v.wo) })
 	v.accept.Importance = widget.HighImportance
-	v.reject = widget.NewButtonWithIcon("Reject…", theme.CancelIcon(), func() { d.showReject([]int64{v.wo.WorkOrderId}) })
+	v.reject = widget.NewButtonWithIcon("Reject…", theme.CancelIcon(), func() { d.decision.ShowReject([]int64{v.wo.WorkOrderId}) })
 	v.reject.Importance = widget.DangerImportance
 
 	// The badges wrap under the number on a narrow pane (a 960-pixel
@@ -107,7 +103,7 @@ func newDetailView(d *Desk, tabs []tab) *detailView {
 		container.NewVBox(v.titleRow, v.where, v.colRow))
 	v.header = header
 	card := container.NewStack(xwidget.NewThemedFill(theme.ColorNameHeaderBackground),
-		container.NewPadded(container.NewVBox(header, v.notice, v.queued, v.refused)))
+		container.NewPadded(container.NewVBox(header, v.notice, v.outbox.Queued(), v.outbox.Refused())))
 	fit, bar := newTabsFit(v.appTabs)
 	v.tabsFit = fit
 	v.body = container.NewBorder(card, nil, nil, nil, bar)

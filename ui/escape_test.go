@@ -71,7 +71,7 @@ func TestEscClosesEveryDialog(t *testing.T) {
 			typeInFirstEntry(h)
 		}},
 		{"Connect to office hub, typing its address", func() {
-			h.desk.showConnectOffice()
+			h.desk.settings.ShowOffice()
 			typeInFirstEntry(h)
 		}},
 		{"an error", func() { h.desk.showError(errors.New("the service is unreachable")) }},

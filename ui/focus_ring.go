@@ -2,7 +2,6 @@ package ui
 
 import (
 	"image/color"
-	"math"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -10,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/workorderdesk/workdesk/ui/list"
+	"github.com/workorderdesk/workdesk/ui/palette"
 )
 
 // focusRing draws a ring around the button, select, check box or tab that
@@ -73,7 +73,7 @@ func (r *focusRing) update(c fyne.Canvas) {
 	drv := fyne.CurrentApp().Driver()
 	at := drv.AbsolutePositionForObject(target).Subtract(drv.AbsolutePositionForObject(r.layer))
 	size := target.Size()
-	colour := ringColor()
+	colour := palette.FocusRing()
 	if target == r.shown && at == r.at && size == r.size && r.rect.StrokeColor == colour && r.rect.Visible() {
 		return
 	}
@@ -93,30 +93,4 @@ func ringed(f fyne.Focusable) bool {
 	}
 	_, isList := f.(*list.Table)
 	return !isList
-}
-
-// ringColor reads at 3:1 or more against the window's and the header's
-// backgrounds of the variant shown, and apart from the brand blue of a
-// default button it surrounds.
-func ringColor() color.Color {
-	if dark(theme.Color(theme.ColorNameBackground)) {
-		return color.NRGBA{R: 0xff, G: 0xd3, B: 0x3d, A: 0xff} // amber on dark grey
-	}
-	return color.NRGBA{R: 0x0b, G: 0x2e, B: 0x6f, A: 0xff} // navy on white
-}
-
-// dark reports whether c is a dark colour (relative luminance below 0.2).
-func dark(c color.Color) bool { return luminance(c) < 0.2 }
-
-// luminance is c's relative luminance (WCAG), 0 for black to 1 for white.
-func luminance(c color.Color) float64 {
-	r, g, b, _ := c.RGBA()
-	ch := func(v uint32) float64 {
-		s := float64(v) / 0xffff
-		if s <= 0.03928 {
-			return s / 12.92
-		}
-		return math.Pow((s+0.055)/1.055, 2.4)
-	}
-	return 0.2126*ch(r) + 0.7152*ch(g) + 0.0722*ch(b)
 }

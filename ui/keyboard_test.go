@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"image/color"
 	"reflect"
 	"strings"
@@ -355,4 +356,34 @@ func buttonFill(b *widget.Button) color.Color {
 		}
 	}
 	return theme.Color(theme.ColorNameBackground)
+}
+
+// TestAShortcutNeverActsBehindADialog: with the reject dialog open, the
+// window's shortcuts (which the menus take before any dialog) do nothing:
+// Ctrl+Shift+A accepts nothing behind the unanswered question, and the
+// dialog stays; once it is closed they act again.
+func TestAShortcutNeverActsBehindADialog(t *testing.T) {
+	h := newHarness(t)
+	c := h.win.Canvas()
+	row := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusNew })
+	h.open(row.Id)
+	press(c, fyne.KeyR, true)
+	if !strings.Contains(h.overlayText(), "reject this work order") {
+		t.Fatalf("Ctrl+Shift+R opened %q", h.overlayText())
+	}
+	press(c, fyne.KeyA, true)
+	press(c, fyne.KeyS, false)
+	h.flush()
+	if rows, _ := h.store.OutboxRows(context.Background(), row.Id); len(rows) != 0 {
+		t.Fatalf("shortcuts behind the reject dialog queued %+v", rows)
+	}
+	if n := len(c.Overlays().List()); n != 1 {
+		t.Errorf("%d overlays after the shortcuts behind the dialog; want the reject dialog alone", n)
+	}
+	h.dismissOverlays()
+	press(c, fyne.KeyA, true)
+	h.flush()
+	if rows, _ := h.store.OutboxRows(context.Background(), row.Id); len(rows) != 1 {
+		t.Errorf("with the dialog closed Ctrl+Shift+A queued %d actions", len(rows))
+	}
 }

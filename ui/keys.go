@@ -28,6 +28,17 @@ type deskKey struct {
 	run  func(d *Desk)
 }
 
+// act runs k unless something is open over the window (a dialog, a menu,
+// a drop-down): the menus take shortcuts before the dialog does, and a
+// shortcut must never act behind a question not yet answered (Ctrl+S
+// behind "Your name", Ctrl+Shift+A behind the reject dialog).
+func (k deskKey) act(d *Desk) {
+	if d.win.Canvas().Overlays().Top() != nil {
+		return
+	}
+	k.run(d)
+}
+
 // keyLabel writes k as the keyboard says it: "Ctrl+Shift+A".
 func (k deskKey) label() string {
 	name := string(k.key)
@@ -105,7 +116,7 @@ type saver interface{ SaveButton() *widget.Button }
 func saveShown(shown tab, info func(title, msg string)) {
 	s, ok := shown.(saver)
 	if !ok {
-		info("Nothing to save here", "Ctrl+S saves the invoice draft on the Invoice tab, the internal note on its tab and a step on the Procedures tab. Elsewhere an action goes as you take it.")
+		info("Nothing to save here", "Save ("+shortcutLabel("S")+") keeps the invoice draft on the Invoice tab, the internal note on its tab and a step on the Procedures tab. On the other tabs an action goes as you take it.")
 		return
 	}
 	if b := s.SaveButton(); !b.Disabled() && b.Visible() && b.OnTapped != nil {
@@ -118,7 +129,7 @@ func saveShown(shown tab, info func(title, msg string)) {
 func (d *Desk) keyItem(label string) *fyne.MenuItem {
 	for _, k := range d.deskKeys() {
 		if k.item == label {
-			it := fyne.NewMenuItem(label, func() { k.run(d) })
+			it := fyne.NewMenuItem(label, func() { k.act(d) })
 			it.Shortcut = k.shortcut()
 			return it
 		}
@@ -183,7 +194,7 @@ func (d *Desk) messagesTab() *messages.Tab {
 func (d *Desk) addShortcuts() {
 	c := d.win.Canvas()
 	for _, k := range d.deskKeys() {
-		c.AddShortcut(k.shortcut(), func(fyne.Shortcut) { k.run(d) })
+		c.AddShortcut(k.shortcut(), func(fyne.Shortcut) { k.act(d) })
 	}
 }
 
@@ -198,7 +209,7 @@ func (d *Desk) typedShortcut(s fyne.Shortcut) bool {
 	}
 	for _, k := range d.deskKeys() {
 		if k.shortcut().ShortcutName() == cs.ShortcutName() {
-			k.run(d)
+			k.act(d)
 			return true
 		}
 	}

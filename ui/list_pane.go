@@ -7,9 +7,9 @@ package ui
 
 func (h host) OpenWorkOrder(id int64) { h.d.openWorkOrder(id) }
 func (h host) ListProblem(err error)  { h.d.status.ListProblem(err) }
-func (h host) BulkAccept(ids []int64) { h.d.bulkAccept(ids) }
-func (h host) BulkReject(ids []int64) { h.d.showReject(ids) }
-func (h host) BulkAssign(ids []int64) { h.d.showAssign(ids, nil) }
+func (h host) BulkAccept(ids []int64) { h.d.decision.BulkAccept(ids) }
+func (h host) BulkReject(ids []int64) { h.d.decision.ShowReject(ids) }
+func (h host) BulkAssign(ids []int64) { h.d.assign.Show(ids, nil) }
 
 func (h host) ShortcutLabel(key string) string { return shortcutLabel(key) }
 

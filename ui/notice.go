@@ -17,9 +17,9 @@ func (d *Desk) noticeBanner(text string) *fyne.Container {
 	msg.Wrapping = fyne.TextWrapWord
 	msg.Importance = widget.WarningImportance
 	var banner *fyne.Container
-	fix := widget.NewButtonWithIcon("Connection settings…", theme.SettingsIcon(), d.showSettings)
+	fix := widget.NewButtonWithIcon("Connection settings…", theme.SettingsIcon(), d.settings.ShowLive)
 	if d.deps.Office {
-		fix = widget.NewButtonWithIcon("Connect to office hub…", theme.LoginIcon(), d.showConnectOffice)
+		fix = widget.NewButtonWithIcon("Connect to office hub…", theme.LoginIcon(), d.settings.ShowOffice)
 	}
 	fix.Importance = widget.HighImportance
 	dismiss := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { banner.Hide(); d.bannerChanged() })

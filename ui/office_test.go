@@ -9,9 +9,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
-	"github.com/zalando/go-keyring"
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
@@ -145,64 +143,6 @@ func TestOfficeRefusalNamesTheColleagueWhoActedFirst(t *testing.T) {
 		}
 	}
 	t.Fatalf("Activity shows %q; want Bo's refused accept to end %q", shown, want)
-}
-
-// File › Connect to office hub… refuses an address that is not one, in
-// plain words and without connecting; with a good one it hands over the
-// hub, the client id and the secret, and saves the first two (never the
-// secret) in the preferences.
-func TestConnectToOfficeHubDialog(t *testing.T) {
-	keyring.MockInit()
-	h := newHarness(t)
-	h.desk.deps.Secrets = storage.NewSecrets()
-	var got []string
-	h.desk.deps.ConnectOffice = func(s OfficeSettings, secret string) error {
-		got = append(got, s.HubURL, s.ClientID, secret)
-		s.Save(h.desk.app.Preferences())
-		return nil
-	}
-	h.win.SetMainMenu(h.desk.mainMenu())
-	h.menuItem("Connect to office hub…").Action()
-	h.flush()
-	dlg := h.win.Canvas().Overlays().Top()
-	test.Type(formEntry(t, dlg, "Hub address"), "hub.office.example")
-	test.Type(formEntry(t, dlg, "Your client id"), "bo")
-	test.Type(formEntry(t, dlg, "Your client secret"), "s3cret")
-	test.Tap(buttonIn(t, dlg, "Connect"))
-	if got != nil || !strings.Contains(h.overlayText(), "must start with https://") {
-		t.Fatalf("a bad address: connected with %q; dialog says %q", got, h.overlayText())
-	}
-	formEntry(t, dlg, "Hub address").SetText("https://hub.office.example/")
-	test.Tap(buttonIn(t, dlg, "Connect"))
-	h.flush()
-	if !slices.Equal(got, []string{"https://hub.office.example", "bo", "s3cret"}) {
-		t.Fatalf("connected with %q", got)
-	}
-	if h.win.Canvas().Overlays().Top() != nil {
-		t.Fatal("the dialog stays open after connecting")
-	}
-	saved := LoadOfficeSettings(h.desk.app.Preferences())
-	if saved.HubURL != "https://hub.office.example" || saved.ClientID != "bo" {
-		t.Fatalf("saved %+v", saved)
-	}
-	if kept, err := h.desk.deps.Secrets.Get(context.Background(), "bo"); err != nil || kept != "s3cret" {
-		t.Fatalf("the keyring holds %q (%v), want the secret typed", kept, err)
-	}
-
-	// Next time the secret is in the keyring: the dialog says so and
-	// connects without it being typed again.
-	got = nil
-	h.menuItem("Connect to office hub…").Action()
-	h.flush()
-	dlg = h.win.Canvas().Overlays().Top()
-	if ph := formEntry(t, dlg, "Your client secret").PlaceHolder; !strings.Contains(ph, "saved in the system keyring") {
-		t.Fatalf("the secret's placeholder says %q", ph)
-	}
-	test.Tap(buttonIn(t, dlg, "Connect"))
-	h.flush()
-	if !slices.Equal(got, []string{"https://hub.office.example", "bo", "s3cret"}) {
-		t.Fatalf("connected with %q, want the saved secret", got)
-	}
 }
 
 // shownMark is the colleague's mark the list draws beside the work order's

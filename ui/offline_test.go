@@ -59,7 +59,7 @@ func TestAnOfflineCheckInShowsAsQueued(t *testing.T) {
 
 	test.Tap(v.checkIn)
 	h.flush()
-	header, queued := h.desk.detail.status.Text(), h.desk.detail.queued
+	header, queued := h.desk.detail.status.Text(), h.desk.detail.outbox.Queued()
 	if header != "Checked in · queued" {
 		t.Fatalf("with the check-in queued the badge reads %q", header)
 	}
@@ -71,7 +71,7 @@ func TestAnOfflineCheckInShowsAsQueued(t *testing.T) {
 	}
 
 	h.send() // the attempt fails: the network is down
-	if got := h.desk.detail.queued.Text; !strings.HasPrefix(got, "Check-in queued 09:00") || !strings.Contains(got, "waiting for the connection") {
+	if got := h.desk.detail.outbox.Queued().Text; !strings.HasPrefix(got, "Check-in queued 09:00") || !strings.Contains(got, "waiting for the connection") {
 		t.Fatalf("after a failed attempt the header says %q", got)
 	}
 	test.Tap(v.checkIn) // a second tap does nothing, and says nothing raw
@@ -87,8 +87,8 @@ func TestAnOfflineCheckInShowsAsQueued(t *testing.T) {
 
 	cut.Store(false)
 	h.resend(r.Id)
-	if got := h.desk.detail.status.Text(); got != "Checked in" || h.desk.detail.queued.Visible() {
-		t.Fatalf("once sent the badge reads %q, queued line shown %v", got, h.desk.detail.queued.Visible())
+	if got := h.desk.detail.status.Text(); got != "Checked in" || h.desk.detail.outbox.Queued().Visible() {
+		t.Fatalf("once sent the badge reads %q, queued line shown %v", got, h.desk.detail.outbox.Queued().Visible())
 	}
 }
 
@@ -125,7 +125,7 @@ func TestAnOfflineMessageIsInTheThreadAsSending(t *testing.T) {
 	if row := thread[len(thread)-1].Row; row == nil || !row.MayHaveBeenSent() || !strings.Contains(m.last().heading, "May have been sent") {
 		t.Fatalf("after the lost attempt the thread ends with %q", m.last().heading)
 	}
-	refusals := h.desk.detail.refusals
+	refusals := headerLines(h)
 	if len(refusals) != 1 || refusals[0].retry.Text != "Send again" || !strings.Contains(refusals[0].title.Text, "may have been sent") {
 		t.Fatalf("the header does not ask the person: %d refusals", len(refusals))
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/format"
 	"github.com/workorderdesk/workdesk/ui/quote"
+	"github.com/workorderdesk/workdesk/ui/settings"
 )
 
 // placeholders are the placeholders of the entries under o.
@@ -74,13 +75,13 @@ func TestPlaceholdersAreExamplesTheFormTakes(t *testing.T) {
 	if len(urls) != 2 {
 		t.Fatalf("the connection dialog gives %d example addresses (%q), want the base and token URLs", len(urls), urls)
 	}
-	live := LiveSettings{BaseURL: urls[0], TokenURL: urls[1], ClientID: "given", SyncEvery: 5 * time.Minute}
+	live := settings.Live{BaseURL: urls[0], TokenURL: urls[1], ClientID: "given", SyncEvery: 5 * time.Minute}
 	if err := live.Validate(); err != nil {
 		t.Errorf("the connection dialog's examples are refused: %v", err)
 	}
 	h.dismissOverlays()
 
-	h.desk.showConnectOffice()
+	h.desk.settings.ShowOffice()
 	hubs := 0
 	for _, p := range placeholders(h.win.Canvas().Overlays().Top()) {
 		if ex, ok := example(p); ok && strings.HasPrefix(ex, "http") {

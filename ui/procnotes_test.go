@@ -274,7 +274,7 @@ func TestANoteChangedMeanwhileIsMergedByHand(t *testing.T) {
 		return note.Current.InternalNote == "Alarm code 1234."
 	})
 	h.send()
-	refusals := h.desk.detail.refusals
+	refusals := headerLines(h)
 	if len(refusals) != 1 || refusals[0].retry.Text != "Keep mine" || refusals[0].discard.Text != "Take theirs" || refusals[0].edit.Text != "Merge by hand" {
 		t.Fatalf("the header offers %+v", refusals)
 	}
@@ -296,7 +296,7 @@ func TestANoteChangedMeanwhileIsMergedByHand(t *testing.T) {
 	if err != nil || api.CurrentNote(h2).InternalNote != "Alarm code 1234. Ladder in the van." {
 		t.Errorf("the service's note is %+v, %v", h2, err)
 	}
-	if len(h.desk.detail.refusals) != 0 {
+	if len(headerLines(h)) != 0 {
 		t.Errorf("the stopped edit is still in the header after the merge was sent")
 	}
 }
@@ -365,7 +365,7 @@ func TestCtrlSSavesWhatTheTabShownEdits(t *testing.T) {
 
 	h.selectTab("Summary")
 	press(c, fyne.KeyS, false)
-	if says := h.overlayText(); !strings.Contains(says, "ctrl+s saves the invoice draft") {
+	if says := h.overlayText(); !strings.Contains(says, "save (ctrl+s) keeps the invoice draft") {
 		t.Errorf("Ctrl+S on the Summary tab says %q", says)
 	}
 	h.dismissOverlays()

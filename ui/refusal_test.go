@@ -20,19 +20,56 @@ import (
 	"github.com/workorderdesk/workdesk/ui/format"
 )
 
+// headerLine is one refused (or stopped) action as the header shows it
+// (ui/pending): its title and text, and its three buttons in their order.
+type headerLine struct {
+	title, text          *widget.Label
+	retry, edit, discard *widget.Button
+}
+
+// headerLines are the refused actions the header lists, hidden buttons
+// too.
+func headerLines(h *harness) []headerLine {
+	h.t.Helper()
+	var out []headerLine
+	for _, box := range h.desk.detail.outbox.Refused().Objects {
+		var labels []*widget.Label
+		var buttons []*widget.Button
+		var in func(o fyne.CanvasObject)
+		in = func(o fyne.CanvasObject) {
+			switch x := o.(type) {
+			case *fyne.Container:
+				for _, c := range x.Objects {
+					in(c)
+				}
+			case *widget.Label:
+				labels = append(labels, x)
+			case *widget.Button:
+				buttons = append(buttons, x)
+			}
+		}
+		in(box)
+		if len(labels) != 2 || len(buttons) != 3 {
+			h.t.Fatalf("a refused action in the header has %d labels and %d buttons", len(labels), len(buttons))
+		}
+		out = append(out, headerLine{labels[0], labels[1], buttons[0], buttons[1], buttons[2]})
+	}
+	return out
+}
+
 // headerRefusal is the header's view of the refused action whose title
 // contains what.
-func headerRefusal(h *harness, what string) *refusalView {
+func headerRefusal(h *harness, what string) headerLine {
 	h.t.Helper()
 	var titles []string
-	for _, r := range h.desk.detail.refusals {
-		if strings.Contains(r.title.Text, what) && h.desk.detail.refused.Visible() {
+	for _, r := range headerLines(h) {
+		if strings.Contains(r.title.Text, what) && h.desk.detail.outbox.Refused().Visible() {
 			return r
 		}
 		titles = append(titles, r.title.Text)
 	}
 	h.t.Fatalf("the header shows no refused %q (it shows %q)", what, titles)
-	return nil
+	return headerLine{}
 }
 
 func rowOf(t *testing.T, h *harness, id int64) *storage.OutboxRow {
@@ -157,7 +194,7 @@ func TestARefusedQuoteShowsInTheHeaderAndIsCorrectedInPlace(t *testing.T) {
 	if got := rowOf(t, h, refused.Id).State; got != storage.OutboxDiscarded {
 		t.Fatalf("after the corrected quote was queued, the refused one is %s", got)
 	}
-	if len(h.desk.detail.refusals) != 0 || h.desk.detail.refused.Visible() || h.desk.correcting != nil {
+	if len(headerLines(h)) != 0 || h.desk.detail.outbox.Refused().Visible() || h.desk.correcting != nil {
 		t.Fatal("the header still shows the refusal once the correction is queued")
 	}
 	if s := h.desk.status.NoteLabel().Text; strings.Contains(s, "refused") {
@@ -268,7 +305,7 @@ func TestARefusedCheckInIsEditedAndDiscardedFromTheHeader(t *testing.T) {
 	}
 	test.Tap(buttonIn(t, h.win.Canvas().Overlays().Top(), "Discard"))
 	h.flush()
-	if h.desk.detail.refused.Visible() || len(h.desk.detail.refusals) != 0 {
+	if h.desk.detail.outbox.Refused().Visible() || len(headerLines(h)) != 0 {
 		t.Fatal("the discarded check-in is still in the header")
 	}
 	if s := h.desk.status.NoteLabel().Text; strings.Contains(s, "refused") {
@@ -342,8 +379,8 @@ func TestARefusedMessageIsNotSentInTheThread(t *testing.T) {
 			}
 		}
 	}
-	if n != 1 || h.desk.detail.refused.Visible() {
-		t.Fatalf("after the corrected message the thread holds it %d times; refusal still in the header: %v", n, h.desk.detail.refused.Visible())
+	if n != 1 || h.desk.detail.outbox.Refused().Visible() {
+		t.Fatalf("after the corrected message the thread holds it %d times; refusal still in the header: %v", n, h.desk.detail.outbox.Refused().Visible())
 	}
 }
 
@@ -391,7 +428,7 @@ func TestARefusedInvoiceIsCorrectedInTheInvoiceTab(t *testing.T) {
 	h.waitFor("the submitted invoice", func() bool {
 		return inv.badge() == "Submitted" || inv.badge() == format.Status(api.InvoicePendingVerification)
 	})
-	if h.desk.detail.refused.Visible() {
+	if h.desk.detail.outbox.Refused().Visible() {
 		t.Fatal("the refusal is still in the header")
 	}
 }

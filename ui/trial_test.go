@@ -144,59 +144,6 @@ func TestTheScheduledStartIsNotOfferedAfterCheckOut(t *testing.T) {
 	}
 }
 
-// TestLiveConnectionPortAndMessages: the receiver port is empty with a
-// placeholder when any free port will do, an empty port saves as 0, and
-// Test connection's message about a mistake reads as a sentence.
-func TestLiveConnectionPortAndMessages(t *testing.T) {
-	h := newHarness(t)
-	h.menuItem("Live connection…").Action()
-	dlg := h.win.Canvas().Overlays().Top()
-	port := formEntry(t, dlg, "Receiver port")
-	if port.Text != "" || port.PlaceHolder != "any free port" {
-		t.Errorf("with no port set the field holds %q, placeholder %q", port.Text, port.PlaceHolder)
-	}
-	test.Type(formEntry(t, dlg, "Base URL"), "am-api.example.test")
-	test.Tap(buttonIn(t, dlg, "Test connection"))
-	var msg *widget.Label
-	walk(dlg, func(o fyne.CanvasObject) {
-		if l, ok := o.(*widget.Label); ok && strings.Contains(strings.ToLower(l.Text), "base url must be") {
-			msg = l
-		}
-	})
-	if msg == nil {
-		t.Fatal("Test connection says nothing about an incomplete base URL")
-	}
-	if !strings.HasPrefix(msg.Text, "The base URL must be") || msg.Importance != widget.DangerImportance {
-		t.Errorf("the message reads %q (importance %v), want a capitalised sentence shown as a problem", msg.Text, msg.Importance)
-	}
-
-	// An empty port saves as any free port; a number is kept.
-	base := formEntry(t, dlg, "Base URL")
-	base.SetText("https://am-api.example.test/Direct/")
-	test.Type(formEntry(t, dlg, "Token URL"), "https://oauth.example.test/OAuth/Token")
-	test.Type(formEntry(t, dlg, "Client id"), "client")
-	test.Tap(buttonIn(t, dlg, "Save"))
-	h.flush()
-	if h.win.Canvas().Overlays().Top() != nil {
-		t.Fatalf("saving with an empty port shows %q", h.overlayText())
-	}
-	if got := LoadLiveSettings(h.desk.app.Preferences()).ReceiverPort; got != 0 {
-		t.Errorf("an empty port saved as %d, want 0 (any free port)", got)
-	}
-	h.menuItem("Live connection…").Action()
-	dlg = h.win.Canvas().Overlays().Top()
-	test.Type(formEntry(t, dlg, "Receiver port"), "8443")
-	test.Tap(buttonIn(t, dlg, "Save"))
-	h.flush()
-	if got := LoadLiveSettings(h.desk.app.Preferences()).ReceiverPort; got != 8443 {
-		t.Errorf("port 8443 saved as %d", got)
-	}
-	h.menuItem("Live connection…").Action()
-	if got := formEntry(t, h.win.Canvas().Overlays().Top(), "Receiver port").Text; got != "8443" {
-		t.Errorf("the saved port shows as %q", got)
-	}
-}
-
 // TestTheDemoCustomerSaysWhyItCannotAct: the Customer menu's actions that
 // cannot apply to the open work order show the sandbox's refusal, in its
 // own words, under a plain title, not "Error".

@@ -14,7 +14,7 @@ import (
 // comment of a refused check-out, the access type of a refused scheduled
 // start), whether the service is reachable, and to open Assign….
 
-func (h host) AssignCrew(woID int64) { h.d.showAssign([]int64{woID}, nil) }
+func (h host) AssignCrew(woID int64) { h.d.assign.Show([]int64{woID}, nil) }
 
 // KeptComment is the comment the refused action on woID being corrected
 // in form carried, for forms without a field for it (a check-out's): the

@@ -8,6 +8,8 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/ui/palette"
 )
 
 // Once Tab has given a dialog's button the keyboard, Esc still closes the
@@ -124,5 +126,54 @@ func TestADialogWithItsOwnButtonsOpensAsTallAsFynes(t *testing.T) {
 		if got := opened(tc.dlg); got > want+1 {
 			t.Errorf("%s opens %.0f px tall; Fyne's own %.0f", tc.name, got, want)
 		}
+	}
+}
+
+// TestTheButtonWithTheKeyboardIsRinged: the dialog button Tab moved to is
+// drawn with the focus ring around it, in the ring's colour, and only that
+// one: Fyne's tint alone left "Plan anyway" a shade darker blue, hard to
+// find (the board's question, issue 38).
+func TestTheButtonWithTheKeyboardIsRinged(t *testing.T) {
+	test.NewTempApp(t)
+	w := test.NewTempWindow(t, widget.NewLabel(""))
+	w.Resize(fyne.NewSize(600, 400))
+	c := w.Canvas()
+	q := NewConfirm("Plan this visit anyway?", "Kenji Sato already has NWR73201 then.", nil, w)
+	q.SetConfirmText("Plan anyway")
+	q.SetDismissText("Cancel")
+	q.Show()
+	c.Unfocus()
+
+	// ringAt tells whether the ring's colour is drawn just above b's
+	// middle, where the ring's top line runs (the buttons sit side by
+	// side, so their sides are not read).
+	ringAt := func(b *Button) bool {
+		img := c.Capture()
+		pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(b)
+		scale := float32(img.Bounds().Dx()) / c.Size().Width
+		x := int((pos.X + b.Size().Width/2) * scale)
+		wr, wg, wb, _ := palette.FocusRing().RGBA()
+		near := func(a, b uint32) bool { return a>>8+24 >= b>>8 && a>>8 <= b>>8+24 }
+		for dy := float32(0.5); dy <= ringGap+0.5; dy++ {
+			r, g, bl, _ := img.At(x, int((pos.Y-dy)*scale)).RGBA()
+			if near(r, wr) && near(g, wg) && near(bl, wb) {
+				return true
+			}
+		}
+		return false
+	}
+	c.FocusNext()
+	c.FocusNext()
+	plan, ok := c.Focused().(*Button)
+	if !ok || plan.Text != "Plan anyway" {
+		t.Fatalf("two Tabs gave the keyboard to %v", c.Focused())
+	}
+	if !ringAt(plan) {
+		t.Errorf("Plan anyway has the keyboard but no ring is drawn around it")
+	}
+	c.FocusPrevious()
+	cancel := c.Focused().(*Button)
+	if !ringAt(cancel) || ringAt(plan) {
+		t.Errorf("with the keyboard on %s the ring is around Cancel %v, Plan anyway %v", cancel.Text, ringAt(cancel), ringAt(plan))
 	}
 }

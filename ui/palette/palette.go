@@ -1,11 +1,14 @@
 // Package palette is the colours that carry meaning on screen: the brand
-// blue, and one colour per status group of a work order, a quote and an
-// invoice, each chosen to read on light and dark backgrounds with white
+// blue, the focus ring, and one colour per status group of a work order, a
+// quote and an invoice, each chosen to read on light and dark backgrounds with white
 // text on it.
 package palette
 
 import (
 	"image/color"
+	"math"
+
+	"fyne.io/fyne/v2/theme"
 
 	"github.com/workorderdesk/workdesk/api"
 )
@@ -74,4 +77,31 @@ func Invoice(s api.InvoiceStatus) color.Color {
 		return Rejected
 	}
 	return Neutral
+}
+
+// FocusRing is the ring around what has the keyboard (the window's ring,
+// a dialog's focused button): it reads at 3:1 or more against the
+// window's and the header's backgrounds of the variant shown, and apart
+// from the brand blue of a default button it surrounds.
+func FocusRing() color.Color {
+	if dark(theme.Color(theme.ColorNameBackground)) {
+		return color.NRGBA{R: 0xff, G: 0xd3, B: 0x3d, A: 0xff} // amber on dark grey
+	}
+	return color.NRGBA{R: 0x0b, G: 0x2e, B: 0x6f, A: 0xff} // navy on white
+}
+
+// dark reports whether c is a dark colour (relative luminance below 0.2).
+func dark(c color.Color) bool { return luminance(c) < 0.2 }
+
+// luminance is c's relative luminance (WCAG), 0 for black to 1 for white.
+func luminance(c color.Color) float64 {
+	r, g, b, _ := c.RGBA()
+	ch := func(v uint32) float64 {
+		s := float64(v) / 0xffff
+		if s <= 0.03928 {
+			return s / 12.92
+		}
+		return math.Pow((s+0.055)/1.055, 2.4)
+	}
+	return 0.2126*ch(r) + 0.7152*ch(g) + 0.0722*ch(b)
 }

@@ -1,4 +1,4 @@
-package ui
+package pending
 
 import (
 	"context"
@@ -20,12 +20,24 @@ import (
 // scrolls instead of growing.
 const bulkMaxLines = 12
 
-// showBulkResult lists each work order of bulk action row (titled as the
+// Results shows what the service answered for each work order of a bulk
+// action, in a dialog over the window.
+type Results struct {
+	replica ResultsReplica
+	win     ResultsWindow
+}
+
+// NewResults is the results dialog, reading replica and shown over win.
+func NewResults(replica ResultsReplica, win ResultsWindow) *Results {
+	return &Results{replica: replica, win: win}
+}
+
+// Show lists each work order of bulk action row (titled as the
 // view's button says it: "Accept") with its outcome, updating as the
 // outbox row is sent; its first line says where the whole action stands
 // ("2 work orders accepted", in the action's past tense from its table
 // entry), and the dialog is as tall as what it lists.
-func (d *Desk) showBulkResult(title string, row *storage.OutboxRow, ids []int64) {
+func (d *Results) Show(title string, row *storage.OutboxRow, ids []int64) {
 	rowID, past := row.Id, row.Kind.Colleague().Past
 	outcome := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	outcome.Wrapping = fyne.TextWrapWord
@@ -36,7 +48,7 @@ func (d *Desk) showBulkResult(title string, row *storage.OutboxRow, ids []int64)
 	if len(ids) > bulkMaxLines {
 		content = container.NewVScroll(body)
 	}
-	dlg := dialogs.NewCustom(fmt.Sprintf("%s %d work orders", title, len(ids)), "Close", content, d.win)
+	dlg := dialogs.NewCustom(fmt.Sprintf("%s %d work orders", title, len(ids)), "Close", content, d.win.Window())
 	fit := func() {
 		if len(ids) > bulkMaxLines {
 			dlg.Resize(fyne.NewSize(560, 420))
@@ -48,19 +60,19 @@ func (d *Desk) showBulkResult(title string, row *storage.OutboxRow, ids []int64)
 		}
 	}
 	render := func() {
-		row, err := d.store.OutboxRow(context.Background(), rowID)
+		row, err := d.replica.OutboxRow(context.Background(), rowID)
 		if err != nil {
 			outcome.SetText("The result cannot be read")
 			lines.SetText(format.Capital(err.Error()))
 		} else {
-			r := bulkResults(d, row, ids)
+			r := d.bulkResults(row, ids)
 			outcome.SetText(r.outcome(past, len(ids)))
 			lines.SetText(strings.Join(r.lines, "\n"))
 		}
 		fit()
 	}
 	render()
-	cancel := d.store.Subscribe(d.coalesced(func([]int64) { render() }))
+	cancel := d.win.Subscribe(func([]int64) { render() })
 	dlg.SetOnClosed(cancel)
 	dlg.Show()
 	fit()
@@ -100,7 +112,7 @@ func (r bulkResult) outcome(past string, n int) string {
 	return strings.Join(parts, ", ")
 }
 
-func bulkResults(d *Desk, row *storage.OutboxRow, ids []int64) bulkResult {
+func (d *Results) bulkResults(row *storage.OutboxRow, ids []int64) bulkResult {
 	results := map[int64]api.BulkResult{}
 	for _, r := range row.BulkResults {
 		results[r.WorkOrderId] = r
@@ -108,7 +120,7 @@ func bulkResults(d *Desk, row *storage.OutboxRow, ids []int64) bulkResult {
 	var out bulkResult
 	for _, id := range ids {
 		name := fmt.Sprint(id)
-		if wo, err := d.store.WorkOrder(context.Background(), id); err == nil {
+		if wo, err := d.replica.WorkOrder(context.Background(), id); err == nil {
 			name = wo.WorkOrderNumber
 		}
 		line := name + " — "

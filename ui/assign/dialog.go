@@ -1,4 +1,4 @@
-package ui
+package assign
 
 import (
 	"cmp"
@@ -19,7 +19,6 @@ import (
 	"github.com/workorderdesk/workdesk/ui/arrange"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
 	"github.com/workorderdesk/workdesk/ui/format"
-	"github.com/workorderdesk/workdesk/ui/visit"
 )
 
 // Who goes: the Visit tab (ui/visit) says who a work order is assigned
@@ -27,20 +26,32 @@ import (
 // dialog here, to assign several people at once; the list's ticked rows
 // are assigned together the same way.
 
-// showAssign asks whom to assign to the work orders woIDs: the people of
+// Dialog opens the Assign dialog over the window.
+type Dialog struct {
+	replica Replica
+	queue   Queue
+	win     Window
+}
+
+// New is the dialog, reading replica, queueing on queue and shown over win.
+func New(replica Replica, queue Queue, win Window) *Dialog {
+	return &Dialog{replica: replica, queue: queue, win: win}
+}
+
+// Show asks whom to assign to the work orders woIDs: the people of
 // each of their branches, grouped by branch and by name within it (the
 // same order every time), each with what they are; for one work order its
 // people are ticked already, and unticking takes them off. preset ticks
 // these instead (a refused assignment being corrected). Several work
 // orders are assigned where their branch allows (assignWhereAllowed).
-func (d *Desk) showAssign(woIDs []int64, preset []int64) {
+func (d *Dialog) Show(woIDs []int64, preset []int64) {
 	ctx := context.Background()
 	orders := map[int64][]string{} // branch → the work orders of woIDs in it
 	var current []int64
 	for _, id := range woIDs {
-		p, err := d.store.Pending(ctx, id)
+		p, err := d.replica.Pending(ctx, id)
 		if err != nil {
-			d.showError(err)
+			d.win.ShowError(err)
 			return
 		}
 		orders[p.Expected.BranchId] = append(orders[p.Expected.BranchId], p.Expected.Name())
@@ -53,7 +64,7 @@ func (d *Desk) showAssign(woIDs []int64, preset []int64) {
 	}
 	groups, note, err := d.crewGroups(ctx, orders)
 	if err != nil {
-		d.showError(err)
+		d.win.ShowError(err)
 		return
 	}
 	ticked := slices.Clone(current)
@@ -97,7 +108,7 @@ func (d *Desk) showAssign(woIDs []int64, preset []int64) {
 		top = container.NewVBox(intro, n)
 	}
 	if people == 0 {
-		boxes.Add(arrange.Wrapped(widget.NewLabel("Nobody is listed for this branch yet. Sync (" + shortcutLabel("R") + ") to read its technicians and subcontractors.")))
+		boxes.Add(arrange.Wrapped(widget.NewLabel("Nobody is listed for this branch yet. Sync (" + d.win.ShortcutLabel("R") + ") to read its technicians and subcontractors.")))
 	}
 	title := "Assign"
 	if len(woIDs) > 1 {
@@ -106,7 +117,7 @@ func (d *Desk) showAssign(woIDs []int64, preset []int64) {
 	dlg := dialogs.NewCustomConfirm(title, "Save", "Cancel", container.NewBorder(top, nil, nil, nil, container.NewVScroll(boxes)), func(ok bool) {
 		if !ok {
 			if preset != nil {
-				d.stopCorrecting()
+				d.win.StopCorrecting()
 			}
 			return
 		}
@@ -126,7 +137,7 @@ func (d *Desk) showAssign(woIDs []int64, preset []int64) {
 			return
 		}
 		d.assign(woIDs, add, drop)
-	}, d.win)
+	}, d.win.Window())
 	dlg.Resize(fyne.NewSize(480, 520))
 	dlg.Show()
 }
@@ -141,7 +152,7 @@ type crewGroup struct {
 // its work orders' numbers): its list as the last sync read it, by name.
 // A branch whose list was never read offers everyone listed anywhere,
 // said so: the service judges.
-func (d *Desk) crewGroups(ctx context.Context, orders map[int64][]string) ([]crewGroup, string, error) {
+func (d *Dialog) crewGroups(ctx context.Context, orders map[int64][]string) ([]crewGroup, string, error) {
 	branches := slices.Sorted(maps.Keys(orders))
 	byName := func(a, b api.Associate) int {
 		if c := strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)); c != 0 {
@@ -160,14 +171,14 @@ func (d *Desk) crewGroups(ctx context.Context, orders map[int64][]string) ([]cre
 		if len(orders) > 1 || len(orders[b]) > 1 {
 			title += " · " + strings.Join(orders[b], ", ")
 		}
-		list, known, err := d.store.Associates(ctx, b)
+		list, known, err := d.replica.Associates(ctx, b)
 		if err != nil {
 			return nil, "", err
 		}
 		if !known || len(list) == 0 {
 			// An empty list locks nothing: everyone known is offered.
 			if everyone == nil {
-				all, err := d.store.AllAssociates(ctx)
+				all, err := d.replica.AllAssociates(ctx)
 				if err != nil {
 					return nil, "", err
 				}
@@ -192,26 +203,25 @@ func (d *Desk) crewGroups(ctx context.Context, orders map[int64][]string) ([]cre
 // and status allow it, and says per work order what could not be
 // (storage.AssignWhereAllowed). Those assigned are unticked; a work
 // order left out whole stays ticked, to be seen to.
-func (d *Desk) assignWhereAllowed(woIDs, add []int64) {
+func (d *Dialog) assignWhereAllowed(woIDs, add []int64) {
 	if len(add) == 0 {
 		return
 	}
-	store := d.store
 	var rows []*storage.OutboxRow
 	var left []storage.LeftOut
 	var names map[int64]api.Associate
-	d.act(d.crewControls(woIDs), func(ctx context.Context) (err error) {
-		rows, left, err = store.AssignWhereAllowed(ctx, woIDs, add)
-		names = store.AssociatesByID(ctx)
+	d.win.Act(d.win.AssignControls(woIDs), func(ctx context.Context) (err error) {
+		rows, left, err = d.queue.AssignWhereAllowed(ctx, woIDs, add)
+		names = d.replica.AssociatesByID(ctx)
 		return err
 	}, func(err error) {
 		var done []int64
 		for _, r := range rows {
 			done = append(done, r.WorkOrderIds...)
 		}
-		d.list.Untick(done)
+		d.win.Untick(done)
 		if err != nil && len(rows) == 0 && len(left) == 0 {
-			d.showError(err)
+			d.win.ShowError(err)
 			return
 		}
 		var what []string
@@ -219,7 +229,7 @@ func (d *Desk) assignWhereAllowed(woIDs, add []int64) {
 			what = append(what, r.Summary)
 		}
 		if len(rows) > 0 {
-			d.status.Queued(strings.Join(what, "; "))
+			d.win.Queued(strings.Join(what, "; "))
 		}
 		if len(left) == 0 && err == nil {
 			return
@@ -230,7 +240,7 @@ func (d *Desk) assignWhereAllowed(woIDs, add []int64) {
 
 // showAssignLeftOut says, per work order, what an assignment of several
 // could not do and why, beside what it queued: guidance, not an error.
-func (d *Desk) showAssignLeftOut(asked, assigned int, queued []string, left []storage.LeftOut, names map[int64]api.Associate, err error) {
+func (d *Dialog) showAssignLeftOut(asked, assigned int, queued []string, left []storage.LeftOut, names map[int64]api.Associate, err error) {
 	title := fmt.Sprintf("Assigned to %d of %d work orders", assigned, asked)
 	if assigned == 0 {
 		title = "Nothing was assigned"
@@ -259,33 +269,32 @@ func (d *Desk) showAssignLeftOut(asked, assigned int, queued []string, left []st
 		lines = append(lines, "Not queued: "+format.Sentence(err.Error()))
 	}
 	body := arrange.Wrapped(widget.NewLabel(strings.Join(lines, "\n")))
-	dlg := dialogs.NewCustom(title, "Close", container.NewVScroll(body), d.win)
+	dlg := dialogs.NewCustom(title, "Close", container.NewVScroll(body), d.win.Window())
 	dlg.Resize(fyne.NewSize(520, float32(min(420, 120+60*len(lines)))))
 	dlg.Show()
 }
 
 // assign queues assigning add to woIDs and taking drop off them.
-func (d *Desk) assign(woIDs, add, drop []int64) {
+func (d *Dialog) assign(woIDs, add, drop []int64) {
 	if len(add) == 0 && len(drop) == 0 {
-		d.stopCorrectingIfAny()
+		d.win.StopCorrectingIfAny()
 		return
 	}
-	store := d.store
 	rctx := context.Background()
 	if len(woIDs) == 1 {
-		rctx = d.actionCtx(woIDs[0], outbox.GroupCrew) // read now: a correction replaces the refused one
+		rctx = d.win.Replacing(woIDs[0], outbox.GroupCrew) // read now: a correction replaces the refused one
 	}
 	var rows []*storage.OutboxRow
-	d.act(d.crewControls(woIDs), func(context.Context) error {
+	d.win.Act(d.win.AssignControls(woIDs), func(context.Context) error {
 		if len(drop) > 0 {
-			r, err := store.Unassign(rctx, woIDs, drop)
+			r, err := d.queue.Unassign(rctx, woIDs, drop)
 			if err != nil {
 				return err
 			}
 			rows = append(rows, r)
 		}
 		if len(add) > 0 {
-			r, err := store.Assign(rctx, woIDs, add)
+			r, err := d.queue.Assign(rctx, woIDs, add)
 			if err != nil {
 				return err
 			}
@@ -294,49 +303,19 @@ func (d *Desk) assign(woIDs, add, drop []int64) {
 		return nil
 	}, func(err error) {
 		if err != nil {
-			d.showError(err)
+			d.win.ShowError(err)
 			return
 		}
-		if d.correcting != nil && len(woIDs) == 1 && d.correcting.wo == woIDs[0] && d.correcting.group == outbox.GroupCrew {
-			d.correcting = nil
+		if len(woIDs) == 1 {
+			d.win.Corrected(woIDs[0], outbox.GroupCrew)
 		}
 		if len(woIDs) > 1 {
-			d.list.Untick(woIDs)
+			d.win.Untick(woIDs)
 		}
 		var what []string
 		for _, r := range rows {
 			what = append(what, r.Summary)
 		}
-		d.status.Queued(strings.Join(what, "; "))
+		d.win.Queued(strings.Join(what, "; "))
 	})
 }
-
-// crewControls are the buttons that start an assignment of woIDs: while
-// one is being queued, none starts another.
-func (d *Desk) crewControls(woIDs []int64) []fyne.Disableable {
-	if len(woIDs) > 1 {
-		return []fyne.Disableable{d.list.AssignControl()}
-	}
-	if t, ok := tabIn[*visit.Tab](d.detail); ok {
-		return []fyne.Disableable{t.AssignButton()}
-	}
-	return nil
-}
-
-func (d *Desk) stopCorrectingIfAny() {
-	if d.correcting != nil {
-		d.stopCorrecting()
-	}
-}
-
-// A refused assignment is corrected in the Visit tab's Assign… dialog,
-// with whom it named ticked.
-var _ = correctIn(outbox.FormCrew, "in the Visit tab", func(d *Desk, v *detailView, draft *outbox.Draft, start func(func())) bool {
-	t, ok := tabIn[*visit.Tab](v)
-	if !ok {
-		return false
-	}
-	v.selectTab(t)
-	start(func() { d.showAssign([]int64{v.wo.WorkOrderId}, draft.Associates) })
-	return true
-})

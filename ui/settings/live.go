@@ -1,4 +1,4 @@
-package ui
+package settings
 
 import (
 	"errors"
@@ -13,9 +13,9 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 )
 
-// LiveSettings is the live connection a person configures. The client
+// Live is the live connection a person configures. The client
 // secret is not part of it: it lives only in the OS keyring.
-type LiveSettings struct {
+type Live struct {
 	BaseURL      string
 	TokenURL     string
 	ClientID     string
@@ -44,9 +44,9 @@ const (
 	prefSyncEvery    = "live.sync_every_seconds"
 )
 
-// LoadLiveSettings reads the live connection from the app preferences.
-func LoadLiveSettings(p fyne.Preferences) LiveSettings {
-	return LiveSettings{
+// LoadLive reads the live connection from the app preferences.
+func LoadLive(p fyne.Preferences) Live {
+	return Live{
 		BaseURL: p.String(prefBaseURL), TokenURL: p.String(prefTokenURL), ClientID: p.String(prefClientID),
 		CertPath: p.String(prefCertPath), ReceiverPort: p.Int(prefReceiverPort),
 		ListenAll: p.Bool(prefListenAll), CheckSource: p.Bool(prefCheckSource),
@@ -54,7 +54,7 @@ func LoadLiveSettings(p fyne.Preferences) LiveSettings {
 	}
 }
 
-func (s LiveSettings) save(p fyne.Preferences) {
+func (s Live) save(p fyne.Preferences) {
 	p.SetString(prefBaseURL, s.BaseURL)
 	p.SetString(prefTokenURL, s.TokenURL)
 	p.SetString(prefClientID, s.ClientID)
@@ -66,12 +66,12 @@ func (s LiveSettings) save(p fyne.Preferences) {
 }
 
 // Connection is the api view of the settings, with the secret filled in by the caller.
-func (s LiveSettings) Connection(secret string) api.Connection {
+func (s Live) Connection(secret string) api.Connection {
 	return api.Connection{BaseURL: s.BaseURL, TokenURL: s.TokenURL, ClientID: s.ClientID, ClientSecret: secret, CertPath: s.CertPath}
 }
 
 // ReceiverAddr is where the notification receiver listens.
-func (s LiveSettings) ReceiverAddr() string {
+func (s Live) ReceiverAddr() string {
 	if s.ListenAll {
 		return fmt.Sprintf(":%d", s.ReceiverPort)
 	}
@@ -79,12 +79,12 @@ func (s LiveSettings) ReceiverAddr() string {
 }
 
 // Configured reports whether a live connection can be attempted.
-func (s LiveSettings) Configured() bool {
+func (s Live) Configured() bool {
 	return s.BaseURL != "" && s.TokenURL != "" && s.ClientID != ""
 }
 
 // Validate checks the settings a person typed, in plain words.
-func (s LiveSettings) Validate() error {
+func (s Live) Validate() error {
 	for _, u := range []struct{ name, v string }{{"base URL", s.BaseURL}, {"token URL", s.TokenURL}} {
 		p, err := url.Parse(u.v)
 		if u.v == "" || err != nil || (p.Scheme != "https" && p.Scheme != "http") || p.Host == "" {
@@ -116,7 +116,7 @@ func (s LiveSettings) Validate() error {
 
 // NotificationURL says where the receiver these settings describe takes
 // notifications, and what to give the customer's integration tile.
-func (s LiveSettings) NotificationURL() string {
+func (s Live) NotificationURL() string {
 	switch {
 	case s.ReceiverPort == 0:
 		return "With any free port the receiver's address changes at every start: set a fixed port to give the customer a notification URL."

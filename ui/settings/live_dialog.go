@@ -1,4 +1,4 @@
-package ui
+package settings
 
 import (
 	"context"
@@ -20,12 +20,12 @@ import (
 	"github.com/workorderdesk/workdesk/ui/format"
 )
 
-// showSettings is the live connection dialog. The secret field is never
+// ShowLive opens the live connection dialog. The secret field is never
 // filled back in: a saved secret stays in the keyring. Nothing here waits
 // on the keyring or the network on the main goroutine.
-func (d *Desk) showSettings() {
-	prefs := d.app.Preferences()
-	cur := LoadLiveSettings(prefs)
+func (d *Dialogs) ShowLive() {
+	prefs := d.win.Preferences()
+	cur := LoadLive(prefs)
 	base, token, client, cert := dialogs.NewEntry(), dialogs.NewEntry(), dialogs.NewEntry(), dialogs.NewEntry()
 	base.SetText(cur.BaseURL)
 	base.SetPlaceHolder("e.g. https://api.example.com/Direct/")
@@ -46,7 +46,7 @@ func (d *Desk) showSettings() {
 				cert.SetText(r.URI().Path())
 				r.Close()
 			}
-		}, d.win)
+		}, d.win.Window())
 	})
 	port := dialogs.NewEntry()
 	port.SetPlaceHolder("any free port")
@@ -63,27 +63,27 @@ func (d *Desk) showSettings() {
 	notifyURL := widget.NewLabel(cur.NotificationURL())
 	notifyURL.Wrapping = fyne.TextWrapWord
 	notifyURL.Selectable = true
-	read := func() (LiveSettings, error) {
+	read := func() (Live, error) {
 		p := 0 // empty: any free port
 		if pt := strings.TrimSpace(port.Text); pt != "" {
 			n, err := strconv.Atoi(pt)
 			if err != nil {
-				return LiveSettings{}, errors.New("the receiver port must be a number, or empty for any free port")
+				return Live{}, errors.New("the receiver port must be a number, or empty for any free port")
 			}
 			p = n
 		}
 		m, err := strconv.Atoi(strings.TrimSpace(every.Text))
 		if err != nil {
-			return LiveSettings{}, errors.New("the sync interval must be a whole number of minutes")
+			return Live{}, errors.New("the sync interval must be a whole number of minutes")
 		}
-		s := LiveSettings{BaseURL: strings.TrimSpace(base.Text), TokenURL: strings.TrimSpace(token.Text),
+		s := Live{BaseURL: strings.TrimSpace(base.Text), TokenURL: strings.TrimSpace(token.Text),
 			ClientID: strings.TrimSpace(client.Text), CertPath: strings.TrimSpace(cert.Text),
 			ReceiverPort: p, ListenAll: listenAll.Checked, CheckSource: checkSource.Checked, SyncEvery: time.Duration(m) * time.Minute}
 		return s, s.Validate()
 	}
 	showURL := func() {
 		if n, err := strconv.Atoi(strings.TrimSpace(port.Text)); err == nil || strings.TrimSpace(port.Text) == "" {
-			notifyURL.SetText(LiveSettings{ReceiverPort: n, ListenAll: listenAll.Checked}.NotificationURL())
+			notifyURL.SetText(Live{ReceiverPort: n, ListenAll: listenAll.Checked}.NotificationURL())
 		}
 	}
 	port.OnChanged = func(string) { showURL() }
@@ -97,19 +97,19 @@ func (d *Desk) showSettings() {
 			checks.problem(format.Capital(err.Error()), widget.DangerImportance) // a mistake to fix before testing
 			return
 		}
-		if d.deps.TestConnection == nil {
+		if !d.conn.CanTestConnection() {
 			checks.problem("Testing is not available here.", widget.MediumImportance)
 			return
 		}
 		checks.start()
 		test.Disable()
 		typed := secret.Text
-		d.deps.Background(func() {
+		d.win.Background(func() {
 			conn := s.Connection(d.secretFor(s.ClientID, typed))
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			ok := d.deps.TestConnection(ctx, conn, func(c api.Check) { d.do(func() { checks.add(c) }) })
-			d.do(func() {
+			ok := d.conn.TestConnection(ctx, conn, func(c api.Check) { d.win.Do(func() { checks.add(c) }) })
+			d.win.Do(func() {
 				test.Enable()
 				checks.finish(ok)
 			})
@@ -141,7 +141,7 @@ func (d *Desk) showSettings() {
 	save := func(connect bool) {
 		s, err := read()
 		if err != nil {
-			d.showError(err)
+			d.win.ShowError(err)
 			return
 		}
 		typed := secret.Text
@@ -150,14 +150,14 @@ func (d *Desk) showSettings() {
 		if typed != "" {
 			checks.problem("Saving the client secret… If your keyring asks to be unlocked, unlock it.", widget.MediumImportance)
 		}
-		d.deps.Background(func() {
+		d.win.Background(func() {
 			persistent, why, err := d.storeSecret(s.ClientID, typed)
-			d.do(func() {
+			d.win.Do(func() {
 				saveBtn.Enable()
 				liveBtn.Enable()
 				if err != nil {
 					checks.problem(format.Capital(err.Error()), widget.DangerImportance)
-					d.showError(err)
+					d.win.ShowError(err)
 					return
 				}
 				s.save(prefs)
@@ -167,10 +167,10 @@ func (d *Desk) showSettings() {
 				// certificate or address takes effect now, not next start.
 				// The new window says, in a banner, when the secret is
 				// kept for this session only.
-				if (connect || !d.deps.Demo) && d.deps.SwitchMode != nil {
-					d.deps.SwitchMode(true)
+				if (connect || !d.conn.Demo()) && d.conn.CanSwitchMode() {
+					d.conn.SwitchMode(true)
 				} else if typed != "" && !persistent {
-					d.info("Secret kept for this session only",
+					d.win.Info("Secret kept for this session only",
 						why+" The client secret is held in memory until you quit and is never written to a file.")
 				}
 			})
@@ -179,7 +179,7 @@ func (d *Desk) showSettings() {
 	saveBtn.OnTapped = func() { save(false) }
 	liveBtn.OnTapped = func() { save(true) }
 	cancel := dialogs.NewButton("Cancel", nil, func() { dlg.Hide() })
-	dlg = dialog.NewCustomWithoutButtons("Live connection", body, d.win)
+	dlg = dialog.NewCustomWithoutButtons("Live connection", body, d.win.Window())
 	dlg.SetButtons([]fyne.CanvasObject{cancel, saveBtn, liveBtn})
 	dlg.Resize(fyne.NewSize(680, 640))
 	dlg.Show()
@@ -189,32 +189,32 @@ func (d *Desk) showSettings() {
 // secret's placeholder for one already saved, and in kept (nil: none) for
 // one typed now: the keyring, or this session only and why. The keyring
 // is asked in the background; until it answers, kept says what is known.
-func (d *Desk) describeSavedSecret(secret *widget.Entry, clientID string, kept *widget.Label) {
+func (d *Dialogs) describeSavedSecret(secret *widget.Entry, clientID string, kept *widget.Label) {
 	if kept != nil {
-		kept.SetText(secretPlace(d.deps.Secrets))
+		kept.SetText(secretPlace(d.conn.Secrets()))
 	}
-	if d.deps.Secrets == nil {
+	if d.conn.Secrets() == nil {
 		return
 	}
-	d.deps.Background(func() {
+	d.win.Background(func() {
 		user := clientID
 		if user == "" {
 			user = "-" // nothing saved yet: the question is only whether the keyring answers
 		}
-		v, err := d.deps.Secrets.Get(context.Background(), user)
+		v, err := d.conn.Secrets().Get(context.Background(), user)
 		hint := ""
 		if err == nil && v != "" && clientID != "" {
 			hint = "saved in the system keyring; type to replace"
-			if ok, _ := d.deps.Secrets.Persistent(); !ok {
+			if ok, _ := d.conn.Secrets().Persistent(); !ok {
 				hint = "kept for this session only (no keyring); type to replace"
 			}
 		}
-		d.do(func() {
+		d.win.Do(func() {
 			if hint != "" {
 				secret.SetPlaceHolder(hint)
 			}
 			if kept != nil {
-				kept.SetText(secretPlace(d.deps.Secrets))
+				kept.SetText(secretPlace(d.conn.Secrets()))
 			}
 		})
 	})
@@ -234,30 +234,30 @@ func secretPlace(s SecretStore) string {
 
 // secretFor is the secret typed, or else the one saved for clientID.
 // It may wait on the keyring: call it off the main goroutine.
-func (d *Desk) secretFor(clientID, typed string) string {
-	if typed != "" || d.deps.Secrets == nil {
+func (d *Dialogs) secretFor(clientID, typed string) string {
+	if typed != "" || d.conn.Secrets() == nil {
 		return typed
 	}
-	v, _ := d.deps.Secrets.Get(context.Background(), clientID)
+	v, _ := d.conn.Secrets().Get(context.Background(), clientID)
 	return v
 }
 
 // storeSecret saves a typed secret, waiting long enough for the person to
 // answer a keyring unlock prompt; persistent is false (with why) when the
 // keyring could not keep it. It runs off the main goroutine.
-func (d *Desk) storeSecret(clientID, typed string) (persistent bool, why string, err error) {
+func (d *Dialogs) storeSecret(clientID, typed string) (persistent bool, why string, err error) {
 	if typed == "" {
 		return true, "", nil
 	}
-	if d.deps.Secrets == nil {
+	if d.conn.Secrets() == nil {
 		return false, "", errors.New("no secret store is available")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), storage.PatientTimeout)
 	defer cancel()
-	if err := d.deps.Secrets.Set(ctx, clientID, typed); err != nil {
+	if err := d.conn.Secrets().Set(ctx, clientID, typed); err != nil {
 		return false, "", fmt.Errorf("saving the client secret: %w", err)
 	}
-	persistent, why = d.deps.Secrets.Persistent()
+	persistent, why = d.conn.Secrets().Persistent()
 	return persistent, why, nil
 }
 

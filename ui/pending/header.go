@@ -1,9 +1,8 @@
-package ui
+package pending
 
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -24,9 +23,48 @@ import (
 // refused, in its words, with Retry, Edit and Discard. The person sees
 // both where they are looking, not only in the status bar's counter.
 
-// queuedNoun names r's action in a sentence ("Check-in" in "Check-in
+// Header is the header's lines about the open work order's actions.
+type Header struct {
+	queue Queue
+	win   Window
+
+	queued  *widget.Label   // the actions waiting in the outbox
+	refused *fyne.Container // the actions the service refused
+}
+
+// New is the header's lines, answering through queue and win; nothing
+// shows until Show.
+func New(queue Queue, win Window) *Header {
+	h := &Header{queue: queue, win: win}
+	h.queued = arrange.Wrapped(widget.NewLabel(""))
+	h.queued.Importance = widget.WarningImportance
+	h.queued.Hide()
+	h.refused = container.NewVBox()
+	return h
+}
+
+// Queued is the line about the waiting actions; Refused holds one box per
+// refused or stopped action. Each is hidden while it has nothing to say.
+func (h *Header) Queued() *widget.Label    { return h.queued }
+func (h *Header) Refused() *fyne.Container { return h.refused }
+
+// Show says what p holds: its waiting and refused actions.
+func (h *Header) Show(p *storage.Pending) {
+	text := pendingText(p)
+	h.queued.SetText(text)
+	arrange.ShowIf(text != "", h.queued)
+	var objs []fyne.CanvasObject
+	for _, r := range p.Refused {
+		objs = append(objs, h.newRefusalView(p.Expected.WorkOrderId, r).box)
+	}
+	h.refused.Objects = objs
+	h.refused.Refresh()
+	arrange.ShowIf(len(objs) > 0, h.refused)
+}
+
+// Noun names r's action in a sentence ("Check-in" in "Check-in
 // queued 10:02"); a kind a newer version wrote by its summary.
-func queuedNoun(r storage.OutboxRow) string {
+func Noun(r storage.OutboxRow) string {
 	if n := r.Kind.Noun(); n != "" {
 		return n
 	}
@@ -37,11 +75,11 @@ func queuedNoun(r storage.OutboxRow) string {
 func queuedText(r storage.OutboxRow) string {
 	switch {
 	case r.State == storage.OutboxSending:
-		return queuedNoun(r) + " sending…"
+		return Noun(r) + " sending…"
 	case actiontext.Waiting(r):
-		return queuedNoun(r) + " queued " + format.Clock(r.Created) + ", waiting for the connection"
+		return Noun(r) + " queued " + format.Clock(r.Created) + ", waiting for the connection"
 	}
-	return queuedNoun(r) + " queued " + format.Clock(r.Created)
+	return Noun(r) + " queued " + format.Clock(r.Created)
 }
 
 // pendingText is the header's line about the waiting actions ("" for none).
@@ -81,7 +119,7 @@ func refusalTitle(r storage.OutboxRow) string {
 	return actiontext.What(r) + " — refused by the service " + format.Clock(r.Updated)
 }
 
-func (d *Desk) newRefusalView(woID int64, r storage.OutboxRow) *refusalView {
+func (h *Header) newRefusalView(woID int64, r storage.OutboxRow) *refusalView {
 	v := &refusalView{row: r}
 	v.title = widget.NewLabelWithStyle(refusalTitle(r), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	v.title.Wrapping = fyne.TextWrapWord
@@ -93,21 +131,21 @@ func (d *Desk) newRefusalView(woID int64, r storage.OutboxRow) *refusalView {
 	case r.MayHaveBeenSent():
 		text = actiontext.Unsure(r)
 	}
-	if why := d.colleagueFirst(woID, r); why != "" {
+	if why := h.win.ColleagueFirst(woID, r); why != "" {
 		text += " " + why
 	}
-	if c := d.correcting; c != nil && c.row == r.Id {
-		text += " " + correctingHint(r)
+	if h.win.Correcting(r.Id) {
+		text += " " + h.win.CorrectingHint(r)
 	}
 	v.text = arrange.Wrapped(widget.NewLabel(text))
 	id := r.Id
-	v.retry = widget.NewButtonWithIcon(actiontext.Retry(r), theme.ViewRefreshIcon(), func() { d.retryAction(id) })
-	v.discard = widget.NewButtonWithIcon("Discard…", theme.DeleteIcon(), func() { d.discardAction(id) })
-	v.edit = widget.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), func() { d.editRefused(r) })
-	if c := d.correcting; c != nil && c.row == r.Id {
+	v.retry = widget.NewButtonWithIcon(actiontext.Retry(r), theme.ViewRefreshIcon(), func() { h.Retry(id) })
+	v.discard = widget.NewButtonWithIcon("Discard…", theme.DeleteIcon(), func() { h.Discard(id) })
+	v.edit = widget.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), func() { h.win.Edit(r) })
+	if h.win.Correcting(r.Id) {
 		v.edit.SetText("Stop editing")
 		v.edit.SetIcon(theme.CancelIcon())
-		v.edit.OnTapped = d.stopCorrecting
+		v.edit.OnTapped = h.win.StopCorrecting
 	}
 	arrange.ShowIf(r.Correctable() && !r.MayHaveBeenSent(), v.edit)
 	if q := r.Asked(); q != nil {
@@ -116,10 +154,10 @@ func (d *Desk) newRefusalView(woID int64, r storage.OutboxRow) *refusalView {
 		v.title.SetText(actiontext.What(r) + " — " + q.Title)
 		v.title.Importance = widget.WarningImportance
 		v.retry.SetText(q.Keep)
-		v.retry.OnTapped = func() { d.keepMine(r) }
+		v.retry.OnTapped = func() { h.keepMine(r) }
 		v.discard.SetText(q.Take)
-		v.discard.OnTapped = func() { d.takeTheirs(id) }
-		if c := d.correcting; c == nil || c.row != r.Id {
+		v.discard.OnTapped = func() { h.takeTheirs(id) }
+		if !h.win.Correcting(r.Id) {
 			v.edit.SetText(q.Merge)
 		}
 	}
@@ -129,80 +167,53 @@ func (d *Desk) newRefusalView(woID int64, r storage.OutboxRow) *refusalView {
 	return v
 }
 
-// retryAction sends a refused (or waiting) action again. It takes its turn
+// Retry sends a refused (or waiting) action again. It takes its turn
 // among the window's writes, so a correction tapped before it is queued
 // first; retrying the action being corrected ends the correction, so a
 // correction sent afterwards is a new action, not a second copy by surprise.
-func (d *Desk) retryAction(id int64) {
-	if c := d.correcting; c != nil && c.row == id {
-		d.correcting = nil
-	}
-	store := d.store
+func (h *Header) Retry(id int64) {
+	h.win.EndCorrecting(id)
+	store := h.queue
 	var row *storage.OutboxRow
-	d.write(func(ctx context.Context) (err error) {
+	h.win.Write(func(ctx context.Context) (err error) {
 		row, err = store.Retry(ctx, id)
 		return err
 	}, func(err error) {
 		if err != nil {
-			d.showError(err)
+			h.win.ShowError(err)
 			return
 		}
-		d.status.Queued(actiontext.What(*row) + ": sent again")
-		d.changed(row.WorkOrderIds)
+		h.win.Queued(actiontext.What(*row) + ": sent again")
+		h.win.Changed(row.WorkOrderIds)
 	})
 }
 
-// discardAction gives up on an action once the person confirms it.
-func (d *Desk) discardAction(id int64) {
+// Discard gives up on an action once the person confirms it.
+func (h *Header) Discard(id int64) {
 	dialogs.Final("Discard this action?",
 		"It will not be sent to the service. Actions queued after it on this work order go out next.",
 		"Discard", true, func(ok bool) {
 			if ok {
-				d.discardRow(id)
+				h.discardRow(id)
 			}
-		}, d.win)
+		}, h.win.Window())
 }
 
 // discardRow removes outbox row id, unsent, and shows its work orders
 // without it.
-func (d *Desk) discardRow(id int64) {
-	store := d.store
+func (h *Header) discardRow(id int64) {
+	store := h.queue
 	var row *storage.OutboxRow
-	d.write(func(ctx context.Context) error {
+	h.win.Write(func(ctx context.Context) error {
 		row, _ = store.OutboxRow(ctx, id)
 		return store.Discard(ctx, id)
 	}, func(err error) {
 		if err != nil {
-			d.showError(err)
+			h.win.ShowError(err)
 			return
 		}
 		if row != nil {
-			d.changed(row.WorkOrderIds)
+			h.win.Changed(row.WorkOrderIds)
 		}
 	})
-}
-
-// renderOutbox shows the open work order's waiting and refused actions in
-// its header.
-func (v *detailView) renderOutbox() {
-	p := v.pending
-	if p == nil {
-		return
-	}
-	if c := v.d.correcting; c != nil && c.wo == p.Expected.WorkOrderId && !slices.ContainsFunc(p.Refused, func(r storage.OutboxRow) bool { return r.Id == c.row }) {
-		v.d.correcting = nil // corrected (replaced), retried or discarded
-	}
-	text := pendingText(p)
-	v.queued.SetText(text)
-	arrange.ShowIf(text != "", v.queued)
-	v.refusals = v.refusals[:0]
-	var objs []fyne.CanvasObject
-	for _, r := range p.Refused {
-		rv := v.d.newRefusalView(p.Expected.WorkOrderId, r)
-		v.refusals = append(v.refusals, rv)
-		objs = append(objs, rv.box)
-	}
-	v.refused.Objects = objs
-	v.refused.Refresh()
-	arrange.ShowIf(len(objs) > 0, v.refused)
 }

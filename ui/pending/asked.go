@@ -1,4 +1,4 @@
-package ui
+package pending
 
 import (
 	"context"
@@ -11,28 +11,26 @@ import (
 // began) waits in the header with the question its table entry words.
 
 // keepMine sends a stopped action over what stopped it.
-func (d *Desk) keepMine(r storage.OutboxRow) {
-	store, id, q := d.store, r.Id, r.Asked()
+func (h *Header) keepMine(r storage.OutboxRow) {
+	store, id, q := h.queue, r.Id, r.Asked()
 	var row *storage.OutboxRow
-	d.write(func(ctx context.Context) (err error) {
+	h.win.Write(func(ctx context.Context) (err error) {
 		row, err = store.KeepMine(ctx, id)
 		return err
 	}, func(err error) {
 		if err != nil {
-			d.showError(err)
+			h.win.ShowError(err)
 			return
 		}
 		if q != nil {
-			d.status.Queued(r.Kind.Noun() + ": " + q.QueuedWords)
+			h.win.Queued(r.Kind.Noun() + ": " + q.QueuedWords)
 		}
-		d.changed(row.WorkOrderIds)
+		h.win.Changed(row.WorkOrderIds)
 	})
 }
 
 // takeTheirs gives up a stopped action: what stopped it stays.
-func (d *Desk) takeTheirs(id int64) {
-	if c := d.correcting; c != nil && c.row == id {
-		d.correcting = nil
-	}
-	d.discardRow(id)
+func (h *Header) takeTheirs(id int64) {
+	h.win.EndCorrecting(id)
+	h.discardRow(id)
 }
