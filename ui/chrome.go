@@ -123,5 +123,7 @@ func (d *Desk) focusSearch() { d.win.Canvas().Focus(d.list.Search()) }
 // only where the window is too low for it).
 func (d *Desk) showShortcuts() {
 	form := widget.NewForm(d.keysHelp()...)
-	dialogs.ShowCustom("Keyboard shortcuts", "Close", fitScroll(form, d.win, form.MinSize().Width), d.win)
+	s := fitScroll(form, d.win, form.MinSize().Width)
+	dialogs.ShowCustom("Keyboard shortcuts", "Close", s, d.win)
+	d.win.Canvas().Focus(s) // Up, Down, Page Down read what the window cannot hold
 }

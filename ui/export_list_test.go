@@ -16,6 +16,7 @@ import (
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/export"
 	"github.com/workorderdesk/workdesk/export/ooxmlcheck"
+	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui/exporting"
 	"github.com/workorderdesk/workdesk/ui/format"
 	"github.com/workorderdesk/workdesk/ui/list"
@@ -157,5 +158,40 @@ func TestExportListMenu(t *testing.T) {
 	h.menuItem("Export list…").Action()
 	if got := h.overlayText(); !strings.Contains(got, "nothing to export") {
 		t.Errorf("an empty list's export says %q", got)
+	}
+}
+
+// TestTheExportSaysWhereRowsActedOnGo: while the list holds a row just
+// acted on where it was, the export (in sort order) does not claim the
+// list's order, and says where that row goes; before, and after moving
+// on, it is the list's order. In the real window the dialog said "in its
+// order" and the file's order was not the window's (issue 38's second
+// tryout).
+func TestTheExportSaysWhereRowsActedOnGo(t *testing.T) {
+	h := newHarness(t)
+	said := func() string {
+		h.t.Helper()
+		h.desk.exports.Show(listExport(h.desk))
+		s := h.overlayText()
+		h.dismissOverlays()
+		return s
+	}
+	if s := said(); !strings.Contains(s, "the list shows now, in its order.") {
+		t.Errorf("with nothing held the export says %q", s)
+	}
+	rows := h.rows()
+	at := slices.IndexFunc(rows, func(r storage.Row) bool { return r.Status == api.StatusNew })
+	if at < 0 || at+1 >= len(rows) {
+		t.Fatal("the demo lists no new work order with one below it")
+	}
+	h.open(rows[at].Id)
+	tapButton(h.desk.detail.accept)
+	h.flush()
+	if s := said(); strings.Contains(s, "in its order") || !strings.Contains(s, "in its sort order: the one you just acted on where the sort puts it, not where the list holds it now.") {
+		t.Errorf("with %s held the export says %q", rows[at].Number, s)
+	}
+	h.open(rows[at+1].Id)
+	if s := said(); !strings.Contains(s, "in its order.") {
+		t.Errorf("after moving on the export says %q", s)
 	}
 }

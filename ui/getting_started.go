@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
 )
@@ -41,8 +40,10 @@ Help › Keyboard shortcuts lists every key.`
 func (d *Desk) showGettingStarted() {
 	text := widget.NewRichTextFromMarkdown(d.guideText())
 	text.Wrapping = fyne.TextWrapWord
-	dlg := dialogs.NewCustom("Getting started", "Close", fitScroll(text, d.win, 560), d.win)
+	s := fitScroll(text, d.win, 560)
+	dlg := dialogs.NewCustom("Getting started", "Close", s, d.win)
 	dlg.Show()
+	d.win.Canvas().Focus(s) // the keys scroll what the window cannot hold
 }
 
 // firstStartGuide opens the guide on the demo's first start, once.
@@ -58,7 +59,7 @@ func (d *Desk) firstStartGuide() {
 // fitScroll shows content whole in a dialog of width wide (or the
 // window's, if narrower), scrolling only what the window cannot hold: a
 // scroll on its own is as small as one line.
-func fitScroll(content fyne.CanvasObject, w fyne.Window, width float32) fyne.CanvasObject {
+func fitScroll(content fyne.CanvasObject, w fyne.Window, width float32) *dialogs.Scroll {
 	win := w.Canvas().Size()
 	if win.Width > 0 {
 		width = min(width, win.Width-80)
@@ -69,7 +70,7 @@ func fitScroll(content fyne.CanvasObject, w fyne.Window, width float32) fyne.Can
 	if win.Height > 0 {
 		h = min(h, win.Height-160) // the dialog's title, button and margins
 	}
-	s := container.NewVScroll(content)
+	s := dialogs.NewVScroll(content)
 	s.SetMinSize(fyne.NewSize(width, h))
 	return s
 }

@@ -7,6 +7,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/workorderdesk/workdesk/ui/dialogs"
 )
 
 // TestShortcutsTableIsShownWhole: View › Keyboard shortcuts (and Help ›
@@ -27,8 +29,8 @@ func TestShortcutsTableIsShownWhole(t *testing.T) {
 				switch x := o.(type) {
 				case *widget.Form:
 					form = x
-				case *container.Scroll:
-					scroll = x
+				case *dialogs.Scroll:
+					scroll = &x.Scroll
 				}
 			})
 			if form == nil || scroll == nil {
@@ -46,6 +48,43 @@ func TestShortcutsTableIsShownWhole(t *testing.T) {
 			}
 			h.dismissOverlays()
 		}
+	}
+}
+
+// TestTheShortcutsScrollByTheKeyboard: at 1024x700 the shortcut table is
+// taller than its dialog; the keyboard is on it as it opens, Page Down and
+// End scroll to its last row, Home back to the first, and Esc closes it.
+// In the real window no key scrolled it, and a keyboard user could not
+// read the rows under Ctrl+8 (issue 38's second tryout).
+func TestTheShortcutsScrollByTheKeyboard(t *testing.T) {
+	h := newHarness(t)
+	h.win.Resize(fyne.NewSize(1024, 700))
+	c := h.win.Canvas()
+	menuItemIn(t, h.win.MainMenu(), "Help", "Keyboard shortcuts").Action()
+	h.flush()
+	s, ok := c.Focused().(*dialogs.Scroll)
+	if !ok {
+		t.Fatalf("the open table's keyboard is in a %T, not the table", c.Focused())
+	}
+	bottom := s.Content.MinSize().Height - s.Size().Height
+	if bottom <= 0 {
+		t.Fatalf("at 1024x700 the table (%.0f high) fits its dialog (%.0f): the test shows nothing", s.Content.MinSize().Height, s.Size().Height)
+	}
+	typeKey(c, fyne.KeyPageDown)
+	if s.Offset.Y <= 0 {
+		t.Error("Page Down did not scroll the table")
+	}
+	typeKey(c, fyne.KeyEnd)
+	if s.Offset.Y < bottom-1 {
+		t.Errorf("End scrolled to %.0f of %.0f: the last rows are out of sight", s.Offset.Y, bottom)
+	}
+	typeKey(c, fyne.KeyHome)
+	if s.Offset.Y != 0 {
+		t.Errorf("Home left the table at %.0f", s.Offset.Y)
+	}
+	typeKey(c, fyne.KeyEscape)
+	if c.Overlays().Top() != nil {
+		t.Error("Esc on the table did not close it")
 	}
 }
 

@@ -104,16 +104,44 @@ func TestEveryTabHasAShortcut(t *testing.T) {
 			if got := h.desk.detail.appTabs.SelectedIndex(); got != i {
 				t.Errorf("from the %T, %s shows tab %d, not %s", from, shortcutLabel(string(tabKeys[i])), got, tb.Title())
 			}
-			if want := firstFocusable(tb.Content()); want != nil && c.Focused() != want {
+			if want := tabStart(tb, h.desk.detail.appTabs.Items[i].Content); want != nil && c.Focused() != want {
 				t.Errorf("after %s the keyboard is in a %T, not the %s tab's first control (a %T)", shortcutLabel(string(tabKeys[i])), c.Focused(), tb.Title(), want)
 			}
-			if title := tb.Title(); (title == "Messages" || title == "Internal note") && firstFocusable(tb.Content()) == nil {
+			if title := tb.Title(); (title == "Messages" || title == "Internal note") && tabStart(tb, h.desk.detail.appTabs.Items[i].Content) == nil {
 				t.Errorf("the %s tab offers the keyboard nothing", title)
 			}
 			if want := "Show the " + tb.Title() + " tab"; help[shortcutLabel(string(tabKeys[i]))] != want {
 				t.Errorf("the shortcut help says %q for %s, want %q", help[shortcutLabel(string(tabKeys[i]))], shortcutLabel(string(tabKeys[i])), want)
 			}
 		}
+	}
+}
+
+// TestTabKeysPutTheKeyboardWhereAPersonTypes: Ctrl+4 takes the keyboard to
+// the message box, not the thread above it, and Ctrl+2 to the quote's
+// Amount, not the price list under the form: in the real window what was
+// typed after Ctrl+4 went nowhere (issue 38's second tryout).
+func TestTabKeysPutTheKeyboardWhereAPersonTypes(t *testing.T) {
+	h := newHarness(t)
+	c := h.win.Canvas()
+	q := openQuotable(h)
+	c.Focus(h.desk.list.Table())
+
+	press(c, fyne.Key2, false)
+	if f, ok := c.Focused().(fyne.CanvasObject); !ok || asEntry(f) != q.amount() {
+		t.Errorf("after Ctrl+2 the keyboard is in a %T, not the quote's Amount", c.Focused())
+	}
+
+	c.Focus(h.desk.list.Table())
+	press(c, fyne.Key4, false)
+	m := msgsOf(h)
+	for _, r := range "On our way" {
+		if f := c.Focused(); f != nil {
+			f.TypedRune(r)
+		}
+	}
+	if got := m.text().Text; got != "On our way" {
+		t.Errorf("typed after Ctrl+4, the message box holds %q (the keyboard was in a %T)", got, c.Focused())
 	}
 }
 

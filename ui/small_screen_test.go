@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -211,4 +212,74 @@ func TestTheListLeavesRoomForAnInitialsColumn(t *testing.T) {
 			t.Errorf("at %.0f px the list has %.0f px beside its kept columns, less than the %.0f an initials column takes", w, room, initials)
 		}
 	}
+}
+
+// TestVisitButtonsAndLastActionDoNotOverlap: at 1024x700, on the Visit tab
+// reached with Ctrl+3, after Ctrl+Shift+I and Ctrl+Shift+O, the buttons
+// sit in one row above "Last action: …", none drawn over it. In the real
+// window the row stacked into a column after the check-in and Pause was
+// drawn over the last action (issue 38's second tryout): Ctrl+3 had built
+// the tab's containers anew, and the unseen copy's layout moved them.
+func TestVisitButtonsAndLastActionDoNotOverlap(t *testing.T) {
+	h := newHarness(t)
+	h.win.Resize(fyne.NewSize(1024, 700))
+	h.settle()
+	r := h.rowWhere(func(r storage.Row) bool { return r.Status == api.StatusAccepted })
+	h.open(r.Id)
+	c := h.win.Canvas()
+	c.Focus(h.desk.list.Table())
+	press(c, fyne.Key3, false) // the Visit tab, the keyboard in it, as the person did
+	h.settle()
+	vt := visitOf(h)
+	// The last action is the line under the row of buttons.
+	var last *widget.Label
+	walk(vt.page, func(o fyne.CanvasObject) {
+		c, ok := o.(*fyne.Container)
+		if !ok || len(c.Objects) < 2 {
+			return
+		}
+		for i, k := range c.Objects[:len(c.Objects)-1] {
+			if row, ok := k.(*fyne.Container); ok && slices.Contains(row.Objects, fyne.CanvasObject(vt.checkIn)) {
+				last, _ = c.Objects[i+1].(*widget.Label)
+			}
+		}
+	})
+	if last == nil {
+		t.Fatal("the Visit tab has no last action line")
+	}
+	drv := fyne.CurrentApp().Driver()
+	check := func(when string) {
+		t.Helper()
+		h.flush() // what the window was handed (a row that wrapped lays the tab out again); no resize, as in the real window
+		lastAt := drv.AbsolutePositionForObject(last)
+		var y float32 = -1
+		for _, b := range []*widget.Button{vt.checkIn, vt.pause, vt.checkOut} {
+			if !b.Visible() {
+				continue
+			}
+			at := drv.AbsolutePositionForObject(b)
+			if y >= 0 && at.Y != y {
+				t.Errorf("%s: %q is on another row (y %.0f, not %.0f)", when, b.Text, at.Y, y)
+			}
+			y = at.Y
+			if at.Y+b.Size().Height > lastAt.Y {
+				t.Errorf("%s: %q (y %.0f to %.0f) is drawn over %q at y %.0f", when, b.Text, at.Y, at.Y+b.Size().Height, last.Text, lastAt.Y)
+			}
+		}
+	}
+	check("accepted")
+	// Back-dating shows the day and time to fill in (their row wraps),
+	// and going back to Now hides them: neither moves the buttons.
+	vt.when.SetSelected(whenEarlier)
+	check("back-dating")
+	vt.when.SetSelected(whenNow)
+	check("back to now")
+	press(c, fyne.KeyI, true) // Ctrl+Shift+I
+	h.flush()
+	h.send()
+	check("checked in")
+	press(c, fyne.KeyO, true) // Ctrl+Shift+O
+	h.flush()
+	h.send()
+	check("checked out")
 }

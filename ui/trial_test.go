@@ -184,8 +184,8 @@ func TestTheDemoCustomerSaysWhyItCannotAct(t *testing.T) {
 	if draft.Id == 0 {
 		t.Fatal("the demo world has no draft invoice to try")
 	}
-	check("Authorize the invoice", refused, "The invoice of work order "+draft.Number+" is Draft; the customer cannot move it to Authorized.")
-	check("Pay the invoice", refused, "The invoice of work order "+draft.Number+" is Draft; the customer cannot move it to Paid.")
+	check("Authorize the invoice", refused, "The invoice of work order "+draft.Number+" is draft; the customer cannot move it to authorized.")
+	check("Pay the invoice", refused, "The invoice of work order "+draft.Number+" is draft; the customer cannot move it to paid.")
 
 	sakura := h.create(sandbox.WorkOrderSpec{Customer: "Sakura Mart Japan", Status: api.StatusAccepted})
 	h.open(sakura.Id)

@@ -353,7 +353,11 @@ func (s *Sandbox) moveInvoice(o *order, status api.InvoiceStatus, comment string
 		ok = from == api.InvoiceSubmitted || from == api.InvoiceAuthorized
 	}
 	if !ok {
-		return nil, business(api.CodeBusinessRule, "The invoice of work order %s is %s; the customer cannot move it to %s.", o.wo.WorkOrderNumber, from, status)
+		// Statuses in words, lower case mid-sentence: the demo's Customer
+		// menu shows this to a person ("is Submitted; … to Paid" read
+		// as names, issue 38's second tryout).
+		return nil, business(api.CodeBusinessRule, "The invoice of work order %s is %s; the customer cannot move it to %s.",
+			o.wo.WorkOrderNumber, strings.ToLower(from.StatusWords()), strings.ToLower(status.StatusWords()))
 	}
 	ev := &api.InvoiceStatusChangedEvent{Status: status}
 	total := inv.TotalAmount

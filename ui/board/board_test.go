@@ -163,6 +163,21 @@ func TestTheGhostShowsWhereAndWhatIsWrong(t *testing.T) {
 	}
 }
 
+// The board opens with the keyboard, and its ring, on the first waiting
+// work order: Plan visit… (Ctrl+P) plans that one, as the ring promises.
+func TestPlanVisitPlansTheWorkOrderTheKeyboardIsOn(t *testing.T) {
+	f := smallWeek()
+	b, w := open(t, f, big)
+	b.FocusWaiting()
+	b.PlanSelected()
+	if got := dialogTexts(w); !strings.Contains(got, "Plan visit: NWR73204") {
+		t.Fatalf("Plan visit… with the ring on the first waiting work order shows %q", got)
+	}
+	if b.selected != 4 {
+		t.Errorf("the work order planned is not the one selected: %d", b.selected)
+	}
+}
+
 // Without a mouse: select a waiting work order, Plan visit…, choose the
 // technician, keep the proposed day, type the time, Enter.
 func TestPlanVisitWithTheKeyboard(t *testing.T) {

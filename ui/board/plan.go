@@ -31,8 +31,16 @@ func (b *Board) FocusWaiting() {
 	}
 }
 
-// PlanSelected opens Plan visit… for the selected work order.
+// PlanSelected opens Plan visit… for the selected work order; with none
+// selected and the keyboard in the waiting list, for the one its ring is
+// on. The board opens with the ring on the first waiting work order, drawn
+// as a selection is, and Ctrl+P there said "Select a work order first"
+// (issue 38's second tryout).
 func (b *Board) PlanSelected() {
+	if b.visit(b.selected) == nil && b.waiting.focused && b.week != nil &&
+		b.waiting.current >= 0 && b.waiting.current < len(b.week.Waiting) {
+		b.waiting.Select(b.waiting.current)
+	}
 	v := b.visit(b.selected)
 	if v == nil {
 		b.say("Select a work order first: tap it, or pick it in the list on the right (Up, Down and Space).", true)

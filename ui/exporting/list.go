@@ -127,11 +127,23 @@ func Assigned(words ListWords, a storage.Assignees) string {
 // list's words.
 func ListExport(win fyne.Window, store Replica, words ListWords, q storage.ListQuery, n int) Spec {
 	q.Limit, q.Offset = 0, 0
+	held := len(q.Held)
 	q.Held = nil // in the export, in their sorted places (still listed: q.Keep)
 	s := Spec{win: win, title: "Export list", noun: "work orders", one: "work order", file: "work-orders",
 		empty: "The list shows no work orders: there is nothing to export. Clear the search or the filters first.",
 		table: listTable(store, words, q, n)}
-	s.what = fmt.Sprintf("Exports the %s the list shows now%s, in its order.", s.rows(n), listDescription(q))
+	// The rows just acted on stay where they were in the window only until
+	// the person moves on; the file has them where the sort puts them, and
+	// says so: it said "in its order" while its order was not the
+	// window's (issue 38's second tryout).
+	order := "in its order"
+	switch {
+	case held == 1:
+		order = "in its sort order: the one you just acted on where the sort puts it, not where the list holds it now"
+	case held > 1:
+		order = fmt.Sprintf("in its sort order: the %d you just acted on where the sort puts them, not where the list holds them now", held)
+	}
+	s.what = fmt.Sprintf("Exports the %s the list shows now%s, %s.", s.rows(n), listDescription(q), order)
 	return s
 }
 

@@ -1,6 +1,7 @@
 package format
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -42,11 +43,27 @@ func calendarButtons(t *testing.T, w fyne.Window) map[string]*widget.Button {
 	}
 	days := map[string]*widget.Button{}
 	walk(top, func(o fyne.CanvasObject) {
-		if b, ok := o.(*widget.Button); ok && b.Text != "" {
+		if b := asButton(o); b != nil && b.Text != "" {
 			days[b.Text] = b
 		}
 	})
 	return days
+}
+
+// asButton is o as a button: a *widget.Button, or the calendar's own
+// button built on one (it answers Enter and Esc), reached by reflection.
+func asButton(o fyne.CanvasObject) *widget.Button {
+	if b, ok := o.(*widget.Button); ok {
+		return b
+	}
+	v := reflect.ValueOf(o)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return nil
+	}
+	if f := v.Elem().FieldByName("Button"); f.IsValid() && f.Type() == reflect.TypeOf(widget.Button{}) {
+		return f.Addr().Interface().(*widget.Button)
+	}
+	return nil
 }
 
 // TestTheDateEntryTakesTheDayAsTheWindowWritesIt: a date field shows its

@@ -26,14 +26,24 @@ type emptyButtons struct {
 
 func (v *View) newEmptyButtons() emptyButtons {
 	b := emptyButtons{
-		search:    widget.NewButtonWithIcon("Clear the search", theme.ContentClearIcon(), func() { v.search.SetText("") }),
-		status:    widget.NewButtonWithIcon("Show all statuses", theme.ContentClearIcon(), func() { v.statusSel.SetSelectedIndex(0) }),
-		attention: widget.NewButtonWithIcon("Untick Needs attention", theme.ContentClearIcon(), func() { v.attention.SetChecked(false) }),
+		search:    widget.NewButtonWithIcon("Clear the search", theme.ContentClearIcon(), func() { v.search.SetText(""); v.backToSearch() }),
+		status:    widget.NewButtonWithIcon("Show all statuses", theme.ContentClearIcon(), func() { v.statusSel.SetSelectedIndex(0); v.backToSearch() }),
+		attention: widget.NewButtonWithIcon("Untick Needs attention", theme.ContentClearIcon(), func() { v.attention.SetChecked(false); v.backToSearch() }),
 	}
 	for _, btn := range []*widget.Button{b.search, b.status, b.attention} {
 		btn.Hide()
 	}
 	return b
+}
+
+// backToSearch gives the search box the keyboard once a button of the
+// empty list has shown the rows again, so that Enter opens the first of
+// them as after a search: the button went away with the keyboard on it,
+// and Enter did nothing (issue 38's second tryout).
+func (v *View) backToSearch() {
+	if c := fyne.CurrentApp().Driver().CanvasForObject(v.search); c != nil {
+		c.Focus(v.search)
+	}
 }
 
 func (v *View) emptyView() fyne.CanvasObject {

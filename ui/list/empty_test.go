@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
 	"github.com/workorderdesk/workdesk/api"
@@ -69,6 +70,15 @@ func TestTheEmptyListSaysWhatHidesTheRows(t *testing.T) {
 	test.Tap(v.unhide.status)
 	if v.total != n || v.empty.Visible() {
 		t.Fatalf("Show all statuses shows %d rows, want the %d Harbor Point work orders", v.total, n)
+	}
+	// The keyboard is back in the search box: Enter opens the first row.
+	if f.w.Canvas().Focused() != fyne.Focusable(v.search) {
+		t.Errorf("after Show all statuses the keyboard is in a %T, not the search box", f.w.Canvas().Focused())
+	}
+	first, _ := v.rowAt(0)
+	v.search.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if got := f.win.opened; len(got) == 0 || got[len(got)-1] != first.Id {
+		t.Errorf("Enter after Show all statuses opened %v, not the first row %s (%d)", got, first.Number, first.Id)
 	}
 
 	// A search that finds nothing whatever the filter: only the search is named.

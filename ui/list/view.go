@@ -558,28 +558,37 @@ func (v *View) toggleTick(row int) {
 // at once (A05, A14). One the list does not show where it is (a page not
 // read) is still listed whatever the filters say (ListQuery.Keep).
 func (v *View) keep(ids ...int64) {
-	changed := false
+	// Where each is shown now, all read before any is held: a row held
+	// here is still in the pages read, and counting it again put the
+	// next ones of a bulk action a row further down each.
+	type shown struct {
+		id int64
+		at int
+		r  storage.Row
+	}
+	var place []shown
 	for _, id := range ids {
 		if !slices.Contains(v.query.Keep, id) {
 			v.query.Keep = append(v.query.Keep, id)
 		}
-		if slices.ContainsFunc(v.held, func(h heldRow) bool { return h.id == id }) {
+		if slices.ContainsFunc(v.held, func(h heldRow) bool { return h.id == id }) ||
+			slices.ContainsFunc(place, func(p shown) bool { return p.id == id }) {
 			continue
 		}
-		at, r, ok := v.shownAt(id)
-		if !ok {
-			continue
+		if at, r, ok := v.shownAt(id); ok {
+			place = append(place, shown{id, at, r})
 		}
-		i, _ := slices.BinarySearchFunc(v.held, at, func(h heldRow, at int) int { return h.at - at })
-		v.held = slices.Insert(v.held, i, heldRow{id: id, at: at})
+	}
+	for _, p := range place {
+		i, _ := slices.BinarySearchFunc(v.held, p.at, func(h heldRow, at int) int { return h.at - at })
+		v.held = slices.Insert(v.held, i, heldRow{id: p.id, at: p.at})
 		if v.heldRows == nil {
 			v.heldRows = map[int64]storage.Row{}
 		}
-		v.heldRows[id] = r
-		v.query.Held = append(v.query.Held, id)
-		changed = true
+		v.heldRows[p.id] = p.r
+		v.query.Held = append(v.query.Held, p.id)
 	}
-	if changed {
+	if len(place) > 0 {
 		v.requery() // the same rows in the same places, the held ones now drawn by the list
 	}
 }

@@ -141,6 +141,33 @@ func TestAHeldRowStaysUntilThePersonMovesOn(t *testing.T) {
 	}
 }
 
+// TestRowsActedOnTogetherStayWhereTheyWere: several work orders kept at
+// once (a bulk accept), below one kept before, each stay on their row
+// and no other row moves between them. In the real window a bulk accept
+// of three rows left one where it was and moved another down, a row not
+// acted on taking its place (issue 38's second tryout).
+func TestRowsActedOnTogetherStayWhereTheyWere(t *testing.T) {
+	store := demoReplica(t)
+	f := newFixture(t, store, 900)
+	test.Tap(header(t, f.v.table, "Number").button) // by number: a renumbered one goes last
+	before := f.rows()
+	f.v.Keep(before[0].Id)
+	putWorkOrder(t, store, before[0].Id, "ZZZ99990")
+	f.v.Reload()
+	acted := []int64{before[1].Id, before[2].Id, before[3].Id}
+	f.v.Keep(acted...)
+	for i, id := range acted {
+		putWorkOrder(t, store, id, fmt.Sprintf("ZZZ9999%d", i+1))
+	}
+	f.v.Reload()
+	after := f.rows()
+	for i := range 6 {
+		if after[i].Id != before[i].Id {
+			t.Errorf("row %d is %s, was %s (id %d)", i, after[i].Number, before[i].Number, before[i].Id)
+		}
+	}
+}
+
 // TestTickingRowsOffersTheBulkActions: ticked rows turn the hint into
 // Accept, Reject and Assign with how many; each hands the window the
 // ticked work orders; Untick (after the action) clears them.

@@ -231,6 +231,10 @@ func messageHeading(m storage.ThreadMessage) string {
 	return fmt.Sprintf("%s · %s%s", who, when, vis)
 }
 
+// KeyboardStart is the compose box: Ctrl+4 takes the keyboard there, to
+// write, rather than to the thread above it.
+func (t *Tab) KeyboardStart() fyne.Focusable { return t.text }
+
 // EditDraft puts a refused message back into the compose box.
 func (t *Tab) EditDraft(text string, vis api.MessageVisibility) {
 	t.text.SetText(text)

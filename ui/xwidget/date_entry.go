@@ -134,9 +134,22 @@ func (e *DateEntry) showCalendar() {
 		}
 		day := time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.Local)
 		e.SetDate(&day)
+		c.Focus(e)
 	})
+	cal.OnCancel = func() {
+		if e.popUp != nil {
+			e.popUp.Hide()
+		}
+		c.Focus(e)
+	}
 	e.popUp = widget.NewPopUp(cal, c)
 	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(e)
 	e.popUp.ShowAtPosition(pos.Add(fyne.NewPos(0, e.Size().Height)))
 	e.popUp.Resize(fyne.NewSize(max(e.Size().Width, cal.MinSize().Width), cal.MinSize().Height))
+	// The keyboard goes into the calendar, on its day, so that arrows, Tab,
+	// Enter and Esc work there; it stayed on the button under the pop-up,
+	// where Esc did nothing.
+	if f := cal.Start(); f != nil {
+		c.Focus(f)
+	}
 }

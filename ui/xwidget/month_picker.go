@@ -18,6 +18,10 @@ import (
 // a day they knew.
 type MonthPicker struct {
 	widget.BaseWidget
+	// OnCancel is called on Esc in the calendar: it closes with no day
+	// picked (a keyboard user was kept in it until they picked one).
+	OnCancel func()
+
 	cal     Calendar
 	month   time.Time // the first of the month shown, local
 	chosen  *time.Time
@@ -25,7 +29,42 @@ type MonthPicker struct {
 	title   *widget.Label
 	days    *fyne.Container
 	content *fyne.Container
+	start   fyne.Focusable // the chosen day's button, else today's, else the 1st
 }
+
+// pickerButton is one of the calendar's buttons: Enter presses it as Space
+// does, Esc closes the calendar.
+type pickerButton struct {
+	widget.Button
+	p *MonthPicker
+}
+
+func (p *MonthPicker) button(text string, icon fyne.Resource, tapped func()) *pickerButton {
+	b := &pickerButton{p: p}
+	b.Text, b.Icon, b.OnTapped = text, icon, tapped
+	b.Importance = widget.LowImportance
+	b.ExtendBaseWidget(b)
+	return b
+}
+
+func (b *pickerButton) TypedKey(k *fyne.KeyEvent) {
+	switch k.Name {
+	case fyne.KeyEscape:
+		if b.p.OnCancel != nil {
+			b.p.OnCancel()
+		}
+	case fyne.KeyReturn, fyne.KeyEnter:
+		if !b.Disabled() {
+			b.Tapped(nil)
+		}
+	default:
+		b.Button.TypedKey(k)
+	}
+}
+
+// Start is the button the keyboard starts on once the calendar opens: the
+// day in the field, else today, else the month's first day.
+func (p *MonthPicker) Start() fyne.Focusable { return p.start }
 
 // NewMonthPicker shows the month of at, chosen (nil: none) marked, and
 // calls onPick with the day tapped.
@@ -34,11 +73,9 @@ func NewMonthPicker(cal Calendar, at time.Time, chosen *time.Time, onPick func(t
 	at = at.In(time.Local)
 	p.month = time.Date(at.Year(), at.Month(), 1, 0, 0, 0, 0, time.Local)
 	p.title = widget.NewLabelWithStyle("", fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
-	prev := widget.NewButtonWithIcon("", theme.NavigateBackIcon(), func() { p.show(p.month.AddDate(0, -1, 0)) })
-	next := widget.NewButtonWithIcon("", theme.NavigateNextIcon(), func() { p.show(p.month.AddDate(0, 1, 0)) })
-	prev.Importance, next.Importance = widget.LowImportance, widget.LowImportance
-	today := widget.NewButton(cal.TodayLabel(), func() { p.onPick(cal.Today().In(time.Local)) })
-	today.Importance = widget.LowImportance
+	prev := p.button("", theme.NavigateBackIcon(), func() { p.show(p.month.AddDate(0, -1, 0)) })
+	next := p.button("", theme.NavigateNextIcon(), func() { p.show(p.month.AddDate(0, 1, 0)) })
+	today := p.button(cal.TodayLabel(), nil, func() { p.onPick(cal.Today().In(time.Local)) })
 	p.days = container.NewGridWithColumns(7)
 	p.content = container.NewBorder(container.NewBorder(nil, nil, prev, next, p.title), container.NewHBox(layout.NewSpacer(), today),
 		nil, nil, p.days)
@@ -57,6 +94,7 @@ func (p *MonthPicker) show(first time.Time) {
 	p.title.SetText(p.cal.Month(first))
 	now := p.cal.Today().In(time.Local)
 	var cells []fyne.CanvasObject
+	var first1, todays, chosens fyne.Focusable
 	for d := time.Monday; d < time.Monday+7; d++ {
 		cells = append(cells, widget.NewLabelWithStyle(p.cal.Weekday(d%7), fyne.TextAlignCenter, fyne.TextStyle{Italic: true}))
 	}
@@ -64,15 +102,26 @@ func (p *MonthPicker) show(first time.Time) {
 		cells = append(cells, layout.NewSpacer())
 	}
 	for day := first; day.Month() == first.Month(); day = day.AddDate(0, 0, 1) {
-		b := widget.NewButton(strconv.Itoa(day.Day()), func() { p.onPick(day) })
-		b.Importance = widget.LowImportance
+		b := p.button(strconv.Itoa(day.Day()), nil, func() { p.onPick(day) })
+		if first1 == nil {
+			first1 = b
+		}
 		if sameLocalDay(day, now) {
 			b.Importance = widget.MediumImportance // today: a filled button among flat ones
+			todays = b
 		}
 		if p.chosen != nil && sameLocalDay(day, *p.chosen) {
 			b.Importance = widget.HighImportance
+			chosens = b
 		}
 		cells = append(cells, b)
+	}
+	p.start = first1
+	if todays != nil {
+		p.start = todays
+	}
+	if chosens != nil {
+		p.start = chosens
 	}
 	p.days.Objects = cells
 	p.days.Refresh()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,7 +15,6 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
-	"fyne.io/fyne/v2/widget"
 )
 
 // Regenerate a golden image after an intended change: run the test, look
@@ -102,7 +102,7 @@ func TestTickBoxGolden(t *testing.T) {
 
 // A date field with its day, and its calendar open under it: today is
 // marked (a filled button among flat ones), the field's day is drawn as
-// chosen; tapping a day fills the field with it as the calendar writes it.
+// chosen, with the keyboard on it; tapping a day fills the field with it as the calendar writes it.
 func TestDateEntryAndMonthPickerGolden(t *testing.T) {
 	test.NewTempApp(t)
 	test.ApplyTheme(t, test.Theme())
@@ -116,9 +116,9 @@ func TestDateEntryAndMonthPickerGolden(t *testing.T) {
 	e.SetDate(&chosen)
 	test.Tap(e.Pick)
 	test.AssertImageMatches(t, "date_entry_calendar.png", w.Canvas().Capture())
-	var d21 *widget.Button
+	var d21 *pickerButton
 	walk(w.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
-		if b, ok := o.(*widget.Button); ok && b.Text == "21" {
+		if b, ok := o.(*pickerButton); ok && b.Text == "21" {
 			d21 = b
 		}
 	})
@@ -132,6 +132,40 @@ func TestDateEntryAndMonthPickerGolden(t *testing.T) {
 	e.SetText("the 31st")
 	if e.Date != nil || e.Validate() == nil {
 		t.Errorf("a day the calendar cannot read gives %v", e.Date)
+	}
+}
+
+// The calendar takes the keyboard when it opens, on the field's day; Esc
+// closes it with nothing picked and the keyboard back in the field, and
+// Enter picks the day the keyboard is on. In the real window Esc did
+// nothing and a keyboard user had to pick a day to get out (issue 38's
+// second tryout).
+func TestTheCalendarAnswersEscAndEnter(t *testing.T) {
+	test.NewTempApp(t)
+	e := NewDateEntry(testCalendar{})
+	w := test.NewTempWindow(t, container.NewVBox(e))
+	w.Resize(fyne.NewSize(320, 400))
+	c := w.Canvas()
+	chosen := today.AddDate(0, 0, -3)
+	e.SetDate(&chosen)
+	before := e.Text
+
+	test.Tap(e.Pick)
+	b, ok := c.Focused().(*pickerButton)
+	if !ok || b.Text != strconv.Itoa(chosen.Day()) {
+		t.Fatalf("the open calendar's keyboard is on a %T %v, not the field's day", c.Focused(), c.Focused())
+	}
+	c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if c.Overlays().Top() != nil || e.Text != before || c.Focused() != e {
+		t.Errorf("after Esc: calendar open %v, field %q (was %q), keyboard in %T", c.Overlays().Top() != nil, e.Text, before, c.Focused())
+	}
+
+	test.Tap(e.Pick)
+	c.FocusNext() // Tab, as the driver moves it
+	c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	want := chosen.AddDate(0, 0, 1)
+	if c.Overlays().Top() != nil || e.Date == nil || !sameLocalDay(*e.Date, want) || c.Focused() != e {
+		t.Errorf("Tab and Enter picked %v (%q), want %v; calendar open %v; keyboard in %T", e.Date, e.Text, want, c.Overlays().Top() != nil, c.Focused())
 	}
 }
 
