@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+
+	"github.com/workorderdesk/workdesk/ui/arrange"
 )
 
 // Bulk Accept and Reject act on the ticked work orders the list shows.
@@ -72,6 +74,12 @@ func (v *View) updateBulk() {
 	v.acceptBtn.Show()
 	v.rejectBtn.Show()
 	v.assignBtn.Show()
+	if v.bulkRow != nil {
+		// Shown, the buttons are laid out at once: the wrapping row's
+		// minimum width (its widest button) did not change, so nothing
+		// above would lay it out again.
+		arrange.Relayout(v.bulkRow)
+	}
 }
 
 // hintText is what the row of bulk buttons says while nothing is ticked:

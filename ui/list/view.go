@@ -84,6 +84,7 @@ type View struct {
 	count        *widget.Label
 	empty        *widget.Label // says why the table is empty
 	bulkHint     *arrange.FitText
+	bulkRow      *fyne.Container // the bulk buttons, wrapping (Content)
 	// hiddenNote says that ticked rows the search or filters hide are left
 	// out of Accept and Reject.
 	hiddenNote  *widget.Label
@@ -198,9 +199,18 @@ func (v *View) Content() fyne.CanvasObject {
 	// The search box has a row of its own: on a narrow list it would
 	// otherwise be squeezed to a few letters by the filters beside it.
 	find := container.NewBorder(nil, nil, nil, container.NewHBox(v.assigneeSel, v.count), v.search)
-	filters := container.NewBorder(nil, nil, container.NewHBox(v.statusSel, v.attention), container.NewHBox(v.acceptBtn, v.rejectBtn, v.assignBtn), v.bulkHint)
-	return container.NewBorder(container.NewVBox(find, filters, v.hiddenNote), nil, nil, nil,
+	// The bulk buttons wrap under one another where the pane is narrow:
+	// side by side they made the pane wider than a 1024-pixel window left
+	// it, and ticking two rows pushed the detail past the window's edge
+	// (issue 38's second tryout). The status filter and Needs attention
+	// stay one row high beside two rows of buttons (the VBox).
+	bulk := arrange.NewWrapRow(v.acceptBtn, v.rejectBtn, v.assignBtn)
+	v.bulkRow = bulk
+	filters := container.NewBorder(nil, nil, container.NewVBox(container.NewHBox(v.statusSel, v.attention)), nil, container.NewStack(v.bulkHint, bulk))
+	pane := container.NewBorder(container.NewVBox(find, filters, v.hiddenNote), nil, nil, nil,
 		container.New(columnFit{v}, v.table, v.emptyView()))
+	bulk.Layout.(*arrange.WrapRow).OnRowsChanged = func() { arrange.Relayout(pane) }
+	return pane
 }
 
 // Reload re-reads the list after the replica changed: the number of work

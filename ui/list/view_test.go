@@ -10,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
 	"github.com/workorderdesk/workdesk/storage"
@@ -252,4 +253,32 @@ func idsOf(rows []storage.Row) []int64 {
 		out[i] = r.Id
 	}
 	return out
+}
+
+// TestTickingRowsNeverWidensTheList: in a pane as narrow as a 1024-pixel
+// window leaves the list, ticking rows brings the bulk buttons without
+// making the pane wider than it is: they wrap under one another, each
+// whole inside the pane. Side by side they pushed the detail past the
+// window's right edge (issue 38's second tryout).
+func TestTickingRowsNeverWidensTheList(t *testing.T) {
+	const width = 560
+	f := newFixture(t, demoReplica(t), width)
+	for _, row := range []int{2, 5} {
+		f.w.Canvas().Focus(f.v.table)
+		f.v.table.moveHighlight(row)
+		f.v.table.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
+	}
+	if !f.v.acceptBtn.Visible() {
+		t.Fatal("two ticked rows bring no bulk buttons")
+	}
+	if w := f.w.Content().MinSize().Width; w > width {
+		t.Errorf("with two rows ticked the list needs %.0f px, more than its %d-px pane", w, width)
+	}
+	f.w.Resize(fyne.NewSize(width, 800)) // laid out again, as the window does
+	d := fyne.CurrentApp().Driver()
+	for _, b := range []*widget.Button{f.v.acceptBtn, f.v.rejectBtn, f.v.assignBtn} {
+		if at := d.AbsolutePositionForObject(b); at.X+b.Size().Width > width || b.Size().Width < b.MinSize().Width {
+			t.Errorf("%q is drawn at %.0f, %.0f px wide (needs %.0f), in a %d-px pane", b.Text, at.X, b.Size().Width, b.MinSize().Width, width)
+		}
+	}
 }
