@@ -2,10 +2,6 @@ package assign
 
 import (
 	"context"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,7 +10,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/workorderdesk/workdesk/api"
-	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/outbox"
 	"github.com/workorderdesk/workdesk/storage"
 	"github.com/workorderdesk/workdesk/ui/dialogs"
@@ -30,66 +25,11 @@ var fixedNow = time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)
 
 func fixedClock() time.Time { return fixedNow }
 
-var templateDir string
+func TestMain(m *testing.M) { viewtest.Main(m, fixedClock) }
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "workdesk-assign-test-")
-	if err != nil {
-		panic(err)
-	}
-	templateDir = dir
-	defer os.RemoveAll(dir)
-	viewtest.Main(m, fixedClock)
-}
-
-// demoTemplate is a replica holding the first sync of the demo world,
-// synced once per test binary.
-var demoTemplate = sync.OnceValues(func() (string, error) {
-	ctx := context.Background()
-	sb, err := sandbox.New(sandbox.Options{Seed: 1, Now: fixedClock})
-	if err != nil {
-		return "", err
-	}
-	defer sb.Close()
-	srv := httptest.NewServer(sb.Handler())
-	defer srv.Close()
-	info := sb.InfoFor(srv.URL + "/")
-	path := filepath.Join(templateDir, "replica.db")
-	eng, err := storage.OpenEngine(ctx, path, storage.EngineOptions{
-		Connection: api.Connection{BaseURL: info.BaseURL, TokenURL: info.TokenURL, ClientID: info.ClientID, ClientSecret: info.ClientSecret},
-		Now:        fixedClock,
-		ManualSend: true,
-	})
-	if err != nil {
-		return "", err
-	}
-	defer eng.Close() // folds the WAL into the file: the replica is one file
-	return path, eng.SyncNow(ctx, nil)
-})
-
-// demoReplica is a replica of its own holding the demo world.
-func demoReplica(tb testing.TB) *storage.Store {
-	tb.Helper()
-	src, err := demoTemplate()
-	if err != nil {
-		tb.Fatalf("the first sync of the demo world: %v", err)
-	}
-	b, err := os.ReadFile(src)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	path := filepath.Join(tb.TempDir(), "replica.db")
-	if err := os.WriteFile(path, b, 0o600); err != nil {
-		tb.Fatal(err)
-	}
-	store, err := storage.Open(context.Background(), path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { store.Close() })
-	store.SetClock(fixedClock)
-	return store
-}
+// demoReplica is a replica of its own holding the demo world, its clock
+// at fixedNow.
+func demoReplica(tb testing.TB) *storage.Store { return viewtest.DemoReplica(tb, fixedClock) }
 
 // fake is the window around the dialog (viewtest.Host: actions run
 // inline, errors and what was queued kept), recording what else the

@@ -3,13 +3,82 @@ package viewtest
 import (
 	"context"
 	"fmt"
+	"net/http/httptest"
+	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/workorderdesk/workdesk/api"
+	"github.com/workorderdesk/workdesk/api/sandbox"
 	"github.com/workorderdesk/workdesk/storage"
 )
+
+// demo is the replica holding the first sync of the demo world (seed 1),
+// synced once per test binary into a folder Main removes; demoDir is that
+// folder ("" until the first DemoReplica).
+var (
+	demoOnce sync.Once
+	demoPath string
+	demoErr  error
+	demoDir  string
+)
+
+// DemoReplica is a replica of its own holding the demo world as the
+// window's demo mode syncs it (seed 1, the sandbox's clock at now; the
+// first call's now serves the whole test binary), its clock at now.
+func DemoReplica(tb testing.TB, now func() time.Time) *storage.Store {
+	tb.Helper()
+	demoOnce.Do(func() { demoPath, demoErr = syncDemo(now) })
+	if demoErr != nil {
+		tb.Fatalf("the first sync of the demo world: %v", demoErr)
+	}
+	b, err := os.ReadFile(demoPath)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	path := filepath.Join(tb.TempDir(), "replica.db")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		tb.Fatal(err)
+	}
+	store, err := storage.Open(context.Background(), path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { store.Close() })
+	store.SetClock(now) // what is late or due soon, as of the demo world's now
+	return store
+}
+
+// syncDemo syncs the demo world into a replica file of its own.
+func syncDemo(now func() time.Time) (string, error) {
+	ctx := context.Background()
+	dir, err := os.MkdirTemp("", "workdesk-view-test-")
+	if err != nil {
+		return "", err
+	}
+	demoDir = dir
+	sb, err := sandbox.New(sandbox.Options{Seed: 1, Now: now})
+	if err != nil {
+		return "", err
+	}
+	defer sb.Close()
+	srv := httptest.NewServer(sb.Handler())
+	defer srv.Close()
+	info := sb.InfoFor(srv.URL + "/")
+	path := filepath.Join(dir, "replica.db")
+	eng, err := storage.OpenEngine(ctx, path, storage.EngineOptions{
+		Connection: api.Connection{BaseURL: info.BaseURL, TokenURL: info.TokenURL, ClientID: info.ClientID, ClientSecret: info.ClientSecret},
+		Now:        now,
+		ManualSend: true,
+	})
+	if err != nil {
+		return "", err
+	}
+	defer eng.Close() // folds the WAL into the file: the replica is one file
+	return path, eng.SyncNow(ctx, nil)
+}
 
 // GeneratedReplica writes n generated work orders straight into a replica
 // (PutWorkOrders in batches of 1,000, as sync does), without the sandbox

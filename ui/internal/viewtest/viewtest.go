@@ -30,7 +30,11 @@ import (
 func Main(m *testing.M, now func() time.Time) {
 	time.Local = time.UTC
 	format.Now = now
-	os.Exit(m.Run())
+	code := m.Run()
+	if demoDir != "" {
+		os.RemoveAll(demoDir)
+	}
+	os.Exit(code)
 }
 
 // Host is the window around a view: work runs inline (Run, Write, Act,
